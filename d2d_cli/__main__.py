@@ -1,0 +1,3 @@
+from d2d_cli.cli import main
+
+raise SystemExit(main())

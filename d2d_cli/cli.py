@@ -1,0 +1,206 @@
+"""The root ``d2d`` command: global options, the command groups, the error boundary.
+
+Command groups are loaded lazily: ``d2d fate status`` imports only
+``d2d_cli.commands.fate``, and ``d2d --help`` imports none of them (their one-line
+help lives in :data:`GROUPS`). That keeps a lookup inside the latency budget of
+DESIGN.md; docs/architecture.md explains it.
+
+The boundary (:meth:`D2DGroup.main`) is the one place that turns a D2DError
+into a one-line message and its exit code (2 bad input, 3 session), a usage
+error into exit 2, and anything unexpected into exit 1 with a hint to rerun
+with ``--debug`` for the traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from d2d_cli import __version__, render
+from d2d_cli.errors import D2DError
+
+# name → (module under d2d_cli.commands, one-line help, is it a group of subcommands)
+GROUPS: dict[str, tuple[str, str, bool]] = {
+    "fate": ("fate", "The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, high card.",
+             True),
+    "scale": ("scale", "Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.", True),
+    "conflict": ("conflict", "Resolve a conflict between two approaches; the chart.", False),
+    "hit": ("hit", "Count the Hits of the winner's cards (Level, Difficulty, combos).", False),
+    "crit": ("crit", "Rate a Crit (Power vs Armor), draw its location and severity.", False),
+    "char": ("char", "Characters: 22-point creation, sheet, export, advancement.", True),
+    "unit": ("unit", "Units on the board: add, list, show, rm, conditions, targets.", True),
+    "status": ("status", "The Status Bar: every unit with effective stats and its round.",
+               False),
+    "ref": ("ref", "Look up a skill, archetype, condition or glossary term.", False),
+    "task": ("task", "Task clocks: Challenge and Progress tokens.", True),
+    "clock": ("clock", "The scene clock and its timed and random events.", True),
+    "round": ("round", "Round start (refresh) and round end (upkeep).", True),
+    "weather": ("weather", "Weather: wind direction and speed from Fate reveals.", True),
+    "scene": ("scene", "Load and show a scene file (units, tasks, clock, events).", True),
+    "session": ("session", "Session files: new, list, use, show, path, log, undo.", True),
+    "tour": ("tour", "A guided tour of d2d on a throwaway session (the README's main job).",
+             False),
+}
+
+
+def _available(name: str) -> bool:
+    """A group is listed once its module exists (groups land issue by issue)."""
+    from importlib.util import find_spec
+
+    return find_spec(f"d2d_cli.commands.{GROUPS[name][0]}") is not None
+
+
+@dataclass
+class Settings:
+    """The global options, handed to every command through ``ctx.obj``."""
+
+    session: str | None = None
+    seed: int | None = None
+    debug: bool = False
+
+
+class D2DGroup(TyperGroup):
+    """The root group: lazy subcommands and the error boundary."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [name for name in GROUPS if _available(name)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = GROUPS.get(cmd_name)
+        if entry is None or not _available(cmd_name):
+            return None
+        module = importlib.import_module(f"d2d_cli.commands.{entry[0]}")
+        command = typer.main.get_command(module.app)
+        command.name = cmd_name
+        if not command.help:
+            command.help = entry[1]
+        return command
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        # Help lists the groups from GROUPS without importing them.
+        rows = [(name, GROUPS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def main(  # type: ignore[override]  # same call, narrower: args is a list here
+        self, args: Any = None, prog_name: str | None = None,
+        complete_var: str | None = None, standalone_mode: bool = True, **extra: Any,
+    ) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in argv
+        debug = "--debug" in argv or bool(os.environ.get("D2D_DEBUG"))
+        render.begin(_command_name(argv))
+        try:
+            rv = super().main(argv, prog_name or "d2d", complete_var,
+                              standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except D2DError as e:
+            render.error(render.current_command(), e.kind, e.message, as_json=as_json)
+            code = e.exit_code
+        except typer.Abort:
+            sys.stderr.write("d2d: aborted\n")
+            code = 1
+        except Exception as e:
+            code = _unexpected(e, as_json=as_json, debug=debug)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
+    from typer._click.exceptions import ClickException
+
+    if isinstance(e, ClickException):  # usage errors: exit 2, one line
+        message = e.format_message()
+        ctx = getattr(e, "ctx", None)
+        if ctx is not None:
+            message += f" (see '{ctx.command_path} --help')"
+        render.error(render.current_command(), "usage", message, as_json=as_json)
+        return e.exit_code
+    if isinstance(e, BrokenPipeError):
+        return 1
+    if debug:
+        import traceback
+
+        traceback.print_exc()
+    message = f"internal error: {type(e).__name__}: {e}"
+    render.error(render.current_command(), "internal", message, as_json=as_json)
+    if not debug:
+        sys.stderr.write("d2d: rerun with --debug to see the traceback\n")
+    return 1
+
+
+def _command_name(argv: list[str]) -> str | None:
+    """``fate draw`` from ``--seed 7 fate draw 3 --json`` (for error envelopes)."""
+    words: list[str] = []
+    skip = False
+    for tok in argv:
+        if skip:
+            skip = False
+            continue
+        if tok in ("--session", "--seed"):
+            skip = True
+            continue
+        if tok.startswith("-"):
+            if words:
+                break
+            continue
+        words.append(tok)
+        entry = GROUPS.get(words[0])
+        if entry is None or not entry[2] or len(words) == 2:
+            break
+    return " ".join(words) or None
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"d2d {__version__}")
+        raise typer.Exit()
+
+
+app = typer.Typer(
+    cls=D2DGroup,
+    name="d2d",
+    help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
+    "Example: d2d fate draw 3",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    session: Annotated[str | None, typer.Option(
+        "--session", envvar="D2D_SESSION", metavar="NAME|PATH",
+        help="Session name (under the user data dir) or a path ending in .toml.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
+    debug: Annotated[bool, typer.Option(
+        "--debug", help="Show the traceback of an internal error.")] = False,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """d2d — the Narrator's companion for Drawn to Destiny.
+
+    Example: d2d fate draw 3
+    """
+    ctx.obj = Settings(session=session, seed=seed, debug=debug)
+
+
+def main(argv: list[str] | None = None) -> int:
+    command = typer.main.get_command(app)
+    return int(command.main(argv, prog_name="d2d", standalone_mode=False) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""``d2d fate …`` — the shared Fate deck (000 "Reference > Fate")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput
+from d2d_cli.rules import dice, fate
+
+app = c.group("The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, "
+                       "high card.")
+
+
+def _deck_json(deck: fate.Deck) -> dict[str, Any]:
+    return {"remaining": len(deck.draw), "discarded": len(deck.discard),
+            "shuffles": deck.shuffles}
+
+
+@app.command()
+def draw(
+    ctx: typer.Context,
+    n: Annotated[int, typer.Argument(help="How many cards to reveal (1–100).")] = 1,
+    peek: Annotated[bool, typer.Option("--peek", help="Look at the top cards without "
+                                       "taking them: changes nothing.")] = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Reveal the top N Fate cards (each with its orientation).
+
+    When the draw pile runs out the discard pile is shuffled back in, and the output
+    says so. Example: d2d fate draw 3
+    """
+    fate.check_count(n)
+    if peek:
+        deck = fate.Deck.from_state(c.read(ctx).get("fate"))
+        result = {"cards": [x.to_json() for x in deck.draw[:n]], "peek": True,
+                  "reshuffled": False, **_deck_json(deck)}
+    else:
+        with c.edit(ctx, c.command_line("fate draw", n)) as tx:
+            deck = fate.Deck.from_state(tx.data.get("fate"))
+            reveal = fate.draw(deck, n, tx.rng())
+            tx.put("fate", deck.to_state())
+            tx.summary = "revealed " + " ".join(x.code for x in reveal.cards)
+        result = {"cards": [x.to_json() for x in reveal.cards], "peek": False,
+                  "reshuffled": reveal.reshuffled, **_deck_json(deck)}
+    render.emit("fate draw", result, _show_draw, as_json=json)
+
+
+def _show_draw(con: Any, r: dict[str, Any]) -> None:
+    if r["reshuffled"]:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    label = "Top of the deck (not taken)" if r["peek"] else "Revealed"
+    con.print(f"[bold]{label}:[/] {render.cards_line(r['cards']) or '(no cards left)'}")
+    con.print(f"[dim]{r['remaining']} left to draw, {r['discarded']} in the discard pile[/]")
+
+
+@app.command()
+def shuffle(
+    ctx: typer.Context,
+    reset: Annotated[bool, typer.Option("--reset", help="Rebuild a complete 54-card deck "
+                                        "(for a deck broken by hand edits).")] = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Shuffle the discard pile back into the Fate deck (new orientations too).
+
+    Example: d2d fate shuffle
+    """
+    with c.edit(ctx, c.command_line("fate shuffle", "--reset" if reset else "")) as tx:
+        rng = tx.rng()
+        if reset or not tx.data.get("fate"):
+            deck = fate.new_deck(rng)
+        else:
+            deck = fate.Deck.from_state(tx.data["fate"])
+            deck.reshuffle(rng)
+        deck.last = []
+        tx.put("fate", deck.to_state())
+        tx.summary = "shuffled all 54 cards"
+    render.emit("fate shuffle", _deck_json(deck), _show_status, as_json=json)
+
+
+@app.command()
+def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """How many cards are left, how many discarded, and the last reveal.
+
+    Example: d2d fate status --json
+    """
+    deck = fate.Deck.from_state(c.read(ctx).get("fate"))
+    result = {**_deck_json(deck), "last": [x.to_json() for x in deck.last]}
+    render.emit("fate status", result, _show_status, as_json=json)
+
+
+def _show_status(con: Any, r: dict[str, Any]) -> None:
+    con.print(f"[bold]Fate deck:[/] {r['remaining']} to draw, {r['discarded']} discarded "
+              f"(shuffled {r['shuffles']}×)")
+    if r.get("last"):
+        con.print(f"Last reveal: {render.cards_line(r['last'])}")
+
+
+def _revealer(ctx: typer.Context, tx: Any, table: list[Any] | None) -> fate.Revealer:
+    if table is not None:
+        return fate.Revealer(None, None, table)
+    return fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
+
+
+def _with_reveals(ctx: typer.Context, label: str, table: list[Any] | None,
+                  body: Any) -> tuple[Any, fate.Revealer]:
+    """Run ``body(reveal)`` on the deck (saved, journalled) or on table cards (read only)."""
+    if table is not None:
+        reveal = fate.Revealer(None, None, table)
+        return body(reveal), reveal
+    with c.edit(ctx, label) as tx:
+        reveal = _revealer(ctx, tx, None)
+        out = body(reveal)
+        assert reveal.deck is not None
+        reveal.deck.last = reveal.used
+        tx.put("fate", reveal.deck.to_state())
+        tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+    return out, reveal
+
+
+@app.command()
+def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+    """Coin toss (d2): black is Heads, red is Tails (000 "Fate > Randomizing").
+
+    Example: d2d fate coin   (table mode: d2d fate coin --card 7H)
+    """
+    table = c.cards(card)
+    if table is not None and len(table) != 1:
+        raise BadInput("a coin toss reads exactly one card")
+    got, reveal = _with_reveals(ctx, "fate coin", table, lambda r: r())
+    result = {"side": fate.coin_side(got), "cards": [got.to_json()],
+              "reshuffled": reveal.reshuffled}
+    render.emit("fate coin", result, _show_coin, as_json=json)
+
+
+def _show_coin(con: Any, r: dict[str, Any]) -> None:
+    con.print(f"{render.cards_line(r['cards'])} → [bold]{r['side'].capitalize()}[/]")
+
+
+@app.command("high-card")
+def high_card(
+    ctx: typer.Context,
+    names: Annotated[list[str], typer.Argument(help="Who wants to act (two or more).")],
+    card: c.CardOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Who acts first: each name reveals a card, highest first (000 "Fate > High Card").
+
+    Ranks A high down to 2, then suits ♣ ♦ ♥ ♠; a Wild beats an Ace (black before
+    red). Exact ties (cards from different decks at the table) reveal again.
+    Example: d2d fate high-card Archer Thief Scout
+    """
+    table = c.cards(card)
+    out, reveal = _with_reveals(ctx, c.command_line("fate high-card", *names), table,
+                                lambda r: fate.high_card(names, r))
+    if table is not None and reveal.leftover():
+        raise BadInput(f"{len(table)} cards given, {len(reveal.used)} needed")
+    out["reshuffled"] = reveal.reshuffled
+    render.emit("fate high-card", out, _show_high, as_json=json)
+
+
+def _show_high(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table("Order", "Name", "Card(s)", box=None)
+    for i, name in enumerate(r["order"], 1):
+        t.add_row(str(i), escape(name), render.cards_line(r["cards"][name]))
+    con.print(t)
+    for tie in r["ties"]:
+        con.print(f"[yellow]Still tied: {escape(', '.join(tie))} — reveal again and rerun.[/]")
+
+
+@app.command()
+def die(
+    ctx: typer.Context,
+    sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d1000, e.g. d10.")],
+    count: Annotated[int, typer.Option("--count", "-n", help="How many dice (1–100).")] = 1,
+    explain: Annotated[bool, typer.Option("--explain", help="Also say how to read the "
+                                          "card(s) by hand at the table.")] = False,
+    card: c.CardOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Read Fate cards as a die: every die of the rules (d2…d108) and any dN up to d1000.
+
+    Redraws happen automatically and are shown. With --card, reads the cards drawn at
+    the table and says "redraw" when a card does not map.
+    Example: d2d fate die d10 --count 2
+    """
+    spec = dice.spec(dice.parse_die(sides))
+    fate.check_count(count, "--count")
+    table = c.cards(card)
+
+    def roll_all(reveal: fate.Revealer) -> list[dice.Roll]:
+        rolls = []
+        for _ in range(count):
+            rolled = dice.roll(spec, reveal)
+            rolls.append(rolled)
+            if rolled.value is None:
+                break
+        return rolls
+
+    rolls, reveal = _with_reveals(ctx, c.command_line("fate die", f"d{spec.n}", count),
+                                  table, roll_all)
+    if table is not None and reveal.leftover():
+        raise BadInput(f"{len(table)} cards given, only {len(reveal.used)} needed for "
+                       f"{count} × d{spec.n}")
+    result = {
+        "die": f"d{spec.n}",
+        "values": [r.value for r in rolls if r.value is not None],
+        "cards": [x.to_json() for x in reveal.used],
+        "rolls": [{"value": r.value, "cards": [x.code for x in r.cards], "redraws": r.redraws}
+                  for r in rolls],
+        "redraw": any(r.value is None for r in rolls),
+        "reshuffled": reveal.reshuffled,
+        "explain": dice.explain(spec) if explain else None,
+    }
+    render.emit("fate die", result, _show_die, as_json=json)
+
+
+def _show_die(con: Any, r: dict[str, Any]) -> None:
+    from d2d_cli.rules.cards import parse_card
+
+    for roll in r["rolls"]:
+        names = [parse_card(x).name() for x in roll["cards"]]
+        if roll["value"] is None:
+            con.print(f"{r['die']}: {', '.join(names) or '(no card)'} → [yellow]redraw[/]: "
+                      "reveal another card and read again")
+            continue
+        note = f" [dim]({roll['redraws']} redraw{'s' if roll['redraws'] != 1 else ''})[/]" \
+            if roll["redraws"] else ""
+        con.print(f"{r['die']}: [bold]{roll['value']}[/]  ← {', '.join(names)}{note}")
+    if r["reshuffled"]:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    if r["explain"]:
+        con.print(f"[dim]How to read it by hand:[/] {r['explain']}")

@@ -1,0 +1,157 @@
+"""``d2d session …`` — session files: create, pick, inspect, log, undo."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render, session
+from d2d_cli.commands import _common as c
+
+app = c.group("Session files: new, list, use, show, path, log, undo.")
+
+
+def _complete_names(incomplete: str) -> list[str]:
+    return [n for n in session.list_sessions() if n.startswith(incomplete)]
+
+
+NameArg = Annotated[str, typer.Argument(
+    metavar="NAME|PATH", autocompletion=_complete_names,
+    help="A session name (letters, digits, - _ .) or a path ending in .toml.")]
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: NameArg,
+    use: Annotated[bool, typer.Option("--use", help="Also make it the current session.")]
+    = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible).
+
+    Example: d2d --seed 7 session new friday --use
+    """
+    path = session.resolve(name)
+    session.create(path, seed=c.settings(ctx).seed)
+    if use:
+        session.set_current(name)
+    result = {"name": session.display_name(path), "path": str(path), "current": use}
+    render.emit("session new", result, lambda con, r: con.print(
+        f"Created session [bold]{r['name']}[/] at {r['path']}"
+        + (" (now current)" if r["current"] else "")), as_json=json)
+
+
+@app.command("list")
+def list_(json: c.JsonOpt = False) -> None:
+    """The named sessions in the data folder; the current one is marked.
+
+    Example: d2d session list
+    """
+    current = session.current_name()
+    result = {"sessions": session.list_sessions(), "current": current,
+              "folder": str(session.data_dir())}
+    render.emit("session list", result, _show_list, as_json=json)
+
+
+def _show_list(con: Any, r: dict[str, Any]) -> None:
+    if not r["sessions"]:
+        con.print(f"No sessions yet in {r['folder']} (the first command creates 'default').")
+    for name in r["sessions"]:
+        con.print(("* " if name == r["current"] else "  ") + name)
+
+
+@app.command()
+def use(name: NameArg, json: c.JsonOpt = False) -> None:
+    """Make NAME the current session (used when --session is not given).
+
+    Example: d2d session use friday
+    """
+    path = session.set_current(name)
+    render.emit("session use", {"current": name, "path": str(path)},
+                lambda con, r: con.print(f"Now using [bold]{r['current']}[/] ({r['path']})"),
+                as_json=json)
+
+
+@app.command()
+def path(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Print the session file's path (handy for editing it by hand).
+
+    Example: $EDITOR "$(d2d session path)"
+    """
+    p = c.path(ctx)
+    render.emit("session path", {"path": str(p), "exists": p.exists()},
+                lambda con, r: print(r["path"]), as_json=json)
+
+
+@app.command()
+def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """What the session holds: deck, units, tasks, clock, rules.
+
+    Example: d2d session show
+    """
+    p = c.path(ctx)
+    data = c.read(ctx)
+    fate = data.get("fate", {})
+    result = {
+        "name": session.display_name(p),
+        "path": str(p),
+        "schema": data.get("schema"),
+        "created": data.get("meta", {}).get("created"),
+        "fate": {"remaining": len(fate.get("draw", [])),
+                 "discarded": len(fate.get("discard", []))},
+        "sections": {k: len(v) for k, v in data.items() if isinstance(v, dict)
+                     and k not in ("meta", "rules", "fate")},
+        "rules": data.get("rules", {}),
+    }
+    render.emit("session show", result, _show_show, as_json=json)
+
+
+def _show_show(con: Any, r: dict[str, Any]) -> None:
+    con.print(f"[bold]{r['name']}[/]  {r['path']}  (schema {r['schema']}, "
+              f"created {r['created']})")
+    con.print(f"Fate deck: {r['fate']['remaining']} to draw, {r['fate']['discarded']} "
+              "discarded")
+    for key, n in r["sections"].items():
+        con.print(f"{key}: {n}")
+    rules = ", ".join(f"{k} = {v}" for k, v in r["rules"].items()) or "defaults"
+    con.print(f"Rules: {rules}")
+
+
+@app.command()
+def log(
+    ctx: typer.Context,
+    last: Annotated[int, typer.Option("--last", "-n", help="How many entries.")] = 20,
+    json: c.JsonOpt = False,
+) -> None:
+    """What changed, oldest first: each state-changing command and what it did.
+
+    Example: d2d session log --last 5
+    """
+    entries = session.log(c.path(ctx), max(last, 0))
+    render.emit("session log", {"entries": entries}, _show_log, as_json=json)
+
+
+def _show_log(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    if not r["entries"]:
+        con.print("Nothing logged yet.")
+    for e in r["entries"]:
+        mark = " [dim](undone)[/]" if e["undone"] else ""
+        con.print(f"[dim]{e['at']}[/]  [bold]{escape(e['command'] or '')}[/]  "
+                  f"{escape(e['summary'])}{mark}")
+
+
+@app.command()
+def undo(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Revert the last state-changing command, and say what was reverted.
+
+    Example: d2d session undo
+    """
+    reverted = session.undo(c.path(ctx))
+    render.emit("session undo", {"reverted": reverted},
+                lambda con, r: con.print(
+                    f"Reverted [bold]{r['reverted']['command']}[/] "
+                    f"({r['reverted']['summary']})"), as_json=json)

@@ -1,0 +1,82 @@
+"""Output: one result object rendered for people (Rich) or for scripts (JSON).
+
+DESIGN.md "JSON": ``{"ok": true, "command": "fate draw", "result": {…}}`` on
+stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
+(the message also goes to stderr). Rich is imported only on the human path so a
+``--json`` lookup never pays for it; a test asserts that.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+HumanView = Callable[["Console", dict[str, Any]], None]
+
+# The command being run, for the error envelope ("fate draw"); set by emit()/begin().
+_current_command: str | None = None
+
+
+def begin(command: str | None) -> None:
+    global _current_command
+    _current_command = command
+
+
+def current_command() -> str | None:
+    return _current_command
+
+
+def console(stderr: bool = False) -> Console:
+    """A Rich console: plain when not a terminal, honouring NO_COLOR."""
+    from rich.console import Console
+
+    return Console(
+        stderr=stderr,
+        highlight=False,
+        no_color=bool(os.environ.get("NO_COLOR")) or None,
+        soft_wrap=not (sys.stderr if stderr else sys.stdout).isatty(),
+    )
+
+
+def emit(command: str, result: dict[str, Any], human: HumanView, *, as_json: bool) -> None:
+    """Print a command's result: the JSON envelope, or the human view of the same dict."""
+    begin(command)
+    if as_json:
+        write_json({"ok": True, "command": command, "result": result})
+    else:
+        human(console(), result)
+
+
+def write_json(envelope: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n")
+    sys.stdout.flush()
+
+
+def _jsonable(obj: Any) -> Any:
+    to_json = getattr(obj, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+def error(command: str | None, kind: str, message: str, *, as_json: bool) -> None:
+    """Report an error: one line on stderr, and the JSON envelope on stdout if asked."""
+    if as_json:
+        write_json(
+            {"ok": False, "command": command, "error": {"kind": kind, "message": message}}
+        )
+    sys.stderr.write(f"d2d: error: {message}\n")
+    sys.stderr.flush()
+
+
+def cards_line(cards: list[dict[str, Any]]) -> str:
+    """Cards as a person reads them: ``Q♥ Queen of Cups ↑, 10♠ 10 of Swords ↓``."""
+    from d2d_cli.rules.cards import parse_card
+
+    return ", ".join(parse_card(c["code"]).name() for c in cards)

@@ -1,0 +1,223 @@
+"""The Fate deck (000 "Reference > Fate"): 54 cards, shared, revealed from the top.
+
+"The Fate deck is a special Conflict deck that anyone can use." Each card's
+orientation (Upper/Lower) is decided when the deck is shuffled and stored with
+it, so the stored order alone determines every future reveal. A revealed card
+goes to the discard pile; when the draw pile runs out, the discard pile is
+shuffled back in and the result says so. Draw pile + discard always hold the 54
+cards exactly once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck, parse_card
+
+DECK_SIZE = 54
+MAX_COUNT = 100
+
+
+def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
+    """A fresh order with a fresh orientation for every card (000 "Select > Upper/Lower")."""
+    order = [c.flipped(rng.random() < 0.5) for c in cards]
+    rng.shuffle(order)
+    return order
+
+
+@dataclass
+class Deck:
+    """The Fate deck as stored: ``draw`` top first, ``discard`` newest last."""
+
+    draw: list[Card]
+    discard: list[Card] = field(default_factory=list)
+    last: list[Card] = field(default_factory=list)
+    shuffles: int = 1
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any] | None) -> Deck:
+        if not state:
+            raise BadInput("this session has no Fate deck; run: d2d fate shuffle")
+        deck = cls(
+            draw=[parse_card(c) for c in state.get("draw", [])],
+            discard=[parse_card(c) for c in state.get("discard", [])],
+            last=[parse_card(c) for c in state.get("last", [])],
+            shuffles=int(state.get("shuffles", 1)),
+        )
+        deck.check()
+        return deck
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "draw": [c.code for c in self.draw],
+            "discard": [c.code for c in self.discard],
+            "last": [c.code for c in self.last],
+            "shuffles": self.shuffles,
+        }
+
+    def check(self) -> None:
+        """Conservation: draw + discard hold each of the 54 faces exactly once."""
+        faces = sorted(c.face for c in self.draw + self.discard)
+        if faces != sorted(c.face for c in full_deck()):
+            raise BadInput(
+                "the session's Fate deck does not hold the 54 cards exactly once "
+                "(edited by hand?); run: d2d fate shuffle --reset"
+            )
+
+    def reshuffle(self, rng: random.Random) -> None:
+        """Discards back in, everything shuffled (000 "Setup > Decks: Shuffle")."""
+        self.draw = shuffled(self.draw + self.discard, rng)
+        self.discard = []
+        self.shuffles += 1
+
+    def take(self, rng: random.Random) -> tuple[Card, bool]:
+        """Reveal the top card; returns it and whether a reshuffle happened first."""
+        reshuffled = False
+        if not self.draw:
+            self.draw = shuffled(self.discard, rng)
+            self.discard = []
+            self.shuffles += 1
+            reshuffled = True
+        card = self.draw.pop(0)
+        self.discard.append(card)
+        return card, reshuffled
+
+
+def new_deck(rng: random.Random) -> Deck:
+    return Deck(draw=shuffled(full_deck(), rng))
+
+
+def check_count(n: int, what: str = "count") -> int:
+    if n < 1 or n > MAX_COUNT:
+        raise BadInput(f"{what} must be from 1 to {MAX_COUNT}, not {n}")
+    return n
+
+
+@dataclass
+class Reveal:
+    cards: list[Card]
+    reshuffled: bool = False
+
+
+class Revealer:
+    """Reveals cards one at a time from the deck, or from cards drawn at the table.
+
+    Table mode (``--card``): the given cards are read in order and the deck is not
+    touched; :attr:`exhausted` tells that more cards were needed than given.
+    """
+
+    def __init__(self, deck: Deck | None, rng: random.Random | None,
+                 table: list[Card] | None = None) -> None:
+        self.deck, self.rng = deck, rng
+        self.table = list(table) if table is not None else None
+        self.used: list[Card] = []
+        self.reshuffled = False
+        self.exhausted = False
+
+    @property
+    def table_mode(self) -> bool:
+        return self.table is not None
+
+    def __call__(self) -> Card | None:
+        if self.table is not None:
+            if not self.table:
+                self.exhausted = True
+                return None
+            card = self.table.pop(0)
+        else:
+            assert self.deck is not None and self.rng is not None
+            card, again = self.deck.take(self.rng)
+            self.reshuffled = self.reshuffled or again
+        self.used.append(card)
+        return card
+
+    def leftover(self) -> list[Card]:
+        return list(self.table or [])
+
+
+def draw(deck: Deck, n: int, rng: random.Random) -> Reveal:
+    check_count(n)
+    reveal = Revealer(deck, rng)
+    for _ in range(n):
+        reveal()
+    deck.last = reveal.used
+    return Reveal(reveal.used, reveal.reshuffled)
+
+
+# --------------------------------------------------------------------------- coin toss
+
+
+def coin_side(card: Card) -> str:
+    """000 "Randomizing > d2 - Coin Toss. Black is Heads. Red is Tails." (Wilds by colour)."""
+    return "heads" if card.color == "black" else "tails"
+
+
+# --------------------------------------------------------------------------- high card
+
+# 000 "Reference > Fate > High Card": "Highest card (A-2, CDHS) may act or pass."
+# Read like "A-2" (highest first), the suits rank Clubs > Diamonds > Hearts > Spades.
+# The Wilds rank above the Aces ("W - Wild … UR" above "A - Agent … SR", 000
+# "Conflict Deck > Rank"), black before red ("Wild (2) - Fast Black and Strong Red").
+HIGH_RANKS = ("W",) + ("A",) + tuple(reversed(RANKS[1:]))
+HIGH_SUITS = ("wands", "coins", "cups", "swords")
+
+
+def high_card_key(card: Card) -> tuple[int, int]:
+    """Smaller is higher. Orientation does not matter."""
+    if card.is_wild:
+        return (0, 0 if card.color == "black" else 1)
+    assert card.suit is not None
+    return (HIGH_RANKS.index(card.rank), 1 + HIGH_SUITS.index(card.suit))
+
+
+def high_card(names: list[str], reveal: Callable[[], Card | None],
+              max_rounds: int = 20) -> dict[str, Any]:
+    """Order ``names`` by revealed card, highest acts first. Exact ties reveal again
+    among the tied names (only possible when cards come from different decks at the
+    table). Returns the order, each name's cards, and any tie left unresolved."""
+    if len(names) < 2:
+        raise BadInput("high card needs at least two names")
+    if len(set(n.lower() for n in names)) != len(names):
+        raise BadInput("each name may take part in high card once")
+    cards: dict[str, list[Card]] = {n: [] for n in names}
+    unresolved: list[list[str]] = []
+
+    def rank_group(group: list[str], depth: int) -> list[str]:
+        for name in group:
+            card = reveal()
+            if card is None:  # table mode ran out of cards: report the tie as is
+                unresolved.append(group)
+                return group
+            cards[name].append(card)
+        ordered = sorted(group, key=lambda nm: high_card_key(cards[nm][-1]))
+        out: list[str] = []
+        i = 0
+        while i < len(ordered):
+            j = i + 1
+            key = high_card_key(cards[ordered[i]][-1])
+            while j < len(ordered) and high_card_key(cards[ordered[j]][-1]) == key:
+                j += 1
+            tied = ordered[i:j]
+            if len(tied) > 1 and depth < max_rounds:
+                out.extend(rank_group(tied, depth + 1))
+            else:
+                out.extend(tied)
+            i = j
+        return out
+
+    order = rank_group(list(names), 0)
+    return {
+        "order": order,
+        "cards": {n: [c.to_json() for c in cs] for n, cs in cards.items()},
+        "ties": unresolved,
+    }
+
+
+__all__ = [
+    "DECK_SIZE", "Deck", "Reveal", "Revealer", "SUITS", "coin_side", "draw", "high_card",
+    "new_deck", "shuffled",
+]
