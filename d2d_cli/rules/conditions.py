@@ -1,0 +1,80 @@
+"""Conditions (000 "Reference > Units > Conditions" and the Glossary), from
+``tables/conditions.toml``: their stat penalties and their round-end events."""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.cards import Card
+from d2d_cli.rules.units import condition_key
+
+MINOR = ("fatigue", "stun", "stress", "slow")
+
+
+@dataclass(frozen=True)
+class Condition:
+    key: str
+    name: str
+    severity: str  # "minor" or "major"
+    penalty: dict[str, int] = field(default_factory=dict)  # per token
+    event: dict[str, Any] | None = None
+    lasts: str | None = None
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "severity": self.severity,
+                "penalty": dict(self.penalty), "event": self.event, "lasts": self.lasts,
+                "text": self.text}
+
+
+@cache
+def table() -> dict[str, Condition]:
+    raw = tomllib.loads(files("d2d_cli.tables").joinpath("conditions.toml").read_text("utf-8"))
+    return {
+        key: Condition(key=key, name=v["name"], severity=v["severity"],
+                       penalty=dict(v.get("penalty", {})), event=v.get("event"),
+                       lasts=v.get("lasts"), text=v.get("text", ""))
+        for key, v in raw.items()
+    }
+
+
+def lookup(name: str) -> Condition:
+    """A condition by name (``Blood Loss``, ``blood-loss``…), or an error with suggestions."""
+    key = condition_key(name)
+    conditions = table()
+    if key in conditions:
+        return conditions[key]
+    names = [c.name for c in conditions.values()]
+    near = difflib.get_close_matches(name.title(), names, n=3, cutoff=0.6)
+    hint = f"did you mean {', '.join(near)}? " if near else ""
+    raise BadInput(f"unknown condition {name!r} — {hint}known: {', '.join(names)}")
+
+
+def penalties(conditions: dict[str, int]) -> dict[str, int]:
+    """Total change per stat from a unit's condition tokens (each token counts)."""
+    total: dict[str, int] = {}
+    known = table()
+    for key, count in conditions.items():
+        cond = known.get(key)
+        if cond is None or count <= 0:
+            continue
+        for stat, delta in cond.penalty.items():
+            total[stat] = total.get(stat, 0) + delta * count
+    return total
+
+
+def event_outcome(key: str, card: Card) -> dict[str, int]:
+    """What a round-end reveal does to a unit with condition ``key`` (Glossary):
+    condition key → token change. Empty: nothing happens (also for a Wild, which the
+    Glossary does not cover — docs/rules.md)."""
+    event = table()[key].event
+    if not event or card.is_wild:
+        return {}
+    pick = card.suit if event["by"] == "suit" else card.rank
+    return dict(event.get(str(pick), {}))
