@@ -431,6 +431,7 @@ def undo(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise NotFound(f"no session at {path}")
     with _locked(path):
+        _parse(path, _read_text(path) or "")  # a newer or broken file is never replaced
         jp = journal_path(path)
         entries = _journal_entries(jp)
         for entry in reversed(entries):

@@ -1,0 +1,94 @@
+"""Nothing lost (DESIGN.md): concurrent commands, killed writers — in real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from conftest import run_process
+
+from d2d_cli.rules.cards import full_deck
+
+
+def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) -> None:
+    path = tmp_path / "race.toml"
+    assert run_process("--seed", "1", "session", "new", str(path)).returncode == 0
+    procs = [subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path),
+                               "fate", "draw", "--json"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(20)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 20, [e for _, e in outs]
+    cards = [json.loads(o)["result"]["cards"][0]["code"] for o, _ in outs]
+    assert len(set(cards)) == 20
+    data = tomllib.loads(path.read_text())
+    assert len(data["fate"]["draw"]) == 34 and len(data["fate"]["discard"]) == 20
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from d2d_cli import session
+from d2d_cli.rules import fate
+path = Path(sys.argv[1])
+print("ready", flush=True)
+while True:
+    with session.edit(path, "fate draw") as tx:
+        deck = fate.Deck.from_state(tx.data["fate"])
+        fate.draw(deck, 5, tx.rng())
+        tx.put("fate", deck.to_state())
+"""
+
+
+def test_a_killed_writer_leaves_a_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "kill.toml"
+    assert run_process("--seed", "2", "session", "new", str(path)).returncode == 0
+    faces = sorted(c.face for c in full_deck())
+    seen = set()
+    for i in range(12):
+        p = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)],
+                             stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        time.sleep(0.02 + 0.013 * i)  # land at different points of the write cycle
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        text = path.read_text()
+        data = tomllib.loads(text)  # never a broken file
+        pile = data["fate"]["draw"] + data["fate"]["discard"]
+        assert sorted(c[:-1] for c in pile) == faces
+        seen.add(text)
+    assert len(seen) > 1  # the writers really were changing the file
+    ok = run_process("--session", str(path), "fate", "draw", "--json")
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_lock_timeout_is_exit_3(tmp_path: Path) -> None:
+    import fcntl
+
+    path = tmp_path / "locked.toml"
+    assert run_process("session", "new", str(path)).returncode == 0
+    with open(path.with_name(path.name + ".lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        res = run_process("--session", str(path), "fate", "draw",
+                          env={"D2D_LOCK_TIMEOUT": "0.3"})
+    assert res.returncode == 3 and "locked" in res.stderr
+
+
+def test_parallel_writers_lose_no_update(tmp_path: Path) -> None:
+    path = tmp_path / "many.toml"
+    assert run_process("--seed", "3", "session", "new", str(path)).returncode == 0
+
+    def draw_two(_: int) -> int:
+        return run_process("--session", str(path), "fate", "draw", "2").returncode
+
+    with ThreadPoolExecutor(6) as pool:
+        assert list(pool.map(draw_two, range(12))) == [0] * 12
+    data = tomllib.loads(path.read_text())
+    assert len(data["fate"]["discard"]) == 24

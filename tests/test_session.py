@@ -1,0 +1,152 @@
+"""The session file (DESIGN.md "Session file"): hand edits, backups, journal, undo."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from d2d_cli import session
+
+
+def test_first_use_creates_the_default_session(d2d, data_dir: Path) -> None:
+    r = d2d.json("fate", "status")
+    assert (r["remaining"], r["discarded"]) == (54, 0)
+    text = (data_dir / "default.toml").read_text()
+    assert text.startswith("schema = 1\n")
+
+
+def test_a_hand_written_comment_survives_a_write(d2d, data_dir: Path) -> None:
+    d2d.ok("--seed", "1", "session", "new", "c")
+    path = data_dir / "c.toml"
+    text = path.read_text().replace("[fate]", "# the Narrator's own note\n[fate]", 1)
+    text += "\n[notes]\n# keep me\nplot = \"the goblins want the map\"\n"
+    path.write_text(text)
+    d2d.ok("--session", "c", "fate", "draw", "2")
+    after = path.read_text()
+    assert "# the Narrator's own note" in after and "# keep me" in after
+    assert tomllib.loads(after)["notes"]["plot"] == "the goblins want the map"
+
+
+def test_each_write_keeps_the_previous_state_as_bak(d2d, data_dir: Path) -> None:
+    d2d.ok("--seed", "1", "session", "new", "b")
+    path = data_dir / "b.toml"
+    before = path.read_text()
+    d2d.ok("--session", "b", "fate", "draw")
+    assert (data_dir / "b.toml.bak").read_text() == before
+    assert path.read_text() != before
+
+
+def test_log_and_undo(d2d) -> None:
+    d2d.ok("--seed", "1", "session", "new", "u")
+    first = d2d.json("--session", "u", "fate", "draw", "2")
+    d2d.json("--session", "u", "fate", "draw", "3")
+    log = d2d.json("--session", "u", "session", "log")["entries"]
+    assert [e["command"] for e in log] == ["fate draw 2", "fate draw 3"]
+    undone = d2d.json("--session", "u", "session", "undo")
+    assert undone["reverted"]["command"] == "fate draw 3"
+    status = d2d.json("--session", "u", "fate", "status")
+    assert status["remaining"] == 52
+    assert [c["code"] for c in status["last"]] == [c["code"] for c in first["cards"]]
+    d2d.json("--session", "u", "session", "undo")
+    assert d2d.json("--session", "u", "fate", "status")["remaining"] == 54
+    res = d2d("--session", "u", "session", "undo")
+    assert res.exit_code == 2 and "nothing to undo" in res.stderr
+    log = d2d.json("--session", "u", "session", "log", "--last", "2")["entries"]
+    assert [e["command"] for e in log] == ["session undo", "session undo"]
+
+
+def test_undo_then_redo_the_same_command_reveals_the_same_cards(d2d) -> None:
+    d2d.ok("--seed", "8", "session", "new", "r")
+    a = d2d.json("--session", "r", "fate", "draw", "3")
+    d2d.ok("--session", "r", "session", "undo")
+    b = d2d.json("--session", "r", "fate", "draw", "3")
+    assert a["cards"] == b["cards"]  # the file alone determines the reveals
+
+
+def test_journal_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session, "JOURNAL_KEEP", 30)
+    monkeypatch.setattr(session, "UNDO_DEPTH", 5)
+    path = tmp_path / "j.toml"
+    session.create(path, seed=1)
+    jp = session.journal_path(path)
+    # journal lines as a long campaign would leave them
+    jp.write_text("".join(json.dumps({"at": "t", "command": f"c{i}", "summary": "",
+                                      "before": "x" * 1000}) + "\n" for i in range(100)))
+    session._journal_rewrite(jp, session._journal_entries(jp))
+    entries = session._journal_entries(jp)
+    assert len(entries) == 30 and entries[-1]["command"] == "c99"
+    assert sum("before" in e for e in entries) == 5
+
+
+def test_journal_compacts_itself_when_it_grows(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session, "JOURNAL_KEEP", 20)
+    monkeypatch.setattr(session, "UNDO_DEPTH", 3)
+    path = tmp_path / "g.toml"
+    session.create(path, seed=1)
+    jp = session.journal_path(path)
+    for i in range(200):
+        session._journal_append(path, f"c{i}", "", before="y" * 30_000, size_hint=10)
+    assert jp.stat().st_size < 4_000_000 + 40_000
+    assert len(session._journal_entries(jp)) <= 200
+
+
+def test_corrupt_file_exit_3_names_file_and_line_and_is_left_alone(d2d, data_dir: Path) -> None:
+    d2d.ok("session", "new", "bad")
+    path = data_dir / "bad.toml"
+    broken = path.read_text().replace("[fate]", "[fate\n", 1)
+    path.write_text(broken)
+    res = d2d("--session", "bad", "fate", "draw")
+    assert res.exit_code == 3
+    assert str(path) in res.stderr and "line" in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert path.read_text() == broken
+
+
+def test_newer_schema_is_refused_not_overwritten(d2d, data_dir: Path) -> None:
+    d2d.ok("session", "new", "future")
+    path = data_dir / "future.toml"
+    text = path.read_text().replace("schema = 1", "schema = 2", 1)
+    path.write_text(text)
+    for args in (("fate", "draw"), ("fate", "status"), ("session", "undo")):
+        res = d2d("--session", "future", *args)
+        assert res.exit_code == 3 and "newer d2d" in res.stderr
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", "..", ".hidden", "a\\b", "x" * 65])
+def test_bad_session_names_are_refused(d2d, data_dir: Path, name: str) -> None:
+    res = d2d("--session", name, "fate", "status")
+    assert res.exit_code == 2 and "bad session name" in res.stderr
+    res = d2d("session", "new", name)
+    assert res.exit_code == 2
+    assert not (data_dir.parent / "x.toml").exists()
+
+
+def test_new_refuses_an_existing_session(d2d) -> None:
+    d2d.ok("session", "new", "twice")
+    res = d2d("session", "new", "twice")
+    assert res.exit_code == 2 and "already exists" in res.stderr
+
+
+def test_use_list_show_path(d2d, data_dir: Path) -> None:
+    d2d.ok("session", "new", "alpha")
+    d2d.ok("session", "new", "beta", "--use")
+    assert d2d.json("session", "list") == {"sessions": ["alpha", "beta"], "current": "beta",
+                                           "folder": str(data_dir)}
+    assert d2d.json("session", "path")["path"] == str(data_dir / "beta.toml")
+    d2d.ok("session", "use", "alpha")
+    shown = d2d.json("session", "show")
+    assert (shown["name"], shown["schema"], shown["fate"]["remaining"]) == ("alpha", 1, 54)
+    res = d2d("session", "use", "nope")
+    assert res.exit_code == 2 and "session new nope" in res.stderr
+
+
+def test_env_var_selects_the_session(d2d, data_dir: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("D2D_SESSION", "fromenv")
+    d2d.ok("fate", "draw")
+    assert (data_dir / "fromenv.toml").exists()
