@@ -208,18 +208,14 @@ class Transaction:
     command: str
     seed: int | None
     data: dict[str, Any]
-    _doc: Any
+    _old: dict[str, Any]
     summary: str = ""
     changed: set[str] = field(default_factory=set)
 
     def put(self, key: str, value: Any) -> None:
-        """Replace top-level section ``key`` with ``value``, keeping comments where it can."""
+        """Replace top-level section ``key`` with ``value`` (plain data)."""
         self.data[key] = value
         self.changed.add(key)
-        if key in self._doc and isinstance(value, dict) and hasattr(self._doc[key], "items"):
-            _merge(self._doc[key], value)
-        else:
-            self._doc[key] = value
 
     def rng(self) -> Any:
         """This command's random source: ``--seed`` if given, else the session's own
@@ -237,6 +233,108 @@ def rng_for(session_seed: int, override: int | None, counter: int) -> Any:
     if override is not None:
         return random.Random(f"d2d:{override}:{counter}")
     return random.Random(f"d2d:{session_seed}:{counter}")
+
+
+# A table header's first one or two keys: [units."Goblin 1".skills] → units, Goblin 1.
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_HEADER_RE = re.compile(rf"^[ \t]*\[\[?[ \t]*({_KEY})(?:[ \t]*\.[ \t]*({_KEY}))?")
+
+
+def _unquote(key: str | None) -> str | None:
+    if key is None or key[0] not in "\"'":
+        return key
+    return json.loads(key) if key[0] == '"' else key[1:-1]
+
+
+def _render(text: str, tx: Transaction) -> str:
+    """The new file text. Fast path: re-render only the tables whose data changed
+    (each parsed with tomlkit on its own) and splice them into the untouched text,
+    so every other byte — comments included — stays as it was, and a big session
+    costs no more to write than a small one. The result is checked by parsing it
+    back; anything unusual falls back to tomlkit on the whole document."""
+    try:
+        out = _splice(text, tx._old, tx.data, tx.changed)
+    except Exception:  # noqa: BLE001 - any surprise means: use the general path
+        out = None
+    if out is not None and tomllib.loads(out) == tx.data:
+        return out
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    for key in tx.changed:
+        value = tx.data[key]
+        if value == {}:
+            doc[key] = tomlkit.table()  # an empty table keeps its [header]
+        elif key in doc and isinstance(value, dict) and hasattr(doc[key], "items"):
+            _merge(doc[key], value)
+        else:
+            doc[key] = value
+    return tomlkit.dumps(doc)
+
+
+def _splice(text: str, old: dict[str, Any], new: dict[str, Any],
+            changed: set[str]) -> str | None:
+    import tomlkit
+
+    # Cut the text into chunks, each owned by the (top key, sub key) of its header.
+    chunks: list[tuple[tuple[str, str | None] | None, str]] = []
+    owner: tuple[str, str | None] | None = None  # None: the root, before any header
+    lines: list[str] = []
+    for line in text.splitlines(keepends=True):
+        m = _HEADER_RE.match(line)
+        if m:
+            chunks.append((owner, "".join(lines)))
+            owner, lines = (str(_unquote(m.group(1))), _unquote(m.group(2))), []
+        lines.append(line)
+    chunks.append((owner, "".join(lines)))
+
+    def render(chunk_text: str, key: str, sub: str | None, value: Any) -> str:
+        doc = tomlkit.parse(chunk_text)
+        table = doc[key] if sub is None else doc[key][sub]
+        _merge(table, value)
+        return tomlkit.dumps(doc)
+
+    for key in sorted(changed):
+        new_k, old_k = new.get(key), old.get(key)
+        if not isinstance(new_k, dict) or (key in old and not isinstance(old_k, dict)):
+            return None
+        mine = [i for i, (o, _) in enumerate(chunks) if o is not None and o[0] == key]
+        if not mine:
+            sep = "" if not text or text.endswith("\n\n") else "\n"
+            chunks.append((None, sep + tomlkit.dumps({key: new_k})))
+            continue
+        old_k = old_k or {}
+        if not new_k:
+            return None  # an empty table: the general path writes its bare [header]
+        subs = {chunks[i][0][1] for i in mine} - {None}  # type: ignore[index]
+        for i in mine:
+            o, chunk_text = chunks[i]
+            sub = o[1]  # type: ignore[index]
+            if sub is None:
+                direct_new = {k: v for k, v in new_k.items() if k not in subs}
+                direct_old = {k: v for k, v in old_k.items() if k not in subs}
+                if direct_new != direct_old:
+                    chunks[i] = (o, render(chunk_text, key, None, direct_new))
+            elif sub not in new_k:
+                chunks[i] = (o, "")
+            elif new_k[sub] != old_k.get(sub):
+                if not isinstance(new_k[sub], dict):
+                    return None
+                chunks[i] = (o, render(chunk_text, key, sub, new_k[sub]))
+                old_k = {**old_k, sub: new_k[sub]}  # a sub split over chunks: render once
+        if None not in {chunks[i][0][1] for i in mine} and any(  # type: ignore[index]
+                k not in subs for k in new_k):
+            return None  # direct keys but no [key] table to hold them
+        added = [k for k in new_k if k not in subs and k not in old_k
+                 and isinstance(new_k[k], dict)
+                 and None not in {chunks[i][0][1] for i in mine}]  # type: ignore[index]
+        if added:
+            last = mine[-1]
+            extra = "".join(tomlkit.dumps({key: {k: new_k[k]}}) for k in added)
+            o, chunk_text = chunks[last]
+            sep = "" if chunk_text.endswith("\n\n") or not chunk_text else "\n"
+            chunks[last] = (o, chunk_text + sep + extra)
+    return "".join(t for _, t in chunks)
 
 
 def _merge(table: Any, value: dict[str, Any]) -> None:
@@ -267,13 +365,15 @@ def edit(path: Path, command: str, *, seed: int | None = None) -> Iterator[Trans
         if text is None:  # removed between the check and the lock
             raise SessionError(f"{path}: the session file disappeared")
         data = _parse(path, text)
-        import tomlkit
+        import copy
 
-        tx = Transaction(path, command, seed, data, tomlkit.parse(text))
+        # A pristine copy tells which tables changed, even if a command mutated
+        # tx.data in place (a deep copy costs a fifth of parsing the file again).
+        tx = Transaction(path, command, seed, data, copy.deepcopy(data))
         yield tx
         if not tx.changed:
             return
-        new_text = tomlkit.dumps(tx._doc)
+        new_text = _render(text, tx)
         # Journal first: a kill between the two leaves an entry whose undo restores
         # the state as it still is (a no-op), never a change that undo cannot reach.
         _journal_append(path, command, tx.summary, before=text, size_hint=len(new_text))

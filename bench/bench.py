@@ -1,0 +1,129 @@
+"""Latency benchmark: interleaved medians against ``python -c pass`` (DESIGN.md "Budgets").
+
+Run from the project root with the venv's interpreter:
+
+    .venv/bin/python bench/bench.py            # 25 rounds
+    .venv/bin/python bench/bench.py --rounds 60
+
+Each round runs every case once, in turn, so slow drift of the machine touches all
+cases alike; the report gives each case's median, its ratio to the bare interpreter and
+the budget it belongs to. Nothing here is asserted by a test: timings are measured,
+reported and judged by people (the closing notes quote these numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+D2D = shutil.which("d2d", path=str(BIN)) or shutil.which("d2d")
+
+
+def build_long_campaign(path: Path) -> None:
+    """A session as a long campaign leaves it: 100 units, 50 tasks, 2,000 journal lines."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from d2d_cli import session
+    from d2d_cli.rules import units
+    from d2d_cli.rules.stats import parse_stat
+
+    session.create(path, seed=42)
+    with session.edit(path, "bench setup") as tx:
+        roster = {
+            f"Goblin {i}": units.Unit(
+                f"Goblin {i}",
+                {s: parse_stat(v) for s, v in zip(units.STATS, ("2x1", "6x1", "2x1", "5x0"),
+                                                   strict=True)},
+                skills={"Close Combat": 1, "Stealth": 1},
+                conditions={"fatigue": i % 3, "bleeding": i % 2},
+                target="Archer", move=5, action_cost=2, turn=2)
+            for i in range(100)
+        }
+        tx.put("units", units.roster_state(roster))
+        tx.put("tasks", {f"task {i}": {"difficulty": 4, "challenge": 4 - i % 4,
+                                       "progress": 4, "workers": ["Thief"]}
+                         for i in range(50)})
+    text = path.read_text()
+    jp = session.journal_path(path)
+    lines = []
+    for i in range(2000):
+        entry = {"at": "2026-01-01T00:00:00+00:00", "command": f"fate draw {i % 5 + 1}",
+                 "summary": "revealed QH^ 10Sv"}
+        if i >= 2000 - session.UNDO_DEPTH:
+            entry["before"] = text
+        lines.append(json.dumps(entry))
+    jp.write_text("\n".join(lines) + "\n")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=25)
+    args = ap.parse_args()
+    if D2D is None:
+        print("bench: no d2d on PATH or beside this interpreter; pip install the project")
+        return 1
+    tmp = Path(tempfile.mkdtemp(prefix="d2d-bench-"))
+    env = {**os.environ, "D2D_DATA_DIR": str(tmp / "data")}
+    env.pop("D2D_SESSION", None)
+    fresh, long = tmp / "fresh.toml", tmp / "long.toml"
+    subprocess.run([D2D, "--seed", "1", "session", "new", str(fresh)], env=env, check=True,
+                   capture_output=True)
+    build_long_campaign(long)
+
+    def d2d(*a: str) -> list[str]:
+        return [D2D, *a]  # type: ignore[list-item]
+
+    cases: dict[str, tuple[list[str], str]] = {
+        "python -c pass": ([sys.executable, "-c", "pass"], "baseline"),
+        "fate status --json": (d2d("--session", str(fresh), "fate", "status", "--json"),
+                               "lookup ≤ 8×"),
+        "fate draw --json": (d2d("--session", str(fresh), "fate", "draw", "--json"),
+                             "state change ≤ 10×"),
+        "fate die d20 --card 7S --json": (d2d("fate", "die", "d20", "--card", "7S", "--json"),
+                                          "lookup ≤ 8×"),
+        "--help": (d2d("--help"), "(reported)"),
+        "long campaign: fate draw --json": (
+            d2d("--session", str(long), "fate", "draw", "--json"), "≤ 1.5× fresh draw"),
+        "long campaign: fate status --json": (
+            d2d("--session", str(long), "fate", "status", "--json"), "≤ 1.5× fresh status"),
+    }
+    extra = [
+        ("scale mass 80kg --json", ["scale", "mass", "80kg", "--json"], "lookup ≤ 8×"),
+        ("status --json (100 units)", ["--session", str(long), "status", "--json"],
+         "lookup ≤ 8×"),
+    ]
+    for label, argv, budget in extra:
+        probe = subprocess.run(d2d(*argv), env=env, capture_output=True)
+        if probe.returncode == 0:
+            cases[label] = (d2d(*argv), budget)
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for _ in range(args.rounds):
+        for label, (argv, _) in cases.items():
+            t0 = time.perf_counter()
+            subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[label].append(time.perf_counter() - t0)
+    base = statistics.median(times["python -c pass"])
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    print(f"{args.rounds} interleaved rounds on {os.cpu_count()} cores, Python "
+          f"{sys.version.split()[0]}\n")
+    print(f"{'case':38} {'median ms':>10} {'× pass':>8}  budget")
+    for label, (_, budget) in cases.items():
+        print(f"{label:38} {medians[label] * 1000:10.1f} {medians[label] / base:8.2f}  {budget}")
+    ratio_draw = medians["long campaign: fate draw --json"] / medians["fate draw --json"]
+    ratio_status = medians["long campaign: fate status --json"] / medians["fate status --json"]
+    print(f"\nlong campaign / fresh: draw {ratio_draw:.2f}×, status {ratio_status:.2f}× "
+          "(budget ≤ 1.5×)")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Writing the session: only changed tables are re-rendered; everything else, comments
+included, stays byte for byte; whatever is written parses back to exactly the data."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from d2d_cli import session
+
+BASE = """schema = 1
+# a note at the top
+
+[meta]
+seed = 1
+rng = 0
+
+[fate]
+draw = ["QH^"]  # the Narrator's inline note
+discard = []
+
+# about the goblins
+[units."Goblin 1"]
+kind = "unit"
+body = "2x1"  # light
+
+[units."Goblin 1".conditions]
+fatigue = 1
+
+[units.Archer]
+kind = "character"
+"""
+
+
+def write(tmp_path: Path, text: str, changes: dict) -> str:
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    with session.edit(path, "test") as tx:
+        for key, value in changes.items():
+            tx.put(key, value)
+    return path.read_text()
+
+
+def test_only_the_changed_unit_is_rewritten(tmp_path: Path) -> None:
+    data = tomllib.loads(BASE)
+    units = data["units"]
+    units["Archer"] = {"kind": "character", "conditions": {"stun": 2}}
+    out = write(tmp_path, BASE, {"units": units})
+    assert out == BASE.replace('kind = "character"\n',
+                               'kind = "character"\n\n[units.Archer.conditions]\nstun = 2\n')
+
+
+def test_adding_and_removing_units(tmp_path: Path) -> None:
+    units = {"Archer": {"kind": "character"}, "Scout": {"kind": "unit", "speed": "5x0"}}
+    out = write(tmp_path, BASE, {"units": units})
+    assert "Goblin 1" not in out
+    assert "# a note at the top" in out and "# the Narrator's inline note" in out
+    assert out.endswith('[units.Scout]\nkind = "unit"\nspeed = "5x0"\n')
+    assert tomllib.loads(out)["units"] == units
+
+
+def test_a_new_section_is_appended(tmp_path: Path) -> None:
+    out = write(tmp_path, BASE, {"tasks": {"knot": {"difficulty": 4, "challenge": 4}}})
+    assert out.startswith(BASE)
+    assert tomllib.loads(out)["tasks"] == {"knot": {"difficulty": 4, "challenge": 4}}
+
+
+def test_a_header_lookalike_inside_a_string_falls_back_safely(tmp_path: Path) -> None:
+    tricky = BASE + '\n[notes]\ntext = """\n[fate]\ndraw = 3\n"""\n'
+    data = tomllib.loads(tricky)
+    out = write(tmp_path, tricky, {"fate": {"draw": ["2S^"], "discard": ["QH^"]}})
+    expected = {**data, "fate": {"draw": ["2S^"], "discard": ["QH^"]}}
+    assert tomllib.loads(out) == expected
+
+
+_scalar = st.one_of(st.integers(-5, 5), st.text("ab #[]\"'\n", max_size=6), st.booleans())
+_table = st.dictionaries(st.sampled_from(["a", "b c", "d.e", "Fé"]),
+                         st.one_of(_scalar, st.lists(_scalar, max_size=3)), max_size=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["units", "tasks", "fate", "meta", "new"]),
+                       st.dictionaries(st.sampled_from(["Goblin 1", "Archer", "x", "y z"]),
+                                       st.one_of(_table, _scalar), max_size=3),
+                       max_size=3))
+def test_whatever_is_written_parses_back_to_the_data(tmp_path_factory, changes) -> None:
+    tmp = tmp_path_factory.mktemp("w")
+    out = write(tmp, BASE, changes)
+    assert tomllib.loads(out) == {**tomllib.loads(BASE), **changes}
