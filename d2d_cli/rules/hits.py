@@ -92,7 +92,7 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
             "Strong card (Upper: e.g. 2S^)")
     kind, name, takes = combo(cards)
     net = max(0, level - rival_level)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for card in cards:
         assert card.number is not None
         if card.rank in ROYALS or (ten_always_hits and card.rank == "10"):
