@@ -13,8 +13,9 @@ from d2d_cli.rules import conflict as rules
 
 app = c.single("Resolve a conflict between two approaches; the chart.")
 
-LevelOpt = Annotated[int, typer.Option(help="This side's Skill Level, for the Level Bonus "
-                                       "of a rank tiebreak (0 or more).")]
+_LEVEL_HELP = "'s Skill Level, for the Level Bonus of a rank tiebreak (0 or more)."
+LevelA = Annotated[int, typer.Option(help="Side A" + _LEVEL_HELP)]
+LevelB = Annotated[int, typer.Option(help="Side B" + _LEVEL_HELP)]
 
 
 @app.command()
@@ -24,8 +25,8 @@ def conflict(
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
              "with orientation (7S^, QHv, RW) or fate. Or the word chart.")],
-    level_a: LevelOpt = 0,
-    level_b: LevelOpt = 0,
+    level_a: LevelA = 0,
+    level_b: LevelB = 0,
     card: c.CardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
@@ -36,6 +37,7 @@ def conflict(
     Fast; Lower: Wands/Cups Block, Coins Counter, Swords Evade; a joker Wild). fate
     reveals a Fate card for a non-player (black Upper, red Lower); with --card, the Fate
     card(s) drawn at the table. `d2d conflict chart` prints the whole chart.
+
     Example: d2d conflict fate 7S^ --level-b 2
     """
     opts = c.read(ctx).get("rules", {})
