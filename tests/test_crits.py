@@ -266,7 +266,7 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         "card": "pierce@head", "type": "pierce", "location": "head",
         "location_name": "Head", "skipped": [], "severity": "extreme", "rotations": 3,
         "mortal_wound": False, "light_damage": [], "table_mode": True,
-        "reshuffled": False, "new_deck": False,
+        "reshuffled": False, "new_deck": False, "target": None,
     }
 
 
@@ -275,3 +275,43 @@ def test_human_output(d2d: Any) -> None:
                  "--card", "bash@torso")
     assert "Hits 5" in out and "Crit location Torso" in out and "Mortal Wound" in out
     assert "Light damage: Fatigue" in out
+
+
+# --------------------------------------------------------------------------- --target
+
+
+def _with_goblin(d2d: Any, tmp_path: Path) -> Path:
+    path = tmp_path / "fight.toml"
+    d2d.ok("--session", path, "fate", "status")
+    path.write_text(path.read_text() + '\n[units.Goblin]\nkind = "unit"\nbody = "2x1"\n'
+                    '[units.Goblin.conditions]\nfatigue = 1\n')
+    return path
+
+
+def test_target_gets_the_crit_and_light_damage(d2d: Any, tmp_path: Path) -> None:
+    # 001 p.39 "Crits - Place any Crits on Target. Hits - For any remaining Hits, place
+    # facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue - Body:-1").
+    import tomllib
+
+    s = _with_goblin(d2d, tmp_path)
+    r = d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 6, "--card",
+                 "slash@torso", "--target", "goblin")
+    assert r["target"]["conditions_added"] == {"fatigue": 2, "dying": 1}
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert gob["conditions"] == {"fatigue": 3, "dying": 1}
+    assert gob["crits"] == [{"card": "slash@torso", "deck": "wound", "location": "torso",
+                             "severity": "extreme", "mortal_wound": True}]
+    assert gob["body"] == "2x1"
+    d2d.json("--session", s, "--seed", "2", "crit", "--power", "5x1", "--types", "fear",
+             "--target", "Goblin")
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert [c["deck"] for c in gob["crits"]] == ["wound", "trauma"]
+    assert "on Goblin" in d2d.ok("--session", s, "session", "log")
+
+
+def test_unknown_target_changes_nothing(d2d: Any, tmp_path: Path) -> None:
+    s = _with_goblin(d2d, tmp_path)
+    before = s.read_text()
+    res = d2d("--session", s, "crit", "--power", "5x1", "--types", "fear", "--target", "Orc")
+    assert res.exit_code == 2 and "no unit 'Orc'" in res.stderr
+    assert s.read_text() == before

@@ -12,6 +12,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import crits as rules
 from d2d_cli.rules.stats import parse_stat
+from d2d_cli.rules.units import find, roster, roster_state
 
 app = c.single("Rate a Crit (Power vs Armor), draw its location and severity.")
 
@@ -51,6 +52,8 @@ def crit(
         help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")
     ] = None,
     vehicle: Annotated[bool, typer.Option(help="Use the vehicle location chart.")] = False,
+    target: Annotated[str | None, typer.Option(
+        metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
@@ -69,32 +72,44 @@ def crit(
     ch = _chart(ctx, opts, "vehicle" if vehicle else "person")
     args = dict(power=rating, armor=worn, hits=hits, deck=deck, types=wanted, ch=ch,
                 mortal_rule=opts.get("mortal_wound", "past_extreme"))
-    if card:
-        given = [rules.parse_damage_card(x, ch) for x in card]
-        queue = list(given)
-        result = rules.rate(**args, draw=lambda: queue.pop(0) if queue else None)
-        if queue:
-            raise BadInput(f"{len(queue)} --card given after the matching one: give the "
-                           "cards up to the first match")
-        result.update(table_mode=True, reshuffled=False, new_deck=False)
+    given = [rules.parse_damage_card(x, ch) for x in card] if card else None
+    if given is not None and target is None:
+        result = _draw_table(args, given)
     else:
-        result = _draw_virtual(ctx, args, deck, ch)
+        with c.edit(ctx, c.command_line("crit", deck, ch.kind, target)) as tx:
+            result = _draw_table(args, given) if given is not None else \
+                _draw_virtual(tx, args, deck, ch)
+            if target is not None:
+                units = roster(tx.data)
+                result["target"] = rules.apply_to_unit(find(units, target), result)
+                tx.put("units", roster_state(units))
+            tx.summary = f"Crit {result['card']} {result['severity']}" + (
+                f" on {target}" if target else "")
+    result.setdefault("target", None)
     render.emit("crit", result, _show, as_json=json)
 
 
-def _draw_virtual(ctx: typer.Context, args: dict[str, Any], deck: str,
+def _draw_table(args: dict[str, Any], given: list[str]) -> dict[str, Any]:
+    queue = list(given)
+    result = rules.rate(**args, draw=lambda: queue.pop(0) if queue else None)
+    if queue:
+        raise BadInput(f"{len(queue)} --card given after the matching one: give the "
+                       "cards up to the first match")
+    result.update(table_mode=True, reshuffled=False, new_deck=False)
+    return result
+
+
+def _draw_virtual(tx: Any, args: dict[str, Any], deck: str,
                   ch: rules.Chart) -> dict[str, Any]:
-    with c.edit(ctx, c.command_line("crit", deck, ch.kind)) as tx:
-        rng = tx.rng()
-        state = dict(tx.data.get("damage", {}))
-        decks = dict(state.get(ch.kind, {}))
-        pile, rebuilt = rules.DamageDeck.from_state(decks.get(deck),
-                                                    rules.deck_cards(deck, ch), rng)
-        result = rules.rate(**args, draw=lambda: pile.take(rng))
-        decks[deck] = pile.to_state()
-        state[ch.kind] = decks
-        tx.put("damage", state)
-        tx.summary = f"Crit {result['card']} {result['severity']}"
+    rng = tx.rng()
+    state = dict(tx.data.get("damage", {}))
+    decks = dict(state.get(ch.kind, {}))
+    pile, rebuilt = rules.DamageDeck.from_state(decks.get(deck),
+                                                rules.deck_cards(deck, ch), rng)
+    result = rules.rate(**args, draw=lambda: pile.take(rng))
+    decks[deck] = pile.to_state()
+    state[ch.kind] = decks
+    tx.put("damage", state)
     result.update(table_mode=False, reshuffled=pile.reshuffled, new_deck=rebuilt)
     return result
 
@@ -112,3 +127,9 @@ def _show(con: Any, r: dict[str, Any]) -> None:
         con.print("[red]Mortal Wound: the Unit is Dying.[/]")
     if r["light_damage"]:
         con.print(f"Light damage: {', '.join(x.capitalize() for x in r['light_damage'])}")
+    if r["target"]:
+        from rich.markup import escape
+
+        added = ", ".join(f"{k} +{n}" for k, n in r["target"]["conditions_added"].items())
+        con.print(f"Placed on {escape(r['target']['unit'])}"
+                  + (f": {added}" if added else ""))

@@ -307,3 +307,21 @@ def rate(*, power: Stat, armor: Stat | None, hits: int, deck: str, types: list[s
         "mortal_wound": sev["mortal"],
         "light_damage": [spec["light"]] * sev["remaining"],
     }
+
+
+def apply_to_unit(unit: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """Place the Crit on its target (001 p.39 "Crits - Place any Crits on Target"):
+    the Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
+    Condition, and a Mortal Wound adds ``dying``. Returns what changed."""
+    crit = {"card": result["card"], "deck": result["deck"], "location": result["location"],
+            "severity": result["severity"], "mortal_wound": result["mortal_wound"]}
+    unit.extra["crits"] = [*unit.extra.get("crits", []), crit]
+    added: dict[str, int] = {}
+    for key in result["light_damage"]:
+        added[key] = added.get(key, 0) + 1
+    if result["mortal_wound"]:
+        added["dying"] = 1
+    for key, n in added.items():
+        unit.add_condition(key, n)
+    return {"unit": unit.name, "crit": crit, "conditions_added": added,
+            "conditions": dict(unit.conditions)}
