@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from d2d_cli.rules import conflict
 from d2d_cli.rules.cards import all_outcomes, parse_card
@@ -259,3 +261,49 @@ def test_json_error_envelope(d2d: Any) -> None:
     env = d2d.json("conflict", "quick", "fast", code=2)
     assert env["ok"] is False and env["command"] == "conflict"
     assert env["error"]["kind"] == "bad_input"
+
+
+def test_json_lookups_never_import_rich(tmp_path: Path) -> None:
+    # DESIGN.md "Budgets": a --json lookup never pays for Rich (one process, 3 commands).
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from d2d_cli.cli import main\n"
+        "main(['conflict', 'chart', '--json'])\n"
+        "main(['hit', '2S', '3H', '4C', '--vs', '2', '--json'])\n"
+        "main(['crit', '--power', '5x1', '--card', 'bash@head', '--json'])\n"
+        "assert 'rich' not in sys.modules, 'rich imported'\n"
+    )
+    env = {**os.environ, "D2D_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('"ok": true') == 3
+
+
+def test_missing_sides_is_a_usage_error(d2d: Any) -> None:
+    assert d2d("conflict").exit_code == 2
+
+
+# --------------------------------------------------------------------------- properties
+
+_numbered = [c for c in all_outcomes() if not c.is_wild and c.upper]
+
+
+@given(st.sampled_from(_numbered), st.sampled_from(_numbered),
+       st.integers(0, 12), st.integers(0, 12))
+def test_tiebreak_is_symmetric(a: Any, b: Any, la: int, lb: int) -> None:
+    flip = {"a": "b", "b": "a", "both": "both"}
+    assert conflict.tiebreak(b, a, lb, la)["outcome"] == flip[
+        conflict.tiebreak(a, b, la, lb)["outcome"]]
+
+
+@given(st.sampled_from(_numbered), st.sampled_from(_numbered), st.integers(0, 12))
+def test_level_bonus_never_hurts(a: Any, b: Any, la: int) -> None:
+    # A higher level can only turn a loss into a tie or a tie into a win for that side.
+    order = {"b": 0, "both": 1, "a": 2}
+    base = conflict.tiebreak(a, b, 0, 0)["outcome"]
+    assert order[conflict.tiebreak(a, b, la, 0)["outcome"]] >= order[base]
