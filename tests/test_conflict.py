@@ -51,6 +51,17 @@ def test_every_pair_agrees_with_the_rules_chart(d2d: Any, a: str, b: str) -> Non
     assert r["outcome"] == CHART_001[a][APPROACHES.index(b)]
 
 
+def test_conflict_sample_page_30(d2d: Any) -> None:
+    # 001 p.30 "Conflict: Sample": "Here P1 chose Strong and P2 chose Block. Strong beats
+    # Block, so Player 1 Wins".
+    r = d2d.json("conflict", "strong", "block")
+    assert r["outcome"] == "a"
+    assert [e["key"] for e in r["effects"]["a"]] == ["hit"]
+    assert r["effects"]["b"] == []
+    # The same with cards: an Upper Wands card (Strong) against a Lower Cups card (Block).
+    assert d2d.json("conflict", "9C^", "3Hv")["outcome"] == "a"
+
+
 def test_chart_json_is_the_whole_chart(d2d: Any) -> None:
     r = d2d.json("conflict", "chart")
     assert r["conflict_chart"] == "001"
