@@ -1,0 +1,317 @@
+"""``d2d crit``: 001 pp.33–38 "Crits" (rating, location, severity) and 000 "Damage"."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from d2d_cli.rules import crits
+from d2d_cli.rules.stats import parse_stat
+
+
+def _session(d2d: Any, tmp_path: Path, **rules: object) -> Path:
+    path = tmp_path / "table.toml"
+    d2d.ok("--session", str(path), "fate", "status")
+    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
+    path.write_text(path.read_text().replace("[rules]\n", "[rules]\n" + lines, 1))
+    return path
+
+
+# --------------------------------------------------------------------------- rating
+
+
+def test_weapon_formula_page_34(d2d: Any) -> None:
+    # 001 p.34 "Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1".
+    r = d2d.json("crit", "--weapon", "Body+2", "--stat", "4x1", "--card", "pierce@head")
+    assert r["power"] == "6x1"
+    assert str(crits.power_rating(None, "[Body]+2", "4x1")) == "6x1"
+    assert str(crits.power_rating(None, "body-1", "4x1")) == "3x1"
+    assert str(crits.power_rating(None, "Body", "9x2")) == "9x2"
+
+
+def test_compare_levels_page_34(d2d: Any) -> None:
+    # 001 p.34 "IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1)".
+    r = d2d.json("crit", "--power", "7x2", "--armor", "2x1", "--hits", 1,
+                 "--card", "bash@torso")
+    assert r["bonus"]["level"] == 1
+    # and its scale is one above the armour's: "IF Power Scale >= Armor Scale THEN
+    # Hits:+Difference" adds 1 more.
+    assert r["bonus"]["scale"] == 1
+    assert (r["bonus_hits"], r["hits"]) == (2, 3)
+
+
+def test_compare_scales_page_34(d2d: Any) -> None:
+    # 001 p.34 "(eg 2x4 > 9x1 = Hits:+3)": level 2 < 9 adds nothing, scale 4−1 = 3.
+    r = d2d.json("crit", "--power", "2x4", "--armor", "9x1", "--hits", 1,
+                 "--card", "bash@torso")
+    assert r["bonus"] == {"level": 0, "scale": 3}
+    assert (r["bonus_hits"], r["hits"]) == (3, 4)
+
+
+@pytest.mark.parametrize(("power", "armor", "bonus"), [
+    ("6x1", "6x1", {"level": 0, "scale": 0}),   # equal: scale difference 0
+    ("6x1", "2x2", {"level": 1, "scale": 0}),   # a lower scale adds nothing
+    ("2x1", "9x3", {"level": 0, "scale": 0}),   # armour never removes Hits
+    ("6x1", None, {"level": 0, "scale": 0}),    # no armour: nothing to compare
+])
+def test_rating_bonus(power: str, armor: str | None, bonus: dict[str, int]) -> None:
+    worn = parse_stat(armor) if armor else None
+    assert crits.rating_bonus(parse_stat(power), worn) == bonus
+
+
+# --------------------------------------------------------------------------- severity
+
+
+@pytest.mark.parametrize(("hits", "severity", "rotations", "mortal", "light"), [
+    # 001 p.35 "For each Hit > 1, rotate the card to the left to the next Severity level.
+    # For example: Hits:4 would rotate 3 times".
+    (1, "minor", 0, False, []),
+    (2, "major", 1, False, []),
+    (3, "critical", 2, False, []),
+    (4, "extreme", 3, False, []),
+    (5, "extreme", 3, True, ["fatigue"]),
+    (7, "extreme", 3, True, ["fatigue", "fatigue", "fatigue"]),
+])
+def test_severity(d2d: Any, hits: int, severity: str, rotations: int, mortal: bool,
+                  light: list[str]) -> None:
+    r = d2d.json("crit", "--power", "5x1", "--hits", hits, "--card", "slash@torso")
+    assert (r["severity"], r["rotations"], r["mortal_wound"], r["light_damage"]) == (
+        severity, rotations, mortal, light)
+
+
+def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
+    # 000 "4) Harm": "Mortal Wound - IF 4 or more Crits then the Unit has suffered a
+    # Mortal Wound and is Dying" — 4 Crits is the card rotated to Extreme.
+    s = _session(d2d, tmp_path, mortal_wound="extreme")
+    assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 4,
+                    "--card", "bash@head")["mortal_wound"] is True
+    assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 3,
+                    "--card", "bash@head")["mortal_wound"] is False
+    s2 = tmp_path / "off.toml"
+    d2d.ok("--session", s2, "fate", "status")
+    s2.write_text(s2.read_text().replace("[rules]\n", '[rules]\nmortal_wound = "off"\n'))
+    r = d2d.json("--session", s2, "crit", "--power", "5x1", "--hits", 9, "--card", "bash@head")
+    assert r["mortal_wound"] is False and len(r["light_damage"]) == 5
+
+
+# --------------------------------------------------------------------------- decks
+
+
+@pytest.mark.parametrize(("types", "deck", "light", "card"), [
+    # 000 "Reference > Damage": Wounds (Body) bash pierce hack slash, Fatigue; Disorders
+    # (Mind) loss delusion compulsion nerve, Stun; Traumas (Will) rage despair need fear,
+    # Stress; Restraints (Speed; 001's Burden) constrict bind hold lock, Slow.
+    ("pierce,slash", "wound", "fatigue", "slash@head"),
+    ("nerve", "disorder", "stun", "nerve@torso"),
+    ("fear", "trauma", "stress", "fear@left_leg"),
+    ("bind,hold", "burden", "slow", "hold@right_arm"),
+])
+def test_types_choose_the_deck(d2d: Any, types: str, deck: str, light: str,
+                               card: str) -> None:
+    r = d2d.json("crit", "--power", "5x1", "--hits", 5, "--types", types, "--card", card)
+    assert (r["deck"], r["light_damage"], r["card"]) == (deck, [light], card)
+
+
+def test_draw_until_a_matching_type_page_33(d2d: Any) -> None:
+    # 001 p.33 "Find Deck with matching Damage Types. Draw until you find matching a Type".
+    r = d2d.json("crit", "--power", "6x1", "--hits", 2, "--types", "pierce,slash",
+                 "--card", "bash@head", "--card", "Hack @ Torso", "--card", "slash@left-arm")
+    assert r["skipped"] == ["bash@head", "hack@torso"]
+    assert (r["card"], r["location"], r["location_name"]) == (
+        "slash@left_arm", "left_arm", "Left Arm")
+    assert r["severity"] == "major" and r["table_mode"] is True
+
+
+def test_no_types_takes_the_first_wound_card(d2d: Any) -> None:
+    r = d2d.json("crit", "--power", "6x1", "--card", "hack@head")
+    assert (r["deck"], r["types"], r["location"]) == ("wound", [], "head")
+
+
+def test_table_mode_errors(d2d: Any) -> None:
+    res = d2d("crit", "--power", "6x1", "--types", "pierce", "--card", "bash@head")
+    assert res.exit_code == 2 and "no damage card matching pierce" in res.stderr
+    res = d2d("crit", "--power", "6x1", "--types", "pierce", "--card", "pierce@head",
+              "--card", "bash@torso")
+    assert res.exit_code == 2 and "after the matching one" in res.stderr
+    res = d2d("crit", "--power", "6x1", "--card", "pierce@tail")
+    assert res.exit_code == 2
+    assert "head, torso, left_arm, right_arm, left_leg, right_leg" in res.stderr
+
+
+def test_vehicle_chart(d2d: Any) -> None:
+    r = d2d.json("crit", "--vehicle", "--power", "6x3", "--armor", "4x3", "--card",
+                 "bash@engine")
+    assert (r["chart"], r["location"], r["location_name"]) == ("vehicle", "engine", "Engine")
+    res = d2d("crit", "--vehicle", "--power", "6x3", "--card", "bash@head")
+    assert res.exit_code == 2 and "hull, propulsion, engine" in res.stderr
+
+
+def test_deck_composition() -> None:
+    person = crits.chart("person")
+    cards = crits.deck_cards("wound", person)
+    assert len(cards) == 48
+    per_type = Counter(c.split("@")[0] for c in cards)
+    assert per_type == {"bash": 12, "pierce": 12, "hack": 12, "slash": 12}
+    locs = Counter(c.split("@")[1] for c in cards if c.startswith("pierce@"))
+    assert locs == {"head": 1, "torso": 3, "left_arm": 2, "right_arm": 2,
+                    "left_leg": 2, "right_leg": 2}
+    assert len(crits.deck_cards("burden", crits.chart("vehicle"))) == 48
+
+
+def test_virtual_deck_in_the_session(d2d: Any) -> None:
+    r1 = d2d.json("--seed", "5", "crit", "--power", "6x1", "--hits", 2, "--types", "pierce")
+    assert r1["table_mode"] is False and r1["new_deck"] is True
+    assert r1["card"].startswith("pierce@")
+    path = Path(d2d.ok("session", "path").strip())
+    import tomllib
+
+    state = tomllib.loads(path.read_text())["damage"]["person"]["wound"]
+    held = state["draw"] + state["discard"]
+    assert sorted(held) == sorted(crits.deck_cards("wound", crits.chart("person")))
+    assert state["discard"] == [*r1["skipped"], r1["card"]]
+    r2 = d2d.json("crit", "--power", "6x1", "--types", "pierce")
+    assert r2["new_deck"] is False
+    assert "crit wound person" in d2d.ok("session", "log")
+
+
+def test_virtual_deck_is_reproducible_with_seed(d2d: Any, tmp_path: Path) -> None:
+    a = d2d.json("--session", tmp_path / "a.toml", "--seed", "9", "crit", "--power", "5x1",
+                 "--types", "fear")
+    b = d2d.json("--session", tmp_path / "b.toml", "--seed", "9", "crit", "--power", "5x1",
+                 "--types", "fear")
+    assert (a["card"], a["skipped"]) == (b["card"], b["skipped"])
+
+
+def test_damage_deck_reshuffles_its_discards() -> None:
+    rng = random.Random(1)
+    cards = crits.deck_cards("trauma", crits.chart("person"))
+    deck, rebuilt = crits.DamageDeck.from_state(None, cards, rng)
+    assert rebuilt
+    for _ in range(len(cards)):
+        deck.take(rng)
+    assert not deck.draw and not deck.reshuffled
+    deck.take(rng)
+    assert deck.reshuffled
+    assert sorted(deck.draw + deck.discard) == sorted(cards)
+    # A stored deck that no longer fits the chart is rebuilt.
+    again, rebuilt = crits.DamageDeck.from_state({"draw": ["fear@head"], "discard": []},
+                                                 cards, rng)
+    assert rebuilt and len(again.draw) == len(cards)
+
+
+def test_table_location_chart_from_rules(d2d: Any, tmp_path: Path) -> None:
+    (tmp_path / "charts.toml").write_text(
+        '[person]\nname = "Our table"\nlocations = [\n'
+        '  { key = "upper", name = "Upper body", cards = 1 },\n'
+        '  { key = "lower", name = "Lower body", cards = 1 },\n]\n')
+    s = _session(d2d, tmp_path, locations_file="charts.toml")
+    r = d2d.json("--session", s, "crit", "--power", "5x1", "--card", "bash@lower")
+    assert r["location_name"] == "Lower body"
+    r = d2d.json("--session", s, "--seed", "1", "crit", "--power", "5x1", "--types", "bash")
+    assert r["location"] in ("upper", "lower")
+    # The vehicle chart, not in the file, stays d2d's default.
+    r = d2d.json("--session", s, "crit", "--vehicle", "--power", "5x1", "--card", "bash@hull")
+    assert r["location"] == "hull"
+    (tmp_path / "x").mkdir()
+    bad = _session(d2d, tmp_path / "x", locations_file="missing.toml")
+    res = d2d("--session", bad, "crit", "--power", "5x1", "--card", "bash@head")
+    assert res.exit_code == 2 and "locations_file 'missing.toml' cannot be read" in res.stderr
+
+
+# --------------------------------------------------------------------------- input
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--power", "8x"], "a stat is <level>x<scale>"),
+    (["--power", "x1"], "a stat is <level>x<scale>"),
+    (["--power", "6x1", "--armor", "x1"], "a stat is <level>x<scale>"),
+    (["--weapon", "Body+2", "--stat", "8x"], "a stat is <level>x<scale>"),
+    (["--weapon", "Body+2"], "needs --stat"),
+    (["--weapon", "Strength+2", "--stat", "4x1"], "STAT[+N|-N] with STAT body, mind"),
+    (["--power", "6x1", "--weapon", "Body+2"], "not both"),
+    ([], "give the Power Rating"),
+    (["--power", "6x1", "--types", "laser"], "known types: Wound: bash, pierce, hack, slash"),
+    (["--power", "6x1", "--types", "pierce,fear"], "different Damage Decks"),
+    (["--power", "6x1", "--hits", "0"], "--hits must be 1 or more"),
+    (["--power", "6x1", "--card", "pierce"], "a damage card is TYPE@LOCATION"),
+])
+def test_bad_input(d2d: Any, args: list[str], message: str) -> None:
+    before = d2d.json("fate", "status")
+    res = d2d("crit", *args)
+    assert res.exit_code == 2, res.stderr
+    assert message in res.stderr
+    assert res.stderr.count("\n") == 1
+    assert d2d.json("fate", "status") == before
+
+
+def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
+    s = _session(d2d, tmp_path, mortal_wound="sometimes")
+    res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
+    assert res.exit_code == 2
+    assert "mortal_wound must be one of past_extreme, extreme, off" in res.stderr
+
+
+def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
+    r = d2d.json("crit", "--weapon", "Body+2", "--stat", "4x1", "--armor", "2x1",
+                 "--hits", 3, "--types", "pierce,slash", "--card", "pierce@head")
+    assert r == {
+        "power": "6x1", "armor": "2x1", "bonus": {"level": 1, "scale": 0},
+        "bonus_hits": 1, "hits_before": 3, "hits": 4, "deck": "wound",
+        "deck_name": "Wound", "types": ["pierce", "slash"], "chart": "person",
+        "card": "pierce@head", "type": "pierce", "location": "head",
+        "location_name": "Head", "skipped": [], "severity": "extreme", "rotations": 3,
+        "mortal_wound": False, "light_damage": [], "table_mode": True,
+        "reshuffled": False, "new_deck": False, "target": None,
+    }
+
+
+def test_human_output(d2d: Any) -> None:
+    out = d2d.ok("crit", "--power", "2x4", "--armor", "9x1", "--hits", 2,
+                 "--card", "bash@torso")
+    assert "Hits 5" in out and "Crit location Torso" in out and "Mortal Wound" in out
+    assert "Light damage: Fatigue" in out
+
+
+# --------------------------------------------------------------------------- --target
+
+
+def _with_goblin(d2d: Any, tmp_path: Path) -> Path:
+    path = tmp_path / "fight.toml"
+    d2d.ok("--session", path, "fate", "status")
+    path.write_text(path.read_text() + '\n[units.Goblin]\nkind = "unit"\nbody = "2x1"\n'
+                    '[units.Goblin.conditions]\nfatigue = 1\n')
+    return path
+
+
+def test_target_gets_the_crit_and_light_damage(d2d: Any, tmp_path: Path) -> None:
+    # 001 p.39 "Crits - Place any Crits on Target. Hits - For any remaining Hits, place
+    # facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue - Body:-1").
+    import tomllib
+
+    s = _with_goblin(d2d, tmp_path)
+    r = d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 6, "--card",
+                 "slash@torso", "--target", "goblin")
+    assert r["target"]["conditions_added"] == {"fatigue": 2, "dying": 1}
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert gob["conditions"] == {"fatigue": 3, "dying": 1}
+    assert gob["crits"] == [{"card": "slash@torso", "deck": "wound", "location": "torso",
+                             "severity": "extreme", "mortal_wound": True}]
+    assert gob["body"] == "2x1"
+    d2d.json("--session", s, "--seed", "2", "crit", "--power", "5x1", "--types", "fear",
+             "--target", "Goblin")
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert [c["deck"] for c in gob["crits"]] == ["wound", "trauma"]
+    assert "on Goblin" in d2d.ok("--session", s, "session", "log")
+
+
+def test_unknown_target_changes_nothing(d2d: Any, tmp_path: Path) -> None:
+    s = _with_goblin(d2d, tmp_path)
+    before = s.read_text()
+    res = d2d("--session", s, "crit", "--power", "5x1", "--types", "fear", "--target", "Orc")
+    assert res.exit_code == 2 and "no unit 'Orc'" in res.stderr
+    assert s.read_text() == before
