@@ -256,7 +256,7 @@ def _render(text: str, tx: Transaction) -> str:
         out = _splice(text, tx._old, tx.data, tx.changed)
     except Exception:  # noqa: BLE001 - any surprise means: use the general path
         out = None
-    if out is not None and tomllib.loads(out) == tx.data:
+    if out is not None and _same(out, tx.data):
         return out
     import tomlkit
 
@@ -270,6 +270,13 @@ def _render(text: str, tx: Transaction) -> str:
         else:
             doc[key] = value
     return tomlkit.dumps(doc)
+
+
+def _same(text: str, data: dict[str, Any]) -> bool:
+    try:
+        return tomllib.loads(text) == data
+    except tomllib.TOMLDecodeError:
+        return False
 
 
 def _splice(text: str, old: dict[str, Any], new: dict[str, Any],
@@ -307,27 +314,33 @@ def _splice(text: str, old: dict[str, Any], new: dict[str, Any],
         if not new_k:
             return None  # an empty table: the general path writes its bare [header]
         subs = {chunks[i][0][1] for i in mine} - {None}  # type: ignore[index]
+        # All chunks of one owner are rendered together into its first chunk (a unit is
+        # [units.X], [units.X.conditions], [[units.X.crits]]…), the rest emptied.
+        groups: dict[str | None, list[int]] = {}
         for i in mine:
-            o, chunk_text = chunks[i]
-            sub = o[1]  # type: ignore[index]
+            groups.setdefault(chunks[i][0][1], []).append(i)  # type: ignore[index]
+        for sub, idxs in groups.items():
             if sub is None:
-                direct_new = {k: v for k, v in new_k.items() if k not in subs}
-                direct_old = {k: v for k, v in old_k.items() if k not in subs}
-                if direct_new != direct_old:
-                    chunks[i] = (o, render(chunk_text, key, None, direct_new))
+                value = {k: v for k, v in new_k.items() if k not in subs}
+                if value == {k: v for k, v in old_k.items() if k not in subs}:
+                    continue
             elif sub not in new_k:
-                chunks[i] = (o, "")
-            elif new_k[sub] != old_k.get(sub):
-                if not isinstance(new_k[sub], dict):
-                    return None
-                chunks[i] = (o, render(chunk_text, key, sub, new_k[sub]))
-                old_k = {**old_k, sub: new_k[sub]}  # a sub split over chunks: render once
-        if None not in {chunks[i][0][1] for i in mine} and any(  # type: ignore[index]
-                k not in subs for k in new_k):
-            return None  # direct keys but no [key] table to hold them
-        added = [k for k in new_k if k not in subs and k not in old_k
-                 and isinstance(new_k[k], dict)
-                 and None not in {chunks[i][0][1] for i in mine}]  # type: ignore[index]
+                value = None
+            elif new_k[sub] == old_k.get(sub):
+                continue
+            elif not isinstance(new_k[sub], dict):
+                return None
+            else:
+                value = new_k[sub]
+            combined = "".join(chunks[i][1] for i in idxs)
+            rendered = "" if value is None else render(combined, key, sub, value)
+            for n, i in enumerate(idxs):
+                chunks[i] = (chunks[i][0], rendered if n == 0 else "")
+        if None in groups:
+            continue  # new sub-tables were rendered inside the [key] table above
+        if any(k not in subs and not isinstance(v, dict) for k, v in new_k.items()):
+            return None  # plain keys but no [key] table to hold them
+        added = [k for k, v in new_k.items() if k not in subs]
         if added:
             last = mine[-1]
             extra = "".join(tomlkit.dumps({key: {k: new_k[k]}}) for k in added)

@@ -90,3 +90,19 @@ def test_whatever_is_written_parses_back_to_the_data(tmp_path_factory, changes) 
     tmp = tmp_path_factory.mktemp("w")
     out = write(tmp, BASE, changes)
     assert tomllib.loads(out) == {**tomllib.loads(BASE), **changes}
+
+
+def test_the_fast_path_handles_units_spread_over_several_tables() -> None:
+    # A unit with sub-tables and an array of tables is several chunks of text; all of
+    # them are re-rendered together, and adding a unit needs no whole-file re-render.
+    text = BASE + '\n[[units.Archer.crits]]\nlocation = "arm"\n'
+    old = tomllib.loads(text)
+    units = {**old["units"]}
+    units["Goblin 1"] = {"kind": "unit", "body": "2x1", "conditions": {"fatigue": 2},
+                         "crits": [{"location": "head"}]}
+    units["Archer"] = {"kind": "character", "crits": [{"location": "arm"}, {"location": "leg"}]}
+    units["Scout"] = {"kind": "unit"}
+    out = session._splice(text, old, {**old, "units": units}, {"units"})
+    assert out is not None
+    assert tomllib.loads(out) == {**old, "units": units}
+    assert "# the Narrator's inline note" in out and "# about the goblins" in out
