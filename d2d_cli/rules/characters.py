@@ -173,9 +173,11 @@ def new_character(name: str, stats: dict[str, Stat], *, template: str | None,
     return Unit(
         name=name, stats=stats, kind="character",
         skills=package(archetype) if archetype else {},
-        extra={"archetype": arch["name"] if arch else None, "template": template,
-               "conception": {k: v for k, v in conception.items() if v},
-               "cp": 0, "sp": 0, "ap": 0, "abilities": []},
+        # TOML has no null: an absent archetype/template is simply not stored.
+        extra={k: v for k, v in {
+            "archetype": arch["name"] if arch else None, "template": template,
+            "conception": {q: a for q, a in conception.items() if a},
+            "cp": 0, "sp": 0, "ap": 0, "abilities": []}.items() if v is not None},
     )
 
 
