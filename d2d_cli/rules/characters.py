@@ -169,16 +169,15 @@ def build_stats(template: str | None, overrides: dict[str, str | None]) -> dict[
 
 def new_character(name: str, stats: dict[str, Stat], *, template: str | None,
                   archetype: str | None, conception: dict[str, str | None]) -> Unit:
-    arch = find_archetype(archetype) if archetype else None
-    return Unit(
-        name=name, stats=stats, kind="character",
-        skills=package(archetype) if archetype else {},
-        # TOML has no null: an absent archetype/template is simply not stored.
-        extra={k: v for k, v in {
-            "archetype": arch["name"] if arch else None, "template": template,
-            "conception": {q: a for q, a in conception.items() if a},
-            "cp": 0, "sp": 0, "ap": 0, "abilities": []}.items() if v is not None},
-    )
+    record: dict[str, Any] = {"conception": {q: a for q, a in conception.items() if a},
+                              "cp": 0, "sp": 0, "ap": 0, "abilities": []}
+    # TOML has no null: an absent archetype/template is simply not stored.
+    if archetype:
+        record["archetype"] = find_archetype(archetype)["name"]
+    if template:
+        record["template"] = template
+    return Unit(name=name, stats=stats, kind="character",
+                skills=package(archetype) if archetype else {}, extra=record)
 
 
 def require_character(unit: Unit) -> Unit:
