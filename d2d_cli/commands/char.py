@@ -255,6 +255,9 @@ def _show_change(con: Any, r: dict[str, Any]) -> None:
                   f"{ch_['from']} → {ch_['to']} ({cost})")
     elif "ability" in ch_:
         con.print(f"{units_escape(r['name'])} gains {units_escape(ch_['ability'])} (−1 AP)")
+    elif "awarded" in ch_:
+        got = "  ".join(f"+{n} {p.upper()}" for p, n in ch_["awarded"].items() if n)
+        con.print(f"{units_escape(r['name'])} is awarded {got}")
     elif "feat" in ch_:
         con.print(f"{units_escape(r['name'])}: Heroic Feat — Hits +1 or −1 (−1 CP)")
     con.print(f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}")
