@@ -268,3 +268,40 @@ def test_never_prompts_in_a_script(d2d) -> None:
     # CliRunner's stdin is not a terminal: the defaults are used, no question asked.
     r = d2d.json("char", "new", "Rook")
     assert r["points"] == 22 and r["template"] == "human-male"
+
+
+# --- exhaustive and property checks ------------------------------------------------------
+
+
+def test_budget_accepts_exactly_the_22_point_spreads() -> None:
+    """Every spread of four levels 2–10 (9⁴ = 6,561): accepted iff they sum to 22."""
+    from itertools import product
+
+    accepted = 0
+    for levels in product(range(2, 11), repeat=4):
+        stats = dict(zip(("body", "mind", "will", "speed"),
+                         (Stat(v, 1) for v in levels), strict=True))
+        try:
+            ch.budget_check(stats)
+            accepted += 1
+            assert sum(levels) == 22
+        except RuleViolation as err:
+            assert sum(levels) != 22
+            assert f"= {sum(levels)}: {abs(sum(levels) - 22)} " in err.message
+    # Levels 2–10 summing to 22 ↔ four 0–8 parts summing to 14: C(17,3) − 4·C(8,3) = 456.
+    assert accepted == 456
+
+
+def test_skill_specs() -> None:
+    assert ch.parse_skill_spec("close combat=1") == ("Close Combat", 1)
+    assert ch.parse_skill_spec("Stealth:2") == ("Stealth", 2)
+    for bad in ("Stealth", "Stealth=0", "Stealth=-1"):
+        with pytest.raises(BadInput):
+            ch.parse_skill_spec(bad)
+
+
+@pytest.mark.parametrize("command", ["new", "show", "export", "award", "train", "respec",
+                                     "learn", "feat"])
+def test_every_char_command_has_help_with_an_example(d2d, command) -> None:
+    out = d2d.ok("char", command, "--help")
+    assert "Example: d2d char" in out

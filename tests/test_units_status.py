@@ -124,6 +124,7 @@ def test_empty_status(d2d) -> None:
     (["char", "new", "a/b"], "no '/'"),
     (["char", "new", "a\\b"], "no '/'"),
     (["char", "new", "bad\x07name"], "control characters"),
+    (["char", "new", "bad\x85name"], "control characters"),
     (["unit", "add", "Orc", "--body", "11x1", "--mind", "6x1", "--will", "2x1",
       "--speed", "5x0"], "outside 2–10"),
     (["unit", "add", "Orc", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
@@ -161,3 +162,40 @@ def test_json_lookups_never_import_rich(data_dir) -> None:
                              text=True, env={**os.environ, **env}, timeout=60)
         assert json.loads(res.stdout)["ok"] is True, res.stderr
         assert res.stderr.strip().endswith("CLEAN"), (args, res.stderr)
+
+
+@pytest.mark.parametrize("args", [["unit", "add"], ["unit", "list"], ["unit", "show"],
+                                  ["unit", "rm"], ["unit", "condition"], ["unit", "target"],
+                                  ["status"], ["ref"]])
+def test_every_command_has_help_with_an_example(d2d, args) -> None:
+    assert "Example: d2d " in d2d.ok(*args, "--help")
+
+
+def test_roster_round_trip_keeps_the_character_record() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    level = st.integers(2, 10)
+    names = st.text(st.characters(categories=("L", "N", "P", "S"),
+                                  exclude_characters="/\\"), min_size=1, max_size=12)
+
+    @settings(max_examples=60, deadline=None)
+    @given(name=names, levels=st.tuples(level, level, level, level),
+           conds=st.dictionaries(st.sampled_from(sorted(conditions.table())),
+                                 st.integers(1, 5), max_size=3),
+           sp=st.integers(0, 50))
+    def check(name, levels, conds, sp) -> None:
+        from d2d_cli.rules.stats import Stat
+
+        u = units.Unit(units.check_unit_name(name),
+                       {s: Stat(v, 1) for s, v in zip(units.STATS, levels, strict=True)},
+                       kind="character", skills={"Stealth": 2}, conditions=dict(conds),
+                       extra={"archetype": "Thief", "sp": sp, "conception": {"fear": "x"}})
+        back = units.roster({"units": units.roster_state({name: u})})[name]
+        assert back == u
+        eff = units.effective_stats(back)
+        pen = conditions.penalties(conds)
+        for s, v in zip(units.STATS, levels, strict=True):
+            assert eff[s] == (f"{v}x1" if not pen.get(s) else f"{max(0, v + pen[s])}x1")
+
+    check()

@@ -119,7 +119,10 @@ def parse_skill_spec(text: str) -> tuple[str, int]:
     m = re.match(r"^\s*([^=:]+?)\s*[=:]\s*(\d+)\s*$", text)
     if not m:
         raise BadInput(f"bad skill {text!r}: write NAME=LEVEL, e.g. \"Close Combat=1\"")
-    return find_skill(m.group(1)).name, int(m.group(2))
+    level = int(m.group(2))
+    if not 1 <= level <= 99:
+        raise BadInput(f"bad skill level in {text!r}: a skill held is Level 1 or more")
+    return find_skill(m.group(1)).name, level
 
 
 # --- creation -------------------------------------------------------------------------

@@ -24,7 +24,7 @@ _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 def check_unit_name(name: str) -> str:
     """Names are shown on the Status Bar and used as TOML keys: printable, no path
     separators, at most 40 characters."""
-    if not _NAME_RE.match(name) or name != name.strip():
+    if not _NAME_RE.match(name) or not name.isprintable() or name != name.strip():
         raise BadInput(
             f"bad unit name {name!r}: 1–40 printable characters, no '/' or '\\', no "
             "control characters, no leading or trailing spaces"
