@@ -199,3 +199,18 @@ def test_roster_round_trip_keeps_the_character_record() -> None:
             assert eff[s] == (f"{v}x1" if not pen.get(s) else f"{max(0, v + pen[s])}x1")
 
     check()
+
+
+def test_shell_completion_of_unit_names(d2d, data_dir) -> None:
+    d2d.ok(*GOBLIN)
+    d2d.ok("char", "new", "Rook")
+    import os
+
+    exe = Path(sys.executable).parent / "d2d"
+    env = {**os.environ, "D2D_DATA_DIR": str(data_dir), "_D2D_COMPLETE": "complete_bash",
+           "COMP_WORDS": "d2d unit show g", "COMP_CWORD": "3"}
+    res = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=60)
+    assert res.stdout.split("\n")[0] == "Goblin Scout"
+    env["COMP_WORDS"] = "d2d char show R"
+    res = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=60)
+    assert res.stdout.strip() == "Rook"

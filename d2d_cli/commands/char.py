@@ -17,7 +17,14 @@ from d2d_cli.rules import units
 
 app = c.group("Characters: 22-point creation, sheet, export, advancement.")
 
-NameArg = Annotated[str, typer.Argument(help="The character's name.")]
+def _complete(ctx: typer.Context, incomplete: str) -> list[str]:
+    from d2d_cli.commands.unit import complete_units
+
+    return complete_units(ctx, incomplete)
+
+
+NameArg = Annotated[str, typer.Argument(help="The character's name.",
+                                        autocompletion=_complete)]
 
 
 def _stat(stat: str) -> Any:

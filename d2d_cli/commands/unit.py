@@ -16,6 +16,19 @@ from d2d_cli.rules.stats import parse_stat
 app = c.group("Units on the board: add, list, show, rm, conditions, targets.")
 
 
+def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion: the roster's names that start with what was typed."""
+    try:
+        names = list(c.read(ctx).get("units", {}))
+    except Exception:  # completion must never fail loudly
+        return []
+    return [n for n in names if n.lower().startswith(incomplete.lower())]
+
+
+UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
+                                        autocompletion=complete_units)]
+
+
 def _stat_opt(name: str) -> Any:
     return typer.Option(f"--{name}", metavar="STAT", help=f"{name.capitalize()} as "
                         "<level>x<scale>, e.g. 2x1.")
@@ -64,7 +77,7 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
 
 @app.command()
-def show(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Unit name.")],
+def show(ctx: typer.Context, name: UnitArg,
          json: c.JsonOpt = False) -> None:
     """One unit: stats after conditions, conditions, skills, Move, Action Cost, Turn, target.
 
@@ -75,7 +88,7 @@ def show(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Unit name
 
 
 @app.command()
-def rm(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Unit name.")],
+def rm(ctx: typer.Context, name: UnitArg,
        json: c.JsonOpt = False) -> None:
     """Remove a unit (or character) from the roster; units targeting it lose the target.
 
@@ -98,7 +111,7 @@ def rm(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Unit name."
 @app.command()
 def condition(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Unit name.")],
+    name: UnitArg,
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\" (d2d ref conditions).")],
@@ -128,8 +141,9 @@ def condition(
 @app.command()
 def target(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The unit choosing a target.")],
-    tgt: Annotated[str | None, typer.Argument(metavar="[TARGET]", help="The unit it targets.")]
+    name: UnitArg,
+    tgt: Annotated[str | None, typer.Argument(metavar="[TARGET]", help="The unit it targets.",
+                                              autocompletion=complete_units)]
     = None,
     clear: Annotated[bool, typer.Option("--clear", help="Clear the target.")] = False,
     json: c.JsonOpt = False,
