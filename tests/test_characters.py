@@ -305,3 +305,13 @@ def test_skill_specs() -> None:
 def test_every_char_command_has_help_with_an_example(d2d, command) -> None:
     out = d2d.ok("char", command, "--help")
     assert "Example: d2d char" in out
+
+
+def test_template_readings_match_the_printed_ones() -> None:
+    # 000 "Character Creation": Human Male "Body:8x1 (80kg/175lbs)", "Mind:5x1 (100 IQ)";
+    # Human Female "Body:6x1 (60kg/130lb)", "Mind:6x1 (110 IQ)", "Speed:4x0 (4m/s)".
+    male = ch.readings(ch.templates()["human-male"])
+    female = ch.readings(ch.templates()["human-female"], "mps")
+    assert male["body"].startswith("80 kg,") and male["mind"] == "IQ 100"
+    assert female["body"].startswith("60 kg,") and female["mind"] == "IQ 110"
+    assert female["speed"] == "4 m/s"

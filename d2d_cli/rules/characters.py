@@ -251,7 +251,7 @@ def respec(unit: Unit, skill: str, mode: str = "lost") -> dict[str, Any]:
 
 def learn(unit: Unit, ability: str) -> dict[str, Any]:
     """000 "Advancement": "spend 1 AP to gain an Ability, Specialty, or Proficiency"
-    (001 p.42 prints "Spend SP:1" under AP; docs/errata.md)."""
+    (001 p.42 prints "Spend SP:1" under AP; docs/rules.md)."""
     ability = ability.strip()
     if not ability or not ability.isprintable() or len(ability) > 60:
         raise BadInput(f"bad ability name {ability!r}: 1–60 printable characters")
