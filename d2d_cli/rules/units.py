@@ -24,7 +24,7 @@ _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 def check_unit_name(name: str) -> str:
     """Names are shown on the Status Bar and used as TOML keys: printable, no path
     separators, at most 40 characters."""
-    if not _NAME_RE.match(name) or name != name.strip():
+    if not _NAME_RE.match(name) or not name.isprintable() or name != name.strip():
         raise BadInput(
             f"bad unit name {name!r}: 1–40 printable characters, no '/' or '\\', no "
             "control characters, no leading or trailing spaces"
@@ -122,3 +122,51 @@ def find(units: dict[str, Unit], name: str) -> Unit:
     from d2d_cli.errors import NotFound
 
     raise NotFound(f"no unit {name!r}{hint}")
+
+
+def check_new_name(units: dict[str, Unit], name: str) -> str:
+    """A valid name no other unit has (names are compared case-insensitively)."""
+    check_unit_name(name)
+    taken = {n.lower(): n for n in units}
+    if name.lower() in taken:
+        raise BadInput(f"a unit named {taken[name.lower()]!r} already exists — pick another "
+                       f"name or remove it first (d2d unit rm {taken[name.lower()]!r})")
+    return name
+
+
+def effective_stats(unit: Unit) -> dict[str, str]:
+    """Stats after the unit's condition penalties, per token (000 Glossary: "Fatigue - A
+    Minor Condition that gives Body:-1"). The scale stays; the level may fall below 2
+    and stops at 0 ("6x1" with 2 Fatigue → "4x1"; → "0x1" at worst): 001 p.35 "IF Unit
+    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form."""
+    from d2d_cli.rules.conditions import penalties  # conditions imports this module
+
+    delta = penalties(unit.conditions)
+    out = {}
+    for s, st in unit.stats.items():
+        d = delta.get(s, 0)
+        out[s] = str(st) if d == 0 else f"{max(0, st.level + d)}x{st.scale}"
+    return out
+
+
+def zero_stats(unit: Unit) -> list[str]:
+    """Stats brought to 0 by conditions (001 p.35: "flip to Crit")."""
+    return [s for s, v in effective_stats(unit).items() if v.startswith("0x")]
+
+
+def status_row(unit: Unit) -> dict[str, Any]:
+    """One unit as ``status`` and ``unit show`` report it (JSON contract fields first)."""
+    return {
+        "name": unit.name,
+        "kind": unit.kind,
+        "stats": effective_stats(unit),
+        "base_stats": {s: str(st) for s, st in unit.stats.items()},
+        "conditions": dict(unit.conditions),
+        "move": unit.move,
+        "action_cost": unit.action_cost,
+        "turn": unit.turn,
+        "target": unit.target,
+        "skills": dict(unit.skills),
+        "faction": unit.faction,
+        "zero": zero_stats(unit),
+    }

@@ -1,0 +1,325 @@
+"""``d2d char …`` — characters: 22-point creation, the sheet, export, advancement
+(000 "Character Creation", "Advancement"; 001 p.42 "Advancement")."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.rules import characters as ch
+from d2d_cli.rules import units
+
+app = c.group("Characters: 22-point creation, sheet, export, advancement.")
+
+def _complete(ctx: typer.Context, incomplete: str) -> list[str]:
+    from d2d_cli.commands.unit import complete_units
+
+    return complete_units(ctx, incomplete)
+
+
+NameArg = Annotated[str, typer.Argument(help="The character's name.",
+                                        autocompletion=_complete)]
+
+
+def _stat(stat: str) -> Any:
+    return typer.Option(f"--{stat}", metavar="LEVEL", help=f"{stat.capitalize()} level 2–10 "
+                        "(keeps the template's scale) or a full stat like 7x1.")
+
+
+def _answer(q: str) -> Any:
+    return typer.Option(f"--{q}", metavar="TEXT", help=f"Character Conception: {q}.",
+                        rich_help_panel="Conception")
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: NameArg,
+    template: Annotated[str | None, typer.Option(help="human-male (Body 8, Mind 5, Will 5, "
+                        "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
+    body: Annotated[str | None, _stat("body")] = None,
+    mind: Annotated[str | None, _stat("mind")] = None,
+    will: Annotated[str | None, _stat("will")] = None,
+    speed: Annotated[str | None, _stat("speed")] = None,
+    archetype: Annotated[str | None, typer.Option(help="Fantasy, Modern or SciFi archetype "
+                         "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
+    motivation: Annotated[str | None, _answer("motivation")] = None,
+    impact: Annotated[str | None, _answer("impact")] = None,
+    formative: Annotated[str | None, _answer("formative")] = None,
+    plans: Annotated[str | None, _answer("plans")] = None,
+    flaws: Annotated[str | None, _answer("flaws")] = None,
+    fear: Annotated[str | None, _answer("fear")] = None,
+    humiliation: Annotated[str | None, _answer("humiliation")] = None,
+    trigger: Annotated[str | None, _answer("trigger")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
+
+    On a terminal without stat or template flags it asks step by step; in a script it
+    never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
+    """
+    overrides = {"body": body, "mind": mind, "will": will, "speed": speed}
+    answers = {"motivation": motivation, "impact": impact, "formative": formative,
+               "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
+               "trigger": trigger}
+    if template is None and not any(overrides.values()) and _interactive():
+        template, overrides, archetype, answers = _ask(archetype, answers)
+    stats = ch.build_stats(template, overrides)
+    with c.edit(ctx, c.command_line("char new", name)) as tx:
+        roster = units.roster(tx.data)
+        units.check_new_name(roster, name)
+        unit = ch.new_character(name, stats, template=template or "human-male",
+                                archetype=archetype, conception=answers)
+        roster[name] = unit
+        tx.put("units", units.roster_state(roster))
+        tx.summary = f"created character {name} ({ch.budget_check(stats)} points)"
+    render.emit("char new", _sheet(unit, tx.data.get("rules", {})), show_sheet, as_json=json)
+
+
+@app.command()
+def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+    """The character sheet: stats in notation and real terms, skills, conception, points.
+
+    Example: d2d char show Rook
+    """
+    data = c.read(ctx)
+    unit = ch.require_character(units.find(units.roster(data), name))
+    render.emit("char show", _sheet(unit, data.get("rules", {})), show_sheet, as_json=json)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    name: NameArg,
+    format: Annotated[str, typer.Option("--format", "-f", help="svg, html or toml.")] = "svg",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
+                      "(default NAME.FORMAT here); '-' for stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Write a printable character sheet (SVG or HTML, as the terminal shows it) or TOML.
+
+    Example: d2d char export Rook --format svg -o rook.svg
+    """
+    if format not in ("svg", "html", "toml"):
+        raise BadInput(f"unknown format {format!r}: use svg, html or toml")
+    data = c.read(ctx)
+    unit = ch.require_character(units.find(units.roster(data), name))
+    text = _export_text(unit, data.get("rules", {}), format)
+    path = output or Path(f"{unit.name}.{format}")
+    if str(path) == "-":
+        sys.stdout.write(text)
+        return
+    if path.exists() and not force:
+        raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
+    path.write_text(text, encoding="utf-8")
+    result = {"name": unit.name, "format": format, "path": str(path), "bytes": len(text)}
+    render.emit("char export", result, lambda con, r: con.print(
+        f"Wrote {r['format']} sheet of {units_escape(r['name'])} to {r['path']}"), as_json=json)
+
+
+@app.command()
+def award(
+    ctx: typer.Context,
+    name: NameArg,
+    cp: Annotated[int, typer.Option("--cp", help="Character Points to add.")] = 0,
+    sp: Annotated[int, typer.Option("--sp", help="Skill Points to add.")] = 0,
+    ap: Annotated[int, typer.Option("--ap", help="Ability Points to add.")] = 0,
+    json: c.JsonOpt = False,
+) -> None:
+    """Award Milestone points (000 "Advancement": CP for role play, SP for a Major
+    Milestone, AP for a Minor one).
+
+    Example: d2d char award Rook --sp 2 --ap 1
+    """
+    _advance(ctx, name, f"award --cp {cp} --sp {sp} --ap {ap}",
+             lambda u, rules: {"awarded": {"cp": cp, "sp": sp, "ap": ap},
+                               "points": ch.award(u, cp, sp, ap)}, json)
+
+
+@app.command()
+def train(ctx: typer.Context, name: NameArg,
+          skill: Annotated[str, typer.Argument(help="Skill, Magic type or Power.")],
+          json: c.JsonOpt = False) -> None:
+    """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
+    costs 1 SP ([rules] new_skill_sp).
+
+    Example: d2d char train Rook Stealth
+    """
+    _advance(ctx, name, f"train {skill}", lambda u, rules: ch.train(
+        u, skill, int(rules.get("new_skill_sp", ch.NEW_SKILL_SP))), json)
+
+
+@app.command()
+def respec(ctx: typer.Context, name: NameArg,
+           skill: Annotated[str, typer.Argument(help="The skill to reduce by one.")],
+           json: c.JsonOpt = False) -> None:
+    """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
+    level (000; [rules] respec_sp = "new").
+
+    Example: d2d char respec Rook Climbing
+    """
+    _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
+        u, skill, str(rules.get("respec_sp", "lost"))), json)
+
+
+@app.command()
+def learn(ctx: typer.Context, name: NameArg,
+          ability: Annotated[str, typer.Argument(help="The Ability, Specialty or "
+                                                 "Proficiency gained.")],
+          json: c.JsonOpt = False) -> None:
+    """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 "Advancement").
+
+    Example: d2d char learn Rook "Pick Lock"
+    """
+    _advance(ctx, name, f"learn {ability}", lambda u, rules: ch.learn(u, ability), json)
+
+
+@app.command()
+def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+    """Heroic Feat: spend 1 CP for Hits +1 or −1 (001 p.23 "Heroic Feat - Character
+    Point:-1").
+
+    Example: d2d char feat Rook
+    """
+    _advance(ctx, name, "feat", lambda u, rules: ch.heroic_feat(u), json)
+
+
+def _advance(ctx: typer.Context, name: str, what: str, step: Any, as_json: bool) -> None:
+    """Load the character, apply one advancement step, save, show the new points."""
+    with c.edit(ctx, c.command_line("char", what.split()[0], name, *what.split()[1:])) as tx:
+        roster = units.roster(tx.data)
+        unit = ch.require_character(units.find(roster, name))
+        change = step(unit, tx.data.get("rules", {}))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = f"{unit.name}: {what}"
+    result = {**_sheet(unit, tx.data.get("rules", {})), "change": change}
+    render.emit(f"char {what.split()[0]}", result, _show_change, as_json=as_json)
+
+
+# --- the sheet ------------------------------------------------------------------------
+
+
+def _sheet(unit: units.Unit, rules: dict[str, Any]) -> dict[str, Any]:
+    pts = ch.points(unit)
+    return {
+        "name": unit.name, "kind": unit.kind,
+        "stats": {s: str(st) for s, st in unit.stats.items()},
+        "effective_stats": units.effective_stats(unit),
+        "real": ch.readings(unit.stats, str(rules.get("speed_unit", "kph"))),
+        "points": sum(st.level for st in unit.stats.values()),
+        "archetype": unit.extra.get("archetype"), "template": unit.extra.get("template"),
+        "skills": dict(unit.skills), "abilities": list(unit.extra.get("abilities", [])),
+        "conception": dict(unit.extra.get("conception", {})),
+        "cp": pts["cp"], "sp": pts["sp"], "ap": pts["ap"],
+        "conditions": dict(unit.conditions),
+    }
+
+
+def units_escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def show_sheet(con: Any, r: dict[str, Any]) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from d2d_cli.commands.unit import conditions_text
+
+    e = units_escape
+    t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
+    for s in units.STATS:
+        rating, eff = r["stats"].get(s, "—"), r["effective_stats"].get(s)
+        shown = rating if eff in (None, rating) else f"[yellow]{eff}[/] [dim](base {rating})[/]"
+        t.add_row(s.capitalize(), shown, r["real"].get(s, ""))
+    lines = [f"Archetype: {e(r['archetype'] or '—')}   Points: {r['points']} "
+             f"(template {e(r['template'] or '—')})",
+             f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}",
+             "Skills: " + (", ".join(f"{e(k)} {v}" for k, v in r["skills"].items()) or "—"),
+             "Abilities: " + (e(", ".join(r["abilities"])) or "—"),
+             "Conditions: " + e(conditions_text(r["conditions"]))]
+    lines += [f"{q.capitalize()}: {e(a)}" for q, a in r["conception"].items()]
+    grid = Table.grid()
+    grid.add_row(t)
+    for line in lines:
+        grid.add_row(line)
+    con.print(Panel(grid, title=f"[bold]{e(r['name'])}[/]", expand=False))
+
+
+def _show_change(con: Any, r: dict[str, Any]) -> None:
+    ch_ = r["change"]
+    if "skill" in ch_:
+        cost = f"−{ch_['sp_spent']} SP" if ch_["sp_spent"] else f"+{ch_['sp_gained']} SP"
+        con.print(f"{units_escape(r['name'])}: {units_escape(ch_['skill'])} "
+                  f"{ch_['from']} → {ch_['to']} ({cost})")
+    elif "ability" in ch_:
+        con.print(f"{units_escape(r['name'])} gains {units_escape(ch_['ability'])} (−1 AP)")
+    elif "awarded" in ch_:
+        got = "  ".join(f"+{n} {p.upper()}" for p, n in ch_["awarded"].items() if n)
+        con.print(f"{units_escape(r['name'])} is awarded {got}")
+    elif "feat" in ch_:
+        con.print(f"{units_escape(r['name'])}: Heroic Feat — Hits +1 or −1 (−1 CP)")
+    con.print(f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}")
+
+
+def _export_text(unit: units.Unit, rules: dict[str, Any], fmt: str) -> str:
+    if fmt == "toml":
+        return ch.sheet_toml(unit.name, unit.to_state())
+    import io
+
+    from rich.console import Console
+
+    con = Console(record=True, width=80, file=io.StringIO(), force_terminal=True)
+    show_sheet(con, _sheet(unit, rules))
+    title = f"{unit.name} — Drawn to Destiny"
+    return con.export_svg(title=title) if fmt == "svg" else con.export_html()
+
+
+# --- interactive creation -------------------------------------------------------------
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
+        str, dict[str, str | None], str | None, dict[str, str | None]]:
+    """Step-by-step creation with Rich prompts, showing the budget left after each stat."""
+    from rich.prompt import IntPrompt, Prompt
+
+    con = render.console()
+    template = Prompt.ask("Template", choices=list(ch.templates()), default="human-male",
+                          console=con)
+    base = ch.templates()[template]
+    while True:
+        left, chosen = ch.BUDGET, {}
+        for s in units.STATS:
+            level = IntPrompt.ask(f"{s.capitalize()} (2–10, {left} points left)",
+                                  default=base[s].level, console=con)
+            chosen[s] = str(level)
+            left -= level
+        try:
+            ch.build_stats(template, dict(chosen))
+            break
+        except D2DError as err:
+            con.print(f"[red]{units_escape(err.message)}[/] — try again")
+    while archetype is None:
+        pick = Prompt.ask("Archetype (blank for none)", default="", console=con)
+        if not pick:
+            break
+        try:
+            archetype = ch.find_archetype(pick)["name"]
+        except D2DError as err:
+            con.print(f"[red]{units_escape(err.message)}[/]")
+    for q in ch.CONCEPTION:
+        if answers.get(q) is None:
+            answers[q] = Prompt.ask(f"{q.capitalize()}", default="", console=con) or None
+    return template, dict(chosen), archetype, answers

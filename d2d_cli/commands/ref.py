@@ -1,0 +1,60 @@
+"""``d2d ref TERM`` — look up a skill, archetype, condition or Glossary term."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.rules import reference
+
+app = c.single("Look up a skill, archetype, condition or glossary term.")
+
+
+@app.command()
+def ref(
+    ctx: typer.Context,
+    term: Annotated[list[str], typer.Argument(metavar="TERM", help="A name (\"Blood Loss\", "
+                    "thief, Stealth, Pick Lock) or a list: skills, archetypes, conditions, "
+                    "glossary.")],
+    json: c.JsonOpt = False,
+) -> None:
+    """Look a term up in the rules' tables: skills (Common skills marked, specialties),
+    Magic types, Powers, archetypes (with their skill packages), conditions (with their
+    penalties) and the Glossary. Near misses get a "did you mean".
+
+    Example: d2d ref blood loss
+    """
+    render.emit("ref", reference.lookup(" ".join(term)), _show, as_json=json)
+
+
+def _line(e: dict[str, Any]) -> str:
+    kind = e["kind"]
+    if kind in ("skill", "magic", "power"):
+        common = " — Common Skill" if e["common"] else ""
+        spec = f"; specialties: {', '.join(e['specialties'])}" if e["specialties"] else ""
+        text = f" {e['text']}" if e["text"] else ""
+        return f"{kind.capitalize()} ({e['category']}){common}.{text}{spec}"
+    if kind == "specialty":
+        return f"Specialty of {e['skill']}"
+    if kind == "archetype":
+        return f"Archetype ({e['setting']}): {', '.join(e['skills'])}"
+    if kind == "condition":
+        pen = ", ".join(f"{s.capitalize()}:{d:+d}" for s, d in e["penalty"].items())
+        pen = "" if not pen or e["text"].startswith(pen) else f" ({pen})"
+        return f"{e['severity'].capitalize()} condition{pen}. {e['text']}"
+    also = f" (also: {e['also']})" if e.get("also") else ""
+    return f"Glossary: {e['text'] or '(no definition in the Glossary)'}{also}"
+
+
+def _show(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    if r["list"]:
+        for e in r["matches"]:
+            con.print(f"[bold]{escape(e['name'])}[/] — {escape(_line(e))}")
+        return
+    for e in r["matches"]:
+        con.print(f"[bold]{escape(e['name'])}[/]: {escape(_line(e))}")

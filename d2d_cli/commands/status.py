@@ -1,0 +1,31 @@
+"""``d2d status`` — the Status Bar: the view a Narrator keeps open during a scene."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.rules import units
+
+app = c.single("The Status Bar: every unit with effective stats and its round.")
+
+
+@app.command()
+def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Every unit: stats after conditions, conditions, Move, Action Cost, Turn, target.
+
+    Move, Action Cost and Turn come from the round's Refresh (001 p.19 "Round: Start":
+    "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2") and show "—" until
+    d2d round start. Example: d2d status
+    """
+    rows = [units.status_row(u) for u in units.roster(c.read(ctx)).values()]
+    render.emit("status", {"units": rows}, _show, as_json=json)
+
+
+def _show(con: Any, r: dict[str, Any]) -> None:
+    from d2d_cli.commands.unit import show_table
+
+    show_table(con, r)

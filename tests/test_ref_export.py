@@ -1,0 +1,82 @@
+"""``d2d ref`` lookups and ``d2d char export`` (SVG, HTML, TOML)."""
+
+from __future__ import annotations
+
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from d2d_cli.rules import reference
+
+
+def test_ref_finds_each_kind(d2d) -> None:
+    [cond, gloss] = d2d.json("ref", "blood", "loss")["matches"]
+    assert (cond["kind"], cond["penalty"], cond["severity"]) == ("condition", {"body": -1},
+                                                                 "major")
+    assert gloss == {"kind": "glossary", "name": "Blood Loss",
+                     "text": "Body:-1. Day: Blood Loss:-1."}
+    [thief] = d2d.json("ref", "THIEF")["matches"]
+    assert thief["skills"] == ["Athletics", "Climbing", "Crime", "Evasion", "Mechanics",
+                               "Stealth"]
+    [stealth] = d2d.json("ref", "stealth")["matches"]
+    assert stealth["kind"] == "skill" and stealth["common"] is False
+    assert stealth["specialties"] == ["Sneak", "Hide", "Prowl"]
+    [melee] = d2d.json("ref", "Melee")["matches"]
+    assert melee["common"] is True and melee["aliases"] == ["Melee Combat"]
+    [pick] = d2d.json("ref", "pick-lock")["matches"]
+    assert pick == {"kind": "specialty", "name": "Pick Lock", "skill": "Mechanics"}
+    assert d2d.json("ref", "Fate")["matches"][0]["text"] == "A Conflict Deck that anyone may use"
+    assert "Common Skill" in d2d.ok("ref", "Perception")
+
+
+def test_ref_lists() -> None:
+    assert len(reference.lookup("archetypes")["matches"]) == 82
+    assert len(reference.lookup("conditions")["matches"]) == 19
+    names = [e["name"] for e in reference.lookup("skills")["matches"]]
+    assert "Close Combat" in names and "Pyro" in names and "Telepathy" in names
+    assert reference.lookup("glossary")["matches"][0]["name"] == "Ability"
+
+
+def test_ref_did_you_mean(d2d) -> None:
+    res = d2d("ref", "bleding")
+    assert res.exit_code == 2
+    assert "did you mean Bleeding" in res.stderr
+    res = d2d("ref", "xyzzy")
+    assert res.exit_code == 2 and "did you mean" not in res.stderr
+
+
+def _make_rook(d2d) -> None:
+    d2d.ok("char", "new", "Rook", "--archetype", "thief", "--motivation", "Revenge & <glory>")
+    d2d.ok("unit", "condition", "Rook", "add", "Stun")
+
+
+def test_export_svg_is_xml_with_the_sheet(d2d, tmp_path: Path) -> None:
+    _make_rook(d2d)
+    out = tmp_path / "rook.svg"
+    r = d2d.json("char", "export", "Rook", "--format", "svg", "-o", out)
+    assert r == {"name": "Rook", "format": "svg", "path": str(out), "bytes": r["bytes"]}
+    root = ET.fromstring(out.read_text("utf-8"))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    # Rich writes each text run in a <text> element, spaces as &#160;.
+    text = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    text = text.replace("\xa0", " ")
+    for needle in ("Rook", "8x1", "5x1", "4x0", "4x1", "IQ 100", "Thief", "Stealth 1",
+                   "Revenge & <glory>"):
+        assert needle in text, needle
+    res = d2d("char", "export", "Rook", "--format", "svg", "-o", out)
+    assert res.exit_code == 2 and "--force" in res.stderr
+    d2d.ok("char", "export", "Rook", "--format", "svg", "-o", out, "--force")
+
+
+def test_export_html_and_toml(d2d, tmp_path: Path) -> None:
+    _make_rook(d2d)
+    html = tmp_path / "rook.html"
+    d2d.ok("char", "export", "Rook", "--format", "html", "-o", html)
+    assert "<html" in html.read_text("utf-8") and "IQ 100" in html.read_text("utf-8")
+    res = d2d("char", "export", "Rook", "--format", "toml", "-o", "-")
+    data = tomllib.loads(res.stdout)["units"]["Rook"]
+    assert data["body"] == "8x1" and data["archetype"] == "Thief"
+    assert data["conception"] == {"motivation": "Revenge & <glory>"}
+    assert data["conditions"] == {"stun": 1} and data["skills"]["Stealth"] == 1
+    res = d2d("char", "export", "Rook", "--format", "pdf")
+    assert res.exit_code == 2 and "use svg, html or toml" in res.stderr
