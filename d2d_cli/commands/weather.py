@@ -21,7 +21,8 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     reveals where each J, Q, K or A adds 10 km/h and draws again. Stored as the scene's
     weather.
 
-    Example: d2d weather wind   (table mode: d2d weather wind --card 3H --card 5C --card 9D --card 2S)
+    Table mode reads the direction card(s) first, then the speed cards.
+    Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
     """
     table = c.cards(card)
     with c.edit(ctx, "weather wind") as tx:

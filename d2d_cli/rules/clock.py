@@ -65,7 +65,7 @@ def parse_chance(text: str) -> tuple[int, int]:
     if not 1 <= k <= n:
         raise BadInput(f"chance {text!r}: K must be from 1 to N")
     f = Fraction(k, n)  # smallest die that reads the same chance (1/4 → a d4)
-    if dice.MIN_SIDES <= f.denominator:
+    if f.denominator >= dice.MIN_SIDES:
         k, n = f.numerator, f.denominator
     return k, n
 
@@ -80,7 +80,8 @@ class Clock:
     @classmethod
     def from_state(cls, s: dict[str, Any] | None) -> Clock:
         s = s or {}
-        return cls(int(s.get("value", 1)), bool(s.get("down", False)), [dict(e) for e in s.get("timed", [])],
+        return cls(int(s.get("value", 1)), bool(s.get("down", False)),
+                   [dict(e) for e in s.get("timed", [])],
                    [dict(e) for e in s.get("random", [])])
 
     def to_state(self) -> dict[str, Any]:
@@ -88,7 +89,8 @@ class Clock:
                 "random": [dict(e) for e in self.random]}
 
     def to_json(self) -> dict[str, Any]:
-        return {"clock": self.value, "down": self.down, "timed": sorted(self.timed, key=lambda e: e["at"]),
+        return {"clock": self.value, "down": self.down,
+                "timed": sorted(self.timed, key=lambda e: e["at"]),
                 "random": [{**e, "chance": f"{e['k']}/{e['n']}"} for e in self.random]}
 
     def add_timed(self, at: int, text: str, unit: str | None = None) -> dict[str, Any]:

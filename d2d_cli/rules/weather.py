@@ -62,7 +62,8 @@ def direction(reveal: Callable[[], Card | None]) -> tuple[str | None, list[Card]
 
 def velocity(reveal: Callable[[], Card | None]) -> tuple[int | None, list[Card]]:
     """Reveal 3; each J, Q, K or A adds 10 km/h and draws again. None: cards ran out."""
-    pending, speed, used = FIRST_REVEALS, 0, []
+    pending, speed = FIRST_REVEALS, 0
+    used: list[Card] = []
     while pending:
         card = reveal()
         if card is None:
