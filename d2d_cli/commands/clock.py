@@ -70,7 +70,8 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> 
     render.emit("clock tick", result, _show_moved, as_json=json)
 
 
-@app.command()
+# "-3" reads as a number here, so the error can say what is accepted.
+@app.command(context_settings={"ignore_unknown_options": True})
 def advance(ctx: typer.Context,
             k: Annotated[int, typer.Argument(help="How many ticks (1–1000).")],
             down: DownOpt = False, json: c.JsonOpt = False) -> None:

@@ -43,7 +43,8 @@ def check_value(n: int, what: str = "the clock") -> int:
 
 def check_ticks(k: int) -> int:
     if not 1 <= k <= MAX_TICKS:
-        raise BadInput(f"the number of ticks must be from 1 to {MAX_TICKS}, not {k}")
+        raise BadInput(f"the number of ticks must be from 1 to {MAX_TICKS}, not {k} "
+                       "(to tick down, add --down)")
     return k
 
 
