@@ -31,7 +31,7 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
         result = weather.wind(reveal, convention)
         check_table(reveal, table, 4, "weather wind")
         assert result is not None
-        tx.put("weather", result)
+        tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null
         save_reveals(tx, reveal)
         tx.summary = f"wind {result['direction']} {result['speed_kph']} km/h"
     render.emit("weather wind", result, _show, as_json=json)
@@ -46,6 +46,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     result = c.read(ctx).get("weather")
     if not result:
         raise NotFound("no weather yet: reveal it with d2d weather wind")
+    result = {**result, "speed_stat": result.get("speed_stat")}
     render.emit("weather show", result, _show, as_json=json)
 
 
