@@ -192,3 +192,13 @@ def test_round_end_json_is_one_summary_and_human_output(d2d, tmp_path):
     assert "Archer Bleeding: 4♠ 4 of Swords ↑ → Blood Loss +1" in out
     assert "Knot: Progress 4 → 3 (open)" in out
     assert "Clock: 1 → 2" in out
+
+
+def test_refresh_penalties_can_be_switched_off(d2d, tmp_path, data_dir):
+    """[rules] refresh_penalties = false: Move = the printed Speed level."""
+    load_scene(d2d, tmp_path, "conditions = { slow = 1 }")
+    path = session_file(data_dir)
+    text = path.read_text("utf-8").replace("\n[rules]\n", "\n[rules]\nrefresh_penalties = false\n")
+    path.write_text(text, "utf-8")
+    (row,) = d2d.json("round", "start")["units"]
+    assert (row["move"], row["action_cost"]) == (4, 2)

@@ -50,7 +50,8 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     with c.edit(ctx, "round start") as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        rows = rounds.start(rnd, roster)
+        penalties = bool(tx.data.get("rules", {}).get("refresh_penalties", True))
+        rows = rounds.start(rnd, roster, penalties)
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"

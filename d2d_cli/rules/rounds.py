@@ -45,30 +45,34 @@ class Round:
         return {"number": self.number, "phase": self.phase}
 
 
-def speed_level(unit: units.Unit) -> int | None:
+def speed_level(unit: units.Unit, penalties: bool = True) -> int | None:
+    """The Speed stat's level, less its condition penalties (``[rules]
+    refresh_penalties = false`` uses the printed level)."""
     stat = unit.stats.get("speed")
     if stat is None:
         return None
-    return max(0, stat.level + conditions.penalties(unit.conditions).get("speed", 0))
+    change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
+    return max(0, stat.level + change)
 
 
-def refresh(unit: units.Unit) -> None:
+def refresh(unit: units.Unit, penalties: bool = True) -> None:
     """Move = Speed, Action Cost = Speed/2 (round down), Turn = 2."""
-    speed = speed_level(unit)
+    speed = speed_level(unit, penalties)
     unit.move = speed
     unit.action_cost = None if speed is None else speed // 2
     unit.turn = TURN
 
 
-def start(rnd: Round, roster: dict[str, units.Unit]) -> list[dict[str, Any]]:
+def start(rnd: Round, roster: dict[str, units.Unit],
+          penalties: bool = True) -> list[dict[str, Any]]:
     if rnd.phase == "started":
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1
     rnd.phase = "started"
     rows = []
     for unit in roster.values():
-        refresh(unit)
-        rows.append({"unit": unit.name, "speed": speed_level(unit), "move": unit.move,
+        refresh(unit, penalties)
+        rows.append({"unit": unit.name, "speed": unit.move, "move": unit.move,
                      "action_cost": unit.action_cost, "turn": unit.turn})
     return rows
 
