@@ -1,5 +1,5 @@
-"""The scene clock (000 "1. Setup > Clock Deck", "Prologue > Clock Events"; 001 p.17
-"Scene: Events", p.39 "Round: End > Clock")."""
+"""The scene clock (000 "1. Setup > Clock Deck", "Prologue > Clock Events"; 001 p.18
+"Scene: Events", p.40 "Round: End > Clock")."""
 
 from __future__ import annotations
 

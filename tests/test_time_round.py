@@ -1,4 +1,4 @@
-"""Round start (001 p.18 "Round: Start") and round end upkeep (001 p.39 "Round: End")."""
+"""Round start (001 p.19 "Round: Start") and round end upkeep (001 p.40 "Round: End")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ BLEEDING = 'conditions = { bleeding = 1 }'
 
 
 def test_round_start_refreshes_every_unit(d2d, tmp_path):
-    """001 p.18: "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2"; the Goblin
+    """001 p.19: "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2"; the Goblin
     Scout's Speed 5x0 (001 p.6) gives Move 5, Action Cost 2."""
     d2d.json("scene", "load", "combat1")
     r = d2d.json("round", "start")
@@ -92,7 +92,7 @@ def test_burning_diseased_poisoned_events(d2d, tmp_path):
 
 
 def test_round_end_steps_in_order_and_only_once(d2d, tmp_path, data_dir):
-    """001 p.39 order: Draw, Recover, Task Clock, Events, Clock. A second end without a
+    """001 p.40 order: Draw, Recover, Task Clock, Events, Clock. A second end without a
     new start is refused and changes nothing."""
     load_scene(d2d, tmp_path, "conditions = { fatigue = 2 }\n[tasks.Knot]\ndifficulty = 4")
     d2d.json("round", "start")
@@ -154,7 +154,7 @@ def test_table_mode_too_few_or_too_many_cards(d2d, tmp_path, data_dir):
 
 
 def test_random_event_fires_exactly_when_its_reveal_says(d2d, data_dir):
-    """001 p.17 "Random Event - At Round End, reveal a Fate card to check if the Event
+    """001 p.18 "Random Event - At Round End, reveal a Fate card to check if the Event
     occurs". 1/4 is read as a d4 (the suit: Wands = 1): a Wild is redrawn."""
     d2d("--seed", "9", "session", "new", "t")
     d2d("session", "use", "t")

@@ -1,4 +1,4 @@
-"""Scene files (000 "1. Setup", "2. Prologue"; 001 p.17 "Scene: Events") and the
+"""Scene files (000 "1. Setup", "2. Prologue"; 001 p.18 "Scene: Events") and the
 Combat #1 example (000 "Example > Combat #1")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Task clocks (001 p.38 "Resolution > Task"; p.39 "Round: End > Task Clock")."""
+"""Task clocks (001 p.39 "Resolution > Task"; p.40 "Round: End > Task Clock")."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ def tokens(r: dict) -> tuple[int, int, str]:
 
 
 def test_difficulty_4_win_2_two_round_ends_lose_1(d2d):
-    """001 p.38: "Progress/Challenge - Place tokens equal to Difficulty", "Win -
-    Challenge:-Hits", "Lose - Progress:-Hits"; p.39 "Progress:-1 on each Task"."""
+    """001 p.39: "Progress/Challenge - Place tokens equal to Difficulty", "Win -
+    Challenge:-Hits", "Lose - Progress:-Hits"; p.40 "Progress:-1 on each Task"."""
     r = d2d.json("task", "new", "Knot", "--difficulty", "4")
     assert (r["name"], r["difficulty"]) == ("Knot", 4)
     assert tokens(r) == (4, 4, "open")
@@ -28,7 +28,7 @@ def test_difficulty_4_win_2_two_round_ends_lose_1(d2d):
 
 
 def test_complete_when_no_challenge_is_left(d2d):
-    """001 p.38 "Complete - IF no Challenge THEN Complete"."""
+    """001 p.39 "Complete - IF no Challenge THEN Complete"."""
     d2d.json("task", "new", "Knot", "--difficulty", "4")
     d2d.json("task", "win", "Knot", "--hits", "2")
     assert tokens(d2d.json("task", "win", "Knot", "--hits", "3")) == (0, 4, "complete")
@@ -42,7 +42,7 @@ def test_complete_when_no_challenge_is_left(d2d):
 
 
 def test_failed_when_no_progress_is_left(d2d):
-    """001 p.38 "Fail - IF no Progress THEN Fail" — also through the round-end tick."""
+    """001 p.39 "Fail - IF no Progress THEN Fail" — also through the round-end tick."""
     d2d.json("task", "new", "Knot", "--difficulty", "2")
     assert tokens(d2d.json("task", "lose", "Knot", "--hits", "1")) == (2, 1, "open")
     d2d.json("round", "start")

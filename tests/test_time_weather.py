@@ -113,7 +113,7 @@ def test_beaufort(kph, name):
 
 
 def test_speed_stat_conventions():
-    """001 p.8 "Speed - 5x0 = 5kph", "4x1 = 40kph"; 000 "below 20 kph … m/s"."""
+    """001 p.10 "Speed - 5x0 = 5kph", "4x1 = 40kph"; 000 "below 20 kph … m/s"."""
     assert weather.speed_stat(40) == "4x1"
     assert weather.speed_stat(10) == "10x0"
     assert weather.speed_stat(10, "000") == "3x0"  # 10 km/h = 2.8 m/s

@@ -1,4 +1,4 @@
-"""``d2d clock …`` — the scene clock and its Timed and Random Events (001 p.17)."""
+"""``d2d clock …`` — the scene clock and its Timed and Random Events (001 p.18)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``d2d round …`` — round start (refresh) and round end (upkeep), 001 p.18 and p.39."""
+"""``d2d round …`` — round start (refresh) and round end (upkeep), 001 p.19 and p.40."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``d2d task …`` — task clocks: Challenge and Progress tokens (001 p.38 "Resolution")."""
+"""``d2d task …`` — task clocks: Challenge and Progress tokens (001 p.39 "Resolution")."""
 
 from __future__ import annotations
 

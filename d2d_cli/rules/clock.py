@@ -1,11 +1,11 @@
-"""The scene clock and its events (001 p.17 "Scene: Events"; 000 "1. Setup",
+"""The scene clock and its events (001 p.18 "Scene: Events"; 000 "1. Setup",
 "Prologue > Events", "6) Events").
 
 "Clock Deck - Set out the Clock Deck (sorted numerically). It can tick up or down."
 "Clock Events - IF there are Clock Events THEN they will have a Clock number. Place
 them in the Clock Deck on top of the card matching the number." (000 "1. Setup")
 "Clock - Discard the top card of the Clock. Resolve any revealed Clock Events"
-(001 p.39 "Round: End").
+(001 p.40 "Round: End").
 
 d2d keeps the number of the Clock's top card (``value``, 1 at the start of a scene).
 A tick discards it: the next card comes up (``value`` + 1, or − 1 when the clock
@@ -14,7 +14,7 @@ ticks down) and any Timed Event placed on top of that card is revealed — so an
 resolved once (``done``). ``clock set`` moves the clock without revealing anything.
 
 Random Events: "At Round End, reveal a Fate card to check if the Event occurs"
-(001 p.17). Each has a chance ``K/N`` read exactly: reveal Fate cards as a dN
+(001 p.18). Each has a chance ``K/N`` read exactly: reveal Fate cards as a dN
 (``rules.dice``, redraws automatic) and the event occurs when the value is ≤ K.
 """
 

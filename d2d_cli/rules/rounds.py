@@ -1,5 +1,5 @@
-"""Rounds: refresh at the start, upkeep at the end (001 p.18 "Round: Start",
-p.39 "Round: End"; 000 "6) Events").
+"""Rounds: refresh at the start, upkeep at the end (001 p.19 "Round: Start",
+p.40 "Round: End"; 000 "6) Events").
 
 Round: Start — "Refresh - Place tokens on each Unit# card: Action Cost = Speed/2
 (round down), Move = Speed, Turn = 2". Speed is the Speed stat's level after its

@@ -1,4 +1,4 @@
-"""Scenes (000 "1. Setup" and "2. Prologue"; 001 p.17 "Scene: Events"): a scene file
+"""Scenes (000 "1. Setup" and "2. Prologue"; 001 p.18 "Scene: Events"): a scene file
 validated into the session's sections.
 
 "Factions - Units are divided into different Factions. … Goals - Factions have

@@ -1,10 +1,10 @@
-"""Task clocks (001 p.38 "Resolution > Task"; 000 "Conflict > 1) Setup > Task").
+"""Task clocks (001 p.39 "Resolution > Task"; 000 "Conflict > 1) Setup > Task").
 
 "Task Start - Place a Task card from Reference. Progress - Place tokens equal to
 Difficulty. Challenge - Place tokens equal to Difficulty. Win - Challenge:-Hits.
 Lose - Progress:-Hits. Task End - Check if Task is over. Fail - IF no Progress THEN
-Fail. Complete - IF no Challenge THEN Complete." (001 p.38), and at "Round: End",
-"Task Clock - Progress:-1 on each Task" (001 p.39).
+Fail. Complete - IF no Challenge THEN Complete." (001 p.39), and at "Round: End",
+"Task Clock - Progress:-1 on each Task" (001 p.40).
 
 "Teamwork - IF applicable THEN multiple characters may work on the same Task either
 separately or together." (000 "Conflict > 1) Setup"): a task keeps the names of the
@@ -38,7 +38,7 @@ def check_difficulty(d: int) -> int:
 
 
 def check_hits(h: int) -> int:
-    # 001 p.37: "IF Hits=0 THEN Hits=1" — a won Conflict always has at least one Hit.
+    # 001 p.31: "IF Hits=0 THEN Hits=1" — a won Conflict always has at least one Hit.
     if not 1 <= h <= MAX_HITS:
         raise BadInput(f"--hits must be from 1 to {MAX_HITS}, not {h}")
     return h

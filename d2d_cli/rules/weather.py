@@ -42,7 +42,7 @@ def beaufort(kph: float) -> dict[str, Any]:
 
 
 def speed_stat(kph: int, convention: str = "001") -> str | None:
-    """The wind's Speed stat. 001 p.8: "Speed - 5x0 = 5kph", "4x1 = 40kph" (km/h at any
+    """The wind's Speed stat. 001 p.10: "Speed - 5x0 = 5kph", "4x1 = 40kph" (km/h at any
     speed); 000 "Stats > Speed": "Below 20 kph - Running Speed in m/s". Calm: none."""
     if kph <= 0:
         return None
