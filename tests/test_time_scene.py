@@ -125,3 +125,22 @@ def test_tour_runs_the_combat1_scene(d2d):
     assert "Goblin Skirmisher 2 arrives." in out
     assert "That's the tour." in out
 
+
+
+def test_json_lookups_never_import_rich(tmp_path):
+    """DESIGN.md: a --json lookup never imports Rich (nor tomlkit: nothing is written)."""
+    s = tmp_path / "s.toml"
+    subprocess.run([sys.executable, "-m", "d2d_cli", "--session", str(s), "scene", "load",
+                    "combat1", "--json"], check=True, capture_output=True)
+    code = f"""
+import sys
+from d2d_cli import cli
+for args in (["task", "list"], ["task", "show", "Knot"], ["clock", "show"],
+             ["clock", "event", "list"], ["scene", "show"]):
+    assert cli.main(["--session", {str(s)!r}, *args, "--json"]) == 0, args
+print(sorted(m for m in ("rich", "tomlkit") if m in sys.modules))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "[]"

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from d2d_cli.errors import RuleViolation
+from d2d_cli.rules import tasks
 from tests.test_time_helpers import session_bytes
 
 
@@ -87,3 +92,29 @@ def test_bad_input_changes_nothing(d2d, data_dir: Path):
         assert res.exit_code == 2, args
         assert res.stderr.count("\n") == 1 and needle in res.stderr, res.stderr
     assert session_bytes(data_dir) == before
+
+
+@given(st.integers(1, 12), st.lists(st.tuples(st.sampled_from(["win", "lose", "tick"]),
+                                              st.integers(1, 5)), max_size=20))
+def test_tokens_stay_in_range_and_an_ended_task_stays_ended(difficulty, ops):
+    board: dict[str, tasks.Task] = {}
+    task = tasks.new(board, "T", difficulty)
+    ended = None
+    for op, hits in ops:
+        before = (task.challenge, task.progress)
+        try:
+            if op == "win":
+                tasks.win(task, hits)
+            elif op == "lose":
+                tasks.lose(task, hits)
+            else:
+                tasks.round_end(board)
+        except RuleViolation:
+            assert ended is not None
+        if ended:
+            assert (task.state, (task.challenge, task.progress)) == (ended, before)
+        assert 0 <= task.challenge <= difficulty and 0 <= task.progress <= difficulty
+        assert (task.state == "complete") == (task.challenge == 0)
+        assert (task.state == "failed") == (task.challenge > 0 and task.progress == 0)
+        if task.state != "open":
+            ended = task.state
