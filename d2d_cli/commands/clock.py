@@ -1,0 +1,167 @@
+"""``d2d clock …`` — the scene clock and its Timed and Random Events (001 p.18)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.rules import clock as clocks
+from d2d_cli.rules import scene, units
+
+app = c.group("The scene clock and its timed and random events.")
+event_app = c.group("Timed Events (placed in the Clock) and Random Events (checked at "
+                    "round end).")
+app.add_typer(event_app, name="event")
+
+DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
+
+
+def _move(ctx: typer.Context, label: str, k: int, down: bool) -> dict[str, Any]:
+    with c.edit(ctx, label) as tx:
+        clock = clocks.Clock.from_state(tx.data.get("clock"))
+        before = clock.value
+        reached = clock.advance(k, down)
+        roster = units.roster(tx.data)
+        came = scene.arrivals(reached, tx.data.get("scene", {}), roster)
+        tx.put("clock", clock.to_state())
+        if came:
+            tx.put("units", units.roster_state(roster))
+        tx.summary = f"clock {before} → {clock.value}, {len(reached)} event(s)"
+    return {"clock_before": before, "clock": clock.value, "events": reached, "arrived": came}
+
+
+@app.command()
+def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """The clock's top card and every event waiting in it.
+
+    Example: d2d clock show
+    """
+    clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
+    result = {**clock.to_json(), "events": []}
+    render.emit("clock show", result, _show, as_json=json)
+
+
+@app.command("set")
+def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's new number.")],
+         json: c.JsonOpt = False) -> None:
+    """Put card N on top of the clock (a correction: reveals no event).
+
+    Example: d2d clock set 1
+    """
+    clocks.check_value(n)
+    with c.edit(ctx, c.command_line("clock set", n)) as tx:
+        clock = clocks.Clock.from_state(tx.data.get("clock"))
+        clock.value = n
+        tx.put("clock", clock.to_state())
+        tx.summary = f"clock set to {n}"
+    render.emit("clock set", {**clock.to_json(), "events": []}, _show, as_json=json)
+
+
+@app.command()
+def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> None:
+    """Discard the clock's top card and reveal the Timed Events on the next.
+
+    Example: d2d clock tick
+    """
+    result = _move(ctx, c.command_line("clock tick", "--down" if down else ""), 1, down)
+    render.emit("clock tick", result, _show_moved, as_json=json)
+
+
+# "-3" reads as a number here, so the error can say what is accepted.
+@app.command(context_settings={"ignore_unknown_options": True})
+def advance(ctx: typer.Context,
+            k: Annotated[int, typer.Argument(help="How many ticks (1–1000).")],
+            down: DownOpt = False, json: c.JsonOpt = False) -> None:
+    """Tick K times and list, in order, every event passed — none is skipped.
+
+    Example: d2d clock advance 4
+    """
+    clocks.check_ticks(k)
+    result = _move(ctx, c.command_line("clock advance", k, "--down" if down else ""), k, down)
+    render.emit("clock advance", result, _show_moved, as_json=json)
+
+
+@event_app.command("add")
+def event_add(ctx: typer.Context,
+              at: Annotated[int, typer.Argument(help="The clock number it is placed on.")],
+              text: Annotated[str, typer.Argument(help="What happens.")],
+              json: c.JsonOpt = False) -> None:
+    """Place a Timed Event in the Clock on card N (revealed when card N comes up).
+
+    Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
+    """
+    with c.edit(ctx, c.command_line("clock event add", at, repr(text))) as tx:
+        clock = clocks.Clock.from_state(tx.data.get("clock"))
+        event = clock.add_timed(at, text)
+        tx.put("clock", clock.to_state())
+        tx.summary = f"timed event on clock {at}"
+    render.emit("clock event add", {"kind": "timed", **event}, _show_added, as_json=json)
+
+
+@event_app.command("random")
+def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="What happens.")],
+                 chance: Annotated[str, typer.Option(
+                     "--chance", help="K/N (occurs when a Fate reveal read as a dN is K or "
+                     "less; 1/4 reads a d4 = the suit) or P%.")],
+                 repeat: Annotated[bool, typer.Option(
+                     "--repeat", help="Check it every round end, even after it occurred.")]
+                 = False,
+                 json: c.JsonOpt = False) -> None:
+    """Add a Random Event, checked with a Fate reveal at each round end.
+
+    Example: d2d clock event random "A patrol passes" --chance 1/4
+    """
+    clocks.parse_chance(chance)
+    with c.edit(ctx, c.command_line("clock event random", repr(text), chance)) as tx:
+        clock = clocks.Clock.from_state(tx.data.get("clock"))
+        event = clock.add_random(text, chance, repeat)
+        tx.put("clock", clock.to_state())
+        tx.summary = f"random event {event['k']}/{event['n']}"
+    result = {"kind": "random", **event, "chance": f"{event['k']}/{event['n']}"}
+    render.emit("clock event random", result, _show_added, as_json=json)
+
+
+@event_app.command("list")
+def event_list(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Every Timed Event (in clock order) and Random Event.
+
+    Example: d2d clock event list --json
+    """
+    clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
+    render.emit("clock event list", {**clock.to_json(), "events": []}, _show, as_json=json)
+
+
+def _show(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    con.print(f"[bold]Clock:[/] {r['clock']} (ticks {'down' if r['down'] else 'up'})")
+    for e in r["timed"]:
+        mark = "[dim]done[/]" if e["done"] else "waiting"
+        con.print(f"  #{e['at']}: {escape(e['text'])} — {mark}")
+    for e in r["random"]:
+        mark = "[dim]occurred[/]" if e["done"] else "checked each round end"
+        con.print(f"  random {e['chance']}: {escape(e['text'])} — {mark}")
+    if not r["timed"] and not r["random"]:
+        con.print("  [dim]no events[/]")
+
+
+def _show_moved(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    con.print(f"[bold]Clock:[/] {r['clock_before']} → {r['clock']}")
+    for e in r["events"]:
+        con.print(f"  [yellow]Clock #{e['at']}:[/] {escape(e['text'])}")
+    for name in r["arrived"]:
+        con.print(f"  [yellow]{escape(name)} arrives.[/]")
+    if not r["events"]:
+        con.print("  [dim]no events reached[/]")
+
+
+def _show_added(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    where = f"on clock #{r['at']}" if r["kind"] == "timed" else f"chance {r['chance']}"
+    con.print(f"Added {r['kind']} event {where}: {escape(r['text'])}")

@@ -1,0 +1,161 @@
+"""``d2d round …`` — round start (refresh) and round end (upkeep), 001 p.19 and p.40."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput
+from d2d_cli.rules import fate, rounds, scene, tasks, units
+from d2d_cli.rules.clock import Clock
+
+app = c.group("Round start (refresh) and round end (upkeep).")
+
+
+def revealer(tx: Any, table: list[Any] | None) -> fate.Revealer:
+    """The session's Fate deck, or the cards drawn at the table (``--card``)."""
+    if table is not None:
+        return fate.Revealer(None, None, table)
+    return fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
+
+
+def save_reveals(tx: Any, reveal: fate.Revealer) -> None:
+    if reveal.deck is not None and reveal.used:
+        reveal.deck.last = reveal.used
+        tx.put("fate", reveal.deck.to_state())
+
+
+def check_table(reveal: fate.Revealer, table: list[Any] | None, needed: int,
+                what: str) -> None:
+    """Table mode: refuse (changing nothing) when the cards ran out or were too many."""
+    if table is None:
+        return
+    if reveal.exhausted:
+        raise BadInput(f"{what} needs at least {max(needed, len(reveal.used) + 1)} card(s) "
+                       f"with --card; {len(table)} given (a Wild or a redraw needs more)")
+    if reveal.leftover():
+        raise BadInput(f"{len(table)} cards given with --card, only {len(reveal.used)} needed")
+
+
+@app.command()
+def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Start the next round: refresh every unit — Move = Speed, Action Cost = Speed/2
+    (round down), Turn = 2 (Speed after condition penalties).
+
+    Example: d2d round start
+    """
+    with c.edit(ctx, "round start") as tx:
+        rnd = rounds.Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        penalties = bool(tx.data.get("rules", {}).get("refresh_penalties", True))
+        rows = rounds.start(rnd, roster, penalties)
+        tx.put("units", units.roster_state(roster))
+        tx.put("round", rnd.to_state())
+        tx.summary = f"round {rnd.number} started"
+    render.emit("round start", {"round": rnd.number, "units": rows}, _show_start, as_json=json)
+
+
+@app.command()
+def end(ctx: typer.Context,
+        recover: Annotated[list[str] | None, typer.Option(
+            "--recover", "-r", metavar="NAME=CHOICE",
+            help="What a unit recovers: a minor condition (Archer=fatigue) or an ability "
+                 "in cooldown. Repeat per unit; without it the choices are listed.")] = None,
+        card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+    """End the round, once: Draw, Recover, Task Clock (Progress −1), condition and
+    Random Events (Fate reveals), Clock tick — one summary.
+
+    Example: d2d round end --recover Archer=fatigue
+    """
+    table = c.cards(card)
+    with c.edit(ctx, c.command_line("round end", *(recover or []))) as tx:
+        rnd = rounds.Round.from_state(tx.data.get("round"))
+        roster, board = units.roster(tx.data), tasks.board(tx.data)
+        clock = Clock.from_state(tx.data.get("clock"))
+        reveal = revealer(tx, table)
+        steps = rounds.end(rnd, roster, board, clock, reveal,
+                           rounds.parse_recover(recover or [], roster))
+        check_table(reveal, table, rounds.cards_needed(roster, clock), "round end")
+        assert steps is not None
+        steps[-1]["arrived"] = scene.arrivals(steps[-1]["events"], tx.data.get("scene", {}),
+                                              roster)
+        for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
+                           ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
+            tx.put(key, value)
+        save_reveals(tx, reveal)
+        tx.summary = f"round {rnd.number} ended, clock {clock.value}"
+    result = {"round": rnd.number, "steps": steps, "cards": [x.to_json() for x in reveal.used],
+              "reshuffled": reveal.reshuffled}
+    render.emit("round end", result, _show_end, as_json=json)
+
+
+def _show_start(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    con.print(f"[bold]Round {r['round']}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
+              "Turn = 2")
+    t = Table("Unit", "Speed", "Move", "Action Cost", "Turn", box=None)
+    for u in r["units"]:
+        t.add_row(escape(u["unit"]), *("—" if u[k] is None else str(u[k])
+                                       for k in ("speed", "move", "action_cost", "turn")))
+    con.print(t if r["units"] else "[dim]no units on the board[/]")
+
+
+def _fmt(changes: dict[str, int]) -> str:
+    return ", ".join(f"{k.replace('_', ' ').title()} {v:+d}" for k, v in changes.items()) \
+        or "nothing happens"
+
+
+def _show_end(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    con.print(f"[bold]End of round {r['round']}[/]")
+    for i, s in enumerate(r["steps"], 1):
+        kind = s["kind"]
+        if kind == "draw":
+            con.print(f"{i}. {s['text']}")
+        elif kind == "recover":
+            con.print(f"{i}. Recover:")
+            for a in s["applied"]:
+                what = f"removed one {a['removed']}" if "removed" in a else \
+                    f"readied {escape(a['readied'])}"
+                con.print(f"   {escape(a['unit'])}: {what}")
+            for ch in s["choices"]:
+                con.print(f"   {escape(ch['unit'])} may recover one of: "
+                          f"{escape(', '.join(ch['choices']))} (--recover NAME=CHOICE)")
+            if not s["applied"] and not s["choices"]:
+                con.print("   [dim]nothing to recover[/]")
+        elif kind == "task_clock":
+            con.print(f"{i}. Task Clock — Progress −1 on each task:")
+            for t in s["changes"]:
+                con.print(f"   {escape(t['task'])}: Progress {t['progress_before']} → "
+                          f"{t['progress']} ({t['state']})")
+            if not s["changes"]:
+                con.print("   [dim]no open tasks[/]")
+        elif kind == "condition_events":
+            con.print(f"{i}. Condition events:")
+            for e in s["reveals"]:
+                con.print(f"   {escape(e['unit'])} {e['condition'].title()}: "
+                          f"{render.cards_line([e['card']])} → {_fmt(e['outcome'])}")
+            if not s["reveals"]:
+                con.print("   [dim]none[/]")
+        elif kind == "random_events":
+            con.print(f"{i}. Random events:")
+            for e in s["checks"]:
+                verdict = "[yellow]occurs![/]" if e["occurs"] else "does not occur"
+                con.print(f"   {escape(e['text'])} ({e['chance']}): "
+                          f"{render.cards_line(e['cards'])} → {e['value']}: {verdict}")
+            if not s["checks"]:
+                con.print("   [dim]none[/]")
+        elif kind == "clock":
+            con.print(f"{i}. Clock: {s['clock_before']} → {s['clock']}")
+            for e in s["events"]:
+                con.print(f"   [yellow]Clock #{e['at']}:[/] {escape(e['text'])}")
+            for name in s.get("arrived", []):
+                con.print(f"   [yellow]{escape(name)} arrives.[/]")
+    if r["reshuffled"]:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")

@@ -1,0 +1,57 @@
+"""``d2d weather …`` — wind direction and speed from Fate reveals (000 "Weather")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.commands.round import check_table, revealer, save_reveals
+from d2d_cli.errors import NotFound
+from d2d_cli.rules import weather
+
+app = c.group("Weather: wind direction and speed from Fate reveals.")
+
+
+@app.command()
+def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+    """Reveal the wind: direction from a d8 (N, S, E, W, NE, NW, SE, SW), speed from 3
+    reveals where each J, Q, K or A adds 10 km/h and draws again. Stored as the scene's
+    weather.
+
+    Table mode reads the direction card(s) first, then the speed cards.
+    Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
+    """
+    table = c.cards(card)
+    with c.edit(ctx, "weather wind") as tx:
+        reveal = revealer(tx, table)
+        convention = str(tx.data.get("rules", {}).get("speed_convention", "001"))
+        result = weather.wind(reveal, convention)
+        check_table(reveal, table, 4, "weather wind")
+        assert result is not None
+        tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null
+        save_reveals(tx, reveal)
+        tx.summary = f"wind {result['direction']} {result['speed_kph']} km/h"
+    render.emit("weather wind", result, _show, as_json=json)
+
+
+@app.command()
+def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """The scene's current weather.
+
+    Example: d2d weather show --json
+    """
+    result = c.read(ctx).get("weather")
+    if not result:
+        raise NotFound("no weather yet: reveal it with d2d weather wind")
+    result = {**result, "speed_stat": result.get("speed_stat")}
+    render.emit("weather show", result, _show, as_json=json)
+
+
+def _show(con: Any, r: dict[str, Any]) -> None:
+    stat = f", Speed {r['speed_stat']}" if r["speed_stat"] else ""
+    con.print(f"[bold]Wind:[/] direction {r['direction']}, {r['speed_kph']} km/h — "
+              f"{r['beaufort']} (Beaufort {r['beaufort_number']}{stat})")
+    con.print(f"[dim]Cards: {render.cards_line(r['cards'])}[/]")

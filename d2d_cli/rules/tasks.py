@@ -1,0 +1,148 @@
+"""Task clocks (001 p.39 "Resolution > Task"; 000 "Conflict > 1) Setup > Task").
+
+"Task Start - Place a Task card from Reference. Progress - Place tokens equal to
+Difficulty. Challenge - Place tokens equal to Difficulty. Win - Challenge:-Hits.
+Lose - Progress:-Hits. Task End - Check if Task is over. Fail - IF no Progress THEN
+Fail. Complete - IF no Challenge THEN Complete." (001 p.39), and at "Round: End",
+"Task Clock - Progress:-1 on each Task" (001 p.40).
+
+"Teamwork - IF applicable THEN multiple characters may work on the same Task either
+separately or together." (000 "Conflict > 1) Setup"): a task keeps the names of the
+characters who worked on it; any of them may win or lose it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from d2d_cli.errors import BadInput, NotFound, RuleViolation
+
+MAX_DIFFICULTY = 100
+MAX_HITS = 100
+_NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
+
+
+def check_name(name: str) -> str:
+    if not _NAME_RE.match(name) or name != name.strip():
+        raise BadInput(f"bad task name {name!r}: 1–40 printable characters, no '/' or '\\', "
+                       "no leading or trailing spaces")
+    return name
+
+
+def check_difficulty(d: int) -> int:
+    if not 1 <= d <= MAX_DIFFICULTY:
+        raise BadInput(f"--difficulty must be from 1 to {MAX_DIFFICULTY}, not {d}")
+    return d
+
+
+def check_hits(h: int) -> int:
+    # 001 p.31: "IF Hits=0 THEN Hits=1" — a won Conflict always has at least one Hit.
+    if not 1 <= h <= MAX_HITS:
+        raise BadInput(f"--hits must be from 1 to {MAX_HITS}, not {h}")
+    return h
+
+
+@dataclass
+class Task:
+    name: str
+    difficulty: int
+    challenge: int
+    progress: int
+    workers: list[str] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        """``complete`` when no Challenge is left, ``failed`` when no Progress is left."""
+        if self.challenge <= 0:
+            return "complete"
+        if self.progress <= 0:
+            return "failed"
+        return "open"
+
+    @classmethod
+    def from_state(cls, name: str, s: dict[str, Any]) -> Task:
+        return cls(name, int(s["difficulty"]), int(s["challenge"]), int(s["progress"]),
+                   [str(w) for w in s.get("workers", [])])
+
+    def to_state(self) -> dict[str, Any]:
+        return {"difficulty": self.difficulty, "challenge": self.challenge,
+                "progress": self.progress, "workers": list(self.workers)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "difficulty": self.difficulty,
+                "challenge": self.challenge, "progress": self.progress,
+                "state": self.state, "workers": list(self.workers)}
+
+
+def board(data: dict[str, Any]) -> dict[str, Task]:
+    return {n: Task.from_state(n, s) for n, s in data.get("tasks", {}).items()}
+
+
+def board_state(tasks: dict[str, Task]) -> dict[str, Any]:
+    return {n: t.to_state() for n, t in tasks.items()}
+
+
+def find(tasks: dict[str, Task], name: str) -> Task:
+    if name in tasks:
+        return tasks[name]
+    for n, t in tasks.items():
+        if n.lower() == name.lower():
+            return t
+    known = ", ".join(tasks) or "none yet (d2d task new NAME --difficulty D)"
+    raise NotFound(f"no task {name!r} — tasks: {known}")
+
+
+def new(tasks: dict[str, Task], name: str, difficulty: int,
+        workers: list[str] | None = None) -> Task:
+    """Task Start: Challenge and Progress tokens each equal to the Difficulty."""
+    check_name(name)
+    check_difficulty(difficulty)
+    if any(n.lower() == name.lower() for n in tasks):
+        raise BadInput(f"task {name!r} already exists (d2d task drop {name} first)")
+    task = Task(name, difficulty, difficulty, difficulty, list(dict.fromkeys(workers or [])))
+    tasks[name] = task
+    return task
+
+
+def _open(task: Task) -> None:
+    if task.state != "open":
+        raise RuleViolation(f"task {task.name!r} is already {task.state}")
+
+
+def _worker(task: Task, by: str | None) -> None:
+    if by and by not in task.workers:
+        task.workers.append(by)  # Teamwork: another character joins the task
+
+
+def win(task: Task, hits: int, by: str | None = None) -> Task:
+    """Win - Challenge:-Hits (never below 0)."""
+    check_hits(hits)
+    _open(task)
+    _worker(task, by)
+    task.challenge = max(0, task.challenge - hits)
+    return task
+
+
+def lose(task: Task, hits: int, by: str | None = None) -> Task:
+    """Lose - Progress:-Hits (never below 0)."""
+    check_hits(hits)
+    _open(task)
+    _worker(task, by)
+    task.progress = max(0, task.progress - hits)
+    return task
+
+
+def round_end(tasks: dict[str, Task]) -> list[dict[str, Any]]:
+    """Round: End "Task Clock - Progress:-1 on each Task" (open tasks only: a complete
+    or failed task is over). Returns what changed, in board order."""
+    changes = []
+    for task in tasks.values():
+        if task.state != "open":
+            continue
+        before = task.progress
+        task.progress -= 1
+        changes.append({"task": task.name, "progress_before": before,
+                        "progress": task.progress, "state": task.state})
+    return changes

@@ -1,0 +1,120 @@
+"""Task clocks (001 p.39 "Resolution > Task"; p.40 "Round: End > Task Clock")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from d2d_cli.errors import RuleViolation
+from d2d_cli.rules import tasks
+from tests.test_time_helpers import session_bytes
+
+
+def tokens(r: dict) -> tuple[int, int, str]:
+    return r["challenge"], r["progress"], r["state"]
+
+
+def test_difficulty_4_win_2_two_round_ends_lose_1(d2d):
+    """001 p.39: "Progress/Challenge - Place tokens equal to Difficulty", "Win -
+    Challenge:-Hits", "Lose - Progress:-Hits"; p.40 "Progress:-1 on each Task"."""
+    r = d2d.json("task", "new", "Knot", "--difficulty", "4")
+    assert (r["name"], r["difficulty"]) == ("Knot", 4)
+    assert tokens(r) == (4, 4, "open")
+    assert tokens(d2d.json("task", "win", "Knot", "--hits", "2")) == (2, 4, "open")
+    d2d.json("round", "start")
+    d2d.json("round", "end")
+    assert tokens(d2d.json("task", "show", "Knot")) == (2, 3, "open")
+    d2d.json("round", "start")
+    d2d.json("round", "end")
+    assert tokens(d2d.json("task", "show", "Knot")) == (2, 2, "open")
+    assert tokens(d2d.json("task", "lose", "Knot", "--hits", "1")) == (2, 1, "open")
+
+
+def test_complete_when_no_challenge_is_left(d2d):
+    """001 p.39 "Complete - IF no Challenge THEN Complete"."""
+    d2d.json("task", "new", "Knot", "--difficulty", "4")
+    d2d.json("task", "win", "Knot", "--hits", "2")
+    assert tokens(d2d.json("task", "win", "Knot", "--hits", "3")) == (0, 4, "complete")
+    res = d2d("task", "win", "Knot", "--hits", "1")
+    assert res.exit_code == 2 and "already complete" in res.stderr
+    # a task that is over does not lose Progress at round end
+    d2d.json("round", "start")
+    end = d2d.json("round", "end")
+    assert end["steps"][2] == {"kind": "task_clock", "changes": []}
+    assert tokens(d2d.json("task", "show", "Knot")) == (0, 4, "complete")
+
+
+def test_failed_when_no_progress_is_left(d2d):
+    """001 p.39 "Fail - IF no Progress THEN Fail" — also through the round-end tick."""
+    d2d.json("task", "new", "Knot", "--difficulty", "2")
+    assert tokens(d2d.json("task", "lose", "Knot", "--hits", "1")) == (2, 1, "open")
+    d2d.json("round", "start")
+    end = d2d.json("round", "end")
+    assert end["steps"][2]["changes"] == [
+        {"task": "Knot", "progress_before": 1, "progress": 0, "state": "failed"}]
+    assert tokens(d2d.json("task", "show", "Knot")) == (2, 0, "failed")
+    res = d2d("task", "lose", "Knot", "--hits", "1")
+    assert res.exit_code == 2 and "already failed" in res.stderr
+
+
+def test_teamwork_records_every_worker(d2d):
+    """000 "Conflict > 1) Setup": "multiple characters may work on the same Task"."""
+    d2d.json("task", "new", "Rope", "--difficulty", "4", "--worker", "Thief")
+    d2d.json("task", "win", "Rope", "--hits", "1", "--by", "Archer")
+    r = d2d.json("task", "win", "Rope", "--hits", "1", "--by", "Thief")
+    assert r["workers"] == ["Thief", "Archer"]
+    assert tokens(r) == (2, 4, "open")
+
+
+def test_list_draws_bars_and_drop_removes(d2d):
+    d2d.json("task", "new", "Knot", "--difficulty", "4")
+    d2d.json("task", "win", "Knot", "--hits", "1")
+    out = d2d.ok("task", "list")
+    assert "Challenge ●●●○ Progress ●●●●" in out
+    assert [t["name"] for t in d2d.json("task", "list")["tasks"]] == ["Knot"]
+    assert d2d.json("task", "drop", "knot")["dropped"] is True
+    assert d2d.json("task", "list")["tasks"] == []
+
+
+def test_bad_input_changes_nothing(d2d, data_dir: Path):
+    d2d.json("task", "new", "Knot", "--difficulty", "4")
+    before = session_bytes(data_dir)
+    for args, needle in [
+        (("task", "new", "X", "--difficulty", "0"), "--difficulty must be from 1 to 100"),
+        (("task", "win", "Knot", "--hits", "-1"), "--hits must be from 1 to 100"),
+        (("task", "lose", "Knot", "--hits", "0"), "--hits must be from 1 to 100"),
+        (("task", "win", "Nope", "--hits", "1"), "no task 'Nope'"),
+        (("task", "new", "Knot", "--difficulty", "3"), "already exists"),
+    ]:
+        res = d2d(*args)
+        assert res.exit_code == 2, args
+        assert res.stderr.count("\n") == 1 and needle in res.stderr, res.stderr
+    assert session_bytes(data_dir) == before
+
+
+@given(st.integers(1, 12), st.lists(st.tuples(st.sampled_from(["win", "lose", "tick"]),
+                                              st.integers(1, 5)), max_size=20))
+def test_tokens_stay_in_range_and_an_ended_task_stays_ended(difficulty, ops):
+    board: dict[str, tasks.Task] = {}
+    task = tasks.new(board, "T", difficulty)
+    ended = None
+    for op, hits in ops:
+        before = (task.challenge, task.progress)
+        try:
+            if op == "win":
+                tasks.win(task, hits)
+            elif op == "lose":
+                tasks.lose(task, hits)
+            else:
+                tasks.round_end(board)
+        except RuleViolation:
+            assert ended is not None
+        if ended:
+            assert (task.state, (task.challenge, task.progress)) == (ended, before)
+        assert 0 <= task.challenge <= difficulty and 0 <= task.progress <= difficulty
+        assert (task.state == "complete") == (task.challenge == 0)
+        assert (task.state == "failed") == (task.challenge > 0 and task.progress == 0)
+        if task.state != "open":
+            ended = task.state
