@@ -28,14 +28,17 @@ def _leaf_commands() -> list[list[str]]:
 
     root = typer.main.get_command(app)
     assert isinstance(root, D2DGroup)
-    leaves = []
-    for name in root.list_commands(None):  # type: ignore[arg-type]
-        cmd = root.get_command(None, name)  # type: ignore[arg-type]
+    leaves: list[list[str]] = []
+
+    def walk(path: list[str], cmd: object) -> None:
         subs = getattr(cmd, "commands", None)
-        if subs:
-            leaves += [[name, s] for s in subs]
-        else:
-            leaves.append([name])
+        if not subs:
+            leaves.append(path)
+        for name, sub in (subs or {}).items():
+            walk([*path, name], sub)
+
+    for name in root.list_commands(None):  # type: ignore[arg-type]
+        walk([name], root.get_command(None, name))  # type: ignore[arg-type]
     return leaves
 
 
