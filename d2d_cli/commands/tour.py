@@ -32,9 +32,21 @@ STEPS: list[tuple[str, str]] = [
     ("Reveal three Fate cards: each has a suit (♣ Body, ♦ Mind, ♥ Will, ♠ Speed) and an "
      "orientation (↑ Upper, ↓ Lower) fixed when the deck was shuffled.",
      "fate draw 3"),
-    # --- CONFLICT / HIT / CRIT STEPS GO HERE (added by the lead at merge) -------------
-    # e.g. the Archer shoots the Goblin Scout: conflict, hit, crit.
-    # -----------------------------------------------------------------------------------
+    ("The Archer looses an arrow at the Goblin Scout. He plays the 9♠ Upper (Swords "
+     "Upper: Fast); the Scout is a Non-Player, so the Narrator turns a Fate card — the "
+     "6♣, black, so Upper: Strong. Fast beats Strong (001 p.28).",
+     "conflict 9S^ fate --card 6C"),
+    ("The whole matchup chart, for reference.", "conflict chart"),
+    ("Hits: he adds the 10♥ and the 8♣ for a straight 8-9-10. Level = Ranged 1 − the "
+     "Goblin's 1 = 0; each rank beats the Goblin's Body 2x1, and a 3-card straight lets "
+     "him take a card from his discard (001 p.31).",
+     "hit 9S^ 10H 8C --level 1 --rival-level 1 --vs 2x1"),
+    ("The Crit: a bow pulled with Body+2 (Body 8x1 → Power 10x1) against no armor, "
+     "3 Hits, Pierce: the Wound deck gives the location; severity turns once per Hit "
+     "above 1 (001 p.33–35). --target puts it on the Scout.",
+     "crit --weapon Body+2 --stat 8x1 --hits 3 --types pierce --target 'Goblin Scout'"),
+    ("The Status Bar: stats after conditions, Move, Action Cost and Turn for the round.",
+     "status"),
     ("The Thief works the Knot (a Task, Difficulty 4): he wins a Conflict with 2 Hits, so "
      "Challenge −2.",
      "task win Knot --hits 2 --by Thief"),
