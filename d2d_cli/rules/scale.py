@@ -27,8 +27,15 @@ from importlib.resources import files
 from typing import Any
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.stats import CTX, Stat, canonical, compare, format_stat, level_bonus, \
-    scale_difference
+from d2d_cli.rules.stats import (
+    CTX,
+    Stat,
+    canonical,
+    compare,
+    format_stat,
+    level_bonus,
+    scale_difference,
+)
 
 KINDS = ("body", "mind", "speed")
 CONVENTIONS = ("001", "000")
@@ -48,7 +55,8 @@ def table(name: str) -> dict[str, Any]:
 
 
 def _units(kind: str) -> dict[str, Any]:
-    return table("units")[kind]["units"]  # type: ignore[no-any-return]
+    units: dict[str, Any] = table("units")[kind]["units"]
+    return units
 
 
 @cache
@@ -162,6 +170,8 @@ def parse_quantity(text: str, kind: str, *, default_unit: str | None = None
         found = names.get(raw_unit)
         if found is None and raw_unit.endswith("s"):
             found = names.get(raw_unit[:-1])
+        if found is None and m.group("num") is None:
+            raise BadInput(f"not {what}: {text!r} — {accepted}")
         if found is None:
             raise BadInput(f"unknown unit {m.group('unit')!r} in {text!r} — {accepted}")
         unit = found

@@ -143,8 +143,10 @@ def canonical(level: float | int | str | Decimal, scale: int = 0) -> Stat:
     whole = int(m.to_integral_value(rounding=ROUND_HALF_DOWN))
     if whole == 1:  # [1, 1.5]: nearer 10x(s−1) than 2x(s)
         m, s, whole = m.scaleb(1, CTX), s - 1, MAX_LEVEL
-    partial = None if m == whole else float(m)
-    return Stat(whole, s, partial)
+    # A partial a float cannot tell from the whole level (5.000…01 read back from a
+    # rounded m/s) is no partial.
+    partial = float(m)
+    return Stat(whole, s, None if partial == whole else partial)
 
 
 def from_value(value: float | int | str | Decimal) -> Stat:
