@@ -19,6 +19,9 @@ from d2d_cli.rules import scale, stats
 
 app = c.group("Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.")
 
+# "-5kg" is a (bad) value, not an unknown option: let it reach the rules' message.
+_VALUE = {"ignore_unknown_options": True}
+
 ConventionOpt = Annotated[str | None, typer.Option(
     "--convention", metavar="001|000",
     help="What a Speed level counts: 001 km/h (default), 000 m/s below 20 km/h. "
@@ -37,7 +40,7 @@ def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
     return rules, scale.check_convention(chosen)
 
 
-@app.command()
+@app.command(context_settings=_VALUE)
 def mass(
     value: Annotated[str, typer.Argument(metavar="VALUE", help="A mass: 80kg, 175lb, 60t, "
                                          "5.97e24kg, 12oz, 2 short tons (a bare number is kg).")],
@@ -51,7 +54,7 @@ def mass(
     render.emit("scale mass", scale.mass(value), _show_value, as_json=json)
 
 
-@app.command()
+@app.command(context_settings=_VALUE)
 def speed(
     ctx: typer.Context,
     value: Annotated[str, typer.Argument(metavar="VALUE", help="A speed: 4m/s, 40kph, "
@@ -68,7 +71,7 @@ def speed(
     render.emit("scale speed", scale.speed(value, conv), _show_value, as_json=json)
 
 
-@app.command()
+@app.command(context_settings=_VALUE)
 def iq(
     value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50, e.g. 100.")],
     json: c.JsonOpt = False,
@@ -80,7 +83,7 @@ def iq(
     render.emit("scale iq", scale.iq(value), _show_value, as_json=json)
 
 
-@app.command()
+@app.command(context_settings=_VALUE)
 def show(
     ctx: typer.Context,
     stat: Annotated[str, typer.Argument(metavar="STAT", help="A stat, e.g. 8x1, 10x-1, 1x9.")],
