@@ -78,7 +78,7 @@ def test_show_and_compare_json(d2d: Runner) -> None:
 def test_human_output(d2d: Runner) -> None:
     out = d2d.ok("scale", "mass", "80kg")
     assert out.splitlines() == [
-        "80kg → Body 8x1", "  mass 80 kg / 176.4 lb", "  Deadlift: 120 kg / 264.6 lb",
+        "80kg → Body 8x1", "  8x1 = 80 kg / 176.4 lb", "  Deadlift: 120 kg / 264.6 lb",
         "  Carry: 80 kg / 176.4 lb", "  Load: 40 kg / 88.18 lb"]
     out = d2d.ok("scale", "speed", "4m/s")
     assert "Under convention 000: 4x0" in out

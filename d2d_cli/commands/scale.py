@@ -163,14 +163,14 @@ def _show_value(con: Any, r: dict[str, Any]) -> None:
     else:
         con.print(_stat_line(r))
     if r["as"] == "body":
-        con.print(f"  mass {r['metric']['text']} / {r['imperial']['text']}")
+        con.print(f"  {r['stat']} = {r['metric']['text']} / {r['imperial']['text']}")
         for name, d in r["derived"].items():
             con.print(f"  {name.capitalize()}: {d['metric']} / {d['imperial']}")
     elif r["as"] == "mind":
-        con.print(f"  IQ {scale.fmt(r['value'], 6)} (Mind = IQ − 50)")
+        con.print(f"  {r['stat']} = IQ {r['value_exact']} (Mind = IQ − 50)")
     else:
         rd = r["readings"]
-        con.print(f"  {rd['metric']['text']} = {rd['mps']['text']} = {rd['imperial']['text']}"
+        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = {rd['imperial']['text']}"
                   f" [dim](level counts {r['counts']}, convention {r['convention']})[/]")
         other = r.get("other_convention")
         if other and "stat" in other:
