@@ -170,7 +170,8 @@ def _show_value(con: Any, r: dict[str, Any]) -> None:
         con.print(f"  {r['stat']} = IQ {r['value_exact']} (Mind = IQ − 50)")
     else:
         rd = r["readings"]
-        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = {rd['imperial']['text']}"
+        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = "
+                  f"{rd['imperial']['text']}"
                   f" [dim](level counts {r['counts']}, convention {r['convention']})[/]")
         other = r.get("other_convention")
         if other and "stat" in other:
