@@ -139,6 +139,11 @@ def _scale_range() -> tuple[int, int]:
     return int(r["min_scale"]), int(r["max_scale"])
 
 
+def _digits(text: object) -> str:
+    """``100,000`` and ``80_000`` are 100000 and 80000 (001 p.10 prints "100,000kph")."""
+    return re.sub(r"(?<=\d)[,_](?=\d{3}(?!\d))", "", str(text))
+
+
 def parse_quantity(text: str, kind: str, *, default_unit: str | None = None
                    ) -> tuple[Fraction, Decimal, str]:
     """``"5.97e24kg"`` → (SI value, the number typed, the unit's key).
@@ -150,7 +155,7 @@ def parse_quantity(text: str, kind: str, *, default_unit: str | None = None
     what = "a mass" if kind == "mass" else "a speed"
     example = "80kg, 175lb, 5.97e24kg" if kind == "mass" else "4m/s, 40kph, 25mph, 0.5c"
     accepted = f"{what} is a positive number and a unit ({_accepted(kind)}), e.g. {example}"
-    m = _QUANTITY_RE.match(str(text))
+    m = _QUANTITY_RE.match(_digits(text))
     if not m or (m.group("num") is None and m.group("exp") is not None):
         raise BadInput(f"not {what}: {text!r} — {accepted}")
     raw_unit = re.sub(r"\s+", "", m.group("unit")).lower().rstrip(".")
@@ -271,7 +276,7 @@ def mind_iq(stat: Stat) -> Decimal:
 
 def iq(text: str) -> dict[str, Any]:
     """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ."""
-    m = re.fullmatch(rf"\s*(?:iq\s*)?({_NUMBER})\s*(?:iq)?\s*", str(text), re.IGNORECASE)
+    m = re.fullmatch(rf"\s*(?:iq\s*)?({_NUMBER})\s*(?:iq)?\s*", _digits(text), re.IGNORECASE)
     if not m:
         raise BadInput(f"not an IQ: {text!r} — {_IQ_ACCEPTED}")
     number = Decimal(m.group(1))

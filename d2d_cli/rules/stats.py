@@ -39,6 +39,9 @@ MAX_LEVEL = 10
 # A decimal (partial) level may be written from 1 up to 15: the range a partial
 # takes (level 10 covers 9.5–15, and 1.5 is 10x(s−1) with partial 15).
 MAX_PARTIAL = 15
+# 10^±999 is far past anything the rules name (the universe is 1x60); keeping the
+# scale bounded keeps every exact value inside CTX.
+MAX_SCALE = 999
 
 # Enough digits for a Mind of 2x-99 read back from an IQ of 50.000…0002 and for
 # 1e100 kg in ounces: every value d2d handles is exact in this context.
@@ -164,6 +167,8 @@ def parse_stat(text: str) -> Stat:
     if not m:
         raise BadInput(f"not a stat: {text!r} — {ACCEPTED}")
     raw_level, scale = m.group(1), int(m.group(2))
+    if abs(scale) > MAX_SCALE:
+        raise BadInput(f"scale {scale} is beyond ±{MAX_SCALE} in {text!r} — {ACCEPTED}")
     level = Decimal(raw_level)
     if "." in raw_level:
         if not (1 <= level <= MAX_PARTIAL):
@@ -177,14 +182,16 @@ def parse_stat(text: str) -> Stat:
     return Stat(int(level), scale)
 
 
-def order_key(stat: Stat) -> Decimal:
-    """Sort stats by what they stand for (exact at any scale)."""
-    return stat.exact
+def order_key(stat: Stat) -> tuple[int, Decimal]:
+    """Sort stats by what they stand for: (power of ten, mantissa), exact at any scale."""
+    lvl = Decimal(stat.level) if stat.partial is None else to_decimal(stat.partial)
+    e = lvl.adjusted()
+    return (stat.scale + e, lvl.scaleb(-e))
 
 
 def compare(a: Stat, b: Stat) -> str:
     """``"a"``, ``"b"`` or ``"equal"``: which stat stands for more."""
-    ka, kb = a.exact, b.exact
+    ka, kb = order_key(a), order_key(b)
     if ka == kb:
         return "equal"
     return "a" if ka > kb else "b"
