@@ -215,3 +215,11 @@ def test_json_lookup_never_imports_rich(tmp_path: Path) -> None:
                          env={"D2D_DATA_DIR": str(tmp_path), "PATH": ""}, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "CLEAN", out.stderr
     assert not (tmp_path / "default.toml").exists()  # mass/compare never touch the session
+
+
+def test_samples_command(d2d: Runner) -> None:
+    rows = d2d.json("scale", "samples")["samples"]
+    universe = next(r for r in rows if r["name"] == "Universe")
+    assert (universe["printed"], universe["result"], universe["canonical"]) == \
+        ("1x60", "10x59", True)
+    assert "Universe" in d2d.ok("scale", "samples")

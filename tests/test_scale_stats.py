@@ -317,3 +317,17 @@ def test_round_trip_000_convention() -> None:
         sp = scale.describe(s, "speed", "000")
         back = scale.speed(f"{sp['value_exact']} m/s", "000")["stat"]
         assert back == moved.get(str(s), str(s))
+
+
+# --- the samples table (d2d_cli/tables/scale_samples.toml) ------------------------------
+
+def test_samples_table_matches_d2d() -> None:
+    rows = scale.samples()
+    assert len(rows) == 18
+    for row in rows:
+        assert row["result"] == row["stat"], row["source"]
+        assert row["source"].startswith(("000", "001")), row
+        # Where the printed form differs it is the same value written with Level 1.
+        assert parse_stat(row["printed"]) == parse_stat(row["stat"]), row["source"]
+        assert row["canonical"] == (row["printed"] != row["stat"])
+    assert [r["printed"] for r in rows if r["canonical"]] == ["1x60", "1x9"]

@@ -119,6 +119,15 @@ def compare(
     render.emit("scale compare", result, _show_compare, as_json=json)
 
 
+@app.command("samples")
+def samples_(json: c.JsonOpt = False) -> None:
+    """The rules' samples, from an electron to the universe, with d2d's stat for each.
+
+    Example: d2d scale samples
+    """
+    render.emit("scale samples", {"samples": scale.samples()}, _show_samples, as_json=json)
+
+
 @app.command("map")
 def map_(
     ctx: typer.Context,
@@ -218,3 +227,16 @@ def _show_maps(con: Any, r: dict[str, Any]) -> None:
                   m["move_1_text"] or "—")
     con.print(t)
     con.print("[dim]Printed values and d2d's choices: docs/rules.md \"Stats and scale\".[/]")
+
+
+def _show_samples(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table("Sample", "Stat", "Real", "d2d", box=None)
+    for x in r["samples"]:
+        note = f" [dim](printed {x['printed']})[/]" if x["canonical"] else ""
+        conv = f" [dim]({x['convention']})[/]" if x["convention"] else ""
+        t.add_row(escape(x["name"]), x["kind"].capitalize(), escape(x["value"]) + conv,
+                  x["result"] + note)
+    con.print(t)

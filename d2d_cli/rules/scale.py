@@ -414,6 +414,24 @@ def comparison(a: Stat, b: Stat) -> dict[str, Any]:
             "ratio": fmt(Fraction(a.exact) / Fraction(b.exact))}
 
 
+def samples() -> list[dict[str, Any]]:
+    """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading:
+    ``result`` is what d2d computes from ``value``, to match ``stat``."""
+    out = []
+    for row in table("scale_samples")["sample"]:
+        conv = row.get("convention", DEFAULT_CONVENTION)
+        if row["kind"] == "body":
+            got = mass(row["value"])
+        elif row["kind"] == "mind":
+            got = iq(row["value"])
+        else:
+            got = speed(row["value"], conv)
+        out.append({**row, "convention": conv if row["kind"] == "speed" else None,
+                    "result": got["stat"], "partial": got["partial"],
+                    "canonical": row["printed"] != row["stat"]})
+    return out
+
+
 # --- map scales ---------------------------------------------------------------------
 
 
