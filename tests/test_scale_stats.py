@@ -331,3 +331,13 @@ def test_samples_table_matches_d2d() -> None:
         assert parse_stat(row["printed"]) == parse_stat(row["stat"]), row["source"]
         assert row["canonical"] == (row["printed"] != row["stat"])
     assert [r["printed"] for r in rows if r["canonical"]] == ["1x60", "1x9"]
+
+
+def test_summary_for_the_character_sheet() -> None:
+    # 000 Character Creation "Body:8x1 (80kg/175lbs) Mind:5x1 (100 IQ) Speed:4x0 (4m/s)".
+    assert scale.summary(parse_stat("8x1"), "body") == \
+        "80 kg / 176.4 lb; Deadlift 120 kg, Carry 80 kg, Load 40 kg"
+    assert scale.summary(parse_stat("5x1"), "mind") == "IQ 100"
+    assert scale.summary(parse_stat("4x0"), "speed", "000") == "4 m/s / 8.948 mph"
+    assert scale.summary(parse_stat("5x0"), "speed") == "5 km/h / 3.107 mph"
+    assert scale.summary(parse_stat("5x1"), "will") is None

@@ -11,8 +11,9 @@ Unit arithmetic is done with :class:`fractions.Fraction` (every unit factor is a
 exact fraction), and values become :class:`decimal.Decimal` only to be rounded to a
 stat or printed, so 1e-35 … 1e60 convert exactly.
 
-Helpers other features call: :func:`describe` (a stat as real quantities),
-:func:`body_kg`, :func:`mind_iq`, :func:`speed_kph`, :func:`move_on_map`.
+Helpers other features call: :func:`describe` (a stat as real quantities, a dict),
+:func:`summary` (one line for a sheet), :func:`body_kg`, :func:`mind_iq`,
+:func:`speed_kph`, :func:`speed_mps`, :func:`move_on_map`.
 """
 
 from __future__ import annotations
@@ -396,6 +397,27 @@ def describe(stat: Stat, as_: str = "body", convention: str = DEFAULT_CONVENTION
                     "unit": "m/s", "readings": speed_readings(o_mps)},
                 "back": str(speed_stat(mps, convention)[0])}
     raise BadInput(f"--as {as_!r}: a stat can be shown as body (kg), mind (IQ) or speed")
+
+
+def summary(stat: Stat, as_: str, convention: str = DEFAULT_CONVENTION) -> str | None:
+    """One line for a character sheet, or None for a stat with no real unit (Will).
+
+    Body 8x1 → ``80 kg / 176.4 lb; Deadlift 120 kg, Carry 80 kg, Load 40 kg``;
+    Mind 5x1 → ``IQ 100``; Speed 5x0 → ``5 km/h / 3.107 mph``.
+    """
+    if as_ not in KINDS:
+        return None
+    d = describe(stat, as_, convention)
+    if as_ == "body":
+        der = d["derived"]
+        return (f"{d['metric']['text']} / {d['imperial']['text']}; Deadlift "
+                f"{der['deadlift']['metric']}, Carry {der['carry']['metric']}, "
+                f"Load {der['load']['metric']}")
+    if as_ == "mind":
+        return f"IQ {d['value_exact']}"
+    rd = d["readings"]
+    unit = rd["mps"] if d["counts"] == "m/s" else rd["metric"]
+    return f"{unit['text']} / {rd['imperial']['text']}"
 
 
 def comparison(a: Stat, b: Stat) -> dict[str, Any]:
