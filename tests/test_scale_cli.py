@@ -223,3 +223,11 @@ def test_samples_command(d2d: Runner) -> None:
     assert (universe["printed"], universe["result"], universe["canonical"]) == \
         ("1x60", "10x59", True)
     assert "Universe" in d2d.ok("scale", "samples")
+
+
+def test_iq_and_back(d2d: Runner) -> None:
+    # 000 "Mind:5x1 (100 IQ)": the IQ of a Mind stat, same fields as the other way.
+    r = d2d.json("scale", "iq", "5x1")
+    assert (r["stat"], r["level"], r["scale"], r["partial"], r["value"], r["unit"]) == \
+        ("5x1", 5, 1, None, 100.0, "IQ")
+    assert d2d("scale", "iq", "11x1").exit_code == 2

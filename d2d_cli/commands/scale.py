@@ -73,10 +73,11 @@ def speed(
 
 @app.command(context_settings=_VALUE)
 def iq(
-    value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50, e.g. 100.")],
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50 (e.g. 100), "
+                                         "or a Mind stat (e.g. 5x1) for its IQ.")],
     json: c.JsonOpt = False,
 ) -> None:
-    """An IQ → Mind (000: "Mind is equal to IQ-50"); back with: d2d scale show 5x1 --as mind.
+    """An IQ → Mind (000: "Mind is equal to IQ-50"), or a Mind stat → its IQ.
 
     Example: d2d scale iq 110
     """

@@ -34,6 +34,7 @@ from d2d_cli.rules.stats import (
     compare,
     format_stat,
     level_bonus,
+    parse_stat,
     scale_difference,
 )
 
@@ -276,7 +277,10 @@ def mind_iq(stat: Stat) -> Decimal:
 
 
 def iq(text: str) -> dict[str, Any]:
-    """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ."""
+    """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ; and back: given a
+    Mind stat (``5x1``), the IQ it stands for (as ``describe(stat, "mind")``)."""
+    if re.search(r"[x×]", str(text), re.IGNORECASE):
+        return describe(parse_stat(str(text)), "mind")
     m = re.fullmatch(rf"\s*(?:iq\s*)?({_NUMBER})\s*(?:iq)?\s*", _digits(text), re.IGNORECASE)
     if not m:
         raise BadInput(f"not an IQ: {text!r} — {_IQ_ACCEPTED}")
