@@ -341,3 +341,12 @@ def test_summary_for_the_character_sheet() -> None:
     assert scale.summary(parse_stat("4x0"), "speed", "000") == "4 m/s / 8.948 mph"
     assert scale.summary(parse_stat("5x0"), "speed") == "5 km/h / 3.107 mph"
     assert scale.summary(parse_stat("5x1"), "will") is None
+
+
+@pytest.mark.parametrize("text", ["1e999999999kg", "5x10^99999999 kg", "1e-999999999 kg"])
+def test_absurd_exponents_fail_fast(text: str) -> None:
+    with pytest.raises(BadInput, match="beyond the range"):
+        scale.mass(text)
+    if "^" not in text:
+        with pytest.raises(BadInput, match="beyond the range"):
+            scale.iq(text.replace("kg", ""))

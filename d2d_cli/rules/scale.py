@@ -168,7 +168,8 @@ def parse_quantity(text: str, kind: str, *, default_unit: str | None = None
     else:
         number = Decimal(m.group("num"))
         if m.group("exp") is not None:
-            number = number.scaleb(int(m.group("exp")), CTX)
+            number = number.scaleb(_bounded_exp(int(m.group("exp")), text, accepted), CTX)
+        _check_magnitude(number, text, accepted)
     if not raw_unit:
         if default_unit is None:
             raise BadInput(f"{text!r} has no unit — {accepted}")
@@ -190,12 +191,29 @@ def parse_quantity(text: str, kind: str, *, default_unit: str | None = None
     return si, number, unit
 
 
+def _bounded_exp(e: int, text: str, accepted: str) -> int:
+    if abs(e) > 999:
+        _out_of_range(text, accepted)
+    return e
+
+
+def _check_magnitude(d: Decimal, text: str, accepted: str) -> None:
+    """Refuse 1e999999999 before any exact arithmetic would build a billion-digit number."""
+    if d.is_finite() and d != 0 and abs(d.adjusted()) > 999:
+        _out_of_range(text, accepted)
+
+
+def _out_of_range(text: str, accepted: str) -> None:
+    lo, hi = _scale_range()
+    raise BadInput(f"{text!r} is beyond the range d2d reads (stats from scale {lo} to "
+                   f"+{hi}) — {accepted}")
+
+
 def _check_range(x: Fraction, text: str, accepted: str) -> None:
     lo, hi = _scale_range()
     e = math.floor(math.log10(x.numerator)) - math.floor(math.log10(x.denominator))
     if not (lo - 2 <= e <= hi + 1):
-        raise BadInput(f"{text!r} is beyond the range d2d reads (stats from scale {lo} to "
-                       f"+{hi}) — {accepted}")
+        _out_of_range(text, accepted)
 
 
 def check_stat_range(stat: Stat) -> Stat:
@@ -279,12 +297,13 @@ def mind_iq(stat: Stat) -> Decimal:
 def iq(text: str) -> dict[str, Any]:
     """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ; and back: given a
     Mind stat (``5x1``), the IQ it stands for (as ``describe(stat, "mind")``)."""
-    if re.search(r"[x×]", str(text), re.IGNORECASE):
+    if re.search(r"[x×]", str(text), re.IGNORECASE) and "^" not in str(text):
         return describe(parse_stat(str(text)), "mind")
     m = re.fullmatch(rf"\s*(?:iq\s*)?({_NUMBER})\s*(?:iq)?\s*", _digits(text), re.IGNORECASE)
     if not m:
         raise BadInput(f"not an IQ: {text!r} — {_IQ_ACCEPTED}")
     number = Decimal(m.group(1))
+    _check_magnitude(number, text, _IQ_ACCEPTED)
     mind = CTX.subtract(number, _iq_offset())
     if mind <= 0:
         raise BadInput(f"IQ {text!r} gives no Mind: {_IQ_ACCEPTED}")
