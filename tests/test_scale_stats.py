@@ -12,6 +12,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import scale
@@ -350,3 +352,18 @@ def test_absurd_exponents_fail_fast(text: str) -> None:
     if "^" not in text:
         with pytest.raises(BadInput, match="beyond the range"):
             scale.iq(text.replace("kg", ""))
+
+
+# --- any text: a result or a BadInput, never a crash ------------------------------------
+
+_ALPHABET = st.sampled_from(list("0123456789.,_eExX×^+-*/ kgtlbozmphcsnu") + ["nan", "inf"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET, max_size=12).map("".join))
+def test_any_text_is_a_result_or_bad_input(text: str) -> None:
+    for call in (scale.mass, scale.speed, scale.iq, parse_stat):
+        try:
+            call(text)
+        except BadInput as e:
+            assert "\n" not in e.message

@@ -34,7 +34,9 @@ def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
     the session is not read at all unless ``always``)."""
     if convention is not None and not always:
         return {}, scale.check_convention(convention)
-    rules = c.read(ctx).get("rules", {}) or {}
+    rules = c.read(ctx).get("rules", {})
+    if not isinstance(rules, dict):  # a hand edit like `rules = 5`: no choices made
+        rules = {}
     chosen = convention if convention is not None else rules.get("speed_convention",
                                                                   scale.DEFAULT_CONVENTION)
     return rules, scale.check_convention(chosen)
