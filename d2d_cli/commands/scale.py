@@ -1,0 +1,245 @@
+"""``d2d scale …`` — stats at any scale: real mass, speed and IQ ↔ ``8x1``; map scales.
+
+000 "Reference > Units", "Map and Scale"; 001 pp.6–10 ("Stat" and its samples).
+Conversions live in :mod:`d2d_cli.rules.scale`; choices in docs/rules.md "Stats and
+scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for its
+``[rules]``), and not even those when ``--convention`` is given.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput
+from d2d_cli.rules import scale, stats
+
+app = c.group("Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.")
+
+# "-5kg" is a (bad) value, not an unknown option: let it reach the rules' message.
+_VALUE = {"ignore_unknown_options": True}
+
+ConventionOpt = Annotated[str | None, typer.Option(
+    "--convention", metavar="001|000",
+    help="What a Speed level counts: 001 km/h (default), 000 m/s below 20 km/h. "
+         "Default: the session's [rules] speed_convention.")]
+
+
+def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
+           ) -> tuple[dict[str, Any], str]:
+    """The session's [rules] and the speed convention (``--convention`` wins, and then
+    the session is not read at all unless ``always``)."""
+    if convention is not None and not always:
+        return {}, scale.check_convention(convention)
+    rules = c.read(ctx).get("rules", {})
+    if not isinstance(rules, dict):  # a hand edit like `rules = 5`: no choices made
+        rules = {}
+    chosen = convention if convention is not None else rules.get("speed_convention",
+                                                                  scale.DEFAULT_CONVENTION)
+    return rules, scale.check_convention(chosen)
+
+
+@app.command(context_settings=_VALUE)
+def mass(
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="A mass: 80kg, 175lb, 60t, "
+                                         "5.97e24kg, 12oz, 2 short tons (a bare number is kg).")],
+    json: c.JsonOpt = False,
+) -> None:
+    """A real mass → Body, read back in kg and lb, with Deadlift, Carry and Load.
+
+    000 "Units > Body": "Body is derived from Mass … Human Male is 80kg = 8x1".
+    Example: d2d scale mass 80kg
+    """
+    render.emit("scale mass", scale.mass(value), _show_value, as_json=json)
+
+
+@app.command(context_settings=_VALUE)
+def speed(
+    ctx: typer.Context,
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="A speed: 4m/s, 40kph, "
+                                         "40km/h, 25mph, 10knots, 0.5c.")],
+    convention: ConventionOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """A real speed → Speed; shows the other convention's reading when it differs.
+
+    001 p.10: "Speed - 5x0 = 5kph/3mph"; 000: "Below 20 kph - Running Speed in m/s".
+    Example: d2d scale speed 40kph
+    """
+    _, conv = _rules(ctx, convention)
+    render.emit("scale speed", scale.speed(value, conv), _show_value, as_json=json)
+
+
+@app.command(context_settings=_VALUE)
+def iq(
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50 (e.g. 100), "
+                                         "or a Mind stat (e.g. 5x1) for its IQ.")],
+    json: c.JsonOpt = False,
+) -> None:
+    """An IQ → Mind (000: "Mind is equal to IQ-50"), or a Mind stat → its IQ.
+
+    Example: d2d scale iq 110
+    """
+    render.emit("scale iq", scale.iq(value), _show_value, as_json=json)
+
+
+@app.command(context_settings=_VALUE)
+def show(
+    ctx: typer.Context,
+    stat: Annotated[str, typer.Argument(metavar="STAT", help="A stat, e.g. 8x1, 10x-1, 1x9.")],
+    as_: Annotated[str, typer.Option("--as", metavar="body|mind|speed",
+                                     help="Which stat it is (default body).")] = "body",
+    convention: ConventionOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """The real quantities a stat stands for, in metric and imperial.
+
+    Example: d2d scale show 8x1 --as body
+    """
+    st = stats.parse_stat(stat)
+    conv = scale.DEFAULT_CONVENTION
+    if as_ == "speed":
+        _, conv = _rules(ctx, convention)
+    render.emit("scale show", scale.describe(st, as_, conv), _show_value, as_json=json)
+
+
+@app.command()
+def compare(
+    a: Annotated[str, typer.Argument(metavar="STAT", help="The first stat (a).")],
+    b: Annotated[str, typer.Argument(metavar="STAT", help="The second stat (b).")],
+    json: c.JsonOpt = False,
+) -> None:
+    """Which stat is higher, the Level Bonus and the scale difference (signed: + favours a).
+
+    001 p.5 "Level Bonus - When comparing Levels, the higher Level gains a bonus equal
+    to their difference"; 001 p.34 "Compare Scales … (eg 2x4 > 9x1 = Hits:+3)".
+    Example: d2d scale compare 2x4 9x1
+    """
+    result = scale.comparison(stats.parse_stat(a), stats.parse_stat(b))
+    render.emit("scale compare", result, _show_compare, as_json=json)
+
+
+@app.command("samples")
+def samples_(json: c.JsonOpt = False) -> None:
+    """The rules' samples, from an electron to the universe, with d2d's stat for each.
+
+    Example: d2d scale samples
+    """
+    render.emit("scale samples", {"samples": scale.samples()}, _show_samples, as_json=json)
+
+
+@app.command("map")
+def map_(
+    ctx: typer.Context,
+    kind: Annotated[str | None, typer.Argument(
+        metavar="TYPE", help="personal, car, naval, aerial, planetary or narrative.")] = None,
+    speed: Annotated[str | None, typer.Option("--speed", metavar="STAT",
+                                              help="A unit's Speed, e.g. 5x0.")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="Show every map type.")] = False,
+    convention: ConventionOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """A map's space and round; with --speed, the spaces a unit moves per round, its
+    Move (whole spaces) and Action Cost (Move ÷ 2, rounded down).
+
+    Example: d2d scale map car --speed 5x1
+    """
+    rules, conv = _rules(ctx, convention, always=True)
+    if list_ or kind is None:
+        if kind is None and not list_:
+            raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
+                                 ") or --list")
+        render.emit("scale map", {"maps": scale.maps_table(rules)}, _show_maps, as_json=json)
+        return
+    st = stats.parse_stat(speed) if speed is not None else None
+    result = scale.move_on_map(kind, st, conv, rules)
+    render.emit("scale map", result, _show_map, as_json=json)
+
+
+# --- human views --------------------------------------------------------------------
+
+
+def _stat_line(r: dict[str, Any]) -> str:
+    partial = f" [dim](partial {r['partial_stat']})[/]" if r.get("partial") is not None else ""
+    return f"[bold]{r['as'].capitalize()} {r['stat']}[/]{partial}"
+
+
+def _show_value(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    if "input" in r:
+        con.print(f"{escape(r['input']['text'])} → {_stat_line(r)}")
+    else:
+        con.print(_stat_line(r))
+    if r["as"] == "body":
+        con.print(f"  {r['stat']} = {r['metric']['text']} / {r['imperial']['text']}")
+        for name, d in r["derived"].items():
+            con.print(f"  {name.capitalize()}: {d['metric']} / {d['imperial']}")
+    elif r["as"] == "mind":
+        con.print(f"  {r['stat']} = IQ {r['value_exact']} (Mind = IQ − 50)")
+    else:
+        rd = r["readings"]
+        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = "
+                  f"{rd['imperial']['text']}"
+                  f" [dim](level counts {r['counts']}, convention {r['convention']})[/]")
+        other = r.get("other_convention")
+        if other and "stat" in other:
+            con.print(f"  [yellow]Under convention {other['convention']}: {other['stat']}[/] "
+                      f"(level counts {other['counts']})")
+        elif other:
+            o = other["readings"]
+            con.print(f"  [yellow]Under convention {other['convention']}: "
+                      f"{o['metric']['text']} = {o['mps']['text']}[/]")
+
+
+def _show_compare(con: Any, r: dict[str, Any]) -> None:
+    a, b = r["a"]["stat"], r["b"]["stat"]
+    higher = {"a": f"{a} is higher", "b": f"{b} is higher", "equal": "equal"}[r["higher"]]
+    con.print(f"[bold]{a}[/] vs [bold]{b}[/]: {higher} (×{r['ratio']})")
+    who = {"a": a, "b": b, None: "neither"}
+    con.print(f"  Level Bonus: {abs(r['level_bonus'])} to {who[r['level_bonus_to']]}")
+    con.print(f"  Scale difference: {abs(r['scale_difference'])} "
+              f"(higher scale: {who[r['higher_scale']]})")
+
+
+def _show_map(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    rnd = f"{r['round_s']} s" if r["round_s"] is not None else "flexible"
+    con.print(f"[bold]{r['name']}[/]: space {escape(r['space_text'])}, round {rnd}"
+              + (f", 1 space per round = {r['move_1_text']}" if r["move_1_text"] else ""))
+    if r["speed"] is not None:
+        sp = r["speed"]
+        spaces = "" if r["spaces_per_round"] is None else \
+            f"{scale.fmt(r['spaces_per_round'])} spaces per round, "
+        con.print(f"  Speed {sp['stat']} ({scale.fmt(sp['kph'])} km/h): {spaces}"
+                  f"[bold]Move {r['move']}[/], Action Cost {r['action_cost']}")
+
+
+def _show_maps(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table("Type", "Space", "Round", "1 space per round", box=None)
+    for m in r["maps"]:
+        t.add_row(m["map"], escape(m["space_text"]),
+                  f"{m['round_s']} s" if m["round_s"] is not None else "flexible",
+                  m["move_1_text"] or "—")
+    con.print(t)
+    con.print("[dim]Printed values and d2d's choices: docs/rules.md \"Stats and scale\".[/]")
+
+
+def _show_samples(con: Any, r: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table("Sample", "Stat", "Real", "d2d", box=None)
+    for x in r["samples"]:
+        note = f" [dim](printed {x['printed']})[/]" if x["canonical"] else ""
+        conv = f" [dim]({x['convention']})[/]" if x["convention"] else ""
+        t.add_row(escape(x["name"]), x["kind"].capitalize(), escape(x["value"]) + conv,
+                  x["result"] + note)
+    con.print(t)

@@ -1,0 +1,233 @@
+"""``d2d scale …`` through the CLI: JSON contracts, errors, [rules] options, map scales,
+and the hypothesis round trip (show → back) over levels 2–10 and scales −35…+60.
+
+Sources: 000 = ../shared/seeds/000_fef37bd987c67972.txt, 001 = …/001_a6cbfa98d616fe33.txt.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Runner
+
+
+def with_rules(d2d: Runner, tmp_path: Path, **rules: Any) -> Path:
+    """A session file whose [rules] table holds ``rules`` (as a table would hand-edit)."""
+    path = tmp_path / f"table{len(list(tmp_path.glob('table*.toml')))}.toml"
+    d2d.ok("--session", path, "fate", "status")
+    text = path.read_text()
+    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
+    path.write_text(text.replace("[rules]\n", "[rules]\n" + lines, 1))
+    return path
+
+
+# --- JSON contracts ---------------------------------------------------------------------
+
+def test_mass_json_contract(d2d: Runner) -> None:
+    r = d2d.json("scale", "mass", "80kg")
+    assert {k: r[k] for k in ("stat", "level", "scale", "partial", "value", "unit")} == \
+        {"stat": "8x1", "level": 8, "scale": 1, "partial": None, "value": 80.0, "unit": "kg"}
+    assert {k: v["kg"] for k, v in r["derived"].items()} == \
+        {"deadlift": 120.0, "carry": 80.0, "load": 40.0}
+
+
+def test_mass_json_partial_and_scientific(d2d: Runner) -> None:
+    r = d2d.json("scale", "mass", "5.97e24kg")  # 001 p.10 The Earth: Body 6x24
+    assert (r["stat"], r["level"], r["scale"], r["partial"], r["value"], r["unit"]) == \
+        ("6x24", 6, 24, 5.97, 6e24, "kg")
+    r = d2d.json("scale", "mass", "1.2kg")  # 001 p.8 the sword: Body 10x-1
+    assert (r["stat"], r["partial"], r["partial_stat"], r["value"]) == \
+        ("10x-1", 12.0, "12.0x-1", 1.0)
+
+
+def test_speed_json_contract(d2d: Runner) -> None:
+    r = d2d.json("scale", "speed", "40kph")  # 001 p.10 M1 Abrams: Speed 4x1
+    assert (r["stat"], r["level"], r["scale"], r["partial"], r["unit"], r["counts"]) == \
+        ("4x1", 4, 1, None, "m/s", "km/h")
+    assert r["value"] == pytest.approx(40 / 3.6)
+    assert r["other_convention"] is None
+    r = d2d.json("scale", "speed", "4m/s")  # 000 "Speed:4x0 (4m/s)"
+    assert (r["stat"], r["partial"], r["other_convention"]["stat"]) == ("10x0", 14.4, "4x0")
+
+
+def test_iq_json_contract(d2d: Runner) -> None:
+    r = d2d.json("scale", "iq", "110")  # 000 "Mind:6x1 (110 IQ)"
+    assert {k: r[k] for k in ("stat", "level", "scale", "partial", "value", "unit")} == \
+        {"stat": "6x1", "level": 6, "scale": 1, "partial": None, "value": 110.0, "unit": "IQ"}
+
+
+def test_show_and_compare_json(d2d: Runner) -> None:
+    r = d2d.json("scale", "show", "5x1", "--as", "mind")  # 000 "Mind:5x1 (100 IQ)"
+    assert (r["stat"], r["value"], r["unit"]) == ("5x1", 100.0, "IQ")
+    r = d2d.json("scale", "show", "1x9", "--as", "speed")  # 001 p.10 light: 1x9 → 10x8
+    assert (r["stat"], r["readings"]["metric"]["text"]) == ("10x8", "1×10^9 km/h")
+    r = d2d.json("scale", "compare", "2x4", "9x1")  # 001 p.34 "2x4 > 9x1 = Hits:+3"
+    assert (r["higher"], r["level_bonus"], r["scale_difference"]) == ("a", -7, 3)
+    r = d2d.json("scale", "compare", "10x0", "1x1")
+    assert (r["higher"], r["level_bonus"], r["scale_difference"]) == ("equal", 0, 0)
+
+
+def test_human_output(d2d: Runner) -> None:
+    out = d2d.ok("scale", "mass", "80kg")
+    assert out.splitlines() == [
+        "80kg → Body 8x1", "  8x1 = 80 kg / 176.4 lb", "  Deadlift: 120 kg / 264.6 lb",
+        "  Carry: 80 kg / 176.4 lb", "  Load: 40 kg / 88.18 lb"]
+    out = d2d.ok("scale", "speed", "4m/s")
+    assert "Under convention 000: 4x0" in out
+    assert d2d.ok("scale", "compare", "2x4", "9x1").splitlines()[1] == \
+        "  Level Bonus: 7 to 9x1"
+    assert "Move 4, Action Cost 2" in d2d.ok("scale", "map", "car", "--speed", "5x1")
+    assert "aerial" in d2d.ok("scale", "map", "--list")
+
+
+# --- bad input: one line, naming what is accepted, exit 2 --------------------------------
+
+@pytest.mark.parametrize(("args", "accepted"), [
+    (("mass", "0kg"), "kg, g"), (("mass", "-5kg"), "kg, g"), (("mass", "nan"), "kg, g"),
+    (("mass", "inf"), "kg, g"), (("mass", "1e999kg"), "kg, g"),
+    (("mass", "80 parsecs"), "kg, g"), (("speed", "fast"), "m/s, km/h"),
+    (("speed", "80 parsecs"), "m/s, km/h"), (("iq", "nan"), "above 50"),
+    *[(("show", bad), "e.g. 8x1") for bad in
+      ("0kg", "-5kg", "nan", "inf", "1e999kg", "80 parsecs", "fast", "8x", "x1", "11x1")],
+    (("show", "8x1", "--as", "will"), "body (kg), mind (IQ) or speed"),
+    (("show", "8x200"), "scale -99 to +99"),
+    (("compare", "8x1", "x1"), "e.g. 8x1"),
+    (("map", "orbital"), "personal, car, naval"),
+    (("map",), "--list"),
+    (("map", "car", "--speed", "fast"), "e.g. 8x1"),
+    (("speed", "4m/s", "--convention", "002"), "001 (the level counts km/h)"),
+])
+def test_bad_input(d2d: Runner, args: tuple[str, ...], accepted: str) -> None:
+    res = d2d("scale", *args)
+    assert res.exit_code == 2, (res.stdout, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("d2d: error: "), res.stderr
+    assert accepted in lines[0]
+    env = d2d.json("scale", *args, code=2)
+    assert env["ok"] is False and env["error"]["kind"] == "bad_input"
+
+
+# --- [rules] options -----------------------------------------------------------------
+
+def test_speed_convention_rule(d2d: Runner, tmp_path: Path) -> None:
+    path = with_rules(d2d, tmp_path, speed_convention="000")
+    r = d2d.json("--session", path, "scale", "speed", "4m/s")  # 000 "4x0 = 4 m/s"
+    assert (r["stat"], r["counts"], r["convention"]) == ("4x0", "m/s", "000")
+    assert r["other_convention"]["stat"] == "10x0"
+    r = d2d.json("--session", path, "scale", "speed", "4m/s", "--convention", "001")
+    assert r["stat"] == "10x0"
+    r = d2d.json("--session", path, "scale", "show", "4x0", "--as", "speed")
+    assert (r["value"], r["unit"]) == (4.0, "m/s")
+    bad = with_rules(d2d, tmp_path, speed_convention="fast")
+    assert d2d("--session", bad, "scale", "speed", "4m/s").exit_code == 2
+
+
+def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
+    # 001 p.19 "On normal Maps, a Round is 6 seconds": 5x0 = 5 km/h, 2 m spaces →
+    # 5/3.6 × 6 / 2 = 4.17 spaces, Move 4, Action Cost 2.
+    r = d2d.json("scale", "map", "personal", "--speed", "5x0")
+    assert (r["space_m"], r["round_s"], r["move"], r["action_cost"]) == (2, 6, 4, 2)
+    assert r["spaces_per_round"] == pytest.approx(25 / 6)
+    # 000 "Personal Map … Space:2m … Turn:2s" with 000's m/s: 4x0 is 4 m/s × 2 s / 2 m
+    # = 4 spaces — Move = Speed, as 001 p.19 "Move = Speed" says.
+    path = with_rules(d2d, tmp_path, speed_convention="000", personal_round_s=2)
+    r = d2d.json("--session", path, "scale", "map", "personal", "--speed", "4x0")
+    assert (r["round_s"], r["spaces_per_round"], r["move"], r["action_cost"]) == \
+        (2, 4.0, 4, 2)
+    bad = with_rules(d2d, tmp_path, personal_round_s=0)
+    res = d2d("--session", bad, "scale", "map", "personal")
+    assert res.exit_code == 2 and "personal_round_s" in res.stderr
+
+
+# --- map scales (000 "Map and Scale") -------------------------------------------------
+
+@pytest.mark.parametrize(("kind", "speed", "space_m", "round_s", "spaces", "move", "cost"), [
+    # Car: "Space:3m, Turn:1s, Move:1 = 10kph = 3m/s": 50 km/h = 4.63 spaces.
+    ("car", "5x1", 3, 1, 50 / 3.6 / 3, 4, 2),
+    # Naval: "Space:50km, Turn:1 hour, Move:1 = 50kph": 50 km/h is one space.
+    ("naval", "5x1", 50000, 3600, 1.0, 1, 0),
+    # Aerial: "Space:10km … Move:1 = 100kph": a 400 km/h plane moves 4 spaces.
+    ("aerial", "4x2", 10000, 360, 4.0, 4, 2),
+    # Planetary: "0.1 billion km, Turn:1 week"; 001 p.10 Earth Speed 10x4 = 100,000 kph.
+    ("planetary", "10x4", 100_000_000_000, 604800, 0.168, 0, 0),
+])
+def test_map_moves(d2d: Runner, kind: str, speed: str, space_m: int, round_s: int,
+                   spaces: float, move: int, cost: int) -> None:
+    r = d2d.json("scale", "map", kind, "--speed", speed)
+    assert (r["space_m"], r["round_s"], r["move"], r["action_cost"]) == \
+        (space_m, round_s, move, cost)
+    assert r["spaces_per_round"] == pytest.approx(spaces)
+
+
+def test_map_printed_move_1(d2d: Runner) -> None:
+    maps = {m["map"]: m for m in d2d.json("scale", "map", "--list")["maps"]}
+    assert list(maps) == ["personal", "car", "naval", "aerial", "planetary", "narrative"]
+    assert maps["car"]["move_1_kph"] == 10.8  # printed "Move:1 = 10kph = 3m/s"
+    assert maps["naval"]["move_1_kph"] == 50  # printed "Move:1 = 50kph"
+    assert maps["aerial"]["move_1_kph"] == 100  # printed "Move:1 = 100kph"
+    assert maps["narrative"]["space_m"] is None
+
+
+def test_narrative_map_move_is_speed_level(d2d: Runner) -> None:
+    # "Map Scale:Flexible": no distance to measure, so 001 p.19 "Move = Speed",
+    # "Action Cost = Speed/2 (round down)".
+    r = d2d.json("scale", "map", "narrative", "--speed", "7x0")
+    assert (r["spaces_per_round"], r["move"], r["action_cost"]) == (None, 7, 3)
+    r = d2d.json("scale", "map", "car")
+    assert (r["speed"], r["spaces_per_round"], r["move"], r["space_m"]) == (None, None, None, 3)
+
+
+# --- round trip (hypothesis) ---------------------------------------------------------
+
+BACK = {"body": ("mass", "{}kg"), "mind": ("iq", "{}"), "speed": ("speed", "{} m/s")}
+
+
+@settings(max_examples=60, deadline=None)
+@given(level=st.integers(2, 10), sc=st.integers(-35, 60), kind=st.sampled_from(list(BACK)))
+def test_show_then_back_is_the_same_stat(level: int, sc: int, kind: str) -> None:
+    d2d = Runner()
+    shown = d2d.json("scale", "show", f"{level}x{sc}", "--as", kind, "--convention", "001")
+    command, form = BACK[kind]
+    args = [command, form.format(shown["value_exact"])]
+    if kind == "speed":
+        args += ["--convention", "001"]
+    back = d2d.json("scale", *args)
+    assert (back["stat"], back["level"], back["scale"], back["partial"]) == \
+        (f"{level}x{sc}", level, sc, None)
+
+
+# --- speed: a --json lookup stays light ------------------------------------------------
+
+def test_json_lookup_never_imports_rich(tmp_path: Path) -> None:
+    code = ("import sys; from d2d_cli.cli import main; "
+            "main(['scale', 'mass', '80kg', '--json']); "
+            "main(['scale', 'compare', '2x4', '9x1', '--json']); "
+            "print('RICH' if any(m.startswith('rich') for m in sys.modules) else 'CLEAN')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"D2D_DATA_DIR": str(tmp_path), "PATH": ""}, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "CLEAN", out.stderr
+    assert not (tmp_path / "default.toml").exists()  # mass/compare never touch the session
+
+
+def test_samples_command(d2d: Runner) -> None:
+    rows = d2d.json("scale", "samples")["samples"]
+    universe = next(r for r in rows if r["name"] == "Universe")
+    assert (universe["printed"], universe["result"], universe["canonical"]) == \
+        ("1x60", "10x59", True)
+    assert "Universe" in d2d.ok("scale", "samples")
+
+
+def test_iq_and_back(d2d: Runner) -> None:
+    # 000 "Mind:5x1 (100 IQ)": the IQ of a Mind stat, same fields as the other way.
+    r = d2d.json("scale", "iq", "5x1")
+    assert (r["stat"], r["level"], r["scale"], r["partial"], r["value"], r["unit"]) == \
+        ("5x1", 5, 1, None, 100.0, "IQ")
+    assert d2d("scale", "iq", "11x1").exit_code == 2
