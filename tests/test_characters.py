@@ -144,15 +144,18 @@ def test_conception_answers_and_sheet(d2d) -> None:
     assert r["conception"] == {"motivation": "Revenge", "fear": "Drowning",
                                "trigger": "Betrayal"}
     # 000 "Units": Body is Mass in kg; Carry Mass x1; Load Mass / 2; Mind = IQ-50.
-    assert r["real"] == {"body": "80 kg, carries 80 kg, loads 40 kg, deadlifts 120 kg",
-                         "mind": "IQ 100", "speed": "4 km/h"}
+    assert r["real"] == {
+        "body": "80 kg / 176.4 lb; Deadlift 120 kg, Carry 80 kg, Load 40 kg",
+        "mind": "IQ 100", "speed": "4 km/h / 2.485 mph"}
     out = d2d.ok("char", "show", "Rook")
     assert "Body   8x1" in out and "IQ 100" in out and "Revenge" in out
 
 
 def test_speed_reading_switch() -> None:
-    assert ch.readings({"speed": Stat(5, 0)}) == {"speed": "5 km/h"}  # 001 p.6 "5kph"
-    assert ch.readings({"speed": Stat(4, 0)}, "mps") == {"speed": "4 m/s"}  # 000 "Units"
+    assert ch.readings({"speed": Stat(5, 0)}) == {  # 001 p.6 "5x0 … land:5kph/3mph"
+        "speed": "5 km/h / 3.107 mph"}
+    assert ch.readings({"speed": Stat(4, 0)}, "000") == {  # 000 "Units": "4x0 = 4 m/s"
+        "speed": "4 m/s / 8.948 mph"}
 
 
 def test_char_show_refuses_a_plain_unit(d2d) -> None:
@@ -311,7 +314,7 @@ def test_template_readings_match_the_printed_ones() -> None:
     # 000 "Character Creation": Human Male "Body:8x1 (80kg/175lbs)", "Mind:5x1 (100 IQ)";
     # Human Female "Body:6x1 (60kg/130lb)", "Mind:6x1 (110 IQ)", "Speed:4x0 (4m/s)".
     male = ch.readings(ch.templates()["human-male"])
-    female = ch.readings(ch.templates()["human-female"], "mps")
-    assert male["body"].startswith("80 kg,") and male["mind"] == "IQ 100"
-    assert female["body"].startswith("60 kg,") and female["mind"] == "IQ 110"
-    assert female["speed"] == "4 m/s"
+    female = ch.readings(ch.templates()["human-female"], "000")
+    assert male["body"].startswith("80 kg / 176.4 lb;") and male["mind"] == "IQ 100"
+    assert female["body"].startswith("60 kg / 132.3 lb;") and female["mind"] == "IQ 110"
+    assert female["speed"].startswith("4 m/s")

@@ -62,9 +62,8 @@ def conflict(
             raise BadInput("--card is for fate sides; give the cards as sides instead")
         result, reshuffled = resolve(lambda: None), False
     else:
-        from d2d_cli.commands.fate import _with_reveals
 
-        result, reveal = _with_reveals(ctx, c.command_line("conflict", *sides), table,
+        result, reveal = c.with_reveals(ctx, c.command_line("conflict", *sides), table,
                                        resolve)
         if table is not None and reveal.leftover():
             raise BadInput(f"{len(table)} --card given, {len(reveal.used)} fate side(s)")

@@ -99,28 +99,6 @@ def _show_status(con: Any, r: dict[str, Any]) -> None:
         con.print(f"Last reveal: {render.cards_line(r['last'])}")
 
 
-def _revealer(ctx: typer.Context, tx: Any, table: list[Any] | None) -> fate.Revealer:
-    if table is not None:
-        return fate.Revealer(None, None, table)
-    return fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
-
-
-def _with_reveals(ctx: typer.Context, label: str, table: list[Any] | None,
-                  body: Any) -> tuple[Any, fate.Revealer]:
-    """Run ``body(reveal)`` on the deck (saved, journalled) or on table cards (read only)."""
-    if table is not None:
-        reveal = fate.Revealer(None, None, table)
-        return body(reveal), reveal
-    with c.edit(ctx, label) as tx:
-        reveal = _revealer(ctx, tx, None)
-        out = body(reveal)
-        assert reveal.deck is not None
-        reveal.deck.last = reveal.used
-        tx.put("fate", reveal.deck.to_state())
-        tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
-    return out, reveal
-
-
 @app.command()
 def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
     """Coin toss (d2): black is Heads, red is Tails (000 "Fate > Randomizing").
@@ -130,7 +108,7 @@ def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     table = c.cards(card)
     if table is not None and len(table) != 1:
         raise BadInput("a coin toss reads exactly one card")
-    got, reveal = _with_reveals(ctx, "fate coin", table, lambda r: r())
+    got, reveal = c.with_reveals(ctx, "fate coin", table, lambda r: r())
     result = {"side": fate.coin_side(got), "cards": [got.to_json()],
               "reshuffled": reveal.reshuffled}
     render.emit("fate coin", result, _show_coin, as_json=json)
@@ -154,7 +132,7 @@ def high_card(
     Example: d2d fate high-card Archer Thief Scout
     """
     table = c.cards(card)
-    out, reveal = _with_reveals(ctx, c.command_line("fate high-card", *names), table,
+    out, reveal = c.with_reveals(ctx, c.command_line("fate high-card", *names), table,
                                 lambda r: fate.high_card(names, r))
     if table is not None and reveal.leftover():
         raise BadInput(f"{len(table)} cards given, {len(reveal.used)} needed")
@@ -203,7 +181,7 @@ def die(
                 break
         return rolls
 
-    rolls, reveal = _with_reveals(ctx, c.command_line("fate die", f"d{spec.n}", count),
+    rolls, reveal = c.with_reveals(ctx, c.command_line("fate die", f"d{spec.n}", count),
                                   table, roll_all)
     if table is not None and reveal.leftover():
         raise BadInput(f"{len(table)} cards given, only {len(reveal.used)} needed for "

@@ -8,36 +8,10 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput
-from d2d_cli.rules import fate, rounds, scene, tasks, units
+from d2d_cli.rules import rounds, scene, tasks, units
 from d2d_cli.rules.clock import Clock
 
 app = c.group("Round start (refresh) and round end (upkeep).")
-
-
-def revealer(tx: Any, table: list[Any] | None) -> fate.Revealer:
-    """The session's Fate deck, or the cards drawn at the table (``--card``)."""
-    if table is not None:
-        return fate.Revealer(None, None, table)
-    return fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
-
-
-def save_reveals(tx: Any, reveal: fate.Revealer) -> None:
-    if reveal.deck is not None and reveal.used:
-        reveal.deck.last = reveal.used
-        tx.put("fate", reveal.deck.to_state())
-
-
-def check_table(reveal: fate.Revealer, table: list[Any] | None, needed: int,
-                what: str) -> None:
-    """Table mode: refuse (changing nothing) when the cards ran out or were too many."""
-    if table is None:
-        return
-    if reveal.exhausted:
-        raise BadInput(f"{what} needs at least {max(needed, len(reveal.used) + 1)} card(s) "
-                       f"with --card; {len(table)} given (a Wild or a redraw needs more)")
-    if reveal.leftover():
-        raise BadInput(f"{len(table)} cards given with --card, only {len(reveal.used)} needed")
 
 
 @app.command()
@@ -75,17 +49,17 @@ def end(ctx: typer.Context,
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
-        reveal = revealer(tx, table)
+        reveal = c.revealer(tx, table)
         steps = rounds.end(rnd, roster, board, clock, reveal,
                            rounds.parse_recover(recover or [], roster))
-        check_table(reveal, table, rounds.cards_needed(roster, clock), "round end")
+        c.check_table(reveal, table, rounds.cards_needed(roster, clock), "round end")
         assert steps is not None
         steps[-1]["arrived"] = scene.arrivals(steps[-1]["events"], tx.data.get("scene", {}),
                                               roster)
         for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
                            ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
             tx.put(key, value)
-        save_reveals(tx, reveal)
+        c.save_reveals(tx, reveal)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
     result = {"round": rnd.number, "steps": steps, "cards": [x.to_json() for x in reveal.used],
               "reshuffled": reveal.reshuffled}

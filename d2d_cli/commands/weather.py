@@ -8,7 +8,6 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.commands.round import check_table, revealer, save_reveals
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import weather
 
@@ -26,13 +25,13 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     """
     table = c.cards(card)
     with c.edit(ctx, "weather wind") as tx:
-        reveal = revealer(tx, table)
+        reveal = c.revealer(tx, table)
         convention = str(tx.data.get("rules", {}).get("speed_convention", "001"))
         result = weather.wind(reveal, convention)
-        check_table(reveal, table, 4, "weather wind")
+        c.check_table(reveal, table, 4, "weather wind")
         assert result is not None
         tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null
-        save_reveals(tx, reveal)
+        c.save_reveals(tx, reveal)
         tx.summary = f"wind {result['direction']} {result['speed_kph']} km/h"
     render.emit("weather wind", result, _show, as_json=json)
 

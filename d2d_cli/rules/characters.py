@@ -279,20 +279,18 @@ def heroic_feat(unit: Unit) -> dict[str, Any]:
 # --- the sheet ------------------------------------------------------------------------
 
 
-# TODO(lead): switch to rules.scale after merge
-def readings(stats: dict[str, Stat], speed_unit: str = "kph") -> dict[str, str]:
-    """Real terms for the sheet. 000 "Units": Body is mass in kg ("Carry - Mass x1",
-    "Load - Mass / 2", "Deadlift - Mass x1.5"); "Mind is equal to IQ-50"; Speed per
-    001 p.6 ("5x0" = "5kph"), or per 000 in m/s below 20 kph (``speed_unit = "mps"``)."""
+def readings(stats: dict[str, Stat], convention: str = "001") -> dict[str, str]:
+    """Real terms for the sheet, from rules.scale: Body as mass with Deadlift ×1.5, Carry
+    ×1, Load ×½ (000 "Units"); Mind as IQ ("Mind is equal to IQ-50"); Speed per the
+    session's ``speed_convention`` (001 km/h by default, 000 m/s below 20 km/h)."""
+    from d2d_cli.rules import scale
+
     out: dict[str, str] = {}
-    if "body" in stats:
-        kg = stats["body"].value
-        out["body"] = (f"{kg:g} kg, carries {kg:g} kg, loads {kg / 2:g} kg, "
-                       f"deadlifts {kg * 1.5:g} kg")
-    if "mind" in stats:
-        out["mind"] = f"IQ {stats['mind'].value + 50:g}"
-    if "speed" in stats:
-        out["speed"] = f"{stats['speed'].value:g} {'m/s' if speed_unit == 'mps' else 'km/h'}"
+    for kind in ("body", "mind", "speed"):
+        if kind in stats:
+            text = scale.summary(stats[kind], kind, convention)
+            if text is not None:
+                out[kind] = text
     return out
 
 
