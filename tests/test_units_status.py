@@ -214,3 +214,14 @@ def test_shell_completion_of_unit_names(d2d, data_dir) -> None:
     env["COMP_WORDS"] = "d2d char show R"
     res = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=60)
     assert res.stdout.strip() == "Rook"
+
+
+def test_status_bar_shows_the_crits_placed_on_a_unit(d2d) -> None:
+    # 000 "Harm": "Place the Hit Location and any other Statuses above the Unit on the
+    # Status Bar"; 001 p.39 "Crits - Place any Crits on Target".
+    d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
+           "--speed", "5x0")
+    d2d.ok("crit", "--power", "5x1", "--hits", "2", "--card", "slash@torso", "--target", "Gob")
+    row = d2d.json("status")["units"][0]
+    assert [(c["location"], c["severity"]) for c in row["crits"]] == [("torso", "major")]
+    assert "Crit Torso (Major)" in d2d.ok("status")

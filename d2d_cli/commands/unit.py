@@ -200,6 +200,14 @@ def show_unit(con: Any, r: dict[str, Any]) -> None:
                                          for k, v in r["skills"].items()))
 
 
+def _with_crits(conditions: str, u: dict[str, Any]) -> str:
+    crits = [f"Crit {str(c.get('location', '?')).replace('_', ' ').title()} "
+             f"({str(c.get('severity', '?')).title()})" for c in u.get("crits", [])]
+    if not crits:
+        return conditions
+    return ", ".join(crits) if conditions == "—" else f"{conditions}, {', '.join(crits)}"
+
+
 def show_table(con: Any, r: dict[str, Any]) -> None:
     from rich.table import Table
 
@@ -210,7 +218,8 @@ def show_table(con: Any, r: dict[str, Any]) -> None:
               "Target", box=None)
     for u in r["units"]:
         t.add_row(render_escape(u["name"]), *(stat_cell(u, s) for s in units.STATS),
-                  render_escape(conditions_text(u["conditions"])), dash(u["move"]),
+                  render_escape(_with_crits(conditions_text(u["conditions"]), u)),
+                  dash(u["move"]),
                   dash(u["action_cost"]), dash(u["turn"]),
                   render_escape(dash(u["target"])))
     con.print(t)

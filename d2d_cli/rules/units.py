@@ -162,6 +162,9 @@ def status_row(unit: Unit) -> dict[str, Any]:
         "stats": effective_stats(unit),
         "base_stats": {s: str(st) for s, st in unit.stats.items()},
         "conditions": dict(unit.conditions),
+        # 000 "Harm": "Place the Hit Location and any other Statuses above the Unit on
+        # the Status Bar" — the Crits recorded by `d2d crit --target`.
+        "crits": list(unit.extra.get("crits", [])),
         "move": unit.move,
         "action_cost": unit.action_cost,
         "turn": unit.turn,
