@@ -95,15 +95,27 @@ def main() -> int:
         "long campaign: fate status --json": (
             d2d("--session", str(long), "fate", "status", "--json"), "≤ 1.5× fresh status"),
     }
-    extra = [
-        ("scale mass 80kg --json", ["scale", "mass", "80kg", "--json"], "lookup ≤ 8×"),
-        ("status --json (100 units)", ["--session", str(long), "status", "--json"],
-         "lookup ≤ 8×"),
+    lookups = [  # one or more per area, all read-only
+        ["scale", "mass", "80kg", "--json"],
+        ["scale", "speed", "40kph", "--json"],
+        ["scale", "compare", "2x4", "9x1", "--json"],
+        ["scale", "map", "car", "--speed", "5x1", "--json"],
+        ["conflict", "chart", "--json"],
+        ["hit", "2S", "3H", "4C", "--level", "2", "--rival-level", "1", "--vs", "2x1", "--json"],
+        ["crit", "--power", "6x1", "--armor", "2x1", "--hits", "3", "--types", "pierce",
+         "--card", "pierce@torso", "--json"],
+        ["ref", "bleeding", "--json"],
+        ["--session", str(long), "status", "--json"],
+        ["--session", str(long), "task", "list", "--json"],
     ]
-    for label, argv, budget in extra:
-        probe = subprocess.run(d2d(*argv), env=env, capture_output=True)
-        if probe.returncode == 0:
-            cases[label] = (d2d(*argv), budget)
+    for argv in lookups:
+        label = " ".join(a for a in argv if a != str(long) and a != "--session")
+        if "--session" in argv:
+            label = f"long campaign: {label}"
+        cases[label] = (d2d(*argv), "lookup ≤ 8×")
+    cases["long campaign: unit condition add"] = (
+        d2d("--session", str(long), "unit", "condition", "Goblin 5", "add", "stun",
+            "--json"), "≤ 1.5× fresh draw")
     times: dict[str, list[float]] = {k: [] for k in cases}
     for _ in range(args.rounds):
         for label, (argv, _) in cases.items():
@@ -114,9 +126,10 @@ def main() -> int:
     medians = {k: statistics.median(v) for k, v in times.items()}
     print(f"{args.rounds} interleaved rounds on {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}\n")
-    print(f"{'case':38} {'median ms':>10} {'× pass':>8}  budget")
+    print(f"{'case':50} {'median ms':>10} {'× pass':>8}  budget")
     for label, (_, budget) in cases.items():
-        print(f"{label:38} {medians[label] * 1000:10.1f} {medians[label] / base:8.2f}  {budget}")
+        short = label if len(label) <= 50 else label[:47] + "..."
+        print(f"{short:50} {medians[label] * 1000:10.1f} {medians[label] / base:8.2f}  {budget}")
     ratio_draw = medians["long campaign: fate draw --json"] / medians["fate draw --json"]
     ratio_status = medians["long campaign: fate status --json"] / medians["fate status --json"]
     print(f"\nlong campaign / fresh: draw {ratio_draw:.2f}×, status {ratio_status:.2f}× "
