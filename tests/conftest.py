@@ -52,6 +52,16 @@ def d2d() -> Runner:
     return Runner()
 
 
+def with_rules(d2d: Runner, tmp_path: Path, **rules: Any) -> Path:
+    """A session file whose [rules] table holds ``rules``, as a table would hand-edit it."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / f"table{len(list(tmp_path.glob('table*.toml')))}.toml"
+    d2d.ok("--session", path, "fate", "status")
+    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
+    path.write_text(path.read_text().replace("[rules]\n", "[rules]\n" + lines, 1))
+    return path
+
+
 def run_process(*args: str, env: dict[str, str] | None = None,
                 timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """``python -m d2d_cli ARGS`` in a real process (for locking, kills, imports)."""

@@ -4,11 +4,11 @@ tiebreak with the Level Bonus, effects, the 000 reading, bad input."""
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import with_rules
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -32,15 +32,6 @@ CHART_001 = {
     "counter": ["a",    "b",    "tie",  "tie",  "tie",  "a"],
     "wild":    ["a",    "a",    "b",    "tie",  "b",    "tie"],
 }
-
-
-def _session(d2d: Any, tmp_path: Path, **rules: str) -> Path:
-    """A session file whose [rules] table holds ``rules``."""
-    path = tmp_path / "table.toml"
-    d2d.ok("--session", str(path), "fate", "status")
-    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
-    path.write_text(path.read_text().replace("[rules]\n", "[rules]\n" + lines, 1))
-    return path
 
 
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(APPROACHES, APPROACHES)))
@@ -82,7 +73,7 @@ def test_chart_is_consistent_both_ways() -> None:
 def test_000_reading_evade_beats_wild(d2d: Any, tmp_path: Path) -> None:
     # 000 "4) Compare": "Evade vs. Wild - Evade Succeeds. Move Bonus." — the only cell
     # where 000 and 001 differ.
-    s = _session(d2d, tmp_path, conflict_chart="000")
+    s = with_rules(d2d, tmp_path, conflict_chart="000")
     r = d2d.json("--session", s, "conflict", "evade", "wild")
     assert r["outcome"] == "a" and r["conflict_chart"] == "000"
     chart = d2d.json("--session", s, "conflict", "chart")["chart"]
@@ -201,7 +192,7 @@ def test_fate_side_in_table_mode_by_colour(d2d: Any, card: str, approach: str) -
 
 
 def test_fate_orientation_option_uses_the_card(d2d: Any, tmp_path: Path) -> None:
-    s = _session(d2d, tmp_path, fate_orientation="card")
+    s = with_rules(d2d, tmp_path, fate_orientation="card")
     assert d2d.json("--session", s, "conflict", "fate", "fast", "--card", "4H^")[
         "approach_a"] == "fast"
     assert d2d.json("--session", s, "conflict", "fate", "fast", "--card", "4Sv")[

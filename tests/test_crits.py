@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import with_rules
 
 from d2d_cli.rules import crits
 from d2d_cli.rules.stats import parse_stat
-
-
-def _session(d2d: Any, tmp_path: Path, **rules: object) -> Path:
-    path = tmp_path / "table.toml"
-    d2d.ok("--session", str(path), "fate", "status")
-    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
-    path.write_text(path.read_text().replace("[rules]\n", "[rules]\n" + lines, 1))
-    return path
-
 
 # --------------------------------------------------------------------------- rating
 
@@ -87,7 +78,7 @@ def test_severity(d2d: Any, hits: int, severity: str, rotations: int, mortal: bo
 def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
     # 000 "4) Harm": "Mortal Wound - IF 4 or more Crits then the Unit has suffered a
     # Mortal Wound and is Dying" — 4 Crits is the card rotated to Extreme.
-    s = _session(d2d, tmp_path, mortal_wound="extreme")
+    s = with_rules(d2d, tmp_path, mortal_wound="extreme")
     assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 4,
                     "--card", "bash@head")["mortal_wound"] is True
     assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 3,
@@ -163,7 +154,7 @@ def test_deck_composition() -> None:
     assert len(crits.deck_cards("burden", crits.chart("vehicle"))) == 48
 
 
-def test_virtual_deck_in_the_session(d2d: Any) -> None:
+def test_virtual_deck_in_thewith_rules(d2d: Any) -> None:
     r1 = d2d.json("--seed", "5", "crit", "--power", "6x1", "--hits", 2, "--types", "pierce")
     assert r1["table_mode"] is False and r1["new_deck"] is True
     assert r1["card"].startswith("pierce@")
@@ -209,7 +200,7 @@ def test_table_location_chart_from_rules(d2d: Any, tmp_path: Path) -> None:
         '[person]\nname = "Our table"\nlocations = [\n'
         '  { key = "upper", name = "Upper body", cards = 1 },\n'
         '  { key = "lower", name = "Lower body", cards = 1 },\n]\n')
-    s = _session(d2d, tmp_path, locations_file="charts.toml")
+    s = with_rules(d2d, tmp_path, locations_file="charts.toml")
     r = d2d.json("--session", s, "crit", "--power", "5x1", "--card", "bash@lower")
     assert r["location_name"] == "Lower body"
     r = d2d.json("--session", s, "--seed", "1", "crit", "--power", "5x1", "--types", "bash")
@@ -218,7 +209,7 @@ def test_table_location_chart_from_rules(d2d: Any, tmp_path: Path) -> None:
     r = d2d.json("--session", s, "crit", "--vehicle", "--power", "5x1", "--card", "bash@hull")
     assert r["location"] == "hull"
     (tmp_path / "x").mkdir()
-    bad = _session(d2d, tmp_path / "x", locations_file="missing.toml")
+    bad = with_rules(d2d, tmp_path / "x", locations_file="missing.toml")
     res = d2d("--session", bad, "crit", "--power", "5x1", "--card", "bash@head")
     assert res.exit_code == 2 and "locations_file 'missing.toml' cannot be read" in res.stderr
 
@@ -250,7 +241,7 @@ def test_bad_input(d2d: Any, args: list[str], message: str) -> None:
 
 
 def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
-    s = _session(d2d, tmp_path, mortal_wound="sometimes")
+    s = with_rules(d2d, tmp_path, mortal_wound="sometimes")
     res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
     assert res.exit_code == 2
     assert "mortal_wound must be one of past_extreme, extreme, off" in res.stderr

@@ -6,28 +6,15 @@ Sources: 000 = ../shared/seeds/000_fef37bd987c67972.txt, 001 = …/001_a6cbfa98d
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Runner
-
-
-def with_rules(d2d: Runner, tmp_path: Path, **rules: Any) -> Path:
-    """A session file whose [rules] table holds ``rules`` (as a table would hand-edit)."""
-    path = tmp_path / f"table{len(list(tmp_path.glob('table*.toml')))}.toml"
-    d2d.ok("--session", path, "fate", "status")
-    text = path.read_text()
-    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
-    path.write_text(text.replace("[rules]\n", "[rules]\n" + lines, 1))
-    return path
-
+from tests.conftest import Runner, with_rules
 
 # --- JSON contracts ---------------------------------------------------------------------
 
