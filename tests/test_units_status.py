@@ -225,3 +225,17 @@ def test_status_bar_shows_the_crits_placed_on_a_unit(d2d) -> None:
     row = d2d.json("status")["units"][0]
     assert [(c["location"], c["severity"]) for c in row["crits"]] == [("torso", "major")]
     assert "Crit Torso (Major)" in d2d.ok("status")
+
+
+def test_removing_a_unit_clears_the_targets_on_it(d2d) -> None:
+    # 001 p.19 "Targets": a target is a unit on the board; a removed one can't be.
+    for name in ("Archer", "Gob", "Orc"):
+        d2d.ok("unit", "add", name, "--body", "2x1", "--mind", "6x1", "--will", "2x1",
+               "--speed", "5x0")
+    d2d.ok("unit", "target", "Gob", "Archer")
+    d2d.ok("unit", "target", "Orc", "Archer")
+    d2d.ok("unit", "target", "Archer", "Gob")
+    r = d2d.json("unit", "rm", "archer")
+    assert (r["name"], r["targets_cleared"]) == ("Archer", ["Gob", "Orc"])
+    rows = {u["name"]: u["target"] for u in d2d.json("status")["units"]}
+    assert rows == {"Gob": None, "Orc": None}

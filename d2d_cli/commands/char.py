@@ -213,7 +213,7 @@ def _sheet(unit: units.Unit, rules: dict[str, Any]) -> dict[str, Any]:
         "stats": {s: str(st) for s, st in unit.stats.items()},
         "effective_stats": units.effective_stats(unit),
         "real": ch.readings(unit.stats, str(rules.get("speed_convention", "001"))),
-        "points": sum(st.level for st in unit.stats.values()),
+        "points": ch.stat_points(unit.stats),
         "archetype": unit.extra.get("archetype"), "template": unit.extra.get("template"),
         "skills": dict(unit.skills), "abilities": list(unit.extra.get("abilities", [])),
         "conception": dict(unit.extra.get("conception", {})),

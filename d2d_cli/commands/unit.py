@@ -96,11 +96,7 @@ def rm(ctx: typer.Context, name: UnitArg,
     """
     with c.edit(ctx, c.command_line("unit rm", name)) as tx:
         roster = units.roster(tx.data)
-        unit = units.find(roster, name)
-        del roster[unit.name]
-        cleared = [u.name for u in roster.values() if u.target == unit.name]
-        for other in cleared:
-            roster[other].target = None
+        unit, cleared = units.remove(roster, name)
         tx.put("units", units.roster_state(roster))
         tx.summary = f"removed unit {unit.name}"
     render.emit("unit rm", {"name": unit.name, "removed": True, "targets_cleared": cleared},

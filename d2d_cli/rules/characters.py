@@ -128,6 +128,12 @@ def parse_skill_spec(text: str) -> tuple[str, int]:
 # --- creation -------------------------------------------------------------------------
 
 
+def stat_points(stats: dict[str, Stat]) -> int:
+    """The points a spread of stats spends: the sum of the four levels (000 "Character
+    Creation": "22 points to divide among the 4 stats")."""
+    return sum(stats[s].level for s in STATS if s in stats)
+
+
 def budget_check(stats: dict[str, Stat], budget: int = BUDGET) -> int:
     """The 22-point rule: each level a whole number in 2–10, the four summing to 22."""
     for s in STATS:
@@ -137,7 +143,7 @@ def budget_check(stats: dict[str, Stat], budget: int = BUDGET) -> int:
             raise RuleViolation(f"{s.capitalize()} {shown:g} is not a whole level from "
                                 f"{MIN_LEVEL} to {MAX_LEVEL} (000 \"Units\": \"Level is an "
                                 "integer from 2-10\")")
-    total = sum(stats[s].level for s in STATS)
+    total = stat_points(stats)
     if total != budget:
         terms = " + ".join(f"{s.capitalize()} {stats[s].level}" for s in STATS)
         how = f"{total - budget} over" if total > budget else f"{budget - total} under"

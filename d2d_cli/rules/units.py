@@ -107,6 +107,17 @@ def roster_state(units: dict[str, Unit]) -> dict[str, Any]:
     return {name: u.to_state() for name, u in units.items()}
 
 
+def remove(units: dict[str, Unit], name: str) -> tuple[Unit, list[str]]:
+    """Take a unit off the board; units that targeted it lose their target (001 p.19
+    "Targets"). Returns the removed unit and the names whose target was cleared."""
+    unit = find(units, name)
+    del units[unit.name]
+    cleared = [u.name for u in units.values() if u.target == unit.name]
+    for other in cleared:
+        units[other].target = None
+    return unit, cleared
+
+
 def find(units: dict[str, Unit], name: str) -> Unit:
     """A unit by name (case-insensitive), or a BadInput naming the nearest names."""
     if name in units:
