@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-HumanView = Callable[["Console", dict[str, Any]], None]
+HumanView = Callable[["Console", Any], None]
 
 # The command being run, for the error envelope ("fate draw"); set by emit()/begin().
 _current_command: str | None = None
@@ -44,11 +44,16 @@ def console(stderr: bool = False) -> Console:
     )
 
 
-def emit(command: str, result: dict[str, Any], human: HumanView, *, as_json: bool) -> None:
-    """Print a command's result: the JSON envelope, or the human view of the same dict."""
+def emit(command: str, result: Any, human: HumanView, *, as_json: bool) -> None:
+    """Print a command's result: the JSON envelope, or the human view of the same object.
+
+    ``result`` is a typed result (``rules.result.Result``; its JSON view is derived
+    there) or, for the few commands that only echo data, a plain dict."""
     begin(command)
     if as_json:
-        write_json({"ok": True, "command": command, "result": result})
+        from d2d_cli.rules.result import to_json
+
+        write_json({"ok": True, "command": command, "result": to_json(result)})
     else:
         human(console(), result)
 
