@@ -243,8 +243,10 @@ def test_bad_input(d2d: Any, args: list[str], message: str) -> None:
 def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
     s = with_rules(d2d, tmp_path, mortal_wound="sometimes")
     res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
-    assert res.exit_code == 2
-    assert "mortal_wound must be one of past_extreme, extreme, off" in res.stderr
+    # A bad hand edit is a session the command cannot use (exit 3), named with its key.
+    assert res.exit_code == 3
+    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"past_extreme\", \"extreme\" " \
+        "or \"off\"" in res.stderr
 
 
 def test_crit_json_is_complete_and_stable(d2d: Any) -> None:

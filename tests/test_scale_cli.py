@@ -114,7 +114,9 @@ def test_speed_convention_rule(d2d: Runner, tmp_path: Path) -> None:
     r = d2d.json("--session", path, "scale", "show", "4x0", "--as", "speed")
     assert (r["value"], r["unit"]) == (4.0, "m/s")
     bad = with_rules(d2d, tmp_path, speed_convention="fast")
-    assert d2d("--session", bad, "scale", "speed", "4m/s").exit_code == 2
+    res = d2d("--session", bad, "scale", "speed", "4m/s")
+    assert res.exit_code == 3
+    assert f"{bad}: [rules] speed_convention = 'fast': use \"001\" or \"000\"" in res.stderr
 
 
 def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
@@ -131,7 +133,8 @@ def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
         (2, 4.0, 4, 2)
     bad = with_rules(d2d, tmp_path, personal_round_s=0)
     res = d2d("--session", bad, "scale", "map", "personal")
-    assert res.exit_code == 2 and "personal_round_s" in res.stderr
+    assert res.exit_code == 3
+    assert f"{bad}: [rules] personal_round_s = 0: use a number of seconds above 0" in res.stderr
 
 
 # --- map scales (000 "Map and Scale") -------------------------------------------------

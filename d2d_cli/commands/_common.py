@@ -6,13 +6,16 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import Card, parse_card
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.options import Options
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 CardOpt = Annotated[
@@ -50,6 +53,14 @@ def settings(ctx: typer.Context) -> Any:
 
 def path(ctx: typer.Context) -> Path:
     return session.resolve(settings(ctx).session)
+
+
+def options(ctx: typer.Context, data: dict[str, Any]) -> Options:
+    """The session's ``[rules]``, parsed and checked (a bad hand edit: exit 3, the file
+    and key named, before anything changes)."""
+    from d2d_cli.rules import options as o
+
+    return o.parse(data.get("rules"), str(path(ctx)))
 
 
 def read(ctx: typer.Context) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput, D2DError
 from d2d_cli.rules import characters as ch
 from d2d_cli.rules import units
+from d2d_cli.rules.options import Options
 
 app = c.group("Characters: 22-point creation, sheet, export, advancement.")
 
@@ -79,7 +80,7 @@ def new(
         roster[name] = unit
         tx.put("units", units.roster_state(roster))
         tx.summary = f"created character {name} ({ch.budget_check(stats)} points)"
-    render.emit("char new", _sheet(unit, tx.data.get("rules", {})), show_sheet, as_json=json)
+    render.emit("char new", _sheet(unit, c.options(ctx, tx.data)), show_sheet, as_json=json)
 
 
 @app.command()
@@ -90,7 +91,7 @@ def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     """
     data = c.read(ctx)
     unit = ch.require_character(units.find(units.roster(data), name))
-    render.emit("char show", _sheet(unit, data.get("rules", {})), show_sheet, as_json=json)
+    render.emit("char show", _sheet(unit, c.options(ctx, data)), show_sheet, as_json=json)
 
 
 @app.command()
@@ -111,7 +112,7 @@ def export(
         raise BadInput(f"unknown format {format!r}: use svg, html or toml")
     data = c.read(ctx)
     unit = ch.require_character(units.find(units.roster(data), name))
-    text = _export_text(unit, data.get("rules", {}), format)
+    text = _export_text(unit, c.options(ctx, data), format)
     path = output or Path(f"{unit.name}.{format}")
     if str(path) == "-":
         sys.stdout.write(text)
@@ -153,7 +154,7 @@ def train(ctx: typer.Context, name: NameArg,
     Example: d2d char train Rook Stealth
     """
     _advance(ctx, name, f"train {skill}", lambda u, rules: ch.train(
-        u, skill, int(rules.get("new_skill_sp", ch.NEW_SKILL_SP))), json)
+        u, skill, rules.new_skill_sp), json)
 
 
 @app.command()
@@ -166,7 +167,7 @@ def respec(ctx: typer.Context, name: NameArg,
     Example: d2d char respec Rook Climbing
     """
     _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, str(rules.get("respec_sp", "lost"))), json)
+        u, skill, rules.respec_sp), json)
 
 
 @app.command()
@@ -196,23 +197,24 @@ def _advance(ctx: typer.Context, name: str, what: str, step: Any, as_json: bool)
     with c.edit(ctx, c.command_line("char", what.split()[0], name, *what.split()[1:])) as tx:
         roster = units.roster(tx.data)
         unit = ch.require_character(units.find(roster, name))
-        change = step(unit, tx.data.get("rules", {}))
+        opts = c.options(ctx, tx.data)
+        change = step(unit, opts)
         tx.put("units", units.roster_state(roster))
         tx.summary = f"{unit.name}: {what}"
-    result = {**_sheet(unit, tx.data.get("rules", {})), "change": change}
+    result = {**_sheet(unit, opts), "change": change}
     render.emit(f"char {what.split()[0]}", result, _show_change, as_json=as_json)
 
 
 # --- the sheet ------------------------------------------------------------------------
 
 
-def _sheet(unit: units.Unit, rules: dict[str, Any]) -> dict[str, Any]:
+def _sheet(unit: units.Unit, rules: Options) -> dict[str, Any]:
     pts = ch.points(unit)
     return {
         "name": unit.name, "kind": unit.kind,
         "stats": {s: str(st) for s, st in unit.stats.items()},
         "effective_stats": units.effective_stats(unit),
-        "real": ch.readings(unit.stats, str(rules.get("speed_convention", "001"))),
+        "real": ch.readings(unit.stats, rules.speed_convention),
         "points": ch.stat_points(unit.stats),
         "archetype": unit.extra.get("archetype"), "template": unit.extra.get("template"),
         "skills": dict(unit.skills), "abilities": list(unit.extra.get("abilities", [])),
@@ -270,7 +272,7 @@ def _show_change(con: Any, r: dict[str, Any]) -> None:
     con.print(f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}")
 
 
-def _export_text(unit: units.Unit, rules: dict[str, Any], fmt: str) -> str:
+def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
     if fmt == "toml":
         return ch.sheet_toml(unit.name, unit.to_state())
     import io

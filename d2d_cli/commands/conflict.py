@@ -40,8 +40,8 @@ def conflict(
 
     Example: d2d conflict fate 7S^ --level-b 2
     """
-    opts = c.read(ctx).get("rules", {})
-    reading = rules.check_reading(opts.get("conflict_chart", "001"))
+    opts = c.options(ctx, c.read(ctx))
+    reading = opts.conflict_chart
     if sides == ["chart"]:
         if card:
             raise BadInput("--card is for fate sides; the chart reveals nothing")
@@ -55,7 +55,7 @@ def conflict(
     def resolve(reveal: Any) -> dict[str, Any]:
         return rules.resolve(specs, reveal, level_a=level_a, level_b=level_b,
                              reading=reading,
-                             fate_orientation=opts.get("fate_orientation", "color"))
+                             fate_orientation=opts.fate_orientation)
 
     if not any(s.source == "fate" for s in specs):
         if table is not None:

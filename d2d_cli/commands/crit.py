@@ -11,6 +11,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import crits as rules
+from d2d_cli.rules.options import Options
 from d2d_cli.rules.stats import parse_stat
 from d2d_cli.rules.units import find, roster, roster_state
 
@@ -22,9 +23,9 @@ DamageCardOpt = Annotated[list[str] | None, typer.Option(
          "the order drawn. The virtual deck is not touched.")]
 
 
-def _chart(ctx: typer.Context, opts: dict[str, Any], kind: str) -> rules.Chart:
+def _chart(ctx: typer.Context, opts: Options, kind: str) -> rules.Chart:
     """The table's location charts from `[rules] locations_file`, else d2d's default."""
-    name = opts.get("locations_file")
+    name = opts.locations_file
     if not name:
         return rules.chart(kind)
     import tomllib
@@ -68,10 +69,10 @@ def crit(
     worn = parse_stat(armor) if armor is not None else None
     deck, wanted = rules.parse_types(types)
     rules.check_hits(hits)
-    opts = c.read(ctx).get("rules", {})
+    opts = c.options(ctx, c.read(ctx))
     ch = _chart(ctx, opts, "vehicle" if vehicle else "person")
     args = dict(power=rating, armor=worn, hits=hits, deck=deck, types=wanted, ch=ch,
-                mortal_rule=opts.get("mortal_wound", "past_extreme"))
+                mortal_rule=opts.mortal_wound)
     given = [rules.parse_damage_card(x, ch) for x in card] if card else None
     if given is not None and target is None:
         result = _draw_table(args, given)

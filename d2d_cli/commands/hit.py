@@ -34,11 +34,11 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    opts = c.read(ctx).get("rules", {})
+    opts = c.options(ctx, c.read(ctx))
     result = rules.count_hits(
         [parse_card(x) for x in cards], level=level, rival_level=rival_level,
         difficulty=rules.parse_difficulty(vs),
-        ten_always_hits=bool(opts.get("ten_always_hits", False)))
+        ten_always_hits=opts.ten_always_hits)
     render.emit("hit", result, _show, as_json=json)
 
 

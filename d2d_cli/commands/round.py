@@ -24,7 +24,7 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     with c.edit(ctx, "round start") as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        penalties = bool(tx.data.get("rules", {}).get("refresh_penalties", True))
+        penalties = c.options(ctx, tx.data).refresh_penalties
         rows = rounds.start(rnd, roster, penalties)
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())

@@ -16,6 +16,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import scale, stats
+from d2d_cli.rules.options import DEFAULTS, Options
 
 app = c.group("Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.")
 
@@ -29,17 +30,14 @@ ConventionOpt = Annotated[str | None, typer.Option(
 
 
 def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
-           ) -> tuple[dict[str, Any], str]:
+           ) -> tuple[Options, str]:
     """The session's [rules] and the speed convention (``--convention`` wins, and then
     the session is not read at all unless ``always``)."""
     if convention is not None and not always:
-        return {}, scale.check_convention(convention)
-    rules = c.read(ctx).get("rules", {})
-    if not isinstance(rules, dict):  # a hand edit like `rules = 5`: no choices made
-        rules = {}
-    chosen = convention if convention is not None else rules.get("speed_convention",
-                                                                  scale.DEFAULT_CONVENTION)
-    return rules, scale.check_convention(chosen)
+        return DEFAULTS, scale.check_convention(convention)
+    opts = c.options(ctx, c.read(ctx))
+    chosen = convention if convention is not None else opts.speed_convention
+    return opts, scale.check_convention(chosen)
 
 
 @app.command(context_settings=_VALUE)

@@ -105,6 +105,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
                      and k not in ("meta", "rules", "fate")},
         "rules": data.get("rules", {}),
     }
+    c.options(ctx, data)  # a bad hand-edited [rules] is named here too
     render.emit("session show", result, _show_show, as_json=json)
 
 

@@ -26,8 +26,7 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     table = c.cards(card)
     with c.edit(ctx, "weather wind") as tx:
         reveal = c.revealer(tx, table)
-        convention = str(tx.data.get("rules", {}).get("speed_convention", "001"))
-        result = weather.wind(reveal, convention)
+        result = weather.wind(reveal, c.options(ctx, tx.data).speed_convention)
         c.check_table(reveal, table, 4, "weather wind")
         assert result is not None
         tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.stats import (
     CTX,
     Stat,
@@ -484,7 +485,7 @@ def map_types() -> list[str]:
     return list(table("maps"))
 
 
-def map_spec(key: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+def map_spec(key: str, opts: Options = DEFAULTS) -> dict[str, Any]:
     """A map type's space (m) and round (s), with the table's ``[rules]`` applied."""
     maps = table("maps")
     name = str(key).strip().lower()
@@ -493,8 +494,8 @@ def map_spec(key: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
     spec = maps[name]
     round_s = spec.get("round_s")
     rkey = spec.get("round_key")
-    if rkey and rules and rules.get(rkey) is not None:
-        round_s = _positive_rule(rkey, rules[rkey])
+    if rkey:
+        round_s = Fraction(str(getattr(opts, rkey)))
     space = Fraction(spec["space_m"]) if "space_m" in spec else None
     rnd = Fraction(round_s) if round_s is not None else None
     move_1 = space / rnd if space is not None and rnd is not None else None
@@ -505,17 +506,6 @@ def map_spec(key: str, rules: dict[str, Any] | None = None) -> dict[str, Any]:
             "_space": space, "_round": rnd}
 
 
-def _positive_rule(key: str, value: object) -> Fraction:
-    try:
-        x = Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        x = Fraction(0)
-    if x <= 0:
-        raise BadInput(f"[rules] {key} = {value!r} must be a positive number of seconds "
-                       "(001: 6, 000: 2)")
-    return x
-
-
 def _num(x: Fraction | None) -> float | int | None:
     if x is None:
         return None
@@ -523,7 +513,7 @@ def _num(x: Fraction | None) -> float | int | None:
 
 
 def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CONVENTION,
-                rules: dict[str, Any] | None = None) -> dict[str, Any]:
+                opts: Options = DEFAULTS) -> dict[str, Any]:
     """How far a unit's Speed takes it on a map, each round.
 
     ``spaces_per_round`` = real speed × round ÷ space (exact); ``move`` = the whole
@@ -532,7 +522,7 @@ def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CO
     "Action - Cost half Move (rounded down)"). On a Narrative map (no fixed scale)
     Move is the Speed level (001 p.19 "Move = Speed").
     """
-    spec = map_spec(key, rules)
+    spec = map_spec(key, opts)
     space, rnd = spec.pop("_space"), spec.pop("_round")
     out: dict[str, Any] = {**spec, "speed": None, "spaces_per_round": None, "move": None,
                            "action_cost": None, "convention": convention}
@@ -552,11 +542,11 @@ def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CO
     return out
 
 
-def maps_table(rules: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def maps_table(opts: Options = DEFAULTS) -> list[dict[str, Any]]:
     """Every map type (``d2d scale map --list``)."""
     out = []
     for key in map_types():
-        spec = map_spec(key, rules)
+        spec = map_spec(key, opts)
         spec.pop("_space")
         spec.pop("_round")
         out.append(spec)
