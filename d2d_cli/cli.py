@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
@@ -25,35 +25,45 @@ from typer.core import TyperGroup
 from d2d_cli import __version__, render
 from d2d_cli.errors import D2DError
 
-# name → (module under d2d_cli.commands, one-line help, is it a group of subcommands)
-GROUPS: dict[str, tuple[str, str, bool]] = {
-    "fate": ("fate", "The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, high card.",
-             True),
-    "scale": ("scale", "Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.", True),
-    "conflict": ("conflict", "Resolve a conflict between two approaches; the chart.", False),
-    "hit": ("hit", "Count the Hits of the winner's cards (Level, Difficulty, combos).", False),
-    "crit": ("crit", "Rate a Crit (Power vs Armor), draw its location and severity.", False),
-    "char": ("char", "Characters: 22-point creation, sheet, export, advancement.", True),
-    "unit": ("unit", "Units on the board: add, list, show, rm, conditions, targets.", True),
-    "status": ("status", "The Status Bar: every unit with effective stats and its round.",
-               False),
-    "ref": ("ref", "Look up a skill, archetype, condition or glossary term.", False),
-    "task": ("task", "Task clocks: Challenge and Progress tokens.", True),
-    "clock": ("clock", "The scene clock and its timed and random events.", True),
-    "round": ("round", "Round start (refresh) and round end (upkeep).", True),
-    "weather": ("weather", "Weather: wind direction and speed from Fate reveals.", True),
-    "scene": ("scene", "Load and show a scene file (units, tasks, clock, events).", True),
-    "session": ("session", "Session files: new, list, use, show, path, log, undo.", True),
-    "tour": ("tour", "A guided tour of d2d on a throwaway session (the README's main job).",
-             False),
+
+class Group(NamedTuple):
+    """A command group: its module under d2d_cli.commands (named like its subject in
+    rules/), its one-line help (the only copy: the group's module reads it from here),
+    and whether it holds subcommands."""
+
+    module: str
+    help: str
+    nested: bool
+
+
+GROUPS: dict[str, Group] = {
+    "fate": Group("fate", "The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, "
+                  "high card.", True),
+    "scale": Group("scale", "Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.",
+                   True),
+    "conflict": Group("conflict", "Resolve a conflict between two approaches; the chart.",
+                      False),
+    "hit": Group("hits", "Count the Hits of the winner's cards (Level, Difficulty, combos).",
+                 False),
+    "crit": Group("crits", "Rate a Crit (Power vs Armor), draw its location and severity.",
+                  False),
+    "char": Group("characters", "Characters: 22-point creation, sheet, export, advancement.",
+                  True),
+    "unit": Group("units", "Units on the board: add, list, show, rm, conditions, targets.",
+                  True),
+    "status": Group("status", "The Status Bar: every unit with effective stats and its round.",
+                    False),
+    "ref": Group("reference", "Look up a skill, archetype, condition or glossary term.",
+                 False),
+    "task": Group("tasks", "Task clocks: Challenge and Progress tokens.", True),
+    "clock": Group("clock", "The scene clock and its timed and random events.", True),
+    "round": Group("rounds", "Round start (refresh) and round end (upkeep).", True),
+    "weather": Group("weather", "Weather: wind direction and speed from Fate reveals.", True),
+    "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
+    "session": Group("session", "Session files: new, list, use, show, path, log, undo.", True),
+    "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
+                  "job).", False),
 }
-
-
-def _available(name: str) -> bool:
-    """A group is listed once its module exists (groups land issue by issue)."""
-    from importlib.util import find_spec
-
-    return find_spec(f"d2d_cli.commands.{GROUPS[name][0]}") is not None
 
 
 @dataclass
@@ -63,28 +73,27 @@ class Settings:
     session: str | None = None
     seed: int | None = None
     debug: bool = False
+    argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
 
 
 class D2DGroup(TyperGroup):
     """The root group: lazy subcommands and the error boundary."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return [name for name in GROUPS if _available(name)]
+        return list(GROUPS)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         entry = GROUPS.get(cmd_name)
-        if entry is None or not _available(cmd_name):
+        if entry is None:
             return None
-        module = importlib.import_module(f"d2d_cli.commands.{entry[0]}")
+        module = importlib.import_module(f"d2d_cli.commands.{entry.module}")
         command = typer.main.get_command(module.app)
         command.name = cmd_name
-        if not command.help:
-            command.help = entry[1]
         return command
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         # Help lists the groups from GROUPS without importing them.
-        rows = [(name, GROUPS[name][1]) for name in self.list_commands(ctx)]
+        rows = [(name, GROUPS[name].help) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -95,7 +104,8 @@ class D2DGroup(TyperGroup):
         argv = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in argv
         debug = "--debug" in argv or bool(os.environ.get("D2D_DEBUG"))
-        render.begin(_command_name(argv))
+        render.begin(None)
+        extra.setdefault("obj", Settings(argv=tuple(argv)))
         try:
             rv = super().main(argv, prog_name or "d2d", complete_var,
                               standalone_mode=False, **extra)
@@ -121,6 +131,8 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
             message += f" (see '{ctx.command_path} --help')"
+            if render.current_command() is None:  # raised before the command ran
+                render.begin(ctx.command_path.partition(" ")[2] or None)
         render.error(render.current_command(), "usage", message, as_json=as_json)
         return e.exit_code
     if isinstance(e, BrokenPipeError):
@@ -135,27 +147,6 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         sys.stderr.write("d2d: rerun with --debug to see the traceback\n")
     return 1
 
-
-def _command_name(argv: list[str]) -> str | None:
-    """``fate draw`` from ``--seed 7 fate draw 3 --json`` (for error envelopes)."""
-    words: list[str] = []
-    skip = False
-    for tok in argv:
-        if skip:
-            skip = False
-            continue
-        if tok in ("--session", "--seed"):
-            skip = True
-            continue
-        if tok.startswith("-"):
-            if words:
-                break
-            continue
-        words.append(tok)
-        entry = GROUPS.get(words[0])
-        if entry is None or not entry[2] or len(words) == 2:
-            break
-    return " ".join(words) or None
 
 
 def _version(value: bool) -> None:
@@ -194,7 +185,8 @@ def root(
 
     Example: d2d fate draw 3
     """
-    ctx.obj = Settings(session=session, seed=seed, debug=debug)
+    argv = ctx.obj.argv if isinstance(ctx.obj, Settings) else ()
+    ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 HumanView = Callable[["Console", Any], None]
 
-# The command being run, for the error envelope ("fate draw"); set by emit()/begin().
+# The command being run ("fate draw"), for every envelope; set by begin() when a command
+# starts (commands._common.D2DCommand), reset by the boundary for each command line.
 _current_command: str | None = None
 
 
@@ -44,12 +45,13 @@ def console(stderr: bool = False) -> Console:
     )
 
 
-def emit(command: str, result: Any, human: HumanView, *, as_json: bool) -> None:
+def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     """Print a command's result: the JSON envelope, or the human view of the same object.
 
     ``result`` is a typed result (``rules.result.Result``; its JSON view is derived
-    there) or, for the few commands that only echo data, a plain dict."""
-    begin(command)
+    there) or, for the few commands that only echo data, a plain dict. The envelope's
+    ``command`` is the running command's name (set once, from Click's context)."""
+    command = _current_command
     if as_json:
         from d2d_cli.rules.result import to_json
 

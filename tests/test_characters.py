@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.commands import char as char_cmd
+from d2d_cli.commands import characters as char_cmd
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import characters as ch
 from d2d_cli.rules.stats import Stat

@@ -215,9 +215,11 @@ def test_fate_side_reveals_from_the_session_deck(d2d: Any) -> None:
 
 def test_table_mode_needs_one_card_per_fate_side(d2d: Any) -> None:
     res = d2d("conflict", "fate", "fate", "--card", "5S")
-    assert res.exit_code == 2 and "2 fate side(s) need 2 --card(s)" in res.stderr
+    assert res.exit_code == 2 and "not enough cards with --card: 1 given, at least 2 " \
+        "needed" in res.stderr
     res = d2d("conflict", "fate", "block", "--card", "5S", "--card", "6S")
     assert res.exit_code == 2
+    assert "too many cards with --card: 2 given, only 1 needed" in res.stderr
     res = d2d("conflict", "fast", "block", "--card", "5S")
     assert res.exit_code == 2 and "--card is for fate sides" in res.stderr
 

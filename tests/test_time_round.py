@@ -147,9 +147,9 @@ def test_table_mode_too_few_or_too_many_cards(d2d, tmp_path, data_dir):
     before = session_bytes(data_dir)
     res = d2d("round", "end", "--card", "5H")
     assert res.exit_code == 2
-    assert "round end needs at least 2 card(s) with --card; 1 given" in res.stderr
+    assert "not enough cards with --card: 1 given, at least 2 needed" in res.stderr
     res = d2d("round", "end", "--card", "5H", "--card", "6H", "--card", "7H")
-    assert res.exit_code == 2 and "3 cards given with --card, only 2 needed" in res.stderr
+    assert res.exit_code == 2 and "too many cards with --card: 3 given, only 2 needed" in res.stderr
     assert session_bytes(data_dir) == before
 
 

@@ -64,10 +64,10 @@ def test_too_few_or_too_many_table_cards(d2d, data_dir):
     res = d2d("weather", "wind", "--card", "2C", "--card", "KC", "--card", "3C",
               "--card", "4C")
     assert res.exit_code == 2
-    assert "weather wind needs at least 5 card(s) with --card; 4 given" in res.stderr
+    assert "not enough cards with --card: 4 given, at least 5 needed" in res.stderr
     res = d2d("weather", "wind", *(x for c in ["2C", "3C", "4C", "5C", "6C"]
                                    for x in ("--card", c)))
-    assert res.exit_code == 2 and "5 cards given with --card, only 4 needed" in res.stderr
+    assert res.exit_code == 2 and "too many cards with --card: 5 given, only 4 needed" in res.stderr
     assert session_bytes(data_dir) == before
     assert d2d("weather", "show").exit_code == 2
 

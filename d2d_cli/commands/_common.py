@@ -6,16 +6,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from d2d_cli import session
-from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import Card, parse_card
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.fate import Revealer
     from d2d_cli.rules.options import Options
+
+R = TypeVar("R")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 CardOpt = Annotated[
@@ -29,17 +32,41 @@ CardOpt = Annotated[
 _HELP = {"help_option_names": ["-h", "--help"]}
 
 
-def group(help: str) -> typer.Typer:
-    """A command group. Help is plain text (no Rich panels): it renders in ~half the
-    time, and looks the same in every group."""
-    return typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None,
-                       add_completion=False, context_settings=_HELP)
+class D2DCommand(TyperCommand):
+    """Every d2d command: before it runs, its name (``fate draw``, from Click's context)
+    becomes the name its output and its errors carry."""
+
+    def invoke(self, ctx: Any) -> Any:
+        from d2d_cli import render
+
+        render.begin(command_name(ctx))
+        return super().invoke(ctx)
 
 
-def single(help: str) -> typer.Typer:
-    """An app holding one command (``d2d hit``, ``d2d status``…)."""
-    return typer.Typer(help=help, rich_markup_mode=None, add_completion=False,
-                       context_settings=_HELP)
+class _App(typer.Typer):
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", D2DCommand)
+        return super().command(*args, **kwargs)
+
+
+def _help(name: str) -> str:
+    from d2d_cli.cli import GROUPS  # the one copy of each group's one-line help
+
+    return GROUPS[name].help
+
+
+def group(name: str, help: str | None = None) -> typer.Typer:
+    """The command group ``d2d NAME`` (its help from ``cli.GROUPS``; a nested group
+    gives its own). Help is plain text (no Rich panels): it renders in ~half the time,
+    and looks the same in every group."""
+    return _App(help=help or _help(name), no_args_is_help=True, rich_markup_mode=None,
+                add_completion=False, context_settings=_HELP)
+
+
+def single(name: str) -> typer.Typer:
+    """An app holding the one command ``d2d NAME`` (``d2d hit``, ``d2d status``…)."""
+    return _App(help=_help(name), rich_markup_mode=None, add_completion=False,
+                context_settings=_HELP)
 
 
 def settings(ctx: typer.Context) -> Any:
@@ -70,11 +97,43 @@ def read(ctx: typer.Context) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def edit(ctx: typer.Context, command: str) -> Iterator[session.Transaction]:
-    """A locked read-modify-write of the session, journalled as ``command``."""
+def edit(ctx: typer.Context) -> Iterator[session.Transaction]:
+    """A locked read-modify-write of the session, journalled under the command line as
+    it was typed (``fate draw 3``)."""
     s = settings(ctx)
-    with session.edit(session.resolve(s.session), command, seed=s.seed) as tx:
+    with session.edit(session.resolve(s.session), label(ctx), seed=s.seed) as tx:
         yield tx
+
+
+# Global options are not part of what a command did.
+_GLOBAL_WITH_VALUE = ("--session", "--seed")
+_GLOBAL_FLAGS = ("--json", "--debug")
+
+
+def label(ctx: typer.Context) -> str:
+    """The journal's label: the real command line, quoted (``char learn Rook 'Pick
+    Lock'``), without the global options."""
+    import shlex
+
+    argv = list(settings(ctx).argv)
+    words: list[str] = []
+    skip = False
+    for tok in argv:
+        if skip:
+            skip = False
+        elif tok in _GLOBAL_WITH_VALUE:
+            skip = True
+        elif tok in _GLOBAL_FLAGS or tok.startswith(tuple(f"{g}=" for g in
+                                                           _GLOBAL_WITH_VALUE)):
+            continue
+        else:
+            words.append(tok)
+    return shlex.join(words) if words else command_name(ctx)
+
+
+def command_name(ctx: typer.Context) -> str:
+    """``fate draw``: the command's path below the root, from Click's context."""
+    return ctx.command_path.partition(" ")[2]
 
 
 def cards(values: list[str] | None) -> list[Card] | None:
@@ -84,55 +143,39 @@ def cards(values: list[str] | None) -> list[Card] | None:
     return [parse_card(v) for v in values]
 
 
-def command_line(name: str, *parts: object) -> str:
-    """The journal's label: ``fate draw 3``."""
-    return " ".join([name, *(str(p) for p in parts if p not in (None, "", False))])
-
-
 # --------------------------------------------------------------------------- reveals
 # Every card-revealing command reads either the session's Fate deck or the cards drawn
-# at the table (--card); these four helpers are the one way commands do that.
+# at the table (--card): ``reveals`` is the one path. Running out of table cards raises
+# ``fate.OutOfCards`` from inside the rule; too many cards is refused when it ends.
 
 
-def revealer(tx: session.Transaction, table: list[Card] | None) -> Any:
-    """A ``rules.fate.Revealer`` over the session's Fate deck, or over ``table`` cards."""
+@contextlib.contextmanager
+def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterator[Revealer]:
+    """A ``rules.fate.Revealer`` over the session's Fate deck (``tx``), or over the
+    ``table`` cards. On a clean exit, leftover table cards are refused and the deck is
+    stored with what it revealed (the last reveal)."""
     from d2d_cli.rules import fate
 
     if table is not None:
-        return fate.Revealer(None, None, table)
-    return fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
-
-
-def save_reveals(tx: session.Transaction, reveal: Any) -> None:
-    """Store the deck after reveals (and remember them as the last reveal)."""
-    if reveal.deck is not None and reveal.used:
+        reveal = fate.Revealer(None, None, table)
+    else:
+        assert tx is not None, "the Fate deck needs a session transaction"
+        reveal = fate.Revealer(fate.Deck.from_state(tx.data.get("fate")), tx.rng())
+    yield reveal
+    reveal.finish()
+    if tx is not None and reveal.deck is not None and reveal.used:
         reveal.deck.last = reveal.used
         tx.put("fate", reveal.deck.to_state())
 
 
-def check_table(reveal: Any, table: list[Card] | None, needed: int, what: str) -> None:
-    """Table mode: refuse (changing nothing) when the cards ran out or were too many."""
-    if table is None:
-        return
-    if reveal.exhausted:
-        raise BadInput(f"{what} needs at least {max(needed, len(reveal.used) + 1)} card(s) "
-                       f"with --card; {len(table)} given (a Wild or a redraw needs more)")
-    if reveal.leftover():
-        raise BadInput(f"{len(table)} cards given with --card, only {len(reveal.used)} needed")
-
-
-def with_reveals(ctx: typer.Context, label: str, table: list[Card] | None,
-                 body: Callable[[Any], Any]) -> tuple[Any, Any]:
-    """Run ``body(reveal)`` on the Fate deck (saved and journalled as ``label``) or on
-    the table's cards (read only). Returns body's result and the revealer."""
+def with_reveals(ctx: typer.Context, table: list[Card] | None,
+                 body: Callable[[Revealer], R]) -> tuple[R, Revealer]:
+    """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
+    cards (read only). Returns body's result and the revealer."""
     if table is not None:
-        from d2d_cli.rules import fate
-
-        reveal = fate.Revealer(None, None, table)
-        return body(reveal), reveal
-    with edit(ctx, label) as tx:
-        reveal = revealer(tx, None)
+        with reveals(None, table) as reveal:
+            return body(reveal), reveal
+    with edit(ctx) as tx, reveals(tx, None) as reveal:
         out = body(reveal)
-        save_reveals(tx, reveal)
         tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
     return out, reveal

@@ -11,16 +11,16 @@ from d2d_cli.commands import _common as c
 from d2d_cli.rules import clock as clocks
 from d2d_cli.rules import scene, units
 
-app = c.group("The scene clock and its timed and random events.")
-event_app = c.group("Timed Events (placed in the Clock) and Random Events (checked at "
-                    "round end).")
+app = c.group("clock")
+event_app = c.group("clock event", "Timed Events (placed in the Clock) and Random Events "
+                    "(checked at round end).")
 app.add_typer(event_app, name="event")
 
 DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
 
 
-def _move(ctx: typer.Context, label: str, k: int, down: bool) -> dict[str, Any]:
-    with c.edit(ctx, label) as tx:
+def _move(ctx: typer.Context, k: int, down: bool) -> dict[str, Any]:
+    with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         before = clock.value
         reached = clock.advance(k, down)
@@ -41,7 +41,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     """
     clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
     result = {**clock.to_json(), "events": []}
-    render.emit("clock show", result, _show, as_json=json)
+    render.emit(result, _show, as_json=json)
 
 
 @app.command("set")
@@ -52,12 +52,12 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
     Example: d2d clock set 1
     """
     clocks.check_value(n)
-    with c.edit(ctx, c.command_line("clock set", n)) as tx:
+    with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         clock.value = n
         tx.put("clock", clock.to_state())
         tx.summary = f"clock set to {n}"
-    render.emit("clock set", {**clock.to_json(), "events": []}, _show, as_json=json)
+    render.emit({**clock.to_json(), "events": []}, _show, as_json=json)
 
 
 @app.command()
@@ -66,8 +66,8 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> 
 
     Example: d2d clock tick
     """
-    result = _move(ctx, c.command_line("clock tick", "--down" if down else ""), 1, down)
-    render.emit("clock tick", result, _show_moved, as_json=json)
+    result = _move(ctx, 1, down)
+    render.emit(result, _show_moved, as_json=json)
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
@@ -80,8 +80,8 @@ def advance(ctx: typer.Context,
     Example: d2d clock advance 4
     """
     clocks.check_ticks(k)
-    result = _move(ctx, c.command_line("clock advance", k, "--down" if down else ""), k, down)
-    render.emit("clock advance", result, _show_moved, as_json=json)
+    result = _move(ctx, k, down)
+    render.emit(result, _show_moved, as_json=json)
 
 
 @event_app.command("add")
@@ -93,12 +93,12 @@ def event_add(ctx: typer.Context,
 
     Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
     """
-    with c.edit(ctx, c.command_line("clock event add", at, repr(text))) as tx:
+    with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         event = clock.add_timed(at, text)
         tx.put("clock", clock.to_state())
         tx.summary = f"timed event on clock {at}"
-    render.emit("clock event add", {"kind": "timed", **event}, _show_added, as_json=json)
+    render.emit({"kind": "timed", **event}, _show_added, as_json=json)
 
 
 @event_app.command("random")
@@ -115,13 +115,13 @@ def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="W
     Example: d2d clock event random "A patrol passes" --chance 1/4
     """
     clocks.parse_chance(chance)
-    with c.edit(ctx, c.command_line("clock event random", repr(text), chance)) as tx:
+    with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         event = clock.add_random(text, chance, repeat)
         tx.put("clock", clock.to_state())
         tx.summary = f"random event {event['k']}/{event['n']}"
     result = {"kind": "random", **event, "chance": f"{event['k']}/{event['n']}"}
-    render.emit("clock event random", result, _show_added, as_json=json)
+    render.emit(result, _show_added, as_json=json)
 
 
 @event_app.command("list")
@@ -131,7 +131,7 @@ def event_list(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d clock event list --json
     """
     clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
-    render.emit("clock event list", {**clock.to_json(), "events": []}, _show, as_json=json)
+    render.emit({**clock.to_json(), "events": []}, _show, as_json=json)
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import conflict as rules
 
-app = c.single("Resolve a conflict between two approaches; the chart.")
+app = c.single("conflict")
 
 _LEVEL_HELP = "'s Skill Level, for the Level Bonus of a rank tiebreak (0 or more)."
 LevelA = Annotated[int, typer.Option(help="Side A" + _LEVEL_HELP)]
@@ -40,6 +40,8 @@ def conflict(
 
     Example: d2d conflict fate 7S^ --level-b 2
     """
+    if sides == ["chart"]:
+        render.begin("conflict chart")  # its own name, for its output and its errors
     opts = c.options(ctx, c.read(ctx))
     reading = opts.conflict_chart
     if sides == ["chart"]:
@@ -47,7 +49,7 @@ def conflict(
             raise BadInput("--card is for fate sides; the chart reveals nothing")
         result = {"conflict_chart": reading, "approaches": list(rules.approaches()),
                   "chart": rules.chart(reading)}
-        render.emit("conflict chart", result, _show_chart, as_json=json)
+        render.emit(result, _show_chart, as_json=json)
         return
     specs = [rules.parse_side(s) for s in sides]
     table = c.cards(card)
@@ -62,13 +64,9 @@ def conflict(
             raise BadInput("--card is for fate sides; give the cards as sides instead")
         result, reshuffled = resolve(lambda: None), False
     else:
-
-        result, reveal = c.with_reveals(ctx, c.command_line("conflict", *sides), table,
-                                       resolve)
-        if table is not None and reveal.leftover():
-            raise BadInput(f"{len(table)} --card given, {len(reveal.used)} fate side(s)")
+        result, reveal = c.with_reveals(ctx, table, resolve)
         reshuffled = reveal.reshuffled
-    render.emit("conflict", {**result, "reshuffled": reshuffled}, _show, as_json=json)
+    render.emit({**result, "reshuffled": reshuffled}, _show, as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}

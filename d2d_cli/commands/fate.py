@@ -11,8 +11,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import dice, fate
 
-app = c.group("The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, "
-                       "high card.")
+app = c.group("fate")
 
 
 def _deck_json(deck: fate.Deck) -> dict[str, Any]:
@@ -39,14 +38,14 @@ def draw(
         result = {"cards": [x.to_json() for x in deck.draw[:n]], "peek": True,
                   "reshuffled": False, **_deck_json(deck)}
     else:
-        with c.edit(ctx, c.command_line("fate draw", n)) as tx:
+        with c.edit(ctx) as tx:
             deck = fate.Deck.from_state(tx.data.get("fate"))
             reveal = fate.draw(deck, n, tx.rng())
             tx.put("fate", deck.to_state())
             tx.summary = "revealed " + " ".join(x.code for x in reveal.cards)
         result = {"cards": [x.to_json() for x in reveal.cards], "peek": False,
                   "reshuffled": reveal.reshuffled, **_deck_json(deck)}
-    render.emit("fate draw", result, _show_draw, as_json=json)
+    render.emit(result, _show_draw, as_json=json)
 
 
 def _show_draw(con: Any, r: dict[str, Any]) -> None:
@@ -68,7 +67,7 @@ def shuffle(
 
     Example: d2d fate shuffle
     """
-    with c.edit(ctx, c.command_line("fate shuffle", "--reset" if reset else "")) as tx:
+    with c.edit(ctx) as tx:
         rng = tx.rng()
         if reset or not tx.data.get("fate"):
             deck = fate.new_deck(rng)
@@ -78,7 +77,7 @@ def shuffle(
         deck.last = []
         tx.put("fate", deck.to_state())
         tx.summary = "shuffled all 54 cards"
-    render.emit("fate shuffle", _deck_json(deck), _show_status, as_json=json)
+    render.emit(_deck_json(deck), _show_status, as_json=json)
 
 
 @app.command()
@@ -89,7 +88,7 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     """
     deck = fate.Deck.from_state(c.read(ctx).get("fate"))
     result = {**_deck_json(deck), "last": [x.to_json() for x in deck.last]}
-    render.emit("fate status", result, _show_status, as_json=json)
+    render.emit(result, _show_status, as_json=json)
 
 
 def _show_status(con: Any, r: dict[str, Any]) -> None:
@@ -108,10 +107,10 @@ def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     table = c.cards(card)
     if table is not None and len(table) != 1:
         raise BadInput("a coin toss reads exactly one card")
-    got, reveal = c.with_reveals(ctx, "fate coin", table, lambda r: r())
+    got, reveal = c.with_reveals(ctx, table, lambda r: r())
     result = {"side": fate.coin_side(got), "cards": [got.to_json()],
               "reshuffled": reveal.reshuffled}
-    render.emit("fate coin", result, _show_coin, as_json=json)
+    render.emit(result, _show_coin, as_json=json)
 
 
 def _show_coin(con: Any, r: dict[str, Any]) -> None:
@@ -132,12 +131,9 @@ def high_card(
     Example: d2d fate high-card Archer Thief Scout
     """
     table = c.cards(card)
-    out, reveal = c.with_reveals(ctx, c.command_line("fate high-card", *names), table,
-                                lambda r: fate.high_card(names, r))
-    if table is not None and reveal.leftover():
-        raise BadInput(f"{len(table)} cards given, {len(reveal.used)} needed")
+    out, reveal = c.with_reveals(ctx, table, lambda r: fate.high_card(names, r))
     out["reshuffled"] = reveal.reshuffled
-    render.emit("fate high-card", out, _show_high, as_json=json)
+    render.emit(out, _show_high, as_json=json)
 
 
 def _show_high(con: Any, r: dict[str, Any]) -> None:
@@ -172,20 +168,7 @@ def die(
     fate.check_count(count, "--count")
     table = c.cards(card)
 
-    def roll_all(reveal: fate.Revealer) -> list[dice.Roll]:
-        rolls = []
-        for _ in range(count):
-            rolled = dice.roll(spec, reveal)
-            rolls.append(rolled)
-            if rolled.value is None:
-                break
-        return rolls
-
-    rolls, reveal = c.with_reveals(ctx, c.command_line("fate die", f"d{spec.n}", count),
-                                  table, roll_all)
-    if table is not None and reveal.leftover():
-        raise BadInput(f"{len(table)} cards given, only {len(reveal.used)} needed for "
-                       f"{count} × d{spec.n}")
+    rolls, reveal = c.with_reveals(ctx, table, lambda r: dice.roll_many(spec, count, r))
     result = {
         "die": f"d{spec.n}",
         "values": [r.value for r in rolls if r.value is not None],
@@ -196,7 +179,7 @@ def die(
         "reshuffled": reveal.reshuffled,
         "explain": dice.explain(spec) if explain else None,
     }
-    render.emit("fate die", result, _show_die, as_json=json)
+    render.emit(result, _show_die, as_json=json)
 
 
 def _show_die(con: Any, r: dict[str, Any]) -> None:

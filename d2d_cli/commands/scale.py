@@ -18,7 +18,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules import scale, stats
 from d2d_cli.rules.options import DEFAULTS, Options
 
-app = c.group("Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.")
+app = c.group("scale")
 
 # "-5kg" is a (bad) value, not an unknown option: let it reach the rules' message.
 _VALUE = {"ignore_unknown_options": True}
@@ -51,7 +51,7 @@ def mass(
     000 "Units > Body": "Body is derived from Mass … Human Male is 80kg = 8x1".
     Example: d2d scale mass 80kg
     """
-    render.emit("scale mass", scale.mass(value), _show_value, as_json=json)
+    render.emit(scale.mass(value), _show_value, as_json=json)
 
 
 @app.command(context_settings=_VALUE)
@@ -68,7 +68,7 @@ def speed(
     Example: d2d scale speed 40kph
     """
     _, conv = _rules(ctx, convention)
-    render.emit("scale speed", scale.speed(value, conv), _show_value, as_json=json)
+    render.emit(scale.speed(value, conv), _show_value, as_json=json)
 
 
 @app.command(context_settings=_VALUE)
@@ -81,7 +81,7 @@ def iq(
 
     Example: d2d scale iq 110
     """
-    render.emit("scale iq", scale.iq(value), _show_value, as_json=json)
+    render.emit(scale.iq(value), _show_value, as_json=json)
 
 
 @app.command(context_settings=_VALUE)
@@ -101,7 +101,7 @@ def show(
     conv = scale.DEFAULT_CONVENTION
     if as_ == "speed":
         _, conv = _rules(ctx, convention)
-    render.emit("scale show", scale.describe(st, as_, conv), _show_value, as_json=json)
+    render.emit(scale.describe(st, as_, conv), _show_value, as_json=json)
 
 
 @app.command()
@@ -117,7 +117,7 @@ def compare(
     Example: d2d scale compare 2x4 9x1
     """
     result = scale.comparison(stats.parse_stat(a), stats.parse_stat(b))
-    render.emit("scale compare", result, _show_compare, as_json=json)
+    render.emit(result, _show_compare, as_json=json)
 
 
 @app.command("samples")
@@ -126,7 +126,7 @@ def samples_(json: c.JsonOpt = False) -> None:
 
     Example: d2d scale samples
     """
-    render.emit("scale samples", {"samples": scale.samples()}, _show_samples, as_json=json)
+    render.emit({"samples": scale.samples()}, _show_samples, as_json=json)
 
 
 @app.command("map")
@@ -150,11 +150,11 @@ def map_(
         if kind is None and not list_:
             raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
                                  ") or --list")
-        render.emit("scale map", {"maps": scale.maps_table(rules)}, _show_maps, as_json=json)
+        render.emit({"maps": scale.maps_table(rules)}, _show_maps, as_json=json)
         return
     st = stats.parse_stat(speed) if speed is not None else None
     result = scale.move_on_map(kind, st, conv, rules)
-    render.emit("scale map", result, _show_map, as_json=json)
+    render.emit(result, _show_map, as_json=json)
 
 
 # --- human views --------------------------------------------------------------------

@@ -14,7 +14,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput, NotFound
 from d2d_cli.rules import scene
 
-app = c.group("Load and show a scene file (units, tasks, clock, events).")
+app = c.group("scene")
 
 
 def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
@@ -53,14 +53,14 @@ def load(ctx: typer.Context,
     Example: d2d scene load examples/combat1.toml
     """
     label, raw = read_scene_file(file)
-    with c.edit(ctx, c.command_line("scene load", file)) as tx:
+    with c.edit(ctx) as tx:
         sections = scene.build(raw, tx.data)
         for key, value in sections.items():
             tx.put(key, value)
         if "weather" in tx.data:
             tx.put("weather", {})
         tx.summary = f"scene {sections['scene']['name']!r} loaded from {label}"
-    render.emit("scene load", _result(tx.data), _show, as_json=json)
+    render.emit(_result(tx.data), _show, as_json=json)
 
 
 @app.command()
@@ -72,7 +72,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     data = c.read(ctx)
     if not data.get("scene"):
         raise NotFound("no scene loaded: d2d scene load FILE.toml (or combat1)")
-    render.emit("scene show", _result(data), _show, as_json=json)
+    render.emit(_result(data), _show, as_json=json)
 
 
 def _result(data: dict[str, Any]) -> dict[str, Any]:

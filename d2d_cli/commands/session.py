@@ -9,7 +9,7 @@ import typer
 from d2d_cli import render, session
 from d2d_cli.commands import _common as c
 
-app = c.group("Session files: new, list, use, show, path, log, undo.")
+app = c.group("session")
 
 
 def _complete_names(incomplete: str) -> list[str]:
@@ -38,7 +38,7 @@ def new(
     if use:
         session.set_current(name)
     result = {"name": session.display_name(path), "path": str(path), "current": use}
-    render.emit("session new", result, lambda con, r: con.print(
+    render.emit(result, lambda con, r: con.print(
         f"Created session [bold]{r['name']}[/] at {r['path']}"
         + (" (now current)" if r["current"] else "")), as_json=json)
 
@@ -52,7 +52,7 @@ def list_(json: c.JsonOpt = False) -> None:
     current = session.current_name()
     result = {"sessions": session.list_sessions(), "current": current,
               "folder": str(session.data_dir())}
-    render.emit("session list", result, _show_list, as_json=json)
+    render.emit(result, _show_list, as_json=json)
 
 
 def _show_list(con: Any, r: dict[str, Any]) -> None:
@@ -69,7 +69,7 @@ def use(name: NameArg, json: c.JsonOpt = False) -> None:
     Example: d2d session use friday
     """
     path = session.set_current(name)
-    render.emit("session use", {"current": name, "path": str(path)},
+    render.emit({"current": name, "path": str(path)},
                 lambda con, r: con.print(f"Now using [bold]{r['current']}[/] ({r['path']})"),
                 as_json=json)
 
@@ -81,7 +81,7 @@ def path(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: $EDITOR "$(d2d session path)"
     """
     p = c.path(ctx)
-    render.emit("session path", {"path": str(p), "exists": p.exists()},
+    render.emit({"path": str(p), "exists": p.exists()},
                 lambda con, r: print(r["path"]), as_json=json)
 
 
@@ -106,7 +106,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
         "rules": data.get("rules", {}),
     }
     c.options(ctx, data)  # a bad hand-edited [rules] is named here too
-    render.emit("session show", result, _show_show, as_json=json)
+    render.emit(result, _show_show, as_json=json)
 
 
 def _show_show(con: Any, r: dict[str, Any]) -> None:
@@ -131,7 +131,7 @@ def log(
     Example: d2d session log --last 5
     """
     entries = session.log(c.path(ctx), max(last, 0))
-    render.emit("session log", {"entries": entries}, _show_log, as_json=json)
+    render.emit({"entries": entries}, _show_log, as_json=json)
 
 
 def _show_log(con: Any, r: dict[str, Any]) -> None:
@@ -152,7 +152,7 @@ def undo(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d session undo
     """
     reverted = session.undo(c.path(ctx))
-    render.emit("session undo", {"reverted": reverted},
+    render.emit({"reverted": reverted},
                 lambda con, r: con.print(
                     f"Reverted [bold]{r['reverted']['command']}[/] "
                     f"({r['reverted']['summary']})"), as_json=json)

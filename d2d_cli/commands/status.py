@@ -10,7 +10,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import units
 
-app = c.single("The Status Bar: every unit with effective stats and its round.")
+app = c.single("status")
 
 
 @app.command()
@@ -22,10 +22,10 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     d2d round start. Example: d2d status
     """
     rows = [units.status_row(u) for u in units.roster(c.read(ctx)).values()]
-    render.emit("status", {"units": rows}, _show, as_json=json)
+    render.emit({"units": rows}, _show, as_json=json)
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:
-    from d2d_cli.commands.unit import show_table
+    from d2d_cli.commands.units import show_table
 
     show_table(con, r)

@@ -17,7 +17,7 @@ import typer
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import D2DError
 
-app = c.single("A guided tour of d2d on a throwaway session (the README's main job).")
+app = c.single("tour")
 
 # (explanation, command line without the leading "d2d"). Lines run against the tour's
 # session: "{s}" stands for its file; a line without "{s}" gets "--session <file>".

@@ -11,7 +11,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import weather
 
-app = c.group("Weather: wind direction and speed from Fate reveals.")
+app = c.group("weather")
 
 
 @app.command()
@@ -24,15 +24,11 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
     """
     table = c.cards(card)
-    with c.edit(ctx, "weather wind") as tx:
-        reveal = c.revealer(tx, table)
+    with c.edit(ctx) as tx, c.reveals(tx, table) as reveal:
         result = weather.wind(reveal, c.options(ctx, tx.data).speed_convention)
-        c.check_table(reveal, table, 4, "weather wind")
-        assert result is not None
         tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null
-        c.save_reveals(tx, reveal)
         tx.summary = f"wind {result['direction']} {result['speed_kph']} km/h"
-    render.emit("weather wind", result, _show, as_json=json)
+    render.emit(result, _show, as_json=json)
 
 
 @app.command()
@@ -45,7 +41,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     if not result:
         raise NotFound("no weather yet: reveal it with d2d weather wind")
     result = {**result, "speed_stat": result.get("speed_stat")}
-    render.emit("weather show", result, _show, as_json=json)
+    render.emit(result, _show, as_json=json)
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:

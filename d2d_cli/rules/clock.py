@@ -128,17 +128,14 @@ class Clock:
             reached.extend(self.tick(down))
         return reached
 
-    def check_random(self, reveal: Callable[[], Card | None]) -> list[dict[str, Any]] | None:
-        """Round End: one dN reading per pending Random Event. None: the table cards ran
-        out (nothing is changed then — the caller refuses)."""
+    def check_random(self, reveal: Callable[[], Card]) -> list[dict[str, Any]]:
+        """Round End: one dN reading per pending Random Event (all read before any
+        event changes, so running out of table cards changes nothing)."""
         out = []
         pending = [e for e in self.random if not e["done"]]
         rolls = []
         for event in pending:
-            rolled = dice.roll(dice.spec(int(event["n"])), reveal)
-            if rolled.value is None:
-                return None
-            rolls.append(rolled)
+            rolls.append(dice.roll(dice.spec(int(event["n"])), reveal))
         for event, rolled in zip(pending, rolls, strict=True):
             occurs = rolled.value is not None and rolled.value <= int(event["k"])
             if occurs and not event["repeat"]:

@@ -151,7 +151,7 @@ def check_level(level: int, what: str) -> int:
     return level
 
 
-def resolve(specs: list[SideSpec], reveal: Callable[[], Card | None], *,
+def resolve(specs: list[SideSpec], reveal: Callable[[], Card], *,
             level_a: int = 0, level_b: int = 0, reading: str = "001",
             fate_orientation: str = "color") -> dict[str, Any]:
     """Resolve a conflict between two sides. ``reveal`` gives the Fate card of each
@@ -165,9 +165,6 @@ def resolve(specs: list[SideSpec], reveal: Callable[[], Card | None], *,
     for spec in specs:
         if spec.source == "fate":
             card = reveal()
-            if card is None:
-                need = sum(s.source == "fate" for s in specs)
-                raise BadInput(f"{need} fate side(s) need {need} --card(s), one each")
             if by_color:  # the card is turned the way its colour says
                 card = card.flipped(card.color == "black")
             spec = SideSpec(spec.text, "fate", approach_of(card), card)

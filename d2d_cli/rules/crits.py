@@ -222,14 +222,13 @@ class DamageDeck:
         return card
 
 
-def find_crit(draw: Callable[[], str | None], types: list[str],
+def find_crit(draw: Callable[[], str], types: list[str],
               limit: int) -> tuple[str | None, list[str]]:
-    """Draw until a card of a matching type (any card when no types): (card, skipped)."""
+    """Draw until a card of a matching type (any card when no types): (card, skipped).
+    Table cards that run out raise ``fate.OutOfCards``."""
     skipped: list[str] = []
     for _ in range(limit):
         card = draw()
-        if card is None:
-            return None, skipped
         if not types or card.split("@")[0] in types:
             return card, skipped
         skipped.append(card)
@@ -271,7 +270,7 @@ def check_hits(hits: int) -> int:
 
 
 def rate(*, power: Stat, armor: Stat | None, hits: int, deck: str, types: list[str],
-         ch: Chart, draw: Callable[[], str | None], mortal_rule: str = "past_extreme",
+         ch: Chart, draw: Callable[[], str], mortal_rule: str = "past_extreme",
          ) -> dict[str, Any]:
     """The whole Crit: bonus Hits, the location card, severity and light damage."""
     check_hits(hits)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import SUITS, Card
+from d2d_cli.rules.fate import OutOfCards
 
 MIN_SIDES, MAX_SIDES = 2, 1000
 PRINTED = (2, 4, 8, 10, 12, 13, 16, 40, 42, 52, 54, 80, 84, 104, 108)
@@ -211,26 +212,46 @@ def read(s: DieSpec, cards: list[Card]) -> int | None:
 
 @dataclass
 class Roll:
-    value: int | None  # None: the cards ran out before a value (table mode: redraw)
+    value: int | None  # None: the table's cards ran out before a value ("redraw")
     cards: list[Card]
     redraws: int
 
 
-def roll(s: DieSpec, reveal: Callable[[], Card | None], max_tries: int = 200) -> Roll:
-    """Reveal cards until a try gives a value (redraws happen automatically)."""
+def roll(s: DieSpec, reveal: Callable[[], Card], max_tries: int = 200) -> Roll:
+    """Reveal cards until a try gives a value (redraws happen automatically). Running out
+    of table cards (``fate.OutOfCards``) propagates."""
     used: list[Card] = []
     for tries in range(max_tries):
         group: list[Card] = []
         for _ in range(s.cards):
             c = reveal()
-            if c is None:
-                return Roll(None, used, tries)
             group.append(c)
             used.append(c)
         value = read(s, group)
         if value is not None:
             return Roll(value, used, tries)
     raise BadInput(f"d{s.n}: no value after {max_tries} tries")  # pragma: no cover
+
+
+def roll_many(s: DieSpec, count: int, reveal: Callable[[], Card]) -> list[Roll]:
+    """``count`` dice; at the table, cards that run out mid-die read as "redraw": the
+    last roll has no value and holds the cards it read (000: reveal another card)."""
+    rolls: list[Roll] = []
+    used: list[Card] = []
+
+    def tracked() -> Card:
+        card = reveal()
+        used.append(card)
+        return card
+
+    for _ in range(count):
+        used.clear()
+        try:
+            rolls.append(roll(s, tracked))
+        except OutOfCards:
+            rolls.append(Roll(None, list(used), len(used) // s.cards))
+            break
+    return rolls
 
 
 _D108_SHORT = "♣ A–K 1–13, ♦ +13, ♥ +26, ♠ +39, black Wild 53, red Wild 54; +54 if Lower"

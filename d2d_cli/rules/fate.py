@@ -13,12 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck, parse_card
 
 DECK_SIZE = 54
+T = TypeVar("T")
 MAX_COUNT = 100
 
 
@@ -103,31 +104,61 @@ class Reveal:
     reshuffled: bool = False
 
 
-class Revealer:
-    """Reveals cards one at a time from the deck, or from cards drawn at the table.
+class OutOfCards(BadInput):
+    """Table mode: the cards given with ``--card`` ran out before the rule was done.
 
-    Table mode (``--card``): the given cards are read in order and the deck is not
-    touched; :attr:`exhausted` tells that more cards were needed than given.
-    """
+    The one signal for it: rules functions let it propagate (a command then changes
+    nothing), or catch it where running out has a meaning of its own (a die read at the
+    table says "redraw"; a High Card tie stays a tie)."""
+
+    def __init__(self, given: int) -> None:
+        super().__init__(f"not enough cards with --card: {given} given, at least "
+                         f"{given + 1} needed (a Wild or a redraw needs more)")
+        self.given = given
+
+
+class TableCards(Generic[T]):
+    """Cards drawn at the table (``--card``), read in order: Fate cards, or damage cards
+    (``pierce@head``). Calling it gives the next one or raises :class:`OutOfCards`;
+    :meth:`finish` refuses cards given but never read."""
+
+    def __init__(self, cards: list[T]) -> None:
+        self.given = len(cards)
+        self._left = list(cards)
+        self.used: list[T] = []
+
+    def __call__(self) -> T:
+        if not self._left:
+            raise OutOfCards(self.given)
+        card = self._left.pop(0)
+        self.used.append(card)
+        return card
+
+    def finish(self) -> None:
+        if self._left:
+            raise BadInput(f"too many cards with --card: {self.given} given, only "
+                           f"{len(self.used)} needed")
+
+
+class Revealer:
+    """Reveals Fate cards one at a time: from the deck, or from the cards drawn at the
+    table (``table``; then the deck is not touched and running out raises
+    :class:`OutOfCards`)."""
 
     def __init__(self, deck: Deck | None, rng: random.Random | None,
                  table: list[Card] | None = None) -> None:
         self.deck, self.rng = deck, rng
-        self.table = list(table) if table is not None else None
+        self.table = TableCards(table) if table is not None else None
         self.used: list[Card] = []
         self.reshuffled = False
-        self.exhausted = False
 
     @property
     def table_mode(self) -> bool:
         return self.table is not None
 
-    def __call__(self) -> Card | None:
+    def __call__(self) -> Card:
         if self.table is not None:
-            if not self.table:
-                self.exhausted = True
-                return None
-            card = self.table.pop(0)
+            card = self.table()
         else:
             assert self.deck is not None and self.rng is not None
             card, again = self.deck.take(self.rng)
@@ -135,8 +166,10 @@ class Revealer:
         self.used.append(card)
         return card
 
-    def leftover(self) -> list[Card]:
-        return list(self.table or [])
+    def finish(self) -> None:
+        """Table mode: refuse cards given but not needed."""
+        if self.table is not None:
+            self.table.finish()
 
 
 def draw(deck: Deck, n: int, rng: random.Random) -> Reveal:
@@ -174,7 +207,7 @@ def high_card_key(card: Card) -> tuple[int, int]:
     return (HIGH_RANKS.index(card.rank), 1 + HIGH_SUITS.index(card.suit))
 
 
-def high_card(names: list[str], reveal: Callable[[], Card | None],
+def high_card(names: list[str], reveal: Callable[[], Card],
               max_rounds: int = 20) -> dict[str, Any]:
     """Order ``names`` by revealed card, highest acts first. Exact ties reveal again
     among the tied names (only possible when cards come from different decks at the
@@ -188,8 +221,9 @@ def high_card(names: list[str], reveal: Callable[[], Card | None],
 
     def rank_group(group: list[str], depth: int) -> list[str]:
         for name in group:
-            card = reveal()
-            if card is None:  # table mode ran out of cards: report the tie as is
+            try:
+                card = reveal()
+            except OutOfCards:  # table mode ran out of cards: report the tie as is
                 unresolved.append(group)
                 return group
             cards[name].append(card)
@@ -218,6 +252,6 @@ def high_card(names: list[str], reveal: Callable[[], Card | None],
 
 
 __all__ = [
-    "DECK_SIZE", "Deck", "Reveal", "Revealer", "SUITS", "coin_side", "draw", "high_card",
-    "new_deck", "shuffled",
+    "DECK_SIZE", "SUITS", "Deck", "OutOfCards", "Reveal", "Revealer", "TableCards",
+    "coin_side", "draw", "high_card", "new_deck", "shuffled",
 ]

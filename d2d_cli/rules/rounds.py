@@ -128,13 +128,8 @@ def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],
-                      reveal: Callable[[], Card | None]) -> dict[str, Any] | None:
-    cards = []
-    for _ in checks:
-        card = reveal()
-        if card is None:
-            return None
-        cards.append(card)
+                      reveal: Callable[[], Card]) -> dict[str, Any]:
+    cards = [reveal() for _ in checks]
     out = []
     for (unit, key), card in zip(checks, cards, strict=True):
         outcome = conditions.event_outcome(key, card)
@@ -146,9 +141,10 @@ def _condition_events(checks: list[tuple[units.Unit, str]],
 
 
 def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task], clock: Clock,
-        reveal: Callable[[], Card | None],
-        recover: dict[str, str] | None = None) -> list[dict[str, Any]] | None:
-    """The upkeep, in order, once. None: the table cards ran out (change nothing)."""
+        reveal: Callable[[], Card],
+        recover: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The upkeep, in order, once. Running out of table cards raises (the command then
+    changes nothing)."""
     if rnd.phase == "ended":
         raise RuleViolation(f"round {rnd.number} has already ended — upkeep is applied "
                             "once; start the next round with d2d round start")
@@ -157,13 +153,8 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task], clock
     steps: list[dict[str, Any]] = [{"kind": "draw", "text": DRAW_TEXT}]
     steps.append(_recover(roster, recover or {}))
     steps.append({"kind": "task_clock", "changes": task_clock(tasks)})
-    events = _condition_events(event_checks(roster), reveal)
-    if events is None:
-        return None
-    steps.append(events)
+    steps.append(_condition_events(event_checks(roster), reveal))
     randoms = clock.check_random(reveal)
-    if randoms is None:
-        return None
     steps.append({"kind": "random_events", "checks": randoms})
     before = clock.value
     reached = clock.tick(clock.down)
@@ -171,8 +162,3 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task], clock
                   "events": reached})
     rnd.phase = "ended"
     return steps
-
-
-def cards_needed(roster: dict[str, units.Unit], clock: Clock) -> int:
-    """The fewest reveals a round end makes (a redraw needs more)."""
-    return len(event_checks(roster)) + sum(1 for e in clock.random if not e["done"])

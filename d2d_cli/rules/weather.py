@@ -55,19 +55,18 @@ def is_high(card: Card) -> bool:
     return not card.is_wild and card.rank in HIGH
 
 
-def direction(reveal: Callable[[], Card | None]) -> tuple[str | None, list[Card]]:
+def direction(reveal: Callable[[], Card]) -> tuple[str, list[Card]]:
     rolled = dice.roll(dice.spec(8), reveal)
-    return (None if rolled.value is None else COMPASS[rolled.value - 1]), rolled.cards
+    assert rolled.value is not None  # dice.roll returns a value or raises
+    return COMPASS[rolled.value - 1], rolled.cards
 
 
-def velocity(reveal: Callable[[], Card | None]) -> tuple[int | None, list[Card]]:
-    """Reveal 3; each J, Q, K or A adds 10 km/h and draws again. None: cards ran out."""
+def velocity(reveal: Callable[[], Card]) -> tuple[int, list[Card]]:
+    """Reveal 3; each J, Q, K or A adds 10 km/h and draws again."""
     pending, speed = FIRST_REVEALS, 0
     used: list[Card] = []
     while pending:
         card = reveal()
-        if card is None:
-            return None, used
         used.append(card)
         pending -= 1
         if is_high(card):
@@ -76,14 +75,10 @@ def velocity(reveal: Callable[[], Card | None]) -> tuple[int | None, list[Card]]
     return speed, used
 
 
-def wind(reveal: Callable[[], Card | None], convention: str = "001") -> dict[str, Any] | None:
-    """Direction (a d8), then velocity. None when table cards ran out."""
+def wind(reveal: Callable[[], Card], convention: str = "001") -> dict[str, Any]:
+    """Direction (a d8), then velocity."""
     heading, dir_cards = direction(reveal)
-    if heading is None:
-        return None
     kph, speed_cards = velocity(reveal)
-    if kph is None:
-        return None
     force = beaufort(kph)
     return {"direction": heading, "speed_kph": kph, "beaufort": force["name"],
             "beaufort_number": force["number"], "speed_stat": speed_stat(kph, convention),

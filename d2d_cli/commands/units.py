@@ -13,7 +13,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules import characters, conditions, units
 from d2d_cli.rules.stats import parse_stat
 
-app = c.group("Units on the board: add, list, show, rm, conditions, targets.")
+app = c.group("unit")
 
 
 def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -56,14 +56,14 @@ def add(
     skills = dict(characters.parse_skill_spec(s) for s in skill or [])
     if faction is not None and not units._NAME_RE.match(faction):
         raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
-    with c.edit(ctx, c.command_line("unit add", name)) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         units.check_new_name(roster, name)
         unit = units.Unit(name=name, stats=stats, skills=skills, faction=faction)
         roster[name] = unit
         tx.put("units", units.roster_state(roster))
         tx.summary = f"added unit {name}"
-    render.emit("unit add", units.status_row(unit), show_unit, as_json=json)
+    render.emit(units.status_row(unit), show_unit, as_json=json)
 
 
 @app.command("list")
@@ -73,7 +73,7 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d unit list
     """
     rows = [units.status_row(u) for u in units.roster(c.read(ctx)).values()]
-    render.emit("unit list", {"units": rows}, show_table, as_json=json)
+    render.emit({"units": rows}, show_table, as_json=json)
 
 
 @app.command()
@@ -84,7 +84,7 @@ def show(ctx: typer.Context, name: UnitArg,
     Example: d2d unit show "Goblin Scout" --json
     """
     unit = units.find(units.roster(c.read(ctx)), name)
-    render.emit("unit show", units.status_row(unit), show_unit, as_json=json)
+    render.emit(units.status_row(unit), show_unit, as_json=json)
 
 
 @app.command()
@@ -94,12 +94,12 @@ def rm(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit rm "Goblin Scout"
     """
-    with c.edit(ctx, c.command_line("unit rm", name)) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         unit, cleared = units.remove(roster, name)
         tx.put("units", units.roster_state(roster))
         tx.summary = f"removed unit {unit.name}"
-    render.emit("unit rm", {"name": unit.name, "removed": True, "targets_cleared": cleared},
+    render.emit({"name": unit.name, "removed": True, "targets_cleared": cleared},
                 lambda con, r: con.print(f"Removed {render_escape(r['name'])}."),
                 as_json=json)
 
@@ -123,7 +123,7 @@ def condition(
     if not 1 <= count <= 20:
         raise BadInput(f"--count {count}: use 1 to 20 tokens")
     cnd = conditions.lookup(cond)
-    with c.edit(ctx, c.command_line("unit condition", name, action, cnd.name, count)) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         unit = units.find(roster, name)
         if action == "remove" and unit.conditions.get(cnd.key, 0) == 0:
@@ -131,7 +131,7 @@ def condition(
         now = unit.add_condition(cnd.key, count if action == "add" else -count)
         tx.put("units", units.roster_state(roster))
         tx.summary = f"{unit.name}: {cnd.name} {action} {count} → {now}"
-    render.emit("unit condition", units.status_row(unit), show_unit, as_json=json)
+    render.emit(units.status_row(unit), show_unit, as_json=json)
 
 
 @app.command()
@@ -150,13 +150,13 @@ def target(
     """
     if (tgt is None) == (not clear):
         raise BadInput("give a TARGET or --clear (not both)")
-    with c.edit(ctx, c.command_line("unit target", name, tgt or "--clear")) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         unit = units.find(roster, name)
         unit.target = units.find(roster, tgt).name if tgt else None
         tx.put("units", units.roster_state(roster))
         tx.summary = f"{unit.name} targets {unit.target or 'nothing'}"
-    render.emit("unit target", units.status_row(unit), show_unit, as_json=json)
+    render.emit(units.status_row(unit), show_unit, as_json=json)
 
 
 # --- human views (also used by status and char) ---------------------------------------

@@ -11,7 +11,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.rules import hits as rules
 from d2d_cli.rules.cards import parse_card
 
-app = c.single("Count the Hits of the winner's cards (Level, Difficulty, combos).")
+app = c.single("hit")
 
 
 @app.command()
@@ -39,7 +39,7 @@ def hit(
         [parse_card(x) for x in cards], level=level, rival_level=rival_level,
         difficulty=rules.parse_difficulty(vs),
         ten_always_hits=opts.ten_always_hits)
-    render.emit("hit", result, _show, as_json=json)
+    render.emit(result, _show, as_json=json)
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import reference
 
-app = c.single("Look up a skill, archetype, condition or glossary term.")
+app = c.single("ref")
 
 
 @app.command()
@@ -27,7 +27,7 @@ def ref(
 
     Example: d2d ref blood loss
     """
-    render.emit("ref", reference.lookup(" ".join(term)), _show, as_json=json)
+    render.emit(reference.lookup(" ".join(term)), _show, as_json=json)
 
 
 def _line(e: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import tasks
 
-app = c.group("Task clocks: Challenge and Progress tokens.")
+app = c.group("task")
 
 NameArg = Annotated[str, typer.Argument(help="The task's name, e.g. Knot.")]
 HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
@@ -19,9 +19,9 @@ ByOpt = Annotated[str | None, typer.Option("--by", help="Who worked the task (Te
                                            "several characters may work one task).")]
 
 
-def _change(ctx: typer.Context, label: str, name: str,
+def _change(ctx: typer.Context, name: str,
             step: Callable[[dict[str, tasks.Task]], tasks.Task], summary: str) -> dict[str, Any]:
-    with c.edit(ctx, label) as tx:
+    with c.edit(ctx) as tx:
         board = tasks.board(tx.data)
         task = step(board)
         tx.put("tasks", tasks.board_state(board))
@@ -42,9 +42,9 @@ def new(ctx: typer.Context, name: NameArg,
     Example: d2d task new Knot --difficulty 4 --worker Thief
     """
     tasks.check_difficulty(difficulty)
-    result = _change(ctx, c.command_line("task new", name, f"--difficulty {difficulty}"), name,
+    result = _change(ctx, name,
                      lambda b: tasks.new(b, name, difficulty, worker), f"task {name} started")
-    render.emit("task new", result, _show_one, as_json=json)
+    render.emit(result, _show_one, as_json=json)
 
 
 @app.command()
@@ -55,9 +55,9 @@ def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
     Example: d2d task win Knot --hits 2
     """
     tasks.check_hits(hits)
-    result = _change(ctx, c.command_line("task win", name, f"--hits {hits}"), name,
+    result = _change(ctx, name,
                      lambda b: tasks.win(tasks.find(b, name), hits, by), f"task {name} won")
-    render.emit("task win", result, _show_one, as_json=json)
+    render.emit(result, _show_one, as_json=json)
 
 
 @app.command()
@@ -68,9 +68,9 @@ def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
     Example: d2d task lose Knot --hits 1
     """
     tasks.check_hits(hits)
-    result = _change(ctx, c.command_line("task lose", name, f"--hits {hits}"), name,
+    result = _change(ctx, name,
                      lambda b: tasks.lose(tasks.find(b, name), hits, by), f"task {name} lost")
-    render.emit("task lose", result, _show_one, as_json=json)
+    render.emit(result, _show_one, as_json=json)
 
 
 @app.command()
@@ -80,7 +80,7 @@ def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     Example: d2d task show Knot --json
     """
     result = tasks.find(tasks.board(c.read(ctx)), name).to_json()
-    render.emit("task show", result, _show_one, as_json=json)
+    render.emit(result, _show_one, as_json=json)
 
 
 @app.command("list")
@@ -90,7 +90,7 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d task list
     """
     result = {"tasks": [t.to_json() for t in tasks.board(c.read(ctx)).values()]}
-    render.emit("task list", result, _show_list, as_json=json)
+    render.emit(result, _show_list, as_json=json)
 
 
 @app.command()
@@ -99,13 +99,13 @@ def drop(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
 
     Example: d2d task drop Knot
     """
-    with c.edit(ctx, c.command_line("task drop", name)) as tx:
+    with c.edit(ctx) as tx:
         board = tasks.board(tx.data)
         task = tasks.find(board, name)
         del board[task.name]
         tx.put("tasks", tasks.board_state(board))
         tx.summary = f"task {task.name} dropped"
-    render.emit("task drop", {**task.to_json(), "dropped": True}, _show_one, as_json=json)
+    render.emit({**task.to_json(), "dropped": True}, _show_one, as_json=json)
 
 
 def bar(r: dict[str, Any]) -> str:

@@ -16,10 +16,10 @@ from d2d_cli.rules import characters as ch
 from d2d_cli.rules import units
 from d2d_cli.rules.options import Options
 
-app = c.group("Characters: 22-point creation, sheet, export, advancement.")
+app = c.group("char")
 
 def _complete(ctx: typer.Context, incomplete: str) -> list[str]:
-    from d2d_cli.commands.unit import complete_units
+    from d2d_cli.commands.units import complete_units
 
     return complete_units(ctx, incomplete)
 
@@ -72,7 +72,7 @@ def new(
     if template is None and not any(overrides.values()) and _interactive():
         template, overrides, archetype, answers = _ask(archetype, answers)
     stats = ch.build_stats(template, overrides)
-    with c.edit(ctx, c.command_line("char new", name)) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         units.check_new_name(roster, name)
         unit = ch.new_character(name, stats, template=template or "human-male",
@@ -80,7 +80,7 @@ def new(
         roster[name] = unit
         tx.put("units", units.roster_state(roster))
         tx.summary = f"created character {name} ({ch.budget_check(stats)} points)"
-    render.emit("char new", _sheet(unit, c.options(ctx, tx.data)), show_sheet, as_json=json)
+    render.emit(_sheet(unit, c.options(ctx, tx.data)), show_sheet, as_json=json)
 
 
 @app.command()
@@ -91,7 +91,7 @@ def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     """
     data = c.read(ctx)
     unit = ch.require_character(units.find(units.roster(data), name))
-    render.emit("char show", _sheet(unit, c.options(ctx, data)), show_sheet, as_json=json)
+    render.emit(_sheet(unit, c.options(ctx, data)), show_sheet, as_json=json)
 
 
 @app.command()
@@ -121,7 +121,7 @@ def export(
         raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
     path.write_text(text, encoding="utf-8")
     result = {"name": unit.name, "format": format, "path": str(path), "bytes": len(text)}
-    render.emit("char export", result, lambda con, r: con.print(
+    render.emit(result, lambda con, r: con.print(
         f"Wrote {r['format']} sheet of {units_escape(r['name'])} to {r['path']}"), as_json=json)
 
 
@@ -194,7 +194,7 @@ def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
 
 def _advance(ctx: typer.Context, name: str, what: str, step: Any, as_json: bool) -> None:
     """Load the character, apply one advancement step, save, show the new points."""
-    with c.edit(ctx, c.command_line("char", what.split()[0], name, *what.split()[1:])) as tx:
+    with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         unit = ch.require_character(units.find(roster, name))
         opts = c.options(ctx, tx.data)
@@ -202,7 +202,7 @@ def _advance(ctx: typer.Context, name: str, what: str, step: Any, as_json: bool)
         tx.put("units", units.roster_state(roster))
         tx.summary = f"{unit.name}: {what}"
     result = {**_sheet(unit, opts), "change": change}
-    render.emit(f"char {what.split()[0]}", result, _show_change, as_json=as_json)
+    render.emit(result, _show_change, as_json=as_json)
 
 
 # --- the sheet ------------------------------------------------------------------------
@@ -234,7 +234,7 @@ def show_sheet(con: Any, r: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from d2d_cli.commands.unit import conditions_text
+    from d2d_cli.commands.units import conditions_text
 
     e = units_escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)

@@ -11,7 +11,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.rules import rounds, scene, tasks, units
 from d2d_cli.rules.clock import Clock
 
-app = c.group("Round start (refresh) and round end (upkeep).")
+app = c.group("round")
 
 
 @app.command()
@@ -21,7 +21,7 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d round start
     """
-    with c.edit(ctx, "round start") as tx:
+    with c.edit(ctx) as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         penalties = c.options(ctx, tx.data).refresh_penalties
@@ -29,7 +29,7 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"
-    render.emit("round start", {"round": rnd.number, "units": rows}, _show_start, as_json=json)
+    render.emit({"round": rnd.number, "units": rows}, _show_start, as_json=json)
 
 
 @app.command()
@@ -45,25 +45,21 @@ def end(ctx: typer.Context,
     Example: d2d round end --recover Archer=fatigue
     """
     table = c.cards(card)
-    with c.edit(ctx, c.command_line("round end", *(recover or []))) as tx:
+    with c.edit(ctx) as tx, c.reveals(tx, table) as reveal:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
-        reveal = c.revealer(tx, table)
         steps = rounds.end(rnd, roster, board, clock, reveal,
                            rounds.parse_recover(recover or [], roster))
-        c.check_table(reveal, table, rounds.cards_needed(roster, clock), "round end")
-        assert steps is not None
         steps[-1]["arrived"] = scene.arrivals(steps[-1]["events"], tx.data.get("scene", {}),
                                               roster)
         for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
                            ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
             tx.put(key, value)
-        c.save_reveals(tx, reveal)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
     result = {"round": rnd.number, "steps": steps, "cards": [x.to_json() for x in reveal.used],
               "reshuffled": reveal.reshuffled}
-    render.emit("round end", result, _show_end, as_json=json)
+    render.emit(result, _show_end, as_json=json)
 
 
 def _show_start(con: Any, r: dict[str, Any]) -> None:

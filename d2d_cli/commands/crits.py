@@ -11,11 +11,12 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import crits as rules
+from d2d_cli.rules.fate import TableCards
 from d2d_cli.rules.options import Options
 from d2d_cli.rules.stats import parse_stat
 from d2d_cli.rules.units import find, roster, roster_state
 
-app = c.single("Rate a Crit (Power vs Armor), draw its location and severity.")
+app = c.single("crit")
 
 DamageCardOpt = Annotated[list[str] | None, typer.Option(
     "--card", "-c", metavar="TYPE@LOCATION",
@@ -77,7 +78,7 @@ def crit(
     if given is not None and target is None:
         result = _draw_table(args, given)
     else:
-        with c.edit(ctx, c.command_line("crit", deck, ch.kind, target)) as tx:
+        with c.edit(ctx) as tx:
             result = _draw_table(args, given) if given is not None else \
                 _draw_virtual(tx, args, deck, ch)
             if target is not None:
@@ -87,15 +88,13 @@ def crit(
             tx.summary = f"Crit {result['card']} {result['severity']}" + (
                 f" on {target}" if target else "")
     result.setdefault("target", None)
-    render.emit("crit", result, _show, as_json=json)
+    render.emit(result, _show, as_json=json)
 
 
 def _draw_table(args: dict[str, Any], given: list[str]) -> dict[str, Any]:
-    queue = list(given)
-    result = rules.rate(**args, draw=lambda: queue.pop(0) if queue else None)
-    if queue:
-        raise BadInput(f"{len(queue)} --card given after the matching one: give the "
-                       "cards up to the first match")
+    queue = TableCards(given)
+    result = rules.rate(**args, draw=queue)
+    queue.finish()
     result.update(table_mode=True, reshuffled=False, new_deck=False)
     return result
 
