@@ -82,6 +82,14 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool) -> Non
     sys.stderr.flush()
 
 
+def escape(text: str) -> str:
+    """Text from the user or the session, safe inside Rich markup (``[/]`` prints as is).
+    The one escape every human view uses."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 def cards_line(cards: list[dict[str, Any]]) -> str:
     """Cards as a person reads them: ``Q♥ Queen of Cups ↑, 10♠ 10 of Swords ↓``."""
     from d2d_cli.rules.cards import parse_card

@@ -122,7 +122,7 @@ def export(
     path.write_text(text, encoding="utf-8")
     result = {"name": unit.name, "format": format, "path": str(path), "bytes": len(text)}
     render.emit(result, lambda con, r: con.print(
-        f"Wrote {r['format']} sheet of {units_escape(r['name'])} to {r['path']}"), as_json=json)
+        f"Wrote {r['format']} sheet of {render.escape(r['name'])} to {r['path']}"), as_json=json)
 
 
 @app.command()
@@ -224,11 +224,6 @@ def _sheet(unit: units.Unit, rules: Options) -> dict[str, Any]:
     }
 
 
-def units_escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
-
 
 def show_sheet(con: Any, r: dict[str, Any]) -> None:
     from rich.panel import Panel
@@ -236,7 +231,7 @@ def show_sheet(con: Any, r: dict[str, Any]) -> None:
 
     from d2d_cli.commands.units import conditions_text
 
-    e = units_escape
+    e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
     for s in units.STATS:
         rating, eff = r["stats"].get(s, "—"), r["effective_stats"].get(s)
@@ -260,15 +255,15 @@ def _show_change(con: Any, r: dict[str, Any]) -> None:
     ch_ = r["change"]
     if "skill" in ch_:
         cost = f"−{ch_['sp_spent']} SP" if ch_["sp_spent"] else f"+{ch_['sp_gained']} SP"
-        con.print(f"{units_escape(r['name'])}: {units_escape(ch_['skill'])} "
+        con.print(f"{render.escape(r['name'])}: {render.escape(ch_['skill'])} "
                   f"{ch_['from']} → {ch_['to']} ({cost})")
     elif "ability" in ch_:
-        con.print(f"{units_escape(r['name'])} gains {units_escape(ch_['ability'])} (−1 AP)")
+        con.print(f"{render.escape(r['name'])} gains {render.escape(ch_['ability'])} (−1 AP)")
     elif "awarded" in ch_:
         got = "  ".join(f"+{n} {p.upper()}" for p, n in ch_["awarded"].items() if n)
-        con.print(f"{units_escape(r['name'])} is awarded {got}")
+        con.print(f"{render.escape(r['name'])} is awarded {got}")
     elif "feat" in ch_:
-        con.print(f"{units_escape(r['name'])}: Heroic Feat — Hits +1 or −1 (−1 CP)")
+        con.print(f"{render.escape(r['name'])}: Heroic Feat — Hits +1 or −1 (−1 CP)")
     con.print(f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}")
 
 
@@ -312,7 +307,7 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
             ch.build_stats(template, dict(chosen))
             break
         except D2DError as err:
-            con.print(f"[red]{units_escape(err.message)}[/] — try again")
+            con.print(f"[red]{render.escape(err.message)}[/] — try again")
     while archetype is None:
         pick = Prompt.ask("Archetype (blank for none)", default="", console=con)
         if not pick:
@@ -320,7 +315,7 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         try:
             archetype = ch.find_archetype(pick)["name"]
         except D2DError as err:
-            con.print(f"[red]{units_escape(err.message)}[/]")
+            con.print(f"[red]{render.escape(err.message)}[/]")
     for q in ch.CONCEPTION:
         if answers.get(q) is None:
             answers[q] = Prompt.ask(f"{q.capitalize()}", default="", console=con) or None

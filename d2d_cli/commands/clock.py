@@ -135,33 +135,30 @@ def event_list(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     con.print(f"[bold]Clock:[/] {r['clock']} (ticks {'down' if r['down'] else 'up'})")
     for e in r["timed"]:
         mark = "[dim]done[/]" if e["done"] else "waiting"
-        con.print(f"  #{e['at']}: {escape(e['text'])} — {mark}")
+        con.print(f"  #{e['at']}: {render.escape(e['text'])} — {mark}")
     for e in r["random"]:
         mark = "[dim]occurred[/]" if e["done"] else "checked each round end"
-        con.print(f"  random {e['chance']}: {escape(e['text'])} — {mark}")
+        con.print(f"  random {e['chance']}: {render.escape(e['text'])} — {mark}")
     if not r["timed"] and not r["random"]:
         con.print("  [dim]no events[/]")
 
 
 def _show_moved(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     con.print(f"[bold]Clock:[/] {r['clock_before']} → {r['clock']}")
     for e in r["events"]:
-        con.print(f"  [yellow]Clock #{e['at']}:[/] {escape(e['text'])}")
+        con.print(f"  [yellow]Clock #{e['at']}:[/] {render.escape(e['text'])}")
     for name in r["arrived"]:
-        con.print(f"  [yellow]{escape(name)} arrives.[/]")
+        con.print(f"  [yellow]{render.escape(name)} arrives.[/]")
     if not r["events"]:
         con.print("  [dim]no events reached[/]")
 
 
 def _show_added(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     where = f"on clock #{r['at']}" if r["kind"] == "timed" else f"chance {r['chance']}"
-    con.print(f"Added {r['kind']} event {where}: {escape(r['text'])}")
+    con.print(f"Added {r['kind']} event {where}: {render.escape(r['text'])}")

@@ -128,8 +128,7 @@ def _show(con: Any, r: dict[str, Any]) -> None:
     if r["light_damage"]:
         con.print(f"Light damage: {', '.join(x.capitalize() for x in r['light_damage'])}")
     if r["target"]:
-        from rich.markup import escape
 
         added = ", ".join(f"{k} +{n}" for k, n in r["target"]["conditions_added"].items())
-        con.print(f"Placed on {escape(r['target']['unit'])}"
+        con.print(f"Placed on {render.escape(r['target']['unit'])}"
                   + (f": {added}" if added else ""))

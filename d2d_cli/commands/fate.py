@@ -137,15 +137,15 @@ def high_card(
 
 
 def _show_high(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     t = Table("Order", "Name", "Card(s)", box=None)
     for i, name in enumerate(r["order"], 1):
-        t.add_row(str(i), escape(name), render.cards_line(r["cards"][name]))
+        t.add_row(str(i), render.escape(name), render.cards_line(r["cards"][name]))
     con.print(t)
     for tie in r["ties"]:
-        con.print(f"[yellow]Still tied: {escape(', '.join(tie))} — reveal again and rerun.[/]")
+        con.print(f"[yellow]Still tied: {render.escape(', '.join(tie))} — reveal again and "
+                  "rerun.[/]")
 
 
 @app.command()

@@ -50,11 +50,10 @@ def _line(e: dict[str, Any]) -> str:
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     if r["list"]:
         for e in r["matches"]:
-            con.print(f"[bold]{escape(e['name'])}[/] — {escape(_line(e))}")
+            con.print(f"[bold]{render.escape(e['name'])}[/] — {render.escape(_line(e))}")
         return
     for e in r["matches"]:
-        con.print(f"[bold]{escape(e['name'])}[/]: {escape(_line(e))}")
+        con.print(f"[bold]{render.escape(e['name'])}[/]: {render.escape(_line(e))}")

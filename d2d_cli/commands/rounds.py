@@ -63,14 +63,13 @@ def end(ctx: typer.Context,
 
 
 def _show_start(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     con.print(f"[bold]Round {r['round']}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
               "Turn = 2")
     t = Table("Unit", "Speed", "Move", "Action Cost", "Turn", box=None)
     for u in r["units"]:
-        t.add_row(escape(u["unit"]), *("—" if u[k] is None else str(u[k])
+        t.add_row(render.escape(u["unit"]), *("—" if u[k] is None else str(u[k])
                                        for k in ("speed", "move", "action_cost", "turn")))
     con.print(t if r["units"] else "[dim]no units on the board[/]")
 
@@ -81,7 +80,6 @@ def _fmt(changes: dict[str, int]) -> str:
 
 
 def _show_end(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     con.print(f"[bold]End of round {r['round']}[/]")
     for i, s in enumerate(r["steps"], 1):
@@ -92,24 +90,24 @@ def _show_end(con: Any, r: dict[str, Any]) -> None:
             con.print(f"{i}. Recover:")
             for a in s["applied"]:
                 what = f"removed one {a['removed']}" if "removed" in a else \
-                    f"readied {escape(a['readied'])}"
-                con.print(f"   {escape(a['unit'])}: {what}")
+                    f"readied {render.escape(a['readied'])}"
+                con.print(f"   {render.escape(a['unit'])}: {what}")
             for ch in s["choices"]:
-                con.print(f"   {escape(ch['unit'])} may recover one of: "
-                          f"{escape(', '.join(ch['choices']))} (--recover NAME=CHOICE)")
+                con.print(f"   {render.escape(ch['unit'])} may recover one of: "
+                          f"{render.escape(', '.join(ch['choices']))} (--recover NAME=CHOICE)")
             if not s["applied"] and not s["choices"]:
                 con.print("   [dim]nothing to recover[/]")
         elif kind == "task_clock":
             con.print(f"{i}. Task Clock — Progress −1 on each task:")
             for t in s["changes"]:
-                con.print(f"   {escape(t['task'])}: Progress {t['progress_before']} → "
+                con.print(f"   {render.escape(t['task'])}: Progress {t['progress_before']} → "
                           f"{t['progress']} ({t['state']})")
             if not s["changes"]:
                 con.print("   [dim]no open tasks[/]")
         elif kind == "condition_events":
             con.print(f"{i}. Condition events:")
             for e in s["reveals"]:
-                con.print(f"   {escape(e['unit'])} {e['condition'].title()}: "
+                con.print(f"   {render.escape(e['unit'])} {e['condition'].title()}: "
                           f"{render.cards_line([e['card']])} → {_fmt(e['outcome'])}")
             if not s["reveals"]:
                 con.print("   [dim]none[/]")
@@ -117,15 +115,15 @@ def _show_end(con: Any, r: dict[str, Any]) -> None:
             con.print(f"{i}. Random events:")
             for e in s["checks"]:
                 verdict = "[yellow]occurs![/]" if e["occurs"] else "does not occur"
-                con.print(f"   {escape(e['text'])} ({e['chance']}): "
+                con.print(f"   {render.escape(e['text'])} ({e['chance']}): "
                           f"{render.cards_line(e['cards'])} → {e['value']}: {verdict}")
             if not s["checks"]:
                 con.print("   [dim]none[/]")
         elif kind == "clock":
             con.print(f"{i}. Clock: {s['clock_before']} → {s['clock']}")
             for e in s["events"]:
-                con.print(f"   [yellow]Clock #{e['at']}:[/] {escape(e['text'])}")
+                con.print(f"   [yellow]Clock #{e['at']}:[/] {render.escape(e['text'])}")
             for name in s.get("arrived", []):
-                con.print(f"   [yellow]{escape(name)} arrives.[/]")
+                con.print(f"   [yellow]{render.escape(name)} arrives.[/]")
     if r["reshuffled"]:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")

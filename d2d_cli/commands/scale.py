@@ -166,10 +166,9 @@ def _stat_line(r: dict[str, Any]) -> str:
 
 
 def _show_value(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     if "input" in r:
-        con.print(f"{escape(r['input']['text'])} → {_stat_line(r)}")
+        con.print(f"{render.escape(r['input']['text'])} → {_stat_line(r)}")
     else:
         con.print(_stat_line(r))
     if r["as"] == "body":
@@ -204,10 +203,9 @@ def _show_compare(con: Any, r: dict[str, Any]) -> None:
 
 
 def _show_map(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     rnd = f"{r['round_s']} s" if r["round_s"] is not None else "flexible"
-    con.print(f"[bold]{r['name']}[/]: space {escape(r['space_text'])}, round {rnd}"
+    con.print(f"[bold]{r['name']}[/]: space {render.escape(r['space_text'])}, round {rnd}"
               + (f", 1 space per round = {r['move_1_text']}" if r["move_1_text"] else ""))
     if r["speed"] is not None:
         sp = r["speed"]
@@ -218,12 +216,11 @@ def _show_map(con: Any, r: dict[str, Any]) -> None:
 
 
 def _show_maps(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     t = Table("Type", "Space", "Round", "1 space per round", box=None)
     for m in r["maps"]:
-        t.add_row(m["map"], escape(m["space_text"]),
+        t.add_row(m["map"], render.escape(m["space_text"]),
                   f"{m['round_s']} s" if m["round_s"] is not None else "flexible",
                   m["move_1_text"] or "—")
     con.print(t)
@@ -231,13 +228,12 @@ def _show_maps(con: Any, r: dict[str, Any]) -> None:
 
 
 def _show_samples(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     t = Table("Sample", "Stat", "Real", "d2d", box=None)
     for x in r["samples"]:
         note = f" [dim](printed {x['printed']})[/]" if x["canonical"] else ""
         conv = f" [dim]({x['convention']})[/]" if x["convention"] else ""
-        t.add_row(escape(x["name"]), x["kind"].capitalize(), escape(x["value"]) + conv,
-                  x["result"] + note)
+        t.add_row(render.escape(x["name"]), x["kind"].capitalize(),
+                  render.escape(x["value"]) + conv, x["result"] + note)
     con.print(t)

@@ -20,10 +20,12 @@ app = c.group("scene")
 def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
     """A path to a TOML file, or a built-in scene's name (``combat1``)."""
     if spec in scene.BUILT_IN and not Path(spec).exists():
-        from importlib.resources import files
+        import copy
 
-        text = files("d2d_cli.tables").joinpath(f"scenes/{spec}.toml").read_text("utf-8")
-        label = f"built-in scene {spec}"
+        from d2d_cli import tables
+
+        # A copy: the loaded scene is changed as it is applied, the table is shared.
+        return f"built-in scene {spec}", copy.deepcopy(tables.load(f"scenes/{spec}"))
     else:
         try:
             text = Path(spec).read_text("utf-8")
@@ -89,28 +91,27 @@ def _result(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _show(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
-    con.print(f"[bold]{escape(r['name'])}[/] — {r['map_name']}")
+    con.print(f"[bold]{render.escape(r['name'])}[/] — {r['map_name']}")
     if r["backstory"]:
-        con.print(f"[dim]{escape(r['backstory'])}[/]")
+        con.print(f"[dim]{render.escape(r['backstory'])}[/]")
     for name, f in r["factions"].items():
-        con.print(f"[bold]{escape(name)}[/] — goal: {escape(f['goal'])}")
+        con.print(f"[bold]{render.escape(name)}[/] — goal: {render.escape(f['goal'])}")
         for u in r["units"]:
             if u["faction"] == name:
                 stats = " ".join(f"{k.title()} {u[k]}" for k in ("body", "mind", "will",
                                                                    "speed") if k in u)
-                con.print(f"  {escape(u['name'])}: {stats}")
+                con.print(f"  {render.escape(u['name'])}: {stats}")
     for u in r["units"]:
         if u["faction"] not in r["factions"]:
-            con.print(f"  {escape(u['name'])} [dim](no faction)[/]")
+            con.print(f"  {render.escape(u['name'])} [dim](no faction)[/]")
     for t in r["tasks"]:
-        con.print(f"Task {escape(t['name'])}: Difficulty {t['difficulty']}, Challenge "
+        con.print(f"Task {render.escape(t['name'])}: Difficulty {t['difficulty']}, Challenge "
                   f"{t['challenge']}, Progress {t['progress']}")
     con.print(f"Clock: {r['clock']}")
     for e in r["timed_events"]:
-        con.print(f"  #{e['at']}: {escape(e['text'])}{' (done)' if e['done'] else ''}")
+        con.print(f"  #{e['at']}: {render.escape(e['text'])}{' (done)' if e['done'] else ''}")
     for e in r["random_events"]:
-        con.print(f"  random {e['k']}/{e['n']}: {escape(e['text'])}")
+        con.print(f"  random {e['k']}/{e['n']}: {render.escape(e['text'])}")
     for n in (n for n in r["reserves"] if n not in {u["name"] for u in r["units"]}):
-        con.print(f"  in reserve: {escape(n)}")
+        con.print(f"  in reserve: {render.escape(n)}")

@@ -135,14 +135,13 @@ def log(
 
 
 def _show_log(con: Any, r: dict[str, Any]) -> None:
-    from rich.markup import escape
 
     if not r["entries"]:
         con.print("Nothing logged yet.")
     for e in r["entries"]:
         mark = " [dim](undone)[/]" if e["undone"] else ""
-        con.print(f"[dim]{e['at']}[/]  [bold]{escape(e['command'] or '')}[/]  "
-                  f"{escape(e['summary'])}{mark}")
+        con.print(f"[dim]{e['at']}[/]  [bold]{render.escape(e['command'] or '')}[/]  "
+                  f"{render.escape(e['summary'])}{mark}")
 
 
 @app.command()

@@ -119,10 +119,9 @@ _STATE = {"open": "open", "complete": "[green]complete[/]", "failed": "[red]fail
 
 
 def _line(r: dict[str, Any]) -> str:
-    from rich.markup import escape
 
-    who = f" [dim]({escape(', '.join(r['workers']))})[/]" if r["workers"] else ""
-    return (f"[bold]{escape(r['name'])}[/] (Difficulty {r['difficulty']}): {bar(r)} "
+    who = f" [dim]({render.escape(', '.join(r['workers']))})[/]" if r["workers"] else ""
+    return (f"[bold]{render.escape(r['name'])}[/] (Difficulty {r['difficulty']}): {bar(r)} "
             f"— {r['challenge']}/{r['progress']} {_STATE[r['state']]}{who}")
 
 

@@ -100,7 +100,7 @@ def rm(ctx: typer.Context, name: UnitArg,
         tx.put("units", units.roster_state(roster))
         tx.summary = f"removed unit {unit.name}"
     render.emit({"name": unit.name, "removed": True, "targets_cleared": cleared},
-                lambda con, r: con.print(f"Removed {render_escape(r['name'])}."),
+                lambda con, r: con.print(f"Removed {render.escape(r['name'])}."),
                 as_json=json)
 
 
@@ -162,11 +162,6 @@ def target(
 # --- human views (also used by status and char) ---------------------------------------
 
 
-def render_escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
-
 
 def dash(value: Any) -> str:
     return "—" if value is None else str(value)
@@ -189,10 +184,10 @@ def stat_cell(r: dict[str, Any], s: str) -> str:
 
 
 def show_unit(con: Any, r: dict[str, Any]) -> None:
-    con.print(f"[bold]{render_escape(r['name'])}[/] [dim]({r['kind']})[/]")
+    con.print(f"[bold]{render.escape(r['name'])}[/] [dim]({r['kind']})[/]")
     show_table(con, {"units": [r]})
     if r["skills"]:
-        con.print("Skills: " + ", ".join(f"{render_escape(k)} {v}"
+        con.print("Skills: " + ", ".join(f"{render.escape(k)} {v}"
                                          for k, v in r["skills"].items()))
 
 
@@ -213,13 +208,13 @@ def show_table(con: Any, r: dict[str, Any]) -> None:
     t = Table("Unit", "Body", "Mind", "Will", "Speed", "Conditions", "Move", "AC", "Turn",
               "Target", box=None)
     for u in r["units"]:
-        t.add_row(render_escape(u["name"]), *(stat_cell(u, s) for s in units.STATS),
-                  render_escape(_with_crits(conditions_text(u["conditions"]), u)),
+        t.add_row(render.escape(u["name"]), *(stat_cell(u, s) for s in units.STATS),
+                  render.escape(_with_crits(conditions_text(u["conditions"]), u)),
                   dash(u["move"]),
                   dash(u["action_cost"]), dash(u["turn"]),
-                  render_escape(dash(u["target"])))
+                  render.escape(dash(u["target"])))
     con.print(t)
     for u in r["units"]:
         if u["zero"]:
-            con.print(f"[red]{render_escape(u['name'])}: {', '.join(u['zero'])} at 0 — "
+            con.print(f"[red]{render.escape(u['name'])}: {', '.join(u['zero'])} at 0 — "
                       "flip to Crit (001 p.35)[/]")

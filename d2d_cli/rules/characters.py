@@ -16,12 +16,11 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
 from d2d_cli.rules.stats import MAX_LEVEL, MIN_LEVEL, Stat, parse_stat
 from d2d_cli.rules.units import STATS, Unit
@@ -35,13 +34,9 @@ POINTS = ("cp", "sp", "ap")
 NEW_SKILL_SP = 1
 
 
-def _load(name: str) -> dict[str, Any]:
-    return tomllib.loads(files("d2d_cli.tables").joinpath(name).read_text("utf-8"))
-
-
 @cache
 def templates() -> dict[str, dict[str, Stat]]:
-    return {k: {s: parse_stat(v[s]) for s in STATS} for k, v in _load("templates.toml").items()}
+    return {k: {s: parse_stat(v[s]) for s in STATS} for k, v in tables.load("templates").items()}
 
 
 @dataclass(frozen=True)
@@ -65,12 +60,12 @@ class Skill:
 def skills() -> dict[str, Skill]:
     return {k: Skill(k, v["name"], v["kind"], v["category"], v["common"],
                      tuple(v["specialties"]), tuple(v.get("aliases", ())), v.get("text", ""))
-            for k, v in _load("skills.toml").items()}
+            for k, v in tables.load("skills").items()}
 
 
 @cache
 def archetypes() -> dict[str, dict[str, Any]]:
-    return _load("archetypes.toml")
+    return tables.load("archetypes")
 
 
 def key(name: str) -> str:

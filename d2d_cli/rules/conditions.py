@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.units import condition_key
@@ -35,7 +34,7 @@ class Condition:
 
 @cache
 def table() -> dict[str, Condition]:
-    raw = tomllib.loads(files("d2d_cli.tables").joinpath("conditions.toml").read_text("utf-8"))
+    raw = tables.load("conditions")
     return {
         key: Condition(key=key, name=v["name"], severity=v["severity"],
                        penalty=dict(v.get("penalty", {})), event=v.get("event"),

@@ -15,13 +15,12 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import Card, parse_card
 
@@ -32,8 +31,7 @@ OUTCOMES = ("a", "b", "both", "tie", "rank")
 
 @cache
 def table() -> dict[str, Any]:
-    with files("d2d_cli.tables").joinpath("conflict.toml").open("rb") as f:
-        return tomllib.load(f)
+    return tables.load("conflict")
 
 
 def approaches() -> tuple[str, ...]:

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.stats import Stat, canonical, parse_stat
 
@@ -32,19 +31,14 @@ CHARTS = ("person", "vehicle")
 MORTAL_RULES = ("past_extreme", "extreme", "off")
 
 
-def _load(name: str) -> dict[str, Any]:
-    with files("d2d_cli.tables").joinpath(name).open("rb") as f:
-        return tomllib.load(f)
-
-
 @cache
 def damage_table() -> dict[str, Any]:
-    return _load("damage.toml")
+    return tables.load("damage")
 
 
 @cache
 def default_charts() -> dict[str, Any]:
-    return _load("locations.toml")
+    return tables.load("locations")
 
 
 def _key(text: str) -> str:

@@ -4,11 +4,10 @@ types and Powers, archetypes, conditions and the 000 Glossary."""
 from __future__ import annotations
 
 import difflib
-import tomllib
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import characters, conditions
 
@@ -17,7 +16,7 @@ LISTS = ("skills", "archetypes", "conditions", "glossary")
 
 @cache
 def glossary() -> dict[str, dict[str, str]]:
-    return tomllib.loads(files("d2d_cli.tables").joinpath("glossary.toml").read_text("utf-8"))
+    return tables.load("glossary")
 
 
 @cache

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.stats import (
@@ -49,17 +49,10 @@ _QUANTITY_RE = re.compile(
 )
 
 
-@cache
-def table(name: str) -> dict[str, Any]:
-    """A rules table from ``d2d_cli/tables/<name>.toml`` (read once)."""
-    from importlib.resources import files  # ~3 ms: only when a table is needed
-
-    with files("d2d_cli.tables").joinpath(f"{name}.toml").open("rb") as f:
-        return tomllib.load(f)
 
 
 def _units(kind: str) -> dict[str, Any]:
-    units: dict[str, Any] = table("units")[kind]["units"]
+    units: dict[str, Any] = tables.load("units")[kind]["units"]
     return units
 
 
@@ -138,7 +131,7 @@ def _accepted(kind: str) -> str:
 
 
 def _scale_range() -> tuple[int, int]:
-    r = table("units")["range"]
+    r = tables.load("units")["range"]
     return int(r["min_scale"]), int(r["max_scale"])
 
 
@@ -244,7 +237,7 @@ def _reading(kind: str, si: Fraction, unit: str) -> dict[str, Any]:
 
 def _best(kind: str, system: str, si: Fraction) -> dict[str, Any]:
     """The reading in the largest unit of ``system`` that keeps the number ≥ 1."""
-    choices = table("units")[kind]["show"][system]
+    choices = tables.load("units")[kind]["show"][system]
     best = choices[0]
     for unit in choices:
         if si / unit_factor(kind, unit) >= 1:
@@ -260,7 +253,7 @@ def mass_readings(kg: Fraction) -> dict[str, Any]:
     "Units > Body": "Deadlift - Can lift Mass x 1.5 very briefly. Carry - Can carry
     Mass x 1 for short periods. Load - … Mass / 2 for extended periods")."""
     derived = {}
-    for name, factor in table("units")["mass"]["derived"].items():
+    for name, factor in tables.load("units")["mass"]["derived"].items():
         x = kg * Fraction(factor)
         derived[name] = {"kg": float(dec(x)), "lb": float(dec(x / unit_factor("mass", "lb"))),
                          "metric": _best("mass", "metric", x)["text"],
@@ -287,7 +280,7 @@ _IQ_ACCEPTED = "an IQ is a number above 50 (Mind = IQ − 50), e.g. 100, 110, 1e
 
 
 def _iq_offset() -> Decimal:
-    return Decimal(table("units")["mind"]["iq_offset"])
+    return Decimal(tables.load("units")["mind"]["iq_offset"])
 
 
 def mind_iq(stat: Stat) -> Decimal:
@@ -331,7 +324,7 @@ def _counts_mps(value: Fraction, convention: str, *, from_stat: bool) -> bool:
     test is its km/h; for a stat, its number (below 20 it is m/s: 2x1 = 20 kph)."""
     if convention != "000":
         return False
-    below = Fraction(table("units")["speed"]["conventions"]["000"]["below_kph"])
+    below = Fraction(tables.load("units")["speed"]["conventions"]["000"]["below_kph"])
     return value < below if from_stat else value / KPH < below
 
 
@@ -464,7 +457,7 @@ def samples() -> list[dict[str, Any]]:
     """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading:
     ``result`` is what d2d computes from ``value``, to match ``stat``."""
     out = []
-    for row in table("scale_samples")["sample"]:
+    for row in tables.load("scale_samples")["sample"]:
         conv = row.get("convention", DEFAULT_CONVENTION)
         if row["kind"] == "body":
             got = mass(row["value"])
@@ -482,12 +475,12 @@ def samples() -> list[dict[str, Any]]:
 
 
 def map_types() -> list[str]:
-    return list(table("maps"))
+    return list(tables.load("maps"))
 
 
 def map_spec(key: str, opts: Options = DEFAULTS) -> dict[str, Any]:
     """A map type's space (m) and round (s), with the table's ``[rules]`` applied."""
-    maps = table("maps")
+    maps = tables.load("maps")
     name = str(key).strip().lower()
     if name not in maps:
         raise BadInput(f"unknown map type {key!r}: one of {', '.join(maps)}")

@@ -14,11 +14,10 @@ defined in the file's ``[characters]`` or already in the session), ``[reserves.N
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import clock as clock_rules
 from d2d_cli.rules import tasks as task_rules
@@ -31,8 +30,7 @@ BUILT_IN = ("combat1",)
 
 @cache
 def map_types() -> dict[str, dict[str, str]]:
-    raw = files("d2d_cli.tables").joinpath("scene_maps.toml").read_text("utf-8")
-    return tomllib.loads(raw)
+    return tables.load("scene_maps")
 
 
 def map_key(text: str) -> str:

@@ -10,14 +10,13 @@ before the third other card (a 2–10 or a Wild).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from importlib.resources import files
 from math import comb
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.rules import dice
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.stats import canonical
@@ -30,8 +29,7 @@ FIRST_REVEALS = 3
 
 @cache
 def beaufort_table() -> list[dict[str, Any]]:
-    raw = tomllib.loads(files("d2d_cli.tables").joinpath("beaufort.toml").read_text("utf-8"))
-    return list(raw["force"])
+    return list(tables.load("beaufort")["force"])
 
 
 def beaufort(kph: float) -> dict[str, Any]:
