@@ -13,11 +13,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import characters as ch
 from d2d_cli.rules.stats import Stat
 from d2d_cli.rules.units import Unit
-
-# The rule texts sit in ../shared/seeds beside the checkout (or beside /work/wt).
-SEEDS = next(p / "shared" / "seeds" for p in Path(__file__).resolve().parents
-             if (p / "shared" / "seeds").is_dir())
-TEXT_000 = (SEEDS / "000_fef37bd987c67972.txt").read_text("utf-8")
+from tests.helpers import rule_text
 
 
 def session_bytes(data_dir: Path) -> dict[str, bytes]:
@@ -30,7 +26,7 @@ def session_bytes(data_dir: Path) -> dict[str, bytes]:
 def test_templates_are_the_rule_texts_defaults_and_come_to_22() -> None:
     # 000 "Character Creation > Stats": Human Male Body:8x1 Mind:5x1 Will:5x1 Speed:4x0;
     # Human Female Body:6x1 Mind:6x1 Will:6x1 Speed:4x0.
-    section = TEXT_000.split("- Stats - A new character gets 22 points")[1]
+    section = rule_text("000").split("- Stats - A new character gets 22 points")[1]
     for template, heading in (("human-male", "Human Male"), ("human-female", "Human Female")):
         block = section.split(f"- {heading}")[1]
         printed = {s.lower(): re.search(rf"{s}:(\d+x-?\d+)", block).group(1)  # type: ignore[union-attr]
@@ -90,7 +86,8 @@ def test_full_stat_flags_and_scale_kept() -> None:
 
 
 def _archetypes_in_text() -> list[tuple[str, str, list[str]]]:
-    section = TEXT_000.split("## *Character Creation*")[1].split("- Character Conception")[0]
+    section = rule_text("000").split("## *Character Creation*")[1]
+    section = section.split("- Character Conception")[0]
     out, setting = [], None
     for line in section.splitlines():
         s = line.strip()
@@ -129,7 +126,8 @@ def test_unknown_archetype_suggests(d2d) -> None:
 
 def test_common_skills_are_marked() -> None:
     # 000 "Skills": the skills marked "Common Skill".
-    printed = sorted(re.findall(r"^\s+- ([A-Za-z ]+?) - Common Skill", TEXT_000, re.M))
+    printed = sorted(re.findall(r"^\s+- ([A-Za-z ]+?) - Common Skill", rule_text("000"),
+                                re.M))
     assert sorted(s.name for s in ch.skills().values() if s.common) == printed
     assert ch.find_skill("mechanics").specialties[3] == "Pick Lock"
 

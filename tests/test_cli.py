@@ -8,10 +8,10 @@ import sys
 
 import pytest
 import typer
-from conftest import run_process
 
 from d2d_cli import __version__
 from d2d_cli.cli import GROUPS, app
+from tests.helpers import run_process
 
 
 def test_version(d2d) -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import with_rules
 from hypothesis import given
 from hypothesis import strategies as st
 
 from d2d_cli.rules import conflict
 from d2d_cli.rules.cards import all_outcomes, parse_card
+from tests.helpers import with_rules
 
 APPROACHES = ["fast", "strong", "block", "evade", "counter", "wild"]
 

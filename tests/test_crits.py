@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import with_rules
 
 from d2d_cli.rules import crits
 from d2d_cli.rules.stats import parse_stat
+from tests.helpers import with_rules
 
 # --------------------------------------------------------------------------- rating
 

@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 
 def test_readme_opens_with_the_two_commands() -> None:

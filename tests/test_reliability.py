@@ -12,9 +12,8 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conftest import run_process
-
 from d2d_cli.rules.cards import full_deck
+from tests.helpers import run_process
 
 
 def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) -> None:

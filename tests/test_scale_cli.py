@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Runner, with_rules
+from tests.helpers import Runner, with_rules
 
 # --- JSON contracts ---------------------------------------------------------------------
 

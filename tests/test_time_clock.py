@@ -7,7 +7,7 @@ import pytest
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import clock
-from tests.test_time_helpers import session_bytes
+from tests.helpers import session_bytes
 
 
 def test_advance_lists_every_event_passed_in_clock_order(d2d):

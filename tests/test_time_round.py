@@ -8,7 +8,7 @@ import pytest
 
 from d2d_cli.rules import dice
 from d2d_cli.rules.cards import parse_card
-from tests.test_time_helpers import load_scene, session_bytes, session_file, stack_deck
+from tests.helpers import load_scene, session_bytes, session_file, stack_deck
 
 BLEEDING = 'conditions = { bleeding = 1 }'
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_time_helpers import session_bytes
+from tests.helpers import session_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "combat1.toml"

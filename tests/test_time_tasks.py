@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules import tasks
-from tests.test_time_helpers import session_bytes
+from tests.helpers import session_bytes
 
 
 def tokens(r: dict) -> tuple[int, int, str]:

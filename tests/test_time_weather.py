@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from d2d_cli.rules import weather
-from tests.test_time_helpers import session_bytes
+from tests.helpers import session_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 

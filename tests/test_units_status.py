@@ -13,10 +13,7 @@ import pytest
 
 from d2d_cli.rules import conditions, units
 from d2d_cli.rules.stats import parse_stat
-
-SEEDS = next(p / "shared" / "seeds" for p in Path(__file__).resolve().parents
-             if (p / "shared" / "seeds").is_dir())
-GLOSSARY = (SEEDS / "000_fef37bd987c67972.txt").read_text("utf-8").split("## Glossary")[1]
+from tests.helpers import rule_text
 
 GOBLIN = ["unit", "add", "Goblin Scout", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
           "--speed", "5x0", "--skill", "Close Combat=1", "--skill", "Stealth=1"]
@@ -57,8 +54,9 @@ def test_minor_conditions_lower_their_stat(d2d, cond, stat) -> None:
 def _glossary_penalties() -> dict[str, dict[str, int]]:
     """Each Glossary entry that starts with "Stat:-1" (e.g. "Bleeding - Mind:-1.")."""
     out = {}
+    glossary = rule_text("000").split("## Glossary")[1]
     for m in re.finditer(r"^- ([A-Za-z ]+) - (?:A Minor Condition that gives )?"
-                         r"(Body|Mind|Will|Speed):(-\d)", GLOSSARY, re.M):
+                         r"(Body|Mind|Will|Speed):(-\d)", glossary, re.M):
         out[units.condition_key(m.group(1))] = {m.group(2).lower(): int(m.group(3))}
     return out
 

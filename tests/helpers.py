@@ -1,0 +1,125 @@
+"""Helpers shared by test modules (not a test module itself): session files, stacked
+decks, and the rule texts for the tests that check tables against them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from d2d_cli import session
+from d2d_cli.cli import app
+from d2d_cli.rules import fate
+from d2d_cli.rules.cards import parse_card
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Runner:
+    """``d2d(...)`` in-process through Typer's CliRunner; ``.json(...)`` parses the envelope."""
+
+    def __init__(self) -> None:
+        self.runner = CliRunner()
+
+    def __call__(self, *args: Any, input: str | None = None) -> Any:
+        return self.runner.invoke(app, [str(a) for a in args], input=input)
+
+    def json(self, *args: Any, code: int = 0) -> dict[str, Any]:
+        res = self(*args, "--json")
+        assert res.exit_code == code, (res.exit_code, res.stdout, res.stderr)
+        envelope = json.loads(res.stdout)
+        return envelope["result"] if code == 0 else envelope
+
+    def ok(self, *args: Any) -> str:
+        res = self(*args)
+        assert res.exit_code == 0, (res.exit_code, res.stdout, res.stderr)
+        return res.stdout
+
+
+def with_rules(d2d: Runner, tmp_path: Path, **rules: Any) -> Path:
+    """A session file whose [rules] table holds ``rules``, as a table would hand-edit it."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / f"table{len(list(tmp_path.glob('table*.toml')))}.toml"
+    d2d.ok("--session", path, "fate", "status")
+    lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in rules.items())
+    path.write_text(path.read_text().replace("[rules]\n", "[rules]\n" + lines, 1))
+    return path
+
+
+def run_process(*args: str, env: dict[str, str] | None = None,
+                timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m d2d_cli ARGS`` in a real process (for locking, kills, imports)."""
+    import os
+
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "d2d_cli", *args], capture_output=True,
+                          text=True, env=full_env, timeout=timeout)
+
+
+def session_file(data_dir: Path) -> Path:
+    files = sorted(data_dir.rglob("*.toml"))
+    assert files, "no session file"
+    return files[0]
+
+
+def session_bytes(data_dir: Path) -> bytes:
+    return session_file(data_dir).read_bytes()
+
+
+def stack_deck(path: Path, *codes: str) -> None:
+    """Put these cards (with these orientations) on top of the session's Fate deck."""
+    with session.edit(path, "test: stack the deck") as tx:
+        deck = fate.Deck.from_state(tx.data["fate"])
+        wanted = [parse_card(c) for c in codes]
+        faces = {c.face for c in wanted}
+        rest = [c for c in deck.draw + deck.discard if c.face not in faces]
+        deck.draw, deck.discard = wanted + rest, []
+        tx.put("fate", deck.to_state())
+
+
+SCENE = """\
+name = "Test"
+map = "personal"
+[factions.A]
+goal = "win"
+[units.Archer]
+faction = "A"
+body = "8x1"
+mind = "5x1"
+will = "5x1"
+speed = "4x0"
+{extra}
+"""
+
+
+def load_scene(d2d: Any, tmp_path: Path, extra: str = "", name: str = "s.toml") -> Any:
+    f = tmp_path / name
+    f.write_text(SCENE.format(extra=extra), "utf-8")
+    return d2d.json("scene", "load", str(f))
+
+
+# The rule texts sit in shared/seeds beside the checkout (../shared/seeds). CI has them;
+# a clone on its own does not, and then only the tests that read them are skipped.
+RULE_TEXTS = {"000": "000_fef37bd987c67972.txt", "001": "001_a6cbfa98d616fe33.txt"}
+
+
+def seeds_dir() -> Path | None:
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "shared" / "seeds").is_dir():
+            return parent / "shared" / "seeds"
+    return None
+
+
+def rule_text(which: str) -> str:
+    """The text of rule book ``which`` ("000" or "001"); skips the calling test, saying
+    why, when the texts are not beside this checkout."""
+    folder = seeds_dir()
+    if folder is None or not (folder / RULE_TEXTS[which]).is_file():
+        pytest.skip(f"rule text {which} ({RULE_TEXTS[which]}) not found in a shared/seeds "
+                    "folder beside this checkout: this test checks d2d's tables against it")
+    return (folder / RULE_TEXTS[which]).read_text("utf-8")
