@@ -1,0 +1,60 @@
+"""The session writer's fast path (issue 9): re-rendering only the changed tables and
+splicing them into the untouched text. The hypothesis test in test_session_write.py
+goes through ``session.edit`` and mostly reached the whole-document fallback; this one
+calls the splice directly on sessions shaped like d2d's (tables of named records with
+sub-tables) and asserts that the fast path is taken, that its text parses back to
+exactly the new data, and that every byte of the unchanged tables is kept."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+import tomlkit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from d2d_cli import session
+
+NAMES = st.sampled_from(["Archer", "Thief", "Goblin Scout", "Ogre", "Knot", "Door",
+                         "Rook", "Skirmisher 1", "x.y", "Ünïcode"])
+SCALARS = st.one_of(st.integers(-50, 50), st.booleans(),
+                    st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)),
+                            max_size=8))
+RECORD = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["character", "creature"]), "move": st.integers(0, 9)},
+    optional={"note": SCALARS, "tags": st.lists(st.integers(0, 9), max_size=3),
+              "conditions": st.dictionaries(st.sampled_from(["fatigue", "bleeding", "slow"]),
+                                            st.integers(1, 5), min_size=1, max_size=3)})
+TABLE = st.dictionaries(NAMES, RECORD, min_size=1, max_size=4)
+STATE = st.fixed_dictionaries({"units": TABLE, "tasks": TABLE,
+                               "clock": st.fixed_dictionaries({"value": st.integers(0, 20)})})
+
+
+def _text(data: dict[str, Any]) -> str:
+    body = tomlkit.dumps({"schema": 1, **data})
+    # A hand-written comment in every table, as a table would leave in the file.
+    return "# my campaign\n" + body.replace("[clock]\n", "[clock]\n# ticks down at night\n")
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(STATE, STATE, st.sets(st.sampled_from(["units", "tasks", "clock"]), min_size=1))
+def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
+        old: dict[str, Any], other: dict[str, Any], keys: set[str]) -> None:
+    old = {"schema": 1, **old}
+    new = {**old, **{k: other[k] for k in keys}}
+    changed = {k for k in keys if new[k] != old[k]}
+    text = _text({k: v for k, v in old.items() if k != "schema"})
+    assert tomllib.loads(text) == old
+    out = session._splice(text, old, new, changed)
+    assert out is not None, "the fast path was not taken"
+    assert tomllib.loads(out) == new
+    assert out.startswith("# my campaign\n")
+    if "clock" not in changed:  # an unchanged table keeps its bytes, comment included
+        assert "[clock]\n# ticks down at night\n" in out
+
+
+def test_splice_falls_back_on_an_empty_table() -> None:
+    old = {"schema": 1, "units": {"Ogre": {"kind": "creature", "move": 3}}}
+    new = {"schema": 1, "units": {}}
+    assert session._splice(_text({"units": old["units"]}), old, new, {"units"}) is None
