@@ -174,25 +174,25 @@ def _char(**skills: int) -> Unit:
 def test_train_costs_the_current_level() -> None:
     u = _char(Stealth=2)
     ch.award(u, 0, 3, 0)
-    assert ch.train(u, "stealth")["sp_spent"] == 2  # "Spend SP = Current Level"
+    assert ch.train(u, "stealth").sp_spent == 2  # "Spend SP = Current Level"
     assert u.skills["Stealth"] == 3 and ch.points(u)["sp"] == 1
     with pytest.raises(RuleViolation, match="Stealth 3 → 4 costs 3 SP.*Rook has 1"):
         ch.train(u, "Stealth")
-    assert ch.train(u, "Climbing")["sp_spent"] == 1  # a new skill: 1 SP (docs/rules.md)
+    assert ch.train(u, "Climbing").sp_spent == 1  # a new skill: 1 SP (docs/rules.md)
     assert u.skills["Climbing"] == 1 and ch.points(u)["sp"] == 0
 
 
 def test_new_skill_cost_option() -> None:
     u = _char()
-    assert ch.train(u, "Ranged", new_skill_sp=0) == {
+    assert ch.train(u, "Ranged", new_skill_sp=0).to_json() == {
         "skill": "Ranged", "from": 0, "to": 1, "sp_spent": 0, "sp_gained": 0}
 
 
 def test_respec_001_lost_level_and_000_new_level() -> None:
     u = _char(Melee=3)
-    assert ch.respec(u, "Melee")["sp_gained"] == 3  # 001: "Gain SP equal to lost Level"
+    assert ch.respec(u, "Melee").sp_gained == 3  # 001: "Gain SP equal to lost Level"
     assert u.skills["Melee"] == 2
-    assert ch.respec(u, "Melee", "new")["sp_gained"] == 1  # 000: "equal to the new level"
+    assert ch.respec(u, "Melee", "new").sp_gained == 1  # 000: "equal to the new level"
     assert ch.points(u)["sp"] == 4
     ch.respec(u, "Melee")
     assert "Melee" not in u.skills
@@ -205,9 +205,9 @@ def test_learn_costs_1_ap_and_heroic_feat_1_cp() -> None:
     with pytest.raises(RuleViolation, match="costs 1 AP"):
         ch.learn(u, "Pick Lock")
     ch.award(u, 1, 0, 1)
-    assert ch.learn(u, "Pick Lock") == {"ability": "Pick Lock", "ap_spent": 1}
+    assert ch.learn(u, "Pick Lock").to_json() == {"ability": "Pick Lock", "ap_spent": 1}
     assert u.extra["abilities"] == ["Pick Lock"] and ch.points(u)["ap"] == 0
-    assert ch.heroic_feat(u)["cp_spent"] == 1
+    assert ch.heroic_feat(u).cp_spent == 1
     with pytest.raises(RuleViolation, match="Heroic Feat costs 1 CP"):
         ch.heroic_feat(u)
 
