@@ -217,7 +217,7 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
     e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
     for s in units.STATS:
-        base, eff = r.stats.get(s, "—"), r.effective_stats.get(s)
+        base, eff = r.base_stats.get(s, "—"), r.stats.get(s)
         shown = base if eff in (None, base) else f"[yellow]{eff}[/] [dim](base {base})[/]"
         t.add_row(s.capitalize(), shown, r.real.get(s, ""))
     lines = [f"Archetype: {e(r.archetype or '—')}   Points: {r.points} "

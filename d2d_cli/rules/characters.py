@@ -363,13 +363,14 @@ def advance(roster: dict[str, Unit], name: str, rules: Options,
 
 @dataclass(frozen=True)
 class Sheet(Result):
-    """The character sheet. ``stats`` are the character's own (they sum to ``points``),
-    ``effective_stats`` after conditions."""
+    """The character sheet. ``stats`` are after conditions and ``base_stats`` the
+    character's own (they sum to ``points``): one meaning per key, as in ``status`` and
+    ``unit show`` (issue 11 item 8)."""
 
     name: str
     kind: str
     stats: dict[str, str]
-    effective_stats: dict[str, str]
+    base_stats: dict[str, str]
     real: dict[str, str]
     points: int
     archetype: str | None
@@ -398,8 +399,8 @@ def _fields(s: Sheet) -> dict[str, Any]:
 def sheet(unit: Unit, rules: Options, summary: str = "") -> Sheet:
     pts = points(unit)
     return Sheet(
-        name=unit.name, kind=unit.kind, stats=units.base_stats(unit),
-        effective_stats=units.effective_stats(unit),
+        name=unit.name, kind=unit.kind, stats=units.effective_stats(unit),
+        base_stats=units.base_stats(unit),
         real=readings(unit.stats, rules.speed_convention), points=stat_points(unit.stats),
         archetype=unit.extra.get("archetype"), template=unit.extra.get("template"),
         skills=dict(unit.skills), abilities=tuple(unit.extra.get("abilities", [])),
