@@ -76,6 +76,57 @@ def test_stats_outside_2_to_10_are_refused(d2d, flag, value) -> None:
     assert d2d.json("status")["units"] == []
 
 
+def test_the_budget_cannot_be_bypassed_through_scale(d2d, data_dir) -> None:
+    # Issue 11 item 4. 000 l.1029 "A new character gets 22 points to divide among the 4
+    # stats. Default distribution below." and l.1030–1034 "Human Male - Body:8x1 -
+    # Mind:5x1 - Will:5x1 - Speed:4x0": the levels are counted on the template's scale.
+    d2d.ok("status")
+    before = session_bytes(data_dir)
+    res = d2d("char", "new", "Titan", "--body", "10x5", "--mind", "4x3", "--will", "4",
+              "--speed", "4x2")
+    assert res.exit_code == 2
+    assert res.stderr == (
+        "d2d: error: Body 10x5, Mind 4x3, Speed 4x2: off the character's scale — the "
+        "22-point budget (000 l.1029) counts levels on the human-male template's scale "
+        "(Body x1, Mind x1, Will x1, Speed x0; 000 l.1030–1034); give a bare level "
+        "(--body 10) or one on that scale (--body 10x1)\n")
+    assert session_bytes(data_dir) == before
+    res = d2d("char", "new", "Mite", "--template", "human-female", "--speed", "4x-1",
+              "--body", "6x1")
+    assert res.exit_code == 2 and "Speed 4x-1: off the character's scale" in res.stderr
+    assert "000 l.1035–1039" in res.stderr
+    # The same size written on the template's scale is the same level: 1x2 = 10x1.
+    ok = d2d.json("char", "new", "Big", "--body", "1x2", "--mind", "4x1", "--will", "4",
+                  "--speed", "4x0")
+    assert ok["base_stats"] == {"body": "10x1", "mind": "4x1", "will": "4x1", "speed": "4x0"}
+    assert ok["points"] == 22
+
+
+def test_scale_and_budget_property() -> None:
+    """Any four stats (levels 2–10, scales −3…3): accepted iff each is on the human
+    template's scale and the levels sum to 22 (000 l.1029–1034)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    stat = st.tuples(st.integers(2, 10), st.integers(-3, 3))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.tuples(stat, stat, stat, stat))
+    def check(four) -> None:
+        flags = {s: f"{lv}x{sc}" for s, (lv, sc) in zip(("body", "mind", "will", "speed"),
+                                                        four, strict=True)}
+        on_scale = [sc for _, sc in four] == [1, 1, 1, 0]
+        try:
+            stats = ch.build_stats("human-male", dict(flags))
+        except RuleViolation as err:
+            assert not on_scale or sum(lv for lv, _ in four) != 22
+            assert ("off the character's scale" in err.message) == (not on_scale)
+        else:
+            assert on_scale and ch.stat_points(stats) == 22
+
+    check()
+
+
 def test_full_stat_flags_and_scale_kept() -> None:
     stats = ch.build_stats(None, {"body": "7x1", "mind": None, "will": "6", "speed": None})
     assert stats == {"body": Stat(7, 1), "mind": Stat(5, 1), "will": Stat(6, 1),

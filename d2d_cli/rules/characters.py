@@ -167,14 +167,36 @@ def stat_level(value: str, default_scale: int, stat: str) -> Stat:
     return parse_stat(text)
 
 
+def scale_check(stats: dict[str, Stat], template: str) -> None:
+    """The character's scale is its template's: each stat's level is counted on the
+    scale the rules' Default distribution gives it (000 l.1029–1039: a human's Body,
+    Mind and Will on x1, Speed on x0). A stat on another scale would make the 22 points
+    buy any size (``--body 10x5``), so it is refused; no text prices a scale in points."""
+    tpl = templates()[template]
+    off = [s for s in STATS if stats[s].scale != tpl[s].scale]
+    if not off:
+        return
+    shown = ", ".join(f"{s.capitalize()} {stats[s]}" for s in off)
+    scales = ", ".join(f"{s.capitalize()} x{tpl[s].scale}" for s in STATS)
+    source = tables.load("templates")[template].get("source", "000 l.1029")
+    first = off[0]
+    raise RuleViolation(
+        f"{shown}: off the character's scale — the 22-point budget (000 l.1029) counts "
+        f"levels on the {template} template's scale ({scales}; {source}); give a bare "
+        f"level (--{first} {stats[first].level}) or one on that scale "
+        f"(--{first} {stats[first].level}x{tpl[first].scale})")
+
+
 def build_stats(template: str | None, overrides: dict[str, str | None]) -> dict[str, Stat]:
-    """A template (default human-male) with per-stat overrides, checked against 22."""
+    """A template (default human-male) with per-stat overrides, checked against its scale
+    and the 22 points."""
     name = template or "human-male"
     tpl = templates().get(name)
     if tpl is None:
         raise BadInput(f"unknown template {name!r}: known {', '.join(templates())}")
     stats = {s: stat_level(v, tpl[s].scale, s) if v is not None else tpl[s]
              for s, v in overrides.items()}
+    scale_check(stats, name)
     budget_check(stats)
     return stats
 
@@ -195,7 +217,7 @@ def new_character(name: str, stats: dict[str, Stat], *, template: str | None,
 def character(name: str, template: str | None, overrides: dict[str, str | None], *,
               archetype: str | None, conception: dict[str, str | None]) -> Unit:
     """A new character from what was typed, checked before the session is touched: the
-    stats against the budget, the name, the archetype."""
+    stats on the template's scale and budget, the name, the archetype."""
     stats = build_stats(template, overrides)
     units.check_unit_name(name)
     return new_character(name, stats, template=template or "human-male",
