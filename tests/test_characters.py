@@ -13,7 +13,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import characters as ch
 from d2d_cli.rules.stats import Stat
 from d2d_cli.rules.units import Unit
-from tests.helpers import rule_text
+from tests.helpers import rule_text, with_rules
 
 
 def session_bytes(data_dir: Path) -> dict[str, bytes]:
@@ -240,15 +240,102 @@ def test_new_skill_cost_option() -> None:
 
 
 def test_respec_001_lost_level_and_000_new_level() -> None:
+    # Several respecs in a row: the once-per-Downtime limit is lifted here (limit="none";
+    # the limit has its own tests below).
     u = _char(Melee=3)
-    assert ch.respec(u, "Melee").sp_gained == 3  # 001: "Gain SP equal to lost Level"
+    assert ch.respec(u, "Melee", limit="none").sp_gained == 3  # 001: "Gain SP equal to lost Level"
     assert u.skills["Melee"] == 2
-    assert ch.respec(u, "Melee", "new").sp_gained == 1  # 000: "equal to the new level"
+    assert ch.respec(u, "Melee", "new", "none").sp_gained == 1  # 000: "equal to the new level"
     assert ch.points(u)["sp"] == 4
-    ch.respec(u, "Melee")
+    ch.respec(u, "Melee", limit="none")
     assert "Melee" not in u.skills
     with pytest.raises(RuleViolation, match="no Melee to respec"):
-        ch.respec(u, "Melee")
+        ch.respec(u, "Melee", limit="none")
+
+
+# --- one respec per Downtime (issue 11 item 5) -------------------------------------------
+# 000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill by one level and
+# gain SP equal to the new level"; 001 l.1099–1102 "Respec - Reduce ONE Skill or Power by
+# 1, Gain SP equal to lost Level"; 001 l.1108 "Spend SP = Current Level of Skill or Power".
+
+
+def test_one_respec_per_downtime() -> None:
+    u = _char(Melee=3, Stealth=2)
+    assert ch.respec(u, "Melee").to_json() == {"skill": "Melee", "from": 3, "to": 2,
+                                               "sp_spent": 0, "sp_gained": 3}
+    with pytest.raises(RuleViolation) as err:
+        ch.respec(u, "Stealth")
+    assert err.value.message == (
+        "Rook has already respecced Melee in this Downtime: ONE skill between sessions "
+        "(000 l.372); d2d char downtime starts the next")
+    assert (u.skills, ch.points(u)["sp"]) == ({"Melee": 2, "Stealth": 2}, 3)
+    assert ch.downtime({"Rook": u}, []).characters == ("Rook",)
+    assert ch.respec(u, "Stealth").sp_gained == 2
+    assert u.extra[ch.RESPEC_USED] == "Stealth"
+
+
+def _farm(d2d, session, cycles: int) -> list[int]:
+    """Train Stealth 1 → 2 (1 SP), respec it 2 → 1, ``cycles`` times; the SP after each."""
+    sp = []
+    for _ in range(cycles):
+        d2d.ok("--session", session, "char", "train", "Rook", "Stealth")
+        res = d2d("--session", session, "char", "respec", "Rook", "Stealth", "--json")
+        sp.append(d2d.json("--session", session, "char", "show", "Rook")["sp"]
+                  if res.exit_code == 0 else -1)
+        if res.exit_code:
+            break
+    return sp
+
+
+def test_skill_points_cannot_be_farmed(d2d, tmp_path) -> None:
+    # Train costs the current level (1), respec gives the lost level (2): +1 SP a cycle.
+    session = tmp_path / "farm.toml"
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 1) == [2]
+    before = session.read_bytes()
+    res = d2d("--session", session, "char", "respec", "Rook", "Climbing")
+    assert res.exit_code == 2
+    assert res.stderr == ("d2d: error: Rook has already respecced Stealth in this "
+                          "Downtime: ONE skill between sessions (000 l.372); d2d char "
+                          "downtime starts the next\n")
+    assert session.read_bytes() == before
+    # The next Downtime opens one more respec: at most +1 SP per Downtime.
+    assert d2d.json("--session", session, "char", "downtime") == {"characters": ["Rook"]}
+    assert _farm(d2d, session, 3) == [3, -1]
+
+
+def test_unlimited_respecs_is_a_table_option(d2d, tmp_path) -> None:
+    # [rules] respec_limit = "none": 001 prints no limit, and then SP grow without end.
+    session = with_rules(d2d, tmp_path, respec_limit="none")
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 5) == [2, 3, 4, 5, 6]
+    # 000's gain ("equal to the new level") makes the same cycle gain nothing.
+    session = with_rules(d2d, tmp_path, respec_limit="none", respec_sp="new")
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 5) == [1, 1, 1, 1, 1]
+
+
+def test_downtime_for_some_characters(d2d) -> None:
+    for name in ("Rook", "Mira"):
+        d2d.ok("char", "new", name, "--archetype", "thief")
+        d2d.ok("char", "respec", name, "Stealth")
+    d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
+           "--speed", "5x0")
+    assert d2d.json("char", "downtime", "mira") == {"characters": ["Mira"]}
+    assert d2d("char", "respec", "Rook", "Climbing").exit_code == 2
+    assert d2d.json("char", "respec", "Mira", "Climbing")["change"]["sp_gained"] == 1
+    res = d2d("char", "downtime", "Gob")
+    assert res.exit_code == 2 and "'Gob' is a unit, not a character" in res.stderr
+    out = d2d.ok("char", "downtime")
+    assert out == ("Downtime for Rook, Mira: each may respec ONE skill again (000 \"Respec "
+                   "- Downtime:Between Sessions\").\n")
+    assert "Respec used" not in d2d.ok("char", "show", "Rook")
+    d2d.ok("char", "respec", "Rook", "Climbing")
+    assert "CP 0   SP 2   AP 0   Respec used this Downtime (Climbing)" in d2d.ok(
+        "char", "show", "Rook")
 
 
 def test_learn_costs_1_ap_and_heroic_feat_1_cp() -> None:
@@ -353,7 +440,7 @@ def test_skill_specs() -> None:
 
 
 @pytest.mark.parametrize("command", ["new", "show", "export", "award", "train", "respec",
-                                     "learn", "feat"])
+                                     "learn", "feat", "downtime"])
 def test_every_char_command_has_help_with_an_example(d2d, command) -> None:
     out = d2d.ok("char", command, "--help")
     assert "Example: d2d char" in out

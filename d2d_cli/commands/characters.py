@@ -168,12 +168,13 @@ def respec(ctx: typer.Context, name: NameArg,
            skill: Annotated[str, typer.Argument(help="The skill to reduce by one.")],
            json: c.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
-    level (000; [rules] respec_sp = "new").
+    level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
+    d2d char downtime starts the next; [rules] respec_limit = "none" lifts it).
 
     Example: d2d char respec Rook Climbing
     """
     _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, rules.respec_sp), json)
+        u, skill, rules.respec_sp, rules.respec_limit), json)
 
 
 @app.command()
@@ -198,6 +199,25 @@ def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     _advance(ctx, name, "feat", lambda u, rules: ch.heroic_feat(u), json)
 
 
+@app.command()
+def downtime(ctx: typer.Context,
+             names: Annotated[list[str] | None, typer.Argument(
+                 metavar="[NAME]...", help="The characters (default: every character).",
+                 autocompletion=_complete)] = None,
+             json: c.JsonOpt = False) -> None:
+    """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
+    Sessions"): each character may respec ONE skill again.
+
+    Example: d2d char downtime
+    """
+    with c.edit(ctx) as tx:
+        roster = units.roster(tx.data)
+        result = ch.downtime(roster, names or [])
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    render.emit(result, _show_downtime, as_json=json)
+
+
 def _advance(ctx: typer.Context, name: str, what: str,
              step: Callable[[units.Unit, Options], ch.Change], as_json: bool) -> None:
     """Load the character, apply one advancement step, save, show the new points."""
@@ -220,9 +240,10 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
         base, eff = r.base_stats.get(s, "—"), r.stats.get(s)
         shown = base if eff in (None, base) else f"[yellow]{eff}[/] [dim](base {base})[/]"
         t.add_row(s.capitalize(), shown, r.real.get(s, ""))
+    respec = f"   Respec used this Downtime ({e(r.respec_used)})" if r.respec_used else ""
     lines = [f"Archetype: {e(r.archetype or '—')}   Points: {r.points} "
              f"(template {e(r.template or '—')})",
-             f"CP {r.cp}   SP {r.sp}   AP {r.ap}",
+             f"CP {r.cp}   SP {r.sp}   AP {r.ap}{respec}",
              "Skills: " + (", ".join(f"{e(k)} {v}" for k, v in r.skills.items()) or "—"),
              "Abilities: " + (e(", ".join(r.abilities)) or "—"),
              "Conditions: " + e(conditions_text(r.conditions))]
@@ -246,6 +267,14 @@ def _show_change(con: Any, r: ch.Advanced) -> None:
     else:
         con.print(f"{name}: {change.line()}")
     con.print(f"CP {r.cp}   SP {r.sp}   AP {r.ap}")
+
+
+def _show_downtime(con: Any, r: ch.Downtime) -> None:
+    if not r.characters:
+        con.print("No characters on the roster — d2d char new NAME")
+        return
+    con.print(f"Downtime for {render.escape(', '.join(r.characters))}: each may respec ONE "
+              "skill again (000 \"Respec - Downtime:Between Sessions\").")
 
 
 def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:

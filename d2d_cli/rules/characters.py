@@ -8,11 +8,12 @@ Gain SP equal to lost Level".
 
 A character is a :class:`~d2d_cli.rules.units.Unit` with ``kind = "character"``; its
 creation record lives in ``Unit.extra``: ``archetype``, ``template``, ``conception``
-(the eight answers), ``cp``, ``sp``, ``ap`` and ``abilities``.
+(the eight answers), ``cp``, ``sp``, ``ap``, ``abilities`` and ``respec_used`` (the
+skill reduced in this Downtime, until ``char downtime``).
 
 Every ``char`` command's result is built here: the :class:`Sheet` (``char new``,
-``char show``) and the sheet with the :class:`Advanced` change (``award``, ``train``,
-``respec``, ``learn``, ``feat``).
+``char show``), the sheet with the :class:`Advanced` change (``award``, ``train``,
+``respec``, ``learn``, ``feat``) and the :class:`Downtime`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ POINTS = ("cp", "sp", "ap")
 # A skill at Level 0 costs "SP = Current Level" = 0 to learn by 001 p.42's formula; d2d
 # charges 1 SP by default (docs/rules.md), `[rules] new_skill_sp` switches it.
 NEW_SKILL_SP = 1
+# 000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill by one level":
+# the skill reduced is kept here until the next Downtime (`char downtime`).
+RESPEC_USED = "respec_used"
 
 
 @cache
@@ -326,12 +330,21 @@ def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> SkillChan
     return SkillChange(sk.name, level, level + 1, sp_spent=cost, sp_gained=0)
 
 
-def respec(unit: Unit, skill: str, mode: str = "lost") -> SkillChange:
+def respec(unit: Unit, skill: str, mode: str = "lost",
+           limit: str = "downtime") -> SkillChange:
     """Reduce ONE skill by 1. 001 p.42: "Gain SP equal to lost Level" (``lost``, the
-    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``)."""
+    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``).
+    Once per Downtime (000 l.372 "Downtime:Between Sessions you may reduce ONE Skill";
+    ``limit="none"`` lifts it): train-then-respec gains SP under 001's reading
+    (docs/errata.md)."""
     if mode not in ("lost", "new"):
         raise BadInput(f"[rules] respec_sp = {mode!r}: use \"lost\" (001) or \"new\" (000)")
     sk = find_skill(skill)
+    used = unit.extra.get(RESPEC_USED)
+    if limit == "downtime" and used:
+        raise RuleViolation(f"{unit.name} has already respecced {used} in this Downtime: "
+                            "ONE skill between sessions (000 l.372); d2d char downtime "
+                            "starts the next")
     level = unit.skills.get(sk.name, 0)
     if level < 1:
         held = ", ".join(unit.skills) or "none"
@@ -342,6 +355,8 @@ def respec(unit: Unit, skill: str, mode: str = "lost") -> SkillChange:
     else:
         unit.skills[sk.name] = level - 1
     unit.extra["sp"] = points(unit)["sp"] + gain
+    if limit == "downtime":
+        unit.extra[RESPEC_USED] = sk.name
     return SkillChange(sk.name, level, level - 1, sp_spent=0, sp_gained=gain)
 
 
@@ -380,6 +395,25 @@ def advance(roster: dict[str, Unit], name: str, rules: Options,
     return Advanced(**_fields(sheet(unit, rules)), change=change)
 
 
+@dataclass(frozen=True)
+class Downtime(Result):
+    """``char downtime``: the characters whose Downtime began (each may respec again)."""
+
+    characters: tuple[str, ...]
+    summary: str = hidden("")
+
+
+def downtime(roster: dict[str, Unit], names: list[str]) -> Downtime:
+    """A Downtime between sessions (000 l.372) or Scenes (001 l.1082) for the named
+    characters, or all of them: each may respec ONE skill again."""
+    chosen = [find_character(roster, n) for n in names] if names else [
+        u for u in roster.values() if u.kind == "character"]
+    for unit in chosen:
+        unit.extra.pop(RESPEC_USED, None)
+    done = tuple(dict.fromkeys(u.name for u in chosen))
+    return Downtime(done, f"downtime for {', '.join(done) or 'no characters'}")
+
+
 # --- the sheet ------------------------------------------------------------------------
 
 
@@ -404,6 +438,8 @@ class Sheet(Result):
     sp: int
     ap: int
     conditions: dict[str, int]
+    # The skill respecced in this Downtime (000 l.372), for the human view.
+    respec_used: str | None = hidden(None)
     summary: str = hidden("")
 
 
@@ -428,7 +464,7 @@ def sheet(unit: Unit, rules: Options, summary: str = "") -> Sheet:
         skills=dict(unit.skills), abilities=tuple(unit.extra.get("abilities", [])),
         conception=dict(unit.extra.get("conception", {})),
         cp=pts["cp"], sp=pts["sp"], ap=pts["ap"], conditions=dict(unit.conditions),
-        summary=summary)
+        respec_used=unit.extra.get(RESPEC_USED), summary=summary)
 
 
 def show(roster: dict[str, Unit], name: str, rules: Options) -> Sheet:
