@@ -187,8 +187,8 @@ def test_json_lookups_never_import_rich(data_dir) -> None:
 
 
 @pytest.mark.parametrize("args", [["unit", "add"], ["unit", "list"], ["unit", "show"],
-                                  ["unit", "rm"], ["unit", "condition"], ["unit", "target"],
-                                  ["status"], ["ref"]])
+                                  ["unit", "rm"], ["unit", "condition"], ["unit", "heal"],
+                                  ["unit", "target"], ["status"], ["ref"]])
 def test_every_command_has_help_with_an_example(d2d, args) -> None:
     assert "Example: d2d " in d2d.ok(*args, "--help")
 

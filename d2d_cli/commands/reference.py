@@ -43,7 +43,8 @@ def _line(e: reference.Entry) -> str:
     if isinstance(e, reference.ConditionEntry):
         pen = ", ".join(f"{s.capitalize()}:{d:+d}" for s, d in e.penalty.items())
         pen = "" if not pen or e.text.startswith(pen) else f" ({pen})"
-        return f"{e.severity.capitalize()} condition{pen}. {e.text}"
+        kind = "Status" if e.severity == "status" else f"{e.severity.capitalize()} condition"
+        return f"{kind}{pen}. {e.text}"
     also = f" (also: {e.also})" if e.also else ""
     return f"Glossary: {e.text or '(no definition in the Glossary)'}{also}"
 

@@ -110,7 +110,7 @@ def condition(
     name: UnitArg,
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
-                                        "\"Blood Loss\" (d2d ref conditions).")],
+                                        "\"Blood Loss\", Dying (d2d ref conditions).")],
     count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
     json: c.JsonOpt = False,
 ) -> None:
@@ -121,6 +121,30 @@ def condition(
     order = conditions.order(action, cond, count)
     result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
     render.emit(result, show_unit, as_json=json)
+
+
+@app.command()
+def heal(
+    ctx: typer.Context,
+    name: UnitArg,
+    crit: Annotated[list[str] | None, typer.Option(
+        "--crit", metavar="LOCATION|N", help="Take a placed Crit off: its location (torso, "
+        "\"right arm\") or its number on the Status Bar (1 = the first placed); repeat.")]
+    = None,
+    days: Annotated[int | None, typer.Option(
+        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days), "
+        "as the Glossary gives them.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Heal a unit: take Crits off (the rules give no time: the Narrator says when) and
+    let days pass for the conditions that heal with time (000 Glossary). Dying and
+    other tokens come off with d2d unit condition NAME remove.
+
+    Example: d2d unit heal "Goblin Scout" --crit "right arm" --days 2
+    """
+    order = conditions.healing(crit or [], days)
+    result = _change(ctx, lambda roster: conditions.heal(roster, name, order))
+    render.emit(result, show_healed, as_json=json)
 
 
 @app.command()
@@ -169,6 +193,15 @@ def show_unit(con: Any, r: units.UnitRow) -> None:
     if r.skills:
         con.print("Skills: " + ", ".join(f"{render.escape(k)} {v}"
                                          for k, v in r.skills.items()))
+
+
+def show_healed(con: Any, r: conditions.Healed) -> None:
+    healed = [conditions.crit_name(x) for x in r.crits_healed]
+    healed += [f"{conditions.name_of(k)} −{n}" for k, n in r.healed.items()]
+    after = f" after {r.days} day(s)" if r.days is not None else ""
+    con.print(f"{render.escape(r.name)} healed{after}: "
+              f"{render.escape(', '.join(healed)) or 'nothing to heal yet'}")
+    show_unit(con, r)
 
 
 def _with_crits(conds: str, u: units.UnitRow) -> str:
