@@ -162,9 +162,10 @@ def base_stats(unit: Unit) -> dict[str, str]:
     return {s: str(st) for s, st in unit.stats.items()}
 
 
-def zero_stats(unit: Unit) -> list[str]:
+def zero_stats(unit: Unit, effective: dict[str, str] | None = None) -> list[str]:
     """Stats brought to 0 by conditions (001 p.35: "flip to Crit")."""
-    return [s for s, v in effective_stats(unit).items() if v.startswith("0x")]
+    eff = effective_stats(unit) if effective is None else effective
+    return [s for s, v in eff.items() if v.startswith("0x")]
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,13 @@ class UnitRow(Result):
 
 def row_values(unit: Unit) -> dict[str, Any]:
     """The fields of a unit's :class:`UnitRow` (for results that extend the row)."""
+    eff = effective_stats(unit)
     return dict(
-        name=unit.name, kind=unit.kind, stats=effective_stats(unit),
+        name=unit.name, kind=unit.kind, stats=eff,
         base_stats=base_stats(unit), conditions=dict(unit.conditions),
         crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
         move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
-        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit)))
+        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit, eff)))
 
 
 def status_row(unit: Unit, summary: str = "") -> UnitRow:
