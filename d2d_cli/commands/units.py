@@ -1,5 +1,5 @@
 """``d2d unit …`` — the roster of units on the board (001 p.7 "A Unit can be a person,
-creature, or vehicle"), their conditions and targets."""
+creature, or vehicle"), their conditions, healing and targets."""
 
 from __future__ import annotations
 
