@@ -13,7 +13,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import characters as ch
 from d2d_cli.rules.stats import Stat
 from d2d_cli.rules.units import Unit
-from tests.helpers import rule_text
+from tests.helpers import rule_text, with_rules
 
 
 def session_bytes(data_dir: Path) -> dict[str, bytes]:
@@ -74,6 +74,57 @@ def test_stats_outside_2_to_10_are_refused(d2d, flag, value) -> None:
     assert res.exit_code == 2
     assert "2" in res.stderr and "10" in res.stderr
     assert d2d.json("status")["units"] == []
+
+
+def test_the_budget_cannot_be_bypassed_through_scale(d2d, data_dir) -> None:
+    # Issue 11 item 4. 000 l.1029 "A new character gets 22 points to divide among the 4
+    # stats. Default distribution below." and l.1030–1034 "Human Male - Body:8x1 -
+    # Mind:5x1 - Will:5x1 - Speed:4x0": the levels are counted on the template's scale.
+    d2d.ok("status")
+    before = session_bytes(data_dir)
+    res = d2d("char", "new", "Titan", "--body", "10x5", "--mind", "4x3", "--will", "4",
+              "--speed", "4x2")
+    assert res.exit_code == 2
+    assert res.stderr == (
+        "d2d: error: Body 10x5, Mind 4x3, Speed 4x2: off the character's scale — the "
+        "22-point budget (000 l.1029) counts levels on the human-male template's scale "
+        "(Body x1, Mind x1, Will x1, Speed x0; 000 l.1030–1034); give a bare level "
+        "(--body 10) or one on that scale (--body 10x1)\n")
+    assert session_bytes(data_dir) == before
+    res = d2d("char", "new", "Mite", "--template", "human-female", "--speed", "4x-1",
+              "--body", "6x1")
+    assert res.exit_code == 2 and "Speed 4x-1: off the character's scale" in res.stderr
+    assert "000 l.1035–1039" in res.stderr
+    # The same size written on the template's scale is the same level: 1x2 = 10x1.
+    ok = d2d.json("char", "new", "Big", "--body", "1x2", "--mind", "4x1", "--will", "4",
+                  "--speed", "4x0")
+    assert ok["base_stats"] == {"body": "10x1", "mind": "4x1", "will": "4x1", "speed": "4x0"}
+    assert ok["points"] == 22
+
+
+def test_scale_and_budget_property() -> None:
+    """Any four stats (levels 2–10, scales −3…3): accepted iff each is on the human
+    template's scale and the levels sum to 22 (000 l.1029–1034)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    stat = st.tuples(st.integers(2, 10), st.integers(-3, 3))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.tuples(stat, stat, stat, stat))
+    def check(four) -> None:
+        flags = {s: f"{lv}x{sc}" for s, (lv, sc) in zip(("body", "mind", "will", "speed"),
+                                                        four, strict=True)}
+        on_scale = [sc for _, sc in four] == [1, 1, 1, 0]
+        try:
+            stats = ch.build_stats("human-male", dict(flags))
+        except RuleViolation as err:
+            assert not on_scale or sum(lv for lv, _ in four) != 22
+            assert ("off the character's scale" in err.message) == (not on_scale)
+        else:
+            assert on_scale and ch.stat_points(stats) == 22
+
+    check()
 
 
 def test_full_stat_flags_and_scale_kept() -> None:
@@ -174,30 +225,117 @@ def _char(**skills: int) -> Unit:
 def test_train_costs_the_current_level() -> None:
     u = _char(Stealth=2)
     ch.award(u, 0, 3, 0)
-    assert ch.train(u, "stealth")["sp_spent"] == 2  # "Spend SP = Current Level"
+    assert ch.train(u, "stealth").sp_spent == 2  # "Spend SP = Current Level"
     assert u.skills["Stealth"] == 3 and ch.points(u)["sp"] == 1
     with pytest.raises(RuleViolation, match="Stealth 3 → 4 costs 3 SP.*Rook has 1"):
         ch.train(u, "Stealth")
-    assert ch.train(u, "Climbing")["sp_spent"] == 1  # a new skill: 1 SP (docs/rules.md)
+    assert ch.train(u, "Climbing").sp_spent == 1  # a new skill: 1 SP (docs/rules.md)
     assert u.skills["Climbing"] == 1 and ch.points(u)["sp"] == 0
 
 
 def test_new_skill_cost_option() -> None:
     u = _char()
-    assert ch.train(u, "Ranged", new_skill_sp=0) == {
+    assert ch.train(u, "Ranged", new_skill_sp=0).to_json() == {
         "skill": "Ranged", "from": 0, "to": 1, "sp_spent": 0, "sp_gained": 0}
 
 
 def test_respec_001_lost_level_and_000_new_level() -> None:
+    # Several respecs in a row: the once-per-Downtime limit is lifted here (limit="none";
+    # the limit has its own tests below).
     u = _char(Melee=3)
-    assert ch.respec(u, "Melee")["sp_gained"] == 3  # 001: "Gain SP equal to lost Level"
+    assert ch.respec(u, "Melee", limit="none").sp_gained == 3  # 001: "Gain SP equal to lost Level"
     assert u.skills["Melee"] == 2
-    assert ch.respec(u, "Melee", "new")["sp_gained"] == 1  # 000: "equal to the new level"
+    assert ch.respec(u, "Melee", "new", "none").sp_gained == 1  # 000: "equal to the new level"
     assert ch.points(u)["sp"] == 4
-    ch.respec(u, "Melee")
+    ch.respec(u, "Melee", limit="none")
     assert "Melee" not in u.skills
     with pytest.raises(RuleViolation, match="no Melee to respec"):
-        ch.respec(u, "Melee")
+        ch.respec(u, "Melee", limit="none")
+
+
+# --- one respec per Downtime (issue 11 item 5) -------------------------------------------
+# 000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill by one level and
+# gain SP equal to the new level"; 001 l.1099–1102 "Respec - Reduce ONE Skill or Power by
+# 1, Gain SP equal to lost Level"; 001 l.1108 "Spend SP = Current Level of Skill or Power".
+
+
+def test_one_respec_per_downtime() -> None:
+    u = _char(Melee=3, Stealth=2)
+    assert ch.respec(u, "Melee").to_json() == {"skill": "Melee", "from": 3, "to": 2,
+                                               "sp_spent": 0, "sp_gained": 3}
+    with pytest.raises(RuleViolation) as err:
+        ch.respec(u, "Stealth")
+    assert err.value.message == (
+        "Rook has already respecced Melee in this Downtime: ONE skill between sessions "
+        "(000 l.372); d2d char downtime starts the next")
+    assert (u.skills, ch.points(u)["sp"]) == ({"Melee": 2, "Stealth": 2}, 3)
+    assert ch.downtime({"Rook": u}, []).characters == ("Rook",)
+    assert ch.respec(u, "Stealth").sp_gained == 2
+    assert u.extra[ch.RESPEC_USED] == "Stealth"
+
+
+def _farm(d2d, session, cycles: int) -> list[int]:
+    """Train Stealth 1 → 2 (1 SP), respec it 2 → 1, ``cycles`` times; the SP after each."""
+    sp = []
+    for _ in range(cycles):
+        d2d.ok("--session", session, "char", "train", "Rook", "Stealth")
+        res = d2d("--session", session, "char", "respec", "Rook", "Stealth", "--json")
+        sp.append(d2d.json("--session", session, "char", "show", "Rook")["sp"]
+                  if res.exit_code == 0 else -1)
+        if res.exit_code:
+            break
+    return sp
+
+
+def test_skill_points_cannot_be_farmed(d2d, tmp_path) -> None:
+    # Train costs the current level (1), respec gives the lost level (2): +1 SP a cycle.
+    session = tmp_path / "farm.toml"
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 1) == [2]
+    before = session.read_bytes()
+    res = d2d("--session", session, "char", "respec", "Rook", "Climbing")
+    assert res.exit_code == 2
+    assert res.stderr == ("d2d: error: Rook has already respecced Stealth in this "
+                          "Downtime: ONE skill between sessions (000 l.372); d2d char "
+                          "downtime starts the next\n")
+    assert session.read_bytes() == before
+    # The next Downtime opens one more respec: at most +1 SP per Downtime.
+    assert d2d.json("--session", session, "char", "downtime") == {"characters": ["Rook"]}
+    assert _farm(d2d, session, 3) == [3, -1]
+
+
+def test_unlimited_respecs_is_a_table_option(d2d, tmp_path) -> None:
+    # [rules] respec_limit = "none": 001 prints no limit, and then SP grow without end.
+    session = with_rules(d2d, tmp_path, respec_limit="none")
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 5) == [2, 3, 4, 5, 6]
+    # 000's gain ("equal to the new level") makes the same cycle gain nothing.
+    session = with_rules(d2d, tmp_path, respec_limit="none", respec_sp="new")
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 5) == [1, 1, 1, 1, 1]
+
+
+def test_downtime_for_some_characters(d2d) -> None:
+    for name in ("Rook", "Mira"):
+        d2d.ok("char", "new", name, "--archetype", "thief")
+        d2d.ok("char", "respec", name, "Stealth")
+    d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
+           "--speed", "5x0")
+    assert d2d.json("char", "downtime", "mira") == {"characters": ["Mira"]}
+    assert d2d("char", "respec", "Rook", "Climbing").exit_code == 2
+    assert d2d.json("char", "respec", "Mira", "Climbing")["change"]["sp_gained"] == 1
+    res = d2d("char", "downtime", "Gob")
+    assert res.exit_code == 2 and "'Gob' is a unit, not a character" in res.stderr
+    out = d2d.ok("char", "downtime")
+    assert out == ("Downtime for Rook, Mira: each may respec ONE skill again (000 \"Respec "
+                   "- Downtime:Between Sessions\").\n")
+    assert "Respec used" not in d2d.ok("char", "show", "Rook")
+    d2d.ok("char", "respec", "Rook", "Climbing")
+    assert "CP 0   SP 2   AP 0   Respec used this Downtime (Climbing)" in d2d.ok(
+        "char", "show", "Rook")
 
 
 def test_learn_costs_1_ap_and_heroic_feat_1_cp() -> None:
@@ -205,9 +343,9 @@ def test_learn_costs_1_ap_and_heroic_feat_1_cp() -> None:
     with pytest.raises(RuleViolation, match="costs 1 AP"):
         ch.learn(u, "Pick Lock")
     ch.award(u, 1, 0, 1)
-    assert ch.learn(u, "Pick Lock") == {"ability": "Pick Lock", "ap_spent": 1}
+    assert ch.learn(u, "Pick Lock").to_json() == {"ability": "Pick Lock", "ap_spent": 1}
     assert u.extra["abilities"] == ["Pick Lock"] and ch.points(u)["ap"] == 0
-    assert ch.heroic_feat(u)["cp_spent"] == 1
+    assert ch.heroic_feat(u).cp_spent == 1
     with pytest.raises(RuleViolation, match="Heroic Feat costs 1 CP"):
         ch.heroic_feat(u)
 
@@ -302,7 +440,7 @@ def test_skill_specs() -> None:
 
 
 @pytest.mark.parametrize("command", ["new", "show", "export", "award", "train", "respec",
-                                     "learn", "feat"])
+                                     "learn", "feat", "downtime"])
 def test_every_char_command_has_help_with_an_example(d2d, command) -> None:
     out = d2d.ok("char", command, "--help")
     assert "Example: d2d char" in out

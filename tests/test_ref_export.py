@@ -30,11 +30,13 @@ def test_ref_finds_each_kind(d2d) -> None:
 
 
 def test_ref_lists() -> None:
-    assert len(reference.lookup("archetypes")["matches"]) == 82
-    assert len(reference.lookup("conditions")["matches"]) == 19
-    names = [e["name"] for e in reference.lookup("skills")["matches"]]
+    assert len(reference.lookup("archetypes").matches) == 82
+    # 000 l.746–747 list 18 Conditions plus Radiated (Glossary l.1237); Dying and Dead
+    # (Glossary Statuses, l.1183, l.1172) are tracked too since issue 11 item 6.
+    assert len(reference.lookup("conditions").matches) == 21
+    names = [e.name for e in reference.lookup("skills").matches]
     assert "Close Combat" in names and "Pyro" in names and "Telepathy" in names
-    assert reference.lookup("glossary")["matches"][0]["name"] == "Ability"
+    assert reference.lookup("glossary").matches[0].name == "Ability"
 
 
 def test_ref_did_you_mean(d2d) -> None:

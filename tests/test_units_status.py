@@ -47,8 +47,32 @@ def test_minor_conditions_lower_their_stat(d2d, cond, stat) -> None:
     want[stat] = f"{st.level - 2}x{st.scale}"
     assert r["stats"] == want and r["conditions"] == {cond.lower(): 2}
     assert d2d.json("status")["units"][0]["stats"] == want
+    # One meaning per key in every command (issue 11 item 8): `stats` after conditions,
+    # `base_stats` the character's own — on the sheet as on the Status Bar.
     sheet = d2d.json("char", "show", "Rook")
-    assert sheet["stats"] == base and sheet["effective_stats"] == want
+    assert sheet["stats"] == want and sheet["base_stats"] == base
+    assert "effective_stats" not in sheet
+
+
+def test_stats_mean_the_same_in_every_command(d2d) -> None:
+    # Issue 11 item 8: `stats` are after conditions and `base_stats` the unit's own, in
+    # every command that shows a unit or a character.
+    d2d.ok("char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("char", "award", "Rook", "--sp", "1", "--ap", "1", "--cp", "1")
+    d2d.ok("unit", "condition", "Rook", "add", "Stun", "--count", "2")
+    base = {"body": "8x1", "mind": "5x1", "will": "5x1", "speed": "4x0"}
+    stunned = {"body": "8x1", "mind": "3x1", "will": "5x1", "speed": "4x0"}
+    views = [d2d.json("char", "show", "Rook"), d2d.json("unit", "show", "Rook"),
+             d2d.json("status")["units"][0], d2d.json("unit", "list")["units"][0],
+             d2d.json("unit", "target", "Rook", "--clear")]
+    assert [(v["stats"], v["base_stats"]) for v in views] == [(stunned, base)] * 5
+    slowed = {"body": "8x1", "mind": "3x1", "will": "5x1", "speed": "3x0"}
+    views += [d2d.json("unit", "condition", "Rook", "add", "Slow"),
+              d2d.json("char", "train", "Rook", "Stealth"),
+              d2d.json("char", "learn", "Rook", "Pick Lock"), d2d.json("char", "feat", "Rook"),
+              d2d.json("char", "award", "Rook", "--cp", "1")]
+    assert [(v["stats"], v["base_stats"]) for v in views[5:]] == [(slowed, base)] * 5
+    assert not any("effective_stats" in v for v in views)
 
 
 def _glossary_penalties() -> dict[str, dict[str, int]]:
@@ -163,8 +187,8 @@ def test_json_lookups_never_import_rich(data_dir) -> None:
 
 
 @pytest.mark.parametrize("args", [["unit", "add"], ["unit", "list"], ["unit", "show"],
-                                  ["unit", "rm"], ["unit", "condition"], ["unit", "target"],
-                                  ["status"], ["ref"]])
+                                  ["unit", "rm"], ["unit", "condition"], ["unit", "heal"],
+                                  ["unit", "target"], ["status"], ["ref"]])
 def test_every_command_has_help_with_an_example(d2d, args) -> None:
     assert "Example: d2d " in d2d.ok(*args, "--help")
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +18,19 @@ from d2d_cli.rules import units
 from d2d_cli.rules.options import Options
 
 app = c.group("char")
+
+
+def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options], ch.Sheet],
+            what: str | None = None) -> ch.Sheet:
+    """One change to the roster with the table's options, saved and journalled (as
+    ``NAME: what`` when ``what`` is given)."""
+    with c.edit(ctx) as tx:
+        roster = units.roster(tx.data)
+        result = step(roster, c.options(ctx, tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = f"{result.name}: {what}" if what else result.summary
+    return result
+
 
 def _complete(ctx: typer.Context, incomplete: str) -> list[str]:
     from d2d_cli.commands.units import complete_units
@@ -71,16 +85,9 @@ def new(
                "trigger": trigger}
     if template is None and not any(overrides.values()) and _interactive():
         template, overrides, archetype, answers = _ask(archetype, answers)
-    stats = ch.build_stats(template, overrides)
-    with c.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        units.check_new_name(roster, name)
-        unit = ch.new_character(name, stats, template=template or "human-male",
-                                archetype=archetype, conception=answers)
-        roster[name] = unit
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"created character {name} ({ch.budget_check(stats)} points)"
-    render.emit(_sheet(unit, c.options(ctx, tx.data)), show_sheet, as_json=json)
+    unit = ch.character(name, template, overrides, archetype=archetype, conception=answers)
+    render.emit(_change(ctx, lambda roster, o: ch.create(roster, unit, o)), show_sheet,
+                as_json=json)
 
 
 @app.command()
@@ -90,8 +97,8 @@ def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     Example: d2d char show Rook
     """
     data = c.read(ctx)
-    unit = ch.require_character(units.find(units.roster(data), name))
-    render.emit(_sheet(unit, c.options(ctx, data)), show_sheet, as_json=json)
+    render.emit(ch.show(units.roster(data), name, c.options(ctx, data)), show_sheet,
+                as_json=json)
 
 
 @app.command()
@@ -111,7 +118,7 @@ def export(
     if format not in ("svg", "html", "toml"):
         raise BadInput(f"unknown format {format!r}: use svg, html or toml")
     data = c.read(ctx)
-    unit = ch.require_character(units.find(units.roster(data), name))
+    unit = ch.find_character(units.roster(data), name)
     text = _export_text(unit, c.options(ctx, data), format)
     path = output or Path(f"{unit.name}.{format}")
     if str(path) == "-":
@@ -140,8 +147,7 @@ def award(
     Example: d2d char award Rook --sp 2 --ap 1
     """
     _advance(ctx, name, f"award --cp {cp} --sp {sp} --ap {ap}",
-             lambda u, rules: {"awarded": {"cp": cp, "sp": sp, "ap": ap},
-                               "points": ch.award(u, cp, sp, ap)}, json)
+             lambda u, rules: ch.award(u, cp, sp, ap), json)
 
 
 @app.command()
@@ -162,12 +168,13 @@ def respec(ctx: typer.Context, name: NameArg,
            skill: Annotated[str, typer.Argument(help="The skill to reduce by one.")],
            json: c.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
-    level (000; [rules] respec_sp = "new").
+    level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
+    d2d char downtime starts the next; [rules] respec_limit = "none" lifts it).
 
     Example: d2d char respec Rook Climbing
     """
     _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, rules.respec_sp), json)
+        u, skill, rules.respec_sp, rules.respec_limit), json)
 
 
 @app.command()
@@ -192,40 +199,36 @@ def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     _advance(ctx, name, "feat", lambda u, rules: ch.heroic_feat(u), json)
 
 
-def _advance(ctx: typer.Context, name: str, what: str, step: Any, as_json: bool) -> None:
-    """Load the character, apply one advancement step, save, show the new points."""
+@app.command()
+def downtime(ctx: typer.Context,
+             names: Annotated[list[str] | None, typer.Argument(
+                 metavar="[NAME]...", help="The characters (default: every character).",
+                 autocompletion=_complete)] = None,
+             json: c.JsonOpt = False) -> None:
+    """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
+    Sessions"): each character may respec ONE skill again.
+
+    Example: d2d char downtime
+    """
     with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
-        unit = ch.require_character(units.find(roster, name))
-        opts = c.options(ctx, tx.data)
-        change = step(unit, opts)
+        result = ch.downtime(roster, names or [])
         tx.put("units", units.roster_state(roster))
-        tx.summary = f"{unit.name}: {what}"
-    result = {**_sheet(unit, opts), "change": change}
+        tx.summary = result.summary
+    render.emit(result, _show_downtime, as_json=json)
+
+
+def _advance(ctx: typer.Context, name: str, what: str,
+             step: Callable[[units.Unit, Options], ch.Change], as_json: bool) -> None:
+    """Load the character, apply one advancement step, save, show the new points."""
+    result = _change(ctx, lambda roster, o: ch.advance(roster, name, o, step), what)
     render.emit(result, _show_change, as_json=as_json)
 
 
 # --- the sheet ------------------------------------------------------------------------
 
 
-def _sheet(unit: units.Unit, rules: Options) -> dict[str, Any]:
-    pts = ch.points(unit)
-    return {
-        "name": unit.name, "kind": unit.kind,
-        "stats": {s: str(st) for s, st in unit.stats.items()},
-        "effective_stats": units.effective_stats(unit),
-        "real": ch.readings(unit.stats, rules.speed_convention),
-        "points": ch.stat_points(unit.stats),
-        "archetype": unit.extra.get("archetype"), "template": unit.extra.get("template"),
-        "skills": dict(unit.skills), "abilities": list(unit.extra.get("abilities", [])),
-        "conception": dict(unit.extra.get("conception", {})),
-        "cp": pts["cp"], "sp": pts["sp"], "ap": pts["ap"],
-        "conditions": dict(unit.conditions),
-    }
-
-
-
-def show_sheet(con: Any, r: dict[str, Any]) -> None:
+def show_sheet(con: Any, r: ch.Sheet) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
@@ -234,37 +237,44 @@ def show_sheet(con: Any, r: dict[str, Any]) -> None:
     e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
     for s in units.STATS:
-        rating, eff = r["stats"].get(s, "—"), r["effective_stats"].get(s)
-        shown = rating if eff in (None, rating) else f"[yellow]{eff}[/] [dim](base {rating})[/]"
-        t.add_row(s.capitalize(), shown, r["real"].get(s, ""))
-    lines = [f"Archetype: {e(r['archetype'] or '—')}   Points: {r['points']} "
-             f"(template {e(r['template'] or '—')})",
-             f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}",
-             "Skills: " + (", ".join(f"{e(k)} {v}" for k, v in r["skills"].items()) or "—"),
-             "Abilities: " + (e(", ".join(r["abilities"])) or "—"),
-             "Conditions: " + e(conditions_text(r["conditions"]))]
-    lines += [f"{q.capitalize()}: {e(a)}" for q, a in r["conception"].items()]
+        base, eff = r.base_stats.get(s, "—"), r.stats.get(s)
+        shown = base if eff in (None, base) else f"[yellow]{eff}[/] [dim](base {base})[/]"
+        t.add_row(s.capitalize(), shown, r.real.get(s, ""))
+    respec = f"   Respec used this Downtime ({e(r.respec_used)})" if r.respec_used else ""
+    lines = [f"Archetype: {e(r.archetype or '—')}   Points: {r.points} "
+             f"(template {e(r.template or '—')})",
+             f"CP {r.cp}   SP {r.sp}   AP {r.ap}{respec}",
+             "Skills: " + (", ".join(f"{e(k)} {v}" for k, v in r.skills.items()) or "—"),
+             "Abilities: " + (e(", ".join(r.abilities)) or "—"),
+             "Conditions: " + e(conditions_text(r.conditions))]
+    lines += [f"{q.capitalize()}: {e(a)}" for q, a in r.conception.items()]
     grid = Table.grid()
     grid.add_row(t)
     for line in lines:
         grid.add_row(line)
-    con.print(Panel(grid, title=f"[bold]{e(r['name'])}[/]", expand=False))
+    con.print(Panel(grid, title=f"[bold]{e(r.name)}[/]", expand=False))
 
 
-def _show_change(con: Any, r: dict[str, Any]) -> None:
-    ch_ = r["change"]
-    if "skill" in ch_:
-        cost = f"−{ch_['sp_spent']} SP" if ch_["sp_spent"] else f"+{ch_['sp_gained']} SP"
-        con.print(f"{render.escape(r['name'])}: {render.escape(ch_['skill'])} "
-                  f"{ch_['from']} → {ch_['to']} ({cost})")
-    elif "ability" in ch_:
-        con.print(f"{render.escape(r['name'])} gains {render.escape(ch_['ability'])} (−1 AP)")
-    elif "awarded" in ch_:
-        got = "  ".join(f"+{n} {p.upper()}" for p, n in ch_["awarded"].items() if n)
-        con.print(f"{render.escape(r['name'])} is awarded {got}")
-    elif "feat" in ch_:
-        con.print(f"{render.escape(r['name'])}: Heroic Feat — Hits +1 or −1 (−1 CP)")
-    con.print(f"CP {r['cp']}   SP {r['sp']}   AP {r['ap']}")
+def _show_change(con: Any, r: ch.Advanced) -> None:
+    change = r.change
+    name = render.escape(r.name)
+    if isinstance(change, ch.SkillChange):
+        con.print(f"{name}: {render.escape(change.line())}")
+    elif isinstance(change, ch.Learned):
+        con.print(f"{name} {render.escape(change.line())}")
+    elif isinstance(change, ch.Awarded):
+        con.print(f"{name} is {change.line()}")
+    else:
+        con.print(f"{name}: {change.line()}")
+    con.print(f"CP {r.cp}   SP {r.sp}   AP {r.ap}")
+
+
+def _show_downtime(con: Any, r: ch.Downtime) -> None:
+    if not r.characters:
+        con.print("No characters on the roster — d2d char new NAME")
+        return
+    con.print(f"Downtime for {render.escape(', '.join(r.characters))}: each may respec ONE "
+              "skill again (000 \"Respec - Downtime:Between Sessions\").")
 
 
 def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
@@ -275,7 +285,7 @@ def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
     from rich.console import Console
 
     con = Console(record=True, width=80, file=io.StringIO(), force_terminal=True)
-    show_sheet(con, _sheet(unit, rules))
+    show_sheet(con, ch.sheet(unit, rules))
     title = f"{unit.name} — Drawn to Destiny"
     return con.export_svg(title=title) if fmt == "svg" else con.export_html()
 

@@ -30,30 +30,26 @@ def ref(
     render.emit(reference.lookup(" ".join(term)), _show, as_json=json)
 
 
-def _line(e: dict[str, Any]) -> str:
-    kind = e["kind"]
-    if kind in ("skill", "magic", "power"):
-        common = " — Common Skill" if e["common"] else ""
-        spec = f"; specialties: {', '.join(e['specialties'])}" if e["specialties"] else ""
-        text = f" {e['text']}" if e["text"] else ""
-        return f"{kind.capitalize()} ({e['category']}){common}.{text}{spec}"
-    if kind == "specialty":
-        return f"Specialty of {e['skill']}"
-    if kind == "archetype":
-        return f"Archetype ({e['setting']}): {', '.join(e['skills'])}"
-    if kind == "condition":
-        pen = ", ".join(f"{s.capitalize()}:{d:+d}" for s, d in e["penalty"].items())
-        pen = "" if not pen or e["text"].startswith(pen) else f" ({pen})"
-        return f"{e['severity'].capitalize()} condition{pen}. {e['text']}"
-    also = f" (also: {e['also']})" if e.get("also") else ""
-    return f"Glossary: {e['text'] or '(no definition in the Glossary)'}{also}"
+def _line(e: reference.Entry) -> str:
+    if isinstance(e, reference.SkillEntry):
+        common = " — Common Skill" if e.common else ""
+        spec = f"; specialties: {', '.join(e.specialties)}" if e.specialties else ""
+        text = f" {e.text}" if e.text else ""
+        return f"{e.kind.capitalize()} ({e.category}){common}.{text}{spec}"
+    if isinstance(e, reference.SpecialtyEntry):
+        return f"Specialty of {e.skill}"
+    if isinstance(e, reference.ArchetypeEntry):
+        return f"Archetype ({e.setting}): {', '.join(e.skills)}"
+    if isinstance(e, reference.ConditionEntry):
+        pen = ", ".join(f"{s.capitalize()}:{d:+d}" for s, d in e.penalty.items())
+        pen = "" if not pen or e.text.startswith(pen) else f" ({pen})"
+        kind = "Status" if e.severity == "status" else f"{e.severity.capitalize()} condition"
+        return f"{kind}{pen}. {e.text}"
+    also = f" (also: {e.also})" if e.also else ""
+    return f"Glossary: {e.text or '(no definition in the Glossary)'}{also}"
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-
-    if r["list"]:
-        for e in r["matches"]:
-            con.print(f"[bold]{render.escape(e['name'])}[/] — {render.escape(_line(e))}")
-        return
-    for e in r["matches"]:
-        con.print(f"[bold]{render.escape(e['name'])}[/]: {render.escape(_line(e))}")
+def _show(con: Any, r: reference.Lookup) -> None:
+    sep = " — " if r.list_ else ": "
+    for e in r.matches:
+        con.print(f"[bold]{render.escape(e.name)}[/]{sep}{render.escape(_line(e))}")

@@ -21,11 +21,10 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2") and show "—" until
     d2d round start. Example: d2d status
     """
-    rows = [units.status_row(u) for u in units.roster(c.read(ctx)).values()]
-    render.emit({"units": rows}, _show, as_json=json)
+    render.emit(units.status(c.read(ctx)), _show, as_json=json)
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
+def _show(con: Any, r: units.Roster) -> None:
     from d2d_cli.commands.units import show_table
 
     show_table(con, r)

@@ -1,17 +1,24 @@
 """``d2d unit …`` — the roster of units on the board (001 p.7 "A Unit can be a person,
-creature, or vehicle"), their conditions and targets."""
+creature, or vehicle"), their conditions, healing and targets."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput
-from d2d_cli.rules import characters, conditions, units
-from d2d_cli.rules.stats import parse_stat
+from d2d_cli.rules import conditions, units
+
+
+class _Change(Protocol):
+    @property
+    def summary(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Change)
 
 app = c.group("unit")
 
@@ -27,6 +34,16 @@ def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
 
 UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
                                         autocompletion=complete_units)]
+
+
+def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R:
+    """One change to the roster, saved and journalled under the result's summary."""
+    with c.edit(ctx) as tx:
+        roster = units.roster(tx.data)
+        result = step(roster)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
 
 
 def _stat_opt(name: str) -> Any:
@@ -51,19 +68,9 @@ def add(
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
-    stats = {"body": parse_stat(body), "mind": parse_stat(mind), "will": parse_stat(will),
-             "speed": parse_stat(speed)}
-    skills = dict(characters.parse_skill_spec(s) for s in skill or [])
-    if faction is not None and not units._NAME_RE.match(faction):
-        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
-    with c.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        units.check_new_name(roster, name)
-        unit = units.Unit(name=name, stats=stats, skills=skills, faction=faction)
-        roster[name] = unit
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"added unit {name}"
-    render.emit(units.status_row(unit), show_unit, as_json=json)
+    unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
+                          skill or [], faction)
+    render.emit(_change(ctx, lambda roster: units.add(roster, unit)), show_unit, as_json=json)
 
 
 @app.command("list")
@@ -72,8 +79,7 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d unit list
     """
-    rows = [units.status_row(u) for u in units.roster(c.read(ctx)).values()]
-    render.emit({"units": rows}, show_table, as_json=json)
+    render.emit(units.status(c.read(ctx)), show_table, as_json=json)
 
 
 @app.command()
@@ -83,8 +89,7 @@ def show(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit show "Goblin Scout" --json
     """
-    unit = units.find(units.roster(c.read(ctx)), name)
-    render.emit(units.status_row(unit), show_unit, as_json=json)
+    render.emit(units.show(c.read(ctx), name), show_unit, as_json=json)
 
 
 @app.command()
@@ -94,13 +99,8 @@ def rm(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit rm "Goblin Scout"
     """
-    with c.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        unit, cleared = units.remove(roster, name)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"removed unit {unit.name}"
-    render.emit({"name": unit.name, "removed": True, "targets_cleared": cleared},
-                lambda con, r: con.print(f"Removed {render.escape(r['name'])}."),
+    result = _change(ctx, lambda roster: units.remove(roster, name))
+    render.emit(result, lambda con, r: con.print(f"Removed {render.escape(r.name)}."),
                 as_json=json)
 
 
@@ -110,7 +110,7 @@ def condition(
     name: UnitArg,
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
-                                        "\"Blood Loss\" (d2d ref conditions).")],
+                                        "\"Blood Loss\", Dying (d2d ref conditions).")],
     count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
     json: c.JsonOpt = False,
 ) -> None:
@@ -118,20 +118,33 @@ def condition(
 
     Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
     """
-    if action not in ("add", "remove"):
-        raise BadInput(f"unknown action {action!r}: use add or remove")
-    if not 1 <= count <= 20:
-        raise BadInput(f"--count {count}: use 1 to 20 tokens")
-    cnd = conditions.lookup(cond)
-    with c.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        unit = units.find(roster, name)
-        if action == "remove" and unit.conditions.get(cnd.key, 0) == 0:
-            raise BadInput(f"{unit.name} has no {cnd.name} to remove")
-        now = unit.add_condition(cnd.key, count if action == "add" else -count)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"{unit.name}: {cnd.name} {action} {count} → {now}"
-    render.emit(units.status_row(unit), show_unit, as_json=json)
+    order = conditions.order(action, cond, count)
+    result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
+    render.emit(result, show_unit, as_json=json)
+
+
+@app.command()
+def heal(
+    ctx: typer.Context,
+    name: UnitArg,
+    crit: Annotated[list[str] | None, typer.Option(
+        "--crit", metavar="LOCATION|N", help="Take a placed Crit off: its location (torso, "
+        "\"right arm\") or its number on the Status Bar (1 = the first placed); repeat.")]
+    = None,
+    days: Annotated[int | None, typer.Option(
+        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days), "
+        "as the Glossary gives them.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Heal a unit: take Crits off (the rules give no time: the Narrator says when) and
+    let days pass for the conditions that heal with time (000 Glossary). Dying and
+    other tokens come off with d2d unit condition NAME remove.
+
+    Example: d2d unit heal "Goblin Scout" --crit "right arm" --days 2
+    """
+    order = conditions.healing(crit or [], days)
+    result = _change(ctx, lambda roster: conditions.heal(roster, name, order))
+    render.emit(result, show_healed, as_json=json)
 
 
 @app.command()
@@ -148,19 +161,11 @@ def target(
 
     Example: d2d unit target "Goblin Scout" Rook   (or: d2d unit target "Goblin Scout" --clear)
     """
-    if (tgt is None) == (not clear):
-        raise BadInput("give a TARGET or --clear (not both)")
-    with c.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        unit = units.find(roster, name)
-        unit.target = units.find(roster, tgt).name if tgt else None
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"{unit.name} targets {unit.target or 'nothing'}"
-    render.emit(units.status_row(unit), show_unit, as_json=json)
+    result = _change(ctx, lambda roster: units.set_target(roster, name, tgt, clear))
+    render.emit(result, show_unit, as_json=json)
 
 
 # --- human views (also used by status and char) ---------------------------------------
-
 
 
 def dash(value: Any) -> str:
@@ -168,53 +173,60 @@ def dash(value: Any) -> str:
 
 
 def conditions_text(conds: dict[str, int]) -> str:
-    table = conditions.table()
-    return ", ".join(f"{table[k].name if k in table else k}×{n}" if n > 1 else
-                     (table[k].name if k in table else k) for k, n in conds.items()) or "—"
+    return ", ".join(f"{conditions.name_of(k)}×{n}" if n > 1 else conditions.name_of(k)
+                     for k, n in conds.items()) or "—"
 
 
-def stat_cell(r: dict[str, Any], s: str) -> str:
-    eff, base = r["stats"].get(s), r["base_stats"].get(s)
+def stat_cell(r: units.UnitRow, s: str) -> str:
+    eff, base = r.stats.get(s), r.base_stats.get(s)
     if eff is None:
         return "—"
     if eff == base:
         return eff
-    mark = "[red]" if s in r["zero"] else "[yellow]"
+    mark = "[red]" if s in r.zero else "[yellow]"
     return f"{mark}{eff}[/] [dim]({base})[/]"
 
 
-def show_unit(con: Any, r: dict[str, Any]) -> None:
-    con.print(f"[bold]{render.escape(r['name'])}[/] [dim]({r['kind']})[/]")
-    show_table(con, {"units": [r]})
-    if r["skills"]:
+def show_unit(con: Any, r: units.UnitRow) -> None:
+    con.print(f"[bold]{render.escape(r.name)}[/] [dim]({r.kind})[/]")
+    show_table(con, units.Roster((r,)))
+    if r.skills:
         con.print("Skills: " + ", ".join(f"{render.escape(k)} {v}"
-                                         for k, v in r["skills"].items()))
+                                         for k, v in r.skills.items()))
 
 
-def _with_crits(conditions: str, u: dict[str, Any]) -> str:
-    crits = [f"Crit {str(c.get('location', '?')).replace('_', ' ').title()} "
-             f"({str(c.get('severity', '?')).title()})" for c in u.get("crits", [])]
+def show_healed(con: Any, r: conditions.Healed) -> None:
+    healed = [conditions.crit_name(x) for x in r.crits_healed]
+    healed += [f"{conditions.name_of(k)} −{n}" for k, n in r.healed.items()]
+    after = f" after {r.days} day(s)" if r.days is not None else ""
+    con.print(f"{render.escape(r.name)} healed{after}: "
+              f"{render.escape(', '.join(healed)) or 'nothing to heal yet'}")
+    show_unit(con, r)
+
+
+def _with_crits(conds: str, u: units.UnitRow) -> str:
+    crits = [conditions.crit_name(x) for x in u.crits]
     if not crits:
-        return conditions
-    return ", ".join(crits) if conditions == "—" else f"{conditions}, {', '.join(crits)}"
+        return conds
+    return ", ".join(crits) if conds == "—" else f"{conds}, {', '.join(crits)}"
 
 
-def show_table(con: Any, r: dict[str, Any]) -> None:
+def show_table(con: Any, r: units.Roster) -> None:
     from rich.table import Table
 
-    if not r["units"]:
+    if not r.units:
         con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")
         return
     t = Table("Unit", "Body", "Mind", "Will", "Speed", "Conditions", "Move", "AC", "Turn",
               "Target", box=None)
-    for u in r["units"]:
-        t.add_row(render.escape(u["name"]), *(stat_cell(u, s) for s in units.STATS),
-                  render.escape(_with_crits(conditions_text(u["conditions"]), u)),
-                  dash(u["move"]),
-                  dash(u["action_cost"]), dash(u["turn"]),
-                  render.escape(dash(u["target"])))
+    for u in r.units:
+        t.add_row(render.escape(u.name), *(stat_cell(u, s) for s in units.STATS),
+                  render.escape(_with_crits(conditions_text(u.conditions), u)),
+                  dash(u.move),
+                  dash(u.action_cost), dash(u.turn),
+                  render.escape(dash(u.target)))
     con.print(t)
-    for u in r["units"]:
-        if u["zero"]:
-            con.print(f"[red]{render.escape(u['name'])}: {', '.join(u['zero'])} at 0 — "
+    for u in r.units:
+        if u.zero:
+            con.print(f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — "
                       "flip to Crit (001 p.35)[/]")

@@ -8,7 +8,12 @@ Gain SP equal to lost Level".
 
 A character is a :class:`~d2d_cli.rules.units.Unit` with ``kind = "character"``; its
 creation record lives in ``Unit.extra``: ``archetype``, ``template``, ``conception``
-(the eight answers), ``cp``, ``sp``, ``ap`` and ``abilities``.
+(the eight answers), ``cp``, ``sp``, ``ap``, ``abilities`` and ``respec_used`` (the
+skill reduced in this Downtime, until ``char downtime``).
+
+Every ``char`` command's result is built here: the :class:`Sheet` (``char new``,
+``char show``), the sheet with the :class:`Advanced` change (``award``, ``train``,
+``respec``, ``learn``, ``feat``) and the :class:`Downtime`.
 """
 
 from __future__ import annotations
@@ -16,12 +21,16 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
+from d2d_cli.rules import units
+from d2d_cli.rules.options import Options
+from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import MAX_LEVEL, MIN_LEVEL, Stat, parse_stat
 from d2d_cli.rules.units import STATS, Unit
 
@@ -32,6 +41,9 @@ POINTS = ("cp", "sp", "ap")
 # A skill at Level 0 costs "SP = Current Level" = 0 to learn by 001 p.42's formula; d2d
 # charges 1 SP by default (docs/rules.md), `[rules] new_skill_sp` switches it.
 NEW_SKILL_SP = 1
+# 000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill by one level":
+# the skill reduced is kept here until the next Downtime (`char downtime`).
+RESPEC_USED = "respec_used"
 
 
 @cache
@@ -159,14 +171,36 @@ def stat_level(value: str, default_scale: int, stat: str) -> Stat:
     return parse_stat(text)
 
 
+def scale_check(stats: dict[str, Stat], template: str) -> None:
+    """The character's scale is its template's: each stat's level is counted on the
+    scale the rules' Default distribution gives it (000 l.1029–1039: a human's Body,
+    Mind and Will on x1, Speed on x0). A stat on another scale would make the 22 points
+    buy any size (``--body 10x5``), so it is refused; no text prices a scale in points."""
+    tpl = templates()[template]
+    off = [s for s in STATS if stats[s].scale != tpl[s].scale]
+    if not off:
+        return
+    shown = ", ".join(f"{s.capitalize()} {stats[s]}" for s in off)
+    scales = ", ".join(f"{s.capitalize()} x{tpl[s].scale}" for s in STATS)
+    source = tables.load("templates")[template].get("source", "000 l.1029")
+    first = off[0]
+    raise RuleViolation(
+        f"{shown}: off the character's scale — the 22-point budget (000 l.1029) counts "
+        f"levels on the {template} template's scale ({scales}; {source}); give a bare "
+        f"level (--{first} {stats[first].level}) or one on that scale "
+        f"(--{first} {stats[first].level}x{tpl[first].scale})")
+
+
 def build_stats(template: str | None, overrides: dict[str, str | None]) -> dict[str, Stat]:
-    """A template (default human-male) with per-stat overrides, checked against 22."""
+    """A template (default human-male) with per-stat overrides, checked against its scale
+    and the 22 points."""
     name = template or "human-male"
     tpl = templates().get(name)
     if tpl is None:
         raise BadInput(f"unknown template {name!r}: known {', '.join(templates())}")
     stats = {s: stat_level(v, tpl[s].scale, s) if v is not None else tpl[s]
              for s, v in overrides.items()}
+    scale_check(stats, name)
     budget_check(stats)
     return stats
 
@@ -184,10 +218,31 @@ def new_character(name: str, stats: dict[str, Stat], *, template: str | None,
                 skills=package(archetype) if archetype else {}, extra=record)
 
 
+def character(name: str, template: str | None, overrides: dict[str, str | None], *,
+              archetype: str | None, conception: dict[str, str | None]) -> Unit:
+    """A new character from what was typed, checked before the session is touched: the
+    stats on the template's scale and budget, the name, the archetype."""
+    stats = build_stats(template, overrides)
+    units.check_unit_name(name)
+    return new_character(name, stats, template=template or "human-male",
+                         archetype=archetype, conception=conception)
+
+
+def create(roster: dict[str, Unit], unit: Unit, rules: Options) -> Sheet:
+    """``char new``: the character on the roster, and its sheet."""
+    units.enroll(roster, unit)
+    return sheet(unit, rules, f"created character {unit.name} "
+                              f"({stat_points(unit.stats)} points)")
+
+
 def require_character(unit: Unit) -> Unit:
     if unit.kind != "character":
         raise NotFound(f"{unit.name!r} is a unit, not a character (d2d char new)")
     return unit
+
+
+def find_character(roster: dict[str, Unit], name: str) -> Unit:
+    return require_character(units.find(roster, name))
 
 
 # --- advancement (001 p.42, 000 "Advancement") ----------------------------------------
@@ -197,7 +252,53 @@ def points(unit: Unit) -> dict[str, int]:
     return {p: int(unit.extra.get(p, 0) or 0) for p in POINTS}
 
 
-def award(unit: Unit, cp: int, sp: int, ap: int) -> dict[str, int]:
+@dataclass(frozen=True)
+class Awarded(Result):
+    awarded: dict[str, int]
+    points: dict[str, int]
+
+    def line(self) -> str:
+        return "awarded " + "  ".join(f"+{n} {p.upper()}" for p, n in self.awarded.items() if n)
+
+
+@dataclass(frozen=True)
+class SkillChange(Result):
+    """A skill trained (SP spent) or respecced (SP gained)."""
+
+    skill: str
+    # `from` is a keyword; result.renamed() would read as a default to mypy.
+    from_: int = field(metadata={"json_name": "from"})
+    to: int
+    sp_spent: int
+    sp_gained: int
+
+    def line(self) -> str:
+        cost = f"−{self.sp_spent} SP" if self.sp_spent else f"+{self.sp_gained} SP"
+        return f"{self.skill} {self.from_} → {self.to} ({cost})"
+
+
+@dataclass(frozen=True)
+class Learned(Result):
+    ability: str
+    ap_spent: int
+
+    def line(self) -> str:
+        return f"gains {self.ability} (−{self.ap_spent} AP)"
+
+
+@dataclass(frozen=True)
+class Feat(Result):
+    feat: str
+    cp_spent: int
+
+    def line(self) -> str:
+        return f"Heroic Feat — Hits +1 or −1 (−{self.cp_spent} CP)"
+
+
+Change = Awarded | SkillChange | Learned | Feat
+
+
+def award(unit: Unit, cp: int, sp: int, ap: int) -> Awarded:
     """Milestone rewards (000 "Rewards > Advancement")."""
     gains = {"cp": cp, "sp": sp, "ap": ap}
     for p, n in gains.items():
@@ -207,7 +308,7 @@ def award(unit: Unit, cp: int, sp: int, ap: int) -> dict[str, int]:
         raise BadInput("nothing to award: give --cp, --sp and/or --ap")
     for p, n in gains.items():
         unit.extra[p] = points(unit)[p] + n
-    return points(unit)
+    return Awarded(gains, points(unit))
 
 
 def train_cost(level: int, new_skill_sp: int = NEW_SKILL_SP) -> int:
@@ -216,7 +317,7 @@ def train_cost(level: int, new_skill_sp: int = NEW_SKILL_SP) -> int:
     return level if level > 0 else new_skill_sp
 
 
-def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> dict[str, Any]:
+def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> SkillChange:
     sk = find_skill(skill)
     level = unit.skills.get(sk.name, 0)
     cost = train_cost(level, new_skill_sp)
@@ -226,16 +327,24 @@ def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> dict[str,
                             f"(001 p.42 \"Spend SP = Current Level\"); {unit.name} has {have}")
     unit.extra["sp"] = have - cost
     unit.skills[sk.name] = level + 1
-    return {"skill": sk.name, "from": level, "to": level + 1, "sp_spent": cost,
-            "sp_gained": 0}
+    return SkillChange(sk.name, level, level + 1, sp_spent=cost, sp_gained=0)
 
 
-def respec(unit: Unit, skill: str, mode: str = "lost") -> dict[str, Any]:
+def respec(unit: Unit, skill: str, mode: str = "lost",
+           limit: str = "downtime") -> SkillChange:
     """Reduce ONE skill by 1. 001 p.42: "Gain SP equal to lost Level" (``lost``, the
-    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``)."""
+    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``).
+    Once per Downtime (000 l.372 "Downtime:Between Sessions you may reduce ONE Skill";
+    ``limit="none"`` lifts it): train-then-respec gains SP under 001's reading
+    (docs/errata.md)."""
     if mode not in ("lost", "new"):
         raise BadInput(f"[rules] respec_sp = {mode!r}: use \"lost\" (001) or \"new\" (000)")
     sk = find_skill(skill)
+    used = unit.extra.get(RESPEC_USED)
+    if limit == "downtime" and used:
+        raise RuleViolation(f"{unit.name} has already respecced {used} in this Downtime: "
+                            "ONE skill between sessions (000 l.372); d2d char downtime "
+                            "starts the next")
     level = unit.skills.get(sk.name, 0)
     if level < 1:
         held = ", ".join(unit.skills) or "none"
@@ -246,11 +355,12 @@ def respec(unit: Unit, skill: str, mode: str = "lost") -> dict[str, Any]:
     else:
         unit.skills[sk.name] = level - 1
     unit.extra["sp"] = points(unit)["sp"] + gain
-    return {"skill": sk.name, "from": level, "to": level - 1, "sp_spent": 0,
-            "sp_gained": gain}
+    if limit == "downtime":
+        unit.extra[RESPEC_USED] = sk.name
+    return SkillChange(sk.name, level, level - 1, sp_spent=0, sp_gained=gain)
 
 
-def learn(unit: Unit, ability: str) -> dict[str, Any]:
+def learn(unit: Unit, ability: str) -> Learned:
     """000 "Advancement": "spend 1 AP to gain an Ability, Specialty, or Proficiency"
     (001 p.42 prints "Spend SP:1" under AP; docs/rules.md)."""
     ability = ability.strip()
@@ -265,19 +375,101 @@ def learn(unit: Unit, ability: str) -> dict[str, Any]:
         raise RuleViolation(f"{unit.name} already has the ability {ability!r}")
     unit.extra["abilities"] = [*abilities, ability]
     unit.extra["ap"] = have - 1
-    return {"ability": ability, "ap_spent": 1}
+    return Learned(ability, 1)
 
 
-def heroic_feat(unit: Unit) -> dict[str, Any]:
+def heroic_feat(unit: Unit) -> Feat:
     """001 p.23 "Heroic Feat - Character Point:-1 / Hits:+1 or -1 (e.g. Damage)"."""
     have = points(unit)["cp"]
     if have < 1:
         raise RuleViolation(f"a Heroic Feat costs 1 CP (001 p.23); {unit.name} has 0")
     unit.extra["cp"] = have - 1
-    return {"feat": "Hits:+1 or -1", "cp_spent": 1}
+    return Feat("Hits:+1 or -1", 1)
+
+
+def advance(roster: dict[str, Unit], name: str, rules: Options,
+            step: Callable[[Unit, Options], Change]) -> Advanced:
+    """One advancement step on a character: its sheet after the step, and the change."""
+    unit = find_character(roster, name)
+    change = step(unit, rules)
+    return Advanced(**_fields(sheet(unit, rules)), change=change)
+
+
+@dataclass(frozen=True)
+class Downtime(Result):
+    """``char downtime``: the characters whose Downtime began (each may respec again)."""
+
+    characters: tuple[str, ...]
+    summary: str = hidden("")
+
+
+def downtime(roster: dict[str, Unit], names: list[str]) -> Downtime:
+    """A Downtime between sessions (000 l.372) or Scenes (001 l.1082) for the named
+    characters, or all of them: each may respec ONE skill again."""
+    chosen = [find_character(roster, n) for n in names] if names else [
+        u for u in roster.values() if u.kind == "character"]
+    for unit in chosen:
+        unit.extra.pop(RESPEC_USED, None)
+    done = tuple(dict.fromkeys(u.name for u in chosen))
+    return Downtime(done, f"downtime for {', '.join(done) or 'no characters'}")
 
 
 # --- the sheet ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sheet(Result):
+    """The character sheet. ``stats`` are after conditions and ``base_stats`` the
+    character's own (they sum to ``points``): one meaning per key, as in ``status`` and
+    ``unit show`` (issue 11 item 8)."""
+
+    name: str
+    kind: str
+    stats: dict[str, str]
+    base_stats: dict[str, str]
+    real: dict[str, str]
+    points: int
+    archetype: str | None
+    template: str | None
+    skills: dict[str, int]
+    abilities: tuple[str, ...]
+    conception: dict[str, str]
+    cp: int
+    sp: int
+    ap: int
+    conditions: dict[str, int]
+    # The skill respecced in this Downtime (000 l.372), for the human view.
+    respec_used: str | None = hidden(None)
+    summary: str = hidden("")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Advanced(Sheet):
+    """The sheet after one advancement step, with the step's ``change``."""
+
+    change: Change
+
+
+def _fields(s: Sheet) -> dict[str, Any]:
+    return {f: getattr(s, f) for f in Sheet.__dataclass_fields__}
+
+
+def sheet(unit: Unit, rules: Options, summary: str = "") -> Sheet:
+    pts = points(unit)
+    return Sheet(
+        name=unit.name, kind=unit.kind, stats=units.effective_stats(unit),
+        base_stats=units.base_stats(unit),
+        real=readings(unit.stats, rules.speed_convention), points=stat_points(unit.stats),
+        archetype=unit.extra.get("archetype"), template=unit.extra.get("template"),
+        skills=dict(unit.skills), abilities=tuple(unit.extra.get("abilities", [])),
+        conception=dict(unit.extra.get("conception", {})),
+        cp=pts["cp"], sp=pts["sp"], ap=pts["ap"], conditions=dict(unit.conditions),
+        respec_used=unit.extra.get(RESPEC_USED), summary=summary)
+
+
+def show(roster: dict[str, Unit], name: str, rules: Options) -> Sheet:
+    """``char show``."""
+    return sheet(find_character(roster, name), rules)
 
 
 def readings(stats: dict[str, Stat], convention: str = "001") -> dict[str, str]:

@@ -74,6 +74,8 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1102 "Gain SP equal to lost Level"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
+    Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
+           '000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -93,6 +95,7 @@ class Options:
     new_skill_sp: int = 1
     respec_sp: str = "lost"
     refresh_penalties: bool = True
+    respec_limit: str = "downtime"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

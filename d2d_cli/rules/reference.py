@@ -4,14 +4,86 @@ types and Powers, archetypes, conditions and the 000 Glossary."""
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import characters, conditions
+from d2d_cli.rules.result import Result, renamed
 
 LISTS = ("skills", "archetypes", "conditions", "glossary")
+
+
+@dataclass(frozen=True)
+class SkillEntry(Result):
+    """A skill, a Magic type or a Power (``kind`` says which)."""
+
+    kind: str
+    name: str
+    category: str
+    common: bool
+    specialties: tuple[str, ...]
+    aliases: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class SpecialtyEntry(Result):
+    kind: str
+    name: str
+    skill: str
+
+
+@dataclass(frozen=True)
+class ArchetypeEntry(Result):
+    kind: str
+    name: str
+    setting: str
+    skills: tuple[str, ...]
+    package: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConditionEntry(Result):
+    kind: str
+    key: str
+    name: str
+    severity: str
+    penalty: dict[str, int]
+    event: dict[str, Any] | None
+    lasts: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """A Glossary term. ``also`` (a second definition) is in the JSON only when the
+    Glossary has one."""
+
+    kind: str
+    name: str
+    text: str
+    also: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "text": self.text}
+        if self.also is not None:
+            out["also"] = self.also
+        return out
+
+
+Entry = SkillEntry | SpecialtyEntry | ArchetypeEntry | ConditionEntry | GlossaryEntry
+
+
+@dataclass(frozen=True)
+class Lookup(Result):
+    """What ``ref TERM`` found: the entries named ``term``, or a whole ``list``."""
+
+    term: str
+    list_: str | None = renamed("list")
+    matches: tuple[Entry, ...] = ()
 
 
 @cache
@@ -20,40 +92,40 @@ def glossary() -> dict[str, dict[str, str]]:
 
 
 @cache
-def entries() -> list[dict[str, Any]]:
-    """Every entry as ``{"kind", "name", …}``, in a stable order."""
-    out: list[dict[str, Any]] = []
+def entries() -> tuple[Entry, ...]:
+    """Every entry, in a stable order."""
+    out: list[Entry] = []
     for sk in characters.skills().values():
-        out.append({"kind": sk.kind, **sk.to_json()})
+        out.append(SkillEntry(sk.kind, sk.name, sk.category, sk.common, sk.specialties,
+                              sk.aliases, sk.text))
     for sk in characters.skills().values():
-        out.extend({"kind": "specialty", "name": sp, "skill": sk.name}
-                   for sp in sk.specialties)
+        out.extend(SpecialtyEntry("specialty", sp, sk.name) for sp in sk.specialties)
     for a in characters.archetypes().values():
-        out.append({"kind": "archetype", "name": a["name"], "setting": a["setting"],
-                    "skills": list(a["skills"]),
-                    "package": list(characters.package(a["name"]))})
-    for cnd in conditions.table().values():
-        out.append({"kind": "condition", **cnd.to_json()})
+        out.append(ArchetypeEntry("archetype", a["name"], a["setting"], tuple(a["skills"]),
+                                  tuple(characters.package(a["name"]))))
+    for c in conditions.table().values():
+        out.append(ConditionEntry("condition", c.key, c.name, c.severity, dict(c.penalty),
+                                  c.event, c.lasts, c.text))
     for g in glossary().values():
-        out.append({"kind": "glossary", "name": g["term"], "text": g["text"],
-                    **({"also": g["also"]} if "also" in g else {})})
-    return out
+        out.append(GlossaryEntry("glossary", g["term"], g["text"], g.get("also")))
+    return tuple(out)
 
 
-def _names(e: dict[str, Any]) -> list[str]:
-    return [e["name"], *e.get("aliases", [])]
+def _names(e: Entry) -> tuple[str, ...]:
+    return (e.name, *e.aliases) if isinstance(e, SkillEntry) else (e.name,)
 
 
-def lookup(term: str) -> dict[str, Any]:
+_KINDS = {"skills": ("skill", "magic", "power"), "archetypes": ("archetype",),
+          "conditions": ("condition",), "glossary": ("glossary",)}
+
+
+def lookup(term: str) -> Lookup:
     """All entries named ``term`` (case-insensitive, spaces/dashes/underscores alike);
     the four list names give a whole table. Otherwise NotFound with near names."""
     k = characters.key(term)
     if k in LISTS:
-        kinds = {"skills": ("skill", "magic", "power"), "archetypes": ("archetype",),
-                 "conditions": ("condition",), "glossary": ("glossary",)}[k]
-        return {"term": term, "list": k, "matches": [e for e in entries()
-                                                      if e["kind"] in kinds]}
-    matches = [e for e in entries() if any(characters.key(n) == k for n in _names(e))]
+        return Lookup(term, k, tuple(e for e in entries() if e.kind in _KINDS[k]))
+    matches = tuple(e for e in entries() if any(characters.key(n) == k for n in _names(e)))
     if not matches:
         names = sorted({n for e in entries() for n in _names(e)})
         folded = {n.lower(): n for n in names}
@@ -62,4 +134,4 @@ def lookup(term: str) -> dict[str, Any]:
         hint = f" — did you mean {', '.join(near)}?" if near else ""
         raise NotFound(f"nothing named {term!r} in skills, archetypes, conditions or the "
                        f"Glossary{hint} (lists: d2d ref {'|'.join(LISTS)})")
-    return {"term": term, "list": None, "matches": matches}
+    return Lookup(term, None, matches)

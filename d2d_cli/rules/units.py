@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from d2d_cli.errors import BadInput
+from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, parse_stat
 
 STATS = ("body", "mind", "will", "speed")
@@ -107,19 +108,8 @@ def roster_state(units: dict[str, Unit]) -> dict[str, Any]:
     return {name: u.to_state() for name, u in units.items()}
 
 
-def remove(units: dict[str, Unit], name: str) -> tuple[Unit, list[str]]:
-    """Take a unit off the board; units that targeted it lose their target (001 p.19
-    "Targets"). Returns the removed unit and the names whose target was cleared."""
-    unit = find(units, name)
-    del units[unit.name]
-    cleared = [u.name for u in units.values() if u.target == unit.name]
-    for other in cleared:
-        units[other].target = None
-    return unit, cleared
-
-
 def find(units: dict[str, Unit], name: str) -> Unit:
-    """A unit by name (case-insensitive), or a BadInput naming the nearest names."""
+    """A unit by name (case-insensitive), or NotFound naming the nearest names."""
     if name in units:
         return units[name]
     folded = {n.lower(): u for n, u in units.items()}
@@ -130,8 +120,6 @@ def find(units: dict[str, Unit], name: str) -> Unit:
     near = difflib.get_close_matches(name, list(units), n=3, cutoff=0.5)
     hint = f" — did you mean {', '.join(near)}?" if near else (
         f" — units: {', '.join(units) or 'none yet (d2d unit add)'}")
-    from d2d_cli.errors import NotFound
-
     raise NotFound(f"no unit {name!r}{hint}")
 
 
@@ -143,6 +131,15 @@ def check_new_name(units: dict[str, Unit], name: str) -> str:
         raise BadInput(f"a unit named {taken[name.lower()]!r} already exists — pick another "
                        f"name or remove it first (d2d unit rm {taken[name.lower()]!r})")
     return name
+
+
+def check_faction(faction: str | None) -> str | None:
+    if faction is not None and not _NAME_RE.match(faction):
+        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
+    return faction
+
+
+# --------------------------------------------------------------------------- the Status Bar
 
 
 def effective_stats(unit: Unit) -> dict[str, str]:
@@ -160,27 +157,127 @@ def effective_stats(unit: Unit) -> dict[str, str]:
     return out
 
 
-def zero_stats(unit: Unit) -> list[str]:
+def base_stats(unit: Unit) -> dict[str, str]:
+    """The unit's own stats, before conditions."""
+    return {s: str(st) for s, st in unit.stats.items()}
+
+
+def zero_stats(unit: Unit, effective: dict[str, str] | None = None) -> list[str]:
     """Stats brought to 0 by conditions (001 p.35: "flip to Crit")."""
-    return [s for s, v in effective_stats(unit).items() if v.startswith("0x")]
+    eff = effective_stats(unit) if effective is None else effective
+    return [s for s, v in eff.items() if v.startswith("0x")]
 
 
-def status_row(unit: Unit) -> dict[str, Any]:
-    """One unit as ``status`` and ``unit show`` report it (JSON contract fields first)."""
-    return {
-        "name": unit.name,
-        "kind": unit.kind,
-        "stats": effective_stats(unit),
-        "base_stats": {s: str(st) for s, st in unit.stats.items()},
-        "conditions": dict(unit.conditions),
-        # 000 "Harm": "Place the Hit Location and any other Statuses above the Unit on
-        # the Status Bar" — the Crits recorded by `d2d crit --target`.
-        "crits": list(unit.extra.get("crits", [])),
-        "move": unit.move,
-        "action_cost": unit.action_cost,
-        "turn": unit.turn,
-        "target": unit.target,
-        "skills": dict(unit.skills),
-        "faction": unit.faction,
-        "zero": zero_stats(unit),
-    }
+@dataclass(frozen=True)
+class UnitRow(Result):
+    """One unit as ``status``, ``unit show`` and every ``unit`` command report it.
+    ``stats`` are after conditions, ``base_stats`` the unit's own (one meaning per key in
+    every command, the character sheet included)."""
+
+    name: str
+    kind: str
+    stats: dict[str, str]
+    base_stats: dict[str, str]
+    conditions: dict[str, int]
+    # 000 l.542 "Status Bar - Place the Hit Location and any other Statuses above the
+    # Unit on the Status Bar": the Crits placed by `d2d crit --target`, as stored.
+    crits: tuple[dict[str, Any], ...]
+    move: int | None
+    action_cost: int | None
+    turn: int | None
+    target: str | None
+    skills: dict[str, int]
+    faction: str | None
+    zero: tuple[str, ...]
+    # The journal's one-line summary of the change that produced this row (not JSON).
+    summary: str = hidden("")
+
+
+def row_values(unit: Unit) -> dict[str, Any]:
+    """The fields of a unit's :class:`UnitRow` (for results that extend the row)."""
+    eff = effective_stats(unit)
+    return dict(
+        name=unit.name, kind=unit.kind, stats=eff,
+        base_stats=base_stats(unit), conditions=dict(unit.conditions),
+        crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
+        move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
+        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit, eff)))
+
+
+def status_row(unit: Unit, summary: str = "") -> UnitRow:
+    """One unit as ``status`` and ``unit show`` report it."""
+    return UnitRow(**row_values(unit), summary=summary)
+
+
+@dataclass(frozen=True)
+class Roster(Result):
+    """Every unit on the board, in the order they were added (``status``, ``unit list``)."""
+
+    units: tuple[UnitRow, ...]
+
+
+def status(state: dict[str, Any]) -> Roster:
+    """The Status Bar of a session's data."""
+    return Roster(tuple(status_row(u) for u in roster(state).values()))
+
+
+def show(state: dict[str, Any], name: str) -> UnitRow:
+    return status_row(find(roster(state), name))
+
+
+# --------------------------------------------------------------------------- changes
+
+
+def new_unit(name: str, stats: dict[str, str], skills: list[str],
+             faction: str | None) -> Unit:
+    """A unit from what was typed: its four stats (``2x1``), skills as ``NAME=LEVEL``, an
+    optional faction. Checked before the session is touched."""
+    from d2d_cli.rules.characters import parse_skill_spec  # characters imports this module
+
+    parsed = {s: parse_stat(stats[s]) for s in STATS}
+    held = dict(parse_skill_spec(s) for s in skills)
+    check_faction(faction)
+    check_unit_name(name)
+    return Unit(name=name, stats=parsed, skills=held, faction=faction)
+
+
+def enroll(units: dict[str, Unit], unit: Unit) -> Unit:
+    """Put a new unit (or character) on the roster under a name no other unit has."""
+    check_new_name(units, unit.name)
+    units[unit.name] = unit
+    return unit
+
+
+def add(units: dict[str, Unit], unit: Unit) -> UnitRow:
+    """``unit add``: the new unit on the roster, as the Status Bar shows it."""
+    return status_row(enroll(units, unit), f"added unit {unit.name}")
+
+
+@dataclass(frozen=True)
+class Removed(Result):
+    name: str
+    removed: bool
+    targets_cleared: tuple[str, ...]
+    summary: str = hidden("")
+
+
+def remove(units: dict[str, Unit], name: str) -> Removed:
+    """Take a unit off the board; units that targeted it lose their target (001 p.19
+    "Targets")."""
+    unit = find(units, name)
+    del units[unit.name]
+    cleared = [u.name for u in units.values() if u.target == unit.name]
+    for other in cleared:
+        units[other].target = None
+    return Removed(unit.name, True, tuple(cleared), f"removed unit {unit.name}")
+
+
+def set_target(units: dict[str, Unit], name: str, target: str | None,
+               clear: bool = False) -> UnitRow:
+    """001 p.19 "Targets - Choose a Target (if any) for each Unit": a unit on the board,
+    or none with ``clear``."""
+    if (target is None) == (not clear):
+        raise BadInput("give a TARGET or --clear (not both)")
+    unit = find(units, name)
+    unit.target = find(units, target).name if target else None
+    return status_row(unit, f"{unit.name} targets {unit.target or 'nothing'}")
