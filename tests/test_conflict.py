@@ -301,13 +301,13 @@ _numbered = [c for c in all_outcomes() if not c.is_wild and c.upper]
        st.integers(0, 12), st.integers(0, 12))
 def test_tiebreak_is_symmetric(a: Any, b: Any, la: int, lb: int) -> None:
     flip = {"a": "b", "b": "a", "both": "both"}
-    assert conflict.tiebreak(b, a, lb, la)["outcome"] == flip[
-        conflict.tiebreak(a, b, la, lb)["outcome"]]
+    assert conflict.tiebreak(b, a, lb, la).outcome == flip[
+        conflict.tiebreak(a, b, la, lb).outcome]
 
 
 @given(st.sampled_from(_numbered), st.sampled_from(_numbered), st.integers(0, 12))
 def test_level_bonus_never_hurts(a: Any, b: Any, la: int) -> None:
     # A higher level can only turn a loss into a tie or a tie into a win for that side.
     order = {"b": 0, "both": 1, "a": 2}
-    base = conflict.tiebreak(a, b, 0, 0)["outcome"]
-    assert order[conflict.tiebreak(a, b, la, 0)["outcome"]] >= order[base]
+    base = conflict.tiebreak(a, b, 0, 0).outcome
+    assert order[conflict.tiebreak(a, b, la, 0).outcome] >= order[base]

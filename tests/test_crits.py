@@ -52,7 +52,7 @@ def test_compare_scales_page_34(d2d: Any) -> None:
 ])
 def test_rating_bonus(power: str, armor: str | None, bonus: dict[str, int]) -> None:
     worn = parse_stat(armor) if armor else None
-    assert crits.rating_bonus(parse_stat(power), worn) == bonus
+    assert crits.rating_bonus(parse_stat(power), worn) == crits.Bonus(**bonus)
 
 
 # --------------------------------------------------------------------------- severity

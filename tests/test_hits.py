@@ -30,7 +30,7 @@ def test_sample_mercenary_vs_goblin_page_32(d2d: Any) -> None:
 def test_sample_goblin_level_is_zero_page_32() -> None:
     # "Gob is 1-2=Level:0" (Level - Your Level - Rival Level (min: 0)).
     r = hits.count_hits([parse_card("5S")], level=1, rival_level=2, difficulty=4)
-    assert r["level"] == 0 and r["hits"] == 1 and r["glancing"] is False
+    assert r.level == 0 and r.hits == 1 and r.glancing is False
 
 
 @pytest.mark.parametrize(("cards", "level", "vs", "expected"), [

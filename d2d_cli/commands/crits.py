@@ -1,4 +1,5 @@
-"""``d2d crit`` — rate a Crit: Power vs Armor, location, severity (001 pp.33–38)."""
+"""``d2d crit`` — rate a Crit: location, the armor there, Power vs Armor, severity
+(001 l.878–955 "Crits")."""
 
 from __future__ import annotations
 
@@ -11,10 +12,7 @@ from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import crits as rules
-from d2d_cli.rules.fate import TableCards
 from d2d_cli.rules.options import Options
-from d2d_cli.rules.stats import parse_stat
-from d2d_cli.rules.units import find, roster, roster_state
 
 app = c.single("crit")
 
@@ -24,20 +22,19 @@ DamageCardOpt = Annotated[list[str] | None, typer.Option(
          "the order drawn. The virtual deck is not touched.")]
 
 
-def _chart(ctx: typer.Context, opts: Options, kind: str) -> rules.Chart:
-    """The table's location charts from `[rules] locations_file`, else d2d's default."""
+def _charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
+    """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
     name = opts.locations_file
     if not name:
-        return rules.chart(kind)
+        return None
     import tomllib
 
     path = Path(str(name)).expanduser()
     path = path if path.is_absolute() else c.path(ctx).parent / path
     try:
-        custom = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
-    return rules.chart(kind, custom, source=str(name))
 
 
 @app.command()
@@ -66,69 +63,36 @@ def crit(
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor 2x1 --hits 3 --types pierce,slash
     """
-    rating = rules.power_rating(power, weapon, stat)
-    worn = parse_stat(armor) if armor is not None else None
-    deck, wanted = rules.parse_types(types)
-    rules.check_hits(hits)
-    opts = c.options(ctx, c.read(ctx))
-    ch = _chart(ctx, opts, "vehicle" if vehicle else "person")
-    args = dict(power=rating, armor=worn, hits=hits, deck=deck, types=wanted, ch=ch,
-                mortal_rule=opts.mortal_wound)
-    given = [rules.parse_damage_card(x, ch) for x in card] if card else None
-    if given is not None and target is None:
-        result = _draw_table(args, given)
+    data = c.read(ctx)
+    opts = c.options(ctx, data)
+    ask = rules.CritAsk(power, weapon, stat, armor, hits, types, vehicle,
+                        tuple(card) if card else None, target)
+    charts = _charts(ctx, opts)
+    if not ask.writes:
+        result = rules.crit(ask, data, None, opts, charts)
     else:
         with c.edit(ctx) as tx:
-            result = _draw_table(args, given) if given is not None else \
-                _draw_virtual(tx, args, deck, ch)
-            if target is not None:
-                units = roster(tx.data)
-                result["target"] = rules.apply_to_unit(find(units, target), result)
-                tx.put("units", roster_state(units))
-            tx.summary = f"Crit {result['card']} {result['severity']}" + (
-                f" on {target}" if target else "")
-    result.setdefault("target", None)
+            result = rules.crit(ask, tx.data, tx.rng, opts, charts)
+            for key, value in result.changes.items():
+                tx.put(key, value)
+            tx.summary = result.summary
     render.emit(result, _show, as_json=json)
 
 
-def _draw_table(args: dict[str, Any], given: list[str]) -> dict[str, Any]:
-    queue = TableCards(given)
-    result = rules.rate(**args, draw=queue)
-    queue.finish()
-    result.update(table_mode=True, reshuffled=False, new_deck=False)
-    return result
-
-
-def _draw_virtual(tx: Any, args: dict[str, Any], deck: str,
-                  ch: rules.Chart) -> dict[str, Any]:
-    rng = tx.rng()
-    state = dict(tx.data.get("damage", {}))
-    decks = dict(state.get(ch.kind, {}))
-    pile, rebuilt = rules.DamageDeck.from_state(decks.get(deck),
-                                                rules.deck_cards(deck, ch), rng)
-    result = rules.rate(**args, draw=lambda: pile.take(rng))
-    decks[deck] = pile.to_state()
-    state[ch.kind] = decks
-    tx.put("damage", state)
-    result.update(table_mode=False, reshuffled=pile.reshuffled, new_deck=rebuilt)
-    return result
-
-
-def _show(con: Any, r: dict[str, Any]) -> None:
-    armor = r["armor"] or "no armor"
-    b = r["bonus"]
-    con.print(f"Power {r['power']} vs Armor {armor}: Hits +{b['level']} (level), "
-              f"+{b['scale']} (scale) → [bold]Hits {r['hits']}[/]")
-    if r["skipped"]:
-        con.print(f"[dim]Drawn, no matching type: {', '.join(r['skipped'])}[/]")
-    con.print(f"{r['deck_name']} deck: [bold]{r['card']}[/] → Crit location "
-              f"[bold]{r['location_name']}[/], severity [bold]{r['severity'].capitalize()}[/]")
-    if r["mortal_wound"]:
+def _show(con: Any, r: rules.Crit) -> None:
+    armor = r.armor or "no armor"
+    b = r.bonus
+    con.print(f"Power {r.power} vs Armor {armor}: Hits +{b.level} (level), "
+              f"+{b.scale} (scale) → [bold]Hits {r.hits}[/]")
+    if r.skipped:
+        con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
+    con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location "
+              f"[bold]{r.location_name}[/], severity [bold]{r.severity.capitalize()}[/]")
+    if r.mortal_wound:
         con.print("[red]Mortal Wound: the Unit is Dying.[/]")
-    if r["light_damage"]:
-        con.print(f"Light damage: {', '.join(x.capitalize() for x in r['light_damage'])}")
-    if r["target"]:
-
-        added = ", ".join(f"{k} +{n}" for k, n in r["target"]["conditions_added"].items())
-        con.print(f"Placed on {render.escape(r['target']['unit'])}"
+    if r.light_damage:
+        con.print(f"Light damage: {', '.join(x.capitalize() for x in r.light_damage)}")
+    if r.target:
+        added = ", ".join(f"{k} +{n}" for k, n in r.target.conditions_added.items())
+        con.print(f"Placed on {render.escape(r.target.unit)}"
                   + (f": {added}" if added else ""))

@@ -37,23 +37,23 @@ def hit(
     opts = c.options(ctx, c.read(ctx))
     result = rules.count_hits(
         [parse_card(x) for x in cards], level=level, rival_level=rival_level,
-        difficulty=rules.parse_difficulty(vs),
-        ten_always_hits=opts.ten_always_hits)
+        difficulty=rules.parse_difficulty(vs), ten_always_hits=opts.ten_always_hits)
     render.emit(result, _show, as_json=json)
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-    from d2d_cli.rules.cards import parse_card
+def _row(con: Any, row: rules.CardHit) -> None:
+    mark = "[green]Hit[/]" if row.hit else "[dim]no Hit[/]"
+    con.print(f"  {row.card.name()}: {row.why} → {mark}")
 
-    con.print(f"Level {r['level']} vs Difficulty {r['difficulty']} "
-              f"({r['approach'].capitalize()})")
-    for row in r["cards"]:
-        mark = "[green]Hit[/]" if row["hit"] else "[dim]no Hit[/]"
-        con.print(f"  {parse_card(row['card']['code']).name()}: {row['why']} → {mark}")
-    if r["combo"]:
-        kind = "Of a Kind" if r["combo"] == "of_a_kind" else "Straight"
-        con.print(f"Combo: {kind} {r['combo_name']}")
-    if r["discard_takes"]:
-        con.print(f"Take {r['discard_takes']} card(s) of your choice from your discard pile.")
-    note = " [yellow](glancing blow)[/]" if r["glancing"] else ""
-    con.print(f"[bold]Hits: {r['hits']}[/]{note}")
+
+def _show(con: Any, r: rules.Hits) -> None:
+    con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
+    for row in r.cards:
+        _row(con, row)
+    if r.combo:
+        kind = "Of a Kind" if r.combo == "of_a_kind" else "Straight"
+        con.print(f"Combo: {kind} {r.combo_name}")
+    if r.discard_takes:
+        con.print(f"Take {r.discard_takes} card(s) of your choice from your discard pile.")
+    note = " [yellow](glancing blow)[/]" if r.glancing else ""
+    con.print(f"[bold]Hits: {r.hits}[/]{note}")

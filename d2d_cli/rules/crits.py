@@ -18,17 +18,20 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.fate import TableCards
+from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units import Unit, find, roster, roster_state
 
 CHARTS = ("person", "vehicle")
-MORTAL_RULES = ("past_extreme", "extreme", "off")
 
 
 @cache
@@ -149,14 +152,25 @@ def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Sta
     return canonical(base.exact_level + shift, base.scale)
 
 
-def rating_bonus(power: Stat, armor: Stat | None) -> dict[str, int]:
+@dataclass(frozen=True)
+class Bonus(Result):
+    """The Hits of 001 p.34's two comparisons of Power with Armor."""
+
+    level: int
+    scale: int
+
+    @property
+    def total(self) -> int:
+        return self.level + self.scale
+
+
+def rating_bonus(power: Stat, armor: Stat | None) -> Bonus:
     """Hits from comparing Power with Armor: +1 if the Power's level is higher, +the
     difference of scales if the Power's scale is at least the Armor's. No Armor: the
     text compares with nothing, so no Hits are added (docs/rules.md)."""
     if armor is None:
-        return {"level": 0, "scale": 0}
-    return {"level": 1 if power.level > armor.level else 0,
-            "scale": max(0, power.scale - armor.scale)}
+        return Bonus(0, 0)
+    return Bonus(1 if power.level > armor.level else 0, max(0, power.scale - armor.scale))
 
 
 # --------------------------------------------------------------------------- decks
@@ -232,26 +246,27 @@ def find_crit(draw: Callable[[], str], types: list[str],
 # --------------------------------------------------------------------------- severity
 
 
-def check_mortal_rule(value: object) -> str:
-    text = str(value)
-    if text not in MORTAL_RULES:
-        raise BadInput(f"[rules] mortal_wound must be one of {', '.join(MORTAL_RULES)}, "
-                       f"not {value!r}")
-    return text
+@dataclass(frozen=True)
+class Severity:
+    level: str
+    rotations: int
+    remaining: int
 
 
-def severity(hits: int, mortal_rule: str = "past_extreme") -> dict[str, Any]:
+def severity(hits: int) -> Severity:
     """Minor at Hits 1, one rotation per Hit above 1, up to Extreme; Hits past Extreme
-    are remaining Hits (light damage). A Mortal Wound (000 "4) Harm": "IF 4 or more
-    Crits then the Unit has suffered a Mortal Wound and is Dying") comes past Extreme
-    by default, at Extreme with ``mortal_rule="extreme"``, never with ``"off"``."""
+    are remaining Hits (light damage)."""
     levels = damage_table()["severity"]["levels"]
     rotations = min(hits - 1, len(levels) - 1)
-    remaining = max(0, hits - len(levels))
-    mortal = {"past_extreme": hits > len(levels), "extreme": hits >= len(levels),
-              "off": False}[check_mortal_rule(mortal_rule)]
-    return {"severity": levels[rotations], "rotations": rotations, "remaining": remaining,
-            "mortal": mortal}
+    return Severity(levels[rotations], rotations, max(0, hits - len(levels)))
+
+
+def mortal_wound(rule: str, hits: int) -> bool:
+    """A Mortal Wound (000 "4) Harm": "IF 4 or more Crits then the Unit has suffered a
+    Mortal Wound and is Dying") comes past Extreme by default, at Extreme with
+    ``rule="extreme"``, never with ``"off"``."""
+    levels = len(damage_table()["severity"]["levels"])
+    return {"past_extreme": hits > levels, "extreme": hits >= levels}.get(rule, False)
 
 
 # --------------------------------------------------------------------------- the Crit
@@ -263,58 +278,148 @@ def check_hits(hits: int) -> int:
     return hits
 
 
-def rate(*, power: Stat, armor: Stat | None, hits: int, deck: str, types: list[str],
-         ch: Chart, draw: Callable[[], str], mortal_rule: str = "past_extreme",
-         ) -> dict[str, Any]:
-    """The whole Crit: bonus Hits, the location card, severity and light damage."""
-    check_hits(hits)
-    check_mortal_rule(mortal_rule)
-    bonus = rating_bonus(power, armor)
-    total = hits + bonus["level"] + bonus["scale"]
-    card, skipped = find_crit(draw, types, limit=len(deck_cards(deck, ch)))
+@dataclass(frozen=True)
+class Placed(Result):
+    """What ``--target`` changed on the unit (001 p.39 "Crits - Place any Crits on
+    Target")."""
+
+    unit: str
+    crit: dict[str, Any]
+    conditions_added: dict[str, int]
+    conditions: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Crit(Result):
+    """``d2d crit``: the bonus Hits, the location, severity and light damage."""
+
+    power: str
+    armor: str | None
+    bonus: Bonus
+    bonus_hits: int
+    hits_before: int
+    hits: int
+    deck: str
+    deck_name: str
+    types: tuple[str, ...]
+    chart: str
+    card: str
+    type: str
+    location: str
+    location_name: str
+    skipped: tuple[str, ...]
+    severity: str
+    rotations: int
+    mortal_wound: bool
+    light_damage: tuple[str, ...]
+    table_mode: bool
+    reshuffled: bool
+    new_deck: bool
+    target: Placed | None
+    # For the command: the session sections to write, and the journal's summary.
+    changes: dict[str, Any] = hidden()
+    summary: str = hidden()
+
+
+@dataclass(frozen=True)
+class CritAsk:
+    """``d2d crit`` as given on the command line (checked by :func:`crit`)."""
+
+    power: str | None = None
+    weapon: str | None = None
+    stat: str | None = None
+    armor: str | None = None
+    hits: int = 1
+    types: str | None = None
+    vehicle: bool = False
+    cards: tuple[str, ...] | None = None
+    target: str | None = None
+
+    @property
+    def writes(self) -> bool:
+        """Whether the session changes: a virtual deck is drawn or a unit is hit."""
+        return self.cards is None or self.target is not None
+
+
+def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
+         opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
+    """The whole Crit (001 pp.33–35): bonus Hits from Power vs Armor, the Damage Deck of
+    the types, the first card of a matching type (from the session's virtual deck, or
+    ``ask.cards`` drawn at the table) gives the location, the Hits turn the card, and
+    with a target the Crit is placed on the unit. ``data`` is the session's data
+    (read, never changed: the sections to write are in ``Crit.changes``);
+    ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
+    mortal_rule = opts.mortal_wound
+    power = power_rating(ask.power, ask.weapon, ask.stat)
+    worn = parse_stat(ask.armor) if ask.armor is not None else None
+    deck, wanted = parse_types(ask.types)
+    check_hits(ask.hits)
+    ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
+               str(opts.locations_file))
+    given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
+    units = roster(dict(data)) if ask.target is not None else {}
+    unit = find(units, ask.target) if ask.target is not None else None
+
+    changes: dict[str, Any] = {}
+    limit = len(deck_cards(deck, ch))
+    reshuffled = new_deck = False
+    if given is not None:
+        queue = TableCards(given)
+        card, skipped = find_crit(queue, wanted, limit)
+        queue.finish()
+    else:
+        assert new_rng is not None, "the virtual deck needs the session's random source"
+        rng = new_rng()
+        state = dict(data.get("damage", {}))
+        decks = dict(state.get(ch.kind, {}))
+        pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
+        card, skipped = find_crit(lambda: pile.take(rng), wanted, limit)
+        decks[deck] = pile.to_state()
+        state[ch.kind] = decks
+        changes["damage"] = state
+        reshuffled = pile.reshuffled
     if card is None:
-        want = ", ".join(types) or "any type"
+        want = ", ".join(wanted) or "any type"
         raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
                        "table and give every card drawn, in order, with --card")
     type_, location = card.split("@")
-    sev = severity(total, mortal_rule)
+
+    bonus = rating_bonus(power, worn)
+    total = ask.hits + bonus.total
+    sev = severity(total)
+    mortal = mortal_wound(mortal_rule, total)
     spec = damage_table()["decks"][deck]
-    return {
-        "power": str(power),
-        "armor": str(armor) if armor is not None else None,
-        "bonus": bonus,
-        "bonus_hits": bonus["level"] + bonus["scale"],
-        "hits_before": hits,
-        "hits": total,
-        "deck": deck,
-        "deck_name": spec["name"],
-        "types": types,
-        "chart": ch.kind,
-        "card": card,
-        "type": type_,
-        "location": location,
-        "location_name": ch.names()[location],
-        "skipped": skipped,
-        "severity": sev["severity"],
-        "rotations": sev["rotations"],
-        "mortal_wound": sev["mortal"],
-        "light_damage": [spec["light"]] * sev["remaining"],
-    }
+    light = (spec["light"],) * sev.remaining
+    placed = None
+    if unit is not None:
+        placed = place(unit, card=card, deck=deck, location=location, severity=sev.level,
+                       mortal=mortal, light=light)
+        changes["units"] = roster_state(units)
+    return Crit(
+        power=str(power), armor=str(worn) if worn is not None else None, bonus=bonus,
+        bonus_hits=bonus.total, hits_before=ask.hits, hits=total, deck=deck,
+        deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
+        location=location, location_name=ch.names()[location], skipped=tuple(skipped),
+        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal, light_damage=light,
+        table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
+        target=placed, changes=changes,
+        summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
+    )
 
 
-def apply_to_unit(unit: Any, result: dict[str, Any]) -> dict[str, Any]:
-    """Place the Crit on its target (001 p.39 "Crits - Place any Crits on Target"):
-    the Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
-    Condition, and a Mortal Wound adds ``dying``. Returns what changed."""
-    crit = {"card": result["card"], "deck": result["deck"], "location": result["location"],
-            "severity": result["severity"], "mortal_wound": result["mortal_wound"]}
-    unit.extra["crits"] = [*unit.extra.get("crits", []), crit]
+def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
+          mortal: bool, light: tuple[str, ...]) -> Placed:
+    """Place the Crit on its target (001 p.39 "Crits - Place any Crits on Target"): the
+    Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
+    Condition, and a Mortal Wound adds ``dying``."""
+    entry = {"card": card, "deck": deck, "location": location, "severity": severity,
+             "mortal_wound": mortal}
+    unit.extra["crits"] = [*unit.extra.get("crits", []), entry]
     added: dict[str, int] = {}
-    for key in result["light_damage"]:
+    for key in light:
         added[key] = added.get(key, 0) + 1
-    if result["mortal_wound"]:
+    if mortal:
         added["dying"] = 1
     for key, n in added.items():
         unit.add_condition(key, n)
-    return {"unit": unit.name, "crit": crit, "conditions_added": added,
-            "conditions": dict(unit.conditions)}
+    return Placed(unit.name, entry, added, dict(unit.conditions))

@@ -6,16 +6,18 @@ set: Of a Kind - QQ, KK, AA, KKK, AAA, AAAA. Straight - 3+ ordered cards of any 
 For each > 2, take any card from Discard. Rank - Each card may increase Hits: A-J -
 Hits:+1; 2-10 - Hits:+1 IF Rank+Level > Difficulty. No Hits - Glancing Blow: IF
 Hits=0 THEN Hits=1 and go to Resolution."
+
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conflict
 from d2d_cli.rules.cards import Card
+from d2d_cli.rules.result import Result
 from d2d_cli.rules.stats import parse_stat
 
 ROYALS = ("A", "J", "Q", "K")
@@ -71,8 +73,59 @@ def combo(cards: list[Card]) -> tuple[str | None, str, int]:
     return "straight", "-".join(map(str, numbers)), len(cards) - 2
 
 
+@dataclass(frozen=True)
+class CardHit(Result):
+    """One card's share: does it Hit, and why (``2+1=3 > 2``, ``A: Hits +1``)."""
+
+    card: Card
+    hit: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class Hits(Result):
+    """``d2d hit``: the Hits of the winner's cards."""
+
+    hits: int
+    glancing: bool
+    combo: str | None
+    combo_name: str | None
+    discard_takes: int
+    approach: str
+    level: int
+    difficulty: int
+    cards: tuple[CardHit, ...]
+
+
+def _card_hit(card: Card, net: int, difficulty: int, ten_always_hits: bool) -> CardHit:
+    assert card.number is not None
+    if card.rank in ROYALS or (ten_always_hits and card.rank == "10"):
+        return CardHit(card, True, f"{card.rank}: Hits +1")
+    total = card.number + net
+    hit = total > difficulty
+    return CardHit(card, hit, f"{card.number}+{net}={total} {'>' if hit else '≤'} {difficulty}")
+
+
+def _scoring_approach(card: Card) -> str:
+    approach = conflict.approach_of(card)
+    if approach not in SCORING:
+        raise RuleViolation(
+            f"only a Fast or Strong winner scores Hits (001 p.31): {card.code} is "
+            f"{approach.capitalize()} — a Counter winner counter-attacks with a Fast or "
+            "Strong card (Upper: e.g. 2S^)")
+    return approach
+
+
+def _check(level: int, rival_level: int, difficulty: int) -> int:
+    conflict.check_level(level, "--level")
+    conflict.check_level(rival_level, "--rival-level")
+    if difficulty < 1:
+        raise BadInput(f"--vs takes a Difficulty of 1 or more, not {difficulty}")
+    return max(0, level - rival_level)
+
+
 def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: int,
-               ten_always_hits: bool = False) -> dict[str, Any]:
+               ten_always_hits: bool = False) -> Hits:
     """The Hits of the winner's cards (the played card first, then any combo cards).
 
     ``ten_always_hits`` is 000's reading ("5) Successes": "10, J, Q, K, A -
@@ -80,37 +133,11 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
     """
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
-    conflict.check_level(level, "--level")
-    conflict.check_level(rival_level, "--rival-level")
-    if difficulty < 1:
-        raise BadInput(f"--vs takes a Difficulty of 1 or more, not {difficulty}")
-    approach = conflict.approach_of(cards[0])
-    if approach not in SCORING:
-        raise RuleViolation(
-            f"only a Fast or Strong winner scores Hits (001 p.31): {cards[0].code} is "
-            f"{approach.capitalize()} — a Counter winner counter-attacks with a Fast or "
-            "Strong card (Upper: e.g. 2S^)")
+    net = _check(level, rival_level, difficulty)
+    approach = _scoring_approach(cards[0])
     kind, name, takes = combo(cards)
-    net = max(0, level - rival_level)
-    rows: list[dict[str, Any]] = []
-    for card in cards:
-        assert card.number is not None
-        if card.rank in ROYALS or (ten_always_hits and card.rank == "10"):
-            hit, why = True, f"{card.rank}: Hits +1"
-        else:
-            total = card.number + net
-            hit = total > difficulty
-            why = f"{card.number}+{net}={total} {'>' if hit else '≤'} {difficulty}"
-        rows.append({"card": card.to_json(), "hit": hit, "why": why})
-    raw = sum(r["hit"] for r in rows)
-    return {
-        "hits": max(raw, 1),
-        "glancing": raw == 0,
-        "combo": kind,
-        "combo_name": name if kind else None,
-        "discard_takes": takes,
-        "approach": approach,
-        "level": net,
-        "difficulty": difficulty,
-        "cards": rows,
-    }
+    rows = tuple(_card_hit(card, net, difficulty, ten_always_hits) for card in cards)
+    raw = sum(r.hit for r in rows)
+    return Hits(hits=max(raw, 1), glancing=raw == 0, combo=kind,
+                combo_name=name if kind else None, discard_takes=takes, approach=approach,
+                level=net, difficulty=difficulty, cards=rows)
