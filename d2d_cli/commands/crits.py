@@ -20,6 +20,10 @@ DamageCardOpt = Annotated[list[str] | None, typer.Option(
     "--card", "-c", metavar="TYPE@LOCATION",
     help="Table mode: a damage card drawn at the table (e.g. pierce@head); repeat, in "
          "the order drawn. The virtual deck is not touched.")]
+ArmorOpt = Annotated[list[str] | None, typer.Option(
+    "--armor", metavar="[LOCATION=]STAT",
+    help="Armor Rating at a location (head=2x1; repeat for others), or a bare 2x1 for "
+         "every location. Default: the --target unit's armor in the session.")]
 
 
 def _charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
@@ -44,8 +48,7 @@ def crit(
     weapon: Annotated[str | None, typer.Option(
         help='Weapon rating formula, e.g. "Body+2" (with --stat).')] = None,
     stat: Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")] = None,
-    armor: Annotated[str | None, typer.Option(help="Armor Rating at the location, e.g. "
-                                              "2x1.")] = None,
+    armor: ArmorOpt = None,
     hits: Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")] = 1,
     types: Annotated[str | None, typer.Option(
         help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")
@@ -56,16 +59,17 @@ def crit(
     card: DamageCardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
-    """Rate a Crit: Power vs Armor adds Hits (+1 higher level, +scale difference); the
-    damage types pick the Damage Deck; draw until a matching type — its location is the
-    Crit location; severity Minor → Major → Critical → Extreme, one step per Hit above
+    """Rate a Crit: the damage types pick the Damage Deck; draw until a matching type —
+    its location is the Crit location; the armor there cancels the Power (Power vs
+    Armor: +1 higher level, +scale difference, never more than with no armor, which
+    counts as 0x0); severity Minor → Major → Critical → Extreme, one step per Hit above
     1; Hits past Extreme are light damage (Fatigue, Stun, Stress, Slow).
 
-    Example: d2d crit --weapon "Body+2" --stat 4x1 --armor 2x1 --hits 3 --types pierce,slash
+    Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
     data = c.read(ctx)
     opts = c.options(ctx, data)
-    ask = rules.CritAsk(power, weapon, stat, armor, hits, types, vehicle,
+    ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
                         tuple(card) if card else None, target)
     charts = _charts(ctx, opts)
     if not ask.writes:
@@ -79,19 +83,34 @@ def crit(
     render.emit(result, _show, as_json=json)
 
 
+_SCOPE = {"location": "", "all": ", every location"}
+
+
 def _show(con: Any, r: rules.Crit) -> None:
-    armor = r.armor or "no armor"
-    b = r.bonus
-    con.print(f"Power {r.power} vs Armor {armor}: Hits +{b.level} (level), "
-              f"+{b.scale} (scale) → [bold]Hits {r.hits}[/]")
     if r.skipped:
         con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
     con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location "
-              f"[bold]{r.location_name}[/], severity [bold]{r.severity.capitalize()}[/]")
-    if r.mortal_wound:
-        con.print("[red]Mortal Wound: the Unit is Dying.[/]")
+              f"[bold]{r.location_name}[/]")
+    if r.armor is None:
+        con.print(f"Armor at {r.location_name}: none")
+    else:
+        who = "--armor" if r.armor_source == "option" else (
+            f"{render.escape(r.target.unit)}'s armor" if r.target else "the unit's armor")
+        con.print(f"Armor at {r.location_name}: {r.armor} "
+                  f"(from {who}{_SCOPE[r.armor_scope or 'location']})")
+    b = r.bonus
+    cap = (f", at most +{r.bonus_unarmored} (no armor)"
+           if b.total > r.bonus_hits else "")
+    con.print(f"Power {r.power} vs {'Armor ' + r.armor if r.armor else 'no armor (0x0)'}: "
+              f"Hits +{b.level} "
+              f"(level), +{b.scale} (scale){cap} → [bold]Hits {r.hits_before} + "
+              f"{r.bonus_hits} = {r.hits}[/]")
+    con.print(f"Severity [bold]{r.severity.capitalize()}[/] ({r.rotations} rotation"
+              f"{'' if r.rotations == 1 else 's'})")
     if r.light_damage:
         con.print(f"Light damage: {', '.join(x.capitalize() for x in r.light_damage)}")
+    if r.mortal_wound:
+        con.print("[red]Mortal Wound: the Unit is Dying.[/]")
     if r.target:
         added = ", ".join(f"{k} +{n}" for k, n in r.target.conditions_added.items())
         con.print(f"Placed on {render.escape(r.target.unit)}"

@@ -1,15 +1,24 @@
-"""Crits: serious damage from the Damage Decks (001 pp.33–38 "Crits", 000 "Damage").
+"""Crits: serious damage from the Damage Decks (001 l.878–990 "Crits", 000 l.502–543
+"Damage").
 
-001 p.34 "Crits: Rating": "Power Rating adds Hits. Armor Rating cancels Power Rating …
-Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1 … Compare
-Levels: IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1). Compare
-Scales: IF Power Scale >= Armor Scale THEN Hits:+Difference (eg 2x4 > 9x1 = Hits:+3)".
+001 l.892–898 "Crit Location - Find Deck with matching Damage Types. Draw until you find
+matching a Type … Armor Location - Find Armor at the Location": the location is drawn
+first, then the armor there is found (``--armor torso=4x1``, a bare ``--armor 2x1`` for
+every location, or the target unit's own ``armor`` in the session).
 
-001 p.33: "Find Deck with matching Damage Types. Draw until you find matching a Type" —
-that card's location is the Crit location. 001 p.35: "Severity - … Minor - Major -
-Critical - Extreme. Rotate - For each Hit > 1, rotate the card to the left to the next
-Severity level". 001 p.39 "Resolution": "Hits - For any remaining Hits, place facedown
-Damage cards" (Light Damage: Fatigue, Stun, Stress, Slow).
+001 l.906–936 "Crits: Rating": "Power Rating adds Hits. Armor Rating cancels Power
+Rating … Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1 …
+Compare Levels: IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1).
+Compare Scales: IF Power Scale >= Armor Scale THEN Hits:+Difference (eg 2x4 > 9x1 =
+Hits:+3)". d2d's reading (docs/rules.md, docs/errata.md): both comparisons are made
+only when the Power's scale is at least the Armor's; no armor is an Armor Rating of 0
+(0x0), so the Power alone adds its Hits; and armor only cancels — it never adds more
+Hits than no armor would.
+
+001 l.951–955: "Severity - … Minor - Major - Critical - Extreme. Rotate - For each Hit
+> 1, rotate the card to the left to the next Severity level". 001 l.1003 "Resolution":
+"Hits - For any remaining Hits, place facedown Damage cards" (Light Damage: Fatigue,
+Stun, Stress, Slow).
 
 A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
 """
@@ -154,7 +163,7 @@ def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Sta
 
 @dataclass(frozen=True)
 class Bonus(Result):
-    """The Hits of 001 p.34's two comparisons of Power with Armor."""
+    """The Hits of 001 l.926–936's two comparisons of Power with Armor."""
 
     level: int
     scale: int
@@ -164,13 +173,97 @@ class Bonus(Result):
         return self.level + self.scale
 
 
-def rating_bonus(power: Stat, armor: Stat | None) -> Bonus:
-    """Hits from comparing Power with Armor: +1 if the Power's level is higher, +the
-    difference of scales if the Power's scale is at least the Armor's. No Armor: the
-    text compares with nothing, so no Hits are added (docs/rules.md)."""
-    if armor is None:
+def compare(power: Stat, armor: Stat | None) -> Bonus:
+    """"IF Power Level > Armor Level THEN Hits:+1" and "IF Power Scale >= Armor Scale
+    THEN Hits:+Difference", both made only when the Power's scale is at least the
+    Armor's: a Power on a lower scale is smaller than the Armor whatever the levels
+    (9x0 against 2x5 adds nothing). No armor is an Armor Rating of 0, written 0x0
+    ("Scale - The number of zeroes after Rank", 001 l.307)."""
+    level, scale = (0, 0) if armor is None else (armor.level, armor.scale)
+    if power.scale < scale:
         return Bonus(0, 0)
-    return Bonus(1 if power.level > armor.level else 0, max(0, power.scale - armor.scale))
+    return Bonus(1 if power.level > level else 0, power.scale - scale)
+
+
+def bonus_hits(power: Stat, armor: Stat | None) -> int:
+    """The Hits the Power adds through the armor: "Armor Rating cancels Power Rating"
+    (001 l.910), so never more than with no armor at all."""
+    return min(compare(power, armor).total, compare(power, None).total)
+
+
+# --------------------------------------------------------------------------- armor
+
+
+@dataclass(frozen=True)
+class Armor:
+    """The armor worn: one rating for every location and/or one per location.
+    ``source`` is "option" (``--armor``) or "unit" (the target's ``armor`` in the
+    session)."""
+
+    source: str
+    every: Stat | None = None
+    at: Mapping[str, Stat] = field(default_factory=dict)
+
+    def at_location(self, location: str) -> tuple[Stat | None, str | None]:
+        """The armor at ``location`` and its scope ("location" or "all"), or (None,
+        None) where nothing covers it."""
+        if location in self.at:
+            return self.at[location], "location"
+        if self.every is not None:
+            return self.every, "all"
+        return None, None
+
+
+def _armor_entry(where: str, loc: str, text: str, ch: Chart) -> tuple[str, Stat]:
+    key = _key(loc)
+    if key not in ch.names():
+        raise BadInput(f"{where}: {loc!r} is not a {ch.kind} location — the locations are "
+                       f"{', '.join(ch.names())}")
+    try:
+        return key, parse_stat(text)
+    except BadInput as e:
+        raise BadInput(f"{where}: {e}") from None
+
+
+def parse_armor(values: list[str] | tuple[str, ...], ch: Chart) -> Armor | None:
+    """``--armor``: ``2x1`` (every location) and/or ``LOCATION=STAT`` (``head=2x1``),
+    each location at most once."""
+    if not values:
+        return None
+    every: Stat | None = None
+    at: dict[str, Stat] = {}
+    for value in values:
+        loc, sep, text = value.rpartition("=")
+        if not sep:
+            if every is not None:
+                raise BadInput(f"--armor {value}: a bare rating covers every location and "
+                               "is given once; name a location for the others (head=2x1)")
+            every = parse_stat(value)
+            continue
+        key, stat = _armor_entry(f"--armor {value}", loc, text, ch)
+        if key in at:
+            raise BadInput(f"--armor {value}: {key} is given twice")
+        at[key] = stat
+    return Armor("option", every, at)
+
+
+def unit_armor(unit: Unit, ch: Chart) -> Armor | None:
+    """The unit's own armor from the session: ``armor = "2x1"`` (every location) or a
+    table ``[units.NAME.armor]`` of ``LOCATION = "STAT"``."""
+    value = unit.extra.get("armor")
+    where = f"unit {unit.name!r}'s armor"
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return Armor("unit", parse_stat(value))
+        except BadInput as e:
+            raise BadInput(f"{where}: {e}") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{where} must be a stat (\"2x1\") or a table of location = "
+                       "stat, e.g. head = \"2x1\"")
+    at = dict(_armor_entry(where, str(k), str(v), ch) for k, v in value.items())
+    return Armor("unit", None, at)
 
 
 # --------------------------------------------------------------------------- decks
@@ -262,7 +355,7 @@ def severity(hits: int) -> Severity:
 
 
 def mortal_wound(rule: str, hits: int) -> bool:
-    """A Mortal Wound (000 "4) Harm": "IF 4 or more Crits then the Unit has suffered a
+    """A Mortal Wound (000 l.540: "IF 4 or more Crits then the Unit has suffered a
     Mortal Wound and is Dying") comes past Extreme by default, at Extreme with
     ``rule="extreme"``, never with ``"off"``."""
     levels = len(damage_table()["severity"]["levels"])
@@ -280,7 +373,7 @@ def check_hits(hits: int) -> int:
 
 @dataclass(frozen=True)
 class Placed(Result):
-    """What ``--target`` changed on the unit (001 p.39 "Crits - Place any Crits on
+    """What ``--target`` changed on the unit (001 l.1001 "Crits - Place any Crits on
     Target")."""
 
     unit: str
@@ -291,12 +384,15 @@ class Placed(Result):
 
 @dataclass(frozen=True)
 class Crit(Result):
-    """``d2d crit``: the bonus Hits, the location, severity and light damage."""
+    """``d2d crit``: the location, the armor there, the Hits, severity and light damage."""
 
     power: str
-    armor: str | None
-    bonus: Bonus
-    bonus_hits: int
+    armor: str | None  # the armor at the Crit location
+    armor_source: str | None  # "option" (--armor), "unit" (the target's), None
+    armor_scope: str | None  # "location" (given for it), "all" (every location), None
+    bonus: Bonus  # the comparison with that armor (with 0x0 when there is none)
+    bonus_unarmored: int  # the Hits the Power adds against no armor
+    bonus_hits: int  # the Hits added: the comparison, never more than unarmored
     hits_before: int
     hits: int
     deck: str
@@ -328,7 +424,7 @@ class CritAsk:
     power: str | None = None
     weapon: str | None = None
     stat: str | None = None
-    armor: str | None = None
+    armor: tuple[str, ...] = ()
     hits: int = 1
     types: str | None = None
     vehicle: bool = False
@@ -343,22 +439,24 @@ class CritAsk:
 
 def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
          opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
-    """The whole Crit (001 pp.33–35): bonus Hits from Power vs Armor, the Damage Deck of
-    the types, the first card of a matching type (from the session's virtual deck, or
-    ``ask.cards`` drawn at the table) gives the location, the Hits turn the card, and
-    with a target the Crit is placed on the unit. ``data`` is the session's data
+    """The whole Crit (001 l.878–955): the Damage Deck of the types, the first card of a
+    matching type (from the session's virtual deck, or ``ask.cards`` drawn at the table)
+    gives the location, the armor found there cancels the Power, the Hits turn the card,
+    and with a target the Crit is placed on the unit. ``data`` is the session's data
     (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
     mortal_rule = opts.mortal_wound
     power = power_rating(ask.power, ask.weapon, ask.stat)
-    worn = parse_stat(ask.armor) if ask.armor is not None else None
     deck, wanted = parse_types(ask.types)
     check_hits(ask.hits)
     ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
                str(opts.locations_file))
     given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
+    armor = parse_armor(ask.armor, ch)
     units = roster(dict(data)) if ask.target is not None else {}
     unit = find(units, ask.target) if ask.target is not None else None
+    if armor is None and unit is not None:
+        armor = unit_armor(unit, ch)
 
     changes: dict[str, Any] = {}
     limit = len(deck_cards(deck, ch))
@@ -384,8 +482,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                        "table and give every card drawn, in order, with --card")
     type_, location = card.split("@")
 
-    bonus = rating_bonus(power, worn)
-    total = ask.hits + bonus.total
+    worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    bonus = compare(power, worn)
+    added = bonus_hits(power, worn)
+    total = ask.hits + added
     sev = severity(total)
     mortal = mortal_wound(mortal_rule, total)
     spec = damage_table()["decks"][deck]
@@ -396,8 +496,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                        mortal=mortal, light=light)
         changes["units"] = roster_state(units)
     return Crit(
-        power=str(power), armor=str(worn) if worn is not None else None, bonus=bonus,
-        bonus_hits=bonus.total, hits_before=ask.hits, hits=total, deck=deck,
+        power=str(power), armor=str(worn) if worn is not None else None,
+        armor_source=armor.source if worn is not None and armor is not None else None,
+        armor_scope=scope, bonus=bonus, bonus_unarmored=compare(power, None).total,
+        bonus_hits=added, hits_before=ask.hits, hits=total, deck=deck,
         deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
         location=location, location_name=ch.names()[location], skipped=tuple(skipped),
         severity=sev.level, rotations=sev.rotations, mortal_wound=mortal, light_damage=light,
@@ -409,7 +511,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
 
 def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
           mortal: bool, light: tuple[str, ...]) -> Placed:
-    """Place the Crit on its target (001 p.39 "Crits - Place any Crits on Target"): the
+    """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
     Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
     Condition, and a Mortal Wound adds ``dying``."""
     entry = {"card": card, "deck": deck, "location": location, "severity": severity,
