@@ -120,7 +120,8 @@ def test_target_armor_from_the_session(d2d: Any, tmp_path: Path) -> None:
         "Armor at Torso: 2x1 (from Goblin's armor)\n"
         "Power 6x1 vs Armor 2x1: Hits +1 (level), +0 (scale) → Hits 1 + 1 = 2\n"
         "Severity Major (1 rotation)\n"
-        "Placed on Goblin\n"
+        "Mortal Wound: the Unit is Dying.\n"
+        "Placed on Goblin (Crit 5)\n"
     )
 
 

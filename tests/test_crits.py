@@ -11,7 +11,7 @@ import pytest
 
 from d2d_cli.rules import crits
 from d2d_cli.rules.stats import parse_stat
-from tests.helpers import with_rules
+from tests.helpers import rule_text, with_rules
 
 # --------------------------------------------------------------------------- rating
 
@@ -77,26 +77,29 @@ def test_compare_and_bonus_hits(power: str, armor: str | None, level: int, scale
 CANCELLED = ("--power", "5x1", "--armor", "5x1")
 
 
-@pytest.mark.parametrize(("hits", "severity", "rotations", "mortal", "light"), [
+@pytest.mark.parametrize(("hits", "severity", "rotations", "light"), [
     # 001 p.35 "For each Hit > 1, rotate the card to the left to the next Severity level.
     # For example: Hits:4 would rotate 3 times".
-    (1, "minor", 0, False, []),
-    (2, "major", 1, False, []),
-    (3, "critical", 2, False, []),
-    (4, "extreme", 3, False, []),
-    (5, "extreme", 3, True, ["fatigue"]),
-    (7, "extreme", 3, True, ["fatigue", "fatigue", "fatigue"]),
+    (1, "minor", 0, []),
+    (2, "major", 1, []),
+    (3, "critical", 2, []),
+    (4, "extreme", 3, []),
+    (5, "extreme", 3, ["fatigue"]),
+    (7, "extreme", 3, ["fatigue", "fatigue", "fatigue"]),
 ])
-def test_severity(d2d: Any, hits: int, severity: str, rotations: int, mortal: bool,
+def test_severity(d2d: Any, hits: int, severity: str, rotations: int,
                   light: list[str]) -> None:
     r = d2d.json("crit", *CANCELLED, "--hits", hits, "--card", "slash@torso")
-    assert (r["severity"], r["rotations"], r["mortal_wound"], r["light_damage"]) == (
-        severity, rotations, mortal, light)
+    assert (r["severity"], r["rotations"], r["light_damage"]) == (severity, rotations, light)
+    # The default Mortal Wound counts the Crits on the target (000 l.540): without
+    # --target the count is unknown (issue 11 item 9).
+    assert (r["mortal_wound"], r["mortal_rule"], r["crit_count"]) == (None, "crits4", None)
 
 
 def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
-    # 000 "4) Harm": "Mortal Wound - IF 4 or more Crits then the Unit has suffered a
-    # Mortal Wound and is Dying" — 4 Crits is the card rotated to Extreme.
+    # The other readings of 000 l.540 "IF 4 or more Crits" (issue 11 item 9: kept as
+    # options): "extreme" — 4 Hits turn the card to Extreme; "past_extreme" — Hits
+    # beyond Extreme; "off".
     s = with_rules(d2d, tmp_path, mortal_wound="extreme")
     assert d2d.json("--session", s, "crit", *CANCELLED, "--hits", 4,
                     "--card", "bash@head")["mortal_wound"] is True
@@ -112,6 +115,7 @@ def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
     s2.write_text(s2.read_text().replace("[rules]\n", '[rules]\nmortal_wound = "off"\n'))
     r = d2d.json("--session", s2, "crit", *CANCELLED, "--hits", 9, "--card", "bash@head")
     assert r["mortal_wound"] is False and len(r["light_damage"]) == 5
+    assert r["mortal_rule"] == "off"
 
 
 # --------------------------------------------------------------------------- decks
@@ -275,13 +279,13 @@ def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
     res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
     # A bad hand edit is a session the command cannot use (exit 3), named with its key.
     assert res.exit_code == 3
-    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"past_extreme\", \"extreme\" " \
-        "or \"off\"" in res.stderr
+    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"crits4\", \"past_extreme\", " \
+        "\"extreme\" or \"off\"" in res.stderr
 
 
 def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
-    # Issue 11 changed it: the armor found at the location and where it came from, and
-    # the Power's Hits with no armor.
+    # Issue 11 changed it: the armor found at the location and where it came from, the
+    # Power's Hits with no armor, and the Mortal Wound rule with the Crit count.
     r = d2d.json("crit", "--weapon", "Body+2", "--stat", "4x1", "--armor", "2x1",
                  "--hits", 3, "--types", "pierce,slash", "--card", "pierce@head")
     assert r == {
@@ -291,7 +295,8 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         "deck_name": "Wound", "types": ["pierce", "slash"], "chart": "person",
         "card": "pierce@head", "type": "pierce", "location": "head",
         "location_name": "Head", "skipped": [], "severity": "extreme", "rotations": 3,
-        "mortal_wound": False, "light_damage": [], "table_mode": True,
+        "mortal_wound": None, "mortal_rule": "crits4", "crit_count": None,
+        "light_damage": [], "table_mode": True,
         "reshuffled": False, "new_deck": False, "target": None,
     }
 
@@ -305,7 +310,7 @@ def test_human_output(d2d: Any) -> None:
         "Power 2x4 vs Armor 9x1: Hits +0 (level), +3 (scale) → Hits 2 + 3 = 5\n"
         "Severity Extreme (3 rotations)\n"
         "Light damage: Fatigue\n"
-        "Mortal Wound: the Unit is Dying.\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
     )
 
 
@@ -318,6 +323,7 @@ def test_human_output_skipped_cards_no_armor_and_the_cap(d2d: Any) -> None:
         "Armor at Torso: none\n"
         "Power 10x1 vs no armor (0x0): Hits +1 (level), +1 (scale) → Hits 1 + 2 = 3\n"
         "Severity Critical (2 rotations)\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
     )
     out = d2d.ok("crit", "--power", "10x1", "--armor", "head=2x-1", "--card", "bash@head")
     assert out == (
@@ -326,6 +332,7 @@ def test_human_output_skipped_cards_no_armor_and_the_cap(d2d: Any) -> None:
         "Power 10x1 vs Armor 2x-1: Hits +1 (level), +2 (scale), at most +2 (no armor) → "
         "Hits 1 + 2 = 3\n"
         "Severity Critical (2 rotations)\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
     )
 
 
@@ -341,24 +348,61 @@ def _with_goblin(d2d: Any, tmp_path: Path) -> Path:
 
 
 def test_target_gets_the_crit_and_light_damage(d2d: Any, tmp_path: Path) -> None:
-    # 001 p.39 "Crits - Place any Crits on Target. Hits - For any remaining Hits, place
-    # facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue - Body:-1").
+    # 001 l.1001–1003 "Crits - Place any Crits on Target. Hits - For any remaining Hits,
+    # place facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue -
+    # Body:-1").
     import tomllib
 
     s = _with_goblin(d2d, tmp_path)
     r = d2d.json("--session", s, "crit", *CANCELLED, "--hits", 6, "--card",
                  "slash@torso", "--target", "goblin")
-    assert r["target"]["conditions_added"] == {"fatigue": 2, "dying": 1}
+    assert r["target"]["conditions_added"] == {"fatigue": 2}
+    assert (r["mortal_wound"], r["crit_count"]) == (False, 1)
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
-    assert gob["conditions"] == {"fatigue": 3, "dying": 1}
+    assert gob["conditions"] == {"fatigue": 3}
     assert gob["crits"] == [{"card": "slash@torso", "deck": "wound", "location": "torso",
-                             "severity": "extreme", "mortal_wound": True}]
+                             "severity": "extreme", "mortal_wound": False}]
     assert gob["body"] == "2x1"
     d2d.json("--session", s, "--seed", "2", "crit", "--power", "5x1", "--types", "fear",
              "--target", "Goblin")
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
     assert [c["deck"] for c in gob["crits"]] == ["wound", "trauma"]
     assert "on Goblin" in d2d.ok("--session", s, "session", "log")
+
+
+def test_mortal_wound_quote_is_the_rule_text() -> None:
+    assert rule_text("000").splitlines()[539] == (
+        "  - Mortal Wound - IF 4 or more Crits then the Unit has suffered a Mortal Wound "
+        "and is Dying.")
+
+
+def test_mortal_wound_is_the_fourth_crit_on_the_unit(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.540 "Mortal Wound - IF 4 or more Crits then the Unit has suffered a Mortal
+    # Wound and is Dying": the default counts the Crits placed on the target, this one
+    # included, whatever their severity. Dying is a status: it is placed once.
+    import tomllib
+
+    s = _with_goblin(d2d, tmp_path)
+    got = [d2d.json("--session", s, "crit", *CANCELLED, "--card", f"bash@{loc}",
+                    "--target", "Goblin")
+           for loc in ("head", "torso", "left_arm", "right_arm", "left_leg")]
+    assert [(r["crit_count"], r["mortal_wound"], r["severity"]) for r in got] == [
+        (1, False, "minor"), (2, False, "minor"), (3, False, "minor"), (4, True, "minor"),
+        (5, True, "minor")]
+    assert [r["target"]["conditions_added"] for r in got] == [{}, {}, {}, {"dying": 1}, {}]
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert gob["conditions"] == {"fatigue": 1, "dying": 1}
+    assert [c["mortal_wound"] for c in gob["crits"]] == [False, False, False, True, True]
+    out = d2d.ok("--session", s, "crit", *CANCELLED, "--card", "bash@right_leg",
+                 "--target", "Goblin")
+    assert out == (
+        "Wound deck: bash@right_leg → Crit location Right Leg\n"
+        "Armor at Right Leg: 5x1 (from --armor, every location)\n"
+        "Power 5x1 vs Armor 5x1: Hits +0 (level), +0 (scale) → Hits 1 + 0 = 1\n"
+        "Severity Minor (0 rotations)\n"
+        "Mortal Wound: the Unit is Dying.\n"
+        "Placed on Goblin (Crit 6)\n"
+    )
 
 
 def test_unknown_target_changes_nothing(d2d: Any, tmp_path: Path) -> None:

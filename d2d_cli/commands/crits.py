@@ -87,31 +87,32 @@ _SCOPE = {"location": "", "all": ", every location"}
 
 
 def _show(con: Any, r: rules.Crit) -> None:
+    where = render.escape(r.location_name)  # a table's own chart may name it
     if r.skipped:
         con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
-    con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location "
-              f"[bold]{r.location_name}[/]")
+    con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location [bold]{where}[/]")
     if r.armor is None:
-        con.print(f"Armor at {r.location_name}: none")
+        con.print(f"Armor at {where}: none")
     else:
         who = "--armor" if r.armor_source == "option" else (
             f"{render.escape(r.target.unit)}'s armor" if r.target else "the unit's armor")
-        con.print(f"Armor at {r.location_name}: {r.armor} "
+        con.print(f"Armor at {where}: {r.armor} "
                   f"(from {who}{_SCOPE[r.armor_scope or 'location']})")
     b = r.bonus
-    cap = (f", at most +{r.bonus_unarmored} (no armor)"
-           if b.total > r.bonus_hits else "")
-    con.print(f"Power {r.power} vs {'Armor ' + r.armor if r.armor else 'no armor (0x0)'}: "
-              f"Hits +{b.level} "
-              f"(level), +{b.scale} (scale){cap} → [bold]Hits {r.hits_before} + "
-              f"{r.bonus_hits} = {r.hits}[/]")
-    con.print(f"Severity [bold]{r.severity.capitalize()}[/] ({r.rotations} rotation"
-              f"{'' if r.rotations == 1 else 's'})")
+    against = f"Armor {r.armor}" if r.armor else "no armor (0x0)"
+    cap = f", at most +{r.bonus_unarmored} (no armor)" if b.total > r.bonus_hits else ""
+    con.print(f"Power {r.power} vs {against}: Hits +{b.level} (level), +{b.scale} (scale)"
+              f"{cap} → [bold]Hits {r.hits_before} + {r.bonus_hits} = {r.hits}[/]")
+    plural = "" if r.rotations == 1 else "s"
+    con.print(f"Severity [bold]{r.severity.capitalize()}[/] ({r.rotations} rotation{plural})")
     if r.light_damage:
         con.print(f"Light damage: {', '.join(x.capitalize() for x in r.light_damage)}")
     if r.mortal_wound:
         con.print("[red]Mortal Wound: the Unit is Dying.[/]")
+    elif r.mortal_wound is None:
+        con.print("[dim]Mortal Wound: unknown without --target (000 l.540: the 4th Crit "
+                  "on a unit).[/]")
     if r.target:
         added = ", ".join(f"{k} +{n}" for k, n in r.target.conditions_added.items())
-        con.print(f"Placed on {render.escape(r.target.unit)}"
+        con.print(f"Placed on {render.escape(r.target.unit)} (Crit {r.crit_count})"
                   + (f": {added}" if added else ""))

@@ -18,7 +18,8 @@ Hits than no armor would.
 001 l.951–955: "Severity - … Minor - Major - Critical - Extreme. Rotate - For each Hit
 > 1, rotate the card to the left to the next Severity level". 001 l.1003 "Resolution":
 "Hits - For any remaining Hits, place facedown Damage cards" (Light Damage: Fatigue,
-Stun, Stress, Slow).
+Stun, Stress, Slow). 000 l.540: "Mortal Wound - IF 4 or more Crits then the Unit has
+suffered a Mortal Wound and is Dying".
 
 A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
 """
@@ -354,11 +355,16 @@ def severity(hits: int) -> Severity:
     return Severity(levels[rotations], rotations, max(0, hits - len(levels)))
 
 
-def mortal_wound(rule: str, hits: int) -> bool:
-    """A Mortal Wound (000 l.540: "IF 4 or more Crits then the Unit has suffered a
-    Mortal Wound and is Dying") comes past Extreme by default, at Extreme with
-    ``rule="extreme"``, never with ``"off"``."""
+MORTAL_CRITS = 4  # 000 l.540 "IF 4 or more Crits"
+
+
+def mortal_wound(rule: str, hits: int, crit_count: int | None) -> bool | None:
+    """``[rules] mortal_wound``: "crits4" (000 l.540, the default) — the target holds 4
+    or more Crits counting this one (None, unknown, without a target); "extreme" — this
+    Crit reaches Extreme (4 Hits); "past_extreme" — Hits beyond Extreme; "off"."""
     levels = len(damage_table()["severity"]["levels"])
+    if rule == "crits4":
+        return None if crit_count is None else crit_count >= MORTAL_CRITS
     return {"past_extreme": hits > levels, "extreme": hits >= levels}.get(rule, False)
 
 
@@ -406,7 +412,9 @@ class Crit(Result):
     skipped: tuple[str, ...]
     severity: str
     rotations: int
-    mortal_wound: bool
+    mortal_wound: bool | None  # None: unknown (crits4 without a target)
+    mortal_rule: str
+    crit_count: int | None  # the target's Crits, this one included; None without target
     light_damage: tuple[str, ...]
     table_mode: bool
     reshuffled: bool
@@ -487,13 +495,14 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     added = bonus_hits(power, worn)
     total = ask.hits + added
     sev = severity(total)
-    mortal = mortal_wound(mortal_rule, total)
+    count = len(unit.extra.get("crits", [])) + 1 if unit is not None else None
+    mortal = mortal_wound(mortal_rule, total, count)
     spec = damage_table()["decks"][deck]
     light = (spec["light"],) * sev.remaining
     placed = None
     if unit is not None:
         placed = place(unit, card=card, deck=deck, location=location, severity=sev.level,
-                       mortal=mortal, light=light)
+                       mortal=bool(mortal), light=light)
         changes["units"] = roster_state(units)
     return Crit(
         power=str(power), armor=str(worn) if worn is not None else None,
@@ -502,7 +511,8 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         bonus_hits=added, hits_before=ask.hits, hits=total, deck=deck,
         deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
         location=location, location_name=ch.names()[location], skipped=tuple(skipped),
-        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal, light_damage=light,
+        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal,
+        mortal_rule=mortal_rule, crit_count=count, light_damage=light,
         table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
         target=placed, changes=changes,
         summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
@@ -513,14 +523,14 @@ def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
           mortal: bool, light: tuple[str, ...]) -> Placed:
     """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
     Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
-    Condition, and a Mortal Wound adds ``dying``."""
+    Condition, and a Mortal Wound makes the unit Dying (a status: once)."""
     entry = {"card": card, "deck": deck, "location": location, "severity": severity,
              "mortal_wound": mortal}
     unit.extra["crits"] = [*unit.extra.get("crits", []), entry]
     added: dict[str, int] = {}
     for key in light:
         added[key] = added.get(key, 0) + 1
-    if mortal:
+    if mortal and not unit.conditions.get("dying"):
         added["dying"] = 1
     for key, n in added.items():
         unit.add_condition(key, n)

@@ -63,9 +63,9 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.420 "Non-Player Units reveal a Fate where Black means Upper"'),
     Option("ten_always_hits", False, "true or false", _boolean,
            "001 l.838 \"2-10 - Hits:+1 IF Rank+Level > Difficulty\""),
-    Option("mortal_wound", "past_extreme", '"past_extreme", "extreme" or "off"',
-           _one_of("past_extreme", "extreme", "off"),
-           '001 l.954 "For each Hit > 1, rotate the card"'),
+    Option("mortal_wound", "crits4", '"crits4", "past_extreme", "extreme" or "off"',
+           _one_of("crits4", "past_extreme", "extreme", "off"),
+           '000 l.540 "IF 4 or more Crits then the Unit has suffered a Mortal Wound"'),
     Option("locations_file", None, "a file name", _file_name,
            "d2d's default person and vehicle charts (001's charts are pictures)"),
     Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
@@ -88,7 +88,7 @@ class Options:
     conflict_chart: str = "001"
     fate_orientation: str = "color"
     ten_always_hits: bool = False
-    mortal_wound: str = "past_extreme"
+    mortal_wound: str = "crits4"
     locations_file: str | None = None
     new_skill_sp: int = 1
     respec_sp: str = "lost"
