@@ -54,7 +54,8 @@ def conflict(
     def resolve(reveal: Revealer | None) -> rules.Conflict:
         return rules.resolve(m, reveal, level_a=level_a, level_b=level_b,
                              reading=opts.conflict_chart,
-                             fate_orientation=opts.fate_orientation)
+                             fate_orientation=opts.fate_orientation,
+                             level_bonus=opts.level_bonus)
 
     result = c.with_reveals(ctx, table, resolve)[0] if m.reveals else resolve(None)
     render.emit(result, _show, as_json=json)

@@ -152,21 +152,28 @@ class Tiebreak(Result):
     outcome: str
 
 
-def _rank_key(card: Card, bonus: int) -> tuple[int, int | str]:
-    """Smaller is better: A, J, Q, K, then 2 … 10 after the Level Bonus (min 2)."""
+def _rank_key(card: Card, own_bonus: int, rival_bonus: int,
+              rule: str) -> tuple[int, int | str]:
+    """Smaller is better: A, J, Q, K, then 2 … 10. "001": the side's own 2–10 rank minus
+    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum."""
     royals = table()["tiebreak"]["royals"]
     if card.rank in royals:
         return royals.index(card.rank), card.rank
     assert card.number is not None
-    adjusted = max(2, card.number - bonus)
+    adjusted = card.number + rival_bonus if rule == "000" else max(2, card.number - own_bonus)
     return len(royals) + adjusted - 2, adjusted
 
 
-def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int) -> Tiebreak:
-    """Both Fast or both Strong: compare Rank, the higher level's 2–10 rank lowered by
-    the difference of levels (001 p.5 "Level Bonus"), A > J > Q > K > 2 > … > 10."""
+def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
+             rule: str = "001") -> Tiebreak:
+    """Both Fast or both Strong: compare Rank, A > J > Q > K > 2 > … > 10. The higher
+    level's Level Bonus is the difference of levels (001 l.200). ``rule`` is ``[rules]
+    level_bonus``: "001" (l.767 "IF 2-10 THEN subtract Level Bonus (min 2)") or "000"
+    (000 l.460 "Apply Initiative to Rival's Conflict Rank": added to the Rival's 2–10
+    rank, with no minimum or maximum)."""
     bonus_a, bonus_b = max(0, level_a - level_b), max(0, level_b - level_a)
-    key_a, key_b = _rank_key(card_a, bonus_a), _rank_key(card_b, bonus_b)
+    key_a = _rank_key(card_a, bonus_a, bonus_b, rule)
+    key_b = _rank_key(card_b, bonus_b, bonus_a, rule)
     outcome = "both" if key_a[0] == key_b[0] else "a" if key_a[0] < key_b[0] else "b"
 
     def side(card: Card, key: tuple[int, int | str], bonus: int) -> RankSide:
@@ -229,10 +236,11 @@ def check_level(level: int, what: str) -> int:
 
 
 def resolve(m: Matchup, reveal: Revealer | None, *, level_a: int = 0, level_b: int = 0,
-            reading: str = "001", fate_orientation: str = "color") -> Conflict:
+            reading: str = "001", fate_orientation: str = "color",
+            level_bonus: str = "001") -> Conflict:
     """Resolve a conflict. ``reveal`` gives the Fate card of each ``fate`` side in turn
-    (A first); it is needed only when :attr:`Matchup.reveals`. ``reading`` is ``[rules]
-    conflict_chart``, ``fate_orientation`` the key of that name."""
+    (A first); it is needed only when :attr:`Matchup.reveals`. ``reading``,
+    ``fate_orientation`` and ``level_bonus`` are the ``[rules]`` keys of those names."""
     check_level(level_a, "--level-a")
     check_level(level_b, "--level-b")
     by_color = fate_orientation == "color"
@@ -252,7 +260,7 @@ def resolve(m: Matchup, reveal: Revealer | None, *, level_a: int = 0, level_b: i
     outcome = chart(reading)[a.approach][b.approach]
     broken = None
     if outcome == "rank" and a.card is not None and b.card is not None:
-        broken = tiebreak(a.card, b.card, level_a, level_b)
+        broken = tiebreak(a.card, b.card, level_a, level_b, level_bonus)
         outcome = broken.outcome
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,

@@ -74,6 +74,8 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1102 "Gain SP equal to lost Level"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
+    Option("level_bonus", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.767 "IF 2-10 THEN subtract Level Bonus (min 2)"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -93,6 +95,7 @@ class Options:
     new_skill_sp: int = 1
     respec_sp: str = "lost"
     refresh_penalties: bool = True
+    level_bonus: str = "001"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
