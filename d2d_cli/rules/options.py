@@ -76,6 +76,8 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("level_bonus", "001", '"001" or "000"', _one_of("001", "000"),
            '001 l.767 "IF 2-10 THEN subtract Level Bonus (min 2)"'),
+    Option("combos", "played", '"played" or "revealed"', _one_of("played", "revealed"),
+           '001 l.826 "Combo - Play cards to make an allowed set"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -96,6 +98,7 @@ class Options:
     respec_sp: str = "lost"
     refresh_penalties: bool = True
     level_bonus: str = "001"
+    combos: str = "played"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
