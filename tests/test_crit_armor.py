@@ -157,7 +157,7 @@ def test_bad_unit_armor_is_refused(d2d: Any, tmp_path: Path) -> None:
     res = d2d("--session", s, "crit", "--power", "6x1", "--types", "fear",
               "--target", "Goblin")
     assert res.exit_code == 2
-    assert res.stderr == ("d2d: error: unit 'Goblin''s armor: 'tail' is not a person "
+    assert res.stderr == ("d2d: error: the armor of unit 'Goblin': 'tail' is not a person "
                           "location — the locations are head, torso, left_arm, right_arm, "
                           "left_leg, right_leg\n")
     assert s.read_text() == before

@@ -252,7 +252,7 @@ def unit_armor(unit: Unit, ch: Chart) -> Armor | None:
     """The unit's own armor from the session: ``armor = "2x1"`` (every location) or a
     table ``[units.NAME.armor]`` of ``LOCATION = "STAT"``."""
     value = unit.extra.get("armor")
-    where = f"unit {unit.name!r}'s armor"
+    where = f"the armor of unit {unit.name!r}"
     if value is None:
         return None
     if isinstance(value, str):
