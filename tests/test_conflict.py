@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d2d_cli.rules import conflict
 from d2d_cli.rules.cards import all_outcomes, parse_card
-from tests.helpers import with_rules
+from tests.helpers import rule_text, with_rules
 
 APPROACHES = ["fast", "strong", "block", "evade", "counter", "wild"]
 
@@ -141,6 +141,49 @@ def test_rank_tiebreak(d2d: Any, a: str, b: str, level_a: int, level_b: int,
     assert r["tiebreak"]["outcome"] == outcome
 
 
+def test_level_bonus_000_adds_initiative_to_the_rivals_rank(d2d: Any,
+                                                             tmp_path: Path) -> None:
+    # 000 l.460–461 "Apply Initiative to Rival's Conflict Rank. Lower is Faster - The
+    # lower ranked Conflict number Succeeds. IF tied THEN Both Succeed" — no "(min 2)"
+    # as in 001 l.767. A 3 with Level Bonus 5 against a 2: 001 3−5 → 2 ties; 000 2+5 = 7.
+    lines = rule_text("000").splitlines()
+    assert lines[459] == "  - Apply Initiative to Rival's Conflict Rank"
+    assert rule_text("001").splitlines()[766] == "IF 2-10 THEN subtract Level Bonus (min 2)"
+    assert d2d.json("conflict", "3S", "2H", "--level-a", 5)["outcome"] == "both"
+    s = with_rules(d2d, tmp_path, level_bonus="000")
+    r = d2d.json("--session", s, "conflict", "3S", "2H", "--level-a", 5)
+    assert r["outcome"] == "a"
+    assert r["tiebreak"] == {"a": {"rank": "3", "level_bonus": 5, "adjusted": 3},
+                             "b": {"rank": "2", "level_bonus": 0, "adjusted": 7},
+                             "outcome": "a"}
+    # Where 001's clamp is not reached the readings agree, and royals are as before.
+    assert d2d.json("--session", s, "conflict", "7S", "5H", "--level-a", 2)[
+        "outcome"] == "both"
+    assert d2d.json("--session", s, "conflict", "10S", "KH", "--level-a", 9)[
+        "outcome"] == "b"
+    out = d2d.ok("--session", s, "conflict", "3S^", "2H^", "--level-a", 5)
+    assert out == ("A: Fast (3♠ 3 of Swords ↑)   vs   B: Fast (2♥ 2 of Cups ↑)\n"
+                   "Tiebreak by rank: A 3 vs B 7 (Level Bonus A 5, B 0)\n"
+                   "A wins\n"
+                   "  A: Hit: count the Hits of your cards (d2d hit)\n"
+                   "  A: Draw a card\n")
+
+
+@given(st.sampled_from([c for c in all_outcomes() if not c.is_wild and c.upper]),
+       st.sampled_from([c for c in all_outcomes() if not c.is_wild and c.upper]),
+       st.integers(0, 12), st.integers(0, 12))
+@settings(max_examples=200, deadline=None)
+def test_level_bonus_readings_differ_only_at_the_clamp(a: Any, b: Any, la: int,
+                                                       lb: int) -> None:
+    t001 = conflict.tiebreak(a, b, la, lb, "001")
+    t000 = conflict.tiebreak(a, b, la, lb, "000")
+    bonus_a, bonus_b = max(0, la - lb), max(0, lb - la)
+    clamped = any(c.rank not in ("A", "J", "Q", "K") and (c.number or 0) - bonus < 2
+                  for c, bonus in ((a, bonus_a), (b, bonus_b)))
+    if not clamped:
+        assert t000.outcome == t001.outcome
+
+
 def test_tiebreak_reports_adjusted_ranks(d2d: Any) -> None:
     r = d2d.json("conflict", "7S", "5H", "--level-a", 3, "--level-b", 1)
     assert r["tiebreak"]["a"] == {"rank": "7", "level_bonus": 2, "adjusted": 5}
@@ -261,6 +304,28 @@ def test_human_output(d2d: Any) -> None:
     assert "Counter" in chart and "rank" in chart
 
 
+def test_human_output_exact(d2d: Any) -> None:
+    assert d2d.ok("conflict", "fate", "fast", "--card", "4H^") == (
+        "A: Block (4♥ 4 of Cups ↓)   vs   B: Fast\n"
+        "A wins\n"
+        "  A: Keep: return the Block card to your hand\n"
+        "  A: Draw a card\n")
+    assert d2d.ok("conflict", "chart") == (
+        "Conflict chart (001): A's result\n"
+        "┏━━━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━┳━━━━━━━┳━━━━━━━━━┳━━━━━━━┓\n"
+        "┃ A ↓ vs B → ┃ Fast  ┃ Strong ┃ Block ┃ Evade ┃ Counter ┃ Wild  ┃\n"
+        "┡━━━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━╇━━━━━━━╇━━━━━━━━━╇━━━━━━━┩\n"
+        "│ Fast       │ rank  │ wins   │ loses │ wins  │ loses   │ loses │\n"
+        "│ Strong     │ loses │ rank   │ wins  │ loses │ wins    │ loses │\n"
+        "│ Block      │ wins  │ loses  │ tie   │ tie   │ tie     │ wins  │\n"
+        "│ Evade      │ loses │ wins   │ tie   │ tie   │ tie     │ tie   │\n"
+        "│ Counter    │ wins  │ loses  │ tie   │ tie   │ tie     │ wins  │\n"
+        "│ Wild       │ wins  │ wins   │ loses │ tie   │ loses   │ tie   │\n"
+        "└────────────┴───────┴────────┴───────┴───────┴─────────┴───────┘\n"
+        "rank: both Fast or both Strong compare Rank, A > J > Q > K > 2 > … > 10 (2–10 "
+        "lowered by the Level Bonus, min 2); equal ranks both win.\n")
+
+
 def test_json_error_envelope(d2d: Any) -> None:
     env = d2d.json("conflict", "quick", "fast", code=2)
     assert env["ok"] is False and env["command"] == "conflict"
@@ -301,13 +366,13 @@ _numbered = [c for c in all_outcomes() if not c.is_wild and c.upper]
        st.integers(0, 12), st.integers(0, 12))
 def test_tiebreak_is_symmetric(a: Any, b: Any, la: int, lb: int) -> None:
     flip = {"a": "b", "b": "a", "both": "both"}
-    assert conflict.tiebreak(b, a, lb, la)["outcome"] == flip[
-        conflict.tiebreak(a, b, la, lb)["outcome"]]
+    assert conflict.tiebreak(b, a, lb, la).outcome == flip[
+        conflict.tiebreak(a, b, la, lb).outcome]
 
 
 @given(st.sampled_from(_numbered), st.sampled_from(_numbered), st.integers(0, 12))
 def test_level_bonus_never_hurts(a: Any, b: Any, la: int) -> None:
     # A higher level can only turn a loss into a tie or a tie into a win for that side.
     order = {"b": 0, "both": 1, "a": 2}
-    base = conflict.tiebreak(a, b, 0, 0)["outcome"]
-    assert order[conflict.tiebreak(a, b, la, 0)["outcome"]] >= order[base]
+    base = conflict.tiebreak(a, b, 0, 0).outcome
+    assert order[conflict.tiebreak(a, b, la, 0).outcome] >= order[base]

@@ -11,7 +11,7 @@ import pytest
 
 from d2d_cli.rules import crits
 from d2d_cli.rules.stats import parse_stat
-from tests.helpers import with_rules
+from tests.helpers import rule_text, with_rules
 
 # --------------------------------------------------------------------------- rating
 
@@ -26,68 +26,96 @@ def test_weapon_formula_page_34(d2d: Any) -> None:
 
 
 def test_compare_levels_page_34(d2d: Any) -> None:
-    # 001 p.34 "IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1)".
+    # 001 l.928–930 "IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1)":
+    # the level comparison gives the printed +1 ...
     r = d2d.json("crit", "--power", "7x2", "--armor", "2x1", "--hits", 1,
                  "--card", "bash@torso")
     assert r["bonus"]["level"] == 1
-    # and its scale is one above the armour's: "IF Power Scale >= Armor Scale THEN
-    # Hits:+Difference" adds 1 more.
+    # ... and its scale is one above the armour's: l.934–936 "IF Power Scale >= Armor
+    # Scale THEN Hits:+Difference" adds 1 more. The example's "= Hits:+1" is its level
+    # part only (docs/errata.md "Crits: Rating").
     assert r["bonus"]["scale"] == 1
     assert (r["bonus_hits"], r["hits"]) == (2, 3)
 
 
 def test_compare_scales_page_34(d2d: Any) -> None:
-    # 001 p.34 "(eg 2x4 > 9x1 = Hits:+3)": level 2 < 9 adds nothing, scale 4−1 = 3.
+    # 001 l.936 "(eg 2x4 > 9x1 = Hits:+3)": level 2 < 9 adds nothing, scale 4−1 = 3.
     r = d2d.json("crit", "--power", "2x4", "--armor", "9x1", "--hits", 1,
                  "--card", "bash@torso")
     assert r["bonus"] == {"level": 0, "scale": 3}
     assert (r["bonus_hits"], r["hits"]) == (3, 4)
 
 
-@pytest.mark.parametrize(("power", "armor", "bonus"), [
-    ("6x1", "6x1", {"level": 0, "scale": 0}),   # equal: scale difference 0
-    ("6x1", "2x2", {"level": 1, "scale": 0}),   # a lower scale adds nothing
-    ("2x1", "9x3", {"level": 0, "scale": 0}),   # armour never removes Hits
-    ("6x1", None, {"level": 0, "scale": 0}),    # no armour: nothing to compare
+@pytest.mark.parametrize(("power", "armor", "level", "scale", "added"), [
+    ("6x1", "6x1", 0, 0, 0),    # equal: the armor cancels the whole Power
+    ("6x1", "2x2", 0, 0, 0),    # a Power on a lower scale is smaller: nothing
+    ("2x1", "9x3", 0, 0, 0),    # armour never removes Hits below those of the Conflict
+    ("9x0", "2x5", 0, 0, 0),    # issue 11: a Power 1/22,000 of the Armor adds no Hit
+    ("6x1", "2x1", 1, 0, 1),
+    ("2x2", "10x1", 0, 1, 1),   # 200 against 100: one scale up
+    # No armor is an Armor Rating of 0, 0x0: the Power alone adds its Hits.
+    ("6x1", None, 1, 1, 2),
+    ("5x0", None, 1, 0, 1),
+    ("6x24", None, 1, 24, 25),
+    ("5x-1", None, 0, 0, 0),
+    # Armor only cancels (001 l.910): a rating below 1 (scale < 0) would compare as
+    # more than no armor; it adds no more than none.
+    ("10x1", "2x-1", 1, 2, 2),
+    ("5x-1", "2x-3", 1, 2, 0),
 ])
-def test_rating_bonus(power: str, armor: str | None, bonus: dict[str, int]) -> None:
+def test_compare_and_bonus_hits(power: str, armor: str | None, level: int, scale: int,
+                                added: int) -> None:
     worn = parse_stat(armor) if armor else None
-    assert crits.rating_bonus(parse_stat(power), worn) == bonus
+    assert crits.compare(parse_stat(power), worn) == crits.Bonus(level, scale)
+    assert crits.bonus_hits(parse_stat(power), worn) == added
 
 
 # --------------------------------------------------------------------------- severity
 
 
-@pytest.mark.parametrize(("hits", "severity", "rotations", "mortal", "light"), [
+# An armor equal to the Power cancels it (bonus 0): the Hits given are the Crit's Hits.
+CANCELLED = ("--power", "5x1", "--armor", "5x1")
+
+
+@pytest.mark.parametrize(("hits", "severity", "rotations", "light"), [
     # 001 p.35 "For each Hit > 1, rotate the card to the left to the next Severity level.
     # For example: Hits:4 would rotate 3 times".
-    (1, "minor", 0, False, []),
-    (2, "major", 1, False, []),
-    (3, "critical", 2, False, []),
-    (4, "extreme", 3, False, []),
-    (5, "extreme", 3, True, ["fatigue"]),
-    (7, "extreme", 3, True, ["fatigue", "fatigue", "fatigue"]),
+    (1, "minor", 0, []),
+    (2, "major", 1, []),
+    (3, "critical", 2, []),
+    (4, "extreme", 3, []),
+    (5, "extreme", 3, ["fatigue"]),
+    (7, "extreme", 3, ["fatigue", "fatigue", "fatigue"]),
 ])
-def test_severity(d2d: Any, hits: int, severity: str, rotations: int, mortal: bool,
+def test_severity(d2d: Any, hits: int, severity: str, rotations: int,
                   light: list[str]) -> None:
-    r = d2d.json("crit", "--power", "5x1", "--hits", hits, "--card", "slash@torso")
-    assert (r["severity"], r["rotations"], r["mortal_wound"], r["light_damage"]) == (
-        severity, rotations, mortal, light)
+    r = d2d.json("crit", *CANCELLED, "--hits", hits, "--card", "slash@torso")
+    assert (r["severity"], r["rotations"], r["light_damage"]) == (severity, rotations, light)
+    # The default Mortal Wound counts the Crits on the target (000 l.540): without
+    # --target the count is unknown (issue 11 item 9).
+    assert (r["mortal_wound"], r["mortal_rule"], r["crit_count"]) == (None, "crits4", None)
 
 
 def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
-    # 000 "4) Harm": "Mortal Wound - IF 4 or more Crits then the Unit has suffered a
-    # Mortal Wound and is Dying" — 4 Crits is the card rotated to Extreme.
+    # The other readings of 000 l.540 "IF 4 or more Crits" (issue 11 item 9: kept as
+    # options): "extreme" — 4 Hits turn the card to Extreme; "past_extreme" — Hits
+    # beyond Extreme; "off".
     s = with_rules(d2d, tmp_path, mortal_wound="extreme")
-    assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 4,
+    assert d2d.json("--session", s, "crit", *CANCELLED, "--hits", 4,
                     "--card", "bash@head")["mortal_wound"] is True
-    assert d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 3,
+    assert d2d.json("--session", s, "crit", *CANCELLED, "--hits", 3,
                     "--card", "bash@head")["mortal_wound"] is False
+    s = with_rules(d2d, tmp_path, mortal_wound="past_extreme")
+    assert d2d.json("--session", s, "crit", *CANCELLED, "--hits", 4,
+                    "--card", "bash@head")["mortal_wound"] is False
+    assert d2d.json("--session", s, "crit", *CANCELLED, "--hits", 5,
+                    "--card", "bash@head")["mortal_wound"] is True
     s2 = tmp_path / "off.toml"
     d2d.ok("--session", s2, "fate", "status")
     s2.write_text(s2.read_text().replace("[rules]\n", '[rules]\nmortal_wound = "off"\n'))
-    r = d2d.json("--session", s2, "crit", "--power", "5x1", "--hits", 9, "--card", "bash@head")
+    r = d2d.json("--session", s2, "crit", *CANCELLED, "--hits", 9, "--card", "bash@head")
     assert r["mortal_wound"] is False and len(r["light_damage"]) == 5
+    assert r["mortal_rule"] == "off"
 
 
 # --------------------------------------------------------------------------- decks
@@ -104,14 +132,15 @@ def test_mortal_wound_options(d2d: Any, tmp_path: Path) -> None:
 ])
 def test_types_choose_the_deck(d2d: Any, types: str, deck: str, light: str,
                                card: str) -> None:
-    r = d2d.json("crit", "--power", "5x1", "--hits", 5, "--types", types, "--card", card)
+    r = d2d.json("crit", *CANCELLED, "--hits", 5, "--types", types, "--card", card)
     assert (r["deck"], r["light_damage"], r["card"]) == (deck, [light], card)
 
 
 def test_draw_until_a_matching_type_page_33(d2d: Any) -> None:
     # 001 p.33 "Find Deck with matching Damage Types. Draw until you find matching a Type".
-    r = d2d.json("crit", "--power", "6x1", "--hits", 2, "--types", "pierce,slash",
-                 "--card", "bash@head", "--card", "Hack @ Torso", "--card", "slash@left-arm")
+    r = d2d.json("crit", "--power", "6x1", "--armor", "6x1", "--hits", 2, "--types",
+                 "pierce,slash", "--card", "bash@head", "--card", "Hack @ Torso",
+                 "--card", "slash@left-arm")
     assert r["skipped"] == ["bash@head", "hack@torso"]
     assert (r["card"], r["location"], r["location_name"]) == (
         "slash@left_arm", "left_arm", "Left Arm")
@@ -250,20 +279,24 @@ def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
     res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
     # A bad hand edit is a session the command cannot use (exit 3), named with its key.
     assert res.exit_code == 3
-    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"past_extreme\", \"extreme\" " \
-        "or \"off\"" in res.stderr
+    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"crits4\", \"past_extreme\", " \
+        "\"extreme\" or \"off\"" in res.stderr
 
 
 def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
+    # Issue 11 changed it: the armor found at the location and where it came from, the
+    # Power's Hits with no armor, and the Mortal Wound rule with the Crit count.
     r = d2d.json("crit", "--weapon", "Body+2", "--stat", "4x1", "--armor", "2x1",
                  "--hits", 3, "--types", "pierce,slash", "--card", "pierce@head")
     assert r == {
-        "power": "6x1", "armor": "2x1", "bonus": {"level": 1, "scale": 0},
+        "power": "6x1", "armor": "2x1", "armor_source": "option", "armor_scope": "all",
+        "bonus": {"level": 1, "scale": 0}, "bonus_unarmored": 2,
         "bonus_hits": 1, "hits_before": 3, "hits": 4, "deck": "wound",
         "deck_name": "Wound", "types": ["pierce", "slash"], "chart": "person",
         "card": "pierce@head", "type": "pierce", "location": "head",
         "location_name": "Head", "skipped": [], "severity": "extreme", "rotations": 3,
-        "mortal_wound": False, "light_damage": [], "table_mode": True,
+        "mortal_wound": None, "mortal_rule": "crits4", "crit_count": None,
+        "light_damage": [], "table_mode": True,
         "reshuffled": False, "new_deck": False, "target": None,
     }
 
@@ -271,8 +304,36 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
 def test_human_output(d2d: Any) -> None:
     out = d2d.ok("crit", "--power", "2x4", "--armor", "9x1", "--hits", 2,
                  "--card", "bash@torso")
-    assert "Hits 5" in out and "Crit location Torso" in out and "Mortal Wound" in out
-    assert "Light damage: Fatigue" in out
+    assert out == (
+        "Wound deck: bash@torso → Crit location Torso\n"
+        "Armor at Torso: 9x1 (from --armor, every location)\n"
+        "Power 2x4 vs Armor 9x1: Hits +0 (level), +3 (scale) → Hits 2 + 3 = 5\n"
+        "Severity Extreme (3 rotations)\n"
+        "Light damage: Fatigue\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
+    )
+
+
+def test_human_output_skipped_cards_no_armor_and_the_cap(d2d: Any) -> None:
+    out = d2d.ok("crit", "--power", "10x1", "--types", "pierce", "--armor", "head=2x-1",
+                 "--card", "bash@head", "--card", "pierce@torso")
+    assert out == (
+        "Drawn, no matching type: bash@head\n"
+        "Wound deck: pierce@torso → Crit location Torso\n"
+        "Armor at Torso: none\n"
+        "Power 10x1 vs no armor (0x0): Hits +1 (level), +1 (scale) → Hits 1 + 2 = 3\n"
+        "Severity Critical (2 rotations)\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
+    )
+    out = d2d.ok("crit", "--power", "10x1", "--armor", "head=2x-1", "--card", "bash@head")
+    assert out == (
+        "Wound deck: bash@head → Crit location Head\n"
+        "Armor at Head: 2x-1 (from --armor)\n"
+        "Power 10x1 vs Armor 2x-1: Hits +1 (level), +2 (scale), at most +2 (no armor) → "
+        "Hits 1 + 2 = 3\n"
+        "Severity Critical (2 rotations)\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n"
+    )
 
 
 # --------------------------------------------------------------------------- --target
@@ -287,24 +348,61 @@ def _with_goblin(d2d: Any, tmp_path: Path) -> Path:
 
 
 def test_target_gets_the_crit_and_light_damage(d2d: Any, tmp_path: Path) -> None:
-    # 001 p.39 "Crits - Place any Crits on Target. Hits - For any remaining Hits, place
-    # facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue - Body:-1").
+    # 001 l.1001–1003 "Crits - Place any Crits on Target. Hits - For any remaining Hits,
+    # place facedown Damage cards" (Light Damage: a Minor Condition, 000 "Fatigue -
+    # Body:-1").
     import tomllib
 
     s = _with_goblin(d2d, tmp_path)
-    r = d2d.json("--session", s, "crit", "--power", "5x1", "--hits", 6, "--card",
+    r = d2d.json("--session", s, "crit", *CANCELLED, "--hits", 6, "--card",
                  "slash@torso", "--target", "goblin")
-    assert r["target"]["conditions_added"] == {"fatigue": 2, "dying": 1}
+    assert r["target"]["conditions_added"] == {"fatigue": 2}
+    assert (r["mortal_wound"], r["crit_count"]) == (False, 1)
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
-    assert gob["conditions"] == {"fatigue": 3, "dying": 1}
+    assert gob["conditions"] == {"fatigue": 3}
     assert gob["crits"] == [{"card": "slash@torso", "deck": "wound", "location": "torso",
-                             "severity": "extreme", "mortal_wound": True}]
+                             "severity": "extreme", "mortal_wound": False}]
     assert gob["body"] == "2x1"
     d2d.json("--session", s, "--seed", "2", "crit", "--power", "5x1", "--types", "fear",
              "--target", "Goblin")
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
     assert [c["deck"] for c in gob["crits"]] == ["wound", "trauma"]
     assert "on Goblin" in d2d.ok("--session", s, "session", "log")
+
+
+def test_mortal_wound_quote_is_the_rule_text() -> None:
+    assert rule_text("000").splitlines()[539] == (
+        "  - Mortal Wound - IF 4 or more Crits then the Unit has suffered a Mortal Wound "
+        "and is Dying.")
+
+
+def test_mortal_wound_is_the_fourth_crit_on_the_unit(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.540 "Mortal Wound - IF 4 or more Crits then the Unit has suffered a Mortal
+    # Wound and is Dying": the default counts the Crits placed on the target, this one
+    # included, whatever their severity. Dying is a status: it is placed once.
+    import tomllib
+
+    s = _with_goblin(d2d, tmp_path)
+    got = [d2d.json("--session", s, "crit", *CANCELLED, "--card", f"bash@{loc}",
+                    "--target", "Goblin")
+           for loc in ("head", "torso", "left_arm", "right_arm", "left_leg")]
+    assert [(r["crit_count"], r["mortal_wound"], r["severity"]) for r in got] == [
+        (1, False, "minor"), (2, False, "minor"), (3, False, "minor"), (4, True, "minor"),
+        (5, True, "minor")]
+    assert [r["target"]["conditions_added"] for r in got] == [{}, {}, {}, {"dying": 1}, {}]
+    gob = tomllib.loads(s.read_text())["units"]["Goblin"]
+    assert gob["conditions"] == {"fatigue": 1, "dying": 1}
+    assert [c["mortal_wound"] for c in gob["crits"]] == [False, False, False, True, True]
+    out = d2d.ok("--session", s, "crit", *CANCELLED, "--card", "bash@right_leg",
+                 "--target", "Goblin")
+    assert out == (
+        "Wound deck: bash@right_leg → Crit location Right Leg\n"
+        "Armor at Right Leg: 5x1 (from --armor, every location)\n"
+        "Power 5x1 vs Armor 5x1: Hits +0 (level), +0 (scale) → Hits 1 + 0 = 1\n"
+        "Severity Minor (0 rotations)\n"
+        "Mortal Wound: the Unit is Dying.\n"
+        "Placed on Goblin (Crit 6)\n"
+    )
 
 
 def test_unknown_target_changes_nothing(d2d: Any, tmp_path: Path) -> None:

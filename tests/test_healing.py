@@ -26,7 +26,8 @@ def gob(d2d: Runner) -> Runner:
            "--speed", "5x0")
     # Three Crits placed at the table (001 p.39 "Crits - Place any Crits on Target").
     for hits, card in ((3, "slash@torso"), (2, "slash@right_arm"), (1, "slash@torso")):
-        d2d.ok("crit", "--power", "5x1", "--hits", hits, "--card", card, "--target", "Gob")
+        # 5x-1 adds no Hits against no armor (001 l.934: scale -1 < 0), so --hits sets the severity.
+        d2d.ok("crit", "--power", "5x-1", "--hits", hits, "--card", card, "--target", "Gob")
     return d2d
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from d2d_cli.rules import hits
 from d2d_cli.rules.cards import parse_card
+from tests.helpers import rule_text, stack_deck, with_rules
 
 
 def test_sample_mercenary_vs_goblin_page_32(d2d: Any) -> None:
@@ -30,7 +31,7 @@ def test_sample_mercenary_vs_goblin_page_32(d2d: Any) -> None:
 def test_sample_goblin_level_is_zero_page_32() -> None:
     # "Gob is 1-2=Level:0" (Level - Your Level - Rival Level (min: 0)).
     r = hits.count_hits([parse_card("5S")], level=1, rival_level=2, difficulty=4)
-    assert r["level"] == 0 and r["hits"] == 1 and r["glancing"] is False
+    assert r.level == 0 and r.hits == 1 and r.glancing is False
 
 
 @pytest.mark.parametrize(("cards", "level", "vs", "expected"), [
@@ -142,3 +143,126 @@ def test_hit_json_fields(d2d: Any) -> None:
     assert set(r) == {"hits", "glancing", "combo", "combo_name", "discard_takes",
                       "approach", "level", "difficulty", "cards"}
     assert isinstance(r["hits"], int) and isinstance(r["discard_takes"], int)
+
+
+# --------------------------------------------------------------------------- 000 combos
+
+
+def test_combo_quotes_are_the_rule_text() -> None:
+    lines = rule_text("000").splitlines()
+    assert lines[481].startswith("  - Combo - IF you Succeed with a 2-8, Q, K, or A, you may")
+    assert lines[482] == (
+        "    - Normal - Reveal 2 Conflict. IF they are the next 2 in rank sequence (e.g. 5 "
+        "then 6, 7) THEN Gain:A and for each IF Rank+Skill Level > Difficulty THEN "
+        "Success:+1.")
+    assert lines[483:486] == ["    - Q - Reveal Conflict. IF Q THEN Success:+1.",
+                              "    - K - Reveal 2 Conflict. IF K THEN Success:+1 / K.",
+                              "    - A - Reveal 3 Conflict. IF A THEN Success:+1 / A."]
+    assert rule_text("001").splitlines()[825] == (
+        "**Combo** - Play cards to make an allowed set:")
+
+
+def test_played_combos_are_the_default_001_l826(d2d: Any) -> None:
+    for args in (["5S", "--combo"], ["5S", "--card", "6H"]):
+        res = d2d("hit", *args, "--vs", 3)
+        assert res.exit_code == 2
+        assert res.stderr == (
+            'd2d: error: --combo and --card reveal combo cards under [rules] combos = '
+            '"revealed" (000); under 001 give the combo cards after the winning card '
+            '(e.g. 2S 3H 4C)\n')
+
+
+@pytest.fixture
+def revealed(d2d: Any, tmp_path: Path) -> Path:
+    return with_rules(d2d, tmp_path, combos="revealed")
+
+
+@pytest.mark.parametrize(("played", "shown", "hits", "combo", "name", "rows", "ace"), [
+    # 000 l.483 "Normal - Reveal 2 Conflict. IF they are the next 2 in rank sequence
+    # (e.g. 5 then 6, 7) THEN Gain:A and for each IF Rank+Skill Level > Difficulty THEN
+    # Success:+1". Difficulty 5, Level 0: the played 5 does not Hit, 6 and 7 do.
+    ("5S", ["6H", "7C"], 2, "straight", "5-6-7", [True, True], True),
+    ("5S", ["7C", "6H"], 2, "straight", "5-6-7", [True, True], True),  # either order
+    ("5S", ["6H", "9C"], 1, None, None, [False, False], False),  # not the next two
+    ("2S", ["3H", "4C"], 1, "straight", "2-3-4", [False, False], True),  # 3, 4 ≤ 5
+    # l.484–486: "Q - Reveal Conflict. IF Q THEN Success:+1. K - Reveal 2 Conflict. IF K
+    # THEN Success:+1 / K. A - Reveal 3 Conflict. IF A THEN Success:+1 / A."
+    ("QS", ["QH"], 2, "of_a_kind", "QQ", [True], False),
+    ("QS", ["KH"], 1, None, None, [False], False),
+    ("KS", ["KH", "3C"], 2, "of_a_kind", "KK", [True, False], False),
+    ("AS", ["AH", "AC", "AD"], 4, "of_a_kind", "AAAA", [True, True, True], False),
+    ("AS", ["BW", "2C", "AD"], 2, "of_a_kind", "AA", [False, False, True], False),
+])
+def test_revealed_combos_000_l482(d2d: Any, revealed: Path, played: str, shown: list[str],
+                                  hits: int, combo: str | None, name: str | None,
+                                  rows: list[bool], ace: bool) -> None:
+    cards = [x for c in shown for x in ("--card", c)]
+    r = d2d.json("--session", revealed, "hit", played, "--vs", 5, "--combo", *cards)
+    assert (r["hits"], r["combo"], r["combo_name"], r["gain_ace"]) == (hits, combo, name, ace)
+    assert [row["hit"] for row in r["revealed"]] == rows
+    assert [row["card"]["code"][:-1] for row in r["revealed"]] == [c.upper() for c in shown]
+    assert (r["discard_takes"], len(r["cards"]), r["reshuffled"]) == (0, 1, False)
+
+
+def test_revealed_combo_is_optional(d2d: Any, revealed: Path) -> None:
+    # "you may increase your Successes by doing a Combo": without --combo, no reveal.
+    r = d2d.json("--session", revealed, "hit", "5S", "--vs", 3)
+    assert (r["hits"], r["revealed"], r["combo"], r["gain_ace"]) == (1, [], None, False)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["9S", "--combo", "--card", "10H", "--card", "JC"],
+     'no combo after a 9 (000 l.482: "IF you Succeed with a 2-8, Q, K, or A")'),
+    (["JS", "--combo"], "no combo after a J"),
+    (["5S", "6H", "7C"], '[rules] combos = "revealed" (000 l.482): combo cards are '
+                         "revealed, not played"),
+    (["5S", "--card", "6H"], "--card gives the combo cards revealed at the table: add "
+                             "--combo"),
+    (["5S", "--combo", "--card", "6H"], "not enough cards with --card: 1 given"),
+    (["QS", "--combo", "--card", "QH", "--card", "KH"], "too many cards with --card: 2 "
+                                                        "given, only 1 needed"),
+])
+def test_revealed_combo_errors(d2d: Any, revealed: Path, args: list[str],
+                               message: str) -> None:
+    before = revealed.read_text()
+    res = d2d("--session", revealed, "hit", *args, "--vs", 5)
+    assert res.exit_code == 2, res.stderr
+    assert message in res.stderr and res.stderr.count("\n") == 1
+    assert revealed.read_text() == before
+
+
+def test_revealed_combo_from_the_fate_deck(d2d: Any, revealed: Path) -> None:
+    stack_deck(revealed, "6H^", "7Cv")
+    before = d2d.json("--session", revealed, "fate", "status")["remaining"]
+    r = d2d.json("--session", revealed, "hit", "5S", "--vs", 5, "--level", 1, "--combo")
+    assert [row["card"]["code"] for row in r["revealed"]] == ["6H^", "7Cv"]
+    assert (r["hits"], r["combo_name"], r["gain_ace"]) == (3, "5-6-7", True)
+    assert [row["why"] for row in r["cards"] + r["revealed"]] == [
+        "5+1=6 > 5", "6+1=7 > 5", "7+1=8 > 5"]
+    after = d2d.json("--session", revealed, "fate", "status")
+    assert after["remaining"] == before - 2
+    assert "hit 5S --vs 5 --level 1 --combo" in d2d.ok("--session", revealed, "session",
+                                                         "log")
+    stack_deck(revealed, "6H^", "7Cv")
+    out = d2d.ok("--session", revealed, "hit", "5S", "--vs", 5, "--combo")
+    assert out == (
+        "Level 0 vs Difficulty 5 (Fast)\n"
+        "  5♠ 5 of Swords ↑: 5+0=5 ≤ 5 → no Hit\n"
+        "Combo cards revealed:\n"
+        "  6♥ 6 of Cups ↑: 6+0=6 > 5 → Hit\n"
+        "  7♣ 7 of Wands ↓: 7+0=7 > 5 → Hit\n"
+        "Combo: Straight 5-6-7\n"
+        "Gain:A — take an A from your discard pile or deck into your hand.\n"
+        "Hits: 2\n")
+
+
+def test_human_output_exact(d2d: Any) -> None:
+    out = d2d.ok("hit", "2S", "3H", "4C", "--level", 2, "--rival-level", 1, "--vs", "2x1")
+    assert out == (
+        "Level 1 vs Difficulty 2 (Fast)\n"
+        "  2♠ 2 of Swords ↑: 2+1=3 > 2 → Hit\n"
+        "  3♥ 3 of Cups ↑: 3+1=4 > 2 → Hit\n"
+        "  4♣ 4 of Wands ↑: 4+1=5 > 2 → Hit\n"
+        "Combo: Straight 2-3-4\n"
+        "Take 1 card(s) of your choice from your discard pile.\n"
+        "Hits: 3\n")

@@ -243,7 +243,7 @@ def test_status_bar_shows_the_crits_placed_on_a_unit(d2d) -> None:
     # Status Bar"; 001 p.39 "Crits - Place any Crits on Target".
     d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
            "--speed", "5x0")
-    d2d.ok("crit", "--power", "5x1", "--hits", "2", "--card", "slash@torso", "--target", "Gob")
+    d2d.ok("crit", "--power", "5x-1", "--hits", "2", "--card", "slash@torso", "--target", "Gob")
     row = d2d.json("status")["units"][0]
     assert [(c["location"], c["severity"]) for c in row["crits"]] == [("torso", "major")]
     assert "Crit Torso (Major)" in d2d.ok("status")

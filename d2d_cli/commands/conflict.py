@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput
 from d2d_cli.rules import conflict as rules
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.fate import Revealer
 
 app = c.single("conflict")
 
@@ -43,65 +45,53 @@ def conflict(
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
     opts = c.options(ctx, c.read(ctx))
-    reading = opts.conflict_chart
-    if sides == ["chart"]:
-        if card:
-            raise BadInput("--card is for fate sides; the chart reveals nothing")
-        result = {"conflict_chart": reading, "approaches": list(rules.approaches()),
-                  "chart": rules.chart(reading)}
-        render.emit(result, _show_chart, as_json=json)
-        return
-    specs = [rules.parse_side(s) for s in sides]
     table = c.cards(card)
+    if sides == ["chart"]:
+        render.emit(rules.chart_result(opts.conflict_chart, table), _show_chart, as_json=json)
+        return
+    m = rules.matchup(sides, table)
 
-    def resolve(reveal: Any) -> dict[str, Any]:
-        return rules.resolve(specs, reveal, level_a=level_a, level_b=level_b,
-                             reading=reading,
-                             fate_orientation=opts.fate_orientation)
+    def resolve(reveal: Revealer | None) -> rules.Conflict:
+        return rules.resolve(m, reveal, level_a=level_a, level_b=level_b,
+                             reading=opts.conflict_chart,
+                             fate_orientation=opts.fate_orientation,
+                             level_bonus=opts.level_bonus)
 
-    if not any(s.source == "fate" for s in specs):
-        if table is not None:
-            raise BadInput("--card is for fate sides; give the cards as sides instead")
-        result, reshuffled = resolve(lambda: None), False
-    else:
-        result, reveal = c.with_reveals(ctx, table, resolve)
-        reshuffled = reveal.reshuffled
-    render.emit({**result, "reshuffled": reshuffled}, _show, as_json=json)
+    result = c.with_reveals(ctx, table, resolve)[0] if m.reveals else resolve(None)
+    render.emit(result, _show, as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
 
 
-def _show_chart(con: Any, r: dict[str, Any]) -> None:
+def _show_chart(con: Any, r: rules.Chart) -> None:
     from rich.table import Table
 
-    t = Table("A ↓ vs B →", *(a.capitalize() for a in r["approaches"]),
-              title=f"Conflict chart ({r['conflict_chart']}): A's result")
-    for a in r["approaches"]:
-        t.add_row(a.capitalize(), *(_WORD[r["chart"][a][b]] for b in r["approaches"]))
+    t = Table("A ↓ vs B →", *(a.capitalize() for a in r.approaches),
+              title=f"Conflict chart ({r.conflict_chart}): A's result")
+    for a in r.approaches:
+        t.add_row(a.capitalize(), *(_WORD[r.chart[a][b]] for b in r.approaches))
     con.print(t)
     con.print("[dim]rank: both Fast or both Strong compare Rank, A > J > Q > K > 2 > … > "
               "10 (2–10 lowered by the Level Bonus, min 2); equal ranks both win.[/]")
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-    def label(side: dict[str, Any]) -> str:
-        card = f" ({render.cards_line([side['card']])})" if side["card"] else ""
-        return f"{side['approach'].capitalize()}{card}"
+def _show(con: Any, r: rules.Conflict) -> None:
+    def label(side: rules.Side) -> str:
+        card = f" ({side.card.name()})" if side.card else ""
+        return f"{side.approach.capitalize()}{card}"
 
-    a, b = label(r["side_a"]), label(r["side_b"])
-    if r["reshuffled"]:
+    if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
-    con.print(f"A: {a}   vs   B: {b}")
-    tb = r["tiebreak"]
+    con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
+    tb = r.tiebreak
     if tb:
-        con.print(f"Tiebreak by rank: A {tb['a']['adjusted']} vs B {tb['b']['adjusted']} "
-                  f"[dim](Level Bonus A {tb['a']['level_bonus']}, B {tb['b']['level_bonus']})"
-                  "[/]")
+        con.print(f"Tiebreak by rank: A {tb.a.adjusted} vs B {tb.b.adjusted} "
+                  f"[dim](Level Bonus A {tb.a.level_bonus}, B {tb.b.level_bonus})[/]")
     verdict = {"a": "[bold]A wins[/]", "b": "[bold]B wins[/]", "both": "[bold]Both win[/]",
                "tie": "[bold]Tie[/]: neither wins",
                "rank": "[bold]Decided by rank[/]: give both cards (e.g. 5S^ 9H^)"}
-    con.print(verdict[r["outcome"]])
-    for side in ("a", "b"):
-        for e in r["effects"][side]:
-            con.print(f"  {side.upper()}: {e['text']}")
+    con.print(verdict[r.outcome])
+    for name, got in (("A", r.effects.a), ("B", r.effects.b)):
+        for e in got:
+            con.print(f"  {name}: {e.text}")

@@ -26,6 +26,10 @@ def hit(
     vs: Annotated[str, typer.Option(
         "--vs", metavar="DIFFICULTY", help="The Difficulty: a number 1 or more, or the "
         "target's stat (2x1 → 2).")] = "",
+    combo: Annotated[bool, typer.Option(
+        "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
+        "from the Fate deck (or --card).")] = False,
+    card: c.CardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
@@ -35,25 +39,36 @@ def hit(
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
     opts = c.options(ctx, c.read(ctx))
-    result = rules.count_hits(
-        [parse_card(x) for x in cards], level=level, rival_level=rival_level,
-        difficulty=rules.parse_difficulty(vs),
-        ten_always_hits=opts.ten_always_hits)
+    ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
+                    vs=vs, combo=combo, table=c.cards(card), combos=opts.combos,
+                    ten_always_hits=opts.ten_always_hits)
+    result = c.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     render.emit(result, _show, as_json=json)
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-    from d2d_cli.rules.cards import parse_card
+def _row(con: Any, row: rules.CardHit) -> None:
+    mark = "[green]Hit[/]" if row.hit else "[dim]no Hit[/]"
+    con.print(f"  {row.card.name()}: {row.why} → {mark}")
 
-    con.print(f"Level {r['level']} vs Difficulty {r['difficulty']} "
-              f"({r['approach'].capitalize()})")
-    for row in r["cards"]:
-        mark = "[green]Hit[/]" if row["hit"] else "[dim]no Hit[/]"
-        con.print(f"  {parse_card(row['card']['code']).name()}: {row['why']} → {mark}")
-    if r["combo"]:
-        kind = "Of a Kind" if r["combo"] == "of_a_kind" else "Straight"
-        con.print(f"Combo: {kind} {r['combo_name']}")
-    if r["discard_takes"]:
-        con.print(f"Take {r['discard_takes']} card(s) of your choice from your discard pile.")
-    note = " [yellow](glancing blow)[/]" if r["glancing"] else ""
-    con.print(f"[bold]Hits: {r['hits']}[/]{note}")
+
+def _show(con: Any, r: rules.Hits) -> None:
+    con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
+    for row in r.cards:
+        _row(con, row)
+    if isinstance(r, rules.RevealedHits):
+        if r.reshuffled:
+            con.print("[yellow]The draw pile ran out: the discard pile was shuffled back "
+                      "in.[/]")
+        if r.revealed:
+            con.print("Combo cards revealed:")
+        for row in r.revealed:
+            _row(con, row)
+    if r.combo:
+        kind = "Of a Kind" if r.combo == "of_a_kind" else "Straight"
+        con.print(f"Combo: {kind} {r.combo_name}")
+    if r.discard_takes:
+        con.print(f"Take {r.discard_takes} card(s) of your choice from your discard pile.")
+    if isinstance(r, rules.RevealedHits) and r.gain_ace:
+        con.print("Gain:A — take an A from your discard pile or deck into your hand.")
+    note = " [yellow](glancing blow)[/]" if r.glancing else ""
+    con.print(f"[bold]Hits: {r.hits}[/]{note}")

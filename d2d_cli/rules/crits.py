@@ -1,15 +1,25 @@
-"""Crits: serious damage from the Damage Decks (001 pp.33–38 "Crits", 000 "Damage").
+"""Crits: serious damage from the Damage Decks (001 l.878–990 "Crits", 000 l.502–543
+"Damage").
 
-001 p.34 "Crits: Rating": "Power Rating adds Hits. Armor Rating cancels Power Rating …
-Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1 … Compare
-Levels: IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1). Compare
-Scales: IF Power Scale >= Armor Scale THEN Hits:+Difference (eg 2x4 > 9x1 = Hits:+3)".
+001 l.892–898 "Crit Location - Find Deck with matching Damage Types. Draw until you find
+matching a Type … Armor Location - Find Armor at the Location": the location is drawn
+first, then the armor there is found (``--armor torso=4x1``, a bare ``--armor 2x1`` for
+every location, or the target unit's own ``armor`` in the session).
 
-001 p.33: "Find Deck with matching Damage Types. Draw until you find matching a Type" —
-that card's location is the Crit location. 001 p.35: "Severity - … Minor - Major -
-Critical - Extreme. Rotate - For each Hit > 1, rotate the card to the left to the next
-Severity level". 001 p.39 "Resolution": "Hits - For any remaining Hits, place facedown
-Damage cards" (Light Damage: Fatigue, Stun, Stress, Slow).
+001 l.906–936 "Crits: Rating": "Power Rating adds Hits. Armor Rating cancels Power
+Rating … Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1 …
+Compare Levels: IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1).
+Compare Scales: IF Power Scale >= Armor Scale THEN Hits:+Difference (eg 2x4 > 9x1 =
+Hits:+3)". d2d's reading (docs/rules.md, docs/errata.md): both comparisons are made
+only when the Power's scale is at least the Armor's; no armor is an Armor Rating of 0
+(0x0), so the Power alone adds its Hits; and armor only cancels — it never adds more
+Hits than no armor would.
+
+001 l.951–955: "Severity - … Minor - Major - Critical - Extreme. Rotate - For each Hit
+> 1, rotate the card to the left to the next Severity level". 001 l.1003 "Resolution":
+"Hits - For any remaining Hits, place facedown Damage cards" (Light Damage: Fatigue,
+Stun, Stress, Slow). 000 l.540: "Mortal Wound - IF 4 or more Crits then the Unit has
+suffered a Mortal Wound and is Dying".
 
 A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
 """
@@ -18,17 +28,20 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.fate import TableCards
+from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units import Unit, find, roster, roster_state
 
 CHARTS = ("person", "vehicle")
-MORTAL_RULES = ("past_extreme", "extreme", "off")
 
 
 @cache
@@ -149,14 +162,109 @@ def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Sta
     return canonical(base.exact_level + shift, base.scale)
 
 
-def rating_bonus(power: Stat, armor: Stat | None) -> dict[str, int]:
-    """Hits from comparing Power with Armor: +1 if the Power's level is higher, +the
-    difference of scales if the Power's scale is at least the Armor's. No Armor: the
-    text compares with nothing, so no Hits are added (docs/rules.md)."""
-    if armor is None:
-        return {"level": 0, "scale": 0}
-    return {"level": 1 if power.level > armor.level else 0,
-            "scale": max(0, power.scale - armor.scale)}
+@dataclass(frozen=True)
+class Bonus(Result):
+    """The Hits of 001 l.926–936's two comparisons of Power with Armor."""
+
+    level: int
+    scale: int
+
+    @property
+    def total(self) -> int:
+        return self.level + self.scale
+
+
+def compare(power: Stat, armor: Stat | None) -> Bonus:
+    """"IF Power Level > Armor Level THEN Hits:+1" and "IF Power Scale >= Armor Scale
+    THEN Hits:+Difference", both made only when the Power's scale is at least the
+    Armor's: a Power on a lower scale is smaller than the Armor whatever the levels
+    (9x0 against 2x5 adds nothing). No armor is an Armor Rating of 0, written 0x0
+    ("Scale - The number of zeroes after Rank", 001 l.307)."""
+    level, scale = (0, 0) if armor is None else (armor.level, armor.scale)
+    if power.scale < scale:
+        return Bonus(0, 0)
+    return Bonus(1 if power.level > level else 0, power.scale - scale)
+
+
+def bonus_hits(power: Stat, armor: Stat | None) -> int:
+    """The Hits the Power adds through the armor: "Armor Rating cancels Power Rating"
+    (001 l.910), so never more than with no armor at all."""
+    return min(compare(power, armor).total, compare(power, None).total)
+
+
+# --------------------------------------------------------------------------- armor
+
+
+@dataclass(frozen=True)
+class Armor:
+    """The armor worn: one rating for every location and/or one per location.
+    ``source`` is "option" (``--armor``) or "unit" (the target's ``armor`` in the
+    session)."""
+
+    source: str
+    every: Stat | None = None
+    at: Mapping[str, Stat] = field(default_factory=dict)
+
+    def at_location(self, location: str) -> tuple[Stat | None, str | None]:
+        """The armor at ``location`` and its scope ("location" or "all"), or (None,
+        None) where nothing covers it."""
+        if location in self.at:
+            return self.at[location], "location"
+        if self.every is not None:
+            return self.every, "all"
+        return None, None
+
+
+def _armor_entry(where: str, loc: str, text: str, ch: Chart) -> tuple[str, Stat]:
+    key = _key(loc)
+    if key not in ch.names():
+        raise BadInput(f"{where}: {loc!r} is not a {ch.kind} location — the locations are "
+                       f"{', '.join(ch.names())}")
+    try:
+        return key, parse_stat(text)
+    except BadInput as e:
+        raise BadInput(f"{where}: {e}") from None
+
+
+def parse_armor(values: list[str] | tuple[str, ...], ch: Chart) -> Armor | None:
+    """``--armor``: ``2x1`` (every location) and/or ``LOCATION=STAT`` (``head=2x1``),
+    each location at most once."""
+    if not values:
+        return None
+    every: Stat | None = None
+    at: dict[str, Stat] = {}
+    for value in values:
+        loc, sep, text = value.rpartition("=")
+        if not sep:
+            if every is not None:
+                raise BadInput(f"--armor {value}: a bare rating covers every location and "
+                               "is given once; name a location for the others (head=2x1)")
+            every = parse_stat(value)
+            continue
+        key, stat = _armor_entry(f"--armor {value}", loc, text, ch)
+        if key in at:
+            raise BadInput(f"--armor {value}: {key} is given twice")
+        at[key] = stat
+    return Armor("option", every, at)
+
+
+def unit_armor(unit: Unit, ch: Chart) -> Armor | None:
+    """The unit's own armor from the session: ``armor = "2x1"`` (every location) or a
+    table ``[units.NAME.armor]`` of ``LOCATION = "STAT"``."""
+    value = unit.extra.get("armor")
+    where = f"the armor of unit {unit.name!r}"
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return Armor("unit", parse_stat(value))
+        except BadInput as e:
+            raise BadInput(f"{where}: {e}") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{where} must be a stat (\"2x1\") or a table of location = "
+                       "stat, e.g. head = \"2x1\"")
+    at = dict(_armor_entry(where, str(k), str(v), ch) for k, v in value.items())
+    return Armor("unit", None, at)
 
 
 # --------------------------------------------------------------------------- decks
@@ -232,26 +340,32 @@ def find_crit(draw: Callable[[], str], types: list[str],
 # --------------------------------------------------------------------------- severity
 
 
-def check_mortal_rule(value: object) -> str:
-    text = str(value)
-    if text not in MORTAL_RULES:
-        raise BadInput(f"[rules] mortal_wound must be one of {', '.join(MORTAL_RULES)}, "
-                       f"not {value!r}")
-    return text
+@dataclass(frozen=True)
+class Severity:
+    level: str
+    rotations: int
+    remaining: int
 
 
-def severity(hits: int, mortal_rule: str = "past_extreme") -> dict[str, Any]:
+def severity(hits: int) -> Severity:
     """Minor at Hits 1, one rotation per Hit above 1, up to Extreme; Hits past Extreme
-    are remaining Hits (light damage). A Mortal Wound (000 "4) Harm": "IF 4 or more
-    Crits then the Unit has suffered a Mortal Wound and is Dying") comes past Extreme
-    by default, at Extreme with ``mortal_rule="extreme"``, never with ``"off"``."""
+    are remaining Hits (light damage)."""
     levels = damage_table()["severity"]["levels"]
     rotations = min(hits - 1, len(levels) - 1)
-    remaining = max(0, hits - len(levels))
-    mortal = {"past_extreme": hits > len(levels), "extreme": hits >= len(levels),
-              "off": False}[check_mortal_rule(mortal_rule)]
-    return {"severity": levels[rotations], "rotations": rotations, "remaining": remaining,
-            "mortal": mortal}
+    return Severity(levels[rotations], rotations, max(0, hits - len(levels)))
+
+
+MORTAL_CRITS = 4  # 000 l.540 "IF 4 or more Crits"
+
+
+def mortal_wound(rule: str, hits: int, crit_count: int | None) -> bool | None:
+    """``[rules] mortal_wound``: "crits4" (000 l.540, the default) — the target holds 4
+    or more Crits counting this one (None, unknown, without a target); "extreme" — this
+    Crit reaches Extreme (4 Hits); "past_extreme" — Hits beyond Extreme; "off"."""
+    levels = len(damage_table()["severity"]["levels"])
+    if rule == "crits4":
+        return None if crit_count is None else crit_count >= MORTAL_CRITS
+    return {"past_extreme": hits > levels, "extreme": hits >= levels}.get(rule, False)
 
 
 # --------------------------------------------------------------------------- the Crit
@@ -263,58 +377,161 @@ def check_hits(hits: int) -> int:
     return hits
 
 
-def rate(*, power: Stat, armor: Stat | None, hits: int, deck: str, types: list[str],
-         ch: Chart, draw: Callable[[], str], mortal_rule: str = "past_extreme",
-         ) -> dict[str, Any]:
-    """The whole Crit: bonus Hits, the location card, severity and light damage."""
-    check_hits(hits)
-    check_mortal_rule(mortal_rule)
-    bonus = rating_bonus(power, armor)
-    total = hits + bonus["level"] + bonus["scale"]
-    card, skipped = find_crit(draw, types, limit=len(deck_cards(deck, ch)))
+@dataclass(frozen=True)
+class Placed(Result):
+    """What ``--target`` changed on the unit (001 l.1001 "Crits - Place any Crits on
+    Target")."""
+
+    unit: str
+    crit: dict[str, Any]
+    conditions_added: dict[str, int]
+    conditions: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Crit(Result):
+    """``d2d crit``: the location, the armor there, the Hits, severity and light damage."""
+
+    power: str
+    armor: str | None  # the armor at the Crit location
+    armor_source: str | None  # "option" (--armor), "unit" (the target's), None
+    armor_scope: str | None  # "location" (given for it), "all" (every location), None
+    bonus: Bonus  # the comparison with that armor (with 0x0 when there is none)
+    bonus_unarmored: int  # the Hits the Power adds against no armor
+    bonus_hits: int  # the Hits added: the comparison, never more than unarmored
+    hits_before: int
+    hits: int
+    deck: str
+    deck_name: str
+    types: tuple[str, ...]
+    chart: str
+    card: str
+    type: str
+    location: str
+    location_name: str
+    skipped: tuple[str, ...]
+    severity: str
+    rotations: int
+    mortal_wound: bool | None  # None: unknown (crits4 without a target)
+    mortal_rule: str
+    crit_count: int | None  # the target's Crits, this one included; None without target
+    light_damage: tuple[str, ...]
+    table_mode: bool
+    reshuffled: bool
+    new_deck: bool
+    target: Placed | None
+    # For the command: the session sections to write, and the journal's summary.
+    changes: dict[str, Any] = hidden()
+    summary: str = hidden()
+
+
+@dataclass(frozen=True)
+class CritAsk:
+    """``d2d crit`` as given on the command line (checked by :func:`crit`)."""
+
+    power: str | None = None
+    weapon: str | None = None
+    stat: str | None = None
+    armor: tuple[str, ...] = ()
+    hits: int = 1
+    types: str | None = None
+    vehicle: bool = False
+    cards: tuple[str, ...] | None = None
+    target: str | None = None
+
+    @property
+    def writes(self) -> bool:
+        """Whether the session changes: a virtual deck is drawn or a unit is hit."""
+        return self.cards is None or self.target is not None
+
+
+def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
+         opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
+    """The whole Crit (001 l.878–955): the Damage Deck of the types, the first card of a
+    matching type (from the session's virtual deck, or ``ask.cards`` drawn at the table)
+    gives the location, the armor found there cancels the Power, the Hits turn the card,
+    and with a target the Crit is placed on the unit. ``data`` is the session's data
+    (read, never changed: the sections to write are in ``Crit.changes``);
+    ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
+    mortal_rule = opts.mortal_wound
+    power = power_rating(ask.power, ask.weapon, ask.stat)
+    deck, wanted = parse_types(ask.types)
+    check_hits(ask.hits)
+    ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
+               str(opts.locations_file))
+    given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
+    armor = parse_armor(ask.armor, ch)
+    units = roster(dict(data)) if ask.target is not None else {}
+    unit = find(units, ask.target) if ask.target is not None else None
+    if armor is None and unit is not None:
+        armor = unit_armor(unit, ch)
+
+    changes: dict[str, Any] = {}
+    limit = len(deck_cards(deck, ch))
+    reshuffled = new_deck = False
+    if given is not None:
+        queue = TableCards(given)
+        card, skipped = find_crit(queue, wanted, limit)
+        queue.finish()
+    else:
+        assert new_rng is not None, "the virtual deck needs the session's random source"
+        rng = new_rng()
+        state = dict(data.get("damage", {}))
+        decks = dict(state.get(ch.kind, {}))
+        pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
+        card, skipped = find_crit(lambda: pile.take(rng), wanted, limit)
+        decks[deck] = pile.to_state()
+        state[ch.kind] = decks
+        changes["damage"] = state
+        reshuffled = pile.reshuffled
     if card is None:
-        want = ", ".join(types) or "any type"
+        want = ", ".join(wanted) or "any type"
         raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
                        "table and give every card drawn, in order, with --card")
     type_, location = card.split("@")
-    sev = severity(total, mortal_rule)
+
+    worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    bonus = compare(power, worn)
+    added = bonus_hits(power, worn)
+    total = ask.hits + added
+    sev = severity(total)
+    count = len(unit.extra.get("crits", [])) + 1 if unit is not None else None
+    mortal = mortal_wound(mortal_rule, total, count)
     spec = damage_table()["decks"][deck]
-    return {
-        "power": str(power),
-        "armor": str(armor) if armor is not None else None,
-        "bonus": bonus,
-        "bonus_hits": bonus["level"] + bonus["scale"],
-        "hits_before": hits,
-        "hits": total,
-        "deck": deck,
-        "deck_name": spec["name"],
-        "types": types,
-        "chart": ch.kind,
-        "card": card,
-        "type": type_,
-        "location": location,
-        "location_name": ch.names()[location],
-        "skipped": skipped,
-        "severity": sev["severity"],
-        "rotations": sev["rotations"],
-        "mortal_wound": sev["mortal"],
-        "light_damage": [spec["light"]] * sev["remaining"],
-    }
+    light = (spec["light"],) * sev.remaining
+    placed = None
+    if unit is not None:
+        placed = place(unit, card=card, deck=deck, location=location, severity=sev.level,
+                       mortal=bool(mortal), light=light)
+        changes["units"] = roster_state(units)
+    return Crit(
+        power=str(power), armor=str(worn) if worn is not None else None,
+        armor_source=armor.source if worn is not None and armor is not None else None,
+        armor_scope=scope, bonus=bonus, bonus_unarmored=compare(power, None).total,
+        bonus_hits=added, hits_before=ask.hits, hits=total, deck=deck,
+        deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
+        location=location, location_name=ch.names()[location], skipped=tuple(skipped),
+        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal,
+        mortal_rule=mortal_rule, crit_count=count, light_damage=light,
+        table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
+        target=placed, changes=changes,
+        summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
+    )
 
 
-def apply_to_unit(unit: Any, result: dict[str, Any]) -> dict[str, Any]:
-    """Place the Crit on its target (001 p.39 "Crits - Place any Crits on Target"):
-    the Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
-    Condition, and a Mortal Wound adds ``dying``. Returns what changed."""
-    crit = {"card": result["card"], "deck": result["deck"], "location": result["location"],
-            "severity": result["severity"], "mortal_wound": result["mortal_wound"]}
-    unit.extra["crits"] = [*unit.extra.get("crits", []), crit]
+def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
+          mortal: bool, light: tuple[str, ...]) -> Placed:
+    """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
+    Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
+    Condition, and a Mortal Wound makes the unit Dying (a status: once)."""
+    entry = {"card": card, "deck": deck, "location": location, "severity": severity,
+             "mortal_wound": mortal}
+    unit.extra["crits"] = [*unit.extra.get("crits", []), entry]
     added: dict[str, int] = {}
-    for key in result["light_damage"]:
+    for key in light:
         added[key] = added.get(key, 0) + 1
-    if result["mortal_wound"]:
+    if mortal and not unit.conditions.get("dying"):
         added["dying"] = 1
     for key, n in added.items():
         unit.add_condition(key, n)
-    return {"unit": unit.name, "crit": crit, "conditions_added": added,
-            "conditions": dict(unit.conditions)}
+    return Placed(unit.name, entry, added, dict(unit.conditions))

@@ -63,9 +63,9 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.420 "Non-Player Units reveal a Fate where Black means Upper"'),
     Option("ten_always_hits", False, "true or false", _boolean,
            "001 l.838 \"2-10 - Hits:+1 IF Rank+Level > Difficulty\""),
-    Option("mortal_wound", "past_extreme", '"past_extreme", "extreme" or "off"',
-           _one_of("past_extreme", "extreme", "off"),
-           '001 l.954 "For each Hit > 1, rotate the card"'),
+    Option("mortal_wound", "crits4", '"crits4", "past_extreme", "extreme" or "off"',
+           _one_of("crits4", "past_extreme", "extreme", "off"),
+           '000 l.540 "IF 4 or more Crits then the Unit has suffered a Mortal Wound"'),
     Option("locations_file", None, "a file name", _file_name,
            "d2d's default person and vehicle charts (001's charts are pictures)"),
     Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
@@ -76,6 +76,10 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
            '000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill"'),
+    Option("level_bonus", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.767 "IF 2-10 THEN subtract Level Bonus (min 2)"'),
+    Option("combos", "played", '"played" or "revealed"', _one_of("played", "revealed"),
+           '001 l.826 "Combo - Play cards to make an allowed set"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -90,12 +94,14 @@ class Options:
     conflict_chart: str = "001"
     fate_orientation: str = "color"
     ten_always_hits: bool = False
-    mortal_wound: str = "past_extreme"
+    mortal_wound: str = "crits4"
     locations_file: str | None = None
     new_skill_sp: int = 1
     respec_sp: str = "lost"
     refresh_penalties: bool = True
     respec_limit: str = "downtime"
+    level_bonus: str = "001"
+    combos: str = "played"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
