@@ -27,7 +27,8 @@ def gob(d2d: Runner) -> None:
     d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
            "--speed", "5x0", "--skill", "Stealth=1", "--faction", "Goblins")
     # 001 p.39 "Crits - Place any Crits on Target" (table mode: the card drawn).
-    d2d.ok("crit", "--power", "5x1", "--hits", "2", "--card", "slash@torso", "--target", "Gob")
+    # 5x-1 adds no Hits against no armor (001 l.934), so --hits 2 gives a Major Crit.
+    d2d.ok("crit", "--power", "5x-1", "--hits", "2", "--card", "slash@torso", "--target", "Gob")
 
 
 def test_the_sheet_shows_conditions_beside_the_base_stats(d2d: Runner) -> None:
