@@ -126,7 +126,7 @@ def samples_(json: c.JsonOpt = False) -> None:
 
     Example: d2d scale samples
     """
-    render.emit({"samples": scale.samples()}, _show_samples, as_json=json)
+    render.emit(scale.samples(), _show_samples, as_json=json)
 
 
 @app.command("map")
@@ -160,46 +160,44 @@ def map_(
 # --- human views --------------------------------------------------------------------
 
 
-def _stat_line(r: dict[str, Any]) -> str:
-    partial = f" [dim](partial {r['partial_stat']})[/]" if r.get("partial") is not None else ""
-    return f"[bold]{r['as'].capitalize()} {r['stat']}[/]{partial}"
+def _stat_line(r: scale.Quantity) -> str:
+    partial = f" [dim](partial {r.partial_stat})[/]" if r.partial is not None else ""
+    return f"[bold]{r.as_.capitalize()} {r.stat}[/]{partial}"
 
 
-def _show_value(con: Any, r: dict[str, Any]) -> None:
-
-    if "input" in r:
-        con.print(f"{render.escape(r['input']['text'])} → {_stat_line(r)}")
+def _show_value(con: Any, r: scale.Quantity) -> None:
+    if isinstance(r, (scale.MassRead, scale.IQRead, scale.SpeedRead)):
+        con.print(f"{render.escape(r.input.text)} → {_stat_line(r)}")
     else:
         con.print(_stat_line(r))
-    if r["as"] == "body":
-        con.print(f"  {r['stat']} = {r['metric']['text']} / {r['imperial']['text']}")
-        for name, d in r["derived"].items():
-            con.print(f"  {name.capitalize()}: {d['metric']} / {d['imperial']}")
-    elif r["as"] == "mind":
-        con.print(f"  {r['stat']} = IQ {r['value_exact']} (Mind = IQ − 50)")
+    if isinstance(r, (scale.MassRead, scale.BodyShown)):
+        con.print(f"  {r.stat} = {r.metric.text} / {r.imperial.text}")
+        for name, d in r.derived.items():
+            con.print(f"  {name.capitalize()}: {d.metric} / {d.imperial}")
+    elif isinstance(r, (scale.SpeedRead, scale.SpeedShown)):
+        rd = r.readings
+        con.print(f"  {r.stat} = {rd.metric.text} = {rd.mps.text} = {rd.imperial.text}"
+                  f" [dim](level counts {r.counts}, convention {r.convention})[/]")
+        other = r.other_convention
+        if isinstance(other, scale.OtherStat):
+            con.print(f"  [yellow]Under convention {other.convention}: {other.stat}[/] "
+                      f"(level counts {other.counts})")
+        elif other is not None:
+            o = other.readings
+            con.print(f"  [yellow]Under convention {other.convention}: "
+                      f"{o.metric.text} = {o.mps.text}[/]")
     else:
-        rd = r["readings"]
-        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = "
-                  f"{rd['imperial']['text']}"
-                  f" [dim](level counts {r['counts']}, convention {r['convention']})[/]")
-        other = r.get("other_convention")
-        if other and "stat" in other:
-            con.print(f"  [yellow]Under convention {other['convention']}: {other['stat']}[/] "
-                      f"(level counts {other['counts']})")
-        elif other:
-            o = other["readings"]
-            con.print(f"  [yellow]Under convention {other['convention']}: "
-                      f"{o['metric']['text']} = {o['mps']['text']}[/]")
+        con.print(f"  {r.stat} = IQ {r.value_exact} (Mind = IQ − 50)")
 
 
-def _show_compare(con: Any, r: dict[str, Any]) -> None:
-    a, b = r["a"]["stat"], r["b"]["stat"]
-    higher = {"a": f"{a} is higher", "b": f"{b} is higher", "equal": "equal"}[r["higher"]]
-    con.print(f"[bold]{a}[/] vs [bold]{b}[/]: {higher} (×{r['ratio']})")
+def _show_compare(con: Any, r: scale.Comparison) -> None:
+    a, b = r.a.stat, r.b.stat
+    higher = {"a": f"{a} is higher", "b": f"{b} is higher", "equal": "equal"}[r.higher]
+    con.print(f"[bold]{a}[/] vs [bold]{b}[/]: {higher} (×{r.ratio})")
     who = {"a": a, "b": b, None: "neither"}
-    con.print(f"  Level Bonus: {abs(r['level_bonus'])} to {who[r['level_bonus_to']]}")
-    con.print(f"  Scale difference: {abs(r['scale_difference'])} "
-              f"(higher scale: {who[r['higher_scale']]})")
+    con.print(f"  Level Bonus: {abs(r.level_bonus)} to {who[r.level_bonus_to]}")
+    con.print(f"  Scale difference: {abs(r.scale_difference)} "
+              f"(higher scale: {who[r.higher_scale]})")
 
 
 def _show_map(con: Any, r: dict[str, Any]) -> None:
@@ -227,13 +225,13 @@ def _show_maps(con: Any, r: dict[str, Any]) -> None:
     con.print("[dim]Printed values and d2d's choices: docs/rules.md \"Stats and scale\".[/]")
 
 
-def _show_samples(con: Any, r: dict[str, Any]) -> None:
+def _show_samples(con: Any, r: scale.Samples) -> None:
     from rich.table import Table
 
     t = Table("Sample", "Stat", "Real", "d2d", box=None)
-    for x in r["samples"]:
-        note = f" [dim](printed {x['printed']})[/]" if x["canonical"] else ""
-        conv = f" [dim]({x['convention']})[/]" if x["convention"] else ""
-        t.add_row(render.escape(x["name"]), x["kind"].capitalize(),
-                  render.escape(x["value"]) + conv, x["result"] + note)
+    for x in r.samples:
+        note = f" [dim](printed {x.printed})[/]" if x.canonical else ""
+        conv = f" [dim]({x.convention})[/]" if x.convention else ""
+        t.add_row(render.escape(x.name), x.kind.capitalize(),
+                  render.escape(x.value) + conv, x.result + note)
     con.print(t)

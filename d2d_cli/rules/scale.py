@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -28,6 +29,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, renamed
 from d2d_cli.rules.stats import (
     CTX,
     Stat,
@@ -217,9 +219,164 @@ def check_stat_range(stat: Stat) -> Stat:
     return stat
 
 
-def stat_json(stat: Stat) -> dict[str, Any]:
-    """The stat fields every scale result carries."""
-    return {**stat.to_json(), "partial_stat": format_stat(stat, partial=True)}
+# --- results ------------------------------------------------------------------------
+# Each scale command's result is one of these; their JSON is the fields in order.
+
+
+@dataclass(frozen=True)
+class StatView(Result):
+    """A stat as every scale result shows it: ``8x1``, its Level and scale, its partial
+    Level (None when whole) and the partial written as a stat (``4.5x1``)."""
+
+    stat: str
+    level: int
+    scale: int
+    partial: float | None
+    partial_stat: str
+
+    @classmethod
+    def of(cls, stat: Stat) -> StatView:
+        return cls(**_stat_fields(stat))
+
+
+def _stat_fields(stat: Stat) -> dict[str, Any]:
+    return {"stat": str(stat.whole), "level": stat.level, "scale": stat.scale,
+            "partial": stat.partial, "partial_stat": format_stat(stat, partial=True)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quantity(StatView):
+    """A stat and the real quantity it stands for: ``value`` (exact as ``value_exact``)
+    in ``unit``; ``counts`` is what its Level counts (kg, km/h, m/s, IQ − 50)."""
+
+    as_: str = renamed("as")
+    value: float
+    value_exact: str
+    unit: str
+    counts: str
+
+
+@dataclass(frozen=True)
+class Reading(Result):
+    """One reading of a quantity: ``80 kg``, ``176.4 lb``."""
+
+    value: float
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Derived(Result):
+    """Deadlift, Carry or Load of a mass, in kg and lb."""
+
+    kg: float
+    lb: float
+    metric: str
+    imperial: str
+
+
+@dataclass(frozen=True)
+class Input(Result):
+    """What was typed, read: the number, its unit, and the value in SI units."""
+
+    text: str
+    value: float
+    unit: str
+    si_value: float
+    si_unit: str
+
+
+@dataclass(frozen=True)
+class IQInput(Result):
+    text: str
+    value: float
+    unit: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MassRead(Quantity):
+    """``scale mass``: a mass → Body, read back (metric, imperial, derived)."""
+
+    input: Input
+    metric: Reading
+    imperial: Reading
+    derived: dict[str, Derived]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BodyShown(Quantity):
+    """``scale show --as body``: what a Body stat stands for."""
+
+    metric: Reading
+    imperial: Reading
+    derived: dict[str, Derived]
+
+
+@dataclass(frozen=True, kw_only=True)
+class IQRead(Quantity):
+    """``scale iq``: an IQ → Mind."""
+
+    input: IQInput
+
+
+@dataclass(frozen=True)
+class SpeedReadings(Result):
+    metric: Reading
+    mps: Reading
+    imperial: Reading
+    knots: Reading
+    c: Reading
+
+
+@dataclass(frozen=True)
+class OtherStat(Result):
+    """The other convention's stat for the same real speed."""
+
+    convention: str
+    stat: str
+    level: int
+    scale: int
+    partial: float | None
+    partial_stat: str
+    counts: str
+
+
+@dataclass(frozen=True)
+class OtherReading(Result):
+    """The other convention's real speed for the same stat."""
+
+    convention: str
+    counts: str
+    value: float
+    unit: str
+    readings: SpeedReadings
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeedRead(Quantity):
+    """``scale speed``: a real speed → Speed, by the table's convention."""
+
+    convention: str
+    other_convention: OtherStat | None
+    input: Input
+    readings: SpeedReadings
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeedShown(Quantity):
+    """``scale show --as speed``: what a Speed stat stands for."""
+
+    convention: str
+    readings: SpeedReadings
+    other_convention: OtherReading | None
+    back: str
+
+
+def _quantity(stat: Stat, as_: str, value: Fraction | Decimal, unit: str,
+              counts: str) -> dict[str, Any]:
+    return {**_stat_fields(stat), "as_": as_, "value": float(dec(value) if isinstance(
+        value, Fraction) else value), "value_exact": exact_text(value), "unit": unit,
+        "counts": counts}
 
 
 # --- Body ↔ mass --------------------------------------------------------------------
@@ -230,12 +387,12 @@ def body_kg(stat: Stat) -> Fraction:
     return Fraction(stat.exact)
 
 
-def _reading(kind: str, si: Fraction, unit: str) -> dict[str, Any]:
+def _reading(kind: str, si: Fraction, unit: str) -> Reading:
     v = si / unit_factor(kind, unit)
-    return {"value": float(dec(v)), "unit": unit, "text": f"{fmt(v)} {unit}"}
+    return Reading(float(dec(v)), unit, f"{fmt(v)} {unit}")
 
 
-def _best(kind: str, system: str, si: Fraction) -> dict[str, Any]:
+def _best(kind: str, system: str, si: Fraction) -> Reading:
     """The reading in the largest unit of ``system`` that keeps the number ≥ 1."""
     choices = tables.load("units")[kind]["show"][system]
     best = choices[0]
@@ -255,23 +412,21 @@ def mass_readings(kg: Fraction) -> dict[str, Any]:
     derived = {}
     for name, factor in tables.load("units")["mass"]["derived"].items():
         x = kg * Fraction(factor)
-        derived[name] = {"kg": float(dec(x)), "lb": float(dec(x / unit_factor("mass", "lb"))),
-                         "metric": _best("mass", "metric", x)["text"],
-                         "imperial": _best("mass", "imperial", x)["text"]}
+        derived[name] = Derived(float(dec(x)), float(dec(x / unit_factor("mass", "lb"))),
+                                _best("mass", "metric", x).text,
+                                _best("mass", "imperial", x).text)
     return {"metric": _best("mass", "metric", kg), "imperial": _best("mass", "imperial", kg),
             "derived": derived}
 
 
-def mass(text: str) -> dict[str, Any]:
+def mass(text: str) -> MassRead:
     """``d2d scale mass``: a real mass → Body, read back in kg (and lb, and derived)."""
     kg, number, unit = parse_quantity(text, "mass", default_unit="kg")
     stat = check_stat_range(canonical(dec(kg)))
     back = body_kg(stat.whole)
-    return {**stat_json(stat), "as": "body", "value": float(dec(back)),
-            "value_exact": exact_text(back), "unit": "kg", "counts": "kg",
-            "input": {"text": text, "value": float(number), "unit": unit,
-                      "si_value": float(dec(kg)), "si_unit": "kg"},
-            **mass_readings(back)}
+    return MassRead(**_quantity(stat, "body", back, "kg", "kg"),
+                    input=Input(text, float(number), unit, float(dec(kg)), "kg"),
+                    **mass_readings(back))
 
 
 # --- Mind ↔ IQ ----------------------------------------------------------------------
@@ -288,7 +443,7 @@ def mind_iq(stat: Stat) -> Decimal:
     return CTX.add(stat.exact, _iq_offset())
 
 
-def iq(text: str) -> dict[str, Any]:
+def iq(text: str) -> IQRead | Quantity:
     """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ; and back: given a
     Mind stat (``5x1``), the IQ it stands for (as ``describe(stat, "mind")``)."""
     if re.search(r"[x×]", str(text), re.IGNORECASE) and "^" not in str(text):
@@ -304,9 +459,8 @@ def iq(text: str) -> dict[str, Any]:
     _check_range(Fraction(mind), text, _IQ_ACCEPTED)
     stat = check_stat_range(canonical(mind))
     back = mind_iq(stat.whole)
-    return {**stat_json(stat), "as": "mind", "value": float(back),
-            "value_exact": exact_text(back), "unit": "IQ", "counts": "IQ − 50",
-            "input": {"text": text, "value": float(number), "unit": "IQ"}}
+    return IQRead(**_quantity(stat, "mind", back, "IQ", "IQ − 50"),
+                  input=IQInput(text, float(number), "IQ"))
 
 
 # --- Speed ↔ speed ------------------------------------------------------------------
@@ -348,43 +502,38 @@ def speed_kph(stat: Stat, convention: str = DEFAULT_CONVENTION) -> Fraction:
     return speed_mps(stat, convention)[0] / KPH
 
 
-def speed_readings(mps: Fraction) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "metric": _reading("speed", mps, "km/h"), "mps": _reading("speed", mps, "m/s"),
-        "imperial": _reading("speed", mps, "mph"), "knots": _reading("speed", mps, "knot"),
-        "c": _reading("speed", mps, "c"),
-    }
-    return out
+def speed_readings(mps: Fraction) -> SpeedReadings:
+    return SpeedReadings(_reading("speed", mps, "km/h"), _reading("speed", mps, "m/s"),
+                         _reading("speed", mps, "mph"), _reading("speed", mps, "knot"),
+                         _reading("speed", mps, "c"))
 
 
-def _other(stat: Stat, mps: Fraction, convention: str) -> dict[str, Any] | None:
+def _other(stat: Stat, mps: Fraction, convention: str) -> OtherStat | None:
     other = "000" if convention == "001" else "001"
     o_stat, o_unit = speed_stat(mps, other)
     if o_stat == stat:
         return None
-    return {"convention": other, **stat_json(o_stat), "counts": o_unit}
+    return OtherStat(other, **_stat_fields(o_stat), counts=o_unit)
 
 
-def speed(text: str, convention: str = DEFAULT_CONVENTION) -> dict[str, Any]:
+def speed(text: str, convention: str = DEFAULT_CONVENTION) -> SpeedRead:
     """``d2d scale speed``: a real speed → Speed, by the table's convention."""
     check_convention(convention)
     mps, number, unit = parse_quantity(text, "speed")
     stat, counts = speed_stat(mps, convention)
     check_stat_range(stat)
     back, _ = speed_mps(stat.whole, convention)
-    return {**stat_json(stat), "as": "speed", "value": float(dec(back)),
-            "value_exact": exact_text(back), "unit": "m/s", "counts": counts,
-            "convention": convention, "other_convention": _other(stat, mps, convention),
-            "input": {"text": text, "value": float(number), "unit": unit,
-                      "si_value": float(dec(mps)), "si_unit": "m/s"},
-            "readings": speed_readings(back)}
+    return SpeedRead(**_quantity(stat, "speed", back, "m/s", counts), convention=convention,
+                     other_convention=_other(stat, mps, convention),
+                     input=Input(text, float(number), unit, float(dec(mps)), "m/s"),
+                     readings=speed_readings(back))
 
 
 # --- a stat as real quantities ------------------------------------------------------
 
 
 def describe(stat: Stat, as_: str = "body", convention: str = DEFAULT_CONVENTION
-             ) -> dict[str, Any]:
+             ) -> BodyShown | Quantity | SpeedShown:
     """What a stat stands for in the real world (``d2d scale show``).
 
     ``describe(parse_stat("8x1"), "body")`` → value 80, unit kg, 176.4 lb, Deadlift
@@ -392,27 +541,22 @@ def describe(stat: Stat, as_: str = "body", convention: str = DEFAULT_CONVENTION
     5 km/h (001), with the 000 reading when it differs.
     """
     check_stat_range(stat)
-    base = {**stat_json(stat), "as": as_}
     if as_ == "body":
         kg = body_kg(stat)
-        return {**base, "value": float(dec(kg)), "value_exact": exact_text(kg), "unit": "kg",
-                "counts": "kg", **mass_readings(kg)}
+        return BodyShown(**_quantity(stat, "body", kg, "kg", "kg"), **mass_readings(kg))
     if as_ == "mind":
-        iq_value = mind_iq(stat)
-        return {**base, "value": float(iq_value), "value_exact": exact_text(iq_value),
-                "unit": "IQ", "counts": "IQ − 50"}
+        return Quantity(**_quantity(stat, "mind", mind_iq(stat), "IQ", "IQ − 50"))
     if as_ == "speed":
         check_convention(convention)
         mps, counts = speed_mps(stat, convention)
         other = "000" if convention == "001" else "001"
         o_mps, o_counts = speed_mps(stat, other)
-        return {**base, "value": float(dec(mps)), "value_exact": exact_text(mps),
-                "unit": "m/s", "counts": counts, "convention": convention,
-                "readings": speed_readings(mps),
-                "other_convention": None if o_mps == mps else {
-                    "convention": other, "counts": o_counts, "value": float(dec(o_mps)),
-                    "unit": "m/s", "readings": speed_readings(o_mps)},
-                "back": str(speed_stat(mps, convention)[0])}
+        return SpeedShown(
+            **_quantity(stat, "speed", mps, "m/s", counts), convention=convention,
+            readings=speed_readings(mps),
+            other_convention=None if o_mps == mps else OtherReading(
+                other, o_counts, float(dec(o_mps)), "m/s", speed_readings(o_mps)),
+            back=str(speed_stat(mps, convention)[0]))
     raise BadInput(f"--as {as_!r}: a stat can be shown as body (kg), mind (IQ) or speed")
 
 
@@ -425,19 +569,32 @@ def summary(stat: Stat, as_: str, convention: str = DEFAULT_CONVENTION) -> str |
     if as_ not in KINDS:
         return None
     d = describe(stat, as_, convention)
-    if as_ == "body":
-        der = d["derived"]
-        return (f"{d['metric']['text']} / {d['imperial']['text']}; Deadlift "
-                f"{der['deadlift']['metric']}, Carry {der['carry']['metric']}, "
-                f"Load {der['load']['metric']}")
-    if as_ == "mind":
-        return f"IQ {d['value_exact']}"
-    rd = d["readings"]
-    unit = rd["mps"] if d["counts"] == "m/s" else rd["metric"]
-    return f"{unit['text']} / {rd['imperial']['text']}"
+    if isinstance(d, BodyShown):
+        der = d.derived
+        return (f"{d.metric.text} / {d.imperial.text}; Deadlift "
+                f"{der['deadlift'].metric}, Carry {der['carry'].metric}, "
+                f"Load {der['load'].metric}")
+    if isinstance(d, SpeedShown):
+        unit = d.readings.mps if d.counts == "m/s" else d.readings.metric
+        return f"{unit.text} / {d.readings.imperial.text}"
+    return f"IQ {d.value_exact}"
 
 
-def comparison(a: Stat, b: Stat) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Comparison(Result):
+    """``scale compare``: which stat is higher, the Level Bonus, the scale difference."""
+
+    a: StatView
+    b: StatView
+    higher: str
+    level_bonus: int
+    level_bonus_to: str | None
+    scale_difference: int
+    higher_scale: str | None
+    ratio: str
+
+
+def comparison(a: Stat, b: Stat) -> Comparison:
     """``d2d scale compare``: which is higher, the Level Bonus, the scale difference.
 
     001 p.5 "Level Bonus - When comparing Levels, the higher Level gains a bonus equal
@@ -445,30 +602,73 @@ def comparison(a: Stat, b: Stat) -> dict[str, Any]:
     Both numbers are signed: positive when a's is the higher.
     """
     bonus, diff = level_bonus(a, b), scale_difference(a, b)
-    return {"a": stat_json(a), "b": stat_json(b), "higher": compare(a, b),
-            "level_bonus": bonus,
-            "level_bonus_to": "a" if bonus > 0 else "b" if bonus < 0 else None,
-            "scale_difference": diff,
-            "higher_scale": "a" if diff > 0 else "b" if diff < 0 else None,
-            "ratio": fmt(Fraction(a.exact) / Fraction(b.exact))}
+    return Comparison(StatView.of(a), StatView.of(b), compare(a, b), bonus,
+                      "a" if bonus > 0 else "b" if bonus < 0 else None, diff,
+                      "a" if diff > 0 else "b" if diff < 0 else None,
+                      fmt(Fraction(a.exact) / Fraction(b.exact)))
 
 
-def samples() -> list[dict[str, Any]]:
-    """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading:
-    ``result`` is what d2d computes from ``value``, to match ``stat``."""
+@dataclass(frozen=True)
+class Sample:
+    """One of the rules' samples (``tables/scale_samples.toml``) with d2d's reading:
+    ``result`` is what d2d computes from ``value``, to match ``stat``. Its JSON echoes
+    the table's row (its keys in the file's order), then d2d's reading."""
+
+    row: dict[str, Any]
+    convention: str | None
+    result: str
+    partial: float | None
+    canonical: bool
+
+    @property
+    def name(self) -> str:
+        return str(self.row["name"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.row["kind"])
+
+    @property
+    def value(self) -> str:
+        return str(self.row["value"])
+
+    @property
+    def printed(self) -> str:
+        return str(self.row["printed"])
+
+    @property
+    def stat(self) -> str:
+        return str(self.row["stat"])
+
+    @property
+    def source(self) -> str:
+        return str(self.row["source"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.row, "convention": self.convention, "result": self.result,
+                "partial": self.partial, "canonical": self.canonical}
+
+
+@dataclass(frozen=True)
+class Samples(Result):
+    samples: tuple[Sample, ...]
+
+
+def samples() -> Samples:
+    """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading."""
     out = []
     for row in tables.load("scale_samples")["sample"]:
         conv = row.get("convention", DEFAULT_CONVENTION)
+        got: StatView
         if row["kind"] == "body":
             got = mass(row["value"])
         elif row["kind"] == "mind":
             got = iq(row["value"])
         else:
             got = speed(row["value"], conv)
-        out.append({**row, "convention": conv if row["kind"] == "speed" else None,
-                    "result": got["stat"], "partial": got["partial"],
-                    "canonical": row["printed"] != row["stat"]})
-    return out
+        out.append(Sample(dict(row), conv if row["kind"] == "speed" else None, got.stat,
+                          got.partial, row["printed"] != row["stat"]))
+    return Samples(tuple(out))
 
 
 # --- map scales ---------------------------------------------------------------------
@@ -523,7 +723,7 @@ def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CO
         return out
     check_convention(convention)
     mps, counts = speed_mps(speed_stat_, convention)
-    out["speed"] = {**stat_json(speed_stat_), "counts": counts, "kph": float(dec(mps / KPH))}
+    out["speed"] = {**_stat_fields(speed_stat_), "counts": counts, "kph": float(dec(mps / KPH))}
     if space is None or rnd is None:
         move = speed_stat_.level
     else:
