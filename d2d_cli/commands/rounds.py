@@ -8,7 +8,9 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import rounds, scene, tasks, units
+from d2d_cli.commands.clock import show_reached
+from d2d_cli.rules import rounds, tasks, units
+from d2d_cli.rules.cards import names as card_names
 from d2d_cli.rules.clock import Clock
 
 app = c.group("round")
@@ -24,12 +26,11 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     with c.edit(ctx) as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        penalties = c.options(ctx, tx.data).refresh_penalties
-        rows = rounds.start(rnd, roster, penalties)
+        result = rounds.start(rnd, roster, c.options(ctx, tx.data).refresh_penalties)
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"
-    render.emit({"round": rnd.number, "units": rows}, _show_start, as_json=json)
+    render.emit(result, _show_start, as_json=json)
 
 
 @app.command()
@@ -44,34 +45,29 @@ def end(ctx: typer.Context,
 
     Example: d2d round end --recover Archer=fatigue
     """
-    table = c.cards(card)
-    with c.edit(ctx) as tx, c.reveals(tx, table) as reveal:
+    with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
-        steps = rounds.end(rnd, roster, board, clock, reveal,
-                           rounds.parse_recover(recover or [], roster))
-        steps[-1]["arrived"] = scene.arrivals(steps[-1]["events"], tx.data.get("scene", {}),
-                                              roster)
+        result = rounds.end(rnd, roster, board, clock, reveal, recover,
+                            tx.data.get("scene", {}).get("reserves", {}))
         for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
                            ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
             tx.put(key, value)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
-    result = {"round": rnd.number, "steps": steps, "cards": [x.to_json() for x in reveal.used],
-              "reshuffled": reveal.reshuffled}
     render.emit(result, _show_end, as_json=json)
 
 
-def _show_start(con: Any, r: dict[str, Any]) -> None:
+def _show_start(con: Any, r: rounds.RoundStarted) -> None:
     from rich.table import Table
 
-    con.print(f"[bold]Round {r['round']}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
+    con.print(f"[bold]Round {r.round}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
               "Turn = 2")
     t = Table("Unit", "Speed", "Move", "Action Cost", "Turn", box=None)
-    for u in r["units"]:
-        t.add_row(render.escape(u["unit"]), *("—" if u[k] is None else str(u[k])
-                                       for k in ("speed", "move", "action_cost", "turn")))
-    con.print(t if r["units"] else "[dim]no units on the board[/]")
+    for u in r.units:
+        t.add_row(render.escape(u.unit), *("—" if v is None else str(v)
+                                           for v in (u.speed, u.move, u.action_cost, u.turn)))
+    con.print(t if r.units else "[dim]no units on the board[/]")
 
 
 def _fmt(changes: dict[str, int]) -> str:
@@ -79,51 +75,50 @@ def _fmt(changes: dict[str, int]) -> str:
         or "nothing happens"
 
 
-def _show_end(con: Any, r: dict[str, Any]) -> None:
+def _show_step(con: Any, i: int, s: rounds.Step) -> None:
+    if isinstance(s, rounds.DrawStep):
+        con.print(f"{i}. {s.text}")
+    elif isinstance(s, rounds.RecoverStep):
+        con.print(f"{i}. Recover:")
+        for a in s.applied:
+            what = f"removed one {a.removed}" if isinstance(a, rounds.Removed) else \
+                f"readied {render.escape(a.readied)}"
+            con.print(f"   {render.escape(a.unit)}: {what}")
+        for ch in s.choices:
+            con.print(f"   {render.escape(ch.unit)} may recover one of: "
+                      f"{render.escape(', '.join(ch.choices))} (--recover NAME=CHOICE)")
+        if not s.applied and not s.choices:
+            con.print("   [dim]nothing to recover[/]")
+    elif isinstance(s, rounds.TaskClockStep):
+        con.print(f"{i}. Task Clock — Progress −1 on each task:")
+        for t in s.changes:
+            con.print(f"   {render.escape(t.task)}: Progress {t.progress_before} → "
+                      f"{t.progress} ({t.state})")
+        if not s.changes:
+            con.print("   [dim]no open tasks[/]")
+    elif isinstance(s, rounds.ConditionEventsStep):
+        con.print(f"{i}. Condition events:")
+        for e in s.reveals:
+            con.print(f"   {render.escape(e.unit)} {e.condition.title()}: "
+                      f"{e.card.name()} → {_fmt(e.outcome)}")
+        if not s.reveals:
+            con.print("   [dim]none[/]")
+    elif isinstance(s, rounds.RandomEventsStep):
+        con.print(f"{i}. Random events:")
+        for x in s.checks:
+            verdict = "[yellow]occurs![/]" if x.occurs else "does not occur"
+            con.print(f"   {render.escape(x.text)} ({x.chance}): "
+                      f"{card_names(x.cards)} → {x.value}: {verdict}")
+        if not s.checks:
+            con.print("   [dim]none[/]")
+    else:
+        con.print(f"{i}. Clock: {s.clock_before} → {s.clock}")
+        show_reached(con, s.events, s.arrived, "   ")
 
-    con.print(f"[bold]End of round {r['round']}[/]")
-    for i, s in enumerate(r["steps"], 1):
-        kind = s["kind"]
-        if kind == "draw":
-            con.print(f"{i}. {s['text']}")
-        elif kind == "recover":
-            con.print(f"{i}. Recover:")
-            for a in s["applied"]:
-                what = f"removed one {a['removed']}" if "removed" in a else \
-                    f"readied {render.escape(a['readied'])}"
-                con.print(f"   {render.escape(a['unit'])}: {what}")
-            for ch in s["choices"]:
-                con.print(f"   {render.escape(ch['unit'])} may recover one of: "
-                          f"{render.escape(', '.join(ch['choices']))} (--recover NAME=CHOICE)")
-            if not s["applied"] and not s["choices"]:
-                con.print("   [dim]nothing to recover[/]")
-        elif kind == "task_clock":
-            con.print(f"{i}. Task Clock — Progress −1 on each task:")
-            for t in s["changes"]:
-                con.print(f"   {render.escape(t['task'])}: Progress {t['progress_before']} → "
-                          f"{t['progress']} ({t['state']})")
-            if not s["changes"]:
-                con.print("   [dim]no open tasks[/]")
-        elif kind == "condition_events":
-            con.print(f"{i}. Condition events:")
-            for e in s["reveals"]:
-                con.print(f"   {render.escape(e['unit'])} {e['condition'].title()}: "
-                          f"{render.cards_line([e['card']])} → {_fmt(e['outcome'])}")
-            if not s["reveals"]:
-                con.print("   [dim]none[/]")
-        elif kind == "random_events":
-            con.print(f"{i}. Random events:")
-            for e in s["checks"]:
-                verdict = "[yellow]occurs![/]" if e["occurs"] else "does not occur"
-                con.print(f"   {render.escape(e['text'])} ({e['chance']}): "
-                          f"{render.cards_line(e['cards'])} → {e['value']}: {verdict}")
-            if not s["checks"]:
-                con.print("   [dim]none[/]")
-        elif kind == "clock":
-            con.print(f"{i}. Clock: {s['clock_before']} → {s['clock']}")
-            for e in s["events"]:
-                con.print(f"   [yellow]Clock #{e['at']}:[/] {render.escape(e['text'])}")
-            for name in s.get("arrived", []):
-                con.print(f"   [yellow]{render.escape(name)} arrives.[/]")
-    if r["reshuffled"]:
+
+def _show_end(con: Any, r: rounds.RoundEnded) -> None:
+    con.print(f"[bold]End of round {r.round}[/]")
+    for i, s in enumerate(r.steps, 1):
+        _show_step(con, i, s)
+    if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")

@@ -14,14 +14,16 @@ defined in the file's ``[characters]`` or already in the session), ``[reserves.N
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
-from d2d_cli.errors import BadInput
+from d2d_cli.errors import BadInput, NotFound
 from d2d_cli.rules import clock as clock_rules
 from d2d_cli.rules import tasks as task_rules
 from d2d_cli.rules import units
+from d2d_cli.rules.result import Result
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
             "tasks", "clock"}
@@ -112,15 +114,18 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
                 raise BadInput(f"scene: tasks.{tname}: worker {w!r} is not a unit")
         task_rules.new(board, tname, t["difficulty"], workers)
     clock = _clock(_table(raw, "clock"), roster, reserves)
-    scene = {"name": name, "map": mkey, "backstory": str(raw.get("backstory", "")),
+    scene: dict[str, Any] = {"name": name, "map": mkey, "backstory": str(raw.get("backstory", "")),
              "factions": {n: {"goal": str(f.get("goal", "")),
                               **({"players": [str(p) for p in f["players"]]}
                                  if "players" in f else {})}
                           for n, f in factions.items()},
              "reserves": reserves}
-    return {"scene": scene, "units": units.roster_state(roster),
-            "tasks": task_rules.board_state(board), "clock": clock.to_state(),
-            "round": {"number": 0, "phase": "none"}}
+    sections = {"scene": scene, "units": units.roster_state(roster),
+                "tasks": task_rules.board_state(board), "clock": clock.to_state(),
+                "round": {"number": 0, "phase": "none"}}
+    if "weather" in session_data:
+        sections["weather"] = {}  # the last scene's weather goes with it
+    return sections
 
 
 def _clock(raw: dict[str, Any], roster: dict[str, Any],
@@ -145,15 +150,74 @@ def _clock(raw: dict[str, Any], roster: dict[str, Any],
     return clock
 
 
-def arrivals(reached: list[dict[str, Any]], scene: dict[str, Any],
-             roster: dict[str, units.Unit]) -> list[str]:
-    """Reserves brought in by the Timed Events just reached ("Reinforcements arrive on
-    the 5th Turn", 000 "Example > Combat #1"): they join the roster."""
-    came = []
-    reserves = scene.get("reserves", {})
-    for event in reached:
-        name = event.get("unit")
-        if name and name in reserves and name not in roster:
-            roster[name] = units.Unit.from_state(name, reserves[name])
-            came.append(name)
-    return came
+# --- results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SceneUnit:
+    """A unit of the scene as ``scene load|show`` list it: its name, faction, kind and
+    the stats it has (a stat it lacks is left out of the JSON)."""
+
+    name: str
+    faction: str | None
+    kind: str
+    stats: tuple[tuple[str, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "faction": self.faction, "kind": self.kind,
+                **dict(self.stats)}
+
+
+@dataclass(frozen=True)
+class SceneTask(Result):
+    name: str
+    difficulty: int
+    challenge: int
+    progress: int
+    workers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SceneView(Result):
+    """``scene load|show``: the scene file's name, map, backstory, factions and
+    reserves as loaded, then the board: units, tasks, the clock and its events."""
+
+    name: str
+    map: str
+    backstory: str
+    factions: dict[str, Any]
+    reserves: dict[str, Any]
+    map_name: str
+    units: tuple[SceneUnit, ...]
+    tasks: tuple[SceneTask, ...]
+    clock: int
+    timed_events: tuple[clock_rules.TimedEvent, ...]
+    random_events: tuple[clock_rules.RandomEvent, ...]
+
+
+def view(data: dict[str, Any]) -> SceneView:
+    """The loaded scene and its board, from the session's data."""
+    s = data.get("scene")
+    if not s:
+        raise NotFound("no scene loaded: d2d scene load FILE.toml (or combat1)")
+    clock = data.get("clock", {})
+    return SceneView(
+        str(s["name"]), str(s["map"]), str(s.get("backstory", "")),
+        dict(s.get("factions", {})), dict(s.get("reserves", {})),
+        map_types()[s["map"]]["name"],
+        tuple(SceneUnit(n, u.get("faction"), u.get("kind", "unit"),
+                        tuple((k, u[k]) for k in units.STATS if k in u))
+              for n, u in data.get("units", {}).items()),
+        tuple(SceneTask(n, t["difficulty"], t["challenge"], t["progress"],
+                        tuple(t.get("workers", []))) for n, t in data.get("tasks", {}).items()),
+        int(clock.get("value", 1)),
+        tuple(clock_rules.TimedEvent.of(e) for e in clock.get("timed", [])),
+        tuple(clock_rules.RandomEvent.of(e) for e in clock.get("random", [])))
+
+
+def load(raw: dict[str, Any], session_data: dict[str, Any]
+         ) -> tuple[dict[str, Any], SceneView]:
+    """``scene load``: the session sections the scene sets up (see :func:`build`), and
+    the scene as it then stands."""
+    sections = build(raw, session_data)
+    return sections, view({**session_data, **sections})
