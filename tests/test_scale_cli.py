@@ -71,7 +71,7 @@ def test_human_output(d2d: Runner) -> None:
     assert "Under convention 000: 4x0" in out
     assert d2d.ok("scale", "compare", "2x4", "9x1").splitlines()[1] == \
         "  Level Bonus: 7 to 9x1"
-    assert "Move 4, Action Cost 2" in d2d.ok("scale", "map", "car", "--speed", "5x1")
+    assert "Move 5, Action Cost 2" in d2d.ok("scale", "map", "car", "--speed", "5x1")
     assert "aerial" in d2d.ok("scale", "map", "--list")
 
 
@@ -87,7 +87,7 @@ def test_human_output(d2d: Runner) -> None:
     (("show", "8x1", "--as", "will"), "body (kg), mind (IQ) or speed"),
     (("show", "8x200"), "scale -99 to +99"),
     (("compare", "8x1", "x1"), "e.g. 8x1"),
-    (("map", "orbital"), "personal, car, naval"),
+    (("map", "cave"), "personal, car, naval"),
     (("map",), "--list"),
     (("map", "car", "--speed", "fast"), "e.g. 8x1"),
     (("speed", "4m/s", "--convention", "002"), "001 (the level counts km/h)"),
@@ -120,17 +120,19 @@ def test_speed_convention_rule(d2d: Runner, tmp_path: Path) -> None:
 
 
 def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
-    # 001 p.19 "On normal Maps, a Round is 6 seconds": 5x0 = 5 km/h, 2 m spaces →
-    # 5/3.6 × 6 / 2 = 4.17 spaces, Move 4, Action Cost 2.
+    # 001 l.457 "On normal Maps, a Round is 6 seconds" and l.463 "Move = Speed": 5x0 →
+    # Move 5, Action Cost 2, whatever the round's length (issue 11 item 3; the 2 m / 6 s
+    # geometry would give 4.17 spaces: docs/errata.md "Move = Speed and the 6-second
+    # round").
     r = d2d.json("scale", "map", "personal", "--speed", "5x0")
-    assert (r["space_m"], r["round_s"], r["move"], r["action_cost"]) == (2, 6, 4, 2)
-    assert r["spaces_per_round"] == pytest.approx(25 / 6)
-    # 000 "Personal Map … Space:2m … Turn:2s" with 000's m/s: 4x0 is 4 m/s × 2 s / 2 m
-    # = 4 spaces — Move = Speed, as 001 p.19 "Move = Speed" says.
+    assert (r["space_m"], r["round_s"], r["move"], r["action_cost"]) == (2, 6, 5, 2)
+    assert (r["spaces_per_round"], r["move_1_kph"], r["move_1_text"]) == (5.0, 1, "1 km/h")
+    # 000 l.1048–1049 "Space:2m … Turn:2s" with 000's m/s (l.738 "4x0 = 4 m/s"): 4x0 is
+    # 4 m/s × 2 s / 2 m = 4 spaces — and Move = Speed says 4 too.
     path = with_rules(d2d, tmp_path, speed_convention="000", personal_round_s=2)
     r = d2d.json("--session", path, "scale", "map", "personal", "--speed", "4x0")
-    assert (r["round_s"], r["spaces_per_round"], r["move"], r["action_cost"]) == \
-        (2, 4.0, 4, 2)
+    assert (r["round_s"], r["spaces_per_round"], r["move"], r["action_cost"],
+            r["move_1_kph"]) == (2, 4.0, 4, 2, 3.6)
     bad = with_rules(d2d, tmp_path, personal_round_s=0)
     res = d2d("--session", bad, "scale", "map", "personal")
     assert res.exit_code == 3
@@ -140,14 +142,22 @@ def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
 # --- map scales (000 "Map and Scale") -------------------------------------------------
 
 @pytest.mark.parametrize(("kind", "speed", "space_m", "round_s", "spaces", "move", "cost"), [
-    # Car: "Space:3m, Turn:1s, Move:1 = 10kph = 3m/s": 50 km/h = 4.63 spaces.
-    ("car", "5x1", 3, 1, 50 / 3.6 / 3, 4, 2),
-    # Naval: "Space:50km, Turn:1 hour, Move:1 = 50kph": 50 km/h is one space.
-    ("naval", "5x1", 50000, 3600, 1.0, 1, 0),
-    # Aerial: "Space:10km … Move:1 = 100kph": a 400 km/h plane moves 4 spaces.
+    # Car, 000 l.1053 "Speed - Move:1 = 10kph = 3m/s": 50 km/h is Move 5.
+    ("car", "5x1", 3, 1, 5.0, 5, 2),
+    # issue 11: "scale map car --speed 2x1 drops 000's printed rate": 20 km/h is Move 2.
+    ("car", "2x1", 3, 1, 2.0, 2, 1),
+    # Naval, l.1057 "Move:1 = 50kph": 50 km/h is one space — and an Action costs 1.
+    ("naval", "5x1", 50000, 3600, 1.0, 1, 1),
+    # Aerial, l.1061 "Move:1 = 100kph": a 400 km/h plane moves 4 spaces.
     ("aerial", "4x2", 10000, 360, 4.0, 4, 2),
-    # Planetary: "0.1 billion km, Turn:1 week"; 001 p.10 Earth Speed 10x4 = 100,000 kph.
-    ("planetary", "10x4", 100_000_000_000, 604800, 0.168, 0, 0),
+    # Planetary, l.1065–1066 "0.1 billion km, Turn:1 week"; 001 l.320 Earth "10x4 =
+    # 100,000kph": 0.168 of a space a week — Move 0, and an Action still costs 1.
+    ("planetary", "10x4", 100_000_000_000, 604800, 0.168, 0, 1),
+    # Personal, 001 l.463 "Move = Speed" at every scale (001 l.308 "Each Scale is 10x
+    # the last and affects: … movement"): the M1 Abrams "4x1 = 40kph" (l.317) is Move 40,
+    # a 5x-1 snail Move 0.
+    ("personal", "4x1", 2, 6, 40.0, 40, 20),
+    ("personal", "5x-1", 2, 6, 0.5, 0, 1),
 ])
 def test_map_moves(d2d: Runner, kind: str, speed: str, space_m: int, round_s: int,
                    spaces: float, move: int, cost: int) -> None:
@@ -159,11 +169,15 @@ def test_map_moves(d2d: Runner, kind: str, speed: str, space_m: int, round_s: in
 
 def test_map_printed_move_1(d2d: Runner) -> None:
     maps = {m["map"]: m for m in d2d.json("scale", "map", "--list")["maps"]}
-    assert list(maps) == ["personal", "car", "naval", "aerial", "planetary", "narrative"]
-    assert maps["car"]["move_1_kph"] == 10.8  # printed "Move:1 = 10kph = 3m/s"
+    # 000 l.1046–1071, in the printed order; the four named without a scale included.
+    assert list(maps) == ["personal", "car", "naval", "aerial", "starfighter", "orbital",
+                          "planetary", "stellar", "galactic", "narrative"]
+    assert maps["personal"]["move_1_kph"] == 1  # 001 l.463 "Move = Speed" (5x0 = 5kph)
+    assert maps["car"]["move_1_kph"] == 10  # printed "Move:1 = 10kph = 3m/s"
     assert maps["naval"]["move_1_kph"] == 50  # printed "Move:1 = 50kph"
     assert maps["aerial"]["move_1_kph"] == 100  # printed "Move:1 = 100kph"
     assert maps["narrative"]["space_m"] is None
+    assert (maps["orbital"]["space_m"], maps["orbital"]["move_1_kph"]) == (None, None)
 
 
 def test_narrative_map_move_is_speed_level(d2d: Runner) -> None:
@@ -173,6 +187,19 @@ def test_narrative_map_move_is_speed_level(d2d: Runner) -> None:
     assert (r["spaces_per_round"], r["move"], r["action_cost"]) == (None, 7, 3)
     r = d2d.json("scale", "map", "car")
     assert (r["speed"], r["spaces_per_round"], r["move"], r["space_m"]) == (None, None, None, 3)
+
+
+def test_map_human_output(d2d: Runner) -> None:
+    assert d2d.ok("scale", "map", "car", "--speed", "2x1").splitlines() == [
+        "Car Map: space 3 m (10 ft), round 1 s, Move:1 = 10 km/h",
+        "  Speed 2x1 (20 km/h): 2 spaces per round, Move 2, Action Cost 1"]
+    assert d2d.ok("scale", "map", "personal", "--speed", "5x-1").splitlines() == [
+        "Personal Map: space 2 m (5-6 ft), round 6 s, Move:1 = 1 km/h",
+        "  Speed 5x-1 (0.5 km/h): 0.5 spaces per round, Move 0, Action Cost 1 (too slow "
+        "to cross a Space or act on this map)"]
+    assert d2d.ok("scale", "map", "galactic", "--speed", "3x5").splitlines() == [
+        "Galactic Map: space not printed, round flexible, Move = Speed Level",
+        "  Speed 3x5 (300,000 km/h): Move 3, Action Cost 1"]
 
 
 # --- round trip (hypothesis) ---------------------------------------------------------

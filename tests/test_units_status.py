@@ -101,7 +101,9 @@ def test_status_fields_target_and_round_tokens(d2d, data_dir) -> None:
                        "target"} for r in rows] == [True, True]
     gob = rows[0]
     assert (gob["move"], gob["action_cost"], gob["turn"], gob["target"]) == (5, 2, 2, "Rook")
-    assert rows[1]["move"] is None
+    # issue 11 item 3: before its first Refresh the Status Bar shows the Move and Action
+    # Cost the Refresh will give (Rook's Speed 4x0: Move 4, Action Cost 2); Turn is "—".
+    assert (rows[1]["move"], rows[1]["action_cost"], rows[1]["turn"]) == (4, 2, None)
     out = d2d.ok("status")
     assert "Goblin Scout" in out and "Rook" in out and "—" in out
     assert d2d.json("unit", "target", "Goblin Scout", "--clear")["target"] is None

@@ -19,14 +19,15 @@ app = c.group("round")
 @app.command()
 def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     """Start the next round: refresh every unit — Move = Speed, Action Cost = Speed/2
-    (round down), Turn = 2 (Speed after condition penalties).
+    (round down, at least 1), Turn = 2 — on the scene's map (Speed after condition
+    penalties; docs/rules.md "Move and Action Cost").
 
     Example: d2d round start
     """
     with c.edit(ctx) as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        result = rounds.start(rnd, roster, c.options(ctx, tx.data).refresh_penalties)
+        result = rounds.start(rnd, roster, c.options(ctx, tx.data), rounds.map_of(tx.data))
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"
@@ -61,13 +62,19 @@ def end(ctx: typer.Context,
 def _show_start(con: Any, r: rounds.RoundStarted) -> None:
     from rich.table import Table
 
-    con.print(f"[bold]Round {r.round}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
-              "Turn = 2")
+    con.print(f"[bold]Round {r.round}[/] — refresh on the {_map_name(r.map)}: Move = Speed, "
+              "Action Cost = Speed/2, Turn = 2")
     t = Table("Unit", "Speed", "Move", "Action Cost", "Turn", box=None)
     for u in r.units:
         t.add_row(render.escape(u.unit), *("—" if v is None else str(v)
-                                           for v in (u.speed, u.move, u.action_cost, u.turn)))
+                                           for v in (u.stat, u.move, u.action_cost, u.turn)))
     con.print(t if r.units else "[dim]no units on the board[/]")
+
+
+def _map_name(key: str) -> str:
+    from d2d_cli import tables
+
+    return str(tables.load("maps")[key]["name"])
 
 
 def _fmt(changes: dict[str, int]) -> str:

@@ -8,6 +8,7 @@ scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for it
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 import typer
@@ -133,28 +134,30 @@ def samples_(json: c.JsonOpt = False) -> None:
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
-        metavar="TYPE", help="personal, car, naval, aerial, planetary or narrative.")] = None,
+        metavar="TYPE", help="personal, car, naval, aerial, planetary, narrative (or "
+                             "starfighter, orbital, stellar, galactic: no printed scale).")]
+    = None,
     speed: Annotated[str | None, typer.Option("--speed", metavar="STAT",
                                               help="A unit's Speed, e.g. 5x0.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="Show every map type.")] = False,
     convention: ConventionOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
-    """A map's space and round; with --speed, the spaces a unit moves per round, its
-    Move (whole spaces) and Action Cost (Move ÷ 2, rounded down).
+    """A map's space and round, and what one Move counts on it; with --speed, a unit's
+    Move and Action Cost there — the same rule as round start and the Status Bar.
 
     Example: d2d scale map car --speed 5x1
     """
     rules, conv = _rules(ctx, convention, always=True)
+    rules = dataclasses.replace(rules, speed_convention=conv)
     if list_ or kind is None:
         if kind is None and not list_:
             raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
-                                 ") or --list")
-        render.emit({"maps": scale.maps_table(rules)}, _show_maps, as_json=json)
+                           ") or --list")
+        render.emit(scale.maps_table(rules), _show_maps, as_json=json)
         return
     st = stats.parse_stat(speed) if speed is not None else None
-    result = scale.move_on_map(kind, st, conv, rules)
-    render.emit(result, _show_map, as_json=json)
+    render.emit(scale.move_on_map(kind, st, rules), _show_map, as_json=json)
 
 
 # --- human views --------------------------------------------------------------------
@@ -200,27 +203,31 @@ def _show_compare(con: Any, r: scale.Comparison) -> None:
               f"(higher scale: {who[r.higher_scale]})")
 
 
-def _show_map(con: Any, r: dict[str, Any]) -> None:
-
-    rnd = f"{r['round_s']} s" if r["round_s"] is not None else "flexible"
-    con.print(f"[bold]{r['name']}[/]: space {render.escape(r['space_text'])}, round {rnd}"
-              + (f", 1 space per round = {r['move_1_text']}" if r["move_1_text"] else ""))
-    if r["speed"] is not None:
-        sp = r["speed"]
-        spaces = "" if r["spaces_per_round"] is None else \
-            f"{scale.fmt(r['spaces_per_round'])} spaces per round, "
-        con.print(f"  Speed {sp['stat']} ({scale.fmt(sp['kph'])} km/h): {spaces}"
-                  f"[bold]Move {r['move']}[/], Action Cost {r['action_cost']}")
+def _move_1(r: scale.MapSpec) -> str:
+    return f"Move:1 = {r.move_1_text}" if r.move_1_text else "Move = Speed Level"
 
 
-def _show_maps(con: Any, r: dict[str, Any]) -> None:
+def _show_map(con: Any, r: scale.MoveOnMap) -> None:
+    rnd = f"{r.round_s} s" if r.round_s is not None else "flexible"
+    con.print(f"[bold]{r.name}[/]: space {render.escape(r.space_text)}, round {rnd}, "
+              f"{_move_1(r)}")
+    if r.speed is not None:
+        sp = r.speed
+        spaces = "" if r.spaces_per_round is None else \
+            f"{scale.fmt(r.spaces_per_round)} spaces per round, "
+        slow = " [dim](too slow to cross a Space or act on this map)[/]" if r.move == 0 else ""
+        con.print(f"  Speed {sp.stat} ({scale.fmt(sp.kph)} km/h): {spaces}"
+                  f"[bold]Move {r.move}[/], Action Cost {r.action_cost}{slow}")
+
+
+def _show_maps(con: Any, r: scale.MapList) -> None:
     from rich.table import Table
 
-    t = Table("Type", "Space", "Round", "1 space per round", box=None)
-    for m in r["maps"]:
-        t.add_row(m["map"], render.escape(m["space_text"]),
-                  f"{m['round_s']} s" if m["round_s"] is not None else "flexible",
-                  m["move_1_text"] or "—")
+    t = Table("Type", "Space", "Round", "One Move", box=None)
+    for m in r.maps:
+        t.add_row(m.map, render.escape(m.space_text),
+                  f"{m.round_s} s" if m.round_s is not None else "flexible",
+                  m.move_1_text or "the Speed Level")
     con.print(t)
     con.print("[dim]Printed values and d2d's choices: docs/rules.md \"Stats and scale\".[/]")
 

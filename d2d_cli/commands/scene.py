@@ -56,7 +56,7 @@ def load(ctx: typer.Context,
     """
     label, raw = read_scene_file(file)
     with c.edit(ctx) as tx:
-        sections, result = scene.load(raw, tx.data)
+        sections, result = scene.load(raw, tx.data, c.options(ctx, tx.data))
         for key, value in sections.items():
             tx.put(key, value)
         tx.summary = f"scene {result.name!r} loaded from {label}"
@@ -69,7 +69,15 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d scene show
     """
-    render.emit(scene.view(c.read(ctx)), _show, as_json=json)
+    data = c.read(ctx)
+    render.emit(scene.view(data, c.options(ctx, data)), _show, as_json=json)
+
+
+def _unit_line(u: scene.SceneUnit) -> str:
+    stats = " ".join(f"{k.title()} {v}" for k, v in u.stats)
+    if u.move is None:
+        return stats
+    return f"{stats} — Move {u.move}, Action Cost {u.action_cost}"
 
 
 def _show(con: Any, r: scene.SceneView) -> None:
@@ -80,8 +88,7 @@ def _show(con: Any, r: scene.SceneView) -> None:
         con.print(f"[bold]{render.escape(name)}[/] — goal: {render.escape(f['goal'])}")
         for u in r.units:
             if u.faction == name:
-                stats = " ".join(f"{k.title()} {v}" for k, v in u.stats)
-                con.print(f"  {render.escape(u.name)}: {stats}")
+                con.print(f"  {render.escape(u.name)}: {_unit_line(u)}")
     for u in r.units:
         if u.faction not in r.factions:
             con.print(f"  {render.escape(u.name)} [dim](no faction)[/]")

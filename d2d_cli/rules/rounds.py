@@ -2,8 +2,11 @@
 p.40 "Round: End"; 000 "6) Events").
 
 Round: Start — "Refresh - Place tokens on each Unit# card: Action Cost = Speed/2
-(round down), Move = Speed, Turn = 2". Speed is the Speed stat's level after its
-condition penalties (a Slow token gives Speed:-1), never below 0.
+(round down), Move = Speed, Turn = 2". Speed is the Speed stat after its condition
+penalties (a Slow token gives Speed:-1; the Level never below 0); Move and Action Cost
+come from it and the scene's map through the one rule, ``scale.move_tokens``. The
+Status Bar shows the tokens placed, or before a unit's first Refresh the ones it would
+get (:func:`status_bar`).
 
 Round: End — "Do after all Groups complete Rounds: Draw - Each Player draws a card.
 Recover - For each Unit: Remove a Fatigue, Stun, Stress, Slow OR Ready an Ability in
@@ -22,10 +25,12 @@ from typing import Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import clock as clocks
-from d2d_cli.rules import conditions, units
+from d2d_cli.rules import conditions, scale, units
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
-from d2d_cli.rules.result import Result
+from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.stats import Stat
 from d2d_cli.rules.tasks import Task, TaskTick
 from d2d_cli.rules.tasks import round_end as task_clock
 
@@ -47,12 +52,18 @@ class Round:
         return {"number": self.number, "phase": self.phase}
 
 
-# --- round start ----------------------------------------------------------------------
+# --- round start and the Status Bar ---------------------------------------------------
+
+
+def map_of(data: dict[str, Any]) -> str:
+    """The map the session's scene is played on; without a scene, the Personal Map
+    ("On normal Maps, a Round is 6 seconds", 001 l.457)."""
+    return str(data.get("scene", {}).get("map", "personal"))
 
 
 @dataclass(frozen=True)
 class Refreshed(Result):
-    """One unit's tokens after the Refresh: its Speed (level after penalties), Move,
+    """One unit's tokens after the Refresh: its Speed (the Level after penalties), Move,
     Action Cost and Turn (None where the unit has no Speed stat)."""
 
     unit: str
@@ -60,6 +71,7 @@ class Refreshed(Result):
     move: int | None
     action_cost: int | None
     turn: int
+    stat: str | None = hidden(None)  # the Speed after penalties, as a stat: 3x1
 
 
 @dataclass(frozen=True)
@@ -68,34 +80,79 @@ class RoundStarted(Result):
 
     round: int
     units: tuple[Refreshed, ...]
+    map: str = hidden("personal")
 
 
-def speed_level(unit: units.Unit, penalties: bool = True) -> int | None:
-    """The Speed stat's level, less its condition penalties (``[rules]
-    refresh_penalties = false`` uses the printed level)."""
+def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
+    """The Speed stat less its condition penalties on the Level, never below 0 (``[rules]
+    refresh_penalties = false``: the printed Speed)."""
     stat = unit.stats.get("speed")
     if stat is None:
         return None
     change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
-    return max(0, stat.level + change)
+    return Stat(max(0, stat.level + change), stat.scale)
 
 
-def refresh(unit: units.Unit, penalties: bool = True) -> Refreshed:
-    """Move = Speed, Action Cost = Speed/2 (round down), Turn = 2."""
-    speed = speed_level(unit, penalties)
-    unit.move = speed
-    unit.action_cost = None if speed is None else speed // 2
+def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+           ) -> scale.MoveTokens | None:
+    """The Move and Action Cost the Refresh gives ``unit`` on ``map_key`` (None: no Speed)."""
+    stat = speed_now(unit, opts.refresh_penalties)
+    return None if stat is None else scale.move_tokens(stat, map_key, opts)
+
+
+def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+               ) -> tuple[int | None, int | None]:
+    """(Move, Action Cost) as the Status Bar shows them: the tokens placed at the last
+    Refresh, or before the unit's first one, those it would get."""
+    if unit.move is not None:
+        return unit.move, unit.action_cost
+    got = tokens(unit, map_key, opts)
+    return (None, None) if got is None else (got.move, got.action_cost)
+
+
+def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS
+            ) -> Refreshed:
+    """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
+    speed = speed_now(unit, opts.refresh_penalties)
+    got = tokens(unit, map_key, opts)
+    unit.move = None if got is None else got.move
+    unit.action_cost = None if got is None else got.action_cost
     unit.turn = TURN
-    return Refreshed(unit.name, speed, unit.move, unit.action_cost, unit.turn)
+    return Refreshed(unit.name, None if speed is None else speed.level, unit.move,
+                     unit.action_cost, unit.turn, None if speed is None else str(speed))
 
 
-def start(rnd: Round, roster: dict[str, units.Unit], penalties: bool = True) -> RoundStarted:
-    """Round: Start — the next round; every unit refreshes (the roster changes: store it)."""
+def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
+          map_key: str = "personal") -> RoundStarted:
+    """Round: Start — the next round; every unit refreshes on the scene's map (the roster
+    changes: store it)."""
     if rnd.phase == "started":
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1
     rnd.phase = "started"
-    return RoundStarted(rnd.number, tuple(refresh(u, penalties) for u in roster.values()))
+    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in roster.values()),
+                        map_key)
+
+
+@dataclass(frozen=True)
+class StatusBar(Result):
+    """``status``: every unit's row (``units.status_row``), its Move and Action Cost as
+    :func:`on_the_bar` gives them."""
+
+    units: tuple[Any, ...]
+
+
+def status_bar(data: dict[str, Any], opts: Options = DEFAULTS) -> StatusBar:
+    """The Status Bar of the session's ``data`` (001 l.459 "Refresh - Place tokens on
+    each Unit# card"; before a unit's first Refresh it shows what the Refresh will give,
+    on the scene's map)."""
+    where = map_of(data)
+    rows = []
+    for unit in units.roster(data).values():
+        move, cost = on_the_bar(unit, where, opts)
+        unit.move, unit.action_cost = move, cost  # this copy only: nothing is stored
+        rows.append(units.status_row(unit))
+    return StatusBar(tuple(rows))
 
 
 # --- round end ------------------------------------------------------------------------

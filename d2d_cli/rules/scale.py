@@ -13,7 +13,8 @@ stat or printed, so 1e-35 … 1e60 convert exactly.
 
 Helpers other features call: :func:`describe` (a stat as real quantities, a dict),
 :func:`summary` (one line for a sheet), :func:`body_kg`, :func:`mind_iq`,
-:func:`speed_kph`, :func:`speed_mps`, :func:`move_on_map`.
+:func:`speed_kph`, :func:`speed_mps`, :func:`move_tokens` (Move and Action Cost on a
+map: the one rule for them).
 """
 
 from __future__ import annotations
@@ -671,32 +672,130 @@ def samples() -> Samples:
     return Samples(tuple(out))
 
 
-# --- map scales ---------------------------------------------------------------------
+# --- map scales, Move and Action Cost ------------------------------------------------
 
 
 def map_types() -> list[str]:
     return list(tables.load("maps"))
 
 
-def map_spec(key: str, opts: Options = DEFAULTS) -> dict[str, Any]:
-    """A map type's space (m) and round (s), with the table's ``[rules]`` applied."""
+def map_key(text: str) -> str:
+    """A map type as a scene file or ``scale map`` names it: ``personal``, ``Personal
+    Map``, ``CAR`` → its key."""
     maps = tables.load("maps")
-    name = str(key).strip().lower()
-    if name not in maps:
-        raise BadInput(f"unknown map type {key!r}: one of {', '.join(maps)}")
-    spec = maps[name]
+    key = str(text).strip().lower().removesuffix(" map").strip()
+    if key not in maps:
+        raise BadInput(f"unknown map type {text!r} — known: {', '.join(maps)}")
+    return key
+
+
+@dataclass(frozen=True)
+class MapSpec(Result):
+    """A map type: its space (m) and round (s) with the table's ``[rules]`` applied
+    (None where the map has no fixed scale), the printed text, and ``move_1_kph``: the
+    real speed one Move stands for on it (None: Move is the Speed Level)."""
+
+    map: str
+    name: str
+    space_m: float | int | None
+    round_s: float | int | None
+    space_text: str
+    printed: str
+    move_1_kph: float | int | None
+    move_1_text: str | None
+
+
+@dataclass(frozen=True)
+class SpeedOnMap(StatView):
+    """The Speed given to ``scale map``: what its Level counts and its km/h."""
+
+    counts: str
+    kph: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveOnMap(MapSpec):
+    """``scale map TYPE --speed STAT``: the map, then the Speed's Move and Action Cost on
+    it (``spaces_per_round`` is the Move before rounding down; None on a map without a
+    scale, where Move is the Speed Level)."""
+
+    speed: SpeedOnMap | None
+    spaces_per_round: float | None
+    move: int | None
+    action_cost: int | None
+    convention: str
+
+
+@dataclass(frozen=True)
+class MapList(Result):
+    maps: tuple[MapSpec, ...]
+
+
+@dataclass(frozen=True)
+class MoveTokens:
+    """A unit's Move and Action Cost on a map (:func:`move_tokens`). ``spaces``: the
+    exact Move before rounding down (None on a map without a scale)."""
+
+    move: int
+    action_cost: int
+    spaces: Fraction | None
+
+
+def _move_1_mps(spec: dict[str, Any], opts: Options) -> Fraction | None:
+    """The real speed (m/s) one Move stands for on a map; None where it has no scale."""
+    if "move_1_stat" in spec:
+        return speed_mps(parse_stat(spec["move_1_stat"]), opts.speed_convention)[0]
+    if "move_1_kph" in spec:
+        return Fraction(spec["move_1_kph"]) * KPH
+    space, rnd = _geometry(spec, opts)
+    return space / rnd if space is not None and rnd is not None else None
+
+
+def _geometry(spec: dict[str, Any], opts: Options) -> tuple[Fraction | None, Fraction | None]:
     round_s = spec.get("round_s")
-    rkey = spec.get("round_key")
-    if rkey:
-        round_s = Fraction(str(getattr(opts, rkey)))
+    if spec.get("round_key"):
+        round_s = str(getattr(opts, spec["round_key"]))
     space = Fraction(spec["space_m"]) if "space_m" in spec else None
-    rnd = Fraction(round_s) if round_s is not None else None
-    move_1 = space / rnd if space is not None and rnd is not None else None
-    return {"map": name, "name": spec["name"], "space_m": _num(space), "round_s": _num(rnd),
-            "space_text": spec["space_text"], "printed": spec["printed"],
-            "move_1_kph": _num(move_1 / KPH if move_1 is not None else None),
-            "move_1_text": f"{fmt(move_1 / KPH)} km/h" if move_1 is not None else None,
-            "_space": space, "_round": rnd}
+    return space, (Fraction(round_s) if round_s is not None else None)
+
+
+def move_tokens(speed: Stat, key: str, opts: Options = DEFAULTS) -> MoveTokens:
+    """Move and Action Cost of a unit whose Speed is ``speed`` on map ``key`` — the one
+    rule ``round start``, ``status``, ``scale map`` and ``scene`` all use
+    (docs/rules.md "Move and Action Cost").
+
+    Move = the Speed divided by what one Move counts on the map, rounded down (a unit
+    never enters part of a Space): on the Personal Map one Move per Speed 1x0, so Move
+    = Speed (001 l.463 "Move = Speed"; a 4x1 tank is Speed 40, a 5x-1 snail 0.5); on
+    the Car, Naval and Aerial Maps the printed "Move:1 = 10kph / 50kph / 100kph" (000
+    l.1053, 1057, 1061); on the Planetary Map one Space per Round; on a map without a
+    scale, the Speed Level. Only the whole Level counts (a partial is "only used in
+    rare circumstances", 000 l.720).
+
+    Action Cost = Move ÷ 2 rounded down (001 l.461 "Action Cost = Speed/2 (round
+    down)"; 000 l.286 "half starting Move (rounded down)"), and at least 1: an Action
+    is never free (a Move of 0 or 1 would make it cost nothing).
+    """
+    spec = tables.load("maps")[map_key(key)]
+    whole = Stat(speed.level, speed.scale)
+    rate = _move_1_mps(spec, opts)
+    if rate is None:
+        spaces, move = None, whole.level
+    else:
+        spaces = speed_mps(whole, check_convention(opts.speed_convention))[0] / rate
+        move = math.floor(spaces)
+    return MoveTokens(move, max(1, move // 2), spaces)
+
+
+def map_spec(key: str, opts: Options = DEFAULTS) -> MapSpec:
+    """A map type (``scale map TYPE``, each row of ``--list``)."""
+    name = map_key(key)
+    spec = tables.load("maps")[name]
+    space, rnd = _geometry(spec, opts)
+    rate = _move_1_mps(spec, opts)
+    return MapSpec(name, spec["name"], _num(space), _num(rnd), spec["space_text"],
+                   spec["printed"], _num(rate / KPH if rate is not None else None),
+                   f"{fmt(rate / KPH)} km/h" if rate is not None else None)
 
 
 def _num(x: Fraction | None) -> float | int | None:
@@ -705,42 +804,27 @@ def _num(x: Fraction | None) -> float | int | None:
     return int(x) if x.denominator == 1 else float(dec(x))
 
 
-def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CONVENTION,
-                opts: Options = DEFAULTS) -> dict[str, Any]:
-    """How far a unit's Speed takes it on a map, each round.
-
-    ``spaces_per_round`` = real speed × round ÷ space (exact); ``move`` = the whole
-    spaces (rounded down: a unit never enters part of a Space); ``action_cost`` =
-    Move ÷ 2 rounded down (001 p.19 "Action Cost = Speed/2 (round down)", 000
-    "Action - Cost half Move (rounded down)"). On a Narrative map (no fixed scale)
-    Move is the Speed level (001 p.19 "Move = Speed").
-    """
-    spec = map_spec(key, opts)
-    space, rnd = spec.pop("_space"), spec.pop("_round")
-    out: dict[str, Any] = {**spec, "speed": None, "spaces_per_round": None, "move": None,
-                           "action_cost": None, "convention": convention}
+def move_on_map(key: str, speed_stat_: Stat | None, opts: Options = DEFAULTS) -> MoveOnMap:
+    """``scale map TYPE [--speed STAT]``: the map, and with a Speed its Move and Action
+    Cost there (:func:`move_tokens`), by ``opts.speed_convention``."""
+    conv = check_convention(opts.speed_convention)
+    base = map_spec(key, opts)
+    fields = {f: getattr(base, f) for f in ("map", "name", "space_m", "round_s",
+                                              "space_text", "printed", "move_1_kph",
+                                              "move_1_text")}
     if speed_stat_ is None:
-        return out
-    check_convention(convention)
-    mps, counts = speed_mps(speed_stat_, convention)
-    out["speed"] = {**_stat_fields(speed_stat_), "counts": counts, "kph": float(dec(mps / KPH))}
-    if space is None or rnd is None:
-        move = speed_stat_.level
-    else:
-        spaces = mps * rnd / space
-        out["spaces_per_round"] = float(dec(spaces))
-        move = math.floor(spaces)
-    out["move"] = move
-    out["action_cost"] = move // 2
-    return out
+        return MoveOnMap(**fields, speed=None, spaces_per_round=None, move=None,
+                         action_cost=None, convention=conv)
+    mps, counts = speed_mps(speed_stat_.whole, conv)
+    tokens = move_tokens(speed_stat_, key, opts)
+    return MoveOnMap(**fields,
+                     speed=SpeedOnMap(**_stat_fields(speed_stat_), counts=counts,
+                                      kph=float(dec(mps / KPH))),
+                     spaces_per_round=None if tokens.spaces is None else float(
+                         dec(tokens.spaces)),
+                     move=tokens.move, action_cost=tokens.action_cost, convention=conv)
 
 
-def maps_table(opts: Options = DEFAULTS) -> list[dict[str, Any]]:
+def maps_table(opts: Options = DEFAULTS) -> MapList:
     """Every map type (``d2d scale map --list``)."""
-    out = []
-    for key in map_types():
-        spec = map_spec(key, opts)
-        spec.pop("_space")
-        spec.pop("_round")
-        out.append(spec)
-    return out
+    return MapList(tuple(map_spec(key, opts) for key in map_types()))
