@@ -15,12 +15,13 @@ BLEEDING = 'conditions = { bleeding = 1 }'
 
 def test_round_start_refreshes_every_unit(d2d, tmp_path):
     """001 p.19: "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2"; the Goblin
-    Scout's Speed 5x0 (001 p.6) gives Move 5, Action Cost 2."""
+    Scout's Speed 5x0 (001 p.6) gives Move 5, Action Cost 2; the Archer is 001's Human
+    Male, Speed 5x0 (issue 11 item 7: the scene's Archer changed from 4x0)."""
     d2d.json("scene", "load", "combat1")
     r = d2d.json("round", "start")
     assert r["round"] == 1
     rows = {u["unit"]: (u["move"], u["action_cost"], u["turn"]) for u in r["units"]}
-    assert rows == {"Archer": (4, 2, 2), "Thief": (4, 2, 2), "Goblin Scout": (5, 2, 2),
+    assert rows == {"Archer": (5, 2, 2), "Thief": (4, 2, 2), "Goblin Scout": (5, 2, 2),
                     "Goblin Skirmisher": (5, 2, 2)}
     d2d.json("round", "end")
     assert d2d.json("round", "start")["round"] == 2
