@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import Runner, with_rules
+from tests.helpers import Runner, rule_text, with_rules
 
 # --- JSON contracts ---------------------------------------------------------------------
 
@@ -248,3 +248,42 @@ def test_iq_and_back(d2d: Runner) -> None:
     assert (r["stat"], r["level"], r["scale"], r["partial"], r["value"], r["unit"]) == \
         ("5x1", 5, 1, None, 100.0, "IQ")
     assert d2d("scale", "iq", "11x1").exit_code == 2
+
+
+# --- Powers: the Area of an Effect (000 l.879–885) ---------------------------------------
+
+@pytest.mark.parametrize(("points", "table", "formula"), [
+    (1, 0, 0), (2, 1, 1), (3, 2, 4), (4, 4, 9), (5, 8, 16), (6, 25, 25), (10, 81, 81)])
+def test_power_area_readings(d2d: Runner, points: int, table: int, formula: int) -> None:
+    """000 l.880–884 "1 point - 1 space / 2 points - Area Effect:1 / 3 points - Area
+    Effect:2 / 4 points - Area Effect:4 / 5 points - Area Effect:8" against l.885 "X
+    points - Area Effect:(X-1)^2". Default: the printed rows, the formula above 5."""
+    r = d2d.json("scale", "area", points)
+    assert (r["power_area"], r["area_effect"]) == ("table", table)
+    assert (r["formula"], r["printed_row"]) == (formula, table if points <= 5 else None)
+    assert d2d.json("scale", "area", points, "--reading", "formula")["area_effect"] == formula
+
+
+def test_power_area_rule_and_output(d2d: Runner, tmp_path: Path) -> None:
+    path = with_rules(d2d, tmp_path, power_area="formula")
+    assert d2d.json("--session", path, "scale", "area", "3") == {
+        "points": 3, "power_area": "formula", "area_effect": 4, "text": "Area Effect:4",
+        "printed_row": 2, "formula": 4}
+    assert d2d.ok("scale", "area", "1") == \
+        "1 Effect point → 1 space (reading: table; the formula (X−1)² gives 1 space)\n"
+    assert d2d.ok("scale", "area", "3") == ("3 Effect points → Area Effect:2 (reading: "
+                                            "table; the formula (X−1)² gives Area Effect:4)\n")
+    assert d2d.ok("scale", "area", "6") == ("6 Effect points → Area Effect:25 (reading: "
+                                            "table; above 5 points only the formula (X−1)² "
+                                            "is printed)\n")
+    for args, needle in ((("0",), "from 1 to 100, not 0"), (("101",), "not 101"),
+                         (("3", "--reading", "square"), "use table or formula")):
+        res = d2d("scale", "area", *args)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1 and needle in res.stderr
+
+
+def test_power_area_text(d2d: Runner) -> None:
+    lines = [x.strip() for x in rule_text("000").splitlines()[880 - 1:885]]
+    assert lines == ["- 1 point - 1 space", "- 2 points - Area Effect:1",
+                     "- 3 points - Area Effect:2", "- 4 points - Area Effect:4",
+                     "- 5 points - Area Effect:8", "- X points - Area Effect:(X-1)^2"]

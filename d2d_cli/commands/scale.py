@@ -160,6 +160,30 @@ def map_(
     render.emit(scale.move_on_map(kind, st, rules), _show_map, as_json=json)
 
 
+@app.command("area")
+def area(
+    ctx: typer.Context,
+    points: Annotated[int, typer.Argument(help="Effect points spent on Area (1–100).")],
+    reading: Annotated[str | None, typer.Option(
+        "--reading", metavar="table|formula",
+        help="The printed rows (1–5 points) or the printed formula (X−1)². Default: the "
+             "session's [rules] power_area.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """The area a Power's Effect points buy: 1 space, or Area Effect cards (000 "Powers").
+
+    000 prints rows (2 points Area Effect:1 … 5 points Area Effect:8) and a formula
+    "(X-1)^2" that disagree from 3 points (docs/errata.md). Example: d2d scale area 4
+    """
+    if reading is None:
+        rules = c.options(ctx, c.read(ctx))
+    elif reading in ("table", "formula"):
+        rules = dataclasses.replace(DEFAULTS, power_area=reading)
+    else:
+        raise BadInput(f"--reading {reading!r}: use table or formula")
+    render.emit(scale.power_area(points, rules), _show_area, as_json=json)
+
+
 # --- human views --------------------------------------------------------------------
 
 
@@ -242,3 +266,19 @@ def _show_samples(con: Any, r: scale.Samples) -> None:
         t.add_row(render.escape(x.name), x.kind.capitalize(),
                   render.escape(x.value) + conv, x.result + note)
     con.print(t)
+
+
+def _show_area(con: Any, r: scale.PowerArea) -> None:
+    if r.printed_row is None:
+        note = "above 5 points only the formula (X−1)² is printed" \
+            if r.power_area == "table" else ""
+    elif r.power_area == "table":
+        note = f"the formula (X−1)² gives {_area(r.formula)}"
+    else:
+        note = f"the printed row gives {_area(r.printed_row)}"
+    con.print(f"{r.points} Effect point{'s' if r.points != 1 else ''} → [bold]{r.text}[/] "
+              f"[dim](reading: {r.power_area}{'; ' + note if note else ''})[/]")
+
+
+def _area(n: int) -> str:
+    return "1 space" if n == 0 else f"Area Effect:{n}"

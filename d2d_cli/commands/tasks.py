@@ -10,6 +10,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import tasks
+from d2d_cli.rules.options import Options
 
 app = c.group("task")
 
@@ -19,12 +20,14 @@ ByOpt = Annotated[str | None, typer.Option("--by", help="Who worked the task (Te
                                            "several characters may work one task).")]
 
 
-def _change(ctx: typer.Context, step: Callable[[dict[str, tasks.Task]], tasks.TaskView],
-            summary: str) -> tasks.TaskView:
+Step = Callable[[dict[str, tasks.Task], Options], tasks.TaskView]
+
+
+def _change(ctx: typer.Context, step: Step, summary: str) -> tasks.TaskView:
     """Apply ``step`` to the session's task board, save it, and return its result."""
     with c.edit(ctx) as tx:
         board = tasks.board(tx.data)
-        result = step(board)
+        result = step(board, c.options(ctx, tx.data))
         tx.put("tasks", tasks.board_state(board))
         tx.summary = f"{summary}: Challenge {result.challenge}, Progress {result.progress}"
     return result
@@ -43,7 +46,7 @@ def new(ctx: typer.Context, name: NameArg,
     Example: d2d task new Knot --difficulty 4 --worker Thief
     """
     tasks.check_difficulty(difficulty)
-    result = _change(ctx, lambda b: tasks.start(b, name, difficulty, worker),
+    result = _change(ctx, lambda b, _: tasks.start(b, name, difficulty, worker),
                      f"task {name} started")
     render.emit(result, _show_one, as_json=json)
 
@@ -53,10 +56,11 @@ def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
         json: c.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
 
-    Example: d2d task win Knot --hits 2
+    With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
+    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot --hits 2
     """
     tasks.check_hits(hits)
-    result = _change(ctx, lambda b: tasks.resolve(b, name, True, hits, by),
+    result = _change(ctx, lambda b, o: tasks.resolve(b, name, True, hits, by, o.task_win),
                      f"task {name} won")
     render.emit(result, _show_one, as_json=json)
 
@@ -69,7 +73,7 @@ def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
     Example: d2d task lose Knot --hits 1
     """
     tasks.check_hits(hits)
-    result = _change(ctx, lambda b: tasks.resolve(b, name, False, hits, by),
+    result = _change(ctx, lambda b, _: tasks.resolve(b, name, False, hits, by),
                      f"task {name} lost")
     render.emit(result, _show_one, as_json=json)
 
@@ -108,10 +112,11 @@ def drop(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
 
 
 def bar(r: tasks.TaskView) -> str:
-    """``Challenge ●●○○ Progress ●●●○``: filled tokens left, hollow ones spent."""
+    """``Challenge ●●○○ Progress ●●●○``: filled tokens left, hollow ones spent (under
+    000's task_win the Progress can grow past the Difficulty: more filled tokens)."""
     d = r.difficulty
     return (f"Challenge {'●' * r.challenge}{'○' * (d - r.challenge)} "
-            f"Progress {'●' * r.progress}{'○' * (d - r.progress)}")
+            f"Progress {'●' * r.progress}{'○' * max(0, d - r.progress)}")
 
 
 _STATE = {"open": "open", "complete": "[green]complete[/]", "failed": "[red]failed[/]"}

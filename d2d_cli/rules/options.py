@@ -74,6 +74,10 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1102 "Gain SP equal to lost Level"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
+    Option("task_win", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.1014 "Win - Challenge:-Hits"'),
+    Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
+           '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -93,6 +97,8 @@ class Options:
     new_skill_sp: int = 1
     respec_sp: str = "lost"
     refresh_penalties: bool = True
+    task_win: str = "001"
+    power_area: str = "table"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

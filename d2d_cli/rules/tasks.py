@@ -9,6 +9,12 @@ Fail. Complete - IF no Challenge THEN Complete." (001 p.39), and at "Round: End"
 "Teamwork - IF applicable THEN multiple characters may work on the same Task either
 separately or together." (000 "Conflict > 1) Setup"): a task keeps the names of the
 characters who worked on it; any of them may win or lose it.
+
+000 reads a win differently (``[rules] task_win = "000"``): "IF you Succeed THEN move
+Task Tokens (top) to Progress (bottom) equal to the number of Successes. IF no Task
+remains then the Task is complete." (000 l.497): the Hits taken off the Challenge are
+added to the Progress. A loss is the same in both ("remove Progress Tokens (bottom)
+equal to the number of your Rival's Successes", l.499).
 """
 
 from __future__ import annotations
@@ -150,12 +156,17 @@ def _worker(task: Task, by: str | None) -> None:
         task.workers.append(by)  # Teamwork: another character joins the task
 
 
-def win(task: Task, hits: int, by: str | None = None) -> Task:
-    """Win - Challenge:-Hits (never below 0)."""
+def win(task: Task, hits: int, by: str | None = None, rule: str = "001") -> Task:
+    """Win - Challenge:-Hits (never below 0). ``rule="000"``: the tokens taken off the
+    Challenge move to the Progress (000 l.497 "move Task Tokens (top) to Progress
+    (bottom) equal to the number of Successes")."""
     check_hits(hits)
     _open(task)
     _worker(task, by)
-    task.challenge = max(0, task.challenge - hits)
+    moved = min(hits, task.challenge)
+    task.challenge -= moved
+    if rule == "000":
+        task.progress += moved
     return task
 
 
@@ -191,10 +202,11 @@ def start(tasks: dict[str, Task], name: str, difficulty: int,
 
 
 def resolve(tasks: dict[str, Task], name: str, won: bool, hits: int,
-            by: str | None = None) -> TaskView:
-    """``task win`` / ``task lose``: a Conflict on the task, won or lost."""
+            by: str | None = None, rule: str = "001") -> TaskView:
+    """``task win`` / ``task lose``: a Conflict on the task, won or lost; ``rule`` is
+    ``[rules] task_win``."""
     task = find(tasks, name)
-    return (win if won else lose)(task, hits, by).view()
+    return (win(task, hits, by, rule) if won else lose(task, hits, by)).view()
 
 
 def drop(tasks: dict[str, Task], name: str) -> TaskDropped:
