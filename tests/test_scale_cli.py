@@ -71,6 +71,22 @@ def test_human_output(d2d: Runner) -> None:
     assert "Under convention 000: 4x0" in out
     assert d2d.ok("scale", "compare", "2x4", "9x1").splitlines()[1] == \
         "  Level Bonus: 7 to 9x1"
+    # whole outputs (issue 9)
+    assert out == ("4m/s → Speed 10x0 (partial 14.4x0)\n"
+                   "  10x0 = 10 km/h = 2.778 m/s = 6.214 mph (level counts km/h, convention "
+                   "001)\n"
+                   "  Under convention 000: 4x0 (level counts m/s)\n")
+    assert d2d.ok("scale", "iq", "110") == "110 → Mind 6x1\n  6x1 = IQ 110 (Mind = IQ − 50)\n"
+    assert d2d.ok("scale", "show", "5x0", "--as", "speed") == (
+        "Speed 5x0\n"
+        "  5x0 = 5 km/h = 1.389 m/s = 3.107 mph (level counts km/h, convention 001)\n"
+        "  Under convention 000: 18 km/h = 5 m/s\n")
+    assert d2d.ok("scale", "show", "8x1") == (
+        "Body 8x1\n  8x1 = 80 kg / 176.4 lb\n  Deadlift: 120 kg / 264.6 lb\n"
+        "  Carry: 80 kg / 176.4 lb\n  Load: 40 kg / 88.18 lb\n")
+    assert d2d.ok("scale", "compare", "2x4", "9x1") == (
+        "2x4 vs 9x1: 2x4 is higher (×222.2)\n  Level Bonus: 7 to 9x1\n"
+        "  Scale difference: 3 (higher scale: 2x4)\n")
     assert "Move 5, Action Cost 2" in d2d.ok("scale", "map", "car", "--speed", "5x1")
     assert "aerial" in d2d.ok("scale", "map", "--list")
 

@@ -23,7 +23,7 @@ from d2d_cli import tables
 from d2d_cli.rules import rounds, scale, units
 from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.stats import Stat
-from tests.helpers import Runner
+from tests.helpers import Runner, rule_text, with_rules
 
 MAPS = list(tables.load("maps"))
 LEVELS, SCALES = range(2, 11), range(-3, 4)
@@ -184,3 +184,59 @@ def test_options_convention_only_changes_the_real_speed() -> None:
     assert scale.speed_kph(Stat(4, 0), "001") == 4
     assert scale.speed_kph(Stat(4, 0), "000") == Fraction(72, 5)
     assert DEFAULTS.speed_convention == "001"
+
+
+def test_two_actions_per_round_against_speed_over_2() -> None:
+    """001 l.461 "Action Cost = Speed/2 (round down)" and l.545 "Therefore, 2 Actions per
+    Round are possible": true for Move 2 and 4 or more; Move 3 affords 3 Actions, Move 1
+    one (Action Cost at least 1), Move 0 none (docs/errata.md)."""
+    text = rule_text("001").splitlines()
+    assert text[461 - 1].strip() == "**Action Cost** = Speed/2 (round down)"
+    assert text[545 - 1].strip() == "Therefore, 2 Actions per Round are possible"
+    actions = {}
+    for level in range(0, 11):
+        got = scale.move_tokens(Stat(level, 0), "personal")
+        actions[got.move] = got.move // got.action_cost
+    assert actions == {0: 0, 1: 1, 2: 2, 3: 3, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2}
+
+
+def test_move_is_speed_whatever_the_round_length(d2d: Runner, tmp_path: Path) -> None:
+    """001 l.457 "On normal Maps, a Round is 6 seconds", l.463 "Move = Speed"; 000 l.1048
+    "Space:2m". 001's Speed counts km/h (l.314 "5x0 = 5kph"): in 6 s, 5 km/h covers
+    25/6 = 4.17 Spaces of 2 m, yet Move = Speed = 5 — with a 2-second round too
+    (docs/errata.md "Move = Speed and the 6-second round")."""
+    text = rule_text("001").splitlines()
+    assert text[457 - 1].strip() == "On normal Maps, a Round is 6 seconds"
+    assert text[463 - 1].strip() == "**Move** = Speed"
+    geometry = scale.speed_mps(Stat(5, 0))[0] * 6 / 2
+    assert geometry == Fraction(25, 6)
+    for round_s in (6, 2):
+        path = with_rules(d2d, tmp_path / str(round_s), personal_round_s=round_s)
+        r = d2d.json("--session", path, "scale", "map", "personal", "--speed", "5x0")
+        assert (r["round_s"], r["move"], r["action_cost"]) == (round_s, 5, 2)
+
+
+def test_human_speed_under_both_conventions_cites_the_texts() -> None:
+    """000 l.738 "Average human running speed is 4x0 = 4 m/s = 15 kph"; 001 l.314 "Speed -
+    5x0 = 5kph/3mph": the convention (default 001, km/h) reads the stat, Move = Speed."""
+    line = rule_text("000").splitlines()[738 - 1]
+    assert "4 \\times 0 = 4 \\text{ m/s} = 15 \\text{ kph}" in line
+    assert rule_text("001").splitlines()[314 - 1].strip() == "Speed - 5x0 = 5kph/3mph"
+
+
+def test_evade_gives_move_2_win_or_lose(d2d: Runner) -> None:
+    """Decided without a [rules] key (docs/rules.md "Move and Action Cost > Evade"): d2d
+    follows 001 l.750 "Move:+2 (Win or Lose)" — not 000 l.494 "they regain the Move spent
+    on the Action", which equals it when the Evade wins and the Action Cost is 2."""
+    text000, text001 = rule_text("000").splitlines(), rule_text("001").splitlines()
+    assert "regain the Move spent on the Action" in text000[494 - 1]
+    assert text001[750 - 1].strip() == "Move:+2 (Win or Lose)"
+    won = d2d.json("conflict", "evade", "strong")   # Evade beats Strong
+    lost = d2d.json("conflict", "evade", "fast")    # Fast beats Evade
+    assert (won["outcome"], lost["outcome"]) == ("a", "b")
+    for r in (won, lost):
+        assert {"key": "move", "text": "Move +2 (win or lose)"} in r["effects"]["a"]
+    # 000's reading agrees for the humans and goblins of the texts (Action Cost 2) …
+    assert scale.move_tokens(Stat(5, 0), "personal").action_cost == 2
+    # … and not from Move 6 on (Action Cost 3)
+    assert scale.move_tokens(Stat(6, 0), "personal").action_cost == 3

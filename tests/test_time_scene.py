@@ -199,3 +199,23 @@ print(sorted(m for m in ("rich", "tomlkit") if m in sys.modules))
                          env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+def test_scene_human_output_exact(d2d):
+    out = (
+        "Combat #1 — Personal Map\n"
+        "The Goblins have captured the Thief who is bound by rope. The Archer has tracked "
+        "them down, but is closer than they would prefer. The Thief has Restrict:Bind:4 "
+        "tied with a Knot:4.\n"
+        "Adventurers — goal: Free the Thief and get away\n"
+        "  Archer: Body 8x1 Mind 5x1 Will 5x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "  Thief: Body 8x1 Mind 5x1 Will 5x1 Speed 4x0 — Move 4, Action Cost 2\n"
+        "Goblins — goal: Keep the prisoner and catch the Archer\n"
+        "  Goblin Scout: Body 2x1 Mind 6x1 Will 2x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "  Goblin Skirmisher: Body 2x1 Mind 6x1 Will 2x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "Task Knot: Difficulty 4, Challenge 4, Progress 4\n"
+        "Clock: 1\n"
+        "  #5: Reinforcements: another Goblin Skirmisher arrives (the 5th Turn)\n"
+        "  in reserve: Goblin Skirmisher 2\n")
+    assert d2d.ok("scene", "load", "combat1") == out
+    assert d2d.ok("scene", "show") == out
