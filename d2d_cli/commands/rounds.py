@@ -82,50 +82,45 @@ def _fmt(changes: dict[str, int]) -> str:
         or "nothing happens"
 
 
-def _show_step(con: Any, i: int, s: rounds.Step) -> None:
+def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
+    """A step for people: its heading, its lines, and what to say when it has none."""
     if isinstance(s, rounds.DrawStep):
-        con.print(f"{i}. {s.text}")
-    elif isinstance(s, rounds.RecoverStep):
-        con.print(f"{i}. Recover:")
-        for a in s.applied:
-            what = f"removed one {a.removed}" if isinstance(a, rounds.Removed) else \
-                f"readied {render.escape(a.readied)}"
-            con.print(f"   {render.escape(a.unit)}: {what}")
-        for ch in s.choices:
-            con.print(f"   {render.escape(ch.unit)} may recover one of: "
-                      f"{render.escape(', '.join(ch.choices))} (--recover NAME=CHOICE)")
-        if not s.applied and not s.choices:
-            con.print("   [dim]nothing to recover[/]")
-    elif isinstance(s, rounds.TaskClockStep):
-        con.print(f"{i}. Task Clock — Progress −1 on each task:")
-        for t in s.changes:
-            con.print(f"   {render.escape(t.task)}: Progress {t.progress_before} → "
-                      f"{t.progress} ({t.state})")
-        if not s.changes:
-            con.print("   [dim]no open tasks[/]")
-    elif isinstance(s, rounds.ConditionEventsStep):
-        con.print(f"{i}. Condition events:")
-        for e in s.reveals:
-            con.print(f"   {render.escape(e.unit)} {e.condition.title()}: "
-                      f"{e.card.name()} → {_fmt(e.outcome)}")
-        if not s.reveals:
-            con.print("   [dim]none[/]")
-    elif isinstance(s, rounds.RandomEventsStep):
-        con.print(f"{i}. Random events:")
-        for x in s.checks:
-            verdict = "[yellow]occurs![/]" if x.occurs else "does not occur"
-            con.print(f"   {render.escape(x.text)} ({x.chance}): "
-                      f"{card_names(x.cards)} → {x.value}: {verdict}")
-        if not s.checks:
-            con.print("   [dim]none[/]")
-    else:
-        con.print(f"{i}. Clock: {s.clock_before} → {s.clock}")
-        show_reached(con, s.events, s.arrived, "   ")
+        return s.text, [], ""
+    if isinstance(s, rounds.RecoverStep):
+        return "Recover:", [
+            *(f"{render.escape(a.unit)}: " + (f"removed one {a.removed}"
+                                              if isinstance(a, rounds.Removed)
+                                              else f"readied {render.escape(a.readied)}")
+              for a in s.applied),
+            *(f"{render.escape(ch.unit)} may recover one of: "
+              f"{render.escape(', '.join(ch.choices))} (--recover NAME=CHOICE)"
+              for ch in s.choices)], "nothing to recover"
+    if isinstance(s, rounds.TaskClockStep):
+        return "Task Clock — Progress −1 on each task:", [
+            f"{render.escape(t.task)}: Progress {t.progress_before} → {t.progress} ({t.state})"
+            for t in s.changes], "no open tasks"
+    if isinstance(s, rounds.ConditionEventsStep):
+        return "Condition events:", [
+            f"{render.escape(e.unit)} {e.condition.title()}: {e.card.name()} → "
+            f"{_fmt(e.outcome)}" for e in s.reveals], "none"
+    if isinstance(s, rounds.RandomEventsStep):
+        return "Random events:", [
+            f"{render.escape(x.text)} ({x.chance}): {card_names(x.cards)} → {x.value}: "
+            + ("[yellow]occurs![/]" if x.occurs else "does not occur") for x in s.checks], \
+            "none"
+    return f"Clock: {s.clock_before} → {s.clock}", [], ""
 
 
 def _show_end(con: Any, r: rounds.RoundEnded) -> None:
     con.print(f"[bold]End of round {r.round}[/]")
     for i, s in enumerate(r.steps, 1):
-        _show_step(con, i, s)
+        heading, lines, empty = _step_lines(s)
+        con.print(f"{i}. {heading}")
+        for line in lines:
+            con.print(f"   {line}")
+        if not lines and empty:
+            con.print(f"   [dim]{empty}[/]")
+        if isinstance(s, rounds.ClockStep):
+            show_reached(con, s.events, s.arrived, "   ")
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
