@@ -55,7 +55,7 @@ def main() -> None:
         start = d2d(s, "round", "start")
         expect("round", start["round"], 1)
         expect("moves", {u["unit"]: u["move"] for u in start["units"]},
-               {"Archer": 4, "Thief": 4, "Goblin Scout": 5, "Goblin Skirmisher": 5})
+               {"Archer": 5, "Thief": 4, "Goblin Scout": 5, "Goblin Skirmisher": 5})
         knot = d2d(s, "task", "win", "Knot", "--hits", "2")
         expect("Knot after 2 Hits", (knot["challenge"], knot["progress"]), (2, 4))
         end = d2d(s, "round", "end")

@@ -70,7 +70,7 @@ def test_unit_show_and_the_status_bar(d2d: Runner) -> None:
         "Gob (unit)",
         " Unit  Body       Mind  Will  Speed  Conditions                     Move  AC  Turn"
         "  Target",
-        " Gob   0x1 (2x1)  6x1   2x1   5x0    Fatigue×2, Crit Torso (Major)  —     —   —"
+        " Gob   0x1 (2x1)  6x1   2x1   5x0    Fatigue×2, Crit Torso (Major)  5     2   —"
         "     —",
         "Gob: body at 0 — flip to Crit (001 p.35)",
         "Skills: Stealth 1",
@@ -78,10 +78,10 @@ def test_unit_show_and_the_status_bar(d2d: Runner) -> None:
     assert lines(d2d, "status") == [
         " Unit  Body       Mind       Will  Speed  Conditions                     Move  AC"
         "  Turn  Target",
-        " Rook  7x1        4x1 (6x1)  5x1   4x0    Stun×2                         —     —"
-        "   —     —",
-        " Gob   0x1 (2x1)  6x1        2x1   5x0    Fatigue×2, Crit Torso (Major)  —     —"
-        "   —     —",
+        " Rook  7x1        4x1 (6x1)  5x1   4x0    Stun×2                         4     2 "
+        "  —     —",
+        " Gob   0x1 (2x1)  6x1        2x1   5x0    Fatigue×2, Crit Torso (Major)  5     2 "
+        "  —     —",
         "Gob: body at 0 — flip to Crit (001 p.35)",
     ]
 

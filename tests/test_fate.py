@@ -189,3 +189,31 @@ def test_draw_pile_and_discard_always_hold_the_54_cards_once(d2d, tmp_path: Path
             d2d("--session", path, "session", "undo")  # may have nothing to undo: exit 2
         draw, discard = _deck_faces(path)
         assert sorted(draw + discard) == all_faces
+
+
+def test_human_views_exact(d2d) -> None:
+    """Every fate view, whole output (issue 9: exact, not substrings)."""
+    d2d.ok("--seed", "7", "session", "new", "t")
+    d2d.ok("session", "use", "t")
+    assert d2d.ok("fate", "draw", "3") == (
+        "Revealed: 6♥ 6 of Cups ↑, J♣ Jack of Wands ↑, 10♣ 10 of Wands ↑\n"
+        "51 left to draw, 3 in the discard pile\n")
+    assert d2d.ok("fate", "draw", "2", "--peek") == (
+        "Top of the deck (not taken): 5♠ 5 of Swords ↑, 3♣ 3 of Wands ↑\n"
+        "51 left to draw, 3 in the discard pile\n")
+    assert d2d.ok("fate", "status") == (
+        "Fate deck: 51 to draw, 3 discarded (shuffled 1×)\n"
+        "Last reveal: 6♥ 6 of Cups ↑, J♣ Jack of Wands ↑, 10♣ 10 of Wands ↑\n")
+    assert d2d.ok("fate", "coin", "--card", "7H") == "7♥ 7 of Cups ↑ → Tails\n"
+    assert d2d.ok("fate", "high-card", "Ann", "Bo", "--card", "QH", "--card", "2S") == (
+        " Order  Name  Card(s)            \n"
+        " 1      Ann   Q♥ Queen of Cups ↑ \n"
+        " 2      Bo    2♠ 2 of Swords ↑   \n")
+    assert d2d.ok("fate", "die", "d10", "--card", "KH", "--card", "RW", "--card", "7S",
+                  "--explain") == (
+        "d10: 7  ← K♥ King of Cups ↑, Red Wild (joker) ↑, 7♠ 7 of Swords ↑ (2 redraws)\n"
+        "How to read it by hand: d10: Rank: A is 1, 2–10 as printed. J, Q, K, Wild: "
+        "redraw.\n")
+    assert d2d.ok("fate", "die", "d10", "--card", "QS") == (
+        "d10: Q♠ Queen of Swords ↑ → redraw: reveal another card and read again\n")
+    assert d2d.ok("fate", "shuffle") == "Fate deck: 54 to draw, 0 discarded (shuffled 2×)\n"

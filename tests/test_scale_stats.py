@@ -31,11 +31,11 @@ from d2d_cli.rules.stats import (
 
 
 def body(text: str) -> str:
-    return scale.mass(text)["stat"]
+    return scale.mass(text).stat
 
 
 def spd(text: str, convention: str = "001") -> str:
-    return scale.speed(text, convention)["stat"]
+    return scale.speed(text, convention).stat
 
 
 # --- the rules' samples ---------------------------------------------------------------
@@ -70,17 +70,17 @@ def test_universe_mass_is_canonical_10x59() -> None:
 
 
 def test_partials_of_the_samples() -> None:
-    assert scale.mass("22kg")["partial"] == 2.2
-    assert scale.mass("45kg")["partial"] == 4.5  # the rope: 4.5 rounds down to 4
-    assert scale.mass("1.2kg")["partial"] == 12.0  # the sword: 1.2 = 12x-1
-    assert scale.mass("5.97e24kg")["partial"] == 5.97
-    assert scale.mass("80kg")["partial"] is None
+    assert scale.mass("22kg").partial == 2.2
+    assert scale.mass("45kg").partial == 4.5  # the rope: 4.5 rounds down to 4
+    assert scale.mass("1.2kg").partial == 12.0  # the sword: 1.2 = 12x-1
+    assert scale.mass("5.97e24kg").partial == 5.97
+    assert scale.mass("80kg").partial is None
 
 
 def test_sword_printed_pounds_are_errata() -> None:
     # 001 p.8 prints "mass:1.2kg/5lb"; 1.2 kg is 2.65 lb (docs/errata.md). 5 lb is 2x0.
     r = scale.mass("1.2kg")
-    assert r["input"]["si_value"] == 1.2
+    assert r.input.si_value == 1.2
     assert body("5lb") == "2x0"
     assert scale.fmt(Fraction(12, 10) / scale.unit_factor("mass", "lb")) == "2.646"
 
@@ -88,11 +88,11 @@ def test_sword_printed_pounds_are_errata() -> None:
 def test_body_read_back_and_derived() -> None:
     # 000 Units > Body: Deadlift Mass x1.5, Carry x1, Load Mass/2.
     r = scale.describe(parse_stat("8x1"), "body")
-    assert (r["value"], r["unit"]) == (80.0, "kg")
-    assert r["imperial"]["text"] == "176.4 lb"  # 001 p.10 prints 176lb
-    assert {k: v["kg"] for k, v in r["derived"].items()} == \
+    assert (r.value, r.unit) == (80.0, "kg")
+    assert r.imperial.text == "176.4 lb"  # 001 p.10 prints 176lb
+    assert {k: v.kg for k, v in r.derived.items()} == \
         {"deadlift": 120.0, "carry": 80.0, "load": 40.0}
-    assert scale.describe(parse_stat("6x4"), "body")["metric"]["text"] == "60 t"
+    assert scale.describe(parse_stat("6x4"), "body").metric.text == "60 t"
 
 
 @pytest.mark.parametrize(("text", "stat", "source"), [
@@ -114,7 +114,7 @@ def test_speed_samples_001(text: str, stat: str, source: str) -> None:
 def test_light_speed_sample_is_canonical_10x8() -> None:
     # 001 p.10 writes 1x9 (Level 1 is below Min:2); d2d writes 10x8, same value.
     assert parse_stat("1x9") == Stat(10, 8)
-    assert scale.speed("c")["partial"] == pytest.approx(10.792528488)
+    assert scale.speed("c").partial == pytest.approx(10.792528488)
 
 
 @pytest.mark.parametrize(("text", "stat", "source"), [
@@ -138,9 +138,9 @@ def test_twelve_mph_is_below_twenty_kph() -> None:
 def test_speed_shows_other_convention_when_it_differs() -> None:
     # 000 templates "Speed:4x0 (4m/s)": 4 m/s is 14.4 km/h, which 001 counts as 10x0.
     r = scale.speed("4m/s", "001")
-    assert (r["stat"], r["partial"], r["counts"]) == ("10x0", 14.4, "km/h")
-    assert (r["other_convention"]["stat"], r["other_convention"]["counts"]) == ("4x0", "m/s")
-    assert scale.speed("40kph", "001")["other_convention"] is None
+    assert (r.stat, r.partial, r.counts) == ("10x0", 14.4, "km/h")
+    assert (r.other_convention.stat, r.other_convention.counts) == ("4x0", "m/s")
+    assert scale.speed("40kph", "001").other_convention is None
 
 
 def test_speed_read_back() -> None:
@@ -148,7 +148,7 @@ def test_speed_read_back() -> None:
     assert scale.speed_kph(parse_stat("4x0"), "000") == Fraction(72, 5)  # 14.4 km/h
     assert scale.speed_kph(parse_stat("2x1"), "000") == 20
     r = scale.describe(parse_stat("4x1"), "speed")
-    assert r["readings"]["imperial"]["text"] == "24.85 mph"  # 001 p.10 prints 25mph
+    assert r.readings.imperial.text == "24.85 mph"  # 001 p.10 prints 25mph
 
 
 @pytest.mark.parametrize(("iq", "stat", "source"), [
@@ -157,13 +157,13 @@ def test_speed_read_back() -> None:
     ("51", "10x-1", "Mind = IQ - 50 = 1"),
 ])
 def test_iq_samples(iq: str, stat: str, source: str) -> None:
-    assert scale.iq(iq)["stat"] == stat, source
+    assert scale.iq(iq).stat == stat, source
 
 
 def test_mind_read_back() -> None:
     assert scale.mind_iq(parse_stat("5x1")) == 100
     assert scale.mind_iq(parse_stat("6x1")) == 110  # 001 p.6 Goblin Scout Mind 6x1
-    assert scale.describe(parse_stat("2x-35"), "mind")["value_exact"] == \
+    assert scale.describe(parse_stat("2x-35"), "mind").value_exact == \
         "50.00000000000000000000000000000000002"
 
 
@@ -245,13 +245,13 @@ def test_level_bonus_and_scale_difference() -> None:
     a, b = parse_stat("2x4"), parse_stat("9x1")
     assert (level_bonus(a, b), scale_difference(a, b)) == (-7, 3)
     r = scale.comparison(a, b)
-    assert (r["higher"], r["level_bonus"], r["level_bonus_to"], r["scale_difference"]) == \
+    assert (r.higher, r.level_bonus, r.level_bonus_to, r.scale_difference) == \
         ("a", -7, "b", 3)
     r = scale.comparison(parse_stat("7x2"), parse_stat("2x1"))
-    assert (r["higher"], r["level_bonus"], r["scale_difference"]) == ("a", 5, 1)
+    assert (r.higher, r.level_bonus, r.scale_difference) == ("a", 5, 1)
     # 001 p.35 (Hits example): "The Goblin Body is 2x1" vs a 5x1 Mercenary: bonus 3 to b.
     r = scale.comparison(parse_stat("2x1"), parse_stat("5x1"))
-    assert (r["higher"], r["level_bonus"], r["level_bonus_to"]) == ("b", -3, "b")
+    assert (r.higher, r.level_bonus, r.level_bonus_to) == ("b", -3, "b")
 
 
 # --- quantities: units and bad input ----------------------------------------------------
@@ -301,14 +301,14 @@ ALL = [Stat(level, sc) for level in range(2, 11) for sc in range(-35, 61)]
 def test_round_trip_every_stat_body_mind_speed() -> None:
     for s in ALL:
         kg = scale.describe(s, "body")
-        assert scale.mass(f"{kg['value_exact']}kg")["stat"] == str(s)
-        assert scale.mass(f"{kg['imperial']['value']!r} {kg['imperial']['unit']}")["stat"] \
+        assert scale.mass(f"{kg.value_exact}kg").stat == str(s)
+        assert scale.mass(f"{kg.imperial.value!r} {kg.imperial.unit}").stat \
             == str(s)
         mind = scale.describe(s, "mind")
-        assert scale.iq(mind["value_exact"])["stat"] == str(s)
+        assert scale.iq(mind.value_exact).stat == str(s)
         sp = scale.describe(s, "speed")
-        assert scale.speed(f"{sp['value_exact']} m/s")["stat"] == str(s)
-        assert scale.speed(f"{sp['readings']['imperial']['value']!r} mph")["stat"] == str(s)
+        assert scale.speed(f"{sp.value_exact} m/s").stat == str(s)
+        assert scale.speed(f"{sp.readings.imperial.value!r} mph").stat == str(s)
 
 
 def test_round_trip_000_convention() -> None:
@@ -317,22 +317,22 @@ def test_round_trip_000_convention() -> None:
     moved = {"6x0": "2x1", "7x0": "3x1", "8x0": "3x1", "9x0": "3x1", "10x0": "4x1"}
     for s in ALL:
         sp = scale.describe(s, "speed", "000")
-        back = scale.speed(f"{sp['value_exact']} m/s", "000")["stat"]
+        back = scale.speed(f"{sp.value_exact} m/s", "000").stat
         assert back == moved.get(str(s), str(s))
 
 
 # --- the samples table (d2d_cli/tables/scale_samples.toml) ------------------------------
 
 def test_samples_table_matches_d2d() -> None:
-    rows = scale.samples()
+    rows = scale.samples().samples
     assert len(rows) == 18
     for row in rows:
-        assert row["result"] == row["stat"], row["source"]
-        assert row["source"].startswith(("000", "001")), row
+        assert row.result == row.stat, row.source
+        assert row.source.startswith(("000", "001")), row
         # Where the printed form differs it is the same value written with Level 1.
-        assert parse_stat(row["printed"]) == parse_stat(row["stat"]), row["source"]
-        assert row["canonical"] == (row["printed"] != row["stat"])
-    assert [r["printed"] for r in rows if r["canonical"]] == ["1x60", "1x9"]
+        assert parse_stat(row.printed) == parse_stat(row.stat), row.source
+        assert row.canonical == (row.printed != row.stat)
+    assert [r.printed for r in rows if r.canonical] == ["1x60", "1x9"]
 
 
 def test_summary_for_the_character_sheet() -> None:

@@ -74,3 +74,30 @@ def test_bad_input_changes_nothing(d2d, data_dir):
         assert res.exit_code == 2, (args, res.stdout)
         assert res.stderr.count("\n") == 1 and needle in res.stderr, res.stderr
     assert session_bytes(data_dir) == before
+
+
+def test_human_views_exact(d2d):
+    assert d2d.ok("clock", "show") == "Clock: 1 (ticks up)\n  no events\n"
+    assert d2d.ok("clock", "event", "add", "2", "Dusk") == "Added timed event on clock #2: Dusk\n"
+    assert d2d.ok("clock", "event", "random", "Rain", "--chance", "1/4") == \
+        "Added random event chance 1/4: Rain\n"
+    assert d2d.ok("clock", "event", "list") == (
+        "Clock: 1 (ticks up)\n  #2: Dusk — waiting\n"
+        "  random 1/4: Rain — checked each round end\n")
+    assert d2d.ok("clock", "tick") == "Clock: 1 → 2\n  Clock #2: Dusk\n"
+    assert d2d.ok("clock", "advance", "2") == "Clock: 2 → 4\n  no events reached\n"
+
+
+def test_a_timed_event_brings_its_reserve_once(d2d):
+    """000 l.565 "Another Goblin Skirmisher in place in the Clock Deck on Clock #5": the
+    reserve arrives with the tick that reveals card 5 — by clock advance as by round end
+    (one rule, rules.clock.move) — and only once."""
+    d2d.json("scene", "load", "combat1")
+    assert d2d.ok("clock", "advance", "4") == (
+        "Clock: 1 → 5\n"
+        "  Clock #5: Reinforcements: another Goblin Skirmisher arrives (the 5th Turn)\n"
+        "  Goblin Skirmisher 2 arrives.\n")
+    d2d.json("clock", "set", "4")
+    assert d2d.json("clock", "tick")["arrived"] == []  # revealed once: done
+    names = [u["name"] for u in d2d.json("status")["units"]]
+    assert names.count("Goblin Skirmisher 2") == 1

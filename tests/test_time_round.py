@@ -15,12 +15,13 @@ BLEEDING = 'conditions = { bleeding = 1 }'
 
 def test_round_start_refreshes_every_unit(d2d, tmp_path):
     """001 p.19: "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2"; the Goblin
-    Scout's Speed 5x0 (001 p.6) gives Move 5, Action Cost 2."""
+    Scout's Speed 5x0 (001 p.6) gives Move 5, Action Cost 2; the Archer is 001's Human
+    Male, Speed 5x0 (issue 11 item 7: the scene's Archer changed from 4x0)."""
     d2d.json("scene", "load", "combat1")
     r = d2d.json("round", "start")
     assert r["round"] == 1
     rows = {u["unit"]: (u["move"], u["action_cost"], u["turn"]) for u in r["units"]}
-    assert rows == {"Archer": (4, 2, 2), "Thief": (4, 2, 2), "Goblin Scout": (5, 2, 2),
+    assert rows == {"Archer": (5, 2, 2), "Thief": (4, 2, 2), "Goblin Scout": (5, 2, 2),
                     "Goblin Skirmisher": (5, 2, 2)}
     d2d.json("round", "end")
     assert d2d.json("round", "start")["round"] == 2
@@ -202,3 +203,37 @@ def test_refresh_penalties_can_be_switched_off(d2d, tmp_path, data_dir):
     path.write_text(text, "utf-8")
     (row,) = d2d.json("round", "start")["units"]
     assert (row["move"], row["action_cost"]) == (4, 2)
+
+
+def test_round_end_human_output_exact(d2d):
+    """001 l.1033–1050 "Round: End", each step as printed (whole output)."""
+    d2d.json("scene", "load", "combat1")
+    d2d.json("unit", "condition", "Archer", "add", "bleeding")
+    d2d.json("unit", "condition", "Thief", "add", "fatigue")
+    d2d.json("clock", "event", "random", "Rain", "--chance", "1/4")
+    d2d.json("round", "start")
+    assert d2d.ok("round", "end", "--card", "4S", "--card", "3C") == (
+        "End of round 1\n"
+        "1. Draw - Each Player draws a card (a hand holds at most 10).\n"
+        "2. Recover:\n"
+        "   Thief may recover one of: fatigue (--recover NAME=CHOICE)\n"
+        "3. Task Clock — Progress −1 on each task:\n"
+        "   Knot: Progress 4 → 3 (open)\n"
+        "4. Condition events:\n"
+        "   Archer Bleeding: 4♠ 4 of Swords ↑ → Blood Loss +1\n"
+        "5. Random events:\n"
+        "   Rain (1/4): 3♣ 3 of Wands ↑ → 1: occurs!\n"
+        "6. Clock: 1 → 2\n")
+    d2d.json("round", "start")
+    assert d2d.ok("round", "end", "--recover", "Thief=fatigue", "--card", "7H") == (
+        "End of round 2\n"
+        "1. Draw - Each Player draws a card (a hand holds at most 10).\n"
+        "2. Recover:\n"
+        "   Thief: removed one fatigue\n"
+        "3. Task Clock — Progress −1 on each task:\n"
+        "   Knot: Progress 3 → 2 (open)\n"
+        "4. Condition events:\n"
+        "   Archer Bleeding: 7♥ 7 of Cups ↑ → Bleeding -1\n"
+        "5. Random events:\n"
+        "   none\n"
+        "6. Clock: 2 → 3\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import session_bytes
+from tests.helpers import rule_text, session_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "combat1.toml"
@@ -38,6 +38,61 @@ def test_combat1_loads(d2d, spec):
     assert r["clock"] == 1
     assert [(e["at"], e["unit"]) for e in r["timed_events"]] == [(5, "Goblin Skirmisher 2")]
     assert d2d.json("scene", "show") == r
+
+
+# 000 "Example > Combat #1", Turn 1 (l.570–613): what each unit spends, step by step, as
+# (Move spent, line); "A" is an Action, which costs the unit's Action Cost.
+TURN_1 = {
+    "Archer": [(2, "l.579 Moves 1 … puts an Arrow in his offhand. Move:-2"),
+               (1, "l.592 Completes his move behind the Rock … Move:-1"),
+               ("A", "l.596 Attacks the Scout")],
+    "Goblin Scout": [(1, "l.580 Moves 1 toward the Archer. Move:-1"),
+                     (1, "l.593 Moves 1 toward the Archer. Move:-1.")],
+    "Goblin Skirmisher": [(1, "000 l.125 Wait: the unit with the most Move discards one"),
+                          ("A", "l.586 Throws a Javelin at the Archer. Fight."),
+                          (2, "l.594 Moves 1 toward the Archer and Readies another "
+                              "Javelin (Equip Move:-1, l.123)")],
+    "Thief": [("A", "l.599 Attempts to escape his Bindings … Interact"),
+              ("A", "l.606 Thief - Attempts to escape his Bindings.")],
+}
+
+
+def test_every_printed_step_of_turn_1_fits_the_move_placed(d2d):
+    """Issue 11 item 7: the example's Archer spends 5 Move in Turn 1 — the scene gives
+    him Speed 5x0 (001 l.314 Human Male "Speed - 5x0"), so every printed step of Turn 1
+    can be paid from the Move round start places, spent down to 0 or more."""
+    d2d.json("scene", "load", "combat1")
+    tokens = {u["unit"]: (u["move"], u["action_cost"])
+              for u in d2d.json("round", "start")["units"]}
+    left = {}
+    for name, steps in TURN_1.items():
+        move, cost = tokens[name]
+        left[name] = move - sum(cost if spent == "A" else spent for spent, _ in steps)
+    assert left == {"Archer": 0, "Goblin Scout": 3, "Goblin Skirmisher": 0, "Thief": 0}
+    # with the 000 template's Speed 4x0 the Archer would be one Move short
+    assert 4 - (2 + 1 + 2) == -1
+
+
+def test_the_knot_is_difficulty_4():
+    """000 l.556 "tied with a Knot:4", l.601 "Task:Mind vs. Knot:4", l.602 "places 4
+    Tokens on the top and bottom" — against l.561 "Task vs Mind:2 with Disadvantage to
+    undo": the scene's Knot is Difficulty 4 (docs/errata.md "Combat #1")."""
+    import tomllib
+
+    scene = tomllib.loads(PACKAGED.read_text("utf-8"))
+    assert scene["tasks"]["Knot"] == {"difficulty": 4, "workers": ["Thief"]}
+    assert (scene["units"]["Archer"]["speed"], scene["units"]["Thief"]["speed"]) == \
+        ("5x0", "4x0")
+
+
+def test_the_scene_cites_what_the_text_prints():
+    lines000, lines001 = rule_text("000").splitlines(), rule_text("001").splitlines()
+    assert "Knot:4" in lines000[556 - 1] and "Knot:4" in lines000[601 - 1]
+    assert "places 4 Tokens" in lines000[602 - 1]
+    assert "Task vs Mind:2 with Disadvantage" in lines000[561 - 1]
+    assert "Move:-2" in lines000[579 - 1] and "Move:-1" in lines000[592 - 1]
+    assert "Attacks the Scout" in lines000[596 - 1]
+    assert lines001[314 - 1].strip() == "Speed - 5x0 = 5kph/3mph"
 
 
 def test_reinforcements_arrive_when_clock_5_comes_up(d2d):
@@ -144,3 +199,23 @@ print(sorted(m for m in ("rich", "tomlkit") if m in sys.modules))
                          env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+def test_scene_human_output_exact(d2d):
+    out = (
+        "Combat #1 — Personal Map\n"
+        "The Goblins have captured the Thief who is bound by rope. The Archer has tracked "
+        "them down, but is closer than they would prefer. The Thief has Restrict:Bind:4 "
+        "tied with a Knot:4.\n"
+        "Adventurers — goal: Free the Thief and get away\n"
+        "  Archer: Body 8x1 Mind 5x1 Will 5x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "  Thief: Body 8x1 Mind 5x1 Will 5x1 Speed 4x0 — Move 4, Action Cost 2\n"
+        "Goblins — goal: Keep the prisoner and catch the Archer\n"
+        "  Goblin Scout: Body 2x1 Mind 6x1 Will 2x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "  Goblin Skirmisher: Body 2x1 Mind 6x1 Will 2x1 Speed 5x0 — Move 5, Action Cost 2\n"
+        "Task Knot: Difficulty 4, Challenge 4, Progress 4\n"
+        "Clock: 1\n"
+        "  #5: Reinforcements: another Goblin Skirmisher arrives (the 5th Turn)\n"
+        "  in reserve: Goblin Skirmisher 2\n")
+    assert d2d.ok("scene", "load", "combat1") == out
+    assert d2d.ok("scene", "show") == out

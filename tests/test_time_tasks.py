@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules import tasks
-from tests.helpers import session_bytes
+from tests.helpers import rule_text, session_bytes, with_rules
 
 
 def tokens(r: dict) -> tuple[int, int, str]:
@@ -118,3 +118,43 @@ def test_tokens_stay_in_range_and_an_ended_task_stays_ended(difficulty, ops):
         assert (task.state == "failed") == (task.challenge > 0 and task.progress == 0)
         if task.state != "open":
             ended = task.state
+
+
+def test_task_win_000_moves_the_tokens_to_progress(d2d, tmp_path: Path) -> None:
+    """[rules] task_win = "000": 000 l.497 "IF you Succeed THEN move Task Tokens (top) to
+    Progress (bottom) equal to the number of Successes. IF no Task remains then the Task
+    is complete." — against 001 l.1014 "Win - Challenge:-Hits" (the default). A loss is
+    the same in both: 000 l.499 "remove Progress Tokens (bottom) equal to the number of
+    your Rival's Successes", 001 l.1016 "Lose - Progress:-Hits"."""
+    path = with_rules(d2d, tmp_path, task_win="000")
+    d2d.json("--session", path, "task", "new", "Knot", "--difficulty", "4")
+    assert tokens(d2d.json("--session", path, "task", "win", "Knot", "--hits", "2")) == \
+        (2, 6, "open")
+    assert tokens(d2d.json("--session", path, "task", "lose", "Knot", "--hits", "1")) == \
+        (2, 5, "open")
+    assert d2d.ok("--session", path, "task", "show", "Knot") == \
+        "Knot (Difficulty 4): Challenge ●●○○ Progress ●●●●● — 2/5 open\n"
+    # only the tokens left on top can move: 3 Hits on 2 Challenge move 2
+    assert tokens(d2d.json("--session", path, "task", "win", "Knot", "--hits", "3")) == \
+        (0, 7, "complete")
+    # the default (001): the same Conflicts leave Progress alone on a win
+    d2d.json("task", "new", "Knot", "--difficulty", "4")
+    assert tokens(d2d.json("task", "win", "Knot", "--hits", "2")) == (2, 4, "open")
+
+
+def test_task_texts_say_so() -> None:
+    text000, text001 = rule_text("000").splitlines(), rule_text("001").splitlines()
+    assert "move Task Tokens (top) to Progress (bottom)" in text000[497 - 1]
+    assert "remove Progress Tokens (bottom)" in text000[499 - 1]
+    assert text001[1014 - 1].strip() == "**Win** - Challenge:-Hits"
+    assert text001[1016 - 1].strip() == "**Lose** - Progress:-Hits"
+
+
+def test_human_views_of_a_task(d2d) -> None:
+    assert d2d.ok("task", "new", "Knot", "--difficulty", "4", "--worker", "Thief") == \
+        "Knot (Difficulty 4): Challenge ●●●● Progress ●●●● — 4/4 open (Thief)\n"
+    assert d2d.ok("task", "win", "Knot", "--hits", "4") == \
+        "Knot (Difficulty 4): Challenge ○○○○ Progress ●●●● — 0/4 complete (Thief)\n"
+    assert d2d.ok("task", "drop", "Knot") == \
+        "dropped: Knot (Difficulty 4): Challenge ○○○○ Progress ●●●● — 0/4 complete (Thief)\n"
+    assert d2d.ok("task", "list") == "No tasks. Start one: d2d task new NAME --difficulty D\n"

@@ -118,3 +118,12 @@ def test_speed_stat_conventions():
     assert weather.speed_stat(10) == "10x0"
     assert weather.speed_stat(10, "000") == "3x0"  # 10 km/h = 2.8 m/s
     assert weather.speed_stat(0) is None
+
+
+def test_human_views_exact(d2d):
+    out = ("Wind: direction NE, 10 km/h — Light breeze (Beaufort 2, Speed 10x0)\n"
+           "Cards: 2♣ 2 of Wands ↓, K♣ King of Wands ↑, 3♣ 3 of Wands ↑, 4♣ 4 of Wands ↑, "
+           "5♣ 5 of Wands ↑\n")
+    assert d2d.ok("weather", "wind", "--card", "2Cv", "--card", "KC", "--card", "3C",
+                  "--card", "4C", "--card", "5C") == out
+    assert d2d.ok("weather", "show") == out

@@ -30,7 +30,9 @@ def test_goblin_scout_of_001_page_6(d2d) -> None:
     assert r["stats"] == {"body": "2x1", "mind": "6x1", "will": "2x1", "speed": "5x0"}
     assert r["skills"] == {"Close Combat": 1, "Stealth": 1}
     assert r["conditions"] == {}
-    assert (r["move"], r["action_cost"], r["turn"], r["target"]) == (None, None, None, None)
+    # Before the first Refresh the Status Bar shows what it will give (Speed 5x0 on the
+    # Personal Map: Move 5, Action Cost 5/2 → 2, 001 l.461–463); no Turn, no target yet.
+    assert (r["move"], r["action_cost"], r["turn"], r["target"]) == (5, 2, None, None)
     shown = d2d.json("unit", "show", "goblin scout")
     assert shown == r
     assert [u["name"] for u in d2d.json("unit", "list")["units"]] == ["Goblin Scout"]
@@ -125,7 +127,9 @@ def test_status_fields_target_and_round_tokens(d2d, data_dir) -> None:
                        "target"} for r in rows] == [True, True]
     gob = rows[0]
     assert (gob["move"], gob["action_cost"], gob["turn"], gob["target"]) == (5, 2, 2, "Rook")
-    assert rows[1]["move"] is None
+    # issue 11 item 3: before its first Refresh the Status Bar shows the Move and Action
+    # Cost the Refresh will give (Rook's Speed 4x0: Move 4, Action Cost 2); Turn is "—".
+    assert (rows[1]["move"], rows[1]["action_cost"], rows[1]["turn"]) == (4, 2, None)
     out = d2d.ok("status")
     assert "Goblin Scout" in out and "Rook" in out and "—" in out
     assert d2d.json("unit", "target", "Goblin Scout", "--clear")["target"] is None

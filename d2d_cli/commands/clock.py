@@ -9,7 +9,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import clock as clocks
-from d2d_cli.rules import scene, units
+from d2d_cli.rules import units
 
 app = c.group("clock")
 event_app = c.group("clock event", "Timed Events (placed in the Clock) and Random Events "
@@ -19,18 +19,18 @@ app.add_typer(event_app, name="event")
 DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
 
 
-def _move(ctx: typer.Context, k: int, down: bool) -> dict[str, Any]:
+def _move(ctx: typer.Context, k: int, down: bool) -> clocks.ClockMoved:
     with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
-        before = clock.value
-        reached = clock.advance(k, down)
         roster = units.roster(tx.data)
-        came = scene.arrivals(reached, tx.data.get("scene", {}), roster)
+        result = clocks.move(clock, k, down, tx.data.get("scene", {}).get("reserves", {}),
+                             roster)
         tx.put("clock", clock.to_state())
-        if came:
+        if result.arrived:
             tx.put("units", units.roster_state(roster))
-        tx.summary = f"clock {before} → {clock.value}, {len(reached)} event(s)"
-    return {"clock_before": before, "clock": clock.value, "events": reached, "arrived": came}
+        tx.summary = (f"clock {result.clock_before} → {result.clock}, "
+                      f"{len(result.events)} event(s)")
+    return result
 
 
 @app.command()
@@ -39,9 +39,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d clock show
     """
-    clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
-    result = {**clock.to_json(), "events": []}
-    render.emit(result, _show, as_json=json)
+    render.emit(clocks.Clock.from_state(c.read(ctx).get("clock")).view(), _show, as_json=json)
 
 
 @app.command("set")
@@ -57,7 +55,7 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
         clock.value = n
         tx.put("clock", clock.to_state())
         tx.summary = f"clock set to {n}"
-    render.emit({**clock.to_json(), "events": []}, _show, as_json=json)
+    render.emit(clock.view(), _show, as_json=json)
 
 
 @app.command()
@@ -66,8 +64,7 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> 
 
     Example: d2d clock tick
     """
-    result = _move(ctx, 1, down)
-    render.emit(result, _show_moved, as_json=json)
+    render.emit(_move(ctx, 1, down), _show_moved, as_json=json)
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
@@ -80,8 +77,7 @@ def advance(ctx: typer.Context,
     Example: d2d clock advance 4
     """
     clocks.check_ticks(k)
-    result = _move(ctx, k, down)
-    render.emit(result, _show_moved, as_json=json)
+    render.emit(_move(ctx, k, down), _show_moved, as_json=json)
 
 
 @event_app.command("add")
@@ -95,10 +91,10 @@ def event_add(ctx: typer.Context,
     """
     with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
-        event = clock.add_timed(at, text)
+        result = clocks.add_timed(clock, at, text)
         tx.put("clock", clock.to_state())
         tx.summary = f"timed event on clock {at}"
-    render.emit({"kind": "timed", **event}, _show_added, as_json=json)
+    render.emit(result, _show_added, as_json=json)
 
 
 @event_app.command("random")
@@ -117,10 +113,9 @@ def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="W
     clocks.parse_chance(chance)
     with c.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
-        event = clock.add_random(text, chance, repeat)
+        result = clocks.add_random(clock, text, chance, repeat)
         tx.put("clock", clock.to_state())
-        tx.summary = f"random event {event['k']}/{event['n']}"
-    result = {"kind": "random", **event, "chance": f"{event['k']}/{event['n']}"}
+        tx.summary = f"random event {result.chance}"
     render.emit(result, _show_added, as_json=json)
 
 
@@ -130,35 +125,37 @@ def event_list(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d clock event list --json
     """
-    clock = clocks.Clock.from_state(c.read(ctx).get("clock"))
-    render.emit({**clock.to_json(), "events": []}, _show, as_json=json)
+    render.emit(clocks.Clock.from_state(c.read(ctx).get("clock")).view(), _show, as_json=json)
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-
-    con.print(f"[bold]Clock:[/] {r['clock']} (ticks {'down' if r['down'] else 'up'})")
-    for e in r["timed"]:
-        mark = "[dim]done[/]" if e["done"] else "waiting"
-        con.print(f"  #{e['at']}: {render.escape(e['text'])} — {mark}")
-    for e in r["random"]:
-        mark = "[dim]occurred[/]" if e["done"] else "checked each round end"
-        con.print(f"  random {e['chance']}: {render.escape(e['text'])} — {mark}")
-    if not r["timed"] and not r["random"]:
+def _show(con: Any, r: clocks.ClockView) -> None:
+    con.print(f"[bold]Clock:[/] {r.clock} (ticks {'down' if r.down else 'up'})")
+    for e in r.timed:
+        mark = "[dim]done[/]" if e.done else "waiting"
+        con.print(f"  #{e.at}: {render.escape(e.text)} — {mark}")
+    for x in r.random:
+        mark = "[dim]occurred[/]" if x.done else "checked each round end"
+        con.print(f"  random {x.chance}: {render.escape(x.text)} — {mark}")
+    if not r.timed and not r.random:
         con.print("  [dim]no events[/]")
 
 
-def _show_moved(con: Any, r: dict[str, Any]) -> None:
+def show_reached(con: Any, events: tuple[clocks.TimedEvent, ...], arrived: tuple[str, ...],
+                 indent: str) -> None:
+    """The Timed Events a tick reached and the reserves that arrived (also round end's)."""
+    for e in events:
+        con.print(f"{indent}[yellow]Clock #{e.at}:[/] {render.escape(e.text)}")
+    for name in arrived:
+        con.print(f"{indent}[yellow]{render.escape(name)} arrives.[/]")
 
-    con.print(f"[bold]Clock:[/] {r['clock_before']} → {r['clock']}")
-    for e in r["events"]:
-        con.print(f"  [yellow]Clock #{e['at']}:[/] {render.escape(e['text'])}")
-    for name in r["arrived"]:
-        con.print(f"  [yellow]{render.escape(name)} arrives.[/]")
-    if not r["events"]:
+
+def _show_moved(con: Any, r: clocks.ClockMoved) -> None:
+    con.print(f"[bold]Clock:[/] {r.clock_before} → {r.clock}")
+    show_reached(con, r.events, r.arrived, "  ")
+    if not r.events:
         con.print("  [dim]no events reached[/]")
 
 
-def _show_added(con: Any, r: dict[str, Any]) -> None:
-
-    where = f"on clock #{r['at']}" if r["kind"] == "timed" else f"chance {r['chance']}"
-    con.print(f"Added {r['kind']} event {where}: {render.escape(r['text'])}")
+def _show_added(con: Any, r: clocks.TimedAdded | clocks.RandomAdded) -> None:
+    where = f"on clock #{r.at}" if isinstance(r, clocks.TimedAdded) else f"chance {r.chance}"
+    con.print(f"Added {r.kind} event {where}: {render.escape(r.text)}")

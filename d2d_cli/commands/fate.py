@@ -8,15 +8,11 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput
 from d2d_cli.rules import dice, fate
+from d2d_cli.rules.cards import names as card_names
+from d2d_cli.rules.cards import parse_card
 
 app = c.group("fate")
-
-
-def _deck_json(deck: fate.Deck) -> dict[str, Any]:
-    return {"remaining": len(deck.draw), "discarded": len(deck.discard),
-            "shuffles": deck.shuffles}
 
 
 @app.command()
@@ -34,26 +30,22 @@ def draw(
     """
     fate.check_count(n)
     if peek:
-        deck = fate.Deck.from_state(c.read(ctx).get("fate"))
-        result = {"cards": [x.to_json() for x in deck.draw[:n]], "peek": True,
-                  "reshuffled": False, **_deck_json(deck)}
+        result = fate.peek(fate.Deck.from_state(c.read(ctx).get("fate")), n)
     else:
         with c.edit(ctx) as tx:
             deck = fate.Deck.from_state(tx.data.get("fate"))
-            reveal = fate.draw(deck, n, tx.rng())
+            result = fate.draw(deck, n, tx.rng())
             tx.put("fate", deck.to_state())
-            tx.summary = "revealed " + " ".join(x.code for x in reveal.cards)
-        result = {"cards": [x.to_json() for x in reveal.cards], "peek": False,
-                  "reshuffled": reveal.reshuffled, **_deck_json(deck)}
+            tx.summary = "revealed " + " ".join(x.code for x in result.cards)
     render.emit(result, _show_draw, as_json=json)
 
 
-def _show_draw(con: Any, r: dict[str, Any]) -> None:
-    if r["reshuffled"]:
+def _show_draw(con: Any, r: fate.Drawn) -> None:
+    if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
-    label = "Top of the deck (not taken)" if r["peek"] else "Revealed"
-    con.print(f"[bold]{label}:[/] {render.cards_line(r['cards']) or '(no cards left)'}")
-    con.print(f"[dim]{r['remaining']} left to draw, {r['discarded']} in the discard pile[/]")
+    label = "Top of the deck (not taken)" if r.peek else "Revealed"
+    con.print(f"[bold]{label}:[/] {card_names(r.cards) or '(no cards left)'}")
+    con.print(f"[dim]{r.remaining} left to draw, {r.discarded} in the discard pile[/]")
 
 
 @app.command()
@@ -68,16 +60,10 @@ def shuffle(
     Example: d2d fate shuffle
     """
     with c.edit(ctx) as tx:
-        rng = tx.rng()
-        if reset or not tx.data.get("fate"):
-            deck = fate.new_deck(rng)
-        else:
-            deck = fate.Deck.from_state(tx.data["fate"])
-            deck.reshuffle(rng)
-        deck.last = []
+        deck, result = fate.shuffle(tx.data.get("fate"), tx.rng(), reset)
         tx.put("fate", deck.to_state())
         tx.summary = "shuffled all 54 cards"
-    render.emit(_deck_json(deck), _show_status, as_json=json)
+    render.emit(result, _show_status, as_json=json)
 
 
 @app.command()
@@ -86,16 +72,14 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d fate status --json
     """
-    deck = fate.Deck.from_state(c.read(ctx).get("fate"))
-    result = {**_deck_json(deck), "last": [x.to_json() for x in deck.last]}
-    render.emit(result, _show_status, as_json=json)
+    render.emit(fate.status(c.read(ctx).get("fate")), _show_status, as_json=json)
 
 
-def _show_status(con: Any, r: dict[str, Any]) -> None:
-    con.print(f"[bold]Fate deck:[/] {r['remaining']} to draw, {r['discarded']} discarded "
-              f"(shuffled {r['shuffles']}×)")
-    if r.get("last"):
-        con.print(f"Last reveal: {render.cards_line(r['last'])}")
+def _show_status(con: Any, r: fate.DeckCounts) -> None:
+    con.print(f"[bold]Fate deck:[/] {r.remaining} to draw, {r.discarded} discarded "
+              f"(shuffled {r.shuffles}×)")
+    if isinstance(r, fate.FateStatus) and r.last:
+        con.print(f"Last reveal: {card_names(r.last)}")
 
 
 @app.command()
@@ -104,17 +88,12 @@ def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
 
     Example: d2d fate coin   (table mode: d2d fate coin --card 7H)
     """
-    table = c.cards(card)
-    if table is not None and len(table) != 1:
-        raise BadInput("a coin toss reads exactly one card")
-    got, reveal = c.with_reveals(ctx, table, lambda r: r())
-    result = {"side": fate.coin_side(got), "cards": [got.to_json()],
-              "reshuffled": reveal.reshuffled}
+    result, _ = c.with_reveals(ctx, c.cards(card), fate.coin)
     render.emit(result, _show_coin, as_json=json)
 
 
-def _show_coin(con: Any, r: dict[str, Any]) -> None:
-    con.print(f"{render.cards_line(r['cards'])} → [bold]{r['side'].capitalize()}[/]")
+def _show_coin(con: Any, r: fate.Coin) -> None:
+    con.print(f"{card_names(r.cards)} → [bold]{r.side.capitalize()}[/]")
 
 
 @app.command("high-card")
@@ -130,20 +109,18 @@ def high_card(
     red). Exact ties (cards from different decks at the table) reveal again.
     Example: d2d fate high-card Archer Thief Scout
     """
-    table = c.cards(card)
-    out, reveal = c.with_reveals(ctx, table, lambda r: fate.high_card(names, r))
-    out["reshuffled"] = reveal.reshuffled
-    render.emit(out, _show_high, as_json=json)
+    result, _ = c.with_reveals(ctx, c.cards(card), lambda r: fate.high_card(names, r))
+    render.emit(result, _show_high, as_json=json)
 
 
-def _show_high(con: Any, r: dict[str, Any]) -> None:
+def _show_high(con: Any, r: fate.HighCard) -> None:
     from rich.table import Table
 
     t = Table("Order", "Name", "Card(s)", box=None)
-    for i, name in enumerate(r["order"], 1):
-        t.add_row(str(i), render.escape(name), render.cards_line(r["cards"][name]))
+    for i, name in enumerate(r.order, 1):
+        t.add_row(str(i), render.escape(name), card_names(r.cards[name]))
     con.print(t)
-    for tie in r["ties"]:
+    for tie in r.ties:
         con.print(f"[yellow]Still tied: {render.escape(', '.join(tie))} — reveal again and "
                   "rerun.[/]")
 
@@ -164,37 +141,23 @@ def die(
     the table and says "redraw" when a card does not map.
     Example: d2d fate die d10 --count 2
     """
-    spec = dice.spec(dice.parse_die(sides))
-    fate.check_count(count, "--count")
-    table = c.cards(card)
-
-    rolls, reveal = c.with_reveals(ctx, table, lambda r: dice.roll_many(spec, count, r))
-    result = {
-        "die": f"d{spec.n}",
-        "values": [r.value for r in rolls if r.value is not None],
-        "cards": [x.to_json() for x in reveal.used],
-        "rolls": [{"value": r.value, "cards": [x.code for x in r.cards], "redraws": r.redraws}
-                  for r in rolls],
-        "redraw": any(r.value is None for r in rolls),
-        "reshuffled": reveal.reshuffled,
-        "explain": dice.explain(spec) if explain else None,
-    }
+    spec = dice.check(sides, count)
+    result, _ = c.with_reveals(ctx, c.cards(card),
+                               lambda r: dice.throw(spec, count, r, explain))
     render.emit(result, _show_die, as_json=json)
 
 
-def _show_die(con: Any, r: dict[str, Any]) -> None:
-    from d2d_cli.rules.cards import parse_card
-
-    for roll in r["rolls"]:
-        names = [parse_card(x).name() for x in roll["cards"]]
-        if roll["value"] is None:
-            con.print(f"{r['die']}: {', '.join(names) or '(no card)'} → [yellow]redraw[/]: "
+def _show_die(con: Any, r: dice.Thrown) -> None:
+    for roll in r.rolls:
+        read = card_names(parse_card(x) for x in roll.cards)
+        if roll.value is None:
+            con.print(f"{r.die}: {read or '(no card)'} → [yellow]redraw[/]: "
                       "reveal another card and read again")
             continue
-        note = f" [dim]({roll['redraws']} redraw{'s' if roll['redraws'] != 1 else ''})[/]" \
-            if roll["redraws"] else ""
-        con.print(f"{r['die']}: [bold]{roll['value']}[/]  ← {', '.join(names)}{note}")
-    if r["reshuffled"]:
+        note = f" [dim]({roll.redraws} redraw{'s' if roll.redraws != 1 else ''})[/]" \
+            if roll.redraws else ""
+        con.print(f"{r.die}: [bold]{roll.value}[/]  ← {read}{note}")
+    if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
-    if r["explain"]:
-        con.print(f"[dim]How to read it by hand:[/] {r['explain']}")
+    if r.explain:
+        con.print(f"[dim]How to read it by hand:[/] {r.explain}")

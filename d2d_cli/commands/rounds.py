@@ -8,7 +8,9 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import rounds, scene, tasks, units
+from d2d_cli.commands.clock import show_reached
+from d2d_cli.rules import rounds, tasks, units
+from d2d_cli.rules.cards import names as card_names
 from d2d_cli.rules.clock import Clock
 
 app = c.group("round")
@@ -17,19 +19,19 @@ app = c.group("round")
 @app.command()
 def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     """Start the next round: refresh every unit — Move = Speed, Action Cost = Speed/2
-    (round down), Turn = 2 (Speed after condition penalties).
+    (round down, at least 1), Turn = 2 — on the scene's map (Speed after condition
+    penalties; docs/rules.md "Move and Action Cost").
 
     Example: d2d round start
     """
     with c.edit(ctx) as tx:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        penalties = c.options(ctx, tx.data).refresh_penalties
-        rows = rounds.start(rnd, roster, penalties)
+        result = rounds.start(rnd, roster, c.options(ctx, tx.data), rounds.map_of(tx.data))
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"
-    render.emit({"round": rnd.number, "units": rows}, _show_start, as_json=json)
+    render.emit(result, _show_start, as_json=json)
 
 
 @app.command()
@@ -44,34 +46,35 @@ def end(ctx: typer.Context,
 
     Example: d2d round end --recover Archer=fatigue
     """
-    table = c.cards(card)
-    with c.edit(ctx) as tx, c.reveals(tx, table) as reveal:
+    with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
         rnd = rounds.Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
-        steps = rounds.end(rnd, roster, board, clock, reveal,
-                           rounds.parse_recover(recover or [], roster))
-        steps[-1]["arrived"] = scene.arrivals(steps[-1]["events"], tx.data.get("scene", {}),
-                                              roster)
+        result = rounds.end(rnd, roster, board, clock, reveal, recover,
+                            tx.data.get("scene", {}).get("reserves", {}))
         for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
                            ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
             tx.put(key, value)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
-    result = {"round": rnd.number, "steps": steps, "cards": [x.to_json() for x in reveal.used],
-              "reshuffled": reveal.reshuffled}
     render.emit(result, _show_end, as_json=json)
 
 
-def _show_start(con: Any, r: dict[str, Any]) -> None:
+def _show_start(con: Any, r: rounds.RoundStarted) -> None:
     from rich.table import Table
 
-    con.print(f"[bold]Round {r['round']}[/] — refresh: Move = Speed, Action Cost = Speed/2, "
-              "Turn = 2")
+    con.print(f"[bold]Round {r.round}[/] — refresh on the {_map_name(r.map)}: Move = Speed, "
+              "Action Cost = Speed/2, Turn = 2")
     t = Table("Unit", "Speed", "Move", "Action Cost", "Turn", box=None)
-    for u in r["units"]:
-        t.add_row(render.escape(u["unit"]), *("—" if u[k] is None else str(u[k])
-                                       for k in ("speed", "move", "action_cost", "turn")))
-    con.print(t if r["units"] else "[dim]no units on the board[/]")
+    for u in r.units:
+        t.add_row(render.escape(u.unit), *("—" if v is None else str(v)
+                                           for v in (u.stat, u.move, u.action_cost, u.turn)))
+    con.print(t if r.units else "[dim]no units on the board[/]")
+
+
+def _map_name(key: str) -> str:
+    from d2d_cli import tables
+
+    return str(tables.load("maps")[key]["name"])
 
 
 def _fmt(changes: dict[str, int]) -> str:
@@ -79,51 +82,45 @@ def _fmt(changes: dict[str, int]) -> str:
         or "nothing happens"
 
 
-def _show_end(con: Any, r: dict[str, Any]) -> None:
+def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
+    """A step for people: its heading, its lines, and what to say when it has none."""
+    if isinstance(s, rounds.DrawStep):
+        return s.text, [], ""
+    if isinstance(s, rounds.RecoverStep):
+        return "Recover:", [
+            *(f"{render.escape(a.unit)}: " + (f"removed one {a.removed}"
+                                              if isinstance(a, rounds.Removed)
+                                              else f"readied {render.escape(a.readied)}")
+              for a in s.applied),
+            *(f"{render.escape(ch.unit)} may recover one of: "
+              f"{render.escape(', '.join(ch.choices))} (--recover NAME=CHOICE)"
+              for ch in s.choices)], "nothing to recover"
+    if isinstance(s, rounds.TaskClockStep):
+        return "Task Clock — Progress −1 on each task:", [
+            f"{render.escape(t.task)}: Progress {t.progress_before} → {t.progress} ({t.state})"
+            for t in s.changes], "no open tasks"
+    if isinstance(s, rounds.ConditionEventsStep):
+        return "Condition events:", [
+            f"{render.escape(e.unit)} {e.condition.title()}: {e.card.name()} → "
+            f"{_fmt(e.outcome)}" for e in s.reveals], "none"
+    if isinstance(s, rounds.RandomEventsStep):
+        return "Random events:", [
+            f"{render.escape(x.text)} ({x.chance}): {card_names(x.cards)} → {x.value}: "
+            + ("[yellow]occurs![/]" if x.occurs else "does not occur") for x in s.checks], \
+            "none"
+    return f"Clock: {s.clock_before} → {s.clock}", [], ""
 
-    con.print(f"[bold]End of round {r['round']}[/]")
-    for i, s in enumerate(r["steps"], 1):
-        kind = s["kind"]
-        if kind == "draw":
-            con.print(f"{i}. {s['text']}")
-        elif kind == "recover":
-            con.print(f"{i}. Recover:")
-            for a in s["applied"]:
-                what = f"removed one {a['removed']}" if "removed" in a else \
-                    f"readied {render.escape(a['readied'])}"
-                con.print(f"   {render.escape(a['unit'])}: {what}")
-            for ch in s["choices"]:
-                con.print(f"   {render.escape(ch['unit'])} may recover one of: "
-                          f"{render.escape(', '.join(ch['choices']))} (--recover NAME=CHOICE)")
-            if not s["applied"] and not s["choices"]:
-                con.print("   [dim]nothing to recover[/]")
-        elif kind == "task_clock":
-            con.print(f"{i}. Task Clock — Progress −1 on each task:")
-            for t in s["changes"]:
-                con.print(f"   {render.escape(t['task'])}: Progress {t['progress_before']} → "
-                          f"{t['progress']} ({t['state']})")
-            if not s["changes"]:
-                con.print("   [dim]no open tasks[/]")
-        elif kind == "condition_events":
-            con.print(f"{i}. Condition events:")
-            for e in s["reveals"]:
-                con.print(f"   {render.escape(e['unit'])} {e['condition'].title()}: "
-                          f"{render.cards_line([e['card']])} → {_fmt(e['outcome'])}")
-            if not s["reveals"]:
-                con.print("   [dim]none[/]")
-        elif kind == "random_events":
-            con.print(f"{i}. Random events:")
-            for e in s["checks"]:
-                verdict = "[yellow]occurs![/]" if e["occurs"] else "does not occur"
-                con.print(f"   {render.escape(e['text'])} ({e['chance']}): "
-                          f"{render.cards_line(e['cards'])} → {e['value']}: {verdict}")
-            if not s["checks"]:
-                con.print("   [dim]none[/]")
-        elif kind == "clock":
-            con.print(f"{i}. Clock: {s['clock_before']} → {s['clock']}")
-            for e in s["events"]:
-                con.print(f"   [yellow]Clock #{e['at']}:[/] {render.escape(e['text'])}")
-            for name in s.get("arrived", []):
-                con.print(f"   [yellow]{render.escape(name)} arrives.[/]")
-    if r["reshuffled"]:
+
+def _show_end(con: Any, r: rounds.RoundEnded) -> None:
+    con.print(f"[bold]End of round {r.round}[/]")
+    for i, s in enumerate(r.steps, 1):
+        heading, lines, empty = _step_lines(s)
+        con.print(f"{i}. {heading}")
+        for line in lines:
+            con.print(f"   {line}")
+        if not lines and empty:
+            con.print(f"   [dim]{empty}[/]")
+        if isinstance(s, rounds.ClockStep):
+            show_reached(con, s.events, s.arrived, "   ")
+    if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")

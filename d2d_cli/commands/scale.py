@@ -8,6 +8,7 @@ scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for it
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 import typer
@@ -126,114 +127,158 @@ def samples_(json: c.JsonOpt = False) -> None:
 
     Example: d2d scale samples
     """
-    render.emit({"samples": scale.samples()}, _show_samples, as_json=json)
+    render.emit(scale.samples(), _show_samples, as_json=json)
 
 
 @app.command("map")
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
-        metavar="TYPE", help="personal, car, naval, aerial, planetary or narrative.")] = None,
+        metavar="TYPE", help="personal, car, naval, aerial, planetary, narrative (or "
+                             "starfighter, orbital, stellar, galactic: no printed scale).")]
+    = None,
     speed: Annotated[str | None, typer.Option("--speed", metavar="STAT",
                                               help="A unit's Speed, e.g. 5x0.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="Show every map type.")] = False,
     convention: ConventionOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
-    """A map's space and round; with --speed, the spaces a unit moves per round, its
-    Move (whole spaces) and Action Cost (Move ÷ 2, rounded down).
+    """A map's space and round, and what one Move counts on it; with --speed, a unit's
+    Move and Action Cost there — the same rule as round start and the Status Bar.
 
     Example: d2d scale map car --speed 5x1
     """
     rules, conv = _rules(ctx, convention, always=True)
+    rules = dataclasses.replace(rules, speed_convention=conv)
     if list_ or kind is None:
         if kind is None and not list_:
             raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
-                                 ") or --list")
-        render.emit({"maps": scale.maps_table(rules)}, _show_maps, as_json=json)
+                           ") or --list")
+        render.emit(scale.maps_table(rules), _show_maps, as_json=json)
         return
     st = stats.parse_stat(speed) if speed is not None else None
-    result = scale.move_on_map(kind, st, conv, rules)
-    render.emit(result, _show_map, as_json=json)
+    render.emit(scale.move_on_map(kind, st, rules), _show_map, as_json=json)
+
+
+@app.command("area")
+def area(
+    ctx: typer.Context,
+    points: Annotated[int, typer.Argument(help="Effect points spent on Area (1–100).")],
+    reading: Annotated[str | None, typer.Option(
+        "--reading", metavar="table|formula",
+        help="The printed rows (1–5 points) or the printed formula (X−1)². Default: the "
+             "session's [rules] power_area.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """The area a Power's Effect points buy: 1 space, or Area Effect cards (000 "Powers").
+
+    000 prints rows (2 points Area Effect:1 … 5 points Area Effect:8) and a formula
+    "(X-1)^2" that disagree from 3 points (docs/errata.md). Example: d2d scale area 4
+    """
+    if reading is None:
+        rules = c.options(ctx, c.read(ctx))
+    elif reading in ("table", "formula"):
+        rules = dataclasses.replace(DEFAULTS, power_area=reading)
+    else:
+        raise BadInput(f"--reading {reading!r}: use table or formula")
+    render.emit(scale.power_area(points, rules), _show_area, as_json=json)
 
 
 # --- human views --------------------------------------------------------------------
 
 
-def _stat_line(r: dict[str, Any]) -> str:
-    partial = f" [dim](partial {r['partial_stat']})[/]" if r.get("partial") is not None else ""
-    return f"[bold]{r['as'].capitalize()} {r['stat']}[/]{partial}"
+def _stat_line(r: scale.Quantity) -> str:
+    partial = f" [dim](partial {r.partial_stat})[/]" if r.partial is not None else ""
+    return f"[bold]{r.as_.capitalize()} {r.stat}[/]{partial}"
 
 
-def _show_value(con: Any, r: dict[str, Any]) -> None:
-
-    if "input" in r:
-        con.print(f"{render.escape(r['input']['text'])} → {_stat_line(r)}")
+def _show_value(con: Any, r: scale.Quantity) -> None:
+    if isinstance(r, (scale.MassRead, scale.IQRead, scale.SpeedRead)):
+        con.print(f"{render.escape(r.input.text)} → {_stat_line(r)}")
     else:
         con.print(_stat_line(r))
-    if r["as"] == "body":
-        con.print(f"  {r['stat']} = {r['metric']['text']} / {r['imperial']['text']}")
-        for name, d in r["derived"].items():
-            con.print(f"  {name.capitalize()}: {d['metric']} / {d['imperial']}")
-    elif r["as"] == "mind":
-        con.print(f"  {r['stat']} = IQ {r['value_exact']} (Mind = IQ − 50)")
+    if isinstance(r, (scale.MassRead, scale.BodyShown)):
+        con.print(f"  {r.stat} = {r.metric.text} / {r.imperial.text}")
+        for name, d in r.derived.items():
+            con.print(f"  {name.capitalize()}: {d.metric} / {d.imperial}")
+    elif isinstance(r, (scale.SpeedRead, scale.SpeedShown)):
+        rd = r.readings
+        con.print(f"  {r.stat} = {rd.metric.text} = {rd.mps.text} = {rd.imperial.text}"
+                  f" [dim](level counts {r.counts}, convention {r.convention})[/]")
+        other = r.other_convention
+        if isinstance(other, scale.OtherStat):
+            con.print(f"  [yellow]Under convention {other.convention}: {other.stat}[/] "
+                      f"(level counts {other.counts})")
+        elif other is not None:
+            o = other.readings
+            con.print(f"  [yellow]Under convention {other.convention}: "
+                      f"{o.metric.text} = {o.mps.text}[/]")
     else:
-        rd = r["readings"]
-        con.print(f"  {r['stat']} = {rd['metric']['text']} = {rd['mps']['text']} = "
-                  f"{rd['imperial']['text']}"
-                  f" [dim](level counts {r['counts']}, convention {r['convention']})[/]")
-        other = r.get("other_convention")
-        if other and "stat" in other:
-            con.print(f"  [yellow]Under convention {other['convention']}: {other['stat']}[/] "
-                      f"(level counts {other['counts']})")
-        elif other:
-            o = other["readings"]
-            con.print(f"  [yellow]Under convention {other['convention']}: "
-                      f"{o['metric']['text']} = {o['mps']['text']}[/]")
+        con.print(f"  {r.stat} = IQ {r.value_exact} (Mind = IQ − 50)")
 
 
-def _show_compare(con: Any, r: dict[str, Any]) -> None:
-    a, b = r["a"]["stat"], r["b"]["stat"]
-    higher = {"a": f"{a} is higher", "b": f"{b} is higher", "equal": "equal"}[r["higher"]]
-    con.print(f"[bold]{a}[/] vs [bold]{b}[/]: {higher} (×{r['ratio']})")
+def _show_compare(con: Any, r: scale.Comparison) -> None:
+    a, b = r.a.stat, r.b.stat
+    higher = {"a": f"{a} is higher", "b": f"{b} is higher", "equal": "equal"}[r.higher]
+    con.print(f"[bold]{a}[/] vs [bold]{b}[/]: {higher} (×{r.ratio})")
     who = {"a": a, "b": b, None: "neither"}
-    con.print(f"  Level Bonus: {abs(r['level_bonus'])} to {who[r['level_bonus_to']]}")
-    con.print(f"  Scale difference: {abs(r['scale_difference'])} "
-              f"(higher scale: {who[r['higher_scale']]})")
+    con.print(f"  Level Bonus: {abs(r.level_bonus)} to {who[r.level_bonus_to]}")
+    con.print(f"  Scale difference: {abs(r.scale_difference)} "
+              f"(higher scale: {who[r.higher_scale]})")
 
 
-def _show_map(con: Any, r: dict[str, Any]) -> None:
-
-    rnd = f"{r['round_s']} s" if r["round_s"] is not None else "flexible"
-    con.print(f"[bold]{r['name']}[/]: space {render.escape(r['space_text'])}, round {rnd}"
-              + (f", 1 space per round = {r['move_1_text']}" if r["move_1_text"] else ""))
-    if r["speed"] is not None:
-        sp = r["speed"]
-        spaces = "" if r["spaces_per_round"] is None else \
-            f"{scale.fmt(r['spaces_per_round'])} spaces per round, "
-        con.print(f"  Speed {sp['stat']} ({scale.fmt(sp['kph'])} km/h): {spaces}"
-                  f"[bold]Move {r['move']}[/], Action Cost {r['action_cost']}")
+def _move_1(r: scale.MapSpec) -> str:
+    return f"Move:1 = {r.move_1_text}" if r.move_1_text else "Move = Speed Level"
 
 
-def _show_maps(con: Any, r: dict[str, Any]) -> None:
+def _show_map(con: Any, r: scale.MoveOnMap) -> None:
+    rnd = f"{r.round_s} s" if r.round_s is not None else "flexible"
+    con.print(f"[bold]{r.name}[/]: space {render.escape(r.space_text)}, round {rnd}, "
+              f"{_move_1(r)}")
+    if r.speed is not None:
+        sp = r.speed
+        spaces = "" if r.spaces_per_round is None else \
+            f"{scale.fmt(r.spaces_per_round)} spaces per round, "
+        slow = " [dim](too slow to cross a Space or act on this map)[/]" if r.move == 0 else ""
+        con.print(f"  Speed {sp.stat} ({scale.fmt(sp.kph)} km/h): {spaces}"
+                  f"[bold]Move {r.move}[/], Action Cost {r.action_cost}{slow}")
+
+
+def _show_maps(con: Any, r: scale.MapList) -> None:
     from rich.table import Table
 
-    t = Table("Type", "Space", "Round", "1 space per round", box=None)
-    for m in r["maps"]:
-        t.add_row(m["map"], render.escape(m["space_text"]),
-                  f"{m['round_s']} s" if m["round_s"] is not None else "flexible",
-                  m["move_1_text"] or "—")
+    t = Table("Type", "Space", "Round", "One Move", box=None)
+    for m in r.maps:
+        t.add_row(m.map, render.escape(m.space_text),
+                  f"{m.round_s} s" if m.round_s is not None else "flexible",
+                  m.move_1_text or "the Speed Level")
     con.print(t)
     con.print("[dim]Printed values and d2d's choices: docs/rules.md \"Stats and scale\".[/]")
 
 
-def _show_samples(con: Any, r: dict[str, Any]) -> None:
+def _show_samples(con: Any, r: scale.Samples) -> None:
     from rich.table import Table
 
     t = Table("Sample", "Stat", "Real", "d2d", box=None)
-    for x in r["samples"]:
-        note = f" [dim](printed {x['printed']})[/]" if x["canonical"] else ""
-        conv = f" [dim]({x['convention']})[/]" if x["convention"] else ""
-        t.add_row(render.escape(x["name"]), x["kind"].capitalize(),
-                  render.escape(x["value"]) + conv, x["result"] + note)
+    for x in r.samples:
+        note = f" [dim](printed {x.printed})[/]" if x.canonical else ""
+        conv = f" [dim]({x.convention})[/]" if x.convention else ""
+        t.add_row(render.escape(x.name), x.kind.capitalize(),
+                  render.escape(x.value) + conv, x.result + note)
     con.print(t)
+
+
+def _show_area(con: Any, r: scale.PowerArea) -> None:
+    if r.printed_row is None:
+        note = "above 5 points only the formula (X−1)² is printed" \
+            if r.power_area == "table" else ""
+    elif r.power_area == "table":
+        note = f"the formula (X−1)² gives {_area(r.formula)}"
+    else:
+        note = f"the printed row gives {_area(r.printed_row)}"
+    con.print(f"{r.points} Effect point{'s' if r.points != 1 else ''} → [bold]{r.text}[/] "
+              f"[dim](reading: {r.power_area}{'; ' + note if note else ''})[/]")
+
+
+def _area(n: int) -> str:
+    return "1 space" if n == 0 else f"Area Effect:{n}"

@@ -11,7 +11,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.errors import BadInput
 from d2d_cli.rules import scene
 
 app = c.group("scene")
@@ -56,13 +56,11 @@ def load(ctx: typer.Context,
     """
     label, raw = read_scene_file(file)
     with c.edit(ctx) as tx:
-        sections = scene.build(raw, tx.data)
+        sections, result = scene.load(raw, tx.data, c.options(ctx, tx.data))
         for key, value in sections.items():
             tx.put(key, value)
-        if "weather" in tx.data:
-            tx.put("weather", {})
-        tx.summary = f"scene {sections['scene']['name']!r} loaded from {label}"
-    render.emit(_result(tx.data), _show, as_json=json)
+        tx.summary = f"scene {result.name!r} loaded from {label}"
+    render.emit(result, _show, as_json=json)
 
 
 @app.command()
@@ -72,46 +70,36 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d scene show
     """
     data = c.read(ctx)
-    if not data.get("scene"):
-        raise NotFound("no scene loaded: d2d scene load FILE.toml (or combat1)")
-    render.emit(_result(data), _show, as_json=json)
+    render.emit(scene.view(data, c.options(ctx, data)), _show, as_json=json)
 
 
-def _result(data: dict[str, Any]) -> dict[str, Any]:
-    s = data["scene"]
-    roster = data.get("units", {})
-    return {**s, "map_name": scene.map_types()[s["map"]]["name"],
-            "units": [{"name": n, "faction": u.get("faction"), "kind": u.get("kind", "unit"),
-                       **{k: u[k] for k in ("body", "mind", "will", "speed") if k in u}}
-                      for n, u in roster.items()],
-            "tasks": [{"name": n, **t} for n, t in data.get("tasks", {}).items()],
-            "clock": data.get("clock", {}).get("value", 1),
-            "timed_events": data.get("clock", {}).get("timed", []),
-            "random_events": data.get("clock", {}).get("random", [])}
+def _unit_line(u: scene.SceneUnit) -> str:
+    stats = " ".join(f"{k.title()} {v}" for k, v in u.stats)
+    if u.move is None:
+        return stats
+    return f"{stats} — Move {u.move}, Action Cost {u.action_cost}"
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-
-    con.print(f"[bold]{render.escape(r['name'])}[/] — {r['map_name']}")
-    if r["backstory"]:
-        con.print(f"[dim]{render.escape(r['backstory'])}[/]")
-    for name, f in r["factions"].items():
+def _show(con: Any, r: scene.SceneView) -> None:
+    con.print(f"[bold]{render.escape(r.name)}[/] — {r.map_name}")
+    if r.backstory:
+        con.print(f"[dim]{render.escape(r.backstory)}[/]")
+    for name, f in r.factions.items():
         con.print(f"[bold]{render.escape(name)}[/] — goal: {render.escape(f['goal'])}")
-        for u in r["units"]:
-            if u["faction"] == name:
-                stats = " ".join(f"{k.title()} {u[k]}" for k in ("body", "mind", "will",
-                                                                   "speed") if k in u)
-                con.print(f"  {render.escape(u['name'])}: {stats}")
-    for u in r["units"]:
-        if u["faction"] not in r["factions"]:
-            con.print(f"  {render.escape(u['name'])} [dim](no faction)[/]")
-    for t in r["tasks"]:
-        con.print(f"Task {render.escape(t['name'])}: Difficulty {t['difficulty']}, Challenge "
-                  f"{t['challenge']}, Progress {t['progress']}")
-    con.print(f"Clock: {r['clock']}")
-    for e in r["timed_events"]:
-        con.print(f"  #{e['at']}: {render.escape(e['text'])}{' (done)' if e['done'] else ''}")
-    for e in r["random_events"]:
-        con.print(f"  random {e['k']}/{e['n']}: {render.escape(e['text'])}")
-    for n in (n for n in r["reserves"] if n not in {u["name"] for u in r["units"]}):
+        for u in r.units:
+            if u.faction == name:
+                con.print(f"  {render.escape(u.name)}: {_unit_line(u)}")
+    for u in r.units:
+        if u.faction not in r.factions:
+            con.print(f"  {render.escape(u.name)} [dim](no faction)[/]")
+    for t in r.tasks:
+        con.print(f"Task {render.escape(t.name)}: Difficulty {t.difficulty}, Challenge "
+                  f"{t.challenge}, Progress {t.progress}")
+    con.print(f"Clock: {r.clock}")
+    for e in r.timed_events:
+        con.print(f"  #{e.at}: {render.escape(e.text)}{' (done)' if e.done else ''}")
+    for x in r.random_events:
+        con.print(f"  random {x.k}/{x.n}: {render.escape(x.text)}")
+    on_board = {u.name for u in r.units}
+    for n in (n for n in r.reserves if n not in on_board):
         con.print(f"  in reserve: {render.escape(n)}")

@@ -10,6 +10,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.rules import tasks
+from d2d_cli.rules.options import Options
 
 app = c.group("task")
 
@@ -19,14 +20,17 @@ ByOpt = Annotated[str | None, typer.Option("--by", help="Who worked the task (Te
                                            "several characters may work one task).")]
 
 
-def _change(ctx: typer.Context, name: str,
-            step: Callable[[dict[str, tasks.Task]], tasks.Task], summary: str) -> dict[str, Any]:
+Step = Callable[[dict[str, tasks.Task], Options], tasks.TaskView]
+
+
+def _change(ctx: typer.Context, step: Step, summary: str) -> tasks.TaskView:
+    """Apply ``step`` to the session's task board, save it, and return its result."""
     with c.edit(ctx) as tx:
         board = tasks.board(tx.data)
-        task = step(board)
+        result = step(board, c.options(ctx, tx.data))
         tx.put("tasks", tasks.board_state(board))
-        tx.summary = f"{summary}: Challenge {task.challenge}, Progress {task.progress}"
-    return task.to_json()
+        tx.summary = f"{summary}: Challenge {result.challenge}, Progress {result.progress}"
+    return result
 
 
 @app.command()
@@ -42,8 +46,8 @@ def new(ctx: typer.Context, name: NameArg,
     Example: d2d task new Knot --difficulty 4 --worker Thief
     """
     tasks.check_difficulty(difficulty)
-    result = _change(ctx, name,
-                     lambda b: tasks.new(b, name, difficulty, worker), f"task {name} started")
+    result = _change(ctx, lambda b, _: tasks.start(b, name, difficulty, worker),
+                     f"task {name} started")
     render.emit(result, _show_one, as_json=json)
 
 
@@ -52,11 +56,12 @@ def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
         json: c.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
 
-    Example: d2d task win Knot --hits 2
+    With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
+    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot --hits 2
     """
     tasks.check_hits(hits)
-    result = _change(ctx, name,
-                     lambda b: tasks.win(tasks.find(b, name), hits, by), f"task {name} won")
+    result = _change(ctx, lambda b, o: tasks.resolve(b, name, True, hits, by, o.task_win),
+                     f"task {name} won")
     render.emit(result, _show_one, as_json=json)
 
 
@@ -68,8 +73,8 @@ def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
     Example: d2d task lose Knot --hits 1
     """
     tasks.check_hits(hits)
-    result = _change(ctx, name,
-                     lambda b: tasks.lose(tasks.find(b, name), hits, by), f"task {name} lost")
+    result = _change(ctx, lambda b, _: tasks.resolve(b, name, False, hits, by),
+                     f"task {name} lost")
     render.emit(result, _show_one, as_json=json)
 
 
@@ -79,7 +84,7 @@ def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
 
     Example: d2d task show Knot --json
     """
-    result = tasks.find(tasks.board(c.read(ctx)), name).to_json()
+    result = tasks.find(tasks.board(c.read(ctx)), name).view()
     render.emit(result, _show_one, as_json=json)
 
 
@@ -89,8 +94,7 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d task list
     """
-    result = {"tasks": [t.to_json() for t in tasks.board(c.read(ctx)).values()]}
-    render.emit(result, _show_list, as_json=json)
+    render.emit(tasks.listing(tasks.board(c.read(ctx))), _show_list, as_json=json)
 
 
 @app.command()
@@ -101,36 +105,35 @@ def drop(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
     """
     with c.edit(ctx) as tx:
         board = tasks.board(tx.data)
-        task = tasks.find(board, name)
-        del board[task.name]
+        result = tasks.drop(board, name)
         tx.put("tasks", tasks.board_state(board))
-        tx.summary = f"task {task.name} dropped"
-    render.emit({**task.to_json(), "dropped": True}, _show_one, as_json=json)
+        tx.summary = f"task {result.name} dropped"
+    render.emit(result, _show_one, as_json=json)
 
 
-def bar(r: dict[str, Any]) -> str:
-    """``Challenge ●●○○ Progress ●●●○``: filled tokens left, hollow ones spent."""
-    d = r["difficulty"]
-    return (f"Challenge {'●' * r['challenge']}{'○' * (d - r['challenge'])} "
-            f"Progress {'●' * r['progress']}{'○' * (d - r['progress'])}")
+def bar(r: tasks.TaskView) -> str:
+    """``Challenge ●●○○ Progress ●●●○``: filled tokens left, hollow ones spent (under
+    000's task_win the Progress can grow past the Difficulty: more filled tokens)."""
+    d = r.difficulty
+    return (f"Challenge {'●' * r.challenge}{'○' * (d - r.challenge)} "
+            f"Progress {'●' * r.progress}{'○' * max(0, d - r.progress)}")
 
 
 _STATE = {"open": "open", "complete": "[green]complete[/]", "failed": "[red]failed[/]"}
 
 
-def _line(r: dict[str, Any]) -> str:
-
-    who = f" [dim]({render.escape(', '.join(r['workers']))})[/]" if r["workers"] else ""
-    return (f"[bold]{render.escape(r['name'])}[/] (Difficulty {r['difficulty']}): {bar(r)} "
-            f"— {r['challenge']}/{r['progress']} {_STATE[r['state']]}{who}")
-
-
-def _show_one(con: Any, r: dict[str, Any]) -> None:
-    con.print(("[dim]dropped:[/] " if r.get("dropped") else "") + _line(r))
+def _line(r: tasks.TaskView) -> str:
+    who = f" [dim]({render.escape(', '.join(r.workers))})[/]" if r.workers else ""
+    return (f"[bold]{render.escape(r.name)}[/] (Difficulty {r.difficulty}): {bar(r)} "
+            f"— {r.challenge}/{r.progress} {_STATE[r.state]}{who}")
 
 
-def _show_list(con: Any, r: dict[str, Any]) -> None:
-    if not r["tasks"]:
+def _show_one(con: Any, r: tasks.TaskView) -> None:
+    con.print(("[dim]dropped:[/] " if isinstance(r, tasks.TaskDropped) else "") + _line(r))
+
+
+def _show_list(con: Any, r: tasks.TaskList) -> None:
+    if not r.tasks:
         con.print("No tasks. Start one: d2d task new NAME --difficulty D")
-    for t in r["tasks"]:
+    for t in r.tasks:
         con.print(_line(t))

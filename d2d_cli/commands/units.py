@@ -10,7 +10,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import conditions, units
+from d2d_cli.rules import conditions, rounds, units
 
 
 class _Change(Protocol):
@@ -36,13 +36,17 @@ UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
                                         autocompletion=complete_units)]
 
 
-def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R:
-    """One change to the roster, saved and journalled under the result's summary."""
+def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
+    """One change to the roster, saved and journalled under the result's summary. A
+    unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
+    Refresh gives, before one: ``rounds.unit_on_bar``)."""
     with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         result = step(roster)
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
+        if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
+            return rounds.unit_on_bar(tx.data, result.name, c.options(ctx, tx.data))
     return result
 
 
@@ -79,7 +83,8 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d unit list
     """
-    render.emit(units.status(c.read(ctx)), show_table, as_json=json)
+    data = c.read(ctx)
+    render.emit(rounds.status_bar(data, c.options(ctx, data)), show_table, as_json=json)
 
 
 @app.command()
@@ -89,7 +94,8 @@ def show(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit show "Goblin Scout" --json
     """
-    render.emit(units.show(c.read(ctx), name), show_unit, as_json=json)
+    data = c.read(ctx)
+    render.emit(rounds.unit_on_bar(data, name, c.options(ctx, data)), show_unit, as_json=json)
 
 
 @app.command()

@@ -8,8 +8,8 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import NotFound
 from d2d_cli.rules import weather
+from d2d_cli.rules.cards import names as card_names
 
 app = c.group("weather")
 
@@ -23,11 +23,10 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     Table mode reads the direction card(s) first, then the speed cards.
     Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
     """
-    table = c.cards(card)
-    with c.edit(ctx) as tx, c.reveals(tx, table) as reveal:
+    with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
         result = weather.wind(reveal, c.options(ctx, tx.data).speed_convention)
-        tx.put("weather", {k: v for k, v in result.items() if v is not None})  # TOML: no null
-        tx.summary = f"wind {result['direction']} {result['speed_kph']} km/h"
+        tx.put("weather", result.state())
+        tx.summary = f"wind {result.direction} {result.speed_kph} km/h"
     render.emit(result, _show, as_json=json)
 
 
@@ -37,15 +36,11 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d weather show --json
     """
-    result = c.read(ctx).get("weather")
-    if not result:
-        raise NotFound("no weather yet: reveal it with d2d weather wind")
-    result = {**result, "speed_stat": result.get("speed_stat")}
-    render.emit(result, _show, as_json=json)
+    render.emit(weather.shown(c.read(ctx).get("weather")), _show, as_json=json)
 
 
-def _show(con: Any, r: dict[str, Any]) -> None:
-    stat = f", Speed {r['speed_stat']}" if r["speed_stat"] else ""
-    con.print(f"[bold]Wind:[/] direction {r['direction']}, {r['speed_kph']} km/h — "
-              f"{r['beaufort']} (Beaufort {r['beaufort_number']}{stat})")
-    con.print(f"[dim]Cards: {render.cards_line(r['cards'])}[/]")
+def _show(con: Any, r: weather.Wind | weather.WeatherShown) -> None:
+    stat = f", Speed {r.speed_stat}" if r.speed_stat else ""
+    con.print(f"[bold]Wind:[/] direction {r.direction}, {r.speed_kph} km/h — "
+              f"{r.beaufort} (Beaufort {r.beaufort_number}{stat})")
+    con.print(f"[dim]Cards: {card_names(r.cards)}[/]")

@@ -12,6 +12,7 @@ Orientation is Upper (``^``, the default) or Lower (``v``): 000 "Conflict >
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput
@@ -147,3 +148,8 @@ def full_deck() -> list[Card]:
 def all_outcomes() -> list[Card]:
     """Every (card, orientation) a reveal can show: 108 outcomes, each equally likely."""
     return [c.flipped(up) for c in full_deck() for up in (True, False)]
+
+
+def names(cards: Iterable[Card]) -> str:
+    """Cards as a person reads them: ``Q♥ Queen of Cups ↑, 10♠ 10 of Swords ↓``."""
+    return ", ".join(c.name() for c in cards)

@@ -27,8 +27,9 @@ from fractions import Fraction
 from typing import Any
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import dice
+from d2d_cli.rules import dice, units
 from d2d_cli.rules.cards import Card
+from d2d_cli.rules.result import Result
 
 MIN_CLOCK, MAX_CLOCK = -1000, 1000
 MAX_TICKS = 1000
@@ -71,6 +72,115 @@ def parse_chance(text: str) -> tuple[int, int]:
     return k, n
 
 
+# --- results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimedEvent:
+    """A Timed Event as the clock reports it: where it waits (``at``), its text, whether
+    it was revealed, the reserve unit it brings (if any) and, once reached by a tick,
+    the ``clock`` number that revealed it. Its JSON leaves out ``unit`` and ``clock``
+    when they do not apply (as the session file stores an event)."""
+
+    at: int
+    text: str
+    done: bool
+    unit: str | None = None
+    clock: int | None = None
+
+    @classmethod
+    def of(cls, e: dict[str, Any], clock: int | None = None) -> TimedEvent:
+        return cls(int(e["at"]), str(e["text"]), bool(e["done"]), e.get("unit"), clock)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"at": self.at, "text": self.text, "done": self.done}
+        if self.unit is not None:
+            out["unit"] = self.unit
+        if self.clock is not None:
+            out["clock"] = self.clock
+        return out
+
+
+@dataclass(frozen=True)
+class RandomEvent(Result):
+    """A Random Event as stored: occurs when a dN reads ``k`` or less."""
+
+    text: str
+    k: int
+    n: int
+    repeat: bool
+    done: bool
+
+    @classmethod
+    def of(cls, e: dict[str, Any]) -> RandomEvent:
+        return cls(str(e["text"]), int(e["k"]), int(e["n"]), bool(e["repeat"]),
+                   bool(e["done"]))
+
+
+@dataclass(frozen=True)
+class RandomEventView(RandomEvent):
+    """A Random Event with its chance written ``K/N``."""
+
+    chance: str
+
+
+@dataclass(frozen=True)
+class ClockView(Result):
+    """``clock show|set``, ``clock event list``: the top card and the events waiting."""
+
+    clock: int
+    down: bool
+    timed: tuple[TimedEvent, ...]
+    random: tuple[RandomEventView, ...]
+    events: tuple[TimedEvent, ...] = ()
+
+
+@dataclass(frozen=True)
+class ClockMoved(Result):
+    """``clock tick|advance`` (and round end's Clock step): the clock before and after,
+    every Timed Event reached in order, the reserves they brought onto the board."""
+
+    clock_before: int
+    clock: int
+    events: tuple[TimedEvent, ...]
+    arrived: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TimedAdded(Result):
+    kind: str = field(default="timed", init=False)
+    at: int
+    text: str
+    done: bool
+
+
+@dataclass(frozen=True)
+class RandomAdded(Result):
+    kind: str = field(default="random", init=False)
+    text: str
+    k: int
+    n: int
+    repeat: bool
+    done: bool
+    chance: str
+
+
+@dataclass(frozen=True)
+class RandomCheck(Result):
+    """A Random Event checked at a round end: the dN value its reveal gave."""
+
+    text: str
+    chance: str
+    value: int | None
+    occurs: bool
+    cards: tuple[Card, ...]
+
+
+def _random_view(e: dict[str, Any]) -> RandomEventView:
+    r = RandomEvent.of(e)
+    return RandomEventView(r.text, r.k, r.n, r.repeat, r.done, f"{r.k}/{r.n}")
+
+
 @dataclass
 class Clock:
     value: int = 1
@@ -89,10 +199,11 @@ class Clock:
         return {"value": self.value, "down": self.down, "timed": [dict(e) for e in self.timed],
                 "random": [dict(e) for e in self.random]}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"clock": self.value, "down": self.down,
-                "timed": sorted(self.timed, key=lambda e: e["at"]),
-                "random": [{**e, "chance": f"{e['k']}/{e['n']}"} for e in self.random]}
+    def view(self) -> ClockView:
+        return ClockView(self.value, self.down,
+                         tuple(TimedEvent.of(e) for e in sorted(self.timed,
+                                                                key=lambda e: e["at"])),
+                         tuple(_random_view(e) for e in self.random))
 
     def add_timed(self, at: int, text: str, unit: str | None = None) -> dict[str, Any]:
         event: dict[str, Any] = {"at": check_value(at, "a Timed Event's clock number"),
@@ -128,7 +239,7 @@ class Clock:
             reached.extend(self.tick(down))
         return reached
 
-    def check_random(self, reveal: Callable[[], Card]) -> list[dict[str, Any]]:
+    def check_random(self, reveal: Callable[[], Card]) -> tuple[RandomCheck, ...]:
         """Round End: one dN reading per pending Random Event (all read before any
         event changes, so running out of table cards changes nothing)."""
         out = []
@@ -140,7 +251,47 @@ class Clock:
             occurs = rolled.value is not None and rolled.value <= int(event["k"])
             if occurs and not event["repeat"]:
                 event["done"] = True
-            out.append({"text": event["text"], "chance": f"{event['k']}/{event['n']}",
-                        "value": rolled.value, "occurs": occurs,
-                        "cards": [c.to_json() for c in rolled.cards]})
-        return out
+            out.append(RandomCheck(str(event["text"]), f"{event['k']}/{event['n']}",
+                                   rolled.value, occurs, tuple(rolled.cards)))
+        return tuple(out)
+
+
+# --- what the clock commands do ------------------------------------------------------
+
+
+def arrivals(reached: list[dict[str, Any]], reserves: dict[str, Any],
+             roster: dict[str, units.Unit]) -> tuple[str, ...]:
+    """Reserves brought in by the Timed Events just reached ("Reinforcements arrive on
+    the 5th Turn", 000 "Example > Combat #1"): they join the roster."""
+    came = []
+    for event in reached:
+        name = event.get("unit")
+        if name and name in reserves and name not in roster:
+            roster[name] = units.Unit.from_state(name, reserves[name])
+            came.append(name)
+    return tuple(came)
+
+
+def move(clock: Clock, k: int, down: bool, reserves: dict[str, Any],
+         roster: dict[str, units.Unit]) -> ClockMoved:
+    """Tick ``k`` times (``clock tick|advance``, and once at each round end): every
+    Timed Event reached is revealed, in order, and the reserves they name join
+    ``roster``. The one place a Timed Event brings a unit."""
+    before = clock.value
+    reached = clock.advance(k, down)
+    came = arrivals(reached, reserves, roster)
+    return ClockMoved(before, clock.value, tuple(TimedEvent.of(e, e["clock"]) for e in reached),
+                      came)
+
+
+def add_timed(clock: Clock, at: int, text: str) -> TimedAdded:
+    """``clock event add``: a Timed Event placed on card ``at``."""
+    e = clock.add_timed(at, text)
+    return TimedAdded(e["at"], e["text"], e["done"])
+
+
+def add_random(clock: Clock, text: str, chance: str, repeat: bool = False) -> RandomAdded:
+    """``clock event random``: a Random Event checked at each round end."""
+    e = clock.add_random(text, chance, repeat)
+    return RandomAdded(e["text"], e["k"], e["n"], e["repeat"], e["done"],
+                       f"{e['k']}/{e['n']}")

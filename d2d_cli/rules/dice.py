@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import SUITS, Card
-from d2d_cli.rules.fate import OutOfCards
+from d2d_cli.rules.fate import OutOfCards, Revealer, check_count
+from d2d_cli.rules.result import Result
 
 MIN_SIDES, MAX_SIDES = 2, 1000
 PRINTED = (2, 4, 8, 10, 12, 13, 16, 40, 42, 52, 54, 80, 84, 104, 108)
@@ -164,7 +165,7 @@ class DieSpec:
     @property
     def accept_probability(self) -> float:
         per_card = _ACCEPTED[self.base] / OUTCOMES
-        return per_card**self.cards * self.limit / self.base**self.cards
+        return float(per_card**self.cards * self.limit / self.base**self.cards)
 
 
 def parse_die(text: str) -> int:
@@ -275,3 +276,52 @@ def explain(s: DieSpec) -> str:
         f" Then subtract {s.n} until it is {s.n} or less." if s.limit > s.n else ""
     )
     return f"d{s.n}: {base}{tail}{reduce}"
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class DieRoll(Result):
+    """One die: its value (None: "redraw", the table's cards ran out), the cards it read
+    (codes) and how many tries were redrawn."""
+
+    value: int | None
+    cards: tuple[str, ...]
+    redraws: int
+
+
+@dataclass(frozen=True)
+class Thrown(Result):
+    """``fate die``: the values, every card revealed, each die's reading."""
+
+    die: str
+    values: tuple[int, ...]
+    cards: tuple[Card, ...]
+    rolls: tuple[DieRoll, ...]
+    redraw: bool
+    reshuffled: bool
+    explain: str | None
+
+
+def check(sides: str, count: int) -> DieSpec:
+    """``fate die``'s options, checked before any card is revealed: the die (``d10``) and
+    how many."""
+    s = spec(parse_die(sides))
+    check_count(count, "--count")
+    return s
+
+
+def throw(s: DieSpec, count: int, reveal: Revealer, explain_it: bool = False) -> Thrown:
+    """``count`` dice read from ``reveal``; with ``explain_it``, how to read them by hand."""
+    rolls = roll_many(s, check_count(count, "--count"), reveal)
+    return Thrown(
+        die=f"d{s.n}",
+        values=tuple(r.value for r in rolls if r.value is not None),
+        cards=tuple(reveal.used),
+        rolls=tuple(DieRoll(r.value, tuple(c.code for c in r.cards), r.redraws)
+                    for r in rolls),
+        redraw=any(r.value is None for r in rolls),
+        reshuffled=reveal.reshuffled,
+        explain=explain(s) if explain_it else None,
+    )

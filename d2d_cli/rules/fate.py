@@ -11,12 +11,12 @@ cards exactly once.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck, parse_card
+from d2d_cli.rules.result import Result
 
 DECK_SIZE = 54
 T = TypeVar("T")
@@ -98,12 +98,6 @@ def check_count(n: int, what: str = "count") -> int:
     return n
 
 
-@dataclass
-class Reveal:
-    cards: list[Card]
-    reshuffled: bool = False
-
-
 class OutOfCards(BadInput):
     """Table mode: the cards given with ``--card`` ran out before the rule was done.
 
@@ -172,13 +166,94 @@ class Revealer:
             self.table.finish()
 
 
-def draw(deck: Deck, n: int, rng: random.Random) -> Reveal:
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class DeckCounts(Result):
+    """How the deck stands (``fate shuffle``)."""
+
+    remaining: int
+    discarded: int
+    shuffles: int
+
+    @classmethod
+    def of(cls, deck: Deck) -> DeckCounts:
+        return cls(len(deck.draw), len(deck.discard), deck.shuffles)
+
+
+@dataclass(frozen=True)
+class FateStatus(DeckCounts):
+    """``fate status``: the counts and the last reveal."""
+
+    last: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Drawn(Result):
+    """``fate draw``: the cards revealed (or only looked at, ``peek``)."""
+
+    cards: tuple[Card, ...]
+    peek: bool
+    reshuffled: bool
+    remaining: int
+    discarded: int
+    shuffles: int
+
+
+@dataclass(frozen=True)
+class Coin(Result):
+    """``fate coin``: Heads or Tails and the card read."""
+
+    side: str
+    cards: tuple[Card, ...]
+    reshuffled: bool
+
+
+@dataclass(frozen=True)
+class HighCard(Result):
+    """``fate high-card``: who acts first, each name's card(s), ties left unresolved."""
+
+    order: tuple[str, ...]
+    cards: dict[str, tuple[Card, ...]]
+    ties: tuple[tuple[str, ...], ...]
+    reshuffled: bool
+
+
+def draw(deck: Deck, n: int, rng: random.Random) -> Drawn:
+    """Reveal the top ``n`` cards (the deck changes: store it)."""
     check_count(n)
     reveal = Revealer(deck, rng)
     for _ in range(n):
         reveal()
     deck.last = reveal.used
-    return Reveal(reveal.used, reveal.reshuffled)
+    return Drawn(tuple(reveal.used), False, reveal.reshuffled, len(deck.draw),
+                 len(deck.discard), deck.shuffles)
+
+
+def peek(deck: Deck, n: int) -> Drawn:
+    """Look at the top ``n`` cards without taking them."""
+    check_count(n)
+    return Drawn(tuple(deck.draw[:n]), True, False, len(deck.draw), len(deck.discard),
+                 deck.shuffles)
+
+
+def shuffle(state: dict[str, Any] | None, rng: random.Random,
+            reset: bool = False) -> tuple[Deck, DeckCounts]:
+    """The discard pile shuffled back in (a complete new deck with ``reset`` or when
+    the session has none yet); returns the deck to store and its counts."""
+    if reset or not state:
+        deck = new_deck(rng)
+    else:
+        deck = Deck.from_state(state)
+        deck.reshuffle(rng)
+    deck.last = []
+    return deck, DeckCounts.of(deck)
+
+
+def status(state: dict[str, Any] | None) -> FateStatus:
+    deck = Deck.from_state(state)
+    return FateStatus(len(deck.draw), len(deck.discard), deck.shuffles, tuple(deck.last))
 
 
 # --------------------------------------------------------------------------- coin toss
@@ -187,6 +262,14 @@ def draw(deck: Deck, n: int, rng: random.Random) -> Reveal:
 def coin_side(card: Card) -> str:
     """000 "Randomizing > d2 - Coin Toss. Black is Heads. Red is Tails." (Wilds by colour)."""
     return "heads" if card.color == "black" else "tails"
+
+
+def coin(reveal: Revealer) -> Coin:
+    """One reveal read as a coin toss (at the table: exactly one card)."""
+    if reveal.table is not None and reveal.table.given != 1:
+        raise BadInput("a coin toss reads exactly one card")
+    card = reveal()
+    return Coin(coin_side(card), (card,), reveal.reshuffled)
 
 
 # --------------------------------------------------------------------------- high card
@@ -207,8 +290,7 @@ def high_card_key(card: Card) -> tuple[int, int]:
     return (HIGH_RANKS.index(card.rank), 1 + HIGH_SUITS.index(card.suit))
 
 
-def high_card(names: list[str], reveal: Callable[[], Card],
-              max_rounds: int = 20) -> dict[str, Any]:
+def high_card(names: list[str], reveal: Revealer, max_rounds: int = 20) -> HighCard:
     """Order ``names`` by revealed card, highest acts first. Exact ties reveal again
     among the tied names (only possible when cards come from different decks at the
     table). Returns the order, each name's cards, and any tie left unresolved."""
@@ -244,14 +326,12 @@ def high_card(names: list[str], reveal: Callable[[], Card],
         return out
 
     order = rank_group(list(names), 0)
-    return {
-        "order": order,
-        "cards": {n: [c.to_json() for c in cs] for n, cs in cards.items()},
-        "ties": unresolved,
-    }
+    return HighCard(tuple(order), {n: tuple(cs) for n, cs in cards.items()},
+                    tuple(tuple(t) for t in unresolved), reveal.reshuffled)
 
 
 __all__ = [
-    "DECK_SIZE", "SUITS", "Deck", "OutOfCards", "Reveal", "Revealer", "TableCards",
-    "coin_side", "draw", "high_card", "new_deck", "shuffled",
+    "DECK_SIZE", "SUITS", "Coin", "Deck", "DeckCounts", "Drawn", "FateStatus", "HighCard",
+    "OutOfCards", "Revealer", "TableCards", "coin", "coin_side", "draw", "high_card",
+    "new_deck", "peek", "shuffle", "shuffled", "status",
 ]

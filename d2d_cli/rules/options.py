@@ -80,6 +80,10 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.767 "IF 2-10 THEN subtract Level Bonus (min 2)"'),
     Option("combos", "played", '"played" or "revealed"', _one_of("played", "revealed"),
            '001 l.826 "Combo - Play cards to make an allowed set"'),
+    Option("task_win", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.1014 "Win - Challenge:-Hits"'),
+    Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
+           '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -102,6 +106,8 @@ class Options:
     respec_limit: str = "downtime"
     level_bonus: str = "001"
     combos: str = "played"
+    task_win: str = "001"
+    power_area: str = "table"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

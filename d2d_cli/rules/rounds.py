@@ -2,8 +2,11 @@
 p.40 "Round: End"; 000 "6) Events").
 
 Round: Start — "Refresh - Place tokens on each Unit# card: Action Cost = Speed/2
-(round down), Move = Speed, Turn = 2". Speed is the Speed stat's level after its
-condition penalties (a Slow token gives Speed:-1), never below 0.
+(round down), Move = Speed, Turn = 2". Speed is the Speed stat after its condition
+penalties (a Slow token gives Speed:-1; the Level never below 0); Move and Action Cost
+come from it and the scene's map through the one rule, ``scale.move_tokens``. The
+Status Bar shows the tokens placed, or before a unit's first Refresh the ones it would
+get (:func:`status_bar`).
 
 Round: End — "Do after all Groups complete Rounds: Draw - Each Player draws a card.
 Recover - For each Unit: Remove a Fatigue, Stun, Stress, Slow OR Ready an Ability in
@@ -17,14 +20,18 @@ new start is refused, so upkeep is never applied twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules import conditions, units
+from d2d_cli.rules import clock as clocks
+from d2d_cli.rules import conditions, scale, units
 from d2d_cli.rules.cards import Card
-from d2d_cli.rules.clock import Clock
-from d2d_cli.rules.tasks import Task
+from d2d_cli.rules.fate import Revealer
+from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.stats import Stat
+from d2d_cli.rules.tasks import Task, TaskTick
 from d2d_cli.rules.tasks import round_end as task_clock
 
 TURN = 2
@@ -45,36 +52,199 @@ class Round:
         return {"number": self.number, "phase": self.phase}
 
 
-def speed_level(unit: units.Unit, penalties: bool = True) -> int | None:
-    """The Speed stat's level, less its condition penalties (``[rules]
-    refresh_penalties = false`` uses the printed level)."""
+# --- round start and the Status Bar ---------------------------------------------------
+
+
+def map_of(data: dict[str, Any]) -> str:
+    """The map the session's scene is played on; without a scene, the Personal Map
+    ("On normal Maps, a Round is 6 seconds", 001 l.457)."""
+    return str(data.get("scene", {}).get("map", "personal"))
+
+
+@dataclass(frozen=True)
+class Refreshed(Result):
+    """One unit's tokens after the Refresh: its Speed (the Level after penalties), Move,
+    Action Cost and Turn (None where the unit has no Speed stat)."""
+
+    unit: str
+    speed: int | None
+    move: int | None
+    action_cost: int | None
+    turn: int
+    stat: str | None = hidden(None)  # the Speed after penalties, as a stat: 3x1
+
+
+@dataclass(frozen=True)
+class RoundStarted(Result):
+    """``round start``: the round's number and every unit's refreshed tokens."""
+
+    round: int
+    units: tuple[Refreshed, ...]
+    map: str = hidden("personal")
+
+
+def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
+    """The Speed stat less its condition penalties on the Level, never below 0 (``[rules]
+    refresh_penalties = false``: the printed Speed)."""
     stat = unit.stats.get("speed")
     if stat is None:
         return None
     change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
-    return max(0, stat.level + change)
+    return Stat(max(0, stat.level + change), stat.scale)
 
 
-def refresh(unit: units.Unit, penalties: bool = True) -> None:
-    """Move = Speed, Action Cost = Speed/2 (round down), Turn = 2."""
-    speed = speed_level(unit, penalties)
-    unit.move = speed
-    unit.action_cost = None if speed is None else speed // 2
+def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+           ) -> scale.MoveTokens | None:
+    """The Move and Action Cost the Refresh gives ``unit`` on ``map_key`` (None: no Speed)."""
+    stat = speed_now(unit, opts.refresh_penalties)
+    return None if stat is None else scale.move_tokens(stat, map_key, opts)
+
+
+def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+               ) -> tuple[int | None, int | None]:
+    """(Move, Action Cost) as the Status Bar shows them: the tokens placed at the last
+    Refresh, or before the unit's first one, those it would get."""
+    if unit.move is not None:
+        return unit.move, unit.action_cost
+    got = tokens(unit, map_key, opts)
+    return (None, None) if got is None else (got.move, got.action_cost)
+
+
+def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS
+            ) -> Refreshed:
+    """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
+    speed = speed_now(unit, opts.refresh_penalties)
+    got = tokens(unit, map_key, opts)
+    unit.move = None if got is None else got.move
+    unit.action_cost = None if got is None else got.action_cost
     unit.turn = TURN
+    return Refreshed(unit.name, None if speed is None else speed.level, unit.move,
+                     unit.action_cost, unit.turn, None if speed is None else str(speed))
 
 
-def start(rnd: Round, roster: dict[str, units.Unit],
-          penalties: bool = True) -> list[dict[str, Any]]:
+def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
+          map_key: str = "personal") -> RoundStarted:
+    """Round: Start — the next round; every unit refreshes on the scene's map (the roster
+    changes: store it)."""
     if rnd.phase == "started":
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1
     rnd.phase = "started"
-    rows = []
-    for unit in roster.values():
-        refresh(unit, penalties)
-        rows.append({"unit": unit.name, "speed": unit.move, "move": unit.move,
-                     "action_cost": unit.action_cost, "turn": unit.turn})
-    return rows
+    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in roster.values()),
+                        map_key)
+
+
+def status_bar(data: dict[str, Any], opts: Options = DEFAULTS) -> units.Roster:
+    """The Status Bar of the session's ``data`` (001 l.459 "Refresh - Place tokens on
+    each Unit# card"; before a unit's first Refresh it shows what the Refresh will give,
+    on the scene's map)."""
+    where = map_of(data)
+    return units.Roster(tuple(_on_bar_row(u, where, opts)
+                              for u in units.roster(data).values()))
+
+
+def unit_on_bar(data: dict[str, Any], name: str, opts: Options = DEFAULTS) -> units.UnitRow:
+    """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`."""
+    return _on_bar_row(units.find(units.roster(data), name), map_of(data), opts)
+
+
+def _on_bar_row(unit: units.Unit, where: str, opts: Options) -> units.UnitRow:
+    move, cost = on_the_bar(unit, where, opts)
+    unit.move, unit.action_cost = move, cost  # this copy only: nothing is stored
+    return units.status_row(unit)
+
+
+# --- round end ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawStep(Result):
+    kind: str = field(default="draw", init=False)
+    text: str
+
+
+@dataclass(frozen=True)
+class Removed(Result):
+    """A minor condition token a unit recovered from."""
+
+    unit: str
+    removed: str
+    left: int
+
+
+@dataclass(frozen=True)
+class Readied(Result):
+    """An ability a unit readied from cooldown."""
+
+    unit: str
+    readied: str
+
+
+@dataclass(frozen=True)
+class Choices(Result):
+    """What a unit may recover (the player's choice: nothing is taken without one)."""
+
+    unit: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RecoverStep(Result):
+    kind: str = field(default="recover", init=False)
+    applied: tuple[Removed | Readied, ...]
+    choices: tuple[Choices, ...]
+
+
+@dataclass(frozen=True)
+class TaskClockStep(Result):
+    kind: str = field(default="task_clock", init=False)
+    changes: tuple[TaskTick, ...]
+
+
+@dataclass(frozen=True)
+class ConditionEvent(Result):
+    """One round-end reveal for a unit's condition and what it did."""
+
+    unit: str
+    condition: str
+    card: Card
+    outcome: dict[str, int]
+    conditions: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ConditionEventsStep(Result):
+    kind: str = field(default="condition_events", init=False)
+    reveals: tuple[ConditionEvent, ...]
+
+
+@dataclass(frozen=True)
+class RandomEventsStep(Result):
+    kind: str = field(default="random_events", init=False)
+    checks: tuple[clocks.RandomCheck, ...]
+
+
+@dataclass(frozen=True)
+class ClockStep(Result):
+    kind: str = field(default="clock", init=False)
+    clock_before: int
+    clock: int
+    events: tuple[clocks.TimedEvent, ...]
+    arrived: tuple[str, ...]
+
+
+Step = (DrawStep | RecoverStep | TaskClockStep | ConditionEventsStep | RandomEventsStep
+        | ClockStep)
+
+
+@dataclass(frozen=True)
+class RoundEnded(Result):
+    """``round end``: the upkeep's steps in 001's order, every card revealed."""
+
+    round: int
+    steps: tuple[Step, ...]
+    cards: tuple[Card, ...]
+    reshuffled: bool
 
 
 def parse_recover(values: list[str], roster: dict[str, units.Unit]) -> dict[str, str]:
@@ -102,21 +272,21 @@ def recover_choices(unit: units.Unit) -> list[str]:
     return held + [str(a) for a in unit.extra.get("cooldown", [])]
 
 
-def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> dict[str, Any]:
-    applied, choices = [], []
+def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverStep:
+    applied: list[Removed | Readied] = []
+    choices = []
     for unit in roster.values():
         pick = chosen.get(unit.name)
         if pick is None:
             options = recover_choices(unit)
             if options:
-                choices.append({"unit": unit.name, "choices": options})
+                choices.append(Choices(unit.name, tuple(options)))
         elif pick in conditions.MINOR:
-            applied.append({"unit": unit.name, "removed": pick,
-                            "left": unit.add_condition(pick, -1)})
+            applied.append(Removed(unit.name, pick, unit.add_condition(pick, -1)))
         else:
             unit.extra["cooldown"] = [a for a in unit.extra.get("cooldown", []) if a != pick]
-            applied.append({"unit": unit.name, "readied": pick})
-    return {"kind": "recover", "applied": applied, "choices": choices}
+            applied.append(Readied(unit.name, pick))
+    return RecoverStep(tuple(applied), tuple(choices))
 
 
 def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
@@ -128,37 +298,35 @@ def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],
-                      reveal: Callable[[], Card]) -> dict[str, Any]:
+                      reveal: Callable[[], Card]) -> ConditionEventsStep:
     cards = [reveal() for _ in checks]
     out = []
     for (unit, key), card in zip(checks, cards, strict=True):
         outcome = conditions.event_outcome(key, card)
         for k, delta in outcome.items():
             unit.add_condition(k, delta)
-        out.append({"unit": unit.name, "condition": key, "card": card.to_json(),
-                    "outcome": outcome, "conditions": dict(unit.conditions)})
-    return {"kind": "condition_events", "reveals": out}
+        out.append(ConditionEvent(unit.name, key, card, outcome, dict(unit.conditions)))
+    return ConditionEventsStep(tuple(out))
 
 
-def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task], clock: Clock,
-        reveal: Callable[[], Card],
-        recover: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """The upkeep, in order, once. Running out of table cards raises (the command then
-    changes nothing)."""
+def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
+        clock: clocks.Clock, reveal: Revealer, recover: list[str] | None = None,
+        reserves: dict[str, Any] | None = None) -> RoundEnded:
+    """Round: End — the upkeep, in 001's order, once (the roster, tasks, clock and round
+    change: store them). ``recover`` holds the ``NAME=CHOICE`` picks; ``reserves`` the
+    scene's units that a Timed Event brings. Running out of table cards raises (the
+    command then changes nothing)."""
+    chosen = parse_recover(recover or [], roster)
     if rnd.phase == "ended":
         raise RuleViolation(f"round {rnd.number} has already ended — upkeep is applied "
                             "once; start the next round with d2d round start")
     if rnd.phase != "started":
         raise RuleViolation("no round is under way: start one with d2d round start")
-    steps: list[dict[str, Any]] = [{"kind": "draw", "text": DRAW_TEXT}]
-    steps.append(_recover(roster, recover or {}))
-    steps.append({"kind": "task_clock", "changes": task_clock(tasks)})
-    steps.append(_condition_events(event_checks(roster), reveal))
-    randoms = clock.check_random(reveal)
-    steps.append({"kind": "random_events", "checks": randoms})
-    before = clock.value
-    reached = clock.tick(clock.down)
-    steps.append({"kind": "clock", "clock_before": before, "clock": clock.value,
-                  "events": reached})
+    steps: list[Step] = [DrawStep(DRAW_TEXT), _recover(roster, chosen),
+                         TaskClockStep(task_clock(tasks)),
+                         _condition_events(event_checks(roster), reveal),
+                         RandomEventsStep(clock.check_random(reveal))]
+    moved = clocks.move(clock, 1, clock.down, reserves or {}, roster)
+    steps.append(ClockStep(moved.clock_before, moved.clock, moved.events, moved.arrived))
     rnd.phase = "ended"
-    return steps
+    return RoundEnded(rnd.number, tuple(steps), tuple(reveal.used), reveal.reshuffled)

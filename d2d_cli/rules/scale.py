@@ -13,13 +13,15 @@ stat or printed, so 1e-35 … 1e60 convert exactly.
 
 Helpers other features call: :func:`describe` (a stat as real quantities, a dict),
 :func:`summary` (one line for a sheet), :func:`body_kg`, :func:`mind_iq`,
-:func:`speed_kph`, :func:`speed_mps`, :func:`move_on_map`.
+:func:`speed_kph`, :func:`speed_mps`, :func:`move_tokens` (Move and Action Cost on a
+map: the one rule for them).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -28,6 +30,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result, renamed
 from d2d_cli.rules.stats import (
     CTX,
     Stat,
@@ -217,9 +220,164 @@ def check_stat_range(stat: Stat) -> Stat:
     return stat
 
 
-def stat_json(stat: Stat) -> dict[str, Any]:
-    """The stat fields every scale result carries."""
-    return {**stat.to_json(), "partial_stat": format_stat(stat, partial=True)}
+# --- results ------------------------------------------------------------------------
+# Each scale command's result is one of these; their JSON is the fields in order.
+
+
+@dataclass(frozen=True)
+class StatView(Result):
+    """A stat as every scale result shows it: ``8x1``, its Level and scale, its partial
+    Level (None when whole) and the partial written as a stat (``4.5x1``)."""
+
+    stat: str
+    level: int
+    scale: int
+    partial: float | None
+    partial_stat: str
+
+    @classmethod
+    def of(cls, stat: Stat) -> StatView:
+        return cls(**_stat_fields(stat))
+
+
+def _stat_fields(stat: Stat) -> dict[str, Any]:
+    return {"stat": str(stat.whole), "level": stat.level, "scale": stat.scale,
+            "partial": stat.partial, "partial_stat": format_stat(stat, partial=True)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quantity(StatView):
+    """A stat and the real quantity it stands for: ``value`` (exact as ``value_exact``)
+    in ``unit``; ``counts`` is what its Level counts (kg, km/h, m/s, IQ − 50)."""
+
+    as_: str = renamed("as")
+    value: float
+    value_exact: str
+    unit: str
+    counts: str
+
+
+@dataclass(frozen=True)
+class Reading(Result):
+    """One reading of a quantity: ``80 kg``, ``176.4 lb``."""
+
+    value: float
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Derived(Result):
+    """Deadlift, Carry or Load of a mass, in kg and lb."""
+
+    kg: float
+    lb: float
+    metric: str
+    imperial: str
+
+
+@dataclass(frozen=True)
+class Input(Result):
+    """What was typed, read: the number, its unit, and the value in SI units."""
+
+    text: str
+    value: float
+    unit: str
+    si_value: float
+    si_unit: str
+
+
+@dataclass(frozen=True)
+class IQInput(Result):
+    text: str
+    value: float
+    unit: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MassRead(Quantity):
+    """``scale mass``: a mass → Body, read back (metric, imperial, derived)."""
+
+    input: Input
+    metric: Reading
+    imperial: Reading
+    derived: dict[str, Derived]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BodyShown(Quantity):
+    """``scale show --as body``: what a Body stat stands for."""
+
+    metric: Reading
+    imperial: Reading
+    derived: dict[str, Derived]
+
+
+@dataclass(frozen=True, kw_only=True)
+class IQRead(Quantity):
+    """``scale iq``: an IQ → Mind."""
+
+    input: IQInput
+
+
+@dataclass(frozen=True)
+class SpeedReadings(Result):
+    metric: Reading
+    mps: Reading
+    imperial: Reading
+    knots: Reading
+    c: Reading
+
+
+@dataclass(frozen=True)
+class OtherStat(Result):
+    """The other convention's stat for the same real speed."""
+
+    convention: str
+    stat: str
+    level: int
+    scale: int
+    partial: float | None
+    partial_stat: str
+    counts: str
+
+
+@dataclass(frozen=True)
+class OtherReading(Result):
+    """The other convention's real speed for the same stat."""
+
+    convention: str
+    counts: str
+    value: float
+    unit: str
+    readings: SpeedReadings
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeedRead(Quantity):
+    """``scale speed``: a real speed → Speed, by the table's convention."""
+
+    convention: str
+    other_convention: OtherStat | None
+    input: Input
+    readings: SpeedReadings
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeedShown(Quantity):
+    """``scale show --as speed``: what a Speed stat stands for."""
+
+    convention: str
+    readings: SpeedReadings
+    other_convention: OtherReading | None
+    back: str
+
+
+def _quantity(stat: Stat, as_: str, value: Fraction | Decimal, unit: str,
+              counts: str) -> dict[str, Any]:
+    return {**_stat_fields(stat), "as_": as_, "value": float(dec(value) if isinstance(
+        value, Fraction) else value), "value_exact": exact_text(value), "unit": unit,
+        "counts": counts}
 
 
 # --- Body ↔ mass --------------------------------------------------------------------
@@ -230,12 +388,12 @@ def body_kg(stat: Stat) -> Fraction:
     return Fraction(stat.exact)
 
 
-def _reading(kind: str, si: Fraction, unit: str) -> dict[str, Any]:
+def _reading(kind: str, si: Fraction, unit: str) -> Reading:
     v = si / unit_factor(kind, unit)
-    return {"value": float(dec(v)), "unit": unit, "text": f"{fmt(v)} {unit}"}
+    return Reading(float(dec(v)), unit, f"{fmt(v)} {unit}")
 
 
-def _best(kind: str, system: str, si: Fraction) -> dict[str, Any]:
+def _best(kind: str, system: str, si: Fraction) -> Reading:
     """The reading in the largest unit of ``system`` that keeps the number ≥ 1."""
     choices = tables.load("units")[kind]["show"][system]
     best = choices[0]
@@ -255,23 +413,21 @@ def mass_readings(kg: Fraction) -> dict[str, Any]:
     derived = {}
     for name, factor in tables.load("units")["mass"]["derived"].items():
         x = kg * Fraction(factor)
-        derived[name] = {"kg": float(dec(x)), "lb": float(dec(x / unit_factor("mass", "lb"))),
-                         "metric": _best("mass", "metric", x)["text"],
-                         "imperial": _best("mass", "imperial", x)["text"]}
+        derived[name] = Derived(float(dec(x)), float(dec(x / unit_factor("mass", "lb"))),
+                                _best("mass", "metric", x).text,
+                                _best("mass", "imperial", x).text)
     return {"metric": _best("mass", "metric", kg), "imperial": _best("mass", "imperial", kg),
             "derived": derived}
 
 
-def mass(text: str) -> dict[str, Any]:
+def mass(text: str) -> MassRead:
     """``d2d scale mass``: a real mass → Body, read back in kg (and lb, and derived)."""
     kg, number, unit = parse_quantity(text, "mass", default_unit="kg")
     stat = check_stat_range(canonical(dec(kg)))
     back = body_kg(stat.whole)
-    return {**stat_json(stat), "as": "body", "value": float(dec(back)),
-            "value_exact": exact_text(back), "unit": "kg", "counts": "kg",
-            "input": {"text": text, "value": float(number), "unit": unit,
-                      "si_value": float(dec(kg)), "si_unit": "kg"},
-            **mass_readings(back)}
+    return MassRead(**_quantity(stat, "body", back, "kg", "kg"),
+                    input=Input(text, float(number), unit, float(dec(kg)), "kg"),
+                    **mass_readings(back))
 
 
 # --- Mind ↔ IQ ----------------------------------------------------------------------
@@ -288,7 +444,7 @@ def mind_iq(stat: Stat) -> Decimal:
     return CTX.add(stat.exact, _iq_offset())
 
 
-def iq(text: str) -> dict[str, Any]:
+def iq(text: str) -> IQRead | Quantity:
     """``d2d scale iq``: an IQ → Mind (IQ − 50), read back as an IQ; and back: given a
     Mind stat (``5x1``), the IQ it stands for (as ``describe(stat, "mind")``)."""
     if re.search(r"[x×]", str(text), re.IGNORECASE) and "^" not in str(text):
@@ -304,9 +460,8 @@ def iq(text: str) -> dict[str, Any]:
     _check_range(Fraction(mind), text, _IQ_ACCEPTED)
     stat = check_stat_range(canonical(mind))
     back = mind_iq(stat.whole)
-    return {**stat_json(stat), "as": "mind", "value": float(back),
-            "value_exact": exact_text(back), "unit": "IQ", "counts": "IQ − 50",
-            "input": {"text": text, "value": float(number), "unit": "IQ"}}
+    return IQRead(**_quantity(stat, "mind", back, "IQ", "IQ − 50"),
+                  input=IQInput(text, float(number), "IQ"))
 
 
 # --- Speed ↔ speed ------------------------------------------------------------------
@@ -348,43 +503,38 @@ def speed_kph(stat: Stat, convention: str = DEFAULT_CONVENTION) -> Fraction:
     return speed_mps(stat, convention)[0] / KPH
 
 
-def speed_readings(mps: Fraction) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "metric": _reading("speed", mps, "km/h"), "mps": _reading("speed", mps, "m/s"),
-        "imperial": _reading("speed", mps, "mph"), "knots": _reading("speed", mps, "knot"),
-        "c": _reading("speed", mps, "c"),
-    }
-    return out
+def speed_readings(mps: Fraction) -> SpeedReadings:
+    return SpeedReadings(_reading("speed", mps, "km/h"), _reading("speed", mps, "m/s"),
+                         _reading("speed", mps, "mph"), _reading("speed", mps, "knot"),
+                         _reading("speed", mps, "c"))
 
 
-def _other(stat: Stat, mps: Fraction, convention: str) -> dict[str, Any] | None:
+def _other(stat: Stat, mps: Fraction, convention: str) -> OtherStat | None:
     other = "000" if convention == "001" else "001"
     o_stat, o_unit = speed_stat(mps, other)
     if o_stat == stat:
         return None
-    return {"convention": other, **stat_json(o_stat), "counts": o_unit}
+    return OtherStat(other, **_stat_fields(o_stat), counts=o_unit)
 
 
-def speed(text: str, convention: str = DEFAULT_CONVENTION) -> dict[str, Any]:
+def speed(text: str, convention: str = DEFAULT_CONVENTION) -> SpeedRead:
     """``d2d scale speed``: a real speed → Speed, by the table's convention."""
     check_convention(convention)
     mps, number, unit = parse_quantity(text, "speed")
     stat, counts = speed_stat(mps, convention)
     check_stat_range(stat)
     back, _ = speed_mps(stat.whole, convention)
-    return {**stat_json(stat), "as": "speed", "value": float(dec(back)),
-            "value_exact": exact_text(back), "unit": "m/s", "counts": counts,
-            "convention": convention, "other_convention": _other(stat, mps, convention),
-            "input": {"text": text, "value": float(number), "unit": unit,
-                      "si_value": float(dec(mps)), "si_unit": "m/s"},
-            "readings": speed_readings(back)}
+    return SpeedRead(**_quantity(stat, "speed", back, "m/s", counts), convention=convention,
+                     other_convention=_other(stat, mps, convention),
+                     input=Input(text, float(number), unit, float(dec(mps)), "m/s"),
+                     readings=speed_readings(back))
 
 
 # --- a stat as real quantities ------------------------------------------------------
 
 
 def describe(stat: Stat, as_: str = "body", convention: str = DEFAULT_CONVENTION
-             ) -> dict[str, Any]:
+             ) -> BodyShown | Quantity | SpeedShown:
     """What a stat stands for in the real world (``d2d scale show``).
 
     ``describe(parse_stat("8x1"), "body")`` → value 80, unit kg, 176.4 lb, Deadlift
@@ -392,27 +542,22 @@ def describe(stat: Stat, as_: str = "body", convention: str = DEFAULT_CONVENTION
     5 km/h (001), with the 000 reading when it differs.
     """
     check_stat_range(stat)
-    base = {**stat_json(stat), "as": as_}
     if as_ == "body":
         kg = body_kg(stat)
-        return {**base, "value": float(dec(kg)), "value_exact": exact_text(kg), "unit": "kg",
-                "counts": "kg", **mass_readings(kg)}
+        return BodyShown(**_quantity(stat, "body", kg, "kg", "kg"), **mass_readings(kg))
     if as_ == "mind":
-        iq_value = mind_iq(stat)
-        return {**base, "value": float(iq_value), "value_exact": exact_text(iq_value),
-                "unit": "IQ", "counts": "IQ − 50"}
+        return Quantity(**_quantity(stat, "mind", mind_iq(stat), "IQ", "IQ − 50"))
     if as_ == "speed":
         check_convention(convention)
         mps, counts = speed_mps(stat, convention)
         other = "000" if convention == "001" else "001"
         o_mps, o_counts = speed_mps(stat, other)
-        return {**base, "value": float(dec(mps)), "value_exact": exact_text(mps),
-                "unit": "m/s", "counts": counts, "convention": convention,
-                "readings": speed_readings(mps),
-                "other_convention": None if o_mps == mps else {
-                    "convention": other, "counts": o_counts, "value": float(dec(o_mps)),
-                    "unit": "m/s", "readings": speed_readings(o_mps)},
-                "back": str(speed_stat(mps, convention)[0])}
+        return SpeedShown(
+            **_quantity(stat, "speed", mps, "m/s", counts), convention=convention,
+            readings=speed_readings(mps),
+            other_convention=None if o_mps == mps else OtherReading(
+                other, o_counts, float(dec(o_mps)), "m/s", speed_readings(o_mps)),
+            back=str(speed_stat(mps, convention)[0]))
     raise BadInput(f"--as {as_!r}: a stat can be shown as body (kg), mind (IQ) or speed")
 
 
@@ -425,19 +570,32 @@ def summary(stat: Stat, as_: str, convention: str = DEFAULT_CONVENTION) -> str |
     if as_ not in KINDS:
         return None
     d = describe(stat, as_, convention)
-    if as_ == "body":
-        der = d["derived"]
-        return (f"{d['metric']['text']} / {d['imperial']['text']}; Deadlift "
-                f"{der['deadlift']['metric']}, Carry {der['carry']['metric']}, "
-                f"Load {der['load']['metric']}")
-    if as_ == "mind":
-        return f"IQ {d['value_exact']}"
-    rd = d["readings"]
-    unit = rd["mps"] if d["counts"] == "m/s" else rd["metric"]
-    return f"{unit['text']} / {rd['imperial']['text']}"
+    if isinstance(d, BodyShown):
+        der = d.derived
+        return (f"{d.metric.text} / {d.imperial.text}; Deadlift "
+                f"{der['deadlift'].metric}, Carry {der['carry'].metric}, "
+                f"Load {der['load'].metric}")
+    if isinstance(d, SpeedShown):
+        unit = d.readings.mps if d.counts == "m/s" else d.readings.metric
+        return f"{unit.text} / {d.readings.imperial.text}"
+    return f"IQ {d.value_exact}"
 
 
-def comparison(a: Stat, b: Stat) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Comparison(Result):
+    """``scale compare``: which stat is higher, the Level Bonus, the scale difference."""
+
+    a: StatView
+    b: StatView
+    higher: str
+    level_bonus: int
+    level_bonus_to: str | None
+    scale_difference: int
+    higher_scale: str | None
+    ratio: str
+
+
+def comparison(a: Stat, b: Stat) -> Comparison:
     """``d2d scale compare``: which is higher, the Level Bonus, the scale difference.
 
     001 p.5 "Level Bonus - When comparing Levels, the higher Level gains a bonus equal
@@ -445,58 +603,199 @@ def comparison(a: Stat, b: Stat) -> dict[str, Any]:
     Both numbers are signed: positive when a's is the higher.
     """
     bonus, diff = level_bonus(a, b), scale_difference(a, b)
-    return {"a": stat_json(a), "b": stat_json(b), "higher": compare(a, b),
-            "level_bonus": bonus,
-            "level_bonus_to": "a" if bonus > 0 else "b" if bonus < 0 else None,
-            "scale_difference": diff,
-            "higher_scale": "a" if diff > 0 else "b" if diff < 0 else None,
-            "ratio": fmt(Fraction(a.exact) / Fraction(b.exact))}
+    return Comparison(StatView.of(a), StatView.of(b), compare(a, b), bonus,
+                      "a" if bonus > 0 else "b" if bonus < 0 else None, diff,
+                      "a" if diff > 0 else "b" if diff < 0 else None,
+                      fmt(Fraction(a.exact) / Fraction(b.exact)))
 
 
-def samples() -> list[dict[str, Any]]:
-    """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading:
-    ``result`` is what d2d computes from ``value``, to match ``stat``."""
+@dataclass(frozen=True)
+class Sample:
+    """One of the rules' samples (``tables/scale_samples.toml``) with d2d's reading:
+    ``result`` is what d2d computes from ``value``, to match ``stat``. Its JSON echoes
+    the table's row (its keys in the file's order), then d2d's reading."""
+
+    row: dict[str, Any]
+    convention: str | None
+    result: str
+    partial: float | None
+    canonical: bool
+
+    @property
+    def name(self) -> str:
+        return str(self.row["name"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.row["kind"])
+
+    @property
+    def value(self) -> str:
+        return str(self.row["value"])
+
+    @property
+    def printed(self) -> str:
+        return str(self.row["printed"])
+
+    @property
+    def stat(self) -> str:
+        return str(self.row["stat"])
+
+    @property
+    def source(self) -> str:
+        return str(self.row["source"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.row, "convention": self.convention, "result": self.result,
+                "partial": self.partial, "canonical": self.canonical}
+
+
+@dataclass(frozen=True)
+class Samples(Result):
+    samples: tuple[Sample, ...]
+
+
+def samples() -> Samples:
+    """The rules' samples (``tables/scale_samples.toml``), each with d2d's reading."""
     out = []
     for row in tables.load("scale_samples")["sample"]:
         conv = row.get("convention", DEFAULT_CONVENTION)
+        got: StatView
         if row["kind"] == "body":
             got = mass(row["value"])
         elif row["kind"] == "mind":
             got = iq(row["value"])
         else:
             got = speed(row["value"], conv)
-        out.append({**row, "convention": conv if row["kind"] == "speed" else None,
-                    "result": got["stat"], "partial": got["partial"],
-                    "canonical": row["printed"] != row["stat"]})
-    return out
+        out.append(Sample(dict(row), conv if row["kind"] == "speed" else None, got.stat,
+                          got.partial, row["printed"] != row["stat"]))
+    return Samples(tuple(out))
 
 
-# --- map scales ---------------------------------------------------------------------
+# --- map scales, Move and Action Cost ------------------------------------------------
 
 
 def map_types() -> list[str]:
     return list(tables.load("maps"))
 
 
-def map_spec(key: str, opts: Options = DEFAULTS) -> dict[str, Any]:
-    """A map type's space (m) and round (s), with the table's ``[rules]`` applied."""
+def map_key(text: str) -> str:
+    """A map type as a scene file or ``scale map`` names it: ``personal``, ``Personal
+    Map``, ``CAR`` → its key."""
     maps = tables.load("maps")
-    name = str(key).strip().lower()
-    if name not in maps:
-        raise BadInput(f"unknown map type {key!r}: one of {', '.join(maps)}")
-    spec = maps[name]
+    key = str(text).strip().lower().removesuffix(" map").strip()
+    if key not in maps:
+        raise BadInput(f"unknown map type {text!r} — known: {', '.join(maps)}")
+    return key
+
+
+@dataclass(frozen=True)
+class MapSpec(Result):
+    """A map type: its space (m) and round (s) with the table's ``[rules]`` applied
+    (None where the map has no fixed scale), the printed text, and ``move_1_kph``: the
+    real speed one Move stands for on it (None: Move is the Speed Level)."""
+
+    map: str
+    name: str
+    space_m: float | int | None
+    round_s: float | int | None
+    space_text: str
+    printed: str
+    move_1_kph: float | int | None
+    move_1_text: str | None
+
+
+@dataclass(frozen=True)
+class SpeedOnMap(StatView):
+    """The Speed given to ``scale map``: what its Level counts and its km/h."""
+
+    counts: str
+    kph: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveOnMap(MapSpec):
+    """``scale map TYPE --speed STAT``: the map, then the Speed's Move and Action Cost on
+    it (``spaces_per_round`` is the Move before rounding down; None on a map without a
+    scale, where Move is the Speed Level)."""
+
+    speed: SpeedOnMap | None
+    spaces_per_round: float | None
+    move: int | None
+    action_cost: int | None
+    convention: str
+
+
+@dataclass(frozen=True)
+class MapList(Result):
+    maps: tuple[MapSpec, ...]
+
+
+@dataclass(frozen=True)
+class MoveTokens:
+    """A unit's Move and Action Cost on a map (:func:`move_tokens`). ``spaces``: the
+    exact Move before rounding down (None on a map without a scale)."""
+
+    move: int
+    action_cost: int
+    spaces: Fraction | None
+
+
+def _move_1_mps(spec: dict[str, Any], opts: Options) -> Fraction | None:
+    """The real speed (m/s) one Move stands for on a map; None where it has no scale."""
+    if "move_1_stat" in spec:
+        return speed_mps(parse_stat(spec["move_1_stat"]), opts.speed_convention)[0]
+    if "move_1_kph" in spec:
+        return Fraction(spec["move_1_kph"]) * KPH
+    space, rnd = _geometry(spec, opts)
+    return space / rnd if space is not None and rnd is not None else None
+
+
+def _geometry(spec: dict[str, Any], opts: Options) -> tuple[Fraction | None, Fraction | None]:
     round_s = spec.get("round_s")
-    rkey = spec.get("round_key")
-    if rkey:
-        round_s = Fraction(str(getattr(opts, rkey)))
+    if spec.get("round_key"):
+        round_s = str(getattr(opts, spec["round_key"]))
     space = Fraction(spec["space_m"]) if "space_m" in spec else None
-    rnd = Fraction(round_s) if round_s is not None else None
-    move_1 = space / rnd if space is not None and rnd is not None else None
-    return {"map": name, "name": spec["name"], "space_m": _num(space), "round_s": _num(rnd),
-            "space_text": spec["space_text"], "printed": spec["printed"],
-            "move_1_kph": _num(move_1 / KPH if move_1 is not None else None),
-            "move_1_text": f"{fmt(move_1 / KPH)} km/h" if move_1 is not None else None,
-            "_space": space, "_round": rnd}
+    return space, (Fraction(round_s) if round_s is not None else None)
+
+
+def move_tokens(speed: Stat, key: str, opts: Options = DEFAULTS) -> MoveTokens:
+    """Move and Action Cost of a unit whose Speed is ``speed`` on map ``key`` — the one
+    rule ``round start``, ``status``, ``scale map`` and ``scene`` all use
+    (docs/rules.md "Move and Action Cost").
+
+    Move = the Speed divided by what one Move counts on the map, rounded down (a unit
+    never enters part of a Space): on the Personal Map one Move per Speed 1x0, so Move
+    = Speed (001 l.463 "Move = Speed"; a 4x1 tank is Speed 40, a 5x-1 snail 0.5); on
+    the Car, Naval and Aerial Maps the printed "Move:1 = 10kph / 50kph / 100kph" (000
+    l.1053, 1057, 1061); on the Planetary Map one Space per Round; on a map without a
+    scale, the Speed Level. Only the whole Level counts (a partial is "only used in
+    rare circumstances", 000 l.720).
+
+    Action Cost = Move ÷ 2 rounded down (001 l.461 "Action Cost = Speed/2 (round
+    down)"; 000 l.286 "half starting Move (rounded down)"), and at least 1: an Action
+    is never free (a Move of 0 or 1 would make it cost nothing).
+    """
+    spec = tables.load("maps")[map_key(key)]
+    whole = Stat(speed.level, speed.scale)
+    rate = _move_1_mps(spec, opts)
+    if rate is None:
+        spaces, move = None, whole.level
+    else:
+        spaces = speed_mps(whole, check_convention(opts.speed_convention))[0] / rate
+        move = math.floor(spaces)
+    return MoveTokens(move, max(1, move // 2), spaces)
+
+
+def map_spec(key: str, opts: Options = DEFAULTS) -> MapSpec:
+    """A map type (``scale map TYPE``, each row of ``--list``)."""
+    name = map_key(key)
+    spec = tables.load("maps")[name]
+    space, rnd = _geometry(spec, opts)
+    rate = _move_1_mps(spec, opts)
+    return MapSpec(name, spec["name"], _num(space), _num(rnd), spec["space_text"],
+                   spec["printed"], _num(rate / KPH if rate is not None else None),
+                   f"{fmt(rate / KPH)} km/h" if rate is not None else None)
 
 
 def _num(x: Fraction | None) -> float | int | None:
@@ -505,42 +804,61 @@ def _num(x: Fraction | None) -> float | int | None:
     return int(x) if x.denominator == 1 else float(dec(x))
 
 
-def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CONVENTION,
-                opts: Options = DEFAULTS) -> dict[str, Any]:
-    """How far a unit's Speed takes it on a map, each round.
-
-    ``spaces_per_round`` = real speed × round ÷ space (exact); ``move`` = the whole
-    spaces (rounded down: a unit never enters part of a Space); ``action_cost`` =
-    Move ÷ 2 rounded down (001 p.19 "Action Cost = Speed/2 (round down)", 000
-    "Action - Cost half Move (rounded down)"). On a Narrative map (no fixed scale)
-    Move is the Speed level (001 p.19 "Move = Speed").
-    """
-    spec = map_spec(key, opts)
-    space, rnd = spec.pop("_space"), spec.pop("_round")
-    out: dict[str, Any] = {**spec, "speed": None, "spaces_per_round": None, "move": None,
-                           "action_cost": None, "convention": convention}
+def move_on_map(key: str, speed_stat_: Stat | None, opts: Options = DEFAULTS) -> MoveOnMap:
+    """``scale map TYPE [--speed STAT]``: the map, and with a Speed its Move and Action
+    Cost there (:func:`move_tokens`), by ``opts.speed_convention``."""
+    conv = check_convention(opts.speed_convention)
+    base = map_spec(key, opts)
+    fields = {f: getattr(base, f) for f in ("map", "name", "space_m", "round_s",
+                                              "space_text", "printed", "move_1_kph",
+                                              "move_1_text")}
     if speed_stat_ is None:
-        return out
-    check_convention(convention)
-    mps, counts = speed_mps(speed_stat_, convention)
-    out["speed"] = {**stat_json(speed_stat_), "counts": counts, "kph": float(dec(mps / KPH))}
-    if space is None or rnd is None:
-        move = speed_stat_.level
-    else:
-        spaces = mps * rnd / space
-        out["spaces_per_round"] = float(dec(spaces))
-        move = math.floor(spaces)
-    out["move"] = move
-    out["action_cost"] = move // 2
-    return out
+        return MoveOnMap(**fields, speed=None, spaces_per_round=None, move=None,
+                         action_cost=None, convention=conv)
+    mps, counts = speed_mps(speed_stat_.whole, conv)
+    tokens = move_tokens(speed_stat_, key, opts)
+    return MoveOnMap(**fields,
+                     speed=SpeedOnMap(**_stat_fields(speed_stat_), counts=counts,
+                                      kph=float(dec(mps / KPH))),
+                     spaces_per_round=None if tokens.spaces is None else float(
+                         dec(tokens.spaces)),
+                     move=tokens.move, action_cost=tokens.action_cost, convention=conv)
 
 
-def maps_table(opts: Options = DEFAULTS) -> list[dict[str, Any]]:
+def maps_table(opts: Options = DEFAULTS) -> MapList:
     """Every map type (``d2d scale map --list``)."""
-    out = []
-    for key in map_types():
-        spec = map_spec(key, opts)
-        spec.pop("_space")
-        spec.pop("_round")
-        out.append(spec)
-    return out
+    return MapList(tuple(map_spec(key, opts) for key in map_types()))
+
+
+# --- Powers: the area of an Effect ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PowerArea(Result):
+    """``scale area``: the area ``points`` Effect points buy (000 l.879–885), by the
+    table's reading; ``area_effect`` is the number of Area Effect cards (0: the one
+    space). ``printed_row`` and ``formula`` are both readings (the row is None above 5
+    points)."""
+
+    points: int
+    power_area: str
+    area_effect: int
+    text: str
+    printed_row: int | None
+    formula: int
+
+
+def power_area(points: int, opts: Options = DEFAULTS) -> PowerArea:
+    """Area from Effect points. ``"table"`` (default): the printed rows for 1–5 points
+    ("1 point - 1 space … 5 points - Area Effect:8"), the printed formula above them
+    (the only rule printed there); ``"formula"``: "Area Effect:(X-1)^2" at every X (1
+    point: 0 cards, the one space, as the row says)."""
+    spec = tables.load("powers")["area"]
+    if not 1 <= points <= int(spec["max_points"]):
+        raise BadInput(f"Effect points must be from 1 to {spec['max_points']}, not {points}")
+    row = spec["rows"].get(str(points))
+    formula = (points - 1) ** 2
+    area = formula if opts.power_area == "formula" or row is None else int(row)
+    return PowerArea(points, opts.power_area, area,
+                     "1 space" if area == 0 else f"Area Effect:{area}",
+                     None if row is None else int(row), formula)

@@ -14,31 +14,21 @@ defined in the file's ``[characters]`` or already in the session), ``[reserves.N
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
 from typing import Any
 
 from d2d_cli import tables
-from d2d_cli.errors import BadInput
+from d2d_cli.errors import BadInput, NotFound
 from d2d_cli.rules import clock as clock_rules
+from d2d_cli.rules import rounds, scale, units
 from d2d_cli.rules import tasks as task_rules
-from d2d_cli.rules import units
+from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.result import Result
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
             "tasks", "clock"}
 BUILT_IN = ("combat1",)
-
-
-@cache
-def map_types() -> dict[str, dict[str, str]]:
-    return tables.load("scene_maps")
-
-
-def map_key(text: str) -> str:
-    key = str(text).strip().lower().removesuffix(" map").strip()
-    if key not in map_types():
-        known = ", ".join(map_types())
-        raise BadInput(f"unknown map type {text!r} — known: {known}")
-    return key
+ROUND_TOKENS = ("move", "action_cost", "turn")
 
 
 def _table(raw: dict[str, Any], key: str) -> dict[str, Any]:
@@ -85,7 +75,7 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
     name = str(raw.get("name", "")).strip()
     if not name:
         raise BadInput("scene: give the scene a name (name = \"…\")")
-    mkey = map_key(raw.get("map", "personal"))
+    mkey = scale.map_key(raw.get("map", "personal"))
     factions = _table(raw, "factions")
     for fname, f in factions.items():
         if not isinstance(f, dict):
@@ -95,9 +85,11 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
                   if u.get("kind") == "character"}
     characters.update({n: {**c, "kind": "character"}
                        for n, c in _table(raw, "characters").items()})
+    # The party stays; the last scene's units go. No round has started in the new scene,
+    # so the party's round tokens go too (the Status Bar derives them on the new map).
     roster: dict[str, units.Unit] = {
-        n: units.Unit.from_state(n, u) for n, u in session_data.get("units", {}).items()
-        if u.get("kind") == "character"}  # the party stays; the last scene's units go
+        n: units.Unit.from_state(n, {k: v for k, v in u.items() if k not in ROUND_TOKENS})
+        for n, u in session_data.get("units", {}).items() if u.get("kind") == "character"}
     for uname, spec in _table(raw, "units").items():
         roster[uname] = _unit(uname, spec, "units", characters, factions)
     reserves = {n: _unit(n, s, "reserves", characters, factions).to_state()
@@ -112,15 +104,18 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
                 raise BadInput(f"scene: tasks.{tname}: worker {w!r} is not a unit")
         task_rules.new(board, tname, t["difficulty"], workers)
     clock = _clock(_table(raw, "clock"), roster, reserves)
-    scene = {"name": name, "map": mkey, "backstory": str(raw.get("backstory", "")),
+    scene: dict[str, Any] = {"name": name, "map": mkey, "backstory": str(raw.get("backstory", "")),
              "factions": {n: {"goal": str(f.get("goal", "")),
                               **({"players": [str(p) for p in f["players"]]}
                                  if "players" in f else {})}
                           for n, f in factions.items()},
              "reserves": reserves}
-    return {"scene": scene, "units": units.roster_state(roster),
-            "tasks": task_rules.board_state(board), "clock": clock.to_state(),
-            "round": {"number": 0, "phase": "none"}}
+    sections = {"scene": scene, "units": units.roster_state(roster),
+                "tasks": task_rules.board_state(board), "clock": clock.to_state(),
+                "round": {"number": 0, "phase": "none"}}
+    if "weather" in session_data:
+        sections["weather"] = {}  # the last scene's weather goes with it
+    return sections
 
 
 def _clock(raw: dict[str, Any], roster: dict[str, Any],
@@ -145,15 +140,83 @@ def _clock(raw: dict[str, Any], roster: dict[str, Any],
     return clock
 
 
-def arrivals(reached: list[dict[str, Any]], scene: dict[str, Any],
-             roster: dict[str, units.Unit]) -> list[str]:
-    """Reserves brought in by the Timed Events just reached ("Reinforcements arrive on
-    the 5th Turn", 000 "Example > Combat #1"): they join the roster."""
-    came = []
-    reserves = scene.get("reserves", {})
-    for event in reached:
-        name = event.get("unit")
-        if name and name in reserves and name not in roster:
-            roster[name] = units.Unit.from_state(name, reserves[name])
-            came.append(name)
-    return came
+# --- results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SceneUnit:
+    """A unit of the scene as ``scene load|show`` list it: its name, faction, kind, the
+    stats it has (a stat it lacks is left out of the JSON), and its Move and Action
+    Cost on the scene's map as the Status Bar shows them (``rounds.on_the_bar``)."""
+
+    name: str
+    faction: str | None
+    kind: str
+    stats: tuple[tuple[str, str], ...]
+    move: int | None
+    action_cost: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "faction": self.faction, "kind": self.kind,
+                **dict(self.stats), "move": self.move, "action_cost": self.action_cost}
+
+
+@dataclass(frozen=True)
+class SceneTask(Result):
+    name: str
+    difficulty: int
+    challenge: int
+    progress: int
+    workers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SceneView(Result):
+    """``scene load|show``: the scene file's name, map, backstory, factions and
+    reserves as loaded, then the board: units, tasks, the clock and its events."""
+
+    name: str
+    map: str
+    backstory: str
+    factions: dict[str, Any]
+    reserves: dict[str, Any]
+    map_name: str
+    units: tuple[SceneUnit, ...]
+    tasks: tuple[SceneTask, ...]
+    clock: int
+    timed_events: tuple[clock_rules.TimedEvent, ...]
+    random_events: tuple[clock_rules.RandomEvent, ...]
+
+
+def _unit_row(unit: units.Unit, stored: dict[str, Any], map_key: str,
+              opts: Options) -> SceneUnit:
+    move, cost = rounds.on_the_bar(unit, map_key, opts)
+    return SceneUnit(unit.name, unit.faction, unit.kind,
+                     tuple((k, stored[k]) for k in units.STATS if k in stored), move, cost)
+
+
+def view(data: dict[str, Any], opts: Options = DEFAULTS) -> SceneView:
+    """The loaded scene and its board, from the session's data."""
+    s = data.get("scene")
+    if not s:
+        raise NotFound("no scene loaded: d2d scene load FILE.toml (or combat1)")
+    clock = data.get("clock", {})
+    stored = data.get("units", {})
+    return SceneView(
+        str(s["name"]), str(s["map"]), str(s.get("backstory", "")),
+        dict(s.get("factions", {})), dict(s.get("reserves", {})),
+        tables.load("maps")[s["map"]]["name"],
+        tuple(_unit_row(u, stored[n], s["map"], opts) for n, u in units.roster(data).items()),
+        tuple(SceneTask(n, t["difficulty"], t["challenge"], t["progress"],
+                        tuple(t.get("workers", []))) for n, t in data.get("tasks", {}).items()),
+        int(clock.get("value", 1)),
+        tuple(clock_rules.TimedEvent.of(e) for e in clock.get("timed", [])),
+        tuple(clock_rules.RandomEvent.of(e) for e in clock.get("random", [])))
+
+
+def load(raw: dict[str, Any], session_data: dict[str, Any], opts: Options = DEFAULTS
+         ) -> tuple[dict[str, Any], SceneView]:
+    """``scene load``: the session sections the scene sets up (see :func:`build`), and
+    the scene as it then stands, each unit's Move and Action Cost on its map."""
+    sections = build(raw, session_data)
+    return sections, view({**session_data, **sections}, opts)

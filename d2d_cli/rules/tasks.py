@@ -9,6 +9,12 @@ Fail. Complete - IF no Challenge THEN Complete." (001 p.39), and at "Round: End"
 "Teamwork - IF applicable THEN multiple characters may work on the same Task either
 separately or together." (000 "Conflict > 1) Setup"): a task keeps the names of the
 characters who worked on it; any of them may win or lose it.
+
+000 reads a win differently (``[rules] task_win = "000"``): "IF you Succeed THEN move
+Task Tokens (top) to Progress (bottom) equal to the number of Successes. IF no Task
+remains then the Task is complete." (000 l.497): the Hits taken off the Challenge are
+added to the Progress. A loss is the same in both ("remove Progress Tokens (bottom)
+equal to the number of your Rival's Successes", l.499).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
+from d2d_cli.rules.result import Result
 
 MAX_DIFFICULTY = 100
 MAX_HITS = 100
@@ -70,10 +77,43 @@ class Task:
         return {"difficulty": self.difficulty, "challenge": self.challenge,
                 "progress": self.progress, "workers": list(self.workers)}
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "difficulty": self.difficulty,
-                "challenge": self.challenge, "progress": self.progress,
-                "state": self.state, "workers": list(self.workers)}
+    def view(self) -> TaskView:
+        return TaskView(self.name, self.difficulty, self.challenge, self.progress,
+                        self.state, tuple(self.workers))
+
+
+@dataclass(frozen=True)
+class TaskView(Result):
+    """One task as ``task new|win|lose|show`` report it."""
+
+    name: str
+    difficulty: int
+    challenge: int
+    progress: int
+    state: str
+    workers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TaskDropped(TaskView):
+    """``task drop``: the task as it was, and that it is gone."""
+
+    dropped: bool = True
+
+
+@dataclass(frozen=True)
+class TaskList(Result):
+    tasks: tuple[TaskView, ...]
+
+
+@dataclass(frozen=True)
+class TaskTick(Result):
+    """One task's Progress at the round end's Task Clock."""
+
+    task: str
+    progress_before: int
+    progress: int
+    state: str
 
 
 def board(data: dict[str, Any]) -> dict[str, Task]:
@@ -116,12 +156,17 @@ def _worker(task: Task, by: str | None) -> None:
         task.workers.append(by)  # Teamwork: another character joins the task
 
 
-def win(task: Task, hits: int, by: str | None = None) -> Task:
-    """Win - Challenge:-Hits (never below 0)."""
+def win(task: Task, hits: int, by: str | None = None, rule: str = "001") -> Task:
+    """Win - Challenge:-Hits (never below 0). ``rule="000"``: the tokens taken off the
+    Challenge move to the Progress (000 l.497 "move Task Tokens (top) to Progress
+    (bottom) equal to the number of Successes")."""
     check_hits(hits)
     _open(task)
     _worker(task, by)
-    task.challenge = max(0, task.challenge - hits)
+    moved = min(hits, task.challenge)
+    task.challenge -= moved
+    if rule == "000":
+        task.progress += moved
     return task
 
 
@@ -134,7 +179,7 @@ def lose(task: Task, hits: int, by: str | None = None) -> Task:
     return task
 
 
-def round_end(tasks: dict[str, Task]) -> list[dict[str, Any]]:
+def round_end(tasks: dict[str, Task]) -> tuple[TaskTick, ...]:
     """Round: End "Task Clock - Progress:-1 on each Task" (open tasks only: a complete
     or failed task is over). Returns what changed, in board order."""
     changes = []
@@ -143,6 +188,33 @@ def round_end(tasks: dict[str, Task]) -> list[dict[str, Any]]:
             continue
         before = task.progress
         task.progress -= 1
-        changes.append({"task": task.name, "progress_before": before,
-                        "progress": task.progress, "state": task.state})
-    return changes
+        changes.append(TaskTick(task.name, before, task.progress, task.state))
+    return tuple(changes)
+
+
+# --- what the task commands do to the board ------------------------------------------
+
+
+def start(tasks: dict[str, Task], name: str, difficulty: int,
+          workers: list[str] | None = None) -> TaskView:
+    """``task new``."""
+    return new(tasks, name, difficulty, workers).view()
+
+
+def resolve(tasks: dict[str, Task], name: str, won: bool, hits: int,
+            by: str | None = None, rule: str = "001") -> TaskView:
+    """``task win`` / ``task lose``: a Conflict on the task, won or lost; ``rule`` is
+    ``[rules] task_win``."""
+    task = find(tasks, name)
+    return (win(task, hits, by, rule) if won else lose(task, hits, by)).view()
+
+
+def drop(tasks: dict[str, Task], name: str) -> TaskDropped:
+    """``task drop``: the task leaves the board."""
+    task = tasks.pop(find(tasks, name).name)
+    v = task.view()
+    return TaskDropped(v.name, v.difficulty, v.challenge, v.progress, v.state, v.workers)
+
+
+def listing(tasks: dict[str, Task]) -> TaskList:
+    return TaskList(tuple(t.view() for t in tasks.values()))

@@ -216,14 +216,6 @@ class Roster(Result):
     units: tuple[UnitRow, ...]
 
 
-def status(state: dict[str, Any]) -> Roster:
-    """The Status Bar of a session's data."""
-    return Roster(tuple(status_row(u) for u in roster(state).values()))
-
-
-def show(state: dict[str, Any], name: str) -> UnitRow:
-    return status_row(find(roster(state), name))
-
 
 # --------------------------------------------------------------------------- changes
 

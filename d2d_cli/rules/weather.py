@@ -11,14 +11,17 @@ before the third other card (a 2–10 or a Wild).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
 from typing import Any
 
 from d2d_cli import tables
+from d2d_cli.errors import NotFound
 from d2d_cli.rules import dice
-from d2d_cli.rules.cards import Card
+from d2d_cli.rules.cards import Card, parse_card
+from d2d_cli.rules.result import Result, to_json
 from d2d_cli.rules.stats import canonical
 
 COMPASS = ("N", "S", "E", "W", "NE", "NW", "SE", "SW")
@@ -73,16 +76,58 @@ def velocity(reveal: Callable[[], Card]) -> tuple[int, list[Card]]:
     return speed, used
 
 
-def wind(reveal: Callable[[], Card], convention: str = "001") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Wind(Result):
+    """``weather wind``: the wind revealed — direction, speed (km/h, its Beaufort name and
+    number, its Speed stat; None when calm) and the cards read, direction's first."""
+
+    direction: str
+    speed_kph: int
+    beaufort: str
+    beaufort_number: int
+    speed_stat: str | None
+    cards: tuple[Card, ...]
+    direction_cards: tuple[str, ...]
+    speed_cards: tuple[str, ...]
+
+    def state(self) -> dict[str, Any]:
+        """What the session keeps as the scene's weather (TOML has no null)."""
+        return {k: v for k, v in to_json(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class WeatherShown(Result):
+    """``weather show``: the scene's weather as stored."""
+
+    direction: str
+    speed_kph: int
+    beaufort: str
+    beaufort_number: int
+    speed_stat: str | None
+    direction_cards: tuple[str, ...]
+    speed_cards: tuple[str, ...]
+    cards: tuple[Card, ...]
+
+
+def wind(reveal: Callable[[], Card], convention: str = "001") -> Wind:
     """Direction (a d8), then velocity."""
     heading, dir_cards = direction(reveal)
     kph, speed_cards = velocity(reveal)
     force = beaufort(kph)
-    return {"direction": heading, "speed_kph": kph, "beaufort": force["name"],
-            "beaufort_number": force["number"], "speed_stat": speed_stat(kph, convention),
-            "cards": [c.to_json() for c in dir_cards + speed_cards],
-            "direction_cards": [c.code for c in dir_cards],
-            "speed_cards": [c.code for c in speed_cards]}
+    return Wind(heading, kph, force["name"], force["number"], speed_stat(kph, convention),
+                tuple(dir_cards + speed_cards), tuple(c.code for c in dir_cards),
+                tuple(c.code for c in speed_cards))
+
+
+def shown(stored: dict[str, Any] | None) -> WeatherShown:
+    """The weather the session keeps (``weather show``)."""
+    if not stored:
+        raise NotFound("no weather yet: reveal it with d2d weather wind")
+    return WeatherShown(str(stored["direction"]), int(stored["speed_kph"]),
+                        str(stored["beaufort"]), int(stored["beaufort_number"]),
+                        stored.get("speed_stat"), tuple(stored["direction_cards"]),
+                        tuple(stored["speed_cards"]),
+                        tuple(parse_card(c["code"]) for c in stored["cards"]))
 
 
 def speed_distribution(deck: int = 54, high: int = 16) -> dict[int, Fraction]:
