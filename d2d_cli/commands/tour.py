@@ -41,9 +41,10 @@ STEPS: list[tuple[str, str]] = [
      "Goblin's 1 = 0; each rank beats the Goblin's Body 2x1, and a 3-card straight lets "
      "him take a card from his discard (001 p.31).",
      "hit 9S^ 10H 8C --level 1 --rival-level 1 --vs 2x1"),
-    ("The Crit: a bow pulled with Body+2 (Body 8x1 → Power 10x1) against no armor, "
-     "3 Hits, Pierce: the Wound deck gives the location; severity turns once per Hit "
-     "above 1 (001 p.33–35). --target puts it on the Scout.",
+    ("The Crit: a bow pulled with Body+2 (Body 8x1 → Power 10x1), 3 Hits, Pierce: the "
+     "Wound deck gives the location, then the armor there is found; the Power adds Hits "
+     "that armor can only cancel (the Scout has none: +2), and severity turns once per "
+     "Hit above 1 (001 p.33–35). --target puts it on the Scout.",
      "crit --weapon Body+2 --stat 8x1 --hits 3 --types pierce --target 'Goblin Scout'"),
     ("The Status Bar: stats after conditions, Move, Action Cost and Turn for the round.",
      "status"),
