@@ -75,7 +75,7 @@ def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
 @app.command()
 def hits(
     ctx: typer.Context,
-    n: Annotated[int, typer.Argument(metavar="N", help="Cards in the winner's hand (1–10).")],
+    n: Annotated[int, typer.Argument(help="Cards in the winner's hand (1–10).")],
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,

@@ -52,7 +52,7 @@ def roll(
     Dice come from --seed when given, else from the system's randomness; cards from the
     Fate deck use the session's seed like every reveal.
 
-    Example: d2d roll 4d6kh3   |   d2d roll --system hero check --skill 3 --dc 15
+    Example: d2d roll "d20 + 5 vs 15 per 5"
     """
     words = [*(expression or []), *ctx.args]
     text, sys_name, proc = _expression(ctx, system, words)

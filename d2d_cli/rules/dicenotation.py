@@ -31,12 +31,12 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import comb
+from math import comb, log2
 from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUIT_LETTER, SUIT_PLAYING, SUIT_SYMBOL, SUITS, Card
-from d2d_cli.rules.probability import Dist, Probability, keep_cost, keep_highest
+from d2d_cli.rules.probability import Dist, Probability, keep_highest
 from d2d_cli.rules.result import Result
 
 # --------------------------------------------------------------------------- limits
@@ -55,7 +55,7 @@ MAX_GROUP = 20  # members of { … }
 MAX_MAGNITUDE = 10**12  # the largest value any part of an expression may reach
 MAX_LABEL = 40
 MAX_BANDS = 50
-MAX_ODDS_WORK = 3_000_000  # element operations of an exact distribution (~1 s)
+MAX_ODDS_SECONDS = 0.6  # the estimated work of an exact distribution (_estimate)
 MAX_ODDS_SPAN = 200_000  # distinct totals of an exact distribution
 MAX_GROUP_OUTCOMES = 200_000  # joint outcomes enumerated by a kept group
 
@@ -63,7 +63,7 @@ LIMITS: dict[str, int] = {
     "text": MAX_TEXT, "depth": MAX_DEPTH, "atoms": MAX_ATOMS, "dice": MAX_DICE,
     "sides": MAX_SIDES, "faces": MAX_FACES, "number": MAX_NUMBER,
     "explode_cap": MAX_EXPLODE, "explode_default": DEFAULT_EXPLODE, "rolls": MAX_ROLLS,
-    "group": MAX_GROUP, "magnitude": MAX_MAGNITUDE, "odds_work": MAX_ODDS_WORK,
+    "group": MAX_GROUP, "magnitude": MAX_MAGNITUDE, "odds_seconds_x10": int(MAX_ODDS_SECONDS * 10),
     "odds_span": MAX_ODDS_SPAN,
 }
 
@@ -96,6 +96,24 @@ _SINGLE = {"+": "op", "-": "op", "*": "op", "/": "op", "(": "(", ")": ")", "{": 
            "}": "}", ",": ",", "!": "!", "%": "%"}
 
 
+# Letters written together are split into these (3cpkh1 → 3 cp kh 1; 4dFkh2 → 4 dF kh 2)
+# when the whole run is made of them; any other word (hearts, crit, AH) stays whole.
+_PIECES = ("df", "cf", "cp", "kh", "kl", "dh", "dl", "ro", "d", "c", "r", "x")
+
+
+def _split_word(word: str) -> list[tuple[int, str]]:
+    low = word.lower()
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(low):
+        piece = next((p for p in _PIECES if low.startswith(p, i)), None)
+        if piece is None:
+            return [(0, word)]
+        out.append((i, word[i:i + len(piece)]))
+        i += len(piece)
+    return out
+
+
 def tokenize(text: str) -> list[Tok]:
     """Split ``text`` into tokens (iteratively). ``->`` and ``#`` take the rest."""
     if len(text) > MAX_TEXT:
@@ -126,7 +144,8 @@ def tokenize(text: str) -> list[Tok]:
             j = i
             while j < n and text[j].isascii() and text[j].isalpha():
                 j += 1
-            out.append(Tok("word", text[i:j], i))
+            for k, part in _split_word(text[i:j]):
+                out.append(Tok("word", part, i + k))
             i = j
         elif ch == "[":
             j = text.find("]", i)
@@ -425,7 +444,6 @@ class _Parser:
     # -- grammar
     def parse(self) -> Expression:
         expr = self.expr()
-        main_atoms = list(self.atoms)
         out = Expression(self.text.strip(), expr)
         if self.word("vs"):
             self.i += 1
@@ -452,7 +470,9 @@ class _Parser:
         if self.tok.kind != "end":
             raise self.bad(f"unexpected {self.tok.text!r}")
         out.atoms = self.atoms
-        out.check = next((a for a in main_atoms if not isinstance(a, Num)), None)
+        # the natural value: the first die, card or group term as read, outermost first
+        out.check = next((n for n in walk(expr) if isinstance(n, (Dice, Cards, Group))),
+                         None)
         if (out.crit or out.fumble) and out.check is None:
             raise _bad("crit and fumble read the natural value of the first die or card "
                        "term, and this expression has none")
@@ -1276,55 +1296,93 @@ def card_pool_dist(fixed: Mapping[Card, int], pool: Mapping[Card, int], draw: in
 
 
 # -- the cost of exact odds, estimated before any work
+#
+# The estimate is in seconds on a slow machine: Python-level multiply-adds, each dearer
+# as the integer weights grow (a weight of 100d6 has 259 bits). The coefficients were
+# fitted to timings of pools, keeps, explosions and groups (bench/bench_roll.py prints
+# the largest pools allowed and their times); the estimate runs ~1–3× the real time.
+
+_SEC_OP = 1.2e-7  # one multiply-add of small integers, with the loop around it
+_SEC_BIT = 6e-11  # … plus this per bit of the integers
+_SEC_OUT = 8e-6  # one value of the result (a Fraction and its row)
+_SEC_CALL = 6e-7  # one call of an operator on a pair of values (products, groups)
 
 
-def _cost(node: Node, fate_pile: int) -> int:
-    """Element operations to compute ``node``'s distribution (a bound, not a timing)."""
-    work = 0
-    for n in walk(node):
-        span = n.hi - n.lo + 1
-        if isinstance(n, Dice):
-            faces = len(set(n.faces))
-            fspan = max(n.faces) - min(n.faces) + 1
-            die = faces
-            if n.explode is not None:
-                die = fspan * (n.explode_cap + 1)
-                work += n.explode_cap * die * faces
-            if n.reroll_once:
-                work += faces
-            score_span = 2 if n.success is not None else max(die, fspan)
-            if n.keep is not None and n.keep.k < n.count:
-                work += keep_cost(die, score_span, n.count, n.keep.k)
-            else:  # doubling: the last squaring dominates; bigints grow with the count
-                bits = max(1, n.count.bit_length())
-                work += min(span, die * n.count) * min(die, span) * bits
-        elif isinstance(n, Cards):
-            cats = 54 if n.source != "poker" else 52
-            work += cats * (n.count + 1) * (span + 1) * 5
-        elif isinstance(n, Sum):
-            acc = 1
-            for _, t in n.terms:
-                tspan = t.hi - t.lo + 1
-                work += min(acc, MAX_ODDS_SPAN) * min(tspan, MAX_ODDS_SPAN)
-                acc += tspan
-        elif isinstance(n, Prod):
-            acc = n.first.hi - n.first.lo + 1
-            for _, t in n.rest:
-                tspan = t.hi - t.lo + 1
-                work += acc * tspan
-                acc = min(acc * tspan, span)
-        elif isinstance(n, Group):
-            if n.keep is not None and n.keep.k < len(n.members):
-                outcomes = 1
-                for m in n.members:
-                    outcomes *= m.hi - m.lo + 1
-                    if outcomes > MAX_GROUP_OUTCOMES:
-                        raise _bad(f"exact odds of {n.text} would enumerate more than "
-                                   f"{MAX_GROUP_OUTCOMES:,} joint outcomes")
-                work += outcomes * len(n.members)
-            else:
-                work += sum((m.hi - m.lo + 1) * span for m in n.members)
-    return work
+def _ops(ops: float, bits: float) -> float:
+    return ops * (_SEC_OP + _SEC_BIT * bits)
+
+
+def _estimate(node: Node) -> tuple[float, float]:
+    """(seconds, bits of the weights) to compute ``node``'s distribution."""
+    span = node.hi - node.lo + 1
+    if isinstance(node, Num):
+        return 0.0, 0.0
+    if isinstance(node, Neg):
+        sec, bits = _estimate(node.inner)
+        return sec + _ops(span, bits), bits
+    if isinstance(node, (Sum, Prod)):
+        sec = acc = bits = 0.0
+        for child in node.children():
+            csec, cbits = _estimate(child)
+            cspan = child.hi - child.lo + 1
+            bits += cbits
+            pairs = acc * cspan
+            sec += csec + (_ops(pairs, bits) + (pairs * _SEC_CALL if isinstance(node, Prod)
+                                               else 0.0) if acc else 0.0)
+            acc = min(span, (acc or 1) * cspan) if isinstance(node, Prod) else acc + cspan
+        return sec, bits
+    if isinstance(node, Group):
+        sec = bits = 0.0
+        outcomes = 1
+        for m in node.members:
+            msec, mbits = _estimate(m)
+            sec, bits = sec + msec, bits + mbits
+            outcomes *= min(m.hi - m.lo + 1, MAX_GROUP_OUTCOMES + 1)
+        if node.keep is not None and node.keep.k < len(node.members):
+            if outcomes > MAX_GROUP_OUTCOMES:
+                raise _bad(f"exact odds of {node.text} would enumerate more than "
+                           f"{MAX_GROUP_OUTCOMES:,} joint outcomes")
+            return sec + outcomes * (len(node.members) + 2) * _SEC_CALL, bits
+        return sec + _ops(span * span, bits), bits
+    if isinstance(node, Cards):
+        draw = node.count
+        bits = draw * 5.8  # log2 of C(54, draw) at most
+        cats = 26 if node.success is not None else 14
+        return _ops(cats * (draw + 1) * (span + 1) * 5, bits), bits
+    assert isinstance(node, Dice)
+    return _dice_estimate(node)
+
+
+def _dice_estimate(d: Dice) -> tuple[float, float]:
+    faces = len(d.faces)
+    fspan = max(d.faces) - min(d.faces) + 1
+    die_bits = log2(max(faces, 2)) * (2 if d.reroll_once else 1)
+    sec = 0.0
+    values = len(set(d.faces))
+    dspan = fspan
+    if d.explode is not None:
+        dspan = fspan * (d.explode_cap + 1)
+        values = min(dspan, values * (d.explode_cap + 1))
+        sec += _ops(d.explode_cap * values * faces, die_bits * (d.explode_cap + 1))
+        die_bits *= d.explode_cap + 1
+    n = d.count
+    bits = n * die_bits
+    uniform = d.explode is None and not d.reroll_once and faces == fspan and \
+        len(set(d.faces)) == faces
+    if d.keep is not None and d.keep.k < n:
+        k = d.keep.k
+        sspan = 2 if d.success is not None else dspan
+        per_a = sspan * k * (k - 1) / 2 + k  # Σ_{a<k} |scores of a rolls|
+        above = values * (values - 1) / 2  # Σ over x of the values above x
+        sec += _ops(per_a * above + values * per_a, bits)  # convolutions, sums
+        sec += _ops(values * k * (n + 1), bits) * 3  # the S(x, a) sums of big products
+    elif d.success is not None:
+        sec += _ops(2 * n * n, bits / 2)  # a binomial, copy by copy
+    elif uniform:
+        sec += _ops(n * (n + 1) / 2 * (fspan - 1) + n * fspan, bits / 2)
+    else:
+        sec += _ops(n * n / 2 * dspan * values, bits / 2)
+    return sec, bits
 
 
 def check_odds(e: Expression, fate_pile: int = 54) -> None:
@@ -1339,12 +1397,15 @@ def check_odds(e: Expression, fate_pile: int = 54) -> None:
         raise _bad(f"exact odds of {e.text!r} could have {max(spans):,} distinct totals; "
                    f"the limit is {MAX_ODDS_SPAN:,}")
     parts = 3 if (e.crit or e.fumble) else 1
-    work = parts * _cost(e.expr, fate_pile)
+    sec, bits = _estimate(e.expr)
+    sec = sec * parts + spans[0] * (_SEC_OUT + bits * 3e-9)
     if e.target is not None:
-        work += _cost(e.target, fate_pile) + spans[0] * spans[1] * parts
-    if work > MAX_ODDS_WORK:
-        raise _bad(f"exact odds of {e.text!r} are too much work (~{work:,} steps; the "
-                   f"limit is {MAX_ODDS_WORK:,}): use fewer dice or faces")
+        tsec, tbits = _estimate(e.target)
+        sec += tsec + _ops(spans[0] * spans[1] * parts, bits + tbits) * 2
+    if sec > MAX_ODDS_SECONDS:
+        raise _bad(f"exact odds of {e.text!r} are too much work (an estimated "
+                   f"{sec:.2g} s; the limit is {MAX_ODDS_SECONDS} s): use fewer dice, "
+                   "faces or kept dice")
 
 
 def odds(e: Expression, fate: FateCounts | None = None, *, deck: str | None = None,

@@ -30,7 +30,8 @@ from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.probability import Probability
 from d2d_cli.rules.result import Result
 
-MAX_STATES = 200_000  # states of one reveal walk (bounded work; refused beyond)
+MAX_STATES = 50_000  # states of one reveal walk (bounded work; refused beyond)
+MAX_DIE_STATES = 6_000  # die_odds: 2^(cards redrawn on one side) × (cards always redrawn)
 MAX_REVEALS = 400  # reveals of one walk
 MAX_HAND = 10  # "Max Cards in Hand is 10" (000 l.109)
 
@@ -425,11 +426,26 @@ def die_odds(n: int, piles: Piles, deck: DeckView) -> DieOdds:
         raise BadInput(f"exact odds are offered for the dice read from one card a try "
                        f"(d2…d108); d{n} reads two cards a try")
 
+    def read(card: Card) -> int | None:
+        return dice.read(spec, [card])
+
+    # A card redrawn on one side only (d20 reads a d104 and redraws 101–104: four
+    # Lower faces) leaves the pile with its other side's value, so the walk must track
+    # which of those cards are gone: 2^n states. Refuse before the work when n is big.
+    faces = [_FACES[f] for f in set(piles.pile) | set(piles.discard)]
+    sides = [(read(c.flipped(True)) is None, read(c.flipped(False)) is None) for c in faces]
+    one_sided = sum(1 for up, down in sides if up != down)
+    always = sum(1 for up, down in sides if up and down)
+    if 2**one_sided * (always + 1) > MAX_DIE_STATES:
+        raise BadInput(f"d{n} redraws {one_sided} cards on one side only, so its exact "
+                       "odds would follow every subset of them: too much work (d2d offers "
+                       "them for the printed dice and most others)")
+
     def step(_: Any, v: int | None) -> tuple[bool, Any]:
         return (False, None) if v is None else (True, v)
 
-    dist = reveal_odds(_cards(piles.pile), _cards(piles.discard),
-                       oriented(lambda c: dice.read(spec, [c])), None, step)
+    dist = reveal_odds(_cards(piles.pile), _cards(piles.discard), oriented(read), None,
+                       step)
     mean = sum((v * p for v, p in dist.items()), Fraction(0))
     return DieOdds(die=f"d{n}", deck=deck,
                    values=tuple(ValueRow(v, _prob(p)) for v, p in sorted(dist.items())),

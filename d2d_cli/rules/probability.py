@@ -176,7 +176,7 @@ def keep_highest(die: Dist, n: int, k: int, score: Callable[[int], int]) -> Dist
     a of C(n, a) · S(x, a) · (the scores of a rolls above x, shifted by (k − a)·score(x)),
     where S(x, a) = Σ_b C(n − a, b) · w(x)^b · L(x)^(n − a − b) counts the ways the
     other n − a rolls sit at x or below (L(x): the weight below x). The weights are
-    counts, so the result's total is ``die.total ** n``. Cost: :func:`keep_cost`.
+    counts, so the result's total is ``die.total ** n``. Cost: ``dicenotation._estimate``.
     """
     values = sorted(die.weights)
     result: dict[int, int] = {}
@@ -197,7 +197,10 @@ def keep_highest(die: Dist, n: int, k: int, score: Callable[[int], int]) -> Dist
                     break
                 part = part.add(above)
             rest = n - a
-            ways = sum(comb(rest, b) * pw[b] * pl[rest - b] for b in range(k - a, rest + 1))
+            ways, binom = 0, comb(rest, k - a)  # C(rest, b), updated as b grows
+            for b in range(k - a, rest + 1):
+                ways += binom * pw[b] * pl[rest - b]
+                binom = binom * (rest - b) // (b + 1)
             if not ways:
                 continue
             factor = comb(n, a) * ways
@@ -216,11 +219,3 @@ def _above(die: Dist, x: int, score: Callable[[int], int]) -> Dist:
             s = score(v)
             w[s] = w.get(s, 0) + n
     return Dist(w)
-
-
-def keep_cost(values: int, score_span: int, n: int, k: int) -> int:
-    """A bound on the element operations of :func:`keep_highest` for a die with
-    ``values`` distinct values whose scores spread over ``score_span``."""
-    per_a = score_span * k * (k - 1) // 2 + (k - 1)  # Σ_{a<k} |part after a rolls|
-    above = values * (values - 1) // 2  # Σ over x of the values above x
-    return values * k * (n + 1) + per_a * above
