@@ -120,7 +120,7 @@ def _roll(ctx: typer.Context, e: dn.Expression, table: Any, sys_name: str | None
           proc: str | None) -> dn.RollResult:
     """Roll once. Cards from the session's Fate deck go through the reveal helpers (one
     journalled edit; the session's randomness then also rolls the dice)."""
-    needed = sum(a.count for a in e.atoms if isinstance(a, dn.Cards) and a.source == "fate")
+    needed = e.fate_cards
     if not needed:
         if table is not None:
             raise BadInput("--card gives Fate cards for Nc terms; this roll draws none")
@@ -142,7 +142,7 @@ def _show_roll(con: Any, r: dn.RollResult) -> None:
         con.print(f"[dim]{r.system} {r.procedure}: {escape(r.expression)}[/]")
     for t in r.terms:
         label = f" [{escape(t.label)}]" if t.label else ""
-        con.print(f"  {escape(t.term)}{label}: {escape(t.detail)} = {t.value}")
+        con.print(f"  {escape(t.term)}{label}: {_detail(t)} = {t.value}")
     con.print(f"[bold]Total: {r.total}[/]")
     if r.target is not None:
         verdict = "[green]success[/]" if r.success else "[red]failure[/]"
@@ -159,6 +159,21 @@ def _show_roll(con: Any, r: dn.RollResult) -> None:
         con.print(f"[dim]# {escape(r.comment)}[/]")
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+
+
+def _detail(t: dn.TermRoll) -> str:
+    """[6, 3, 5, ~~1~~] for dice (~~dropped~~), {…} for a group, cards by code (a poker
+    card has no orientation). Markup-safe."""
+    from rich.markup import escape
+
+    if t.kind in ("fate", "fresh", "poker"):
+        shown = [c.face if t.kind == "poker" else c.code for c in t.cards]
+    else:
+        shown = [str(v) for v in t.dice]
+    parts = ", ".join(x if k else f"~~{x}~~" for x, k in zip(shown, t.kept, strict=True))
+    body = f"{{{parts}}}" if t.kind == "group" else f"[{parts}]"
+    notes = f" ({'; '.join(t.notes)})" if t.notes else ""
+    return escape(body + notes)
 
 
 def _show_odds(con: Any, r: dn.RollOdds) -> None:

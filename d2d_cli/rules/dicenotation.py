@@ -366,6 +366,7 @@ class Expression:
     comment: str | None = None
     check: Node | None = None  # the first random term: its value is the "natural"
     atoms: list[Node] = field(default_factory=list)
+    fate_cards: int = 0  # cards the roll reveals from the session's Fate deck
 
     def fate_terms(self) -> int:
         return sum(1 for a in self.atoms if isinstance(a, Cards) and a.source == "fate")
@@ -827,6 +828,7 @@ def check_bounds(e: Expression) -> None:
         raise _bad(f"this roll could roll {rolls:,} dice (explosions and rerolls "
                    f"included); the limit is {MAX_ROLLS:,}")
     fate = sum(a.count for a in e.atoms if isinstance(a, Cards) and a.source == "fate")
+    e.fate_cards = fate
     if fate > 100:
         raise _bad(f"this roll draws {fate} Fate cards; the limit is 100")
 
@@ -865,12 +867,13 @@ class TermRoll(Result):
     """One random term of a roll: its dice or cards and the value it gave."""
 
     term: str
+    kind: str  # "dice", "group", or the cards' deck: "fate", "fresh" or "poker"
     label: str | None
     value: int
-    dice: tuple[int, ...]  # each die's result (after rerolls and explosions)
-    kept: tuple[bool, ...]  # which dice or cards count
+    dice: tuple[int, ...]  # each die's result (after rerolls and explosions); a group's
+    kept: tuple[bool, ...]  # members' values; which dice, cards or members count
     cards: tuple[Card, ...]
-    detail: str  # how a person reads it: "[6, 3, 5, ~~1~~]"
+    notes: tuple[str, ...]  # rerolls and explosions: "1→4", "14 exploded 2×"
 
 
 @dataclass(frozen=True)
@@ -901,8 +904,8 @@ class _Env:
     def __init__(self, rng: random.Random, reveal: Callable[[], Card | None] | None) -> None:
         self.rng = rng
         self.reveal = reveal
-        self.terms: list[tuple[Node, int, tuple[int, ...], tuple[bool, ...],
-                               tuple[Card, ...], str]] = []
+        self.terms: list[tuple[Dice | Cards | Group, int, tuple[int, ...],
+                               tuple[bool, ...], tuple[Card, ...], tuple[str, ...]]] = []
 
 
 def _kept_mask(values: Sequence[int], keep: Keep | None) -> tuple[bool, ...]:
@@ -914,15 +917,22 @@ def _kept_mask(values: Sequence[int], keep: Keep | None) -> tuple[bool, ...]:
     return tuple(i in chosen for i in range(n))
 
 
+def _pick(rng: random.Random, items: Sequence[int]) -> int:
+    """One of ``items``, each equally likely (exactly: getrandbits and rejection)."""
+    n = len(items)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return items[r]
+
+
 def _roll_die(d: Dice, rng: random.Random, notes: list[str]) -> int:
-    faces = d.faces
-    v = faces[rng.randrange(len(faces))]
+    v = _pick(rng, d.faces)
     if d.reroll is not None and d.reroll.test(v):
         first = v
-        if d.reroll_once:
-            v = faces[rng.randrange(len(faces))]
-        else:  # rerolling until it is not: the same as one draw from the other faces
-            v = d.allowed[rng.randrange(len(d.allowed))]
+        # rerolling until it is not is the same as one draw from the other faces
+        v = _pick(rng, d.faces if d.reroll_once else d.allowed)
         notes.append(f"{first}→{v}")
     return v
 
@@ -930,11 +940,17 @@ def _roll_die(d: Dice, rng: random.Random, notes: list[str]) -> int:
 def _sample_dice(d: Dice, env: _Env) -> int:
     rng = env.rng
     faces = d.faces
-    simple = d.reroll is None and d.explode is None
     notes: list[str] = []
-    if simple:
+    if d.reroll is None and d.explode is None:
         size = len(faces)
-        values = [faces[rng.randrange(size)] for _ in range(d.count)]
+        bits = size.bit_length()
+        draw = rng.getrandbits
+        values = []
+        for _ in range(d.count):
+            r = draw(bits)
+            while r >= size:
+                r = draw(bits)
+            values.append(faces[r])
     else:
         values = []
         for _ in range(d.count):
@@ -957,9 +973,7 @@ def _sample_dice(d: Dice, env: _Env) -> int:
         value = sum(values)
     else:
         value = sum(v for v, k in zip(values, kept, strict=True) if k)
-    shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept, strict=True))
-    detail = f"[{shown}]" + (f" ({'; '.join(notes)})" if notes else "")
-    env.terms.append((d, value, tuple(values), kept, (), detail))
+    env.terms.append((d, value, tuple(values), kept, (), tuple(notes)))
     return value
 
 
@@ -985,9 +999,7 @@ def _sample_cards(c: Cards, env: _Env) -> int:
         value = sum(1 for x, k in zip(drawn, kept, strict=True) if k and c.success.test(x))
     else:
         value = sum(v for v, k in zip(values, kept, strict=True) if k)
-    names = [x.face if c.source == "poker" else x.code for x in drawn]  # no orientation
-    shown = ", ".join(x if k else f"~~{x}~~" for x, k in zip(names, kept, strict=True))
-    env.terms.append((c, value, tuple(values), kept, tuple(drawn), f"[{shown}]"))
+    env.terms.append((c, value, tuple(values), kept, tuple(drawn), ()))
     return value
 
 
@@ -1018,8 +1030,7 @@ def _sample(node: Node, env: _Env) -> int:
     values = [_sample(m, env) for m in node.members]
     kept = _kept_mask(values, node.keep)
     value = sum(v for v, k in zip(values, kept, strict=True) if k)
-    shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept, strict=True))
-    env.terms.insert(start, (node, value, tuple(values), kept, (), f"{{{shown}}}"))
+    env.terms.insert(start, (node, value, tuple(values), kept, (), ()))
     return value
 
 
@@ -1045,6 +1056,10 @@ def band_of(bands: Sequence[Band], total: int) -> str | None:
     return None
 
 
+def _kind(n: Node) -> str:
+    return n.source if isinstance(n, Cards) else "group" if isinstance(n, Group) else "dice"
+
+
 def sample_total(e: Expression, rng: random.Random) -> int:
     """One roll's total only (the property tests and the benchmark use it)."""
     return _sample(e.expr, _Env(rng, None))
@@ -1059,24 +1074,23 @@ def roll(e: Expression, rng: random.Random,
     check_value: int | None = None
     if e.check is not None:
         check_value = next(v for n, v, *_ in env.terms if n is e.check)
-    terms = tuple(TermRoll(n.text, n.label, v, ds if not cs else (), k, cs, detail)
-                  for n, v, ds, k, cs, detail in env.terms
-                  if isinstance(n, (Dice, Cards, Group)))
     target = margin = deg = None
     success = None
     crit = bool(e.crit and check_value is not None and e.crit.test(check_value))
     fumble = bool(e.fumble and check_value is not None and e.fumble.test(check_value))
-    if e.target is not None:
+    if e.target is not None:  # an opposed roll's dice are terms too
         target = _sample(e.target, env)
         margin = total - target
         deg = degrees(margin, e.per, e.max_degrees, crit, fumble)
         success = deg > 0  # a crit or fumble can turn the margin's verdict
+    terms = tuple(TermRoll(n.text, _kind(n), n.label, v, ds, k, cs, notes)
+                  for n, v, ds, k, cs, notes in env.terms)
     return RollResult(
         expression=e.text, system=system, procedure=procedure, total=total, terms=terms,
         target=target, margin=margin, success=success, degrees=deg,
         natural=check_value if (e.crit or e.fumble) else None, crit=crit, fumble=fumble,
         band=band_of(e.bands, total), comment=e.comment,
-        deck="fate" if e.fate_terms() else None,
+        deck="fate" if e.fate_cards else None,
         reshuffled=bool(getattr(reveal, "reshuffled", False)))
 
 
@@ -1237,7 +1251,11 @@ def dice_dist(d: Dice) -> Dist:
         def score(v: int) -> int:
             return v
     if d.keep is None or d.keep.k == d.count:
-        return die.map(score).times(d.count)
+        scored = die.map(score)
+        if d.success is not None:  # successes: a binomial, in closed form
+            hit, miss, n = scored.weights.get(1, 0), scored.weights.get(0, 0), d.count
+            return Dist({k: comb(n, k) * hit**k * miss ** (n - k) for k in range(n + 1)})
+        return scored.times(d.count)
     if d.keep.keeps_highest:
         return keep_highest(die, d.count, d.keep.k, score)
     return keep_highest(die.map(lambda v: -v), d.count, d.keep.k, lambda v: score(-v))
@@ -1302,9 +1320,9 @@ def card_pool_dist(fixed: Mapping[Card, int], pool: Mapping[Card, int], draw: in
 # fitted to timings of pools, keeps, explosions and groups (bench/bench_roll.py prints
 # the largest pools allowed and their times); the estimate runs ~1–3× the real time.
 
-_SEC_OP = 1.2e-7  # one multiply-add of small integers, with the loop around it
-_SEC_BIT = 6e-11  # … plus this per bit of the integers
-_SEC_OUT = 8e-6  # one value of the result (a Fraction and its row)
+_SEC_OP = 1.6e-7  # one multiply-add of small integers, with the loop around it
+_SEC_BIT = 8e-11  # … plus this per bit of the integers
+_SEC_OUT = 1.2e-5  # one value of the result (a Fraction and its row)
 _SEC_CALL = 6e-7  # one call of an operator on a pair of values (products, groups)
 
 
@@ -1377,12 +1395,25 @@ def _dice_estimate(d: Dice) -> tuple[float, float]:
         sec += _ops(per_a * above + values * per_a, bits)  # convolutions, sums
         sec += _ops(values * k * (n + 1), bits) * 3  # the S(x, a) sums of big products
     elif d.success is not None:
-        sec += _ops(2 * n * n, bits / 2)  # a binomial, copy by copy
-    elif uniform:
-        sec += _ops(n * (n + 1) / 2 * (fspan - 1) + n * fspan, bits / 2)
+        sec += _ops(4 * n, bits)  # a binomial, in closed form
+    elif uniform:  # the sliding window: fitted ~1.3× the plain operation count
+        sec += _ops(n * (n + 1) / 2 * (fspan - 1) + n * fspan, bits / 2) * 1.3
     else:
         sec += _ops(n * n / 2 * dspan * values, bits / 2)
     return sec, bits
+
+
+def estimate(e: Expression) -> float:
+    """The estimated seconds of ``odds(e)`` (the whole of it: terms, target, rows)."""
+    spans = [e.expr.hi - e.expr.lo + 1]
+    parts = 3 if (e.crit or e.fumble) else 1
+    sec, bits = _estimate(e.expr)
+    sec = sec * parts + spans[0] * (_SEC_OUT + bits * 4e-9)
+    if e.target is not None:
+        tsec, tbits = _estimate(e.target)
+        spans.append(e.target.hi - e.target.lo + 1)
+        sec += tsec + _ops(spans[0] * spans[1] * parts, bits + tbits) * 2
+    return sec
 
 
 def check_odds(e: Expression, fate_pile: int = 54) -> None:
@@ -1396,12 +1427,7 @@ def check_odds(e: Expression, fate_pile: int = 54) -> None:
     if max(spans) > MAX_ODDS_SPAN:
         raise _bad(f"exact odds of {e.text!r} could have {max(spans):,} distinct totals; "
                    f"the limit is {MAX_ODDS_SPAN:,}")
-    parts = 3 if (e.crit or e.fumble) else 1
-    sec, bits = _estimate(e.expr)
-    sec = sec * parts + spans[0] * (_SEC_OUT + bits * 3e-9)
-    if e.target is not None:
-        tsec, tbits = _estimate(e.target)
-        sec += tsec + _ops(spans[0] * spans[1] * parts, bits + tbits) * 2
+    sec = estimate(e)
     if sec > MAX_ODDS_SECONDS:
         raise _bad(f"exact odds of {e.text!r} are too much work (an estimated "
                    f"{sec:.2g} s; the limit is {MAX_ODDS_SECONDS} s): use fewer dice, "
