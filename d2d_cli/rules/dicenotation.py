@@ -14,7 +14,7 @@ The notation (docs/rules.md "Dice notation" has the whole grammar)::
     d20 -> 1: fail, 2-7: worse, 8..13: normal, 14+: better, else: other   bands
     # comment          everything after # is a comment
 
-Everything is bounded before any work (:data:`LIMITS`): the text's length and
+Everything is bounded before any work (the ``MAX_*`` limits below): the text's length and
 nesting, dice counts and faces, explosion caps, the rolls one roll can make, the
 size of values, and the work of an exact distribution. Anything beyond is refused
 with :class:`BadInput` (exit 2). The parser is a hand-written recursive descent
@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, log2
-from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUIT_LETTER, SUIT_PLAYING, SUIT_SYMBOL, SUITS, Card
@@ -59,13 +58,6 @@ MAX_ODDS_SECONDS = 0.6  # the estimated work of an exact distribution (_estimate
 MAX_ODDS_SPAN = 200_000  # distinct totals of an exact distribution
 MAX_GROUP_OUTCOMES = 200_000  # joint outcomes enumerated by a kept group
 
-LIMITS: dict[str, int] = {
-    "text": MAX_TEXT, "depth": MAX_DEPTH, "atoms": MAX_ATOMS, "dice": MAX_DICE,
-    "sides": MAX_SIDES, "faces": MAX_FACES, "number": MAX_NUMBER,
-    "explode_cap": MAX_EXPLODE, "explode_default": DEFAULT_EXPLODE, "rolls": MAX_ROLLS,
-    "group": MAX_GROUP, "magnitude": MAX_MAGNITUDE, "odds_seconds_x10": int(MAX_ODDS_SECONDS * 10),
-    "odds_span": MAX_ODDS_SPAN,
-}
 
 CARD_SOURCES = {"c": "fate", "cf": "fresh", "cp": "poker"}
 DECK_SIZES = {"fate": 54, "fresh": 54, "poker": 52}
@@ -749,7 +741,7 @@ class _Parser:
             self.i += 1
             return CardTest(suit=_SUITS[nxt.text.lower()])
         # a face: AH, KS, QD, JC or 10H (a number and a suit written together)
-        rank, suit_tok = None, None
+        rank: str | None = None
         if nxt.kind == "word" and nxt.text[0].upper() in "AJQK" and \
                 nxt.text[1:].lower() in _SUITS:
             rank, suit_word = nxt.text[0].upper(), nxt.text[1:].lower()
@@ -757,8 +749,7 @@ class _Parser:
         elif nxt.kind == "num" and self.toks[self.i + 1].kind == "word" and \
                 self.toks[self.i + 1].pos == nxt.pos + len(nxt.text) and \
                 self.toks[self.i + 1].text.lower() in _SUITS:
-            suit_tok = self.toks[self.i + 1]
-            rank, suit_word = nxt.text, suit_tok.text.lower()
+            rank, suit_word = nxt.text, self.toks[self.i + 1].text.lower()
             self.i += 2
         else:
             return CardTest(cmp=Cmp("=", self.signed("counting cards")))
@@ -1099,8 +1090,8 @@ def roll(e: Expression, rng: random.Random,
 
 @dataclass(frozen=True)
 class FateCounts:
-    """What odds may know of the session's Fate deck: the faces in the draw pile (a set:
-    its order is never read) and how many cards a full deck holds of each face."""
+    """What odds may know of the session's Fate deck: the faces in its draw pile, a set
+    (the stored order and orientations are never read)."""
 
     pile: tuple[str, ...]  # faces, sorted
 
@@ -1503,7 +1494,3 @@ def odds(e: Expression, fate: FateCounts | None = None, *, deck: str | None = No
     return RollOdds(expression=e.text, system=system, procedure=procedure, deck=deck,
                     outcomes=outcomes, mean=mean, mean_value=float(mean), success=success,
                     degrees=deg_rows, crit=crit_p, fumble=fumble_p, bands=band_rows)
-
-
-def describe_limits() -> dict[str, Any]:
-    return dict(LIMITS)

@@ -29,6 +29,7 @@ from d2d_cli.rules import conflict, crits, dice, hits, weather
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.probability import Probability
 from d2d_cli.rules.result import Result
+from d2d_cli.rules.stats import Stat
 
 MAX_STATES = 50_000  # states of one reveal walk (bounded work; refused beyond)
 MAX_DIE_STATES = 6_000  # die_odds: 2^(cards redrawn on one side) × (cards always redrawn)
@@ -559,7 +560,7 @@ class CritOdds(Result):
     locations: tuple[LocationRow, ...]
 
 
-def crit_odds(*, power: Any, armor: Any, hits_before: int, deck: str, types: list[str],
+def crit_odds(*, power: Stat, armor: Stat | None, hits_before: int, deck: str, types: list[str],
               ch: crits.Chart, state: dict[str, Any] | None, fresh: bool,
               mortal_rule: str = "past_extreme") -> CritOdds:
     """The Crit ``d2d crit`` would rate: Hits and severity from ``crits.rating_bonus``
