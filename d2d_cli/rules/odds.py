@@ -145,20 +145,32 @@ def reveal_odds(pile: Mapping[T, int], discard: Mapping[T, int],
             if not any(pv):  # the pile ran out: the discard pile is shuffled back in
                 pv, dv = dv, zero
             d2 = den * sum(pv) * common
+            steps: dict[Key, tuple[bool, Any]] = {}  # step() once per key and state
+            ended: dict[Any, int] = {}  # outcomes reached now, summed over categories
             for i, k in enumerate(pv):
                 if not k:
                     continue
-                pv2 = pv[:i] + (k - 1,) + pv[i + 1:]
-                dv2 = dv[:i] + (dv[i] + 1,) + dv[i + 1:]
+                pv2 = dv2 = None
                 nk = num * k
                 for key, w in cats[i]:
-                    done, value = step(state, key)
+                    got = steps.get(key)
+                    if got is None:
+                        got = steps[key] = step(state, key)
+                    done, value = got
+                    if done and not keep_deck:
+                        ended[value] = ended.get(value, 0) + nk * w
+                        continue
+                    if pv2 is None:
+                        pv2 = pv[:i] + (k - 1,) + pv[i + 1:]
+                        dv2 = dv[:i] + (dv[i] + 1,) + dv[i + 1:]
                     if done:
-                        if keep_deck:
-                            value = (value, _counts(pv2, reps), _counts(dv2, reps))
-                        _merge(out, value, nk * w, d2)
+                        assert dv2 is not None
+                        _merge(out, (value, _counts(pv2, reps), _counts(dv2, reps)),
+                               nk * w, d2)
                     else:
                         _merge(nxt, (pv2, dv2, value), nk * w, d2)
+            for value, n in ended.items():
+                _merge(out, value, n, d2)
             if len(nxt) > MAX_STATES:
                 raise BadInput(f"these odds need more than {MAX_STATES:,} deck states")
         frontier = nxt
