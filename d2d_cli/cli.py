@@ -42,7 +42,7 @@ GROUPS: dict[str, tuple[str, str, bool]] = {
     "clock": ("clock", "The scene clock and its timed and random events.", True),
     "round": ("round", "Round start (refresh) and round end (upkeep).", True),
     "weather": ("weather", "Weather: wind direction and speed from Fate reveals.", True),
-    "roll": ("roll", "Roll dice and cards: NdS, keep, explode, vs, bands; --odds; --system.", False),
+    "roll": ("roll", "Roll dice and cards: keep, explode, vs, bands; --odds; --system.", False),
     "odds": ("odds", "Exact odds of the next reveals from the deck as it stands.", True),
     "scene": ("scene", "Load and show a scene file (units, tasks, clock, events).", True),
     "session": ("session", "Session files: new, list, use, show, path, log, undo.", True),
