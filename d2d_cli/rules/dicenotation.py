@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress
 from math import comb, log2
 
 from d2d_cli.errors import BadInput
@@ -904,8 +905,12 @@ def _kept_mask(values: Sequence[int], keep: Keep | None) -> tuple[bool, ...]:
     if keep is None or keep.k == n:
         return (True,) * n
     order = sorted(range(n), key=values.__getitem__)
-    chosen = set(order[keep.low:n - keep.high])
-    return tuple(i in chosen for i in range(n))
+    mask = [True] * n
+    for i in order[:keep.low]:
+        mask[i] = False
+    for i in order[n - keep.high:]:
+        mask[i] = False
+    return tuple(mask)
 
 
 def _pick(rng: random.Random, items: Sequence[int]) -> int:
@@ -958,12 +963,9 @@ def _sample_dice(d: Dice, env: _Env) -> int:
             values.append(v)
     kept = _kept_mask(values, d.keep)
     if d.success is not None:
-        test = d.success.test
-        value = sum(1 for v, k in zip(values, kept, strict=True) if k and test(v))
-    elif d.keep is None:
-        value = sum(values)
+        value = sum(map(d.success.test, compress(values, kept)))
     else:
-        value = sum(v for v, k in zip(values, kept, strict=True) if k)
+        value = sum(compress(values, kept))
     env.terms.append((d, value, tuple(values), kept, (), tuple(notes)))
     return value
 
@@ -1020,7 +1022,7 @@ def _sample(node: Node, env: _Env) -> int:
     start = len(env.terms)
     values = [_sample(m, env) for m in node.members]
     kept = _kept_mask(values, node.keep)
-    value = sum(v for v, k in zip(values, kept, strict=True) if k)
+    value = sum(compress(values, kept))
     env.terms.insert(start, (node, value, tuple(values), kept, (), ()))
     return value
 
@@ -1062,27 +1064,24 @@ def roll(e: Expression, rng: random.Random,
     """Roll ``e`` once: dice from ``rng``, Fate-deck cards from ``reveal``."""
     env = _Env(rng, reveal)
     total = _sample(e.expr, env)
-    check_value: int | None = None
-    if e.check is not None:
-        check_value = next(v for n, v, *_ in env.terms if n is e.check)
-    target = margin = deg = None
-    success = None
-    crit = bool(e.crit and check_value is not None and e.crit.test(check_value))
-    fumble = bool(e.fumble and check_value is not None and e.fumble.test(check_value))
+    target = margin = deg = success = natural = None
+    crit = fumble = False
+    if e.crit or e.fumble:
+        natural = next(v for n, v, *_ in env.terms if n is e.check)
+        crit = bool(e.crit and e.crit.test(natural))
+        fumble = bool(e.fumble and e.fumble.test(natural))
     if e.target is not None:  # an opposed roll's dice are terms too
         target = _sample(e.target, env)
         margin = total - target
         deg = degrees(margin, e.per, e.max_degrees, crit, fumble)
         success = deg > 0  # a crit or fumble can turn the margin's verdict
-    terms = tuple(TermRoll(n.text, _kind(n), n.label, v, ds, k, cs, notes)
-                  for n, v, ds, k, cs, notes in env.terms)
-    return RollResult(
-        expression=e.text, system=system, procedure=procedure, total=total, terms=terms,
-        target=target, margin=margin, success=success, degrees=deg,
-        natural=check_value if (e.crit or e.fumble) else None, crit=crit, fumble=fumble,
-        band=band_of(e.bands, total), comment=e.comment,
-        deck="fate" if e.fate_cards else None,
-        reshuffled=bool(getattr(reveal, "reshuffled", False)))
+    terms = tuple([TermRoll(n.text, _kind(n), n.label, v, ds, k, cs, notes)
+                   for n, v, ds, k, cs, notes in env.terms])
+    # positional: this runs 100,000 times a second in the benchmark
+    return RollResult(e.text, system, procedure, total, terms, target, margin, success, deg,
+                      natural, crit, fumble, band_of(e.bands, total) if e.bands else None,
+                      e.comment, "fate" if e.fate_cards else None,
+                      bool(reveal is not None and getattr(reveal, "reshuffled", False)))
 
 
 # --------------------------------------------------------------------------- exact odds
