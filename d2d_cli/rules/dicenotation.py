@@ -1308,7 +1308,7 @@ def card_pool_dist(fixed: Mapping[Card, int], pool: Mapping[Card, int], draw: in
 # The estimate is in seconds on a slow machine: Python-level multiply-adds, each dearer
 # as the integer weights grow (a weight of 100d6 has 259 bits). The coefficients were
 # fitted to timings of pools, keeps, explosions and groups (bench/bench_roll.py prints
-# the largest pools allowed and their times); the estimate runs ~1–3× the real time.
+# the largest pools allowed and their times); real times run ~0.3–1.2× the estimate.
 
 _SEC_OP = 1.6e-7  # one multiply-add of small integers, with the loop around it
 _SEC_BIT = 8e-11  # … plus this per bit of the integers
