@@ -55,7 +55,7 @@ MAX_GROUP = 20  # members of { … }
 MAX_MAGNITUDE = 10**12  # the largest value any part of an expression may reach
 MAX_LABEL = 40
 MAX_BANDS = 50
-MAX_ODDS_SECONDS = 0.6  # the estimated work of an exact distribution (_estimate)
+MAX_ODDS_SECONDS = 0.5  # the estimated work of an exact distribution (estimate())
 MAX_ODDS_SPAN = 200_000  # distinct totals of an exact distribution
 MAX_GROUP_OUTCOMES = 200_000  # joint outcomes enumerated by a kept group
 
@@ -1308,7 +1308,7 @@ def card_pool_dist(fixed: Mapping[Card, int], pool: Mapping[Card, int], draw: in
 # The estimate is in seconds on a slow machine: Python-level multiply-adds, each dearer
 # as the integer weights grow (a weight of 100d6 has 259 bits). The coefficients were
 # fitted to timings of pools, keeps, explosions and groups (bench/bench_roll.py prints
-# the largest pools allowed and their times); real times run ~0.3–1.2× the estimate.
+# the largest pools allowed and their times); real times run ~0.3–1.5× the estimate.
 
 _SEC_OP = 1.6e-7  # one multiply-add of small integers, with the loop around it
 _SEC_BIT = 8e-11  # … plus this per bit of the integers
