@@ -105,6 +105,12 @@ def main() -> int:
         ["crit", "--power", "6x1", "--armor", "2x1", "--hits", "3", "--types", "pierce",
          "--card", "pierce@torso", "--json"],
         ["ref", "bleeding", "--json"],
+        ["odds", "conflict", "fate", "fate", "--json"],
+        ["odds", "hits", "5", "--level", "2", "--vs", "2x1", "--json"],
+        ["roll", "4d6kh3", "--json"],
+        ["roll", "4d6kh3", "--odds", "--json"],
+        ["roll", "--system", "hero", "check", "--skill", "3", "--advantage", "2", "--dc",
+         "15", "--json"],
         ["--session", str(long), "status", "--json"],
         ["--session", str(long), "task", "list", "--json"],
     ]
@@ -113,6 +119,8 @@ def main() -> int:
         if "--session" in argv:
             label = f"long campaign: {label}"
         cases[label] = (d2d(*argv), "lookup ≤ 8×")
+    cases["roll 3c --json (Fate deck)"] = (
+        d2d("--session", str(fresh), "roll", "3c", "--json"), "state change ≤ 10×")
     cases["long campaign: unit condition add"] = (
         d2d("--session", str(long), "unit", "condition", "Goblin 5", "add", "stun",
             "--json"), "≤ 1.5× fresh draw")

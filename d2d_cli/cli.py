@@ -59,6 +59,9 @@ GROUPS: dict[str, Group] = {
     "clock": Group("clock", "The scene clock and its timed and random events.", True),
     "round": Group("rounds", "Round start (refresh) and round end (upkeep).", True),
     "weather": Group("weather", "Weather: wind direction and speed from Fate reveals.", True),
+    "roll": Group("roll", "Roll dice and cards: keep, explode, vs, bands; --odds; --system.",
+                  False),
+    "odds": Group("odds", "Exact odds of the next reveals from the deck as it stands.", True),
     "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
     "session": Group("session", "Session files: new, list, use, show, path, log, undo.", True),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "

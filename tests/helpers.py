@@ -105,7 +105,9 @@ def load_scene(d2d: Any, tmp_path: Path, extra: str = "", name: str = "s.toml") 
 
 # The rule texts sit in shared/seeds beside the checkout (../shared/seeds). CI has them;
 # a clone on its own does not, and then only the tests that read them are skipped.
-RULE_TEXTS = {"000": "000_fef37bd987c67972.txt", "001": "001_a6cbfa98d616fe33.txt"}
+RULE_TEXTS = {"000": "000_fef37bd987c67972.txt", "001": "001_a6cbfa98d616fe33.txt",
+              "002": "002_278d2c820faaad44.txt", "003": "003_5942f35a06013995.txt",
+              "004": "004_83d7bea2fb475415.txt"}
 
 
 def seeds_dir() -> Path | None:
@@ -116,10 +118,15 @@ def seeds_dir() -> Path | None:
 
 
 def rule_text(which: str) -> str:
-    """The text of rule book ``which`` ("000" or "001"); skips the calling test, saying
-    why, when the texts are not beside this checkout."""
+    """The text of rule book ``which`` ("000" … "004", shared/seeds/README.md); skips the
+    calling test, saying why, when the texts are not beside this checkout."""
     folder = seeds_dir()
     if folder is None or not (folder / RULE_TEXTS[which]).is_file():
         pytest.skip(f"rule text {which} ({RULE_TEXTS[which]}) not found in a shared/seeds "
                     "folder beside this checkout: this test checks d2d's tables against it")
     return (folder / RULE_TEXTS[which]).read_text("utf-8")
+
+
+def rule_line(which: str, n: int) -> str:
+    """Line ``n`` (1-based) of rule text ``which``, as cited in the docs (``002 l.11``)."""
+    return rule_text(which).splitlines()[n - 1]

@@ -1,0 +1,222 @@
+"""``d2d odds …`` — exact odds of the next reveals, from the deck as it stands.
+
+Every command reads the session's draw pile as a set (never its stored order: that
+would give the next card away), each card Upper or Lower with chance 1/2, and the
+discard pile shuffled back in when the pile runs short, as ``fate draw`` does;
+``--fresh`` uses a full deck instead. Nothing is drawn and nothing is written.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.rules import odds as rules
+
+app = c.group("odds")
+
+FreshOpt = Annotated[bool, typer.Option(
+    "--fresh", help="Odds from a full, freshly shuffled deck instead of the session's.")]
+
+
+def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckView]:
+    """The Fate deck as odds may see it: faces only, order and orientation dropped."""
+    if fresh:
+        return rules.Piles.fresh(), rules.DeckView("fresh", 54, 0)
+    from d2d_cli.rules import fate
+
+    deck = fate.Deck.from_state(data.get("fate"))
+    return (rules.Piles.of(deck.draw, deck.discard),
+            rules.DeckView("session", len(deck.draw), len(deck.discard)))
+
+
+@app.command()
+def conflict(
+    ctx: typer.Context,
+    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", help="An approach, a card "
+                                          "(7S^, QHv, RW) or fate.")],
+    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
+    level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
+    level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
+    fresh: FreshOpt = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """The chance that A wins, B wins, both win (equal ranks) or neither (a tie), as
+    d2d conflict decides it, for every Fate card a fate side could reveal next.
+
+    Example: d2d odds conflict fate 7S^ --level-b 2
+    """
+    data = c.read(ctx)
+    opts = c.options(ctx, data)
+    piles, deck = _piles(data, fresh)
+    result = rules.conflict_odds(
+        side_a, side_b, piles, deck, level_a=level_a, level_b=level_b,
+        reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
+        level_bonus=opts.level_bonus)
+    render.emit(result, _show_conflict, as_json=json)
+
+
+def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
+
+    from d2d_cli.commands._bars import bars
+
+    con.print(f"[bold]{render.escape(r.side_a)} vs {render.escape(r.side_b)}[/] "
+              f"{_deck_line(r.deck)}")
+    rows = [("A wins", r.a_wins), ("B wins", r.b_wins), ("Both win", r.both_win),
+            ("Tie", r.tie)]
+    if r.rank.fraction:
+        rows.append(("Rank (give cards)", r.rank))
+    bars(con, rows)
+
+
+@app.command()
+def hits(
+    ctx: typer.Context,
+    n: Annotated[int, typer.Argument(help="Cards in the winner's hand (1–10).")],
+    level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
+    rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
+                                             "Level.")] = 0,
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY", help="The Difficulty: a "
+                                    "number 1 or more, or a stat (2x1 → 2).")] = "",
+    fresh: FreshOpt = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """The Hits of a winner holding N Fate cards who plays the set with the most Hits
+    (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
+    scores it; glancing blows and combos shown. Hits 0: only Wilds, nothing to play.
+
+    Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
+    """
+    from d2d_cli.rules.hits import parse_difficulty
+
+    data = c.read(ctx)
+    piles, deck = _piles(data, fresh)
+    result = rules.hits_odds(
+        n, piles, deck, level=level, rival_level=rival_level,
+        difficulty=parse_difficulty(vs),
+        ten_always_hits=c.options(ctx, data).ten_always_hits)
+    render.emit(result, _show_hits, as_json=json)
+
+
+def _show_hits(con: Any, r: rules.HitsOdds) -> None:
+    from d2d_cli.commands._bars import bars
+
+    con.print(f"[bold]Hits from {r.cards} card(s)[/], Level {max(0, r.level - r.rival_level)}"
+              f" vs Difficulty {r.difficulty} {_deck_line(r.deck)}")
+    bars(con, [(f"Hits {x.hits}" if x.hits else "no play", x.probability)
+               for x in r.distribution])
+    con.print(f"Mean {r.mean_value:.4g} · glancing blow {r.glancing.percent} · combo "
+              f"{r.combo.percent}")
+
+
+@app.command()
+def die(
+    ctx: typer.Context,
+    sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d108.")],
+    fresh: FreshOpt = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """The chance of each value of the next d2d fate die dN, redraws included.
+
+    Example: d2d odds die d10
+    """
+    from d2d_cli.rules.dice import parse_die
+
+    n = parse_die(sides)
+    piles, deck = _piles(c.read(ctx), fresh)
+    result = rules.die_odds(n, piles, deck)
+    render.emit(result, _show_die, as_json=json)
+
+
+def _show_die(con: Any, r: rules.DieOdds) -> None:
+    from d2d_cli.commands._bars import bars, binned
+
+    con.print(f"[bold]{r.die}[/] {_deck_line(r.deck)}")
+    bars(con, binned([(x.value, x.probability) for x in r.values]))
+    con.print(f"Mean {r.mean_value:.4g} [dim]({r.mean})[/]")
+
+
+@app.command()
+def weather(ctx: typer.Context, fresh: FreshOpt = False, json: c.JsonOpt = False) -> None:
+    """The wind d2d weather wind would reveal next: direction and speed.
+
+    Example: d2d odds weather --json
+    """
+    piles, deck = _piles(c.read(ctx), fresh)
+    result = rules.weather_odds(piles, deck)
+    render.emit(result, _show_weather, as_json=json)
+
+
+def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
+    from d2d_cli.commands._bars import bars
+
+    con.print(f"[bold]Wind[/] {_deck_line(r.deck)}")
+    bars(con, [(x.direction, x.probability) for x in r.direction], title="Direction")
+    bars(con, [(f"{x.speed_kph} km/h {x.beaufort}", x.probability) for x in r.speed],
+         title="Speed")
+    con.print(f"Mean speed {r.mean_kph_value:.3g} km/h")
+
+
+@app.command()
+def crit(
+    ctx: typer.Context,
+    power: Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")] = None,
+    weapon: Annotated[str | None, typer.Option(
+        help='Weapon rating formula, e.g. "Body+2" (with --stat).')] = None,
+    stat: Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")] = None,
+    armor: Annotated[list[str] | None, typer.Option(
+        metavar="[LOCATION=]STAT", help="Armor Rating at a location (head=2x1; repeat), or "
+        "a bare 2x1 for every location. Default: the --target unit's armor.")] = None,
+    target: Annotated[str | None, typer.Option(
+        metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
+    hits: Annotated[int, typer.Option(help="The Hits so far, 1 or more.")] = 1,
+    types: Annotated[str | None, typer.Option(
+        help="Damage types, e.g. pierce,slash (default: Wound deck, any).")] = None,
+    vehicle: Annotated[bool, typer.Option(help="Use the vehicle location chart.")] = False,
+    fresh: FreshOpt = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
+    it stands (draw until a matching type), and at each the armor found there, the Hits
+    and the severity; then the chance of each severity.
+
+    Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
+    """
+    from d2d_cli.commands.crits import _charts
+    from d2d_cli.rules import crits, units
+
+    rating = crits.power_rating(power, weapon, stat)
+    deck, wanted = crits.parse_types(types)
+    data = c.read(ctx)
+    opts = c.options(ctx, data)
+    ch = crits.chart("vehicle" if vehicle else "person", _charts(ctx, opts),
+                     str(opts.locations_file))
+    worn = crits.parse_armor(armor or [], ch)
+    if worn is None and target is not None:
+        worn = crits.unit_armor(units.find(units.roster(data), target), ch)
+    state = data.get("damage", {}).get(ch.kind, {}).get(deck)
+    result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
+                             types=wanted, ch=ch, state=state, fresh=fresh)
+    render.emit(result, _show_crit, as_json=json)
+
+
+def _show_crit(con: Any, r: rules.CritOdds) -> None:
+    from d2d_cli.commands._bars import bars
+
+    con.print(f"Power {r.power}, Hits {r.hits_before}: {r.deck_name} deck, {r.chart} chart "
+              f"{_deck_line(r.deck)}")
+    bars(con, [(f"{x.name} ({x.armor or 'no armor'}: Hits {x.hits}, "
+                f"{x.severity.capitalize()}"
+                + (f", +{x.light_damage} {r.light.capitalize()}" if x.light_damage else "")
+                + ")", x.probability) for x in r.locations], title="Crit location")
+    bars(con, [(x.severity.capitalize(), x.probability) for x in r.severities],
+         title="Severity")
+
+
+def _deck_line(d: rules.DeckView) -> str:
+    if d.source == "fresh":
+        return "[dim](a fresh deck)[/]"
+    return f"[dim](the session's deck: {d.remaining} to draw, {d.discarded} discarded)[/]"

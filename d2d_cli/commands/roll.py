@@ -1,0 +1,194 @@
+"""``d2d roll EXPR`` — dice and deck notation, rolled or as exact odds; ``--system``
+runs a neighbouring game's procedures from ``tables/systems/*.toml``."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput
+from d2d_cli.rules import dicenotation as dn
+from d2d_cli.rules import systems
+
+app = c.single("roll")
+
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True,
+          "help_option_names": ["-h", "--help"]}
+
+
+@app.command(context_settings=_EXTRA)
+def roll(
+    ctx: typer.Context,
+    expression: Annotated[list[str] | None, typer.Argument(
+        metavar="EXPR", help="The expression (quote it, or give it as words), or with "
+        "--system the procedure and its --options.")] = None,
+    system: Annotated[str | None, typer.Option(
+        "--system", metavar="NAME|FILE", help="A system of procedures: hero (seed 002), "
+        "poker (003), drgn (004), or the path of your own .toml.")] = None,
+    odds: Annotated[bool, typer.Option(
+        "--odds", help="Show the exact distribution instead of rolling.")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="With --odds: Fate-deck cards (Nc) from a full deck, not the "
+        "session's draw pile.")] = False,
+    card: c.CardOpt = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Roll dice and cards: NdS (d% dF d{1,1,2,3} d{11..20}); keep/drop kh kl dh dl;
+    explode ! (on the top face, or !>=N; at most 10 times, or xN up to 100); reroll r
+    (until not) and ro (once); count successes >= <= = (a bare > or < is refused);
+    + - * / (/ rounds down) and ( ); {a, b, …}kh1 keeps among expressions; [labels];
+    # comments. Cards: Nc from the session's Fate deck (journalled: d2d session undo),
+    Ncf a fresh Fate deck, Ncp a poker deck; a card counts its rank (A 1 … K 13, Wild
+    0), or =hearts, =AH, >=10 count cards. "vs TARGET [per N] [max M]" reads success
+    and degrees; "crit N" / "fumble N" read the first term's natural value; "-> 1: fail,
+    2-7: worse, 8..13: normal, 14+: better, else: other" reads a band. --odds gives the
+    exact distribution (every limit is checked first: docs/rules.md "Dice notation").
+    Dice come from --seed when given, else from the system's randomness; cards from the
+    Fate deck use the session's seed like every reveal.
+
+    Example: d2d roll "d20 + 5 vs 15 per 5"
+    """
+    words = [*(expression or []), *ctx.args]
+    text, sys_name, proc = _expression(ctx, system, words)
+    e = dn.parse(text)
+    table = c.cards(card)
+    if odds:
+        if table is not None:
+            raise BadInput("--card is for rolling; --odds reads the deck without drawing")
+        fate, deck = _fate_counts(ctx, e, fresh)
+        result: Any = dn.odds(e, fate, deck=deck, system=sys_name, procedure=proc)
+        render.emit(result, _show_odds, as_json=json)
+        return
+    if fresh:
+        raise BadInput("--fresh is for --odds (to roll from a fresh deck, write Ncf)")
+    result = _roll(ctx, e, table, sys_name, proc)
+    render.emit(result, _show_roll, as_json=json)
+
+
+def _expression(ctx: typer.Context, system: str | None,
+                words: list[str]) -> tuple[str, str | None, str | None]:
+    if system is None:
+        return " ".join(words), None, None
+    sysdef = _system(ctx, system)
+    if not words:
+        raise BadInput(f"--system {sysdef.name}: give a procedure: " + "; ".join(
+            p.usage() for p in sysdef.procedures.values()))
+    proc = sysdef.procedure(words[0])
+    return systems.expand(proc, words[1:]), sysdef.name, proc.name
+
+
+def _system(ctx: typer.Context, name: str) -> systems.System:
+    """A packaged system by name, or a table's own file (relative to the session)."""
+    if not name.lower().endswith(".toml"):
+        return systems.load(name)
+    import tomllib
+
+    path = Path(name).expanduser()
+    path = path if path.is_absolute() or path.exists() else c.path(ctx).parent / path
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise BadInput(f"--system {name!r} cannot be read: {err}") from None
+    return systems.from_data(data, name)
+
+
+def _fate_counts(ctx: typer.Context, e: dn.Expression,
+                 fresh: bool) -> tuple[dn.FateCounts | None, str | None]:
+    if not e.fate_terms():
+        return None, None
+    if fresh:
+        return dn.FateCounts.fresh(), "fresh"
+    from d2d_cli.rules import fate
+
+    deck = fate.Deck.from_state(c.read(ctx).get("fate"))
+    return dn.FateCounts(tuple(sorted(x.face for x in deck.draw))), "session"
+
+
+def _dice_rng(ctx: typer.Context) -> random.Random:
+    """--seed makes a roll repeatable; otherwise dice need no session at all."""
+    seed = c.settings(ctx).seed
+    return random.Random(f"d2d:{seed}:roll") if seed is not None else random.Random()
+
+
+def _roll(ctx: typer.Context, e: dn.Expression, table: Any, sys_name: str | None,
+          proc: str | None) -> dn.RollResult:
+    """Roll once. Cards from the session's Fate deck go through the reveal helpers (one
+    journalled edit; the session's randomness then also rolls the dice)."""
+    needed = e.fate_cards
+    if not needed:
+        if table is not None:
+            raise BadInput("--card gives Fate cards for Nc terms; this roll draws none")
+        return dn.roll(e, _dice_rng(ctx), None, system=sys_name, procedure=proc)
+
+    def body(reveal: Any) -> dn.RollResult:
+        rng = reveal.rng if reveal.rng is not None else _dice_rng(ctx)
+        return dn.roll(e, rng, reveal, system=sys_name, procedure=proc)
+
+    result, _ = c.with_reveals(ctx, table, body)
+    return result
+
+
+def _show_roll(con: Any, r: dn.RollResult) -> None:
+
+    if r.system:
+        con.print(f"[dim]{r.system} {r.procedure}: {render.escape(r.expression)}[/]")
+    for t in r.terms:
+        label = f" [{render.escape(t.label)}]" if t.label else ""
+        con.print(f"  {render.escape(t.term)}{label}: {_detail(t)} = {t.value}")
+    con.print(f"[bold]Total: {r.total}[/]")
+    if r.target is not None:
+        verdict = "[green]success[/]" if r.success else "[red]failure[/]"
+        n = abs(r.degrees or 0)
+        con.print(f"vs {r.target} (margin {r.margin:+d}): {verdict}, {n} degree"
+                  f"{'s' if n != 1 else ''}")
+    if r.crit:
+        con.print(f"[green]Natural {r.natural}: crit[/]")
+    if r.fumble:
+        con.print(f"[red]Natural {r.natural}: fumble[/]")
+    if r.band is not None:
+        con.print(f"→ [bold]{render.escape(r.band)}[/]")
+    if r.comment:
+        con.print(f"[dim]# {render.escape(r.comment)}[/]")
+    if r.reshuffled:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+
+
+def _detail(t: dn.TermRoll) -> str:
+    """[6, 3, 5, ~~1~~] for dice (~~dropped~~), {…} for a group, cards by code (a poker
+    card has no orientation). Markup-safe."""
+
+    if t.kind in ("fate", "fresh", "poker"):
+        shown = [c.face if t.kind == "poker" else c.code for c in t.cards]
+    else:
+        shown = [str(v) for v in t.dice]
+    parts = ", ".join(x if k else f"~~{x}~~" for x, k in zip(shown, t.kept, strict=True))
+    body = f"{{{parts}}}" if t.kind == "group" else f"[{parts}]"
+    notes = f" ({'; '.join(t.notes)})" if t.notes else ""
+    return render.escape(body + notes)
+
+
+def _show_odds(con: Any, r: dn.RollOdds) -> None:
+
+    from d2d_cli.commands._bars import bars, binned
+
+    head = f"{r.system} {r.procedure}: " if r.system else ""
+    deck = {"session": " (Fate cards from the session's draw pile)",
+            "fresh": " (Fate cards from a fresh deck)"}.get(r.deck or "", "")
+    con.print(f"[bold]{render.escape(head + r.expression)}[/]{deck}")
+    bars(con, binned([(o.value, o.probability) for o in r.outcomes]))
+    con.print(f"Mean {r.mean_value:.4g} [dim]({r.mean})[/]")
+    if r.success is not None:
+        con.print(f"Success: [bold]{r.success.percent}[/] [dim]({r.success.fraction})[/]")
+    if r.degrees:
+        bars(con, [(f"{d.degrees:+d}", d.probability) for d in r.degrees],
+             title="Degrees (+ success, − failure)")
+    for name, p in (("Crit", r.crit), ("Fumble", r.fumble)):
+        if p is not None:
+            con.print(f"{name}: {p.percent} [dim]({p.fraction})[/]")
+    if r.bands:
+        bars(con, [(b.band, b.probability) for b in r.bands], title="Bands")
