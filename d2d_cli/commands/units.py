@@ -14,7 +14,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules import conditions, units
 
 if TYPE_CHECKING:
-    from d2d_cli.rules import abilities, stealth, turns
+    from d2d_cli.rules import abilities, powers, stealth, turns
 
 
 class _Change(Protocol):
@@ -236,7 +236,7 @@ def show_table(con: Any, r: units.Roster) -> None:
                       "flip to Crit (001 p.35)[/]")
 
 
-# --- the round: spending tokens, abilities, stealth (issue 12) ------------------------
+# --- the round: spending tokens, abilities, stealth, powers (issue 12) ----------------
 # Each command parses, calls one rules function inside one locked edit, and renders.
 
 
@@ -411,6 +411,57 @@ def stealth_(
     render.emit(result, show_stealth, as_json=json)
 
 
+@app.command()
+def power(
+    ctx: typer.Context,
+    name: UnitArg,
+    action: Annotated[str, typer.Argument(metavar="use|upkeep|end")],
+    which: Annotated[str | None, typer.Argument(metavar="[POWER]")] = None,
+    effect: Annotated[int, typer.Option(help="The Power's Effect points to spend.")] = 0,
+    price: Annotated[str | None, typer.Option(help="The Price of Power: the Condition "
+                     "taken (fatigue, stun, stress, slow).")] = None,
+    initiative: Annotated[int, typer.Option(help="Points on Initiative +1 each.")] = 0,
+    result_: Annotated[str | None, typer.Option("--result", metavar="N|AxB",
+                       help="Points on Result: N (+Nx0) or AxB.")] = None,
+    range_: Annotated[str | None, typer.Option("--range", metavar="N|AxB",
+                      help="Points on Range.")] = None,
+    duration: Annotated[str | None, typer.Option(metavar="N|AxB",
+                        help="Points on Duration (Turns).")] = None,
+    continuous: Annotated[bool, typer.Option(help="Continuous (1 point).")] = False,
+    area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
+    close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
+    what the Effect points buy (Area 1 point = 1 space, then Area Effect cards), and
+    the Price of Power (a Condition); upkeep pays the Price again for each Continuous
+    Power at the Event phase; end lets one lapse.
+
+    JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
+    range, duration, continuous, area, area_spaces, area_effect, price, conditions.
+    JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
+
+    Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
+    """
+    from d2d_cli.rules import powers
+
+    if action == "use" and which is not None:
+        o = powers.order(which, effect, price, initiative=initiative, result=result_,
+                         range_=range_, duration=duration, continuous=continuous,
+                         area_points=area, close=close)
+        rule = c.options(ctx, c.read(ctx)).power_area
+        render.emit(_change(ctx, lambda roster: powers.use(roster, name, o, rule)),
+                    show_power, as_json=json)
+    elif action == "upkeep" and which is None:
+        render.emit(_change(ctx, lambda roster: powers.upkeep(roster, name, price)),
+                    show_upkeep, as_json=json)
+    elif action == "end" and which is not None:
+        render.emit(_change(ctx, lambda roster: powers.end(roster, name, which)),
+                    show_upkeep, as_json=json)
+    else:
+        raise BadInput("give use POWER, upkeep, or end POWER")
+
+
 def show_spending(con: Any, r: turns.Spending) -> None:
     parts = []
     if r.move != r.move_before:
@@ -465,3 +516,28 @@ def show_stealth(con: Any, r: stealth.Stealth) -> None:
         con.print(f"{who} is Hidden: {r.tokens} of at most {r.max_tokens} Stealth tokens.")
     else:
         con.print(f"{who} is not Hidden (at most {r.max_tokens} Stealth tokens).")
+
+
+def show_power(con: Any, r: powers.PowerUsed) -> None:
+    e = render.escape
+    con.print(f"{e(r.unit)} uses {e(r.power)} {r.level} — Price of Power: "
+              f"{conditions.name_of(r.price)} +1")
+    con.print(f"  Effect {r.points_spent} of {r.effect} points"
+              + (f" ({', '.join(f'{k.title()} {v}' for k, v in r.points.items())})"
+                 if r.points else ""))
+    line = [f"Initiative +{r.initiative}", f"Result {r.result}", f"Range {r.range}", r.area]
+    if r.duration:
+        line.append(f"Duration {r.duration}")
+    if r.continuous:
+        line.append("Continuous: pay the Price each Event phase (d2d unit power NAME upkeep)")
+    con.print("  " + " · ".join(line))
+
+
+def show_upkeep(con: Any, r: powers.Upkeep) -> None:
+    e = render.escape
+    if r.action == "end":
+        con.print(f"{e(r.unit)}: {e(r.ended or '')} lapses.")
+    else:
+        con.print(f"{e(r.unit)} keeps up " + ", ".join(
+            f"{e(p)} ({conditions.name_of(k)} +1)" for p, k in r.paid.items()))
+    con.print(f"  Conditions: {conditions_text(r.conditions)}")

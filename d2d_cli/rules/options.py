@@ -76,6 +76,8 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
            '000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill"'),
+    Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
+           '000 l.880–884 "2 points - Area Effect:1 … 5 points - Area Effect:8"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -96,6 +98,7 @@ class Options:
     respec_sp: str = "lost"
     refresh_penalties: bool = True
     respec_limit: str = "downtime"
+    power_area: str = "table"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
