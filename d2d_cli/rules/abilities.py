@@ -16,8 +16,9 @@ Ranged 2 four. An Ability named like a Specialty of one of the unit's Skills
 (``tables/skills.toml``, e.g. Sneak of Stealth) ignores the limit. Items are not
 tracked (docs/rules.md "Abilities").
 
-On the unit: ``cooldown`` (the Abilities in Cooldown, a list of names: rules.rounds
-reads it at round end) and ``active`` (Skill → the Abilities used in the scene).
+On the unit (rules/unit_state.py): ``cooldown`` (the Abilities in Cooldown, a list of
+names: rules.rounds reads it at round end) and ``active`` (Skill → the Abilities used
+in the scene).
 """
 
 from __future__ import annotations
@@ -26,19 +27,10 @@ from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.unit_state import ACTIVE, COOLDOWN, active, cooldown, put
 from d2d_cli.rules.units import Unit, find
 
-COOLDOWN = "cooldown"
-ACTIVE = "active"
 PER_LEVEL = 2  # 001 l.415 "Only 2 Abilities/Items per Level may be used"
-
-
-def cooldown(unit: Unit) -> list[str]:
-    return [str(a) for a in unit.extra.get(COOLDOWN, [])]
-
-
-def active(unit: Unit) -> dict[str, list[str]]:
-    return {str(k): [str(a) for a in v] for k, v in unit.extra.get(ACTIVE, {}).items()}
 
 
 def _named(names: list[str], name: str) -> str | None:
@@ -180,10 +172,7 @@ def ready(unit: Unit, ability: str | None) -> str:
         raise RuleViolation(f"{unit.name}'s {ability} is not in Cooldown (in Cooldown: "
                             f"{', '.join(held)})")
     held.remove(name)
-    if held:
-        unit.extra[COOLDOWN] = held
-    else:
-        unit.extra.pop(COOLDOWN, None)
+    put(unit, COOLDOWN, held)
     return name
 
 
@@ -198,10 +187,7 @@ def drop(units: dict[str, Unit], name: str, ability: str) -> Abilities:
             names.remove(held)
             if not names:
                 del now[skill]
-            if now:
-                unit.extra[ACTIVE] = now
-            else:
-                unit.extra.pop(ACTIVE, None)
+            put(unit, ACTIVE, now)
             return _view(unit, "drop", held, skill, summary=f"{unit.name} drops {held}")
     shown = ", ".join(a for names in now.values() for a in names) or "none"
     raise RuleViolation(f"{unit.name}'s {ability} is not Active (Active: {shown})")

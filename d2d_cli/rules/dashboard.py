@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from d2d_cli.rules import abilities, powers, stealth, turns
+from d2d_cli.rules import unit_state as kept
 from d2d_cli.rules.clock import Clock
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.rounds import Round
@@ -99,17 +99,17 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
     values = row_values(unit)
     if bar is not None:
         values["move"], values["action_cost"] = bar(unit)
-    record = turns.spent(unit, rnd.number, rnd.phase)
+    record = kept.spent(unit, rnd.number, rnd.phase)
     now = rnd.phase == "started"
     return StatusRow(
         **values,
         move_left=unit.move if now else None,
-        actions_left=turns.actions_left(unit.move, unit.action_cost, record.actions)
+        actions_left=kept.actions_left(unit.move, unit.action_cost, record.actions)
         if now else None,
-        cooldowns=tuple(abilities.cooldown(unit)), active=abilities.active(unit),
-        facing=unit.extra.get(turns.FACING), stealth=stealth.tokens(unit),
+        cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
+        facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
         boosts=tuple(record.boosts),
-        continuous=tuple(c["power"] for c in powers.kept(unit)))
+        continuous=tuple(c["power"] for c in kept.continuous(unit)))
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:

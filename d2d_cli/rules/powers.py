@@ -26,9 +26,9 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conditions
 from d2d_cli.rules.abilities import alive, skill_level
 from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.unit_state import CONTINUOUS, continuous, put
 from d2d_cli.rules.units import Unit, find
 
-CONTINUOUS = "continuous"  # on the unit: [{power, price}] kept up at each Event phase
 MAX_POINTS = 100
 _BONUS_RE = re.compile(r"^\s*(\d+)\s*(?:x\s*(\d+))?\s*$")
 
@@ -175,7 +175,7 @@ def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table") -
     spaces, cards, area_text = area(o.area, area_rule)
     unit.add_condition(o.price, 1)
     if o.continuous:
-        kept = [c for c in unit.extra.get(CONTINUOUS, []) if c.get("power") != power]
+        kept = [c for c in continuous(unit) if c["power"] != power]
         unit.extra[CONTINUOUS] = [*kept, {"power": power, "price": o.price}]
     duration = f"{o.duration.text()} Turns" if o.duration.points else None
     return PowerUsed(
@@ -198,16 +198,11 @@ class Upkeep(Result):
     summary: str = hidden("")
 
 
-def kept(unit: Unit) -> list[dict[str, str]]:
-    return [{"power": str(c["power"]), "price": str(c["price"])}
-            for c in unit.extra.get(CONTINUOUS, [])]
-
-
 def upkeep(units: dict[str, Unit], name: str, price: str | None = None) -> Upkeep:
     """Pay the Price again for every Continuous Power the unit keeps up (the Condition
     it was used with, or ``price``)."""
     unit = alive(find(units, name))
-    held = kept(unit)
+    held = continuous(unit)
     if not held:
         raise RuleViolation(f"{unit.name} keeps up no Continuous Power (000 l.878)")
     key = conditions.lookup(price).key if price else None
@@ -224,15 +219,12 @@ def upkeep(units: dict[str, Unit], name: str, price: str | None = None) -> Upkee
 def end(units: dict[str, Unit], name: str, power: str) -> Upkeep:
     """Let a Continuous Power lapse (its Price is no longer paid)."""
     unit = find(units, name)
-    held = kept(unit)
+    held = continuous(unit)
     match = next((c for c in held if c["power"].casefold() == power.casefold()), None)
     if match is None:
         raise RuleViolation(f"{unit.name} keeps up no Continuous {power} (kept up: "
                             f"{', '.join(c['power'] for c in held) or 'none'})")
     left = [c for c in held if c is not match]
-    if left:
-        unit.extra[CONTINUOUS] = left
-    else:
-        unit.extra.pop(CONTINUOUS, None)
+    put(unit, CONTINUOUS, left)
     return Upkeep(unit.name, "end", {}, match["power"], [c["power"] for c in left],
                   dict(unit.conditions), f"{unit.name} ends {match['power']}")

@@ -26,15 +26,15 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import result as res
 from d2d_cli.rules.abilities import alive, skill_level
 from d2d_cli.rules.result import Result
+from d2d_cli.rules.unit_state import STEALTH, put, stealth_tokens
 from d2d_cli.rules.units import Unit, effective_stats, find
 
-TOKENS = "stealth"  # on the unit: its Stealth tokens; absent when it is not Hidden
 FIRST_TOKENS = 1
 MAX_RANGE = 1000
 
 
 def tokens(unit: Unit) -> int:
-    return int(unit.extra.get(TOKENS, 0) or 0)
+    return stealth_tokens(unit)
 
 
 def most(unit: Unit) -> int:
@@ -43,10 +43,7 @@ def most(unit: Unit) -> int:
 
 
 def _set(unit: Unit, n: int) -> None:
-    if n > 0:
-        unit.extra[TOKENS] = n
-    else:
-        unit.extra.pop(TOKENS, None)
+    put(unit, STEALTH, max(0, n))
 
 
 @dataclass(frozen=True)

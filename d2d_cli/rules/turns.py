@@ -19,7 +19,7 @@ Refresh.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -28,16 +28,19 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import abilities
 from d2d_cli.rules import stealth as hiding
 from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.unit_state import (
+    ACTIONS_AT_NO_COST,
+    FACING,
+    Spent,
+    actions_left,
+    keep_spent,
+    spent,
+)
 from d2d_cli.rules.units import Unit, condition_key, find
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
-# 001 l.545 "Therefore, 2 Actions per Round are possible": the cap d2d applies when the
-# Action Cost is 0 (Speed 0 or 1), where Move alone would allow any number.
-ACTIONS_AT_NO_COST = 2
 MAX_STEPS = 100
-SPENT = "spent"  # on the unit: {round, actions, boosts} of the round it was written in
-FACING = "facing"
 
 
 @dataclass(frozen=True)
@@ -95,40 +98,7 @@ def _lookup(word: str, table: dict[str, Any], what: str) -> Any:
     raise BadInput(f"unknown {what} {word!r}: {names}")
 
 
-# --- the round's record ---------------------------------------------------------------
-
-
-@dataclass
-class Spent:
-    """What a unit did in round ``round`` beyond its Move and Turn tokens."""
-
-    round: int
-    actions: int = 0
-    boosts: list[str] = field(default_factory=list)
-
-
-def spent(unit: Unit, number: int, phase: str) -> Spent:
-    """This round's record (an empty one when the stored record is of another round, or
-    no round is under way)."""
-    raw = unit.extra.get(SPENT) or {}
-    if phase != "started" or int(raw.get("round", -1)) != number:
-        return Spent(number)
-    return Spent(number, int(raw.get("actions", 0)), [str(b) for b in raw.get("boosts", [])])
-
-
-def _keep(unit: Unit, record: Spent) -> None:
-    unit.extra[SPENT] = {"round": record.round, "actions": record.actions,
-                         "boosts": list(record.boosts)}
-
-
-def actions_left(move: int | None, action_cost: int | None, taken: int) -> int | None:
-    """How many more Actions the Move left pays for: Move ÷ Action Cost (001 l.543), or
-    with an Action Cost of 0 the 2 a round of 001 l.545."""
-    if move is None or action_cost is None:
-        return None
-    if action_cost <= 0:
-        return max(0, ACTIONS_AT_NO_COST - taken)
-    return move // action_cost
+# --- the round's record (rules/unit_state.py) -------------------------------------
 
 
 def under_way(number: int, phase: str) -> None:
@@ -333,7 +303,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.boost:
         record.boosts.append(f"{action.name}: {action.boost}")
     if action.needs_round:
-        _keep(unit, record)
+        keep_spent(unit, record)
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
     return _spending(unit, label, (have_move, have_turn), record, action.source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,
