@@ -97,6 +97,10 @@ def test_ability_human_view(table: Runner) -> None:
         "Goblin uses Sneak — in Cooldown (a Specialty: no limit)\n"
         "  Active: Stealth: Sneak\n"
         "  Cooldown: Sneak\n")
+    assert table.ok("unit", "ability", "Goblin", "list") == (
+        "Goblin's Abilities in play\n"
+        "  Active: Stealth: Sneak\n"
+        "  Cooldown: Sneak\n")
 
 
 ABILITY_REFUSALS = [

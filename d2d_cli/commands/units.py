@@ -500,6 +500,8 @@ def show_abilities(con: Any, r: abilities.Abilities) -> None:
     elif r.action == "drop":
         con.print(f"{render.escape(r.unit)}: {render.escape(r.ability or '')} is no "
                   "longer Active")
+    else:
+        con.print(f"{render.escape(r.unit)}'s Abilities in play")
     active = "; ".join(f"{k}: {', '.join(v)}" for k, v in r.active.items()) or "—"
     con.print(f"  Active: {render.escape(active)}")
     con.print(f"  Cooldown: {render.escape(', '.join(r.cooldown) or '—')}")
