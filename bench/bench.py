@@ -48,6 +48,7 @@ def build_long_campaign(path: Path) -> None:
             for i in range(100)
         }
         tx.put("units", units.roster_state(roster))
+        tx.put("round", {"number": 1, "phase": "started"})  # spending needs a round
         tx.put("tasks", {f"task {i}": {"difficulty": 4, "challenge": 4 - i % 4,
                                        "progress": 4, "workers": ["Thief"]}
                          for i in range(50)})
@@ -77,6 +78,11 @@ def main() -> int:
     subprocess.run([D2D, "--seed", "1", "session", "new", str(fresh)], env=env, check=True,
                    capture_output=True)
     build_long_campaign(long)
+    unit = tmp / "unit.toml"  # a fresh session with one unit in a round under way
+    for argv in (["unit", "add", "Archer", "--body", "8x1", "--mind", "5x1", "--will", "5x1",
+                  "--speed", "4x0"], ["round", "start"]):
+        subprocess.run([D2D, "--session", str(unit), *argv], env=env, check=True,
+                       capture_output=True)
 
     def d2d(*a: str) -> list[str]:
         return [D2D, *a]  # type: ignore[list-item]
@@ -124,6 +130,16 @@ def main() -> int:
     cases["long campaign: unit condition add"] = (
         d2d("--session", str(long), "unit", "condition", "Goblin 5", "add", "stun",
             "--json"), "≤ 1.5× fresh draw")
+    # Issue 12: a state change that spends a round's tokens (Evade's Move +2 can be
+    # repeated every round of the benchmark), fresh and on the long campaign.
+    cases["unit act Archer evade --json"] = (
+        d2d("--session", str(unit), "unit", "act", "Archer", "evade", "--json"),
+        "state change ≤ 10×")
+    cases["status --json (one unit, in a round)"] = (
+        d2d("--session", str(unit), "status", "--json"), "lookup ≤ 8×")
+    cases["long campaign: unit act evade"] = (
+        d2d("--session", str(long), "unit", "act", "Goblin 5", "evade", "--json"),
+        "≤ 1.5× fresh act")
     times: dict[str, list[float]] = {k: [] for k in cases}
     for _ in range(args.rounds):
         for label, (argv, _) in cases.items():
@@ -140,8 +156,10 @@ def main() -> int:
         print(f"{short:50} {medians[label] * 1000:10.1f} {medians[label] / base:8.2f}  {budget}")
     ratio_draw = medians["long campaign: fate draw --json"] / medians["fate draw --json"]
     ratio_status = medians["long campaign: fate status --json"] / medians["fate status --json"]
-    print(f"\nlong campaign / fresh: draw {ratio_draw:.2f}×, status {ratio_status:.2f}× "
-          "(budget ≤ 1.5×)")
+    ratio_act = (medians["long campaign: unit act evade"]
+                 / medians["unit act Archer evade --json"])
+    print(f"\nlong campaign / fresh: draw {ratio_draw:.2f}×, status {ratio_status:.2f}×, "
+          f"unit act {ratio_act:.2f}× (budget ≤ 1.5×)")
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

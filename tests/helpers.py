@@ -4,6 +4,7 @@ decks, and the rule texts for the tests that check tables against them."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,23 @@ def rule_text(which: str) -> str:
 def rule_line(which: str, n: int) -> str:
     """Line ``n`` (1-based) of rule text ``which``, as cited in the docs (``002 l.11``)."""
     return rule_text(which).splitlines()[n - 1]
+_QUOTE = re.compile(r"(000|001) l\.(\d+)(?:[–-](\d+))? \"([^\"]+)\"")
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("**", "").replace("\\", "").split())
+
+
+def check_quotes(source: str) -> int:
+    """Every ``000 l.N[–M] "…"`` in ``source`` is in that rule text at those lines (up to
+    two lines more: a quote may join a heading to the line after it). Returns how many
+    quotes were checked; skips the test when the rule texts are not beside the checkout."""
+    found = _QUOTE.findall(source)
+    for book, first, last, quote in found:
+        lines = rule_text(book).splitlines()
+        start, end = int(first), int(last or first) + 2
+        window = _plain(" ".join(re.sub(r"^\s*- ", "", line)  # list bullets
+                                 for line in lines[start - 1:end]))
+        for part in re.split(r" … | / ", quote):
+            assert _plain(part) in window, f"{book} l.{first}: {part!r} not in {window!r}"
+    return len(found)

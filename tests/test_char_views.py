@@ -75,13 +75,20 @@ def test_unit_show_and_the_status_bar(d2d: Runner) -> None:
         "Gob: body at 0 — flip to Crit (001 p.35)",
         "Skills: Stealth 1",
     ]
+    # The dashboard (issue 12 item 9): too narrow at 100 columns for its table, so one
+    # block per unit (tests/test_groups_dashboard.py has the table).
     assert lines(d2d, "status") == [
-        " Unit  Body       Mind       Will  Speed  Conditions                     Move  AC"
-        "  Turn  Target",
-        " Rook  7x1        4x1 (6x1)  5x1   4x0    Stun×2                         4     2 "
-        "  —     —",
-        " Gob   0x1 (2x1)  6x1        2x1   5x0    Fatigue×2, Crit Torso (Major)  5     2 "
-        "  —     —",
+        "No round yet (d2d round start)",
+        "Clock 1 · no Timed Event ahead",
+        "Tasks: none open",
+        "Rook",
+        "  Body 7x1  Mind 4x1 (6x1)  Will 5x1  Speed 4x0",
+        "  Move 4 · AC 2 · Actions — · Turn —",
+        "  Stun×2",
+        "Gob",
+        "  Body 0x1 (2x1)  Mind 6x1  Will 2x1  Speed 5x0",
+        "  Move 5 · AC 2 · Actions — · Turn —",
+        "  Fatigue×2, Crit Torso (Major)",
         "Gob: body at 0 — flip to Crit (001 p.35)",
     ]
 

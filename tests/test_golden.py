@@ -16,3 +16,5 @@ def test_transcript_matches_the_recorded_json() -> None:
     assert len(got) == len(LINES.strip().splitlines()) == len(expected)
     for want, have in zip(expected, got, strict=True):
         assert have == want
+    # A regenerated transcript must never have recorded a crash as the expected answer.
+    assert not [line for line in expected if line.split("\t")[1] not in ("0", "2")]

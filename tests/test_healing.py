@@ -141,3 +141,22 @@ def test_heal_human_view(gob: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
     ]
     assert gob.json("session", "log", "--last", "1")["entries"][0]["summary"] == (
         "Gob healed: Crit Torso (Critical), Blood Loss −1, 1 day(s)")
+
+
+def test_dying_becomes_dead(d2d: Runner, data_dir: Path) -> None:
+    # 000 l.1183 "Dying - Negative Status leading to Dead"; l.1172 "Dead - Permanent
+    # Negative Status": one or the other, one token at most (docs/rules.md).
+    d2d.ok("unit", "add", "Gob", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
+           "--speed", "5x0")
+    r = d2d.json("unit", "condition", "Gob", "add", "dying", "--count", "3")
+    assert r["conditions"] == {"dying": 1}
+    assert d2d.json("unit", "condition", "Gob", "add", "dead")["conditions"] == {"dead": 1}
+    entry = d2d.json("session", "log", "--last", "1")["entries"][0]
+    assert entry["summary"] == "Gob: Dying → Dead"
+    before = session_bytes(data_dir)
+    for again in ("dying", "dead"):
+        res = d2d("unit", "condition", "Gob", "add", again)
+        assert res.exit_code == 2 and res.stderr == (
+            "d2d: error: Gob is already Dead (000 l.1172 \"Dead - Permanent Negative "
+            "Status\")\n")
+    assert session_bytes(data_dir) == before

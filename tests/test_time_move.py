@@ -143,14 +143,15 @@ def test_a_slow_unit_refreshes_at_least_action_cost_1(d2d: Runner, tmp_path: Pat
 
 
 def test_status_bar_before_and_after_the_first_round(d2d: Runner, tmp_path: Path) -> None:
-    """The Status Bar shows Move and Action Cost before the first round start (what the
-    Refresh will give), then the tokens placed; Turn only once placed."""
+    """The Status Bar (``unit list``; ``status`` is the dashboard around it) shows Move
+    and Action Cost before the first round start (what the Refresh will give), then the
+    tokens placed; Turn only once placed."""
     path = one_unit_session(d2d, tmp_path, "car", "5x1")
     head = [" Unit  Body  Mind  Will  Speed  Conditions  Move  AC  Turn  Target "]
-    assert d2d.ok("--session", path, "status").splitlines() == head + [
+    assert d2d.ok("--session", path, "unit", "list").splitlines() == head + [
         " U     8x1   5x1   5x1   5x1    —           5     2   —     —      "]
     d2d.ok("--session", path, "round", "start")
-    assert d2d.ok("--session", path, "status").splitlines() == head + [
+    assert d2d.ok("--session", path, "unit", "list").splitlines() == head + [
         " U     8x1   5x1   5x1   5x1    —           5     2   2     —      "]
 
 

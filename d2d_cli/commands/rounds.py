@@ -124,3 +124,38 @@ def _show_end(con: Any, r: rounds.RoundEnded) -> None:
             show_reached(con, s.events, s.arrived, "   ")
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+
+
+# --- round groups (issue 12 item 5) ---------------------------------------------------
+
+
+@app.command()
+def groups(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+    """Who resolves with whom this round: Groups from Targets (001 l.475–477 "Unit and
+    its Target are in the same Group"), each unit with its Move left, most first (the
+    order the Countdown from 10 reaches them, 001 l.499).
+
+    JSON: round, phase, countdown, groups (number, units (name, target, move)).
+
+    Example: d2d round groups
+    """
+    from d2d_cli.rules import groups as g
+
+    data = c.read(ctx)
+    rnd = rounds.Round.from_state(data.get("round"))
+    render.emit(g.groups(units.roster(data), rnd.number, rnd.phase), _show_groups,
+                as_json=json)
+
+
+def _show_groups(con: Any, r: Any) -> None:
+    head = f"Round {r.round}" if r.phase == "started" else "Next round"
+    con.print(f"[bold]{head}[/] — Groups by Target (001 l.475); each counts down from "
+              f"{r.countdown}, most Move first:")
+    for grp in r.groups:
+        names = ", ".join(
+            f"{render.escape(m.name)}"
+            + (f" → {render.escape(m.target)}" if m.target else "")
+            + (f" (Move {m.move})" if m.move is not None else "") for m in grp.units)
+        con.print(f"  {grp.number}. {names}")
+    if not r.groups:
+        con.print("  [dim]no units on the board[/]")

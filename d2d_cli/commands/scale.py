@@ -181,7 +181,9 @@ def area(
         rules = dataclasses.replace(DEFAULTS, power_area=reading)
     else:
         raise BadInput(f"--reading {reading!r}: use table or formula")
-    render.emit(scale.power_area(points, rules), _show_area, as_json=json)
+    from d2d_cli.rules import powers
+
+    render.emit(powers.power_area(points, rules), _show_area, as_json=json)
 
 
 # --- human views --------------------------------------------------------------------
@@ -268,7 +270,7 @@ def _show_samples(con: Any, r: scale.Samples) -> None:
     con.print(t)
 
 
-def _show_area(con: Any, r: scale.PowerArea) -> None:
+def _show_area(con: Any, r: Any) -> None:  # rules.powers.PowerArea
     if r.printed_row is None:
         note = "above 5 points only the formula (X−1)² is printed" \
             if r.power_area == "table" else ""

@@ -1,32 +1,149 @@
-"""``d2d status`` — the Status Bar: the view a Narrator keeps open during a scene."""
+"""``d2d status`` — the dashboard a Narrator keeps open during a scene: the round, the
+clock, open tasks, weather and the Status Bar with what each unit has left."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import rounds, units
+from d2d_cli.rules import rounds
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.dashboard import Dashboard, StatusRow
 
 app = c.single("status")
 
 
+
 @app.command()
 def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
-    """Every unit: stats after conditions, conditions, Move, Action Cost, Turn, target.
+    """The round and its phase, the scene clock and its next Timed Event, open tasks,
+    the weather, and every unit: stats after conditions, conditions and Crits (Dying
+    highlighted), Move, Action Cost, Actions and Turn left, target, Abilities in
+    Cooldown, Facing, Stealth tokens and the round's boosts. Move, Action Cost and Turn
+    are the tokens of the round's Refresh (001 l.459–465) less what was spent.
 
-    Move, Action Cost and Turn are the tokens of the round's Refresh (001 p.19 "Round:
-    Start": "Action Cost = Speed/2 (round down), Move = Speed, Turn = 2"). Before a
-    unit's first d2d round start, Move and Action Cost show what the Refresh will give
-    on the scene's map, and Turn shows "—". Example: d2d status
+    JSON: round (number, phase), clock (value, down, next_event), tasks (the open ones),
+    weather (or null), units (the keys of unit show, and move_left, actions_left,
+    cooldowns, active, facing, stealth, boosts, continuous).
+
+    Example: d2d status
     """
+    from d2d_cli.rules.dashboard import dashboard
+
     data = c.read(ctx)
-    render.emit(rounds.status_bar(data, c.options(ctx, data)), _show, as_json=json)
+    opts, where = c.options(ctx, data), rounds.map_of(data)
+    # Before a unit's first Refresh, Move and Action Cost are what it will give.
+    render.emit(dashboard(data, bar=lambda u: rounds.on_the_bar(u, where, opts)), _show,
+                as_json=json)
 
 
-def _show(con: Any, r: units.Roster) -> None:
-    from d2d_cli.commands.units import show_table
+def _show(con: Any, r: Dashboard) -> None:
+    # Wrap at the console's width even when piped: the dashboard is read at 60 columns.
+    con.soft_wrap = False
+    for line in _header(r):
+        con.print(line)
+    if not r.units:
+        con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")
+        return
+    table = _table(r.units)
+    if con.measure(table, options=con.options.update(max_width=10_000)).maximum <= con.width:
+        con.print(table)
+        for u in r.units:
+            if _extras(u):
+                con.print(f"  {render.escape(u.name)}: " + " · ".join(_extras(u)))
+    else:  # too narrow for the table: one block per unit
+        for u in r.units:
+            _stacked(con, u)
+    for u in r.units:
+        if u.zero:
+            con.print(f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — "
+                      "flip to Crit (001 p.35)[/]")
 
-    show_table(con, r)
+
+def _header(r: Dashboard) -> list[str]:
+    e = render.escape
+    rnd = r.round
+    lines = [{"none": "[bold]No round yet[/] (d2d round start)",
+              "started": f"[bold]Round {rnd.number}[/] — under way",
+              "ended": f"[bold]Round {rnd.number}[/] — ended (d2d round start for the next)"}
+             .get(rnd.phase, f"Round {rnd.number} — {e(rnd.phase)}")]
+    nxt = r.clock.next_event
+    ahead = (f"next: #{nxt.at} in {nxt.ticks} tick{'s' * (nxt.ticks != 1)} — {e(nxt.text)}"
+             if nxt else "no Timed Event ahead")
+    lines.append(f"Clock {r.clock.value}{' (ticking down)' if r.clock.down else ''} · {ahead}")
+    if r.weather is not None:
+        w = r.weather
+        lines.append(f"Wind {e(w.direction)} {w.speed_kph} km/h ({e(w.beaufort)})")
+    tasks = "; ".join(f"{e(t.name)} — Challenge {t.challenge}/{t.difficulty}, Progress "
+                      f"{t.progress}/{t.difficulty}" for t in r.tasks)
+    lines.append(f"Tasks: {tasks or 'none open'}")
+    return lines
+
+
+def _marks(u: StatusRow) -> str:
+    """Conditions and Crits as markup, Dying and Dead highlighted."""
+    from d2d_cli.rules import conditions
+
+    out = []
+    for key, n in u.conditions.items():
+        name = render.escape(conditions.name_of(key)) + (f"×{n}" if n > 1 else "")
+        out.append(f"[bold red]{name.upper()}[/]" if key in ("dying", "dead") else name)
+    out += [render.escape(conditions.crit_name(x)) for x in u.crits]
+    return ", ".join(out) or "—"
+
+
+def _extras(u: StatusRow) -> list[str]:
+    e = render.escape
+    out = []
+    if u.cooldowns:
+        out.append("Cooldown: " + e(", ".join(u.cooldowns)))
+    if u.facing:
+        out.append(f"facing {e(u.facing)}")
+    if u.stealth:
+        out.append(f"Hidden ({u.stealth} token{'s' * (u.stealth != 1)})")
+    out += [f"[cyan]{e(b)}[/]" for b in u.boosts]
+    if u.continuous:
+        out.append("Continuous: " + e(", ".join(u.continuous)))
+    return out
+
+
+def _dash(v: Any) -> str:
+    return "—" if v is None else str(v)
+
+
+def _table(rows: tuple[StatusRow, ...]) -> Any:
+    from rich.table import Table
+
+    from d2d_cli.commands.units import stat_cell
+    from d2d_cli.rules.units import STATS
+
+    t = Table("Unit", "Body", "Mind", "Will", "Speed", "Move", "AC", "Acts", "Turn",
+              "Target", "Conditions", box=None)
+    for u in rows:
+        t.add_row(render.escape(u.name), *(stat_cell(u, s) for s in STATS), _dash(u.move),
+                  _dash(u.action_cost), _dash(u.actions_left), _dash(u.turn),
+                  render.escape(_dash(u.target)), _marks(u))
+    return t
+
+
+def _stacked(con: Any, u: StatusRow) -> None:
+    from rich.padding import Padding
+
+    from d2d_cli.commands.units import stat_cell
+    from d2d_cli.rules.units import STATS
+
+    e = render.escape
+    con.print(f"[bold]{e(u.name)}[/]" + (f" → {e(u.target)}" if u.target else ""))
+    details = ["  ".join(f"{s.title()} {stat_cell(u, s)}" for s in STATS),
+               f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
+               f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]
+    if _marks(u) != "—":
+        details.append(_marks(u))
+    if _extras(u):
+        details.append(" · ".join(_extras(u)))
+    for line in details:  # indented, and so is what wraps
+        con.print(Padding(line, (0, 0, 0, 2)))

@@ -4,13 +4,17 @@ creature, or vehicle"), their conditions, healing and targets."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
+from d2d_cli.errors import BadInput
 from d2d_cli.rules import conditions, rounds, units
+
+if TYPE_CHECKING:
+    from d2d_cli.rules import abilities, powers, stealth, turns
 
 
 class _Change(Protocol):
@@ -236,3 +240,312 @@ def show_table(con: Any, r: units.Roster) -> None:
         if u.zero:
             con.print(f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — "
                       "flip to Crit (001 p.35)[/]")
+
+
+# --- the round: spending tokens, abilities, stealth, powers (issue 12) ----------------
+# Each command parses, calls one rules function inside one locked edit, and renders.
+
+
+def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
+    """One change to the roster that reads the round's number and phase (``[round]``)."""
+    from d2d_cli.rules.rounds import Round
+
+    with c.edit(ctx) as tx:
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = step(roster, rnd.number, rnd.phase)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
+
+
+@app.command()
+def move(
+    ctx: typer.Context,
+    name: UnitArg,
+    what: Annotated[str, typer.Argument(metavar="N|KIND", help="Move to spend, or a "
+                    "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
+    rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
+        "How many steps (default 1); for turn a heading (NE) or left/right [N]."))] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Spend Move or Turn tokens (001 l.527 "Spend Move points to move"): N Move, or
+    Forward and Drift (Move 1), Slide, Backward and Drift Back (Move 2), Equip (Move 1),
+    Turn (Turn 1 per 45°, changes Facing). Refused with the numbers when the unit has
+    too little.
+
+    JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
+    facing, conditions_added, conditions_removed, readied, boosts, stealth, detect, note,
+    source.
+
+    Example: d2d unit move Archer forward 2
+    """
+    from d2d_cli.rules import turns
+
+    arg = " ".join(rest) if rest else None
+    result = _in_round(ctx, lambda roster, n, phase: turns.move(roster, n, phase, name,
+                                                                what, arg))
+    render.emit(result, show_spending, as_json=json)
+
+
+@app.command()
+def act(
+    ctx: typer.Context,
+    name: UnitArg,
+    action: Annotated[str, typer.Argument(metavar="ACTION", help="recover, ready, hide, "
+                      "search, interact (attack); free: detect, push-the-limit, "
+                      "state-of-mind, grit-your-teeth, burst-of-speed; evade.")],
+    arg: Annotated[str | None, typer.Argument(metavar="[CHOICE]", help="What Recover or "
+                   "State of Mind removes (fatigue…), the Ability to Ready, the unit to "
+                   "Detect or Interact with.")] = None,
+    range_: Annotated[int | None, typer.Option("--range", help="Detect: Spaces to the "
+                      "Hidden unit.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
+    price (001 l.577–609: Burst of Speed Slow +1, Move +2, Turn +1; Push the Limit
+    Fatigue +1; State of Mind and Detect Stun +1; Grit your Teeth Stress +1); Evade
+    gives Move +2 (001 l.750).
+
+    JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
+    facing, conditions_added, conditions_removed, readied, boosts, stealth, detect
+    (target, mind, body, range, difficulty, target_tokens; or null), note, source.
+
+    Example: d2d unit act Archer recover fatigue
+    """
+    from d2d_cli.rules import turns
+
+    result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
+                                                               action, arg, range_))
+    render.emit(result, show_spending, as_json=json)
+
+
+@app.command()
+def wait(ctx: typer.Context, name: UnitArg,
+         count: Annotated[int, typer.Argument(help="The Countdown's Count (10 to 1).")],
+         json: c.JsonOpt = False) -> None:
+    """Wait at a Count of the Countdown (001 l.503–505 "Wait - Do nothing. IF Move =
+    Count THEN Move:-1").
+
+    JSON: unit, count, move_before, move, lost.
+
+    Example: d2d unit wait "Goblin Skirmisher" 5
+    """
+    from d2d_cli.rules import turns
+
+    result = _in_round(ctx, lambda roster, n, phase: turns.wait(roster, n, phase, name,
+                                                                count))
+    render.emit(result, lambda con, r: con.print(
+        f"{render.escape(r.unit)} waits at Count {r.count}: Move {r.move_before}"
+        + (f" → {r.move} (Move = Count)" if r.lost else " (unchanged)")), as_json=json)
+
+
+@app.command()
+def face(ctx: typer.Context, name: UnitArg,
+         heading: Annotated[str, typer.Argument(metavar="HEADING",
+                            help="N, NE, E, SE, S, SW, W or NW.")],
+         json: c.JsonOpt = False) -> None:
+    """Place a unit facing a compass heading (001 l.495–497), without spending Turn:
+    setting up, or a correction. In the round, turn with d2d unit move NAME turn.
+
+    JSON: unit, facing, facing_before.
+
+    Example: d2d unit face Archer NE
+    """
+    from d2d_cli.rules import turns
+
+    result = _change(ctx, lambda roster: turns.face(roster, name, heading))
+    render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
+                                                 f"{r.facing}."), as_json=json)
+
+
+@app.command()
+def ability(
+    ctx: typer.Context,
+    name: UnitArg,
+    action: Annotated[str, typer.Argument(metavar="use|drop|list")],
+    which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
+    skill: Annotated[str | None, typer.Option(help="The Skill the Ability uses (000 "
+                     "l.757), the first time it is used.")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Use an Ability — a free action that puts it in Cooldown (001 l.585) — within the
+    Active limit, 2 per Level of its Skill (001 l.415; Specialties ignore it); drop it
+    from Active; or list. Ready it with d2d unit act NAME ready, or at round end.
+
+    JSON: unit, action, ability, skill, level, limit, specialty, active, cooldown.
+
+    Example: d2d unit ability Archer use "Rapid Shot" --skill Ranged
+    """
+    from d2d_cli.rules import abilities
+
+    if action == "list":
+        render.emit(abilities.show(units.roster(c.read(ctx)), name), show_abilities,
+                    as_json=json)
+        return
+    if action not in ("use", "drop") or which is None:
+        raise BadInput("give use ABILITY, drop ABILITY or list")
+    step = {"use": lambda roster: abilities.use(roster, name, which, skill),
+            "drop": lambda roster: abilities.drop(roster, name, which)}[action]
+    render.emit(_change(ctx, step), show_abilities, as_json=json)
+
+
+@app.command("stealth")
+def stealth_(
+    ctx: typer.Context,
+    name: UnitArg,
+    action: Annotated[str, typer.Argument(metavar="hide|tick|spot|reveal|show")],
+    count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
+                     "start with, default 1; tick/spot: to add/take, default 1).")] = None,
+    json: c.JsonOpt = False,
+) -> None:
+    """Stealth tokens (000 l.801–807): hide (1 token, at most 2×Stealth), tick (Remain
+    Hidden: Clock +1), spot (tokens −N; at 0 the unit Reveals at once), reveal (free:
+    place it within Move:Tokens), show. The Hide Action is d2d unit act NAME hide.
+
+    JSON: unit, action, tokens_before, tokens, max_tokens, hidden, revealed, forced,
+    place_within.
+
+    Example: d2d unit stealth "Goblin Scout" tick
+    """
+    from d2d_cli.rules import stealth
+
+    if action == "show":
+        result = stealth.change(units.roster(c.read(ctx)), name, action, count)
+    else:
+        result = _change(ctx, lambda roster: stealth.change(roster, name, action, count))
+    render.emit(result, show_stealth, as_json=json)
+
+
+@app.command()
+def power(
+    ctx: typer.Context,
+    name: UnitArg,
+    action: Annotated[str, typer.Argument(metavar="use|upkeep|end")],
+    which: Annotated[str | None, typer.Argument(metavar="[POWER]")] = None,
+    effect: Annotated[int, typer.Option(help="The Power's Effect points to spend.")] = 0,
+    price: Annotated[str | None, typer.Option(help="The Price of Power: the Condition "
+                     "taken (fatigue, stun, stress, slow).")] = None,
+    initiative: Annotated[int, typer.Option(help="Points on Initiative +1 each.")] = 0,
+    result_: Annotated[str | None, typer.Option("--result", metavar="N|AxB",
+                       help="Points on Result: N (+Nx0) or AxB.")] = None,
+    range_: Annotated[str | None, typer.Option("--range", metavar="N|AxB",
+                      help="Points on Range.")] = None,
+    duration: Annotated[str | None, typer.Option(metavar="N|AxB",
+                        help="Points on Duration (Turns).")] = None,
+    continuous: Annotated[bool, typer.Option(help="Continuous (1 point).")] = False,
+    area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
+    close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
+    json: c.JsonOpt = False,
+) -> None:
+    """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
+    what the Effect points buy (Area 1 point = 1 space, then Area Effect cards), and
+    the Price of Power (a Condition); upkeep pays the Price again for each Continuous
+    Power at the Event phase; end lets one lapse.
+
+    JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
+    range, duration, continuous, area, area_spaces, area_effect, price, conditions.
+    JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
+
+    Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
+    """
+    from d2d_cli.rules import powers
+
+    if action == "use" and which is not None:
+        o = powers.order(which, effect, price, initiative=initiative, result=result_,
+                         range_=range_, duration=duration, continuous=continuous,
+                         area_points=area, close=close)
+        rule = c.options(ctx, c.read(ctx)).power_area
+        render.emit(_change(ctx, lambda roster: powers.use(roster, name, o, rule)),
+                    show_power, as_json=json)
+    elif action == "upkeep" and which is None:
+        render.emit(_change(ctx, lambda roster: powers.upkeep(roster, name, price)),
+                    show_upkeep, as_json=json)
+    elif action == "end" and which is not None:
+        render.emit(_change(ctx, lambda roster: powers.end(roster, name, which)),
+                    show_upkeep, as_json=json)
+    else:
+        raise BadInput("give use POWER, upkeep, or end POWER")
+
+
+def show_spending(con: Any, r: turns.Spending) -> None:
+    parts = []
+    if r.move != r.move_before:
+        parts.append(f"Move {r.move_before} → {r.move}")
+    if r.turn != r.turn_before:
+        parts.append(f"Turn {r.turn_before} → {r.turn}")
+    parts += [f"{conditions.name_of(k)} +{n}" for k, n in r.conditions_added.items()]
+    parts += [f"{conditions.name_of(k)} −{n}" for k, n in r.conditions_removed.items()]
+    if r.readied:
+        parts.append(f"readied {r.readied}")
+    con.print(f"{render.escape(r.unit)}: {render.escape(r.action)}"
+              + (f" — {render.escape(', '.join(parts))}" if parts else ""))
+    left = [f"Move {dash(r.move)}", f"Turn {dash(r.turn)}",
+            f"Actions left {dash(r.actions_left)} (Action Cost {dash(r.action_cost)})"]
+    if r.facing:
+        left.append(f"facing {r.facing}")
+    if r.stealth:
+        left.append(f"Hidden ({r.stealth} tokens)")
+    con.print("  " + " · ".join(left))
+    for b in r.boosts:
+        con.print(f"  [cyan]{render.escape(b)}[/]")
+    if r.detect is not None:
+        d = r.detect
+        con.print(f"  Detect {render.escape(d.target)}: Mind {d.mind} vs Body {d.body} − "
+                  f"Range {d.range} = Difficulty {d.difficulty} (001 l.593)")
+    if r.note:
+        con.print(f"  [dim]{render.escape(r.note)}[/]")
+
+
+def show_abilities(con: Any, r: abilities.Abilities) -> None:
+    if r.action == "use":
+        limit = "a Specialty: no limit" if r.specialty else \
+            f"{r.skill} {r.level} allows {r.limit} Active"
+        con.print(f"{render.escape(r.unit)} uses {render.escape(r.ability or '')} — in Cooldown "
+                  f"({render.escape(limit)})")
+    elif r.action == "drop":
+        con.print(f"{render.escape(r.unit)}: {render.escape(r.ability or '')} is no "
+                  "longer Active")
+    else:
+        con.print(f"{render.escape(r.unit)}'s Abilities in play")
+    active = "; ".join(f"{k}: {', '.join(v)}" for k, v in r.active.items()) or "—"
+    con.print(f"  Active: {render.escape(active)}")
+    con.print(f"  Cooldown: {render.escape(', '.join(r.cooldown) or '—')}")
+
+
+def show_stealth(con: Any, r: stealth.Stealth) -> None:
+    who = render.escape(r.unit)
+    if r.revealed:
+        where = "where its Stealth unit stands" if not r.place_within else \
+            f"within Move:{r.place_within} of its Stealth unit, out of sight of Rivals"
+        forced = " is forced to Reveal (Tokens = 0)" if r.forced else " Reveals"
+        con.print(f"{who}{forced}: place it {where} (000 l.805).")
+    elif r.hidden:
+        con.print(f"{who} is Hidden: {r.tokens} of at most {r.max_tokens} Stealth tokens.")
+    else:
+        con.print(f"{who} is not Hidden (at most {r.max_tokens} Stealth tokens).")
+
+
+def show_power(con: Any, r: powers.PowerUsed) -> None:
+    e = render.escape
+    con.print(f"{e(r.unit)} uses {e(r.power)} {r.level} — Price of Power: "
+              f"{conditions.name_of(r.price)} +1")
+    con.print(f"  Effect {r.points_spent} of {r.effect} points"
+              + (f" ({', '.join(f'{k.title()} {v}' for k, v in r.points.items())})"
+                 if r.points else ""))
+    line = [f"Initiative +{r.initiative}", f"Result {r.result}", f"Range {r.range}", r.area]
+    if r.duration:
+        line.append(f"Duration {r.duration}")
+    if r.continuous:
+        line.append("Continuous: pay the Price each Event phase (d2d unit power NAME upkeep)")
+    con.print("  " + " · ".join(line))
+
+
+def show_upkeep(con: Any, r: powers.Upkeep) -> None:
+    e = render.escape
+    if r.action == "end":
+        con.print(f"{e(r.unit)}: {e(r.ended or '')} lapses.")
+    else:
+        con.print(f"{e(r.unit)} keeps up " + ", ".join(
+            f"{e(p)} ({conditions.name_of(k)} +1)" for p, k in r.paid.items()))
+    con.print(f"  Conditions: {conditions_text(r.conditions)}")

@@ -23,6 +23,7 @@ from d2d_cli.rules.cards import Card
 from d2d_cli.rules.units import Unit, UnitRow, condition_key, find, row_values, status_row
 
 MINOR = ("fatigue", "stun", "stress", "slow")
+DEATH = ("dying", "dead")  # Glossary Statuses, held or not (000 l.1172, l.1183)
 MAX_TOKENS = 20
 # 000 l.1156 "Month:Burns:-1": d2d counts a month as 30 days (docs/rules.md).
 MAX_DAYS = 36500
@@ -139,8 +140,18 @@ def apply(units: dict[str, Unit], name: str, o: Order) -> UnitRow:
     cnd = o.condition
     if o.action == "remove" and unit.conditions.get(cnd.key, 0) == 0:
         raise BadInput(f"{unit.name} has no {cnd.name} to remove")
+    if o.action == "add" and cnd.key in DEATH and unit.conditions.get("dead"):
+        raise RuleViolation(f"{unit.name} is already Dead (000 l.1172 \"Dead - Permanent "
+                            "Negative Status\")")
     now = unit.add_condition(cnd.key, o.count if o.action == "add" else -o.count)
-    return status_row(unit, f"{unit.name}: {cnd.name} {o.action} {o.count} → {now}")
+    summary = f"{unit.name}: {cnd.name} {o.action} {o.count} → {now}"
+    if o.action == "add" and cnd.key in DEATH:
+        # 000 l.1183 "Dying - Negative Status leading to Dead": one token of each at
+        # most, and Dead ends Dying (docs/rules.md "Dying and Dead").
+        unit.conditions[cnd.key] = 1
+        if cnd.key == "dead" and unit.conditions.pop("dying", 0):
+            summary = f"{unit.name}: Dying → Dead"
+    return status_row(unit, summary)
 
 
 # --------------------------------------------------------------------------- healing

@@ -833,32 +833,3 @@ def maps_table(opts: Options = DEFAULTS) -> MapList:
 # --- Powers: the area of an Effect ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PowerArea(Result):
-    """``scale area``: the area ``points`` Effect points buy (000 l.879–885), by the
-    table's reading; ``area_effect`` is the number of Area Effect cards (0: the one
-    space). ``printed_row`` and ``formula`` are both readings (the row is None above 5
-    points)."""
-
-    points: int
-    power_area: str
-    area_effect: int
-    text: str
-    printed_row: int | None
-    formula: int
-
-
-def power_area(points: int, opts: Options = DEFAULTS) -> PowerArea:
-    """Area from Effect points. ``"table"`` (default): the printed rows for 1–5 points
-    ("1 point - 1 space … 5 points - Area Effect:8"), the printed formula above them
-    (the only rule printed there); ``"formula"``: "Area Effect:(X-1)^2" at every X (1
-    point: 0 cards, the one space, as the row says)."""
-    spec = tables.load("powers")["area"]
-    if not 1 <= points <= int(spec["max_points"]):
-        raise BadInput(f"Effect points must be from 1 to {spec['max_points']}, not {points}")
-    row = spec["rows"].get(str(points))
-    formula = (points - 1) ** 2
-    area = formula if opts.power_area == "formula" or row is None else int(row)
-    return PowerArea(points, opts.power_area, area,
-                     "1 space" if area == 0 else f"Area Effect:{area}",
-                     None if row is None else int(row), formula)

@@ -81,6 +81,22 @@ task drop Door
 session log --last 4
 session undo
 session show
+round start
+round groups
+unit face Archer N
+unit move Archer forward
+unit move Archer equip
+unit move Archer turn NE
+unit act 'Goblin Scout' burst
+unit wait Thief 4
+unit ability 'Goblin Scout' use Sneak
+unit act 'Goblin Scout' ready
+unit stealth 'Goblin Scout' hide
+unit act Archer detect 'Goblin Scout' --range 2
+unit add Mage --body 6x1 --mind 7x1 --will 6x1 --speed 3x0 --skill Fire=2
+unit power Mage use Fire --effect 3 --area 2 --continuous --price fatigue
+unit power Mage upkeep
+status
 """
 
 

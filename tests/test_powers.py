@@ -1,0 +1,122 @@
+"""Powers (issue 12 item 8): the Price of Power, Effect points, Area and the upkeep of
+Continuous powers (000 "Powers", l.862–885)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from d2d_cli.rules import powers
+from tests.helpers import Runner, check_quotes, rule_text, with_rules
+from tests.test_round_tokens import add, files
+
+
+@pytest.fixture
+def mage(d2d: Runner) -> Runner:
+    add(d2d, "Mage", "4x0", "--skill", "Fire=3")
+    return d2d
+
+
+def test_the_table_quotes_the_text() -> None:
+    t = powers.table()
+    sources = [t["standard"]["source"], *t["effects"].values()]
+    assert sum(check_quotes(s) for s in sources) == 7
+
+
+def test_area_rows_are_the_printed_ones() -> None:
+    # 000 l.880–884 "1 point - 1 space / 2 points - Area Effect:1 / 3 points - Area
+    # Effect:2 / 4 points - Area Effect:4 / 5 points - Area Effect:8"
+    lines = rule_text("000").splitlines()[879:884]
+    printed = [line.strip().removeprefix("- ") for line in lines]
+    assert printed == ["1 point - 1 space", "2 points - Area Effect:1",
+                       "3 points - Area Effect:2", "4 points - Area Effect:4",
+                       "5 points - Area Effect:8"]
+    assert [powers.area(p)[2] for p in range(1, 6)] == [
+        "1 space", "Area Effect:1", "Area Effect:2", "Area Effect:4", "Area Effect:8"]
+    # Beyond the rows only the formula is printed, and it is used: (6-1)^2 = 25
+    # (docs/errata.md "Power area"); 0 points is the Standard "Area:0" (000 l.871).
+    assert powers.area(6)[1] == 25 and powers.area(0)[2] == "Area:0"
+    assert powers.area(3, "formula")[1] == 4
+
+
+def test_area_formula_is_a_table_option() -> None:
+    # 000 l.885 "X points - Area Effect:(X-1)^2"
+    assert [powers.area(p, "formula")[1] for p in range(2, 6)] == [1, 4, 9, 16]
+    assert powers.area(1, "formula")[2] == "1 space"
+
+
+def test_use_a_power(mage: Runner) -> None:
+    r = mage.json("unit", "power", "Mage", "use", "Fire", "--effect", "4", "--area", "3",
+                  "--initiative", "1", "--price", "fatigue")
+    assert r == {
+        "unit": "Mage", "power": "Fire", "level": 3, "effect": 4, "points_spent": 4,
+        "points": {"initiative": 1, "area": 3},
+        # Standard: "Initiative:+Level, Result:+Levelx0 … Range:Stat, Area:0"
+        "initiative": 4, "result": "+3x0", "range": "Stat +0x0", "duration": None,
+        "continuous": False, "area": "Area Effect:2", "area_spaces": None, "area_effect": 2,
+        # 000 l.866 "Normally, you must take a Minor Condition"
+        "price": "fatigue", "conditions": {"fatigue": 1}}
+
+
+def test_result_range_and_duration_by_level_or_scale(mage: Runner) -> None:
+    # 000 l.874 "Result:+1x0/point OR +0x1/point"; "+1x0 at Range:0-1"
+    r = mage.json("unit", "power", "Mage", "use", "Fire", "--effect", "5", "--result", "1x1",
+                  "--duration", "2", "--close", "--price", "stun")
+    assert (r["result"], r["duration"], r["points_spent"]) == ("+5x1", "+2x0 Turns", 4)
+
+
+def test_the_area_rule_follows_the_session(d2d: Runner, tmp_path: Path) -> None:
+    session = with_rules(d2d, tmp_path, power_area="formula")
+    d2d.ok("--session", session, "unit", "add", "Mage", "--body", "8x1", "--mind", "5x1",
+           "--will", "5x1", "--speed", "4x0", "--skill", "Fire=3")
+    r = d2d.json("--session", session, "unit", "power", "Mage", "use", "Fire", "--effect",
+                 "4", "--area", "4", "--price", "fatigue")
+    assert r["area_effect"] == 9
+
+
+def test_continuous_powers_are_kept_up_each_event_phase(mage: Runner) -> None:
+    # 000 l.878 "Continuous:+1. Each Event Phase, you must pay the Price of Power to
+    # maintain the effect."
+    r = mage.json("unit", "power", "Mage", "use", "Fire", "--effect", "1", "--continuous",
+                  "--price", "stress")
+    assert r["continuous"] is True and r["points"] == {"continuous": 1}
+    r = mage.json("unit", "power", "Mage", "upkeep")
+    assert (r["paid"], r["conditions"]) == ({"Fire": "stress"}, {"stress": 2})
+    assert mage.ok("unit", "power", "Mage", "upkeep", "--price", "slow") == (
+        "Mage keeps up Fire (Slow +1)\n  Conditions: Stress×2, Slow\n")
+    r = mage.json("unit", "power", "Mage", "end", "fire")
+    assert (r["ended"], r["continuous"]) == ("Fire", [])
+
+
+def test_power_human_view(mage: Runner) -> None:
+    assert mage.ok("unit", "power", "Mage", "use", "Fire", "--effect", "4", "--area", "3",
+                   "--price", "fatigue") == (
+        "Mage uses Fire 3 — Price of Power: Fatigue +1\n"
+        "  Effect 3 of 4 points (Area 3)\n"
+        "  Initiative +3 · Result +3x0 · Range Stat +0x0 · Area Effect:2\n")
+
+
+POWER_REFUSALS = [
+    (["unit", "power", "Mage", "use", "Fire", "--effect", "4", "--area", "3", "--result",
+      "2", "--price", "fatigue"], "Fire has Effect 4; Result 2 + Area 3 = 5 points"),
+    (["unit", "power", "Mage", "use", "Fire", "--area", "1"], "the Price of Power: name"),
+    (["unit", "power", "Mage", "use", "Ice", "--price", "stun"], "Mage has no Ice"),
+    (["unit", "power", "Mage", "use", "Stealth", "--price", "stun"], "not a Power or Magic"),
+    (["unit", "power", "Mage", "use", "Fire", "--result", "x", "--price", "stun"],
+     "give points as N"),
+    (["unit", "power", "Mage", "upkeep"], "Mage keeps up no Continuous Power"),
+    (["unit", "power", "Mage", "end", "Fire"], "Mage keeps up no Continuous Fire"),
+    (["unit", "power", "Mage", "cast"], "give use POWER, upkeep, or end POWER"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), POWER_REFUSALS)
+def test_refusals_are_one_line_exit_2_and_change_nothing(
+        mage: Runner, data_dir: Path, args: list[str], message: str) -> None:
+    before = files(data_dir)
+    res = mage(*args)
+    assert res.exit_code == 2, res.stdout
+    assert res.stderr.startswith("d2d: error: ") and res.stderr.count("\n") == 1
+    assert message in res.stderr, res.stderr
+    assert files(data_dir) == before
