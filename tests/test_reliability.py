@@ -74,7 +74,7 @@ def test_lock_timeout_is_exit_3(tmp_path: Path) -> None:
 
     path = tmp_path / "locked.toml"
     assert run_process("session", "new", str(path)).returncode == 0
-    with open(path.with_name(path.name + ".lock"), "w") as f:
+    with open(path, "r+") as f:  # the lock is on the session file itself
         fcntl.flock(f, fcntl.LOCK_EX)
         res = run_process("--session", str(path), "fate", "draw",
                           env={"D2D_LOCK_TIMEOUT": "0.3"})

@@ -52,17 +52,26 @@ def path(ctx: typer.Context) -> Path:
     return session.resolve(settings(ctx).session)
 
 
+def settings_path(ctx: typer.Context) -> Path:
+    """The session file of an existing session (a typo is refused with the nearest
+    names; nothing is created)."""
+    return session.locate(settings(ctx).session)[0]
+
+
 def read(ctx: typer.Context) -> dict[str, Any]:
-    """The session's data for a lookup (creates the default session on first use)."""
+    """The session's data for a lookup (creates the default session on first use; a
+    name that does not exist is refused with the nearest names)."""
     s = settings(ctx)
-    return session.read(session.resolve(s.session), seed=s.seed)
+    where, create = session.locate(s.session)
+    return session.read(where, seed=s.seed, create=create)
 
 
 @contextlib.contextmanager
 def edit(ctx: typer.Context, command: str) -> Iterator[session.Transaction]:
     """A locked read-modify-write of the session, journalled as ``command``."""
     s = settings(ctx)
-    with session.edit(session.resolve(s.session), command, seed=s.seed) as tx:
+    where, create = session.locate(s.session)
+    with session.edit(where, command, seed=s.seed, create=create) as tx:
         yield tx
 
 
