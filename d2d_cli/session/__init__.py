@@ -625,7 +625,7 @@ def _commit(p: _Pending) -> None:
                 if s.creating:
                     _retire_journal(real)
                 writer.open()
-                writer.repair(base_digest)
+                writer.repair(base_digest, s.text)
                 if entry is not None:
                     entry["id"] = writer.last_id() + 1
                     writer.append(entry, len(raw_new))
@@ -634,10 +634,15 @@ def _commit(p: _Pending) -> None:
             else:
                 assert s.like is not None
                 tmp = files.write_temp(real, raw_new, s.like)
-                files.backup(real, s.raw, s.like)
-                fault("backup")
-                files.replace(tmp, real)  # the commit point
+                bak = files.Backup(real, s.raw, s.like)
+                try:
+                    fault("backup")
+                    files.replace(tmp, real)  # the commit point
+                except BaseException:
+                    bak.restore()
+                    raise
                 tmp = None
+                bak.done()
         except BaseException as e:
             if writer.appended:
                 with contextlib.suppress(OSError):
@@ -789,7 +794,7 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
             if writer.open(create=False):
                 # A torn tail, an entry whose write never happened, the first journal
                 # format: all put right first (under the lock), so the walk is exact.
-                writer.repair(h)
+                writer.repair(h, text)
                 entries = journal.newest_first(writer.fd)
                 target = journal.redo_target(entries) if redo else journal.undo_target(entries)
         except OSError as e:

@@ -241,21 +241,54 @@ def write_atomic(path: Path, data: bytes, like: os.stat_result | None) -> None:
     sync_dir(path.parent)
 
 
-def backup(path: Path, old: bytes, like: os.stat_result) -> None:
-    """Keep the file as it is now as ``<file>.bak``: a hard link to the same inode (so
-    the rename that follows never touches it), or a copy where links are not possible."""
-    bak = path.with_name(path.name + ".bak")
-    tmp = temp_path(path, "bak")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(tmp)
-    try:
-        os.link(path, tmp)
-    except OSError as e:
-        if e.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
-                           errno.EOPNOTSUPP, errno.ENOSYS, errno.EACCES):
+class Backup:
+    """``<file>.bak`` replaced by the file as it is now, undoably until :meth:`done`."""
+
+    def __init__(self, path: Path, old: bytes, like: os.stat_result) -> None:
+        self.bak = path.with_name(path.name + ".bak")
+        self.keep: Path | None = temp_path(path, "oldbak")
+        tmp = temp_path(path, "bak")
+        for p in (tmp, self.keep):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(p)
+        try:  # a hard link to the same inode: the rename that follows never touches it
+            os.link(path, tmp)
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
+                               errno.EOPNOTSUPP, errno.ENOSYS, errno.EACCES):
+                raise
+            tmp = write_temp(path, old, like, "bak")  # no hard links here: a copy
+        try:
+            try:
+                os.link(self.bak, self.keep)  # the previous .bak, in case we must go back
+            except FileNotFoundError:
+                self.keep = None
+            except OSError:
+                if self.bak.is_dir():
+                    raise IsADirectoryError(errno.EISDIR, "Is a directory",
+                                            str(self.bak)) from None
+                raise
+            replace(tmp, self.bak)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            self.done()
             raise
-        tmp = write_temp(path, old, like, "bak")
-    replace(tmp, bak)
+
+    def restore(self) -> None:
+        """The commit failed: put the previous .bak back."""
+        with contextlib.suppress(OSError):
+            if self.keep is not None:
+                os.replace(self.keep, self.bak)
+                self.keep = None
+            else:
+                os.unlink(self.bak)
+
+    def done(self) -> None:
+        if self.keep is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.keep)
+            self.keep = None
 
 
 def sync_dir(folder: Path) -> None:

@@ -254,9 +254,10 @@ class Writer:
             os.close(self.fd)
             self.fd = -1
 
-    def repair(self, current: str) -> None:
+    def repair(self, current: str, text: str) -> None:
         """Cut a torn or damaged tail, and an entry whose write never happened (its
-        ``h0`` is the file as it is now)."""
+        ``h0`` is the file as it is now: digest ``current`` of ``text``); carry a
+        journal of the first format over to this one."""
         size = os.fstat(self.fd).st_size
         good = 0
         first = True
@@ -272,7 +273,7 @@ class Writer:
         if good < size:
             os.ftruncate(self.fd, good)
         if good and self._legacy():
-            self._migrate(current)
+            self._migrate(text)
 
     def _legacy(self) -> bool:
         return os.pread(self.fd, 1, 0) == b"{"
@@ -316,9 +317,10 @@ class Writer:
             os.fsync(self.fd)
 
     def compact(self, file_size: int, room: int = 0) -> None:
-        """Rewrite the journal within half its bound (so this is rare): keep the hunks
-        of the newest UNDO_DEPTH commands and the newest JOURNAL_KEEP entries, then drop
-        the oldest hunks, then the oldest entries, until it fits."""
+        """Rewrite the journal within half its bound (so this is rare). The hunks of the
+        newest UNDO_DEPTH commands come first, then the newest JOURNAL_KEEP log lines:
+        older hunks are dropped, then the oldest log lines, and only if the newest
+        commands' hunks alone pass the bound, the oldest of those."""
         entries = read_all(self.fd)[-JOURNAL_KEEP:]
         kept = 0
         for e in reversed(entries):
@@ -329,15 +331,18 @@ class Writer:
         lines = [encode(e) for e in entries]
         total = sum(map(len, lines))
         target = max(bound(file_size) // 2 - room, 0)
-        for i, e in enumerate(entries):
+        first = 0
+        while total > target and first < len(lines) and "d" not in entries[first]:
+            total -= len(lines[first])
+            first += 1
+        for i in range(first, len(entries)):
             if total <= target:
                 break
-            if "d" in e:
-                del e["d"]
+            if "d" in entries[i]:
+                del entries[i]["d"]
                 total -= len(lines[i])
-                lines[i] = encode(e)
+                lines[i] = encode(entries[i])
                 total += len(lines[i])
-        first = 0
         while total > target and first < len(lines):
             total -= len(lines[first])
             first += 1
