@@ -71,6 +71,10 @@ def new(
     if template is None and not any(overrides.values()) and _interactive():
         template, overrides, archetype, answers = _ask(archetype, answers)
     stats = ch.build_stats(template, overrides)
+    from d2d_cli.rules.scale import check_stat_range
+
+    for st in stats.values():
+        check_stat_range(st)
     with c.edit(ctx, c.command_line("char new", name)) as tx:
         roster = units.roster(tx.data)
         units.check_new_name(roster, name)

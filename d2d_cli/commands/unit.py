@@ -51,8 +51,12 @@ def add(
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
+    from d2d_cli.rules.scale import check_stat_range
+
     stats = {"body": parse_stat(body), "mind": parse_stat(mind), "will": parse_stat(will),
              "speed": parse_stat(speed)}
+    for st in stats.values():
+        check_stat_range(st)  # the range d2d reads (docs/rules.md), or later views fail
     skills = dict(characters.parse_skill_spec(s) for s in skill or [])
     if faction is not None and not units._NAME_RE.match(faction):
         raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")

@@ -33,6 +33,9 @@ POINTS = ("cp", "sp", "ap")
 # A skill at Level 0 costs "SP = Current Level" = 0 to learn by 001 p.42's formula; d2d
 # charges 1 SP by default (docs/rules.md), `[rules] new_skill_sp` switches it.
 NEW_SKILL_SP = 1
+# Bounds on points (far past any campaign): a session stays readable (session/shape.py).
+MAX_AWARD = 1000
+MAX_POINTS = 1_000_000
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -208,6 +211,10 @@ def award(unit: Unit, cp: int, sp: int, ap: int) -> dict[str, int]:
     for p, n in gains.items():
         if n < 0:
             raise BadInput(f"--{p} {n}: an award is 0 or more points")
+        if n > MAX_AWARD:
+            raise BadInput(f"--{p} {n}: an award is at most {MAX_AWARD} points")
+        if points(unit)[p] + n > MAX_POINTS:
+            raise BadInput(f"{unit.name} would hold more than {MAX_POINTS:,} {p.upper()}")
     if not any(gains.values()):
         raise BadInput("nothing to award: give --cp, --sp and/or --ap")
     for p, n in gains.items():

@@ -539,6 +539,7 @@ def move_on_map(key: str, speed_stat_: Stat | None, convention: str = DEFAULT_CO
     if speed_stat_ is None:
         return out
     check_convention(convention)
+    check_stat_range(speed_stat_)
     mps, counts = speed_mps(speed_stat_, convention)
     out["speed"] = {**stat_json(speed_stat_), "counts": counts, "kph": float(dec(mps / KPH))}
     if space is None or rnd is None:

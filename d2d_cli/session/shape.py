@@ -135,10 +135,11 @@ def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
 @lru_cache(maxsize=4096)
 def _stat_problem(text: str) -> str | None:
     from d2d_cli.errors import D2DError
+    from d2d_cli.rules.scale import check_stat_range
     from d2d_cli.rules.stats import parse_stat
 
     try:
-        parse_stat(text)
+        check_stat_range(parse_stat(text))
     except D2DError as e:
         return e.message
     return None
@@ -228,14 +229,14 @@ UNIT = Table({
     "body": Stat, "mind": Stat, "will": Stat, "speed": Stat,
     "faction": _NAME,
     "skills": MapOf(Int(0, 99), Str(100)),
-    "conditions": MapOf(Int(0, 10_000), Str(100)),
+    "conditions": MapOf(Int(0, MAX_INT), Str(100)),
     "target": _NAME,
     "move": _COUNT, "action_cost": _COUNT, "turn": _COUNT,
     "crits": ListOf(Table({"card": Str(100), "deck": Str(100), "location": Str(100),
                            "severity": Str(100), "mortal_wound": Bool})),
     "archetype": Str(100), "template": Str(100),
     "conception": MapOf(Str()),
-    "cp": _COUNT, "sp": _COUNT, "ap": _COUNT,
+    "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
 })
 

@@ -104,12 +104,75 @@ def _headers_ok(text: str, key: str, subs: set[str | None] | None) -> bool:
 
 
 def _render(chunk_text: str, key: str, sub: str | None, value: dict[str, Any]) -> str:
+    """A group re-rendered to hold ``value``. Without comments it is written afresh (in
+    linear time: tomlkit takes time quadratic in a table's keys); with comments, tomlkit
+    merges the change into it so the comments stay."""
+    if "#" not in chunk_text:
+        body = dump((key,) if sub is None else (key, sub), value)
+        return body + ("\n" if chunk_text.endswith("\n\n") else "")
     import tomlkit
 
     doc = tomlkit.parse(chunk_text)
     table = doc[key] if sub is None else doc[key][sub]
     merge(table, value)
     return tomlkit.dumps(doc)
+
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key(k: str) -> str:
+    return k if _BARE.fullmatch(k) else _string(k)
+
+
+def _string(v: str) -> str:
+    # JSON's escapes are TOML's, but for DEL, which TOML wants escaped too
+    return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return "nan" if v != v else "inf" if v == float("inf") else "-inf" \
+            if v == float("-inf") else repr(v)
+    if isinstance(v, str):
+        return _string(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
+    raise ValueError(f"cannot write a {type(v).__name__} by hand")  # tomlkit will
+
+
+def dump(path: tuple[str, ...], table: dict[str, Any]) -> str:
+    """``[path]`` and its contents as tomlkit lays them out: keys, then sub-tables and
+    arrays of tables, a blank line before each header; a table of tables alone gets no
+    header of its own. Linear in the size of the data."""
+    out: list[str] = []
+    _dump(out, path, table, False)
+    return "".join(out)
+
+
+def _dump(out: list[str], path: tuple[str, ...], table: dict[str, Any], aot: bool) -> None:
+    plain: list[str] = []
+    subs: list[tuple[str, Any, bool]] = []
+    for k, v in table.items():
+        if isinstance(v, dict):
+            subs.append((k, v, False))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            subs.append((k, v, True))
+        else:
+            plain.append(f"{_key(k)} = {_value(v)}\n")
+    if aot or plain or not subs:
+        name = ".".join(_key(k) for k in path)
+        out.append(("\n" if out else "") + (f"[[{name}]]\n" if aot else f"[{name}]\n"))
+        out.extend(plain)
+    for k, v, is_aot in subs:
+        for item in (v if is_aot else [v]):
+            _dump(out, (*path, k), item, is_aot)
 
 
 def merge(table: Any, value: dict[str, Any]) -> None:
@@ -142,8 +205,6 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
     file order, as a full parse would give it). ``old`` is the data of ``text``, whose
     grouping was verified; ``root`` the keys its root chunk defines. None when the fast
     path does not apply (the caller renders the whole document instead)."""
-    import tomlkit
-
     chunks = split(text)
     out_data = dict(old)
     for key in sorted(changed):
@@ -155,7 +216,7 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
         if not mine:
             if not new_k:
                 return None  # an empty table: the general path writes its bare [header]
-            rendered = tomlkit.dumps({key: new_k})
+            rendered = dump((key,), new_k)
             parsed = _loads(rendered)
             if parsed != {key: new_k} or not _headers_ok(rendered, key, None):
                 return None
@@ -209,7 +270,7 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
                 return None  # plain keys but no [key] table to hold them
             added = {k: v for k, v in new_k.items() if k not in subs}
             if added:
-                extra = "".join(tomlkit.dumps({key: {k: v}}) for k, v in added.items())
+                extra = "\n".join(dump((key, k), v) for k, v in added.items())
                 parsed = _loads(extra)
                 if parsed != {key: added} or not _headers_ok(extra, key, set(added)):
                     return None
