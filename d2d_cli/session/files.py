@@ -66,7 +66,8 @@ def check_writable(path: Path, st: os.stat_result) -> None:
     d2d never overwrites a file its owner marked read-only."""
     if not stat.S_ISREG(st.st_mode):
         raise SessionError(f"{path}: not a regular file; nothing was changed")
-    if st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK):
+    effective = os.access in os.supports_effective_ids
+    if st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK, effective_ids=effective):
         raise SessionError(
             f"{path}: the file is read-only (mode {stat.S_IMODE(st.st_mode):o}); d2d will "
             "not overwrite it — make it writable (chmod u+w) to change it; nothing was changed")
