@@ -121,3 +121,28 @@ def test_env_var_selects_the_session(d2d, data_dir: Path,
     d2d.ok("fate", "draw")
     assert d2d.json("session", "log")["entries"][0]["command"] == "fate draw 1"
     assert (data_dir / "fromenv.toml").exists()
+
+
+def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
+        d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from helpers import build_table, hand_edit
+
+    from d2d_cli import session
+
+    path = build_table(d2d, tmp_path / "c.toml")
+    d2d.ok("--session", path, "fate", "draw")
+
+    def parse(*_a: object) -> None:
+        raise AssertionError("a file d2d wrote itself was parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(session, "_parse", parse)
+        for args in (("fate", "status"), ("fate", "draw"), ("session", "undo"),
+                     ("unit", "list"), ("session", "redo"), ("status",)):
+            d2d.ok("--session", path, *args)
+    status = d2d.json("--session", path, "fate", "status")
+    cache = path.with_name(".c.toml.cache")
+    cache.write_bytes(cache.read_bytes()[:-8] + b"garbage!")
+    assert d2d.json("--session", path, "fate", "status") == status
+    hand_edit(path, r"^fatigue = 1$", "fatigue = 2")  # not what the cache holds
+    assert d2d.json("--session", path, "unit", "show", "Gob")["conditions"]["fatigue"] == 2

@@ -220,14 +220,14 @@ def test_a_really_full_disk_never_reverts_more_than_undo_says(d2d, tmp_path: Pat
 
 def test_the_journal_stays_within_its_bound_and_undo_still_reaches_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(journal, "BOUND_FLOOR", 200_000)
+    monkeypatch.setattr(journal, "BOUND_FLOOR", 140_000)
     path = tmp_path / "b.toml"
     session.create(path, seed=1)
     jp = session.journal_path(path)
     from d2d_cli.rules import fate
 
     states = [path.read_bytes()]
-    for _ in range(250):
+    for _ in range(150):
         with session.edit(path, "fate draw") as tx:
             deck = fate.Deck.from_state(tx.data["fate"])
             fate.draw(deck, 3, tx.rng())

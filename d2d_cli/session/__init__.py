@@ -30,6 +30,7 @@ parsed and checked in full.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import tomllib
@@ -246,9 +247,8 @@ def _check_schema(path: Path, schema: Any) -> None:
 
 def _root_schema(path: Path, text: str) -> None:
     """The schema check alone, from the text before the first table (cheap)."""
-    chunks = T.split(text)
     try:
-        root = tomllib.loads(chunks[0][1] if chunks[0][0] is None else "")
+        root = tomllib.loads(T.root_text(text))
     except (tomllib.TOMLDecodeError, RecursionError):
         root = {}
     _check_schema(path, root.get("schema"))
@@ -275,21 +275,27 @@ class _Loaded:
     data: dict[str, Any]
     root: frozenset[str] | None
     twin: Callable[[], dict[str, Any]]  # an independent copy of data
+    payload: bytes | None  # data, marshalled (for the cache)
 
 
 def _load(real: Path, raw: bytes) -> _Loaded:
+    import marshal
+
     h = journal.digest(raw)
     text = _decode(real, raw)
-    hit = _cache_get(real, h)
-    if hit is not None:
-        payload, root = hit
-        import marshal
-
-        return _Loaded(text, h, marshal.loads(payload), root, lambda: marshal.loads(payload))
+    for digest, payload, root in _cache_read(real):
+        if digest == h:
+            return _Loaded(text, h, marshal.loads(payload), root,
+                           functools.partial(marshal.loads, payload), payload)
     data = _parse(real, text)
-    _cache_put(real, [(h, data, None)], None)
+    try:
+        payload_or_none: bytes | None = marshal.dumps(data)
+    except ValueError:  # a date or time written by hand: marshal cannot hold it
+        payload_or_none = None
+    if payload_or_none is not None:
+        _cache_write(real, [(h, payload_or_none, None)], None)
     pristine = _copy(data)  # the command may change ``data`` in place
-    return _Loaded(text, h, data, None, lambda: _copy(pristine))
+    return _Loaded(text, h, data, None, lambda: _copy(pristine), payload_or_none)
 
 
 def _copy(data: dict[str, Any]) -> dict[str, Any]:
@@ -333,45 +339,48 @@ def _cache_path(real: Path) -> Path:
 
 
 def _cache_key(h: str) -> str:
-    return f"{SCHEMA}:{__version__}:{h}"
+    return f"{SCHEMA}:{__version__}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
 
-def _cache_get(real: Path, h: str) -> tuple[bytes, frozenset[str] | None] | None:
+Slot = tuple[str, bytes, frozenset[str] | None]  # digest, marshalled data, root keys
+
+
+def _cache_read(real: Path) -> list[Slot]:
+    """The cache's slots (newest first) for this d2d; [] if there is none or it is
+    damaged (its checksum does not match)."""
     import marshal
 
     try:
         raw = files.read_limited(_cache_path(real), MAX_SESSION_BYTES * 2, "the cache")
     except (OSError, D2DError):
-        return None
+        return []
     if raw is None or not raw.startswith(_CACHE_MAGIC):
-        return None
+        return []
     n = len(_CACHE_MAGIC)
     check, body = raw[n:n + 32], raw[n + 32:]
     if journal.digest(body).encode() != check:
-        return None
+        return []
     try:
-        slots = marshal.loads(body)
-        for key, payload, root in slots:
-            if key == _cache_key(h):
-                return payload, None if root is None else frozenset(root)
+        out = []
+        for key, payload, root in marshal.loads(body):
+            version, _, digest = key.rpartition(":")
+            if f"{version}:" == _cache_key(""):
+                out.append((digest, payload, None if root is None else frozenset(root)))
+        return out
     except (ValueError, TypeError, EOFError):
-        return None
-    return None
+        return []
 
 
-def _cache_put(real: Path, slots: list[tuple[str, Any, frozenset[str] | None]],
-               like: os.stat_result | None) -> None:
-    """Best effort: a cache that cannot be written only costs time."""
+def _cache_write(real: Path, slots: list[Slot], like: os.stat_result | None) -> None:
+    """Best effort and not fsynced: a cache that is lost or stale only costs time."""
     import marshal
 
-    try:
-        body = marshal.dumps([(_cache_key(h), marshal.dumps(d), None if r is None else sorted(r))
-                              for h, d, r in slots])
-    except ValueError:
-        return
+    body = marshal.dumps([(_cache_key(h), payload, None if r is None else sorted(r))
+                          for h, payload, r in slots[:2]])
     data = _CACHE_MAGIC + journal.digest(body).encode() + body
     with contextlib.suppress(OSError):
-        files.write_atomic(_cache_path(real), data, like or _stat_or_none(real))
+        files.write_atomic(_cache_path(real), data, like or _stat_or_none(real),
+                           durable=False)
 
 
 def _stat_or_none(real: Path) -> os.stat_result | None:
@@ -502,6 +511,7 @@ class _State:
     like: os.stat_result | None
     creating: bool = False
     twin: Callable[[], dict[str, Any]] = dict
+    payload: bytes | None = None  # data, marshalled, when it came from the cache
 
 
 @dataclass
@@ -516,7 +526,7 @@ class _Pending:
     summary: str
     op: str = "do"
     ref: int | None = None
-    cached: list[tuple[str, Any, frozenset[str] | None]] = field(default_factory=list)
+    cached: list[Slot] = field(default_factory=list)
 
 
 def _begin(real: Path, shown: Path, seed: int | None, create: bool,
@@ -540,7 +550,7 @@ def _begin(real: Path, shown: Path, seed: int | None, create: bool,
     loaded = _load(real, raw)
     fault("validated")
     return _State(real, loaded.text, raw, loaded.digest, loaded.data, loaded.root, like,
-                  twin=loaded.twin)
+                  twin=loaded.twin, payload=loaded.payload)
 
 
 @contextlib.contextmanager
@@ -664,13 +674,15 @@ def _commit(p: _Pending) -> None:
     with contextlib.suppress(Exception):
         files.sync_dir(real.parent)
     with contextlib.suppress(Exception):
+        import marshal
+
         if p.op == "do":
-            slots = [(h1, p.new_data, p.new_root)]
+            slots: list[Slot] = [(h1, marshal.dumps(p.new_data), p.new_root)]
             if not s.creating and s.digest:
-                slots.append((s.digest, s.twin(), s.root))
-            _cache_put(real, slots, s.like)
+                slots.append((s.digest, s.payload or marshal.dumps(s.twin()), s.root))
+            _cache_write(real, slots, s.like)
         elif p.cached:
-            _cache_put(real, p.cached, s.like)
+            _cache_write(real, p.cached, s.like)
 
 
 def _retire_journal(real: Path) -> None:
@@ -848,33 +860,11 @@ def _apply_forward_fuzzy(text: str, hunks: list[Any]) -> str | None:
     return T.apply_reverse_fuzzy(text, [[off, new, old] for off, old, new in hunks])
 
 
-def _cache_swap(real: Path, h: str) -> list[tuple[str, Any, frozenset[str] | None]]:
+def _cache_swap(real: Path, h: str) -> list[Slot]:
     """After undo or redo: the cache's slots with the restored file's first, if held."""
-    import marshal
-
-    try:
-        raw = files.read_limited(_cache_path(real), MAX_SESSION_BYTES * 2, "the cache")
-    except (OSError, D2DError):
-        return []
-    if raw is None or not raw.startswith(_CACHE_MAGIC):
-        return []
-    n = len(_CACHE_MAGIC)
-    body = raw[n + 32:]
-    if journal.digest(body).encode() != raw[n:n + 32]:
-        return []
-    try:
-        slots = marshal.loads(body)
-    except (ValueError, TypeError, EOFError):
-        return []
-    key = _cache_key(h)
-    mine = [s for s in slots if s[0] == key]
-    if not mine:
-        return []
-    out = []
-    for k, payload, root in mine + [s for s in slots if s[0] != key]:
-        out.append((k.rsplit(":", 1)[1], marshal.loads(payload),
-                    None if root is None else frozenset(root)))
-    return out
+    slots = _cache_read(real)
+    mine = [x for x in slots if x[0] == h]
+    return mine + [x for x in slots if x[0] != h] if mine else []
 
 
 def undo(path: Path, *, force: bool = False) -> dict[str, Any]:

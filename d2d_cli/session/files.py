@@ -187,7 +187,7 @@ def temp_path(path: Path, suffix: str = "tmp") -> Path:
 
 
 def write_temp(path: Path, data: bytes, like: os.stat_result | None,
-               suffix: str = "tmp") -> Path:
+               suffix: str = "tmp", durable: bool = True) -> Path:
     """``data`` in a new temp file beside ``path``, fsynced; with the mode (and, when
     allowed, the owner) of ``like``. The caller renames it into place or removes it."""
     tmp = temp_path(path, suffix)
@@ -204,7 +204,8 @@ def write_temp(path: Path, data: bytes, like: os.stat_result | None,
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
@@ -236,10 +237,12 @@ def replace(tmp: Path, path: Path) -> None:
         raise
 
 
-def write_atomic(path: Path, data: bytes, like: os.stat_result | None) -> None:
-    """Temp file, fsync, rename over ``path``, fsync the folder."""
-    replace(write_temp(path, data, like), path)
-    sync_dir(path.parent)
+def write_atomic(path: Path, data: bytes, like: os.stat_result | None,
+                 durable: bool = True) -> None:
+    """Temp file, fsync, rename over ``path``, fsync the folder (not for a cache)."""
+    replace(write_temp(path, data, like, durable=durable), path)
+    if durable:
+        sync_dir(path.parent)
 
 
 class Backup:

@@ -32,7 +32,15 @@ _HEADER_RE = re.compile(rf"^[ \t]*\[\[?[ \t]*({_KEY})(?:[ \t]*\.[ \t]*({_KEY}))?
 def _unquote(key: str | None) -> str | None:
     if key is None or key[0] not in "\"'":
         return key
-    return str(json.loads(key)) if key[0] == '"' else key[1:-1]
+    if key[0] == "'" or "\\" not in key:
+        return key[1:-1]
+    return str(json.loads(key))
+
+
+def root_text(text: str) -> str:
+    """The text before the first table header (where ``schema`` is)."""
+    m = _HEADER_RE.search(text)
+    return text if m is None else text[:m.start()]
 
 
 def split(text: str) -> list[list[Any]]:
