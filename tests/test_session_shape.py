@@ -24,6 +24,7 @@ CASES = [
     ("challenge = 999", r"^challenge = 4$", "challenge = 999", ("[tasks.knot]", "challenge")),
     ("schema = 0", r"^schema = 1$", "schema = 0", ("schema", "top level")),
     ("a stat past the scale bound", r'^mind = "6x1"$', 'mind = "2x9999"', ("[units.Gob]", "mind")),
+    ('crits = "x"', r'^speed = "5x0"$', 'speed = "5x0"\ncrits = "x"', ("[units.Gob]", "crits")),
     ("a Timed Event without text", r'^text = "reinforcements"\n', "",
      ("[clock.timed[0]]", "text")),
 ]
