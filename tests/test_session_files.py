@@ -348,3 +348,20 @@ def test_stats_beyond_the_range_d2d_reads_are_exit_2(d2d) -> None:
     _one_line(res, 2, "beyond the range")
     assert res.stdout == ""  # no result printed before the error
     assert d2d.json("unit", "list")["units"] == []
+
+
+def test_session_new_creates_no_folder_and_retires_a_stale_journal(d2d, tmp_path: Path,
+                                                                   data_dir: Path) -> None:
+    res = d2d("session", "new", tmp_path / "no" / "such" / "x.toml")
+    assert res.exit_code == 2 and not (tmp_path / "no").exists()
+    d2d.ok("session", "new", "old")
+    d2d.ok("--session", "old", "fate", "draw")
+    (data_dir / "old.toml").unlink()  # deleted by hand; its journal stays behind
+    d2d.ok("session", "new", "old")
+    d2d.ok("--session", "old", "fate", "draw", "2")
+    log = d2d.json("--session", "old", "session", "log")["entries"]
+    assert [e["command"] for e in log] == ["fate draw 2"]
+    assert (data_dir / "old.toml.journal.old").exists()
+    d2d.ok("--session", "old", "session", "undo")
+    res = d2d("--session", "old", "session", "undo")
+    assert res.exit_code == 2 and "nothing to undo" in res.stderr

@@ -423,11 +423,15 @@ def _fresh_text(data: dict[str, Any]) -> str:
 
 
 def _fresh(real: Path, seed: int | None) -> _State:
-    """A new session with a freshly shuffled Fate deck, in memory."""
+    """A new session with a freshly shuffled Fate deck, in memory. Only d2d's own data
+    folder is created if missing; a path's folder must exist."""
     from d2d_cli.rules import fate
 
     if not real.parent.is_dir():
-        with files.guard(real.parent, "create the session folder"):
+        if real.parent != _real(data_dir()):
+            raise NotFound(f"no folder {real.parent} for the session file {real.name} (d2d "
+                           "creates the file, never folders)")
+        with files.guard(real.parent, "create the data folder"):
             real.parent.mkdir(parents=True, exist_ok=True)
     if seed is None:
         import secrets
@@ -629,19 +633,14 @@ def _commit(p: _Pending) -> None:
     tmp: Path | None = None
     try:
         try:
-            if s.creating and entry is None:
-                pass
+            if s.creating:
+                files.create_exclusive(real, raw_new)  # the commit point of a new session
             else:
-                if s.creating:
-                    _retire_journal(real)
                 writer.open()
                 writer.repair(base_digest, s.text)
                 if entry is not None:
                     entry["id"] = writer.last_id() + 1
                     writer.append(entry, len(raw_new))
-            if s.creating:
-                files.create_exclusive(real, raw_new)
-            else:
                 assert s.like is not None
                 tmp = files.write_temp(real, raw_new, s.like)
                 bak = files.Backup(real, s.raw, s.like)
@@ -668,6 +667,20 @@ def _commit(p: _Pending) -> None:
             raise
     finally:
         writer.close()
+    if s.creating:
+        # A journal left by a deleted session of the same name is kept aside; the new
+        # session's first command is journalled after the file exists (a failure here
+        # only costs that one undo: the command has succeeded).
+        with contextlib.suppress(Exception):
+            _retire_journal(real)
+            if entry is not None:
+                writer = journal.Writer(real, _stat_or_none(real))
+                try:
+                    writer.open()
+                    entry["id"] = 1
+                    writer.append(entry, len(raw_new))
+                finally:
+                    writer.close()
     # After the commit point nothing may fail the command: the change is made.
     with contextlib.suppress(Exception):
         fault("renamed")
