@@ -121,3 +121,29 @@ def test_the_fast_path_handles_units_spread_over_several_tables() -> None:
     assert tomllib.loads(out) == data == {**old, "units": units}
     assert list(data["units"]) == list(tomllib.loads(out)["units"])  # file order
     assert "# the Narrator's inline note" in out and "# about the goblins" in out
+
+
+def test_a_table_without_comments_is_written_without_tomlkit(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    """tomlkit's time grows with the square of a table's keys (a unit with 10,000
+    skills took 77 s); a group with no comment to keep is written by d2d's own linear
+    emitter, and tomlkit only merges into groups that have comments."""
+    import tomlkit
+
+    path = tmp_path / "s.toml"
+    path.write_text(BASE)
+    with session.edit(path, "prime") as tx:  # the grouping is verified on a first write
+        tx.put("tasks", {"knot": {"difficulty": 4, "challenge": 4, "progress": 4}})
+
+    def no_tomlkit(*_a: object, **_k: object) -> None:
+        raise AssertionError("tomlkit used for a table without comments")
+
+    monkeypatch.setattr(tomlkit, "parse", no_tomlkit)
+    monkeypatch.setattr(tomlkit, "dumps", no_tomlkit)
+    skills = {f"Skill {i}": 1 for i in range(5000)}
+    with session.edit(path, "many skills") as tx:
+        units = tx.data["units"]
+        units["Archer"] = {**units["Archer"], "skills": skills}
+        tx.put("units", units)
+    assert tomllib.loads(path.read_text())["units"]["Archer"]["skills"] == skills
+    assert "# the Narrator's inline note" in path.read_text()

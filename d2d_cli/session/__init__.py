@@ -315,7 +315,7 @@ def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[st
     succeeds."""
     real = _real(path)
     scope = _scope()
-    if scope is not None and real in scope.pending:
+    if scope is not None and real in scope.pending and scope.pending[real].op == "do":
         return _copy(scope.pending[real].new_data)
     raw = _read_raw(real)
     if raw is None:
