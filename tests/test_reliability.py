@@ -92,3 +92,15 @@ def test_parallel_writers_lose_no_update(tmp_path: Path) -> None:
         assert list(pool.map(draw_two, range(12))) == [0] * 12
     data = tomllib.loads(path.read_text())
     assert len(data["fate"]["discard"]) == 24
+
+
+def test_concurrent_first_lookups_create_one_default_session(tmp_path: Path) -> None:
+    env = {**os.environ, "D2D_DATA_DIR": str(tmp_path / "data")}
+    env.pop("D2D_SESSION", None)
+    procs = [subprocess.Popen([sys.executable, "-m", "d2d_cli", "fate", "status", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for _ in range(8)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, [e for _, e in outs]
+    assert [p.name for p in (tmp_path / "data").iterdir() if p.suffix == ".toml"] == \
+        ["default.toml"]

@@ -322,7 +322,7 @@ def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[st
         if not create:
             raise NotFound(f"no session at {path}")
         state = _fresh(real, seed)
-        pending = _Pending(state, state.text, state.data, state.root, "", "")
+        pending = _Pending(state, state.text, state.data, state.root, "", "", lookup=True)
         if scope is not None:
             scope.pending[real] = pending
         else:
@@ -530,6 +530,7 @@ class _Pending:
     summary: str
     op: str = "do"
     ref: int | None = None
+    lookup: bool = False  # a session created by a lookup: someone else's is as good
     cached: list[Slot] = field(default_factory=list)
 
 
@@ -584,6 +585,7 @@ def edit(path: Path, command: str, *, seed: int | None = None,
             before.new_text, before.new_data, before.new_root = new_text, new_data, new_root
             before.summary = "; ".join(s for s in (before.summary, tx.summary) if s)
             before.command = before.command or command
+            before.lookup = False
             return
         if new_text == state.text and not state.creating:
             return
@@ -660,10 +662,15 @@ def _commit(p: _Pending) -> None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
             if isinstance(e, FileExistsError) and s.creating:
+                if p.lookup:
+                    return  # another command created it first: a lookup needs no more
                 raise SessionError(f"{real}: another d2d command created this session at the "
                                    "same moment; nothing was changed — run it again") from None
             if isinstance(e, OSError):
-                raise files.trouble(e.filename or real, e, "write it") from None
+                name = str(e.filename or real)
+                if Path(name).name.startswith(f".{real.name}."):
+                    name = str(real)  # our temp file: name the session, not the temp
+                raise files.trouble(name, e, "write it") from None
             raise
     finally:
         writer.close()
