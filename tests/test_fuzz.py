@@ -153,6 +153,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     big = folder / "big.toml"
     big.write_text("# " + "x" * (3 << 20) + "\n")
     (folder / "sub").mkdir()
+    d2d.ok("session", "new", "game2")
     return {"path": path, "folder": folder,
             "special": [str(fifo), str(deep), str(big), "/dev/zero", "/dev/null",
                         str(folder), str(path), "examples/combat1.toml"]}
@@ -189,7 +190,10 @@ def invocations(draw: Any, special: list[str]) -> list[str]:
         words, cmd = draw(st.sampled_from(COMMANDS))
         argv = draw(_argv(words, cmd, special))
     extra = draw(st.sampled_from([[], [], [], ["--seed", "7"], ["--seed", "-1"],
-                                  ["--seed", "99999999999999999999999"]]))
+                                  ["--seed", "99999999999999999999999"], ["--session"]]))
+    if extra == ["--session"]:  # another session: a name, a typo, a path, garbage
+        extra = ["--session", draw(st.one_of(_token(special), st.sampled_from(
+            ["default", "game2", "gmae2", "evil\n", "x.toml", "sub/y.toml"])))]
     return [*extra, *argv, *draw(st.sampled_from([[], [], ["--json"]]))]
 
 
