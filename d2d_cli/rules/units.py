@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.stats import Stat, parse_stat
 
 STATS = ("body", "mind", "will", "speed")
+
+
+@lru_cache(maxsize=4096)
+def _stat(text: str) -> Stat:
+    """parse_stat, remembered: a roster of 1,000 units holds a handful of distinct stats,
+    and Stat is immutable."""
+    return parse_stat(text)
 _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 
 
@@ -60,7 +68,7 @@ class Unit:
                  "action_cost", "turn", *STATS}
         return cls(
             name=name,
-            stats={s: parse_stat(state[s]) for s in STATS if s in state},
+            stats={s: _stat(state[s]) for s in STATS if s in state},
             kind=state.get("kind", "unit"),
             faction=state.get("faction"),
             skills={k: int(v) for k, v in state.get("skills", {}).items()},

@@ -339,7 +339,11 @@ def _cache_path(real: Path) -> Path:
 
 
 def _cache_key(h: str) -> str:
-    return f"{SCHEMA}:{__version__}:{_CACHE_MAGIC.decode().strip()}:{h}"
+    """Data in the cache was checked by this d2d (and this [rules] checker) only."""
+    from d2d_cli.session import shape
+
+    checker = getattr(shape.rules_check, "__qualname__", "-")
+    return f"{SCHEMA}:{__version__}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
 
 Slot = tuple[str, bytes, frozenset[str] | None]  # digest, marshalled data, root keys
@@ -603,7 +607,7 @@ def _render(real: Path, text: str, root: frozenset[str] | None,
     from d2d_cli.session import shape
 
     try:
-        shape.check(tx.data, sorted(tx.changed))
+        shape.check(tx.data, sorted(tx.changed), tx._old)
     except shape.Bad as bad:
         table, key = shape.where_text(bad.where)
         raise RuntimeError(f"d2d would write [{table}] {key}: {bad.problem}") from None

@@ -97,17 +97,25 @@ def ListOf(item: Check, max_items: int = MAX_ITEMS) -> Check:  # noqa: N802
     return check
 
 
-def MapOf(value: Check, key: Check | None = None, max_items: int = MAX_ITEMS) -> Check:  # noqa: N802
-    def check(v: Any, where: tuple[Any, ...]) -> None:
+class MapOf:
+    """A table of named entries (units, tasks…), each of one shape."""
+
+    def __init__(self, value: Check, key: Check | None = None,
+                 max_items: int = MAX_ITEMS) -> None:
+        self.value, self.key, self.max_items = value, key, max_items
+
+    def __call__(self, v: Any, where: tuple[Any, ...], old: Any = None) -> None:
         if type(v) is not dict:
             raise Bad(where, f"expected a table, found {_show(v)}")
-        if len(v) > max_items:
-            raise Bad(where, f"more than {max_items} entries")
+        if len(v) > self.max_items:
+            raise Bad(where, f"more than {self.max_items} entries")
+        same = old if type(old) is dict else {}
         for k, x in v.items():
-            if key is not None:
-                key(k, (*where, k))
-            value(x, (*where, k))
-    return check
+            if k in same and same[k] == x:
+                continue  # checked when it was read: only what a command changed
+            if self.key is not None:
+                self.key(k, (*where, k))
+            self.value(x, (*where, k))
 
 
 def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
@@ -286,14 +294,20 @@ def where_text(where: tuple[Any, ...]) -> tuple[str, str]:
     return table, parts[-1] if parts else ""
 
 
-def check(data: dict[str, Any], keys: Iterable[str] | None = None) -> None:
+def check(data: dict[str, Any], keys: Iterable[str] | None = None,
+          old: dict[str, Any] | None = None) -> None:
     """Raise Bad for the first key of ``data`` (or of its tables ``keys``) that does not
-    have its declared shape."""
+    have its declared shape. With ``old`` (the data as read, already checked), entries
+    of a named table that did not change are not checked again."""
     if keys is None:
         if "schema" not in data:
             raise Bad(("schema",), "missing")
         keys = data
     for k in keys:
         spec = SHAPE.get(k)
-        if spec is not None and k in data:
+        if spec is None or k not in data:
+            continue
+        if isinstance(spec, MapOf) and old is not None:
+            spec(data[k], (k,), old.get(k))
+        else:
             spec(data[k], (k,))
