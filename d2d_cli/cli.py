@@ -13,6 +13,7 @@ with ``--debug`` for the traceback.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -23,7 +24,7 @@ import typer
 from typer.core import TyperGroup
 
 from d2d_cli import __version__, render
-from d2d_cli.errors import D2DError
+from d2d_cli.errors import BadInput, D2DError
 
 
 class Group(NamedTuple):
@@ -63,7 +64,8 @@ GROUPS: dict[str, Group] = {
                   False),
     "odds": Group("odds", "Exact odds of the next reveals from the deck as it stands.", True),
     "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
-    "session": Group("session", "Session files: new, list, use, show, path, log, undo.", True),
+    "session": Group("session", "Session files: new, list, use, show, path, log, undo, redo.",
+                     True),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
 }
@@ -109,10 +111,20 @@ class D2DGroup(TyperGroup):
         debug = "--debug" in argv or bool(os.environ.get("D2D_DEBUG"))
         render.begin(None)
         extra.setdefault("obj", Settings(argv=tuple(argv)))
+        code = 0
+        out: list[str] = []
         try:
-            rv = super().main(argv, prog_name or "d2d", complete_var,
-                              standalone_mode=False, **extra)
-            code = rv if isinstance(rv, int) else 0
+            _check_argv(argv)
+            from d2d_cli import session
+
+            # Commit last: the command's change waits, its lock held, until the command
+            # (and the rendering of its output) has succeeded; anything else drops it.
+            with session.deferred() as pending, render.buffered() as out:
+                rv = super().main(argv, prog_name or "d2d", complete_var,
+                                  standalone_mode=False, **extra)
+                code = rv if isinstance(rv, int) else 0
+                if code == 0:
+                    pending.commit()
         except D2DError as e:
             render.error(render.current_command(), e.kind, e.message, as_json=as_json)
             code = e.exit_code
@@ -121,9 +133,35 @@ class D2DGroup(TyperGroup):
             code = 1
         except Exception as e:
             code = _unexpected(e, as_json=as_json, debug=debug)
+        else:
+            if code == 0:
+                _flush(out)
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _check_argv(argv: list[str]) -> None:
+    """Arguments must be text: bytes that are not UTF-8 (which Python keeps as lone
+    surrogates) or a NUL could not be stored or shown, and are refused up front."""
+    for n, tok in enumerate(argv, 1):
+        try:
+            tok.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput(f"argument {n} is not valid UTF-8 text: {tok!r}") from None
+        if "\x00" in tok:
+            raise BadInput(f"argument {n} holds a NUL character: {tok!r}")
+
+
+def _flush(out: list[str]) -> None:
+    """Print the output of a command whose change is saved. A reader that went away
+    (a closed pipe) does not make it fail: the change is made, exit 0."""
+    try:
+        render.flush(out)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
 
 
 def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
@@ -140,6 +178,12 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         return e.exit_code
     if isinstance(e, BrokenPipeError):
         return 1
+    if isinstance(e, OSError) and e.filename:
+        # File-system trouble outside the session module: still one line naming the file.
+        why = "it is a directory" if isinstance(e, IsADirectoryError) else e.strerror or e
+        render.error(render.current_command(), "session", f"{e.filename}: {why}",
+                     as_json=as_json)
+        return 3
     if debug:
         import traceback
 

@@ -8,11 +8,14 @@ stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
+
+from d2d_cli.errors import fault
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -45,23 +48,66 @@ def console(stderr: bool = False) -> Console:
     )
 
 
+# Output of the command being run, held until its change is committed (cli.py): a
+# stack, because the tour runs commands inside a command.
+_buffers: list[list[str]] = []
+
+
+@contextlib.contextmanager
+def buffered() -> Iterator[list[str]]:
+    """Hold what :func:`emit` prints until :func:`flush`: a result is printed only once
+    the change it reports is saved, and a view that fails to render prints nothing."""
+    buf: list[str] = []
+    _buffers.append(buf)
+    try:
+        yield buf
+    finally:
+        _buffers.remove(buf)
+
+
+def flush(buf: list[str]) -> None:
+    if buf:
+        sys.stdout.write("".join(buf))
+        sys.stdout.flush()
+        buf.clear()
+
+
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     """Print a command's result: the JSON envelope, or the human view of the same object.
 
     ``result`` is a typed result (``rules.result.Result``; its JSON view is derived
-    there) or, for the few commands that only echo data, a plain dict. The envelope's
-    ``command`` is the running command's name (set once, from Click's context)."""
+    there) or, for the few commands that only echo data, a plain dict. The whole output
+    is rendered first, so a failure (a markup error, an unencodable value) raises
+    before anything is printed or saved. The envelope's ``command`` is the running
+    command's name (set once, from Click's context)."""
     command = _current_command
     if as_json:
         from d2d_cli.rules.result import to_json
 
-        write_json({"ok": True, "command": command, "result": to_json(result)})
+        text = _json_line({"ok": True, "command": command, "result": to_json(result)})
     else:
-        human(console(), result)
+        con = console()
+        with con.capture() as captured:
+            human(con, result)
+        text = captured.get()
+    fault("render")
+    _out(text)
+
+
+def _out(text: str) -> None:
+    if _buffers:
+        _buffers[-1].append(text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _json_line(envelope: dict[str, Any]) -> str:
+    return json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n"
 
 
 def write_json(envelope: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n")
+    sys.stdout.write(_json_line(envelope))
     sys.stdout.flush()
 
 

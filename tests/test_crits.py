@@ -279,7 +279,7 @@ def test_bad_rules_option(d2d: Any, tmp_path: Path) -> None:
     res = d2d("--session", s, "crit", "--power", "5x1", "--card", "bash@head")
     # A bad hand edit is a session the command cannot use (exit 3), named with its key.
     assert res.exit_code == 3
-    assert f"{s}: [rules] mortal_wound = 'sometimes': use \"crits4\", \"past_extreme\", " \
+    assert f"{s}: [rules] mortal_wound: 'sometimes': use \"crits4\", \"past_extreme\", " \
         "\"extreme\" or \"off\"" in res.stderr
 
 

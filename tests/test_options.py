@@ -53,15 +53,15 @@ def test_values_are_typed() -> None:
 
 @pytest.mark.parametrize(("table", "message"), [
     ("x", "f.toml: [rules] must be a table, not 'x'"),
-    ({"speed_convention": "5"}, "f.toml: [rules] speed_convention = '5': use \"001\" or "
+    ({"speed_convention": "5"}, "f.toml: [rules] speed_convention: '5': use \"001\" or "
                                 "\"000\""),
-    ({"ten_always_hits": "yes"}, "f.toml: [rules] ten_always_hits = 'yes': use true or "
+    ({"ten_always_hits": "yes"}, "f.toml: [rules] ten_always_hits: 'yes': use true or "
                                  "false"),
-    ({"personal_round_s": float("nan")}, "f.toml: [rules] personal_round_s = nan: use a "
+    ({"personal_round_s": float("nan")}, "f.toml: [rules] personal_round_s: nan: use a "
                                          "number of seconds above 0"),
-    ({"new_skill_sp": True}, "f.toml: [rules] new_skill_sp = True: use a whole number "
+    ({"new_skill_sp": True}, "f.toml: [rules] new_skill_sp: True: use a whole number "
                              "from 0 to 100"),
-    ({"ten_always_hit": True}, "f.toml: [rules] has no key 'ten_always_hit' (did you mean "
+    ({"ten_always_hit": True}, "f.toml: [rules] ten_always_hit: no such key (did you mean "
                                "'ten_always_hits'?)"),
 ])
 def test_bad_values_name_file_table_and_key(table: Any, message: str) -> None:
@@ -82,5 +82,5 @@ def test_a_bad_value_refuses_every_command_before_any_change(d2d: Any, tmp_path:
                  ["weather", "wind"], ["scale", "speed", "4m/s"], ["session", "show"]):
         res = d2d("--session", path, *argv)
         assert res.exit_code == 3, argv
-        assert f"{path}: [rules] speed_convention = '5'" in res.stderr
+        assert f"{path}: [rules] speed_convention: '5'" in res.stderr
         assert path.read_bytes() == before

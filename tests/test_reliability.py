@@ -73,7 +73,7 @@ def test_lock_timeout_is_exit_3(tmp_path: Path) -> None:
 
     path = tmp_path / "locked.toml"
     assert run_process("session", "new", str(path)).returncode == 0
-    with open(path.with_name(path.name + ".lock"), "w") as f:
+    with open(path, "r+") as f:  # the lock is on the session file itself
         fcntl.flock(f, fcntl.LOCK_EX)
         res = run_process("--session", str(path), "fate", "draw",
                           env={"D2D_LOCK_TIMEOUT": "0.3"})
@@ -91,3 +91,15 @@ def test_parallel_writers_lose_no_update(tmp_path: Path) -> None:
         assert list(pool.map(draw_two, range(12))) == [0] * 12
     data = tomllib.loads(path.read_text())
     assert len(data["fate"]["discard"]) == 24
+
+
+def test_concurrent_first_lookups_create_one_default_session(tmp_path: Path) -> None:
+    env = {**os.environ, "D2D_DATA_DIR": str(tmp_path / "data")}
+    env.pop("D2D_SESSION", None)
+    procs = [subprocess.Popen([sys.executable, "-m", "d2d_cli", "fate", "status", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for _ in range(8)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, [e for _, e in outs]
+    assert [p.name for p in (tmp_path / "data").iterdir() if p.suffix == ".toml"] == \
+        ["default.toml"]

@@ -132,7 +132,7 @@ def test_speed_convention_rule(d2d: Runner, tmp_path: Path) -> None:
     bad = with_rules(d2d, tmp_path, speed_convention="fast")
     res = d2d("--session", bad, "scale", "speed", "4m/s")
     assert res.exit_code == 3
-    assert f"{bad}: [rules] speed_convention = 'fast': use \"001\" or \"000\"" in res.stderr
+    assert f"{bad}: [rules] speed_convention: 'fast': use \"001\" or \"000\"" in res.stderr
 
 
 def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
@@ -152,7 +152,7 @@ def test_personal_round_rule(d2d: Runner, tmp_path: Path) -> None:
     bad = with_rules(d2d, tmp_path, personal_round_s=0)
     res = d2d("--session", bad, "scale", "map", "personal")
     assert res.exit_code == 3
-    assert f"{bad}: [rules] personal_round_s = 0: use a number of seconds above 0" in res.stderr
+    assert f"{bad}: [rules] personal_round_s: 0: use a number of seconds above 0" in res.stderr
 
 
 # --- map scales (000 "Map and Scale") -------------------------------------------------

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 
 import pytest
-
-from d2d_cli import session
 
 
 def test_first_use_creates_the_default_session(d2d, data_dir: Path) -> None:
@@ -66,34 +63,6 @@ def test_undo_then_redo_the_same_command_reveals_the_same_cards(d2d) -> None:
     assert a["cards"] == b["cards"]  # the file alone determines the reveals
 
 
-def test_journal_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session, "JOURNAL_KEEP", 30)
-    monkeypatch.setattr(session, "UNDO_DEPTH", 5)
-    path = tmp_path / "j.toml"
-    session.create(path, seed=1)
-    jp = session.journal_path(path)
-    # journal lines as a long campaign would leave them
-    jp.write_text("".join(json.dumps({"at": "t", "command": f"c{i}", "summary": "",
-                                      "before": "x" * 1000}) + "\n" for i in range(100)))
-    session._journal_rewrite(jp, session._journal_entries(jp))
-    entries = session._journal_entries(jp)
-    assert len(entries) == 30 and entries[-1]["command"] == "c99"
-    assert sum("before" in e for e in entries) == 5
-
-
-def test_journal_compacts_itself_when_it_grows(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session, "JOURNAL_KEEP", 20)
-    monkeypatch.setattr(session, "UNDO_DEPTH", 3)
-    path = tmp_path / "g.toml"
-    session.create(path, seed=1)
-    jp = session.journal_path(path)
-    for i in range(200):
-        session._journal_append(path, f"c{i}", "", before="y" * 30_000, size_hint=10)
-    assert jp.stat().st_size < 4_000_000 + 40_000
-    assert len(session._journal_entries(jp)) <= 200
-
-
 def test_corrupt_file_exit_3_names_file_and_line_and_is_left_alone(d2d, data_dir: Path) -> None:
     d2d.ok("session", "new", "bad")
     path = data_dir / "bad.toml"
@@ -147,6 +116,34 @@ def test_use_list_show_path(d2d, data_dir: Path) -> None:
 
 def test_env_var_selects_the_session(d2d, data_dir: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    d2d.ok("session", "new", "fromenv")
     monkeypatch.setenv("D2D_SESSION", "fromenv")
     d2d.ok("fate", "draw")
+    # The journal names the command as it was typed (issue 9).
+    assert d2d.json("session", "log")["entries"][0]["command"] == "fate draw"
     assert (data_dir / "fromenv.toml").exists()
+
+
+def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
+        d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.helpers import build_table, hand_edit
+
+    from d2d_cli import session
+
+    path = build_table(d2d, tmp_path / "c.toml")
+    d2d.ok("--session", path, "fate", "draw")
+
+    def parse(*_a: object) -> None:
+        raise AssertionError("a file d2d wrote itself was parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(session, "_parse", parse)
+        for args in (("fate", "status"), ("fate", "draw"), ("session", "undo"),
+                     ("unit", "list"), ("session", "redo"), ("status",)):
+            d2d.ok("--session", path, *args)
+    status = d2d.json("--session", path, "fate", "status")
+    cache = path.with_name(".c.toml.cache")
+    cache.write_bytes(cache.read_bytes()[:-8] + b"garbage!")
+    assert d2d.json("--session", path, "fate", "status") == status
+    hand_edit(path, r"^fatigue = 1$", "fatigue = 2")  # not what the cache holds
+    assert d2d.json("--session", path, "unit", "show", "Gob")["conditions"]["fatigue"] == 2

@@ -14,7 +14,7 @@ import tomlkit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d2d_cli import session
+from d2d_cli.session import text as splicing
 
 NAMES = st.sampled_from(["Archer", "Thief", "Goblin Scout", "Ogre", "Knot", "Door",
                          "Rook", "Skirmisher 1", "x.y", "Ünïcode"])
@@ -46,9 +46,12 @@ def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
     changed = {k for k in keys if new[k] != old[k]}
     text = _text({k: v for k, v in old.items() if k != "schema"})
     assert tomllib.loads(text) == old
-    out = session._splice(text, old, new, changed)
-    assert out is not None, "the fast path was not taken"
-    assert tomllib.loads(out) == new
+    grouped = splicing.groups(text)
+    assert grouped is not None and grouped[0] == old
+    spliced = splicing.splice(text, old, new, changed, grouped[1])
+    assert spliced is not None, "the fast path was not taken"
+    out, data = spliced
+    assert tomllib.loads(out) == data == new
     assert out.startswith("# my campaign\n")
     if "clock" not in changed:  # an unchanged table keeps its bytes, comment included
         assert "[clock]\n# ticks down at night\n" in out
@@ -57,4 +60,5 @@ def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
 def test_splice_falls_back_on_an_empty_table() -> None:
     old = {"schema": 1, "units": {"Ogre": {"kind": "creature", "move": 3}}}
     new = {"schema": 1, "units": {}}
-    assert session._splice(_text({"units": old["units"]}), old, new, {"units"}) is None
+    text = _text({"units": old["units"]})
+    assert splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1]) is None

@@ -90,10 +90,18 @@ def options(ctx: typer.Context, data: dict[str, Any]) -> Options:
     return o.parse(data.get("rules"), str(path(ctx)))
 
 
+def settings_path(ctx: typer.Context) -> Path:
+    """The session file of an existing session (a typo is refused with the nearest
+    names; nothing is created)."""
+    return session.locate(settings(ctx).session)[0]
+
+
 def read(ctx: typer.Context) -> dict[str, Any]:
-    """The session's data for a lookup (creates the default session on first use)."""
+    """The session's data for a lookup (creates the default session on first use; a
+    name that does not exist is refused with the nearest names)."""
     s = settings(ctx)
-    return session.read(session.resolve(s.session), seed=s.seed)
+    where, create = session.locate(s.session)
+    return session.read(where, seed=s.seed, create=create)
 
 
 @contextlib.contextmanager
@@ -101,7 +109,8 @@ def edit(ctx: typer.Context) -> Iterator[session.Transaction]:
     """A locked read-modify-write of the session, journalled under the command line as
     it was typed (``fate draw 3``)."""
     s = settings(ctx)
-    with session.edit(session.resolve(s.session), label(ctx), seed=s.seed) as tx:
+    where, create = session.locate(s.session)
+    with session.edit(where, label(ctx), seed=s.seed, create=create) as tx:
         yield tx
 
 

@@ -28,7 +28,7 @@ def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
         return f"built-in scene {spec}", copy.deepcopy(tables.load(f"scenes/{spec}"))
     else:
         try:
-            text = Path(spec).read_text("utf-8")
+            text = _read_bounded(Path(spec)).decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise BadInput(f"cannot read scene file {spec}: {getattr(e, 'strerror', e) or e} "
                            f"— give a .toml path or a built-in scene "
@@ -36,6 +36,8 @@ def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
         label = spec
     try:
         return label, tomllib.loads(text)
+    except RecursionError:
+        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         where = f"line {m.group(1)}, column {m.group(2)}" if m else "?"
@@ -43,11 +45,39 @@ def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
         raise BadInput(f"{label}: {where}: {msg}") from None
 
 
+MAX_SCENE_BYTES = 1 << 20  # docs/commands.md: a scene file is a regular file up to 1 MiB
+
+
+def _read_bounded(path: Path) -> bytes:
+    """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES. A FIFO, device or
+    folder is refused without waiting on it (O_NONBLOCK), /dev/zero is never read."""
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"cannot read scene file {path}: not a regular file")
+        data = b""
+        while len(data) <= MAX_SCENE_BYTES:
+            block = os.read(fd, MAX_SCENE_BYTES + 1 - len(data))
+            if not block:
+                break
+            data += block
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SCENE_BYTES or st.st_size > MAX_SCENE_BYTES:
+        raise BadInput(f"scene file {path} is over {MAX_SCENE_BYTES:,} bytes; a scene file "
+                       "is a small TOML file")
+    return data
+
+
 @app.command()
 def load(ctx: typer.Context,
          file: Annotated[str, typer.Argument(metavar="FILE.toml",
-                                             help="A scene file, or a built-in scene: "
-                                                  "combat1.")],
+                                             help="A scene file (a regular file up to "
+                                                  "1 MiB), or a built-in scene: combat1.")],
          json: c.JsonOpt = False) -> None:
     """Set up a scene: name, map, factions and goals, units, tasks, the clock and its
     events. Replaces the last scene (characters stay on the roster).

@@ -82,7 +82,7 @@ def path(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     """
     p = c.path(ctx)
     render.emit({"path": str(p), "exists": p.exists()},
-                lambda con, r: print(r["path"]), as_json=json)
+                lambda con, r: con.out(r["path"], highlight=False), as_json=json)
 
 
 @app.command()
@@ -144,14 +144,38 @@ def _show_log(con: Any, r: dict[str, Any]) -> None:
                   f"{render.escape(e['summary'])}{mark}")
 
 
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Go ahead even though the file was edited by hand since d2d last "
+                    "wrote it (edits elsewhere in the file are kept).")]
+
+
 @app.command()
-def undo(ctx: typer.Context, json: c.JsonOpt = False) -> None:
-    """Revert the last state-changing command, and say what was reverted.
+def undo(ctx: typer.Context, force: ForceOpt = False, json: c.JsonOpt = False) -> None:
+    """Revert the last state-changing command, and say what was reverted. Goes back at
+    least 50 commands; refuses if the file was edited by hand since (see --force).
 
     Example: d2d session undo
     """
-    reverted = session.undo(c.path(ctx))
-    render.emit({"reverted": reverted},
-                lambda con, r: con.print(
-                    f"Reverted [bold]{r['reverted']['command']}[/] "
-                    f"({r['reverted']['summary']})"), as_json=json)
+    reverted = session.undo(c.settings_path(ctx), force=force)
+    render.emit({"reverted": reverted}, _show_step("Reverted", "reverted"),
+                as_json=json)
+
+
+@app.command()
+def redo(ctx: typer.Context, force: ForceOpt = False, json: c.JsonOpt = False) -> None:
+    """Re-apply the command the last undo reverted (until another command changes the
+    session).
+
+    Example: d2d session redo
+    """
+    redone = session.redo(c.settings_path(ctx), force=force)
+    render.emit({"redone": redone}, _show_step("Re-applied", "redone"),
+                as_json=json)
+
+
+def _show_step(verb: str, key: str) -> Any:
+    def show(con: Any, r: dict[str, Any]) -> None:
+        e = r[key]
+        con.print(f"{verb} [bold]{render.escape(e['command'] or '?')}[/] "
+                  f"({render.escape(e['summary'])})")
+    return show

@@ -44,6 +44,9 @@ NEW_SKILL_SP = 1
 # 000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill by one level":
 # the skill reduced is kept here until the next Downtime (`char downtime`).
 RESPEC_USED = "respec_used"
+# Bounds on points (far past any campaign): a session stays readable (session/shape.py).
+MAX_AWARD = 1000
+MAX_POINTS = 1_000_000
 
 
 @cache
@@ -304,6 +307,10 @@ def award(unit: Unit, cp: int, sp: int, ap: int) -> Awarded:
     for p, n in gains.items():
         if n < 0:
             raise BadInput(f"--{p} {n}: an award is 0 or more points")
+        if n > MAX_AWARD:
+            raise BadInput(f"--{p} {n}: an award is at most {MAX_AWARD} points")
+        if points(unit)[p] + n > MAX_POINTS:
+            raise BadInput(f"{unit.name} would hold more than {MAX_POINTS:,} {p.upper()}")
     if not any(gains.values()):
         raise BadInput("nothing to award: give --cp, --sp and/or --ap")
     for p, n in gains.items():

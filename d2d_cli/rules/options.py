@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +88,8 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
+# What a cached, already-checked session was checked against (session/__init__.py).
+FINGERPRINT = f"{zlib.crc32(repr([(o.key, o.accepts) for o in OPTIONS]).encode()):08x}"
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,19 @@ class Options:
 DEFAULTS = Options()
 
 
+def problems(table: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(key, problem) for each key of a ``[rules]`` table that d2d does not accept: the
+    one check, used by :func:`parse` and by the session's declared shape on read."""
+    for key, value in table.items():
+        option = BY_KEY.get(key)
+        if option is None:
+            near = difflib.get_close_matches(str(key), BY_KEY, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            yield key, f"no such key{hint}; the keys are listed in docs/rules.md"
+        elif not option.check(value):
+            yield key, f"{_shown(value)}: use {option.accepts}"
+
+
 def parse(table: Any, where: str = "the session file") -> Options:
     """The ``[rules]`` table as :class:`Options`; a wrong key or value is a SessionError
     that names ``where`` (the file), the table and the key."""
@@ -125,19 +141,9 @@ def parse(table: Any, where: str = "the session file") -> Options:
         return DEFAULTS
     if not isinstance(table, dict):
         raise SessionError(f"{where}: [rules] must be a table, not {_shown(table)}")
-    values: dict[str, Any] = {}
-    for key, value in table.items():
-        option = BY_KEY.get(key)
-        if option is None:
-            near = difflib.get_close_matches(key, BY_KEY, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise SessionError(f"{where}: [rules] has no key {key!r}{hint}; the keys are "
-                               f"listed in docs/rules.md")
-        if not option.check(value):
-            raise SessionError(f"{where}: [rules] {key} = {_shown(value)}: use "
-                               f"{option.accepts}")
-        values[key] = value
-    return dataclasses.replace(DEFAULTS, **values) if values else DEFAULTS
+    for key, problem in problems(table):
+        raise SessionError(f"{where}: [rules] {key}: {problem}")
+    return dataclasses.replace(DEFAULTS, **table) if table else DEFAULTS
 
 
 def _shown(value: Any) -> str:

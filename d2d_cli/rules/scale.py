@@ -815,6 +815,7 @@ def move_on_map(key: str, speed_stat_: Stat | None, opts: Options = DEFAULTS) ->
     if speed_stat_ is None:
         return MoveOnMap(**fields, speed=None, spaces_per_round=None, move=None,
                          action_cost=None, convention=conv)
+    check_stat_range(speed_stat_)
     mps, counts = speed_mps(speed_stat_.whole, conv)
     tokens = move_tokens(speed_stat_, key, opts)
     return MoveOnMap(**fields,

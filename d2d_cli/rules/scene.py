@@ -56,6 +56,13 @@ def _unit(name: str, spec: Any, where: str, characters: dict[str, Any],
         raise BadInput(f"scene: {where}.{name}: {e.message}") from None
     except (TypeError, ValueError, KeyError) as e:
         raise BadInput(f"scene: {where}.{name}: bad value ({e})") from None
+    from d2d_cli.rules.scale import check_stat_range
+
+    try:
+        for st in unit.stats.values():
+            check_stat_range(st)
+    except BadInput as e:
+        raise BadInput(f"scene: {where}.{name}: {e.message}") from None
     if "speed" not in unit.stats:
         raise BadInput(f"scene: {where}.{name} needs a speed stat (e.g. speed = \"4x0\")")
     if factions and unit.faction and unit.faction not in factions:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound
@@ -19,6 +20,13 @@ from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, parse_stat
 
 STATS = ("body", "mind", "will", "speed")
+
+
+@lru_cache(maxsize=4096)
+def _stat(text: str) -> Stat:
+    """parse_stat, remembered: a roster of 1,000 units holds a handful of distinct stats,
+    and Stat is immutable."""
+    return parse_stat(text)
 _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 
 
@@ -61,7 +69,7 @@ class Unit:
                  "action_cost", "turn", *STATS}
         return cls(
             name=name,
-            stats={s: parse_stat(state[s]) for s in STATS if s in state},
+            stats={s: _stat(state[s]) for s in STATS if s in state},
             kind=state.get("kind", "unit"),
             faction=state.get("faction"),
             skills={k: int(v) for k, v in state.get("skills", {}).items()},
@@ -225,8 +233,10 @@ def new_unit(name: str, stats: dict[str, str], skills: list[str],
     """A unit from what was typed: its four stats (``2x1``), skills as ``NAME=LEVEL``, an
     optional faction. Checked before the session is touched."""
     from d2d_cli.rules.characters import parse_skill_spec  # characters imports this module
+    from d2d_cli.rules.scale import check_stat_range
 
-    parsed = {s: parse_stat(stats[s]) for s in STATS}
+    # Within the range d2d reads (docs/rules.md), or later views could not show it.
+    parsed = {s: check_stat_range(parse_stat(stats[s])) for s in STATS}
     held = dict(parse_skill_spec(s) for s in skills)
     check_faction(faction)
     check_unit_name(name)

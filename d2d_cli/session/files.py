@@ -1,0 +1,372 @@
+"""File-system work under the session: the lock, atomic writes that keep a file's mode
+and owner, the ``.bak`` link, and turning file-system trouble into exit 3 naming the
+file (docs/architecture.md "Guarantees").
+
+The lock is an ``flock`` on the session file itself, not on a separate ``.lock`` file:
+a lock file can be deleted while a writer holds it, and the next command would then
+lock a new one and write at the same time. The session file is replaced (renamed
+over) by every write, so after getting the lock a command checks that the name still
+points at the file it locked, and otherwise locks the new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import math
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from d2d_cli.errors import SessionError, fault
+
+DEFAULT_LOCK_TIMEOUT_S = 15.0
+
+
+def lock_timeout() -> float:
+    """``$D2D_LOCK_TIMEOUT`` seconds (default 15); anything but a finite number ≥ 0 is
+    refused rather than read as "wait forever"."""
+    raw = os.environ.get("D2D_LOCK_TIMEOUT", "")
+    if not raw.strip():
+        return DEFAULT_LOCK_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise SessionError(f"D2D_LOCK_TIMEOUT={raw!r} is not a number of seconds "
+                           f"(e.g. {DEFAULT_LOCK_TIMEOUT_S:g}); nothing was changed")
+    return value
+
+
+def trouble(path: Path | str, e: OSError, doing: str, *, changed: bool = False) -> SessionError:
+    """A file-system error as one line naming the file (exit 3)."""
+    name = e.filename if isinstance(e.filename, str) and e.filename else str(path)
+    why = e.strerror or str(e) or type(e).__name__
+    if e.errno == errno.EISDIR or (isinstance(e, IsADirectoryError)):
+        why = "it is a directory"
+    tail = "" if changed else "; nothing was changed"
+    return SessionError(f"{name}: cannot {doing} ({why}){tail}")
+
+
+@contextlib.contextmanager
+def guard(path: Path | str, doing: str) -> Iterator[None]:
+    """Turn an OSError inside the block into a SessionError naming the file."""
+    try:
+        yield
+    except OSError as e:
+        raise trouble(path, e, doing) from None
+
+
+def check_writable(path: Path, st: os.stat_result) -> None:
+    """Refuse a read-only session (mode bits, or no write access for this user):
+    d2d never overwrites a file its owner marked read-only."""
+    if not stat.S_ISREG(st.st_mode):
+        raise SessionError(f"{path}: not a regular file; nothing was changed")
+    effective = os.access in os.supports_effective_ids
+    if st.st_mode & 0o222 == 0 or not os.access(path, os.W_OK, effective_ids=effective):
+        raise SessionError(
+            f"{path}: the file is read-only (mode {stat.S_IMODE(st.st_mode):o}); d2d will "
+            "not overwrite it — make it writable (chmod u+w) to change it; nothing was changed")
+
+
+# --------------------------------------------------------------------------- locking
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[int]:
+    """An exclusive lock on the session file ``path`` (its real path); yields an fd
+    open on the very file that is locked, which is the file at ``path`` for as long as
+    the lock is held (every writer holds it). FileNotFoundError if there is no file."""
+    timeout = lock_timeout()
+    deadline = time.monotonic() + timeout
+    while True:
+        fd = _open_for_lock(path)
+        try:
+            delay = 0.002
+            while not _try_lock(fd):
+                if time.monotonic() > deadline:
+                    raise SessionError(
+                        f"{path}: locked by another d2d command for over {timeout:g}s; "
+                        "try again (or check for a hung d2d process); nothing was changed")
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+            same = _same_file(fd, path)
+        except BaseException:
+            os.close(fd)
+            raise
+        if same:
+            break
+        # Another command replaced the file while this one waited: lock the new one.
+        with contextlib.suppress(OSError):
+            _unlock(fd)
+        os.close(fd)
+    try:
+        yield fd
+    finally:
+        with contextlib.suppress(OSError):
+            _unlock(fd)
+        os.close(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _open_for_lock(path: Path) -> int:
+        # Windows cannot rename over an open file; lock a companion file instead.
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, "No such file", str(path))
+        return os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+
+    def _same_file(fd: int, path: Path) -> bool:  # noqa: F811 - the Windows variant
+        return path.exists()
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _open_for_lock(path: Path) -> int:
+        # O_RDWR: flock over NFS is emulated with byte-range locks, which need it. The
+        # file's mode was checked first, so a read-only file never gets here.
+        return os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def read_fd(fd: int) -> bytes:
+    """All of the file open on ``fd``, from its start."""
+    parts: list[bytes] = []
+    offset = 0
+    while True:
+        block = os.pread(fd, 1 << 20, offset) if hasattr(os, "pread") else _read_at(fd, offset)
+        if not block:
+            return b"".join(parts)
+        parts.append(block)
+        offset += len(block)
+
+
+def _read_at(fd: int, offset: int) -> bytes:  # pragma: no cover - Windows has no pread
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, 1 << 20)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def temp_path(path: Path, suffix: str = "tmp") -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{suffix}")
+
+
+def write_temp(path: Path, data: bytes, like: os.stat_result | None,
+               suffix: str = "tmp", durable: bool = True) -> Path:
+    """``data`` in a new temp file beside ``path``, fsynced; with the mode (and, when
+    allowed, the owner) of ``like``. The caller renames it into place or removes it."""
+    tmp = temp_path(path, suffix)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)  # left by a killed process whose pid is now ours
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    # Created private, then given the old file's mode: a 600 session never has a
+    # moment as a world-readable temp file.
+    fd = os.open(tmp, flags, 0o600 if like is not None else 0o666)
+    try:
+        if like is not None:
+            keep_owner(fd, like)
+        fault("temp")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if durable:
+            os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    return tmp
+
+
+def keep_owner(fd: int, like: os.stat_result) -> None:
+    fchmod = getattr(os, "fchmod", None)
+    if fchmod is not None:
+        fchmod(fd, stat.S_IMODE(like.st_mode))
+    fchown = getattr(os, "fchown", None)
+    if fchown is None:  # pragma: no cover - Windows
+        return
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) != (like.st_uid, like.st_gid):
+        with contextlib.suppress(OSError):  # only root may give a file away
+            fchown(fd, like.st_uid, like.st_gid)
+
+
+def replace(tmp: Path, path: Path) -> None:
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_atomic(path: Path, data: bytes, like: os.stat_result | None,
+                 durable: bool = True) -> None:
+    """Temp file, fsync, rename over ``path``, fsync the folder (not for a cache)."""
+    replace(write_temp(path, data, like, durable=durable), path)
+    if durable:
+        sync_dir(path.parent)
+
+
+class Backup:
+    """``<file>.bak`` replaced by the file as it is now, undoably until :meth:`done`."""
+
+    def __init__(self, path: Path, old: bytes, like: os.stat_result) -> None:
+        self.bak = path.with_name(path.name + ".bak")
+        self.keep: Path | None = temp_path(path, "oldbak")
+        tmp = temp_path(path, "bak")
+        for p in (tmp, self.keep):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(p)
+        try:  # a hard link to the same inode: the rename that follows never touches it
+            os.link(path, tmp)
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
+                               errno.EOPNOTSUPP, errno.ENOSYS, errno.EACCES):
+                raise
+            tmp = write_temp(path, old, like, "bak")  # no hard links here: a copy
+        try:
+            try:
+                os.link(self.bak, self.keep)  # the previous .bak, in case we must go back
+            except FileNotFoundError:
+                self.keep = None
+            except OSError:
+                if self.bak.is_dir():
+                    raise IsADirectoryError(errno.EISDIR, "Is a directory",
+                                            str(self.bak)) from None
+                raise
+            replace(tmp, self.bak)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            self.done()
+            raise
+
+    def restore(self) -> None:
+        """The commit failed: put the previous .bak back."""
+        with contextlib.suppress(OSError):
+            if self.keep is not None:
+                os.replace(self.keep, self.bak)
+                self.keep = None
+            else:
+                os.unlink(self.bak)
+
+    def done(self) -> None:
+        if self.keep is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.keep)
+            self.keep = None
+
+
+def sync_dir(folder: Path) -> None:
+    if not hasattr(os, "O_DIRECTORY"):  # pragma: no cover - Windows
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def create_exclusive(path: Path, data: bytes) -> None:
+    """Create ``path`` holding ``data`` — atomically, and only if no file is there
+    (another command may create it at the same moment): FileExistsError otherwise."""
+    tmp = write_temp(path, data, None)
+    try:
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP,
+                               errno.ENOSYS, errno.EMLINK):
+                raise
+            _create_by_open(path, data)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    sync_dir(path.parent)
+
+
+def _create_by_open(path: Path, data: bytes) -> None:  # pragma: no cover - no hard links
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes; None if it does not
+    exist. A FIFO, device or directory is refused without opening it for long."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SessionError(f"{path}: not a regular file ({what}); nothing was changed")
+        if st.st_size > limit:
+            raise SessionError(f"{path}: {what} is {st.st_size:,} bytes, over the limit of "
+                               f"{limit:,}; nothing was changed")
+        parts, size = [], 0
+        while size <= limit:
+            block = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not block:
+                break
+            parts.append(block)
+            size += len(block)
+        if size > limit:
+            raise SessionError(f"{path}: {what} is over the limit of {limit:,} bytes; "
+                               "nothing was changed")
+        data = b"".join(parts)
+        return data
+    finally:
+        os.close(fd)

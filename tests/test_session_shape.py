@@ -1,0 +1,103 @@
+"""A hand-edited session of the wrong shape (issue 10, item 6): exit 3 naming the file,
+the table and the key, for lookups, changes and undo alike, and the file untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import build_table, files_of, hand_edit
+
+# (what a person typed, the regex edit, the words the message must hold: the table as
+# [table] and the key)
+CASES = [
+    ("units = 5", r"^\[units\.Gob\]\n", "", None),  # see the special case below
+    ('Stealth = "one"', r"^Stealth = 1$", 'Stealth = "one"', ("[units.Gob.skills]", "Stealth")),
+    ("a task without challenge", r"^challenge = 4\n", "", ("[tasks.knot]", "challenge")),
+    ('clock value = "x"', r"^value = 1$", 'value = "x"', ("[clock]", "value")),
+    ('rules = "x"', r"^schema = 1\n(.*?)^\[rules\]\n", r'schema = 1\nrules = "x"\n\1',
+     ("rules", "top level")),
+    ("body = 8", r'^body = "2x1"$', "body = 8", ("[units.Gob]", "body")),
+    ("a card twice", r'^draw = \["(\w+\^?v?)", "(\w+\^?v?)"', r'draw = ["\1", "\1"',
+     ("[fate]", "draw")),
+    ("fatigue = -3", r"^fatigue = 1$", "fatigue = -3", ("[units.Gob.conditions]", "fatigue")),
+    ("challenge = 999", r"^challenge = 4$", "challenge = 999", ("[tasks.knot]", "challenge")),
+    ("schema = 0", r"^schema = 1$", "schema = 0", ("schema", "top level")),
+    ("a stat past the scale bound", r'^mind = "6x1"$', 'mind = "2x9999"', ("[units.Gob]", "mind")),
+    ('crits = "x"', r'^speed = "5x0"$', 'speed = "5x0"\ncrits = "x"', ("[units.Gob]", "crits")),
+    ("a Timed Event without text", r'^text = "reinforcements"\n', "",
+     ("[clock.timed[0]]", "text")),
+]
+
+
+def _units_5(path: Path) -> None:
+    # `units = 5` at the top, with the [units.Gob] tables removed (else it is not TOML)
+    text = path.read_text()
+    start = text.index("[units.Gob]")
+    end = text.index("[tasks.knot]")
+    path.write_text(text[:start] + text[end:])
+    hand_edit(path, r"^schema = 1$", "schema = 1\nunits = 5")
+
+
+@pytest.mark.parametrize(("label", "pattern", "repl", "words"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_a_hand_edit_of_the_wrong_shape_is_refused(d2d, tmp_path: Path, label: str,
+                                                   pattern: str, repl: str,
+                                                   words: tuple[str, str] | None) -> None:
+    path = build_table(d2d, tmp_path / "t.toml")
+    if label == "units = 5":
+        _units_5(path)
+        words = ("units", "top level")
+    else:
+        hand_edit(path, pattern, repl)
+    before = files_of(tmp_path)
+    for args in (("unit", "list"), ("fate", "draw"), ("unit", "condition", "Gob", "add",
+                                                       "stun"), ("session", "show")):
+        res = d2d("--session", path, *args)
+        assert res.exit_code == 3, (args, res.stdout, res.stderr)
+        line = res.stderr.strip()
+        assert line.count("\n") == 0 and str(path) in line, line
+        assert words is not None and all(w in line for w in words), line
+        assert "Traceback" not in res.stdout + res.stderr
+    assert files_of(tmp_path) == before  # nothing touched: not the file, .bak or journal
+
+
+def test_the_error_names_the_unit_table_and_key_in_json(d2d, tmp_path: Path) -> None:
+    path = build_table(d2d, tmp_path / "t.toml")
+    hand_edit(path, r"^fatigue = 1$", "fatigue = -3")
+    env = d2d.json("--session", path, "status", code=3)
+    assert env["error"]["kind"] == "session"
+    assert "[units.Gob.conditions] fatigue: -3 is out of range" in env["error"]["message"]
+
+
+def test_a_good_hand_edit_is_read_and_kept(d2d, tmp_path: Path) -> None:
+    # The shape check does not get in the way of what hand edits are for.
+    path = build_table(d2d, tmp_path / "t.toml")
+    hand_edit(path, r"^fatigue = 1$", "fatigue = 3  # the goblin ran all night")
+    hand_edit(path, r"^\[rules\]$", '[rules]\n# house rule\nnew_skill_sp = 1')
+    path.write_text(path.read_text() + '\n[notes]\nplot = "the map"\n')
+    assert d2d.json("--session", path, "unit", "show", "Gob")["conditions"] == {"fatigue": 3}
+    d2d.ok("--session", path, "unit", "condition", "Gob", "add", "stun")
+    text = path.read_text()
+    assert "# the goblin ran all night" not in text or "fatigue = 3" in text
+    assert "# house rule" in text and 'plot = "the map"' in text
+
+
+def test_rules_values_are_checked_on_read_by_the_options_module(d2d, tmp_path: Path
+                                                                   ) -> None:
+    # The declared shape checks each [rules] key with rules.options.problems.
+    path = build_table(d2d, tmp_path / "t.toml")
+    hand_edit(path, r"^\[rules\]$", '[rules]\nspeed_convention = "5"')
+    before = path.read_bytes()
+    res = d2d("--session", path, "char", "new", "Rook", "--body", "8")
+    assert res.exit_code == 3
+    assert "[rules] speed_convention: '5': use \"001\" or \"000\"" in res.stderr
+    assert path.read_bytes() == before
+
+
+def test_deep_nesting_is_a_session_error_not_a_crash(d2d, tmp_path: Path) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text("schema = 1\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    res = d2d("--session", path, "fate", "status")
+    assert res.exit_code == 3 and str(path) in res.stderr
