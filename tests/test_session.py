@@ -126,9 +126,8 @@ def test_env_var_selects_the_session(d2d, data_dir: Path,
 
 def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
         d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.helpers import build_table, hand_edit
-
     from d2d_cli import session
+    from tests.helpers import build_table, hand_edit
 
     path = build_table(d2d, tmp_path / "c.toml")
     d2d.ok("--session", path, "fate", "draw")
