@@ -5,12 +5,20 @@ they cancel (000 l.600–601)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from d2d_cli.rules import advantage as adv
-from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules import conflict
+from d2d_cli.rules.cards import all_outcomes, parse_card
 from d2d_cli.rules.fate import OutOfCards, Revealer
+from d2d_cli.rules.situation import Terms
 from tests.helpers import rule_text
+from tests.unit_board import load_board
 
 
 def test_the_rule_lines_quoted_here() -> None:
@@ -75,3 +83,107 @@ def test_cancelling_within_a_side_and_across_sides() -> None:
     assert (a.mode, b.mode, a.extra) == (adv.NORMAL, adv.NORMAL, 0)
     a, b = adv.standings([up], [down])
     assert (a.mode, b.mode, a.extra, b.extra) == (adv.ADVANTAGE, adv.DISADVANTAGE, 1, 1)
+
+
+# --------------------------------------------------------------------------- conflict
+
+
+def test_fate_side_with_advantage_keeps_the_best(d2d: Any) -> None:
+    # Two Fate cards for the fate side (A first): 4♥ turns Lower, Block (loses to
+    # Strong); 9♠ stays Upper, Fast (beats Strong). Advantage keeps the win.
+    r = d2d.json("conflict", "fate", "strong", "--advantage", "a", "--card", "4H",
+                 "--card", "9S")
+    assert (r["approach_a"], r["outcome"], r["side_a"]["set_aside"]) == ("fast", "a", "4Hv")
+    assert [c["code"] for c in r["side_a"]["revealed"]] == ["4Hv", "9S^"]
+    r = d2d.json("conflict", "fate", "strong", "--disadvantage", "a", "--card", "4H",
+                 "--card", "9S")
+    assert (r["approach_a"], r["outcome"], r["side_a"]["set_aside"]) == (
+        "block", "b", "9S^")
+
+
+def test_card_side_with_advantage_reveals_one_fate(d2d: Any) -> None:
+    # 000 l.423 "IF you have Advantage THEN Reveal Fate. Use either of the 2 Conflict
+    # cards": the player's 3♠ (Fast) or the Fate card (K♣, Strong by colour) against
+    # the Rival's Evade: Fast wins, Strong loses.
+    r = d2d.json("conflict", "3S^", "evade", "--advantage", "a", "--card", "KC")
+    assert (r["side_a"]["card"]["code"], r["outcome"], r["side_a"]["set_aside"]) == (
+        "3S^", "a", "KC^")
+    # Equal results: the card scoring more Hits (a royal always Hits, 001 l.836).
+    r = d2d.json("conflict", "3S^", "strong", "--advantage", "a", "--card", "KS")
+    assert (r["side_a"]["card"]["code"], r["side_a"]["set_aside"]) == ("KS^", "3S^")
+
+
+def test_both_sides_opposite_favour_the_same_side(d2d: Any) -> None:
+    # A with Advantage, B with Disadvantage: A keeps its best, B its worst — the pair
+    # best for A. Cards in order: A's extra, B's Fate, B's extra.
+    r = d2d.json("conflict", "7S^", "fate", "--advantage", "a", "--disadvantage", "b",
+                 "--card", "4H", "--card", "9C", "--card", "2D")
+    # A: 7♠ Fast or 4♥ Block; B: 9♣ Strong or 2♦ Counter. Fast beats Strong: A wins.
+    assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
+    assert (r["side_a"]["set_aside"], r["side_b"]["set_aside"]) == ("4Hv", "2Dv")
+
+
+def test_advantage_human_output(d2d: Any) -> None:
+    out = d2d.ok("conflict", "fate", "strong", "--advantage", "a", "--card", "4H",
+                 "--card", "9S")
+    assert out == (
+        "A: Fast (9♠ 9 of Swords ↑)   vs   B: Strong\n"
+        "Advantage for A: --advantage (000 l.423–424)\n"
+        "A revealed 4♥ 4 of Cups ↓, 9♠ 9 of Swords ↑: kept 9♠ 9 of Swords ↑, set aside 4♥ "
+        "4 of Cups ↓\n"
+        "A wins\n"
+        "  A: Hit: count the Hits of your cards (d2d hit)\n"
+        "  A: Draw a card\n")
+
+
+def test_advantage_from_the_deck_is_journalled(d2d: Any) -> None:
+    before = d2d.json("fate", "status")["remaining"]
+    r = d2d.json("conflict", "fast", "fate", "--disadvantage", "b")
+    assert d2d.json("fate", "status")["remaining"] == before - 2
+    assert len(r["side_b"]["revealed"]) == 2
+    assert "conflict fast fate --disadvantage b" in d2d.ok("session", "log")
+
+
+def test_blessed_gives_advantage_000_l1145(d2d: Any, tmp_path: Path) -> None:
+    board = load_board(d2d, tmp_path)
+    d2d.ok("--session", board, "unit", "condition", "Goblin", "add", "blessed")
+    r = d2d.json("--session", board, "conflict", "Merc:7S^", "Goblin", "--card", "4H",
+                 "--card", "9S")
+    assert r["advantage"]["b"]["mode"] == "advantage"
+    assert r["advantage"]["b"]["sources"][0]["key"] == "blessed"
+    assert r["advantage"]["b"]["sources"][0]["source"] == (
+        '000 l.1145 "Blessed - Status. Advantage on next important Conflict"')
+    # The Goblin's Block (4♥) beats the Merc's Fast; its 9♠ would lose the rank tiebreak.
+    assert (r["approach_b"], r["outcome"]) == ("block", "b")
+    # An Unskilled Goblin that is Blessed: they cancel on its side.
+    r = d2d.json("--session", board, "conflict", "Merc:7S^", "Goblin", "--rival-skill",
+                 "none", "--card", "4H")
+    assert r["advantage"]["b"]["mode"] == "normal"
+    assert r["advantage"]["b"]["cancelled"] == ("1 Advantage and Disadvantage cancel on "
+                                                "this side")
+
+
+_VALUE = {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0}
+
+
+def _outcome(a: str, b: str, reveal: list[Any] | None = None, mode: str = "") -> Any:
+    terms = Terms(advantage=("a",) if mode == "advantage" else (),
+                  disadvantage=("a",) if mode == "disadvantage" else ())
+    ask = conflict.ask([a, b], {}, terms=terms)
+    return ask.resolve(Revealer(None, None, reveal) if reveal is not None else None)
+
+
+@given(st.sampled_from(all_outcomes()), st.sampled_from(all_outcomes()),
+       st.sampled_from(all_outcomes()), st.sampled_from(["advantage", "disadvantage"]))
+@settings(max_examples=300, deadline=None)
+def test_the_kept_card_is_the_best_or_the_worst(a: Any, b: Any, fate: Any,
+                                                mode: str) -> None:
+    # A's own card or the Fate card: Advantage is never worse than either alone, and
+    # Disadvantage never better (for A, against the same B).
+    got = _outcome(a.code, b.code, [fate], mode)
+    turned = fate.flipped(fate.color == "black")
+    alone = [_VALUE[_outcome(x.code, b.code).outcome] for x in (a, turned)]
+    if mode == "advantage":
+        assert _VALUE[got.outcome] == max(alone)
+    else:
+        assert _VALUE[got.outcome] == min(alone)
