@@ -17,7 +17,7 @@ from d2d_cli.rules import conflict
 from d2d_cli.rules.cards import all_outcomes, parse_card
 from d2d_cli.rules.fate import OutOfCards, Revealer
 from d2d_cli.rules.situation import Terms
-from tests.helpers import rule_text
+from tests.helpers import rule_text, with_rules
 from tests.unit_board import load_board
 
 
@@ -187,3 +187,64 @@ def test_the_kept_card_is_the_best_or_the_worst(a: Any, b: Any, fate: Any,
         assert _VALUE[got.outcome] == max(alone)
     else:
         assert _VALUE[got.outcome] == min(alone)
+
+
+# --------------------------------------------------------------------------- hit
+
+
+@pytest.fixture
+def revealed(d2d: Any, tmp_path: Path) -> Path:
+    return with_rules(d2d, tmp_path, combos="revealed")
+
+
+def test_revealed_combo_with_advantage_keeps_the_best_cards(d2d: Any,
+                                                           revealed: Path) -> None:
+    # 000 l.483 "Normal - Reveal 2 Conflict. IF they are the next 2 in rank sequence
+    # …": with Advantage 3 are revealed and the best 2 kept (6, 7 make 5-6-7).
+    cards = ["--card", "6H", "--card", "9C", "--card", "7D"]
+    r = d2d.json("--session", revealed, "hit", "5S", "--vs", 5, "--combo", "--advantage",
+                 *cards)
+    assert [x["card"]["code"] for x in r["revealed"]] == ["6H^", "7D^"]
+    assert [c["code"] for c in r["set_aside"]] == ["9C^"]
+    assert (r["hits"], r["combo_name"], r["advantage"]["mode"]) == (2, "5-6-7", "advantage")
+    r = d2d.json("--session", revealed, "hit", "5S", "--vs", 5, "--combo",
+                 "--disadvantage", *cards)
+    assert [x["card"]["code"] for x in r["revealed"]] == ["6H^", "9C^"]
+    assert (r["hits"], r["combo"], r["glancing"]) == (1, None, True)
+    out = d2d.ok("--session", revealed, "hit", "5S", "--vs", 5, "--combo", "--advantage",
+                 *cards)
+    assert out == (
+        "Your Level 0: not given (0)\n"
+        "Rival Level 0: not given (0)\n"
+        "Advantage for you: --advantage (000 l.423–424)\n"
+        "Difficulty 5: --vs 5\n"
+        "Level 0 vs Difficulty 5 (Fast)\n"
+        "  5♠ 5 of Swords ↑: 5+0=5 ≤ 5 → no Hit\n"
+        "Combo cards revealed:\n"
+        "  6♥ 6 of Cups ↑: 6+0=6 > 5 → Hit\n"
+        "  7♦ 7 of Coins ↑: 7+0=7 > 5 → Hit\n"
+        "Set aside (Advantage): 9♣ 9 of Wands ↑\n"
+        "Combo: Straight 5-6-7\n"
+        "Gain:A — take an A from your discard pile or deck into your hand.\n"
+        "Hits: 2\n")
+
+
+def test_advantage_on_hit_needs_a_reveal(d2d: Any, revealed: Path) -> None:
+    for session in ([], ["--session", revealed]):
+        before = d2d.json(*session, "fate", "status")
+        res = d2d(*session, "hit", "5S", "--vs", 5, "--advantage")
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1
+        assert "--advantage/--disadvantage keep the best/worst of revealed cards" in \
+            res.stderr
+        assert d2d.json(*session, "fate", "status") == before
+
+
+def test_unskilled_disadvantage_counts_for_a_revealed_combo(d2d: Any, tmp_path: Path
+                                                           ) -> None:
+    board = load_board(d2d, tmp_path)
+    text = board.read_text()
+    board.write_text(text.replace("[rules]\n", '[rules]\ncombos = "revealed"\n', 1))
+    r = d2d.json("--session", board, "hit", "QS", "--by", "Archer", "--skill", "Melee",
+                 "--vs", "Goblin", "--combo", "--card", "QH", "--card", "3C")
+    assert r["advantage"]["mode"] == "disadvantage"
+    assert (r["hits"], [c["code"] for c in r["set_aside"]]) == (1, ["QH^"])

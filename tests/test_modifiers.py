@@ -55,6 +55,20 @@ def test_every_quote_in_the_table_is_the_rule_text() -> None:
 # --------------------------------------------------------------------------- range
 
 
+def test_melee_at_range_0_is_level_minus_1_001_l687(d2d: Any, board: Path) -> None:
+    # 001 l.687 "Melee - Range:0-1. Level:-1 at Range:0". The Merc's Melee 2 → 1; the
+    # Goblin's Close Combat has no Range modifier (l.685 "Close Combat - Range:0-1").
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                 "--range", 0)
+    assert (r["your_level"], r["rival_level"], r["level"]) == (1, 1, 0)
+    assert r["modifiers"] == [{"key": "range", "name": "Melee at Range 0", "side": "a",
+                               "level": -1, "origin": "option",
+                               "source": '001 l.687 "Melee - Range:0-1. Level:-1 at '
+                                         'Range:0"'}]
+    assert d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                    "--range", 1)["modifiers"] == []
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["Merc:fast", "Goblin", "--range", "2"],
      "Melee reaches Range 0-1 (001 l.687): Range 2 is out of reach"),
@@ -102,6 +116,29 @@ def test_reach_at_range_0_is_disadvantage_001_l691(d2d: Any, board: Path) -> Non
 
 
 # --------------------------------------------------------------------------- cover
+
+
+@pytest.mark.parametrize(("cover", "side", "level"), [
+    ("25", "a", -1), ("50", "a", -2), ("75%", "a", -3), ("100", "a", -4),
+    ("b:50", "a", -2), ("a:25", "b", -1),
+])
+def test_cover_is_level_minus_1_per_25_percent_001_l718(d2d: Any, board: Path, cover: str,
+                                                        side: str, level: int) -> None:
+    # 001 l.716–718 "Cover:+25% - for each obstacle encountered / Effect - Level:-1 for
+    # each 25%": the side attacking into cover loses a Level per 25%.
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                 "--cover", cover)
+    [m] = r["modifiers"]
+    assert (m["key"], m["side"], m["level"]) == ("cover", side, level)
+    assert (r["your_level"], r["rival_level"]) == (
+        (2 + level, 1) if side == "a" else (2, 1 + level))
+
+
+@pytest.mark.parametrize("cover", ["30", "125", "c:25", "half", "-25"])
+def test_bad_cover_is_refused(d2d: Any, cover: str) -> None:
+    res = d2d("hit", "9S", "--vs", 2, "--cover", cover)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert "--cover" in res.stderr
 
 
 def test_cover_target_reveal_hits_the_obstacle_001_l718(d2d: Any, board: Path) -> None:
@@ -194,6 +231,17 @@ def test_flanking_from_the_back_rival_cannot_block_000_l326(d2d: Any, board: Pat
     assert (r["approach_b"], r["outcome"]) == ("block", "tie")
 
 
+def test_confined_and_close_combat_000_l454(d2d: Any, board: Path) -> None:
+    # 000 l.454 "Confined - IF another Unit shares your Space THEN Initiative:-1. Close
+    # Combat ignores Confined." Both sides share a Space: the Merc (Melee) -1, the
+    # Goblin (Close Combat) 0.
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                 "--confined", "both")
+    assert [(m["name"], m["side"], m["level"]) for m in r["modifiers"]] == [
+        ("Confined", "a", -1), ("Confined (ignored: Close Combat)", "b", 0)]
+    assert (r["your_level"], r["rival_level"]) == (1, 1)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--high-ground", "c"], "--high-ground c: name a side, a or b"),
     (["--flank", "front"], "--flank front: side or back"),
@@ -223,6 +271,29 @@ def test_weapon_scale_in_a_conflict(d2d: Any, board: Path) -> None:
     assert (r["side_a"]["level"], r["side_b"]["level"]) == (1, 2)
     assert (r["side_a"]["card"]["code"], r["side_a"]["set_aside"], r["outcome"]) == (
         "9S^", "5S^", "b")
+
+
+def test_weapon_scale_from_the_units_body_000_l334(d2d: Any, board: Path) -> None:
+    # 000 l.335–337 "Difference = Stat Scale - Weapon Scale. IF Difference > 0 THEN
+    # Initiative:+Difference and Advantage / IF Difference < 0 THEN … Disadvantage". The
+    # Ogre's own weapon is on its Body's scale 2 (001 l.920): against the Merc's Body 8x1
+    # the Difference is 1 - 2 = -1; the Merc against the Ogre's 6x2 has +1.
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Ogre", "--vs", "Merc")
+    assert [(m["key"], m["side"], m["level"], m["origin"]) for m in r["modifiers"]] == [
+        ("weapon_scale", "a", -1, "session")]
+    assert r["advantage"]["mode"] == "disadvantage"
+    assert (r["sources"]["weapon_scale"], r["sources"]["rival_stat_scale"]) == (
+        "2 (Ogre's Body 6x2)", "1 (Merc's Body 8x1)")
+    assert (r["your_level"], r["rival_level"], r["difficulty"]) == (1, 2, 8)
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Ogre")
+    assert [(m["level"], r["advantage"]["mode"]) for m in r["modifiers"]] == [
+        (1, "advantage")]
+    # --weapon-scale gives the weapon's scale; with --vs STAT the Rival's stat scale.
+    r = d2d.json("hit", "9S", "--vs", "2x3", "--weapon-scale", 1)
+    assert (r["modifiers"][0]["level"], r["your_level"], r["advantage"]["mode"]) == (
+        2, 2, "advantage")
+    res = d2d("conflict", "fast", "fast", "--weapon-scale", 1)
+    assert res.exit_code == 2 and "--weapon-scale needs the Rival's stat scale" in res.stderr
 
 
 def test_modifiers_human_output(d2d: Any, board: Path) -> None:

@@ -4,6 +4,7 @@ override; the output says where each number came from."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,115 @@ def test_the_rule_lines_quoted_here() -> None:
     assert t000[1271].startswith("- Unskilled - IF a Unit attempts a Conflict where they "
                                  "have no applicable Skill or Ability")
     assert t000[1120] == "- Actor - Your Unit in a Conflict. It is opposed by the Rival."
+
+
+# --------------------------------------------------------------------------- hit
+
+
+def test_hits_sample_by_unit_names_001_l852(d2d: Any, board: Path) -> None:
+    # 001 l.852–870: "Goblin with Close Combat:1 attacks a Mercenary with Melee:2 … Merc
+    # is 2-1=Level:1. Gob is 1-2=Level:0 … Difficulty - The Goblin Body is 2x1 … 3, 4, 5
+    # - 2+1, 3+1, 4+1 … Hits:3". The Merc's Melee 2 against the Goblin's Close Combat 1
+    # (its defending skill: it holds no Melee, so its best Combat skill).
+    r = d2d.json("--session", board, "hit", "2S", "3H", "4C", "--by", "Merc", "--vs",
+                 "Goblin")
+    assert (r["your_level"], r["rival_level"], r["level"], r["difficulty"], r["hits"]) == (
+        2, 1, 1, 2, 3)
+    assert r["sources"] == {
+        "level": "Merc Melee 2 (its best Combat skill)",
+        "rival_level": "Goblin Close Combat 1 (its best Combat skill; no Melee)",
+        "difficulty": "Goblin's Body 2x1",
+        "weapon_scale": "1 (Merc's Body 8x1)",
+        "rival_stat_scale": "1 (Goblin's Body 2x1)"}
+    assert [row["why"] for row in r["cards"]] == ["2+1=3 > 2", "3+1=4 > 2", "4+1=5 > 2"]
+    # "Gob is 1-2=Level:0": the other way round, Difficulty the Merc's Body 8x1.
+    r = d2d.json("--session", board, "hit", "5S", "--by", "Goblin", "--vs", "Merc")
+    assert (r["your_level"], r["rival_level"], r["level"], r["difficulty"]) == (1, 2, 0, 8)
+
+
+def test_hit_by_units_human_output(d2d: Any, board: Path) -> None:
+    out = d2d.ok("--session", board, "hit", "2S", "3H", "4C", "--by", "Merc", "--vs",
+                 "Goblin")
+    assert out == (
+        "Your Level 2: Merc Melee 2 (its best Combat skill)\n"
+        "Rival Level 1: Goblin Close Combat 1 (its best Combat skill; no Melee)\n"
+        "Difficulty 2: Goblin's Body 2x1\n"
+        "Level 1 vs Difficulty 2 (Fast)\n"
+        "  2♠ 2 of Swords ↑: 2+1=3 > 2 → Hit\n"
+        "  3♥ 3 of Cups ↑: 3+1=4 > 2 → Hit\n"
+        "  4♣ 4 of Wands ↑: 4+1=5 > 2 → Hit\n"
+        "Combo: Straight 2-3-4\n"
+        "Take 1 card(s) of your choice from your discard pile.\n"
+        "Hits: 3\n")
+
+
+def test_explicit_numbers_override_the_session(d2d: Any, board: Path) -> None:
+    r = d2d.json("--session", board, "hit", "5S", "--by", "Merc", "--vs", "Goblin",
+                 "--level", 4, "--rival-level", 0, "--difficulty", 6)
+    assert (r["your_level"], r["rival_level"], r["level"], r["difficulty"]) == (4, 0, 4, 6)
+    assert r["sources"]["level"] == ("--level (the session: Merc Melee 2 (its best Combat "
+                                     "skill))")
+    assert r["sources"]["rival_level"].startswith("--rival-level (the session: Goblin")
+    assert r["sources"]["difficulty"] == "--difficulty"
+
+
+def test_difficulty_is_the_rivals_stat_after_conditions(d2d: Any, board: Path) -> None:
+    # 001 l.822 "vs - Found after the term vs. (eg vs Body)"; a Fatigue token lowers Body
+    # by 1 (000 l.1190), as the Status Bar shows it.
+    r = d2d.json("--session", board, "hit", "5S", "--by", "Merc", "--vs", "Goblin",
+                 "--stat", "mind")
+    assert (r["difficulty"], r["sources"]["difficulty"]) == (6, "Goblin's Mind 6x1")
+    d2d.ok("--session", board, "unit", "condition", "Goblin", "add", "fatigue")
+    r = d2d.json("--session", board, "hit", "5S", "--by", "Merc", "--vs", "Goblin")
+    assert (r["difficulty"], r["sources"]["difficulty"]) == (1, "Goblin's Body 1x1")
+
+
+def test_stat_penalties_lower_the_level_000_l453(d2d: Any, board: Path) -> None:
+    # 000 l.453 "IF the main Stat of the Skill has penalties THEN Initiative:+penalties":
+    # two Fatigue (Body:-1 each) on the Merc lower its Melee (a Combat skill: main Stat
+    # Body, d2d's choice) by 2; Stun (Mind) does not, unless --skill-stat mind.
+    d2d.ok("--session", board, "unit", "condition", "Merc", "add", "fatigue", "--count", 2)
+    d2d.ok("--session", board, "unit", "condition", "Merc", "add", "stun")
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin")
+    assert (r["your_level"], r["level"]) == (0, 0)
+    assert r["modifiers"] == [{
+        "key": "stat_penalties", "name": "Stat Penalties: Body -2 (Fatigue 2)", "side": "a",
+        "level": -2, "origin": "session",
+        "source": '000 l.453 "Stat Penalties - IF the main Stat of the Skill has penalties '
+                  'THEN Initiative:+penalties."'}]
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                 "--skill-stat", "mind")
+    assert [(m["name"], m["level"]) for m in r["modifiers"]] == [
+        ("Stat Penalties: Mind -1 (Stun 1)", -1)]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--by", "Nobody", "--vs", "2"], "no unit 'Nobody'"),
+    (["--by", "Merc", "--vs", "Gobln"], "--vs takes a Difficulty: a whole number 1 or more "
+                                        "or a stat like 2x1, or a unit on the board, not "
+                                        "'Gobln' — did you mean Goblin?"),
+    (["--vs", "2", "--difficulty", "3"], "give the Difficulty once"),
+    (["--by", "Merc", "--vs", "Goblin", "--difficulty", "0"], "--difficulty takes a "
+                                                             "Difficulty of 1 or more"),
+    (["--by", "Merc", "--vs", "Goblin", "--stat", "luck"], "--stat luck: the Rival's stat"),
+    (["--by", "Merc", "--vs", "2", "--stat", "mind"], "--stat names the Rival unit's stat"),
+    (["--by", "Merc", "--vs", "2", "--skill", "Gunnery"],
+     "Merc has no Gunnery, and Gunnery is not a Common Skill: an Unskilled unit cannot do "
+     "it (000 l.764, l.1272)"),
+    (["--by", "Sage", "--vs", "2"], "Sage holds no Combat skill: name the skill with --skill"),
+    (["--vs", "2", "--skill", "Melee"], "--skill reads a unit's Level: name a unit"),
+    (["--by", "Merc", "--vs", "2", "--rival-skill", "Melee"], "--rival-skill reads the "
+                                                              "Rival's Level"),
+    (["--by", "Merc", "--vs", "2", "--skill", "Swordplay"], "unknown skill 'Swordplay'"),
+    (["--by", "Merc", "--vs", "2", "--skill-stat", "luck"], "--skill-stat luck: one of"),
+])
+def test_hit_refusals_are_one_line_and_change_nothing(d2d: Any, board: Path,
+                                                      args: list[str], message: str) -> None:
+    before = board.read_bytes()
+    res = d2d("--session", board, "hit", "9S", *args)
+    assert res.exit_code == 2, res.stderr
+    assert message in res.stderr and res.stderr.count("\n") == 1
+    assert board.read_bytes() == before
 
 
 # --------------------------------------------------------------------------- conflict
@@ -148,3 +258,24 @@ def test_explicit_levels_override_in_conflict(d2d: Any, board: Path) -> None:
     assert r["sources"]["level_a"] == "--level-a (the session: Merc Melee 2 (its best " \
         "Combat skill))"
     assert r["tiebreak"]["b"]["level_bonus"] == 3
+
+
+def test_json_lookup_with_unit_names_never_imports_rich(d2d: Any, board: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from d2d_cli.cli import main\n"
+        f"main(['--session', {str(board)!r}, 'conflict', 'Merc:7S^', 'Goblin:5S^', "
+        "'--cover', '25', '--json'])\n"
+        f"main(['--session', {str(board)!r}, 'hit', '9S', '--by', 'Merc', '--vs', "
+        "'Goblin', '--json'])\n"
+        "assert 'rich' not in sys.modules, 'rich imported'\n"
+    )
+    env = {**os.environ}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(x)["ok"] for x in done.stdout.splitlines()] == [True, True]
