@@ -279,3 +279,50 @@ def test_json_lookup_with_unit_names_never_imports_rich(d2d: Any, board: Path) -
                           env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert [json.loads(x)["ok"] for x in done.stdout.splitlines()] == [True, True]
+
+
+# --------------------------------------------------------------------------- crit
+
+
+def test_crit_by_wielder_and_target(d2d: Any, board: Path) -> None:
+    # 001 l.920 "Body+2 with Body:4x1 = Power Rating:6x1": the Merc's Body 8x1 → 10x1;
+    # with a Fatigue token its Body is 7x1 → 9x1. The target's armor is found at the
+    # location (001 l.898); the Ogre has none.
+    r = d2d.json("--session", board, "crit", "--weapon", "Body+2", "--by", "Merc",
+                 "--target", "Ogre", "--card", "pierce@torso", "--types", "pierce")
+    assert (r["power"], r["sources"]) == ("10x1", {
+        "power": "Body+2 with Merc's Body 8x1", "armor": "none at Torso"})
+    d2d.ok("--session", board, "unit", "condition", "Merc", "add", "fatigue")
+    r = d2d.json("--session", board, "crit", "--weapon", "Body+2", "--by", "Merc",
+                 "--card", "pierce@torso")
+    assert (r["power"], r["sources"]["power"]) == ("9x1", "Body+2 with Merc's Body 7x1")
+    # An explicit --stat overrides the unit's.
+    r = d2d.json("--session", board, "crit", "--weapon", "Body+2", "--by", "Merc",
+                 "--stat", "4x1", "--card", "pierce@torso")
+    assert (r["power"], r["sources"]["power"]) == ("6x1", "Body+2 with --stat 4x1 (over "
+                                                          "Merc's)")
+
+
+def test_crit_by_human_output(d2d: Any, board: Path) -> None:
+    out = d2d.ok("--session", board, "crit", "--weapon", "Body+2", "--by", "Merc",
+                 "--armor", "torso=2x1", "--card", "pierce@torso", "--hits", 2)
+    assert out == (
+        "Wound deck: pierce@torso → Crit location Torso\n"
+        "Armor at Torso: 2x1 (from --armor)\n"
+        "Power 10x1: Body+2 with Merc's Body 8x1\n"
+        "Power 10x1 vs Armor 2x1: Hits +1 (level), +0 (scale) → Hits 2 + 1 = 3\n"
+        "Severity Critical (2 rotations)\n"
+        "Mortal Wound: unknown without --target (000 l.540: the 4th Crit on a unit).\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--power", "6x1", "--by", "Merc"], "--by reads the stat of a --weapon formula"),
+    (["--weapon", "6x1", "--by", "Merc"], "--by reads the stat of a --weapon formula"),
+    (["--weapon", "Body+2", "--by", "Nobody"], "no unit 'Nobody'"),
+])
+def test_crit_by_refusals(d2d: Any, board: Path, args: list[str], message: str) -> None:
+    before = board.read_bytes()
+    res = d2d("--session", board, "crit", *args, "--card", "pierce@torso")
+    assert res.exit_code == 2, res.stderr
+    assert message in res.stderr and res.stderr.count("\n") == 1
+    assert board.read_bytes() == before
