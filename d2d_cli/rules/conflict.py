@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -26,7 +26,9 @@ from d2d_cli.rules.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
-from d2d_cli.rules.units import Unit, find, roster
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import Unit
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")
 
@@ -122,6 +124,8 @@ def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
     played = _play(text)
     if played is not None:
         return played
+    from d2d_cli.rules.units import find  # only a unit side needs the roster's code
+
     units = units or {}
     name, sep, what = text.rpartition(":")
     if sep and name.strip():
@@ -407,7 +411,11 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         check_level(level_a, "--level-a")
     if level_b is not None:
         check_level(level_b, "--level-b")
-    units = roster(data) if data.get("units") else {}
+    units: dict[str, Unit] = {}
+    if data.get("units"):
+        from d2d_cli.rules.units import roster
+
+        units = roster(data)
     m = matchup(sides, units)
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),

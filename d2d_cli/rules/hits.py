@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conflict
@@ -38,7 +38,9 @@ from d2d_cli.rules.situation import (
     target_stat,
 )
 from d2d_cli.rules.stats import Stat, parse_stat
-from d2d_cli.rules.units import Unit, find, roster
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import Unit
 
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
@@ -299,8 +301,8 @@ def _rival(vs: str | None, units: dict[str, Unit]) -> Unit | None:
     """``--vs`` names a unit when it is not a number and a unit has that name."""
     if vs is None or _NUMBER.fullmatch(vs.strip()):
         return None
-    folded = {n.lower() for n in units}
-    return find(units, vs.strip()) if vs.strip().lower() in folded else None
+    folded = {n.lower(): u for n, u in units.items()}
+    return folded.get(vs.strip().lower())
 
 
 def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None = None,
@@ -335,8 +337,16 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     if rival_level is not None:
         conflict.check_level(rival_level, "--rival-level")
     terms = terms or Terms()
-    units = roster(data) if data and data.get("units") else {}
-    actor = find(units, by) if by is not None else None
+    units: dict[str, Unit] = {}
+    if data and data.get("units"):
+        from d2d_cli.rules.units import roster
+
+        units = roster(data)
+    actor = None
+    if by is not None:
+        from d2d_cli.rules.units import find
+
+        actor = find(units, by)
     rival = _rival(vs, units)
     rival_stat: Stat | None = None
     if difficulty is not None:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -32,7 +32,9 @@ from d2d_cli.rules import advantage as adv
 from d2d_cli.rules.advantage import Source, Standing
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.stats import Stat
-from d2d_cli.rules.units import STATS, Unit
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import Unit
 
 SIDES = ("a", "b")
 NONE_SKILL = "none"  # --skill none: no applicable skill (Unskilled)
@@ -92,8 +94,7 @@ class Modifier(Result):
     source: str
 
 
-@dataclass(frozen=True)
-class Fighter(Result):
+class Fighter(NamedTuple):
     """One side's Level: the skill used, its Level before modifiers (``skill_level``)
     and after (``level``), and where the number came from (``source``)."""
 
@@ -289,6 +290,8 @@ def parse_cover(value: str) -> CoverSpec:
 def _main_stat(value: str | None) -> str | None:
     if value is None:
         return None
+    from d2d_cli.rules.units import STATS
+
     word = value.strip().lower()
     if word not in STATS:
         raise BadInput(f"--skill-stat {value}: one of {', '.join(STATS)}")
@@ -296,6 +299,8 @@ def _main_stat(value: str | None) -> str | None:
 
 
 def target_stat(value: str | None) -> str:
+    from d2d_cli.rules.units import STATS
+
     word = (value or "body").strip().lower()
     if word not in STATS:
         raise BadInput(f"--stat {value}: the Rival's stat the attack targets, one of "
@@ -455,7 +460,7 @@ def _weapon_scale(tally: _Tally, terms: Terms, a: Unit | None, b: Unit | None,
     """000 l.334–337: Difference = the Rival's Stat Scale - the Weapon Scale; the Actor's
     Level +Difference and Advantage (> 0) or Disadvantage (< 0). A unit's own weapon
     keeps its Body's scale (001 l.920 "Body+2 with Body:4x1 = Power Rating:6x1")."""
-    target = target_stat(terms.stat)
+    target = target_stat(terms.stat) if terms.stat is not None else "body"
     if terms.stat is not None and b is None:
         raise BadInput("--stat names the Rival unit's stat: name the Rival as a unit")
     weapon, weapon_from = terms.weapon_scale, "--weapon-scale"
