@@ -427,7 +427,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus)
     if table_cards is not None and not out.reveals:
-        raise BadInput("--card is for fate sides; give the cards as sides instead")
+        raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
+                       "cover-target reveal); give the cards as sides instead")
     return out
 
 
