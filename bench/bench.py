@@ -122,6 +122,16 @@ def main() -> int:
         if "--session" in argv:
             label = f"long campaign: {label}"
         cases[label] = (d2d(*argv), "lookup ≤ 6×")
+    # Unit-aware rolls (issue 12): Levels, Difficulty and modifiers read by unit name.
+    combat = tmp / "combat1.toml"
+    subprocess.run([D2D, "--session", str(combat), "--seed", "1", "scene", "load", "combat1"],
+                   env=env, check=True, capture_output=True)
+    for argv in (["conflict", "Archer:7S^", "Goblin Scout:5S^", "--skill", "Ranged",
+                  "--range", "3", "--cover", "25", "--json"],
+                 ["hit", "9S", "10H", "8C", "--by", "Archer", "--vs", "Goblin Scout",
+                  "--json"]):
+        cases[f"units: {' '.join(argv)}"] = (d2d("--session", str(combat), *argv),
+                                             "lookup ≤ 6×")
     cases["long campaign: unit condition add"] = (
         d2d("--session", str(long), "unit", "condition", "Goblin 5", "add", "stun",
             "--json"), "≤ 1.5× fresh draw")

@@ -298,6 +298,9 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         "mortal_wound": None, "mortal_rule": "crits4", "crit_count": None,
         "light_damage": [], "table_mode": True,
         "reshuffled": False, "new_deck": False, "target": None,
+        # Issue 12: where the Power and the armor came from.
+        "sources": {"power": "Body+2 with --stat 4x1",
+                    "armor": "--armor 2x1 (every location)"},
     }
 
 

@@ -140,8 +140,11 @@ def test_human_output(d2d: Any) -> None:
 
 def test_hit_json_fields(d2d: Any) -> None:
     r = d2d.json("hit", "QS", "QH", "--vs", 5)
-    assert set(r) == {"hits", "glancing", "combo", "combo_name", "discard_takes",
-                      "approach", "level", "difficulty", "cards"}
+    assert list(r) == ["hits", "glancing", "combo", "combo_name", "discard_takes",
+                       "approach", "level", "difficulty", "cards", "your_level",
+                       "rival_level", "sources", "modifiers", "advantage"]
+    assert r["sources"] == {"level": "not given (0)", "rival_level": "not given (0)",
+                            "difficulty": "--vs 5"}
     assert isinstance(r["hits"], int) and isinstance(r["discard_takes"], int)
 
 

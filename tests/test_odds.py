@@ -103,12 +103,12 @@ class _Walk:
 ])
 def test_conflict_odds_match_every_reveal(a: str, b: str, la: int, lb: int, orient: str,
                                           reading: str) -> None:
-    m = conflict.matchup([a, b])
+    ask = conflict.ask([a, b], {}, level_a=la, level_b=lb, reading=reading,
+                       fate_orientation=orient)
 
     def run(reveal: Callable[[], Card]) -> str:
         walk: Any = _Walk(reveal)
-        return conflict.resolve(m, walk, level_a=la, level_b=lb, reading=reading,
-                                fate_orientation=orient).outcome
+        return conflict.resolve(ask, walk).outcome
 
     for pile in (SMALL, ["9S"]):  # the second: B's card comes from the reshuffle
         discard = rest(pile) if pile == SMALL else ["9C", "3S", "KC", "BW"]

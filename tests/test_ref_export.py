@@ -32,8 +32,9 @@ def test_ref_finds_each_kind(d2d) -> None:
 def test_ref_lists() -> None:
     assert len(reference.lookup("archetypes").matches) == 82
     # 000 l.746–747 list 18 Conditions plus Radiated (Glossary l.1237); Dying and Dead
-    # (Glossary Statuses, l.1183, l.1172) are tracked too since issue 11 item 6.
-    assert len(reference.lookup("conditions").matches) == 21
+    # (Glossary Statuses, l.1183, l.1172) are tracked too since issue 11 item 6, and
+    # Blessed (l.1145, the Advantage of issue 12 item 3).
+    assert len(reference.lookup("conditions").matches) == 22
     names = [e.name for e in reference.lookup("skills").matches]
     assert "Close Combat" in names and "Pyro" in names and "Telepathy" in names
     assert reference.lookup("glossary").matches[0].name == "Ability"

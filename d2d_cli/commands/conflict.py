@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
+from d2d_cli.commands import _situation as s
 from d2d_cli.rules import conflict as rules
-
-if TYPE_CHECKING:
-    from d2d_cli.rules.fate import Revealer
+from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules.situation import Terms
 
 app = c.single("conflict")
 
-_LEVEL_HELP = "'s Skill Level, for the Level Bonus of a rank tiebreak (0 or more)."
-LevelA = Annotated[int, typer.Option(help="Side A" + _LEVEL_HELP)]
-LevelB = Annotated[int, typer.Option(help="Side B" + _LEVEL_HELP)]
+_LEVEL_HELP = ("'s Level, for the Level Bonus of a rank tiebreak (0 or more; "
+               "default: a unit side's skill Level).")
+LevelA = Annotated[int | None, typer.Option(help="Side A" + _LEVEL_HELP)]
+LevelB = Annotated[int | None, typer.Option(help="Side B" + _LEVEL_HELP)]
+AdvantageOpt = Annotated[list[str] | None, typer.Option(
+    metavar="a|b", help="That side has Advantage: one more Fate card is revealed and the "
+    "best kept (000 l.423). Repeatable.")]
+DisadvantageOpt = Annotated[list[str] | None, typer.Option(
+    metavar="a|b", help="That side has Disadvantage: one more Fate card is revealed and "
+    "the worst kept (000 l.424). Repeatable.")]
+ObstacleOpt = Annotated[list[str] | None, typer.Option(
+    "--obstacle", metavar="SUIT=NAME", help="With --cover: a major obstacle's suit (C=rock); "
+    "a Fate card is revealed first, a matching suit makes it the target (001 l.718–720).")]
 
 
 @app.command()
@@ -26,9 +36,27 @@ def conflict(
     sides: Annotated[list[str], typer.Argument(
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
-             "with orientation (7S^, QHv, RW) or fate. Or the word chart.")],
-    level_a: LevelA = 0,
-    level_b: LevelB = 0,
+             "with orientation (7S^, QHv, RW), fate, or a unit: NAME:APPROACH, NAME:CARD, "
+             "NAME:fate, or NAME for a Non-Player (fate). Or the word chart.")],
+    level_a: LevelA = None,
+    level_b: LevelB = None,
+    skill: s.SkillOpt = None,
+    rival_skill: s.RivalSkillOpt = None,
+    skill_stat: s.SkillStatOpt = None,
+    advantage: AdvantageOpt = None,
+    disadvantage: DisadvantageOpt = None,
+    range_: s.RangeOpt = None,
+    attack: s.AttackOpt = None,
+    cover: s.CoverOpt = None,
+    obstacle: ObstacleOpt = None,
+    high_ground: s.HighGroundOpt = None,
+    flank: s.FlankOpt = None,
+    confined: s.ConfinedOpt = None,
+    outnumbered: s.OutnumberedOpt = None,
+    weapon_scale: s.WeaponScaleOpt = None,
+    stat: Annotated[str | None, typer.Option(
+        metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
+        "scale (default body).")] = None,
     card: c.CardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
@@ -40,24 +68,39 @@ def conflict(
     reveals a Fate card for a non-player (black Upper, red Lower); with --card, the Fate
     card(s) drawn at the table. `d2d conflict chart` prints the whole chart.
 
-    Example: d2d conflict fate 7S^ --level-b 2
+    Units: A is the Actor, B the Rival. Each unit's Level is its skill's Level (--skill;
+    the Rival's defending skill) less the condition penalties of its main Stat; the
+    options --range, --cover, --high-ground, --flank, --confined, --outnumbered and
+    --weapon-scale change a side's Level (tables/modifiers.toml). Advantage comes from
+    --advantage, Blessed, and Disadvantage from Unskilled, Range and Weapon Scale; both
+    sides at Disadvantage cancel. Table mode reads the cover card first, then A's, B's.
+
+    JSON: side_a/side_b add unit, skill, skill_level, revealed, set_aside; sources
+    (level_a, level_b, weapon_scale, rival_stat_scale: where each number came from);
+    modifiers [{key, name, side, level, origin, source}]; advantage {a, b: {mode,
+    sources [{key, mode, why, source}], cancelled}}; cannot_block; cover {side, percent,
+    obstacles, card, target} or null. An obstacle hit gives {outcome: "obstacle", target,
+    cover, reshuffled}.
+
+    Example: d2d conflict Archer:7S^ "Goblin Scout" --skill Ranged --range 3 --cover 25
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    opts = c.options(ctx, c.read(ctx))
+    data = c.read(ctx)
+    opts = c.options(ctx, data)
     table = c.cards(card)
     if sides == ["chart"]:
         render.emit(rules.chart_result(opts.conflict_chart, table), _show_chart, as_json=json)
         return
-    m = rules.matchup(sides, table)
-
-    def resolve(reveal: Revealer | None) -> rules.Conflict:
-        return rules.resolve(m, reveal, level_a=level_a, level_b=level_b,
-                             reading=opts.conflict_chart,
-                             fate_orientation=opts.fate_orientation,
-                             level_bonus=opts.level_bonus)
-
-    result = c.with_reveals(ctx, table, resolve)[0] if m.reveals else resolve(None)
+    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
+                  flank=flank, confined=confined, outnumbered=outnumbered,
+                  weapon_scale=weapon_scale, advantage=s.edge(advantage),
+                  disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
+    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
+                    skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
+                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
+                    level_bonus=opts.level_bonus)
+    result = c.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 
 
@@ -76,14 +119,36 @@ def _show_chart(con: Any, r: rules.Chart) -> None:
               "10 (2–10 lowered by the Level Bonus, min 2); equal ranks both win.[/]")
 
 
-def _show(con: Any, r: rules.Conflict) -> None:
-    def label(side: rules.Side) -> str:
-        card = f" ({side.card.name()})" if side.card else ""
-        return f"{side.approach.capitalize()}{card}"
-
+def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    if r.cover is not None:
+        _show_cover(con, r.cover)
+    if isinstance(r, rules.Redirected):
+        con.print(f"[bold]The target is {render.escape(r.target)}[/]: resolve the Conflict "
+                  "against the obstacle instead.")
+        return
+
+    def label(side: rules.Side) -> str:
+        card = f" ({side.card.name()})" if side.card else ""
+        who = f"{render.escape(side.unit)} — " if side.unit else ""
+        return f"{who}{side.approach.capitalize()}{card}"
+
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
+    rows = []
+    if r.side_a.unit or r.side_b.unit or r.modifiers:
+        rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])
+                for n, one in (("A", r.side_a), ("B", r.side_b))]
+    s.show(con, rows, r.modifiers, r.advantage)
+    for name, one in (("A", r.side_a), ("B", r.side_b)):
+        if one.set_aside is not None:
+            shown = ", ".join(x.name() for x in one.revealed)
+            kept = one.card.name() if one.card else one.approach.capitalize()
+            aside = one.set_aside.capitalize() if one.set_aside in rules.approaches() else (
+                parse_card(one.set_aside).name())
+            con.print(f"{name} revealed {shown}: kept {kept}, set aside {aside}")
+    for who in r.cannot_block:
+        con.print(f"{who.upper()} can't Block (Flanking from Arc:Back, 000 l.326)")
     tb = r.tiebreak
     if tb:
         con.print(f"Tiebreak by rank: A {tb.a.adjusted} vs B {tb.b.adjusted} "
@@ -95,3 +160,13 @@ def _show(con: Any, r: rules.Conflict) -> None:
     for name, got in (("A", r.effects.a), ("B", r.effects.b)):
         for e in got:
             con.print(f"  {name}: {e.text}")
+
+
+def _show_cover(con: Any, cover: rules.CoverTarget) -> None:
+    from d2d_cli.rules.cards import SUIT_SYMBOL
+
+    named = ", ".join(f"{SUIT_SYMBOL[k]} {render.escape(v)}" for k, v in cover.obstacles.items())
+    hit = (f"{SUIT_SYMBOL[cover.card.suit]} is {render.escape(cover.target)}"
+           if cover.target and cover.card.suit else "no obstacle's suit")
+    con.print(f"Cover {cover.percent}% ({cover.side.upper()}; {named}): revealed "
+              f"{cover.card.name()} — {hit} [dim](001 l.718–720)[/]")

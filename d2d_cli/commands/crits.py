@@ -48,6 +48,9 @@ def crit(
     weapon: Annotated[str | None, typer.Option(
         help='Weapon rating formula, e.g. "Body+2" (with --stat).')] = None,
     stat: Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")] = None,
+    by: Annotated[str | None, typer.Option(
+        metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
+        "(after its conditions).")] = None,
     armor: ArmorOpt = None,
     hits: Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")] = 1,
     types: Annotated[str | None, typer.Option(
@@ -65,12 +68,18 @@ def crit(
     counts as 0x0); severity Minor → Major → Critical → Extreme, one step per Hit above
     1; Hits past Extreme are light damage (Fatigue, Stun, Stress, Slow).
 
+    Units: --by takes the --weapon formula's stat from the wielder, --target the armor
+    from the unit hit (and places the Crit on it).
+
+    JSON: sources {power, armor}: where the Power Rating and the armor at the location
+    came from.
+
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
     data = c.read(ctx)
     opts = c.options(ctx, data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target)
+                        tuple(card) if card else None, target, by)
     charts = _charts(ctx, opts)
     if not ask.writes:
         result = rules.crit(ask, data, None, opts, charts)
@@ -98,6 +107,8 @@ def _show(con: Any, r: rules.Crit) -> None:
             f"{render.escape(r.target.unit)}'s armor" if r.target else "the unit's armor")
         con.print(f"Armor at {where}: {r.armor} "
                   f"(from {who}{_SCOPE[r.armor_scope or 'location']})")
+    if r.wielder is not None:  # read from a unit (--by): say whose
+        con.print(f"Power {r.power}: {render.escape(r.sources['power'])}")
     b = r.bonus
     against = f"Armor {r.armor}" if r.armor else "no armor (0x0)"
     cap = f", at most +{r.bonus_unarmored} (no armor)" if b.total > r.bonus_hits else ""

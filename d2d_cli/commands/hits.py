@@ -8,8 +8,10 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
+from d2d_cli.commands import _situation as s
 from d2d_cli.rules import hits as rules
 from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules.situation import Terms
 
 app = c.single("hit")
 
@@ -20,12 +22,38 @@ def hit(
     cards: Annotated[list[str], typer.Argument(
         metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
         "cards (e.g. 2S 3H 4C).")],
-    level: Annotated[int, typer.Option("--level", help="Your Skill Level (0 or more).")] = 0,
-    rival_level: Annotated[int, typer.Option(
-        "--rival-level", help="The Rival's Skill Level (0 or more).")] = 0,
-    vs: Annotated[str, typer.Option(
-        "--vs", metavar="DIFFICULTY", help="The Difficulty: a number 1 or more, or the "
-        "target's stat (2x1 → 2).")] = "",
+    level: Annotated[int | None, typer.Option(
+        "--level", help="Your Skill Level (0 or more; default: --by's skill Level, else 0)."
+    )] = None,
+    rival_level: Annotated[int | None, typer.Option(
+        "--rival-level", help="The Rival's Skill Level (0 or more; default: the --vs unit's "
+        "defending skill, else 0).")] = None,
+    vs: Annotated[str | None, typer.Option(
+        "--vs", metavar="DIFFICULTY|UNIT", help="The Difficulty: a number 1 or more, the "
+        "target's stat (2x1 → 2), or the Rival unit (its --stat, Body by default).")] = None,
+    by: Annotated[str | None, typer.Option(
+        "--by", metavar="UNIT", help="The unit scoring the Hits: its skill's Level.")] = None,
+    difficulty: Annotated[int | None, typer.Option(
+        "--difficulty", metavar="N", help="The Difficulty, over the --vs unit's stat.")] = None,
+    stat: Annotated[str | None, typer.Option(
+        metavar="STAT", help="The --vs unit's stat that is the Difficulty (default body: 001 "
+        "l.824 \"Weapons default to Body\").")] = None,
+    skill: s.SkillOpt = None,
+    rival_skill: s.RivalSkillOpt = None,
+    skill_stat: s.SkillStatOpt = None,
+    advantage: Annotated[bool, typer.Option(
+        "--advantage", help="Reveal one more combo card, keep the best (000 l.423).")] = False,
+    disadvantage: Annotated[bool, typer.Option(
+        "--disadvantage", help="Reveal one more combo card, keep the worst (000 l.424).")
+    ] = False,
+    range_: s.RangeOpt = None,
+    attack: s.AttackOpt = None,
+    cover: s.CoverOpt = None,
+    high_ground: s.HighGroundOpt = None,
+    flank: s.FlankOpt = None,
+    confined: s.ConfinedOpt = None,
+    outnumbered: s.OutnumberedOpt = None,
+    weapon_scale: s.WeaponScaleOpt = None,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
@@ -36,12 +64,30 @@ def hit(
     +1 if rank + Level > Difficulty; combos QQ KK AA KKK AAA AAAA or a straight of 3+
     (each card beyond 2 takes a card from the discard); no Hits is a glancing blow (1).
 
+    Units: --by reads your Level from the unit's skill (--skill, default its best Combat
+    skill), --vs UNIT the Rival Level (its defending skill) and the Difficulty (its
+    --stat); explicit numbers override. The situational options change a side's Level
+    as in `d2d conflict` (a = you, b = the Rival). Advantage or Disadvantage (the
+    flags, Unskilled, Blessed, Range, Weapon Scale) counts for revealed combo cards.
+
+    JSON: adds your_level, rival_level (after modifiers), sources (level, rival_level,
+    difficulty, weapon_scale, rival_stat_scale), modifiers [{key, name, side, level,
+    origin, source}], advantage {mode, sources, cancelled}; revealed combos add
+    set_aside (the card not kept).
+
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    opts = c.options(ctx, c.read(ctx))
+    data = c.read(ctx)
+    opts = c.options(ctx, data)
+    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
+                  flank=flank, confined=confined, outnumbered=outnumbered,
+                  weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
+                  disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
+                  stat=stat)
     ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
                     vs=vs, combo=combo, table=c.cards(card), combos=opts.combos,
-                    ten_always_hits=opts.ten_always_hits)
+                    ten_always_hits=opts.ten_always_hits, data=data, by=by,
+                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill)
     result = c.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     render.emit(result, _show, as_json=json)
 
@@ -52,6 +98,20 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
+            and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \
+            and not r.advantage.sources:
+        pass  # numbers as typed: nothing to explain
+    else:
+        s.show(con, [("Your Level", r.your_level - _moved(r, "a"), r.your_level,
+                      r.sources["level"]),
+                     ("Rival Level", r.rival_level - _moved(r, "b"), r.rival_level,
+                      r.sources["rival_level"])], r.modifiers, {"a": r.advantage},
+               {"a": "you", "b": "the Rival"})
+        if r.advantage.mode != "normal" and not (isinstance(r, rules.RevealedHits)
+                                                 and (r.revealed or r.set_aside)):
+            con.print("  [dim]no cards revealed: nothing to keep[/]")
+        con.print(f"Difficulty {r.difficulty}: {render.escape(r.sources['difficulty'])}")
     con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
     for row in r.cards:
         _row(con, row)
@@ -63,6 +123,9 @@ def _show(con: Any, r: rules.Hits) -> None:
             con.print("Combo cards revealed:")
         for row in r.revealed:
             _row(con, row)
+    if isinstance(r, rules.RevealedHits) and r.set_aside:
+        con.print(f"Set aside ({r.advantage.mode.capitalize()}): "
+                  + ", ".join(x.name() for x in r.set_aside))
     if r.combo:
         kind = "Of a Kind" if r.combo == "of_a_kind" else "Straight"
         con.print(f"Combo: {kind} {r.combo_name}")
@@ -72,3 +135,7 @@ def _show(con: Any, r: rules.Hits) -> None:
         con.print("Gain:A — take an A from your discard pile or deck into your hand.")
     note = " [yellow](glancing blow)[/]" if r.glancing else ""
     con.print(f"[bold]Hits: {r.hits}[/]{note}")
+
+
+def _moved(r: rules.Hits, side: str) -> int:
+    return sum(m.level for m in r.modifiers if m.side == side)

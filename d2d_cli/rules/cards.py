@@ -137,6 +137,15 @@ def parse_card(text: str) -> Card:
     raise BadInput(f"not a card: {text!r} — {ACCEPTED}")
 
 
+def parse_suit(text: str) -> str:
+    """A suit as typed (``C``, ``clubs``, ``wands``, ``♣``…) → its key (``wands``)."""
+    suit = _SUIT_WORDS.get(text.strip().lower())
+    if suit is None:
+        raise BadInput(f"not a suit: {text!r} — C D H S, ♣ ♦ ♥ ♠, or clubs/wands, "
+                       "diamonds/coins, hearts/cups, spades/swords")
+    return suit
+
+
 def full_deck() -> list[Card]:
     """The 54 faces of the Fate deck, Upper, in a fixed order: suits, ranks, then BW, RW."""
     cards = [Card(rank, suit) for suit in SUITS for rank in RANKS]

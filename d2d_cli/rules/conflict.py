@@ -17,13 +17,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
-from d2d_cli.errors import BadInput
-from d2d_cli.rules.cards import Card, parse_card
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.advantage import ADVANTAGE, NORMAL, Standing, keep
+from d2d_cli.rules.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.result import Result
+from d2d_cli.rules.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import Unit
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")
 
@@ -83,17 +88,23 @@ def approach_of(card: Card, *, by_color: bool = False) -> str:
     return str(table()["card"]["upper" if upper else "lower"][card.suit])
 
 
+NON_PLAYER = "Non-Player"  # a unit's `player` in a scene file (000 l.554 "Non Player")
+
+
 @dataclass(frozen=True)
 class SideSpec:
-    """One side as typed: an approach, a card, or ``fate`` (revealed later)."""
+    """One side as typed: an approach, a card, or ``fate`` (revealed later); and the unit
+    it is, if any (``Archer:fast``, ``"Goblin Scout"``)."""
 
     text: str
     source: str  # "approach", "card" or "fate"
     approach: str | None = None
     card: Card | None = None
+    unit: Unit | None = None
 
 
-def parse_side(text: str) -> SideSpec:
+def _play(text: str) -> SideSpec | None:
+    """An approach, ``fate`` or a card; None if it is none of them."""
     word = text.strip().lower()
     if word in approaches():
         return SideSpec(text, "approach", word)
@@ -102,11 +113,44 @@ def parse_side(text: str) -> SideSpec:
     try:
         card = parse_card(text)
     except BadInput:
+        return None
+    return SideSpec(text, "card", approach_of(card), card)
+
+
+def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
+    """A side: an approach, a card or ``fate``; or a unit of the session as
+    ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
+    unit then reveals a Fate card (001 l.734 "NPCs use a Fate card instead")."""
+    played = _play(text)
+    if played is not None:
+        return played
+    from d2d_cli.rules.units import find  # only a unit side needs the roster's code
+
+    units = units or {}
+    name, sep, what = text.rpartition(":")
+    if sep and name.strip():
+        played = _play(what)
+        if played is None:
+            raise BadInput(f"unknown side {text!r}: after {name.strip()}: give an approach "
+                           f"({', '.join(approaches())}), a card (e.g. 7S^) or fate")
+        unit = find(units, name.strip())
+        return SideSpec(text, played.source, played.approach, played.card, unit)
+    folded = {n.lower() for n in units}
+    if text.strip().lower() not in folded:
+        import difflib
+
+        near = difflib.get_close_matches(text.strip(), list(units), n=3, cutoff=0.5)
+        known = (f"did you mean {', '.join(near)}?" if near else
+                 f"units: {', '.join(units) if units else 'none yet'}")
         raise BadInput(
             f"unknown side {text!r}: give an approach ({', '.join(approaches())}), a card "
-            "with orientation (e.g. 7S^, QHv, RW) or fate"
-        ) from None
-    return SideSpec(text, "card", approach_of(card), card)
+            f"with orientation (e.g. 7S^, QHv, RW), fate, or a unit as NAME or "
+            f"NAME:APPROACH ({known})")
+    unit = find(units, text.strip())
+    if unit.extra.get("player") != NON_PLAYER:
+        raise BadInput(f"{unit.name} is not a Non-Player unit: give its approach or card, "
+                       f"e.g. '{unit.name}:fast' or '{unit.name}:7S^'")
+    return SideSpec(text, "fate", unit=unit)
 
 
 @dataclass(frozen=True)
@@ -121,15 +165,11 @@ class Matchup:
         return self.a.source == "fate" or self.b.source == "fate"
 
 
-def matchup(sides: list[str], table_cards: list[Card] | None = None) -> Matchup:
-    """``SIDE_A SIDE_B`` (each an approach, a card or ``fate``); cards drawn at the
-    table (``--card``) are only for ``fate`` sides."""
+def matchup(sides: list[str], units: dict[str, Unit] | None = None) -> Matchup:
+    """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
     if len(sides) != 2:
         raise BadInput("a conflict has two sides: SIDE_A SIDE_B (or 'chart')")
-    m = Matchup(parse_side(sides[0]), parse_side(sides[1]))
-    if table_cards is not None and not m.reveals:
-        raise BadInput("--card is for fate sides; give the cards as sides instead")
-    return m
+    return Matchup(parse_side(sides[0], units), parse_side(sides[1], units))
 
 
 # --------------------------------------------------------------------------- tiebreak
@@ -207,16 +247,40 @@ def effects(approach: str, won: bool) -> tuple[Effect, ...]:
 
 @dataclass(frozen=True)
 class Side(Result):
+    """One side as resolved: what was typed, the approach and card it kept, its Level
+    (after modifiers) and, for a unit, the skill and its Level before modifiers. With
+    Advantage or Disadvantage ``revealed`` holds every Fate card revealed for the side
+    and ``set_aside`` the candidate not kept (a card code or an approach)."""
+
     input: str
     source: str
     approach: str
     card: Card | None
     level: int
+    unit: str | None = None
+    skill: str | None = None
+    skill_level: int = 0
+    revealed: tuple[Card, ...] = ()
+    set_aside: str | None = None
+
+
+@dataclass(frozen=True)
+class CoverTarget(Result):
+    """001 l.718–720 "Before Conflict: Assign Suits to major obstacles. Reveal Fate IF
+    Suit match THEN Target is the obstacle": the card revealed and the obstacle it names
+    (``target``), or None when no obstacle's suit matches."""
+
+    side: str  # the side in cover
+    percent: int
+    obstacles: dict[str, str]  # suit → obstacle
+    card: Card
+    target: str | None
 
 
 @dataclass(frozen=True)
 class Conflict(Result):
-    """``d2d conflict SIDE_A SIDE_B``: who wins, the tiebreak if any, what each side gets."""
+    """``d2d conflict SIDE_A SIDE_B``: who wins, the tiebreak if any, what each side
+    gets; where each Level came from, the modifiers and Advantage of each side."""
 
     approach_a: str
     approach_b: str
@@ -227,6 +291,22 @@ class Conflict(Result):
     effects: Effects
     conflict_chart: str
     reshuffled: bool
+    sources: dict[str, str]
+    modifiers: tuple[Modifier, ...]
+    advantage: dict[str, Standing]
+    cannot_block: tuple[str, ...]
+    cover: CoverTarget | None
+
+
+@dataclass(frozen=True)
+class Redirected(Result):
+    """The cover-target reveal named an obstacle: the Conflict is against it instead, so
+    the sides are not resolved (001 l.720 "IF Suit match THEN Target is the obstacle")."""
+
+    outcome: str  # "obstacle"
+    target: str
+    cover: CoverTarget
+    reshuffled: bool
 
 
 def check_level(level: int, what: str) -> int:
@@ -235,38 +315,200 @@ def check_level(level: int, what: str) -> int:
     return level
 
 
-def resolve(m: Matchup, reveal: Revealer | None, *, level_a: int = 0, level_b: int = 0,
-            reading: str = "001", fate_orientation: str = "color",
-            level_bonus: str = "001") -> Conflict:
-    """Resolve a conflict. ``reveal`` gives the Fate card of each ``fate`` side in turn
-    (A first); it is needed only when :attr:`Matchup.reveals`. ``reading``,
-    ``fate_orientation`` and ``level_bonus`` are the ``[rules]`` keys of those names."""
-    check_level(level_a, "--level-a")
-    check_level(level_b, "--level-b")
-    by_color = fate_orientation == "color"
+# A side's view of an outcome, best first: a win, both win, neither, a loss (docs/rules.md
+# "Advantage"). "rank" (same approach, no cards to compare) counts as neither.
+_VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
+          "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
+_ROYAL_HIT = 11  # A, K, Q, J always score a Hit (001 l.836): above any 2–10
 
-    def typed(spec: SideSpec, level: int) -> Side:
-        card, approach = spec.card, spec.approach
-        if spec.source == "fate":
-            assert reveal is not None, "a fate side needs a revealer"
-            card = reveal()
-            if by_color:  # the card is turned the way its colour says
-                card = card.flipped(card.color == "black")
-            approach = approach_of(card)
-        assert approach is not None
-        return Side(spec.text, spec.source, approach, card, level)
 
-    a, b = typed(m.a, level_a), typed(m.b, level_b)
+def hit_value(card: Card | None) -> int:
+    """How well a card scores Hits once it wins: a royal always Hits, a higher 2–10 is
+    likelier to beat the Difficulty; a Wild or no card scores none."""
+    if card is None or card.is_wild:
+        return 0
+    return _ROYAL_HIT if card.rank in table()["tiebreak"]["royals"] else card.number or 0
+
+
+class _Option(NamedTuple):
+    approach: str
+    card: Card | None
+    label: str
+
+
+def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
+          level_bonus: str) -> tuple[str, Tiebreak | None]:
+    """The outcome of two candidates. A side that can't Block (000 l.326, Flanking from
+    Arc:Back) loses its Block to a Fast or Strong and ties anything else."""
     outcome = chart(reading)[a.approach][b.approach]
     broken = None
     if outcome == "rank" and a.card is not None and b.card is not None:
-        broken = tiebreak(a.card, b.card, level_a, level_b, level_bonus)
+        broken = tiebreak(a.card, b.card, sit.a.level, sit.b.level, level_bonus)
         outcome = broken.outcome
+    blocked = [s for s, o in (("a", a), ("b", b)) if s in sit.no_block and
+               o.approach == "block"]
+    if len(blocked) == 2:
+        return "tie", None
+    if blocked:
+        attacker = b if blocked[0] == "a" else a
+        outcome = ("b" if blocked[0] == "a" else "a") if attacker.approach in (
+            "fast", "strong") else "tie"
+    return outcome, broken
+
+
+@dataclass(frozen=True)
+class ConflictAsk:
+    """``d2d conflict`` as typed and checked against the session: the sides, the
+    situation, the obstacles of a cover-target reveal. :attr:`reveals` says whether
+    Fate cards are revealed (from the deck, or ``table``)."""
+
+    matchup: Matchup
+    situation: Situation
+    obstacles: dict[str, str]
+    table: list[Card] | None
+    reading: str = "001"
+    fate_orientation: str = "color"
+    level_bonus: str = "001"
+
+    @property
+    def reveals(self) -> bool:
+        sit = self.situation
+        return (self.matchup.reveals or bool(self.obstacles) or
+                sit.advantage_a.extra > 0 or sit.advantage_b.extra > 0)
+
+    def resolve(self, reveal: Revealer | None) -> Conflict | Redirected:
+        return resolve(self, reveal)
+
+
+def _obstacles(values: tuple[str, ...], sit: Situation) -> dict[str, str]:
+    """``--obstacle SUIT=NAME``: each suit once, and only with cover (000 l.333 "IF
+    there is any Cover THEN before Conflict, Reveal Conflict")."""
+    out: dict[str, str] = {}
+    for value in values:
+        suit, sep, name = value.partition("=")
+        if not sep or not name.strip():
+            raise BadInput(f"--obstacle {value}: write SUIT=NAME, e.g. C=rock (001 l.719 "
+                           "\"Assign Suits to major obstacles\")")
+        key = parse_suit(suit)
+        if key in out:
+            raise BadInput(f"--obstacle {value}: {SUIT_SYMBOL[key]} is given twice")
+        out[key] = name.strip()
+    if out and (sit.cover is None or not sit.cover.percent):
+        raise BadInput("--obstacle needs --cover: the cover-target reveal is made only when "
+                       "there is Cover (000 l.333)")
+    return out
+
+
+def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None = None, *,
+        level_a: int | None = None, level_b: int | None = None,
+        terms: Terms | None = None, skill: str | None = None,
+        rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
+        reading: str = "001", fate_orientation: str = "color",
+        level_bonus: str = "001") -> ConflictAsk:
+    """Check ``d2d conflict`` against the session before anything is revealed: the
+    sides (units by name), their Levels and the situation."""
+    if level_a is not None:
+        check_level(level_a, "--level-a")
+    if level_b is not None:
+        check_level(level_b, "--level-b")
+    units: dict[str, Unit] = {}
+    if data.get("units"):
+        from d2d_cli.rules.units import roster
+
+        units = roster(data)
+    m = matchup(sides, units)
+    sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
+                 Who(m.b.unit, level_b, level_option="--level-b"),
+                 terms or Terms(), skill=skill, rival_skill=rival_skill)
+    for side, spec in (("a", m.a), ("b", m.b)):
+        if side in sit.no_block and spec.approach == "block":
+            raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
+                                "Arc:Back (000 l.326 \"Rival can't Block\")")
+    out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
+                      fate_orientation, level_bonus)
+    if table_cards is not None and not out.reveals:
+        raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
+                       "cover-target reveal); give the cards as sides instead")
+    return out
+
+
+def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
+    """Resolve a conflict. ``reveal`` gives every Fate card, in this order: the
+    cover-target card, then side A's, then side B's (a ``fate`` side's card, then the
+    extra card of Advantage or Disadvantage); it is needed only when
+    :attr:`ConflictAsk.reveals`."""
+    m, sit = ask.matchup, ask.situation
+    by_color = ask.fate_orientation == "color"
+
+    def fate() -> Card:
+        assert reveal is not None, "a reveal needs a revealer"
+        card = reveal()
+        # An NPC's Fate is turned the way its colour says (000 l.420).
+        return card.flipped(card.color == "black") if by_color else card
+
+    cover = None
+    if ask.obstacles:
+        assert sit.cover is not None and reveal is not None
+        card = reveal()  # only its suit counts
+        hit = ask.obstacles.get(card.suit) if card.suit is not None else None
+        cover = CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
+        if hit is not None:
+            return Redirected("obstacle", hit, cover,
+                              reveal.reshuffled if reveal is not None else False)
+
+    def options(spec: SideSpec, extra: int) -> tuple[list[_Option], tuple[Card, ...]]:
+        shown: list[Card] = []
+        if spec.source == "fate":
+            shown.append(fate())
+            opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
+        else:
+            assert spec.approach is not None
+            opts = [_Option(spec.approach, spec.card,
+                            spec.card.code if spec.card else spec.approach)]
+        for _ in range(extra):
+            card = fate()
+            shown.append(card)
+            opts.append(_Option(approach_of(card), card, card.code))
+        return opts, tuple(shown)
+
+    opts_a, shown_a = options(m.a, sit.advantage_a.extra)
+    opts_b, shown_b = options(m.b, sit.advantage_b.extra)
+    pairs = [(i, j) for i in range(len(opts_a)) for j in range(len(opts_b))]
+    chooser, mode = "a", NORMAL
+    if len(opts_a) > 1 and len(opts_b) > 1:  # opposite modes: both favour the same side
+        chooser = "a" if sit.advantage_a.mode == ADVANTAGE else "b"
+        mode = ADVANTAGE
+    elif len(opts_b) > 1:
+        chooser, mode = "b", sit.advantage_b.mode
+    elif len(opts_a) > 1:
+        mode = sit.advantage_a.mode
+
+    def value(pair: tuple[int, int]) -> tuple[int, int]:
+        oa, ob = opts_a[pair[0]], opts_b[pair[1]]
+        outcome, _ = _pair(oa, ob, sit, ask.reading, ask.level_bonus)
+        mine = oa if chooser == "a" else ob
+        return _VALUE[chooser][outcome], hit_value(mine.card)
+
+    i, j = pairs[keep(pairs, mode, value)]
+    outcome, broken = _pair(opts_a[i], opts_b[j], sit, ask.reading, ask.level_bonus)
+
+    def side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
+             shown: tuple[Card, ...]) -> Side:
+        aside = [o.label for n, o in enumerate(opts) if n != k]
+        return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
+                    fighter.unit, fighter.skill, fighter.skill_level, shown,
+                    aside[0] if aside else None)
+
+    a = side(m.a, sit.a, opts_a, i, shown_a)
+    b = side(m.b, sit.b, opts_b, j, shown_b)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken,
         effects=Effects(effects(a.approach, outcome in ("a", "both")),
                         effects(b.approach, outcome in ("b", "both"))),
-        conflict_chart=reading,
+        conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
-    )
+        sources=sources(sit, {"a": "level_a", "b": "level_b"}),
+        modifiers=sit.modifiers,
+        advantage={"a": sit.advantage_a, "b": sit.advantage_b},
+        cannot_block=sit.no_block, cover=cover)

@@ -162,6 +162,25 @@ def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Sta
     return canonical(base.exact_level + shift, base.scale)
 
 
+def wielder_stat(weapon: str | None, stat: str | None, by: Unit | None) -> tuple[str | None, str]:
+    """The stat of a ``--weapon`` formula: ``--stat`` as typed, else the ``--by`` unit's
+    stat the formula names, after its conditions ("Body+2 with Body:4x1", 001 l.920).
+    Returns (stat, where it came from)."""
+    if by is None:
+        return stat, f"--stat {stat}" if stat is not None else ""
+    m = _FORMULA_RE.match(weapon or "")
+    if m is None:
+        raise BadInput("--by reads the stat of a --weapon formula (e.g. --weapon \"Body+2\" "
+                       "--by Archer); --power and a --weapon rating need no unit")
+    if stat is not None:
+        return stat, f"--stat {stat} (over {by.name}'s)"
+    from d2d_cli.rules.situation import effective_stat
+
+    name = m.group(1).lower()
+    got = effective_stat(by, name)
+    return str(got), f"{by.name}'s {name.capitalize()} {got}"
+
+
 @dataclass(frozen=True)
 class Bonus(Result):
     """The Hits of 001 l.926–936's two comparisons of Power with Armor."""
@@ -420,9 +439,11 @@ class Crit(Result):
     reshuffled: bool
     new_deck: bool
     target: Placed | None
+    sources: dict[str, str]  # where the Power and the armor came from
     # For the command: the session sections to write, and the journal's summary.
     changes: dict[str, Any] = hidden()
     summary: str = hidden()
+    wielder: str | None = hidden(None)  # the --by unit whose stat made the Power
 
 
 @dataclass(frozen=True)
@@ -438,6 +459,7 @@ class CritAsk:
     vehicle: bool = False
     cards: tuple[str, ...] | None = None
     target: str | None = None
+    by: str | None = None  # the wielder: the stat of a --weapon formula
 
     @property
     def writes(self) -> bool:
@@ -454,14 +476,20 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
     mortal_rule = opts.mortal_wound
-    power = power_rating(ask.power, ask.weapon, ask.stat)
+    units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
+    wielder = find(units, ask.by) if ask.by is not None else None
+    if wielder is not None and ask.power is not None:
+        raise BadInput("--by reads the stat of a --weapon formula; --power needs no unit")
+    stat, stat_from = wielder_stat(ask.weapon, ask.stat, wielder)
+    power = power_rating(ask.power, ask.weapon, stat)
+    power_from = (f"--power {ask.power}" if ask.power is not None else
+                  f"{ask.weapon} with {stat_from}" if stat_from else f"--weapon {ask.weapon}")
     deck, wanted = parse_types(ask.types)
     check_hits(ask.hits)
     ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
                str(opts.locations_file))
     given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
     armor = parse_armor(ask.armor, ch)
-    units = roster(dict(data)) if ask.target is not None else {}
     unit = find(units, ask.target) if ask.target is not None else None
     if armor is None and unit is not None:
         armor = unit_armor(unit, ch)
@@ -514,9 +542,21 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         severity=sev.level, rotations=sev.rotations, mortal_wound=mortal,
         mortal_rule=mortal_rule, crit_count=count, light_damage=light,
         table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
-        target=placed, changes=changes,
+        target=placed,
+        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
+                                                           ch.names()[location])},
+        changes=changes, wielder=wielder.name if wielder is not None else None,
         summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
     )
+
+
+def _armor_from(worn: Stat | None, armor: Armor | None, scope: str | None,
+                unit: Unit | None, where: str) -> str:
+    if worn is None or armor is None:
+        return f"none at {where}"
+    whose = "--armor" if armor.source == "option" else (
+        f"{unit.name}'s armor" if unit is not None else "the unit's armor")
+    return f"{whose} {worn} ({'every location' if scope == 'all' else where})"
 
 
 def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,

@@ -17,15 +17,30 @@ Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conflict
+from d2d_cli.rules.advantage import NORMAL, Standing, reveal_keep
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.result import Result
-from d2d_cli.rules.stats import parse_stat
+from d2d_cli.rules.situation import (
+    Modifier,
+    Situation,
+    Terms,
+    Who,
+    assess,
+    effective_stat,
+    target_stat,
+)
+from d2d_cli.rules.stats import Stat, parse_stat
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import Unit
 
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
@@ -47,7 +62,7 @@ def parse_difficulty(text: str) -> int:
         value = parse_stat(raw).level
     else:
         raise BadInput(f"--vs takes a Difficulty: a whole number 1 or more or a stat like "
-                       f"2x1, not {text!r}")
+                       f"2x1, or a unit on the board, not {text!r}")
     if value < 1:
         raise BadInput(f"--vs takes a Difficulty of 1 or more (or a stat like 2x1), not "
                        f"{text!r}")
@@ -92,9 +107,14 @@ class CardHit(Result):
     why: str
 
 
+_NO_STANDING = Standing(NORMAL, (), None)
+
+
 @dataclass(frozen=True)
 class Hits(Result):
-    """``d2d hit``: the Hits of the winner's cards."""
+    """``d2d hit``: the Hits of the winner's cards. ``level`` is the Level of 001 l.816
+    (your Level − the Rival's, after modifiers, min 0); ``sources`` says where each
+    number came from; ``advantage`` is the scorer's (it counts for revealed combos)."""
 
     hits: int
     glancing: bool
@@ -105,6 +125,11 @@ class Hits(Result):
     level: int
     difficulty: int
     cards: tuple[CardHit, ...]
+    your_level: int = 0
+    rival_level: int = 0
+    sources: dict[str, str] = field(default_factory=dict)
+    modifiers: tuple[Modifier, ...] = ()
+    advantage: Standing = _NO_STANDING
 
 
 @dataclass(frozen=True)
@@ -113,9 +138,10 @@ class RevealedHits(Hits):
     the winning card, whether they made the combo, and 000's "Gain:A" (l.1197 "Choose
     an A from Discard or search your Deck for an A and add it to your hand")."""
 
-    revealed: tuple[CardHit, ...]
-    gain_ace: bool
-    reshuffled: bool
+    revealed: tuple[CardHit, ...] = ()
+    gain_ace: bool = False
+    reshuffled: bool = False
+    set_aside: tuple[Card, ...] = ()  # revealed with Advantage/Disadvantage, not kept
 
 
 def _card_hit(card: Card, net: int, difficulty: int, ten_always_hits: bool) -> CardHit:
@@ -138,9 +164,9 @@ def _scoring_approach(card: Card) -> str:
 
 
 def _check(level: int, rival_level: int, difficulty: int) -> int:
-    conflict.check_level(level, "--level")
-    conflict.check_level(rival_level, "--rival-level")
-    if difficulty < 1:
+    """001 l.816 "Level - Your Level - Rival Level (min: 0)". The levels may be below 0
+    after modifiers; a Difficulty of 0 is a Rival's stat brought to 0."""
+    if difficulty < 0:
         raise BadInput(f"--vs takes a Difficulty of 1 or more, not {difficulty}")
     return max(0, level - rival_level)
 
@@ -164,16 +190,45 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
                 level=net, difficulty=difficulty, cards=rows)
 
 
+def _combo_rows(card: Card, got: list[Card], net: int, difficulty: int,
+                ten_always_hits: bool) -> tuple[list[CardHit], str | None, str | None]:
+    """000 l.483–486: the revealed cards' rows and the combo they make, if any."""
+    kind: str | None = None
+    name: str | None = None
+    if card.rank in _ROYAL_REVEALS:
+        shown = []
+        for c in got:
+            same = c.rank == card.rank
+            shown.append(CardHit(c, same, f"{c.rank}: Hits +1" if same else
+                                 f"{c.rank}: not {card.rank}, no Hit"))
+        matched = sum(r.hit for r in shown)
+        if matched:
+            kind, name = "of_a_kind", card.rank * (matched + 1)
+        return shown, kind, name
+    assert card.number is not None
+    wanted = [card.number + 1, card.number + 2]
+    if sorted(c.number or 0 for c in got if not c.is_wild) == wanted:
+        shown = [_card_hit(c, net, difficulty, ten_always_hits) for c in got]
+        return shown, "straight", "-".join(map(str, [card.number, *wanted]))
+    return [CardHit(c, False, f"not {wanted[0]} and {wanted[1]}: no combo") for c in got], \
+        None, None
+
+
 def reveal_combo(card: Card, reveal: Revealer | None, *, level: int, rival_level: int,
-                 difficulty: int, ten_always_hits: bool = False) -> RevealedHits:
+                 difficulty: int, ten_always_hits: bool = False,
+                 mode: str = NORMAL) -> RevealedHits:
     """000's combo (l.482–486): after a winning 2–8 reveal 2 cards — the next two ranks
     (either order) each score by Rank+Level > Difficulty and Gain:A; after a Q reveal 1,
     a K 2, an A 3 — each card of the same rank scores +1. ``reveal`` is None when no
-    combo is tried (the text's "may")."""
+    combo is tried (the text's "may"). With Advantage (``mode``) one more card is
+    revealed and the cards that score the most Hits are kept; with Disadvantage the
+    fewest (000 l.1122, l.1178 "Reveal another Conflict and take the best/worse
+    result")."""
     net = _check(level, rival_level, difficulty)
     approach = _scoring_approach(card)
     played = _card_hit(card, net, difficulty, ten_always_hits)
     shown: list[CardHit] = []
+    aside: tuple[Card, ...] = ()
     kind: str | None = None
     name: str | None = None
     if reveal is not None:
@@ -181,30 +236,20 @@ def reveal_combo(card: Card, reveal: Revealer | None, *, level: int, rival_level
         if card.rank not in _ROYAL_REVEALS and not 2 <= (card.number or 0) <= 8:
             raise RuleViolation(f"no combo after a {card.rank} (000 l.482: \"IF you Succeed "
                                 "with a 2-8, Q, K, or A\")")
-        got = [reveal() for _ in range(count)]
-        if card.rank in _ROYAL_REVEALS:
-            for c in got:
-                same = c.rank == card.rank
-                shown.append(CardHit(c, same, f"{c.rank}: Hits +1" if same else
-                                     f"{c.rank}: not {card.rank}, no Hit"))
-            matched = sum(r.hit for r in shown)
-            if matched:
-                kind, name = "of_a_kind", card.rank * (matched + 1)
-        else:
-            assert card.number is not None
-            wanted = [card.number + 1, card.number + 2]
-            if sorted(c.number or 0 for c in got if not c.is_wild) == wanted:
-                shown = [_card_hit(c, net, difficulty, ten_always_hits) for c in got]
-                kind, name = "straight", "-".join(map(str, [card.number, *wanted]))
-            else:
-                shown = [CardHit(c, False, f"not {wanted[0]} and {wanted[1]}: no combo")
-                         for c in got]
+
+        def score(cards: list[Card]) -> int:
+            rows, _, _ = _combo_rows(card, cards, net, difficulty, ten_always_hits)
+            return sum(r.hit for r in rows)
+
+        kept = reveal_keep(reveal, count, mode, score)
+        shown, kind, name = _combo_rows(card, kept.cards, net, difficulty, ten_always_hits)
+        aside = tuple(kept.dropped)
     raw = played.hit + sum(r.hit for r in shown)
     return RevealedHits(
         hits=max(raw, 1), glancing=raw == 0, combo=kind, combo_name=name, discard_takes=0,
         approach=approach, level=net, difficulty=difficulty, cards=(played,),
         revealed=tuple(shown), gain_ace=kind == "straight",
-        reshuffled=reveal.reshuffled if reveal is not None else False)
+        reshuffled=reveal.reshuffled if reveal is not None else False, set_aside=aside)
 
 
 @dataclass(frozen=True)
@@ -220,27 +265,60 @@ class HitAsk:
     combos: str
     combo: bool
     table: list[Card] | None
+    situation: Situation | None = None
+    difficulty_source: str = ""
 
     @property
     def reveals(self) -> bool:
         return self.combos == "revealed" and self.combo
 
     def count(self, reveal: Revealer | None) -> Hits:
+        sit = self.situation
+        level = sit.a.level if sit is not None else self.level
+        rival = sit.b.level if sit is not None else self.rival_level
+        mode = sit.advantage_a.mode if sit is not None else NORMAL
+        out: Hits
         if self.combos == "played":
-            return count_hits(list(self.cards), level=self.level,
-                              rival_level=self.rival_level, difficulty=self.difficulty,
-                              ten_always_hits=self.ten_always_hits)
-        return reveal_combo(self.cards[0], reveal, level=self.level,
-                            rival_level=self.rival_level, difficulty=self.difficulty,
-                            ten_always_hits=self.ten_always_hits)
+            out = count_hits(list(self.cards), level=level, rival_level=rival,
+                             difficulty=self.difficulty, ten_always_hits=self.ten_always_hits)
+        else:
+            out = reveal_combo(self.cards[0], reveal, level=level, rival_level=rival,
+                               difficulty=self.difficulty,
+                               ten_always_hits=self.ten_always_hits, mode=mode)
+        if sit is None:
+            return out
+        found = {"level": sit.a.source, "rival_level": sit.b.source,
+                 "difficulty": self.difficulty_source}
+        found.update(sit.extra_sources)
+        return dataclasses.replace(out, your_level=level, rival_level=rival, sources=found,
+                                   modifiers=sit.modifiers, advantage=sit.advantage_a)
 
 
-def ask(cards: list[Card], *, level: int, rival_level: int, vs: str, combo: bool = False,
-        table: list[Card] | None = None, combos: str = "played",
-        ten_always_hits: bool = False) -> HitAsk:
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def _rival(vs: str | None, units: dict[str, Unit]) -> Unit | None:
+    """``--vs`` names a unit when it is not a number and a unit has that name."""
+    if vs is None or _NUMBER.fullmatch(vs.strip()):
+        return None
+    folded = {n.lower(): u for n, u in units.items()}
+    return folded.get(vs.strip().lower())
+
+
+def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None = None,
+        vs: str | None = None, combo: bool = False, table: list[Card] | None = None,
+        combos: str = "played", ten_always_hits: bool = False,
+        data: dict[str, Any] | None = None, by: str | None = None,
+        difficulty: int | None = None, terms: Terms | None = None,
+        skill: str | None = None, rival_skill: str | None = None) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
-    "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals."""
+    "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
+
+    Units (``data`` is the session's): ``by`` is the Actor, whose Level is its skill's;
+    ``vs`` may name the Rival unit, whose defending skill gives the Rival Level and
+    whose stat (``terms.stat``, Body by default: 001 l.824 "Weapons default to Body")
+    the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override."""
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     if combos == "played" and (combo or table is not None):
@@ -254,5 +332,53 @@ def ask(cards: list[Card], *, level: int, rival_level: int, vs: str, combo: bool
                            "to reveal")
         if table is not None and not combo:
             raise BadInput("--card gives the combo cards revealed at the table: add --combo")
-    return HitAsk(tuple(cards), level, rival_level, parse_difficulty(vs), ten_always_hits,
-                  combos, combo, table)
+    if level is not None:
+        conflict.check_level(level, "--level")
+    if rival_level is not None:
+        conflict.check_level(rival_level, "--rival-level")
+    terms = terms or Terms()
+    units: dict[str, Unit] = {}
+    if data and data.get("units"):
+        from d2d_cli.rules.units import roster
+
+        units = roster(data)
+    actor = None
+    if by is not None:
+        from d2d_cli.rules.units import find
+
+        actor = find(units, by)
+    rival = _rival(vs, units)
+    rival_stat: Stat | None = None
+    if difficulty is not None:
+        if vs is not None and rival is None:
+            raise BadInput("give the Difficulty once: --vs DIFFICULTY or --difficulty N")
+        if difficulty < 1:
+            raise BadInput(f"--difficulty takes a Difficulty of 1 or more, not {difficulty}")
+        value, source = difficulty, "--difficulty"
+    elif rival is not None:
+        stat = target_stat(terms.stat)
+        got = effective_stat(rival, stat)
+        value, source = got.level, f"{rival.name}'s {stat.capitalize()} {got}"
+    else:
+        try:
+            value = parse_difficulty(vs if vs is not None else "")
+        except BadInput as e:
+            import difflib
+
+            near = difflib.get_close_matches(vs or "", list(units), n=3, cutoff=0.5)
+            if near:
+                raise BadInput(f"{e} — did you mean {', '.join(near)}?") from None
+            raise
+        source = f"--vs {vs}"
+        if vs is not None and not _NUMBER.fullmatch(vs.strip()):
+            rival_stat = parse_stat(vs)
+    sit = assess(Who(actor, level, level_option="--level"),
+                 Who(rival, rival_level, level_option="--rival-level"), terms,
+                 skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
+                 rival_stat_source=source)
+    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
+        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
+                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
+                       "and --combo (000 l.482)")
+    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
+                  combos, combo, table, sit, source)

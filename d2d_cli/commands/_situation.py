@@ -1,0 +1,79 @@
+"""The options ``conflict`` and ``hit`` share: the skill read from a unit, the
+situational modifiers and Advantage (rules.situation), and their human view."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+SkillOpt = Annotated[str | None, typer.Option(
+    "--skill", metavar="SKILL", help="The Actor's skill: its Level from the session (default: "
+    "the unit's best Combat skill; 'none' = no applicable skill, Unskilled).")]
+RivalSkillOpt = Annotated[str | None, typer.Option(
+    "--rival-skill", metavar="SKILL", help="The Rival's defending skill (default: the same "
+    "skill if it holds it, else its best Combat skill; 'none' = Unskilled).")]
+SkillStatOpt = Annotated[str | None, typer.Option(
+    "--skill-stat", metavar="STAT", help="The skills' main Stat, whose condition penalties "
+    "lower the Level (000 l.453; default Body for a Combat skill).")]
+RangeOpt = Annotated[int | None, typer.Option(
+    "--range", metavar="N", help="Spaces to the Target (001 l.681–695: Melee Level -1 at 0; "
+    "Reach Disadvantage at 0; ranged Disadvantage at 0–1).")]
+AttackOpt = Annotated[str | None, typer.Option(
+    "--attack", metavar="KIND", help="The Actor's kind of attack: close, melee, reach or "
+    "ranged (default: from its skill).")]
+CoverOpt = Annotated[str | None, typer.Option(
+    "--cover", metavar="[a:|b:]PCT", help="Cover of the Rival (or a:PCT, of the Actor) in "
+    "25% steps: the other side's Level -1 per 25% (001 l.716–718).")]
+HighGroundOpt = Annotated[str | None, typer.Option(
+    "--high-ground", metavar="a|b", help="The side higher than its Rival: Level +1 "
+    "(000 l.323).")]
+FlankOpt = Annotated[str | None, typer.Option(
+    "--flank", metavar="[a:|b:]side|back", help="The Actor (or b:) flanks from the Rival's "
+    "side (+1) or back (+2, the Rival can't Block) (000 l.325–326).")]
+ConfinedOpt = Annotated[str | None, typer.Option(
+    "--confined", metavar="a|b|both", help="A side sharing its Space with another unit: "
+    "Level -1, not with Close Combat (000 l.454).")]
+OutnumberedOpt = Annotated[str | None, typer.Option(
+    "--outnumbered", metavar="a|b", help="The side beside an Ally of its Rival: the Rival's "
+    "Level +1 (000 l.457).")]
+WeaponScaleOpt = Annotated[int | None, typer.Option(
+    "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's Body "
+    "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage (000 l.334–337).")]
+
+
+def edge(sides: list[str] | None) -> tuple[str, ...]:
+    return tuple(sides or ())
+
+
+# --------------------------------------------------------------------------- human view
+
+
+def ref(source: str) -> str:
+    """``001 l.716–718`` from ``001 l.716–718 "Cover:+25% …"``: the line, not the quote."""
+    return source.split(' "')[0].split(" (")[0]
+
+
+def show(con: Any, levels: list[tuple[str, int, int, str]], modifiers: Any,
+         advantage: dict[str, Any], names: dict[str, str] | None = None) -> None:
+    """The Levels and where they came from (``levels``: name, before and after the
+    modifiers, source), each modifier with its line, each side's Advantage or
+    Disadvantage and why — and why it cancelled. ``names`` names the sides."""
+    from d2d_cli.render import escape
+
+    names = names or {"a": "A", "b": "B"}
+    for name, before, after, source in levels:
+        moved = f" → {after}" if after != before else ""
+        con.print(f"{name} {before}{moved}: {escape(source)}")
+    for m in modifiers:
+        con.print(f"  {names[m.side]} {m.level:+d} {escape(m.name)} "
+                  f"[dim]({ref(m.source)})[/]")
+    notes: list[str] = []
+    for side, st in advantage.items():
+        for src in st.sources:
+            con.print(f"{src.mode.capitalize()} for {names[side]}: {escape(src.why)} "
+                      f"[dim]({ref(src.source)})[/]")
+        if st.cancelled and st.cancelled not in notes:
+            notes.append(st.cancelled)
+    for note in notes:
+        con.print(f"  [dim]{escape(note)}[/]")
