@@ -28,7 +28,7 @@ class Result:
     _json_fields: ClassVar[tuple[tuple[str, str], ...] | None] = None
 
     def to_json(self) -> dict[str, Any]:
-        return to_json(self)
+        return _result_json(self)
 
 
 def hidden(default: Any = dataclasses.MISSING) -> Any:
@@ -60,7 +60,7 @@ def _fields(cls: type[Result]) -> tuple[tuple[str, str], ...]:
 def to_json(value: Any) -> Any:
     """The JSON view of a result (or of any value a result holds)."""
     if isinstance(value, Result):
-        return {key: to_json(getattr(value, name)) for name, key in _fields(type(value))}
+        return _result_json(value)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, (list, tuple)):
@@ -73,3 +73,7 @@ def to_json(value: Any) -> Any:
     if callable(convert):
         return convert()
     raise TypeError(f"no JSON view for {type(value).__name__}")
+
+
+def _result_json(value: Result) -> dict[str, Any]:
+    return {key: to_json(getattr(value, name)) for name, key in _fields(type(value))}
