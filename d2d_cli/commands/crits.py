@@ -41,22 +41,30 @@ def _charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
         raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
 
 
+# The options a Crit is rated from (also `d2d odds crit`).
+PowerOpt = Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")]
+WeaponOpt = Annotated[str | None, typer.Option(
+    help='Weapon rating formula, e.g. "Body+2" (with --stat).')]
+StatOpt = Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")]
+HitsOpt = Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")]
+TypesOpt = Annotated[str | None, typer.Option(
+    help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")]
+VehicleOpt = Annotated[bool, typer.Option(help="Use the vehicle location chart.")]
+
+
 @app.command()
 def crit(
     ctx: typer.Context,
-    power: Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")] = None,
-    weapon: Annotated[str | None, typer.Option(
-        help='Weapon rating formula, e.g. "Body+2" (with --stat).')] = None,
-    stat: Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")] = None,
+    power: PowerOpt = None,
+    weapon: WeaponOpt = None,
+    stat: StatOpt = None,
     by: Annotated[str | None, typer.Option(
         metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
         "(after its conditions).")] = None,
     armor: ArmorOpt = None,
-    hits: Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")] = 1,
-    types: Annotated[str | None, typer.Option(
-        help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")
-    ] = None,
-    vehicle: Annotated[bool, typer.Option(help="Use the vehicle location chart.")] = False,
+    hits: HitsOpt = 1,
+    types: TypesOpt = None,
+    vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,

@@ -14,6 +14,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
+from d2d_cli.commands import crits as crits_cmd
 from d2d_cli.rules import odds as rules
 
 app = c.group("odds")
@@ -163,19 +164,15 @@ def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
 @app.command()
 def crit(
     ctx: typer.Context,
-    power: Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")] = None,
-    weapon: Annotated[str | None, typer.Option(
-        help='Weapon rating formula, e.g. "Body+2" (with --stat).')] = None,
-    stat: Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")] = None,
-    armor: Annotated[list[str] | None, typer.Option(
-        metavar="[LOCATION=]STAT", help="Armor Rating at a location (head=2x1; repeat), or "
-        "a bare 2x1 for every location. Default: the --target unit's armor.")] = None,
+    power: crits_cmd.PowerOpt = None,
+    weapon: crits_cmd.WeaponOpt = None,
+    stat: crits_cmd.StatOpt = None,
+    armor: crits_cmd.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
-    hits: Annotated[int, typer.Option(help="The Hits so far, 1 or more.")] = 1,
-    types: Annotated[str | None, typer.Option(
-        help="Damage types, e.g. pierce,slash (default: Wound deck, any).")] = None,
-    vehicle: Annotated[bool, typer.Option(help="Use the vehicle location chart.")] = False,
+    hits: crits_cmd.HitsOpt = 1,
+    types: crits_cmd.TypesOpt = None,
+    vehicle: crits_cmd.VehicleOpt = False,
     fresh: FreshOpt = False,
     json: c.JsonOpt = False,
 ) -> None:
@@ -185,14 +182,13 @@ def crit(
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
-    from d2d_cli.commands.crits import _charts
     from d2d_cli.rules import crits, units
 
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
     data = c.read(ctx)
     opts = c.options(ctx, data)
-    ch = crits.chart("vehicle" if vehicle else "person", _charts(ctx, opts),
+    ch = crits.chart("vehicle" if vehicle else "person", crits_cmd._charts(ctx, opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
     if worn is None and target is not None:
