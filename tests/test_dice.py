@@ -124,3 +124,34 @@ def test_two_card_dice_enumerated_through_the_reader(n: int) -> None:
     counts = Counter(dice.read(s, [h, lo]) for h in OUTCOMES for lo in OUTCOMES)
     assert {counts[v] for v in range(1, n + 1)} == {11664 // n}
     assert counts[None] == 11664 - n * (11664 // n)
+
+
+def test_die_with_advantage_keeps_the_better_reading(d2d) -> None:
+    # 000 l.1122 "Advantage - Reveal another Conflict and take the best result"; l.1178
+    # Disadvantage "take the worse result": a die is read twice, the higher (lower) kept.
+    # d6 at the table: 5S reads 2 and 2H reads 4 (the first test above reads them alike).
+    cards = ["--card", "5S", "--card", "2H"]
+    best = d2d.json("fate", "die", "d6", *cards, "--advantage")
+    worst = d2d.json("fate", "die", "d6", *cards, "--disadvantage")
+    assert [r["value"] for r in best["rolls"]] == [2, 4]
+    assert (best["values"], best["kept"], best["advantage"]) == ([4], [1], "advantage")
+    assert (worst["values"], worst["kept"], worst["advantage"]) == ([2], [0], "disadvantage")
+    both = d2d.json("fate", "die", "d6", "--card", "5S", "--advantage", "--disadvantage")
+    assert (both["values"], both["advantage"]) == ([2], "normal")  # they cancel
+    res = d2d("fate", "die", "d6", "--card", "5S", "--advantage")
+    assert res.exit_code == 0 and "redraw" in res.stdout  # the second reading ran out
+
+
+def test_advantage_distribution_of_a_d6_is_exact() -> None:
+    # Two independent uniform d6 readings, the higher kept: P(k) = (2k - 1) / 36.
+    from fractions import Fraction
+    from itertools import product
+
+    from d2d_cli.rules import advantage
+
+    counts: dict[int, int] = {}
+    for a, b in product(range(1, 7), repeat=2):
+        kept = (a, b)[advantage.keep([a, b], advantage.ADVANTAGE, lambda v: v)]
+        counts[kept] = counts.get(kept, 0) + 1
+    assert {k: Fraction(n, 36) for k, n in counts.items()} == {
+        k: Fraction(2 * k - 1, 36) for k in range(1, 7)}

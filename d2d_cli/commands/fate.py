@@ -132,24 +132,41 @@ def die(
     count: Annotated[int, typer.Option("--count", "-n", help="How many dice (1–100).")] = 1,
     explain: Annotated[bool, typer.Option("--explain", help="Also say how to read the "
                                           "card(s) by hand at the table.")] = False,
+    advantage: Annotated[bool, typer.Option(
+        "--advantage", help="Read each die twice, keep the higher (000 l.1122).")] = False,
+    disadvantage: Annotated[bool, typer.Option(
+        "--disadvantage", help="Read each die twice, keep the lower (000 l.1178).")] = False,
     card: c.CardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
     """Read Fate cards as a die: every die of the rules (d2…d108) and any dN up to d1000.
 
     Redraws happen automatically and are shown. With --card, reads the cards drawn at
-    the table and says "redraw" when a card does not map.
+    the table and says "redraw" when a card does not map. Advantage and Disadvantage
+    cancel each other.
+
+    JSON: advantage (normal, advantage or disadvantage), kept (the indexes of rolls that
+    count; the others were dropped).
+
     Example: d2d fate die d10 --count 2
     """
     spec = dice.check(sides, count)
+    mode = ("advantage" if advantage and not disadvantage else
+            "disadvantage" if disadvantage and not advantage else "normal")
     result, _ = c.with_reveals(ctx, c.cards(card),
-                               lambda r: dice.throw(spec, count, r, explain))
+                               lambda r: dice.throw(spec, count, r, explain, mode))
     render.emit(result, _show_die, as_json=json)
 
 
 def _show_die(con: Any, r: dice.Thrown) -> None:
-    for roll in r.rolls:
+    if r.advantage != "normal":
+        con.print(f"[dim]{r.advantage.capitalize()}: each die read twice, the "
+                  f"{'higher' if r.advantage == 'advantage' else 'lower'} kept[/]")
+    for i, roll in enumerate(r.rolls):
         read = card_names(parse_card(x) for x in roll.cards)
+        if i not in r.kept:
+            con.print(f"[dim]{r.die}: {roll.value}  ← {read} (dropped)[/]")
+            continue
         if roll.value is None:
             con.print(f"{r.die}: {read or '(no card)'} → [yellow]redraw[/]: "
                       "reveal another card and read again")

@@ -302,6 +302,8 @@ class Thrown(Result):
     redraw: bool
     reshuffled: bool
     explain: str | None
+    advantage: str = "normal"
+    kept: tuple[int, ...] = ()  # the indexes of ``rolls`` that count (the others dropped)
 
 
 def check(sides: str, count: int) -> DieSpec:
@@ -312,16 +314,32 @@ def check(sides: str, count: int) -> DieSpec:
     return s
 
 
-def throw(s: DieSpec, count: int, reveal: Revealer, explain_it: bool = False) -> Thrown:
-    """``count`` dice read from ``reveal``; with ``explain_it``, how to read them by hand."""
-    rolls = roll_many(s, check_count(count, "--count"), reveal)
+def throw(s: DieSpec, count: int, reveal: Revealer, explain_it: bool = False,
+          mode: str = "normal") -> Thrown:
+    """``count`` dice read from ``reveal``; with ``explain_it``, how to read them by hand.
+    With Advantage (Disadvantage) each die is read twice and the higher (lower) value
+    kept — 000 l.1122 "Reveal another Conflict and take the best result", read for a
+    die as its value (docs/rules.md)."""
+    from d2d_cli.rules import advantage
+
+    per = 1 if mode == advantage.NORMAL else 2
+    rolls = roll_many(s, check_count(count, "--count") * per, reveal)
+    kept: list[int] = []
+    for first in range(0, len(rolls), per):
+        pair = rolls[first:first + per]
+        if any(r.value is None for r in pair):  # table cards ran out: a redraw, kept
+            kept.append(first + len(pair) - 1)
+            break
+        kept.append(first + advantage.keep(pair, mode, lambda r: r.value))
     return Thrown(
         die=f"d{s.n}",
-        values=tuple(r.value for r in rolls if r.value is not None),
+        values=tuple(v for i in kept if (v := rolls[i].value) is not None),
         cards=tuple(reveal.used),
         rolls=tuple(DieRoll(r.value, tuple(c.code for c in r.cards), r.redraws)
                     for r in rolls),
         redraw=any(r.value is None for r in rolls),
         reshuffled=reveal.reshuffled,
         explain=explain(s) if explain_it else None,
+        advantage=mode,
+        kept=tuple(kept),
     )
