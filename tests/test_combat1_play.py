@@ -1,13 +1,14 @@
 """Combat #1 (000 l.547–613) played step by step from the session, by unit names.
 
-Issue 12 asks for the whole example as one test. This branch has the Conflict, Hits and
-Crit steps (unit-aware rolls, modifiers, Advantage); the round's tokens (Move, Actions,
-Targets, Groups) come from another branch — the places where their steps go are marked
-`ROUND:` so the test can be extended where it stands. The cards are given as drawn at
-the table (`--card`), so every number is fixed; the example prints few numbers, and
-every one it prints for these steps is asserted: the Skirmisher's Skill (l.587
-"Skill - Ranged"), the Disadvantages of the Thief and the Scout and their cancelling
-(l.600–601), "Task:Mind vs. Knot:4" (l.601) and the Task's 4 tokens (l.602).
+Issue 12 asks for the whole example as one test: the round's tokens (Setup, Targeting,
+Grouping, every Move and Action), the Conflicts, Hits and the Task, and the Events. The
+cards are given as drawn at the table (`--card`), so every number is fixed; the example
+prints few numbers, and every one it prints is asserted: "2 Tokens" (l.571), the Groups
+(l.574–575), "Move:-2" / "Move:-1" (l.579–580, l.592–593), the Skirmisher's Skill
+(l.587 "Skill - Ranged"), the Disadvantages of the Thief and the Scout and their
+cancelling (l.600–601), "Task:Mind vs. Knot:4" (l.601), the Task's 4 tokens (l.602) and
+the Events (l.609–613: Draw, Recover, Clock tick; the reinforcements wait on Clock #5,
+l.566).
 """
 
 from __future__ import annotations
@@ -28,8 +29,34 @@ def test_combat_1_step_by_step(d2d: Any, tmp_path: Path) -> None:
     s = ["--session", tmp_path / "combat1.toml"]
     d2d.ok(*s, "--seed", 1, "scene", "load", "combat1")
 
-    # ROUND: Turn1 — Setup (2 tokens per unit), Targeting, Grouping (l.571–576), and the
-    # first Moves of Group1 (l.578–581) go here.
+    def move_of(name: str) -> int:
+        return int(d2d.json(*s, "unit", "show", name)["move"])
+
+    # l.571 "Setup - Place 2 Tokens on the bottom of each Unit": Turn = 2 (Facing).
+    started = d2d.json(*s, "round", "start")
+    assert {u["unit"]: (u["move"], u["turn"]) for u in started["units"]} == {
+        "Archer": (5, 2), "Thief": (4, 2), "Goblin Scout": (5, 2),
+        "Goblin Skirmisher": (5, 2)}
+    # l.573 "Both Goblins Target the Archer … The Archer Targets the Scout and the Thief
+    # doesn't Target"; l.574–575 "Group1 - The Archer and Goblins … Group2 - The Thief
+    # is alone".
+    for who, whom in (("Goblin Scout", "Archer"), ("Goblin Skirmisher", "Archer"),
+                      ("Archer", "Goblin Scout")):
+        d2d.ok(*s, "unit", "target", who, whom)
+    groups = d2d.json(*s, "round", "groups")["groups"]
+    assert [sorted(u["name"] for u in g["units"]) for g in groups] == [
+        ["Archer", "Goblin Scout", "Goblin Skirmisher"], ["Thief"]]
+    # l.579 "Archer - Moves 1 toward the rock and puts an Arrow in his offhand. Move:-2."
+    d2d.ok(*s, "unit", "move", "Archer", "forward")
+    d2d.ok(*s, "unit", "move", "Archer", "equip")
+    assert move_of("Archer") == 5 - 2
+    # l.580 "Scout - Moves 1 toward the Archer. Move:-1"; l.581 "Skirmisher - Waits".
+    d2d.ok(*s, "unit", "move", "Goblin Scout", "forward")
+    assert move_of("Goblin Scout") == 5 - 1
+    # l.585–586 "Skirmisher - Interrupts … Throws a Javelin at the Archer. Fight.
+    # Move:-?": an Action costs the Action Cost, 2 (001 l.543).
+    d2d.ok(*s, "unit", "act", "Goblin Skirmisher", "interact")
+    assert move_of("Goblin Skirmisher") == 5 - 2
 
     # l.586–589 "Skirmisher - Throws a Javelin at the Archer. Fight. … Skill - Ranged".
     # l.590 "Archer - Wants to get behind the rocks, so chooses not to use an Action to
@@ -42,7 +69,21 @@ def test_combat_1_step_by_step(d2d: Any, tmp_path: Path) -> None:
     assert (r["side_a"]["source"], r["approach_a"], r["outcome"]) == ("fate", "strong", "b")
     assert [e["key"] for e in r["effects"]["b"]] == ["move"]  # Evade: Move:+2
 
-    # ROUND: l.591–594 the Moves continue (the Archer reaches the rock, Move:-1).
+    # The Archer spent no Action on it (l.590), so Evade's Move:+2 is not his (001 l.626
+    # "IF not Target gains no benefits on a Win"): his Move is untouched.
+    assert move_of("Archer") == 3
+    # l.592 "Archer - Completes his move behind the Rock … Move:-1"; l.593 "Scout - Moves
+    # 1 toward the Archer. Move:-1."; l.594 "Skirmisher - Moves 1 … and Readies another
+    # Javelin" (Forward and Equip).
+    d2d.ok(*s, "unit", "move", "Archer", "forward")
+    d2d.ok(*s, "unit", "move", "Goblin Scout", "forward")
+    d2d.ok(*s, "unit", "move", "Goblin Skirmisher", "forward")
+    d2d.ok(*s, "unit", "move", "Goblin Skirmisher", "equip")
+    assert (move_of("Archer"), move_of("Goblin Scout"), move_of("Goblin Skirmisher")) == (
+        3 - 1, 4 - 1, 3 - 2)
+    # l.596 "Archer - Attacks the Scout": an Action (Move:-2), the last of his 5 Move.
+    d2d.ok(*s, "unit", "act", "Archer", "interact")
+    assert move_of("Archer") == 0
 
     # l.592 "Archer - Completes his move behind the Rock and gains some Cover" (d2d takes
     # 25%, the least there is); l.596 "Archer - Attacks the Scout". The Scout holds no
@@ -91,4 +132,20 @@ def test_combat_1_step_by_step(d2d: Any, tmp_path: Path) -> None:
     task = d2d.json(*s, "task", "win", "Knot", "--hits", r["hits"], "--by", "Thief")
     assert (task["challenge"], task["progress"]) == (3, 4)
 
-    # ROUND: l.605–613 the Thief's second Action, then Events (Draw, Recover, Clock).
+    # l.599 and l.605 "Thief - Attempts to escape his Bindings … Interact": two Actions,
+    # his whole Move of 4 (Speed 4x0, the Human Male template).
+    d2d.ok(*s, "unit", "act", "Thief", "interact")
+    d2d.ok(*s, "unit", "act", "Thief", "interact")
+    assert move_of("Thief") == 0
+    res = d2d(*s, "unit", "act", "Thief", "interact")  # a third Action: no Move left
+    assert res.exit_code == 2 and "Thief has Move 0; Interact costs 2" in res.stderr
+
+    # l.609–613 "Events - … Draw … Recover … Clock Ticks - Discard the top card of the
+    # Clock": the Clock goes 1 → 2; the reinforcements wait on Clock #5 (l.566).
+    ended = d2d.json(*s, "round", "end")
+    assert [st["kind"] for st in ended["steps"]] == [
+        "draw", "recover", "task_clock", "condition_events", "random_events", "clock"]
+    clock = ended["steps"][-1]
+    assert (clock["clock_before"], clock["clock"], clock["events"]) == (1, 2, [])
+    knot = d2d.json(*s, "task", "show", "Knot")
+    assert (knot["challenge"], knot["progress"]) == (3, 3)  # 001 l.1038 "Progress:-1"
