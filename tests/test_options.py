@@ -24,9 +24,11 @@ def test_options_and_their_declarations_agree() -> None:
         assert o.source, o.key
 
 
-def test_docs_list_every_key_with_its_default() -> None:
-    rows = re.findall(r"^\| `(\w+)` \| (.+?) \|", DOCS.read_text(encoding="utf-8"), re.M)
-    documented = {key: default for key, default in rows}
+def test_docs_list_every_key_with_its_default_and_its_line() -> None:
+    rows = re.findall(r"^\| `(\w+)` \| (.+?) \|.*\| (.+?) \|$",
+                      DOCS.read_text(encoding="utf-8"), re.M)
+    documented = {key: default for key, default, _ in rows}
+    assert {key: line for key, _, line in rows} == {o.key: o.source for o in options.OPTIONS}
     assert list(documented) == [o.key for o in options.OPTIONS]
     for o in options.OPTIONS:
         if o.default is not None:
@@ -84,3 +86,11 @@ def test_a_bad_value_refuses_every_command_before_any_change(d2d: Any, tmp_path:
         assert res.exit_code == 3, argv
         assert f"{path}: [rules] speed_convention: '5'" in res.stderr
         assert path.read_bytes() == before
+
+
+def test_each_default_quotes_its_rule_text_at_the_line_given() -> None:
+    from tests.helpers import check_quotes
+
+    quoted = "\n".join(o.source for o in options.OPTIONS)
+    # Every Option with a line number cites it; the locations charts are pictures.
+    assert check_quotes(quoted) == sum(" l." in o.source for o in options.OPTIONS) == 14
