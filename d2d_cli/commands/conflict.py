@@ -22,6 +22,7 @@ LevelB = Annotated[int, typer.Option(help="Side B" + _LEVEL_HELP)]
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
+        autocompletion=c.complete_sides,
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
              "with orientation (7S^, QHv, RW) or fate. Or the word chart.")],

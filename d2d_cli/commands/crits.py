@@ -55,6 +55,7 @@ def crit(
     ] = None,
     vehicle: Annotated[bool, typer.Option(help="Use the vehicle location chart.")] = False,
     target: Annotated[str | None, typer.Option(
+        autocompletion=c.complete_units,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
     json: c.JsonOpt = False,

@@ -133,6 +133,7 @@ def samples_(json: c.JsonOpt = False) -> None:
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
+        autocompletion=c.complete_maps,
         metavar="TYPE", help="personal, car, naval, aerial, planetary or narrative.")] = None,
     speed: Annotated[str | None, typer.Option("--speed", metavar="STAT",
                                               help="A unit's Speed, e.g. 5x0.")] = None,
