@@ -63,6 +63,8 @@ GROUPS: dict[str, Group] = {
     "session": Group("session", "Session files: new, list, use, show, path, log, undo.", True),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
+    "play": Group("play", "An interactive shell on one session: every command without the "
+                  "d2d prefix, answered at once.", False),
 }
 
 # Global options: given after the command too (``d2d fate coin --seed 1``), they are moved
@@ -266,7 +268,8 @@ app = typer.Typer(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
-    "The global options (--session, --seed, --debug) work after the command too.\n\n"
+    "The global options (--session, --seed, --debug) work after the command too; "
+    "d2d play runs commands in an interactive shell.\n\n"
     "Example: d2d fate draw 3",
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
