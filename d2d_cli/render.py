@@ -9,7 +9,6 @@ stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -34,15 +33,12 @@ def current_command() -> str | None:
 
 
 def console(stderr: bool = False) -> Console:
-    """A Rich console: plain when not a terminal, honouring NO_COLOR."""
-    from rich.console import Console
+    """A console for the human views: plain when not a terminal, honouring NO_COLOR.
+    Simple lines are printed without importing Rich (d2d_cli/plain.py, byte for byte
+    what Rich prints); anything else goes to a real Rich console."""
+    from d2d_cli.plain import LineConsole
 
-    return Console(
-        stderr=stderr,
-        highlight=False,
-        no_color=bool(os.environ.get("NO_COLOR")) or None,
-        soft_wrap=not (sys.stderr if stderr else sys.stdout).isatty(),
-    )
+    return LineConsole(stderr=stderr)  # type: ignore[return-value]
 
 
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
@@ -84,10 +80,11 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool) -> Non
 
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside Rich markup (``[/]`` prints as is).
-    The one escape every human view uses."""
-    from rich.markup import escape as rich_escape
+    The one escape every human view uses (``rich.markup.escape``, without importing
+    Rich)."""
+    from d2d_cli.plain import escape as plain_escape
 
-    return rich_escape(text)
+    return plain_escape(text)
 
 
 def cards_line(cards: list[dict[str, Any]]) -> str:
