@@ -226,3 +226,21 @@ def test_the_root_help_is_built_without_importing_any_group() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout
     assert out.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("xdg", [None, "/x/y", "  ", "relative"])
+def test_the_default_data_dir_is_platformdirs_without_importing_it(
+        monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
+    from d2d_cli import session
+
+    monkeypatch.delenv("D2D_DATA_DIR")
+    if xdg is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
+    want = {None: "~/.local/share/d2d", "/x/y": "/x/y/d2d", "  ": "~/.local/share/d2d",
+            "relative": "~/.local/share/d2d"}[xdg]
+    if sys.platform.startswith("linux"):
+        assert session.data_dir() == Path(os.path.expanduser(want))
+    platformdirs = pytest.importorskip("platformdirs")  # where installed: the same answer
+    assert str(session.data_dir()) == platformdirs.user_data_dir("d2d", appauthor=False)
