@@ -16,11 +16,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
+from typer.models import TyperInfo
 
 from d2d_cli import __version__, render
 from d2d_cli.errors import D2DError
@@ -83,6 +85,59 @@ class Settings:
     argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
 
 
+def lazy_group(info: Any, app: typer.Typer) -> Any:
+    """The Click group of a Typer group app whose subcommands are built when first
+    used: ``d2d fate status`` builds ``status`` only, not the group's five other
+    commands (Typer builds them all, a few ms a group)."""
+    sub = info.typer_instance
+    saved = sub.registered_commands, sub.registered_groups
+    sub.registered_commands, sub.registered_groups = [], []
+    try:  # Typer builds the group itself (help, settings, class) with no commands…
+        group = typer.main.get_group_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode, suggest_commands=app.suggest_commands)
+    finally:
+        sub.registered_commands, sub.registered_groups = saved
+    group.commands = LazyCommands(app, *saved)  # …and each command on first use
+    return group
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands by name, each built by Typer the first time it is asked for."""
+
+    def __init__(self, app: typer.Typer, commands: list[Any], groups: list[Any]) -> None:
+        self._app = app
+        self._infos: dict[str, Any] = {
+            c.name or typer.main.get_command_name(c.callback.__name__): c for c in commands}
+        self._infos.update({g.name: g for g in groups})
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            info = self._infos[name]
+            if isinstance(info, TyperInfo):
+                self._built[name] = lazy_group(info, self._app)
+            else:
+                self._built[name] = typer.main.get_command_from_info(
+                    info, pretty_exceptions_short=self._app.pretty_exceptions_short,
+                    rich_markup_mode=self._app.rich_markup_mode)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:  # Click's add_command
+        self._infos[name] = None
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+
 def hoist_globals(args: list[str]) -> list[str]:
     """``fate coin --seed 1`` → ``--seed 1 fate coin``: global options found after the
     command name move in front of it (never past a ``--``)."""
@@ -140,8 +195,9 @@ class D2DGroup(HelpWhenBare, TyperGroup):
             return None
         command = self._built.get(cmd_name)
         if command is None:
-            module = importlib.import_module(f"d2d_cli.commands.{entry.module}")
-            command = typer.main.get_command(module.app)
+            app = importlib.import_module(f"d2d_cli.commands.{entry.module}").app
+            command = lazy_group(TyperInfo(app), app) if entry.nested else \
+                typer.main.get_command(app)
             command.name = cmd_name
             self._built[cmd_name] = command
         return command
