@@ -106,7 +106,8 @@ def export(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
     json: c.JsonOpt = False,
 ) -> None:
-    """Write a printable character sheet (SVG or HTML, as the terminal shows it) or TOML.
+    """Write a printable character sheet (SVG or HTML: a light page for A4 or Letter that
+    works offline) or TOML.
 
     Example: d2d char export Rook --format svg -o rook.svg
     """
@@ -274,14 +275,11 @@ def _show_change(con: Any, r: dict[str, Any]) -> None:
 def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
     if fmt == "toml":
         return ch.sheet_toml(unit.name, unit.to_state())
-    import io
+    from d2d_cli import sheet
+    from d2d_cli.rules.result import to_json
 
-    from rich.console import Console
-
-    con = Console(record=True, width=80, file=io.StringIO(), force_terminal=True)
-    show_sheet(con, _sheet(unit, rules))
-    title = f"{unit.name} — Drawn to Destiny"
-    return con.export_svg(title=title) if fmt == "svg" else con.export_html()
+    data = {**to_json(_sheet(unit, rules)), "crits": list(unit.extra.get("crits", []))}
+    return sheet.svg(data) if fmt == "svg" else sheet.html(data)
 
 
 # --- interactive creation -------------------------------------------------------------
