@@ -82,6 +82,9 @@ class Shell:
             return 0
         if words[0] in ("exit", "quit") and len(words) == 1:
             return None
+        if words[0] == "play":
+            sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
+            return 2
         if words[0] == "help":
             if len(words) == 1:
                 self.out.write(SHELL_HELP + "\n")

@@ -85,6 +85,17 @@ def test_a_change_from_another_terminal_is_seen_by_the_next_line(
     assert shell.status() == "no round yet · 51 cards left"
 
 
+def test_an_edit_in_place_of_the_same_size_is_seen(d2d, data_dir: Path) -> None:
+    """The shell's reads reuse the last parse only for the very same text."""
+    d2d.ok("session", "new", "t")
+    shell = Shell(session="t")
+    shell.data()
+    path = data_dir / "t.toml"
+    text = path.read_text()
+    path.write_text(text.replace("shuffles = 1", "shuffles = 7"))  # same size, same inode
+    assert shell.data()["fate"]["shuffles"] == 7
+
+
 def test_without_session_the_shell_follows_session_use(d2d, capsys) -> None:
     d2d.ok("session", "new", "one", "--use")
     d2d.ok("session", "new", "two")
@@ -108,6 +119,8 @@ def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
         "d2d: error: nothing to undo: the journal holds no earlier state\n")
     assert shell.run_line('unit show "Goblin') == 2
     assert capsys.readouterr().err == "d2d: error: No closing quotation\n"
+    assert shell.run_line("play") == 2
+    assert capsys.readouterr().err == "d2d: error: this is d2d play already: type a command\n"
     assert shell.run_line("") == 0 and shell.run_line("# a note") == 0
     assert shell.run_line("exit") is None and shell.run_line("quit") is None
 
@@ -220,3 +233,13 @@ def test_completing_a_line(d2d) -> None:
     assert complete("help fate st") == [("status", 10)]
     assert complete("undo --j") == [("--json", 5)]
     assert complete("nosuch x") == []
+
+
+def test_the_readme_says_how_to_put_d2d_on_path_then_play() -> None:
+    from tests.helpers import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    order = [text.index(s) for s in ("<!-- main-command -->", "<!-- test-command -->",
+                                     "## `d2d` on your PATH", "source .venv/bin/activate",
+                                     "pipx install .", "## At the table: `d2d play`")]
+    assert order == sorted(order)
