@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from d2d_cli import session
-from d2d_cli.completion import BUILTINS, candidates
+from d2d_cli.completion import candidates
 from d2d_cli.errors import D2DError
 from d2d_cli.rules import summary
 
@@ -208,5 +208,3 @@ def start(session_spec: str | None, seed: int | None, debug: bool) -> int:
         return shell.interact()
     return shell.run_lines(sys.stdin)
 
-
-__all__ = ["BUILTINS", "HISTORY_FILE", "Shell", "start"]
