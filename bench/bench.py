@@ -17,8 +17,10 @@ Nothing here is asserted by a test: timings are measured, reported and judged by
 
 The one-shot commands run as an installed ``d2d`` does: a venv made here, without the
 editable-install hook that ``pip install -e`` adds to every interpreter start (it imports
-pathlib, fnmatch and more before any code runs, and so would flatter the ratios), and
-with the data folder found the default way (``XDG_DATA_HOME``, not ``D2D_DATA_DIR``).
+pathlib, fnmatch and more before any code runs, and so would flatter the ratios), its
+console script written from pyproject.toml's entry point as pip writes it, the package's
+bytecode compiled (PYTHONDONTWRITEBYTECODE and PYTHONUNBUFFERED are not passed on), and
+the data folder found the default way (``XDG_DATA_HOME``, not ``D2D_DATA_DIR``).
 """
 
 from __future__ import annotations
@@ -169,10 +171,10 @@ SCRIPT = """#!{python}
 # -*- coding: utf-8 -*-
 import re
 import sys
-from d2d_cli.cli import main
+from {module} import {function}
 if __name__ == '__main__':
     sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
-    sys.exit(main())
+    sys.exit({function}())
 """
 
 
@@ -188,8 +190,12 @@ def installed(tmp: Path) -> tuple[str, str]:
                            "get_paths()['purelib'])"], capture_output=True, text=True,
                           check=True).stdout.strip()
     Path(site, "d2d_bench.pth").write_text(f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n")
+    import tomllib
+
+    entry = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["d2d"]
+    module, function = entry.split(":")
     script = venv / "bin" / "d2d"
-    script.write_text(SCRIPT.format(python=python))
+    script.write_text(SCRIPT.format(python=python, module=module, function=function))
     script.chmod(0o755)
     return str(python), str(script)
 
@@ -325,8 +331,14 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="d2d-bench-"))
     try:
         python, d2d = installed(tmp)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("D2D_")}
+        # As a user runs it: bytecode cached (an install compiles it; a shell that sets
+        # PYTHONDONTWRITEBYTECODE would recompile every edited module on every run),
+        # stdout buffered.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("D2D_")
+               and k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED")}
         env.update(XDG_DATA_HOME=str(tmp / "xdg"), HOME=str(tmp / "home"))
+        subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "d2d_cli")], env=env,
+                       check=True)
         data = tmp / "xdg" / "d2d"
         for line in SETUP:
             subprocess.run([d2d, *line.split()], env=env, capture_output=True, check=True)
