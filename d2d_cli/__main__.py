@@ -1,3 +1,3 @@
-from d2d_cli.cli import main
+from d2d_cli.cli import run
 
-raise SystemExit(main())
+run()

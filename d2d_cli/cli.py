@@ -17,11 +17,13 @@ import contextlib
 import importlib
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
+from typer.models import TyperInfo
 
 from d2d_cli import __version__, render
 from d2d_cli.errors import BadInput, D2DError
@@ -68,7 +70,14 @@ GROUPS: dict[str, Group] = {
                      True),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
+    "play": Group("play", "An interactive shell on one session: every command without the "
+                  "d2d prefix, answered at once.", False),
 }
+
+# Global options: given after the command too (``d2d fate coin --seed 1``), they are moved
+# in front of it by D2DGroup.parse_args, for every command at once.
+GLOBAL_WITH_VALUE = ("--session", "--seed")
+GLOBAL_FLAGS = ("--debug",)
 
 
 @dataclass
@@ -81,8 +90,106 @@ class Settings:
     argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
 
 
-class D2DGroup(TyperGroup):
+def lazy_group(info: Any, app: typer.Typer) -> Any:
+    """The Click group of a Typer group app whose subcommands are built when first
+    used: ``d2d fate status`` builds ``status`` only, not the group's five other
+    commands (Typer builds them all, a few ms a group)."""
+    sub = info.typer_instance
+    saved = sub.registered_commands, sub.registered_groups
+    sub.registered_commands, sub.registered_groups = [], []
+    try:  # Typer builds the group itself (help, settings, class) with no commands…
+        group = typer.main.get_group_from_info(
+            info, pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode, suggest_commands=app.suggest_commands)
+    finally:
+        sub.registered_commands, sub.registered_groups = saved
+    group.commands = LazyCommands(app, *saved)  # …and each command on first use
+    return group
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands by name, each built by Typer the first time it is asked for."""
+
+    def __init__(self, app: typer.Typer, commands: list[Any], groups: list[Any]) -> None:
+        self._app = app
+        self._infos: dict[str, Any] = {
+            c.name or typer.main.get_command_name(c.callback.__name__): c for c in commands}
+        self._infos.update({g.name: g for g in groups})
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            info = self._infos[name]
+            if isinstance(info, TyperInfo):
+                self._built[name] = lazy_group(info, self._app)
+            else:
+                self._built[name] = typer.main.get_command_from_info(
+                    info, pretty_exceptions_short=self._app.pretty_exceptions_short,
+                    rich_markup_mode=self._app.rich_markup_mode)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:  # Click's add_command
+        self._infos[name] = None
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+
+def hoist_globals(args: list[str]) -> list[str]:
+    """``fate coin --seed 1`` → ``--seed 1 fate coin``: global options found after the
+    command name move in front of it (never past a ``--``)."""
+    front: list[str] = []
+    rest: list[str] = []
+    command_seen = False
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        if tok == "--":
+            rest += args[i:]
+            break
+        name, eq, _ = tok.partition("=")
+        takes_value = name in GLOBAL_WITH_VALUE and not eq and i + 1 < len(args)
+        if command_seen and (name in GLOBAL_WITH_VALUE or tok in GLOBAL_FLAGS):
+            front += args[i:i + 2] if takes_value else [tok]
+        else:
+            rest += args[i:i + 2] if takes_value else [tok]
+            command_seen = command_seen or not tok.startswith("-")
+        i += 2 if takes_value else 1
+    return front + rest
+
+
+_OPTIONAL_SHELL = ("--show-completion", "--install-completion")
+
+
+def _next_option(args: list[str], opt: str) -> int:
+    i = args.index(opt) + 1
+    return i if i < len(args) and args[i].startswith("-") else -1
+
+
+class HelpWhenBare:
+    """A group called with nothing after it (``d2d``, ``d2d fate``) prints its help and
+    exits 0: asking what is there is not a mistake."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help())
+            ctx.exit(0)
+        return super().parse_args(ctx, args)  # type: ignore[misc]
+
+
+class D2DGroup(HelpWhenBare, TyperGroup):
     """The root group: lazy subcommands and the error boundary."""
+
+    # Built commands, per process: inside ``d2d play`` each group is built once.
+    _built: dict[str, Any] = {}
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(GROUPS)
@@ -91,10 +198,31 @@ class D2DGroup(TyperGroup):
         entry = GROUPS.get(cmd_name)
         if entry is None:
             return None
-        module = importlib.import_module(f"d2d_cli.commands.{entry.module}")
-        command = typer.main.get_command(module.app)
-        command.name = cmd_name
+        command = self._built.get(cmd_name)
+        if command is None:
+            app = importlib.import_module(f"d2d_cli.commands.{entry.module}").app
+            command = lazy_group(TyperInfo(app), app) if entry.nested else \
+                typer.main.get_command(app)
+            command.name = cmd_name
+            self._built[cmd_name] = command
         return command
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        args = hoist_globals(args)
+        for opt in _OPTIONAL_SHELL:  # the shell name may be left out: detect it
+            if opt in args and args.index(opt) + 1 in (len(args), _next_option(args, opt)):
+                args.insert(args.index(opt) + 1, "auto")
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        from typer._click.exceptions import UsageError
+
+        try:
+            return self._click_resolve_command(ctx, args)
+        except UsageError as e:
+            suggestion = did_you_mean(args[0], self.list_commands(ctx)) if args else ""
+            e.message = e.message.rstrip(".") + "." + suggestion
+            raise
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         # Help lists the groups from GROUPS without importing them.
@@ -196,21 +324,61 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
 
 
 
+def did_you_mean(word: str, names: list[str]) -> str:
+    """`` Did you mean 'status'?`` for a near miss among ``names``, else ""."""
+    from difflib import get_close_matches
+
+    matches = get_close_matches(word, names, n=1)
+    return f" Did you mean {matches[0]!r}?" if matches else ""
+
+
 def _version(value: bool) -> None:
     if value:
         print(f"d2d {__version__}")
         raise typer.Exit()
 
 
+def _completion(install: bool) -> Any:
+    """``--show-completion [SHELL]`` / ``--install-completion [SHELL]``: the shell is
+    detected when not given (Typer's own options take no shell name)."""
+
+    def callback(ctx: typer.Context, param: Any, value: str | None) -> None:
+        if value is None or ctx.resilient_parsing:
+            return
+        from typer import completion
+
+        if value == "auto":
+            value = None
+        if install:
+            completion.install_callback(ctx, param, value or True)
+        prog = ctx.find_root().info_name or "d2d"
+        shell = value or completion._get_shell_name() or "bash"
+        from typer._completion_shared import get_completion_script
+
+        completion.completion_init()
+        script = get_completion_script(prog_name=prog, complete_var=COMPLETE_VAR, shell=shell)
+        # zsh reads '#compdef' only on a completion file's first line: no blank line first.
+        typer.echo(script.strip("\n"))
+        raise typer.Exit()
+
+    return callback
+
+
+COMPLETE_VAR = "_D2D_COMPLETE"
+_SHELL_HELP = "bash, zsh, fish or powershell (default: this shell)."
+
 app = typer.Typer(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
+    "The global options (--session, --seed, --debug) work after the command too; "
+    "d2d play runs commands in an interactive shell.\n\n"
     "Example: d2d fate draw 3",
-    no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    add_completion=False,  # our own options below take an optional shell name
+    # Help uses the terminal's width up to 120 columns (Click's default stops at 80).
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
 )
 
 
@@ -219,6 +387,7 @@ def root(
     ctx: typer.Context,
     session: Annotated[str | None, typer.Option(
         "--session", envvar="D2D_SESSION", metavar="NAME|PATH",
+        autocompletion=lambda incomplete: _complete_sessions(incomplete),
         help="Session name (under the user data dir) or a path ending in .toml.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
@@ -227,8 +396,17 @@ def root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
+    install_completion: Annotated[str | None, typer.Option(
+        "--install-completion", metavar="[SHELL]", callback=_completion(install=True),
+        expose_value=False, is_eager=True,
+        help="Install tab completion: " + _SHELL_HELP)] = None,
+    show_completion: Annotated[str | None, typer.Option(
+        "--show-completion", metavar="[SHELL]", callback=_completion(install=False),
+        expose_value=False, is_eager=True,
+        help="Print the tab-completion script: " + _SHELL_HELP)] = None,
 ) -> None:
-    """d2d — the Narrator's companion for Drawn to Destiny.
+    """d2d — the Narrator's companion for Drawn to Destiny (the help above is the one
+    shown: Typer's ``help=`` wins over this docstring).
 
     Example: d2d fate draw 3
     """
@@ -236,9 +414,61 @@ def root(
     ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=argv)
 
 
+def _complete_sessions(incomplete: str) -> list[str]:
+    from d2d_cli.commands._common import complete_sessions
+
+    return complete_sessions(incomplete)
+
+
+_root: Any = None
+
+
+def root_command() -> Any:
+    """The root Click group, built once per process (``d2d play`` reuses it per line)."""
+    global _root
+    if _root is None:
+        _root = typer.main.get_command(app)
+    return _root
+
+
 def main(argv: list[str] | None = None) -> int:
-    command = typer.main.get_command(app)
-    return int(command.main(argv, prog_name="d2d", standalone_mode=False) or 0)
+    if COMPLETE_VAR in os.environ:  # a shell asks for completions: Typer's formats
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    try:
+        code = int(root_command().main(argv, prog_name="d2d", standalone_mode=False) or 0)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = 1
+    if code and _stdout_closed():
+        # The reader went away (`d2d fate draw 30 | head -1`): no noise at exit either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return code
+
+
+def run() -> None:
+    """The ``d2d`` console script and ``python -m d2d_cli``: :func:`main`, then leave
+    without Python's teardown. Tearing down the ~300 modules a command loaded costs
+    ~12 ms, more than the command itself; everything d2d writes is closed and fsynced by
+    then, so only the standard streams need flushing. (:func:`main` returns instead, for
+    callers in a Python process: the tour, d2d play, tests.)"""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
+def _stdout_closed() -> bool:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -36,16 +35,15 @@ def current_command() -> str | None:
     return _current_command
 
 
-def console(stderr: bool = False) -> Console:
-    """A Rich console: plain when not a terminal, honouring NO_COLOR."""
-    from rich.console import Console
+def console(stderr: bool = False, file: Any = None) -> Console:
+    """A console for the human views: plain when not a terminal, honouring NO_COLOR.
+    Simple lines are printed without importing Rich (d2d_cli/plain.py, byte for byte
+    what Rich prints); anything else goes to a real Rich console. ``file``: a buffer to
+    render into, styled for the terminal the text is for."""
+    from d2d_cli.plain import LineConsole
 
-    return Console(
-        stderr=stderr,
-        highlight=False,
-        no_color=bool(os.environ.get("NO_COLOR")) or None,
-        soft_wrap=not (sys.stderr if stderr else sys.stdout).isatty(),
-    )
+    like = (sys.stderr if stderr else sys.stdout) if file is not None else None
+    return LineConsole(stderr=stderr, file=file, like=like)  # type: ignore[return-value]
 
 
 # Output of the command being run, held until its change is committed (cli.py): a
@@ -86,10 +84,11 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
 
         text = _json_line({"ok": True, "command": command, "result": to_json(result)})
     else:
-        con = console()
-        with con.capture() as captured:
-            human(con, result)
-        text = captured.get()
+        import io
+
+        buffer = io.StringIO()
+        human(console(file=buffer), result)  # the plain lines and Rich's, in order
+        text = buffer.getvalue()
     fault("render")
     _out(text)
 
@@ -130,10 +129,11 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool) -> Non
 
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside Rich markup (``[/]`` prints as is).
-    The one escape every human view uses."""
-    from rich.markup import escape as rich_escape
+    The one escape every human view uses (``rich.markup.escape``, without importing
+    Rich)."""
+    from d2d_cli.plain import escape as plain_escape
 
-    return rich_escape(text)
+    return plain_escape(text)
 
 
 def cards_line(cards: list[dict[str, Any]]) -> str:

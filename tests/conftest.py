@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.helpers import Runner
+
+# CI (and `CI=1 pytest`) runs every property test on a fixed sequence of examples, so a
+# run is repeatable and bounded; a plain local run keeps exploring new ones.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)

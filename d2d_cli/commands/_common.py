@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from d2d_cli import session
+from d2d_cli.cli import HelpWhenBare
 from d2d_cli.rules.cards import Card, parse_card
 
 if TYPE_CHECKING:
@@ -23,7 +24,8 @@ R = TypeVar("R")
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 CardOpt = Annotated[
     list[str] | None,
-    typer.Option("--card", "-c", metavar="CARD",
+    typer.Option("--card", "-c", metavar="CARD", autocompletion=lambda incomplete:
+                 complete_cards(incomplete),
                  help="Table mode: a card drawn at the table (e.g. QH^, 10sv, RW); repeat "
                       "for more. The virtual deck is not touched."),
 ]
@@ -43,6 +45,10 @@ class D2DCommand(TyperCommand):
         return super().invoke(ctx)
 
 
+class D2DSubGroup(HelpWhenBare, TyperGroup):
+    """A command group below the root (``d2d fate``): bare, it prints its help, exit 0."""
+
+
 class _App(typer.Typer):
     def command(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("cls", D2DCommand)
@@ -59,7 +65,7 @@ def group(name: str, help: str | None = None) -> typer.Typer:
     """The command group ``d2d NAME`` (its help from ``cli.GROUPS``; a nested group
     gives its own). Help is plain text (no Rich panels): it renders in ~half the time,
     and looks the same in every group."""
-    return _App(help=help or _help(name), no_args_is_help=True, rich_markup_mode=None,
+    return _App(cls=D2DSubGroup, help=help or _help(name), rich_markup_mode=None,
                 add_completion=False, context_settings=_HELP)
 
 
@@ -188,3 +194,108 @@ def with_reveals(ctx: typer.Context, table: list[Card] | None,
         out = body(reveal)
         tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
     return out, reveal
+
+
+# --------------------------------------------------------------------------- completion
+# Completer functions for every name-taking option and argument: ``autocompletion=`` of
+# a typer.Option/Argument. The same functions answer the shell's ``d2d <TAB>`` and the
+# Tab key of ``d2d play``. Names from the session are read through session.read (so a
+# second terminal's change is seen); a completion never fails loudly.
+
+
+def _matching(names: list[str], incomplete: str) -> list[str]:
+    """Names starting with what was typed (any case); else names with a word that does
+    (``Scout`` finds ``Goblin Scout``)."""
+    typed = incomplete.lower()
+    first = [n for n in names if n.lower().startswith(typed)]
+    if first or not typed:
+        return first
+    return [n for n in names if any(w.startswith(typed) for w in n.lower().split()[1:])]
+
+
+def _session_names(ctx: typer.Context, section: str) -> list[str]:
+    try:
+        table = read(ctx).get(section, {})
+    except Exception:  # noqa: BLE001 - a broken session completes nothing
+        return []
+    return [str(n) for n in table] if isinstance(table, dict) else []
+
+
+def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Units and characters on the roster."""
+    return _matching(_session_names(ctx, "units"), incomplete)
+
+
+def complete_tasks(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Tasks on the board."""
+    return _matching(_session_names(ctx, "tasks"), incomplete)
+
+
+def complete_conditions(incomplete: str) -> list[str]:
+    from d2d_cli.rules import conditions
+
+    return _matching([c.name for c in conditions.table().values()], incomplete)
+
+
+def complete_skills(incomplete: str) -> list[str]:
+    from d2d_cli.rules import characters
+
+    return _matching([s.name for s in characters.skills().values()], incomplete)
+
+
+def complete_archetypes(incomplete: str) -> list[str]:
+    from d2d_cli.rules import characters
+
+    return _matching([a["name"] for a in characters.archetypes().values()], incomplete)
+
+
+def complete_templates(incomplete: str) -> list[str]:
+    from d2d_cli.rules import characters
+
+    return _matching(list(characters.templates()), incomplete)
+
+
+def complete_maps(incomplete: str) -> list[str]:
+    """Map types of ``scale map`` (the rules' map scales)."""
+    from d2d_cli.rules import scale
+
+    return _matching(scale.map_types(), incomplete)
+
+
+def complete_scenes(incomplete: str) -> list[str]:
+    """Built-in scenes (a file path completes as the shell does)."""
+    from d2d_cli.rules import scene
+
+    return _matching(list(scene.BUILT_IN), incomplete)
+
+
+def complete_terms(incomplete: str) -> list[str]:
+    """Everything ``d2d ref`` knows: the four lists, then every name."""
+    from d2d_cli.rules import reference
+
+    names = [*reference.LISTS, *dict.fromkeys(e.name for e in reference.entries())]
+    return _matching(names, incomplete)
+
+
+def complete_sessions(incomplete: str) -> list[str]:
+    return _matching(session.list_sessions(), incomplete)
+
+
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def complete_cards(incomplete: str) -> list[str]:
+    """Card codes: ``Q`` → QC QD QH QS; a whole face → its two orientations (QH^ QHv)."""
+    faces = [r + s for r in _RANKS for s in "CDHS"] + ["BW", "RW"]
+    typed = incomplete.upper()
+    if typed in faces:
+        return [incomplete + "^", incomplete + "v"]
+    return [f for f in faces if f.startswith(typed)]
+
+
+def complete_sides(incomplete: str) -> list[str]:
+    """A side of ``d2d conflict``: an approach, ``fate``, ``chart`` or a card."""
+    from d2d_cli.rules import conflict
+
+    words = [*conflict.approaches(), "fate", "chart"]
+    return _matching(words, incomplete) or complete_cards(incomplete)

@@ -56,13 +56,15 @@ def _answer(q: str) -> Any:
 def new(
     ctx: typer.Context,
     name: NameArg,
-    template: Annotated[str | None, typer.Option(help="human-male (Body 8, Mind 5, Will 5, "
+    template: Annotated[str | None, typer.Option(autocompletion=c.complete_templates,
+                                                 help="human-male (Body 8, Mind 5, Will 5, "
                         "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
     body: Annotated[str | None, _stat("body")] = None,
     mind: Annotated[str | None, _stat("mind")] = None,
     will: Annotated[str | None, _stat("will")] = None,
     speed: Annotated[str | None, _stat("speed")] = None,
-    archetype: Annotated[str | None, typer.Option(help="Fantasy, Modern or SciFi archetype "
+    archetype: Annotated[str | None, typer.Option(autocompletion=c.complete_archetypes,
+                                                  help="Fantasy, Modern or SciFi archetype "
                          "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
     motivation: Annotated[str | None, _answer("motivation")] = None,
     impact: Annotated[str | None, _answer("impact")] = None,
@@ -111,7 +113,8 @@ def export(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
     json: c.JsonOpt = False,
 ) -> None:
-    """Write a printable character sheet (SVG or HTML, as the terminal shows it) or TOML.
+    """Write a printable character sheet (SVG or HTML: a light page for A4 or Letter that
+    works offline) or TOML.
 
     Example: d2d char export Rook --format svg -o rook.svg
     """
@@ -152,7 +155,8 @@ def award(
 
 @app.command()
 def train(ctx: typer.Context, name: NameArg,
-          skill: Annotated[str, typer.Argument(help="Skill, Magic type or Power.")],
+          skill: Annotated[str, typer.Argument(autocompletion=c.complete_skills,
+                                               help="Skill, Magic type or Power.")],
           json: c.JsonOpt = False) -> None:
     """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
     costs 1 SP ([rules] new_skill_sp).
@@ -165,7 +169,8 @@ def train(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def respec(ctx: typer.Context, name: NameArg,
-           skill: Annotated[str, typer.Argument(help="The skill to reduce by one.")],
+           skill: Annotated[str, typer.Argument(autocompletion=c.complete_skills,
+                                                help="The skill to reduce by one.")],
            json: c.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
     level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
@@ -280,14 +285,11 @@ def _show_downtime(con: Any, r: ch.Downtime) -> None:
 def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
     if fmt == "toml":
         return ch.sheet_toml(unit.name, unit.to_state())
-    import io
+    from d2d_cli import sheet
+    from d2d_cli.rules.result import to_json
 
-    from rich.console import Console
-
-    con = Console(record=True, width=80, file=io.StringIO(), force_terminal=True)
-    show_sheet(con, ch.sheet(unit, rules))
-    title = f"{unit.name} — Drawn to Destiny"
-    return con.export_svg(title=title) if fmt == "svg" else con.export_html()
+    data = {**to_json(ch.sheet(unit, rules)), "crits": list(unit.extra.get("crits", []))}
+    return sheet.svg(data) if fmt == "svg" else sheet.html(data)
 
 
 # --- interactive creation -------------------------------------------------------------

@@ -66,6 +66,7 @@ def crit(
     types: TypesOpt = None,
     vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
+        autocompletion=c.complete_units,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
     json: c.JsonOpt = False,

@@ -99,7 +99,8 @@ def _show_coin(con: Any, r: fate.Coin) -> None:
 @app.command("high-card")
 def high_card(
     ctx: typer.Context,
-    names: Annotated[list[str], typer.Argument(help="Who wants to act (two or more).")],
+    names: Annotated[list[str], typer.Argument(autocompletion=c.complete_units,
+                                               help="Who wants to act (two or more).")],
     card: c.CardOpt = None,
     json: c.JsonOpt = False,
 ) -> None:

@@ -20,6 +20,7 @@ app = c.single("hit")
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
+        autocompletion=c.complete_cards,
         metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
         "cards (e.g. 2S 3H 4C).")],
     level: Annotated[int | None, typer.Option(

@@ -16,7 +16,8 @@ app = c.single("ref")
 @app.command()
 def ref(
     ctx: typer.Context,
-    term: Annotated[list[str], typer.Argument(metavar="TERM", help="A name (\"Blood Loss\", "
+    term: Annotated[list[str], typer.Argument(autocompletion=c.complete_terms,
+                                              metavar="TERM", help="A name (\"Blood Loss\", "
                     "thief, Stealth, Pick Lock) or a list: skills, archetypes, conditions, "
                     "glossary.")],
     json: c.JsonOpt = False,

@@ -134,6 +134,7 @@ def samples_(json: c.JsonOpt = False) -> None:
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
+        autocompletion=c.complete_maps,
         metavar="TYPE", help="personal, car, naval, aerial, planetary, narrative (or "
                              "starfighter, orbital, stellar, galactic: no printed scale).")]
     = None,

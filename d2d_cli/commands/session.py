@@ -8,6 +8,7 @@ import typer
 
 from d2d_cli import render, session
 from d2d_cli.commands import _common as c
+from d2d_cli.rules import summary
 
 app = c.group("session")
 
@@ -106,18 +107,49 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
         "rules": data.get("rules", {}),
     }
     c.options(ctx, data)  # a bad hand-edited [rules] is named here too
-    render.emit(result, _show_show, as_json=json)
+    table = summary.summarize(data)  # what the human view reads beyond the counts
+    render.emit(result, lambda con, r: _show_show(con, r, table), as_json=json)
 
 
-def _show_show(con: Any, r: dict[str, Any]) -> None:
-    con.print(f"[bold]{r['name']}[/]  {r['path']}  (schema {r['schema']}, "
-              f"created {r['created']})")
-    con.print(f"Fate deck: {r['fate']['remaining']} to draw, {r['fate']['discarded']} "
-              "discarded")
-    for key, n in r["sections"].items():
-        con.print(f"{key}: {n}")
-    rules = ", ".join(f"{k} = {v}" for k, v in r["rules"].items()) or "defaults"
-    con.print(f"Rules: {rules}")
+SHOWN_NAMES = 12  # a long campaign's roster is listed by `d2d unit list`
+
+
+def _show_show(con: Any, r: dict[str, Any], t: summary.Summary) -> None:
+    e = render.escape
+
+    def names(items: list[str], what: str) -> str:
+        more = len(items) - SHOWN_NAMES
+        shown = ", ".join(e(n) for n in items[:SHOWN_NAMES])
+        return f"{len(items)}: {shown}" + (f" … and {more} more (d2d {what} list)"
+                                           if more > 0 else "")
+
+    rows = [("File", e(r["path"])), ("Created", f"{_when(r['created'])} (schema {r['schema']})")]
+    if t.scene:
+        rows.append(("Scene", e(t.scene) + (f" ({e(t.map)} map)" if t.map else "")))
+    played = f"{t.round} ({summary.PHASES.get(t.phase, t.phase)})" if t.round else "none yet"
+    rows.append(("Round", played + (f" · clock {t.clock}" if t.clock is not None else "")))
+    rows.append(("Fate", f"{r['fate']['remaining']} cards to draw, "
+                         f"{r['fate']['discarded']} discarded"))
+    rows.append(("Units", names(list(t.units), "unit") if t.units else "none"))
+    tasks = [f"{k.name} (Challenge {k.challenge}, Progress {k.progress})" for k in t.tasks]
+    rows.append(("Tasks", names(tasks, "task") if tasks else "none"))
+    rows.append(("Rules", e(", ".join(f"{k} = {v}" for k, v in r["rules"].items())
+                            or "defaults (docs/rules.md)")))
+    con.print(f"[bold]Session {e(r['name'])}[/]")
+    for label, text in rows:
+        con.print(f"  {label:<8} {text}")
+
+
+def _when(created: Any) -> str:
+    """``2026-11-23T17:15:05+00:00`` → ``2026-11-23 17:15 UTC``."""
+    from datetime import datetime
+
+    try:
+        at = datetime.fromisoformat(str(created))
+    except ValueError:
+        return str(created)
+    zone = "UTC" if at.utcoffset() is not None and not at.utcoffset() else at.strftime("%z")
+    return at.strftime("%Y-%m-%d %H:%M") + (f" {zone}" if zone else "")
 
 
 @app.command()

@@ -14,9 +14,11 @@ from d2d_cli.rules.options import Options
 
 app = c.group("task")
 
-NameArg = Annotated[str, typer.Argument(help="The task's name, e.g. Knot.")]
+NameArg = Annotated[str, typer.Argument(autocompletion=c.complete_tasks,
+                                        help="The task's name, e.g. Knot.")]
 HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
-ByOpt = Annotated[str | None, typer.Option("--by", help="Who worked the task (Teamwork: "
+ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=c.complete_units,
+                                           help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
 
 
@@ -38,7 +40,8 @@ def new(ctx: typer.Context, name: NameArg,
         difficulty: Annotated[int, typer.Option("--difficulty", "-d",
                                                 help="The Difficulty (1–100).")],
         worker: Annotated[list[str] | None, typer.Option(
-            "--worker", "-w", help="A character working the task (repeat for Teamwork).")]
+            "--worker", "-w", autocompletion=c.complete_units,
+            help="A character working the task (repeat for Teamwork).")]
         = None,
         json: c.JsonOpt = False) -> None:
     """Start a task: Challenge and Progress tokens each equal to the Difficulty.

@@ -91,23 +91,25 @@ def tour(
     folder = Path(tempfile.mkdtemp(prefix="d2d-tour-"))
     session_file = folder / "tour.toml"
     failures = 0
-    for i, (why, line) in enumerate(STEPS, 1):
-        argv = shlex.split(line.format(s=session_file))
-        if "{s}" not in line:
-            argv = ["--session", str(session_file), *argv]
-        con.print(f"\n[bold cyan]{i}. {why}[/]")
-        con.print(f"[dim]$ d2d {line.format(s='tour.toml')}[/]")
-        try:
-            code = cli.main(argv)
-        except D2DError as e:  # pragma: no cover - the boundary catches these
-            code = e.exit_code
-        failures += code != 0 and i not in EXPECTED_REFUSALS
+    try:
+        for i, (why, line) in enumerate(STEPS, 1):
+            argv = shlex.split(line.format(s=session_file))
+            if "{s}" not in line:
+                argv = ["--session", str(session_file), *argv]
+            con.print(f"\n[bold cyan]{i}. {why}[/]")
+            con.print(f"[dim]$ d2d {line.format(s='tour.toml')}[/]")
+            try:
+                code = cli.main(argv)
+            except D2DError as e:  # pragma: no cover - the boundary catches these
+                code = e.exit_code
+            failures += code != 0 and i not in EXPECTED_REFUSALS
+    finally:  # even when a step fails or Ctrl-C stops it: nothing left in the temp folder
+        if not keep:
+            import shutil
+
+            shutil.rmtree(folder, ignore_errors=True)
     if keep:
         con.print(f"\nThe tour's session is kept at {session_file}")
-    else:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
     if failures:
         raise typer.Exit(1)
     con.print("\n[bold]That's the tour.[/] Next: d2d --help, and docs/ for the rules d2d "

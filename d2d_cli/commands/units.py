@@ -120,7 +120,8 @@ def condition(
     name: UnitArg,
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
-                                        "\"Blood Loss\", Dying (d2d ref conditions).")],
+                                        "\"Blood Loss\", Dying (d2d ref conditions).",
+                                        autocompletion=c.complete_conditions)],
     count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
     json: c.JsonOpt = False,
 ) -> None:

@@ -1,0 +1,30 @@
+"""``d2d play`` — an interactive shell on one session (d2d_cli/shell.py)."""
+
+from __future__ import annotations
+
+import typer
+
+from d2d_cli.commands import _common as c
+
+app = c.single("play")
+
+
+@app.command()
+def play(ctx: typer.Context) -> None:
+    """Play at the table: an interactive shell where every d2d command runs without the
+    "d2d" prefix and answers at once (fate draw 3, unit show "Goblin Scout", undo).
+
+    Tab completes commands, options, cards and names; history is kept across runs; the
+    bottom line shows the round, the clock, the Fate cards left and the unit named last.
+    Global options apply to every line: --session pins the shell to one session (else
+    it follows `session use`), --seed works as if typed before each line. With stdin not
+    a terminal it runs the lines it reads, ending with the last line's exit code.
+    Example: d2d play --session friday
+    """
+    from d2d_cli import session, shell
+
+    s = c.settings(ctx)
+    session.locate(s.session)  # an unknown name is refused here, with the nearest names
+    code = shell.start(s.session, s.seed, s.debug)
+    if code:
+        raise typer.Exit(code)

@@ -1,0 +1,210 @@
+"""``d2d play``: an interactive shell on one session.
+
+Each line is a d2d command without the ``d2d`` prefix, run in this process through
+the same entry point as a one-shot command (:func:`d2d_cli.cli.main`): same parsing,
+same error boundary, same messages and exit codes, only without paying Python's and
+Typer's start-up again. Everything a command keeps per process (the rules' tables,
+the built command objects) is shared by the lines of one shell; what must not leak
+from one line to the next (the running command's name, the global options) is set
+afresh for each line by the entry point.
+
+The session file is re-read for every line and for the status line, so a change made
+from a second terminal is seen at once. The line editor is prompt_toolkit (completion
+menus, history in the data folder, a bottom toolbar for the status line); when stdin
+or stdout is not a terminal the shell reads plain lines instead, so ``d2d play <
+lines.txt`` runs a script. docs/architecture.md ("d2d play") says why.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from d2d_cli import session
+from d2d_cli.completion import candidates
+from d2d_cli.errors import D2DError
+from d2d_cli.rules import summary
+
+HISTORY_FILE = "play_history"
+
+SHELL_HELP = """\
+d2d play — every d2d command, without the "d2d" in front:
+  fate draw 3          conflict fast block          unit show "Goblin Scout"
+Tab completes commands, options, cards, names (quoted when they hold spaces).
+  help COMMAND         that command's help (also: COMMAND --help)
+  undo                 session undo: revert the last change
+  exit, quit, Ctrl-D   leave the shell; Ctrl-C cancels the line being typed
+The line at the bottom shows the round, the clock, the Fate cards left and the unit
+named last. The session file is read afresh for every line.
+"""
+
+
+@dataclass
+class Shell:
+    """One shell: the global options it was started with, and the unit named last."""
+
+    session: str | None = None  # --session of `d2d play`; None follows `session use`
+    seed: int | None = None
+    debug: bool = False
+    current: str | None = None  # the unit named last (shown on the status line)
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+
+    # ------------------------------------------------------------------- one line
+
+    def globals(self) -> list[str]:
+        """The shell's global options, given again in front of every line. A ``--seed``
+        applies as it would to ``d2d --seed N`` typed before each line: the session's
+        counter moves on with every reveal, so lines do not repeat each other's cards,
+        and the same lines on the same session file reveal the same cards again."""
+        argv: list[str] = []
+        if self.session:
+            argv += ["--session", self.session]
+        if self.seed is not None:
+            argv += ["--seed", str(self.seed)]
+        if self.debug:
+            argv.append("--debug")
+        return argv
+
+    def run_line(self, line: str) -> int | None:
+        """Run one line; its exit code (None: the shell should end)."""
+        try:
+            words = shlex.split(line)
+        except ValueError as e:  # an unclosed quote
+            sys.stderr.write(f"d2d: error: {e}\n")
+            return 2
+        if words[:1] == ["d2d"]:  # typed out of habit
+            words = words[1:]
+        if not words or words[0].startswith("#"):
+            return 0
+        if words[0] in ("exit", "quit") and len(words) == 1:
+            return None
+        if words[0] == "play":
+            sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
+            return 2
+        if words[0] == "help":
+            if len(words) == 1:
+                self.out.write(SHELL_HELP + "\n")
+                words = ["--help"]
+            else:
+                words = [*words[1:], "--help"]
+        elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
+            words = ["session", *words]
+        code = self.run(words)
+        self._remember_unit(words)
+        return code
+
+    def run(self, words: list[str]) -> int:
+        """``d2d WORDS`` in this process, through the one-shot entry point."""
+        from d2d_cli import cli
+
+        try:
+            return cli.main([*self.globals(), *words])
+        except SystemExit as e:  # a command that exits on its own
+            return e.code if isinstance(e.code, int) else int(e.code is not None)
+        except KeyboardInterrupt:  # Ctrl-C while a command runs: that command stops
+            sys.stderr.write("d2d: interrupted\n")
+            return 130
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+
+    # ------------------------------------------------------------------- status
+
+    def path(self) -> Path:
+        return session.resolve(self.session)
+
+    def data(self) -> dict[str, Any]:
+        return session.read(self.path(), seed=self.seed)
+
+    def _remember_unit(self, words: list[str]) -> None:
+        try:
+            named = summary.named_unit(self.data(), words)
+        except D2DError:
+            return
+        if named is not None:
+            self.current = named
+
+    def status(self) -> str:
+        """The status line: round, clock, Fate cards left, the current unit's tokens."""
+        try:
+            data = self.data()
+        except D2DError as e:
+            return f"session unusable: {e.message}"
+        return summary.status_line(summary.summarize(data),
+                                   summary.unit_tokens(data, self.current))
+
+    def prompt(self) -> str:
+        return f"{session.display_name(self.path())}> "
+
+    def complete(self, text: str) -> list[Any]:
+        from d2d_cli.cli import Settings
+
+        return candidates(text, Settings(session=self.session, seed=self.seed))
+
+    # ------------------------------------------------------------------- loops
+
+    def run_lines(self, lines: Iterable[str]) -> int:
+        """Plain mode (stdin or stdout is not a terminal): run each line, no prompt.
+        Ends with the exit code of the last line (like sh)."""
+        code = 0
+        for line in lines:
+            result = self.run_line(line)
+            if result is None:
+                break
+            code = result
+        return code
+
+    def interact(self) -> int:
+        """The interactive loop on a terminal, with prompt_toolkit."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory
+
+        folder = session.data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        status = self.status()
+        prompt: PromptSession[str] = PromptSession(
+            history=FileHistory(str(folder / HISTORY_FILE)),
+            completer=_completer(self),
+            complete_while_typing=False,  # Tab completes, as in a shell
+            bottom_toolbar=lambda: " " + status,
+        )
+        self.out.write(f"d2d play on {session.display_name(self.path())} — help for help, "
+                       "Ctrl-D to leave.\n")
+        while True:
+            try:
+                line = prompt.prompt(self.prompt())
+            except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the shell goes on
+                continue
+            except EOFError:  # Ctrl-D on an empty line
+                return 0
+            if self.run_line(line) is None:
+                return 0
+            status = self.status()
+
+
+def _completer(shell: Shell) -> Any:
+    from prompt_toolkit.completion import Completer, Completion
+
+    class D2DCompleter(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            text = document.text_before_cursor
+            for c in shell.complete(text):
+                yield Completion(c.text, start_position=c.start - len(text),
+                                 display=c.display, display_meta=c.meta)
+
+    return D2DCompleter()
+
+
+def start(session_spec: str | None, seed: int | None, debug: bool) -> int:
+    """Run the shell on the session (or the current one): interactive on a terminal,
+    else line by line from stdin."""
+    shell = Shell(session=session_spec, seed=seed, debug=debug)
+    shell.data()  # a bad --session or an unusable file is refused before anything else
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return shell.interact()
+    return shell.run_lines(sys.stdin)
+

@@ -1,0 +1,102 @@
+"""Human output without Rich (d2d_cli/plain.py) is exactly what Rich prints."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.errors import MarkupError
+from rich.markup import escape as rich_escape
+
+from d2d_cli import plain, render
+from tests.golden.script import LINES
+from tests.helpers import ROOT
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _rich(markup: str, *, terminal: bool, no_color: bool = False) -> str:
+    out = _Tty() if terminal else io.StringIO()
+    Console(file=out, highlight=False, force_terminal=terminal, color_system="truecolor"
+            if terminal else None, no_color=no_color or None, soft_wrap=not terminal,
+            width=200).print(markup)
+    return out.getvalue()
+
+
+PIECES = ["[bold]", "[dim]", "[yellow]", "[red]", "[bold cyan]", "[green]", "[/]", "[/bold]",
+          "[/yellow]", "[/bold cyan]", "[italic underline]", "\\[x]", "\\\\[bold]", "\\", "[",
+          "]", "[rules]", "Revealed:", " Q♥ Queen of Cups ↑", "—", "a:b", "x", " "]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=8))
+def test_markup_renders_as_rich_renders_it(pieces: list[str]) -> None:
+    markup = "".join(pieces)
+    for terminal, no_color in ((False, False), (True, False), (True, True)):
+        try:
+            want = _rich(markup, terminal=terminal, no_color=no_color)
+        except MarkupError:
+            with pytest.raises(plain.NotPlain):
+                plain.render(markup, styles=terminal, color=not no_color)
+            continue
+        try:
+            got = plain.render(markup, styles=terminal, color=not no_color) + "\n"
+        except plain.NotPlain:
+            continue  # handed to Rich: nothing to compare
+        assert got == want, (markup, terminal, no_color)
+
+
+@given(st.text(alphabet="ab[]/\\@#x =", max_size=12))
+def test_escape_is_richs_escape(text: str) -> None:
+    assert plain.escape(text) == rich_escape(text)
+
+
+def test_common_lines_never_need_rich() -> None:
+    for markup in ("[bold]Revealed:[/] Q♥ Queen of Cups ↑, 10♠ 10 of Swords ↓",
+                   "[dim]51 left to draw, 3 in the discard pile[/]",
+                   "[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]",
+                   "d10: [bold]7[/]  ← 7♣ 7 of Wands ↑ [dim](1 redraw)[/]"):
+        assert plain.render(markup, styles=True) + "\n" == _rich(markup, terminal=True)
+
+
+def test_every_view_of_the_transcript_prints_what_rich_prints(
+        d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command of the Combat #1 transcript, human output, run twice on twin
+    sessions: through LineConsole, and with every print going to Rich itself."""
+
+    def rich_only(stderr: bool = False, file: Any = None) -> Any:
+        like = (sys.stderr if stderr else sys.stdout) if file is not None else None
+        return plain.LineConsole(stderr=stderr, file=file, like=like).rich
+
+    outputs: dict[str, list[str]] = {}
+    for name, factory in (("plain", render.console), ("rich", rich_only)):
+        monkeypatch.setattr(render, "console", factory)
+        session = tmp_path / f"{name}.toml"
+        outputs[name] = []
+        for line in LINES.strip().splitlines():
+            res = d2d("--session", session, *shlex.split(line))
+            outputs[name].append(re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "<time>",
+                                        res.stdout.replace(str(session), "<s>")))
+    assert outputs["plain"] == outputs["rich"]
+
+
+def test_a_one_line_lookup_does_not_import_rich(tmp_path: Path) -> None:
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "main(['--session', sys.argv[1], 'fate', 'status'])\n"
+            "main(['--session', sys.argv[1], 'fate', 'draw', '2'])\n"
+            "main(['--session', sys.argv[1], 'scale', 'mass', '80kg'])\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'tomlkit'}))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.toml")], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] in ("[]", "['tomlkit']")  # tomlkit: the draw's write
