@@ -391,15 +391,20 @@ def test_respec_000_rule_from_the_session(d2d, data_dir) -> None:
 
 def test_prompts_only_on_a_terminal(d2d, monkeypatch) -> None:
     monkeypatch.setattr(char_cmd, "_interactive", lambda: True)
-    # template, then Body 9 (over budget once), then a valid round, archetype, answers.
-    answers = ["human-male", "9", "6", "5", "4", "7", "5", "5", "5", "theif", "thief",
+    # template; Body 9, Mind 6, Will 5, then Speed 4 breaks the budget and only Speed
+    # is asked again; "?" lists the archetypes; a typo; the answers.
+    answers = ["human-male", "9", "6", "5", "4", "2", "?", "theif", "thief",
                "Glory", *[""] * 7]
     res = d2d("char", "new", "Rook", input="\n".join(answers) + "\n")
     assert res.exit_code == 0, res.stderr
-    assert "22 points left" in res.stdout and "15 points left" in res.stdout
-    assert "2 over the 22-point budget" in res.stdout and "did you mean Thief" in res.stdout
+    assert "22 points left" in res.stdout and "13 points left" in res.stdout
+    assert "Speed 4 makes 24 points, 2 over the 22-point budget: Speed must be 2 — try " \
+        "again" in res.stdout
+    assert res.stdout.count("Body (2–10") == 1 and res.stdout.count("Speed (2–10") == 2
+    assert "Thaumaturgist, Thief, Tradesman" in res.stdout  # the archetypes, after "?"
+    assert "did you mean Thief" in res.stdout
     r = d2d.json("char", "show", "Rook")
-    assert r["stats"] == {"body": "7x1", "mind": "5x1", "will": "5x1", "speed": "5x0"}
+    assert r["stats"] == {"body": "9x1", "mind": "6x1", "will": "5x1", "speed": "2x0"}
     assert r["archetype"] == "Thief" and r["conception"] == {"motivation": "Glory"}
 
 

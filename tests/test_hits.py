@@ -106,7 +106,7 @@ def test_only_fast_or_strong_scores_hits(d2d: Any, card: str) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["5S", "--vs", "0"], "--vs takes a Difficulty of 1 or more"),
     (["5S", "--vs", "-3"], "--vs takes a Difficulty of 1 or more"),
-    (["5S"], "--vs takes a Difficulty"),
+    (["5S"], "Missing option '--vs': the Difficulty"),  # issue 14: the option is named
     (["5S", "--vs", "hard"], "a whole number 1 or more or a stat like 2x1"),
     (["5S", "--vs", "8x"], "a stat is <level>x<scale>"),
     (["5S", "--vs", "x1"], "a stat is <level>x<scale>"),

@@ -248,3 +248,28 @@ def test_the_default_data_dir_is_platformdirs_without_importing_it(
         assert session.data_dir() == Path(os.path.expanduser(want))
     platformdirs = pytest.importorskip("platformdirs")  # where installed: the same answer
     assert str(session.data_dir()) == platformdirs.user_data_dir("d2d", appauthor=False)
+
+
+def test_a_value_with_a_space_reads_as_one(d2d) -> None:
+    # `d2d scale mass 62 kg` as a person types it: the same as "62kg".
+    spaced, joined = d2d.json("scale", "mass", "62", "kg"), d2d.json("scale", "mass", "62kg")
+    assert spaced["input"]["text"] == "62 kg"  # the input, as typed
+    assert {**spaced, "input": None} == {**joined, "input": None}
+    assert d2d.json("scale", "speed", "40", "km/h")["stat"] == "4x1"
+
+
+def test_hit_without_vs_says_the_option_is_missing(d2d) -> None:
+    res = d2d("hit", "2S")
+    assert res.exit_code == 2
+    assert res.stderr == ("d2d: error: Missing option '--vs': the Difficulty — a number "
+                          "(--vs 2), the Rival's stat (--vs 2x1) or a unit on the board "
+                          "(--vs \"Goblin Scout\"); or --difficulty N\n")
+
+
+def test_a_new_session_says_how_to_make_it_current(d2d, data_dir: Path) -> None:
+    out = d2d.ok("session", "new", "friday")
+    assert out == (f"Created session friday at {data_dir / 'friday.toml'}\n"
+                   "Make it current with: d2d session use friday  (or add --session friday "
+                   "to a command)\n")
+    out = d2d.ok("session", "new", "saturday", "--use")
+    assert out == f"Created session saturday at {data_dir / 'saturday.toml'} (now current)\n"

@@ -308,22 +308,26 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
     template = Prompt.ask("Template", choices=list(ch.templates()), default="human-male",
                           console=con)
     base = ch.templates()[template]
-    while True:
-        left, chosen = ch.BUDGET, {}
-        for s in units.STATS:
+    left, chosen = ch.BUDGET, {}
+    for n, s in enumerate(units.STATS):
+        after = len(units.STATS) - n - 1
+        while True:  # only the stat that breaks the budget is asked again
             level = IntPrompt.ask(f"{s.capitalize()} (2–10, {left} points left)",
                                   default=base[s].level, console=con)
-            chosen[s] = str(level)
-            left -= level
-        try:
-            ch.build_stats(template, dict(chosen))
-            break
-        except D2DError as err:
-            con.print(f"[red]{render.escape(err.message)}[/] — try again")
+            problem = ch.stat_step(s, level, left, after)
+            if problem is None:
+                break
+            con.print(f"[red]{render.escape(problem)}[/] — try again")
+        chosen[s] = str(level)
+        left -= level
     while archetype is None:
-        pick = Prompt.ask("Archetype (blank for none)", default="", console=con)
+        pick = Prompt.ask("Archetype (? lists them, blank for none)", default="",
+                          console=con)
         if not pick:
             break
+        if pick.strip() == "?":
+            con.print(render.escape(", ".join(ch.archetype_names())))
+            continue
         try:
             archetype = ch.find_archetype(pick)["name"]
         except D2DError as err:

@@ -43,8 +43,9 @@ def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
 
 @app.command(context_settings=_VALUE)
 def mass(
-    value: Annotated[str, typer.Argument(metavar="VALUE", help="A mass: 80kg, 175lb, 60t, "
-                                         "5.97e24kg, 12oz, 2 short tons (a bare number is kg).")],
+    value: Annotated[list[str], typer.Argument(
+        metavar="VALUE", help="A mass: 80kg, 175lb, 60t, 5.97e24kg, 12oz, 2 short tons, "
+        "62 kg (a bare number is kg).")],
     json: c.JsonOpt = False,
 ) -> None:
     """A real mass → Body, read back in kg and lb, with Deadlift, Carry and Load.
@@ -52,14 +53,14 @@ def mass(
     000 "Units > Body": "Body is derived from Mass … Human Male is 80kg = 8x1".
     Example: d2d scale mass 80kg
     """
-    render.emit(scale.mass(value), _show_value, as_json=json)
+    render.emit(scale.mass(" ".join(value)), _show_value, as_json=json)
 
 
 @app.command(context_settings=_VALUE)
 def speed(
     ctx: typer.Context,
-    value: Annotated[str, typer.Argument(metavar="VALUE", help="A speed: 4m/s, 40kph, "
-                                         "40km/h, 25mph, 10knots, 0.5c.")],
+    value: Annotated[list[str], typer.Argument(
+        metavar="VALUE", help="A speed: 4m/s, 40kph, 40 km/h, 25mph, 10knots, 0.5c.")],
     convention: ConventionOpt = None,
     json: c.JsonOpt = False,
 ) -> None:
@@ -69,7 +70,7 @@ def speed(
     Example: d2d scale speed 40kph
     """
     _, conv = _rules(ctx, convention)
-    render.emit(scale.speed(value, conv), _show_value, as_json=json)
+    render.emit(scale.speed(" ".join(value), conv), _show_value, as_json=json)
 
 
 @app.command(context_settings=_VALUE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -39,9 +40,17 @@ def new(
     if use:
         session.set_current(name)
     result = {"name": session.display_name(path), "path": str(path), "current": use}
-    render.emit(result, lambda con, r: con.print(
-        f"Created session [bold]{r['name']}[/] at {r['path']}"
-        + (" (now current)" if r["current"] else "")), as_json=json)
+    render.emit(result, _show_new, as_json=json)
+
+
+def _show_new(con: Any, r: dict[str, Any]) -> None:
+    name = render.escape(r["name"])
+    con.print(f"Created session [bold]{name}[/] at {render.escape(r['path'])}"
+              + (" (now current)" if r["current"] else ""))
+    if not r["current"]:  # how to play on it: a hint, not a change
+        quoted = render.escape(shlex.quote(r["name"]))
+        con.print(f"Make it current with: d2d session use {quoted}  (or add --session "
+                  f"{quoted} to a command)")
 
 
 @app.command("list")

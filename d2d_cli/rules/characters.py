@@ -110,6 +110,30 @@ def find_skill(name: str) -> Skill:
     return sk
 
 
+def stat_step(stat: str, level: int, left: int, after: int, budget: int = BUDGET
+              ) -> str | None:
+    """Interactive creation, one stat at a time: what is wrong with ``level`` for
+    ``stat`` when ``left`` points remain and ``after`` stats follow (None: it fits), so
+    only the stat that breaks the budget is asked again."""
+    name = stat.capitalize()
+    if not MIN_LEVEL <= level <= MAX_LEVEL:
+        return f"{name} {level} is outside {MIN_LEVEL}–{MAX_LEVEL}"
+    rest = left - level
+    if after == 0 and rest:
+        word = "over" if rest < 0 else "under"
+        return (f"{name} {level} makes {budget - rest} points, {abs(rest)} {word} the "
+                f"{budget}-point budget: {name} must be {left}")
+    low, high = MIN_LEVEL * after, MAX_LEVEL * after
+    if not low <= rest <= high:
+        return (f"{name} {level} leaves {rest} points for the {after} stats still to "
+                f"choose, which need {low} to {high}")
+    return None
+
+
+def archetype_names() -> list[str]:
+    return sorted(a["name"] for a in archetypes().values())
+
+
 def find_archetype(name: str) -> dict[str, Any]:
     arch = archetypes().get(key(name))
     if arch is None:

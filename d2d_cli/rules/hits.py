@@ -359,9 +359,13 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         stat = target_stat(terms.stat)
         got = effective_stat(rival, stat)
         value, source = got.level, f"{rival.name}'s {stat.capitalize()} {got}"
+    elif vs is None:
+        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
+                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin "
+                       "Scout\"); or --difficulty N")
     else:
         try:
-            value = parse_difficulty(vs if vs is not None else "")
+            value = parse_difficulty(vs)
         except BadInput as e:
             import difflib
 
