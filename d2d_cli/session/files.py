@@ -18,7 +18,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from d2d_cli.errors import SessionError, fault
@@ -197,10 +197,23 @@ def write_temp(path: Path, data: bytes, like: os.stat_result | None,
     # Created private, then given the old file's mode: a 600 session never has a
     # moment as a world-readable temp file.
     fd = os.open(tmp, flags, 0o600 if like is not None else 0o666)
-    try:
+
+    def prepare() -> None:
         if like is not None:
             keep_owner(fd, like)
         fault("temp")
+
+    _fill(fd, tmp, data, durable, prepare)
+    return tmp
+
+
+def _fill(fd: int, path: Path, data: bytes, durable: bool,
+          prepare: Callable[[], None] | None = None) -> None:
+    """Write all of ``data`` to the new file ``fd`` (at ``path``) and close it, fsynced
+    when ``durable``; on any failure the half-written file is removed."""
+    try:
+        if prepare is not None:
+            prepare()
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
@@ -209,10 +222,9 @@ def write_temp(path: Path, data: bytes, like: os.stat_result | None,
     except BaseException:
         os.close(fd)
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            os.unlink(path)
         raise
     os.close(fd)
-    return tmp
 
 
 def keep_owner(fd: int, like: os.stat_result) -> None:
@@ -328,17 +340,7 @@ def create_exclusive(path: Path, data: bytes) -> None:
 
 def _create_by_open(path: Path, data: bytes) -> None:  # pragma: no cover - no hard links
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        raise
-    os.close(fd)
+    _fill(fd, path, data, durable=True)
 
 
 def read_limited(path: Path, limit: int, what: str) -> bytes | None:
