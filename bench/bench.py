@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -137,8 +138,8 @@ JSONLESS = ("char export",)  # writes the sheet itself (-o -)
 SETUP = ["--seed 7 session new bench --use", "scene load combat1", "round start",
          "char new Rook --template human-female --body 7 --will 5 --archetype thief",
          "char award Rook --cp 1 --sp 4 --ap 2", "char train Rook Stealth",
-         "char learn Rook 'Pick Lock'", "char learn Rook Fire", "round start",
-         "weather wind", "fate draw 2"]
+         "char learn Rook 'Pick Lock'", "char train Rook Fire", "weather wind",
+         "fate draw 2"]
 
 # Lines timed inside `d2d play` on the long campaign (100 units, 50 tasks).
 PLAY_LINES: list[tuple[str, str]] = [
@@ -237,8 +238,6 @@ def installed(tmp: Path) -> tuple[str, str]:
 
 def one_shot_cases(d2d: str, python: str, data: Path, long: Path, huge: Path,
                    only: str | None) -> list[dict[str, object]]:
-    import shlex
-
     cases: list[dict[str, object]] = [
         {"label": "python -c pass", "argv": [python, "-c", "pass"], "budget": "baseline"}]
     for words, budget, setup in COMMANDS:
@@ -380,7 +379,7 @@ def main() -> int:
                        check=True)
         data = tmp / "xdg" / "d2d"
         for line in SETUP:
-            subprocess.run([d2d, *line.split()], env=env, capture_output=True, check=True)
+            subprocess.run([d2d, *shlex.split(line)], env=env, capture_output=True, check=True)
         shutil.copytree(data, tmp / "xdg" / "saved")
         long, huge, hundred = tmp / "long.toml", tmp / "huge.toml", tmp / "hundred.toml"
         build_long_campaign(long)  # 1,000 units (DESIGN.md: at most 1.5× a fresh one)
