@@ -112,7 +112,7 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("unit act Archer evade", CHANGE, ()),
     ("unit wait Archer 5", CHANGE, ()),
     ("unit face Archer N", CHANGE, ()),
-    ("unit ability Rook use 'Pick Lock'", CHANGE, ()),
+    ("unit ability Rook use 'Pick Lock'", CHANGE, ("char learn Rook 'Pick Lock'",)),
     ("unit stealth Rook hide", CHANGE, ()),
     ("unit power Rook use Fire --effect 2 --price fatigue", CHANGE, ()),
     ("unit heal 'Goblin Scout' --days 1", CHANGE, ("unit condition 'Goblin Scout' add "
@@ -138,7 +138,7 @@ JSONLESS = ("char export",)  # writes the sheet itself (-o -)
 SETUP = ["--seed 7 session new bench --use", "scene load combat1", "round start",
          "char new Rook --template human-female --body 7 --will 5 --archetype thief",
          "char award Rook --cp 1 --sp 4 --ap 2", "char train Rook Stealth",
-         "char learn Rook 'Pick Lock'", "char train Rook Fire", "weather wind",
+         "char train Rook Fire", "weather wind",
          "fate draw 2"]
 
 # Lines timed inside `d2d play` on the long campaign (100 units, 50 tasks).
