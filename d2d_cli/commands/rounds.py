@@ -12,6 +12,7 @@ from d2d_cli.commands.clock import show_reached
 from d2d_cli.rules import rounds, tasks, units
 from d2d_cli.rules.cards import names as card_names
 from d2d_cli.rules.clock import Clock
+from d2d_cli.rules.round_state import Round
 
 app = c.group("round")
 
@@ -25,7 +26,7 @@ def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d round start
     """
     with c.edit(ctx) as tx:
-        rnd = rounds.Round.from_state(tx.data.get("round"))
+        rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         result = rounds.start(rnd, roster, c.options(ctx, tx.data), rounds.map_of(tx.data))
         tx.put("units", units.roster_state(roster))
@@ -47,7 +48,7 @@ def end(ctx: typer.Context,
     Example: d2d round end --recover Archer=fatigue
     """
     with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
-        rnd = rounds.Round.from_state(tx.data.get("round"))
+        rnd = Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
         result = rounds.end(rnd, roster, board, clock, reveal, recover,
@@ -142,7 +143,7 @@ def groups(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     from d2d_cli.rules import groups as g
 
     data = c.read(ctx)
-    rnd = rounds.Round.from_state(data.get("round"))
+    rnd = Round.from_state(data.get("round"))
     render.emit(g.groups(units.roster(data), rnd.number, rnd.phase), _show_groups,
                 as_json=json)
 

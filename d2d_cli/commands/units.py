@@ -11,7 +11,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import conditions, rounds, units
+from d2d_cli.rules import conditions, units
 
 if TYPE_CHECKING:
     from d2d_cli.rules import abilities, powers, stealth, turns
@@ -50,6 +50,8 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
+            from d2d_cli.rules import rounds
+
             return rounds.unit_on_bar(tx.data, result.name, c.options(ctx, tx.data))
     return result
 
@@ -88,6 +90,8 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d unit list
     """
     data = c.read(ctx)
+    from d2d_cli.rules import rounds
+
     render.emit(rounds.status_bar(data, c.options(ctx, data)), show_table, as_json=json)
 
 
@@ -99,6 +103,8 @@ def show(ctx: typer.Context, name: UnitArg,
     Example: d2d unit show "Goblin Scout" --json
     """
     data = c.read(ctx)
+    from d2d_cli.rules import rounds
+
     render.emit(rounds.unit_on_bar(data, name, c.options(ctx, data)), show_unit, as_json=json)
 
 
@@ -249,7 +255,7 @@ def show_table(con: Any, r: units.Roster) -> None:
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
-    from d2d_cli.rules.rounds import Round
+    from d2d_cli.rules.round_state import Round
 
     with c.edit(ctx) as tx:
         rnd = Round.from_state(tx.data.get("round"))

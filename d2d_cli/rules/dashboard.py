@@ -19,7 +19,7 @@ from typing import Any
 from d2d_cli.rules import unit_state as kept
 from d2d_cli.rules.clock import Clock
 from d2d_cli.rules.result import Result
-from d2d_cli.rules.rounds import Round
+from d2d_cli.rules.round_state import Round
 from d2d_cli.rules.tasks import TaskView, board
 from d2d_cli.rules.units import Unit, UnitRow, roster, row_values
 

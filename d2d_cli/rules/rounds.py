@@ -30,6 +30,7 @@ from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.result import Result, hidden
+from d2d_cli.rules.round_state import Round
 from d2d_cli.rules.stats import Stat
 from d2d_cli.rules.tasks import Task, TaskTick
 from d2d_cli.rules.tasks import round_end as task_clock
@@ -38,18 +39,6 @@ TURN = 2
 DRAW_TEXT = "Draw - Each Player draws a card (a hand holds at most 10)."
 
 
-@dataclass
-class Round:
-    number: int = 0
-    phase: str = "none"  # "none" (no round yet), "started" or "ended"
-
-    @classmethod
-    def from_state(cls, s: dict[str, Any] | None) -> Round:
-        s = s or {}
-        return cls(int(s.get("number", 0)), str(s.get("phase", "none")))
-
-    def to_state(self) -> dict[str, Any]:
-        return {"number": self.number, "phase": self.phase}
 
 
 # --- round start and the Status Bar ---------------------------------------------------

@@ -35,11 +35,13 @@ from d2d_cli.rules.stats import (
     CTX,
     Stat,
     canonical,
+    check_stat_range,
     compare,
     format_stat,
     level_bonus,
     parse_stat,
     scale_difference,
+    scale_range,
 )
 
 KINDS = ("body", "mind", "speed")
@@ -133,11 +135,6 @@ def _accepted(kind: str) -> str:
     return ", ".join(keys)
 
 
-def _scale_range() -> tuple[int, int]:
-    r = tables.load("units")["range"]
-    return int(r["min_scale"]), int(r["max_scale"])
-
-
 def _digits(text: object) -> str:
     """``100,000`` and ``80_000`` are 100000 and 80000 (001 p.10 prints "100,000kph")."""
     return re.sub(r"(?<=\d)[,_](?=\d{3}(?!\d))", "", str(text))
@@ -201,23 +198,16 @@ def _check_magnitude(d: Decimal, text: str, accepted: str) -> None:
 
 
 def _out_of_range(text: str, accepted: str) -> None:
-    lo, hi = _scale_range()
+    lo, hi = scale_range()
     raise BadInput(f"{text!r} is beyond the range d2d reads (stats from scale {lo} to "
                    f"+{hi}) — {accepted}")
 
 
 def _check_range(x: Fraction, text: str, accepted: str) -> None:
-    lo, hi = _scale_range()
+    lo, hi = scale_range()
     e = math.floor(math.log10(x.numerator)) - math.floor(math.log10(x.denominator))
     if not (lo - 2 <= e <= hi + 1):
         _out_of_range(text, accepted)
-
-
-def check_stat_range(stat: Stat) -> Stat:
-    lo, hi = _scale_range()
-    if not (lo <= stat.scale <= hi):
-        raise BadInput(f"{stat} is beyond the range d2d reads: stats from scale {lo} to +{hi}")
-    return stat
 
 
 # --- results ------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def _unit(name: str, spec: Any, where: str, characters: dict[str, Any],
         raise BadInput(f"scene: {where}.{name}: {e.message}") from None
     except (TypeError, ValueError, KeyError) as e:
         raise BadInput(f"scene: {where}.{name}: bad value ({e})") from None
-    from d2d_cli.rules.scale import check_stat_range
+    from d2d_cli.rules.stats import check_stat_range
 
     try:
         for st in unit.stats.values():

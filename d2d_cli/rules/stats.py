@@ -213,3 +213,20 @@ def scale_difference(a: Stat, b: Stat) -> int:
     (eg 2x4 > 9x1 = Hits:+3)"; 000 "Conflict > Scale": "Success:+Difference".
     """
     return a.scale - b.scale
+
+
+def scale_range() -> tuple[int, int]:
+    """The scales d2d reads, from an electron to the universe (tables/units.toml)."""
+    from d2d_cli import tables
+
+    r = tables.load("units")["range"]
+    return int(r["min_scale"]), int(r["max_scale"])
+
+
+def check_stat_range(stat: Stat) -> Stat:
+    """A stat within :func:`scale_range` (docs/rules.md), or BadInput: later views could
+    not show it. Here, not in rules/scale.py, so that reading a session stays light."""
+    lo, hi = scale_range()
+    if not (lo <= stat.scale <= hi):
+        raise BadInput(f"{stat} is beyond the range d2d reads: stats from scale {lo} to +{hi}")
+    return stat

@@ -233,7 +233,7 @@ def new_unit(name: str, stats: dict[str, str], skills: list[str],
     """A unit from what was typed: its four stats (``2x1``), skills as ``NAME=LEVEL``, an
     optional faction. Checked before the session is touched."""
     from d2d_cli.rules.characters import parse_skill_spec  # characters imports this module
-    from d2d_cli.rules.scale import check_stat_range
+    from d2d_cli.rules.stats import check_stat_range
 
     # Within the range d2d reads (docs/rules.md), or later views could not show it.
     parsed = {s: check_stat_range(parse_stat(stats[s])) for s in STATS}

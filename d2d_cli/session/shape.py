@@ -139,8 +139,7 @@ def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
 @lru_cache(maxsize=4096)
 def _stat_problem(text: str) -> str | None:
     from d2d_cli.errors import D2DError
-    from d2d_cli.rules.scale import check_stat_range
-    from d2d_cli.rules.stats import parse_stat
+    from d2d_cli.rules.stats import check_stat_range, parse_stat
 
     try:
         check_stat_range(parse_stat(text))
@@ -226,10 +225,11 @@ def _rules(v: Any, where: tuple[Any, ...]) -> None:
 
 
 def _map_key(v: Any, where: tuple[Any, ...]) -> None:
-    from d2d_cli.rules.scale import map_types
+    from d2d_cli import tables
 
-    if type(v) is not str or v not in map_types():
-        raise Bad(where, f"expected a map type ({', '.join(map_types())}), found {_show(v)}")
+    maps = list(tables.load("maps"))  # the map types (rules.scale.map_types), read light
+    if type(v) is not str or v not in maps:
+        raise Bad(where, f"expected a map type ({', '.join(maps)}), found {_show(v)}")
 
 
 _NAME = Str(40)
