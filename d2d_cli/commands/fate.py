@@ -8,7 +8,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import dice, fate
+from d2d_cli.rules import fate
 from d2d_cli.rules.cards import names as card_names
 from d2d_cli.rules.cards import parse_card
 
@@ -151,6 +151,8 @@ def die(
 
     Example: d2d fate die d10 --count 2
     """
+    from d2d_cli.rules import dice  # only this command reads dice (a lookup stays light)
+
     spec = dice.check(sides, count)
     mode = ("advantage" if advantage and not disadvantage else
             "disadvantage" if disadvantage and not advantage else "normal")
@@ -159,7 +161,7 @@ def die(
     render.emit(result, _show_die, as_json=json)
 
 
-def _show_die(con: Any, r: dice.Thrown) -> None:
+def _show_die(con: Any, r: Any) -> None:  # rules.dice.Thrown
     if r.advantage != "normal":
         con.print(f"[dim]{r.advantage.capitalize()}: each die read twice, the "
                   f"{'higher' if r.advantage == 'advantage' else 'lower'} kept[/]")
