@@ -49,27 +49,14 @@ MAX_SCENE_BYTES = 1 << 20  # docs/commands.md: a scene file is a regular file up
 
 
 def _read_bounded(path: Path) -> bytes:
-    """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES. A FIFO, device or
-    folder is refused without waiting on it (O_NONBLOCK), /dev/zero is never read."""
-    import os
-    import stat
+    """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES (the session
+    module's bounded reader: a FIFO, device or folder is refused without waiting on it,
+    /dev/zero is never read)."""
+    from d2d_cli.session.files import read_limited
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise BadInput(f"cannot read scene file {path}: not a regular file")
-        data = b""
-        while len(data) <= MAX_SCENE_BYTES:
-            block = os.read(fd, MAX_SCENE_BYTES + 1 - len(data))
-            if not block:
-                break
-            data += block
-    finally:
-        os.close(fd)
-    if len(data) > MAX_SCENE_BYTES or st.st_size > MAX_SCENE_BYTES:
-        raise BadInput(f"scene file {path} is over {MAX_SCENE_BYTES:,} bytes; a scene file "
-                       "is a small TOML file")
+    data = read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
+    if data is None:
+        raise FileNotFoundError(2, "No such file or directory", str(path))
     return data
 
 

@@ -25,12 +25,11 @@ text; parsing it applies every limit of the notation.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import Any
 
+from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound
 
 _PLACEHOLDER = re.compile(r"\$\{([a-z_][a-z0-9_]*)\}|\$([a-z_][a-z0-9_]*)")
@@ -106,8 +105,7 @@ class System:
 
 def packaged() -> list[str]:
     """The systems that ship with d2d."""
-    folder = files("d2d_cli.tables").joinpath("systems")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tables.names("systems")
 
 
 @cache
@@ -117,8 +115,7 @@ def load(name: str) -> System:
     if key not in packaged():
         raise NotFound(f"no system {name!r}: d2d ships {', '.join(packaged())}; or give "
                        "the path of your own system file (a .toml)")
-    text = files("d2d_cli.tables").joinpath("systems", f"{key}.toml").read_text("utf-8")
-    return from_data(tomllib.loads(text), f"tables/systems/{key}.toml")
+    return from_data(tables.load(f"systems/{key}"), f"tables/systems/{key}.toml")
 
 
 def from_data(data: dict[str, Any], where: str) -> System:

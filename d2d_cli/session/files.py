@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from d2d_cli.errors import SessionError, fault
+from d2d_cli.errors import D2DError, SessionError, fault
 
 DEFAULT_LOCK_TIMEOUT_S = 15.0
 
@@ -343,9 +343,11 @@ def _create_by_open(path: Path, data: bytes) -> None:  # pragma: no cover - no h
     _fill(fd, path, data, durable=True)
 
 
-def read_limited(path: Path, limit: int, what: str) -> bytes | None:
+def read_limited(path: Path, limit: int, what: str,
+                 error: type[D2DError] = SessionError) -> bytes | None:
     """The bytes of a regular file of at most ``limit`` bytes; None if it does not
-    exist. A FIFO, device or directory is refused without opening it for long."""
+    exist. A FIFO, device or directory is refused without opening it for long, with
+    ``error`` (a session file: exit 3; a scene file the user named: BadInput, exit 2)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_CLOEXEC", 0))
@@ -354,10 +356,10 @@ def read_limited(path: Path, limit: int, what: str) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise SessionError(f"{path}: not a regular file ({what}); nothing was changed")
+            raise error(f"{path}: not a regular file ({what}); nothing was changed")
         if st.st_size > limit:
-            raise SessionError(f"{path}: {what} is {st.st_size:,} bytes, over the limit of "
-                               f"{limit:,}; nothing was changed")
+            raise error(f"{path}: {what} is over {limit:,} bytes ({st.st_size:,}); nothing "
+                        "was changed")
         parts, size = [], 0
         while size <= limit:
             block = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -366,8 +368,7 @@ def read_limited(path: Path, limit: int, what: str) -> bytes | None:
             parts.append(block)
             size += len(block)
         if size > limit:
-            raise SessionError(f"{path}: {what} is over the limit of {limit:,} bytes; "
-                               "nothing was changed")
+            raise error(f"{path}: {what} is over {limit:,} bytes; nothing was changed")
         data = b"".join(parts)
         return data
     finally:

@@ -19,3 +19,8 @@ def load(name: str) -> dict[str, Any]:
     """``tables/<name>.toml`` parsed: ``load("conflict")``, ``load("scenes/combat1")``."""
     with (_HERE / f"{name}.toml").open("rb") as f:
         return tomllib.load(f)
+
+
+def names(folder: str) -> list[str]:
+    """The tables in a subfolder, by name: ``names("systems")`` → ``["drgn", "hero", …]``."""
+    return sorted(p.stem for p in (_HERE / folder).glob("*.toml"))
