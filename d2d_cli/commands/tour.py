@@ -32,21 +32,29 @@ STEPS: list[tuple[str, str]] = [
     ("Reveal three Fate cards: each has a suit (♣ Body, ♦ Mind, ♥ Will, ♠ Speed) and an "
      "orientation (↑ Upper, ↓ Lower) fixed when the deck was shuffled.",
      "fate draw 3"),
+    ("Before he looses, the odds: exactly how often a Fate card from this deck beats his "
+     "9♠ — the cards already out are counted, their order never read.",
+     "odds conflict 9S^ fate"),
+    ("He moves up and shoots: Forward costs Move 1, an attack the Action Cost (001 "
+     "l.543); d2d refuses what the Move left cannot pay.",
+     "unit move Archer forward"),
+    ("", "unit act Archer interact"),
     ("The Archer looses an arrow at the Goblin Scout. He plays the 9♠ Upper (Swords "
      "Upper: Fast); the Scout is a Non-Player, so the Narrator turns a Fate card — the "
      "6♣, black, so Upper: Strong. Fast beats Strong (001 p.28).",
      "conflict 9S^ fate --card 6C"),
     ("The whole matchup chart, for reference.", "conflict chart"),
-    ("Hits: he adds the 10♥ and the 8♣ for a straight 8-9-10. Level = Ranged 1 − the "
-     "Goblin's 1 = 0; each rank beats the Goblin's Body 2x1, and a 3-card straight lets "
-     "him take a card from his discard (001 p.31).",
-     "hit 9S^ 10H 8C --level 1 --rival-level 1 --vs 2x1"),
+    ("Hits by unit names: his Level is his Ranged 1 against the Scout's best Combat skill "
+     "(Close Combat 1), the Difficulty is the Scout's Body 2x1 — each number says where it "
+     "came from; a 3-card straight lets him take a card from his discard (001 p.31).",
+     "hit 9S^ 10H 8C --by Archer --vs 'Goblin Scout' --skill Ranged"),
     ("The Crit: a bow pulled with Body+2 (Body 8x1 → Power 10x1), 3 Hits, Pierce: the "
      "Wound deck gives the location, then the armor there is found; the Power adds Hits "
      "that armor can only cancel (the Scout has none: +2), and severity turns once per "
      "Hit above 1 (001 p.33–35). --target puts it on the Scout.",
      "crit --weapon Body+2 --stat 8x1 --hits 3 --types pierce --target 'Goblin Scout'"),
-    ("The Status Bar: stats after conditions, Move, Action Cost and Turn for the round.",
+    ("The dashboard: the round, the clock and its next event, tasks, and every unit's "
+     "stats after conditions, Move and Actions left, Crits and targets.",
      "status"),
     ("The Thief works the Knot (a Task, Difficulty 4): he wins a Conflict with 2 Hits, so "
      "Challenge −2.",
@@ -90,13 +98,15 @@ def tour(
     con = render.console()
     folder = Path(tempfile.mkdtemp(prefix="d2d-tour-"))
     session_file = folder / "tour.toml"
-    failures = 0
+    failures, shown = 0, 0
     try:
         for i, (why, line) in enumerate(STEPS, 1):
             argv = shlex.split(line.format(s=session_file))
             if "{s}" not in line:
                 argv = ["--session", str(session_file), *argv]
-            con.print(f"\n[bold cyan]{i}. {why}[/]")
+            if why:  # a step without words continues the one before
+                shown += 1
+                con.print(f"\n[bold cyan]{shown}. {why}[/]")
             con.print(f"[dim]$ d2d {line.format(s='tour.toml')}[/]")
             try:
                 code = cli.main(argv)
