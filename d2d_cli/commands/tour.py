@@ -32,8 +32,8 @@ STEPS: list[tuple[str, str]] = [
     ("Reveal three Fate cards: each has a suit (♣ Body, ♦ Mind, ♥ Will, ♠ Speed) and an "
      "orientation (↑ Upper, ↓ Lower) fixed when the deck was shuffled.",
      "fate draw 3"),
-    ("Before he looses, the odds: exactly how often a Fate card from this deck beats his "
-     "9♠ — the cards already out are counted, their order never read.",
+    ("Before the Archer shoots at the Goblin Scout, the odds: how often a Fate card beats his "
+     "9♠, exactly, from this deck — the cards already out counted, their order never read.",
      "odds conflict 9S^ fate"),
     ("He moves up and shoots: Forward costs Move 1, an attack the Action Cost (001 "
      "l.543); d2d refuses what the Move left cannot pay.",
