@@ -18,7 +18,6 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass
 from typing import Annotated, Any, NamedTuple
 
 import typer
@@ -27,6 +26,7 @@ from typer.models import TyperInfo
 
 from d2d_cli import __version__, render
 from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.rules.record import record
 
 
 class Group(NamedTuple):
@@ -80,7 +80,7 @@ GLOBAL_WITH_VALUE = ("--session", "--seed")
 GLOBAL_FLAGS = ("--debug",)
 
 
-@dataclass
+@record(frozen=False)
 class Settings:
     """The global options, handed to every command through ``ctx.obj``."""
 

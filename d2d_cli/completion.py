@@ -10,8 +10,9 @@ quoting a name with spaces (``"Goblin Scout"``) as it is inserted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from d2d_cli.rules.record import record
 
 # Words the shell itself understands, with their help.
 BUILTINS = {
@@ -24,7 +25,7 @@ _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
             "@%+=:,./-_^♣♦♥♠×")
 
 
-@dataclass(frozen=True)
+@record
 class Partial:
     """A line cut at the cursor: the finished words, the word being typed (unquoted),
     where it starts in the line, and the quote it was opened with (if any)."""
@@ -35,7 +36,7 @@ class Partial:
     quote: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     text: str  # what replaces the line from ``start`` on (quoted as needed)
     start: int

@@ -20,7 +20,6 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,6 +27,7 @@ from d2d_cli import session
 from d2d_cli.completion import candidates
 from d2d_cli.errors import D2DError
 from d2d_cli.rules import summary
+from d2d_cli.rules.record import field, record
 
 HISTORY_FILE = "play_history"
 
@@ -43,7 +43,7 @@ named last. The session file is read afresh for every line.
 """
 
 
-@dataclass
+@record(frozen=False)
 class Shell:
     """One shell: the global options it was started with, and the unit named last."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -10,13 +9,13 @@ from typing import Any
 import pytest
 
 from d2d_cli.errors import SessionError
-from d2d_cli.rules import options
+from d2d_cli.rules import options, record
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 def test_options_and_their_declarations_agree() -> None:
-    fields = dataclasses.fields(options.Options)
+    fields = record.fields(options.Options)
     assert [f.name for f in fields] == [o.key for o in options.OPTIONS]
     for o in options.OPTIONS:
         assert getattr(options.DEFAULTS, o.key) == o.default

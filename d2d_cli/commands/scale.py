@@ -8,7 +8,6 @@ scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for it
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, Any
 
 import typer
@@ -18,6 +17,7 @@ from d2d_cli.commands import _common as c
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import scale, stats
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import replace
 
 app = c.group("scale")
 
@@ -151,7 +151,7 @@ def map_(
     Example: d2d scale map car --speed 5x1
     """
     rules, conv = _rules(ctx, convention, always=True)
-    rules = dataclasses.replace(rules, speed_convention=conv)
+    rules = replace(rules, speed_convention=conv)
     if list_ or kind is None:
         if kind is None and not list_:
             raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
@@ -180,7 +180,7 @@ def area(
     if reading is None:
         rules = c.options(ctx, c.read(ctx))
     elif reading in ("table", "formula"):
-        rules = dataclasses.replace(DEFAULTS, power_area=reading)
+        rules = replace(DEFAULTS, power_area=reading)
     else:
         raise BadInput(f"--reading {reading!r}: use table or formula")
     from d2d_cli.rules import powers

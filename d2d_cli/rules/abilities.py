@@ -23,9 +23,8 @@ in the scene).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.unit_state import ACTIVE, COOLDOWN, active, cooldown, put
 from d2d_cli.rules.units import Unit, find
@@ -67,7 +66,7 @@ def specialty_of(unit: Unit, ability: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Abilities(Result):
     """A unit's Abilities in play after ``unit ability`` (or the Ready action)."""
 

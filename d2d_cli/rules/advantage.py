@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
@@ -32,7 +32,7 @@ MODES = (NORMAL, ADVANTAGE, DISADVANTAGE)
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record
 class Source(Result):
     """One reason for Advantage or Disadvantage: what it is, why it applies here, and
     the line of the rule text."""
@@ -43,7 +43,7 @@ class Source(Result):
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class Standing(Result):
     """A side's Advantage after cancelling: ``mode`` is what applies, ``sources`` every
     reason found, ``cancelled`` why some or all of them do not count (or None)."""

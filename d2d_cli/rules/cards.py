@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.record import record
 
 # Ranks in the order a standard deck lists them; A is 1 when read as a number.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -48,7 +48,7 @@ ACCEPTED = (
 )
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Card:
     """One card. ``suit`` is None for a Wild, whose ``color`` is then its own."""
 

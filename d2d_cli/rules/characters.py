@@ -22,7 +22,6 @@ import difflib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -30,6 +29,7 @@ from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
 from d2d_cli.rules import units
 from d2d_cli.rules.options import Options
+from d2d_cli.rules.record import field, fields, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import MAX_LEVEL, MIN_LEVEL, Stat, parse_stat
 from d2d_cli.rules.units import STATS, Unit
@@ -54,7 +54,7 @@ def templates() -> dict[str, dict[str, Stat]]:
     return {k: {s: parse_stat(v[s]) for s in STATS} for k, v in tables.load("templates").items()}
 
 
-@dataclass(frozen=True)
+@record
 class Skill:
     key: str
     name: str
@@ -279,7 +279,7 @@ def points(unit: Unit) -> dict[str, int]:
     return {p: int(unit.extra.get(p, 0) or 0) for p in POINTS}
 
 
-@dataclass(frozen=True)
+@record
 class Awarded(Result):
     awarded: dict[str, int]
     points: dict[str, int]
@@ -288,7 +288,7 @@ class Awarded(Result):
         return "awarded " + "  ".join(f"+{n} {p.upper()}" for p, n in self.awarded.items() if n)
 
 
-@dataclass(frozen=True)
+@record
 class SkillChange(Result):
     """A skill trained (SP spent) or respecced (SP gained)."""
 
@@ -304,7 +304,7 @@ class SkillChange(Result):
         return f"{self.skill} {self.from_} → {self.to} ({cost})"
 
 
-@dataclass(frozen=True)
+@record
 class Learned(Result):
     ability: str
     ap_spent: int
@@ -313,7 +313,7 @@ class Learned(Result):
         return f"gains {self.ability} (−{self.ap_spent} AP)"
 
 
-@dataclass(frozen=True)
+@record
 class Feat(Result):
     feat: str
     cp_spent: int
@@ -426,7 +426,7 @@ def advance(roster: dict[str, Unit], name: str, rules: Options,
     return Advanced(**_fields(sheet(unit, rules)), change=change)
 
 
-@dataclass(frozen=True)
+@record
 class Downtime(Result):
     """``char downtime``: the characters whose Downtime began (each may respec again)."""
 
@@ -448,7 +448,7 @@ def downtime(roster: dict[str, Unit], names: list[str]) -> Downtime:
 # --- the sheet ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Sheet(Result):
     """The character sheet. ``stats`` are after conditions and ``base_stats`` the
     character's own (they sum to ``points``): one meaning per key, as in ``status`` and
@@ -474,7 +474,7 @@ class Sheet(Result):
     summary: str = hidden("")
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Advanced(Sheet):
     """The sheet after one advancement step, with the step's ``change``."""
 
@@ -482,7 +482,7 @@ class Advanced(Sheet):
 
 
 def _fields(s: Sheet) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in Sheet.__dataclass_fields__}
+    return {f: getattr(s, f) for f in (f.name for f in fields(Sheet))}
 
 
 def sheet(unit: Unit, rules: Options, summary: str = "") -> Sheet:

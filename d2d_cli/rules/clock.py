@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules import dice, units
 from d2d_cli.rules.cards import Card
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result
 
 MIN_CLOCK, MAX_CLOCK = -1000, 1000
@@ -75,7 +75,7 @@ def parse_chance(text: str) -> tuple[int, int]:
 # --- results ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class TimedEvent:
     """A Timed Event as the clock reports it: where it waits (``at``), its text, whether
     it was revealed, the reserve unit it brings (if any) and, once reached by a tick,
@@ -101,7 +101,7 @@ class TimedEvent:
         return out
 
 
-@dataclass(frozen=True)
+@record
 class RandomEvent(Result):
     """A Random Event as stored: occurs when a dN reads ``k`` or less."""
 
@@ -117,14 +117,14 @@ class RandomEvent(Result):
                    bool(e["done"]))
 
 
-@dataclass(frozen=True)
+@record
 class RandomEventView(RandomEvent):
     """A Random Event with its chance written ``K/N``."""
 
     chance: str
 
 
-@dataclass(frozen=True)
+@record
 class ClockView(Result):
     """``clock show|set``, ``clock event list``: the top card and the events waiting."""
 
@@ -135,7 +135,7 @@ class ClockView(Result):
     events: tuple[TimedEvent, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class ClockMoved(Result):
     """``clock tick|advance`` (and round end's Clock step): the clock before and after,
     every Timed Event reached in order, the reserves they brought onto the board."""
@@ -146,7 +146,7 @@ class ClockMoved(Result):
     arrived: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TimedAdded(Result):
     kind: str = field(default="timed", init=False)
     at: int
@@ -154,7 +154,7 @@ class TimedAdded(Result):
     done: bool
 
 
-@dataclass(frozen=True)
+@record
 class RandomAdded(Result):
     kind: str = field(default="random", init=False)
     text: str
@@ -165,7 +165,7 @@ class RandomAdded(Result):
     chance: str
 
 
-@dataclass(frozen=True)
+@record
 class RandomCheck(Result):
     """A Random Event checked at a round end: the dN value its reveal gave."""
 
@@ -181,7 +181,7 @@ def _random_view(e: dict[str, Any]) -> RandomEventView:
     return RandomEventView(r.text, r.k, r.n, r.repeat, r.done, f"{r.k}/{r.n}")
 
 
-@dataclass
+@record(frozen=False)
 class Clock:
     value: int = 1
     down: bool = False  # "It can tick up or down": the way a round end ticks it

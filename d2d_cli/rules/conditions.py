@@ -13,13 +13,13 @@ Month:Burns:-1.") and removes Crits, for which neither text gives a time (000 l.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.cards import Card
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.units import Unit, UnitRow, condition_key, find, row_values, status_row
 
 MINOR = ("fatigue", "stun", "stress", "slow")
@@ -29,7 +29,7 @@ MAX_TOKENS = 20
 MAX_DAYS = 36500
 
 
-@dataclass(frozen=True)
+@record
 class Condition:
     key: str
     name: str
@@ -115,7 +115,7 @@ def _where(crit: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- tokens
 
 
-@dataclass(frozen=True)
+@record
 class Order:
     """A checked ``unit condition`` request: add or remove ``count`` tokens."""
 
@@ -157,7 +157,7 @@ def apply(units: dict[str, Unit], name: str, o: Order) -> UnitRow:
 # --------------------------------------------------------------------------- healing
 
 
-@dataclass(frozen=True)
+@record
 class Healing:
     """A checked ``unit heal`` request: Crits to take off, days of healing."""
 
@@ -177,7 +177,7 @@ def healing(crits: list[str], days: int | None) -> Healing:
     return Healing(tuple(c.strip() for c in crits), days)
 
 
-@dataclass(frozen=True)
+@record
 class Healed(UnitRow):
     """The unit after healing, with what was healed."""
 

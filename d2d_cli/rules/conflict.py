@@ -15,7 +15,6 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -24,6 +23,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.advantage import ADVANTAGE, NORMAL, Standing, keep
 from d2d_cli.rules.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.fate import Revealer
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
 
@@ -61,7 +61,7 @@ def chart(reading: str = "001") -> dict[str, dict[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class Chart(Result):
     """``d2d conflict chart``: the whole chart of one reading."""
 
@@ -91,7 +91,7 @@ def approach_of(card: Card, *, by_color: bool = False) -> str:
 NON_PLAYER = "Non-Player"  # a unit's `player` in a scene file (000 l.554 "Non Player")
 
 
-@dataclass(frozen=True)
+@record
 class SideSpec:
     """One side as typed: an approach, a card, or ``fate`` (revealed later); and the unit
     it is, if any (``Archer:fast``, ``"Goblin Scout"``)."""
@@ -153,7 +153,7 @@ def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
     return SideSpec(text, "fate", unit=unit)
 
 
-@dataclass(frozen=True)
+@record
 class Matchup:
     """The two sides as typed, checked: ``reveals`` says whether a Fate card is needed."""
 
@@ -175,7 +175,7 @@ def matchup(sides: list[str], units: dict[str, Unit] | None = None) -> Matchup:
 # --------------------------------------------------------------------------- tiebreak
 
 
-@dataclass(frozen=True)
+@record
 class RankSide(Result):
     """One side of a rank tiebreak: its rank, the Level Bonus it gains, and the rank it
     is compared with (a 2–10 after the bonus; a royal as it is)."""
@@ -185,7 +185,7 @@ class RankSide(Result):
     adjusted: int | str
 
 
-@dataclass(frozen=True)
+@record
 class Tiebreak(Result):
     a: RankSide
     b: RankSide
@@ -226,13 +226,13 @@ def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
 # --------------------------------------------------------------------------- resolve
 
 
-@dataclass(frozen=True)
+@record
 class Effect(Result):
     key: str
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Effects(Result):
     a: tuple[Effect, ...]
     b: tuple[Effect, ...]
@@ -245,7 +245,7 @@ def effects(approach: str, won: bool) -> tuple[Effect, ...]:
     return tuple(Effect(k, table()["effect_text"][k]) for k in keys)
 
 
-@dataclass(frozen=True)
+@record
 class Side(Result):
     """One side as resolved: what was typed, the approach and card it kept, its Level
     (after modifiers) and, for a unit, the skill and its Level before modifiers. With
@@ -264,7 +264,7 @@ class Side(Result):
     set_aside: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class CoverTarget(Result):
     """001 l.718–720 "Before Conflict: Assign Suits to major obstacles. Reveal Fate IF
     Suit match THEN Target is the obstacle": the card revealed and the obstacle it names
@@ -277,7 +277,7 @@ class CoverTarget(Result):
     target: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Conflict(Result):
     """``d2d conflict SIDE_A SIDE_B``: who wins, the tiebreak if any, what each side
     gets; where each Level came from, the modifiers and Advantage of each side."""
@@ -298,7 +298,7 @@ class Conflict(Result):
     cover: CoverTarget | None
 
 
-@dataclass(frozen=True)
+@record
 class Redirected(Result):
     """The cover-target reveal named an obstacle: the Conflict is against it instead, so
     the sides are not resolved (001 l.720 "IF Suit match THEN Target is the obstacle")."""
@@ -356,7 +356,7 @@ def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
     return outcome, broken
 
 
-@dataclass(frozen=True)
+@record
 class ConflictAsk:
     """``d2d conflict`` as typed and checked against the session: the sides, the
     situation, the obstacles of a cover-target reveal. :attr:`reveals` says whether

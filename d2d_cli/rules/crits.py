@@ -29,7 +29,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -37,6 +36,7 @@ from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.fate import TableCards
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, canonical, parse_stat
 from d2d_cli.rules.units import Unit, find, roster, roster_state
@@ -61,7 +61,7 @@ def _key(text: str) -> str:
 # --------------------------------------------------------------------------- charts
 
 
-@dataclass(frozen=True)
+@record
 class Chart:
     """A location chart: ``locations`` is [(key, name, cards per damage type)]."""
 
@@ -181,7 +181,7 @@ def wielder_stat(weapon: str | None, stat: str | None, by: Unit | None) -> tuple
     return str(got), f"{by.name}'s {name.capitalize()} {got}"
 
 
-@dataclass(frozen=True)
+@record
 class Bonus(Result):
     """The Hits of 001 l.926–936's two comparisons of Power with Armor."""
 
@@ -214,7 +214,7 @@ def bonus_hits(power: Stat, armor: Stat | None) -> int:
 # --------------------------------------------------------------------------- armor
 
 
-@dataclass(frozen=True)
+@record
 class Armor:
     """The armor worn: one rating for every location and/or one per location.
     ``source`` is "option" (``--armor``) or "unit" (the target's ``armor`` in the
@@ -307,7 +307,7 @@ def parse_damage_card(text: str, ch: Chart) -> str:
     return f"{type_}@{loc}"
 
 
-@dataclass
+@record(frozen=False)
 class DamageDeck:
     """One virtual Damage Deck: ``draw`` top first, ``discard`` newest last."""
 
@@ -359,7 +359,7 @@ def find_crit(draw: Callable[[], str], types: list[str],
 # --------------------------------------------------------------------------- severity
 
 
-@dataclass(frozen=True)
+@record
 class Severity:
     level: str
     rotations: int
@@ -396,7 +396,7 @@ def check_hits(hits: int) -> int:
     return hits
 
 
-@dataclass(frozen=True)
+@record
 class Placed(Result):
     """What ``--target`` changed on the unit (001 l.1001 "Crits - Place any Crits on
     Target")."""
@@ -407,7 +407,7 @@ class Placed(Result):
     conditions: dict[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class Crit(Result):
     """``d2d crit``: the location, the armor there, the Hits, severity and light damage."""
 
@@ -446,7 +446,7 @@ class Crit(Result):
     wielder: str | None = hidden(None)  # the --by unit whose stat made the Power
 
 
-@dataclass(frozen=True)
+@record
 class CritAsk:
     """``d2d crit`` as given on the command line (checked by :func:`crit`)."""
 

@@ -13,11 +13,11 @@ up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from d2d_cli.rules import unit_state as kept
 from d2d_cli.rules.clock import Clock
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.round_state import Round
 from d2d_cli.rules.tasks import TaskView, board
@@ -27,27 +27,27 @@ from d2d_cli.rules.units import Unit, UnitRow, roster, row_values
 Bar = Callable[[Unit], tuple[int | None, int | None]]
 
 
-@dataclass(frozen=True)
+@record
 class RoundInfo(Result):
     number: int  # 0 before the first round start
     phase: str  # "none", "started" or "ended"
 
 
-@dataclass(frozen=True)
+@record
 class NextEvent(Result):
     at: int
     text: str
     ticks: int  # Clock ticks until it is revealed
 
 
-@dataclass(frozen=True)
+@record
 class ClockInfo(Result):
     value: int
     down: bool
     next_event: NextEvent | None
 
 
-@dataclass(frozen=True)
+@record
 class Weather(Result):
     direction: str
     speed_kph: int
@@ -55,7 +55,7 @@ class Weather(Result):
     speed_stat: str | None
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class StatusRow(UnitRow):
     """A unit on the dashboard: its Status Bar row and this round's state."""
 
@@ -69,7 +69,7 @@ class StatusRow(UnitRow):
     continuous: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Dashboard(Result):
     round: RoundInfo
     clock: ClockInfo

@@ -21,11 +21,11 @@ redraw a value above the largest multiple of N it can give, and take the rest
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import SUITS, Card
 from d2d_cli.rules.fate import OutOfCards, Revealer, check_count
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 
 MIN_SIDES, MAX_SIDES = 2, 1000
@@ -147,7 +147,7 @@ _ACCEPTED = {  # computed once from the readings above; tests check these equal 
 }
 
 
-@dataclass(frozen=True)
+@record
 class DieSpec:
     """How dN is read. ``base`` is the printed die each card is read as; ``cards``
     is how many cards make one try (2 for N > 108); a try whose value is above
@@ -211,7 +211,7 @@ def read(s: DieSpec, cards: list[Card]) -> int | None:
     return (v - 1) % s.n + 1
 
 
-@dataclass
+@record(frozen=False)
 class Roll:
     value: int | None  # None: the table's cards ran out before a value ("redraw")
     cards: list[Card]
@@ -281,7 +281,7 @@ def explain(s: DieSpec) -> str:
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@record
 class DieRoll(Result):
     """One die: its value (None: "redraw", the table's cards ran out), the cards it read
     (codes) and how many tries were redrawn."""
@@ -291,7 +291,7 @@ class DieRoll(Result):
     redraws: int
 
 
-@dataclass(frozen=True)
+@record
 class Thrown(Result):
     """``fate die``: the values, every card revealed, each die's reading."""
 

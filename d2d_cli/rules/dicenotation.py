@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress
 from math import comb, log2
@@ -37,6 +36,7 @@ from math import comb, log2
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUIT_LETTER, SUIT_PLAYING, SUIT_SYMBOL, SUITS, Card
 from d2d_cli.rules.probability import Dist, Probability, keep_highest
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result
 
 # --------------------------------------------------------------------------- limits
@@ -78,7 +78,7 @@ def _bad(msg: str, pos: int | None = None, text: str = "") -> BadInput:
 # --------------------------------------------------------------------------- tokens
 
 
-@dataclass(frozen=True)
+@record
 class Tok:
     kind: str  # num word op ( ) { } , cmp ! % .. label arrow comment end
     text: str
@@ -170,7 +170,7 @@ def tokenize(text: str) -> list[Tok]:
 # --------------------------------------------------------------------------- the tree
 
 
-@dataclass(frozen=True)
+@record
 class Cmp:
     """A compare point: ``>=5``, ``<=2``, ``=6`` (as the interval [lo, hi])."""
 
@@ -195,7 +195,7 @@ class Cmp:
         return f"{self.op}{self.value}"
 
 
-@dataclass(frozen=True)
+@record
 class CardTest:
     """What a card term counts: a value compare, a suit, or one face (``AH``)."""
 
@@ -219,7 +219,7 @@ class CardTest:
         return f"={SUIT_PLAYING[self.suit] if self.suit else self.face}"
 
 
-@dataclass(frozen=True)
+@record
 class Keep:
     """Which of ``n`` values count: drop the ``low`` lowest and the ``high`` highest
     (``kh3`` of 4 drops 1 low; ``dh1dl1`` of 3 keeps the middle one)."""
@@ -249,7 +249,7 @@ class Node:
         return ()
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Num(Node):
     value: int
 
@@ -257,7 +257,7 @@ class Num(Node):
         self.lo = self.hi = self.value
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Dice(Node):
     text: str
     count: int
@@ -281,7 +281,7 @@ class Dice(Node):
         return self.count * per
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Cards(Node):
     text: str
     count: int
@@ -295,7 +295,7 @@ class Cards(Node):
         return self.keep.k if self.keep else self.count
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Group(Node):
     text: str
     members: tuple[Node, ...]
@@ -306,7 +306,7 @@ class Group(Node):
         return self.members
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Sum(Node):
     terms: tuple[tuple[int, Node], ...]  # (+1 or −1, node)
 
@@ -314,7 +314,7 @@ class Sum(Node):
         return [t for _, t in self.terms]
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Prod(Node):
     first: Node
     rest: tuple[tuple[str, Node], ...]  # ("*" or "/", node)
@@ -323,7 +323,7 @@ class Prod(Node):
         return [self.first, *(t for _, t in self.rest)]
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Neg(Node):
     inner: Node
 
@@ -331,7 +331,7 @@ class Neg(Node):
         return (self.inner,)
 
 
-@dataclass(frozen=True)
+@record
 class Band:
     lo: int | None
     hi: int | None
@@ -344,7 +344,7 @@ class Band:
         return (self.lo is None or v >= self.lo) and (self.hi is None or v <= self.hi)
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Expression:
     """A parsed roll: the expression and what is read from its total."""
 
@@ -854,7 +854,7 @@ POKER = _poker_deck()
 FATE = _fate_faces()
 
 
-@dataclass(frozen=True)
+@record
 class TermRoll(Result):
     """One random term of a roll: its dice or cards and the value it gave."""
 
@@ -868,7 +868,7 @@ class TermRoll(Result):
     notes: tuple[str, ...]  # rerolls and explosions: "1→4", "14 exploded 2×"
 
 
-@dataclass(frozen=True)
+@record
 class RollResult(Result):
     """``d2d roll``: the total and everything read from it."""
 
@@ -1087,7 +1087,7 @@ def roll(e: Expression, rng: random.Random,
 # --------------------------------------------------------------------------- exact odds
 
 
-@dataclass(frozen=True)
+@record
 class FateCounts:
     """What odds may know of the session's Fate deck: the faces in its draw pile, a set
     (the stored order and orientations are never read)."""
@@ -1099,25 +1099,25 @@ class FateCounts:
         return cls(tuple(sorted(c.face for c in FATE)))
 
 
-@dataclass(frozen=True)
+@record
 class Outcome(Result):
     value: int
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class DegreeRow(Result):
     degrees: int
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class BandRow(Result):
     band: str
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class RollOdds(Result):
     """``d2d roll EXPR --odds``: the exact distribution of the same expression."""
 

@@ -11,11 +11,11 @@ cards exactly once.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck, parse_card
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result
 
 DECK_SIZE = 54
@@ -30,7 +30,7 @@ def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
     return order
 
 
-@dataclass
+@record(frozen=False)
 class Deck:
     """The Fate deck as stored: ``draw`` top first, ``discard`` newest last."""
 
@@ -169,7 +169,7 @@ class Revealer:
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@record
 class DeckCounts(Result):
     """How the deck stands (``fate shuffle``)."""
 
@@ -182,14 +182,14 @@ class DeckCounts(Result):
         return cls(len(deck.draw), len(deck.discard), deck.shuffles)
 
 
-@dataclass(frozen=True)
+@record
 class FateStatus(DeckCounts):
     """``fate status``: the counts and the last reveal."""
 
     last: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Drawn(Result):
     """``fate draw``: the cards revealed (or only looked at, ``peek``)."""
 
@@ -201,7 +201,7 @@ class Drawn(Result):
     shuffles: int
 
 
-@dataclass(frozen=True)
+@record
 class Coin(Result):
     """``fate coin``: Heads or Tails and the card read."""
 
@@ -210,7 +210,7 @@ class Coin(Result):
     reshuffled: bool
 
 
-@dataclass(frozen=True)
+@record
 class HighCard(Result):
     """``fate high-card``: who acts first, each name's card(s), ties left unresolved."""
 

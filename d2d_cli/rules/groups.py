@@ -19,27 +19,26 @@ must move or discard a Move").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.turns import COUNTDOWN
 from d2d_cli.rules.units import Unit
 
 
-@dataclass(frozen=True)
+@record
 class Member(Result):
     name: str
     target: str | None
     move: int | None  # Move left this round (None before the Refresh)
 
 
-@dataclass(frozen=True)
+@record
 class Group(Result):
     number: int
     units: tuple[Member, ...]  # in the order the Countdown reaches them: most Move first
 
 
-@dataclass(frozen=True)
+@record
 class Groups(Result):
     round: int
     phase: str

@@ -17,9 +17,7 @@ Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -27,6 +25,7 @@ from d2d_cli.rules import conflict
 from d2d_cli.rules.advantage import NORMAL, Standing, reveal_keep
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
+from d2d_cli.rules.record import field, record, replace
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.situation import (
     Modifier,
@@ -98,7 +97,7 @@ def combo(cards: list[Card]) -> tuple[str | None, str, int]:
     return "straight", "-".join(map(str, numbers)), len(cards) - 2
 
 
-@dataclass(frozen=True)
+@record
 class CardHit(Result):
     """One card's share: does it Hit, and why (``2+1=3 > 2``, ``A: Hits +1``)."""
 
@@ -110,7 +109,7 @@ class CardHit(Result):
 _NO_STANDING = Standing(NORMAL, (), None)
 
 
-@dataclass(frozen=True)
+@record
 class Hits(Result):
     """``d2d hit``: the Hits of the winner's cards. ``level`` is the Level of 001 l.816
     (your Level − the Rival's, after modifiers, min 0); ``sources`` says where each
@@ -132,7 +131,7 @@ class Hits(Result):
     advantage: Standing = _NO_STANDING
 
 
-@dataclass(frozen=True)
+@record
 class RevealedHits(Hits):
     """``[rules] combos = "revealed"`` (000 l.482–486): the combo cards revealed after
     the winning card, whether they made the combo, and 000's "Gain:A" (l.1197 "Choose
@@ -252,7 +251,7 @@ def reveal_combo(card: Card, reveal: Revealer | None, *, level: int, rival_level
         reshuffled=reveal.reshuffled if reveal is not None else False, set_aside=aside)
 
 
-@dataclass(frozen=True)
+@record
 class HitAsk:
     """``d2d hit`` as typed and checked, for the table's ``[rules] combos`` reading;
     :attr:`reveals` says whether it reveals combo cards (from the deck or ``table``)."""
@@ -290,7 +289,7 @@ class HitAsk:
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
         found.update(sit.extra_sources)
-        return dataclasses.replace(out, your_level=level, rival_level=rival, sources=found,
+        return replace(out, your_level=level, rival_level=rival, sources=found,
                                    modifiers=sit.modifiers, advantage=sit.advantage_a)
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, gcd, lcm
 from typing import Any, TypeVar
@@ -28,6 +27,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conflict, crits, dice, hits, weather
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.probability import Probability
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.stats import Stat
 
@@ -44,7 +44,7 @@ Step = Callable[[Any, Any], tuple[bool, Any]]
 # --------------------------------------------------------------------------- the deck
 
 
-@dataclass(frozen=True)
+@record
 class Piles:
     """The Fate deck as odds see it: faces (``QH``, ``BW``) in each pile, sorted."""
 
@@ -61,7 +61,7 @@ class Piles:
         return cls(tuple(sorted(c.face for c in draw)), tuple(sorted(c.face for c in discard)))
 
 
-@dataclass(frozen=True)
+@record
 class DeckView(Result):
     """Which deck the odds are from: ``session`` (as it stands) or ``fresh``."""
 
@@ -201,7 +201,7 @@ def _prob(p: Fraction | int) -> Probability:
 # --------------------------------------------------------------------------- conflict
 
 
-@dataclass(frozen=True)
+@record
 class ConflictOdds(Result):
     """``d2d odds conflict``: the chance of each outcome of ``d2d conflict``."""
 
@@ -285,13 +285,13 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
 # --------------------------------------------------------------------------- hits
 
 
-@dataclass(frozen=True)
+@record
 class HitsRow(Result):
     hits: int  # 0: no card of the hand can lead a scoring play (only Wilds)
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class HitsOdds(Result):
     """``d2d odds hits``: the Hits of the best play from a hand of N Fate cards."""
 
@@ -414,13 +414,13 @@ def _best(values: Iterable[Value | None]) -> Value | None:
 # --------------------------------------------------------------------------- dice
 
 
-@dataclass(frozen=True)
+@record
 class ValueRow(Result):
     value: int
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class DieOdds(Result):
     """``d2d odds die dN``: the chance of each value of the next Fate die."""
 
@@ -468,20 +468,20 @@ def die_odds(n: int, piles: Piles, deck: DeckView) -> DieOdds:
 # --------------------------------------------------------------------------- weather
 
 
-@dataclass(frozen=True)
+@record
 class DirectionRow(Result):
     direction: str
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class SpeedRow(Result):
     speed_kph: int
     beaufort: str
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class WeatherOdds(Result):
     """``d2d odds weather``: the wind ``weather wind`` would reveal next."""
 
@@ -545,7 +545,7 @@ def _high_sig(counts: Iterable[tuple[Card, int]]) -> tuple[int, int]:
 # --------------------------------------------------------------------------- crits
 
 
-@dataclass(frozen=True)
+@record
 class LocationRow(Result):
     """One Crit location: its chance, the armor found there (001 l.898 "Armor Location -
     Find Armor at the Location") and so its Hits and severity."""
@@ -560,13 +560,13 @@ class LocationRow(Result):
     light_damage: int
 
 
-@dataclass(frozen=True)
+@record
 class SeverityRow(Result):
     severity: str
     probability: Probability
 
 
-@dataclass(frozen=True)
+@record
 class CritOdds(Result):
     """``d2d odds crit``: the chance of each location, and of each severity (the armor
     at a location can differ, so the severity can too)."""

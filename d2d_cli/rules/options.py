@@ -10,18 +10,17 @@ the two agree).
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import math
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from d2d_cli.errors import SessionError
+from d2d_cli.rules.record import record, replace
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """One ``[rules]`` key: its default, what it accepts, and why the default."""
 
@@ -92,7 +91,7 @@ BY_KEY = {o.key: o for o in OPTIONS}
 FINGERPRINT = f"{zlib.crc32(repr([(o.key, o.accepts) for o in OPTIONS]).encode()):08x}"
 
 
-@dataclass(frozen=True)
+@record
 class Options:
     """The table's rule choices; every field defaults to the rule text's reading."""
 
@@ -143,7 +142,7 @@ def parse(table: Any, where: str = "the session file") -> Options:
         raise SessionError(f"{where}: [rules] must be a table, not {_shown(table)}")
     for key, problem in problems(table):
         raise SessionError(f"{where}: [rules] {key}: {problem}")
-    return dataclasses.replace(DEFAULTS, **table) if table else DEFAULTS
+    return replace(DEFAULTS, **table) if table else DEFAULTS
 
 
 def _shown(value: Any) -> str:

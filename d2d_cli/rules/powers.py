@@ -17,7 +17,6 @@ Measure of the raw energy of a Power" is the nearest): the Narrator gives them
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -26,6 +25,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import conditions
 from d2d_cli.rules.abilities import alive, skill_level
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import record, replace
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.unit_state import CONTINUOUS, continuous, put
 from d2d_cli.rules.units import Unit, find
@@ -39,7 +39,7 @@ def table() -> dict[str, Any]:
     return tables.load("powers")
 
 
-@dataclass(frozen=True)
+@record
 class PowerArea(Result):
     """``scale area``: the area ``points`` Effect points buy (000 l.879–885), by the
     table's reading; ``area_effect`` is the number of Area Effect cards (0: the one
@@ -81,7 +81,7 @@ def area(points: int, rule: str = "table") -> tuple[int | None, int | None, str]
     return None, got.area_effect, got.text
 
 
-@dataclass(frozen=True)
+@record
 class Bonus:
     """``N`` or ``AxB`` Effect points on Result, Range or Duration: A Levels (+1x0 a
     point) and B scales (+0x1 a point), A + B points."""
@@ -107,7 +107,7 @@ def bonus(text: str | None, what: str) -> Bonus:
     return Bonus(int(m.group(1)), int(m.group(2) or 0))
 
 
-@dataclass(frozen=True)
+@record
 class Order:
     """A checked ``unit power … use`` request."""
 
@@ -139,7 +139,7 @@ def order(power: str, effect: int, price: str | None, *, initiative: int = 0,
                  conditions.lookup(price).key)
 
 
-@dataclass(frozen=True)
+@record
 class PowerUsed(Result):
     """What a use of a Power gives, and what it cost."""
 
@@ -212,7 +212,7 @@ def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table") -
         f"{unit.name} uses {power}: {conditions.name_of(o.price)} +1")
 
 
-@dataclass(frozen=True)
+@record
 class Upkeep(Result):
     """000 l.878: each Event phase a Continuous Power's Price is paid again (or it ends)."""
 

@@ -11,14 +11,14 @@ and refuse big work *before* calling (``rules.dicenotation`` does).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, gcd
 
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 
 
-@dataclass(frozen=True)
+@record
 class Probability(Result):
     """A chance, exact and as a float: JSON ``{"fraction": "3/8", "value": 0.375}``."""
 

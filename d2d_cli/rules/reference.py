@@ -4,19 +4,19 @@ types and Powers, archetypes, conditions and the 000 Glossary."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import characters, conditions
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result, renamed
 
 LISTS = ("skills", "archetypes", "conditions", "glossary")
 
 
-@dataclass(frozen=True)
+@record
 class SkillEntry(Result):
     """A skill, a Magic type or a Power (``kind`` says which)."""
 
@@ -29,14 +29,14 @@ class SkillEntry(Result):
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class SpecialtyEntry(Result):
     kind: str
     name: str
     skill: str
 
 
-@dataclass(frozen=True)
+@record
 class ArchetypeEntry(Result):
     kind: str
     name: str
@@ -45,7 +45,7 @@ class ArchetypeEntry(Result):
     package: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class ConditionEntry(Result):
     kind: str
     key: str
@@ -57,7 +57,7 @@ class ConditionEntry(Result):
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class GlossaryEntry:
     """A Glossary term. ``also`` (a second definition) is in the JSON only when the
     Glossary has one."""
@@ -77,7 +77,7 @@ class GlossaryEntry:
 Entry = SkillEntry | SpecialtyEntry | ArchetypeEntry | ConditionEntry | GlossaryEntry
 
 
-@dataclass(frozen=True)
+@record
 class Lookup(Result):
     """What ``ref TERM`` found: the entries named ``term``, or a whole ``list``."""
 

@@ -1,6 +1,7 @@
 """Typed results: what every rules function hands back to a command.
 
-A result is a frozen dataclass that subclasses :class:`Result`. Its JSON view (the
+A result is a frozen record (:func:`d2d_cli.rules.record.record`, a cheap stand-in for
+``@dataclass(frozen=True)``) that subclasses :class:`Result`. Its JSON view (the
 ``result`` of DESIGN.md's envelope) is derived in one place, :func:`to_json`: the
 fields in declaration order, each converted recursively. So the JSON keys are the
 field names, mypy checks every access to them, and a human view reads attributes
@@ -15,13 +16,14 @@ holds ``json=False`` stays out of the JSON view (derived values a human view wan
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from d2d_cli.rules.record import MISSING, field, fields
+
 
 class Result:
-    """Base of every typed result. Subclasses are ``@dataclass(frozen=True)``."""
+    """Base of every typed result. Subclasses are ``@record`` classes."""
 
     __slots__ = ()
     # Per class: (field name, JSON key) pairs, worked out once.
@@ -31,18 +33,14 @@ class Result:
         return _result_json(self)
 
 
-def hidden(default: Any = dataclasses.MISSING) -> Any:
+def hidden(default: Any = MISSING) -> Any:
     """A field kept out of the JSON view: ``extra: int = hidden(0)``."""
-    if default is dataclasses.MISSING:
-        return dataclasses.field(metadata={"json": False})
-    return dataclasses.field(default=default, metadata={"json": False})
+    return field(default=default, metadata={"json": False})
 
 
-def renamed(key: str, default: Any = dataclasses.MISSING) -> Any:
+def renamed(key: str, default: Any = MISSING) -> Any:
     """A field whose JSON key is not its Python name (``from`` → ``from_``)."""
-    if default is dataclasses.MISSING:
-        return dataclasses.field(metadata={"json_name": key})
-    return dataclasses.field(default=default, metadata={"json_name": key})
+    return field(default=default, metadata={"json_name": key})
 
 
 def _fields(cls: type[Result]) -> tuple[tuple[str, str], ...]:
@@ -50,12 +48,11 @@ def _fields(cls: type[Result]) -> tuple[tuple[str, str], ...]:
     if cached is None:
         cached = tuple(
             (f.name, f.metadata.get("json_name", f.name))
-            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+            for f in fields(cls)
             if f.metadata.get("json", True)
         )
         cls._json_fields = cached
     return cached
-
 
 def to_json(value: Any) -> Any:
     """The JSON view of a result (or of any value a result holds)."""

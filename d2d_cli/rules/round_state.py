@@ -7,11 +7,12 @@ Move, its abilities — does not import all of that (docs/architecture.md "Speed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from d2d_cli.rules.record import record
 
-@dataclass
+
+@record(frozen=False)
 class Round:
     number: int = 0
     phase: str = "none"  # "none" (no round yet), "started" or "ended"

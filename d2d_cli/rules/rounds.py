@@ -20,7 +20,6 @@ new start is refused, so upkeep is never applied twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -29,6 +28,7 @@ from d2d_cli.rules import conditions, scale, units
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.round_state import Round
 from d2d_cli.rules.stats import Stat
@@ -50,7 +50,7 @@ def map_of(data: dict[str, Any]) -> str:
     return str(data.get("scene", {}).get("map", "personal"))
 
 
-@dataclass(frozen=True)
+@record
 class Refreshed(Result):
     """One unit's tokens after the Refresh: its Speed (the Level after penalties), Move,
     Action Cost and Turn (None where the unit has no Speed stat)."""
@@ -63,7 +63,7 @@ class Refreshed(Result):
     stat: str | None = hidden(None)  # the Speed after penalties, as a stat: 3x1
 
 
-@dataclass(frozen=True)
+@record
 class RoundStarted(Result):
     """``round start``: the round's number and every unit's refreshed tokens."""
 
@@ -146,13 +146,13 @@ def _on_bar_row(unit: units.Unit, where: str, opts: Options) -> units.UnitRow:
 # --- round end ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class DrawStep(Result):
     kind: str = field(default="draw", init=False)
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Removed(Result):
     """A minor condition token a unit recovered from."""
 
@@ -161,7 +161,7 @@ class Removed(Result):
     left: int
 
 
-@dataclass(frozen=True)
+@record
 class Readied(Result):
     """An ability a unit readied from cooldown."""
 
@@ -169,7 +169,7 @@ class Readied(Result):
     readied: str
 
 
-@dataclass(frozen=True)
+@record
 class Choices(Result):
     """What a unit may recover (the player's choice: nothing is taken without one)."""
 
@@ -177,20 +177,20 @@ class Choices(Result):
     choices: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class RecoverStep(Result):
     kind: str = field(default="recover", init=False)
     applied: tuple[Removed | Readied, ...]
     choices: tuple[Choices, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TaskClockStep(Result):
     kind: str = field(default="task_clock", init=False)
     changes: tuple[TaskTick, ...]
 
 
-@dataclass(frozen=True)
+@record
 class ConditionEvent(Result):
     """One round-end reveal for a unit's condition and what it did."""
 
@@ -201,19 +201,19 @@ class ConditionEvent(Result):
     conditions: dict[str, int]
 
 
-@dataclass(frozen=True)
+@record
 class ConditionEventsStep(Result):
     kind: str = field(default="condition_events", init=False)
     reveals: tuple[ConditionEvent, ...]
 
 
-@dataclass(frozen=True)
+@record
 class RandomEventsStep(Result):
     kind: str = field(default="random_events", init=False)
     checks: tuple[clocks.RandomCheck, ...]
 
 
-@dataclass(frozen=True)
+@record
 class ClockStep(Result):
     kind: str = field(default="clock", init=False)
     clock_before: int
@@ -226,7 +226,7 @@ Step = (DrawStep | RecoverStep | TaskClockStep | ConditionEventsStep | RandomEve
         | ClockStep)
 
 
-@dataclass(frozen=True)
+@record
 class RoundEnded(Result):
     """``round end``: the upkeep's steps in 001's order, every card revealed."""
 

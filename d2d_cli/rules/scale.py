@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -30,6 +29,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result, renamed
 from d2d_cli.rules.stats import (
     CTX,
@@ -214,7 +214,7 @@ def _check_range(x: Fraction, text: str, accepted: str) -> None:
 # Each scale command's result is one of these; their JSON is the fields in order.
 
 
-@dataclass(frozen=True)
+@record
 class StatView(Result):
     """A stat as every scale result shows it: ``8x1``, its Level and scale, its partial
     Level (None when whole) and the partial written as a stat (``4.5x1``)."""
@@ -235,7 +235,7 @@ def _stat_fields(stat: Stat) -> dict[str, Any]:
             "partial": stat.partial, "partial_stat": format_stat(stat, partial=True)}
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Quantity(StatView):
     """A stat and the real quantity it stands for: ``value`` (exact as ``value_exact``)
     in ``unit``; ``counts`` is what its Level counts (kg, km/h, m/s, IQ − 50)."""
@@ -247,7 +247,7 @@ class Quantity(StatView):
     counts: str
 
 
-@dataclass(frozen=True)
+@record
 class Reading(Result):
     """One reading of a quantity: ``80 kg``, ``176.4 lb``."""
 
@@ -256,7 +256,7 @@ class Reading(Result):
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Derived(Result):
     """Deadlift, Carry or Load of a mass, in kg and lb."""
 
@@ -266,7 +266,7 @@ class Derived(Result):
     imperial: str
 
 
-@dataclass(frozen=True)
+@record
 class Input(Result):
     """What was typed, read: the number, its unit, and the value in SI units."""
 
@@ -277,14 +277,14 @@ class Input(Result):
     si_unit: str
 
 
-@dataclass(frozen=True)
+@record
 class IQInput(Result):
     text: str
     value: float
     unit: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MassRead(Quantity):
     """``scale mass``: a mass → Body, read back (metric, imperial, derived)."""
 
@@ -294,7 +294,7 @@ class MassRead(Quantity):
     derived: dict[str, Derived]
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class BodyShown(Quantity):
     """``scale show --as body``: what a Body stat stands for."""
 
@@ -303,14 +303,14 @@ class BodyShown(Quantity):
     derived: dict[str, Derived]
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class IQRead(Quantity):
     """``scale iq``: an IQ → Mind."""
 
     input: IQInput
 
 
-@dataclass(frozen=True)
+@record
 class SpeedReadings(Result):
     metric: Reading
     mps: Reading
@@ -319,7 +319,7 @@ class SpeedReadings(Result):
     c: Reading
 
 
-@dataclass(frozen=True)
+@record
 class OtherStat(Result):
     """The other convention's stat for the same real speed."""
 
@@ -332,7 +332,7 @@ class OtherStat(Result):
     counts: str
 
 
-@dataclass(frozen=True)
+@record
 class OtherReading(Result):
     """The other convention's real speed for the same stat."""
 
@@ -343,7 +343,7 @@ class OtherReading(Result):
     readings: SpeedReadings
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class SpeedRead(Quantity):
     """``scale speed``: a real speed → Speed, by the table's convention."""
 
@@ -353,7 +353,7 @@ class SpeedRead(Quantity):
     readings: SpeedReadings
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class SpeedShown(Quantity):
     """``scale show --as speed``: what a Speed stat stands for."""
 
@@ -571,7 +571,7 @@ def summary(stat: Stat, as_: str, convention: str = DEFAULT_CONVENTION) -> str |
     return f"IQ {d.value_exact}"
 
 
-@dataclass(frozen=True)
+@record
 class Comparison(Result):
     """``scale compare``: which stat is higher, the Level Bonus, the scale difference."""
 
@@ -599,7 +599,7 @@ def comparison(a: Stat, b: Stat) -> Comparison:
                       fmt(Fraction(a.exact) / Fraction(b.exact)))
 
 
-@dataclass(frozen=True)
+@record
 class Sample:
     """One of the rules' samples (``tables/scale_samples.toml``) with d2d's reading:
     ``result`` is what d2d computes from ``value``, to match ``stat``. Its JSON echoes
@@ -640,7 +640,7 @@ class Sample:
                 "partial": self.partial, "canonical": self.canonical}
 
 
-@dataclass(frozen=True)
+@record
 class Samples(Result):
     samples: tuple[Sample, ...]
 
@@ -679,7 +679,7 @@ def map_key(text: str) -> str:
     return key
 
 
-@dataclass(frozen=True)
+@record
 class MapSpec(Result):
     """A map type: its space (m) and round (s) with the table's ``[rules]`` applied
     (None where the map has no fixed scale), the printed text, and ``move_1_kph``: the
@@ -695,7 +695,7 @@ class MapSpec(Result):
     move_1_text: str | None
 
 
-@dataclass(frozen=True)
+@record
 class SpeedOnMap(StatView):
     """The Speed given to ``scale map``: what its Level counts and its km/h."""
 
@@ -703,7 +703,7 @@ class SpeedOnMap(StatView):
     kph: float
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MoveOnMap(MapSpec):
     """``scale map TYPE --speed STAT``: the map, then the Speed's Move and Action Cost on
     it (``spaces_per_round`` is the Move before rounding down; None on a map without a
@@ -716,12 +716,12 @@ class MoveOnMap(MapSpec):
     convention: str
 
 
-@dataclass(frozen=True)
+@record
 class MapList(Result):
     maps: tuple[MapSpec, ...]
 
 
-@dataclass(frozen=True)
+@record
 class MoveTokens:
     """A unit's Move and Action Cost on a map (:func:`move_tokens`). ``spaces``: the
     exact Move before rounding down (None on a map without a scale)."""

@@ -14,7 +14,6 @@ defined in the file's ``[characters]`` or already in the session), ``[reserves.N
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from d2d_cli import tables
@@ -23,6 +22,7 @@ from d2d_cli.rules import clock as clock_rules
 from d2d_cli.rules import rounds, scale, units
 from d2d_cli.rules import tasks as task_rules
 from d2d_cli.rules.options import DEFAULTS, Options
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
@@ -150,7 +150,7 @@ def _clock(raw: dict[str, Any], roster: dict[str, Any],
 # --- results ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class SceneUnit:
     """A unit of the scene as ``scene load|show`` list it: its name, faction, kind, the
     stats it has (a stat it lacks is left out of the JSON), and its Move and Action
@@ -168,7 +168,7 @@ class SceneUnit:
                 **dict(self.stats), "move": self.move, "action_cost": self.action_cost}
 
 
-@dataclass(frozen=True)
+@record
 class SceneTask(Result):
     name: str
     difficulty: int
@@ -177,7 +177,7 @@ class SceneTask(Result):
     workers: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class SceneView(Result):
     """``scene load|show``: the scene file's name, map, backstory, factions and
     reserves as loaded, then the board: units, tasks, the clock and its events."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -30,6 +29,7 @@ from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import advantage as adv
 from d2d_cli.rules.advantage import Source, Standing
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.stats import Stat
 
@@ -82,7 +82,7 @@ class Who(NamedTuple):
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@record
 class Modifier(Result):
     """One situational modifier: the side whose Level it changes, by how much, why."""
 

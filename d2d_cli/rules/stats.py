@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from decimal import ROUND_HALF_DOWN, Context, Decimal, InvalidOperation
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.record import record
 
 MIN_LEVEL = 2
 MAX_LEVEL = 10
@@ -69,7 +69,7 @@ def to_decimal(value: object) -> Decimal:
         raise BadInput(f"not a number: {value!r}") from None
 
 
-@dataclass(frozen=True)
+@record
 class Stat:
     """A stat in canonical form: ``level`` 2–10, ``scale`` any integer.
 

@@ -20,11 +20,10 @@ The text gives no number of tokens for a unit that has just hidden: d2d places *
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import result as res
 from d2d_cli.rules.abilities import alive, skill_level
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.unit_state import STEALTH, put, stealth_tokens
 from d2d_cli.rules.units import Unit, effective_stats, find
@@ -46,7 +45,7 @@ def _set(unit: Unit, n: int) -> None:
     put(unit, STEALTH, max(0, n))
 
 
-@dataclass(frozen=True)
+@record
 class Stealth(Result):
     """A unit's Stealth tokens after ``unit stealth`` (or the Hide action)."""
 
@@ -143,7 +142,7 @@ def change(units: dict[str, Unit], name: str, action: str, count: int | None) ->
     return step(unit, 1 if count is None else count)
 
 
-@dataclass(frozen=True)
+@record
 class Detect(Result):
     """001 l.593 "[Mind] vs [Body]-[Range] to detect": the test to run."""
 

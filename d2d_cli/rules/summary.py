@@ -8,13 +8,14 @@ every unit is built for one line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from d2d_cli.rules.record import record
 
 PHASES = {"started": "under way", "ended": "ended"}
 
 
-@dataclass(frozen=True)
+@record
 class UnitTokens:
     """One unit's round tokens (001 p.19 "Round: Start"); None before a round starts."""
 
@@ -25,14 +26,14 @@ class UnitTokens:
     conditions: int  # condition tokens on it, all kinds
 
 
-@dataclass(frozen=True)
+@record
 class TaskLine:
     name: str
     challenge: int
     progress: int
 
 
-@dataclass(frozen=True)
+@record
 class Summary:
     scene: str | None
     map: str | None

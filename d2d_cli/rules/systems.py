@@ -25,18 +25,18 @@ text; parsing it applies every limit of the notation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.rules.record import record
 
 _PLACEHOLDER = re.compile(r"\$\{([a-z_][a-z0-9_]*)\}|\$([a-z_][a-z0-9_]*)")
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
-@dataclass(frozen=True)
+@record
 class Param:
     name: str
     kind: str  # "int" or "choice"
@@ -73,7 +73,7 @@ class Param:
         return self.name.replace("_", "-")
 
 
-@dataclass(frozen=True)
+@record
 class Procedure:
     name: str
     help: str
@@ -88,7 +88,7 @@ class Procedure:
         return " ".join([self.name, *parts])
 
 
-@dataclass(frozen=True)
+@record
 class System:
     name: str
     title: str

@@ -20,10 +20,10 @@ equal to the number of your Rival's Successes", l.499).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result
 
 MAX_DIFFICULTY = 100
@@ -51,7 +51,7 @@ def check_hits(h: int) -> int:
     return h
 
 
-@dataclass
+@record(frozen=False)
 class Task:
     name: str
     difficulty: int
@@ -82,7 +82,7 @@ class Task:
                         self.state, tuple(self.workers))
 
 
-@dataclass(frozen=True)
+@record
 class TaskView(Result):
     """One task as ``task new|win|lose|show`` report it."""
 
@@ -94,19 +94,19 @@ class TaskView(Result):
     workers: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TaskDropped(TaskView):
     """``task drop``: the task as it was, and that it is gone."""
 
     dropped: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class TaskList(Result):
     tasks: tuple[TaskView, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TaskTick(Result):
     """One task's Progress at the round end's Task Clock."""
 

@@ -19,7 +19,6 @@ Refresh.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -27,6 +26,7 @@ from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import abilities
 from d2d_cli.rules import stealth as hiding
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.unit_state import (
     ACTIONS_AT_NO_COST,
@@ -43,7 +43,7 @@ COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
 
 
-@dataclass(frozen=True)
+@record
 class Movement:
     key: str
     name: str
@@ -52,7 +52,7 @@ class Movement:
     source: str
 
 
-@dataclass(frozen=True)
+@record
 class Action:
     key: str
     name: str
@@ -117,7 +117,7 @@ def _tokens(unit: Unit) -> tuple[int, int]:
 # --- results --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Spending(Result):
     """A unit's tokens after a Movement, an Action or a free action."""
 
@@ -313,7 +313,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
 # --- Wait and Facing ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Waited(Result):
     """001 l.503–505 "Wait - Do nothing. IF Move = Count THEN Move:-1"."""
 
@@ -337,7 +337,7 @@ def wait(units: dict[str, Unit], number: int, phase: str, name: str, count: int)
                   f"{unit.name} waits at Count {count}: Move {have} → {unit.move}")
 
 
-@dataclass(frozen=True)
+@record
 class Faced(Result):
     unit: str
     facing: str

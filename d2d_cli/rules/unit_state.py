@@ -19,9 +19,9 @@ which write it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.units import Unit
 
 SPENT = "spent"
@@ -35,7 +35,7 @@ CONTINUOUS = "continuous"
 ACTIONS_AT_NO_COST = 2
 
 
-@dataclass
+@record(frozen=False)
 class Spent:
     """What a unit did in round ``round`` beyond its Move and Turn tokens."""
 

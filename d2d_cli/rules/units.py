@@ -11,11 +11,11 @@ the condition's name in lower case with underscores (``blood_loss``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, parse_stat
 
@@ -46,7 +46,7 @@ def condition_key(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", name.strip().lower())
 
 
-@dataclass
+@record(frozen=False)
 class Unit:
     name: str
     stats: dict[str, Stat]
@@ -176,7 +176,7 @@ def zero_stats(unit: Unit, effective: dict[str, str] | None = None) -> list[str]
     return [s for s, v in eff.items() if v.startswith("0x")]
 
 
-@dataclass(frozen=True)
+@record
 class UnitRow(Result):
     """One unit as ``status``, ``unit show`` and every ``unit`` command report it.
     ``stats`` are after conditions, ``base_stats`` the unit's own (one meaning per key in
@@ -217,7 +217,7 @@ def status_row(unit: Unit, summary: str = "") -> UnitRow:
     return UnitRow(**row_values(unit), summary=summary)
 
 
-@dataclass(frozen=True)
+@record
 class Roster(Result):
     """Every unit on the board, in the order they were added (``status``, ``unit list``)."""
 
@@ -255,7 +255,7 @@ def add(units: dict[str, Unit], unit: Unit) -> UnitRow:
     return status_row(enroll(units, unit), f"added unit {unit.name}")
 
 
-@dataclass(frozen=True)
+@record
 class Removed(Result):
     name: str
     removed: bool

@@ -11,7 +11,6 @@ before the third other card (a 2–10 or a Wild).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -21,6 +20,7 @@ from d2d_cli import tables
 from d2d_cli.errors import NotFound
 from d2d_cli.rules import dice
 from d2d_cli.rules.cards import Card, parse_card
+from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result, to_json
 from d2d_cli.rules.stats import canonical
 
@@ -76,7 +76,7 @@ def velocity(reveal: Callable[[], Card]) -> tuple[int, list[Card]]:
     return speed, used
 
 
-@dataclass(frozen=True)
+@record
 class Wind(Result):
     """``weather wind``: the wind revealed — direction, speed (km/h, its Beaufort name and
     number, its Speed stat; None when calm) and the cards read, direction's first."""
@@ -95,7 +95,7 @@ class Wind(Result):
         return {k: v for k, v in to_json(self).items() if v is not None}
 
 
-@dataclass(frozen=True)
+@record
 class WeatherShown(Result):
     """``weather show``: the scene's weather as stored."""
 

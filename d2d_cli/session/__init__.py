@@ -36,13 +36,13 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from d2d_cli import __version__
 from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError, fault
+from d2d_cli.rules.record import field, record
 from d2d_cli.session import files, journal
 from d2d_cli.session import text as T
 
@@ -278,7 +278,7 @@ def _decode(real: Path, raw: bytes) -> str:
         raise SessionError(f"{real}: not a UTF-8 text file; the file was left as it is") from None
 
 
-@dataclass
+@record(frozen=False)
 class _Loaded:
     text: str
     digest: str
@@ -480,7 +480,7 @@ def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str,
     return state.twin()
 
 
-@dataclass
+@record(frozen=False)
 class Transaction:
     """One read-modify-write: plain ``data`` to read, :meth:`put` to change a section."""
 
@@ -515,7 +515,7 @@ def rng_for(session_seed: int, override: int | None, counter: int) -> Any:
     return random.Random(f"d2d:{session_seed}:{counter}")
 
 
-@dataclass
+@record(frozen=False)
 class _State:
     """A session file as a command found it (under the lock)."""
 
@@ -531,7 +531,7 @@ class _State:
     payload: bytes | None = None  # data, marshalled, when it came from the cache
 
 
-@dataclass
+@record(frozen=False)
 class _Pending:
     """A change ready to commit: the state it starts from and the text it writes."""
 

@@ -1,0 +1,129 @@
+"""``@record``, the cheap stand-in for ``@dataclass(frozen=True)`` that every rules value
+type uses: each behaviour the rules rely on, checked against the standard decorator."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from d2d_cli.rules.record import FrozenError, field, fields, record, replace
+from d2d_cli.rules.result import Result, hidden, renamed
+
+
+@record
+class Point:
+    x: int
+    y: int = 0
+    tags: list[str] = field(default_factory=list)
+
+
+@record(kw_only=True)
+class Labelled(Point):
+    label: str
+
+
+@record
+class Derived:
+    a: int
+    b: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "b", self.a * 2)
+
+
+@record(order=True)
+class Ranked:
+    rank: int
+    name: str = ""
+
+
+@record(frozen=False, eq=False)
+class Mutable:
+    n: int = 0
+
+
+@record
+class Shown(Result):
+    total: int
+    detail: str = hidden("")
+    from_: int = renamed("from", 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class PointDC:
+    x: int
+    y: int = 0
+    tags: list[str] = dataclasses.field(default_factory=list)
+
+
+def test_construction_matches_dataclass() -> None:
+    for args, kwargs in [((1,), {}), ((1, 2), {}), ((), {"x": 3, "y": 4}), ((5,), {"y": 6})]:
+        ours, theirs = Point(*args, **kwargs), PointDC(*args, **kwargs)
+        assert (ours.x, ours.y, ours.tags) == (theirs.x, theirs.y, theirs.tags)
+    assert repr(Point(1, 2)) == "Point(x=1, y=2, tags=[])"
+    assert [f.name for f in fields(Point)] == [f.name for f in dataclasses.fields(PointDC)]
+
+
+def test_default_factory_gives_each_instance_its_own_value() -> None:
+    a, b = Point(1), Point(2)
+    a.tags.append("x")
+    assert b.tags == []
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Point(),
+    lambda: Point(1, 2, [], 4),
+    lambda: Point(1, x=2),
+    lambda: Point(1, z=2),
+    lambda: Labelled(1),
+    lambda: Labelled(1, "no"),
+    lambda: Derived(1, 2),
+])
+def test_wrong_arguments_are_refused_as_by_dataclass(call: object) -> None:
+    with pytest.raises(TypeError):
+        call()  # type: ignore[operator]
+
+
+def test_inherited_fields_come_first_and_kw_only_stays_keyword() -> None:
+    p = Labelled(1, 2, label="here")
+    assert (p.x, p.y, p.label) == (1, 2, "here")
+    assert [f.name for f in fields(Labelled)] == ["x", "y", "tags", "label"]
+
+
+def test_frozen_equality_and_hash() -> None:
+    p = Point(1, 2)
+    with pytest.raises(FrozenError):
+        p.x = 3  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del p.y
+    assert Point(1, 2) == Point(1, 2) and Point(1, 2) != Point(1, 3)
+    assert Point(1, 2) != Labelled(1, 2, label="")  # another class is never equal
+    assert len({Ranked(1, "a"), Ranked(1, "a"), Ranked(2)}) == 2
+
+
+def test_post_init_and_init_false() -> None:
+    assert Derived(4).b == 8
+
+
+def test_order() -> None:
+    assert sorted([Ranked(2, "b"), Ranked(1, "z"), Ranked(2, "a")]) == [
+        Ranked(1, "z"), Ranked(2, "a"), Ranked(2, "b")]
+    assert Ranked(1) < Ranked(1, "a") <= Ranked(1, "a")
+
+
+def test_mutable_records_keep_identity() -> None:
+    m = Mutable()
+    m.n = 3
+    assert m.n == 3 and m != Mutable(3)
+
+
+def test_replace_keeps_what_is_not_named() -> None:
+    p = Labelled(1, 2, ["t"], label="a")
+    q = replace(p, y=5)
+    assert (q.x, q.y, q.tags, q.label) == (1, 5, ["t"], "a") and p.y == 2
+    assert replace(Derived(2), a=3).b == 6  # init=False fields are worked out again
+
+
+def test_json_view_hides_and_renames() -> None:
+    assert Shown(3, "why", 2).to_json() == {"total": 3, "from": 2}
