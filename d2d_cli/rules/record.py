@@ -107,36 +107,40 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
 
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
+    if args:
+        names: tuple[str, ...] = cls.__record_positional__
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} positional arguments "
+                            f"but {len(args)} were given")
+        if kwargs:
+            for name in names[:len(args)]:
+                if name in kwargs:
+                    raise TypeError(f"{cls.__name__}() got multiple values for argument "
+                                    f"{name!r}")
+            kwargs.update(zip(names, args, strict=False))
+        else:
+            kwargs = dict(zip(names, args, strict=False))
     values = self.__dict__
-    positional: tuple[Field, ...] = cls.__record_positional__
-    if len(args) > len(positional):
-        raise TypeError(f"{cls.__name__}() takes {len(positional)} positional arguments "
-                        f"but {len(args)} were given")
-    for f, value in zip(positional, args, strict=False):
-        if f.name in kwargs:
-            raise TypeError(f"{cls.__name__}() got multiple values for argument {f.name!r}")
-        values[f.name] = value
-    left = len(kwargs)
-    for f in cls.__record_fields__:
-        name = f.name
-        if name in values and f.init:
-            continue
-        if f.init and name in kwargs:
-            values[name] = kwargs[name]
-            left -= 1
-        elif f.default is not MISSING:
-            values[name] = f.default
-        elif f.factory is not MISSING:
-            values[name] = f.factory()
-        elif f.init:
+    used = 0
+    for name, init, default, factory in cls.__record_spec__:
+        value = kwargs.get(name, MISSING) if init else MISSING
+        if value is not MISSING:
+            used += 1
+        elif default is not MISSING:
+            value = default
+        elif factory is not MISSING:
+            value = factory()
+        elif init:
             raise TypeError(f"{cls.__name__}() missing required argument: {name!r}")
-    if left:
+        else:
+            continue
+        values[name] = value
+    if used != len(kwargs):
         known = {f.name for f in cls.__record_fields__ if f.init}
         extra = next(k for k in kwargs if k not in known)
         raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {extra!r}")
-    post = getattr(self, "__post_init__", None)
-    if post is not None:
-        post()
+    if cls.__record_post__:
+        self.__post_init__()
 
 
 def _astuple(self: Any) -> tuple[Any, ...]:
@@ -192,7 +196,10 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
     def wrap(cls: Any) -> Any:
         all_fields = _collect(cls, kw_only)
         cls.__record_fields__ = all_fields
-        cls.__record_positional__ = tuple(f for f in all_fields if f.init and not f.kw_only)
+        cls.__record_positional__ = tuple(f.name for f in all_fields
+                                          if f.init and not f.kw_only)
+        cls.__record_spec__ = tuple((f.name, f.init, f.default, f.factory) for f in all_fields)
+        cls.__record_post__ = hasattr(cls, "__post_init__")
         cls.__init__ = _init
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = _repr
