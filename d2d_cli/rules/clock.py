@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from d2d_cli.errors import BadInput
@@ -66,6 +65,8 @@ def parse_chance(text: str) -> tuple[int, int]:
         raise BadInput(f"chance {text!r}: N must be from {dice.MIN_SIDES} to {dice.MAX_SIDES}")
     if not 1 <= k <= n:
         raise BadInput(f"chance {text!r}: K must be from 1 to N")
+    from fractions import Fraction
+
     f = Fraction(k, n)  # smallest die that reads the same chance (1/4 → a d4)
     if f.denominator >= dice.MIN_SIDES:
         k, n = f.numerator, f.denominator

@@ -26,11 +26,10 @@ A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput
@@ -40,6 +39,9 @@ from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.stats import Stat, canonical, parse_stat
 from d2d_cli.rules.units import Unit, find, roster, roster_state
+
+if TYPE_CHECKING:
+    import random
 
 CHARTS = ("person", "vehicle")
 

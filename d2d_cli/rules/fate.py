@@ -10,13 +10,15 @@ cards exactly once.
 
 from __future__ import annotations
 
-import random
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck, parse_card
 from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result
+
+if TYPE_CHECKING:  # rng objects are made by the session (session.rng): no import here
+    import random
 
 DECK_SIZE = 54
 T = TypeVar("T")

@@ -16,7 +16,7 @@ holds ``json=False`` stays out of the JSON view (derived values a human view wan
 
 from __future__ import annotations
 
-from fractions import Fraction
+import sys
 from typing import Any, ClassVar
 
 from d2d_cli.rules.record import MISSING, field, fields
@@ -64,7 +64,8 @@ def to_json(value: Any) -> Any:
         return [to_json(v) for v in value]
     if isinstance(value, dict):
         return {k: to_json(v) for k, v in value.items()}
-    if isinstance(value, Fraction):
+    fractions = sys.modules.get("fractions")  # no Fraction can exist before it is imported
+    if fractions is not None and isinstance(value, fractions.Fraction):
         return f"{value.numerator}/{value.denominator}"
     convert = getattr(value, "to_json", None)
     if callable(convert):
