@@ -19,7 +19,9 @@ from typing import Any, TextIO
 # Rich's own patterns (rich.markup): a tag, and the escape of a tag-like text.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-_EMOJI = re.compile(r":(\S*?):")  # a possible :emoji: code: Rich may replace it
+_EMOJI = re.compile(r":(\S*?)(?:(?:\-)(?:emoji|text))?:")  # Rich's pattern of an :emoji:
+# Rich's emoji names all hold a letter but these: a "12:05:30" is never one.
+_DIGIT_EMOJI = frozenset({"100", "1234", "+1", "-1", "__1"})
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4, "blink": 5, "blink2": 6,
                "reverse": 7, "conceal": 8, "strike": 9}
 _COLORS = {name: i for i, name in enumerate(
@@ -65,24 +67,37 @@ def _sgr(names: list[str], color: bool) -> str:
 def render(markup: str, *, styles: bool, color: bool = True) -> str:
     """Markup as Rich prints it: the text, with SGR codes when ``styles`` (a terminal),
     colours dropped unless ``color`` (NO_COLOR). Raises NotPlain for what needs Rich."""
+    return "".join(_segment(text, names, styles, color) for text, names in _runs(markup))
+
+
+def _segment(text: str, names: list[str] | tuple[str, ...], styles: bool, color: bool) -> str:
+    """One segment as Rich writes it: raw when unstyled, else wrapped in its SGR codes."""
+    sgr = _sgr(list(names), color) if styles else ""
+    return f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text
+
+
+def _runs(markup: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Markup as Rich's segments: (text, the styles open over it), one per stretch
+    between two tags. Raises NotPlain for what needs Rich."""
     if any(ch < " " and ch != "\n" or ch == "\x7f" for ch in markup):
         raise NotPlain("control character or tab")
-    out: list[str] = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     stack: list[str] = []
     run: list[str] = []  # text since the last tag: one segment, as Rich yields it
 
     def text(plain: str) -> None:
         plain = plain.replace("\\[", "[")
-        if _EMOJI.search(plain):
-            raise NotPlain("emoji code")
+        for match in _EMOJI.finditer(plain):
+            name = match.group(1).lower()
+            if name in _DIGIT_EMOJI or any("a" <= ch <= "z" for ch in name):
+                raise NotPlain("emoji code")
         run.append(plain)
 
     def flush() -> None:
         segment = "".join(run)
         run.clear()
         if segment:
-            sgr = _sgr(stack, color) if styles else ""
-            out.append(f"\x1b[{sgr}m{segment}\x1b[0m" if sgr else segment)
+            out.append((segment, tuple(stack)))
 
     position = 0
     for match in _TAGS.finditer(markup):
@@ -122,7 +137,7 @@ def render(markup: str, *, styles: bool, color: bool = True) -> str:
     if stack:  # a tag left open: Rich orders the styles of such spans its own way
         raise NotPlain("unclosed tag")
     flush()
-    return "".join(out)
+    return out
 
 
 def _cells(line: str) -> int:
@@ -137,6 +152,180 @@ def _cells(line: str) -> int:
                                  or unicodedata.combining(ch)):
             raise NotPlain("wide character")
     return len(line)
+
+
+class Table:
+    """A table of columns, drawn as Rich's ``Table(box=None)`` draws it but without
+    importing Rich (~25 ms a command), when it fits the width and every cell is markup
+    :func:`render` knows; anything else (a box, a table wider than the console) is drawn
+    by Rich itself from :meth:`__rich__`, so a Rich console prints one as well.
+
+    ``Table("Unit", "Body", box=None)``, ``add_column(header, justify=, style=)``,
+    ``add_row(*cells)``: the subset of Rich's API the views use, same names."""
+
+    def __init__(self, *headers: str, box: Any = "default", title: str | None = None,
+                 title_justify: str = "center", show_header: bool = True,
+                 pad_edge: bool = True) -> None:
+        self.box = box
+        self.title = title
+        self.title_justify = title_justify
+        self.show_header = show_header
+        self.pad_edge = pad_edge
+        self.columns: list[tuple[str, str, str | None]] = []
+        self.rows: list[tuple[str, ...]] = []
+        for header in headers:
+            self.add_column(header)
+
+    def add_column(self, header: str = "", justify: str = "left",
+                   style: str | None = None) -> None:
+        self.columns.append((header, justify, style))
+
+    def add_row(self, *cells: str) -> None:
+        self.rows.append(cells)
+
+    def __rich__(self) -> Any:
+        from rich.table import Table as RichTable
+
+        kwargs: dict[str, Any] = {} if self.box == "default" else {"box": self.box}
+        t = RichTable(title=self.title, title_justify=self.title_justify,  # type: ignore[arg-type]
+                      show_header=self.show_header, pad_edge=self.pad_edge, **kwargs)
+        for header, justify, style in self.columns:
+            t.add_column(header, justify=justify, style=style)  # type: ignore[arg-type]
+        for row in self.rows:
+            t.add_row(*row)
+        return t
+
+    def _pads(self, index: int) -> tuple[int, int]:
+        last = len(self.columns) - 1
+        if self.pad_edge:
+            return 1, 1
+        return (0 if index == 0 else 1), (0 if index == last else 1)
+
+    def _cells(self) -> list[list[list[tuple[str, tuple[str, ...]]]]]:
+        """Each row's cells as segments (the header first, when shown)."""
+        rows = ([tuple(h for h, _, _ in self.columns)] if self.show_header else [])
+        rows += [tuple(r) + ("",) * (len(self.columns) - len(r)) for r in self.rows]
+        if any(len(r) != len(self.columns) for r in rows):
+            raise NotPlain("more cells than columns")
+        return [[_runs(cell) for cell in row] for row in rows]
+
+    def widths(self) -> list[int]:
+        """Each column's width with its padding, as Rich measures it with room to spare."""
+        cells = self._cells()
+        out = []
+        for i in range(len(self.columns)):
+            left, right = self._pads(i)
+            widest = max((_cells("".join(t for t, _ in row[i])) for row in cells), default=0)
+            out.append((widest + left + right) or 1)
+        return out
+
+    def natural_width(self) -> int:
+        """The width the table takes when nothing has to wrap (Rich's measure maximum)."""
+        if self.box is not None:
+            return int(self._rich_width())
+        return sum(self.widths())
+
+    def _rich_width(self) -> int:
+        from rich.console import Console
+
+        con = Console(width=10_000)
+        return con.measure(self.__rich__(), options=con.options.update(
+            max_width=10_000)).maximum
+
+    def lines(self, width: int, styles: bool, color: bool) -> list[str]:
+        """The table as Rich draws it at this console width; NotPlain when Rich must."""
+        if self.box is not None:
+            raise NotPlain("a boxed table")
+        if any(ch == "\n" for row in self.rows for cell in row for ch in cell):
+            raise NotPlain("a cell of several lines")
+        cells, widths = self._cells(), self.widths()
+        if any(w - sum(self._pads(i)) < 1 for i, w in enumerate(widths)):
+            raise NotPlain("an empty column")  # Rich draws those its own way
+        total = sum(widths)
+        if total > width:
+            raise NotPlain("Rich would fit this table to the width")
+        out: list[str] = []
+        if self.title is not None:
+            out.append(self._title(total, styles, color))
+        for r, row in enumerate(cells):
+            header = self.show_header and r == 0
+            line = []
+            for i, runs in enumerate(row):
+                _, justify, style = self.columns[i]
+                base = ("bold",) if header else ((style,) if style else ())
+                left, right = self._pads(i)
+                runs = [(t, base + names) for t, names in runs]
+                if justify == "right":  # Rich strips the right end before it justifies
+                    while runs and runs[-1][0].endswith(" "):
+                        stripped = runs[-1][0].rstrip(" ")
+                        runs[-1:] = [(stripped, runs[-1][1])] if stripped else []
+                fill = widths[i] - left - right - _cells("".join(t for t, _ in runs))
+                if fill:
+                    if justify == "right":
+                        runs = _join([(" " * fill, base)] + runs)
+                    elif justify == "left":
+                        runs = _join(runs + [(" " * fill, base)])
+                    else:
+                        raise NotPlain(f"justify={justify}")
+                if left:
+                    line.append(_segment(" " * left, base, styles, color))
+                line += [_segment(t, names, styles, color) for t, names in runs]
+                if right:
+                    line.append(_segment(" " * right, base, styles, color))
+            out.append("".join(line))
+        return out
+
+    def _title(self, total: int, styles: bool, color: bool) -> str:
+        assert self.title is not None
+        runs = _runs(self.title)
+        if not styles:  # Rich prints a piped table's title as it is
+            return "".join(t for t, _ in runs)
+        if len(runs) > 1 or (runs and runs[0][1]):
+            raise NotPlain("a title with markup")
+        text = runs[0][0] if runs else ""
+        spare = total - _cells(text)
+        if spare < 0:
+            raise NotPlain("a title wider than its table")
+        if self.title_justify == "left":
+            text += " " * spare
+        elif self.title_justify == "center":
+            text = " " * (spare // 2) + text + " " * (spare - spare // 2)
+        else:
+            raise NotPlain(f"title_justify={self.title_justify}")
+        return _segment(text, ("italic",), styles, color)
+
+
+class Indented:
+    """A line indented by ``left`` spaces, as Rich's ``Padding(line, (0, 0, 0, left))``
+    draws it (padded to the console's width), without Rich when it fits on one line."""
+
+    def __init__(self, line: str, left: int) -> None:
+        self.line = line
+        self.left = left
+
+    def __rich__(self) -> Any:
+        from rich.padding import Padding
+
+        return Padding(self.line, (0, 0, 0, self.left))
+
+    def lines(self, width: int, styles: bool, color: bool) -> list[str]:
+        runs = _runs(self.line)
+        fill = width - self.left - _cells("".join(t for t, _ in runs))
+        if "\n" in self.line or fill < 0:
+            raise NotPlain("Rich would wrap this line")
+        return [" " * self.left + "".join(_segment(t, names, styles, color)
+                                          for t, names in runs) + " " * fill]
+
+
+def _join(runs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Neighbouring runs of one style as one segment (Rich pads a text within its span)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for text, names in runs:
+        if out and out[-1][1] == names:
+            out[-1] = (out[-1][0] + text, names)
+        else:
+            out.append((text, names))
+    return out
 
 
 class LineConsole:
@@ -160,9 +349,20 @@ class LineConsole:
     @soft_wrap.setter
     def soft_wrap(self, value: bool) -> None:
         """``soft_wrap = False``: a view wants Rich to wrap at the width even when piped
-        (the dashboard): every line then goes through Rich."""
+        (the dashboard): a line wider than the console then goes through Rich."""
         self._wrap_always = not value
-        self.rich.soft_wrap = value
+        if self._rich is not None:
+            self._rich.soft_wrap = value
+
+    @property
+    def width(self) -> int:
+        """The console's width, as Rich's would be (without making one)."""
+        if self._rich is None:
+            try:
+                return self._rich_width()
+            except NotPlain:
+                pass
+        return int(self.rich.width)
 
     @property
     def file(self) -> TextIO:
@@ -184,14 +384,25 @@ class LineConsole:
             self._rich = Console(
                 file=self._file, stderr=self._stderr, highlight=False,
                 no_color=bool(os.environ.get("NO_COLOR")) or None,
-                soft_wrap=not tty,
+                soft_wrap=not tty and not self._wrap_always,
                 force_terminal=tty if buffered else None,
                 width=self._width() if tty and buffered else None,
             )
         return self._rich
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
-        if not options and not self._wrap_always and all(isinstance(o, str) for o in objects):
+        if not options and len(objects) == 1 and isinstance(objects[0], (Table, Indented)):
+            try:
+                styled = self._styled()
+                lines = objects[0].lines(self._rich_width(), styled,
+                                         not os.environ.get("NO_COLOR"))
+            except NotPlain:
+                pass
+            else:
+                self.file.write("".join(line + "\n" for line in lines))
+                self.file.flush()
+                return
+        if not options and all(isinstance(o, str) for o in objects):
             try:
                 text = self._plain(sep.join(render(o, styles=False) for o in objects)
                                    if not self._styled() else
@@ -222,12 +433,28 @@ class LineConsole:
         return render(markup, styles=True, color=not os.environ.get("NO_COLOR"))
 
     def _plain(self, text: str) -> str:
-        if self._styled():
-            width = self._width()
+        if self._styled() or self._wrap_always:
+            width = self._rich_width()
             if any(_cells(re.sub(r"\x1b\[[0-9;]*m", "", line)) > width
                    for line in text.split("\n")):
                 raise NotPlain("Rich would wrap this line")
         return text
+
+    def _rich_width(self) -> int:
+        """The width Rich's console would have (rich.console.Console.size)."""
+        if self._like is not None and self.target.isatty():
+            return self._width()  # the width d2d gives a buffered terminal console
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit():
+            if not int(columns):
+                raise NotPlain("COLUMNS=0")
+            return int(columns)
+        for fd in (0, 1, 2):  # Rich asks stdin, stdout and stderr, in this order
+            try:
+                return os.get_terminal_size(fd).columns or 80
+            except (OSError, ValueError):
+                continue
+        return 80
 
     def _width(self) -> int:
         try:

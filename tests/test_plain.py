@@ -100,3 +100,76 @@ def test_a_one_line_lookup_does_not_import_rich(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.toml")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] in ("[]", "['tomlkit']")  # tomlkit: the draw's write
+
+
+CELLS = ["", "x", "Goblin Scout", "3x1", "—", "[bold]7[/]", "[cyan]███[/]", "a [dim]b[/] c",
+         "50.0%", "1/20", "Q♥", "\\[x]", "[red]hit[/] [bold]2[/]", "  pad  ", "12:05:30"]
+
+
+def _table_output(t: plain.Table, *, terminal: bool, via_rich: bool) -> str:
+    buf = io.StringIO()
+    con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+    if via_rich:
+        con.rich.print(t)
+    else:
+        con.print(t)
+    return buf.getvalue()
+
+
+@given(st.lists(st.tuples(st.sampled_from(CELLS[1:4]), st.sampled_from(["left", "right"]),
+                          st.sampled_from([None, "dim", "bold cyan"])), min_size=1, max_size=5),
+       st.lists(st.lists(st.sampled_from(CELLS), max_size=5), max_size=4),
+       st.booleans(), st.booleans(), st.sampled_from([None, "Odds", "A longer title"]),
+       st.sampled_from(["left", "center"]), st.sampled_from([20, 40, 80]), st.booleans())
+def test_tables_draw_as_rich_draws_them(columns: list[tuple[str, str, str | None]],
+                                        rows: list[list[str]], show_header: bool,
+                                        pad_edge: bool, title: str | None, title_justify: str,
+                                        width: int, terminal: bool) -> None:
+    t = plain.Table(box=None, show_header=show_header, pad_edge=pad_edge, title=title,
+                    title_justify=title_justify)
+    for header, justify, style in columns:
+        t.add_column(header, justify=justify, style=style)
+    for row in rows:
+        t.add_row(*row[:len(columns)])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", str(width))
+        mp.setenv("TERM", "xterm-256color")
+        mp.delenv("NO_COLOR", raising=False)
+        assert (_table_output(t, terminal=terminal, via_rich=False)
+                == _table_output(t, terminal=terminal, via_rich=True))
+
+
+def test_a_table_that_fits_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables of the views (unit list, status, odds bars…) fit 80 columns: drawn here,
+    both piped and on a terminal, with no Rich console made."""
+    monkeypatch.setenv("COLUMNS", "80")
+    t = plain.Table("Unit", "Body", "Move", box=None, title="Board")
+    t.add_column("Odds", justify="right", style="dim")
+    t.add_row("Goblin Scout", "[bold]3x1[/]", "5", "50.0%")
+    for terminal in (False, True):
+        con = plain.LineConsole(file=io.StringIO(), like=_Tty() if terminal else io.StringIO())
+        con.print(t)
+        assert con._rich is None
+        assert "Goblin Scout" in con.file.getvalue()  # type: ignore[attr-defined]
+    wide = plain.Table("x" * 90, box=None)  # wider than the console: Rich fits it
+    with pytest.raises(plain.NotPlain):
+        wide.lines(80, styles=False, color=True)
+
+
+@given(st.lists(st.sampled_from(CELLS[1:] + ["Move 5 · AC 2", "[cyan]Boost[/] · x"]),
+                min_size=1, max_size=6), st.sampled_from([20, 40, 80]), st.booleans())
+def test_indented_lines_draw_as_richs_padding(pieces: list[str], width: int,
+                                              terminal: bool) -> None:
+    line = "  ".join(pieces)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", str(width))
+        mp.setenv("TERM", "xterm-256color")
+        mp.delenv("NO_COLOR", raising=False)
+        outputs = []
+        for via_rich in (False, True):
+            buf = io.StringIO()
+            con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+            con.soft_wrap = False  # as the dashboard asks
+            (con.rich.print if via_rich else con.print)(plain.Indented(line, 2))
+            outputs.append(buf.getvalue())
+        assert outputs[0] == outputs[1]

@@ -1,5 +1,5 @@
-"""A small Rich bar chart of exact probabilities, for the human views of ``odds`` and
-``roll --odds``. Rich is imported inside the functions: a ``--json`` run never loads it."""
+"""A small bar chart of exact probabilities, for the human views of ``odds`` and
+``roll --odds``, drawn without Rich (d2d_cli/plain.py's Table) when it fits."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ MAX_ROWS = 40
 
 def bars(con: Any, rows: Sequence[tuple[str, Probability]], title: str | None = None) -> None:
     """One row per outcome: label, bar, percentage, exact fraction."""
-    from rich.table import Table
+    from d2d_cli.plain import Table
 
     t = Table(box=None, show_header=False, title=title, title_justify="left", pad_edge=False)
     t.add_column(justify="right")

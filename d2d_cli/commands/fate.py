@@ -115,7 +115,7 @@ def high_card(
 
 
 def _show_high(con: Any, r: fate.HighCard) -> None:
-    from rich.table import Table
+    from d2d_cli.plain import Table
 
     t = Table("Order", "Name", "Card(s)", box=None)
     for i, name in enumerate(r.order, 1):

@@ -50,7 +50,7 @@ def _show(con: Any, r: Dashboard) -> None:
         con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")
         return
     table = _table(r.units)
-    if con.measure(table, options=con.options.update(max_width=10_000)).maximum <= con.width:
+    if table.natural_width() <= con.width:
         con.print(table)
         for u in r.units:
             if _extras(u):
@@ -116,9 +116,8 @@ def _dash(v: Any) -> str:
 
 
 def _table(rows: tuple[StatusRow, ...]) -> Any:
-    from rich.table import Table
-
     from d2d_cli.commands.units import stat_cell
+    from d2d_cli.plain import Table
     from d2d_cli.rules.units import STATS
 
     t = Table("Unit", "Body", "Mind", "Will", "Speed", "Move", "AC", "Acts", "Turn",
@@ -131,9 +130,8 @@ def _table(rows: tuple[StatusRow, ...]) -> Any:
 
 
 def _stacked(con: Any, u: StatusRow) -> None:
-    from rich.padding import Padding
-
     from d2d_cli.commands.units import stat_cell
+    from d2d_cli.plain import Indented
     from d2d_cli.rules.units import STATS
 
     e = render.escape
@@ -146,4 +144,4 @@ def _stacked(con: Any, u: StatusRow) -> None:
     if _extras(u):
         details.append(" · ".join(_extras(u)))
     for line in details:  # indented, and so is what wraps
-        con.print(Padding(line, (0, 0, 0, 2)))
+        con.print(Indented(line, 2))
