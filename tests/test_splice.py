@@ -62,3 +62,33 @@ def test_splice_falls_back_on_an_empty_table() -> None:
     new = {"schema": 1, "units": {}}
     text = _text({"units": old["units"]})
     assert splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1]) is None
+
+
+# No "#" in the texts: a group holding one may hold a comment, and goes to tomlkit.
+EVENT = st.fixed_dictionaries({"at": st.integers(-5, 20),
+                               "text": SCALARS.map(str).filter(lambda t: "#" not in t),
+                               "done": st.booleans()})
+WEATHER = st.fixed_dictionaries({"direction": st.sampled_from(["N", "E", "SW"]),
+                                 "speed_kph": st.integers(0, 90)},
+                                optional={"cards": st.lists(EVENT, min_size=1, max_size=3),
+                                          "timed": st.lists(EVENT, min_size=1, max_size=3)})
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(TABLE, WEATHER, WEATHER)
+def test_splice_rewrites_arrays_of_tables_in_place(units: dict[str, Any], old_w: dict[str, Any],
+                                                    new_w: dict[str, Any]) -> None:
+    """``[[weather.cards]]``, ``[[clock.timed]]``: a changed array of tables is spliced too
+    (it used to send the whole document through tomlkit: ~15 ms a ``weather wind``)."""
+    old = {"schema": 1, "units": units, "weather": old_w}
+    new = {**old, "weather": new_w}
+    text = "# my campaign\n" + tomlkit.dumps(old)
+    grouped = splicing.groups(text)
+    assert grouped is not None and grouped[0] == old
+    changed = {"weather"} if new_w != old_w else set()
+    spliced = splicing.splice(text, old, new, changed, grouped[1])
+    assert spliced is not None, "the fast path was not taken"
+    out, data = spliced
+    assert tomllib.loads(out) == data == new
+    units_text = text[text.index("[units"):text.index("[weather")]
+    assert units_text in out  # the unchanged table keeps its bytes

@@ -111,13 +111,24 @@ def _headers_ok(text: str, key: str, subs: set[str | None] | None) -> bool:
     return '"""' not in text and "'''" not in text
 
 
-def _render(chunk_text: str, key: str, sub: str | None, value: dict[str, Any]) -> str:
-    """A group re-rendered to hold ``value``. Without comments it is written afresh (in
-    linear time: tomlkit takes time quadratic in a table's keys); with comments, tomlkit
-    merges the change into it so the comments stay."""
+def _tables(value: Any) -> bool:
+    """An array of tables (``[[key.sub]]`` blocks)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(x, dict) for x in value)
+
+
+def _render(chunk_text: str, key: str, sub: str | None, value: Any) -> str | None:
+    """A group re-rendered to hold ``value`` (a table, or an array of tables). Without
+    comments it is written afresh (in linear time: tomlkit takes time quadratic in a
+    table's keys); with comments, tomlkit merges the change into a table so the comments
+    stay (None for an array of tables: the caller renders the whole document)."""
     if "#" not in chunk_text:
-        body = dump((key,) if sub is None else (key, sub), value)
+        if isinstance(value, list):  # [[key.sub]] blocks, no [key] header of their own
+            body = dump((key,), {sub: value}) if sub is not None else ""
+        else:
+            body = dump((key,) if sub is None else (key, sub), value)
         return body + ("\n" if chunk_text.endswith("\n\n") else "")
+    if isinstance(value, list):
+        return None
     import tomlkit
 
     doc = tomlkit.parse(chunk_text)
@@ -260,19 +271,21 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
             elif new_k[sub] == old_k.get(sub):
                 rebuilt[sub] = old_k[sub]
                 continue
-            elif not isinstance(new_k[sub], dict):
+            elif not isinstance(new_k[sub], dict) and not _tables(new_k[sub]):
                 return None
             else:
                 value = {sub: new_k[sub]}
                 allowed = {sub}
             combined = "".join(chunks[i][1] for i in idxs[sub])
-            rendered = _render(combined, key, sub, value if sub is None else value[sub])
-            parsed = _loads(rendered)
-            if parsed != {key: value} or not _headers_ok(rendered, key, allowed):
+            redone = _render(combined, key, sub, value if sub is None else value[sub])
+            if redone is None:
+                return None
+            parsed = _loads(redone)
+            if parsed != {key: value} or not _headers_ok(redone, key, allowed):
                 return None
             rebuilt.update(parsed[key])
             for n, i in enumerate(idxs[sub]):
-                chunks[i][1] = rendered if n == 0 else ""
+                chunks[i][1] = redone if n == 0 else ""
         if None not in idxs:
             if any(k not in subs and not isinstance(v, dict) for k, v in new_k.items()):
                 return None  # plain keys but no [key] table to hold them
