@@ -415,6 +415,16 @@ class LineConsole:
                 return
         self.rich.print(*objects, sep=sep, end=end, **options)
 
+    def out(self, *objects: Any, sep: str = " ", end: str = "\n",
+            highlight: bool | None = None) -> None:
+        """Rich's ``Console.out``: text as it is, no markup, never wrapped."""
+        text = sep.join(str(o) for o in objects)
+        if highlight or any(ch < " " and ch != "\n" or ch == "\x7f" for ch in text):
+            self.rich.out(*objects, sep=sep, end=end, highlight=highlight)
+            return
+        self.file.write(text + end)
+        self.file.flush()
+
     def __getattr__(self, name: str) -> Any:  # anything else a view asks: Rich's
         return getattr(self.rich, name)
 

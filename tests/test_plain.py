@@ -173,3 +173,14 @@ def test_indented_lines_draw_as_richs_padding(pieces: list[str], width: int,
             (con.rich.print if via_rich else con.print)(plain.Indented(line, 2))
             outputs.append(buf.getvalue())
         assert outputs[0] == outputs[1]
+
+
+@given(st.text(alphabet="/home/ü x[bold]:~.-", max_size=30), st.booleans())
+def test_out_prints_as_richs_out(text: str, terminal: bool) -> None:
+    outputs = []
+    for via_rich in (False, True):
+        buf = io.StringIO()
+        con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+        (con.rich.out if via_rich else con.out)(text, highlight=False)
+        outputs.append(buf.getvalue())
+    assert outputs[0] == outputs[1]
