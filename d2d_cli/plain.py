@@ -22,6 +22,13 @@ _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 _EMOJI = re.compile(r":(\S*?)(?:(?:\-)(?:emoji|text))?:")  # Rich's pattern of an :emoji:
 # Rich's emoji names all hold a letter but these: a "12:05:30" is never one.
 _DIGIT_EMOJI = frozenset({"100", "1234", "+1", "-1", "__1"})
+
+
+def _emoji(name: str) -> bool:
+    """Rich would print this ``:name:`` as an emoji (its table: ~2 ms, not a console)."""
+    from rich._emoji_codes import EMOJI
+
+    return name in EMOJI
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4, "blink": 5, "blink2": 6,
                "reverse": 7, "conceal": 8, "strike": 9}
 _COLORS = {name: i for i, name in enumerate(
@@ -67,7 +74,8 @@ def _sgr(names: list[str], color: bool) -> str:
 def render(markup: str, *, styles: bool, color: bool = True) -> str:
     """Markup as Rich prints it: the text, with SGR codes when ``styles`` (a terminal),
     colours dropped unless ``color`` (NO_COLOR). Raises NotPlain for what needs Rich."""
-    return "".join(_segment(text, names, styles, color) for text, names in _runs(markup))
+    return "\n".join("".join(_segment(text, names, styles, color) for text, names in line)
+                     for line in _split_lines(_runs(markup)))
 
 
 def _segment(text: str, names: list[str] | tuple[str, ...], styles: bool, color: bool) -> str:
@@ -89,7 +97,7 @@ def _runs(markup: str) -> list[tuple[str, tuple[str, ...]]]:
         plain = plain.replace("\\[", "[")
         for match in _EMOJI.finditer(plain):
             name = match.group(1).lower()
-            if name in _DIGIT_EMOJI or any("a" <= ch <= "z" for ch in name):
+            if name in _DIGIT_EMOJI or any("a" <= ch <= "z" for ch in name) and _emoji(name):
                 raise NotPlain("emoji code")
         run.append(plain)
 
@@ -328,6 +336,75 @@ def _join(runs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str,
     return out
 
 
+Run = tuple[str, tuple[str, ...]]
+_WORD = re.compile(r"\s*\S+\s*")
+_TRAILING = re.compile(r"\s+$")
+
+
+def _split_lines(runs: list[Run]) -> list[list[Run]]:
+    """Runs cut at each newline: Rich styles every line's segments apart."""
+    lines: list[list[Run]] = [[]]
+    for text, names in runs:
+        for j, part in enumerate(text.split("\n")):
+            if j:
+                lines.append([])
+            if part:
+                lines[-1].append((part, names))
+    return lines
+
+
+def _cut(line: list[Run], offsets: list[int]) -> list[list[Run]]:
+    """A line's runs cut at these character offsets."""
+    out: list[list[Run]] = [[]]
+    position, cuts = 0, list(offsets)
+    for text, names in line:
+        while cuts and cuts[0] < position + len(text):
+            head, text = text[:cuts[0] - position], text[cuts[0] - position:]
+            if head:
+                out[-1].append((head, names))
+            position += len(head)
+            out.append([])
+            cuts.pop(0)
+        if text:
+            out[-1].append((text, names))
+        position += len(text)
+    return out
+
+
+def _wrap(line: list[Run], width: int) -> list[list[Run]]:
+    """One line wrapped as Rich wraps text (rich._wrap.divide_line, then each piece's
+    whitespace beyond the width dropped). NotPlain for a word longer than the width
+    (Rich folds it) or characters Rich measures itself."""
+    plain = "".join(t for t, _ in line)
+    if _cells(plain) <= width:
+        return [line]
+    offsets: list[int] = []
+    used = 0
+    for match in _WORD.finditer(plain):
+        start, word = match.start(), match.group(0)
+        length = len(word.rstrip())
+        if width - used >= length:
+            used += len(word)
+        elif length > width:
+            raise NotPlain("a word longer than the width: Rich folds it")
+        elif used and start:
+            offsets.append(start)
+            used = len(word)
+    pieces = _cut(line, offsets)
+    for piece in pieces:
+        text = "".join(t for t, _ in piece)
+        trailing = _TRAILING.search(text)
+        excess = len(text) - width
+        if excess > 0 and trailing:
+            drop = min(len(trailing.group(0)), excess)
+            while drop:
+                last, names = piece[-1]
+                keep = last[:max(len(last) - drop, 0)]
+                drop -= len(last) - len(keep)
+                piece[-1:] = [(keep, names)] if keep else []
+    return pieces
+
+
 class LineConsole:
     """``con.print(markup)`` for the human views: plain strings printed here, anything
     else (a Rich Table…) by a real Rich console with the settings d2d always used."""
@@ -404,9 +481,7 @@ class LineConsole:
                 return
         if not options and all(isinstance(o, str) for o in objects):
             try:
-                text = self._plain(sep.join(render(o, styles=False) for o in objects)
-                                   if not self._styled() else
-                                   sep.join(self._render(o) for o in objects)) + end
+                text = self._text(objects, sep) + end
             except NotPlain:
                 pass
             else:
@@ -442,13 +517,21 @@ class LineConsole:
     def _render(self, markup: str) -> str:
         return render(markup, styles=True, color=not os.environ.get("NO_COLOR"))
 
-    def _plain(self, text: str) -> str:
-        if self._styled() or self._wrap_always:
-            width = self._rich_width()
-            if any(_cells(re.sub(r"\x1b\[[0-9;]*m", "", line)) > width
-                   for line in text.split("\n")):
-                raise NotPlain("Rich would wrap this line")
-        return text
+    def _text(self, objects: tuple[Any, ...], sep: str) -> str:
+        """Strings of markup as Rich prints them: on a terminal (or when the view asked
+        for it) wrapped at the width as Rich wraps, each line's segments styled apart."""
+        runs: list[Run] = []
+        for i, o in enumerate(objects):
+            if i and sep:
+                runs.append((sep, ()))
+            runs += _runs(o)
+        styled = self._styled()
+        if not styled and not self._wrap_always:
+            return "".join(t for t, _ in runs)
+        width = self._rich_width()
+        color = not os.environ.get("NO_COLOR")
+        return "\n".join("".join(_segment(t, names, styled, color) for t, names in line)
+                         for line in _split_lines(runs) for line in _wrap(line, width))
 
     def _rich_width(self) -> int:
         """The width Rich's console would have (rich.console.Console.size)."""

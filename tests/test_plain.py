@@ -184,3 +184,39 @@ def test_out_prints_as_richs_out(text: str, terminal: bool) -> None:
         (con.rich.out if via_rich else con.out)(text, highlight=False)
         outputs.append(buf.getvalue())
     assert outputs[0] == outputs[1]
+
+
+WORDS = ["word", "Goblin", "Scout", " ", "  ", "\n", "[bold]", "[/]", "[cyan]", "[/cyan]",
+         "Skirmisher", "—", "Q♥", "4/4,", "(the 5th Turn)", "x" * 12, ":smile:", "12:05:30"]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=24), st.sampled_from([12, 20, 33]),
+       st.booleans(), st.booleans())
+def test_lines_wrap_as_rich_wraps_them(pieces: list[str], width: int, terminal: bool,
+                                       wrap_always: bool) -> None:
+    markup = " ".join(pieces)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", str(width))
+        mp.setenv("TERM", "xterm-256color")
+        mp.delenv("NO_COLOR", raising=False)
+        outputs = []
+        for via_rich in (False, True):
+            buf = io.StringIO()
+            con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+            if wrap_always:
+                con.soft_wrap = False  # as the dashboard asks
+            try:
+                (con.rich.print if via_rich else con.print)(markup, "[dim]end[/]")
+            except MarkupError:
+                return
+            outputs.append(buf.getvalue())
+        assert outputs[0] == outputs[1], markup
+
+
+def test_a_long_line_on_a_terminal_is_wrapped_without_rich(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    con = plain.LineConsole(file=io.StringIO(), like=_Tty())
+    con.print("Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive")
+    assert con._rich is None
+    assert con.file.getvalue().count("\n") == 4  # type: ignore[attr-defined]
