@@ -242,14 +242,15 @@ class Table:
 
     def lines(self, width: int, styles: bool, color: bool) -> list[str]:
         """The table as Rich draws it at this console width; NotPlain when Rich must."""
-        if self.box is not None:
-            raise NotPlain("a boxed table")
+        boxed = self.box is not None
+        if boxed and (self.box != "default" or not self.show_header or not self.pad_edge):
+            raise NotPlain("a box other than Rich's default")
         if any(ch == "\n" for row in self.rows for cell in row for ch in cell):
             raise NotPlain("a cell of several lines")
         cells, widths = self._cells(), self.widths()
         if any(w - sum(self._pads(i)) < 1 for i, w in enumerate(widths)):
             raise NotPlain("an empty column")  # Rich draws those its own way
-        total = sum(widths)
+        total = sum(widths) + (len(widths) + 1 if boxed else 0)
         if total > width:
             raise NotPlain("Rich would fit this table to the width")
         out: list[str] = []
@@ -258,6 +259,8 @@ class Table:
         for r, row in enumerate(cells):
             header = self.show_header and r == 0
             line = []
+            if boxed and header:  # Rich's default box, HEAVY_HEAD
+                out.append("┏" + "┳".join("━" * w for w in widths) + "┓")
             for i, runs in enumerate(row):
                 _, justify, style = self.columns[i]
                 base = ("bold",) if header else ((style,) if style else ())
@@ -280,7 +283,15 @@ class Table:
                 line += [_segment(t, names, styles, color) for t, names in runs]
                 if right:
                     line.append(_segment(" " * right, base, styles, color))
+                if boxed:
+                    line.append("┃" if header else "│")
+            if boxed:
+                line.insert(0, "┃" if header else "│")
             out.append("".join(line))
+            if boxed and header:
+                out.append("┡" + "╇".join("━" * w for w in widths) + "┩")
+        if boxed:
+            out.append("└" + "┴".join("─" * w for w in widths) + "┘")
         return out
 
     def _title(self, total: int, styles: bool, color: bool) -> str:
@@ -470,6 +481,9 @@ class LineConsole:
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
         if not options and len(objects) == 1 and isinstance(objects[0], (Table, Indented)):
             try:
+                if not (getattr(self.file, "encoding", None) or "utf-8").lower().startswith(
+                        "utf"):
+                    raise NotPlain("Rich draws boxes and bars in ASCII here")
                 styled = self._styled()
                 lines = objects[0].lines(self._rich_width(), styled,
                                          not os.environ.get("NO_COLOR"))

@@ -120,12 +120,13 @@ def _table_output(t: plain.Table, *, terminal: bool, via_rich: bool) -> str:
                           st.sampled_from([None, "dim", "bold cyan"])), min_size=1, max_size=5),
        st.lists(st.lists(st.sampled_from(CELLS), max_size=5), max_size=4),
        st.booleans(), st.booleans(), st.sampled_from([None, "Odds", "A longer title"]),
-       st.sampled_from(["left", "center"]), st.sampled_from([20, 40, 80]), st.booleans())
+       st.sampled_from(["left", "center"]), st.sampled_from([20, 40, 80]), st.booleans(),
+       st.sampled_from([None, "default"]))
 def test_tables_draw_as_rich_draws_them(columns: list[tuple[str, str, str | None]],
                                         rows: list[list[str]], show_header: bool,
                                         pad_edge: bool, title: str | None, title_justify: str,
-                                        width: int, terminal: bool) -> None:
-    t = plain.Table(box=None, show_header=show_header, pad_edge=pad_edge, title=title,
+                                        width: int, terminal: bool, box: str | None) -> None:
+    t = plain.Table(box=box, show_header=show_header, pad_edge=pad_edge, title=title,
                     title_justify=title_justify)
     for header, justify, style in columns:
         t.add_column(header, justify=justify, style=style)
@@ -151,6 +152,11 @@ def test_a_table_that_fits_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch
         con.print(t)
         assert con._rich is None
         assert "Goblin Scout" in con.file.getvalue()  # type: ignore[attr-defined]
+    chart = plain.Table("A ↓ vs B →", "Fast", title="Conflict chart")  # Rich's default box
+    chart.add_row("Fast", "rank")
+    con = plain.LineConsole(file=io.StringIO(), like=io.StringIO())
+    con.print(chart)
+    assert con._rich is None and "┃ A ↓ vs B → ┃ Fast ┃" in con.file.getvalue()  # type: ignore[attr-defined]
     wide = plain.Table("x" * 90, box=None)  # wider than the console: Rich fits it
     with pytest.raises(plain.NotPlain):
         wide.lines(80, styles=False, color=True)

@@ -109,7 +109,7 @@ _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "r
 
 
 def _show_chart(con: Any, r: rules.Chart) -> None:
-    from rich.table import Table
+    from d2d_cli.plain import Table
 
     t = Table("A ↓ vs B →", *(a.capitalize() for a in r.approaches),
               title=f"Conflict chart ({r.conflict_chart}): A's result")
