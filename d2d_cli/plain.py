@@ -348,8 +348,6 @@ def _join(runs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str,
 
 
 Run = tuple[str, tuple[str, ...]]
-_WORD = re.compile(r"\s*\S+\s*")
-_TRAILING = re.compile(r"\s+$")
 
 
 def _split_lines(runs: list[Run]) -> list[list[Run]]:
@@ -391,7 +389,7 @@ def _wrap(line: list[Run], width: int) -> list[list[Run]]:
         return [line]
     offsets: list[int] = []
     used = 0
-    for match in _WORD.finditer(plain):
+    for match in re.finditer(r"\s*\S+\s*", plain):  # rich._wrap's words
         start, word = match.start(), match.group(0)
         length = len(word.rstrip())
         if width - used >= length:
@@ -404,7 +402,7 @@ def _wrap(line: list[Run], width: int) -> list[list[Run]]:
     pieces = _cut(line, offsets)
     for piece in pieces:
         text = "".join(t for t, _ in piece)
-        trailing = _TRAILING.search(text)
+        trailing = re.search(r"\s+$", text)
         excess = len(text) - width
         if excess > 0 and trailing:
             drop = min(len(trailing.group(0)), excess)

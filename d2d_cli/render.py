@@ -9,7 +9,6 @@ stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -102,6 +101,8 @@ def _out(text: str) -> None:
 
 
 def _json_line(envelope: dict[str, Any]) -> str:
+    import json  # only a --json run (or an error envelope) pays for it
+
     return json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n"
 
 
