@@ -11,8 +11,11 @@ output and ``--json``, against ``python -c pass``; (2) a long campaign against a
 session; (3) the time of a line inside ``d2d play`` on a 100-unit session. Each round runs
 every case once, in turn, so slow drift of the machine touches all cases alike; a
 state-changing case starts each time from the same saved session (restored, untimed).
-The table gives wall-clock medians (what the budgets are about) and CPU medians (user +
-system, which a busy machine disturbs less), each as a ratio to the bare interpreter.
+Every run of a command is paired with a ``python -c pass`` run just before it, and the
+cases are shuffled anew each round, so a machine whose speed drifts during a round (boost
+clocks, a busy neighbour) moves a case and its baseline together: a case's ratio is the
+median of its runs' ratios to their pairs. The table gives wall-clock medians (what the
+budgets are about) and CPU medians (user + system, which a busy machine disturbs less).
 Nothing here is asserted by a test: timings are measured, reported and judged by people.
 
 The one-shot commands run as an installed ``d2d`` does: a venv made here, without the
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shlex
 import shutil
 import statistics
@@ -273,28 +277,44 @@ def one_shot_cases(d2d: str, python: str, data: Path, long: Path, huge: Path,
     return cases
 
 
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(wall, cpu, exit code) of one run, output discarded."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    return (time.perf_counter() - t0, usage.ru_utime + usage.ru_stime,
+            os.waitstatus_to_exitcode(status))
+
+
+Times = dict[str, tuple[list[float], list[float], list[float], list[float]]]
+
+
 def run_one_shot(cases: list[dict[str, object]], rounds: int, env: dict[str, str],
-                 data: Path) -> dict[str, tuple[list[float], list[float]]]:
+                 data: Path) -> Times:
+    """Per case: wall and CPU times, and those of the ``python -c pass`` run just before
+    each (its pair). Each round runs the cases in a new order, each right after its own
+    bare interpreter: a machine whose speed drifts within a round (boost clocks, a busy
+    neighbour) then moves a case and its baseline together, wherever the case stands."""
     saved = data.parent / "saved"
-    times: dict[str, tuple[list[float], list[float]]] = {
-        str(c["label"]): ([], []) for c in cases}
-    for _ in range(rounds):
-        for case in cases:
+    baseline = next(c for c in cases if c["budget"] == "baseline")
+    times: Times = {str(c["label"]): ([], [], [], []) for c in cases}
+    order = list(cases)
+    for n in range(rounds):
+        random.Random(n).shuffle(order)
+        for case in order:
             if case.get("restore"):
                 shutil.rmtree(data, ignore_errors=True)
                 shutil.copytree(saved, data)
                 for argv in case.get("setup", []):  # type: ignore[attr-defined]
                     subprocess.run(argv, env=env, capture_output=True, check=True)
-            t0 = time.perf_counter()
-            proc = subprocess.Popen(case["argv"], env=env,  # type: ignore[call-overload]
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, status, usage = os.wait4(proc.pid, 0)
-            wall = time.perf_counter() - t0
-            if os.waitstatus_to_exitcode(status) != 0 and case["budget"] != "baseline":
-                raise SystemExit(f"bench: {case['label']!r} failed (exit "
-                                 f"{os.waitstatus_to_exitcode(status)})")
-            times[str(case["label"])][0].append(wall)
-            times[str(case["label"])][1].append(usage.ru_utime + usage.ru_stime)
+            b_wall, b_cpu, _ = _timed(baseline["argv"], env)  # type: ignore[arg-type]
+            wall, cpu, code = _timed(case["argv"], env)  # type: ignore[arg-type]
+            if code != 0 and case["budget"] != "baseline":
+                raise SystemExit(f"bench: {case['label']!r} failed (exit {code})")
+            for into, value in zip(times[str(case["label"])], (wall, cpu, b_wall, b_cpu),
+                                   strict=True):
+                into.append(value)
     return times
 
 
@@ -392,24 +412,28 @@ def main() -> int:
         play = [] if args.no_play else run_play(hundred, args.rounds, tmp / "play-data")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    base, cbase = (statistics.median(v) for v in times["python -c pass"])
     print(f"{args.rounds} interleaved rounds on {os.cpu_count()} cores, Python "
-          f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}\n")
+          f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}; each run "
+          "paired with a python -c pass just before it, the cases shuffled each round;"
+          "\n× pass = the median of a case's ratios to its pairs\n")
     print(f"{'one-shot command':58} {'wall ms':>8} {'× pass':>7} {'cpu ms':>7} "
           f"{'× pass':>7}  budget")
     over = []
     for case in cases:
         label, budget = str(case["label"]), str(case["budget"])
-        wall, cpu = (statistics.median(v) for v in times[label])
-        ratio = wall / base
+        walls, cpus, b_walls, b_cpus = times[label]
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        ratio = statistics.median(w / b for w, b in zip(walls, b_walls, strict=True))
+        cpu_ratio = statistics.median(c / b for c, b in zip(cpus, b_cpus, strict=True))
         limit = {LOOKUP: 6, CHANGE: 7}.get(budget)
         mark = " OVER" if limit and ratio > limit else ""
         if mark:
             over.append(label)
         short = label if len(label) <= 58 else label[:55] + "..."
         print(f"{short:58} {wall * 1000:8.1f} {ratio:7.2f} {cpu * 1000:7.1f} "
-              f"{cpu / cbase:7.2f}  {budget}{mark}")
-    med = {k: statistics.median(v[0]) for k, v in times.items()}
+              f"{cpu_ratio:7.2f}  {budget}{mark}")
+    med = {k: statistics.median(w / b for w, b in zip(v[0], v[2], strict=True))
+           for k, v in times.items()}  # each case's paired ratio
     if "long campaign: fate draw --json" in med and "fate draw 3 --json" in med:
         print(f"\nlong campaign / fresh: draw {med['long campaign: fate draw --json'] / med['fate draw 3 --json']:.2f}×, "  # noqa: E501
               f"status {med['long campaign: fate status --json'] / med['fate status --json']:.2f}×"  # noqa: E501

@@ -336,6 +336,57 @@ class Indented:
                                           for t, names in runs) + " " * fill]
 
 
+class Panel:
+    """Rows (tables and lines of markup) in a rounded box with a title, as Rich's
+    ``Panel(Table.grid() of the rows, title=…, expand=False)`` draws them; without Rich
+    when nothing has to wrap (the character sheet)."""
+
+    def __init__(self, rows: list[Table | str], title: str) -> None:
+        self.rows = rows
+        self.title = title
+
+    def __rich__(self) -> Any:
+        from rich.panel import Panel as RichPanel
+        from rich.table import Table as RichTable
+
+        grid = RichTable.grid()
+        for row in self.rows:
+            grid.add_row(row.__rich__() if isinstance(row, Table) else row)
+        return RichPanel(grid, title=self.title, expand=False)
+
+    def lines(self, width: int, styles: bool, color: bool) -> list[str]:
+        body: list[tuple[list[str], int]] = []  # each row's lines and their width
+        for row in self.rows:
+            if isinstance(row, Table):
+                if row.box is not None:
+                    raise NotPlain("a boxed table in a panel")
+                body.append((row.lines(width, styles, color), row.natural_width()))
+            else:
+                runs = _runs(row)
+                if "\n" in row:
+                    raise NotPlain("a row of several lines")
+                body.append(([_paint(runs, styles, color)],
+                             _cells("".join(t for t, _ in runs))))
+        inner = max((w for _, w in body), default=0)
+        title = _runs(self.title)
+        title_len = _cells("".join(t for t, _ in title)) + 2  # Rich pads it by one a side
+        if inner + 4 > width or title_len + 4 > width:
+            raise NotPlain("Rich would wrap or cut this panel")
+        child = max(inner + 2, title_len + 2)
+        spare = child - 2 - title_len
+        top = ("╭─" + "─" * (spare // 2) + " " + _paint(title, styles, color) + " "
+               + "─" * (spare - spare // 2) + "─╮")
+        out = [top]
+        for lines, w in body:
+            out += [f"│ {line}{' ' * (child - 2 - w)} │" for line in lines]
+        out.append("╰" + "─" * child + "╯")
+        return out
+
+
+def _paint(runs: list[tuple[str, tuple[str, ...]]], styles: bool, color: bool) -> str:
+    return "".join(_segment(t, names, styles, color) for t, names in runs)
+
+
 def _join(runs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
     """Neighbouring runs of one style as one segment (Rich pads a text within its span)."""
     out: list[tuple[str, tuple[str, ...]]] = []
@@ -477,7 +528,8 @@ class LineConsole:
         return self._rich
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
-        if not options and len(objects) == 1 and isinstance(objects[0], (Table, Indented)):
+        if not options and len(objects) == 1 and isinstance(objects[0],
+                                                             (Table, Indented, Panel)):
             try:
                 if not (getattr(self.file, "encoding", None) or "utf-8").lower().startswith(
                         "utf"):

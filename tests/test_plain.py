@@ -226,3 +226,37 @@ def test_a_long_line_on_a_terminal_is_wrapped_without_rich(
     con.print("Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive")
     assert con._rich is None
     assert con.file.getvalue().count("\n") == 4  # type: ignore[attr-defined]
+
+
+@given(st.lists(st.sampled_from(CELLS[1:]), min_size=1, max_size=4),
+       st.lists(st.sampled_from(CELLS[1:] + ["Archetype: thief   Points: 22", "CP 0   SP 2"]),
+                max_size=4),
+       st.sampled_from(["[bold]Rook[/]", "[bold]Goblin Scout the Long-Named[/]", "x"]),
+       st.sampled_from([30, 50, 80]), st.booleans())
+def test_panels_draw_as_rich_draws_them(cells: list[str], lines: list[str], title: str,
+                                        width: int, terminal: bool) -> None:
+    """The character sheet's frame: a table and lines in Rich's rounded Panel."""
+    t = plain.Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
+    t.add_row(*cells[:3])
+    panel = plain.Panel([t, *lines], title=title)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", str(width))
+        mp.setenv("TERM", "xterm-256color")
+        mp.delenv("NO_COLOR", raising=False)
+        outputs = []
+        for via_rich in (False, True):
+            buf = io.StringIO()
+            con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+            (con.rich.print if via_rich else con.print)(panel)
+            outputs.append(buf.getvalue())
+        assert outputs[0] == outputs[1]
+
+
+def test_the_character_sheet_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    t = plain.Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
+    t.add_row("Body", "5x1", "80 kg")
+    con = plain.LineConsole(file=io.StringIO(), like=_Tty())
+    con.print(plain.Panel([t, "CP 0   SP 2   AP 0"], title="[bold]Rook[/]"))
+    assert con._rich is None
+    assert con.file.getvalue().startswith("╭─")  # type: ignore[attr-defined]

@@ -234,10 +234,8 @@ def _advance(ctx: typer.Context, name: str, what: str,
 
 
 def show_sheet(con: Any, r: ch.Sheet) -> None:
-    from rich.panel import Panel
-    from rich.table import Table
-
     from d2d_cli.commands.units import conditions_text
+    from d2d_cli.plain import Panel, Table
 
     e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
@@ -253,11 +251,7 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
              "Abilities: " + (e(", ".join(r.abilities)) or "—"),
              "Conditions: " + e(conditions_text(r.conditions))]
     lines += [f"{q.capitalize()}: {e(a)}" for q, a in r.conception.items()]
-    grid = Table.grid()
-    grid.add_row(t)
-    for line in lines:
-        grid.add_row(line)
-    con.print(Panel(grid, title=f"[bold]{e(r.name)}[/]", expand=False))
+    con.print(Panel([t, *lines], title=f"[bold]{e(r.name)}[/]"))
 
 
 def _show_change(con: Any, r: ch.Advanced) -> None:
