@@ -302,12 +302,19 @@ def run_one_shot(cases: list[dict[str, object]], rounds: int, env: dict[str, str
     order = list(cases)
     for n in range(rounds):
         random.Random(n).shuffle(order)
-        for case in order:
-            if case.get("restore"):
+        pair = [i for i, c in enumerate(order) if str(c["label"]).startswith("10,000 units")]
+        if len(pair) == 2:  # redo before undo in every round, wherever they stand
+            i, j = pair
+            order[i], order[j] = sorted((order[i], order[j]), key=lambda c: "redo" not in
+                                        str(c["label"]))
+        dirty = True
+        for case in order:  # shuffled: each case starts from the saved session
+            if case.get("restore") or dirty:
                 shutil.rmtree(data, ignore_errors=True)
                 shutil.copytree(saved, data)
                 for argv in case.get("setup", []):  # type: ignore[attr-defined]
                     subprocess.run(argv, env=env, capture_output=True, check=True)
+            dirty = bool(case.get("restore"))  # a state change leaves its change behind
             b_wall, b_cpu, _ = _timed(baseline["argv"], env)  # type: ignore[arg-type]
             wall, cpu, code = _timed(case["argv"], env)  # type: ignore[arg-type]
             if code != 0 and case["budget"] != "baseline":
