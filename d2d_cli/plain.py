@@ -11,6 +11,7 @@ test compares the two on every view of the Combat #1 transcript and on generated
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -19,6 +20,7 @@ from typing import Any, TextIO
 # Rich's own patterns (rich.markup): a tag, and the escape of a tag-like text.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _EMOJI = re.compile(r":(\S*?)(?:(?:\-)(?:emoji|text))?:")  # Rich's pattern of an :emoji:
 # Rich's emoji names all hold a letter but these: a "12:05:30" is never one.
 _DIGIT_EMOJI = frozenset({"100", "1234", "+1", "-1", "__1"})
@@ -86,19 +88,30 @@ def _segment(text: str, names: list[str] | tuple[str, ...], styles: bool, color:
 
 def _runs(markup: str) -> list[tuple[str, tuple[str, ...]]]:
     """Markup as Rich's segments: (text, the styles open over it), one per stretch
-    between two tags. Raises NotPlain for what needs Rich."""
-    if any(ch < " " and ch != "\n" or ch == "\x7f" for ch in markup):
+    between two tags. Raises NotPlain for what needs Rich. Remembered: a table repeats
+    its cells ("—", "3x1"), and ``d2d play`` its lines."""
+    return list(_parse(markup))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(markup: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if _CONTROL.search(markup):
         raise NotPlain("control character or tab")
+    if "[" not in markup and ":" not in markup:  # no tag, no escape, no emoji
+        return ((markup, ()),) if markup else ()
     out: list[tuple[str, tuple[str, ...]]] = []
     stack: list[str] = []
     run: list[str] = []  # text since the last tag: one segment, as Rich yields it
 
     def text(plain: str) -> None:
-        plain = plain.replace("\\[", "[")
-        for match in _EMOJI.finditer(plain):
-            name = match.group(1).lower()
-            if name in _DIGIT_EMOJI or any("a" <= ch <= "z" for ch in name) and _emoji(name):
-                raise NotPlain("emoji code")
+        if "\\" in plain:
+            plain = plain.replace("\\[", "[")
+        if ":" in plain:
+            for match in _EMOJI.finditer(plain):
+                name = match.group(1).lower()
+                if name in _DIGIT_EMOJI or any("a" <= ch <= "z" for ch in name) and \
+                        _emoji(name):
+                    raise NotPlain("emoji code")
         run.append(plain)
 
     def flush() -> None:
@@ -145,7 +158,7 @@ def _runs(markup: str) -> list[tuple[str, tuple[str, ...]]]:
     if stack:  # a tag left open: Rich orders the styles of such spans its own way
         raise NotPlain("unclosed tag")
     flush()
-    return out
+    return tuple(out)
 
 
 def _cells(line: str) -> int:
@@ -181,6 +194,7 @@ class Table:
         self.pad_edge = pad_edge
         self.columns: list[tuple[str, str, str | None]] = []
         self.rows: list[tuple[str, ...]] = []
+        self._parsed: tuple[tuple[int, int, bool], Any] | None = None
         for header in headers:
             self.add_column(header)
 
@@ -210,12 +224,17 @@ class Table:
         return (0 if index == 0 else 1), (0 if index == last else 1)
 
     def _cells(self) -> list[list[list[tuple[str, tuple[str, ...]]]]]:
-        """Each row's cells as segments (the header first, when shown)."""
+        """Each row's cells as segments (the header first, when shown); parsed once."""
+        key = (len(self.columns), len(self.rows), self.show_header)
+        if self._parsed is not None and self._parsed[0] == key:
+            return self._parsed[1]
         rows = ([tuple(h for h, _, _ in self.columns)] if self.show_header else [])
         rows += [tuple(r) + ("",) * (len(self.columns) - len(r)) for r in self.rows]
         if any(len(r) != len(self.columns) for r in rows):
             raise NotPlain("more cells than columns")
-        return [[_runs(cell) for cell in row] for row in rows]
+        parsed = [[_runs(cell) for cell in row] for row in rows]
+        self._parsed = (key, parsed)
+        return parsed
 
     def widths(self) -> list[int]:
         """Each column's width with its padding, as Rich measures it with room to spare."""
@@ -478,6 +497,7 @@ class LineConsole:
         self._like = like
         self._rich: Any = None
         self._wrap_always = False
+        self._known_width: int | None = None
 
     @property
     def soft_wrap(self) -> bool:
@@ -598,7 +618,13 @@ class LineConsole:
                          for line in _split_lines(runs) for line in _wrap(line, width))
 
     def _rich_width(self) -> int:
-        """The width Rich's console would have (rich.console.Console.size)."""
+        """The width Rich's console would have (rich.console.Console.size); asked once
+        per console (one command's output)."""
+        if self._known_width is None:
+            self._known_width = self._find_width()
+        return self._known_width
+
+    def _find_width(self) -> int:
         if self._like is not None and self.target.isatty():
             return self._width()  # the width d2d gives a buffered terminal console
         columns = os.environ.get("COLUMNS", "")
