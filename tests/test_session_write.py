@@ -147,3 +147,11 @@ def test_a_table_without_comments_is_written_without_tomlkit(tmp_path: Path,
         tx.put("units", units)
     assert tomllib.loads(path.read_text())["units"]["Archer"]["skills"] == skills
     assert "# the Narrator's inline note" in path.read_text()
+
+
+def test_a_new_sessions_text_is_laid_out_as_tomlkit_lays_it_out(tmp_path) -> None:
+    """session new writes its file without importing tomlkit (~5 ms): the same bytes."""
+    from d2d_cli import session
+
+    data = session._fresh(tmp_path / "s.toml", seed=7).data
+    assert session._fresh_text(data) == session._fresh_tomlkit(data)

@@ -228,6 +228,8 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
     out_data = dict(old)
     for key in sorted(changed):
         new_k, old_k = new.get(key), old.get(key)
+        if key in old and key in new and new_k == old_k:
+            continue  # named as changed, but the same: its text stays as it is
         if key in root or not isinstance(new_k, dict) or (
                 key in old and not isinstance(old_k, dict)):
             return None
