@@ -29,6 +29,10 @@ RECORD = st.fixed_dictionaries(
 TABLE = st.dictionaries(NAMES, RECORD, min_size=1, max_size=4)
 STATE = st.fixed_dictionaries({"units": TABLE, "tasks": TABLE,
                                "clock": st.fixed_dictionaries({"value": st.integers(0, 20)})})
+# What a command may leave: a table emptied too (the last unit removed, the last task dropped).
+NEW_STATE = st.fixed_dictionaries({"units": st.dictionaries(NAMES, RECORD, max_size=4),
+                                   "tasks": st.dictionaries(NAMES, RECORD, max_size=4),
+                                   "clock": st.fixed_dictionaries({"value": st.integers(0, 20)})})
 
 
 def _text(data: dict[str, Any]) -> str:
@@ -38,7 +42,7 @@ def _text(data: dict[str, Any]) -> str:
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(STATE, STATE, st.sets(st.sampled_from(["units", "tasks", "clock"]), min_size=1))
+@given(STATE, NEW_STATE, st.sets(st.sampled_from(["units", "tasks", "clock"]), min_size=1))
 def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
         old: dict[str, Any], other: dict[str, Any], keys: set[str]) -> None:
     old = {"schema": 1, **old}
@@ -57,11 +61,19 @@ def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
         assert "[clock]\n# ticks down at night\n" in out
 
 
-def test_splice_falls_back_on_an_empty_table() -> None:
-    old = {"schema": 1, "units": {"Ogre": {"kind": "creature", "move": 3}}}
-    new = {"schema": 1, "units": {}}
-    text = _text({"units": old["units"]})
-    assert splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1]) is None
+def test_an_emptied_table_keeps_its_bare_header() -> None:
+    """The last task dropped: ``[tasks]`` stays, empty, spliced (it used to send the whole
+    file through tomlkit); with a comment inside, the general path keeps the comment."""
+    old = {"schema": 1, "units": {"Ogre": {"kind": "creature", "move": 3}},
+           "clock": {"value": 2}}
+    new = {**old, "units": {}}
+    text = _text({"units": old["units"], "clock": old["clock"]})
+    out, data = splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1])
+    assert tomllib.loads(out) == data == new
+    assert "[units]\n" in out and "[clock]\n# ticks down at night\n" in out
+    commented = text.replace("[units.Ogre]\n", "[units.Ogre]\n# my ogre\n")
+    assert splicing.splice(commented, old, new, {"units"},
+                           splicing.groups(commented)[1]) is None
 
 
 # No "#" in the texts: a group holding one may hold a comment, and goes to tomlkit.

@@ -235,9 +235,7 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
             return None
         mine = [i for i, (o, _) in enumerate(chunks) if o is not None and o[0] == key]
         if not mine:
-            if not new_k:
-                return None  # an empty table: the general path writes its bare [header]
-            rendered = dump((key,), new_k)
+            rendered = dump((key,), new_k)  # an empty table: its bare [header]
             parsed = _loads(rendered)
             if parsed != {key: new_k} or not _headers_ok(rendered, key, None):
                 return None
@@ -246,8 +244,15 @@ def splice(text: str, old: dict[str, Any], new: dict[str, Any], changed: set[str
             out_data[key] = parsed[key]
             continue
         old_k = old_k or {}
-        if not new_k:
-            return None
+        if not new_k:  # emptied (the last task dropped): its bare [header] stays
+            if any("#" in chunks[i][1] for i in mine):
+                return None  # comments: the general path keeps them
+            bare = dump((key,), {})
+            chunks[mine[0]][1] = bare + ("\n" if chunks[mine[-1]][1].endswith("\n\n") else "")
+            for i in mine[1:]:
+                chunks[i][1] = ""
+            out_data[key] = {}
+            continue
         order: list[str | None] = []
         idxs: dict[str | None, list[int]] = {}
         for i in mine:
