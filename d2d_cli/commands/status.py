@@ -9,7 +9,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.rules import rounds
+from d2d_cli.rules import status_bar
 
 if TYPE_CHECKING:
     from d2d_cli.rules.dashboard import Dashboard, StatusRow
@@ -35,9 +35,9 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     from d2d_cli.rules.dashboard import dashboard
 
     data = c.read(ctx)
-    opts, where = c.options(ctx, data), rounds.map_of(data)
+    opts, where = c.options(ctx, data), status_bar.map_of(data)
     # Before a unit's first Refresh, Move and Action Cost are what it will give.
-    render.emit(dashboard(data, bar=lambda u: rounds.on_the_bar(u, where, opts)), _show,
+    render.emit(dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts)), _show,
                 as_json=json)
 
 

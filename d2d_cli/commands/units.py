@@ -43,16 +43,16 @@ UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
 def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
-    Refresh gives, before one: ``rounds.unit_on_bar``)."""
+    Refresh gives, before one: ``status_bar.unit_on_bar``)."""
     with c.edit(ctx) as tx:
         roster = units.roster(tx.data)
         result = step(roster)
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
-            from d2d_cli.rules import rounds
+            from d2d_cli.rules import status_bar
 
-            return rounds.unit_on_bar(tx.data, result.name, c.options(ctx, tx.data))
+            return status_bar.unit_on_bar(tx.data, result.name, c.options(ctx, tx.data))
     return result
 
 
@@ -90,9 +90,9 @@ def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
     Example: d2d unit list
     """
     data = c.read(ctx)
-    from d2d_cli.rules import rounds
+    from d2d_cli.rules import status_bar
 
-    render.emit(rounds.status_bar(data, c.options(ctx, data)), show_table, as_json=json)
+    render.emit(status_bar.status_bar(data, c.options(ctx, data)), show_table, as_json=json)
 
 
 @app.command()
@@ -103,9 +103,10 @@ def show(ctx: typer.Context, name: UnitArg,
     Example: d2d unit show "Goblin Scout" --json
     """
     data = c.read(ctx)
-    from d2d_cli.rules import rounds
+    from d2d_cli.rules import status_bar
 
-    render.emit(rounds.unit_on_bar(data, name, c.options(ctx, data)), show_unit, as_json=json)
+    render.emit(status_bar.unit_on_bar(data, name, c.options(ctx, data)), show_unit,
+                as_json=json)
 
 
 @app.command()

@@ -24,14 +24,19 @@ from typing import Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules import clock as clocks
-from d2d_cli.rules import conditions, scale, units
+from d2d_cli.rules import conditions, units
 from d2d_cli.rules.cards import Card
 from d2d_cli.rules.fate import Revealer
 from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.record import field, record
 from d2d_cli.rules.result import Result, hidden
 from d2d_cli.rules.round_state import Round
-from d2d_cli.rules.stats import Stat
+from d2d_cli.rules.status_bar import map_of as map_of
+from d2d_cli.rules.status_bar import on_the_bar as on_the_bar
+from d2d_cli.rules.status_bar import speed_now as speed_now
+from d2d_cli.rules.status_bar import status_bar as status_bar
+from d2d_cli.rules.status_bar import tokens as tokens
+from d2d_cli.rules.status_bar import unit_on_bar as unit_on_bar
 from d2d_cli.rules.tasks import Task, TaskTick
 from d2d_cli.rules.tasks import round_end as task_clock
 
@@ -42,12 +47,6 @@ DRAW_TEXT = "Draw - Each Player draws a card (a hand holds at most 10)."
 
 
 # --- round start and the Status Bar ---------------------------------------------------
-
-
-def map_of(data: dict[str, Any]) -> str:
-    """The map the session's scene is played on; without a scene, the Personal Map
-    ("On normal Maps, a Round is 6 seconds", 001 l.457)."""
-    return str(data.get("scene", {}).get("map", "personal"))
 
 
 @record
@@ -72,33 +71,6 @@ class RoundStarted(Result):
     map: str = hidden("personal")
 
 
-def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
-    """The Speed stat less its condition penalties on the Level, never below 0 (``[rules]
-    refresh_penalties = false``: the printed Speed)."""
-    stat = unit.stats.get("speed")
-    if stat is None:
-        return None
-    change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
-    return Stat(max(0, stat.level + change), stat.scale)
-
-
-def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
-           ) -> scale.MoveTokens | None:
-    """The Move and Action Cost the Refresh gives ``unit`` on ``map_key`` (None: no Speed)."""
-    stat = speed_now(unit, opts.refresh_penalties)
-    return None if stat is None else scale.move_tokens(stat, map_key, opts)
-
-
-def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
-               ) -> tuple[int | None, int | None]:
-    """(Move, Action Cost) as the Status Bar shows them: the tokens placed at the last
-    Refresh, or before the unit's first one, those it would get."""
-    if unit.move is not None:
-        return unit.move, unit.action_cost
-    got = tokens(unit, map_key, opts)
-    return (None, None) if got is None else (got.move, got.action_cost)
-
-
 def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS
             ) -> Refreshed:
     """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
@@ -121,26 +93,6 @@ def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
     rnd.phase = "started"
     return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in roster.values()),
                         map_key)
-
-
-def status_bar(data: dict[str, Any], opts: Options = DEFAULTS) -> units.Roster:
-    """The Status Bar of the session's ``data`` (001 l.459 "Refresh - Place tokens on
-    each Unit# card"; before a unit's first Refresh it shows what the Refresh will give,
-    on the scene's map)."""
-    where = map_of(data)
-    return units.Roster(tuple(_on_bar_row(u, where, opts)
-                              for u in units.roster(data).values()))
-
-
-def unit_on_bar(data: dict[str, Any], name: str, opts: Options = DEFAULTS) -> units.UnitRow:
-    """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`."""
-    return _on_bar_row(units.find(units.roster(data), name), map_of(data), opts)
-
-
-def _on_bar_row(unit: units.Unit, where: str, opts: Options) -> units.UnitRow:
-    move, cost = on_the_bar(unit, where, opts)
-    unit.move, unit.action_cost = move, cost  # this copy only: nothing is stored
-    return units.status_row(unit)
 
 
 # --- round end ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound
 from d2d_cli.rules import clock as clock_rules
-from d2d_cli.rules import rounds, scale, units
+from d2d_cli.rules import scale, status_bar, units
 from d2d_cli.rules import tasks as task_rules
 from d2d_cli.rules.options import DEFAULTS, Options
 from d2d_cli.rules.record import record
@@ -154,7 +154,7 @@ def _clock(raw: dict[str, Any], roster: dict[str, Any],
 class SceneUnit:
     """A unit of the scene as ``scene load|show`` list it: its name, faction, kind, the
     stats it has (a stat it lacks is left out of the JSON), and its Move and Action
-    Cost on the scene's map as the Status Bar shows them (``rounds.on_the_bar``)."""
+    Cost on the scene's map as the Status Bar shows them (``status_bar.on_the_bar``)."""
 
     name: str
     faction: str | None
@@ -197,7 +197,7 @@ class SceneView(Result):
 
 def _unit_row(unit: units.Unit, stored: dict[str, Any], map_key: str,
               opts: Options) -> SceneUnit:
-    move, cost = rounds.on_the_bar(unit, map_key, opts)
+    move, cost = status_bar.on_the_bar(unit, map_key, opts)
     return SceneUnit(unit.name, unit.faction, unit.kind,
                      tuple((k, stored[k]) for k in units.STATS if k in stored), move, cost)
 
