@@ -3,16 +3,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.errors import BadInput
+from d2d_cli.commands._crit_options import (
+    ArmorOpt,
+    HitsOpt,
+    PowerOpt,
+    StatOpt,
+    TypesOpt,
+    VehicleOpt,
+    WeaponOpt,
+    location_charts,
+)
 from d2d_cli.rules import crits as rules
-from d2d_cli.rules.options import Options
 
 app = c.single("crit")
 
@@ -20,36 +27,9 @@ DamageCardOpt = Annotated[list[str] | None, typer.Option(
     "--card", "-c", metavar="TYPE@LOCATION",
     help="Table mode: a damage card drawn at the table (e.g. pierce@head); repeat, in "
          "the order drawn. The virtual deck is not touched.")]
-ArmorOpt = Annotated[list[str] | None, typer.Option(
-    "--armor", metavar="[LOCATION=]STAT",
-    help="Armor Rating at a location (head=2x1; repeat for others), or a bare 2x1 for "
-         "every location. Default: the --target unit's armor in the session.")]
 
 
-def _charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
-    """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
-    name = opts.locations_file
-    if not name:
-        return None
-    import tomllib
 
-    path = Path(str(name)).expanduser()
-    path = path if path.is_absolute() else c.path(ctx).parent / path
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
-
-
-# The options a Crit is rated from (also `d2d odds crit`).
-PowerOpt = Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")]
-WeaponOpt = Annotated[str | None, typer.Option(
-    help='Weapon rating formula, e.g. "Body+2" (with --stat).')]
-StatOpt = Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")]
-HitsOpt = Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")]
-TypesOpt = Annotated[str | None, typer.Option(
-    help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")]
-VehicleOpt = Annotated[bool, typer.Option(help="Use the vehicle location chart.")]
 
 
 @app.command()
@@ -89,7 +69,7 @@ def crit(
     opts = c.options(ctx, data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
                         tuple(card) if card else None, target, by)
-    charts = _charts(ctx, opts)
+    charts = location_charts(ctx, opts)
     if not ask.writes:
         result = rules.crit(ask, data, None, opts, charts)
     else:

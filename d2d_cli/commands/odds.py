@@ -14,7 +14,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _common as c
-from d2d_cli.commands import crits as crits_cmd
+from d2d_cli.commands import _crit_options as crit_opts
 from d2d_cli.rules import odds as rules
 
 app = c.group("odds")
@@ -164,15 +164,15 @@ def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
 @app.command()
 def crit(
     ctx: typer.Context,
-    power: crits_cmd.PowerOpt = None,
-    weapon: crits_cmd.WeaponOpt = None,
-    stat: crits_cmd.StatOpt = None,
-    armor: crits_cmd.ArmorOpt = None,
+    power: crit_opts.PowerOpt = None,
+    weapon: crit_opts.WeaponOpt = None,
+    stat: crit_opts.StatOpt = None,
+    armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
-    hits: crits_cmd.HitsOpt = 1,
-    types: crits_cmd.TypesOpt = None,
-    vehicle: crits_cmd.VehicleOpt = False,
+    hits: crit_opts.HitsOpt = 1,
+    types: crit_opts.TypesOpt = None,
+    vehicle: crit_opts.VehicleOpt = False,
     fresh: FreshOpt = False,
     json: c.JsonOpt = False,
 ) -> None:
@@ -188,7 +188,7 @@ def crit(
     deck, wanted = crits.parse_types(types)
     data = c.read(ctx)
     opts = c.options(ctx, data)
-    ch = crits.chart("vehicle" if vehicle else "person", crits_cmd._charts(ctx, opts),
+    ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
     if worn is None and target is not None:

@@ -17,19 +17,20 @@ weather constants, ``crits.severity`` — so odds always agree with the commands
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import comb, gcd, lcm
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules import conflict, crits, dice, hits, weather
 from d2d_cli.rules.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.probability import Probability
 from d2d_cli.rules.record import record
 from d2d_cli.rules.result import Result
 from d2d_cli.rules.stats import Stat
+
+if TYPE_CHECKING:  # each procedure imports the rules it reads: one odds command, one set
+    from d2d_cli.rules import crits
 
 MAX_STATES = 50_000  # states of one reveal walk (bounded work; refused beyond)
 MAX_DIE_STATES = 6_000  # die_odds: 2^(cards redrawn on one side) × (cards always redrawn)
@@ -225,6 +226,8 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
     """The outcome of ``conflict SIDE_A SIDE_B`` for every reveal of its ``fate`` sides,
     as ``conflict.resolve`` decides it: ``chart`` for the approaches, then ``tiebreak``
     when both are Fast or both Strong and both have cards."""
+    from d2d_cli.rules import conflict
+
     specs = [conflict.parse_side(side_a), conflict.parse_side(side_b)]
     conflict.check_level(level_a, "--level-a")
     conflict.check_level(level_b, "--level-b")
@@ -316,6 +319,8 @@ def _play(ranks: Sequence[str], level: int, rival_level: int, difficulty: int,
     """A play's value from ``hits.count_hits`` (None: not an allowed play). The lead is
     turned Upper, as a player turns the card they play (001 p.28 "Play a Conflict
     facedown from hand with chosen Approach")."""
+    from d2d_cli.rules import hits
+
     cards = [Card(r, SUITS[i % 4], True) for i, r in enumerate(ranks)]
     try:
         got = hits.count_hits(cards, level=level, rival_level=rival_level,
@@ -334,6 +339,8 @@ def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: 
     Dynamic programming over the ranks (W, then A, 2 … 10, J, Q, K): how many of each
     rank are in the hand, weighted by the ways to draw them; the state is the cards
     drawn, the best play so far and the start of the current run of ranks."""
+    from d2d_cli.rules import conflict
+
     if not 1 <= n <= MAX_HAND:
         raise BadInput(f"a hand holds 1 to {MAX_HAND} cards (000: \"Max Cards in Hand is "
                        f"10\"), not {n}")
@@ -434,6 +441,8 @@ class DieOdds(Result):
 def die_odds(n: int, piles: Piles, deck: DeckView) -> DieOdds:
     """The value of ``fate die dN`` read from the next reveals (redraws included), each
     card read by ``dice.read``."""
+    from d2d_cli.rules import dice
+
     spec = dice.spec(n)
     if spec.cards != 1:
         raise BadInput(f"exact odds are offered for the dice read from one card a try "
@@ -496,6 +505,8 @@ def weather_odds(piles: Piles, deck: DeckView) -> WeatherOdds:
     """Direction (a d8, ``dice.read``), then velocity from the cards left: reveal
     ``weather.FIRST_REVEALS``; each card ``weather.is_high`` adds ``STEP_KPH`` and one
     more reveal (``weather.velocity``)."""
+    from d2d_cli.rules import dice, weather
+
     d8 = dice.spec(8)
 
     def read_dir(card: Card) -> Key:
@@ -538,6 +549,8 @@ def weather_odds(piles: Piles, deck: DeckView) -> WeatherOdds:
 
 
 def _high_sig(counts: Iterable[tuple[Card, int]]) -> tuple[int, int]:
+    from d2d_cli.rules import weather
+
     hi = sum(n for c, n in counts if weather.is_high(c))
     return hi, sum(n for _, n in counts) - hi
 
@@ -591,6 +604,10 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
     type drawn from the Damage Deck as it stands (its order unknown), as
     ``crits.find_crit`` draws it; then the armor at that location cancels the Power
     (``crits.bonus_hits``) and the Hits turn the card (``crits.severity``)."""
+    import random
+
+    from d2d_cli.rules import crits
+
     crits.check_hits(hits_before)
     cards = crits.deck_cards(deck, ch)
     if fresh:
