@@ -18,7 +18,6 @@ Every ``char`` command's result is built here: the :class:`Sheet` (``char new``,
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable
@@ -88,6 +87,8 @@ def key(name: str) -> str:
 
 
 def _suggest(word: str, names: list[str]) -> str:
+    import difflib  # only for a suggestion: an error's cost
+
     near = difflib.get_close_matches(word.title(), names, n=3, cutoff=0.6)
     return f" — did you mean {', '.join(near)}?" if near else ""
 

@@ -12,7 +12,6 @@ Month:Burns:-1.") and removes Crits, for which neither text gives a time (000 l.
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 from typing import Any
 
@@ -66,6 +65,8 @@ def lookup(name: str) -> Condition:
     if key in conditions:
         return conditions[key]
     names = [c.name for c in conditions.values()]
+    import difflib  # only for a suggestion: an error's cost
+
     near = difflib.get_close_matches(name.title(), names, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(near)}? " if near else ""
     raise BadInput(f"unknown condition {name!r} — {hint}known: {', '.join(names)}")

@@ -10,7 +10,6 @@ the two agree).
 
 from __future__ import annotations
 
-import difflib
 import math
 import zlib
 from collections.abc import Callable, Iterator
@@ -126,6 +125,8 @@ def problems(table: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for key, value in table.items():
         option = BY_KEY.get(key)
         if option is None:
+            import difflib  # only for a suggestion: an error's cost
+
             near = difflib.get_close_matches(str(key), BY_KEY, n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             yield key, f"no such key{hint}; the keys are listed in docs/rules.md"

@@ -3,7 +3,6 @@ types and Powers, archetypes, conditions and the 000 Glossary."""
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 from typing import Any
 
@@ -129,6 +128,8 @@ def lookup(term: str) -> Lookup:
     if not matches:
         names = sorted({n for e in entries() for n in _names(e)})
         folded = {n.lower(): n for n in names}
+        import difflib  # only for a suggestion: an error's cost
+
         near = [folded[n] for n in difflib.get_close_matches(term.lower(), list(folded),
                                                             n=4, cutoff=0.6)]
         hint = f" — did you mean {', '.join(near)}?" if near else ""

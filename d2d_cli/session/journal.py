@@ -23,7 +23,6 @@ the oldest hunks dropped first, then the oldest entries.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import zlib
 from collections.abc import Iterator
@@ -60,6 +59,8 @@ def path_for(session: Path) -> Path:
 
 
 def encode(entry: dict[str, Any]) -> bytes:
+    import json  # a write or an undo pays for it; a lookup does not
+
     body = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return b"%08x " % zlib.crc32(body) + body + b"\n"
 
@@ -79,6 +80,8 @@ def decode(line: bytes) -> dict[str, Any] | None:
         if zlib.crc32(line) != crc:
             return None
     try:
+        import json
+
         entry = json.loads(line)
     except (ValueError, RecursionError):
         return None

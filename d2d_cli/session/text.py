@@ -16,10 +16,11 @@ parsing the whole file again (:func:`splice`).
 from __future__ import annotations
 
 import bisect
-import json
+import functools
 import re
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 Owner = tuple[str, str | None] | None
@@ -34,6 +35,8 @@ def _unquote(key: str | None) -> str | None:
         return key
     if key[0] == "'" or "\\" not in key:
         return key[1:-1]
+    import json  # a key with an escape: rare
+
     return str(json.loads(key))
 
 
@@ -146,7 +149,15 @@ def _key(k: str) -> str:
 
 def _string(v: str) -> str:
     # JSON's escapes are TOML's, but for DEL, which TOML wants escaped too
-    return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+    return _json_dumps()(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+@functools.cache
+def _json_dumps() -> Callable[..., str]:
+    """``json.dumps``, imported on the first write (a lookup never renders TOML)."""
+    import json
+
+    return json.dumps
 
 
 def _value(v: Any) -> str:
