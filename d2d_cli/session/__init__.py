@@ -34,7 +34,6 @@ import functools
 import os
 import re
 import sys
-import tomllib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -222,6 +221,8 @@ def _fail_shape(path: Path, bad: Any) -> SessionError:
 
 def _parse(path: Path, text: str) -> dict[str, Any]:
     """Parse and check a file d2d did not write itself."""
+    import tomllib  # a file met for the first time; else the cache answers (see below)
+
     from d2d_cli.session import shape
 
     try:
@@ -257,6 +258,8 @@ def _check_schema(path: Path, schema: Any) -> None:
 
 def _root_schema(path: Path, text: str) -> None:
     """The schema check alone, from the text before the first table (cheap)."""
+    import tomllib
+
     try:
         root = tomllib.loads(T.root_text(text))
     except (tomllib.TOMLDecodeError, RecursionError):
@@ -461,6 +464,8 @@ def _fresh(real: Path, seed: int | None) -> _State:
     data["fate"] = fate.new_deck(rng_for(seed, None, 0)).to_state()
     data["meta"]["rng"] = 1
     text = _fresh_text(data)
+    import tomllib
+
     data = tomllib.loads(text)
     grouped = T.groups(text)
     root = grouped[1] if grouped is not None and grouped[0] == data else None

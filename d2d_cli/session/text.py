@@ -18,7 +18,6 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -69,6 +68,8 @@ def groups(text: str) -> tuple[dict[str, Any], frozenset[str]] | None:
             texts[owner] = []
             order.append(owner)
         texts[owner].append(chunk)
+    import tomllib  # writes only: a lookup reads the session's cache
+
     data: dict[str, Any] = {}
     root: frozenset[str] = frozenset()
     try:
@@ -223,6 +224,8 @@ def _plain(item: Any) -> Any:
 
 
 def _loads(text: str) -> dict[str, Any] | None:
+    import tomllib
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):

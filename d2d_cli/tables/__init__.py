@@ -16,7 +16,6 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,8 @@ def load(name: str) -> dict[str, Any]:
             return data
     except (OSError, ValueError, EOFError, TypeError):
         pass
+    import tomllib  # the copy is missing or stale: parse the TOML
+
     with source.open("rb") as f:
         data = tomllib.load(f)
     _keep(copy, data)
