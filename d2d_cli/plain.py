@@ -260,7 +260,8 @@ class Table:
             max_width=10_000)).maximum
 
     def lines(self, width: int, styles: bool, color: bool) -> list[str]:
-        """The table as Rich draws it at this console width; NotPlain when Rich must."""
+        """The table as Rich draws it at this console width (columns narrowed and cells
+        wrapped as Rich does when it is too wide); NotPlain when Rich must draw it."""
         boxed = self.box is not None
         if boxed and (self.box != "default" or not self.show_header or not self.pad_edge):
             raise NotPlain("a box other than Rich's default")
@@ -269,48 +270,71 @@ class Table:
         cells, widths = self._cells(), self.widths()
         if any(w - sum(self._pads(i)) < 1 for i, w in enumerate(widths)):
             raise NotPlain("an empty column")  # Rich draws those its own way
-        total = sum(widths) + (len(widths) + 1 if boxed else 0)
-        if total > width:
-            raise NotPlain("Rich would fit this table to the width")
+        extra = len(widths) + 1 if boxed else 0
+        if sum(widths) > width - extra:  # rich.table.Table._calculate_column_widths
+            widths = _collapse(widths, width - extra)
+            if sum(widths) > width - extra:
+                widths = _ratio_reduce(sum(widths) - (width - extra), [1] * len(widths),
+                                       widths, widths)
+            if any(w - sum(self._pads(i)) < 1 for i, w in enumerate(widths)):
+                raise NotPlain("a column narrowed to nothing")
+        total = sum(widths) + extra
         out: list[str] = []
         if self.title is not None:
             out.append(self._title(total, styles, color))
         for r, row in enumerate(cells):
             header = self.show_header and r == 0
-            line = []
+            drawn = [self._cell(i, runs, widths[i], header, styles, color)
+                     for i, runs in enumerate(row)]
+            height = max(len(lines) for lines in drawn)
+            for i, lines in enumerate(drawn):  # blank lines: below, or above a header
+                _, _, style = self.columns[i]
+                base = ("bold",) if header else ((style,) if style else ())
+                blank = [_segment(" " * widths[i], base, styles, color)] * (height - len(lines))
+                drawn[i] = blank + lines if header else lines + blank
             if boxed and header:  # Rich's default box, HEAVY_HEAD
                 out.append("┏" + "┳".join("━" * w for w in widths) + "┓")
-            for i, runs in enumerate(row):
-                _, justify, style = self.columns[i]
-                base = ("bold",) if header else ((style,) if style else ())
-                left, right = self._pads(i)
-                runs = [(t, base + names) for t, names in runs]
-                if justify == "right":  # Rich strips the right end before it justifies
-                    while runs and runs[-1][0].endswith(" "):
-                        stripped = runs[-1][0].rstrip(" ")
-                        runs[-1:] = [(stripped, runs[-1][1])] if stripped else []
-                fill = widths[i] - left - right - _cells("".join(t for t, _ in runs))
-                if fill:
-                    if justify == "right":
-                        runs = _join([(" " * fill, base)] + runs)
-                    elif justify == "left":
-                        runs = _join(runs + [(" " * fill, base)])
-                    else:
-                        raise NotPlain(f"justify={justify}")
-                if left:
-                    line.append(_segment(" " * left, base, styles, color))
-                line += [_segment(t, names, styles, color) for t, names in runs]
-                if right:
-                    line.append(_segment(" " * right, base, styles, color))
-                if boxed:
-                    line.append("┃" if header else "│")
-            if boxed:
-                line.insert(0, "┃" if header else "│")
-            out.append("".join(line))
+            bar = ("┃" if header else "│") if boxed else ""
+            for k in range(height):
+                out.append(bar + bar.join(lines[k] for lines in drawn) + bar)
             if boxed and header:
                 out.append("┡" + "╇".join("━" * w for w in widths) + "┩")
         if boxed:
             out.append("└" + "┴".join("─" * w for w in widths) + "┘")
+        return out
+
+    def _cell(self, i: int, runs: list[Run], width: int, header: bool, styles: bool,
+              color: bool) -> list[str]:
+        """One cell's lines at its column's width: wrapped, justified, padded."""
+        _, justify, style = self.columns[i]
+        base = ("bold",) if header else ((style,) if style else ())
+        left, right = self._pads(i)
+        inner = width - left - right
+        runs = [(t, base + names) for t, names in runs]
+        out = []
+        for piece in _wrap(runs, inner, fold=False):  # Rich's cells: overflow="ellipsis"
+            if justify == "right":  # Rich strips the right end before it justifies
+                while piece and piece[-1][0].endswith(" "):
+                    stripped = piece[-1][0].rstrip(" ")
+                    piece[-1:] = [(stripped, piece[-1][1])] if stripped else []
+            if _cells("".join(t for t, _ in piece)) > inner:  # a word too long: cut, "…"
+                # Rich trims the spans to the new end: "…" takes the styles over the
+                # first character it replaces.
+                piece = _join(_crop(piece, inner - 1) + [("…", _names_at(piece, inner - 1,
+                                                                         base))])
+            fill = inner - _cells("".join(t for t, _ in piece))
+            if fill:
+                if justify == "right":
+                    piece = _join([(" " * fill, base)] + piece)
+                elif justify == "left":
+                    piece = _join(piece + [(" " * fill, base)])
+                else:
+                    raise NotPlain(f"justify={justify}")
+            line = [_segment(" " * left, base, styles, color)] if left else []
+            line += [_segment(t, names, styles, color) for t, names in piece]
+            if right:
+                line.append(_segment(" " * right, base, styles, color))
+            out.append("".join(line))
         return out
 
     def _title(self, total: int, styles: bool, color: bool) -> str:
@@ -406,6 +430,63 @@ def _paint(runs: list[tuple[str, tuple[str, ...]]], styles: bool, color: bool) -
     return "".join(_segment(t, names, styles, color) for t, names in runs)
 
 
+def _crop(runs: list[Run], width: int) -> list[Run]:
+    """The first ``width`` characters of the runs (all one cell wide: see _cells)."""
+    out: list[Run] = []
+    for text, names in runs:
+        if width <= 0:
+            break
+        out.append((text[:width], names))
+        width -= len(text[:width])
+    return [(t, n) for t, n in out if t]
+
+
+def _names_at(runs: list[Run], index: int, default: tuple[str, ...]) -> tuple[str, ...]:
+    """The styles over the character at ``index`` of the runs."""
+    for text, names in runs:
+        if index < len(text):
+            return names
+        index -= len(text)
+    return default
+
+
+def _collapse(widths: list[int], most: int) -> list[int]:
+    """Rich's Table._collapse_widths (every column wrapable): the widest columns
+    narrowed together until the table fits, or no column is wider than another."""
+    excess = sum(widths) - most
+    while sum(widths) and excess > 0:
+        widest = max(widths)
+        second = max((w for w in widths if w != widest), default=0)
+        ratios = [1 if w == widest else 0 for w in widths]
+        if not widest - second:
+            break
+        widths = _ratio_reduce(excess, ratios, [min(excess, widest - second)] * len(widths),
+                               widths)
+        excess = sum(widths) - most
+    return widths
+
+
+def _ratio_reduce(total: int, ratios: list[int], maximums: list[int],
+                  values: list[int]) -> list[int]:
+    """rich._ratio.ratio_reduce: ``total`` taken from ``values`` in proportion to
+    ``ratios``, at most ``maximums``."""
+    ratios = [ratio if most else 0 for ratio, most in zip(ratios, maximums, strict=True)]
+    total_ratio = sum(ratios)
+    if not total_ratio:
+        return values[:]
+    remaining = total
+    out: list[int] = []
+    for ratio, most, value in zip(ratios, maximums, values, strict=True):
+        if ratio and total_ratio > 0:
+            given = min(most, round(ratio * remaining / total_ratio))
+            out.append(value - given)
+            remaining -= given
+            total_ratio -= ratio
+        else:
+            out.append(value)
+    return out
+
+
 def _join(runs: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
     """Neighbouring runs of one style as one segment (Rich pads a text within its span)."""
     out: list[tuple[str, tuple[str, ...]]] = []
@@ -450,10 +531,10 @@ def _cut(line: list[Run], offsets: list[int]) -> list[list[Run]]:
     return out
 
 
-def _wrap(line: list[Run], width: int) -> list[list[Run]]:
-    """One line wrapped as Rich wraps text (rich._wrap.divide_line, then each piece's
-    whitespace beyond the width dropped). NotPlain for a word longer than the width
-    (Rich folds it) or characters Rich measures itself."""
+def _wrap(line: list[Run], width: int, fold: bool = True) -> list[list[Run]]:
+    """One line wrapped as Rich wraps text (rich._wrap.divide_line, a word longer than
+    the width folded, then each piece's whitespace beyond the width dropped). NotPlain
+    for characters Rich measures itself."""
     plain = "".join(t for t, _ in line)
     if _cells(plain) <= width:
         return [line]
@@ -464,8 +545,19 @@ def _wrap(line: list[Run], width: int) -> list[list[Run]]:
         length = len(word.rstrip())
         if width - used >= length:
             used += len(word)
-        elif length > width:
-            raise NotPlain("a word longer than the width: Rich folds it")
+        elif length > width and not fold:  # a table cell: cut with "…" (see Table._cell)
+            if start:
+                offsets.append(start)
+            used = len(word)
+        elif length > width:  # folded: cut every `width` characters (all one cell wide)
+            folded = [word[i:i + width] for i in range(0, len(word), width)]
+            for k, chunk in enumerate(folded):
+                if start:
+                    offsets.append(start)
+                if k == len(folded) - 1:
+                    used = len(chunk)
+                else:
+                    start += len(chunk)
         elif used and start:
             offsets.append(start)
             used = len(word)

@@ -157,9 +157,13 @@ def test_a_table_that_fits_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch
     con = plain.LineConsole(file=io.StringIO(), like=io.StringIO())
     con.print(chart)
     assert con._rich is None and "┃ A ↓ vs B → ┃ Fast ┃" in con.file.getvalue()  # type: ignore[attr-defined]
-    wide = plain.Table("x" * 90, box=None)  # wider than the console: Rich fits it
-    with pytest.raises(plain.NotPlain):
-        wide.lines(80, styles=False, color=True)
+    wide = plain.Table("Unit", "Conditions", box=None)  # wider than the console: narrowed
+    wide.add_row("Goblin Skirmisher", "Fatigue×2, Bleeding, Stun, " * 3)
+    con = plain.LineConsole(file=io.StringIO(), like=io.StringIO())
+    con.print(wide)
+    assert con._rich is None
+    assert con.file.getvalue() == _table_output(wide, terminal=False, via_rich=True)  # type: ignore[attr-defined]
+    assert max(len(line) for line in con.file.getvalue().splitlines()) <= 80  # type: ignore[attr-defined]
 
 
 @given(st.lists(st.sampled_from(CELLS[1:] + ["Move 5 · AC 2", "[cyan]Boost[/] · x"]),
