@@ -538,6 +538,8 @@ def _wrap(line: list[Run], width: int, fold: bool = True) -> list[list[Run]]:
     plain = "".join(t for t, _ in line)
     if _cells(plain) <= width:
         return [line]
+    if width < 1:
+        raise NotPlain("no room to wrap into")
     offsets: list[int] = []
     used = 0
     for match in re.finditer(r"\s*\S+\s*", plain):  # rich._wrap's words
@@ -713,7 +715,10 @@ class LineConsole:
         """The width Rich's console would have (rich.console.Console.size); asked once
         per console (one command's output)."""
         if self._known_width is None:
-            self._known_width = self._find_width()
+            width = self._find_width()
+            if width < 1:  # a terminal of no columns (a fresh pty): Rich's own business
+                raise NotPlain("a console of no width")
+            self._known_width = width
         return self._known_width
 
     def _find_width(self) -> int:
@@ -736,7 +741,7 @@ class LineConsole:
             return int(os.environ["COLUMNS"])
         except (KeyError, ValueError):
             pass
-        try:
-            return os.get_terminal_size(self.target.fileno()).columns
+        try:  # a terminal of no columns (a fresh pty) counts as unknown, as Rich does
+            return os.get_terminal_size(self.target.fileno()).columns or 80
         except (OSError, ValueError):
             return 80

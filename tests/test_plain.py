@@ -264,3 +264,26 @@ def test_the_character_sheet_is_drawn_without_rich(monkeypatch: pytest.MonkeyPat
     con.print(plain.Panel([t, "CP 0   SP 2   AP 0"], title="[bold]Rook[/]"))
     assert con._rich is None
     assert con.file.getvalue().startswith("╭─")  # type: ignore[attr-defined]
+
+
+def test_a_terminal_of_no_columns_counts_as_80(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh pseudo-terminal reports 0 columns: d2d play behind one prints as on an
+    80-column terminal, as Rich does when it finds no size (found by bench/: every line
+    inside play failed with an internal error)."""
+    import os
+
+    class Pty(_Tty):
+        def fileno(self) -> int:
+            return 1
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(os, "get_terminal_size", lambda *a: os.terminal_size((0, 0)))
+    for markup in ("[bold]Fate deck:[/] 8 to draw, 46 discarded (shuffled 2×)", "x" * 30):
+        outputs = []
+        for via_rich in (False, True):
+            buf = io.StringIO()
+            con = plain.LineConsole(file=buf, like=Pty())
+            (con.rich.print if via_rich else con.print)(markup)
+            outputs.append(buf.getvalue())
+        assert outputs[0] == outputs[1]
+        assert outputs[0].replace("\n", "").replace(" ", "")  # something was printed
