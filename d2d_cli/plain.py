@@ -176,10 +176,12 @@ def _cells(line: str) -> int:
 
 
 class Table:
-    """A table of columns, drawn as Rich's ``Table(box=None)`` draws it but without
-    importing Rich (~25 ms a command), when it fits the width and every cell is markup
-    :func:`render` knows; anything else (a box, a table wider than the console) is drawn
-    by Rich itself from :meth:`__rich__`, so a Rich console prints one as well.
+    """A table of columns, drawn as Rich's ``Table`` draws it (no box, or Rich's default
+    box) but without importing Rich (~25 ms a command): widths, padding, justification,
+    a title, and a table too wide for the console narrowed and its cells wrapped as Rich
+    does. Anything else (another box, a cell of several lines, markup :func:`render` does
+    not know) is drawn by Rich itself from :meth:`__rich__`, so a Rich console prints
+    one as well.
 
     ``Table("Unit", "Body", box=None)``, ``add_column(header, justify=, style=)``,
     ``add_row(*cells)``: the subset of Rich's API the views use, same names."""
@@ -236,28 +238,23 @@ class Table:
         self._parsed = (key, parsed)
         return parsed
 
-    def widths(self) -> list[int]:
-        """Each column's width with its padding, as Rich measures it with room to spare."""
+    def _measures(self) -> list[int]:
+        """Each column's widest cell with its padding (Rich's column measure maximum)."""
         cells = self._cells()
         out = []
         for i in range(len(self.columns)):
             left, right = self._pads(i)
             widest = max((_cells("".join(t for t, _ in row[i])) for row in cells), default=0)
-            out.append((widest + left + right) or 1)
+            out.append(widest + left + right)
         return out
+
+    def widths(self) -> list[int]:
+        """Each column's width with its padding, as Rich lays it out with room to spare."""
+        return [w or 1 for w in self._measures()]
 
     def natural_width(self) -> int:
         """The width the table takes when nothing has to wrap (Rich's measure maximum)."""
-        if self.box is not None:
-            return int(self._rich_width())
-        return sum(self.widths())
-
-    def _rich_width(self) -> int:
-        from rich.console import Console
-
-        con = Console(width=10_000)
-        return con.measure(self.__rich__(), options=con.options.update(
-            max_width=10_000)).maximum
+        return sum(self._measures()) + (len(self.columns) + 1 if self.box is not None else 0)
 
     def lines(self, width: int, styles: bool, color: bool) -> list[str]:
         """The table as Rich draws it at this console width (columns narrowed and cells
@@ -309,27 +306,8 @@ class Table:
         _, justify, style = self.columns[i]
         base = ("bold",) if header else ((style,) if style else ())
         left, right = self._pads(i)
-        inner = width - left - right
-        runs = [(t, base + names) for t, names in runs]
         out = []
-        for piece in _wrap(runs, inner, fold=False):  # Rich's cells: overflow="ellipsis"
-            if justify == "right":  # Rich strips the right end before it justifies
-                while piece and piece[-1][0].endswith(" "):
-                    stripped = piece[-1][0].rstrip(" ")
-                    piece[-1:] = [(stripped, piece[-1][1])] if stripped else []
-            if _cells("".join(t for t, _ in piece)) > inner:  # a word too long: cut, "…"
-                # Rich trims the spans to the new end: "…" takes the styles over the
-                # first character it replaces.
-                piece = _join(_crop(piece, inner - 1) + [("…", _names_at(piece, inner - 1,
-                                                                         base))])
-            fill = inner - _cells("".join(t for t, _ in piece))
-            if fill:
-                if justify == "right":
-                    piece = _join([(" " * fill, base)] + piece)
-                elif justify == "left":
-                    piece = _join(piece + [(" " * fill, base)])
-                else:
-                    raise NotPlain(f"justify={justify}")
+        for piece in _fit(runs, width - left - right, justify, base):
             line = [_segment(" " * left, base, styles, color)] if left else []
             line += [_segment(t, names, styles, color) for t, names in piece]
             if right:
@@ -398,30 +376,33 @@ class Panel:
         return RichPanel(grid, title=self.title, expand=False)
 
     def lines(self, width: int, styles: bool, color: bool) -> list[str]:
-        body: list[tuple[list[str], int]] = []  # each row's lines and their width
-        for row in self.rows:
-            if isinstance(row, Table):
-                if row.box is not None:
-                    raise NotPlain("a boxed table in a panel")
-                body.append((row.lines(width, styles, color), row.natural_width()))
-            else:
-                runs = _runs(row)
-                if "\n" in row:
-                    raise NotPlain("a row of several lines")
-                body.append(([_paint(runs, styles, color)],
-                             _cells("".join(t for t, _ in runs))))
-        inner = max((w for _, w in body), default=0)
+        naturals = [row.natural_width() if isinstance(row, Table)
+                    else _cells("".join(t for t, _ in _runs(row))) for row in self.rows]
         title = _runs(self.title)
         title_len = _cells("".join(t for t, _ in title)) + 2  # Rich pads it by one a side
-        if inner + 4 > width or title_len + 4 > width:
-            raise NotPlain("Rich would wrap or cut this panel")
-        child = max(inner + 2, title_len + 2)
+        if title_len + 4 > width:
+            raise NotPlain("Rich would cut this title")
+        # Rich's Panel: as wide as its rows and title, at most the console; the rows are
+        # a Table.grid (no padding), whose one column wraps what does not fit.
+        child = min(width - 2, max(max(naturals, default=0) + 2, title_len + 2))
+        column = min(max(naturals, default=0), child - 2)
+        body: list[str] = []
+        for row, natural in zip(self.rows, naturals, strict=True):
+            if isinstance(row, Table):
+                if row.box is not None or natural > column:
+                    raise NotPlain("a table in a panel that does not fit it")
+                body += [line + " " * (column - natural)
+                         for line in row.lines(width, styles, color)]
+            else:
+                if "\n" in row:
+                    raise NotPlain("a row of several lines")
+                body += [_paint(piece, styles, color)
+                         for piece in _fit(_runs(row), column, "left", ())]
         spare = child - 2 - title_len
         top = ("╭─" + "─" * (spare // 2) + " " + _paint(title, styles, color) + " "
                + "─" * (spare - spare // 2) + "─╮")
         out = [top]
-        for lines, w in body:
-            out += [f"│ {line}{' ' * (child - 2 - w)} │" for line in lines]
+        out += [f"│ {line}{' ' * (child - 2 - column)} │" for line in body]
         out.append("╰" + "─" * child + "╯")
         return out
 
@@ -439,6 +420,33 @@ def _crop(runs: list[Run], width: int) -> list[Run]:
         out.append((text[:width], names))
         width -= len(text[:width])
     return [(t, n) for t, n in out if t]
+
+
+def _fit(runs: list[Run], width: int, justify: str, base: tuple[str, ...]) -> list[list[Run]]:
+    """A cell's text as Rich lays it out at ``width`` (a column's overflow="ellipsis"):
+    wrapped at words, a word too long cut with "…", justified with ``base``'s spaces."""
+    runs = [(t, base + names) for t, names in runs]
+    out = []
+    for piece in _wrap(runs, width, fold=False):
+        if justify == "right":  # Rich strips the right end before it justifies
+            while piece and piece[-1][0].endswith(" "):
+                stripped = piece[-1][0].rstrip(" ")
+                piece[-1:] = [(stripped, piece[-1][1])] if stripped else []
+        if _cells("".join(t for t, _ in piece)) > width:  # a word too long: cut, "…"
+            # Rich trims the spans to the new end: "…" takes the styles over the first
+            # character it replaces.
+            piece = _join(_crop(piece, width - 1) + [("…", _names_at(piece, width - 1,
+                                                                     base))])
+        fill = width - _cells("".join(t for t, _ in piece))
+        if fill:
+            if justify == "right":
+                piece = _join([(" " * fill, base)] + piece)
+            elif justify == "left":
+                piece = _join(piece + [(" " * fill, base)])
+            else:
+                raise NotPlain(f"justify={justify}")
+        out.append(piece)
+    return out
 
 
 def _names_at(runs: list[Run], index: int, default: tuple[str, ...]) -> tuple[str, ...]:
