@@ -15,6 +15,7 @@ import functools
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 # Rich's own patterns (rich.markup): a tag, and the escape of a tag-like text.
@@ -50,7 +51,7 @@ def escape(text: str) -> str:
     return text
 
 
-def _style(names: list[str]) -> tuple[frozenset[int], int | None]:
+def _style(names: Sequence[str]) -> tuple[frozenset[int], int | None]:
     attributes: set[int] = set()
     color: int | None = None
     for name in names:
@@ -64,7 +65,8 @@ def _style(names: list[str]) -> tuple[frozenset[int], int | None]:
     return frozenset(attributes), color
 
 
-def _sgr(names: list[str], color: bool) -> str:
+@functools.lru_cache(maxsize=256)
+def _sgr(names: tuple[str, ...], color: bool) -> str:
     """Rich's SGR parameters for these styles (attributes in order, then the colour)."""
     attributes, fg = _style(names)
     codes = [str(a) for a in sorted(attributes)]
@@ -82,7 +84,7 @@ def render(markup: str, *, styles: bool, color: bool = True) -> str:
 
 def _segment(text: str, names: list[str] | tuple[str, ...], styles: bool, color: bool) -> str:
     """One segment as Rich writes it: raw when unstyled, else wrapped in its SGR codes."""
-    sgr = _sgr(list(names), color) if styles else ""
+    sgr = _sgr(tuple(names), color) if styles else ""
     return f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text
 
 
@@ -161,6 +163,7 @@ def _parse(markup: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def _cells(line: str) -> int:
     """Terminal cells of a line without SGR codes; NotPlain for wide or combining
     characters (Rich measures those with its own tables)."""
@@ -600,6 +603,7 @@ class LineConsole:
         self._rich: Any = None
         self._wrap_always = False
         self._known_width: int | None = None
+        self._known_styled: bool | None = None
 
     @property
     def soft_wrap(self) -> bool:
@@ -691,6 +695,12 @@ class LineConsole:
 
     # Rich's choices, mirrored: styles only on a terminal Rich would style.
     def _styled(self) -> bool:
+        """Rich would style this output (asked once per console: one command's output)."""
+        if self._known_styled is None:
+            self._known_styled = self._find_styled()
+        return self._known_styled
+
+    def _find_styled(self) -> bool:
         if not self.target.isatty():
             return False
         if any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE",

@@ -139,9 +139,10 @@ def _stacked(con: Any, u: StatusRow) -> None:
     details = ["  ".join(f"{s.title()} {stat_cell(u, s)}" for s in STATS),
                f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
                f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]
-    if _marks(u) != "—":
-        details.append(_marks(u))
-    if _extras(u):
-        details.append(" · ".join(_extras(u)))
+    marks, extras = _marks(u), _extras(u)
+    if marks != "—":
+        details.append(marks)
+    if extras:
+        details.append(" · ".join(extras))
     for line in details:  # indented, and so is what wraps
         con.print(Indented(line, 2))
