@@ -127,3 +127,10 @@ def test_replace_keeps_what_is_not_named() -> None:
 
 def test_json_view_hides_and_renames() -> None:
     assert Shown(3, "why", 2).to_json() == {"total": 3, "from": 2}
+
+
+def test_a_mutable_default_is_refused_as_by_dataclass() -> None:
+    with pytest.raises(ValueError, match="default_factory"):
+        @record
+        class Bad:
+            tags: list[str] = []  # noqa: RUF012

@@ -94,6 +94,9 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
         value = cls.__dict__.get(name, MISSING)
         f = value if isinstance(value, Field) else Field(default=value)
         f.name = name
+        if isinstance(f.default, (list, dict, set)):  # shared by every instance: refused
+            raise ValueError(f"mutable default {type(f.default).__name__} for field "
+                             f"{name!r} of {cls.__name__}: use default_factory")
         if f.kw_only is None:
             f.kw_only = kw_only
         if f.default is MISSING:
