@@ -153,6 +153,24 @@ def check_quotes(source: str) -> int:
     return len(found)
 
 
+def every_file(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` (the session, its journal, backup and cache): what a
+    refusal must leave as it found it."""
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_refused(run: Any, folder: Path, args: list[str], message: str) -> Any:
+    """``run(*args)`` is refused as every refusal is: exit 2, one line on stderr naming
+    ``message``, and not a byte changed below ``folder``. Returns the result."""
+    before = every_file(folder)
+    res = run(*args)
+    assert res.exit_code == 2, res.stdout
+    assert res.stderr.startswith("d2d: error: ") and res.stderr.count("\n") == 1
+    assert message in res.stderr, res.stderr
+    assert every_file(folder) == before
+    return res
+
+
 def files_of(folder: Path) -> dict[str, bytes]:
     """Every file in ``folder`` (not the cache, which only saves time) by name."""
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from d2d_cli.rules import abilities, stealth
-from tests.helpers import Runner, check_quotes
-from tests.test_round_tokens import add, files
+from tests.helpers import Runner, assert_refused, check_quotes
+from tests.test_round_tokens import add
 
 
 @pytest.fixture
@@ -127,12 +127,7 @@ ABILITY_REFUSALS = [
 def test_refusals_are_one_line_exit_2_and_change_nothing(
         table: Runner, data_dir: Path, args: list[str], message: str) -> None:
     table.ok("unit", "ability", "Goblin", "use", "Sneak")
-    before = files(data_dir)
-    res = table(*args)
-    assert res.exit_code == 2, res.stdout
-    assert res.stderr.startswith("d2d: error: ") and res.stderr.count("\n") == 1
-    assert message in res.stderr, res.stderr
-    assert files(data_dir) == before
+    assert_refused(table, data_dir, args, message)
 
 
 def test_stealth_tokens(table: Runner) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from d2d_cli.rules import powers
-from tests.helpers import Runner, check_quotes, rule_text, with_rules
-from tests.test_round_tokens import add, files
+from tests.helpers import Runner, assert_refused, check_quotes, rule_text, with_rules
+from tests.test_round_tokens import add
 
 
 @pytest.fixture
@@ -114,9 +114,4 @@ POWER_REFUSALS = [
 @pytest.mark.parametrize(("args", "message"), POWER_REFUSALS)
 def test_refusals_are_one_line_exit_2_and_change_nothing(
         mage: Runner, data_dir: Path, args: list[str], message: str) -> None:
-    before = files(data_dir)
-    res = mage(*args)
-    assert res.exit_code == 2, res.stdout
-    assert res.stderr.startswith("d2d: error: ") and res.stderr.count("\n") == 1
-    assert message in res.stderr, res.stderr
-    assert files(data_dir) == before
+    assert_refused(mage, data_dir, args, message)

@@ -13,13 +13,7 @@ from d2d_cli.errors import D2DError
 from d2d_cli.rules import turns
 from d2d_cli.rules.stats import parse_stat
 from d2d_cli.rules.units import Unit
-from tests.helpers import Runner, check_quotes
-
-
-def files(data_dir: Path) -> dict[str, bytes]:
-    """Every file of the session (the TOML, its journal, its backup): a refusal changes
-    none of them."""
-    return {str(p): p.read_bytes() for p in sorted(data_dir.rglob("*")) if p.is_file()}
+from tests.helpers import Runner, assert_refused, check_quotes, every_file
 
 
 def add(d2d: Runner, name: str, speed: str = "4x0", *extra: str) -> None:
@@ -224,29 +218,24 @@ REFUSALS = [
 def test_refusals_are_one_line_exit_2_and_change_nothing(
         table: Runner, data_dir: Path, args: list[str], message: str) -> None:
     table.ok("unit", "move", "Archer", "3")  # Archer has Move 1 left
-    before = files(data_dir)
-    res = table(*args)
-    assert res.exit_code == 2, res.stdout
-    assert res.stderr.startswith("d2d: error: ") and res.stderr.count("\n") == 1
-    assert message in res.stderr, res.stderr
-    assert files(data_dir) == before
+    assert_refused(table, data_dir, args, message)
     env = table.json(*args, code=2)
     assert env["ok"] is False and message in env["error"]["message"]
 
 
 def test_no_spending_outside_a_round(d2d: Runner, data_dir: Path) -> None:
     add(d2d, "Archer")
-    before = files(data_dir)
+    before = every_file(data_dir)
     res = d2d("unit", "move", "Archer", "forward")
     assert (res.exit_code, res.stderr) == (2, "d2d: error: no round is under way: the "
                                               "round's tokens are placed by d2d round start\n")
     d2d.ok("round", "start")
     d2d.ok("round", "end")
-    before = files(data_dir)
+    before = every_file(data_dir)
     res = d2d("unit", "act", "Archer", "burst")
     assert res.stderr == ("d2d: error: round 1 has ended: the round's tokens are placed by "
                           "d2d round start\n")
-    assert files(data_dir) == before
+    assert every_file(data_dir) == before
     # A unit that joined after the Refresh has no tokens until the next one.
     d2d.ok("round", "start")
     add(d2d, "Late")
