@@ -162,8 +162,8 @@ PLAY_LINES: list[tuple[str, str]] = [
 
 
 def _roster(n: int) -> dict[str, object]:
-    from d2d_cli.rules import units
-    from d2d_cli.rules.stats import parse_stat
+    from d2d_cli.rules.units import roster as units
+    from d2d_cli.rules.scale.stats import parse_stat
 
     return units.roster_state({
         f"Goblin {i}": units.Unit(
@@ -180,7 +180,7 @@ def build_long_campaign(path: Path, n_units: int = 1000) -> None:
     """A session as a long campaign leaves it: ``n_units`` units, 50 tasks, 2,000 journal
     entries (the newest 50 undoable, written by real edits)."""
     from d2d_cli import session
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
     from d2d_cli.session import journal
 
     session.create(path, seed=42)

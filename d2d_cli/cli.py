@@ -18,76 +18,16 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, MutableMapping
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 from typer.models import TyperInfo
 
 from d2d_cli import __version__, render
+from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
-from d2d_cli.rules.record import record
-
-
-class Group(NamedTuple):
-    """A command group: its module under d2d_cli.commands (named like its subject in
-    rules/), its one-line help (the only copy: the group's module reads it from here),
-    and whether it holds subcommands."""
-
-    module: str
-    help: str
-    nested: bool
-
-
-GROUPS: dict[str, Group] = {
-    "fate": Group("fate", "The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, "
-                  "high card.", True),
-    "scale": Group("scale", "Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.",
-                   True),
-    "conflict": Group("conflict", "Resolve a conflict between two approaches; the chart.",
-                      False),
-    "hit": Group("hits", "Count the Hits of the winner's cards (Level, Difficulty, combos).",
-                 False),
-    "crit": Group("crits", "Rate a Crit (Power vs Armor), draw its location and severity.",
-                  False),
-    "char": Group("characters", "Characters: 22-point creation, sheet, export, advancement.",
-                  True),
-    "unit": Group("units", "Units on the board: add, list, show, rm, conditions, targets.",
-                  True),
-    "status": Group("status", "The Status Bar: every unit with effective stats and its round.",
-                    False),
-    "ref": Group("reference", "Look up a skill, archetype, condition or glossary term.",
-                 False),
-    "task": Group("tasks", "Task clocks: Challenge and Progress tokens.", True),
-    "clock": Group("clock", "The scene clock and its timed and random events.", True),
-    "round": Group("rounds", "Round start (refresh) and round end (upkeep).", True),
-    "weather": Group("weather", "Weather: wind direction and speed from Fate reveals.", True),
-    "roll": Group("roll", "Roll dice and cards: keep, explode, vs, bands; --odds; --system.",
-                  False),
-    "odds": Group("odds", "Exact odds of the next reveals from the deck as it stands.", True),
-    "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
-    "session": Group("session", "Session files: new, list, use, show, path, log, undo, redo.",
-                     True),
-    "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
-                  "job).", False),
-    "play": Group("play", "An interactive shell on one session: every command without the "
-                  "d2d prefix, answered at once.", False),
-}
-
-# Global options: given after the command too (``d2d fate coin --seed 1``), they are moved
-# in front of it by D2DGroup.parse_args, for every command at once.
-GLOBAL_WITH_VALUE = ("--session", "--seed")
-GLOBAL_FLAGS = ("--debug",)
-
-
-@record(frozen=False)
-class Settings:
-    """The global options, handed to every command through ``ctx.obj``."""
-
-    session: str | None = None
-    seed: int | None = None
-    debug: bool = False
-    argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
+from d2d_cli.registry import GROUPS, Settings, hoist_globals
 
 
 def lazy_group(info: Any, app: typer.Typer) -> Any:
@@ -143,46 +83,12 @@ class LazyCommands(MutableMapping[str, Any]):
         return len(self._infos)
 
 
-def hoist_globals(args: list[str]) -> list[str]:
-    """``fate coin --seed 1`` → ``--seed 1 fate coin``: global options found after the
-    command name move in front of it (never past a ``--``)."""
-    front: list[str] = []
-    rest: list[str] = []
-    command_seen = False
-    i = 0
-    while i < len(args):
-        tok = args[i]
-        if tok == "--":
-            rest += args[i:]
-            break
-        name, eq, _ = tok.partition("=")
-        takes_value = name in GLOBAL_WITH_VALUE and not eq and i + 1 < len(args)
-        if command_seen and (name in GLOBAL_WITH_VALUE or tok in GLOBAL_FLAGS):
-            front += args[i:i + 2] if takes_value else [tok]
-        else:
-            rest += args[i:i + 2] if takes_value else [tok]
-            command_seen = command_seen or not tok.startswith("-")
-        i += 2 if takes_value else 1
-    return front + rest
-
-
 _OPTIONAL_SHELL = ("--show-completion", "--install-completion")
 
 
 def _next_option(args: list[str], opt: str) -> int:
     i = args.index(opt) + 1
     return i if i < len(args) and args[i].startswith("-") else -1
-
-
-class HelpWhenBare:
-    """A group called with nothing after it (``d2d``, ``d2d fate``) prints its help and
-    exits 0: asking what is there is not a mistake."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        if not args and not ctx.resilient_parsing:
-            typer.echo(ctx.get_help())
-            ctx.exit(0)
-        return super().parse_args(ctx, args)  # type: ignore[misc]
 
 
 class D2DGroup(HelpWhenBare, TyperGroup):
@@ -238,7 +144,7 @@ class D2DGroup(HelpWhenBare, TyperGroup):
         as_json = "--json" in argv
         debug = "--debug" in argv or bool(os.environ.get("D2D_DEBUG"))
         render.begin(None)
-        extra.setdefault("obj", Settings(argv=tuple(argv)))
+        extra.setdefault("obj", Settings(argv=tuple(argv), run=main, root=self))
         code = 0
         out: list[str] = []
         try:
@@ -410,12 +316,13 @@ def root(
 
     Example: d2d fate draw 3
     """
-    argv = ctx.obj.argv if isinstance(ctx.obj, Settings) else ()
-    ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=argv)
+    given = ctx.obj if isinstance(ctx.obj, Settings) else Settings()
+    ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=given.argv,
+                       run=given.run, root=given.root)
 
 
 def _complete_sessions(incomplete: str) -> list[str]:
-    from d2d_cli.commands._common import complete_sessions
+    from d2d_cli.commands._complete import complete_sessions
 
     return complete_sessions(incomplete)
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from d2d_cli.rules.record import record
+from d2d_cli.registry import GLOBAL_FLAGS, GLOBAL_WITH_VALUE, GROUPS, hoist_globals
+from d2d_cli.rules.core.record import record
 
 # Words the shell itself understands, with their help.
 BUILTINS = {
@@ -98,7 +99,8 @@ def quote(value: str, quote_char: str | None = None) -> str:
 
 def candidates(line: str, obj: Any) -> list[Candidate]:
     """Completions for ``line`` (the text left of the cursor) of a ``d2d play`` line;
-    ``obj`` is the shell's ``cli.Settings`` (which session names come from)."""
+    ``obj`` is the shell's ``registry.Settings``: which session names come from, and
+    (``root``) the root Click group whose commands are completed."""
     part = split_partial(line)
     words = part.words[1:] if part.words[:1] == ["d2d"] else part.words
     if words[:1] in (["help"], ["undo"]):
@@ -119,8 +121,6 @@ def candidates(line: str, obj: Any) -> list[Candidate]:
 
 
 def _first_word(part: Partial) -> list[Candidate]:
-    from d2d_cli.cli import GROUPS
-
     offered = {**{name: g.help for name, g in GROUPS.items() if name != "play"}, **BUILTINS}
     typed = part.incomplete.lower()
     return [Candidate(name, part.start, name, help_) for name, help_ in offered.items()
@@ -132,10 +132,8 @@ def _click_items(words: list[str], incomplete: str, obj: Any) -> list[Any]:
     option or argument being completed as the shell's ``d2d <TAB>``."""
     from typer._click import shell_completion as sc
 
-    from d2d_cli import cli
-
-    root = cli.root_command()
-    args = cli.hoist_globals(list(words))
+    root = obj.root
+    args = hoist_globals(list(words))
     ctx = sc._resolve_context(root, {"obj": obj}, "d2d", args)
     target, typed = sc._resolve_incomplete(ctx, args, incomplete)
     names = _names_of(target)
@@ -146,7 +144,7 @@ def _click_items(words: list[str], incomplete: str, obj: Any) -> list[Any]:
         items = target.shell_complete(ctx, typed)
     if incomplete.startswith("-") and words:  # global options work after the command too
         globals_ = [p for p in root.params if getattr(p, "opts", None)
-                    and p.opts[0] in (*cli.GLOBAL_WITH_VALUE, *cli.GLOBAL_FLAGS)]
+                    and p.opts[0] in (*GLOBAL_WITH_VALUE, *GLOBAL_FLAGS)]
         have = {i.value for i in items}
         items += [sc.CompletionItem(p.opts[0], help=p.help) for p in globals_
                   if p.opts[0].startswith(incomplete) and p.opts[0] not in have]

@@ -72,14 +72,14 @@ def flush(buf: list[str]) -> None:
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     """Print a command's result: the JSON envelope, or the human view of the same object.
 
-    ``result`` is a typed result (``rules.result.Result``; its JSON view is derived
+    ``result`` is a typed result (``rules.core.result.Result``; its JSON view is derived
     there) or, for the few commands that only echo data, a plain dict. The whole output
     is rendered first, so a failure (a markup error, an unencodable value) raises
     before anything is printed or saved. The envelope's ``command`` is the running
     command's name (set once, from Click's context)."""
     command = _current_command
     if as_json:
-        from d2d_cli.rules.result import to_json
+        from d2d_cli.rules.core.result import to_json
 
         text = _json_line({"ok": True, "command": command, "result": to_json(result)})
     else:
@@ -139,6 +139,6 @@ def escape(text: str) -> str:
 
 def cards_line(cards: list[dict[str, Any]]) -> str:
     """Cards as a person reads them: ``Q♥ Queen of Cups ↑, 10♠ 10 of Swords ↓``."""
-    from d2d_cli.rules.cards import parse_card
+    from d2d_cli.rules.deck.cards import parse_card
 
     return ", ".join(parse_card(c["code"]).name() for c in cards)

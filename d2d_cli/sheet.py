@@ -29,7 +29,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
 def _conditions(data: dict[str, Any]) -> list[str]:
-    from d2d_cli.rules import conditions
+    from d2d_cli.rules.units import conditions
 
     table = conditions.table()
     out = []

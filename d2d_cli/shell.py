@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
 from d2d_cli import session
 from d2d_cli.completion import candidates
 from d2d_cli.errors import D2DError
-from d2d_cli.rules import summary
-from d2d_cli.rules.record import field, record
+from d2d_cli.registry import Settings
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.overview import summary
 
 HISTORY_FILE = "play_history"
 
@@ -52,6 +53,10 @@ class Shell:
     debug: bool = False
     current: str | None = None  # the unit named last (shown on the status line)
     out: TextIO = field(default_factory=lambda: sys.stdout)
+    # The root's entry points (``registry.Settings.run`` / ``.root``), handed in by
+    # ``d2d play`` so the shell runs each line through the root without importing it.
+    run_argv: Callable[[list[str]], int] | None = None
+    root: Any = None
 
     # ------------------------------------------------------------------- one line
 
@@ -99,10 +104,9 @@ class Shell:
 
     def run(self, words: list[str]) -> int:
         """``d2d WORDS`` in this process, through the one-shot entry point."""
-        from d2d_cli import cli
-
+        assert self.run_argv is not None, "a Shell is given the root's run (d2d play does)"
         try:
-            return cli.main([*self.globals(), *words])
+            return self.run_argv([*self.globals(), *words])
         except SystemExit as e:  # a command that exits on its own
             return e.code if isinstance(e.code, int) else int(e.code is not None)
         except KeyboardInterrupt:  # Ctrl-C while a command runs: that command stops
@@ -141,9 +145,8 @@ class Shell:
         return f"{session.display_name(self.path())}> "
 
     def complete(self, text: str) -> list[Any]:
-        from d2d_cli.cli import Settings
-
-        return candidates(text, Settings(session=self.session, seed=self.seed))
+        return candidates(text, Settings(session=self.session, seed=self.seed,
+                                         root=self.root))
 
     # ------------------------------------------------------------------- loops
 
@@ -199,10 +202,12 @@ def _completer(shell: Shell) -> Any:
     return D2DCompleter()
 
 
-def start(session_spec: str | None, seed: int | None, debug: bool) -> int:
-    """Run the shell on the session (or the current one): interactive on a terminal,
-    else line by line from stdin."""
-    shell = Shell(session=session_spec, seed=seed, debug=debug)
+def start(settings: Settings) -> int:
+    """Run the shell on the session of ``settings`` (or the current one), through the
+    root entry points it carries: interactive on a terminal, else line by line from
+    stdin."""
+    shell = Shell(session=settings.session, seed=settings.seed, debug=settings.debug,
+                  run_argv=settings.run, root=settings.root)
     shell.data()  # a bad --session or an unusable file is refused before anything else
     if sys.stdin.isatty() and sys.stdout.isatty():
         return shell.interact()

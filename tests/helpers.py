@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from d2d_cli import session
 from d2d_cli.cli import app
-from d2d_cli.rules import fate
-from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules.deck import fate
+from d2d_cli.rules.deck.cards import parse_card
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import abilities, stealth
+from d2d_cli.rules.units import abilities, stealth
 from tests.helpers import Runner, assert_refused, check_quotes
 from tests.test_round_tokens import add
 

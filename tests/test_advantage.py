@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d2d_cli.rules import advantage as adv
-from d2d_cli.rules import conflict
-from d2d_cli.rules.cards import all_outcomes, parse_card
-from d2d_cli.rules.fate import OutOfCards, Revealer
-from d2d_cli.rules.situation import Terms
+from d2d_cli.rules.combat import conflict
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.deck import advantage as adv
+from d2d_cli.rules.deck.cards import all_outcomes, parse_card
+from d2d_cli.rules.deck.fate import OutOfCards, Revealer
 from tests.helpers import rule_text, with_rules
 from tests.unit_board import load_board
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.cards import all_outcomes, full_deck, parse_card
+from d2d_cli.rules.deck.cards import all_outcomes, full_deck, parse_card
 
 
 @pytest.mark.parametrize(("text", "code", "suit", "color", "orientation"), [

@@ -10,9 +10,9 @@ import pytest
 
 from d2d_cli.commands import characters as char_cmd
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules import characters as ch
-from d2d_cli.rules.stats import Stat
-from d2d_cli.rules.units import Unit
+from d2d_cli.rules.scale.stats import Stat
+from d2d_cli.rules.units import characters as ch
+from d2d_cli.rules.units.roster import Unit
 from tests.helpers import rule_text, with_rules
 
 

@@ -70,7 +70,7 @@ def test_fate_status_json_does_not_import_rich(tmp_path) -> None:
 
 
 def test_internal_error_is_exit_1_with_a_hint(d2d, monkeypatch: pytest.MonkeyPatch) -> None:
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("kaboom")

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d2d_cli.rules import conflict
-from d2d_cli.rules.cards import all_outcomes, parse_card
+from d2d_cli.rules.combat import conflict
+from d2d_cli.rules.deck.cards import all_outcomes, parse_card
 from tests.helpers import rule_text, with_rules
 
 APPROACHES = ["fast", "strong", "block", "evade", "counter", "wild"]

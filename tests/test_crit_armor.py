@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d2d_cli.rules import crits
-from d2d_cli.rules.stats import Stat, parse_stat
+from d2d_cli.rules.combat import crits
+from d2d_cli.rules.scale.stats import Stat, parse_stat
 from tests.helpers import rule_text
 
 ORDER = ["minor", "major", "critical", "extreme"]

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from d2d_cli.rules import crits
-from d2d_cli.rules.stats import parse_stat
+from d2d_cli.rules.combat import crits
+from d2d_cli.rules.scale.stats import parse_stat
 from tests.helpers import rule_text, with_rules
 
 # --------------------------------------------------------------------------- rating

@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import dice
-from d2d_cli.rules.cards import all_outcomes, parse_card
+from d2d_cli.rules.deck import dice
+from d2d_cli.rules.deck.cards import all_outcomes, parse_card
 
 OUTCOMES = all_outcomes()
 
@@ -147,7 +147,7 @@ def test_advantage_distribution_of_a_d6_is_exact() -> None:
     from fractions import Fraction
     from itertools import product
 
-    from d2d_cli.rules import advantage
+    from d2d_cli.rules.deck import advantage
 
     counts: dict[int, int] = {}
     for a, b in product(range(1, 7), repeat=2):

@@ -1,4 +1,4 @@
-"""The dice and deck notation of ``d2d roll`` (rules/dicenotation.py).
+"""The dice and deck notation of ``d2d roll`` (rules/roll/notation.py).
 
 Exact distributions are checked against enumerations written here (every outcome of
 the dice, with itertools), never against the module's own arithmetic; rolls are
@@ -17,9 +17,9 @@ from math import comb
 import pytest
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import dicenotation as dn
-from d2d_cli.rules.cards import RANKS, SUITS, Card
-from d2d_cli.rules.probability import Dist, Probability, keep_highest
+from d2d_cli.rules.core.probability import Dist, Probability, keep_highest
+from d2d_cli.rules.deck.cards import RANKS, SUITS, Card
+from d2d_cli.rules.roll import notation as dn
 
 
 def exact(text: str) -> dict[int, Fraction]:

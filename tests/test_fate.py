@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from d2d_cli import session
-from d2d_cli.rules.cards import full_deck
+from d2d_cli.rules.deck.cards import full_deck
 
 
 def codes(result: dict) -> list[str]:

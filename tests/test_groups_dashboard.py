@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import groups
+from d2d_cli.rules.time import groups
 from tests.helpers import Runner, check_quotes, session_file
 from tests.test_round_tokens import add
 
@@ -187,7 +187,7 @@ def test_status_stacks_at_60_columns(board: Runner, monkeypatch: pytest.MonkeyPa
 def test_dying_is_highlighted(board: Runner, data_dir: Path) -> None:
     from d2d_cli import session
     from d2d_cli.commands.status import _marks
-    from d2d_cli.rules.dashboard import dashboard
+    from d2d_cli.rules.overview.dashboard import dashboard
 
     rows = {u.name: u for u in dashboard(session.read(session_file(data_dir))).units}
     assert _marks(rows["Thief"]) == "[bold red]DYING[/], Crit Torso (Major)"

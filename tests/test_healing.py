@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import conditions
+from d2d_cli.rules.units import conditions
 from tests.helpers import Runner, rule_text
 
 
@@ -36,7 +36,7 @@ def crits(d2d: Runner) -> list[tuple[str, str]]:
 
 
 def test_dying_is_a_condition_that_comes_off(d2d: Runner) -> None:
-    # `unit condition G remove dying` was "unknown condition". rules.crits places the
+    # `unit condition G remove dying` was "unknown condition". rules.combat.crits places the
     # Mortal Wound as the token "dying"; it is now in the conditions table.
     assert conditions.lookup("Dying").key == "dying"
     d2d.ok("unit", "add", "G", "--body", "2x1", "--mind", "6x1", "--will", "2x1", "--speed",

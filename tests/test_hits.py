@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from d2d_cli.rules import hits
-from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules.combat import hits
+from d2d_cli.rules.deck.cards import parse_card
 from tests.helpers import rule_text, stack_deck, with_rules
 
 

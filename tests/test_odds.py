@@ -1,4 +1,4 @@
-"""Deck odds (rules/odds.py, ``d2d odds``) against brute force.
+"""Deck odds (rules/odds/exact.py, ``d2d odds``) against brute force.
 
 The brute force here walks every sequence of reveals the way the deck makes them —
 any card of the draw pile, Upper or Lower, the discard shuffled back in when the pile
@@ -22,8 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules import conflict, crits, dice, hits, odds, weather
-from d2d_cli.rules.cards import Card, full_deck, parse_card
+from d2d_cli.rules.combat import conflict, crits, hits
+from d2d_cli.rules.deck import dice
+from d2d_cli.rules.deck.cards import Card, full_deck, parse_card
+from d2d_cli.rules.odds import exact as odds
+from d2d_cli.rules.time import weather
 
 FRESH = odds.DeckView("fresh", 54, 0)
 ALL = sorted(c.face for c in full_deck())

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from d2d_cli.errors import SessionError
-from d2d_cli.rules import options, record
+from d2d_cli.rules.core import options, record
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from d2d_cli import cli
 from d2d_cli.completion import candidates, quote, split_partial
-from d2d_cli.rules import summary
+from d2d_cli.rules.overview import summary
 from d2d_cli.shell import SHELL_HELP, Shell
 from tests.golden.script import LINES, _normalise
 from tests.helpers import run_process
@@ -29,7 +30,8 @@ def test_the_golden_transcript_through_the_shell_is_byte_identical(
     """Every command of the Combat #1 transcript, as lines of one shell: the same JSON,
     errors and exit codes as the one-shot commands (so nothing leaks between lines)."""
     monkeypatch.setenv("D2D_DATA_DIR", str(tmp_path / "data"))
-    shell = Shell(session=str(tmp_path / "combat1.toml"))
+    shell = Shell(run_argv=cli.main, root=cli.root_command(),
+                  session=str(tmp_path / "combat1.toml"))
     got = []
     for line in LINES.strip().splitlines():
         code = shell.run_line(line + " --json")
@@ -46,7 +48,7 @@ def test_lines_print_what_the_one_shot_commands_print(d2d, tmp_path: Path,
              "undo", "fate draw 300", "clock event list"]
     for name in ("shell", "oneshot"):
         d2d.ok("--seed", "7", "session", "new", name)
-    shell = Shell(session="shell")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="shell")
     for line in lines:
         code = shell.run_line(line)
         out = capsys.readouterr()
@@ -63,7 +65,7 @@ def test_a_seed_applies_to_each_line_without_repeating_cards(
         d2d.ok("session", "new", name)  # unseeded: only --seed makes them agree
     draws = {}
     for name in ("a", "b"):
-        shell = Shell(session=name, seed=7)
+        shell = Shell(run_argv=cli.main, root=cli.root_command(), session=name, seed=7)
         for _ in range(2):
             shell.run_line("fate shuffle --reset")  # a new deck, shuffled by the seed
             shell.run_line("fate draw 2 --json")
@@ -77,7 +79,7 @@ def test_a_seed_applies_to_each_line_without_repeating_cards(
 def test_a_change_from_another_terminal_is_seen_by_the_next_line(
         d2d, capsys: pytest.CaptureFixture[str]) -> None:
     d2d.ok("session", "new", "t")
-    shell = Shell(session="t")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
     assert shell.status() == "no round yet · 54 cards left"
     d2d.ok("--session", "t", "fate", "draw", "3")  # the other terminal
     shell.run_line("fate status")
@@ -88,7 +90,7 @@ def test_a_change_from_another_terminal_is_seen_by_the_next_line(
 def test_an_edit_in_place_of_the_same_size_is_seen(d2d, data_dir: Path) -> None:
     """The shell's reads reuse the last parse only for the very same text."""
     d2d.ok("session", "new", "t")
-    shell = Shell(session="t")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
     shell.data()
     path = data_dir / "t.toml"
     text = path.read_text()
@@ -99,14 +101,14 @@ def test_an_edit_in_place_of_the_same_size_is_seen(d2d, data_dir: Path) -> None:
 def test_without_session_the_shell_follows_session_use(d2d, capsys) -> None:
     d2d.ok("session", "new", "one", "--use")
     d2d.ok("session", "new", "two")
-    shell = Shell()
+    shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.prompt() == "one> "
     shell.run_line("session use two")
     assert shell.prompt() == "two> "
 
 
 def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
-    shell = Shell()
+    shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.run_line("help") == 0
     out = capsys.readouterr().out
     assert out.startswith(SHELL_HELP + "\n" + "Usage: d2d [OPTIONS] COMMAND [ARGS]...")
@@ -159,7 +161,7 @@ def test_a_bad_session_is_refused_before_the_shell_starts(d2d) -> None:
 
 def test_the_status_line(d2d, tmp_path: Path) -> None:
     d2d.ok("--seed", "7", "session", "new", "t", "--use")
-    shell = Shell()
+    shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.status() == "no round yet · 54 cards left"
     for line in ("scene load combat1", "round start", "fate draw 53"):
         d2d.ok(*shlex.split(line))
@@ -173,7 +175,7 @@ def test_the_status_line(d2d, tmp_path: Path) -> None:
 
 def test_the_status_line_of_an_unusable_file(d2d, data_dir: Path) -> None:
     d2d.ok("session", "new", "t")
-    shell = Shell(session="t")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
     (data_dir / "t.toml").write_text("schema = 1\n[fate\n")
     assert shell.status().startswith(f"session unusable: {data_dir / 't.toml'}: not valid TOML")
 
@@ -214,12 +216,12 @@ def test_quoted_names_read_back_as_they_were(words: list[str]) -> None:
 
 
 def test_completing_a_line(d2d) -> None:
-    from d2d_cli.cli import Settings
+    from d2d_cli.registry import Settings
 
     d2d.ok("scene", "load", "combat1")
 
     def complete(line: str) -> list[tuple[str, int]]:
-        return [(c.text, c.start) for c in candidates(line, Settings())]
+        return [(c.text, c.start) for c in candidates(line, Settings(root=cli.root_command()))]
 
     assert complete("fa") == [("fate", 0)]
     assert ("undo", 0) in complete("u") and ("unit", 0) in complete("u")

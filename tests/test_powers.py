@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import powers
+from d2d_cli.rules.units import powers
 from tests.helpers import Runner, assert_refused, check_quotes, rule_text, with_rules
 from tests.test_round_tokens import add
 

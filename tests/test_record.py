@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from d2d_cli.rules.record import FrozenError, field, fields, record, replace
-from d2d_cli.rules.result import Result, hidden, renamed
+from d2d_cli.rules.core.record import FrozenError, field, fields, record, replace
+from d2d_cli.rules.core.result import Result, hidden, renamed
 
 
 @record

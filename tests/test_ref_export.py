@@ -6,7 +6,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from d2d_cli.rules import reference
+from d2d_cli.rules.overview import reference
 
 
 def test_ref_finds_each_kind(d2d) -> None:

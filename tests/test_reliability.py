@@ -12,7 +12,7 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from d2d_cli.rules.cards import full_deck
+from d2d_cli.rules.deck.cards import full_deck
 from tests.helpers import run_process
 
 
@@ -34,7 +34,7 @@ _WRITER = """
 import sys
 from pathlib import Path
 from d2d_cli import session
-from d2d_cli.rules import fate
+from d2d_cli.rules.deck import fate
 path = Path(sys.argv[1])
 print("ready", flush=True)
 while True:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import dicenotation as dn
-from d2d_cli.rules.result import to_json
+from d2d_cli.rules.core.result import to_json
+from d2d_cli.rules.roll import notation as dn
 from tests.helpers import run_process
 
 

@@ -14,7 +14,7 @@ from math import sqrt
 from hypothesis import HealthCheck, given, settings
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import dicenotation as dn
+from d2d_cli.rules.roll import notation as dn
 from tests.dice_grammar import any_text, expression, valid_expressions
 
 ROLLS = 20_000

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d2d_cli.errors import D2DError
-from d2d_cli.rules import turns
-from d2d_cli.rules.stats import parse_stat
-from d2d_cli.rules.units import Unit
+from d2d_cli.rules.scale.stats import parse_stat
+from d2d_cli.rules.time import turns
+from d2d_cli.rules.units.roster import Unit
 from tests.helpers import Runner, assert_refused, check_quotes, every_file
 
 

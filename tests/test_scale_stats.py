@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import scale
-from d2d_cli.rules.stats import (
+from d2d_cli.rules.scale import quantities as scale
+from d2d_cli.rules.scale.stats import (
     Stat,
     canonical,
     compare,

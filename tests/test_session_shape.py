@@ -86,7 +86,7 @@ def test_a_good_hand_edit_is_read_and_kept(d2d, tmp_path: Path) -> None:
 
 def test_rules_values_are_checked_on_read_by_the_options_module(d2d, tmp_path: Path
                                                                    ) -> None:
-    # The declared shape checks each [rules] key with rules.options.problems.
+    # The declared shape checks each [rules] key with rules.core.options.problems.
     path = build_table(d2d, tmp_path / "t.toml")
     hand_edit(path, r"^\[rules\]$", '[rules]\nspeed_convention = "5"')
     before = path.read_bytes()

@@ -224,7 +224,7 @@ def test_the_journal_stays_within_its_bound_and_undo_still_reaches_back(
     path = tmp_path / "b.toml"
     session.create(path, seed=1)
     jp = session.journal_path(path)
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
 
     states = [path.read_bytes()]
     for _ in range(150):

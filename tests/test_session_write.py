@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d2d_cli import session
-from d2d_cli.rules.cards import full_deck
+from d2d_cli.rules.deck.cards import full_deck
 from d2d_cli.session import text as T
 
 DECK = ", ".join(f'"{c.code}"' for c in full_deck())

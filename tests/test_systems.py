@@ -15,8 +15,8 @@ from math import comb
 import pytest
 
 from d2d_cli.errors import BadInput, NotFound
-from d2d_cli.rules import dicenotation as dn
-from d2d_cli.rules import systems
+from d2d_cli.rules.roll import notation as dn
+from d2d_cli.rules.roll import systems
 from tests.helpers import RULE_TEXTS, rule_line, rule_text
 
 SEED_002, SEED_003, SEED_004 = "002", "003", "004"

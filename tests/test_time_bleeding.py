@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import pytest
 
-from d2d_cli.rules import conditions
-from d2d_cli.rules.cards import full_deck
+from d2d_cli.rules.deck.cards import full_deck
+from d2d_cli.rules.units import conditions
 from tests.helpers import ROOT, rule_text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import clock
+from d2d_cli.rules.time import clock
 from tests.helpers import session_bytes
 
 
@@ -91,7 +91,7 @@ def test_human_views_exact(d2d):
 def test_a_timed_event_brings_its_reserve_once(d2d):
     """000 l.565 "Another Goblin Skirmisher in place in the Clock Deck on Clock #5": the
     reserve arrives with the tick that reveals card 5 — by clock advance as by round end
-    (one rule, rules.clock.move) — and only once."""
+    (one rule, rules.time.clock.move) — and only once."""
     d2d.json("scene", "load", "combat1")
     assert d2d.ok("clock", "advance", "4") == (
         "Clock: 1 → 5\n"

@@ -1,6 +1,6 @@
 """One Move and Action Cost everywhere (issue 11 item 3): ``round start``, ``status``,
 ``scale map`` and ``scene`` all derive them from the Speed, its scale and the map with
-one rule, ``rules.scale.move_tokens`` (docs/rules.md "Move and Action Cost").
+one rule, ``rules.scale.quantities.move_tokens`` (docs/rules.md "Move and Action Cost").
 
 Texts: 001 l.457–463 "On normal Maps, a Round is 6 seconds … Action Cost = Speed/2
 (round down), Move = Speed, Turn = 2"; 001 l.308–309 "Each Scale is 10x the last and
@@ -20,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d2d_cli import tables
-from d2d_cli.rules import rounds, scale, units
-from d2d_cli.rules.options import DEFAULTS, Options
-from d2d_cli.rules.stats import Stat
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.scale import quantities as scale
+from d2d_cli.rules.scale.stats import Stat
+from d2d_cli.rules.time import rounds
+from d2d_cli.rules.units import roster as units
 from tests.helpers import Runner, rule_text, with_rules
 
 MAPS = list(tables.load("maps"))

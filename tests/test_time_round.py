@@ -6,8 +6,8 @@ import tomllib
 
 import pytest
 
-from d2d_cli.rules import dice
-from d2d_cli.rules.cards import parse_card
+from d2d_cli.rules.deck import dice
+from d2d_cli.rules.deck.cards import parse_card
 from tests.helpers import load_scene, session_bytes, session_file, stack_deck
 
 BLEEDING = 'conditions = { bleeding = 1 }'

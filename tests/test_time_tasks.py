@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from d2d_cli.errors import RuleViolation
-from d2d_cli.rules import tasks
+from d2d_cli.rules.time import tasks
 from tests.helpers import rule_text, session_bytes, with_rules
 
 

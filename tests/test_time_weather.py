@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import weather
+from d2d_cli.rules.time import weather
 from tests.helpers import session_bytes
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli.rules import conditions, units
-from d2d_cli.rules.stats import parse_stat
+from d2d_cli.rules.scale.stats import parse_stat
+from d2d_cli.rules.units import conditions
+from d2d_cli.rules.units import roster as units
 from tests.helpers import rule_text
 
 GOBLIN = ["unit", "add", "Goblin Scout", "--body", "2x1", "--mind", "6x1", "--will", "2x1",
@@ -211,7 +212,7 @@ def test_roster_round_trip_keeps_the_character_record() -> None:
                                  st.integers(1, 5), max_size=3),
            sp=st.integers(0, 50))
     def check(name, levels, conds, sp) -> None:
-        from d2d_cli.rules.stats import Stat
+        from d2d_cli.rules.scale.stats import Stat
 
         u = units.Unit(units.check_unit_name(name),
                        {s: Stat(v, 1) for s, v in zip(units.STATS, levels, strict=True)},

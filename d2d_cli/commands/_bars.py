@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from d2d_cli import render
-from d2d_cli.rules.probability import Probability
+from d2d_cli.rules.core.probability import Probability
 
 WIDTH = 24
 MAX_ROWS = 40

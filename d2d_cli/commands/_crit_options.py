@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.options import Options
+from d2d_cli.rules.core.options import Options
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
     "--armor", metavar="[LOCATION=]STAT",
@@ -26,7 +26,7 @@ def location_charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
     import tomllib
 
     path = Path(str(name)).expanduser()
-    path = path if path.is_absolute() else c.path(ctx).parent / path
+    path = path if path.is_absolute() else _state.path(ctx).parent / path
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:

@@ -1,5 +1,5 @@
 """The options ``conflict`` and ``hit`` share: the skill read from a unit, the
-situational modifiers and Advantage (rules.situation), and their human view."""
+situational modifiers and Advantage (rules.combat.situation), and their human view."""
 
 from __future__ import annotations
 

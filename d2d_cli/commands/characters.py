@@ -11,35 +11,29 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput, D2DError
-from d2d_cli.rules import characters as ch
-from d2d_cli.rules import units
-from d2d_cli.rules.options import Options
+from d2d_cli.rules.core.options import Options
+from d2d_cli.rules.units import characters as ch
+from d2d_cli.rules.units import roster as units
 
-app = c.group("char")
+app = _app.group("char")
 
 
 def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options], ch.Sheet],
             what: str | None = None) -> ch.Sheet:
     """One change to the roster with the table's options, saved and journalled (as
     ``NAME: what`` when ``what`` is given)."""
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         roster = units.roster(tx.data)
-        result = step(roster, c.options(ctx, tx.data))
+        result = step(roster, _state.options(ctx, tx.data))
         tx.put("units", units.roster_state(roster))
         tx.summary = f"{result.name}: {what}" if what else result.summary
     return result
 
 
-def _complete(ctx: typer.Context, incomplete: str) -> list[str]:
-    from d2d_cli.commands.units import complete_units
-
-    return complete_units(ctx, incomplete)
-
-
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
-                                        autocompletion=_complete)]
+                                        autocompletion=_complete.complete_units)]
 
 
 def _stat(stat: str) -> Any:
@@ -56,14 +50,14 @@ def _answer(q: str) -> Any:
 def new(
     ctx: typer.Context,
     name: NameArg,
-    template: Annotated[str | None, typer.Option(autocompletion=c.complete_templates,
+    template: Annotated[str | None, typer.Option(autocompletion=_complete.complete_templates,
                                                  help="human-male (Body 8, Mind 5, Will 5, "
                         "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
     body: Annotated[str | None, _stat("body")] = None,
     mind: Annotated[str | None, _stat("mind")] = None,
     will: Annotated[str | None, _stat("will")] = None,
     speed: Annotated[str | None, _stat("speed")] = None,
-    archetype: Annotated[str | None, typer.Option(autocompletion=c.complete_archetypes,
+    archetype: Annotated[str | None, typer.Option(autocompletion=_complete.complete_archetypes,
                                                   help="Fantasy, Modern or SciFi archetype "
                          "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
     motivation: Annotated[str | None, _answer("motivation")] = None,
@@ -74,7 +68,7 @@ def new(
     fear: Annotated[str | None, _answer("fear")] = None,
     humiliation: Annotated[str | None, _answer("humiliation")] = None,
     trigger: Annotated[str | None, _answer("trigger")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
 
@@ -93,13 +87,13 @@ def new(
 
 
 @app.command()
-def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """The character sheet: stats in notation and real terms, skills, conception, points.
 
     Example: d2d char show Rook
     """
-    data = c.read(ctx)
-    render.emit(ch.show(units.roster(data), name, c.options(ctx, data)), show_sheet,
+    data = _state.read(ctx)
+    render.emit(ch.show(units.roster(data), name, _state.options(ctx, data)), show_sheet,
                 as_json=json)
 
 
@@ -111,7 +105,7 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                       "(default NAME.FORMAT here); '-' for stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Write a printable character sheet (SVG or HTML: a light page for A4 or Letter that
     works offline) or TOML.
@@ -120,9 +114,9 @@ def export(
     """
     if format not in ("svg", "html", "toml"):
         raise BadInput(f"unknown format {format!r}: use svg, html or toml")
-    data = c.read(ctx)
+    data = _state.read(ctx)
     unit = ch.find_character(units.roster(data), name)
-    text = _export_text(unit, c.options(ctx, data), format)
+    text = _export_text(unit, _state.options(ctx, data), format)
     path = output or Path(f"{unit.name}.{format}")
     if str(path) == "-":
         sys.stdout.write(text)
@@ -142,7 +136,7 @@ def award(
     cp: Annotated[int, typer.Option("--cp", help="Character Points to add.")] = 0,
     sp: Annotated[int, typer.Option("--sp", help="Skill Points to add.")] = 0,
     ap: Annotated[int, typer.Option("--ap", help="Ability Points to add.")] = 0,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Award Milestone points (000 "Advancement": CP for role play, SP for a Major
     Milestone, AP for a Minor one).
@@ -155,9 +149,9 @@ def award(
 
 @app.command()
 def train(ctx: typer.Context, name: NameArg,
-          skill: Annotated[str, typer.Argument(autocompletion=c.complete_skills,
+          skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
                                                help="Skill, Magic type or Power.")],
-          json: c.JsonOpt = False) -> None:
+          json: _app.JsonOpt = False) -> None:
     """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
     costs 1 SP ([rules] new_skill_sp).
 
@@ -169,9 +163,9 @@ def train(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def respec(ctx: typer.Context, name: NameArg,
-           skill: Annotated[str, typer.Argument(autocompletion=c.complete_skills,
+           skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
                                                 help="The skill to reduce by one.")],
-           json: c.JsonOpt = False) -> None:
+           json: _app.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
     level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
     d2d char downtime starts the next; [rules] respec_limit = "none" lifts it).
@@ -186,7 +180,7 @@ def respec(ctx: typer.Context, name: NameArg,
 def learn(ctx: typer.Context, name: NameArg,
           ability: Annotated[str, typer.Argument(help="The Ability, Specialty or "
                                                  "Proficiency gained.")],
-          json: c.JsonOpt = False) -> None:
+          json: _app.JsonOpt = False) -> None:
     """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 "Advancement").
 
     Example: d2d char learn Rook "Pick Lock"
@@ -195,7 +189,7 @@ def learn(ctx: typer.Context, name: NameArg,
 
 
 @app.command()
-def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """Heroic Feat: spend 1 CP for Hits +1 or −1 (001 p.23 "Heroic Feat - Character
     Point:-1").
 
@@ -208,14 +202,14 @@ def feat(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",
-                 autocompletion=_complete)] = None,
-             json: c.JsonOpt = False) -> None:
+                 autocompletion=_complete.complete_units)] = None,
+             json: _app.JsonOpt = False) -> None:
     """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
     Sessions"): each character may respec ONE skill again.
 
     Example: d2d char downtime
     """
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         roster = units.roster(tx.data)
         result = ch.downtime(roster, names or [])
         tx.put("units", units.roster_state(roster))
@@ -280,7 +274,7 @@ def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
     if fmt == "toml":
         return ch.sheet_toml(unit.name, unit.to_state())
     from d2d_cli import sheet
-    from d2d_cli.rules.result import to_json
+    from d2d_cli.rules.core.result import to_json
 
     data = {**to_json(ch.sheet(unit, rules)), "crits": list(unit.extra.get("crits", []))}
     return sheet.svg(data) if fmt == "svg" else sheet.html(data)

@@ -7,12 +7,12 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import clock as clocks
-from d2d_cli.rules import units
+from d2d_cli.commands import _app, _state
+from d2d_cli.rules.time import clock as clocks
+from d2d_cli.rules.units import roster as units
 
-app = c.group("clock")
-event_app = c.group("clock event", "Timed Events (placed in the Clock) and Random Events "
+app = _app.group("clock")
+event_app = _app.group("clock event", "Timed Events (placed in the Clock) and Random Events "
                     "(checked at round end).")
 app.add_typer(event_app, name="event")
 
@@ -20,7 +20,7 @@ DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up."
 
 
 def _move(ctx: typer.Context, k: int, down: bool) -> clocks.ClockMoved:
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         roster = units.roster(tx.data)
         result = clocks.move(clock, k, down, tx.data.get("scene", {}).get("reserves", {}),
@@ -34,23 +34,23 @@ def _move(ctx: typer.Context, k: int, down: bool) -> clocks.ClockMoved:
 
 
 @app.command()
-def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The clock's top card and every event waiting in it.
 
     Example: d2d clock show
     """
-    render.emit(clocks.Clock.from_state(c.read(ctx).get("clock")).view(), _show, as_json=json)
+    render.emit(clocks.Clock.from_state(_state.read(ctx).get("clock")).view(), _show, as_json=json)
 
 
 @app.command("set")
 def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's new number.")],
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """Put card N on top of the clock (a correction: reveals no event).
 
     Example: d2d clock set 1
     """
     clocks.check_value(n)
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         clock.value = n
         tx.put("clock", clock.to_state())
@@ -59,7 +59,7 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
 
 
 @app.command()
-def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> None:
+def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) -> None:
     """Discard the clock's top card and reveal the Timed Events on the next.
 
     Example: d2d clock tick
@@ -71,7 +71,7 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: c.JsonOpt = False) -> 
 @app.command(context_settings={"ignore_unknown_options": True})
 def advance(ctx: typer.Context,
             k: Annotated[int, typer.Argument(help="How many ticks (1–1000).")],
-            down: DownOpt = False, json: c.JsonOpt = False) -> None:
+            down: DownOpt = False, json: _app.JsonOpt = False) -> None:
     """Tick K times and list, in order, every event passed — none is skipped.
 
     Example: d2d clock advance 4
@@ -84,12 +84,12 @@ def advance(ctx: typer.Context,
 def event_add(ctx: typer.Context,
               at: Annotated[int, typer.Argument(help="The clock number it is placed on.")],
               text: Annotated[str, typer.Argument(help="What happens.")],
-              json: c.JsonOpt = False) -> None:
+              json: _app.JsonOpt = False) -> None:
     """Place a Timed Event in the Clock on card N (revealed when card N comes up).
 
     Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
     """
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         result = clocks.add_timed(clock, at, text)
         tx.put("clock", clock.to_state())
@@ -105,13 +105,13 @@ def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="W
                  repeat: Annotated[bool, typer.Option(
                      "--repeat", help="Check it every round end, even after it occurred.")]
                  = False,
-                 json: c.JsonOpt = False) -> None:
+                 json: _app.JsonOpt = False) -> None:
     """Add a Random Event, checked with a Fate reveal at each round end.
 
     Example: d2d clock event random "A patrol passes" --chance 1/4
     """
     clocks.parse_chance(chance)
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         result = clocks.add_random(clock, text, chance, repeat)
         tx.put("clock", clock.to_state())
@@ -120,12 +120,12 @@ def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="W
 
 
 @event_app.command("list")
-def event_list(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def event_list(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Every Timed Event (in clock order) and Random Event.
 
     Example: d2d clock event list --json
     """
-    render.emit(clocks.Clock.from_state(c.read(ctx).get("clock")).view(), _show, as_json=json)
+    render.emit(clocks.Clock.from_state(_state.read(ctx).get("clock")).view(), _show, as_json=json)
 
 
 def _show(con: Any, r: clocks.ClockView) -> None:

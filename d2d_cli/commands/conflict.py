@@ -7,13 +7,13 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
-from d2d_cli.rules import conflict as rules
-from d2d_cli.rules.cards import parse_card
-from d2d_cli.rules.situation import Terms
+from d2d_cli.rules.combat import conflict as rules
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.deck.cards import parse_card
 
-app = c.single("conflict")
+app = _app.single("conflict")
 
 _LEVEL_HELP = ("'s Level, for the Level Bonus of a rank tiebreak (0 or more; "
                "default: a unit side's skill Level).")
@@ -34,7 +34,7 @@ ObstacleOpt = Annotated[list[str] | None, typer.Option(
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
-        autocompletion=c.complete_sides,
+        autocompletion=_complete.complete_sides,
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
              "with orientation (7S^, QHv, RW), fate, or a unit: NAME:APPROACH, NAME:CARD, "
@@ -58,8 +58,8 @@ def conflict(
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
-    card: c.CardOpt = None,
-    json: c.JsonOpt = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Who wins a conflict, what each side gets, and the rank tiebreak of Fast vs Fast
     and Strong vs Strong (A > J > Q > K > 2 > … > 10, Level Bonus applied).
@@ -87,9 +87,9 @@ def conflict(
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    data = c.read(ctx)
-    opts = c.options(ctx, data)
-    table = c.cards(card)
+    data = _state.read(ctx)
+    opts = _state.options(ctx, data)
+    table = _reveal.cards(card)
     if sides == ["chart"]:
         render.emit(rules.chart_result(opts.conflict_chart, table), _show_chart, as_json=json)
         return
@@ -101,7 +101,7 @@ def conflict(
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus)
-    result = c.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
+    result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 
 
@@ -164,7 +164,7 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
 
 
 def _show_cover(con: Any, cover: rules.CoverTarget) -> None:
-    from d2d_cli.rules.cards import SUIT_SYMBOL
+    from d2d_cli.rules.deck.cards import SUIT_SYMBOL
 
     named = ", ".join(f"{SUIT_SYMBOL[k]} {render.escape(v)}" for k, v in cover.obstacles.items())
     hit = (f"{SUIT_SYMBOL[cover.card.suit]} is {render.escape(cover.target)}"

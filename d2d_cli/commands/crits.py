@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands._crit_options import (
     ArmorOpt,
     HitsOpt,
@@ -19,9 +19,9 @@ from d2d_cli.commands._crit_options import (
     WeaponOpt,
     location_charts,
 )
-from d2d_cli.rules import crits as rules
+from d2d_cli.rules.combat import crits as rules
 
-app = c.single("crit")
+app = _app.single("crit")
 
 DamageCardOpt = Annotated[list[str] | None, typer.Option(
     "--card", "-c", metavar="TYPE@LOCATION",
@@ -46,10 +46,10 @@ def crit(
     types: TypesOpt = None,
     vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
-        autocompletion=c.complete_units,
+        autocompletion=_complete.complete_units,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Rate a Crit: the damage types pick the Damage Deck; draw until a matching type —
     its location is the Crit location; the armor there cancels the Power (Power vs
@@ -65,15 +65,15 @@ def crit(
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
-    data = c.read(ctx)
-    opts = c.options(ctx, data)
+    data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
                         tuple(card) if card else None, target, by)
     charts = location_charts(ctx, opts)
     if not ask.writes:
         result = rules.crit(ask, data, None, opts, charts)
     else:
-        with c.edit(ctx) as tx:
+        with _state.edit(ctx) as tx:
             result = rules.crit(ask, tx.data, tx.rng, opts, charts)
             for key, value in result.changes.items():
                 tx.put(key, value)

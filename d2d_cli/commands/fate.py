@@ -7,12 +7,12 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import fate
-from d2d_cli.rules.cards import names as card_names
-from d2d_cli.rules.cards import parse_card
+from d2d_cli.commands import _app, _complete, _reveal, _state
+from d2d_cli.rules.deck import fate
+from d2d_cli.rules.deck.cards import names as card_names
+from d2d_cli.rules.deck.cards import parse_card
 
-app = c.group("fate")
+app = _app.group("fate")
 
 
 @app.command()
@@ -21,7 +21,7 @@ def draw(
     n: Annotated[int, typer.Argument(help="How many cards to reveal (1–100).")] = 1,
     peek: Annotated[bool, typer.Option("--peek", help="Look at the top cards without "
                                        "taking them: changes nothing.")] = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Reveal the top N Fate cards (each with its orientation).
 
@@ -30,9 +30,9 @@ def draw(
     """
     fate.check_count(n)
     if peek:
-        result = fate.peek(fate.Deck.from_state(c.read(ctx).get("fate")), n)
+        result = fate.peek(fate.Deck.from_state(_state.read(ctx).get("fate")), n)
     else:
-        with c.edit(ctx) as tx:
+        with _state.edit(ctx) as tx:
             deck = fate.Deck.from_state(tx.data.get("fate"))
             result = fate.draw(deck, n, tx.rng())
             tx.put("fate", deck.to_state())
@@ -53,13 +53,13 @@ def shuffle(
     ctx: typer.Context,
     reset: Annotated[bool, typer.Option("--reset", help="Rebuild a complete 54-card deck "
                                         "(for a deck broken by hand edits).")] = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Shuffle the discard pile back into the Fate deck (new orientations too).
 
     Example: d2d fate shuffle
     """
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         deck, result = fate.shuffle(tx.data.get("fate"), tx.rng(), reset)
         tx.put("fate", deck.to_state())
         tx.summary = "shuffled all 54 cards"
@@ -67,12 +67,12 @@ def shuffle(
 
 
 @app.command()
-def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """How many cards are left, how many discarded, and the last reveal.
 
     Example: d2d fate status --json
     """
-    render.emit(fate.status(c.read(ctx).get("fate")), _show_status, as_json=json)
+    render.emit(fate.status(_state.read(ctx).get("fate")), _show_status, as_json=json)
 
 
 def _show_status(con: Any, r: fate.DeckCounts) -> None:
@@ -83,12 +83,12 @@ def _show_status(con: Any, r: fate.DeckCounts) -> None:
 
 
 @app.command()
-def coin(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+def coin(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """Coin toss (d2): black is Heads, red is Tails (000 "Fate > Randomizing").
 
     Example: d2d fate coin   (table mode: d2d fate coin --card 7H)
     """
-    result, _ = c.with_reveals(ctx, c.cards(card), fate.coin)
+    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card), fate.coin)
     render.emit(result, _show_coin, as_json=json)
 
 
@@ -99,10 +99,10 @@ def _show_coin(con: Any, r: fate.Coin) -> None:
 @app.command("high-card")
 def high_card(
     ctx: typer.Context,
-    names: Annotated[list[str], typer.Argument(autocompletion=c.complete_units,
+    names: Annotated[list[str], typer.Argument(autocompletion=_complete.complete_units,
                                                help="Who wants to act (two or more).")],
-    card: c.CardOpt = None,
-    json: c.JsonOpt = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Who acts first: each name reveals a card, highest first (000 "Fate > High Card").
 
@@ -110,7 +110,7 @@ def high_card(
     red). Exact ties (cards from different decks at the table) reveal again.
     Example: d2d fate high-card Archer Thief Scout
     """
-    result, _ = c.with_reveals(ctx, c.cards(card), lambda r: fate.high_card(names, r))
+    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card), lambda r: fate.high_card(names, r))
     render.emit(result, _show_high, as_json=json)
 
 
@@ -137,8 +137,8 @@ def die(
         "--advantage", help="Read each die twice, keep the higher (000 l.1122).")] = False,
     disadvantage: Annotated[bool, typer.Option(
         "--disadvantage", help="Read each die twice, keep the lower (000 l.1178).")] = False,
-    card: c.CardOpt = None,
-    json: c.JsonOpt = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Read Fate cards as a die: every die of the rules (d2…d108) and any dN up to d1000.
 
@@ -151,17 +151,17 @@ def die(
 
     Example: d2d fate die d10 --count 2
     """
-    from d2d_cli.rules import dice  # only this command reads dice (a lookup stays light)
+    from d2d_cli.rules.deck import dice  # only this command reads dice (a lookup stays light)
 
     spec = dice.check(sides, count)
     mode = ("advantage" if advantage and not disadvantage else
             "disadvantage" if disadvantage and not advantage else "normal")
-    result, _ = c.with_reveals(ctx, c.cards(card),
+    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card),
                                lambda r: dice.throw(spec, count, r, explain, mode))
     render.emit(result, _show_die, as_json=json)
 
 
-def _show_die(con: Any, r: Any) -> None:  # rules.dice.Thrown
+def _show_die(con: Any, r: Any) -> None:  # rules.deck.dice.Thrown
     if r.advantage != "normal":
         con.print(f"[dim]{r.advantage.capitalize()}: each die read twice, the "
                   f"{'higher' if r.advantage == 'advantage' else 'lower'} kept[/]")

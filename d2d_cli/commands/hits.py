@@ -7,20 +7,20 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
-from d2d_cli.rules import hits as rules
-from d2d_cli.rules.cards import parse_card
-from d2d_cli.rules.situation import Terms
+from d2d_cli.rules.combat import hits as rules
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.deck.cards import parse_card
 
-app = c.single("hit")
+app = _app.single("hit")
 
 
 @app.command()
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
-        autocompletion=c.complete_cards,
+        autocompletion=_complete.complete_cards,
         metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
         "cards (e.g. 2S 3H 4C).")],
     level: Annotated[int | None, typer.Option(
@@ -58,8 +58,8 @@ def hit(
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
-    card: c.CardOpt = None,
-    json: c.JsonOpt = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
     +1 if rank + Level > Difficulty; combos QQ KK AA KKK AAA AAAA or a straight of 3+
@@ -78,18 +78,18 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    data = c.read(ctx)
-    opts = c.options(ctx, data)
+    data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
                   disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
                   stat=stat)
     ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
-                    vs=vs, combo=combo, table=c.cards(card), combos=opts.combos,
+                    vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
                     ten_always_hits=opts.ten_always_hits, data=data, by=by,
                     difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill)
-    result = c.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     render.emit(result, _show, as_json=json)
 
 

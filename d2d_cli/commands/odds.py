@@ -13,11 +13,11 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _state
 from d2d_cli.commands import _crit_options as crit_opts
-from d2d_cli.rules import odds as rules
+from d2d_cli.rules.odds import exact as rules
 
-app = c.group("odds")
+app = _app.group("odds")
 
 FreshOpt = Annotated[bool, typer.Option(
     "--fresh", help="Odds from a full, freshly shuffled deck instead of the session's.")]
@@ -27,7 +27,7 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
     """The Fate deck as odds may see it: faces only, order and orientation dropped."""
     if fresh:
         return rules.Piles.fresh(), rules.DeckView("fresh", 54, 0)
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
 
     deck = fate.Deck.from_state(data.get("fate"))
     return (rules.Piles.of(deck.draw, deck.discard),
@@ -43,15 +43,15 @@ def conflict(
     level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
     level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
     fresh: FreshOpt = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The chance that A wins, B wins, both win (equal ranks) or neither (a tie), as
     d2d conflict decides it, for every Fate card a fate side could reveal next.
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
-    data = c.read(ctx)
-    opts = c.options(ctx, data)
+    data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
     result = rules.conflict_odds(
         side_a, side_b, piles, deck, level_a=level_a, level_b=level_b,
@@ -83,7 +83,7 @@ def hits(
     vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY", help="The Difficulty: a "
                                     "number 1 or more, or a stat (2x1 → 2).")] = "",
     fresh: FreshOpt = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The Hits of a winner holding N Fate cards who plays the set with the most Hits
     (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
@@ -91,14 +91,14 @@ def hits(
 
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
-    from d2d_cli.rules.hits import parse_difficulty
+    from d2d_cli.rules.combat.hits import parse_difficulty
 
-    data = c.read(ctx)
+    data = _state.read(ctx)
     piles, deck = _piles(data, fresh)
     result = rules.hits_odds(
         n, piles, deck, level=level, rival_level=rival_level,
         difficulty=parse_difficulty(vs),
-        ten_always_hits=c.options(ctx, data).ten_always_hits)
+        ten_always_hits=_state.options(ctx, data).ten_always_hits)
     render.emit(result, _show_hits, as_json=json)
 
 
@@ -118,16 +118,16 @@ def die(
     ctx: typer.Context,
     sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d108.")],
     fresh: FreshOpt = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The chance of each value of the next d2d fate die dN, redraws included.
 
     Example: d2d odds die d10
     """
-    from d2d_cli.rules.dice import parse_die
+    from d2d_cli.rules.deck.dice import parse_die
 
     n = parse_die(sides)
-    piles, deck = _piles(c.read(ctx), fresh)
+    piles, deck = _piles(_state.read(ctx), fresh)
     result = rules.die_odds(n, piles, deck)
     render.emit(result, _show_die, as_json=json)
 
@@ -141,12 +141,12 @@ def _show_die(con: Any, r: rules.DieOdds) -> None:
 
 
 @app.command()
-def weather(ctx: typer.Context, fresh: FreshOpt = False, json: c.JsonOpt = False) -> None:
+def weather(ctx: typer.Context, fresh: FreshOpt = False, json: _app.JsonOpt = False) -> None:
     """The wind d2d weather wind would reveal next: direction and speed.
 
     Example: d2d odds weather --json
     """
-    piles, deck = _piles(c.read(ctx), fresh)
+    piles, deck = _piles(_state.read(ctx), fresh)
     result = rules.weather_odds(piles, deck)
     render.emit(result, _show_weather, as_json=json)
 
@@ -174,7 +174,7 @@ def crit(
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
     fresh: FreshOpt = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
     it stands (draw until a matching type), and at each the armor found there, the Hits
@@ -182,12 +182,13 @@ def crit(
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
-    from d2d_cli.rules import crits, units
+    from d2d_cli.rules.combat import crits
+    from d2d_cli.rules.units import roster as units
 
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
-    data = c.read(ctx)
-    opts = c.options(ctx, data)
+    data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app
 
-app = c.single("play")
+app = _app.single("play")
 
 
 @app.command()
@@ -23,8 +23,8 @@ def play(ctx: typer.Context) -> None:
     """
     from d2d_cli import session, shell
 
-    s = c.settings(ctx)
+    s = _app.settings(ctx)
     session.locate(s.session)  # an unknown name is refused here, with the nearest names
-    code = shell.start(s.session, s.seed, s.debug)
+    code = shell.start(s)
     if code:
         raise typer.Exit(code)

@@ -7,20 +7,20 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import reference
+from d2d_cli.commands import _app, _complete
+from d2d_cli.rules.overview import reference
 
-app = c.single("ref")
+app = _app.single("ref")
 
 
 @app.command()
 def ref(
     ctx: typer.Context,
-    term: Annotated[list[str], typer.Argument(autocompletion=c.complete_terms,
+    term: Annotated[list[str], typer.Argument(autocompletion=_complete.complete_terms,
                                               metavar="TERM", help="A name (\"Blood Loss\", "
                     "thief, Stealth, Pick Lock) or a list: skills, archetypes, conditions, "
                     "glossary.")],
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Look a term up in the rules' tables: skills (Common skills marked, specialties),
     Magic types, Powers, archetypes (with their skill packages), conditions (with their

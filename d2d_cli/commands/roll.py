@@ -10,12 +10,12 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _reveal, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import dicenotation as dn
-from d2d_cli.rules import systems
+from d2d_cli.rules.roll import notation as dn
+from d2d_cli.rules.roll import systems
 
-app = c.single("roll")
+app = _app.single("roll")
 
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True,
           "help_option_names": ["-h", "--help"]}
@@ -35,8 +35,8 @@ def roll(
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="With --odds: Fate-deck cards (Nc) from a full deck, not the "
         "session's draw pile.")] = False,
-    card: c.CardOpt = None,
-    json: c.JsonOpt = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Roll dice and cards: NdS (d% dF d{1,1,2,3} d{11..20}); keep/drop kh kl dh dl;
     explode ! (on the top face, or !>=N; at most 10 times, or xN up to 100); reroll r
@@ -56,7 +56,7 @@ def roll(
     words = [*(expression or []), *ctx.args]
     text, sys_name, proc = _expression(ctx, system, words)
     e = dn.parse(text)
-    table = c.cards(card)
+    table = _reveal.cards(card)
     if odds:
         if table is not None:
             raise BadInput("--card is for rolling; --odds reads the deck without drawing")
@@ -89,7 +89,7 @@ def _system(ctx: typer.Context, name: str) -> systems.System:
     import tomllib
 
     path = Path(name).expanduser()
-    path = path if path.is_absolute() or path.exists() else c.path(ctx).parent / path
+    path = path if path.is_absolute() or path.exists() else _state.path(ctx).parent / path
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as err:
@@ -103,15 +103,15 @@ def _fate_counts(ctx: typer.Context, e: dn.Expression,
         return None, None
     if fresh:
         return dn.FateCounts.fresh(), "fresh"
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
 
-    deck = fate.Deck.from_state(c.read(ctx).get("fate"))
+    deck = fate.Deck.from_state(_state.read(ctx).get("fate"))
     return dn.FateCounts(tuple(sorted(x.face for x in deck.draw))), "session"
 
 
 def _dice_rng(ctx: typer.Context) -> random.Random:
     """--seed makes a roll repeatable; otherwise dice need no session at all."""
-    seed = c.settings(ctx).seed
+    seed = _app.settings(ctx).seed
     return random.Random(f"d2d:{seed}:roll") if seed is not None else random.Random()
 
 
@@ -129,7 +129,7 @@ def _roll(ctx: typer.Context, e: dn.Expression, table: Any, sys_name: str | None
         rng = reveal.rng if reveal.rng is not None else _dice_rng(ctx)
         return dn.roll(e, rng, reveal, system=sys_name, procedure=proc)
 
-    result, _ = c.with_reveals(ctx, table, body)
+    result, _ = _reveal.with_reveals(ctx, table, body)
     return result
 
 

@@ -7,28 +7,29 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _reveal, _state
 from d2d_cli.commands.clock import show_reached
-from d2d_cli.rules import rounds, tasks, units
-from d2d_cli.rules.cards import names as card_names
-from d2d_cli.rules.clock import Clock
-from d2d_cli.rules.round_state import Round
+from d2d_cli.rules.deck.cards import names as card_names
+from d2d_cli.rules.time import rounds, tasks
+from d2d_cli.rules.time.clock import Clock
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.units import roster as units
 
-app = c.group("round")
+app = _app.group("round")
 
 
 @app.command()
-def start(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def start(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Start the next round: refresh every unit — Move = Speed, Action Cost = Speed/2
     (round down, at least 1), Turn = 2 — on the scene's map (Speed after condition
     penalties; docs/rules.md "Move and Action Cost").
 
     Example: d2d round start
     """
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        result = rounds.start(rnd, roster, c.options(ctx, tx.data), rounds.map_of(tx.data))
+        result = rounds.start(rnd, roster, _state.options(ctx, tx.data), rounds.map_of(tx.data))
         tx.put("units", units.roster_state(roster))
         tx.put("round", rnd.to_state())
         tx.summary = f"round {rnd.number} started"
@@ -41,13 +42,13 @@ def end(ctx: typer.Context,
             "--recover", "-r", metavar="NAME=CHOICE",
             help="What a unit recovers: a minor condition (Archer=fatigue) or an ability "
                  "in cooldown. Repeat per unit; without it the choices are listed.")] = None,
-        card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+        card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """End the round, once: Draw, Recover, Task Clock (Progress −1), condition and
     Random Events (Fate reveals), Clock tick — one summary.
 
     Example: d2d round end --recover Archer=fatigue
     """
-    with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
+    with _state.edit(ctx) as tx, _reveal.reveals(tx, _reveal.cards(card)) as reveal:
         rnd = Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
         clock = Clock.from_state(tx.data.get("clock"))
@@ -131,7 +132,7 @@ def _show_end(con: Any, r: rounds.RoundEnded) -> None:
 
 
 @app.command()
-def groups(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def groups(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Who resolves with whom this round: Groups from Targets (001 l.475–477 "Unit and
     its Target are in the same Group"), each unit with its Move left, most first (the
     order the Countdown from 10 reaches them, 001 l.499).
@@ -140,9 +141,9 @@ def groups(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d round groups
     """
-    from d2d_cli.rules import groups as g
+    from d2d_cli.rules.time import groups as g
 
-    data = c.read(ctx)
+    data = _state.read(ctx)
     rnd = Round.from_state(data.get("round"))
     render.emit(g.groups(units.roster(data), rnd.number, rnd.phase), _show_groups,
                 as_json=json)

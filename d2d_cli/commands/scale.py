@@ -1,7 +1,7 @@
 """``d2d scale …`` — stats at any scale: real mass, speed and IQ ↔ ``8x1``; map scales.
 
 000 "Reference > Units", "Map and Scale"; 001 pp.6–10 ("Stat" and its samples).
-Conversions live in :mod:`d2d_cli.rules.scale`; choices in docs/rules.md "Stats and
+Conversions live in :mod:`d2d_cli.rules.scale.quantities`; choices in docs/rules.md "Stats and
 scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for its
 ``[rules]``), and not even those when ``--convention`` is given.
 """
@@ -13,13 +13,14 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import scale, stats
-from d2d_cli.rules.options import DEFAULTS, Options
-from d2d_cli.rules.record import replace
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import replace
+from d2d_cli.rules.scale import quantities as scale
+from d2d_cli.rules.scale import stats
 
-app = c.group("scale")
+app = _app.group("scale")
 
 # "-5kg" is a (bad) value, not an unknown option: let it reach the rules' message.
 _VALUE = {"ignore_unknown_options": True}
@@ -36,7 +37,7 @@ def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
     the session is not read at all unless ``always``)."""
     if convention is not None and not always:
         return DEFAULTS, scale.check_convention(convention)
-    opts = c.options(ctx, c.read(ctx))
+    opts = _state.options(ctx, _state.read(ctx))
     chosen = convention if convention is not None else opts.speed_convention
     return opts, scale.check_convention(chosen)
 
@@ -46,7 +47,7 @@ def mass(
     value: Annotated[list[str], typer.Argument(
         metavar="VALUE", help="A mass: 80kg, 175lb, 60t, 5.97e24kg, 12oz, 2 short tons, "
         "62 kg (a bare number is kg).")],
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """A real mass → Body, read back in kg and lb, with Deadlift, Carry and Load.
 
@@ -62,7 +63,7 @@ def speed(
     value: Annotated[list[str], typer.Argument(
         metavar="VALUE", help="A speed: 4m/s, 40kph, 40 km/h, 25mph, 10knots, 0.5c.")],
     convention: ConventionOpt = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """A real speed → Speed; shows the other convention's reading when it differs.
 
@@ -77,7 +78,7 @@ def speed(
 def iq(
     value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50 (e.g. 100), "
                                          "or a Mind stat (e.g. 5x1) for its IQ.")],
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """An IQ → Mind (000: "Mind is equal to IQ-50"), or a Mind stat → its IQ.
 
@@ -93,7 +94,7 @@ def show(
     as_: Annotated[str, typer.Option("--as", metavar="body|mind|speed",
                                      help="Which stat it is (default body).")] = "body",
     convention: ConventionOpt = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The real quantities a stat stands for, in metric and imperial.
 
@@ -110,7 +111,7 @@ def show(
 def compare(
     a: Annotated[str, typer.Argument(metavar="STAT", help="The first stat (a).")],
     b: Annotated[str, typer.Argument(metavar="STAT", help="The second stat (b).")],
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Which stat is higher, the Level Bonus and the scale difference (signed: + favours a).
 
@@ -123,7 +124,7 @@ def compare(
 
 
 @app.command("samples")
-def samples_(json: c.JsonOpt = False) -> None:
+def samples_(json: _app.JsonOpt = False) -> None:
     """The rules' samples, from an electron to the universe, with d2d's stat for each.
 
     Example: d2d scale samples
@@ -135,7 +136,7 @@ def samples_(json: c.JsonOpt = False) -> None:
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
-        autocompletion=c.complete_maps,
+        autocompletion=_complete.complete_maps,
         metavar="TYPE", help="personal, car, naval, aerial, planetary, narrative (or "
                              "starfighter, orbital, stellar, galactic: no printed scale).")]
     = None,
@@ -143,7 +144,7 @@ def map_(
                                               help="A unit's Speed, e.g. 5x0.")] = None,
     list_: Annotated[bool, typer.Option("--list", help="Show every map type.")] = False,
     convention: ConventionOpt = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """A map's space and round, and what one Move counts on it; with --speed, a unit's
     Move and Action Cost there — the same rule as round start and the Status Bar.
@@ -170,7 +171,7 @@ def area(
         "--reading", metavar="table|formula",
         help="The printed rows (1–5 points) or the printed formula (X−1)². Default: the "
              "session's [rules] power_area.")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """The area a Power's Effect points buy: 1 space, or Area Effect cards (000 "Powers").
 
@@ -178,12 +179,12 @@ def area(
     "(X-1)^2" that disagree from 3 points (docs/errata.md). Example: d2d scale area 4
     """
     if reading is None:
-        rules = c.options(ctx, c.read(ctx))
+        rules = _state.options(ctx, _state.read(ctx))
     elif reading in ("table", "formula"):
         rules = replace(DEFAULTS, power_area=reading)
     else:
         raise BadInput(f"--reading {reading!r}: use table or formula")
-    from d2d_cli.rules import powers
+    from d2d_cli.rules.units import powers
 
     render.emit(powers.power_area(points, rules), _show_area, as_json=json)
 
@@ -272,7 +273,7 @@ def _show_samples(con: Any, r: scale.Samples) -> None:
     con.print(t)
 
 
-def _show_area(con: Any, r: Any) -> None:  # rules.powers.PowerArea
+def _show_area(con: Any, r: Any) -> None:  # rules.units.powers.PowerArea
     if r.printed_row is None:
         note = "above 5 points only the formula (X−1)² is printed" \
             if r.power_area == "table" else ""

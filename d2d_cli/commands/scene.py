@@ -10,11 +10,11 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import scene
+from d2d_cli.rules.overview import scene
 
-app = c.group("scene")
+app = _app.group("scene")
 
 
 def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
@@ -65,15 +65,15 @@ def load(ctx: typer.Context,
          file: Annotated[str, typer.Argument(metavar="FILE.toml",
                                              help="A scene file (a regular file up to "
                                                   "1 MiB), or a built-in scene: combat1.")],
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """Set up a scene: name, map, factions and goals, units, tasks, the clock and its
     events. Replaces the last scene (characters stay on the roster).
 
     Example: d2d scene load examples/combat1.toml
     """
     label, raw = read_scene_file(file)
-    with c.edit(ctx) as tx:
-        sections, result = scene.load(raw, tx.data, c.options(ctx, tx.data))
+    with _state.edit(ctx) as tx:
+        sections, result = scene.load(raw, tx.data, _state.options(ctx, tx.data))
         for key, value in sections.items():
             tx.put(key, value)
         tx.summary = f"scene {result.name!r} loaded from {label}"
@@ -81,13 +81,13 @@ def load(ctx: typer.Context,
 
 
 @app.command()
-def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The scene: map, factions and goals, units, tasks, the clock.
 
     Example: d2d scene show
     """
-    data = c.read(ctx)
-    render.emit(scene.view(data, c.options(ctx, data)), _show, as_json=json)
+    data = _state.read(ctx)
+    render.emit(scene.view(data, _state.options(ctx, data)), _show, as_json=json)
 
 
 def _unit_line(u: scene.SceneUnit) -> str:

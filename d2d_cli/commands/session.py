@@ -8,10 +8,10 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render, session
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import summary
+from d2d_cli.commands import _app, _state
+from d2d_cli.rules.overview import summary
 
-app = c.group("session")
+app = _app.group("session")
 
 
 def _complete_names(incomplete: str) -> list[str]:
@@ -29,14 +29,14 @@ def new(
     name: NameArg,
     use: Annotated[bool, typer.Option("--use", help="Also make it the current session.")]
     = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible).
 
     Example: d2d --seed 7 session new friday --use
     """
     path = session.resolve(name)
-    session.create(path, seed=c.settings(ctx).seed)
+    session.create(path, seed=_app.settings(ctx).seed)
     if use:
         session.set_current(name)
     result = {"name": session.display_name(path), "path": str(path), "current": use}
@@ -54,7 +54,7 @@ def _show_new(con: Any, r: dict[str, Any]) -> None:
 
 
 @app.command("list")
-def list_(json: c.JsonOpt = False) -> None:
+def list_(json: _app.JsonOpt = False) -> None:
     """The named sessions in the data folder; the current one is marked.
 
     Example: d2d session list
@@ -73,7 +73,7 @@ def _show_list(con: Any, r: dict[str, Any]) -> None:
 
 
 @app.command()
-def use(name: NameArg, json: c.JsonOpt = False) -> None:
+def use(name: NameArg, json: _app.JsonOpt = False) -> None:
     """Make NAME the current session (used when --session is not given).
 
     Example: d2d session use friday
@@ -85,24 +85,24 @@ def use(name: NameArg, json: c.JsonOpt = False) -> None:
 
 
 @app.command()
-def path(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def path(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Print the session file's path (handy for editing it by hand).
 
     Example: $EDITOR "$(d2d session path)"
     """
-    p = c.path(ctx)
+    p = _state.path(ctx)
     render.emit({"path": str(p), "exists": p.exists()},
                 lambda con, r: con.out(r["path"], highlight=False), as_json=json)
 
 
 @app.command()
-def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """What the session holds: deck, units, tasks, clock, rules.
 
     Example: d2d session show
     """
-    p = c.path(ctx)
-    data = c.read(ctx)
+    p = _state.path(ctx)
+    data = _state.read(ctx)
     fate = data.get("fate", {})
     result = {
         "name": session.display_name(p),
@@ -115,7 +115,7 @@ def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
                      and k not in ("meta", "rules", "fate")},
         "rules": data.get("rules", {}),
     }
-    c.options(ctx, data)  # a bad hand-edited [rules] is named here too
+    _state.options(ctx, data)  # a bad hand-edited [rules] is named here too
     table = summary.summarize(data)  # what the human view reads beyond the counts
     render.emit(result, lambda con, r: _show_show(con, r, table), as_json=json)
 
@@ -165,13 +165,13 @@ def _when(created: Any) -> str:
 def log(
     ctx: typer.Context,
     last: Annotated[int, typer.Option("--last", "-n", help="How many entries.")] = 20,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """What changed, oldest first: each state-changing command and what it did.
 
     Example: d2d session log --last 5
     """
-    entries = session.log(c.path(ctx), max(last, 0))
+    entries = session.log(_state.path(ctx), max(last, 0))
     render.emit({"entries": entries}, _show_log, as_json=json)
 
 
@@ -191,25 +191,25 @@ ForceOpt = Annotated[bool, typer.Option(
 
 
 @app.command()
-def undo(ctx: typer.Context, force: ForceOpt = False, json: c.JsonOpt = False) -> None:
+def undo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False) -> None:
     """Revert the last state-changing command, and say what was reverted. Goes back at
     least 50 commands; refuses if the file was edited by hand since (see --force).
 
     Example: d2d session undo
     """
-    reverted = session.undo(c.settings_path(ctx), force=force)
+    reverted = session.undo(_state.settings_path(ctx), force=force)
     render.emit({"reverted": reverted}, _show_step("Reverted", "reverted"),
                 as_json=json)
 
 
 @app.command()
-def redo(ctx: typer.Context, force: ForceOpt = False, json: c.JsonOpt = False) -> None:
+def redo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False) -> None:
     """Re-apply the command the last undo reverted (until another command changes the
     session).
 
     Example: d2d session redo
     """
-    redone = session.redo(c.settings_path(ctx), force=force)
+    redone = session.redo(_state.settings_path(ctx), force=force)
     render.emit({"redone": redone}, _show_step("Re-applied", "redone"),
                 as_json=json)
 

@@ -8,18 +8,18 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import status_bar
+from d2d_cli.commands import _app, _state
+from d2d_cli.rules.units import status_bar
 
 if TYPE_CHECKING:
-    from d2d_cli.rules.dashboard import Dashboard, StatusRow
+    from d2d_cli.rules.overview.dashboard import Dashboard, StatusRow
 
-app = c.single("status")
+app = _app.single("status")
 
 
 
 @app.command()
-def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The round and its phase, the scene clock and its next Timed Event, open tasks,
     the weather, and every unit: stats after conditions, conditions and Crits (Dying
     highlighted), Move, Action Cost, Actions and Turn left, target, Abilities in
@@ -32,10 +32,10 @@ def status(ctx: typer.Context, json: c.JsonOpt = False) -> None:
 
     Example: d2d status
     """
-    from d2d_cli.rules.dashboard import dashboard
+    from d2d_cli.rules.overview.dashboard import dashboard
 
-    data = c.read(ctx)
-    opts, where = c.options(ctx, data), status_bar.map_of(data)
+    data = _state.read(ctx)
+    opts, where = _state.options(ctx, data), status_bar.map_of(data)
     # Before a unit's first Refresh, Move and Action Cost are what it will give.
     render.emit(dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts)), _show,
                 as_json=json)
@@ -86,7 +86,7 @@ def _header(r: Dashboard) -> list[str]:
 
 def _marks(u: StatusRow) -> str:
     """Conditions and Crits as markup, Dying and Dead highlighted."""
-    from d2d_cli.rules import conditions
+    from d2d_cli.rules.units import conditions
 
     out = []
     for key, n in u.conditions.items():
@@ -118,7 +118,7 @@ def _dash(v: Any) -> str:
 def _table(rows: tuple[StatusRow, ...]) -> Any:
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.plain import Table
-    from d2d_cli.rules.units import STATS
+    from d2d_cli.rules.units.roster import STATS
 
     t = Table("Unit", "Body", "Mind", "Will", "Speed", "Move", "AC", "Acts", "Turn",
               "Target", "Conditions", box=None)
@@ -132,7 +132,7 @@ def _table(rows: tuple[StatusRow, ...]) -> Any:
 def _stacked(con: Any, u: StatusRow) -> None:
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.plain import Indented
-    from d2d_cli.rules.units import STATS
+    from d2d_cli.rules.units.roster import STATS
 
     e = render.escape
     con.print(f"[bold]{e(u.name)}[/]" + (f" → {e(u.target)}" if u.target else ""))

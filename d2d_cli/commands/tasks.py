@@ -8,16 +8,16 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import tasks
-from d2d_cli.rules.options import Options
+from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.rules.core.options import Options
+from d2d_cli.rules.time import tasks
 
-app = c.group("task")
+app = _app.group("task")
 
-NameArg = Annotated[str, typer.Argument(autocompletion=c.complete_tasks,
+NameArg = Annotated[str, typer.Argument(autocompletion=_complete.complete_tasks,
                                         help="The task's name, e.g. Knot.")]
 HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
-ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=c.complete_units,
+ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=_complete.complete_units,
                                            help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
 
@@ -27,9 +27,9 @@ Step = Callable[[dict[str, tasks.Task], Options], tasks.TaskView]
 
 def _change(ctx: typer.Context, step: Step, summary: str) -> tasks.TaskView:
     """Apply ``step`` to the session's task board, save it, and return its result."""
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         board = tasks.board(tx.data)
-        result = step(board, c.options(ctx, tx.data))
+        result = step(board, _state.options(ctx, tx.data))
         tx.put("tasks", tasks.board_state(board))
         tx.summary = f"{summary}: Challenge {result.challenge}, Progress {result.progress}"
     return result
@@ -40,10 +40,10 @@ def new(ctx: typer.Context, name: NameArg,
         difficulty: Annotated[int, typer.Option("--difficulty", "-d",
                                                 help="The Difficulty (1–100).")],
         worker: Annotated[list[str] | None, typer.Option(
-            "--worker", "-w", autocompletion=c.complete_units,
+            "--worker", "-w", autocompletion=_complete.complete_units,
             help="A character working the task (repeat for Teamwork).")]
         = None,
-        json: c.JsonOpt = False) -> None:
+        json: _app.JsonOpt = False) -> None:
     """Start a task: Challenge and Progress tokens each equal to the Difficulty.
 
     Example: d2d task new Knot --difficulty 4 --worker Thief
@@ -56,7 +56,7 @@ def new(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-        json: c.JsonOpt = False) -> None:
+        json: _app.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
 
     With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
@@ -70,7 +70,7 @@ def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
 
 @app.command()
 def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """A lost Conflict on the task: Progress −Hits; no Progress left → failed.
 
     Example: d2d task lose Knot --hits 1
@@ -82,31 +82,31 @@ def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
 
 
 @app.command()
-def show(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """One task's tokens and state.
 
     Example: d2d task show Knot --json
     """
-    result = tasks.find(tasks.board(c.read(ctx)), name).view()
+    result = tasks.find(tasks.board(_state.read(ctx)), name).view()
     render.emit(result, _show_one, as_json=json)
 
 
 @app.command("list")
-def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Every task, each drawn as a bar of Challenge and Progress tokens.
 
     Example: d2d task list
     """
-    render.emit(tasks.listing(tasks.board(c.read(ctx))), _show_list, as_json=json)
+    render.emit(tasks.listing(tasks.board(_state.read(ctx))), _show_list, as_json=json)
 
 
 @app.command()
-def drop(ctx: typer.Context, name: NameArg, json: c.JsonOpt = False) -> None:
+def drop(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """Remove a task from the table.
 
     Example: d2d task drop Knot
     """
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         board = tasks.board(tx.data)
         result = tasks.drop(board, name)
         tx.put("tasks", tasks.board_state(board))

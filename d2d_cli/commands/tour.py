@@ -14,10 +14,10 @@ from typing import Annotated
 
 import typer
 
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app
 from d2d_cli.errors import D2DError
 
-app = c.single("tour")
+app = _app.single("tour")
 
 # (explanation, command line without the leading "d2d"). Lines run against the tour's
 # session: "{s}" stands for its file; a line without "{s}" gets "--session <file>".
@@ -86,6 +86,7 @@ EXPECTED_REFUSALS = {i for i, (_, line) in enumerate(STEPS, 1)
 
 @app.command()
 def tour(
+    ctx: typer.Context,
     keep: Annotated[bool, typer.Option("--keep", help="Keep the tour's session file and "
                                        "print where it is.")] = False,
 ) -> None:
@@ -93,7 +94,10 @@ def tour(
 
     Example: d2d tour
     """
-    from d2d_cli import cli, render
+    from d2d_cli import render
+
+    run = _app.settings(ctx).run
+    assert run is not None, "the root hands its run to every command"
 
     con = render.console()
     folder = Path(tempfile.mkdtemp(prefix="d2d-tour-"))
@@ -109,7 +113,7 @@ def tour(
                 con.print(f"\n[bold cyan]{shown}. {why}[/]")
             con.print(f"[dim]$ d2d {line.format(s='tour.toml')}[/]")
             try:
-                code = cli.main(argv)
+                code = run(argv)
             except D2DError as e:  # pragma: no cover - the boundary catches these
                 code = e.exit_code
             failures += code != 0 and i not in EXPECTED_REFUSALS

@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules import conditions, units
+from d2d_cli.rules.units import conditions
+from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:
-    from d2d_cli.rules import abilities, powers, stealth, turns
+    from d2d_cli.rules.time import turns
+    from d2d_cli.rules.units import abilities, powers, stealth
 
 
 class _Change(Protocol):
@@ -24,13 +26,13 @@ class _Change(Protocol):
 
 R = TypeVar("R", bound=_Change)
 
-app = c.group("unit")
+app = _app.group("unit")
 
 
 def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion: the roster's names that start with what was typed."""
     try:
-        names = list(c.read(ctx).get("units", {}))
+        names = list(_state.read(ctx).get("units", {}))
     except Exception:  # completion must never fail loudly
         return []
     return [n for n in names if n.lower().startswith(incomplete.lower())]
@@ -44,15 +46,15 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         roster = units.roster(tx.data)
         result = step(roster)
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
-            from d2d_cli.rules import status_bar
+            from d2d_cli.rules.units import status_bar
 
-            return status_bar.unit_on_bar(tx.data, result.name, c.options(ctx, tx.data))
+            return status_bar.unit_on_bar(tx.data, result.name, _state.options(ctx, tx.data))
     return result
 
 
@@ -72,7 +74,7 @@ def add(
     skill: Annotated[list[str] | None, typer.Option("--skill", metavar="NAME=LEVEL",
                      help="A skill and its level, e.g. \"Close Combat=1\"; repeat.")] = None,
     faction: Annotated[str | None, typer.Option(help="Side or group (optional).")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Add a unit (creature, NPC, vehicle) with its four stats and skills.
 
@@ -84,34 +86,34 @@ def add(
 
 
 @app.command("list")
-def list_(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """List every unit and character on the roster, in the order they were added.
 
     Example: d2d unit list
     """
-    data = c.read(ctx)
-    from d2d_cli.rules import status_bar
+    data = _state.read(ctx)
+    from d2d_cli.rules.units import status_bar
 
-    render.emit(status_bar.status_bar(data, c.options(ctx, data)), show_table, as_json=json)
+    render.emit(status_bar.status_bar(data, _state.options(ctx, data)), show_table, as_json=json)
 
 
 @app.command()
 def show(ctx: typer.Context, name: UnitArg,
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """One unit: stats after conditions, conditions, skills, Move, Action Cost, Turn, target.
 
     Example: d2d unit show "Goblin Scout" --json
     """
-    data = c.read(ctx)
-    from d2d_cli.rules import status_bar
+    data = _state.read(ctx)
+    from d2d_cli.rules.units import status_bar
 
-    render.emit(status_bar.unit_on_bar(data, name, c.options(ctx, data)), show_unit,
+    render.emit(status_bar.unit_on_bar(data, name, _state.options(ctx, data)), show_unit,
                 as_json=json)
 
 
 @app.command()
 def rm(ctx: typer.Context, name: UnitArg,
-       json: c.JsonOpt = False) -> None:
+       json: _app.JsonOpt = False) -> None:
     """Remove a unit (or character) from the roster; units targeting it lose the target.
 
     Example: d2d unit rm "Goblin Scout"
@@ -128,9 +130,9 @@ def condition(
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\", Dying (d2d ref conditions).",
-                                        autocompletion=c.complete_conditions)],
+                                        autocompletion=_complete.complete_conditions)],
     count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Add or remove condition tokens (000 Glossary); each token applies its penalty.
 
@@ -152,7 +154,7 @@ def heal(
     days: Annotated[int | None, typer.Option(
         "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days), "
         "as the Glossary gives them.")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Heal a unit: take Crits off (the rules give no time: the Narrator says when) and
     let days pass for the conditions that heal with time (000 Glossary). Dying and
@@ -173,7 +175,7 @@ def target(
                                               autocompletion=complete_units)]
     = None,
     clear: Annotated[bool, typer.Option("--clear", help="Clear the target.")] = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Set a unit's target (001 p.19 "Targets - Choose a Target (if any) for each Unit").
 
@@ -256,9 +258,9 @@ def show_table(con: Any, r: units.Roster) -> None:
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
-    from d2d_cli.rules.round_state import Round
+    from d2d_cli.rules.time.round_state import Round
 
-    with c.edit(ctx) as tx:
+    with _state.edit(ctx) as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         result = step(roster, rnd.number, rnd.phase)
@@ -275,7 +277,7 @@ def move(
                     "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
     rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
         "How many steps (default 1); for turn a heading (NE) or left/right [N]."))] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Spend Move or Turn tokens (001 l.527 "Spend Move points to move"): N Move, or
     Forward and Drift (Move 1), Slide, Backward and Drift Back (Move 2), Equip (Move 1),
@@ -288,7 +290,7 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    from d2d_cli.rules import turns
+    from d2d_cli.rules.time import turns
 
     arg = " ".join(rest) if rest else None
     result = _in_round(ctx, lambda roster, n, phase: turns.move(roster, n, phase, name,
@@ -308,7 +310,7 @@ def act(
                    "Detect or Interact with.")] = None,
     range_: Annotated[int | None, typer.Option("--range", help="Detect: Spaces to the "
                       "Hidden unit.")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
     price (001 l.577–609: Burst of Speed Slow +1, Move +2, Turn +1; Push the Limit
@@ -321,7 +323,7 @@ def act(
 
     Example: d2d unit act Archer recover fatigue
     """
-    from d2d_cli.rules import turns
+    from d2d_cli.rules.time import turns
 
     result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
                                                                action, arg, range_))
@@ -331,7 +333,7 @@ def act(
 @app.command()
 def wait(ctx: typer.Context, name: UnitArg,
          count: Annotated[int, typer.Argument(help="The Countdown's Count (10 to 1).")],
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """Wait at a Count of the Countdown (001 l.503–505 "Wait - Do nothing. IF Move =
     Count THEN Move:-1").
 
@@ -339,7 +341,7 @@ def wait(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit wait "Goblin Skirmisher" 5
     """
-    from d2d_cli.rules import turns
+    from d2d_cli.rules.time import turns
 
     result = _in_round(ctx, lambda roster, n, phase: turns.wait(roster, n, phase, name,
                                                                 count))
@@ -352,7 +354,7 @@ def wait(ctx: typer.Context, name: UnitArg,
 def face(ctx: typer.Context, name: UnitArg,
          heading: Annotated[str, typer.Argument(metavar="HEADING",
                             help="N, NE, E, SE, S, SW, W or NW.")],
-         json: c.JsonOpt = False) -> None:
+         json: _app.JsonOpt = False) -> None:
     """Place a unit facing a compass heading (001 l.495–497), without spending Turn:
     setting up, or a correction. In the round, turn with d2d unit move NAME turn.
 
@@ -360,7 +362,7 @@ def face(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit face Archer NE
     """
-    from d2d_cli.rules import turns
+    from d2d_cli.rules.time import turns
 
     result = _change(ctx, lambda roster: turns.face(roster, name, heading))
     render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
@@ -375,7 +377,7 @@ def ability(
     which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
     skill: Annotated[str | None, typer.Option(help="The Skill the Ability uses (000 "
                      "l.757), the first time it is used.")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Use an Ability — a free action that puts it in Cooldown (001 l.585) — within the
     Active limit, 2 per Level of its Skill (001 l.415; Specialties ignore it); drop it
@@ -385,10 +387,10 @@ def ability(
 
     Example: d2d unit ability Archer use "Rapid Shot" --skill Ranged
     """
-    from d2d_cli.rules import abilities
+    from d2d_cli.rules.units import abilities
 
     if action == "list":
-        render.emit(abilities.show(units.roster(c.read(ctx)), name), show_abilities,
+        render.emit(abilities.show(units.roster(_state.read(ctx)), name), show_abilities,
                     as_json=json)
         return
     if action not in ("use", "drop") or which is None:
@@ -405,7 +407,7 @@ def stealth_(
     action: Annotated[str, typer.Argument(metavar="hide|tick|spot|reveal|show")],
     count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
                      "start with, default 1; tick/spot: to add/take, default 1).")] = None,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Stealth tokens (000 l.801–807): hide (1 token, at most 2×Stealth), tick (Remain
     Hidden: Clock +1), spot (tokens −N; at 0 the unit Reveals at once), reveal (free:
@@ -416,10 +418,10 @@ def stealth_(
 
     Example: d2d unit stealth "Goblin Scout" tick
     """
-    from d2d_cli.rules import stealth
+    from d2d_cli.rules.units import stealth
 
     if action == "show":
-        result = stealth.change(units.roster(c.read(ctx)), name, action, count)
+        result = stealth.change(units.roster(_state.read(ctx)), name, action, count)
     else:
         result = _change(ctx, lambda roster: stealth.change(roster, name, action, count))
     render.emit(result, show_stealth, as_json=json)
@@ -444,7 +446,7 @@ def power(
     continuous: Annotated[bool, typer.Option(help="Continuous (1 point).")] = False,
     area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
     close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
-    json: c.JsonOpt = False,
+    json: _app.JsonOpt = False,
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
     what the Effect points buy (Area 1 point = 1 space, then Area Effect cards), and
@@ -457,13 +459,13 @@ def power(
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
     """
-    from d2d_cli.rules import powers
+    from d2d_cli.rules.units import powers
 
     if action == "use" and which is not None:
         o = powers.order(which, effect, price, initiative=initiative, result=result_,
                          range_=range_, duration=duration, continuous=continuous,
                          area_points=area, close=close)
-        rule = c.options(ctx, c.read(ctx)).power_area
+        rule = _state.options(ctx, _state.read(ctx)).power_area
         render.emit(_change(ctx, lambda roster: powers.use(roster, name, o, rule)),
                     show_power, as_json=json)
     elif action == "upkeep" and which is None:

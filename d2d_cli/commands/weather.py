@@ -7,15 +7,15 @@ from typing import Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _common as c
-from d2d_cli.rules import weather
-from d2d_cli.rules.cards import names as card_names
+from d2d_cli.commands import _app, _reveal, _state
+from d2d_cli.rules.deck.cards import names as card_names
+from d2d_cli.rules.time import weather
 
-app = c.group("weather")
+app = _app.group("weather")
 
 
 @app.command()
-def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) -> None:
+def wind(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """Reveal the wind: direction from a d8 (N, S, E, W, NE, NW, SE, SW), speed from 3
     reveals where each J, Q, K or A adds 10 km/h and draws again. Stored as the scene's
     weather.
@@ -23,20 +23,20 @@ def wind(ctx: typer.Context, card: c.CardOpt = None, json: c.JsonOpt = False) ->
     Table mode reads the direction card(s) first, then the speed cards.
     Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
     """
-    with c.edit(ctx) as tx, c.reveals(tx, c.cards(card)) as reveal:
-        result = weather.wind(reveal, c.options(ctx, tx.data).speed_convention)
+    with _state.edit(ctx) as tx, _reveal.reveals(tx, _reveal.cards(card)) as reveal:
+        result = weather.wind(reveal, _state.options(ctx, tx.data).speed_convention)
         tx.put("weather", result.state())
         tx.summary = f"wind {result.direction} {result.speed_kph} km/h"
     render.emit(result, _show, as_json=json)
 
 
 @app.command()
-def show(ctx: typer.Context, json: c.JsonOpt = False) -> None:
+def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The scene's current weather.
 
     Example: d2d weather show --json
     """
-    render.emit(weather.shown(c.read(ctx).get("weather")), _show, as_json=json)
+    render.emit(weather.shown(_state.read(ctx).get("weather")), _show, as_json=json)
 
 
 def _show(con: Any, r: weather.Wind | weather.WeatherShown) -> None:

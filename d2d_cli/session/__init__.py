@@ -41,7 +41,7 @@ from typing import Any
 
 from d2d_cli import __version__
 from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError, fault
-from d2d_cli.rules.record import field, record
+from d2d_cli.rules.core.record import field, record
 from d2d_cli.session import files, journal
 from d2d_cli.session import text as T
 
@@ -353,7 +353,7 @@ def _cache_path(real: Path) -> Path:
 
 def _cache_key(h: str) -> str:
     """Data in the cache was checked by this d2d (and these [rules] keys) only."""
-    from d2d_cli.rules.options import FINGERPRINT as checker
+    from d2d_cli.rules.core.options import FINGERPRINT as checker
 
     return f"{SCHEMA}:{__version__}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
@@ -410,7 +410,7 @@ def _stat_or_none(real: Path) -> os.stat_result | None:
 
 
 def new_state(seed: int) -> dict[str, Any]:
-    """A fresh session's data. The Fate deck is shuffled by the caller (rules.fate)."""
+    """A fresh session's data. The Fate deck is shuffled by the caller (rules.deck.fate)."""
     return {
         "schema": SCHEMA,
         "meta": {"created": _now(), "seed": seed, "rng": 0},
@@ -450,7 +450,7 @@ def _fresh_tomlkit(data: dict[str, Any]) -> str:
 def _fresh(real: Path, seed: int | None) -> _State:
     """A new session with a freshly shuffled Fate deck, in memory. Only d2d's own data
     folder is created if missing; a path's folder must exist."""
-    from d2d_cli.rules import fate
+    from d2d_cli.rules.deck import fate
 
     if not real.parent.is_dir():
         if real.parent != _real(data_dir()):

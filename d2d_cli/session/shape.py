@@ -9,7 +9,7 @@ file, the table and the key, and is left exactly as it is.
 Unknown top-level tables (a table's own notes) and unknown keys in a unit (features
 keep their own records there) are allowed; known keys must have their shape. The
 ``[rules]`` table must be a table; its keys are checked by the one options module
-(``rules.options.problems``).
+(``rules.core.options.problems``).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
 @lru_cache(maxsize=4096)
 def _stat_problem(text: str) -> str | None:
     from d2d_cli.errors import D2DError
-    from d2d_cli.rules.stats import check_stat_range, parse_stat
+    from d2d_cli.rules.scale.stats import check_stat_range, parse_stat
 
     try:
         check_stat_range(parse_stat(text))
@@ -164,7 +164,7 @@ def _card_face(text: str) -> str | None:
     if _CARD_RE.match(text):
         return text[:-1]
     from d2d_cli.errors import D2DError
-    from d2d_cli.rules.cards import parse_card
+    from d2d_cli.rules.deck.cards import parse_card
 
     try:
         return parse_card(text).face
@@ -178,7 +178,7 @@ def Card(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
 
 
 def _deck_whole(v: dict[str, Any], where: tuple[Any, ...]) -> None:
-    from d2d_cli.rules.cards import full_deck
+    from d2d_cli.rules.deck.cards import full_deck
 
     faces = sorted(str(_card_face(c)) for k in ("draw", "discard") for c in v.get(k, []))
     want = sorted(c.face for c in full_deck())
@@ -207,7 +207,7 @@ def _task_tokens(v: dict[str, Any], where: tuple[Any, ...]) -> None:
 
 def _unit_name(k: Any, where: tuple[Any, ...]) -> None:
     from d2d_cli.errors import D2DError
-    from d2d_cli.rules.units import check_unit_name
+    from d2d_cli.rules.units.roster import check_unit_name
 
     try:
         check_unit_name(k)
@@ -218,7 +218,7 @@ def _unit_name(k: Any, where: tuple[Any, ...]) -> None:
 def _rules(v: Any, where: tuple[Any, ...]) -> None:
     if type(v) is not dict:
         raise Bad(where, f"expected a table of rule choices, found {_show(v)}")
-    from d2d_cli.rules.options import problems
+    from d2d_cli.rules.core.options import problems
 
     for key, problem in problems(v):
         raise Bad((*where, key), problem)
@@ -227,7 +227,7 @@ def _rules(v: Any, where: tuple[Any, ...]) -> None:
 def _map_key(v: Any, where: tuple[Any, ...]) -> None:
     from d2d_cli import tables
 
-    maps = list(tables.load("maps"))  # the map types (rules.scale.map_types), read light
+    maps = list(tables.load("maps"))  # the map types (rules.scale.quantities.map_types), read light
     if type(v) is not str or v not in maps:
         raise Bad(where, f"expected a map type ({', '.join(maps)}), found {_show(v)}")
 

@@ -1,0 +1,514 @@
+"""Conflict: two approaches meet, the chart says who wins (001 p.28 "Conflict").
+
+"Compare cards to resolve tests: Fast - Win vs Strong or Evade. Hit and Draw a card.
+Strong - Win vs Block or Counter. Hit. Block - Keep Block and Draw a card. Win vs
+Fast or Wild. Evade - Win vs Strong. Move:+2 (Win or Lose). Counter - Win vs Fast or
+Wild. Counterattack with a Fast or Strong. Wild - Win vs Fast or Strong. Draw from
+Discard. Always Shuffle." and "IF both Fast or both Strong THEN use Rank. IF 2-10 THEN
+subtract Level Bonus (min 2). A > J > Q > K > 2 > 3 > ... > 10. IF Tied THEN Both Win."
+
+The chart, the card → approach mapping and the effects are data
+(``tables/conflict.toml``). Outcomes: ``"a"``, ``"b"``, ``"both"`` (a rank tie),
+``"tie"`` (neither wins), and in the chart, or when a same-approach pair has no cards
+to compare, ``"rank"`` (decided by the rank tiebreak).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from d2d_cli import tables
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, Standing, keep
+from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
+from d2d_cli.rules.deck.fate import Revealer
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units.roster import Unit
+
+OUTCOMES = ("a", "b", "both", "tie", "rank")
+
+
+@cache
+def table() -> dict[str, Any]:
+    return tables.load("conflict")
+
+
+def approaches() -> tuple[str, ...]:
+    return tuple(table()["approaches"])
+
+
+def chart(reading: str = "001") -> dict[str, dict[str, str]]:
+    """``chart[a][b]``: the outcome of approach ``a`` against ``b`` for every pair.
+    ``reading`` is ``[rules] conflict_chart`` ("001" or "000", checked by rules.core.options)."""
+    wins = table()["wins"][reading]
+    same = table()["tiebreak"]["same_approach"]
+    out: dict[str, dict[str, str]] = {}
+    for a in approaches():
+        out[a] = {}
+        for b in approaches():
+            a_wins, b_wins = b in wins[a], a in wins[b]
+            if a == b and a in same:
+                out[a][b] = "rank"
+            elif a_wins and b_wins:
+                out[a][b] = "both"
+            else:
+                out[a][b] = "a" if a_wins else "b" if b_wins else "tie"
+    return out
+
+
+@record
+class Chart(Result):
+    """``d2d conflict chart``: the whole chart of one reading."""
+
+    conflict_chart: str
+    approaches: tuple[str, ...]
+    chart: dict[str, dict[str, str]]
+
+
+def chart_result(reading: str, table_cards: list[Card] | None = None) -> Chart:
+    if table_cards:
+        raise BadInput("--card is for fate sides; the chart reveals nothing")
+    return Chart(reading, approaches(), chart(reading))
+
+
+def approach_of(card: Card, *, by_color: bool = False) -> str:
+    """A card's approach: Upper Wands/Coins Strong, Cups/Swords Fast; Lower Wands/Cups
+    Block, Coins Counter, Swords Evade; a joker Wild. With ``by_color`` the card's colour
+    decides the orientation (000 "3) Reveal": "Non-Player Units reveal a Fate where Black
+    means Upper and Red means Lower")."""
+    if card.is_wild:
+        return "wild"
+    assert card.suit is not None
+    upper = card.color == "black" if by_color else card.upper
+    return str(table()["card"]["upper" if upper else "lower"][card.suit])
+
+
+NON_PLAYER = "Non-Player"  # a unit's `player` in a scene file (000 l.554 "Non Player")
+
+
+@record
+class SideSpec:
+    """One side as typed: an approach, a card, or ``fate`` (revealed later); and the unit
+    it is, if any (``Archer:fast``, ``"Goblin Scout"``)."""
+
+    text: str
+    source: str  # "approach", "card" or "fate"
+    approach: str | None = None
+    card: Card | None = None
+    unit: Unit | None = None
+
+
+def _play(text: str) -> SideSpec | None:
+    """An approach, ``fate`` or a card; None if it is none of them."""
+    word = text.strip().lower()
+    if word in approaches():
+        return SideSpec(text, "approach", word)
+    if word == "fate":
+        return SideSpec(text, "fate")
+    try:
+        card = parse_card(text)
+    except BadInput:
+        return None
+    return SideSpec(text, "card", approach_of(card), card)
+
+
+def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
+    """A side: an approach, a card or ``fate``; or a unit of the session as
+    ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
+    unit then reveals a Fate card (001 l.734 "NPCs use a Fate card instead")."""
+    played = _play(text)
+    if played is not None:
+        return played
+    from d2d_cli.rules.units.roster import find  # only a unit side needs the roster's code
+
+    units = units or {}
+    name, sep, what = text.rpartition(":")
+    if sep and name.strip():
+        played = _play(what)
+        if played is None:
+            raise BadInput(f"unknown side {text!r}: after {name.strip()}: give an approach "
+                           f"({', '.join(approaches())}), a card (e.g. 7S^) or fate")
+        unit = find(units, name.strip())
+        return SideSpec(text, played.source, played.approach, played.card, unit)
+    folded = {n.lower() for n in units}
+    if text.strip().lower() not in folded:
+        import difflib
+
+        near = difflib.get_close_matches(text.strip(), list(units), n=3, cutoff=0.5)
+        known = (f"did you mean {', '.join(near)}?" if near else
+                 f"units: {', '.join(units) if units else 'none yet'}")
+        raise BadInput(
+            f"unknown side {text!r}: give an approach ({', '.join(approaches())}), a card "
+            f"with orientation (e.g. 7S^, QHv, RW), fate, or a unit as NAME or "
+            f"NAME:APPROACH ({known})")
+    unit = find(units, text.strip())
+    if unit.extra.get("player") != NON_PLAYER:
+        raise BadInput(f"{unit.name} is not a Non-Player unit: give its approach or card, "
+                       f"e.g. '{unit.name}:fast' or '{unit.name}:7S^'")
+    return SideSpec(text, "fate", unit=unit)
+
+
+@record
+class Matchup:
+    """The two sides as typed, checked: ``reveals`` says whether a Fate card is needed."""
+
+    a: SideSpec
+    b: SideSpec
+
+    @property
+    def reveals(self) -> bool:
+        return self.a.source == "fate" or self.b.source == "fate"
+
+
+def matchup(sides: list[str], units: dict[str, Unit] | None = None) -> Matchup:
+    """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
+    if len(sides) != 2:
+        raise BadInput("a conflict has two sides: SIDE_A SIDE_B (or 'chart')")
+    return Matchup(parse_side(sides[0], units), parse_side(sides[1], units))
+
+
+# --------------------------------------------------------------------------- tiebreak
+
+
+@record
+class RankSide(Result):
+    """One side of a rank tiebreak: its rank, the Level Bonus it gains, and the rank it
+    is compared with (a 2–10 after the bonus; a royal as it is)."""
+
+    rank: str
+    level_bonus: int
+    adjusted: int | str
+
+
+@record
+class Tiebreak(Result):
+    a: RankSide
+    b: RankSide
+    outcome: str
+
+
+def _rank_key(card: Card, own_bonus: int, rival_bonus: int,
+              rule: str) -> tuple[int, int | str]:
+    """Smaller is better: A, J, Q, K, then 2 … 10. "001": the side's own 2–10 rank minus
+    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum."""
+    royals = table()["tiebreak"]["royals"]
+    if card.rank in royals:
+        return royals.index(card.rank), card.rank
+    assert card.number is not None
+    adjusted = card.number + rival_bonus if rule == "000" else max(2, card.number - own_bonus)
+    return len(royals) + adjusted - 2, adjusted
+
+
+def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
+             rule: str = "001") -> Tiebreak:
+    """Both Fast or both Strong: compare Rank, A > J > Q > K > 2 > … > 10. The higher
+    level's Level Bonus is the difference of levels (001 l.200). ``rule`` is ``[rules]
+    level_bonus``: "001" (l.767 "IF 2-10 THEN subtract Level Bonus (min 2)") or "000"
+    (000 l.460 "Apply Initiative to Rival's Conflict Rank": added to the Rival's 2–10
+    rank, with no minimum or maximum)."""
+    bonus_a, bonus_b = max(0, level_a - level_b), max(0, level_b - level_a)
+    key_a = _rank_key(card_a, bonus_a, bonus_b, rule)
+    key_b = _rank_key(card_b, bonus_b, bonus_a, rule)
+    outcome = "both" if key_a[0] == key_b[0] else "a" if key_a[0] < key_b[0] else "b"
+
+    def side(card: Card, key: tuple[int, int | str], bonus: int) -> RankSide:
+        normal = card.rank not in table()["tiebreak"]["royals"]
+        return RankSide(card.rank, bonus if normal else 0, key[1])
+
+    return Tiebreak(side(card_a, key_a, bonus_a), side(card_b, key_b, bonus_b), outcome)
+
+
+# --------------------------------------------------------------------------- resolve
+
+
+@record
+class Effect(Result):
+    key: str
+    text: str
+
+
+@record
+class Effects(Result):
+    a: tuple[Effect, ...]
+    b: tuple[Effect, ...]
+
+
+def effects(approach: str, won: bool) -> tuple[Effect, ...]:
+    """What a side gets: its win effects when it wins, its always-effects anyway."""
+    spec = table()["effects"][approach]
+    keys = [*(spec["win"] if won else []), *spec["always"]]
+    return tuple(Effect(k, table()["effect_text"][k]) for k in keys)
+
+
+@record
+class Side(Result):
+    """One side as resolved: what was typed, the approach and card it kept, its Level
+    (after modifiers) and, for a unit, the skill and its Level before modifiers. With
+    Advantage or Disadvantage ``revealed`` holds every Fate card revealed for the side
+    and ``set_aside`` the candidate not kept (a card code or an approach)."""
+
+    input: str
+    source: str
+    approach: str
+    card: Card | None
+    level: int
+    unit: str | None = None
+    skill: str | None = None
+    skill_level: int = 0
+    revealed: tuple[Card, ...] = ()
+    set_aside: str | None = None
+
+
+@record
+class CoverTarget(Result):
+    """001 l.718–720 "Before Conflict: Assign Suits to major obstacles. Reveal Fate IF
+    Suit match THEN Target is the obstacle": the card revealed and the obstacle it names
+    (``target``), or None when no obstacle's suit matches."""
+
+    side: str  # the side in cover
+    percent: int
+    obstacles: dict[str, str]  # suit → obstacle
+    card: Card
+    target: str | None
+
+
+@record
+class Conflict(Result):
+    """``d2d conflict SIDE_A SIDE_B``: who wins, the tiebreak if any, what each side
+    gets; where each Level came from, the modifiers and Advantage of each side."""
+
+    approach_a: str
+    approach_b: str
+    outcome: str
+    side_a: Side
+    side_b: Side
+    tiebreak: Tiebreak | None
+    effects: Effects
+    conflict_chart: str
+    reshuffled: bool
+    sources: dict[str, str]
+    modifiers: tuple[Modifier, ...]
+    advantage: dict[str, Standing]
+    cannot_block: tuple[str, ...]
+    cover: CoverTarget | None
+
+
+@record
+class Redirected(Result):
+    """The cover-target reveal named an obstacle: the Conflict is against it instead, so
+    the sides are not resolved (001 l.720 "IF Suit match THEN Target is the obstacle")."""
+
+    outcome: str  # "obstacle"
+    target: str
+    cover: CoverTarget
+    reshuffled: bool
+
+
+def check_level(level: int, what: str) -> int:
+    if level < 0:
+        raise BadInput(f"{what} must be a whole number 0 or more, not {level}")
+    return level
+
+
+# A side's view of an outcome, best first: a win, both win, neither, a loss (docs/rules.md
+# "Advantage"). "rank" (same approach, no cards to compare) counts as neither.
+_VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
+          "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
+_ROYAL_HIT = 11  # A, K, Q, J always score a Hit (001 l.836): above any 2–10
+
+
+def hit_value(card: Card | None) -> int:
+    """How well a card scores Hits once it wins: a royal always Hits, a higher 2–10 is
+    likelier to beat the Difficulty; a Wild or no card scores none."""
+    if card is None or card.is_wild:
+        return 0
+    return _ROYAL_HIT if card.rank in table()["tiebreak"]["royals"] else card.number or 0
+
+
+class _Option(NamedTuple):
+    approach: str
+    card: Card | None
+    label: str
+
+
+def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
+          level_bonus: str) -> tuple[str, Tiebreak | None]:
+    """The outcome of two candidates. A side that can't Block (000 l.326, Flanking from
+    Arc:Back) loses its Block to a Fast or Strong and ties anything else."""
+    outcome = chart(reading)[a.approach][b.approach]
+    broken = None
+    if outcome == "rank" and a.card is not None and b.card is not None:
+        broken = tiebreak(a.card, b.card, sit.a.level, sit.b.level, level_bonus)
+        outcome = broken.outcome
+    blocked = [s for s, o in (("a", a), ("b", b)) if s in sit.no_block and
+               o.approach == "block"]
+    if len(blocked) == 2:
+        return "tie", None
+    if blocked:
+        attacker = b if blocked[0] == "a" else a
+        outcome = ("b" if blocked[0] == "a" else "a") if attacker.approach in (
+            "fast", "strong") else "tie"
+    return outcome, broken
+
+
+@record
+class ConflictAsk:
+    """``d2d conflict`` as typed and checked against the session: the sides, the
+    situation, the obstacles of a cover-target reveal. :attr:`reveals` says whether
+    Fate cards are revealed (from the deck, or ``table``)."""
+
+    matchup: Matchup
+    situation: Situation
+    obstacles: dict[str, str]
+    table: list[Card] | None
+    reading: str = "001"
+    fate_orientation: str = "color"
+    level_bonus: str = "001"
+
+    @property
+    def reveals(self) -> bool:
+        sit = self.situation
+        return (self.matchup.reveals or bool(self.obstacles) or
+                sit.advantage_a.extra > 0 or sit.advantage_b.extra > 0)
+
+    def resolve(self, reveal: Revealer | None) -> Conflict | Redirected:
+        return resolve(self, reveal)
+
+
+def _obstacles(values: tuple[str, ...], sit: Situation) -> dict[str, str]:
+    """``--obstacle SUIT=NAME``: each suit once, and only with cover (000 l.333 "IF
+    there is any Cover THEN before Conflict, Reveal Conflict")."""
+    out: dict[str, str] = {}
+    for value in values:
+        suit, sep, name = value.partition("=")
+        if not sep or not name.strip():
+            raise BadInput(f"--obstacle {value}: write SUIT=NAME, e.g. C=rock (001 l.719 "
+                           "\"Assign Suits to major obstacles\")")
+        key = parse_suit(suit)
+        if key in out:
+            raise BadInput(f"--obstacle {value}: {SUIT_SYMBOL[key]} is given twice")
+        out[key] = name.strip()
+    if out and (sit.cover is None or not sit.cover.percent):
+        raise BadInput("--obstacle needs --cover: the cover-target reveal is made only when "
+                       "there is Cover (000 l.333)")
+    return out
+
+
+def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None = None, *,
+        level_a: int | None = None, level_b: int | None = None,
+        terms: Terms | None = None, skill: str | None = None,
+        rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
+        reading: str = "001", fate_orientation: str = "color",
+        level_bonus: str = "001") -> ConflictAsk:
+    """Check ``d2d conflict`` against the session before anything is revealed: the
+    sides (units by name), their Levels and the situation."""
+    if level_a is not None:
+        check_level(level_a, "--level-a")
+    if level_b is not None:
+        check_level(level_b, "--level-b")
+    units: dict[str, Unit] = {}
+    if data.get("units"):
+        from d2d_cli.rules.units.roster import roster
+
+        units = roster(data)
+    m = matchup(sides, units)
+    sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
+                 Who(m.b.unit, level_b, level_option="--level-b"),
+                 terms or Terms(), skill=skill, rival_skill=rival_skill)
+    for side, spec in (("a", m.a), ("b", m.b)):
+        if side in sit.no_block and spec.approach == "block":
+            raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
+                                "Arc:Back (000 l.326 \"Rival can't Block\")")
+    out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
+                      fate_orientation, level_bonus)
+    if table_cards is not None and not out.reveals:
+        raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
+                       "cover-target reveal); give the cards as sides instead")
+    return out
+
+
+def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
+    """Resolve a conflict. ``reveal`` gives every Fate card, in this order: the
+    cover-target card, then side A's, then side B's (a ``fate`` side's card, then the
+    extra card of Advantage or Disadvantage); it is needed only when
+    :attr:`ConflictAsk.reveals`."""
+    m, sit = ask.matchup, ask.situation
+    by_color = ask.fate_orientation == "color"
+
+    def fate() -> Card:
+        assert reveal is not None, "a reveal needs a revealer"
+        card = reveal()
+        # An NPC's Fate is turned the way its colour says (000 l.420).
+        return card.flipped(card.color == "black") if by_color else card
+
+    cover = None
+    if ask.obstacles:
+        assert sit.cover is not None and reveal is not None
+        card = reveal()  # only its suit counts
+        hit = ask.obstacles.get(card.suit) if card.suit is not None else None
+        cover = CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
+        if hit is not None:
+            return Redirected("obstacle", hit, cover,
+                              reveal.reshuffled if reveal is not None else False)
+
+    def options(spec: SideSpec, extra: int) -> tuple[list[_Option], tuple[Card, ...]]:
+        shown: list[Card] = []
+        if spec.source == "fate":
+            shown.append(fate())
+            opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
+        else:
+            assert spec.approach is not None
+            opts = [_Option(spec.approach, spec.card,
+                            spec.card.code if spec.card else spec.approach)]
+        for _ in range(extra):
+            card = fate()
+            shown.append(card)
+            opts.append(_Option(approach_of(card), card, card.code))
+        return opts, tuple(shown)
+
+    opts_a, shown_a = options(m.a, sit.advantage_a.extra)
+    opts_b, shown_b = options(m.b, sit.advantage_b.extra)
+    pairs = [(i, j) for i in range(len(opts_a)) for j in range(len(opts_b))]
+    chooser, mode = "a", NORMAL
+    if len(opts_a) > 1 and len(opts_b) > 1:  # opposite modes: both favour the same side
+        chooser = "a" if sit.advantage_a.mode == ADVANTAGE else "b"
+        mode = ADVANTAGE
+    elif len(opts_b) > 1:
+        chooser, mode = "b", sit.advantage_b.mode
+    elif len(opts_a) > 1:
+        mode = sit.advantage_a.mode
+
+    def value(pair: tuple[int, int]) -> tuple[int, int]:
+        oa, ob = opts_a[pair[0]], opts_b[pair[1]]
+        outcome, _ = _pair(oa, ob, sit, ask.reading, ask.level_bonus)
+        mine = oa if chooser == "a" else ob
+        return _VALUE[chooser][outcome], hit_value(mine.card)
+
+    i, j = pairs[keep(pairs, mode, value)]
+    outcome, broken = _pair(opts_a[i], opts_b[j], sit, ask.reading, ask.level_bonus)
+
+    def side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
+             shown: tuple[Card, ...]) -> Side:
+        aside = [o.label for n, o in enumerate(opts) if n != k]
+        return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
+                    fighter.unit, fighter.skill, fighter.skill_level, shown,
+                    aside[0] if aside else None)
+
+    a = side(m.a, sit.a, opts_a, i, shown_a)
+    b = side(m.b, sit.b, opts_b, j, shown_b)
+    return Conflict(
+        approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
+        tiebreak=broken,
+        effects=Effects(effects(a.approach, outcome in ("a", "both")),
+                        effects(b.approach, outcome in ("b", "both"))),
+        conflict_chart=ask.reading,
+        reshuffled=reveal.reshuffled if reveal is not None else False,
+        sources=sources(sit, {"a": "level_a", "b": "level_b"}),
+        modifiers=sit.modifiers,
+        advantage={"a": sit.advantage_a, "b": sit.advantage_b},
+        cannot_block=sit.no_block, cover=cover)

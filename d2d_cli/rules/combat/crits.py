@@ -1,0 +1,579 @@
+"""Crits: serious damage from the Damage Decks (001 l.878–990 "Crits", 000 l.502–543
+"Damage").
+
+001 l.892–898 "Crit Location - Find Deck with matching Damage Types. Draw until you find
+matching a Type … Armor Location - Find Armor at the Location": the location is drawn
+first, then the armor there is found (``--armor torso=4x1``, a bare ``--armor 2x1`` for
+every location, or the target unit's own ``armor`` in the session).
+
+001 l.906–936 "Crits: Rating": "Power Rating adds Hits. Armor Rating cancels Power
+Rating … Stat - Rating may include a Stat: Body+2 with Body:4x1 = Power Rating:6x1 …
+Compare Levels: IF Power Level > Armor Level THEN Hits:+1 (eg 7x2 > 2x1 = Hits:+1).
+Compare Scales: IF Power Scale >= Armor Scale THEN Hits:+Difference (eg 2x4 > 9x1 =
+Hits:+3)". d2d's reading (docs/rules.md, docs/errata.md): both comparisons are made
+only when the Power's scale is at least the Armor's; no armor is an Armor Rating of 0
+(0x0), so the Power alone adds its Hits; and armor only cancels — it never adds more
+Hits than no armor would.
+
+001 l.951–955: "Severity - … Minor - Major - Critical - Extreme. Rotate - For each Hit
+> 1, rotate the card to the left to the next Severity level". 001 l.1003 "Resolution":
+"Hits - For any remaining Hits, place facedown Damage cards" (Light Damage: Fatigue,
+Stun, Stress, Slow). 000 l.540: "Mortal Wound - IF 4 or more Crits then the Unit has
+suffered a Mortal Wound and is Dying".
+
+A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from d2d_cli import tables
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.deck.fate import TableCards
+from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units.roster import Unit, find, roster, roster_state
+
+if TYPE_CHECKING:
+    import random
+
+CHARTS = ("person", "vehicle")
+
+
+@cache
+def damage_table() -> dict[str, Any]:
+    return tables.load("damage")
+
+
+@cache
+def default_charts() -> dict[str, Any]:
+    return tables.load("locations")
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s\-]+", "_", text.strip().lower())
+
+
+# --------------------------------------------------------------------------- charts
+
+
+@record
+class Chart:
+    """A location chart: ``locations`` is [(key, name, cards per damage type)]."""
+
+    kind: str
+    name: str
+    locations: tuple[tuple[str, str, int], ...]
+
+    def names(self) -> dict[str, str]:
+        return {k: n for k, n, _ in self.locations}
+
+
+def chart(kind: str, custom: dict[str, Any] | None = None,
+          source: str = "d2d default") -> Chart:
+    """The person or vehicle chart: the table's own (a ``[rules] locations_file``
+    parsed by the caller) where it defines one, else d2d's default."""
+    data = (custom or {}).get(kind) or default_charts()[kind]
+    where = f"the {kind} chart ({source})" if custom and custom.get(kind) else f"the {kind} chart"
+    rows = data.get("locations") if isinstance(data, dict) else None
+    if not isinstance(rows, list) or not rows:
+        raise BadInput(f"{where} needs `locations = [{{key, name, cards}}, …]`")
+    out = []
+    for row in rows:
+        try:
+            key, name, cards = _key(str(row["key"])), str(row.get("name", row["key"])), \
+                int(row.get("cards", 1))
+        except (KeyError, TypeError, ValueError):
+            raise BadInput(f"{where}: each location needs a key and whole-number cards, "
+                           f"not {row!r}") from None
+        if cards < 1 or not key:
+            raise BadInput(f"{where}: location {key!r} needs a key and cards ≥ 1")
+        out.append((key, name, cards))
+    if len({k for k, _, _ in out}) != len(out):
+        raise BadInput(f"{where}: a location key is repeated")
+    return Chart(kind, str(data.get("name", kind)), tuple(out))
+
+
+# --------------------------------------------------------------------------- types
+
+
+def type_decks() -> dict[str, str]:
+    """Every damage type → its deck key (``pierce`` → ``wound``)."""
+    decks = damage_table()["decks"]
+    return {t: d for d in damage_table()["order"] for t in decks[d]["types"]}
+
+
+def _accepted_types() -> str:
+    decks = damage_table()["decks"]
+    return "; ".join(f"{decks[d]['name']}: {', '.join(decks[d]['types'])}"
+                     for d in damage_table()["order"])
+
+
+def parse_types(text: str | None) -> tuple[str, list[str]]:
+    """``--types pierce,slash`` → (``wound``, [pierce, slash]). No types: the Wound deck
+    ("Weapons default to Body", 001 p.31) and the first card is the location."""
+    if text is None or not text.strip():
+        return "wound", []
+    names = [_key(t) for t in re.split(r"[,\s]+", text.strip()) if t]
+    known = type_decks()
+    bad = [t for t in names if t not in known]
+    if bad:
+        raise BadInput(f"unknown damage type {', '.join(bad)} — known types: "
+                       f"{_accepted_types()}")
+    decks = sorted({known[t] for t in names})
+    if len(decks) > 1:
+        raise BadInput(f"--types {text} name types of different Damage Decks "
+                       f"({', '.join(decks)}); rate each deck separately")
+    return decks[0], list(dict.fromkeys(names))
+
+
+# --------------------------------------------------------------------------- rating
+
+
+_FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))?\s*$",
+                         re.IGNORECASE)
+
+
+def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:
+    """``--power 6x1``, or ``--weapon "Body+2" --stat 4x1`` → 6x1 (001 p.34)."""
+    if power is not None and weapon is not None:
+        raise BadInput("give --power or --weapon (with --stat), not both")
+    if power is not None:
+        return parse_stat(power)
+    if weapon is None:
+        raise BadInput('give the Power Rating: --power 6x1, or --weapon "Body+2" --stat 4x1')
+    m = _FORMULA_RE.match(weapon)
+    if not m:
+        if "x" in weapon.lower():
+            return parse_stat(weapon)
+        raise BadInput(f"not a weapon rating: {weapon!r} — a rating is a stat (6x1) or a "
+                       "formula STAT[+N|-N] with STAT body, mind, will or speed, e.g. Body+2")
+    if stat is None:
+        raise BadInput(f"--weapon {weapon} needs --stat: the wielder's "
+                       f"{m.group(1).capitalize()}, e.g. --stat 4x1")
+    base = parse_stat(stat)
+    shift = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
+    if base.exact_level + shift <= 0:
+        raise BadInput(f"{weapon} with {stat} leaves no rating (level {base.level + shift})")
+    return canonical(base.exact_level + shift, base.scale)
+
+
+def wielder_stat(weapon: str | None, stat: str | None, by: Unit | None) -> tuple[str | None, str]:
+    """The stat of a ``--weapon`` formula: ``--stat`` as typed, else the ``--by`` unit's
+    stat the formula names, after its conditions ("Body+2 with Body:4x1", 001 l.920).
+    Returns (stat, where it came from)."""
+    if by is None:
+        return stat, f"--stat {stat}" if stat is not None else ""
+    m = _FORMULA_RE.match(weapon or "")
+    if m is None:
+        raise BadInput("--by reads the stat of a --weapon formula (e.g. --weapon \"Body+2\" "
+                       "--by Archer); --power and a --weapon rating need no unit")
+    if stat is not None:
+        return stat, f"--stat {stat} (over {by.name}'s)"
+    from d2d_cli.rules.combat.situation import effective_stat
+
+    name = m.group(1).lower()
+    got = effective_stat(by, name)
+    return str(got), f"{by.name}'s {name.capitalize()} {got}"
+
+
+@record
+class Bonus(Result):
+    """The Hits of 001 l.926–936's two comparisons of Power with Armor."""
+
+    level: int
+    scale: int
+
+    @property
+    def total(self) -> int:
+        return self.level + self.scale
+
+
+def compare(power: Stat, armor: Stat | None) -> Bonus:
+    """"IF Power Level > Armor Level THEN Hits:+1" and "IF Power Scale >= Armor Scale
+    THEN Hits:+Difference", both made only when the Power's scale is at least the
+    Armor's: a Power on a lower scale is smaller than the Armor whatever the levels
+    (9x0 against 2x5 adds nothing). No armor is an Armor Rating of 0, written 0x0
+    ("Scale - The number of zeroes after Rank", 001 l.307)."""
+    level, scale = (0, 0) if armor is None else (armor.level, armor.scale)
+    if power.scale < scale:
+        return Bonus(0, 0)
+    return Bonus(1 if power.level > level else 0, power.scale - scale)
+
+
+def bonus_hits(power: Stat, armor: Stat | None) -> int:
+    """The Hits the Power adds through the armor: "Armor Rating cancels Power Rating"
+    (001 l.910), so never more than with no armor at all."""
+    return min(compare(power, armor).total, compare(power, None).total)
+
+
+# --------------------------------------------------------------------------- armor
+
+
+@record
+class Armor:
+    """The armor worn: one rating for every location and/or one per location.
+    ``source`` is "option" (``--armor``) or "unit" (the target's ``armor`` in the
+    session)."""
+
+    source: str
+    every: Stat | None = None
+    at: Mapping[str, Stat] = field(default_factory=dict)
+
+    def at_location(self, location: str) -> tuple[Stat | None, str | None]:
+        """The armor at ``location`` and its scope ("location" or "all"), or (None,
+        None) where nothing covers it."""
+        if location in self.at:
+            return self.at[location], "location"
+        if self.every is not None:
+            return self.every, "all"
+        return None, None
+
+
+def _armor_entry(where: str, loc: str, text: str, ch: Chart) -> tuple[str, Stat]:
+    key = _key(loc)
+    if key not in ch.names():
+        raise BadInput(f"{where}: {loc!r} is not a {ch.kind} location — the locations are "
+                       f"{', '.join(ch.names())}")
+    try:
+        return key, parse_stat(text)
+    except BadInput as e:
+        raise BadInput(f"{where}: {e}") from None
+
+
+def parse_armor(values: list[str] | tuple[str, ...], ch: Chart) -> Armor | None:
+    """``--armor``: ``2x1`` (every location) and/or ``LOCATION=STAT`` (``head=2x1``),
+    each location at most once."""
+    if not values:
+        return None
+    every: Stat | None = None
+    at: dict[str, Stat] = {}
+    for value in values:
+        loc, sep, text = value.rpartition("=")
+        if not sep:
+            if every is not None:
+                raise BadInput(f"--armor {value}: a bare rating covers every location and "
+                               "is given once; name a location for the others (head=2x1)")
+            every = parse_stat(value)
+            continue
+        key, stat = _armor_entry(f"--armor {value}", loc, text, ch)
+        if key in at:
+            raise BadInput(f"--armor {value}: {key} is given twice")
+        at[key] = stat
+    return Armor("option", every, at)
+
+
+def unit_armor(unit: Unit, ch: Chart) -> Armor | None:
+    """The unit's own armor from the session: ``armor = "2x1"`` (every location) or a
+    table ``[units.NAME.armor]`` of ``LOCATION = "STAT"``."""
+    value = unit.extra.get("armor")
+    where = f"the armor of unit {unit.name!r}"
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return Armor("unit", parse_stat(value))
+        except BadInput as e:
+            raise BadInput(f"{where}: {e}") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{where} must be a stat (\"2x1\") or a table of location = "
+                       "stat, e.g. head = \"2x1\"")
+    at = dict(_armor_entry(where, str(k), str(v), ch) for k, v in value.items())
+    return Armor("unit", None, at)
+
+
+# --------------------------------------------------------------------------- decks
+
+
+def deck_cards(deck: str, ch: Chart) -> list[str]:
+    """Every card of a Damage Deck for a chart: each type × each location × its cards."""
+    types = damage_table()["decks"][deck]["types"]
+    return [f"{t}@{key}" for t in types for key, _, n in ch.locations for _ in range(n)]
+
+
+def parse_damage_card(text: str, ch: Chart) -> str:
+    """``pierce@head``, ``Pierce @ Left Arm`` → ``pierce@left_arm``."""
+    type_, sep, loc = text.partition("@")
+    type_, loc = _key(type_), _key(loc)
+    if not sep or type_ not in type_decks() or loc not in ch.names():
+        raise BadInput(
+            f"not a damage card: {text!r} — a damage card is TYPE@LOCATION with a damage "
+            f"type ({_accepted_types()}) and a {ch.kind} location "
+            f"({', '.join(ch.names())}), e.g. pierce@{ch.locations[0][0]}")
+    return f"{type_}@{loc}"
+
+
+@record(frozen=False)
+class DamageDeck:
+    """One virtual Damage Deck: ``draw`` top first, ``discard`` newest last."""
+
+    draw: list[str]
+    discard: list[str] = field(default_factory=list)
+    reshuffled: bool = False
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any] | None, cards: list[str],
+                   rng: random.Random) -> tuple[DamageDeck, bool]:
+        """The stored deck, or a freshly shuffled one when there is none or it no longer
+        holds exactly ``cards`` (a new location chart). Returns (deck, rebuilt)."""
+        if state:
+            deck = cls([str(c) for c in state.get("draw", [])],
+                       [str(c) for c in state.get("discard", [])])
+            if sorted(deck.draw + deck.discard) == sorted(cards):
+                return deck, False
+        order = list(cards)
+        rng.shuffle(order)
+        return cls(order), True
+
+    def to_state(self) -> dict[str, Any]:
+        return {"draw": list(self.draw), "discard": list(self.discard)}
+
+    def take(self, rng: random.Random) -> str:
+        if not self.draw:
+            self.draw = self.discard
+            rng.shuffle(self.draw)
+            self.discard = []
+            self.reshuffled = True
+        card = self.draw.pop(0)
+        self.discard.append(card)
+        return card
+
+
+def find_crit(draw: Callable[[], str], types: list[str],
+              limit: int) -> tuple[str | None, list[str]]:
+    """Draw until a card of a matching type (any card when no types): (card, skipped).
+    Table cards that run out raise ``fate.OutOfCards``."""
+    skipped: list[str] = []
+    for _ in range(limit):
+        card = draw()
+        if not types or card.split("@")[0] in types:
+            return card, skipped
+        skipped.append(card)
+    return None, skipped
+
+
+# --------------------------------------------------------------------------- severity
+
+
+@record
+class Severity:
+    level: str
+    rotations: int
+    remaining: int
+
+
+def severity(hits: int) -> Severity:
+    """Minor at Hits 1, one rotation per Hit above 1, up to Extreme; Hits past Extreme
+    are remaining Hits (light damage)."""
+    levels = damage_table()["severity"]["levels"]
+    rotations = min(hits - 1, len(levels) - 1)
+    return Severity(levels[rotations], rotations, max(0, hits - len(levels)))
+
+
+MORTAL_CRITS = 4  # 000 l.540 "IF 4 or more Crits"
+
+
+def mortal_wound(rule: str, hits: int, crit_count: int | None) -> bool | None:
+    """``[rules] mortal_wound``: "crits4" (000 l.540, the default) — the target holds 4
+    or more Crits counting this one (None, unknown, without a target); "extreme" — this
+    Crit reaches Extreme (4 Hits); "past_extreme" — Hits beyond Extreme; "off"."""
+    levels = len(damage_table()["severity"]["levels"])
+    if rule == "crits4":
+        return None if crit_count is None else crit_count >= MORTAL_CRITS
+    return {"past_extreme": hits > levels, "extreme": hits >= levels}.get(rule, False)
+
+
+# --------------------------------------------------------------------------- the Crit
+
+
+def check_hits(hits: int) -> int:
+    if hits < 1:
+        raise BadInput(f"--hits must be 1 or more (a glancing blow is Hits 1), not {hits}")
+    return hits
+
+
+@record
+class Placed(Result):
+    """What ``--target`` changed on the unit (001 l.1001 "Crits - Place any Crits on
+    Target")."""
+
+    unit: str
+    crit: dict[str, Any]
+    conditions_added: dict[str, int]
+    conditions: dict[str, int]
+
+
+@record
+class Crit(Result):
+    """``d2d crit``: the location, the armor there, the Hits, severity and light damage."""
+
+    power: str
+    armor: str | None  # the armor at the Crit location
+    armor_source: str | None  # "option" (--armor), "unit" (the target's), None
+    armor_scope: str | None  # "location" (given for it), "all" (every location), None
+    bonus: Bonus  # the comparison with that armor (with 0x0 when there is none)
+    bonus_unarmored: int  # the Hits the Power adds against no armor
+    bonus_hits: int  # the Hits added: the comparison, never more than unarmored
+    hits_before: int
+    hits: int
+    deck: str
+    deck_name: str
+    types: tuple[str, ...]
+    chart: str
+    card: str
+    type: str
+    location: str
+    location_name: str
+    skipped: tuple[str, ...]
+    severity: str
+    rotations: int
+    mortal_wound: bool | None  # None: unknown (crits4 without a target)
+    mortal_rule: str
+    crit_count: int | None  # the target's Crits, this one included; None without target
+    light_damage: tuple[str, ...]
+    table_mode: bool
+    reshuffled: bool
+    new_deck: bool
+    target: Placed | None
+    sources: dict[str, str]  # where the Power and the armor came from
+    # For the command: the session sections to write, and the journal's summary.
+    changes: dict[str, Any] = hidden()
+    summary: str = hidden()
+    wielder: str | None = hidden(None)  # the --by unit whose stat made the Power
+
+
+@record
+class CritAsk:
+    """``d2d crit`` as given on the command line (checked by :func:`crit`)."""
+
+    power: str | None = None
+    weapon: str | None = None
+    stat: str | None = None
+    armor: tuple[str, ...] = ()
+    hits: int = 1
+    types: str | None = None
+    vehicle: bool = False
+    cards: tuple[str, ...] | None = None
+    target: str | None = None
+    by: str | None = None  # the wielder: the stat of a --weapon formula
+
+    @property
+    def writes(self) -> bool:
+        """Whether the session changes: a virtual deck is drawn or a unit is hit."""
+        return self.cards is None or self.target is not None
+
+
+def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
+         opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
+    """The whole Crit (001 l.878–955): the Damage Deck of the types, the first card of a
+    matching type (from the session's virtual deck, or ``ask.cards`` drawn at the table)
+    gives the location, the armor found there cancels the Power, the Hits turn the card,
+    and with a target the Crit is placed on the unit. ``data`` is the session's data
+    (read, never changed: the sections to write are in ``Crit.changes``);
+    ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
+    mortal_rule = opts.mortal_wound
+    units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
+    wielder = find(units, ask.by) if ask.by is not None else None
+    if wielder is not None and ask.power is not None:
+        raise BadInput("--by reads the stat of a --weapon formula; --power needs no unit")
+    stat, stat_from = wielder_stat(ask.weapon, ask.stat, wielder)
+    power = power_rating(ask.power, ask.weapon, stat)
+    power_from = (f"--power {ask.power}" if ask.power is not None else
+                  f"{ask.weapon} with {stat_from}" if stat_from else f"--weapon {ask.weapon}")
+    deck, wanted = parse_types(ask.types)
+    check_hits(ask.hits)
+    ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
+               str(opts.locations_file))
+    given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
+    armor = parse_armor(ask.armor, ch)
+    unit = find(units, ask.target) if ask.target is not None else None
+    if armor is None and unit is not None:
+        armor = unit_armor(unit, ch)
+
+    changes: dict[str, Any] = {}
+    limit = len(deck_cards(deck, ch))
+    reshuffled = new_deck = False
+    if given is not None:
+        queue = TableCards(given)
+        card, skipped = find_crit(queue, wanted, limit)
+        queue.finish()
+    else:
+        assert new_rng is not None, "the virtual deck needs the session's random source"
+        rng = new_rng()
+        state = dict(data.get("damage", {}))
+        decks = dict(state.get(ch.kind, {}))
+        pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
+        card, skipped = find_crit(lambda: pile.take(rng), wanted, limit)
+        decks[deck] = pile.to_state()
+        state[ch.kind] = decks
+        changes["damage"] = state
+        reshuffled = pile.reshuffled
+    if card is None:
+        want = ", ".join(wanted) or "any type"
+        raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
+                       "table and give every card drawn, in order, with --card")
+    type_, location = card.split("@")
+
+    worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    bonus = compare(power, worn)
+    added = bonus_hits(power, worn)
+    total = ask.hits + added
+    sev = severity(total)
+    count = len(unit.extra.get("crits", [])) + 1 if unit is not None else None
+    mortal = mortal_wound(mortal_rule, total, count)
+    spec = damage_table()["decks"][deck]
+    light = (spec["light"],) * sev.remaining
+    placed = None
+    if unit is not None:
+        placed = place(unit, card=card, deck=deck, location=location, severity=sev.level,
+                       mortal=bool(mortal), light=light)
+        changes["units"] = roster_state(units)
+    return Crit(
+        power=str(power), armor=str(worn) if worn is not None else None,
+        armor_source=armor.source if worn is not None and armor is not None else None,
+        armor_scope=scope, bonus=bonus, bonus_unarmored=compare(power, None).total,
+        bonus_hits=added, hits_before=ask.hits, hits=total, deck=deck,
+        deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
+        location=location, location_name=ch.names()[location], skipped=tuple(skipped),
+        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal,
+        mortal_rule=mortal_rule, crit_count=count, light_damage=light,
+        table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
+        target=placed,
+        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
+                                                           ch.names()[location])},
+        changes=changes, wielder=wielder.name if wielder is not None else None,
+        summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
+    )
+
+
+def _armor_from(worn: Stat | None, armor: Armor | None, scope: str | None,
+                unit: Unit | None, where: str) -> str:
+    if worn is None or armor is None:
+        return f"none at {where}"
+    whose = "--armor" if armor.source == "option" else (
+        f"{unit.name}'s armor" if unit is not None else "the unit's armor")
+    return f"{whose} {worn} ({'every location' if scope == 'all' else where})"
+
+
+def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
+          mortal: bool, light: tuple[str, ...]) -> Placed:
+    """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
+    Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
+    Condition, and a Mortal Wound makes the unit Dying (a status: once)."""
+    entry = {"card": card, "deck": deck, "location": location, "severity": severity,
+             "mortal_wound": mortal}
+    unit.extra["crits"] = [*unit.extra.get("crits", []), entry]
+    added: dict[str, int] = {}
+    for key in light:
+        added[key] = added.get(key, 0) + 1
+    if mortal and not unit.conditions.get("dying"):
+        added["dying"] = 1
+    for key, n in added.items():
+        unit.add_condition(key, n)
+    return Placed(unit.name, entry, added, dict(unit.conditions))

@@ -1,0 +1,387 @@
+"""Hits: the degree of success of a Conflict's winner (001 p.31 "Hits").
+
+"Only Fast or Strong Approach score Hits. Level - Your Level - Rival Level (min: 0).
+Difficulty - The difficulty of the Conflict. Combo - Play cards to make an allowed
+set: Of a Kind - QQ, KK, AA, KKK, AAA, AAAA. Straight - 3+ ordered cards of any suit.
+For each > 2, take any card from Discard. Rank - Each card may increase Hits: A-J -
+Hits:+1; 2-10 - Hits:+1 IF Rank+Level > Difficulty. No Hits - Glancing Blow: IF
+Hits=0 THEN Hits=1 and go to Resolution."
+
+000 l.482–486 reveals combo cards from the deck instead ("Combo - IF you Succeed with a
+2-8, Q, K, or A, you may increase your Successes by doing a Combo. Normal - Reveal 2
+Conflict. IF they are the next 2 in rank sequence (e.g. 5 then 6, 7) THEN Gain:A and
+for each IF Rank+Skill Level > Difficulty THEN Success:+1. Q - Reveal Conflict. IF Q
+THEN Success:+1. K - Reveal 2 Conflict. IF K THEN Success:+1 / K. A - Reveal 3
+Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.combat import conflict
+from d2d_cli.rules.combat.situation import (
+    Modifier,
+    Situation,
+    Terms,
+    Who,
+    assess,
+    effective_stat,
+    target_stat,
+)
+from d2d_cli.rules.core.record import field, record, replace
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.deck.advantage import NORMAL, Standing, reveal_keep
+from d2d_cli.rules.deck.cards import Card
+from d2d_cli.rules.deck.fate import Revealer
+from d2d_cli.rules.scale.stats import Stat, parse_stat
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units.roster import Unit
+
+ROYALS = ("A", "J", "Q", "K")
+SCORING = ("fast", "strong")
+
+_ALLOWED = ("allowed: QQ, KK, AA, KKK, AAA, AAAA, or a straight of 3 or more ordered "
+            "cards 2–10 of any suit (e.g. 2S 3H 4C)")
+
+# 000 l.484–486: how many cards a royal's combo reveals.
+_ROYAL_REVEALS = {"Q": 1, "K": 2, "A": 3}
+
+
+def parse_difficulty(text: str) -> int:
+    """``--vs``: a whole number 1 or more, or a stat whose level is the Difficulty
+    ("Difficulty - The Goblin Body is 2x1" → 2, 001 p.32)."""
+    raw = str(text).strip()
+    if re.fullmatch(r"[+-]?\d+", raw):
+        value = int(raw)
+    elif "x" in raw.lower() or "×" in raw:
+        value = parse_stat(raw).level
+    else:
+        raise BadInput(f"--vs takes a Difficulty: a whole number 1 or more or a stat like "
+                       f"2x1, or a unit on the board, not {text!r}")
+    if value < 1:
+        raise BadInput(f"--vs takes a Difficulty of 1 or more (or a stat like 2x1), not "
+                       f"{text!r}")
+    return value
+
+
+def combo(cards: list[Card]) -> tuple[str | None, str, int]:
+    """The combo the cards make: (kind or None, its name, discard takes). Refuses a set
+    that is not allowed, with the reason."""
+    if len(cards) == 1:
+        return None, cards[0].rank, 0
+    codes = " ".join(c.code for c in cards)
+    if any(c.is_wild for c in cards):
+        raise RuleViolation(f"not a combo: {codes} — a Wild is in no combo; {_ALLOWED}")
+    ranks = [c.rank for c in cards]
+    table = conflict.table()["combos"]
+    if len(set(ranks)) == 1:
+        name = "".join(ranks)
+        if name in table["of_a_kind"]:
+            return "of_a_kind", name, 0
+        raise RuleViolation(f"not a combo: {codes} — {name} is not an allowed set of a "
+                            f"kind; {_ALLOWED}")
+    if any(r in ROYALS for r in ranks):
+        raise RuleViolation(f"not a combo: {codes} — a straight is of 2–10 cards and a set "
+                            f"of a kind is one rank; {_ALLOWED}")
+    numbers = sorted(c.number or 0 for c in cards)
+    if len(cards) < table["straight_min"]:
+        raise RuleViolation(f"not a combo: {codes} — a straight needs "
+                            f"{table['straight_min']} or more cards; {_ALLOWED}")
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise RuleViolation(f"not a combo: {codes} — the ranks do not follow each other "
+                            f"({', '.join(map(str, numbers))}); {_ALLOWED}")
+    return "straight", "-".join(map(str, numbers)), len(cards) - 2
+
+
+@record
+class CardHit(Result):
+    """One card's share: does it Hit, and why (``2+1=3 > 2``, ``A: Hits +1``)."""
+
+    card: Card
+    hit: bool
+    why: str
+
+
+_NO_STANDING = Standing(NORMAL, (), None)
+
+
+@record
+class Hits(Result):
+    """``d2d hit``: the Hits of the winner's cards. ``level`` is the Level of 001 l.816
+    (your Level − the Rival's, after modifiers, min 0); ``sources`` says where each
+    number came from; ``advantage`` is the scorer's (it counts for revealed combos)."""
+
+    hits: int
+    glancing: bool
+    combo: str | None
+    combo_name: str | None
+    discard_takes: int
+    approach: str
+    level: int
+    difficulty: int
+    cards: tuple[CardHit, ...]
+    your_level: int = 0
+    rival_level: int = 0
+    sources: dict[str, str] = field(default_factory=dict)
+    modifiers: tuple[Modifier, ...] = ()
+    advantage: Standing = _NO_STANDING
+
+
+@record
+class RevealedHits(Hits):
+    """``[rules] combos = "revealed"`` (000 l.482–486): the combo cards revealed after
+    the winning card, whether they made the combo, and 000's "Gain:A" (l.1197 "Choose
+    an A from Discard or search your Deck for an A and add it to your hand")."""
+
+    revealed: tuple[CardHit, ...] = ()
+    gain_ace: bool = False
+    reshuffled: bool = False
+    set_aside: tuple[Card, ...] = ()  # revealed with Advantage/Disadvantage, not kept
+
+
+def _card_hit(card: Card, net: int, difficulty: int, ten_always_hits: bool) -> CardHit:
+    assert card.number is not None
+    if card.rank in ROYALS or (ten_always_hits and card.rank == "10"):
+        return CardHit(card, True, f"{card.rank}: Hits +1")
+    total = card.number + net
+    hit = total > difficulty
+    return CardHit(card, hit, f"{card.number}+{net}={total} {'>' if hit else '≤'} {difficulty}")
+
+
+def _scoring_approach(card: Card) -> str:
+    approach = conflict.approach_of(card)
+    if approach not in SCORING:
+        raise RuleViolation(
+            f"only a Fast or Strong winner scores Hits (001 p.31): {card.code} is "
+            f"{approach.capitalize()} — a Counter winner counter-attacks with a Fast or "
+            "Strong card (Upper: e.g. 2S^)")
+    return approach
+
+
+def _check(level: int, rival_level: int, difficulty: int) -> int:
+    """001 l.816 "Level - Your Level - Rival Level (min: 0)". The levels may be below 0
+    after modifiers; a Difficulty of 0 is a Rival's stat brought to 0."""
+    if difficulty < 0:
+        raise BadInput(f"--vs takes a Difficulty of 1 or more, not {difficulty}")
+    return max(0, level - rival_level)
+
+
+def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: int,
+               ten_always_hits: bool = False) -> Hits:
+    """The Hits of the winner's cards (the played card first, then any combo cards).
+
+    ``ten_always_hits`` is 000's reading ("5) Successes": "10, J, Q, K, A -
+    Success:+1"); 001's "A-J" leaves the 10 to the Rank+Level test.
+    """
+    if not cards:
+        raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
+    net = _check(level, rival_level, difficulty)
+    approach = _scoring_approach(cards[0])
+    kind, name, takes = combo(cards)
+    rows = tuple(_card_hit(card, net, difficulty, ten_always_hits) for card in cards)
+    raw = sum(r.hit for r in rows)
+    return Hits(hits=max(raw, 1), glancing=raw == 0, combo=kind,
+                combo_name=name if kind else None, discard_takes=takes, approach=approach,
+                level=net, difficulty=difficulty, cards=rows)
+
+
+def _combo_rows(card: Card, got: list[Card], net: int, difficulty: int,
+                ten_always_hits: bool) -> tuple[list[CardHit], str | None, str | None]:
+    """000 l.483–486: the revealed cards' rows and the combo they make, if any."""
+    kind: str | None = None
+    name: str | None = None
+    if card.rank in _ROYAL_REVEALS:
+        shown = []
+        for c in got:
+            same = c.rank == card.rank
+            shown.append(CardHit(c, same, f"{c.rank}: Hits +1" if same else
+                                 f"{c.rank}: not {card.rank}, no Hit"))
+        matched = sum(r.hit for r in shown)
+        if matched:
+            kind, name = "of_a_kind", card.rank * (matched + 1)
+        return shown, kind, name
+    assert card.number is not None
+    wanted = [card.number + 1, card.number + 2]
+    if sorted(c.number or 0 for c in got if not c.is_wild) == wanted:
+        shown = [_card_hit(c, net, difficulty, ten_always_hits) for c in got]
+        return shown, "straight", "-".join(map(str, [card.number, *wanted]))
+    return [CardHit(c, False, f"not {wanted[0]} and {wanted[1]}: no combo") for c in got], \
+        None, None
+
+
+def reveal_combo(card: Card, reveal: Revealer | None, *, level: int, rival_level: int,
+                 difficulty: int, ten_always_hits: bool = False,
+                 mode: str = NORMAL) -> RevealedHits:
+    """000's combo (l.482–486): after a winning 2–8 reveal 2 cards — the next two ranks
+    (either order) each score by Rank+Level > Difficulty and Gain:A; after a Q reveal 1,
+    a K 2, an A 3 — each card of the same rank scores +1. ``reveal`` is None when no
+    combo is tried (the text's "may"). With Advantage (``mode``) one more card is
+    revealed and the cards that score the most Hits are kept; with Disadvantage the
+    fewest (000 l.1122, l.1178 "Reveal another Conflict and take the best/worse
+    result")."""
+    net = _check(level, rival_level, difficulty)
+    approach = _scoring_approach(card)
+    played = _card_hit(card, net, difficulty, ten_always_hits)
+    shown: list[CardHit] = []
+    aside: tuple[Card, ...] = ()
+    kind: str | None = None
+    name: str | None = None
+    if reveal is not None:
+        count = _ROYAL_REVEALS.get(card.rank, 2)
+        if card.rank not in _ROYAL_REVEALS and not 2 <= (card.number or 0) <= 8:
+            raise RuleViolation(f"no combo after a {card.rank} (000 l.482: \"IF you Succeed "
+                                "with a 2-8, Q, K, or A\")")
+
+        def score(cards: list[Card]) -> int:
+            rows, _, _ = _combo_rows(card, cards, net, difficulty, ten_always_hits)
+            return sum(r.hit for r in rows)
+
+        kept = reveal_keep(reveal, count, mode, score)
+        shown, kind, name = _combo_rows(card, kept.cards, net, difficulty, ten_always_hits)
+        aside = tuple(kept.dropped)
+    raw = played.hit + sum(r.hit for r in shown)
+    return RevealedHits(
+        hits=max(raw, 1), glancing=raw == 0, combo=kind, combo_name=name, discard_takes=0,
+        approach=approach, level=net, difficulty=difficulty, cards=(played,),
+        revealed=tuple(shown), gain_ace=kind == "straight",
+        reshuffled=reveal.reshuffled if reveal is not None else False, set_aside=aside)
+
+
+@record
+class HitAsk:
+    """``d2d hit`` as typed and checked, for the table's ``[rules] combos`` reading;
+    :attr:`reveals` says whether it reveals combo cards (from the deck or ``table``)."""
+
+    cards: tuple[Card, ...]
+    level: int
+    rival_level: int
+    difficulty: int
+    ten_always_hits: bool
+    combos: str
+    combo: bool
+    table: list[Card] | None
+    situation: Situation | None = None
+    difficulty_source: str = ""
+
+    @property
+    def reveals(self) -> bool:
+        return self.combos == "revealed" and self.combo
+
+    def count(self, reveal: Revealer | None) -> Hits:
+        sit = self.situation
+        level = sit.a.level if sit is not None else self.level
+        rival = sit.b.level if sit is not None else self.rival_level
+        mode = sit.advantage_a.mode if sit is not None else NORMAL
+        out: Hits
+        if self.combos == "played":
+            out = count_hits(list(self.cards), level=level, rival_level=rival,
+                             difficulty=self.difficulty, ten_always_hits=self.ten_always_hits)
+        else:
+            out = reveal_combo(self.cards[0], reveal, level=level, rival_level=rival,
+                               difficulty=self.difficulty,
+                               ten_always_hits=self.ten_always_hits, mode=mode)
+        if sit is None:
+            return out
+        found = {"level": sit.a.source, "rival_level": sit.b.source,
+                 "difficulty": self.difficulty_source}
+        found.update(sit.extra_sources)
+        return replace(out, your_level=level, rival_level=rival, sources=found,
+                                   modifiers=sit.modifiers, advantage=sit.advantage_a)
+
+
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def _rival(vs: str | None, units: dict[str, Unit]) -> Unit | None:
+    """``--vs`` names a unit when it is not a number and a unit has that name."""
+    if vs is None or _NUMBER.fullmatch(vs.strip()):
+        return None
+    folded = {n.lower(): u for n, u in units.items()}
+    return folded.get(vs.strip().lower())
+
+
+def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None = None,
+        vs: str | None = None, combo: bool = False, table: list[Card] | None = None,
+        combos: str = "played", ten_always_hits: bool = False,
+        data: dict[str, Any] | None = None, by: str | None = None,
+        difficulty: int | None = None, terms: Terms | None = None,
+        skill: str | None = None, rival_skill: str | None = None) -> HitAsk:
+    """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
+    "Play cards to make an allowed set") the combo cards follow the winning card; under
+    "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
+
+    Units (``data`` is the session's): ``by`` is the Actor, whose Level is its skill's;
+    ``vs`` may name the Rival unit, whose defending skill gives the Rival Level and
+    whose stat (``terms.stat``, Body by default: 001 l.824 "Weapons default to Body")
+    the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override."""
+    if not cards:
+        raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
+    if combos == "played" and (combo or table is not None):
+        raise BadInput("--combo and --card reveal combo cards under [rules] combos = "
+                       "\"revealed\" (000); under 001 give the combo cards after the "
+                       "winning card (e.g. 2S 3H 4C)")
+    if combos == "revealed":
+        if len(cards) > 1:
+            raise BadInput("[rules] combos = \"revealed\" (000 l.482): combo cards are "
+                           "revealed, not played — give the winning card only, and --combo "
+                           "to reveal")
+        if table is not None and not combo:
+            raise BadInput("--card gives the combo cards revealed at the table: add --combo")
+    if level is not None:
+        conflict.check_level(level, "--level")
+    if rival_level is not None:
+        conflict.check_level(rival_level, "--rival-level")
+    terms = terms or Terms()
+    units: dict[str, Unit] = {}
+    if data and data.get("units"):
+        from d2d_cli.rules.units.roster import roster
+
+        units = roster(data)
+    actor = None
+    if by is not None:
+        from d2d_cli.rules.units.roster import find
+
+        actor = find(units, by)
+    rival = _rival(vs, units)
+    rival_stat: Stat | None = None
+    if difficulty is not None:
+        if vs is not None and rival is None:
+            raise BadInput("give the Difficulty once: --vs DIFFICULTY or --difficulty N")
+        if difficulty < 1:
+            raise BadInput(f"--difficulty takes a Difficulty of 1 or more, not {difficulty}")
+        value, source = difficulty, "--difficulty"
+    elif rival is not None:
+        stat = target_stat(terms.stat)
+        got = effective_stat(rival, stat)
+        value, source = got.level, f"{rival.name}'s {stat.capitalize()} {got}"
+    elif vs is None:
+        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
+                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin "
+                       "Scout\"); or --difficulty N")
+    else:
+        try:
+            value = parse_difficulty(vs)
+        except BadInput as e:
+            import difflib
+
+            near = difflib.get_close_matches(vs or "", list(units), n=3, cutoff=0.5)
+            if near:
+                raise BadInput(f"{e} — did you mean {', '.join(near)}?") from None
+            raise
+        source = f"--vs {vs}"
+        if vs is not None and not _NUMBER.fullmatch(vs.strip()):
+            rival_stat = parse_stat(vs)
+    sit = assess(Who(actor, level, level_option="--level"),
+                 Who(rival, rival_level, level_option="--rival-level"), terms,
+                 skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
+                 rival_stat_source=source)
+    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
+        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
+                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
+                       "and --combo (000 l.482)")
+    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
+                  combos, combo, table, sit, source)

@@ -1,0 +1,152 @@
+"""The session's ``[rules]`` table, parsed and checked once ("à la carte rules").
+
+Every switch a table can flip lives here, once: its key, its default, the values it
+takes and the line of the rule text behind the default. :func:`parse` turns the
+hand-edited table into one typed :class:`Options`; a wrong value is refused with
+:class:`~d2d_cli.errors.SessionError` (exit 3) naming the file, ``[rules]`` and the key,
+before any command changes anything. docs/rules.md lists the same keys (a test checks
+the two agree).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from d2d_cli.errors import SessionError
+from d2d_cli.rules.core.record import record, replace
+
+
+@record
+class Option:
+    """One ``[rules]`` key: its default, what it accepts, and why the default."""
+
+    key: str
+    default: Any
+    accepts: str  # for the error message: what a value must be
+    check: Callable[[Any], bool]
+    source: str  # the rule text behind the default (file and page/heading)
+
+
+def _one_of(*values: str) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and v in values
+
+
+def _boolean(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _positive_number(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            and 0 < v <= 10**9)
+
+
+def _small_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100
+
+
+def _file_name(v: Any) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 4096 and "\x00" not in v
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("speed_convention", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.314 "Speed - 5x0 = 5kph/3mph"'),
+    Option("personal_round_s", 6, "a number of seconds above 0", _positive_number,
+           '001 l.457 "On normal Maps, a Round is 6 seconds"'),
+    Option("conflict_chart", "001", '"001" or "000"', _one_of("001", "000"),
+           "001 l.777 \"Conflict: Chart\" (a picture; d2d's reading)"),
+    Option("fate_orientation", "color", '"color" or "card"', _one_of("color", "card"),
+           '000 l.420 "Non-Player Units reveal a Fate where Black means Upper"'),
+    Option("ten_always_hits", False, "true or false", _boolean,
+           "001 l.838 \"2-10 - Hits:+1 IF Rank+Level > Difficulty\""),
+    Option("mortal_wound", "crits4", '"crits4", "past_extreme", "extreme" or "off"',
+           _one_of("crits4", "past_extreme", "extreme", "off"),
+           '000 l.540 "IF 4 or more Crits then the Unit has suffered a Mortal Wound"'),
+    Option("locations_file", None, "a file name", _file_name,
+           "d2d's default person and vehicle charts (001's charts are pictures)"),
+    Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
+           '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
+    Option("respec_sp", "lost", '"lost" or "new"', _one_of("lost", "new"),
+           '001 l.1102 "Gain SP equal to lost Level"'),
+    Option("refresh_penalties", True, "true or false", _boolean,
+           '000 l.120 "Each Unit places Move:Speed"'),
+    Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
+           '000 l.372 "Respec - Downtime:Between Sessions you may reduce ONE Skill"'),
+    Option("level_bonus", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.767 "IF 2-10 THEN subtract Level Bonus (min 2)"'),
+    Option("combos", "played", '"played" or "revealed"', _one_of("played", "revealed"),
+           '001 l.826 "Combo - Play cards to make an allowed set"'),
+    Option("task_win", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.1014 "Win - Challenge:-Hits"'),
+    Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
+           '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
+)
+
+BY_KEY = {o.key: o for o in OPTIONS}
+# What a cached, already-checked session was checked against (session/__init__.py).
+FINGERPRINT = f"{zlib.crc32(repr([(o.key, o.accepts) for o in OPTIONS]).encode()):08x}"
+
+
+@record
+class Options:
+    """The table's rule choices; every field defaults to the rule text's reading."""
+
+    speed_convention: str = "001"
+    personal_round_s: float = 6
+    conflict_chart: str = "001"
+    fate_orientation: str = "color"
+    ten_always_hits: bool = False
+    mortal_wound: str = "crits4"
+    locations_file: str | None = None
+    new_skill_sp: int = 1
+    respec_sp: str = "lost"
+    refresh_penalties: bool = True
+    respec_limit: str = "downtime"
+    level_bonus: str = "001"
+    combos: str = "played"
+    task_win: str = "001"
+    power_area: str = "table"
+
+    def changed(self) -> dict[str, Any]:
+        """The keys set away from their defaults (for ``session show``)."""
+        return {o.key: getattr(self, o.key) for o in OPTIONS
+                if getattr(self, o.key) != o.default}
+
+
+DEFAULTS = Options()
+
+
+def problems(table: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(key, problem) for each key of a ``[rules]`` table that d2d does not accept: the
+    one check, used by :func:`parse` and by the session's declared shape on read."""
+    for key, value in table.items():
+        option = BY_KEY.get(key)
+        if option is None:
+            import difflib  # only for a suggestion: an error's cost
+
+            near = difflib.get_close_matches(str(key), BY_KEY, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            yield key, f"no such key{hint}; the keys are listed in docs/rules.md"
+        elif not option.check(value):
+            yield key, f"{_shown(value)}: use {option.accepts}"
+
+
+def parse(table: Any, where: str = "the session file") -> Options:
+    """The ``[rules]`` table as :class:`Options`; a wrong key or value is a SessionError
+    that names ``where`` (the file), the table and the key."""
+    if table is None:
+        return DEFAULTS
+    if not isinstance(table, dict):
+        raise SessionError(f"{where}: [rules] must be a table, not {_shown(table)}")
+    for key, problem in problems(table):
+        raise SessionError(f"{where}: [rules] {key}: {problem}")
+    return replace(DEFAULTS, **table) if table else DEFAULTS
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+

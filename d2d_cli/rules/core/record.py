@@ -1,0 +1,220 @@
+"""Records: the value types of ``rules/`` (typed results, cards, stats), made cheaply.
+
+``@record`` is a small stand-in for ``@dataclass(frozen=True)``. The standard decorator
+writes and ``exec``s the source of ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``,
+``__setattr__`` and ``__delattr__`` for every class: ~0.4 ms a class at import, and the
+rules hold ~190 of them, so a one-shot command paid 5–25 ms of its budget before doing
+any work (bench/, docs/architecture.md "Speed"). ``@record`` reads the annotations once
+and gives every class the same few generic methods, ~0.01 ms a class. Instances behave as
+the frozen dataclasses did: keyword or positional construction in declaration order
+(parents' fields first), defaults and ``default_factory``, ``init=False`` fields,
+``__post_init__``, ``kw_only``, equality and hashing by value, ``order=True``, a readable
+``repr``, assignment refused. ``typing.dataclass_transform`` tells mypy all of this, so
+every construction and attribute access is still type-checked.
+
+Field metadata carries the JSON view's options (``json=False``, ``json_name=``): see
+:mod:`d2d_cli.rules.core.result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform, overload
+
+_T = TypeVar("_T")
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class FrozenError(AttributeError):
+    """Assignment to a field of a frozen record."""
+
+
+class Field:
+    """One field: its name, default, and how ``__init__`` and the JSON view treat it."""
+
+    __slots__ = ("name", "default", "factory", "init", "kw_only", "metadata")
+
+    def __init__(self, default: Any = MISSING, factory: Any = MISSING, init: bool = True,
+                 kw_only: bool | None = None, metadata: dict[str, Any] | None = None):
+        self.name = ""
+        self.default = default
+        self.factory = factory
+        self.init = init
+        self.kw_only = kw_only
+        self.metadata: dict[str, Any] = metadata or {}
+
+    def __repr__(self) -> str:
+        return f"Field({self.name!r})"
+
+
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING,
+          init: bool = True, kw_only: bool | None = None,
+          metadata: dict[str, Any] | None = None) -> Any:
+    """A field with options, as ``dataclasses.field``: ``tags: list[str] = field(
+    default_factory=list)``."""
+    return Field(default, default_factory, init, kw_only, metadata)
+
+
+def fields(cls_or_obj: Any) -> tuple[Field, ...]:
+    """The fields of a record class or instance, in ``__init__`` order."""
+    found: tuple[Field, ...] = cls_or_obj.__record_fields__
+    return found
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """A copy of ``obj`` with some fields changed (``dataclasses.replace``)."""
+    for f in fields(obj):
+        if f.init and f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return type(obj)(**changes)
+
+
+def _is_classvar(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar", "Final"))
+
+
+def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
+    by_name: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        for f in base.__dict__.get("__record_fields__", ()):
+            by_name[f.name] = f
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if _is_classvar(annotation):
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        f = value if isinstance(value, Field) else Field(default=value)
+        f.name = name
+        if isinstance(f.default, (list, dict, set)):  # shared by every instance: refused
+            raise ValueError(f"mutable default {type(f.default).__name__} for field "
+                             f"{name!r} of {cls.__name__}: use default_factory")
+        if f.kw_only is None:
+            f.kw_only = kw_only
+        if f.default is MISSING:
+            if name in cls.__dict__:
+                delattr(cls, name)
+        else:
+            setattr(cls, name, f.default)
+        by_name[name] = f
+    return tuple(by_name.values())
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    if args:
+        names: tuple[str, ...] = cls.__record_positional__
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__name__}() takes {len(names)} positional arguments "
+                            f"but {len(args)} were given")
+        if kwargs:
+            for name in names[:len(args)]:
+                if name in kwargs:
+                    raise TypeError(f"{cls.__name__}() got multiple values for argument "
+                                    f"{name!r}")
+            kwargs.update(zip(names, args, strict=False))
+        else:
+            kwargs = dict(zip(names, args, strict=False))
+    values = self.__dict__
+    used = 0
+    for name, init, default, factory in cls.__record_spec__:
+        value = kwargs.get(name, MISSING) if init else MISSING
+        if value is not MISSING:
+            used += 1
+        elif default is not MISSING:
+            value = default
+        elif factory is not MISSING:
+            value = factory()
+        elif init:
+            raise TypeError(f"{cls.__name__}() missing required argument: {name!r}")
+        else:
+            continue
+        values[name] = value
+    if used != len(kwargs):
+        known = {f.name for f in cls.__record_fields__ if f.init}
+        extra = next(k for k in kwargs if k not in known)
+        raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {extra!r}")
+    if cls.__record_post__:
+        self.__post_init__()
+
+
+def _astuple(self: Any) -> tuple[Any, ...]:
+    values = self.__dict__
+    return tuple(values[f.name] for f in self.__record_fields__)
+
+
+def _repr(self: Any) -> str:
+    inner = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__)
+    return f"{type(self).__qualname__}({inner})"
+
+
+def _eq(self: Any, other: Any) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return _astuple(self) == _astuple(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_astuple(self))
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    raise FrozenError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise FrozenError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+
+
+def _compare(op: str) -> Callable[[Any, Any], Any]:
+    def compare(self: Any, other: Any) -> Any:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return getattr(_astuple(self), op)(_astuple(other))
+    compare.__name__ = op
+    return compare
+
+
+@overload
+def record(cls: type[_T], /) -> type[_T]: ...
+@overload
+def record(*, frozen: bool = True, eq: bool = True, order: bool = False,
+           kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: bool = False,
+           kw_only: bool = False) -> Any:
+    """Make ``cls`` a record (see the module's docstring). ``@record`` is frozen;
+    ``@record(frozen=False)`` a mutable one; ``eq=False`` keeps identity equality."""
+
+    def wrap(cls: Any) -> Any:
+        all_fields = _collect(cls, kw_only)
+        cls.__record_fields__ = all_fields
+        cls.__record_positional__ = tuple(f.name for f in all_fields
+                                          if f.init and not f.kw_only)
+        cls.__record_spec__ = tuple((f.name, f.init, f.default, f.factory) for f in all_fields)
+        cls.__record_post__ = hasattr(cls, "__post_init__")
+        cls.__init__ = _init
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = _repr
+        if eq:
+            cls.__eq__ = _eq
+            cls.__hash__ = _hash if frozen else None
+        if frozen:
+            cls.__setattr__ = _frozen_setattr
+            cls.__delattr__ = _frozen_delattr
+        if order:
+            for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+                setattr(cls, op, _compare(op))
+        return cls
+
+    return wrap if cls is None else wrap(cls)

@@ -1,0 +1,77 @@
+"""Typed results: what every rules function hands back to a command.
+
+A result is a frozen record (:func:`d2d_cli.rules.core.record.record`, a cheap stand-in for
+``@dataclass(frozen=True)``) that subclasses :class:`Result`. Its JSON view (the
+``result`` of DESIGN.md's envelope) is derived in one place, :func:`to_json`: the
+fields in declaration order, each converted recursively. So the JSON keys are the
+field names, mypy checks every access to them, and a human view reads attributes
+(``r.hits``), never string keys.
+
+Conversion rules, in order: a ``Result`` → its fields; anything with ``to_json()``
+(``Card``, ``Stat``) → that; a ``Fraction`` → ``"num/den"``; a tuple or list → a list;
+a dict → a dict with the same keys; everything else as it is. A field whose metadata
+holds ``json=False`` stays out of the JSON view (derived values a human view wants);
+``json_name=`` renames a key that is not a valid identifier.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, ClassVar
+
+from d2d_cli.rules.core.record import MISSING, field, fields
+
+
+class Result:
+    """Base of every typed result. Subclasses are ``@record`` classes."""
+
+    __slots__ = ()
+    # Per class: (field name, JSON key) pairs, worked out once.
+    _json_fields: ClassVar[tuple[tuple[str, str], ...] | None] = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _result_json(self)
+
+
+def hidden(default: Any = MISSING) -> Any:
+    """A field kept out of the JSON view: ``extra: int = hidden(0)``."""
+    return field(default=default, metadata={"json": False})
+
+
+def renamed(key: str, default: Any = MISSING) -> Any:
+    """A field whose JSON key is not its Python name (``from`` → ``from_``)."""
+    return field(default=default, metadata={"json_name": key})
+
+
+def _fields(cls: type[Result]) -> tuple[tuple[str, str], ...]:
+    cached = cls.__dict__.get("_json_fields")
+    if cached is None:
+        cached = tuple(
+            (f.name, f.metadata.get("json_name", f.name))
+            for f in fields(cls)
+            if f.metadata.get("json", True)
+        )
+        cls._json_fields = cached
+    return cached
+
+def to_json(value: Any) -> Any:
+    """The JSON view of a result (or of any value a result holds)."""
+    if isinstance(value, Result):
+        return _result_json(value)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    fractions = sys.modules.get("fractions")  # no Fraction can exist before it is imported
+    if fractions is not None and isinstance(value, fractions.Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    convert = getattr(value, "to_json", None)
+    if callable(convert):
+        return convert()
+    raise TypeError(f"no JSON view for {type(value).__name__}")
+
+
+def _result_json(value: Result) -> dict[str, Any]:
+    return {key: to_json(getattr(value, name)) for name, key in _fields(type(value))}

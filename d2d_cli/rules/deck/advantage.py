@@ -1,0 +1,131 @@
+"""Advantage and Disadvantage: reveal another card, keep the best or the worst.
+
+000 l.423–424 ("3) Reveal"): "Advantage - IF you have Advantage THEN Reveal Fate. Use
+either of the 2 Conflict cards. Disadvantage - IF you have Disadvantage THEN Reveal
+Fate. Use the worst of the 2 Conflict cards." Glossary l.1122 "Advantage - Reveal
+another Conflict and take the best result"; l.1178 "Disadvantage - Reveal another
+Conflict and take the worse result."
+
+Cancelling (docs/rules.md): on one side, each Advantage cancels one Disadvantage (what
+is left decides; one extra card at most — no text stacks them). Across the two sides of
+a Conflict, both at Disadvantage (or both at Advantage) cancel: 000 l.600–601, Combat
+#1's Thief and the Scout's Knot, "they will both be at Disadvantage … The Disadvantages
+cancel, so it is a normal Task".
+
+The keep-best / keep-worst reveal is generic (:func:`keep`, :func:`reveal_keep`): what
+"best" means is the caller's ``score`` — a Conflict card's result against the Rival
+(rules.combat.conflict), the Hits of a revealed combo (rules.combat.hits), a die's reading.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar
+
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+
+NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
+MODES = (NORMAL, ADVANTAGE, DISADVANTAGE)
+
+T = TypeVar("T")
+
+
+@record
+class Source(Result):
+    """One reason for Advantage or Disadvantage: what it is, why it applies here, and
+    the line of the rule text."""
+
+    key: str  # "option", "unskilled", "blessed", "range", "weapon_scale"
+    mode: str  # ADVANTAGE or DISADVANTAGE
+    why: str
+    source: str
+
+
+@record
+class Standing(Result):
+    """A side's Advantage after cancelling: ``mode`` is what applies, ``sources`` every
+    reason found, ``cancelled`` why some or all of them do not count (or None)."""
+
+    mode: str
+    sources: tuple[Source, ...]
+    cancelled: str | None
+
+    @property
+    def extra(self) -> int:
+        """Cards revealed beyond the usual: one with Advantage or Disadvantage."""
+        return 0 if self.mode == NORMAL else 1
+
+
+def net(sources: Sequence[Source]) -> tuple[str, str | None]:
+    """One side's mode: each Advantage cancels one Disadvantage; (mode, why cancelled)."""
+    up = sum(s.mode == ADVANTAGE for s in sources)
+    down = sum(s.mode == DISADVANTAGE for s in sources)
+    mode = ADVANTAGE if up > down else DISADVANTAGE if down > up else NORMAL
+    why = None
+    if up and down:
+        why = f"{min(up, down)} Advantage and Disadvantage cancel on this side"
+    return mode, why
+
+
+def standings(a: Sequence[Source], b: Sequence[Source],
+              both_cancel: str = "") -> tuple[Standing, Standing]:
+    """Both sides' Standing: each side's own net, then both at Disadvantage (or both at
+    Advantage) cancel (000 l.600–601). ``both_cancel`` is the line quoted when they do."""
+    mode_a, why_a = net(a)
+    mode_b, why_b = net(b)
+    if mode_a == mode_b != NORMAL:
+        word = "Disadvantage" if mode_a == DISADVANTAGE else "Advantage"
+        why = f"both sides at {word}: they cancel" + (f" ({both_cancel})" if both_cancel
+                                                        else "")
+        return Standing(NORMAL, tuple(a), why), Standing(NORMAL, tuple(b), why)
+    return Standing(mode_a, tuple(a), why_a), Standing(mode_b, tuple(b), why_b)
+
+
+def keep(candidates: Sequence[T], mode: str, score: Callable[[T], Any]) -> int:
+    """The index of the candidate kept: the highest ``score`` with Advantage, the lowest
+    with Disadvantage, the first when scores tie (or in normal mode)."""
+    if not candidates:
+        raise ValueError("nothing to keep")
+    if mode == NORMAL or len(candidates) == 1:
+        return 0
+    best = 0
+    for i in range(1, len(candidates)):
+        s, b = score(candidates[i]), score(candidates[best])
+        if (s > b) if mode == ADVANTAGE else (s < b):
+            best = i
+    return best
+
+
+class Kept(NamedTuple):
+    """Cards revealed with Advantage or Disadvantage: all of them, in order, and the
+    indexes of those kept (in order)."""
+
+    revealed: tuple[Any, ...]
+    kept: tuple[int, ...]
+
+    @property
+    def cards(self) -> list[Any]:
+        return [self.revealed[i] for i in self.kept]
+
+    @property
+    def dropped(self) -> list[Any]:
+        return [c for i, c in enumerate(self.revealed) if i not in self.kept]
+
+
+def reveal_keep(reveal: Callable[[], T], need: int, mode: str,
+                score: Callable[[list[T]], Any]) -> Kept:
+    """Reveal ``need`` cards — one more with Advantage or Disadvantage — and keep the
+    ``need`` of them (in the order revealed) whose ``score`` is the best (Advantage) or
+    the worst (Disadvantage); ties keep the earliest cards. ``reveal`` may raise
+    ``fate.OutOfCards`` (table mode)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}")
+    count = need + (0 if mode == NORMAL else 1)
+    got = [reveal() for _ in range(count)]
+    if mode == NORMAL:
+        return Kept(tuple(got), tuple(range(need)))
+    choices = list(itertools.combinations(range(count), need))
+    pick = keep(choices, mode, lambda idx: score([got[i] for i in idx]))
+    return Kept(tuple(got), choices[pick])

@@ -1,0 +1,2 @@
+"""Exact odds of the next reveals from the deck as it stands (``exact``): conflicts, Hits,
+Crits, dice and weather, each from the rules functions of the chapters below it."""

@@ -1,0 +1,123 @@
+"""The dashboard of ``d2d status``: the round, the scene clock and its next event, the
+open tasks, the weather, and every unit with what it has left this round.
+
+The round, clock and tasks are read through their own models (``rounds.Round``,
+``clock.Clock``, ``tasks.board``); the weather is the record ``weather wind`` stored.
+Each unit's row is the Status Bar's (``units.UnitRow``, the same keys as ``unit show``)
+with what the round adds: Move and Actions left (001 l.491 "Move is a resource on the
+Unit# card"; l.543 "Most Actions cost Move:-[Action Cost]"), the Abilities in Cooldown
+(001 l.181), Facing, Stealth tokens, the round's boosts and the Continuous Powers kept
+up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.time.clock import Clock
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.time.tasks import TaskView, board
+from d2d_cli.rules.units import unit_state as kept
+from d2d_cli.rules.units.roster import Unit, UnitRow, roster, row_values
+
+# The Move and Action Cost a unit's row shows: by default the tokens stored on the unit.
+Bar = Callable[[Unit], tuple[int | None, int | None]]
+
+
+@record
+class RoundInfo(Result):
+    number: int  # 0 before the first round start
+    phase: str  # "none", "started" or "ended"
+
+
+@record
+class NextEvent(Result):
+    at: int
+    text: str
+    ticks: int  # Clock ticks until it is revealed
+
+
+@record
+class ClockInfo(Result):
+    value: int
+    down: bool
+    next_event: NextEvent | None
+
+
+@record
+class Weather(Result):
+    direction: str
+    speed_kph: int
+    beaufort: str
+    speed_stat: str | None
+
+
+@record(kw_only=True)
+class StatusRow(UnitRow):
+    """A unit on the dashboard: its Status Bar row and this round's state."""
+
+    move_left: int | None  # None when no round is under way
+    actions_left: int | None
+    cooldowns: tuple[str, ...]
+    active: dict[str, list[str]]
+    facing: str | None
+    stealth: int  # Stealth tokens; 0 when not Hidden
+    boosts: tuple[str, ...]
+    continuous: tuple[str, ...]
+
+
+@record
+class Dashboard(Result):
+    round: RoundInfo
+    clock: ClockInfo
+    tasks: tuple[TaskView, ...]  # the open ones
+    weather: Weather | None
+    units: tuple[StatusRow, ...]
+
+
+def next_event(clock: Clock) -> NextEvent | None:
+    """The next Timed Event the Clock will reveal, ticking its own way."""
+    ahead = [e for e in clock.timed if not e.get("done")
+             and (e["at"] < clock.value if clock.down else e["at"] > clock.value)]
+    if not ahead:
+        return None
+    e = (max if clock.down else min)(ahead, key=lambda e: int(e["at"]))
+    return NextEvent(int(e["at"]), str(e["text"]), abs(int(e["at"]) - clock.value))
+
+
+def _weather(raw: dict[str, Any] | None) -> Weather | None:
+    if not raw or "direction" not in raw:
+        return None
+    return Weather(str(raw["direction"]), int(raw.get("speed_kph", 0)),
+                   str(raw.get("beaufort", "")), raw.get("speed_stat"))
+
+
+def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
+    values = row_values(unit)
+    if bar is not None:
+        values["move"], values["action_cost"] = bar(unit)
+    record = kept.spent(unit, rnd.number, rnd.phase)
+    now = rnd.phase == "started"
+    return StatusRow(
+        **values,
+        move_left=unit.move if now else None,
+        actions_left=kept.actions_left(unit.move, unit.action_cost, record.actions)
+        if now else None,
+        cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
+        facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
+        boosts=tuple(record.boosts),
+        continuous=tuple(c["power"] for c in kept.continuous(unit)))
+
+
+def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:
+    rnd = Round.from_state(data.get("round"))
+    clock = Clock.from_state(data.get("clock"))
+    return Dashboard(
+        RoundInfo(rnd.number, rnd.phase),
+        ClockInfo(clock.value, clock.down, next_event(clock)),
+        tuple(t.view() for t in board(data).values() if t.state == "open"),
+        _weather(data.get("weather")),
+        tuple(row(u, rnd, bar) for u in roster(data).values()))

@@ -1,0 +1,79 @@
+"""Groups from Targets (``d2d round groups``).
+
+001 l.475–483 "Groups - Split Units into Groups by Target: Unit and its Target are in
+the same Group / Each group will simultaneously resolve their Round then wait until all
+Groups finish before going to Round End"; 000 l.241 "Build Groups - Units are broken
+into groups that target each other."
+
+"Unit and its Target are in the same Group" read as a relation that chains: a Group is
+a connected component of the graph whose edges join each unit to its Target. A unit
+without a Target is alone, unless some unit targets it. Combat #1 (000 l.573–576): both
+Goblins target the Archer, the Archer the Scout, the Thief nobody — Group 1 is the
+Archer and the Goblins, Group 2 the Thief.
+
+Inside a Group the Countdown runs from 10 (001 l.499–505): at each Count a unit whose
+Move equals the Count moves, acts or Waits (and then loses one Move), so the units come
+up in the order of their Move, most first (000 l.125 "The Unit(s) with the most Move
+must move or discard a Move").
+"""
+
+from __future__ import annotations
+
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.time.turns import COUNTDOWN
+from d2d_cli.rules.units.roster import Unit
+
+
+@record
+class Member(Result):
+    name: str
+    target: str | None
+    move: int | None  # Move left this round (None before the Refresh)
+
+
+@record
+class Group(Result):
+    number: int
+    units: tuple[Member, ...]  # in the order the Countdown reaches them: most Move first
+
+
+@record
+class Groups(Result):
+    round: int
+    phase: str
+    countdown: int
+    groups: tuple[Group, ...]
+
+
+def components(roster: dict[str, Unit]) -> list[list[str]]:
+    """Units joined by Targets, each group in roster order, groups in the order of their
+    first unit on the roster."""
+    parent = {name: name for name in roster}
+    order = {name: i for i, name in enumerate(roster)}
+
+    def root(n: str) -> str:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for name, unit in roster.items():
+        if unit.target in parent:  # a Target no longer on the roster joins nothing
+            a, b = root(name), root(str(unit.target))
+            if a != b:
+                parent[max(a, b, key=order.__getitem__)] = min(a, b, key=order.__getitem__)
+    out: dict[str, list[str]] = {}
+    for name in roster:
+        out.setdefault(root(name), []).append(name)
+    return list(out.values())
+
+
+def groups(roster: dict[str, Unit], number: int, phase: str) -> Groups:
+    made = []
+    for i, names in enumerate(components(roster), 1):
+        members = [Member(n, roster[n].target, roster[n].move) for n in names]
+        # Most Move first (stable: roster order among equals); no Move yet goes last.
+        members.sort(key=lambda m: (m.move is None, -(m.move or 0)))
+        made.append(Group(i, tuple(members)))
+    return Groups(number, phase, COUNTDOWN, tuple(made))

@@ -1,0 +1,274 @@
+"""Rounds: refresh at the start, upkeep at the end (001 p.19 "Round: Start",
+p.40 "Round: End"; 000 "6) Events").
+
+Round: Start — "Refresh - Place tokens on each Unit# card: Action Cost = Speed/2
+(round down), Move = Speed, Turn = 2". Speed is the Speed stat after its condition
+penalties (a Slow token gives Speed:-1; the Level never below 0); Move and Action Cost
+come from it and the scene's map through the one rule, ``scale.move_tokens``. The
+Status Bar shows the tokens placed, or before a unit's first Refresh the ones it would
+get (:func:`status_bar`).
+
+Round: End — "Do after all Groups complete Rounds: Draw - Each Player draws a card.
+Recover - For each Unit: Remove a Fatigue, Stun, Stress, Slow OR Ready an Ability in
+Cooldown. Task Clock - Progress:-1 on each Task. Events - Triggered Events happen
+here. Clock - Discard the top card of the Clock. Resolve any revealed Clock Events."
+
+A round record ``{number, phase}`` makes each round end once: a second end without a
+new start is refused, so upkeep is never applied twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.deck.cards import Card
+from d2d_cli.rules.deck.fate import Revealer
+from d2d_cli.rules.time import clock as clocks
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.time.tasks import Task, TaskTick
+from d2d_cli.rules.time.tasks import round_end as task_clock
+from d2d_cli.rules.units import conditions
+from d2d_cli.rules.units import roster as units
+from d2d_cli.rules.units.status_bar import map_of as map_of
+from d2d_cli.rules.units.status_bar import on_the_bar as on_the_bar
+from d2d_cli.rules.units.status_bar import speed_now as speed_now
+from d2d_cli.rules.units.status_bar import status_bar as status_bar
+from d2d_cli.rules.units.status_bar import tokens as tokens
+from d2d_cli.rules.units.status_bar import unit_on_bar as unit_on_bar
+
+TURN = 2
+DRAW_TEXT = "Draw - Each Player draws a card (a hand holds at most 10)."
+
+
+
+
+# --- round start and the Status Bar ---------------------------------------------------
+
+
+@record
+class Refreshed(Result):
+    """One unit's tokens after the Refresh: its Speed (the Level after penalties), Move,
+    Action Cost and Turn (None where the unit has no Speed stat)."""
+
+    unit: str
+    speed: int | None
+    move: int | None
+    action_cost: int | None
+    turn: int
+    stat: str | None = hidden(None)  # the Speed after penalties, as a stat: 3x1
+
+
+@record
+class RoundStarted(Result):
+    """``round start``: the round's number and every unit's refreshed tokens."""
+
+    round: int
+    units: tuple[Refreshed, ...]
+    map: str = hidden("personal")
+
+
+def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS
+            ) -> Refreshed:
+    """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
+    speed = speed_now(unit, opts.refresh_penalties)
+    got = tokens(unit, map_key, opts)
+    unit.move = None if got is None else got.move
+    unit.action_cost = None if got is None else got.action_cost
+    unit.turn = TURN
+    return Refreshed(unit.name, None if speed is None else speed.level, unit.move,
+                     unit.action_cost, unit.turn, None if speed is None else str(speed))
+
+
+def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
+          map_key: str = "personal") -> RoundStarted:
+    """Round: Start — the next round; every unit refreshes on the scene's map (the roster
+    changes: store it)."""
+    if rnd.phase == "started":
+        raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
+    rnd.number += 1
+    rnd.phase = "started"
+    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in roster.values()),
+                        map_key)
+
+
+# --- round end ------------------------------------------------------------------------
+
+
+@record
+class DrawStep(Result):
+    kind: str = field(default="draw", init=False)
+    text: str
+
+
+@record
+class Removed(Result):
+    """A minor condition token a unit recovered from."""
+
+    unit: str
+    removed: str
+    left: int
+
+
+@record
+class Readied(Result):
+    """An ability a unit readied from cooldown."""
+
+    unit: str
+    readied: str
+
+
+@record
+class Choices(Result):
+    """What a unit may recover (the player's choice: nothing is taken without one)."""
+
+    unit: str
+    choices: tuple[str, ...]
+
+
+@record
+class RecoverStep(Result):
+    kind: str = field(default="recover", init=False)
+    applied: tuple[Removed | Readied, ...]
+    choices: tuple[Choices, ...]
+
+
+@record
+class TaskClockStep(Result):
+    kind: str = field(default="task_clock", init=False)
+    changes: tuple[TaskTick, ...]
+
+
+@record
+class ConditionEvent(Result):
+    """One round-end reveal for a unit's condition and what it did."""
+
+    unit: str
+    condition: str
+    card: Card
+    outcome: dict[str, int]
+    conditions: dict[str, int]
+
+
+@record
+class ConditionEventsStep(Result):
+    kind: str = field(default="condition_events", init=False)
+    reveals: tuple[ConditionEvent, ...]
+
+
+@record
+class RandomEventsStep(Result):
+    kind: str = field(default="random_events", init=False)
+    checks: tuple[clocks.RandomCheck, ...]
+
+
+@record
+class ClockStep(Result):
+    kind: str = field(default="clock", init=False)
+    clock_before: int
+    clock: int
+    events: tuple[clocks.TimedEvent, ...]
+    arrived: tuple[str, ...]
+
+
+Step = (DrawStep | RecoverStep | TaskClockStep | ConditionEventsStep | RandomEventsStep
+        | ClockStep)
+
+
+@record
+class RoundEnded(Result):
+    """``round end``: the upkeep's steps in 001's order, every card revealed."""
+
+    round: int
+    steps: tuple[Step, ...]
+    cards: tuple[Card, ...]
+    reshuffled: bool
+
+
+def parse_recover(values: list[str], roster: dict[str, units.Unit]) -> dict[str, str]:
+    """``NAME=fatigue`` (a minor condition) or ``NAME=ABILITY`` (an ability in cooldown)."""
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, choice = v.partition("=")
+        if not sep or not name.strip() or not choice.strip():
+            raise BadInput(f"--recover {v!r}: give NAME=CHOICE, e.g. Archer=fatigue")
+        unit = units.find(roster, name.strip())
+        if unit.name in out:
+            raise BadInput(f"--recover: {unit.name} recovers once a round")
+        key = units.condition_key(choice)
+        options = recover_choices(unit)
+        if key not in options and choice.strip() not in options:
+            raise BadInput(f"--recover {v!r}: {unit.name} can recover "
+                           f"{', '.join(options) or 'nothing'}")
+        out[unit.name] = key if key in options else choice.strip()
+    return out
+
+
+def recover_choices(unit: units.Unit) -> list[str]:
+    """Minor conditions held, then abilities in cooldown (``cooldown`` on the unit)."""
+    held = [k for k in conditions.MINOR if unit.conditions.get(k, 0) > 0]
+    return held + [str(a) for a in unit.extra.get("cooldown", [])]
+
+
+def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverStep:
+    applied: list[Removed | Readied] = []
+    choices = []
+    for unit in roster.values():
+        pick = chosen.get(unit.name)
+        if pick is None:
+            options = recover_choices(unit)
+            if options:
+                choices.append(Choices(unit.name, tuple(options)))
+        elif pick in conditions.MINOR:
+            applied.append(Removed(unit.name, pick, unit.add_condition(pick, -1)))
+        else:
+            unit.extra["cooldown"] = [a for a in unit.extra.get("cooldown", []) if a != pick]
+            applied.append(Readied(unit.name, pick))
+    return RecoverStep(tuple(applied), tuple(choices))
+
+
+def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
+    """Each (unit, condition) whose condition has a round-end event, in roster order
+    and the conditions table's order: one Fate reveal each."""
+    table = conditions.table()
+    return [(u, k) for u in roster.values() for k in table
+            if table[k].event and u.conditions.get(k, 0) > 0]
+
+
+def _condition_events(checks: list[tuple[units.Unit, str]],
+                      reveal: Callable[[], Card]) -> ConditionEventsStep:
+    cards = [reveal() for _ in checks]
+    out = []
+    for (unit, key), card in zip(checks, cards, strict=True):
+        outcome = conditions.event_outcome(key, card)
+        for k, delta in outcome.items():
+            unit.add_condition(k, delta)
+        out.append(ConditionEvent(unit.name, key, card, outcome, dict(unit.conditions)))
+    return ConditionEventsStep(tuple(out))
+
+
+def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
+        clock: clocks.Clock, reveal: Revealer, recover: list[str] | None = None,
+        reserves: dict[str, Any] | None = None) -> RoundEnded:
+    """Round: End — the upkeep, in 001's order, once (the roster, tasks, clock and round
+    change: store them). ``recover`` holds the ``NAME=CHOICE`` picks; ``reserves`` the
+    scene's units that a Timed Event brings. Running out of table cards raises (the
+    command then changes nothing)."""
+    chosen = parse_recover(recover or [], roster)
+    if rnd.phase == "ended":
+        raise RuleViolation(f"round {rnd.number} has already ended — upkeep is applied "
+                            "once; start the next round with d2d round start")
+    if rnd.phase != "started":
+        raise RuleViolation("no round is under way: start one with d2d round start")
+    steps: list[Step] = [DrawStep(DRAW_TEXT), _recover(roster, chosen),
+                         TaskClockStep(task_clock(tasks)),
+                         _condition_events(event_checks(roster), reveal),
+                         RandomEventsStep(clock.check_random(reveal))]
+    moved = clocks.move(clock, 1, clock.down, reserves or {}, roster)
+    steps.append(ClockStep(moved.clock_before, moved.clock, moved.events, moved.arrived))
+    rnd.phase = "ended"
+    return RoundEnded(rnd.number, tuple(steps), tuple(reveal.used), reveal.reshuffled)

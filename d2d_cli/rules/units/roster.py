@@ -1,0 +1,280 @@
+"""Units: anything that acts on the board — a person, creature or vehicle
+(001 p.7 "A Unit can be a person, creature, or vehicle"). Characters are units
+with a creation record (``kind = "character"``).
+
+This module is the shared data model: the roster (``[units.<name>]`` in the
+session) is read and written only through :meth:`Unit.from_state` and
+:meth:`Unit.to_state`. Conditions are kept as ``{key: count}`` where the key is
+the condition's name in lower case with underscores (``blood_loss``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.scale.stats import Stat, parse_stat
+from d2d_cli.rules.units.condition_table import condition_key as condition_key
+from d2d_cli.rules.units.condition_table import penalties
+
+STATS = ("body", "mind", "will", "speed")
+
+
+@lru_cache(maxsize=4096)
+def _stat(text: str) -> Stat:
+    """parse_stat, remembered: a roster of 1,000 units holds a handful of distinct stats,
+    and Stat is immutable."""
+    return parse_stat(text)
+_NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
+
+
+def check_unit_name(name: str) -> str:
+    """Names are shown on the Status Bar and used as TOML keys: printable, no path
+    separators, at most 40 characters."""
+    if not _NAME_RE.match(name) or not name.isprintable() or name != name.strip():
+        raise BadInput(
+            f"bad unit name {name!r}: 1–40 printable characters, no '/' or '\\', no "
+            "control characters, no leading or trailing spaces"
+        )
+    return name
+
+
+@record(frozen=False)
+class Unit:
+    name: str
+    stats: dict[str, Stat]
+    kind: str = "unit"  # "unit" or "character"
+    faction: str | None = None
+    skills: dict[str, int] = field(default_factory=dict)
+    conditions: dict[str, int] = field(default_factory=dict)
+    target: str | None = None
+    # The round's tokens (001 "Round: Start"); None until a round starts.
+    move: int | None = None
+    action_cost: int | None = None
+    turn: int | None = None
+    # Anything else a feature keeps on the unit (character record, items, notes…),
+    # stored as-is so features can grow without changing this model.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, name: str, state: dict[str, Any]) -> Unit:
+        known = {"kind", "faction", "skills", "conditions", "target", "move",
+                 "action_cost", "turn", *STATS}
+        return cls(
+            name=name,
+            stats={s: _stat(state[s]) for s in STATS if s in state},
+            kind=state.get("kind", "unit"),
+            faction=state.get("faction"),
+            skills={k: int(v) for k, v in state.get("skills", {}).items()},
+            conditions={k: int(v) for k, v in state.get("conditions", {}).items() if v},
+            target=state.get("target"),
+            move=state.get("move"),
+            action_cost=state.get("action_cost"),
+            turn=state.get("turn"),
+            extra={k: v for k, v in state.items() if k not in known},
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for s in STATS:
+            if s in self.stats:
+                out[s] = str(self.stats[s])
+        if self.faction:
+            out["faction"] = self.faction
+        out["skills"] = dict(self.skills)
+        out["conditions"] = {k: v for k, v in self.conditions.items() if v > 0}
+        for key in ("target", "move", "action_cost", "turn"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        out.update(self.extra)
+        return out
+
+    def add_condition(self, key: str, count: int = 1) -> int:
+        """Add (or with a negative count, remove) tokens; returns the new count (min 0)."""
+        new = max(0, self.conditions.get(key, 0) + count)
+        if new:
+            self.conditions[key] = new
+        else:
+            self.conditions.pop(key, None)
+        return new
+
+
+def roster(state: dict[str, Any]) -> dict[str, Unit]:
+    """All units of a session's data, in the order they were added."""
+    return {name: Unit.from_state(name, u) for name, u in state.get("units", {}).items()}
+
+
+def roster_state(units: dict[str, Unit]) -> dict[str, Any]:
+    return {name: u.to_state() for name, u in units.items()}
+
+
+def find(units: dict[str, Unit], name: str) -> Unit:
+    """A unit by name (case-insensitive), or NotFound naming the nearest names."""
+    if name in units:
+        return units[name]
+    folded = {n.lower(): u for n, u in units.items()}
+    if name.lower() in folded:
+        return folded[name.lower()]
+    import difflib
+
+    near = difflib.get_close_matches(name, list(units), n=3, cutoff=0.5)
+    hint = f" — did you mean {', '.join(near)}?" if near else (
+        f" — units: {', '.join(units) or 'none yet (d2d unit add)'}")
+    raise NotFound(f"no unit {name!r}{hint}")
+
+
+def check_new_name(units: dict[str, Unit], name: str) -> str:
+    """A valid name no other unit has (names are compared case-insensitively)."""
+    check_unit_name(name)
+    taken = {n.lower(): n for n in units}
+    if name.lower() in taken:
+        raise BadInput(f"a unit named {taken[name.lower()]!r} already exists — pick another "
+                       f"name or remove it first (d2d unit rm {taken[name.lower()]!r})")
+    return name
+
+
+def check_faction(faction: str | None) -> str | None:
+    if faction is not None and not _NAME_RE.match(faction):
+        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
+    return faction
+
+
+# --------------------------------------------------------------------------- the Status Bar
+
+
+def effective_stats(unit: Unit) -> dict[str, str]:
+    """Stats after the unit's condition penalties, per token (000 Glossary: "Fatigue - A
+    Minor Condition that gives Body:-1"). The scale stays; the level may fall below 2
+    and stops at 0 ("6x1" with 2 Fatigue → "4x1"; → "0x1" at worst): 001 p.35 "IF Unit
+    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form."""
+    delta = penalties(unit.conditions)
+    out = {}
+    for s, st in unit.stats.items():
+        d = delta.get(s, 0)
+        out[s] = str(st) if d == 0 else f"{max(0, st.level + d)}x{st.scale}"
+    return out
+
+
+def base_stats(unit: Unit) -> dict[str, str]:
+    """The unit's own stats, before conditions."""
+    return {s: str(st) for s, st in unit.stats.items()}
+
+
+def zero_stats(unit: Unit, effective: dict[str, str] | None = None) -> list[str]:
+    """Stats brought to 0 by conditions (001 p.35: "flip to Crit")."""
+    eff = effective_stats(unit) if effective is None else effective
+    return [s for s, v in eff.items() if v.startswith("0x")]
+
+
+@record
+class UnitRow(Result):
+    """One unit as ``status``, ``unit show`` and every ``unit`` command report it.
+    ``stats`` are after conditions, ``base_stats`` the unit's own (one meaning per key in
+    every command, the character sheet included)."""
+
+    name: str
+    kind: str
+    stats: dict[str, str]
+    base_stats: dict[str, str]
+    conditions: dict[str, int]
+    # 000 l.542 "Status Bar - Place the Hit Location and any other Statuses above the
+    # Unit on the Status Bar": the Crits placed by `d2d crit --target`, as stored.
+    crits: tuple[dict[str, Any], ...]
+    move: int | None
+    action_cost: int | None
+    turn: int | None
+    target: str | None
+    skills: dict[str, int]
+    faction: str | None
+    zero: tuple[str, ...]
+    # The journal's one-line summary of the change that produced this row (not JSON).
+    summary: str = hidden("")
+
+
+def row_values(unit: Unit) -> dict[str, Any]:
+    """The fields of a unit's :class:`UnitRow` (for results that extend the row)."""
+    eff = effective_stats(unit)
+    return dict(
+        name=unit.name, kind=unit.kind, stats=eff,
+        base_stats=base_stats(unit), conditions=dict(unit.conditions),
+        crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
+        move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
+        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit, eff)))
+
+
+def status_row(unit: Unit, summary: str = "") -> UnitRow:
+    """One unit as ``status`` and ``unit show`` report it."""
+    return UnitRow(**row_values(unit), summary=summary)
+
+
+@record
+class Roster(Result):
+    """Every unit on the board, in the order they were added (``status``, ``unit list``)."""
+
+    units: tuple[UnitRow, ...]
+
+
+
+# --------------------------------------------------------------------------- changes
+
+
+def new_unit(name: str, stats: dict[str, str], skills: list[str],
+             faction: str | None) -> Unit:
+    """A unit from what was typed: its four stats (``2x1``), skills as ``NAME=LEVEL``, an
+    optional faction. Checked before the session is touched."""
+    from d2d_cli.rules.scale.stats import check_stat_range
+    from d2d_cli.rules.units.skills import parse_skill_spec
+
+    # Within the range d2d reads (docs/rules.md), or later views could not show it.
+    parsed = {s: check_stat_range(parse_stat(stats[s])) for s in STATS}
+    held = dict(parse_skill_spec(s) for s in skills)
+    check_faction(faction)
+    check_unit_name(name)
+    return Unit(name=name, stats=parsed, skills=held, faction=faction)
+
+
+def enroll(units: dict[str, Unit], unit: Unit) -> Unit:
+    """Put a new unit (or character) on the roster under a name no other unit has."""
+    check_new_name(units, unit.name)
+    units[unit.name] = unit
+    return unit
+
+
+def add(units: dict[str, Unit], unit: Unit) -> UnitRow:
+    """``unit add``: the new unit on the roster, as the Status Bar shows it."""
+    return status_row(enroll(units, unit), f"added unit {unit.name}")
+
+
+@record
+class Removed(Result):
+    name: str
+    removed: bool
+    targets_cleared: tuple[str, ...]
+    summary: str = hidden("")
+
+
+def remove(units: dict[str, Unit], name: str) -> Removed:
+    """Take a unit off the board; units that targeted it lose their target (001 p.19
+    "Targets")."""
+    unit = find(units, name)
+    del units[unit.name]
+    cleared = [u.name for u in units.values() if u.target == unit.name]
+    for other in cleared:
+        units[other].target = None
+    return Removed(unit.name, True, tuple(cleared), f"removed unit {unit.name}")
+
+
+def set_target(units: dict[str, Unit], name: str, target: str | None,
+               clear: bool = False) -> UnitRow:
+    """001 p.19 "Targets - Choose a Target (if any) for each Unit": a unit on the board,
+    or none with ``clear``."""
+    if (target is None) == (not clear):
+        raise BadInput("give a TARGET or --clear (not both)")
+    unit = find(units, name)
+    unit.target = find(units, target).name if target else None
+    return status_row(unit, f"{unit.name} targets {unit.target or 'nothing'}")

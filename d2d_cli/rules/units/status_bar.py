@@ -1,0 +1,68 @@
+"""The Status Bar (001 l.459 "Refresh - Place tokens on each Unit# card"): each unit's
+Move and Action Cost as the bar shows them, and the Speed they come from. A module of its
+own, light to import: ``unit list``, ``unit show`` and every command that prints a unit's
+row need these, not the round's procedures (:mod:`d2d_cli.rules.time.rounds` uses them too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.scale import quantities as scale
+from d2d_cli.rules.scale.stats import Stat
+from d2d_cli.rules.units import conditions
+from d2d_cli.rules.units import roster as units
+
+
+def map_of(data: dict[str, Any]) -> str:
+    """The map the session's scene is played on; without a scene, the Personal Map
+    ("On normal Maps, a Round is 6 seconds", 001 l.457)."""
+    return str(data.get("scene", {}).get("map", "personal"))
+
+
+def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
+    """The Speed stat less its condition penalties on the Level, never below 0 (``[rules]
+    refresh_penalties = false``: the printed Speed)."""
+    stat = unit.stats.get("speed")
+    if stat is None:
+        return None
+    change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
+    return Stat(max(0, stat.level + change), stat.scale)
+
+
+def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+           ) -> scale.MoveTokens | None:
+    """The Move and Action Cost the Refresh gives ``unit`` on ``map_key`` (None: no Speed)."""
+    stat = speed_now(unit, opts.refresh_penalties)
+    return None if stat is None else scale.move_tokens(stat, map_key, opts)
+
+
+def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
+               ) -> tuple[int | None, int | None]:
+    """(Move, Action Cost) as the Status Bar shows them: the tokens placed at the last
+    Refresh, or before the unit's first one, those it would get."""
+    if unit.move is not None:
+        return unit.move, unit.action_cost
+    got = tokens(unit, map_key, opts)
+    return (None, None) if got is None else (got.move, got.action_cost)
+
+
+def status_bar(data: dict[str, Any], opts: Options = DEFAULTS) -> units.Roster:
+    """The Status Bar of the session's ``data`` (001 l.459 "Refresh - Place tokens on
+    each Unit# card"; before a unit's first Refresh it shows what the Refresh will give,
+    on the scene's map)."""
+    where = map_of(data)
+    return units.Roster(tuple(_on_bar_row(u, where, opts)
+                              for u in units.roster(data).values()))
+
+
+def unit_on_bar(data: dict[str, Any], name: str, opts: Options = DEFAULTS) -> units.UnitRow:
+    """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`."""
+    return _on_bar_row(units.find(units.roster(data), name), map_of(data), opts)
+
+
+def _on_bar_row(unit: units.Unit, where: str, opts: Options) -> units.UnitRow:
+    move, cost = on_the_bar(unit, where, opts)
+    unit.move, unit.action_cost = move, cost  # this copy only: nothing is stored
+    return units.status_row(unit)
