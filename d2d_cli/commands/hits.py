@@ -88,7 +88,8 @@ def hit(
     ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
                     vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
                     ten_always_hits=opts.ten_always_hits, data=data, by=by,
-                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill)
+                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
+                    opts=opts)
     result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     render.emit(result, _show, as_json=json)
 

@@ -42,6 +42,14 @@ def conflict(
     side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
     level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
     level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
+    by: Annotated[str | None, typer.Option(
+        "--by", metavar="UNIT", help="Side A's unit: its Level as d2d conflict reads it "
+        "(skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
+    rival: Annotated[str | None, typer.Option(
+        "--rival", metavar="UNIT", help="Side B's unit, read the same way.")] = None,
+    skill: Annotated[str | None, typer.Option(
+        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+    ] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -50,9 +58,15 @@ def conflict(
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
+    from d2d_cli.rules.combat import conflict as conflict_rules
+
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
+    if by is not None or rival is not None:
+        got_a, got_b = conflict_rules.unit_levels(data, by, rival, skill, opts)
+        level_a = got_a if by is not None else level_a
+        level_b = got_b if rival is not None else level_b
     result = rules.conflict_odds(
         side_a, side_b, piles, deck, level_a=level_a, level_b=level_b,
         reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
@@ -80,25 +94,43 @@ def hits(
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
-    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY", help="The Difficulty: a "
-                                    "number 1 or more, or a stat (2x1 → 2).")] = "",
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", help="The "
+                                    "Difficulty: a number 1 or more, a stat (2x1 → 2), or "
+                                    "the Rival unit (its Body, its Level).")] = "",
+    by: Annotated[str | None, typer.Option(
+        "--by", metavar="UNIT", help="The unit scoring the Hits: its Level as d2d hit reads "
+        "it (skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
+    skill: Annotated[str | None, typer.Option(
+        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+    ] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The Hits of a winner holding N Fate cards who plays the set with the most Hits
     (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
     scores it; glancing blows and combos shown. Hits 0: only Wilds, nothing to play.
+    With --by or a unit --vs, the Levels and Difficulty are read from the session as
+    d2d hit reads them.
 
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
-    from d2d_cli.rules.combat.hits import parse_difficulty
+    from d2d_cli.rules.combat import hits as hit_rules
 
     data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
-    result = rules.hits_odds(
-        n, piles, deck, level=level, rival_level=rival_level,
-        difficulty=parse_difficulty(vs),
-        ten_always_hits=_state.options(ctx, data).ten_always_hits)
+    mine, theirs, bonus = level, rival_level, 0
+    if by is not None or skill is not None or hit_rules.names_unit(vs, data):
+        sit, difficulty, _, actor = hit_rules.levels(
+            data, by=by, vs=vs or None, level=None if level == 0 else level,
+            rival_level=None if rival_level == 0 else rival_level, skill=skill, opts=opts)
+        mine, theirs = max(0, sit.a.level - sit.b.level), 0
+        bonus = hit_rules.damage_bonus(actor, opts)[1]
+    else:
+        difficulty = hit_rules.parse_difficulty(vs)
+    result = rules.hits_odds(n, piles, deck, level=mine, rival_level=theirs,
+                             difficulty=difficulty, ten_always_hits=opts.ten_always_hits,
+                             bonus=bonus)
     render.emit(result, _show_hits, as_json=json)
 
 

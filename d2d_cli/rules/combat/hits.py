@@ -31,6 +31,7 @@ from d2d_cli.rules.combat.situation import (
     effective_stat,
     target_stat,
 )
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.advantage import NORMAL, Standing, reveal_keep
@@ -266,6 +267,8 @@ class HitAsk:
     table: list[Card] | None
     situation: Situation | None = None
     difficulty_source: str = ""
+    bonus: Modifier | None = None  # why Hits are added after the count
+    bonus_hits: int = 0  # Push the Limit under [rules] push_the_limit = "000"
 
     @property
     def reveals(self) -> bool:
@@ -289,8 +292,12 @@ class HitAsk:
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
         found.update(sit.extra_sources)
+        mods = sit.modifiers
+        if self.bonus is not None:
+            out = replace(out, hits=out.hits + self.bonus_hits)
+            mods = (*mods, self.bonus)
         return replace(out, your_level=level, rival_level=rival, sources=found,
-                                   modifiers=sit.modifiers, advantage=sit.advantage_a)
+                       modifiers=mods, advantage=sit.advantage_a)
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
@@ -309,7 +316,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         combos: str = "played", ten_always_hits: bool = False,
         data: dict[str, Any] | None = None, by: str | None = None,
         difficulty: int | None = None, terms: Terms | None = None,
-        skill: str | None = None, rival_skill: str | None = None) -> HitAsk:
+        skill: str | None = None, rival_skill: str | None = None,
+        opts: Options = DEFAULTS) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -335,6 +343,40 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         conflict.check_level(level, "--level")
     if rival_level is not None:
         conflict.check_level(rival_level, "--rival-level")
+    terms = terms or Terms()
+    sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
+                                       rival_level=rival_level, difficulty=difficulty,
+                                       terms=terms, skill=skill, rival_skill=rival_skill,
+                                       opts=opts)
+    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
+        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
+                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
+                       "and --combo (000 l.482)")
+    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
+                  combos, combo, table, sit, source, *damage_bonus(actor, opts))
+
+
+def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, int]:
+    """``[rules] push_the_limit = "000"``: 000 l.254 "Push the Limit - … Normal
+    Damage:+1 this Turn" — Hits +1 per use for the scoring unit (its Level is not
+    raised: rules.combat.situation)."""
+    from d2d_cli.rules.units import effects
+
+    n = effects.pushed(actor)
+    if not n or opts.push_the_limit != "000" or actor is None:
+        return None, 0
+    # Level 0 on the modifier: the Level is not raised, the Hits are.
+    return Modifier("push_the_limit_damage", f"Push the Limit: Normal Damage +{n} (Hits "
+                    f"+{n})", "a", 0, "session", effects.PUSH_000), n
+
+
+def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None = None,
+           level: int | None = None, rival_level: int | None = None,
+           difficulty: int | None = None, terms: Terms | None = None,
+           skill: str | None = None, rival_skill: str | None = None,
+           opts: Options = DEFAULTS) -> tuple[Situation, int, str, Unit | None]:
+    """The Levels, the Difficulty and where it came from, and the scoring unit, as
+    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
     terms = terms or Terms()
     units: dict[str, Unit] = {}
     if data and data.get("units"):
@@ -378,10 +420,14 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     sit = assess(Who(actor, level, level_option="--level"),
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
-                 rival_stat_source=source)
-    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
-        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
-                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
-                       "and --combo (000 l.482)")
-    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
-                  combos, combo, table, sit, source)
+                 rival_stat_source=source, opts=opts, scoring=True)
+    return sit, value, source, actor
+
+
+def names_unit(vs: str | None, data: dict[str, Any]) -> bool:
+    """Whether ``--vs`` names a unit of the session (not a number or a stat)."""
+    if not vs or not data.get("units"):
+        return False
+    from d2d_cli.rules.units.roster import roster
+
+    return _rival(vs, roster(data)) is not None

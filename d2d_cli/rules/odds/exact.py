@@ -331,14 +331,16 @@ def _play(ranks: Sequence[str], level: int, rival_level: int, difficulty: int,
 
 
 def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: int,
-              difficulty: int, ten_always_hits: bool = False) -> HitsOdds:
+              difficulty: int, ten_always_hits: bool = False, bonus: int = 0) -> HitsOdds:
     """Hold N cards revealed from the Fate deck and play the allowed set with the most
     Hits (then not a glancing blow, then more cards from the discard, then fewer cards):
     a single card, a set of a kind or a straight, each scored by ``count_hits``.
 
     Dynamic programming over the ranks (W, then A, 2 … 10, J, Q, K): how many of each
     rank are in the hand, weighted by the ways to draw them; the state is the cards
-    drawn, the best play so far and the start of the current run of ranks."""
+    drawn, the best play so far and the start of the current run of ranks. ``bonus``
+    Hits are added to every play (Push the Limit under ``[rules] push_the_limit =
+    "000"``, as ``hit`` adds them)."""
     from d2d_cli.rules.combat import conflict
 
     if not 1 <= n <= MAX_HAND:
@@ -398,7 +400,7 @@ def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: 
     for (drawn, best, _), ways in states.items():
         if drawn != draw:
             continue
-        h = best[0] if best else 0
+        h = best[0] + bonus if best else 0
         dist[h] = dist.get(h, 0) + ways
         if best and best[1] == 0:
             glancing += ways
