@@ -205,12 +205,20 @@ def crit(
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
+    vulnerable: crit_opts.VulnerableOpt = False,
+    wild_luck: crit_opts.WildLuckOpt = False,
+    screen: crit_opts.ScreenOpt = None,
+    shield: crit_opts.ShieldOpt = None,
+    item_damage: crit_opts.ItemDamageOpt = None,
+    luck: crit_opts.LuckOpt = 0,
+    difficulty: crit_opts.DifficultyOpt = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
     it stands (draw until a matching type), and at each the armor found there, the Hits
-    and the severity; then the chance of each severity.
+    after the Damage Modifiers (as d2d crit: the options, the --target's gear) and the
+    severity; then the chance of each severity.
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
@@ -224,11 +232,16 @@ def crit(
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
-    if worn is None and target is not None:
-        worn = crits.unit_armor(units.find(units.roster(data), target), ch)
+    unit = units.find(units.roster(data), target) if target is not None else None
+    if worn is None and unit is not None:
+        worn = crits.unit_armor(unit, ch)
     state = data.get("damage", {}).get(ch.kind, {}).get(deck)
+    ask = crit_opts.damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
     result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
-                             types=wanted, ch=ch, state=state, fresh=fresh)
+                             types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
+                             gear=crits.target_gear(unit),
+                             modifiers=ask,
+                             difficulty=crits.difficulty_of(difficulty, unit, opts))
     render.emit(result, _show_crit, as_json=json)
 
 

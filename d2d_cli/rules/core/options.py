@@ -94,6 +94,10 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.593 "[Mind] vs [Body]-[Range] to detect" (docs/errata.md)'),
     Option("reach", "001", '"001" or "000"', _one_of("001", "000"),
            '001 l.689 "Reach - Range:0-2"'),
+    Option("weapon_damage", "armor", '"armor" or "difficulty"',
+           _one_of("armor", "difficulty"), '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("armor", "rating", '"rating" or "reduce"', _one_of("rating", "reduce"),
+           '001 l.910 "Armor Rating cancels Power Rating"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -125,6 +129,8 @@ class Options:
     evade: str = "001"
     detect: str = "001"
     reach: str = "001"
+    weapon_damage: str = "armor"
+    armor: str = "rating"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
