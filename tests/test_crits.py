@@ -302,7 +302,8 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         "sources": {"power": "Body+2 with --stat 4x1",
                     "armor": "--armor 2x1 (every location)"},
         # issue 19: no Damage Modifier given, no light damage flipped, 001's rating
-        "damage_modifiers": None, "flipped": [], "rated_against": "armor",
+        "damage_modifiers": None, "flipped": [], "rated_against": "armor", "stack": [],
+        "hit_location": "001",
     }
 
 

@@ -151,7 +151,7 @@ def test_light_damage_on_a_stat_at_0_flips_to_a_crit(goblin: Runner, data_dir: P
     assert goblin.json("unit", "show", "Goblin")["stats"]["body"] == "0x1"
     # Hits 6 again: both Fatigue land on Body 0 — each flips, a card drawn for each.
     assert_refused(goblin, data_dir, [*CRIT, "--hits", "6", "--target", "Goblin", "--card",
-                                      "pierce@head"], "give one more damage card")
+                                      "pierce@head"], "more damage cards are needed")
     r = goblin.json(*CRIT, "--hits", "6", "--target", "Goblin", "--card", "pierce@head",
                     "--card", "slash@left_arm", "--card", "pierce@right_leg")
     assert (r["light_damage"], r["flipped"]) == ([], ["slash@left_arm", "pierce@right_leg"])
@@ -164,3 +164,33 @@ def test_light_damage_on_a_stat_at_0_flips_to_a_crit(goblin: Runner, data_dir: P
     # 000 l.540 "IF 4 or more Crits then the Unit has suffered a Mortal Wound": the flips
     # count, so this fourth Crit is one.
     assert r["crit_count"] == 4 and r["mortal_wound"] is True
+
+
+def test_000_hit_location_reveals_a_damage_stack(goblin: Runner, tmp_path: Path,
+                                                 data_dir: Path) -> None:
+    # 000 l.518–519 "Damage Stack - IF Successes remain THEN reveal Damage Cards equal to
+    # Successes. Hit Location - Find the first Card that matches the Damage Type of the
+    # Weapon (if any) and move it to the top"; l.539 "Crits - Rotate the Hit Location
+    # Card to the right for each other Damage that matches Weapon Damage Types"; l.541
+    # "Successes - For each card that doesn't match … apply as Temporary Damage".
+    s = ("--session", str(with_rules(goblin, tmp_path, hit_location="000")))
+    goblin.ok(*s, "unit", "add", "Goblin", "--body", "6x1", "--mind", "2x1", "--will",
+              "2x1", "--speed", "5x0")
+    r = goblin.json(*s, *CRIT, "--hits", "4", "--target", "Goblin", "--card", "slash@head",
+                    "--card", "pierce@torso", "--card", "pierce@left_arm", "--card",
+                    "bash@right_leg")
+    assert r["stack"] == ["pierce@torso", "slash@head", "pierce@left_arm", "bash@right_leg"]
+    assert (r["card"], r["severity"], r["light_damage"]) == (
+        "pierce@torso", "major", ["fatigue", "fatigue"])
+    assert goblin.json(*s, "unit", "show", "Goblin")["conditions"] == {"fatigue": 2}
+    # Reduced from the bottom (l.523): a Screen of 3 leaves the top card alone: Minor.
+    r = goblin.json(*s, *CRIT, "--hits", "4", "--screen", "3", "--card", "slash@head",
+                    "--card", "pierce@torso", "--card", "pierce@left_arm", "--card",
+                    "bash@right_leg")
+    assert (r["stack"], r["severity"], r["light_damage"]) == (["pierce@torso"], "minor", [])
+    # No matching card: no Crit, all Temporary Damage.
+    r = goblin.json(*s, *CRIT, "--hits", "2", "--card", "slash@head", "--card",
+                    "bash@torso")
+    assert (r["severity"], r["light_damage"]) == ("none", ["fatigue", "fatigue"])
+    assert_refused(goblin, data_dir, [*s, "odds", "crit", "--power", "1x0"],
+                   'under [rules] hit_location = "000"')

@@ -179,3 +179,25 @@ def test_the_dead_enter_no_conflict_and_do_not_recover(table: Runner,
     assert recover["choices"] == []  # the Archer holds nothing; the Goblin recovers not
     events = ended["steps"][3]
     assert events == {"kind": "condition_events", "reveals": []}  # no Bleeding reveal
+
+
+def test_heroic_feat_changes_the_hits_and_spends_the_point(d2d: Runner,
+                                                           data_dir: Path) -> None:
+    # 001 l.611–613 "Heroic Feat - Character Point:-1 / Hits:+1 or -1 (e.g. Damage)"
+    d2d.ok("char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("unit", "add", "Goblin", "--body", "2x1", "--mind", "2x1", "--will", "2x1",
+           "--speed", "5x0", "--skill", "Close Combat=1")
+    assert_refused(d2d, data_dir, ["hit", "5S", "--by", "Rook", "--vs", "Goblin",
+                                   "--skill", "Stealth", "--heroic-feat", "a"],
+                   "a Heroic Feat costs 1 Character Point (001 l.611); Rook has 0")
+    d2d.ok("char", "award", "Rook", "--cp", "1")
+    r = d2d.json("hit", "5S", "--by", "Rook", "--vs", "Goblin", "--skill", "Stealth",
+                 "--heroic-feat", "a")
+    assert (r["hits"], mods(r)["heroic_feat"]) == (2, 0)
+    assert d2d.json("char", "show", "Rook")["cp"] == 0
+    # b: the Rival's player (the Goblin is no character: the point is the table's).
+    r = d2d.json("hit", "5S", "--level", "1", "--vs", "Goblin", "--heroic-feat", "b")
+    assert r["hits"] == 0
+    # odds hits takes the Feat as hit does: every play one Hit more.
+    got = d2d.json("odds", "hits", "1", "--vs", "2", "--heroic-feat", "a", "--fresh")
+    assert [x["hits"] for x in got["distribution"]] == [0, 2]

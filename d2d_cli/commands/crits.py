@@ -107,6 +107,8 @@ def _show(con: Any, r: rules.Crit) -> None:
     where = render.escape(r.location_name)  # a table's own chart may name it
     if r.skipped:
         con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
+    if r.hit_location == "000":
+        con.print(f"Damage Stack (000 l.518–519), top first: {', '.join(r.stack) or '—'}")
     con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location [bold]{where}[/]")
     if r.armor is None:
         con.print(f"Armor at {where}: none")
@@ -132,10 +134,12 @@ def _show(con: Any, r: rules.Crit) -> None:
             con.print(f"  {st.change:+d} {render.escape(st.name)} → {st.damage} "
                       f"[dim]({line})[/]")
         con.print(f"Damage after modifiers: [bold]{m.damage}[/]")
-    if r.severity == "none":
+    if r.severity == "none" and not r.light_damage and not r.flipped:
         con.print("[bold]No damage[/]: the modifiers stopped it all (000 l.537 \"Apply any "
                   "remaining Damage\")")
         return
+    if r.severity == "none":
+        con.print("No Crit: no card of the Damage Stack matches the weapon (000 l.519)")
     plural = "" if r.rotations == 1 else "s"
     con.print(f"Severity [bold]{r.severity.capitalize()}[/] ({r.rotations} rotation{plural})")
     if r.light_damage:

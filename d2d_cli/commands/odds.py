@@ -103,6 +103,9 @@ def hits(
     skill: Annotated[str | None, typer.Option(
         "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
     ] = None,
+    heroic_feat: Annotated[str | None, typer.Option(
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat as d2d hit takes it: a Hits +1, "
+        "b Hits -1 (001 l.611–613); nothing is spent here.")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -128,6 +131,7 @@ def hits(
         bonus = hit_rules.damage_bonus(actor, opts)[1]
     else:
         difficulty = hit_rules.parse_difficulty(vs)
+    bonus += hit_rules.heroic_feat_of(heroic_feat, None, None, None)[2]
     result = rules.hits_odds(n, piles, deck, level=mine, rival_level=theirs,
                              difficulty=difficulty, ten_always_hits=opts.ten_always_hits,
                              bonus=bonus)

@@ -452,6 +452,8 @@ class Crit(Result):
     damage_modifiers: Modified | None = None
     flipped: tuple[str, ...] = ()
     rated_against: str = "armor"  # [rules] weapon_damage: "armor" (001) or "difficulty"
+    stack: tuple[str, ...] = ()  # [rules] hit_location = "000": the Damage Stack, top first
+    hit_location: str = "001"
 
 
 @record
@@ -510,7 +512,6 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     draw_more: Callable[[], str]
     if given is not None:
         queue = TableCards(given)
-        card, skipped = find_crit(queue, wanted, limit)
         draw_more = queue
     else:
         assert new_rng is not None, "the virtual deck needs the session's random source"
@@ -518,41 +519,58 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         state = dict(data.get("damage", {}))
         decks = dict(state.get(ch.kind, {}))
         pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
-        card, skipped = find_crit(lambda: pile.take(rng), wanted, limit)
-        draw_more = lambda: pile.take(rng)  # noqa: E731 - the flipped light damage's cards
-    if card is None:
-        want = ", ".join(wanted) or "any type"
-        raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
-                       "table and give every card drawn, in order, with --card")
-    type_, location = card.split("@")
-
-    worn, scope = armor.at_location(location) if armor is not None else (None, None)
-    rated = worn if opts.armor == "rating" else None  # "reduce": a Damage Modifier
-    against = rated
-    if opts.weapon_damage == "difficulty":
-        against = _difficulty(ask, unit)
-    bonus = compare(power, against)
-    added = bonus_hits(power, against)
+        draw_more = lambda: pile.take(rng)  # noqa: E731
     gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
+    spec = damage_table()["decks"][deck]
+    stack: list[str] = []
+    if opts.hit_location == "000":
+        # 000 l.508–509 Weapon Damage (against the Difficulty, or the Power alone), then
+        # the Damage Stack of that many cards (l.518–519); armor reduces (l.529).
+        against = _difficulty(ask, unit) if opts.weapon_damage == "difficulty" else None
+        bonus, added = compare(power, against), bonus_hits(power, against)
+        total = ask.hits + added
+        stack = damage_stack(draw_more, total, wanted)
+        card, skipped = stack[0], list[str]()
+    else:
+        found, skipped = find_crit(draw_more, wanted, limit)
+        if found is None:
+            want = ", ".join(wanted) or "any type"
+            raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
+                           "table and give every card drawn, in order, with --card")
+        card = found
+    type_, location = card.split("@")
+    worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    reduce = opts.armor == "reduce" or opts.hit_location == "000"
+    if opts.hit_location != "000":
+        against = worn if opts.armor == "rating" else None  # "reduce": a Damage Modifier
+        if opts.weapon_damage == "difficulty":
+            against = _difficulty(ask, unit)
+        bonus, added = compare(power, against), bonus_hits(power, against)
+        total = ask.hits + added
     modded = None
-    total = ask.hits + added
-    if ask.damage.given or gear != Gear() or (worn is not None and opts.armor == "reduce"):
+    if ask.damage.given or gear != Gear() or (worn is not None and reduce):
         modded = modify(total, location=location, location_name=ch.names()[location],
                         types=tuple(wanted) or (type_,), gear=gear, ask=ask.damage,
-                        locations=tuple(ch.names()),
-                        armor=worn if opts.armor == "reduce" else None)
-        total = modded.damage
-    sev = severity(total) if total else Severity("none", 0, 0)
-    spec = damage_table()["decks"][deck]
-    light = (spec["light"],) * sev.remaining
-    flips = flipped_count(unit, light) if unit is not None and total else 0
-    light = light[:len(light) - flips]
+                        locations=tuple(ch.names()), armor=worn if reduce else None)
     try:
+        if opts.hit_location == "000":
+            left = modded.damage if modded is not None else total
+            # "You add/reduce from the bottom of the Damage Stack" (l.523)
+            stack = stack[:left] + [draw_more() for _ in range(left - len(stack))]
+            sev, crit_here, light = harm_000(stack, wanted, spec["light"])
+            total = left
+        else:
+            total = modded.damage if modded is not None else total
+            sev = severity(total) if total else Severity("none", 0, 0)
+            crit_here = total > 0
+            light = (spec["light"],) * sev.remaining
+        flips = flipped_count(unit, light) if unit is not None and total else 0
+        light = light[:len(light) - flips]
         flipped = tuple(draw_more() for _ in range(flips))
     except OutOfCards:
-        raise BadInput(f"{flips} light damage flip(s) to a Crit on a stat at 0 (001 l.946–"
-                       "947): give one more damage card with --card for each, in the order "
-                       "drawn") from None
+        raise BadInput("more damage cards are needed (the Damage Stack, or a light damage "
+                       "flipped to a Crit on a stat at 0, 001 l.946–947): give every card "
+                       "drawn with --card, in order") from None
     if given is not None:
         queue.finish()
     else:
@@ -560,15 +578,15 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         state[ch.kind] = decks
         changes["damage"] = state
         reshuffled = pile.reshuffled
-    crits_now = 0 if not total else 1 + len(flipped)
+    crits_now = int(crit_here) + len(flipped)
     count = len(unit.extra.get("crits", [])) + crits_now if unit is not None else None
-    mortal = mortal_wound(mortal_rule, total, count) if total else False
+    mortal = mortal_wound(mortal_rule, total, count) if crit_here else False
     placed = None
     if unit is not None:
-        if total:
+        if crit_here or light or flipped:
             placed = place(unit, card=card, deck=deck, location=location,
                            severity=sev.level, mortal=bool(mortal), light=light,
-                           flipped=flipped)
+                           flipped=flipped, crit=crit_here)
         if modded is not None:
             _pay(unit, modded)
         changes["units"] = roster_state(units)
@@ -586,9 +604,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
                                                            ch.names()[location])},
         changes=changes, wielder=wielder.name if wielder is not None else None,
-        summary=(f"Crit {card} {sev.level}" if total else f"no damage ({card})")
+        summary=(f"Crit {card} {sev.level}" if crit_here else f"no Crit ({card})")
         + (f" on {unit.name}" if unit else ""),
         damage_modifiers=modded, flipped=flipped, rated_against=opts.weapon_damage,
+        stack=tuple(stack), hit_location=opts.hit_location,
     )
 
 
@@ -602,7 +621,8 @@ def _armor_from(worn: Stat | None, armor: Armor | None, scope: str | None,
 
 
 def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
-          mortal: bool, light: tuple[str, ...], flipped: tuple[str, ...] = ()) -> Placed:
+          mortal: bool, light: tuple[str, ...], flipped: tuple[str, ...] = (),
+          crit: bool = True) -> Placed:
     """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
     Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
     Condition — or, on a stat already at 0, is flipped to a Crit (001 l.946–947: the
@@ -611,7 +631,7 @@ def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
              "mortal_wound": mortal}
     more = [{"card": c, "deck": deck, "location": c.split("@")[1],
              "severity": _levels()[0], "mortal_wound": mortal} for c in flipped]
-    unit.extra["crits"] = [*unit.extra.get("crits", []), entry, *more]
+    unit.extra["crits"] = [*unit.extra.get("crits", []), *([entry] if crit else []), *more]
     added: dict[str, int] = {}
     for key in light:
         added[key] = added.get(key, 0) + 1
@@ -695,3 +715,35 @@ def difficulty_of(text: str | None, unit: Unit | None, opts: Options) -> Stat | 
 def target_gear(unit: Unit | None) -> Gear | None:
     """The target's gear (``[units.NAME.gear]``), or None without a target."""
     return gear_of(unit.extra, unit.name) if unit is not None else None
+
+
+def damage_stack(draw: Callable[[], str], count: int, types: list[str]) -> list[str]:
+    """``[rules] hit_location = "000"``: 000 l.518–519 "Damage Stack - IF Successes remain
+    THEN reveal Damage Cards equal to Successes. Hit Location - Find the first Card that
+    matches the Damage Type of the Weapon (if any) and move it to the top. The top card
+    is the Hit Location". Top first."""
+    cards = [draw() for _ in range(count)]
+    first = next((i for i, c in enumerate(cards) if not types or c.split("@")[0] in types),
+                 None)
+    if first:
+        cards.insert(0, cards.pop(first))
+    return cards
+
+
+def harm_000(stack: list[str], types: list[str], light_key: str
+             ) -> tuple[Severity, bool, tuple[str, ...]]:
+    """000 l.535–541 "Harm - Crits - Rotate the Hit Location Card to the right for each
+    other Damage that matches Weapon Damage Types then discard them … Successes - For
+    each card that doesn't match flip them back over and apply as Temporary Damage":
+    (severity, whether the top card is a Crit, the Temporary Damage). A top card that
+    does not match (no card matched) is no Crit; rotations past Extreme are Temporary
+    Damage as in 001."""
+    def matches(c: str) -> bool:
+        return not types or c.split("@")[0] in types
+
+    if not stack or not matches(stack[0]):
+        return Severity("none", 0, 0), False, (light_key,) * len(stack)
+    rotations = sum(matches(c) for c in stack[1:])
+    sev = severity(rotations + 1)
+    temporary = sum(not matches(c) for c in stack[1:])
+    return sev, True, (light_key,) * (temporary + sev.remaining)

@@ -98,6 +98,9 @@ OPTIONS: tuple[Option, ...] = (
            _one_of("armor", "difficulty"), '001 l.910 "Armor Rating cancels Power Rating"'),
     Option("armor", "rating", '"rating" or "reduce"', _one_of("rating", "reduce"),
            '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("hit_location", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.892–894 "Find Deck with matching Damage Types / Draw until you find '
+           'matching a Type"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -131,6 +134,7 @@ class Options:
     reach: str = "001"
     weapon_damage: str = "armor"
     armor: str = "rating"
+    hit_location: str = "001"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

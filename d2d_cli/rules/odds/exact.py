@@ -341,7 +341,7 @@ def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: 
     rank are in the hand, weighted by the ways to draw them; the state is the cards
     drawn, the best play so far and the start of the current run of ranks. ``bonus``
     Hits are added to every play (Push the Limit under ``[rules] push_the_limit =
-    "000"``, as ``hit`` adds them)."""
+    "000"``, a Heroic Feat's ±1, as ``hit`` adds them; never below 0)."""
     from d2d_cli.rules.combat import conflict
 
     if not 1 <= n <= MAX_HAND:
@@ -401,7 +401,7 @@ def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: 
     for (drawn, best, _), ways in states.items():
         if drawn != draw:
             continue
-        h = best[0] + bonus if best else 0
+        h = max(0, best[0] + bonus) if best else 0
         dist[h] = dist.get(h, 0) + ways
         if best and best[1] == 0:
             glancing += ways
@@ -617,6 +617,11 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
 
     from d2d_cli.rules.combat import crits, damage
 
+    if opts.hit_location == "000":
+        raise RuleViolation('odds crit follows 001\'s Crit Location (the first matching '
+                            'card); under [rules] hit_location = "000" the Damage Stack of '
+                            'several cards is not computed (docs/rules.md "Damage '
+                            'Modifiers")')
     crits.check_hits(hits_before)
     cards = crits.deck_cards(deck, ch)
     if fresh:
