@@ -28,6 +28,7 @@ from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.deck.fate import Revealer
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")
@@ -296,6 +297,7 @@ class Conflict(Result):
     advantage: dict[str, Standing]
     cannot_block: tuple[str, ...]
     cover: CoverTarget | None
+    map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
 
 @record
@@ -417,9 +419,13 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
 
         units = roster(data)
     m = matchup(sides, units)
+    from d2d_cli.rules.board.derive import field, reveal_obstacles
+
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
-                 terms or Terms(), skill=skill, rival_skill=rival_skill)
+                 terms or Terms(), skill=skill, rival_skill=rival_skill,
+                 field=field(data, units.values()))
+    obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
@@ -511,4 +517,4 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
-        cannot_block=sit.no_block, cover=cover)
+        cannot_block=sit.no_block, cover=cover, map=sit.geometry)
