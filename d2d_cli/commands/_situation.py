@@ -77,3 +77,20 @@ def show(con: Any, levels: list[tuple[str, int, int, str]], modifiers: Any,
             notes.append(st.cancelled)
     for note in notes:
         con.print(f"  [dim]{escape(note)}[/]")
+
+
+_MAP_NAMES = {"range": "Range", "arc": "Arc", "flank": "Flanking", "line_of_sight":
+              "Line of Sight", "cover": "Cover", "high_ground": "High Ground",
+              "confined": "Confined", "outnumbered": "Outnumbered"}
+
+
+def show_map(con: Any, geometry: Any) -> None:
+    """What the map gave (rules.board.derive.Geometry), each with where it came from."""
+    if geometry is None:
+        return
+    from d2d_cli.render import escape
+
+    con.print(f"From the map ({escape(geometry.actor)} {geometry.actor_space} → "
+              f"{escape(geometry.rival)} {geometry.rival_space}; d2d board):")
+    for key, text in geometry.sources.items():
+        con.print(f"  {_MAP_NAMES.get(key, key)}: {escape(text)}")

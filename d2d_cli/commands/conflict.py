@@ -135,6 +135,7 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
         who = f"{render.escape(side.unit)} — " if side.unit else ""
         return f"{who}{side.approach.capitalize()}{card}"
 
+    s.show_map(con, r.map)
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
     rows = []
     if r.side_a.unit or r.side_b.unit or r.modifiers:

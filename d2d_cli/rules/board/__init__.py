@@ -18,6 +18,7 @@ Modules, bottom up:
   ``Field.derive(actor, rival, attack, typed)`` → ``Geometry``: Range, Arcs and
   Flanking, Line of Sight, Cover with its reveal's obstacles, High Ground, Confined and
   Outnumbered, each with its source; the 001 l.633 Verify refusals.
+- ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints.
 
 Everything is pure: a ``Board`` and ``Placement``s in, records out; no session, no I/O.
 A planner (an NPC's turn, a simulated fight) calls the same functions as the commands:
