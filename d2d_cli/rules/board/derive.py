@@ -257,11 +257,10 @@ def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, st
     def allies_beside(attacker: Placement, target: Placement) -> list[str]:
         if attacker.faction is None:
             return []
-        return sorted(p.unit for p in f.places.values()
-                      if p.unit not in (attacker.unit, target.unit)
-                      and p.faction == attacker.faction
-                      and any(sight.distance(s, t) <= 1 for s in p.spaces
-                              for t in target.spaces))
+        near = {n for tx, ty in target.spaces for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for n in f._occupied.get((tx + dx, ty + dy), ())}
+        return sorted(n for n in near if n not in (attacker.unit, target.unit)
+                      and f.places[n].faction == attacker.faction)
 
     near_b, near_a = allies_beside(pa, pb), allies_beside(pb, pa)
     line = " (000 l.457)"

@@ -16,6 +16,7 @@ Move to enter (000 l.264).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput
@@ -46,8 +47,10 @@ def space_name(space: Space) -> str:
     return f"{column_name(space[0])}{space[1] + 1}"
 
 
+@lru_cache(maxsize=16384)
 def parse_space(text: str) -> Space:
-    """``G5`` (any case) → (6, 4). Refused unless a column letter and a row number."""
+    """``G5`` (any case) → (6, 4). Refused unless a column letter and a row number.
+    Remembered: a map's Space names are few and read again by every command."""
     m = _NAME_RE.match(text or "")
     if not m:
         raise BadInput(f"space {text!r}: a column letter and a row number, e.g. G5 "
@@ -242,8 +245,9 @@ def parse_board(raw: Any) -> Board:
     if len(rows) > MAX_SIDE or width > MAX_SIDE:
         raise BadInput(f"board: {width} columns × {len(rows)} rows; at most {MAX_SIDE} "
                        "of each")
+    known = legend.keys()
     for n, (_, row) in enumerate(rows, 1):
-        for x, ch in enumerate(row):
+        for x, ch in enumerate(row) if not set(row) <= known else ():
             if ch not in legend:
                 raise BadInput(f"board: row {n}, column {x + 1} ({column_name(x)}{n}): "
                                f"{ch!r} is not in the legend (known: "
