@@ -320,7 +320,9 @@ def test_flanking_high_ground_confined_and_outnumbered_come_from_the_map(
     r = d2d.json(*table, "conflict", "Merc:strong", "Ogre:block")
     assert r["map"]["terms"]["high_ground"] == "a"
     assert r["map"]["terms"]["confined"] == "b"
-    assert r["map"]["sources"]["confined"] == "Goblin shares Ogre's Space (000 l.454)"
+    assert r["map"]["sources"]["confined"] == (
+        "Goblin shares Ogre's Space (000 l.454 \"Confined - IF another Unit shares your "
+        "Space THEN Initiative:-1\")")
 
 
 def test_out_of_reach_arc_or_sight_is_refused_with_the_reason(

@@ -163,7 +163,7 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
         src["arc"] = f"{pa.unit} has no Facing: its Arc is not known"
     else:
         src["arc"] = (f"{pb.unit} is in {pa.unit}'s Arc:{arc_ab.title()} (facing "
-                      f"{COMPASS[pa.facing or 0]}) (001 l.659–663)")
+                      f"{COMPASS[pa.facing or 0]}) (001 l.663 \"Arc:Front - Default Arc\")")
     flank: str | None = None
     if rng and arc_ba is not None:
         if arc_ba in (sight.LEFT, sight.RIGHT):
@@ -180,7 +180,8 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     # Line of Sight (001 l.705–709)
     wall = sight.sight_blocker(board, sa, sb) if rng > 1 else None
     if wall is None:
-        src["line_of_sight"] = f"clear from {na} to {nb} (001 l.707–709)"
+        src["line_of_sight"] = (f"clear from {na} to {nb} (001 l.709 \"IF no obstacle THEN "
+                                "Line of Sight\")")
     else:
         src["line_of_sight"] = (f"blocked from {na} to {nb} by "
                                 f"{_what(board, wall, {})} (001 l.707–709)")
@@ -197,7 +198,8 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
     values["high_ground"] = "a" if ea > eb else "b" if eb > ea else None
     src["high_ground"] = (f"Elevation {ea} ({pa.unit}, {na}) vs {eb} ({pb.unit}, {nb}) "
-                          "(000 l.323)")
+                          "(000 l.323 \"High Ground - IF Elevation higher than Rival THEN "
+                          "Initiative:+1\")")
 
     # Confined (000 l.454): another unit on one of the side's Spaces
     conf = []
@@ -208,7 +210,8 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
             src[f"confined_{side}"] = f"{', '.join(others)} shares {p.unit}'s Space"
     values["confined"] = "both" if len(conf) == 2 else conf[0] if conf else None
     src["confined"] = ("; ".join(src.pop(f"confined_{s}") for s in conf) or
-                       "no other unit shares either Space") + " (000 l.454)"
+                       "no other unit shares either Space") + (
+        " (000 l.454 \"Confined - IF another Unit shares your Space THEN Initiative:-1\")")
 
     # Outnumbered (000 l.457): the attacked side on or next to an Ally of its attacker
     values["outnumbered"], src["outnumbered"] = _outnumbered(f, pa, pb)
