@@ -356,3 +356,13 @@ def test_a_roll_that_is_not_an_attack_reads_nothing_off_the_map(d2d: Runner,
     r = d2d.json(*table, "conflict", "Archer:strong", "Goblin:block", "--skill", "none",
                  "--rival-skill", "none")
     assert r["map"] is None and r["modifiers"] == []
+
+
+def test_no_map_takes_the_roll_off_the_map(d2d: Runner, table: Any) -> None:
+    # the Goblin's Close Combat cannot reach the Archer on the map; --no-map is the
+    # table's own measure (as for units not placed)
+    r = d2d.json(*table, "conflict", "Goblin:fast", "Archer:fast", "--no-map", "--range", 1)
+    assert r["map"] is None
+    assert [(m["key"], m["origin"]) for m in r["modifiers"]] == []
+    r = d2d.json(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin", "--no-map")
+    assert r["map"] is None and r["modifiers"] == []

@@ -41,6 +41,10 @@ WeaponScaleOpt = Annotated[int | None, typer.Option(
     "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's Body "
     "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage (000 l.334–337).")]
 
+NoMapOpt = Annotated[bool, typer.Option(
+    "--no-map", help="Read nothing off the map for this roll, even with both units placed "
+    "(the table measures it; docs/board.md).")]
+
 
 def edge(sides: list[str] | None) -> tuple[str, ...]:
     return tuple(sides or ())

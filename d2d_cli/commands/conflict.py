@@ -55,6 +55,7 @@ def conflict(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
@@ -100,7 +101,7 @@ def conflict(
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus)
+                    level_bonus=opts.level_bonus, use_map=not no_map)
     result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 

@@ -406,9 +406,10 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         terms: Terms | None = None, skill: str | None = None,
         rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
         reading: str = "001", fate_orientation: str = "color",
-        level_bonus: str = "001") -> ConflictAsk:
+        level_bonus: str = "001", use_map: bool = True) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
-    sides (units by name), their Levels and the situation."""
+    sides (units by name), their Levels and the situation (read off the session's map
+    when both are placed, unless ``use_map`` is False)."""
     if level_a is not None:
         check_level(level_a, "--level-a")
     if level_b is not None:
@@ -424,7 +425,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  terms or Terms(), skill=skill, rival_skill=rival_skill,
-                 field=field(data, units.values()))
+                 field=field(data, units.values()) if use_map else None)
     obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":

@@ -311,7 +311,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         combos: str = "played", ten_always_hits: bool = False,
         data: dict[str, Any] | None = None, by: str | None = None,
         difficulty: int | None = None, terms: Terms | None = None,
-        skill: str | None = None, rival_skill: str | None = None) -> HitAsk:
+        skill: str | None = None, rival_skill: str | None = None,
+        use_map: bool = True) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -383,7 +384,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
                  rival_stat_source=source,
-                 field=field(data, units.values()) if data and actor and rival else None)
+                 field=field(data, units.values()) if use_map and data and actor and rival
+                 else None)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "
