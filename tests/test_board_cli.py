@@ -366,3 +366,19 @@ def test_no_map_takes_the_roll_off_the_map(d2d: Runner, table: Any) -> None:
     assert [(m["key"], m["origin"]) for m in r["modifiers"]] == []
     r = d2d.json(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin", "--no-map")
     assert r["map"] is None and r["modifiers"] == []
+
+
+def test_a_planner_asks_why_not_without_raising(d2d: Runner, table: Any, tmp_path: Path
+                                                ) -> None:
+    import tomllib
+
+    from d2d_cli.rules.board.derive import field
+    from d2d_cli.rules.units.roster import roster
+
+    data = tomllib.loads((tmp_path / "table.toml").read_text(encoding="utf-8"))
+    units = roster(data)
+    f = field(data, units.values())
+    assert f is not None
+    assert f.refusal(units["Archer"], units["Goblin"], "ranged") is None
+    assert (f.refusal(units["Goblin"], units["Archer"], "close") or "").startswith(
+        "out of reach: Archer is 4 Spaces from Goblin")

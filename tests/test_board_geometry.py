@@ -372,3 +372,32 @@ def test_a_malformed_map_is_refused_naming_row_and_column() -> None:
                                                                "elevation": 3}}})
     assert (b.width, b.height, b.terrain((2, 0)).elevation, b.terrain((0, 1)).elevation) == (
         3, 2, 3, 2)
+
+
+def test_reachable_spaces_for_a_planner() -> None:
+    # With Move 2 and the Facing kept: Forward/Drift cost 1, Slide/Backward/Drift Back 2
+    # (000 l.273–277), the rough ground 1 more to enter (000 l.264), the rock never.
+    board, at = drawn("""
+        . . . . .
+        . . ~ . .
+        . o A . .
+        . . . . .
+    """)
+    routes = moves.reachable(board, Placement("A", at["A"], COMPASS.index("N")), 2)
+    got = {space_name(s): (r.move, r.steps) for s, r in routes.items()}
+    assert got["C3"] == (0, ())
+    assert got["C2"] == (2, (("forward", None),))  # onto the rough ground: 1 + 1
+    assert got["B2"] == (1, (("drift", "left"),))
+    assert got["D3"] == (2, (("slide", "right"),))
+    assert got["C1"] == (2, (("drift", "left"), ("drift", "right")))
+    assert got["C4"] == (2, (("backward", None),))
+    assert "B3" not in got  # the rock
+    assert sorted(got) == ["A1", "B1", "B2", "B4", "C1", "C2", "C3", "C4", "D1", "D2", "D3",
+                           "D4", "E1"]
+    # every Route walks as it says, to where it says, for what it says
+    for space, route in routes.items():
+        here, spent = Placement("A", at["A"], 0), 0
+        for kind, side in route.steps:
+            w = moves.walk(board, here, kind, side)
+            here, spent = Placement("A", w.end, 0), spent + w.cost
+        assert (here.space, spent) == (space, route.move)

@@ -11,13 +11,15 @@ Modules, bottom up:
 - ``placement``: where a unit stands (``Placement``, ``placed``, ``placements``,
   ``occupancy``) and ``place`` (``d2d unit place``); Double-sized units take two Spaces.
 - ``moves``: Forward, Drift, Slide, Backward and Drift Back on the map (``direction``,
-  ``walk`` → ``Walk`` with its Move and the terrain's extra Move; ``turned``).
+  ``walk`` → ``Walk`` with its Move and the terrain's extra Move; ``turned``;
+  ``reachable`` → the cheapest ``Route`` to every Space a Move budget reaches).
 - ``sight``: ``distance`` (Range), ``arc``, ``crossed`` (the Spaces a straight edge
   passes through), ``sight_blocker`` (Line of Sight), ``surrounding`` and ``cover``.
 - ``derive``: ``field(data)`` → ``Field`` (the map and every placed unit), and
   ``Field.derive(actor, rival, attack, typed)`` → ``Geometry``: Range, Arcs and
   Flanking, Line of Sight, Cover with its reveal's obstacles, High Ground, Confined and
-  Outnumbered, each with its source; the 001 l.633 Verify refusals.
+  Outnumbered, each with its source; the 001 l.633 Verify refusals
+  (``Field.refusal`` gives the reason without raising).
 - ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints.
 
 Everything is pure: a ``Board`` and ``Placement``s in, records out; no session, no I/O.

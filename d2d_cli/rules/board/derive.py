@@ -130,6 +130,17 @@ class Field:
         return _derive(self, pa, pb, attack, typed or {})
 
 
+    def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
+        """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
+        of reach, Arc or sight), or None when it can — :meth:`derive` without raising,
+        for a planner choosing a target."""
+        try:
+            self.derive(actor, rival, attack)
+        except RuleViolation as e:
+            return e.message
+        return None
+
+
 def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field | None:
     """The session's map and placed units (``units``: the roster when already read), or
     None when the session holds no map."""

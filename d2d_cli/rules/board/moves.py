@@ -189,3 +189,53 @@ def on_map(board: Board | None, place: Placement | None, kind: str, arg: str | N
     way, count = way_and_count(arg)
     w = walk(board, place, kind, way, count)
     return Moved(w, place.facing or 0, w.end, w.spaces)
+
+
+@record
+class Route:
+    """The cheapest way found to a Space with the Facing kept: its Move (terrain
+    included) and the steps, each (kind, side) as :func:`walk` takes them."""
+
+    space: Space
+    move: int
+    steps: tuple[tuple[str, str | None], ...]
+
+
+def reachable(board: Board, place: Placement, move: int,
+              blocked: frozenset[Space] = frozenset()) -> dict[Space, Route]:
+    """Every Space ``place`` can reach with ``move`` Move without turning (movement does
+    not change the Facing, 001 l.529), the cheapest Route to each (the start at Move 0).
+    ``blocked``: Spaces a planner wants kept out of (other units, say: sharing a Space is
+    allowed by the rules, 000 l.279). For NPC turns and simulated fights."""
+    import heapq
+
+    if place.facing is None:
+        raise RuleViolation(f"{place.unit} has no Facing (001 l.497)")
+    options: list[tuple[str, str | None, int, int]] = []  # kind, side, heading, Move
+    for kind, turns in TURNS.items():
+        for turn in turns:
+            side = None if len(turns) == 1 else ("left" if turn < 0 else "right")
+            options.append((kind, side, (place.facing + turn) % 8, costs()[kind]))
+    best: dict[Space, Route] = {place.space: Route(place.space, 0, ())}
+    queue: list[tuple[int, int, Space]] = [(0, 0, place.space)]
+    order = 0
+    while queue:
+        spent, _, here = heapq.heappop(queue)
+        if spent > best[here].move:
+            continue
+        for kind, side, toward, base in options:
+            there = ahead(here, toward)
+            if there in blocked or not board.inside(there):
+                continue
+            t = board.terrain(there)
+            cost = spent + base + t.move
+            if not t.enter or cost > move or (there in best and best[there].move <= cost):
+                continue
+            if place.double:
+                rear = ahead(there, place.facing + 4)
+                if not board.inside(rear) or not board.terrain(rear).enter:
+                    continue
+            best[there] = Route(there, cost, (*best[here].steps, (kind, side)))
+            order += 1
+            heapq.heappush(queue, (cost, order, there))
+    return best
