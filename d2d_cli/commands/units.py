@@ -330,7 +330,8 @@ def act(
 
     JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
     facing, conditions_added, conditions_removed, readied, boosts, stealth, detect
-    (target, mind, body, range, difficulty, target_tokens; or null), note, source.
+    (target, mind, body, range, difficulty, target_tokens; or null), note, source, space
+    (null: an Action does not move the unit).
 
     Example: d2d unit act Archer recover fatigue
     """
