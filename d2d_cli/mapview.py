@@ -143,9 +143,18 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
     with its label and a pointer toward its Facing, and the legend below."""
     keys = {k.symbol: k for k in v.legend}
     colour = _factions(v)
-    legend_lines = 2 + len(v.units) + (1 if v.unplaced else 0)
-    w = MARGIN + v.columns * CELL + 10
-    h = MARGIN + v.rows * CELL + 20 + 16 * legend_lines
+    swatch = {f"{k.symbol}  {what_it_is(k)}": _fill(k) for k in v.legend}
+    notes = ["Legend:", *swatch,
+             f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
+             "to south; a unit points where it faces:"]
+    for u in v.units:
+        side = f" ({u.faction})" if u.faction else ""
+        notes.append(f"{u.label}  {u.name}{side}: {u.space}, facing {u.facing or '-'}"
+                     + (f", Double-sized ({', '.join(u.spaces)})" if u.double else ""))
+    if v.unplaced:
+        notes.append(f"Not on the map: {', '.join(v.unplaced)}")
+    w = max(MARGIN + v.columns * CELL + 10, MARGIN + 7 * max(len(n) for n in notes))
+    h = MARGIN + v.rows * CELL + 20 + 16 * len(notes)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">',
            f"<title>{_x(title)}</title>",
@@ -189,22 +198,12 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
             out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" fill="white" '
                        f'font-weight="bold">{_x(u.label)}</text>')
     y = MARGIN + v.rows * CELL + 20
-    out.append(f'<text x="{MARGIN}" y="{y}">Legend: ' + _x(" · ".join(
-        f"{k.symbol} {what_it_is(k)}" for k in v.legend)) + "</text>")
-    y += 16
-    out.append(f'<text x="{MARGIN}" y="{y}">Columns {v.first_column}–{v.last_column} west '
-               f"to east, rows 1–{v.rows} north to south; a unit points where it faces"
-               "</text>")
-    for u in v.units:
+    for note in notes:
+        fill = swatch.get(note)
+        if fill:
+            out.append(f'<rect x="{MARGIN - 18}" y="{y - 10}" width="12" height="12" '
+                       f'fill="{fill}"/>')
+        out.append(f'<text x="{MARGIN}" y="{y}">{_x(note)}</text>')
         y += 16
-        side = f" ({u.faction})" if u.faction else ""
-        out.append(f'<text x="{MARGIN}" y="{y}">{_x(u.label)} {_x(u.name)}{_x(side)}: '
-                   f"{u.space}, facing {u.facing or '-'}"
-                   + (f", Double-sized ({', '.join(u.spaces)})" if u.double else "")
-                   + "</text>")
-    if v.unplaced:
-        y += 16
-        out.append(f'<text x="{MARGIN}" y="{y}">Not on the map: '
-                   f"{_x(', '.join(v.unplaced))}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -382,3 +382,15 @@ def test_a_planner_asks_why_not_without_raising(d2d: Runner, table: Any, tmp_pat
     assert f.refusal(units["Archer"], units["Goblin"], "ranged") is None
     assert (f.refusal(units["Goblin"], units["Archer"], "close") or "").startswith(
         "out of reach: Archer is 4 Spaces from Goblin")
+
+
+def test_a_hand_edited_map_that_does_not_fit_is_refused_with_exit_3(
+        d2d: Runner, table: Any, tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    text = path.read_text(encoding="utf-8")
+    bad = text.replace('".o...#.."', '".o..x#.."', 1)
+    assert bad != text
+    path.write_text(bad, encoding="utf-8")
+    res = d2d(*table, "board")
+    assert res.exit_code == 3
+    assert "board: row 4, column 5 (E4): 'x' is not in the legend" in res.stderr
