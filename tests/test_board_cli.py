@@ -394,3 +394,16 @@ def test_a_hand_edited_map_that_does_not_fit_is_refused_with_exit_3(
     res = d2d(*table, "board")
     assert res.exit_code == 3
     assert "board: row 4, column 5 (E4): 'x' is not in the legend" in res.stderr
+
+
+def test_a_reserves_space_is_checked_too(d2d: Runner, tmp_path: Path) -> None:
+    text = scene(tmp_path).read_text(encoding="utf-8") + (
+        '\n[reserves.Wolf]\nfaction = "Goblins"\nbody = "3x1"\nmind = "2x1"\nwill = "3x1"\n'
+        'speed = "6x0"\nspace = "B4"\nfacing = "N"\n')
+    f = tmp_path / "with_reserve.toml"
+    f.write_text(text, encoding="utf-8")
+    path = tmp_path / "t.toml"
+    d2d.ok("--session", path, "fate", "status")
+    assert_refused(d2d, tmp_path, ["--session", path, "scene", "load", f],
+                   "scene: reserves.Wolf: Wolf cannot stand on B4: the rock there cannot be "
+                   "entered")

@@ -145,18 +145,21 @@ def place(board: Board | None, unit: Unit, space: str | None, facing: str | None
                   f"{unit.name} stands on {space_name(where)} facing {face}{size}")
 
 
-def on_scene_map(raw: Any, units: dict[str, Unit], placed_here: set[str]
-                 ) -> dict[str, Any] | None:
+def on_scene_map(raw: Any, units: dict[str, Unit], placed_here: set[str],
+                 reserves: dict[str, dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """A scene's ``[board]`` checked with the Spaces of its units: the session's
     ``[board]`` (None when the scene has no map). A unit from the scene (``placed_here``)
     may give ``space`` and ``facing`` (and ``double``); any other unit (the party kept
-    from the last scene) is taken off the last map. Refused naming the unit or the row
-    and column."""
+    from the last scene) is taken off the last map. A reserve (arriving with a Timed
+    Event) may give its Space too. Refused naming the unit or the row and column."""
     from d2d_cli.rules.board.grid import parse_board
+    from d2d_cli.rules.units.roster import Unit
 
     for name, unit in units.items():
         if name not in placed_here:
             unit.extra.pop(SPACE, None)
+    units = {**units, **{n: Unit.from_state(n, dict(r)) for n, r in (reserves or {}).items()
+                         if SPACE in r}}
     if raw is None:
         stray = sorted(n for n, u in units.items() if SPACE in u.extra)
         if stray:
@@ -171,5 +174,6 @@ def on_scene_map(raw: Any, units: dict[str, Unit], placed_here: set[str]
             where = board.check_inside(parse_space(str(unit.extra[SPACE])))
             place(board, unit, space_name(where), unit.extra.get(FACING))
         except (BadInput, RuleViolation) as e:
-            raise BadInput(f"scene: units.{name}: {e.message}") from None
+            table = "reserves" if name in (reserves or {}) else "units"
+            raise BadInput(f"scene: {table}.{name}: {e.message}") from None
     return board.to_state()

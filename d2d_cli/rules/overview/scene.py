@@ -130,7 +130,7 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
 
     # The map ([board], docs/board.md) and where the scene's units stand; the party's
     # Spaces on the last scene's map go with it.
-    drawn = on_scene_map(raw.get("board"), roster, set(_table(raw, "units")))
+    drawn = on_scene_map(raw.get("board"), roster, set(_table(raw, "units")), reserves)
     if drawn is not None or "board" in session_data:
         sections["board"] = drawn or {}
     sections["units"] = units.roster_state(roster)
