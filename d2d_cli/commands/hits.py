@@ -55,6 +55,7 @@ def hit(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
@@ -93,7 +94,7 @@ def hit(
                     vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
                     ten_always_hits=opts.ten_always_hits, data=data, by=by,
                     difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
-                    opts=opts, heroic_feat=heroic_feat)
+                    use_map=not no_map, opts=opts, heroic_feat=heroic_feat)
     result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     if ask.feat_by is not None:  # the Feat's Character Point (checked above)
         with _state.edit(ctx) as tx:
@@ -108,6 +109,7 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    s.show_map(con, r.map)
     if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
             and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \
             and not r.advantage.sources:

@@ -40,6 +40,7 @@ from d2d_cli.rules.deck.fate import Revealer
 from d2d_cli.rules.scale.stats import Stat, parse_stat
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
 
 ROYALS = ("A", "J", "Q", "K")
@@ -130,6 +131,7 @@ class Hits(Result):
     sources: dict[str, str] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()
     advantage: Standing = _NO_STANDING
+    map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
 
 @record
@@ -298,7 +300,7 @@ class HitAsk:
             out = replace(out, hits=max(0, out.hits + self.bonus_hits))
             mods = (*mods, *self.bonus)
         return replace(out, your_level=level, rival_level=rival, sources=found,
-                       modifiers=mods, advantage=sit.advantage_a)
+                       modifiers=mods, advantage=sit.advantage_a, map=sit.geometry)
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
@@ -318,7 +320,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         data: dict[str, Any] | None = None, by: str | None = None,
         difficulty: int | None = None, terms: Terms | None = None,
         skill: str | None = None, rival_skill: str | None = None,
-        opts: Options = DEFAULTS, heroic_feat: str | None = None) -> HitAsk:
+        opts: Options = DEFAULTS, heroic_feat: str | None = None,
+        use_map: bool = True) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -348,7 +351,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
-                                       opts=opts)
+                                       opts=opts, use_map=use_map)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "
@@ -378,7 +381,8 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
            level: int | None = None, rival_level: int | None = None,
            difficulty: int | None = None, terms: Terms | None = None,
            skill: str | None = None, rival_skill: str | None = None,
-           opts: Options = DEFAULTS) -> tuple[Situation, int, str, Unit | None]:
+           opts: Options = DEFAULTS,
+           use_map: bool = True) -> tuple[Situation, int, str, Unit | None]:
     """The Levels, the Difficulty and where it came from, and the scoring unit, as
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
     terms = terms or Terms()
@@ -421,10 +425,14 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
         source = f"--vs {vs}"
         if vs is not None and not _NUMBER.fullmatch(vs.strip()):
             rival_stat = parse_stat(vs)
+    from d2d_cli.rules.board.derive import field
+
     sit = assess(Who(actor, level, level_option="--level"),
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
-                 rival_stat_source=source, opts=opts, scoring=True)
+                 rival_stat_source=source, opts=opts, scoring=True,
+                 field=field(data, units.values()) if use_map and data and actor and rival
+                 else None)
     return sit, value, source, actor
 
 
