@@ -527,7 +527,9 @@ def unit_levels(data: dict[str, Any], a: str | None, b: str | None,
                 skill: str | None = None, opts: Options = DEFAULTS) -> tuple[int, int]:
     """Side A's and side B's Levels for ``odds conflict --by A --rival B``, read as
     ``conflict`` reads a unit side (skill, conditions, this Round's effects), at least 0
-    (the Level Bonus of a rank tiebreak)."""
+    (the Level Bonus of a rank tiebreak), the map's geometry included when both are
+    placed."""
+    from d2d_cli.rules.board.derive import field
     from d2d_cli.rules.units.roster import find, roster
 
     units = roster(data) if data.get("units") else {}
@@ -535,5 +537,6 @@ def unit_levels(data: dict[str, Any], a: str | None, b: str | None,
     ub = find(units, b) if b is not None else None
     sit = assess(Who(ua, None if ua else 0, level_option="--level-a"),
                  Who(ub, None if ub else 0, level_option="--level-b"), Terms(),
-                 skill=skill if ua else None, opts=opts)
+                 skill=skill if ua else None, opts=opts,
+                 field=field(data, units.values()) if ua and ub else None)
     return max(0, sit.a.level), max(0, sit.b.level)
