@@ -600,8 +600,7 @@ def _begin(real: Path, shown: Path, seed: int | None, create: bool,
     with files.guard(real, "read it"):
         like = os.fstat(fd)
         files.check_writable(real, like)
-        if like.st_size > MAX_SESSION_BYTES:
-            raise SessionError(f"{real}: over {MAX_SESSION_BYTES:,} bytes; not a d2d session")
+        files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
         raw = files.read_fd(fd)
     fault("read")
     loaded = _load(real, raw)
@@ -869,6 +868,7 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
         with files.guard(real, "read it"):
             like = os.fstat(fd)
             files.check_writable(real, like)
+            files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
             raw = files.read_fd(fd)
         text = _decode(real, raw)
         _root_schema(real, text)  # a newer or foreign file is never replaced

@@ -73,6 +73,13 @@ def check_writable(path: Path, st: os.stat_result) -> None:
             "not overwrite it — make it writable (chmod u+w) to change it; nothing was changed")
 
 
+def check_size(path: Path | str, size: int, limit: int, what: str) -> None:
+    """Refuse a file over ``limit`` bytes before reading a byte of it (exit 3)."""
+    if size > limit:
+        raise SessionError(f"{path}: {what} is over {limit:,} bytes ({size:,}); d2d will not "
+                           "read it; nothing was changed")
+
+
 # --------------------------------------------------------------------------- locking
 
 
