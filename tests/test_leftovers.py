@@ -74,6 +74,15 @@ def test_a_live_writers_temp_file_is_kept_until_older_than_the_lock_allows(
         sleeper.wait()
 
 
+def test_a_dead_writers_temp_file_of_the_current_pointer_is_removed(d2d,
+                                                                     data_dir: Path) -> None:
+    d2d.ok("session", "new", "game")
+    orphan = data_dir / f".current.{DEAD_PID}.tmp"
+    orphan.write_text("game\n")
+    d2d.ok("session", "use", "game")
+    assert not orphan.exists() and (data_dir / "current").read_text() == "game\n"
+
+
 def test_the_sweep_names_what_it_removed_and_never_fails(tmp_path: Path) -> None:
     (tmp_path / f".a.toml.{DEAD_PID}.tmp").write_text("")
     (tmp_path / f".a.toml.{os.getpid()}.tmp").write_text("")  # ours: never swept

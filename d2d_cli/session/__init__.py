@@ -173,6 +173,7 @@ def set_current(spec: str) -> Path:
         with files.guard(d, "write the current-session pointer in it"):
             d.mkdir(parents=True, exist_ok=True)
             files.write_atomic(d / "current", value, None)
+        files.sweep_orphans(d, "current")  # a killed `session use`'s temp file
 
     _after_commit(write)
     return path
