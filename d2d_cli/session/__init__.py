@@ -293,14 +293,14 @@ def _load(real: Path, raw: bytes) -> _Loaded:
             return _Loaded(text, h, marshal.loads(payload), root,
                            functools.partial(marshal.loads, payload), payload)
     data = _parse(real, text)
-    try:
-        payload_or_none: bytes | None = marshal.dumps(data)
-    except ValueError:  # a date or time written by hand: marshal cannot hold it
-        payload_or_none = None
+    payload_or_none: bytes | None = None
     if len(raw) > CACHE_SESSION_LIMIT:
-        _cache_drop(real)
-    elif payload_or_none is not None:
-        _cache_write(real, [(h, payload_or_none, None)])
+        _cache_drop(real)  # too big to keep a copy of (and to marshal for nothing)
+    else:
+        with contextlib.suppress(ValueError):  # a hand-written date: marshal cannot hold it
+            payload_or_none = marshal.dumps(data)
+        if payload_or_none is not None:
+            _cache_write(real, [(h, payload_or_none, None)])
     pristine = _copy(data)  # the command may change ``data`` in place
     return _Loaded(text, h, data, None, lambda: _copy(pristine), payload_or_none)
 
