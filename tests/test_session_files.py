@@ -188,7 +188,7 @@ def test_mode_is_kept_for_the_file_its_journal_bak_and_cache(d2d, tmp_path: Path
     d2d.ok("--session", path, "unit", "condition", "Gob", "add", "stun")
     d2d.ok("--session", path, "session", "undo")
     for p in (path, session.journal_path(path), path.with_name("m.toml.bak"),
-              path.with_name(".m.toml.cache")):
+              session._cache_path(path.resolve())):
         assert stat.S_IMODE(p.stat().st_mode) == 0o600, p
 
 
