@@ -1949,6 +1949,8 @@ def _scenes__combat1() -> dict[str, Any]:
                 'skills': {
                     'Ranged': 1,
                 },
+                'space': 'E9',
+                'facing': 'N',
             },
             'Thief': {
                 'faction': 'Adventurers',
@@ -1960,6 +1962,8 @@ def _scenes__combat1() -> dict[str, Any]:
                 'skills': {
                     'Stealth': 1,
                 },
+                'space': 'K1',
+                'facing': 'S',
                 'bound': 'Restrict:Bind:4 tied with a Knot:4',
             },
             'Goblin Scout': {
@@ -1973,6 +1977,8 @@ def _scenes__combat1() -> dict[str, Any]:
                     'Close Combat': 1,
                     'Stealth': 1,
                 },
+                'space': 'I2',
+                'facing': 'SW',
             },
             'Goblin Skirmisher': {
                 'faction': 'Goblins',
@@ -1985,6 +1991,8 @@ def _scenes__combat1() -> dict[str, Any]:
                     'Close Combat': 1,
                     'Ranged': 1,
                 },
+                'space': 'C5',
+                'facing': 'S',
             },
         },
         'reserves': {
@@ -2016,6 +2024,20 @@ def _scenes__combat1() -> dict[str, Any]:
                     'unit': 'Goblin Skirmisher 2',
                 },
             ],
+        },
+        'board': {
+            'grid': '. . . . . . . . . . . .\n. . . . . . . . . . . .\n. . . . . . . . . . . .\n. . . . . . . . . . . .\n. . . . . . . . . . . #\n. . . . . . . . . . . #\n. . . . . o . . . . . #\n% . . . . . . . . . . .\n% % . . . . . . . . . .\n~ ~ ~ . . . . . ~ ~ ~ ~\n',
+            'legend': {
+                '#': {
+                    'name': 'ruined wall',
+                    'enter': False,
+                    'sight': False,
+                },
+                '~': {
+                    'name': 'stream',
+                    'move': 1,
+                },
+            },
         },
     }
 
