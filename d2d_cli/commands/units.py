@@ -559,3 +559,11 @@ def show_upkeep(con: Any, r: powers.Upkeep) -> None:
         con.print(f"{e(r.unit)} keeps up " + ", ".join(
             f"{e(p)} ({conditions.name_of(k)} +1)" for p, k in r.paid.items()))
     con.print(f"  Conditions: {conditions_text(r.conditions)}")
+
+
+# --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
+from d2d_cli.commands import _exchange  # noqa: E402
+
+app.command("situation")(_exchange.situation)
+app.command("interrupt")(_exchange.interrupt)
+app.command("respond")(_exchange.respond)

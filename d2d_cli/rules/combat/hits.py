@@ -347,6 +347,10 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
 
         actor = find(units, by)
     rival = _rival(vs, units)
+    from d2d_cli.rules.combat import remembered
+
+    recalled = remembered.recall(data, actor, rival, terms, skill)
+    terms, skill = recalled.terms, recalled.skill
     rival_stat: Stat | None = None
     if difficulty is not None:
         if vs is not None and rival is None:
@@ -379,6 +383,9 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
                  rival_stat_source=source)
+    if recalled.sources:
+        said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
+        sit = sit._replace(extra_sources={**sit.extra_sources, **said})
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "

@@ -83,6 +83,9 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1014 "Win - Challenge:-Hits"'),
     Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
            '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
+    Option("target_action", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.639–641 "Target may spend an Action / IF not Target gains no benefits on a '
+           'Win"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -109,6 +112,7 @@ class Options:
     combos: str = "played"
     task_win: str = "001"
     power_area: str = "table"
+    target_action: str = "001"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

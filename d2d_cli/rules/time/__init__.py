@@ -2,4 +2,5 @@
 p.40 "Round: End"; 000 "6) Events", "Weather"): task clocks (``tasks``), the scene clock and
 its events (``clock``), the round's record (``round_state``), refresh and upkeep
 (``rounds``), spending Move and Actions (``turns``), Groups by Target (``groups``) and the
-weather (``weather``)."""
+weather (``weather``); what the table says once in a round — situation, Interrupt,
+the Target's answer (``exchange``)."""

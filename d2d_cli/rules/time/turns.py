@@ -298,6 +298,12 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         detect = hiding.detect(unit, find(units, arg), range_ or 0)
     if action.key == "hide":
         hiding.hide(unit)
+    if action.key == "interact" and arg is not None:  # the round remembers its Target
+        from d2d_cli.rules.units import exchange
+
+        aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
+        if aimed is not None and aimed is not unit:
+            exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
     if action.boost:

@@ -3,4 +3,4 @@
 (``roster``), Conditions (``condition_table``, ``conditions``), skills (``skills``),
 22-point creation and advancement (``characters``), what a unit keeps in play
 (``unit_state``), Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
-the Status Bar (``status_bar``)."""
+the Status Bar (``status_bar``); what the round remembers between units (``exchange``)."""
