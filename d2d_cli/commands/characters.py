@@ -246,6 +246,8 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
              "Conditions: " + e(conditions_text(r.conditions))]
     lines += [f"{q.capitalize()}: {e(a)}" for q, a in r.conception.items()]
     con.print(Panel([t, *lines], title=f"[bold]{e(r.name)}[/]"))
+    for note in r.notes:
+        con.print(f"[dim]Note: {e(note)}[/]")
 
 
 def _show_change(con: Any, r: ch.Advanced) -> None:

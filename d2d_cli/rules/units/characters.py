@@ -27,7 +27,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
 from d2d_cli.rules.core.options import Options
-from d2d_cli.rules.core.record import field, fields, record
+from d2d_cli.rules.core.record import field, fields, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import MAX_LEVEL, MIN_LEVEL, Stat, parse_stat
 from d2d_cli.rules.units import roster as units
@@ -199,10 +199,36 @@ def character(name: str, template: str | None, overrides: dict[str, str | None],
 
 
 def create(roster: dict[str, Unit], unit: Unit, rules: Options) -> Sheet:
-    """``char new``: the character on the roster, and its sheet."""
+    """``char new``: the character on the roster, and its sheet — with a note when the
+    template's Speed reads otherwise under the table's speed convention."""
     units.enroll(roster, unit)
-    return sheet(unit, rules, f"created character {unit.name} "
-                              f"({stat_points(unit.stats)} points)")
+    out = sheet(unit, rules, f"created character {unit.name} "
+                             f"({stat_points(unit.stats)} points)")
+    note = template_speed_note(unit, rules.speed_convention)
+    return replace(out, notes=(note,)) if note else out
+
+
+SPEED_001 = Stat(5, 0)  # 001 l.314 "Speed - 5x0 = 5kph/3mph", the Human Male sample
+
+
+def template_speed_note(unit: Unit, convention: str) -> str | None:
+    """Why a templated character keeps the 000 template's Speed under 001's convention
+    (docs/rules.md "Templates and the speed convention"): the 22-point budget (000
+    l.1029) is the only creation budget printed, and 001's Human Male Speed 5x0 (001
+    l.314) on top of 000's other three stats would make 23."""
+    name = unit.extra.get("template")
+    tpl = templates().get(str(name)) if name else None
+    if convention != "001" or tpl is None or unit.stats.get("speed") != tpl["speed"] or \
+            tpl["speed"] == SPEED_001:
+        return None
+    speed = tpl["speed"]
+    source = tables.load("templates")[str(name)].get("source", "000 l.1029")
+    return (f"Speed {speed} is the {name} template's ({source} \"Speed:4x0 (4m/s)\"); "
+            f"under [rules] speed_convention = \"001\" it reads {speed.level} km/h, a walk, "
+            f"and 001's Human Male is Speed {SPEED_001} (001 l.314). d2d keeps the "
+            f"template inside the 22-point budget (000 l.1029), where 001's Speed would "
+            f"make 23: move a level into Speed to play 001's human (e.g. --speed "
+            f"{SPEED_001.level} --will {tpl['will'].level - 1}), as Combat #1's Archer needs Move 5 (000 l.579–596)")
 
 
 def require_character(unit: Unit) -> Unit:
@@ -415,6 +441,8 @@ class Sheet(Result):
     # The skill respecced in this Downtime (000 l.372), for the human view.
     respec_used: str | None = hidden(None)
     summary: str = hidden("")
+    # What the table should know of the sheet (``char new``: the template's Speed).
+    notes: tuple[str, ...] = ()
 
 
 @record(kw_only=True)
