@@ -228,7 +228,8 @@ def template_speed_note(unit: Unit, convention: str) -> str | None:
             f"and 001's Human Male is Speed {SPEED_001} (001 l.314). d2d keeps the "
             f"template inside the 22-point budget (000 l.1029), where 001's Speed would "
             f"make 23: move a level into Speed to play 001's human (e.g. --speed "
-            f"{SPEED_001.level} --will {tpl['will'].level - 1}), as Combat #1's Archer needs Move 5 (000 l.579–596)")
+            f"{SPEED_001.level} --will {tpl['will'].level - 1}), as Combat #1's Archer "
+            "needs Move 5 (000 l.579–596)")
 
 
 def require_character(unit: Unit) -> Unit:
