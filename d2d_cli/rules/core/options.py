@@ -86,6 +86,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("target_action", "001", '"001" or "000"', _one_of("001", "000"),
            '001 l.639–641 "Target may spend an Action / IF not Target gains no benefits on a '
            'Win"'),
+    Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
+           '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -113,6 +115,7 @@ class Options:
     task_win: str = "001"
     power_area: str = "table"
     target_action: str = "001"
+    days_heal: str = "rounds"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
