@@ -3,5 +3,5 @@
 (``roster``), Conditions (``condition_table``, ``conditions``), skills (``skills``),
 22-point creation and advancement (``characters``), what a unit keeps in play
 (``unit_state``), Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
-the Status Bar (``status_bar``); what the round remembers between units (``exchange``); days of healing
-(``downtime``)."""
+the Status Bar (``status_bar``); what the round remembers between units
+(``exchange``); days of healing (``downtime``)."""
