@@ -69,8 +69,8 @@ OPTIONS: tuple[Option, ...] = (
            "d2d's default person and vehicle charts (001's charts are pictures)"),
     Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
            '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
-    Option("respec_sp", "lost", '"lost" or "new"', _one_of("lost", "new"),
-           '001 l.1102 "Gain SP equal to lost Level"'),
+    Option("respec_sp", "cost", '"cost", "lost" or "new"', _one_of("cost", "lost", "new"),
+           '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
@@ -107,7 +107,7 @@ class Options:
     mortal_wound: str = "crits4"
     locations_file: str | None = None
     new_skill_sp: int = 1
-    respec_sp: str = "lost"
+    respec_sp: str = "cost"
     refresh_penalties: bool = True
     respec_limit: str = "downtime"
     level_bonus: str = "001"

@@ -278,9 +278,19 @@ class SkillChange(Result):
 class Learned(Result):
     ability: str
     ap_spent: int
+    kind: str = "ability"  # "ability", "specialty" or "rating" (a Power's, 001 l.1131)
+    specialty: str | None = None  # the Specialty it was gained in (000 l.378)
+    nth_in_specialty: int | None = None
 
     def line(self) -> str:
-        return f"gains {self.ability} (−{self.ap_spent} AP)"
+        if self.kind == "rating":
+            return f"raises {self.ability} (−{self.ap_spent} AP)"
+        what = "the Specialty " if self.kind == "specialty" else ""
+        where = ""
+        if self.specialty is not None:
+            free = "; every third costs 0 AP, 000 l.378" if not self.ap_spent else ""
+            where = f", Ability #{self.nth_in_specialty} in {self.specialty}{free}"
+        return f"gains {what}{self.ability} (−{self.ap_spent} AP{where})"
 
 
 @record
@@ -292,7 +302,7 @@ class Feat(Result):
         return f"Heroic Feat — Hits +1 or −1 (−{self.cp_spent} CP)"
 
 
-Change = Awarded | SkillChange | Learned | Feat
+
 
 
 def award(unit: Unit, cp: int, sp: int, ap: int) -> Awarded:
@@ -331,15 +341,21 @@ def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> SkillChan
     return SkillChange(sk.name, level, level + 1, sp_spent=cost, sp_gained=0)
 
 
-def respec(unit: Unit, skill: str, mode: str = "lost",
-           limit: str = "downtime") -> SkillChange:
-    """Reduce ONE skill by 1. 001 p.42: "Gain SP equal to lost Level" (``lost``, the
-    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``).
-    Once per Downtime (000 l.372 "Downtime:Between Sessions you may reduce ONE Skill";
-    ``limit="none"`` lifts it): train-then-respec gains SP under 001's reading
-    (docs/errata.md)."""
-    if mode not in ("lost", "new"):
-        raise BadInput(f"[rules] respec_sp = {mode!r}: use \"lost\" (001) or \"new\" (000)")
+RESPEC_SP = ("cost", "lost", "new")
+
+
+def respec(unit: Unit, skill: str, mode: str = "cost",
+           limit: str = "downtime", new_skill_sp: int = NEW_SKILL_SP) -> SkillChange:
+    """Reduce ONE skill by 1 and gain SP. ``"cost"`` (default): the SP the lost level
+    cost to train (001 l.1108 "Spend SP = Current Level": L-1 for level L; a level-1
+    skill its ``new_skill_sp``), so train-then-respec nets 0 SP; ``"lost"``: 001 l.1102
+    "Gain SP equal to lost Level" read as L (nets +1 SP a cycle, docs/errata.md);
+    ``"new"``: 000 l.372 "gain SP equal to the new level" (L-1). Once per Downtime (000
+    l.372 "Downtime:Between Sessions you may reduce ONE Skill"; ``limit="none"`` lifts
+    it)."""
+    if mode not in RESPEC_SP:
+        raise BadInput(f"[rules] respec_sp = {mode!r}: use \"cost\", \"lost\" (001) or "
+                       "\"new\" (000)")
     sk = find_skill(skill)
     used = unit.extra.get(RESPEC_USED)
     if limit == "downtime" and used:
@@ -350,7 +366,8 @@ def respec(unit: Unit, skill: str, mode: str = "lost",
     if level < 1:
         held = ", ".join(unit.skills) or "none"
         raise RuleViolation(f"{unit.name} has no {sk.name} to respec (skills: {held})")
-    gain = level if mode == "lost" else level - 1
+    gain = {"lost": level, "new": level - 1,
+            "cost": train_cost(level - 1, new_skill_sp)}[mode]
     if level == 1:
         unit.skills.pop(sk.name)
     else:
@@ -411,6 +428,7 @@ def downtime(roster: dict[str, Unit], names: list[str]) -> Downtime:
         u for u in roster.values() if u.kind == "character"]
     for unit in chosen:
         unit.extra.pop(RESPEC_USED, None)
+        unit.extra.pop(AP_RESPEC_USED, None)
     done = tuple(dict.fromkeys(u.name for u in chosen))
     return Downtime(done, f"downtime for {', '.join(done) or 'no characters'}")
 
@@ -518,3 +536,166 @@ def sheet_toml(name: str, state: dict[str, Any]) -> str:
         else:
             lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(lines + tables) + "\n"
+
+
+# --- Ability Points: Specialty, Power Rating, AP Respec (issue 19 item 10) ---------------
+
+SPECIALTIES = "specialties"  # the Specialties the character holds
+IN_SPECIALTY = "in_specialty"  # Specialty → the Abilities gained in it, in order
+AP_RESPEC_USED = "ap_respec_used"  # what was given up for AP in this Downtime
+SPECIALTY_EVERY = 3  # 000 l.378 "every third Ability costs 0 AP"
+
+
+def specialties(unit: Unit) -> list[str]:
+    return [str(s) for s in unit.extra.get(SPECIALTIES, [])]
+
+
+def in_specialty(unit: Unit) -> dict[str, list[str]]:
+    return {str(k): [str(a) for a in v] for k, v in unit.extra.get(IN_SPECIALTY, {}).items()}
+
+
+def _held_name(names: list[str], wanted: str) -> str | None:
+    return next((n for n in names if n.lower() == wanted.strip().lower()), None)
+
+
+def learn_ap(unit: Unit, ability: str | None, *, specialty: bool = False,
+             within: str | None = None, power: str | None = None) -> Learned:
+    """``char learn``: 1 AP for an Ability, Specialty or Proficiency (000 l.377; 001
+    l.1127 "Gain an Ability/Item/Specialty"), or for a Power's Rating +1 (001 l.1131
+    "Gain Rating:+1 on a Power"; 000 l.377 "add 1 to the Intensity one of your Powers").
+    An Ability gained in a Specialty the character holds (``within``) is counted there:
+    every third costs 0 AP (000 l.378)."""
+    if power is not None:
+        if ability is not None or specialty or within is not None:
+            raise BadInput("--power raises a Power's Rating: give it alone")
+        return _rating_up(unit, power)
+    if ability is None:
+        raise BadInput("learn what? an ABILITY (or --power POWER)")
+    if specialty and within is not None:
+        raise BadInput("--specialty learns a Specialty; --in learns an Ability in one: "
+                       "not both")
+    if specialty:
+        name = ability.strip()
+        if _held_name(specialties(unit), name):
+            raise RuleViolation(f"{unit.name} already has the Specialty {name!r}")
+        got = learn(unit, name)
+        unit.extra[SPECIALTIES] = [*specialties(unit), got.ability]
+        return replace(got, kind="specialty")
+    if within is None:
+        return learn(unit, ability)
+    spec = _held_name(specialties(unit), within)
+    if spec is None:
+        held = ", ".join(specialties(unit)) or "none"
+        raise RuleViolation(f"{unit.name} has no Specialty {within.strip()!r} (Specialties: "
+                            f"{held}; d2d char learn {unit.name!r} SPECIALTY --specialty)")
+    done = in_specialty(unit)
+    nth = len(done.get(spec, [])) + 1
+    free = nth % SPECIALTY_EVERY == 0
+    ability = ability.strip()
+    got = _gain(unit, ability, 0) if free else learn(unit, ability)
+    done[spec] = [*done.get(spec, []), got.ability]
+    unit.extra[IN_SPECIALTY] = done
+    return replace(got, specialty=spec, nth_in_specialty=nth)
+
+
+def _gain(unit: Unit, ability: str, cost: int) -> Learned:
+    if not ability or not ability.isprintable() or len(ability) > 60:
+        raise BadInput(f"bad ability name {ability!r}: 1–60 printable characters")
+    abilities = list(unit.extra.get("abilities", []))
+    if ability.lower() in (a.lower() for a in abilities):
+        raise RuleViolation(f"{unit.name} already has the ability {ability!r}")
+    unit.extra["abilities"] = [*abilities, ability]
+    unit.extra["ap"] = points(unit)["ap"] - cost
+    return Learned(ability, cost)
+
+
+def _power_held(unit: Unit, power: str) -> tuple[str, int]:
+    sk = find_skill(power)
+    if sk.kind not in ("power", "magic"):
+        raise BadInput(f"{sk.name} is a {sk.kind}, not a Power (001 l.1131 \"Gain "
+                       "Rating:+1 on a Power\")")
+    level = unit.skills.get(sk.name, 0)
+    return sk.name, level
+
+
+def _rating_up(unit: Unit, power: str) -> Learned:
+    name, level = _power_held(unit, power)
+    if level < 1:
+        raise RuleViolation(f"{unit.name} has no {name} to raise (001 l.1131 \"Gain "
+                            "Rating:+1 on a Power\")")
+    have = points(unit)["ap"]
+    if have < 1:
+        raise RuleViolation(f"{name}'s Rating +1 costs 1 AP (001 l.1131); {unit.name} has 0")
+    unit.skills[name] = level + 1
+    unit.extra["ap"] = have - 1
+    return Learned(f"{name} Rating {level} → {level + 1}", 1, kind="rating")
+
+
+def _gained_free(unit: Unit, ability: str) -> bool:
+    """Whether the Ability's last gain was a Specialty's free third (000 l.378)."""
+    for gained in in_specialty(unit).values():
+        at = [i for i, a in enumerate(gained) if a == ability]
+        if at and (at[-1] + 1) % SPECIALTY_EVERY == 0:
+            return True
+    return False
+
+
+@record
+class Unlearned(Result):
+    """AP Respec: an Ability/Item/Specialty given up, or a Power's Rating lowered, for
+    AP:+1 (001 l.1114–1119)."""
+
+    lost: str
+    kind: str  # "ability", "specialty" or "rating"
+    ap_gained: int
+
+    def line(self) -> str:
+        return f"gives up {self.lost} (+{self.ap_gained} AP)"
+
+
+def unlearn(unit: Unit, ability: str | None, power: str | None = None,
+            limit: str = "downtime") -> Unlearned:
+    """001 l.1116–1119 "Lose ONE Ability/Item/Specialty for AP:+1 OR Reduce ONE Power's
+    Rating for AP:+1"; 000 l.376 "Respec - Downtime:Between Sessions you may remove ONE
+    Ability and gain an AP": once per Downtime (``[rules] respec_limit``)."""
+    if (ability is None) == (power is None):
+        raise BadInput("give the ABILITY (or Specialty) to lose, or --power POWER (not both)")
+    used = unit.extra.get(AP_RESPEC_USED)
+    if limit == "downtime" and used:
+        raise RuleViolation(f"{unit.name} has already given up {used} for AP in this "
+                            "Downtime: ONE between sessions (000 l.376); d2d char downtime "
+                            "starts the next")
+    if power is not None:
+        name, level = _power_held(unit, power)
+        if level < 1:
+            raise RuleViolation(f"{unit.name} has no {name} to reduce")
+        if level == 1:
+            unit.skills.pop(name)
+        else:
+            unit.skills[name] = level - 1
+        out = Unlearned(f"{name} Rating {level} → {level - 1}", "rating", 1)
+    else:
+        assert ability is not None
+        held = _held_name(list(unit.extra.get("abilities", [])), ability)
+        if held is None:
+            have = ", ".join(unit.extra.get("abilities", [])) or "none"
+            raise RuleViolation(f"{unit.name} has no Ability {ability.strip()!r} (Abilities: "
+                                f"{have})")
+        unit.extra["abilities"] = [a for a in unit.extra["abilities"] if a != held]
+        kind = "ability"
+        if held in specialties(unit):
+            kind = "specialty"
+            unit.extra[SPECIALTIES] = [s for s in specialties(unit) if s != held]
+            if not unit.extra[SPECIALTIES]:
+                unit.extra.pop(SPECIALTIES)
+        # The Abilities gained in a Specialty stay counted (the record is of gains), and
+        # one gained free gives back what it cost, 0 AP: otherwise learning the free
+        # third and giving it up would make AP from nothing (docs/rules.md).
+        out = Unlearned(held, kind, 0 if _gained_free(unit, held) else 1)
+    unit.extra["ap"] = points(unit)["ap"] + out.ap_gained
+    if limit == "downtime":
+        unit.extra[AP_RESPEC_USED] = out.lost
+    return out
+
+
+Change = Awarded | SkillChange | Learned | Feat | Unlearned
