@@ -156,3 +156,25 @@ def test_refusals_change_nothing(d2d: Any, tmp_path: Path) -> None:
                    "Thief has Move 0; an Interrupt is an Action")
     assert_refused(d2d, folder, [*s, "unit", "act", "Thief", "interact"],
                    "Thief has Move 0; Interact costs 2")
+
+
+def test_odds_read_the_same_levels(d2d: Any, tmp_path: Path) -> None:
+    # "an effect that changes a roll changes its odds": the Archer's Cover said once
+    # lowers the Scout's Level in `odds conflict` as in `conflict` (001 l.718 "Level:-1
+    # for each 25%").
+    folder = tmp_path / "s"
+    folder.mkdir()
+    s = _table(d2d, folder / "t.toml")
+    bare = d2d.json(*s, "odds", "conflict", "Archer:7S^", "Goblin Scout")
+    assert (bare["level_a"], bare["level_b"]) == (1, 1)
+    d2d.ok(*s, "unit", "situation", "Archer", "--cover", "25")
+    got = d2d.json(*s, "odds", "conflict", "Archer:7S^", "Goblin Scout")
+    assert (got["side_a"], got["level_a"], got["level_b"]) == ("Archer:7S^", 1, 0)
+    same = d2d.json(*s, "odds", "conflict", "7S^", "fate", "--level-a", "1", "--level-b",
+                    "0")
+    assert [got[k] for k in ("a_wins", "b_wins", "both_win", "tie")] == [
+        same[k] for k in ("a_wins", "b_wins", "both_win", "tie")]
+    assert got["a_wins"] != bare["a_wins"]  # the Level Bonus of a Fast-Fast tiebreak
+    d2d.ok(*s, "unit", "condition", "Archer", "add", "blessed")
+    assert_refused(d2d, folder, [*s, "odds", "conflict", "Archer:7S^", "Goblin Scout"],
+                   "odds conflict counts no Advantage or Disadvantage cards yet")
