@@ -124,6 +124,14 @@ def test_interrupt_and_respond_are_tracked(d2d: Any, tmp_path: Path) -> None:
     d2d.ok(*s, "unit", "act", "Goblin Skirmisher", "interact", "Archer")
     r = d2d.json(*s, "unit", "respond", "Archer", "--no-action")
     assert (r["interrupt"], r["action"], r["benefit"]) == (True, False, False)
+    # The Status Bar shows what the round remembers.
+    d2d.ok(*s, "unit", "situation", "Archer", "--cover", "25")
+    rows = {u["name"]: u["said"] for u in d2d.json(*s, "status")["units"]}
+    assert rows["Archer"] == ["Cover 25%", "Interrupted by Goblin Skirmisher",
+                              "Target of Goblin Skirmisher: no Action"]
+    assert rows["Thief"] == []
+    d2d.ok(*s, "round", "end")
+    assert all(not u["said"] for u in d2d.json(*s, "status")["units"])
 
 
 def test_refusals_change_nothing(d2d: Any, tmp_path: Path) -> None:

@@ -131,3 +131,22 @@ def interrupt(actor: Unit, target: Unit, number: int, phase: str) -> list[str]:
         by.append(actor.name)
     target.extra[INTERRUPTED] = {"round": number, "by": by, "pending": actor.name}
     return by
+
+
+def lines(unit: Unit, number: int, phase: str) -> tuple[str, ...]:
+    """What the round remembers of the unit, for the Status Bar (``status``)."""
+    if phase != "started":
+        return ()
+    s = said(unit, number, phase)
+    out = [f"Cover {v}%" + ("" if k == ANY else f" vs {k}") for k, v in s["cover"].items()]
+    out += [f"Range {v} to {k}" for k, v in s["range"].items()]
+    out += [f"High Ground over {k}" for k in s["high_ground"]]
+    by = interrupted_by(unit, number, phase)
+    if by:
+        out.append(f"Interrupted by {', '.join(by)}")
+    rec = interacted(unit, number, phase)
+    if rec is not None:
+        answer = {True: "spent an Action", False: "no Action"}.get(rec.get("action"),
+                                                                  "not answered")
+        out.append(f"Target of {rec['by']}: {answer}")
+    return tuple(out)
