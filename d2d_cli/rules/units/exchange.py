@@ -146,7 +146,8 @@ def lines(unit: Unit, number: int, phase: str) -> tuple[str, ...]:
         out.append(f"Interrupted by {', '.join(by)}")
     rec = interacted(unit, number, phase)
     if rec is not None:
-        answer = {True: "spent an Action", False: "no Action"}.get(rec.get("action"),
-                                                                  "not answered")
+        given = rec.get("action")
+        answer = "not answered" if given is None else (
+            "spent an Action" if given else "no Action")
         out.append(f"Target of {rec['by']}: {answer}")
     return tuple(out)
