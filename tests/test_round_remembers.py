@@ -15,10 +15,17 @@ from typing import Any
 
 from tests.helpers import assert_refused, rule_line, with_rules
 
+UNITS = ("Archer", "Thief", "Goblin Scout", "Goblin Skirmisher")
 
-def _table(d2d: Any, path: Path) -> list[Any]:
+
+def _table(d2d: Any, path: Path, *, on_map: bool = False) -> list[Any]:
+    """Combat #1's units in a round; off its map unless ``on_map`` (what is said here is
+    tested without the map's geometry; tests/test_combat1_replay.py plays both)."""
     s = ["--session", path]
     d2d.ok(*s, "--seed", 1, "scene", "load", "combat1")
+    if not on_map:
+        for name in UNITS:
+            d2d.ok(*s, "unit", "place", name, "off")
     d2d.ok(*s, "round", "start")
     return s
 
@@ -56,6 +63,8 @@ def test_000_reading_asks_only_an_interrupted_target(d2d: Any, tmp_path: Path) -
     path = with_rules(d2d, tmp_path, target_action="000")
     s = ["--session", path]
     d2d.ok(*s, "--seed", 1, "scene", "load", "combat1")
+    for name in UNITS:
+        d2d.ok(*s, "unit", "place", name, "off")
     d2d.ok(*s, "round", "start")
     d2d.ok(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
     r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D")
@@ -140,6 +149,8 @@ def test_refusals_change_nothing(d2d: Any, tmp_path: Path) -> None:
     path = folder / "t.toml"
     s = ["--session", path]
     d2d.ok(*s, "--seed", 1, "scene", "load", "combat1")
+    for name in UNITS:
+        d2d.ok(*s, "unit", "place", name, "off")
     assert_refused(d2d, folder, [*s, "unit", "situation", "Archer", "--cover", "25"],
                    "no round is under way")
     d2d.ok(*s, "round", "start")
@@ -186,3 +197,16 @@ def test_odds_read_the_same_levels(d2d: Any, tmp_path: Path) -> None:
     d2d.ok(*s, "unit", "condition", "Archer", "add", "blessed")
     assert_refused(d2d, folder, [*s, "odds", "conflict", "Archer:7S^", "Goblin Scout"],
                    "odds conflict counts no Advantage or Disadvantage cards yet")
+
+
+def test_on_the_map_the_default_skill_follows_the_maps_range(d2d: Any,
+                                                             tmp_path: Path) -> None:
+    # Combat #1's map puts the Skirmisher 4 Spaces from the Archer: its javelin (Ranged),
+    # not its Close Combat (001 l.685 "Close Combat - Range:0-1"), with nothing said.
+    s = _table(d2d, tmp_path / "t.toml", on_map=True)
+    r = d2d.json(*s, "conflict", "Goblin Skirmisher", "Archer:5Hv", "--card", "9S")
+    assert (r["side_a"]["skill"], r["map"]["range"]) == ("Ranged", 4)
+    assert r["sources"]["skill_by_reach"] == ("Goblin Skirmisher Ranged: its best Combat "
+                                              "skill that reaches Range 4 (001 l.685–695)")
+    r = d2d.json(*s, "hit", "9S", "--by", "Goblin Skirmisher", "--vs", "Archer")
+    assert r["sources"]["skill_by_reach"].startswith("Goblin Skirmisher Ranged")

@@ -66,9 +66,20 @@ def _reach_skill(unit: Unit, range_: int) -> str | None:
     return best[1] if best and top_any and best[1] != top_any[1] else None
 
 
+def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
+    """The Range between two units placed on the session's map, or None."""
+    if not data or not data.get("board"):
+        return None
+    from d2d_cli.rules.board.derive import field
+
+    got = field(data)
+    geo = got.derive(a, b) if got is not None else None
+    return None if geo is None else int(geo.range)
+
+
 def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: Terms,
            skill: str | None, spent: bool | None = None,
-           reading: str = "001") -> Recalled:
+           reading: str = "001", use_map: bool = True) -> Recalled:
     """``terms`` with what the round remembers filled in where nothing was typed; the
     Actor's default skill by reach; and whether the Target spent an Action. ``spent``
     is ``--spent/--unspent`` (it overrides the round); ``reading`` is ``[rules]
@@ -96,11 +107,15 @@ def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: T
                 who = a.name if up == "a" else b.name
                 out["said_high_ground"] = f"{who} has High Ground (said this round)"
     terms = terms._replace(**changes) if changes else terms
-    if skill is None and a is not None and terms.range is not None and terms.attack is None:
-        skill = _reach_skill(a, terms.range)
+    reach = terms.range
+    if reach is None and use_map and skill is None and a is not None and b is not None \
+            and terms.attack is None:
+        reach = _map_range(data, a, b)
+    if skill is None and a is not None and reach is not None and terms.attack is None:
+        skill = _reach_skill(a, reach)
         if skill is not None:
             out["skill_by_reach"] = f"{a.name} {skill}: its best Combat skill that reaches " \
-                                    f"Range {terms.range} (001 l.685–695)"
+                                    f"Range {reach} (001 l.685–695)"
     unspent, interrupt = None, False
     if spent is not None:
         if not spent:
