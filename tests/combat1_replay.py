@@ -79,6 +79,9 @@ def _javelin(r: dict[str, Any]) -> None:
         ("Ranged", 1, "Ranged"))
     _eq(r["sources"]["said_range"],
         "Range 3 between Goblin Skirmisher and Archer (said this round)")
+    # On Combat #1's map the Range agrees, and the map's readout names it as said.
+    _eq((r["map"]["range"], r["map"]["sources"]["range"].split(":")[0]),
+        (3, "said this round (d2d unit situation)"))
     # The Archer's Block wins against the Fast javelin, but he spent no Action: no
     # "Keep … Draw a card" (001 l.641).
     _eq((r["approach_a"], r["approach_b"], r["outcome"]), ("fast", "block", "b"))

@@ -436,7 +436,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
                  got.terms, skill=got.skill, rival_skill=rival_skill,
                  field=field(data, units.values()) if use_map else None)
     if got.sources:
-        sit = sit._replace(extra_sources={**sit.extra_sources, **got.sources})
+        sit = remembered.relabel(
+            sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
     obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":

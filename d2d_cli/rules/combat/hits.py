@@ -392,7 +392,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
                  else None)
     if recalled.sources:
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
-        sit = sit._replace(extra_sources={**sit.extra_sources, **said})
+        sit = remembered.relabel(
+            sit._replace(extra_sources={**sit.extra_sources, **said}), recalled)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "

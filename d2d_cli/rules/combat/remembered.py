@@ -166,3 +166,23 @@ def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
         notes.append("No Counter-attack for B: it cannot reach A at this Range "
                      "(001 l.685–695)")
     return tuple(kept), tuple(notes)
+
+
+_SAID_ON_MAP = {"said_range": "range", "said_cover": "cover",
+                "said_high_ground": "high_ground"}
+
+
+def relabel(situation: sit.Situation, recalled: Recalled) -> sit.Situation:
+    """The map's readout names what was said this round as said, not typed (the map
+    keeps a typed value and says so, rules.board.derive)."""
+    geo = situation.geometry
+    said = [k for s, k in _SAID_ON_MAP.items() if s in recalled.sources]
+    if geo is None or not said:
+        return situation
+    from d2d_cli.rules.core.record import replace
+
+    texts = dict(geo.sources)
+    for key in said:
+        if str(texts.get(key, "")).startswith("typed: "):
+            texts[key] = "said this round (d2d unit situation): " + texts[key][len("typed: "):]
+    return situation._replace(geometry=replace(geo, sources=texts))
