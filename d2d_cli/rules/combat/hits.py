@@ -397,6 +397,10 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
 
         actor = find(units, by)
     rival = _rival(vs, units)
+    from d2d_cli.rules.combat import remembered
+
+    recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
+    terms, skill = recalled.terms, recalled.skill
     rival_stat: Stat | None = None
     if difficulty is not None:
         if vs is not None and rival is None:
@@ -433,6 +437,10 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
                  rival_stat_source=source, opts=opts, scoring=True,
                  field=field(data, units.values()) if use_map and data and actor and rival
                  else None)
+    if recalled.sources:
+        said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
+        sit = remembered.relabel(
+            sit._replace(extra_sources={**sit.extra_sources, **said}), recalled)
     return sit, value, source, actor
 
 
