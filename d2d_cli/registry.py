@@ -55,6 +55,8 @@ GROUPS: dict[str, Group] = {
                      True),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
+    "oracle": Group("oracle", "Ask the Fate deck a yes/no question (and/but, --likely, "
+                    "--odds): GM-less play.", False),
     "play": Group("play", "An interactive shell on one session: every command without the "
                   "d2d prefix, answered at once.", False),
 }
