@@ -57,6 +57,8 @@ GROUPS: dict[str, Group] = {
                   "job).", False),
     "oracle": Group("oracle", "Ask the Fate deck a yes/no question (and/but, --likely, "
                     "--odds): GM-less play.", False),
+    "sim": Group("sim", "Play a scene to its end N times: each faction's chance of its "
+                 "goal.", False),
     "play": Group("play", "An interactive shell on one session: every command without the "
                   "d2d prefix, answered at once.", False),
 }
