@@ -77,14 +77,19 @@ class Table:
     """The state of one fight and the commands that change it."""
 
     def __init__(self, data: dict[str, Any], rng: random.Random, opts: Options = DEFAULTS,
-                 log: bool = False) -> None:
+                 log: bool = False, *, deck: fate.Deck | None = None,
+                 table_cards: list[Card] | None = None, hands: bool = True) -> None:
+        """A fresh shuffled Fate deck unless ``deck`` (the session's) is given; with
+        ``table_cards`` every Fate card comes from those, in order (``--card``); with
+        ``hands`` False the Players' units have no hand (their Fate: Stay)."""
         self.data = data
         self.rng = rng
         self.opts = opts
-        self.deck = fate.new_deck(rng)
+        self.deck = deck if deck is not None else fate.new_deck(rng)
+        self.table = fate.TableCards(table_cards) if table_cards is not None else None
         self.lines: list[str] | None = [] if log else None
         self.players: dict[str, Player] = {}
-        for u in data.get("units", {}).values():
+        for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
                 cards = list(full_deck())
@@ -102,7 +107,12 @@ class Table:
             self.lines.append(shlex.join(args))
 
     def revealer(self) -> fate.Revealer:
-        return fate.Revealer(self.deck, self.rng)
+        """A revealer for one command: the deck's, or the next of the table's cards."""
+        if self.table is None:
+            return fate.Revealer(self.deck, self.rng)
+        reveal = fate.Revealer(None, None, [])
+        reveal.table = self.table  # one queue of table cards for every command
+        return reveal
 
     def units(self) -> dict[str, dict[str, Any]]:
         units_: dict[str, dict[str, Any]] = self.data.get("units", {})

@@ -157,9 +157,9 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     faction = unit.get("faction")
     goal = goals.get(faction) if faction else None
     move, cost = unit.get("move"), unit.get("action_cost")
-    moving = Reason("movement", "stay put", "no positions on a board: Move "
-                    f"{'—' if move is None else move} pays for Actions (Action Cost "
-                    f"{'—' if cost is None else cost})")
+    moving = Reason("movement", "stay put", "no positions on a board: its Move pays for "
+                    "Actions" + (f" (Move {move}, Action Cost {cost})" if move is not None
+                                 else " (no round under way: d2d round start)"))
     if is_down(unit):
         return Plan(name, "withdraw", None, "fate", None, (
             Reason("action", "withdraw", "Dying: the unit leaves the fight (no Action)"),))
@@ -205,7 +205,8 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), Difficulty "
                f"{body}" + (f" of {len(first)} candidates" if len(first) > 1 else "")),
         moving,
-        Reason("action", "Interact (Fight)", f"attack {target}: Move −{cost or '?'}"),
+        Reason("action", "Interact (Fight)", f"attack {target}"
+               + (f": Move −{cost}" if cost else "")),
         _approach_reason(approach, chance, hand)))
 
 

@@ -62,9 +62,9 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
     Target gains no benefits on a Win"): Fast and Block draw, Block keeps its card
     (001 l.736–758)."""
     owner = player_of(t.units()[name])
-    if owner is None:
+    p = t.players.get(owner) if owner is not None else None
+    if p is None:  # a Non-Player, or a Player's unit without a hand here: nothing held
         return
-    p = t.players[owner]
     if played != "fate":
         card = parse_card(played)
         p.hand = [h for h in p.hand if h.face != card.face] + [] \
@@ -89,7 +89,8 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
 
 def _hand(t: Table, name: str) -> list[Card] | None:
     owner = player_of(t.units()[name])
-    return None if owner is None else t.players[owner].hand
+    p = t.players.get(owner) if owner is not None else None
+    return None if p is None else p.hand
 
 
 def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
@@ -126,6 +127,38 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         t.crit(a, target, h.hits)
 
 
+def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
+          only: Iterable[str] | None = None, plans: list[policy.Plan] | None = None
+          ) -> str | None:
+    """The round's Actions until no unit (of ``only``, if given) can pay its Action Cost
+    or wants to act: the unit with the most Move left goes next (the Countdown, 001
+    l.499–505), roster order among equals; each does what :func:`policy.plan` says.
+    Returns the faction whose goal is reached, as soon as one is."""
+    passed: set[str] = set()
+    allowed = None if only is None else set(only)
+    while True:
+        units = t.units()
+        ready = [n for n, u in units.items() if n not in passed and not is_down(u)
+                 and (allowed is None or n in allowed) and u.get("move") is not None
+                 and u["move"] >= max(1, u.get("action_cost") or 1)]
+        if not ready:
+            return None
+        name = max(ready, key=lambda n: units[n]["move"])
+        hand = _hand(t, name)
+        p = policy.plan(t.data, name, goals, t.opts,
+                        hand if pc == "best" and hand is not None else
+                        ([] if hand is not None else None))
+        if plans is not None:
+            plans.append(p)
+        if p.action not in ("attack", "task"):
+            passed.add(name)
+            continue
+        exchange(t, p, goals)
+        winner = _check(t, goals)
+        if winner is not None:
+            return winner
+
+
 def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
           opts: Options = DEFAULTS, log: bool = False, pc: str = "best"
           ) -> tuple[Outcome, Table]:
@@ -136,24 +169,7 @@ def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
     while rounds < MAX_ROUNDS:
         rounds += 1
         t.round_start()
-        passed: set[str] = set()
-        while winner is None:
-            units = t.units()
-            ready = [n for n, u in units.items() if n not in passed and not is_down(u)
-                     and u.get("move") is not None
-                     and u["move"] >= max(1, u.get("action_cost") or 1)]
-            if not ready:
-                break
-            name = max(ready, key=lambda n: units[n]["move"])
-            hand = _hand(t, name)
-            p = policy.plan(t.data, name, goals, opts,
-                            hand if pc == "best" and hand is not None else
-                            ([] if hand is not None else None))
-            if p.action not in ("attack", "task"):
-                passed.add(name)
-                continue
-            exchange(t, p, goals)
-            winner = _check(t, goals)
+        winner = turns(t, goals, pc)
         if winner is not None:
             break
         t.round_end()
