@@ -139,7 +139,8 @@ def _show(con: Any, r: Any) -> None:  # rules.assistant.sim.SimReport
                   f"{f.chance:.1%}", f"{f.low:.1%}–{f.high:.1%}")
     con.print(t)
     if r.undecided:
-        con.print(f"Undecided after 20 rounds: {r.undecided:,}")
+        con.print(f"No goal reached (one side left standing, or 20 rounds): "
+                  f"{r.undecided:,}")
     con.print(f"Rounds: {r.rounds_mean:.2f} on average "
               f"({', '.join(f'{k}: {v}' for k, v in r.rounds.items())})")
     if r.down:

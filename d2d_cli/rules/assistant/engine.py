@@ -159,10 +159,14 @@ class Table:
         self._log("unit", "act", name, action, *([arg] if arg else []))
         return out
 
-    def conflict(self, side_a: str, side_b: str, skill: str | None = None
-                 ) -> conflict.Conflict:
-        """``conflict SIDE_A SIDE_B [--skill S]`` (Fate cards come from the deck)."""
+    def conflict(self, side_a: str, side_b: str, skill: str | None = None,
+                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict:
+        """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
+        from the deck)."""
+        from d2d_cli.rules.combat.situation import Terms
+
         ask = conflict.ask([side_a, side_b], self.data, skill=skill,
+                           terms=Terms(disadvantage=disadvantage),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus)
@@ -170,6 +174,7 @@ class Table:
         out = ask.resolve(reveal if ask.reveals else None)
         assert isinstance(out, conflict.Conflict)  # no cover, no obstacle: never redirected
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
+                  *[w for side in disadvantage for w in ("--disadvantage", side)],
                   cards=reveal.used)
         return out
 

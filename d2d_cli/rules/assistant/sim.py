@@ -100,7 +100,9 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     assert target is not None
     t.act(a, "interact", target)
     if plan.action == "task":
-        c = t.conflict(_side(a, plan.approach), "fate", skill="none")
+        # A task against what an unskilled hand made (the Scout's Knot): both sides are
+        # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
+        c = t.conflict(_side(a, plan.approach), "fate", skill="none", disadvantage=("b",))
         _settle(t, a, plan.approach, c, "a", True)
         difficulty = int(t.data["tasks"][target]["difficulty"])
         if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
@@ -159,6 +161,15 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
             return winner
 
 
+def _one_side_left(t: Table) -> bool:
+    """No two factions have a unit standing (nor a reserve still to come): no one is left
+    to fight, so no goal can change."""
+    standing = {u.get("faction") for u in t.units().values() if not is_down(u)}
+    waiting = t.data.get("clock", {}).get("timed", [])
+    return len(standing) <= 1 and not any(not e.get("done") and e.get("unit")
+                                          for e in waiting)
+
+
 def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
           opts: Options = DEFAULTS, log: bool = False, pc: str = "best"
           ) -> tuple[Outcome, Table]:
@@ -174,7 +185,7 @@ def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
             break
         t.round_end()
         winner = _check(t, goals)
-        if winner is not None:
+        if winner is not None or _one_side_left(t):
             break
     down = tuple(n for n, u in t.units().items() if is_down(u))
     return Outcome(winner, rounds, down), t
