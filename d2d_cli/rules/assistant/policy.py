@@ -119,13 +119,48 @@ def skill_for(unit: Mapping[str, Any]) -> str | None:
     return "none"
 
 
-def _levels(data: dict[str, Any], a: str, b: str, opts: Any) -> tuple[int, int]:
-    from d2d_cli.rules.combat import conflict
+def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
+            roster: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Both sides' Levels for a fight, as ``conflict`` works them out (its situation:
+    skills, Level Bonus, the stats' penalties), remembered by what they depend on: units
+    alike in skills, stats and conditions get the same Levels without a second look."""
+    units = data["units"]
+    key = (_fighter_key(units[a]), _fighter_key(units[b]))
+    got = _LEVELS.get(key)
+    if got is None:
+        from d2d_cli.rules.combat.situation import Terms, Who, assess
+        from d2d_cli.rules.units.roster import Unit
 
-    ask = conflict.ask([f"{a}:fate", f"{b}:fate"], data,
-                       skill=skill_for(data["units"][a]), reading=opts.conflict_chart,
-                       fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus)
-    return ask.situation.a.level, ask.situation.b.level
+        ua = roster[a] if roster is not None else Unit.from_state(a, units[a])
+        ub = roster[b] if roster is not None else Unit.from_state(b, units[b])
+        sit = assess(Who(ua, None), Who(ub, None, "--level-b"), Terms(),
+                     skill=skill_for(units[a]))
+        got = _LEVELS[key] = (sit.a.level, sit.b.level)
+        if len(_LEVELS) > 4096:
+            _LEVELS.clear()
+    return got
+
+
+_LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
+
+
+_VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
+                       "faction"))
+
+
+def _fighter_key(u: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything of a unit a situation could read, but its round tokens, target, Crits
+    (their conditions count) and this round's Action count (its boosts count)."""
+    from d2d_cli.rules.units.unit_state import SPENT
+
+    out = []
+    for k, v in sorted(u.items()):
+        if k in _VOLATILE:
+            continue
+        if k == SPENT:
+            v = tuple(v.get("boosts", ()))
+        out.append((k, repr(v)))
+    return tuple(out)
 
 
 def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
