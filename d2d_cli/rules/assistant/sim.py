@@ -11,8 +11,8 @@ its :class:`Outcome`; :class:`Tally` adds outcomes up (memory does not grow with
 
 from __future__ import annotations
 
-import copy
 import math
+import pickle
 import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -174,7 +174,8 @@ def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
           opts: Options = DEFAULTS, log: bool = False, pc: str = "best"
           ) -> tuple[Outcome, Table]:
     """Play one fight from ``start`` (a session's data; copied, never changed)."""
-    t = Table(copy.deepcopy(start), random.Random(seed), opts, log)
+    # A pickle round trip copies the session's plain data ~5x faster than deepcopy.
+    t = Table(pickle.loads(pickle.dumps(start, -1)), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
     while rounds < MAX_ROUNDS:
