@@ -74,8 +74,8 @@ def test_table_mode_reads_the_cards_given(d2d, data_dir) -> None:
     got = d2d.json("--session", path, "npc", "turn", "Goblin Scout", "--card", "7C^",
                    "--card", "3Dv", "--card", "QHv", "--card", "2S^")
     assert [x for x in got["commands"] if x.startswith("conflict")] == [
-        "conflict 'Goblin Scout:fate' Archer:fate --card '7C^' --card 3Dv",
-        "conflict 'Goblin Scout:fate' Archer:fate --card QHv --card '2S^'"]
+        "conflict 'Goblin Scout:fate' Archer:fate --no-map --card '7C^' --card 3Dv",
+        "conflict 'Goblin Scout:fate' Archer:fate --no-map --card QHv --card '2S^'"]
     assert tomllib.loads(path.read_text("utf-8"))["fate"] == fate_before
 
 

@@ -169,25 +169,26 @@ class Table:
                            terms=Terms(disadvantage=disadvantage),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
-                           level_bonus=self.opts.level_bonus)
+                           level_bonus=self.opts.level_bonus, use_map=False)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         assert isinstance(out, conflict.Conflict)  # no cover, no obstacle: never redirected
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
-                  cards=reveal.used)
+                  "--no-map", cards=reveal.used)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
             difficulty: int | None = None, skill: str | None = None) -> hits.Hits:
         """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S]``"""
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
-                       skill=skill, ten_always_hits=self.opts.ten_always_hits)
+                       skill=skill, ten_always_hits=self.opts.ten_always_hits,
+                       use_map=False)
         out = ask.count(None)
         self._log("hit", card.code, *(["--by", by] if by else []),
                   *(["--vs", vs] if vs else []),
                   *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []))
+                  *(["--skill", skill] if skill else []), "--no-map")
         return out
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body") -> crits.Crit:

@@ -17,8 +17,9 @@ for every unit of a simulated fight (``d2d sim``). In order:
    Stays when no card beats Fate's own chance (000 l.419 "Stay - Return your Conflict
    card to your hand and Reveal a Fate card instead").
 
-Movement: without positions on a board, a unit spends its Move on Actions only (two
-Actions a round at Action Cost Speed/2, 001 l.545); the plan says so.
+Movement: the policy does not plan Spaces yet; a unit spends its Move on Actions only
+(two Actions a round at Action Cost Speed/2, 001 l.545), and its conflicts are rolled off
+the map (``--no-map``); the plan says so.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
         ua = roster[a] if roster is not None else Unit.from_state(a, units[a])
         ub = roster[b] if roster is not None else Unit.from_state(b, units[b])
         sit = assess(Who(ua, None), Who(ub, None, "--level-b"), Terms(),
-                     skill=skill_for(units[a]))
+                     skill=skill_for(units[a]))  # off the map, as the engine rolls
         got = _LEVELS[key] = (sit.a.level, sit.b.level)
         if len(_LEVELS) > 4096:
             _LEVELS.clear()
@@ -192,9 +193,10 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     faction = unit.get("faction")
     goal = goals.get(faction) if faction else None
     move, cost = unit.get("move"), unit.get("action_cost")
-    moving = Reason("movement", "stay put", "no positions on a board: its Move pays for "
-                    "Actions" + (f" (Move {move}, Action Cost {cost})" if move is not None
-                                 else " (no round under way: d2d round start)"))
+    moving = Reason("movement", "stay put", "the policy does not move units yet: its Move "
+                    "pays for Actions, rolled off the map (--no-map)"
+                    + (f" (Move {move}, Action Cost {cost})" if move is not None
+                       else " (no round under way: d2d round start)"))
     if is_down(unit):
         return Plan(name, "withdraw", None, "fate", None, (
             Reason("action", "withdraw", "Dying: the unit leaves the fight (no Action)"),))
