@@ -180,3 +180,18 @@ def test_sim_on_the_session_never_writes_it(d2d, data_dir: Path) -> None:
     assert got["scene"] == "Combat #1" and got["runs"] == 3
     assert path.read_bytes() == before
     assert json.dumps(got)  # plain JSON
+
+
+def test_a_roster_view_builds_only_the_units_looked_up() -> None:
+    """conflict and hit read their two units through RosterView: a lookup by the stored
+    name builds one Unit, the same one every time; the view reads as the roster does."""
+    from d2d_cli.rules.units.roster import RosterView, find, roster
+
+    data = {"units": {f"Gob {i}": {"kind": "unit", "body": "2x1", "speed": "5x0"}
+                      for i in range(100)}}
+    view = RosterView(data)
+    assert find(view, "Gob 7") is find(view, "Gob 7") and len(view._built) == 1
+    assert find(view, "gob 8").name == "Gob 8"  # a name in another case reads them all
+    assert list(view) == list(roster(data)) and len(view) == 100
+    assert {n: u.to_state() for n, u in view.items()} == {
+        n: u.to_state() for n, u in roster(data).items()}
