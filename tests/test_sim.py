@@ -53,6 +53,11 @@ def test_the_log_replayed_with_play_reaches_the_same_state(d2d, data_dir: Path,
     out, table = sim.fight(start, goals, sim.run_seed(seed, 0), DEFAULTS, log=True)
     assert table.lines and table.lines[0] == "round start"
     assert any(x.startswith("crit ") for x in table.lines)
+    # Combat #1 has a map: the units move on it (unit move) and fight on it (no --no-map)
+    assert any(x.startswith("unit move ") for x in table.lines)
+    assert any(x.startswith("conflict ") and "--no-map" not in x for x in table.lines)
+    assert any(table.data["units"][n].get("space") != start["units"][n].get("space")
+               for n in start["units"])
     after = _replay(path, table.lines, data_dir)
     for key in COMPARED:
         assert after.get(key) == table.data.get(key), key

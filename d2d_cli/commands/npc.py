@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -41,12 +42,13 @@ def _npc(data: dict[str, Any], name: str) -> str:
 
 @app.command()
 def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
-    """Propose a Non-Player unit's turn as the round stands — target, movement, Action
-    and approach — each with a one-line reason (docs/solo.md "The NPC policy"). Changes
-    nothing.
+    """Propose a Non-Player unit's turn as the round stands — target, movement (on the
+    scene's map: the Space, Facing and the unit move steps), Action and approach — each
+    with a one-line reason (docs/solo.md "The NPC policy"). Changes nothing.
 
-    JSON: unit, action (attack, task, withdraw, none), target, approach (fate or a
-    card), chance (to win the conflict), reasons (step, choice, why).
+    JSON: unit, action (attack, task, withdraw, move, none), target, approach (fate or
+    a card), chance (to win the conflict), reasons (step, choice, why), moves (each
+    unit move's words after the unit), space (where it ends; null off the map).
     Example: d2d npc plan "Goblin Scout"
     """
     from d2d_cli.rules.assistant import policy
@@ -59,11 +61,14 @@ def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 
 def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
     head = {"attack": f"attack {p.target}", "task": f"work the task {p.target}",
-            "withdraw": "withdraw", "none": "no Action"}[p.action]
+            "withdraw": "withdraw", "none": "no Action",
+            "move": f"close in on {p.target}"}[p.action]
     chance = f", chance to win {p.chance:.0%}" if p.chance is not None else ""
     con.print(f"[bold]{render.escape(p.unit)}[/]: {render.escape(head)}{chance}")
     for r in p.reasons:
         con.print(f"  {r.step}: [bold]{render.escape(r.choice)}[/] — {render.escape(r.why)}")
+    for words in p.moves:
+        con.print(f"  [dim]d2d unit move {render.escape(shlex.join([p.unit, *words]))}[/]")
 
 
 @record
@@ -88,9 +93,10 @@ def turn(
     json: _app.JsonOpt = False,
 ) -> None:
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
-    pays the Action Cost, each through the commands a Narrator would type (unit act,
-    conflict, hit, crit, task win|lose) — one journal entry, one undo. Fate cards come
-    from the deck, or from the table with --card. A Player's unit it attacks Stays.
+    pays the Action Cost, each through the commands a Narrator would type (unit move on
+    the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
+    undo. Fate cards come from the deck, or from the table with --card. A Player's unit
+    it attacks Stays.
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all)
     """

@@ -159,36 +159,58 @@ class Table:
         self._log("unit", "act", name, action, *([arg] if arg else []))
         return out
 
+    def on_map(self, *names: str | None) -> bool:
+        """Whether the session has a map and every named unit stands on it: then a
+        conflict's geometry is read off the map, else it is rolled ``--no-map``."""
+        units = self.units()
+        return bool(self.data.get("board")) and all(
+            n is not None and n in units and units[n].get("space") for n in names)
+
+    def move(self, name: str, *words: str) -> turns.Spending:
+        """``unit move NAME KIND [SIDE] [COUNT]`` or ``unit move NAME turn HEADING``: on
+        the map when the unit is placed (rules.board.moves)."""
+        from d2d_cli.rules.board.grid import board_of
+
+        rnd = self.round()
+        roster = units.roster(self.data)
+        out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
+                         " ".join(words[1:]) or None, board=board_of(self.data))
+        self.data["units"] = units.roster_state(roster)
+        self._log("unit", "move", name, *words)
+        return out
+
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
-                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict:
+                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict | conflict.Redirected:
         """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
-        from the deck)."""
+        from the deck); on the map when both sides stand on it (its Cover may redirect
+        the attack to an obstacle, 001 l.720)."""
         from d2d_cli.rules.combat.situation import Terms
 
+        mapped = self.on_map(side_a.split(":")[0], side_b.split(":")[0])
         ask = conflict.ask([side_a, side_b], self.data, skill=skill,
                            terms=Terms(disadvantage=disadvantage),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
-                           level_bonus=self.opts.level_bonus, use_map=False)
+                           level_bonus=self.opts.level_bonus, use_map=mapped)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
-        assert isinstance(out, conflict.Conflict)  # no cover, no obstacle: never redirected
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
-                  "--no-map", cards=reveal.used)
+                  *([] if mapped else ["--no-map"]), cards=reveal.used)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
             difficulty: int | None = None, skill: str | None = None) -> hits.Hits:
         """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S]``"""
+        mapped = vs is not None and self.on_map(by, vs)
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
-                       use_map=False)
+                       use_map=mapped)
         out = ask.count(None)
         self._log("hit", card.code, *(["--by", by] if by else []),
                   *(["--vs", vs] if vs else []),
                   *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []), "--no-map")
+                  *(["--skill", skill] if skill else []), *([] if mapped else ["--no-map"]))
         return out
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body") -> crits.Crit:

@@ -17,9 +17,11 @@ for every unit of a simulated fight (``d2d sim``). In order:
    Stays when no card beats Fate's own chance (000 l.419 "Stay - Return your Conflict
    card to your hand and Reveal a Fate card instead").
 
-Movement: the policy does not plan Spaces yet; a unit spends its Move on Actions only
-(two Actions a round at Action Cost Speed/2, 001 l.545), and its conflicts are rolled off
-the map (``--no-map``); the plan says so.
+Movement (``rules.assistant.movement``): when the unit and its target stand on the
+scene's map, the plan moves it first — to the Space, and Facing, from which its attack
+passes Verify (001 l.633–635) with the most Cover against the target and on its flank,
+paying no Move its Action Cost needs; a Dying unit withdraws from the Rivals. Off the
+map the unit spends its Move on Actions only and its conflicts are rolled ``--no-map``.
 """
 
 from __future__ import annotations
@@ -48,11 +50,14 @@ class Plan(Result):
     """A unit's turn as the policy proposes it."""
 
     unit: str
-    action: str  # "attack", "task", "withdraw" or "none"
+    action: str  # "attack", "task", "withdraw", "move" (closing in) or "none"
     target: str | None  # a unit, or a task's name
     approach: str  # "fate" (Stay) or a card code from the hand
     chance: float | None  # the exact chance to win the conflict (a full deck)
     reasons: tuple[Reason, ...]
+    # the map: ``unit move`` arguments (each a tuple of words), and the Space it ends on
+    moves: tuple[tuple[str, ...], ...] = ()
+    space: str | None = None
 
 
 @lru_cache(maxsize=4096)
@@ -77,10 +82,11 @@ def _faces(hand: Sequence[Card]) -> list[Card]:
 
 
 def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
-              attacking: bool) -> tuple[str, float]:
+              attacking: bool, no_block: bool = False) -> tuple[str, float]:
     """The card (code) of ``hand`` with the best chance against a Fate reveal, or "fate"
     (Stay) when none beats Stay. Attacking: the most wins with a Hit-scoring approach;
-    defending: the fewest wins for the attacker."""
+    defending: the fewest wins for the attacker; ``no_block``: the attacker is in the
+    defender's Arc:Back, so it cannot Block (000 l.326 "Rival can't Block")."""
     from d2d_cli.rules.combat.conflict import approach_of, hit_value
 
     la, lb = levels
@@ -99,6 +105,8 @@ def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
     stay = win_chance("fate", "fate", la, lb, *keys)[0]
     best, worst = "fate", stay
     for c in _faces(hand):
+        if no_block and approach_of(c) == "block":
+            continue
         p = win_chance("fate", c.code, la, lb, *keys)[0]
         if p < worst - 1e-12:
             best, worst = c.code, p
@@ -193,13 +201,25 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     faction = unit.get("faction")
     goal = goals.get(faction) if faction else None
     move, cost = unit.get("move"), unit.get("action_cost")
-    moving = Reason("movement", "stay put", "the policy does not move units yet: its Move "
-                    "pays for Actions, rolled off the map (--no-map)"
+    moving = Reason("movement", "stay put", "off the map (the unit or its target not "
+                    "placed): its Move pays for Actions, rolled --no-map"
                     + (f" (Move {move}, Action Cost {cost})" if move is not None
                        else " (no round under way: d2d round start)"))
     if is_down(unit):
+        away = None
+        if move and not unit.get("conditions", {}).get("dead"):
+            from d2d_cli.rules.assistant.movement import withdraw
+
+            standing = [n for n, u in units.items()
+                        if u.get("faction") != faction and not is_down(u)]
+            away = withdraw(data, name, standing, int(move))
+        reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
+                          "(no Action)"),)
+        if away is None:
+            return Plan(name, "withdraw", None, "fate", None, reasons)
         return Plan(name, "withdraw", None, "fate", None, (
-            Reason("action", "withdraw", "Dying: the unit leaves the fight (no Action)"),))
+            Reason("movement", f"to {away.space}", away.why), *reasons),
+            tuple(away.commands()), away.space)
     task = _goal_task(name, unit, data, goal)
     if task is not None:
         levels = (0, 0)
@@ -209,7 +229,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
             approach, chance = best_card(hand, levels, opts, attacking=True)
         return Plan(name, "task", task, approach, chance, (
             Reason("target", f"task {task}", f"the {faction} goal needs {task} won"),
-            moving,
+            Reason("movement", "stay put", "a task is worked where the unit stands"),
             Reason("action", "Interact", f"work the task {task} (Challenge −Hits on a win)"),
             _approach_reason(approach, chance, hand)))
     named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
@@ -238,13 +258,31 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     approach, chance = "fate", p
     if hand:
         approach, chance = best_card(hand, (la, lb), opts, attacking=True)
+    why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
+                        f"Difficulty {body}"
+                        + (f" of {len(first)} candidates" if len(first) > 1 else ""))
+    way = None
+    if move is not None and cost is not None:
+        from d2d_cli.rules.assistant.movement import approach as approach_on_map
+
+        way = approach_on_map(data, name, target, int(move) - int(cost), int(move),
+                              int(unit.get("turn") or 0))
+    steps: tuple[tuple[str, ...], ...] = ()
+    if way is not None:
+        steps = tuple(way.commands())
+        moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
+                        if way.facing else "") if steps else "stay put", way.why)
+        if not way.in_reach:
+            return Plan(name, "move", target, approach, chance, (
+                why_target, moving,
+                Reason("action", "none", f"{target} is out of reach this round")),
+                steps, way.space)
     return Plan(name, "attack", target, approach, chance, (
-        Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), Difficulty "
-               f"{body}" + (f" of {len(first)} candidates" if len(first) > 1 else "")),
-        moving,
+        why_target, moving,
         Reason("action", "Interact (Fight)", f"attack {target}"
                + (f": Move −{cost}" if cost else "")),
-        _approach_reason(approach, chance, hand)))
+        _approach_reason(approach, chance, hand)), steps,
+        way.space if way is not None else None)
 
 
 def _body_level(unit: Mapping[str, Any]) -> int:

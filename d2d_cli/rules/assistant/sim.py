@@ -98,11 +98,13 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     ``conflict``, ``hit``, then ``crit`` or ``task win|lose``."""
     a, target = plan.unit, plan.target
     assert target is not None
+    walk(t, plan)
     t.act(a, "interact", target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
         # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
         c = t.conflict(_side(a, plan.approach), "fate", skill="none", disadvantage=("b",))
+        assert isinstance(c, Conflict)  # against a task: no map, no Cover reveal
         _settle(t, a, plan.approach, c, "a", True)
         difficulty = int(t.data["tasks"][target]["difficulty"])
         if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
@@ -118,15 +120,26 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     defend = "fate"
     if hand_b:
         la, lb = policy._levels(t.data, a, target, t.opts)
-        defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False)
+        from d2d_cli.rules.assistant.movement import from_behind
+
+        defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
+                                     no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
     c = t.conflict(_side(a, plan.approach), _side(target, defend), skill)
+    if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
+        return
     _settle(t, a, plan.approach, c, "a", True)
     _settle(t, target, defend, c, "b", False)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
         h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
         t.crit(a, target, h.hits)
+
+
+def walk(t: Table, plan: policy.Plan) -> None:
+    """The plan's movement on the map, one ``unit move`` a run of steps (then its Turn)."""
+    for words in plan.moves:
+        t.move(plan.unit, *words)
 
 
 def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
@@ -140,9 +153,11 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
     allowed = None if only is None else set(only)
     while True:
         units = t.units()
-        ready = [n for n, u in units.items() if n not in passed and not is_down(u)
+        ready = [n for n, u in units.items() if n not in passed
                  and (allowed is None or n in allowed) and u.get("move") is not None
-                 and u["move"] >= max(1, u.get("action_cost") or 1)]
+                 and (u["move"] >= max(1, u.get("action_cost") or 1) if not is_down(u)
+                      else u["move"] >= 1 and bool(u.get("space"))
+                      and not u.get("conditions", {}).get("dead"))]
         if not ready:
             return None
         name = max(ready, key=lambda n: units[n]["move"])
@@ -153,6 +168,7 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
         if plans is not None:
             plans.append(p)
         if p.action not in ("attack", "task"):
+            walk(t, p)  # closing in, or a Dying unit withdrawing
             passed.add(name)
             continue
         exchange(t, p, goals)
@@ -290,7 +306,7 @@ def report(scene: str, goals: Mapping[str, Goal], tally: Tally, seed: int, worke
 
 
 __all__ = ["MAX_ROUNDS", "Outcome", "SimReport", "Tally", "exchange", "fight", "simulate",
-           "play_runs", "report", "run_seed", "wilson"]
+           "play_runs", "report", "run_seed", "walk", "wilson"]
 
 
 def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Options, str]

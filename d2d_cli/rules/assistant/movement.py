@@ -1,0 +1,226 @@
+"""Where an NPC moves on the map before its Action (docs/solo.md "Movement").
+
+Every judgement is the board's own (``rules.board``): ``moves.reachable`` for the
+cheapest Route to each Space with the Facing kept (001 l.529 "this does not change
+facing"), ``sight.arc`` for the Turn that brings the target into Arc:Front,
+``Field.refusal`` for whether the attack is possible from there (001 l.633–635 "Verify
+Target is in Arc, Range, and Line of Sight") and ``Field.derive`` for Cover (000
+l.330–332) and Flanking (000 l.324–326). Nothing here measures the map itself.
+
+The choice (:func:`approach`): among the Spaces reachable with the Move that still
+leaves the Action Cost (001 l.545), those from which the attack is not refused; of
+those the one where the unit has the most Cover against its target, then the target's
+Arc:Back, then its Arc:Left/Right (Flanking), then the least Move, the fewest Turns and
+the Space's name. When none is in reach, the unit closes in with all its Move (least
+Range left, then Cover, then Move). A Dying unit (:func:`withdraw`) goes where the
+nearest standing Rival is farthest, with all its Move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from d2d_cli.errors import D2DError
+from d2d_cli.rules.board import sight
+from d2d_cli.rules.board.derive import Field, field
+from d2d_cli.rules.board.grid import COMPASS, Space, space_name
+from d2d_cli.rules.board.moves import reachable, turned
+from d2d_cli.rules.board.placement import Placement
+from d2d_cli.rules.core.record import record
+
+
+@record
+class Movement:
+    """A planned movement: the steps (kind, side) of its Route, the Facing after it
+    (None: kept), the Space it ends on and the Move and Turn it costs."""
+
+    steps: tuple[tuple[str, str | None], ...]
+    facing: str | None
+    space: str
+    move: int
+    turn: int
+    in_reach: bool
+    why: str
+
+    def commands(self) -> list[tuple[str, ...]]:
+        """The ``unit move`` arguments a Narrator would type: runs of the same step
+        grouped (``forward 2``, ``drift left``), then the Turn (``turn NE``)."""
+        out: list[tuple[str, ...]] = []
+        i = 0
+        while i < len(self.steps):
+            j = i
+            while j < len(self.steps) and self.steps[j] == self.steps[i]:
+                j += 1
+            kind, side = self.steps[i]
+            words = [kind.replace("_", "-"), *([side] if side else []),
+                     *([str(j - i)] if j - i > 1 else [])]
+            out.append(tuple(words))
+            i = j
+        if self.facing is not None:
+            out.append(("turn", self.facing))
+        return out
+
+
+def _attack_kinds(unit: Any) -> list[str]:
+    """The kinds of attack (close, melee, reach, ranged) the unit's Combat skills give;
+    ``close`` for a unit without one (it fights unskilled, hand to hand)."""
+    from d2d_cli.rules.combat import situation as sit
+
+    kinds: list[str] = []
+    for name, level in unit.skills.items():
+        try:
+            sk = sit.find_skill(name)
+        except D2DError:
+            continue
+        kind = sit.table()["skill_kind"].get(sk.key)
+        if sk.category == "Combat" and level > 0 and kind and kind not in kinds:
+            kinds.append(kind)
+    return kinds or ["close"]
+
+
+def _turns_between(a: int, b: int) -> int:
+    d = (b - a) % 8
+    return min(d, 8 - d)
+
+
+def _facing_for(f: Field, p: Placement, target: Placement, turn: int
+                ) -> tuple[Placement, int] | None:
+    """``p`` as it stands when the target is in its Arc:Front; else turned the fewest
+    45° steps (Turn 1 each, 000 l.272) that bring it there, if its Turn pays them."""
+    if p.facing is None:
+        return None
+    options = sorted(range(8), key=lambda h: (_turns_between(p.facing or 0, h), h))
+    for h in options:
+        steps = _turns_between(p.facing, h)
+        if steps > turn:
+            break
+        if sight.arc(p.space, h, target.space) not in (sight.FRONT, None):
+            continue
+        try:
+            return (p if steps == 0 else turned(f.board, p, h)), steps
+        except D2DError:
+            continue
+    return None
+
+
+def _moved(f: Field, p: Placement) -> Field:
+    return Field(f.board, {**f.places, p.unit: p})
+
+
+def _blocked(f: Field, name: str) -> frozenset[Space]:
+    return frozenset(s for n, q in f.places.items() if n != name for s in q.spaces)
+
+
+def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
+             turn: int) -> Movement | None:
+    """The Space, Facing and Route for ``name``'s attack on ``target`` (both placed on
+    the session's map), or None off the map. ``budget``: the Move it may spend and
+    still pay its Action Cost; ``move``: all its Move (to close in when no Space is in
+    reach); ``turn``: its Turn tokens."""
+    from d2d_cli.rules.units.roster import roster
+
+    units = roster(dict(data))
+    f = field(data, units.values())
+    if f is None or name not in f.places or target not in f.places:
+        return None
+    me, them = f.places[name], f.places[target]
+    if me.facing is None:
+        return None
+    actor, rival = units[name], units[target]
+    kinds = _attack_kinds(actor)
+    blocked = _blocked(f, name)
+    best: tuple[Any, ...] | None = None
+    for space, route in reachable(f.board, me, max(0, budget), blocked).items():
+        key: tuple[Any, ...]
+        at = Placement(me.unit, space, me.facing, me.double, me.faction)
+        got = _facing_for(f, at, them, turn)
+        if got is None:
+            continue
+        p, steps = got
+        g = _moved(f, p)
+        kind = next((k for k in kinds if g.refusal(actor, rival, k) is None), None)
+        if kind is None:
+            continue
+        geo = g.derive(actor, rival)
+        back = g.derive(rival, actor)
+        assert geo is not None and back is not None
+        flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
+        key = (-back.cover, -flank, route.move, steps, space_name(space))
+        if best is None or key < best[0]:
+            best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
+    if best is not None:
+        _, route, p, steps, cover, arc, kind, rng = best
+        bits = [f"{kind} attack on {target} not refused from {space_name(route.space)} "
+                f"(Range {rng}; 001 l.633–635 Verify Arc, Range, Line of Sight)"]
+        bits.append(f"Cover {cover}% against {target} (000 l.330–332)" if cover else
+                    f"no Space in reach gives Cover against {target}")
+        if arc in (sight.BACK, sight.LEFT, sight.RIGHT):
+            bits.append(f"in {target}'s Arc:{arc.title()} (Flanking, 000 l.324–326)")
+        bits.append(f"Move {route.move} of {budget} that leaves the Action Cost "
+                    "(001 l.545)" if route.move else "no Move spent")
+        if steps:
+            bits.append(f"Turn {steps} to face {COMPASS[p.facing or 0]} (Arc:Front, "
+                        "001 l.663)")
+        return Movement(route.steps, COMPASS[p.facing or 0] if steps else None,
+                        space_name(route.space), route.move, steps, True, "; ".join(bits))
+    # No Space in reach: close in with all the Move.
+    closest: tuple[Any, ...] | None = None
+    for space, route in reachable(f.board, me, max(0, move), blocked).items():
+        g = _moved(f, Placement(me.unit, space, me.facing, me.double, me.faction))
+        back = g.derive(rival, actor)
+        assert back is not None
+        near = (back.range, -back.cover, route.move, space_name(space))
+        if closest is None or near < closest[0]:
+            closest = (near, route)
+    assert closest is not None  # the start is always reachable
+    (rng, _, _, _), route = closest
+    return Movement(route.steps, None, space_name(route.space), route.move, 0, False,
+                    f"no Space within Move {budget} lets the attack on {target} pass "
+                    f"Verify (001 l.633–635): closes in to Range {rng} with Move "
+                    f"{route.move} of {move}")
+
+
+def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
+             ) -> Movement | None:
+    """A Dying unit's Route away from the standing Rivals: the Space reachable with its
+    Move where the nearest of them is farthest (Range, 001 l.681–683), then the least
+    Move, then the name. None off the map, or when no Space is farther than its own."""
+    from d2d_cli.rules.units.roster import roster
+
+    units = roster(dict(data))
+    f = field(data, units.values())
+    if f is None or name not in f.places:
+        return None
+    me = f.places[name]
+    there = [f.places[r] for r in rivals if r in f.places]
+    if me.facing is None or not there:
+        return None
+
+    def nearest(s: Space) -> int:
+        return min(sight.distance(s, q.space) for q in there)
+
+    got = min(reachable(f.board, me, max(0, move), _blocked(f, name)).items(),
+              key=lambda sr: (-nearest(sr[0]), sr[1].move, space_name(sr[0])))
+    space, route = got
+    if nearest(space) <= nearest(me.space):
+        return None
+    return Movement(route.steps, None, space_name(space), route.move, 0, False,
+                    f"Dying: away from the Rivals, the nearest now Range {nearest(space)} "
+                    f"(was {nearest(me.space)}; 001 l.681–683), Move {route.move} of {move}")
+
+
+def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
+    """Whether ``actor`` stands in ``rival``'s Arc:Back on the map (000 l.326 "Rival
+    can't Block"): ``Field.derive``'s Flanking."""
+    if not data.get("board"):
+        return False
+    from d2d_cli.rules.units.roster import roster
+
+    units = roster(dict(data))
+    f = field(data, units.values())
+    geo = f.derive(units[actor], units[rival]) if f is not None else None
+    return geo is not None and geo.rival_arc == sight.BACK
+
+
+__all__ = ["Movement", "approach", "from_behind", "withdraw"]
