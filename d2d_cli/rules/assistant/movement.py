@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from d2d_cli.errors import D2DError
+from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.derive import Field, field
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
@@ -112,12 +112,44 @@ def _blocked(f: Field, name: str) -> frozenset[Space]:
     return frozenset(s for n, q in f.places.items() if n != name for s in q.spaces)
 
 
+def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
+    """What a movement plan reads of the session: the map, and every placed unit's
+    Space, Facing, size, faction and skills (its kinds of attack)."""
+    units = data.get("units", {})
+    return (repr(data.get("board")), rest, tuple(
+        (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
+         repr(u.get("skills"))) for n, u in units.items() if u.get("space")))
+
+
+_PLANS: dict[tuple[Any, ...], Movement | None] = {}
+
+
 def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
              turn: int) -> Movement | None:
     """The Space, Facing and Route for ``name``'s attack on ``target`` (both placed on
     the session's map), or None off the map. ``budget``: the Move it may spend and
     still pay its Action Cost; ``move``: all its Move (to close in when no Space is in
-    reach); ``turn``: its Turn tokens."""
+    reach); ``turn``: its Turn tokens. Remembered by what it reads (:func:`_key`): a
+    simulated fight meets the same positions run after run."""
+    if not data.get("board"):
+        return None
+    key = _key(data, name, target, budget, move, turn)
+    if key not in _PLANS:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        _PLANS[key] = _approach(data, name, target, budget, move, turn)
+    return _PLANS[key]
+
+
+def _reach_of(kind: str) -> int | None:
+    from d2d_cli.rules.combat import situation as sit
+
+    top = sit.table()["range"][kind].get("max")
+    return None if top is None else int(top)
+
+
+def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
+              turn: int) -> Movement | None:
     from d2d_cli.rules.units.roster import roster
 
     units = roster(dict(data))
@@ -128,7 +160,10 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     if me.facing is None:
         return None
     actor, rival = units[name], units[target]
-    kinds = _attack_kinds(actor)
+    # the kinds by reach, the farthest first: Verify differs between them only in Range
+    # (001 l.685–695), so the farthest is the one to ask; the nearest that reaches names it
+    kinds = sorted(_attack_kinds(actor), key=lambda k: -(_reach_of(k) or 10**6))
+    widest = _reach_of(kinds[0])
     blocked = _blocked(f, name)
     best: tuple[Any, ...] | None = None
     for space, route in reachable(f.board, me, max(0, budget), blocked).items():
@@ -138,13 +173,17 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
         if got is None:
             continue
         p, steps = got
+        if widest is not None and sight.distance(space, them.space) > widest + 2:
+            continue  # beyond any reach whatever the sizes (Verify would refuse it)
         g = _moved(f, p)
-        kind = next((k for k in kinds if g.refusal(actor, rival, k) is None), None)
-        if kind is None:
+        try:
+            geo = g.derive(actor, rival, kinds[0])
+        except RuleViolation:
             continue
-        geo = g.derive(actor, rival)
         back = g.derive(rival, actor)
         assert geo is not None and back is not None
+        kind = next(k for k in reversed(kinds)
+                    if (_reach_of(k) is None or geo.range <= (_reach_of(k) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
         key = (-back.cover, -flank, route.move, steps, space_name(space))
         if best is None or key < best[0]:
