@@ -55,10 +55,15 @@ def hit(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
     card: _reveal.CardOpt = None,
+    heroic_feat: Annotated[str | None, typer.Option(
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat (001 l.611–613): a — your "
+        "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
+        "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
@@ -85,7 +90,8 @@ def hit(
                   stat=stat)
     result = ops.hit(_state.target(ctx), cards, level=level, rival_level=rival_level, vs=vs,
                      by=by, difficulty=difficulty, skill=skill, rival_skill=rival_skill,
-                     combo=combo, card=card, terms=terms)
+                     combo=combo, card=card, terms=terms, use_map=not no_map,
+                     heroic_feat=heroic_feat)
     render.emit(result, _show, as_json=json)
 
 
@@ -95,6 +101,7 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    s.show_map(con, r.map)
     if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
             and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \
             and not r.advantage.sources:
@@ -109,6 +116,9 @@ def _show(con: Any, r: rules.Hits) -> None:
                                                  and (r.revealed or r.set_aside)):
             con.print("  [dim]no cards revealed: nothing to keep[/]")
         con.print(f"Difficulty {r.difficulty}: {render.escape(r.sources['difficulty'])}")
+        from d2d_cli.commands._exchange import show_recalled
+
+        show_recalled(con, r.sources)
     con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
     for row in r.cards:
         _row(con, row)

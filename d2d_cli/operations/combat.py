@@ -15,7 +15,8 @@ from d2d_cli.rules.core.result import Result
 def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
              level_b: int | None = None, skill: str | None = None,
              rival_skill: str | None = None, obstacle: list[str] | None = None,
-             card: list[str] | None = None, terms: Terms = Terms()) -> Result:
+             card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
+             spent: bool | None = None) -> Result:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result)."""
     from d2d_cli.rules.combat import conflict as rules
@@ -28,7 +29,8 @@ def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus)
+                    level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
+                    target_action=opts.target_action, opts=opts)
     result: Result = (t.with_reveals(table, ask.resolve)[0] if ask.reveals
                       else ask.resolve(None))
     return result
@@ -38,7 +40,8 @@ def hit(t: Target, card_codes: list[str], *, level: int | None = None,
         rival_level: int | None = None, vs: str | None = None, by: str | None = None,
         difficulty: int | None = None, skill: str | None = None,
         rival_skill: str | None = None, combo: bool = False,
-        card: list[str] | None = None, terms: Terms = Terms()) -> Any:
+        card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
+        heroic_feat: str | None = None) -> Any:
     """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``)."""
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
@@ -49,8 +52,14 @@ def hit(t: Target, card_codes: list[str], *, level: int | None = None,
                     rival_level=rival_level, vs=vs, combo=combo, table=cards(card),
                     combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
                     by=by, difficulty=difficulty, terms=terms, skill=skill,
-                    rival_skill=rival_skill)
-    return t.with_reveals(ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+                    rival_skill=rival_skill, use_map=use_map, opts=opts,
+                    heroic_feat=heroic_feat)
+    result = t.with_reveals(ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+        with t.edit() as tx:
+            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
+            tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+    return result
 
 
 def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
@@ -72,15 +81,18 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
-         target: str | None = None, card: list[str] | None = None) -> Any:
+         target: str | None = None, card: list[str] | None = None, damage: Any = None,
+         difficulty: str | None = None) -> Any:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit."""
     from d2d_cli.rules.combat import crits as rules
+    from d2d_cli.rules.combat.damage import DamageAsk
 
     data = t.read()
     opts = t.options(data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by)
+                        tuple(card) if card else None, target, by,
+                        DamageAsk() if damage is None else damage, difficulty)
     charts = location_charts(t.path(), opts)
     if not ask.writes:
         return rules.crit(ask, data, None, opts, charts)

@@ -29,10 +29,19 @@ def condition(t: Target, name: str, action: str, cond: str, count: int = 1) -> u
 
 def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> Any:
     """``d2d unit move NAME N|KIND [COUNT|HEADING]`` (a ``rules.time.turns.Spending``)."""
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
+    from d2d_cli.rules.time.round_state import Round
 
     arg = " ".join(rest) if rest else None
-    return in_round(t, lambda roster, n, phase: turns.move(roster, n, phase, name, what, arg))
+    with t.edit() as tx:  # as in_round, with the map for a placed unit
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
+                            board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
 
 
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
@@ -40,5 +49,6 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""
     from d2d_cli.rules.time import turns
 
+    opts = t.options(t.read())
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range_))
+                                                          arg, range_, opts))

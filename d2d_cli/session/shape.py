@@ -121,6 +121,9 @@ def Plain(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
     _walk(v, where, dates=False)
 
 
+Any_ = Plain  # a value of a feature's own shape: still finite, shallow and plain
+
+
 def Notes(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
     """A table's own notes (an unknown top-level table): dates allowed, as TOML has them."""
     _walk(v, where, dates=True)
@@ -316,6 +319,19 @@ def _rules(v: Any, where: tuple[Any, ...]) -> None:
         raise Bad((*where, key), problem)
 
 
+def _board(v: Any, where: tuple[Any, ...]) -> None:
+    """The map (rules.board.grid.parse_board's own checks, which name row and column)."""
+    if v == {}:
+        return
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.board.grid import parse_board
+
+    try:
+        parse_board(v)
+    except D2DError as e:
+        raise Bad(where, e.message) from None
+
+
 def _map_key(v: Any, where: tuple[Any, ...]) -> None:
     from d2d_cli import tables
 
@@ -348,6 +364,24 @@ UNIT = Table({
     "conception": MapOf(Str()),
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
+    "space": Str(10), "double": Bool,
+    # issue 19: what a Special Action leaves for the Round (rules/units/effects.py) and
+    # the gear the Damage Modifiers read (rules/combat/damage.py).
+    "effects": MapOf(Int(0, MAX_INT), Str(100)),
+    "gear": Table({"vulnerable": ListOf(Str(100)), "screen": Int(0, MAX_INT),
+                   "shield": Any_, "shield_covers": ListOf(Str(100)),
+                   "items": MapOf(Str(100), Str(100)),
+                   "damaged": MapOf(Int(0, MAX_INT), Str(100))}),
+    # What the round remembers (rules/units/exchange.py) and days of healing carried
+    # (rules/units/downtime.py).
+    "said": Table({"round": _COUNT, "cover": MapOf(Int(0, 100), Str(100)),
+                   "range": MapOf(Int(0, 10_000), Str(100)), "high_ground": ListOf(_NAME)},
+                  required=("round",)),
+    "interacted": Table({"round": _COUNT, "by": _NAME, "interrupt": Bool, "action": Bool},
+                        required=("round", "by")),
+    "interrupted": Table({"round": _COUNT, "by": ListOf(_NAME), "pending": _NAME},
+                         required=("round",)),
+    "healing": MapOf(Int(0, MAX_INT), Str(100)),
 }, required=("body",))
 
 SHAPE: dict[str, Check] = {
@@ -372,6 +406,7 @@ SHAPE: dict[str, Check] = {
                                required=("text", "k", "n", "repeat", "done"))),
     }),
     "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended")}),
+    "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
                     "factions": MapOf(Table({"goal": Str(), "players": ListOf(Str(100))})),
                     "reserves": MapOf(UNIT, _unit_name)}),

@@ -24,9 +24,13 @@ from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.board import moves
+from d2d_cli.rules.board.grid import Board, space_name
+from d2d_cli.rules.board.placement import SPACE, placed
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result, hidden
-from d2d_cli.rules.units import abilities
+from d2d_cli.rules.units import abilities, effects
 from d2d_cli.rules.units import stealth as hiding
 from d2d_cli.rules.units.roster import Unit, condition_key, find
 from d2d_cli.rules.units.unit_state import (
@@ -41,6 +45,7 @@ from d2d_cli.rules.units.unit_state import (
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
+BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
 
 
 @record
@@ -139,6 +144,7 @@ class Spending(Result):
     note: str | None
     source: str
     summary: str = hidden("")
+    space: str | None = None  # a placed unit's Space after a movement (rules.board)
 
 
 def _spending(unit: Unit, action: str, before: tuple[int | None, int | None],
@@ -193,14 +199,17 @@ def _turning(unit: Unit, arg: str | None) -> tuple[int, str, str]:
 
 
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-         arg: str | None = None) -> Spending:
+         arg: str | None = None, board: Board | None = None) -> Spending:
     """``unit move NAME N`` (N Move: Spaces, terrain, anything the table prices) or
     ``unit move NAME KIND [COUNT]`` (Forward, Drift 1; Slide, Backward, Drift Back 2;
-    Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens)."""
+    Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens). A unit
+    placed on ``board`` moves there too (``KIND [left|right|HEADING] [COUNT]``), paying
+    the terrain's extra Move (rules.board.moves)."""
     unit = abilities.alive(find(units, name))
     under_way(number, phase)
     have_move, have_turn = _tokens(unit)
     record = spent(unit, number, phase)
+    mapped = None
     if what.isdigit():
         if arg is not None:
             raise BadInput(f"give a number of Move or a movement, not both ({what} {arg})")
@@ -213,18 +222,28 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         if kind.turn:
             steps, facing, label = _turning(unit, arg)
             cost, turn_cost = 0, kind.turn * steps
+            mapped = moves.on_map(board, placed(unit), kind.key, arg, COMPASS.index(facing))
         else:
-            steps = _count(arg, kind.name)
+            mapped = moves.on_map(board, placed(unit), kind.key, arg)
+            walked = mapped.walk if mapped is not None else None
+            steps = len(walked.path) if walked is not None else _count(arg, kind.name)
             cost, turn_cost, facing = kind.move * steps, 0, None
             label = kind.name if steps == 1 else f"{kind.name} ×{steps}"
+            if mapped is not None and walked is not None:
+                cost, label = walked.cost, label + mapped.label
     if cost > have_move:
         raise RuleViolation(f"{unit.name} has Move {have_move}; {label} costs {cost}")
     if turn_cost > have_turn:
         raise RuleViolation(f"{unit.name} has Turn {have_turn}; {label} costs {turn_cost}")
+    effects.hidden_move(unit, hiding.tokens(unit), cost)
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
-    return _spending(unit, label, (have_move, have_turn), record, source)
+    out = _spending(unit, label, (have_move, have_turn), record, source)
+    if mapped is None:
+        return out
+    unit.extra[SPACE] = space_name(mapped.space)
+    return replace(out, space=unit.extra[SPACE])
 
 
 # --- Actions --------------------------------------------------------------------------
@@ -251,7 +270,8 @@ def _choose(unit: Unit, options: tuple[str, ...], arg: str | None, label: str) -
 
 
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-        arg: str | None = None, range_: int | None = None) -> Spending:
+        arg: str | None = None, range_: int | None = None,
+        opts: Options = DEFAULTS) -> Spending:
     """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
     Evade's Move:+2), as ``tables/turns.toml`` prices it."""
@@ -283,8 +303,13 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.removes:
         removed[_choose(unit, action.removes, arg, action.name)] = 1
     readied = abilities.ready(unit, arg) if action.key == "ready" else None
+    gain = action.move
+    if action.key == "evade":  # a response inside a Conflict, never on its own
+        gain = effects.evade(unit, unit.action_cost, opts)
+    elif action.key == "burst_of_speed" and opts.burst_of_speed == "000":
+        gain = BURST_000_MOVE
     if have_move is not None:
-        unit.move = have_move - cost + action.move
+        unit.move = have_move - cost + gain
     if have_turn is not None:
         unit.turn = have_turn + action.turn
     for key, n in action.takes.items():
@@ -295,9 +320,19 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.key == "detect":  # tested after its Stun (001 l.589 "Detect - Stun:+1")
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
-        detect = hiding.detect(unit, find(units, arg), range_ or 0)
+        detect = hiding.detect(unit, find(units, arg), range_ or 0, opts.detect)
     if action.key == "hide":
         hiding.hide(unit)
+    if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
+        effects.add(unit, action.key)
+    if action.key == "interact":
+        effects.add(unit, effects.INTERACT)
+    if action.key == "interact" and arg is not None:  # the round remembers its Target
+        from d2d_cli.rules.units import exchange
+
+        aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
+        if aimed is not None and aimed is not unit:
+            exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
     if action.boost:
