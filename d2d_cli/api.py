@@ -119,7 +119,7 @@ class Session:
     def conflict(self, *sides: str, level_a: int | None = None, level_b: int | None = None,
                  skill: str | None = None, rival_skill: str | None = None,
                  obstacle: list[str] | None = None, table_cards: list[str] | None = None,
-                 **situation: Any) -> Any:
+                 no_map: bool = False, spent: bool | None = None, **situation: Any) -> Any:
         """``d2d conflict SIDE_A SIDE_B`` (or ``conflict("chart")``); ``situation`` is
         the situational options by name (``range=3, cover="25"``; ``advantage=("a",)``)."""
         from d2d_cli.operations import combat
@@ -132,13 +132,15 @@ class Session:
             self.target("conflict", *sides, level_a=level_a, level_b=level_b, skill=skill,
                         rival_skill=rival_skill, card=table_cards, **situation),
             list(sides), level_a=level_a, level_b=level_b, skill=skill,
-            rival_skill=rival_skill, obstacle=obstacle, card=table_cards, terms=terms)
+            rival_skill=rival_skill, obstacle=obstacle, card=table_cards, terms=terms,
+            use_map=not no_map, spent=spent)
 
     def hit(self, *cards: str, level: int | None = None, rival_level: int | None = None,
             vs: str | None = None, by: str | None = None, difficulty: int | None = None,
             skill: str | None = None, rival_skill: str | None = None, combo: bool = False,
             advantage: bool = False, disadvantage: bool = False,
-            table_cards: list[str] | None = None, **situation: Any) -> Any:
+            table_cards: list[str] | None = None, no_map: bool = False,
+            heroic_feat: str | None = None, **situation: Any) -> Any:
         """``d2d hit CARD…``: the Hits of the winner's cards (``rules.combat.hits.Hits``)."""
         from d2d_cli.operations import combat
         from d2d_cli.rules.combat.situation import Terms
@@ -150,15 +152,21 @@ class Session:
                         difficulty=difficulty, skill=skill, combo=combo),
             list(cards), level=level, rival_level=rival_level, vs=vs, by=by,
             difficulty=difficulty, skill=skill, rival_skill=rival_skill, combo=combo,
-            card=table_cards, terms=terms)
+            card=table_cards, terms=terms, use_map=not no_map, heroic_feat=heroic_feat)
 
-    def crit(self, **options: Any) -> Any:
+    def crit(self, *, vulnerable: bool = False, wild_luck: bool = False,
+             screen: int | None = None, shield: str | None = None,
+             item_damage: str | None = None, luck: int = 0, **options: Any) -> Any:
         """``d2d crit``: ``power``, ``weapon``, ``stat``, ``by``, ``armor`` (a list),
-        ``hits``, ``types``, ``vehicle``, ``target``, ``card`` — the command's options
-        (``rules.combat.crits.Crit``)."""
+        ``hits``, ``types``, ``vehicle``, ``target``, ``card``, ``difficulty`` and the
+        Damage Modifiers — the command's options (``rules.combat.crits.Crit``)."""
         from d2d_cli.operations import combat
 
-        return combat.crit(self.target("crit", **options), **options)
+        damage = combat.damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
+        label = self.target("crit", vulnerable=vulnerable, wild_luck=wild_luck, screen=screen,
+                            shield=shield, item_damage=item_damage, luck=luck or None,
+                            **options)
+        return combat.crit(label, damage=damage, **options)
 
     def undo(self, *, force: bool = False) -> Any:
         """``d2d session undo``: revert the last change (an ``operations.history.Step``)."""

@@ -60,7 +60,7 @@ DifficultyOpt = Annotated[str | None, typer.Option(
 
 def damage_ask(vulnerable: bool, wild_luck: bool, screen: int | None, shield: str | None,
                item: str | None, luck: int) -> Any:
-    """The Damage Modifiers as typed, checked (rules.combat.damage)."""
-    from d2d_cli.rules.combat import damage
+    """The Damage Modifiers as typed, checked (operations.combat.damage_ask)."""
+    from d2d_cli.operations.combat import damage_ask as ask
 
-    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
+    return ask(vulnerable, wild_luck, screen, shield, item, luck)

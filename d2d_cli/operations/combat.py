@@ -78,6 +78,14 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
         raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
 
 
+def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | None = None,
+               shield: str | None = None, item: str | None = None, luck: int = 0) -> Any:
+    """The Damage Modifiers as typed, checked (``rules.combat.damage.DamageAsk``)."""
+    from d2d_cli.rules.combat import damage
+
+    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
+
+
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
