@@ -27,11 +27,33 @@ import os
 import shlex
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import session as _session
 from d2d_cli.errors import BadInput, D2DError, NotFound, RuleViolation, SessionError
 from d2d_cli.operations import Target
+
+if TYPE_CHECKING:
+    from d2d_cli.operations.characters import Exported
+    from d2d_cli.operations.history import Step
+    from d2d_cli.rules.combat.crits import Crit
+    from d2d_cli.rules.combat.hits import Hits
+    from d2d_cli.rules.core.result import Result
+    from d2d_cli.rules.deck.dice import Thrown
+    from d2d_cli.rules.deck.fate import DeckCounts, Drawn
+    from d2d_cli.rules.overview.scene import SceneView
+    from d2d_cli.rules.time.clock import (
+        ClockMoved,
+        ClockView,
+        RandomAdded,
+        TimedAdded,
+    )
+    from d2d_cli.rules.time.rounds import RoundEnded, RoundStarted
+    from d2d_cli.rules.time.tasks import TaskView
+    from d2d_cli.rules.time.turns import Spending
+    from d2d_cli.rules.units.characters import Sheet
+    from d2d_cli.rules.units.roster import UnitRow
+    from d2d_cli.rules.units.travel import Characters, Imported
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
 
@@ -119,7 +141,7 @@ class Session:
     def conflict(self, *sides: str, level_a: int | None = None, level_b: int | None = None,
                  skill: str | None = None, rival_skill: str | None = None,
                  obstacle: list[str] | None = None, table_cards: list[str] | None = None,
-                 no_map: bool = False, spent: bool | None = None, **situation: Any) -> Any:
+                 no_map: bool = False, spent: bool | None = None, **situation: Any) -> Result:
         """``d2d conflict SIDE_A SIDE_B`` (or ``conflict("chart")``); ``situation`` is
         the situational options by name (``range=3, cover="25"``; ``advantage=("a",)``)."""
         from d2d_cli.operations import combat
@@ -140,7 +162,7 @@ class Session:
             skill: str | None = None, rival_skill: str | None = None, combo: bool = False,
             advantage: bool = False, disadvantage: bool = False,
             table_cards: list[str] | None = None, no_map: bool = False,
-            heroic_feat: str | None = None, **situation: Any) -> Any:
+            heroic_feat: str | None = None, **situation: Any) -> Hits:
         """``d2d hit CARD…``: the Hits of the winner's cards (``rules.combat.hits.Hits``)."""
         from d2d_cli.operations import combat
         from d2d_cli.rules.combat.situation import Terms
@@ -156,7 +178,7 @@ class Session:
 
     def crit(self, *, vulnerable: bool = False, wild_luck: bool = False,
              screen: int | None = None, shield: str | None = None,
-             item_damage: str | None = None, luck: int = 0, **options: Any) -> Any:
+             item_damage: str | None = None, luck: int = 0, **options: Any) -> Crit:
         """``d2d crit``: ``power``, ``weapon``, ``stat``, ``by``, ``armor`` (a list),
         ``hits``, ``types``, ``vehicle``, ``target``, ``card``, ``difficulty`` and the
         Damage Modifiers — the command's options (``rules.combat.crits.Crit``)."""
@@ -168,13 +190,13 @@ class Session:
                             **options)
         return combat.crit(label, damage=damage, **options)
 
-    def undo(self, *, force: bool = False) -> Any:
+    def undo(self, *, force: bool = False) -> Step:
         """``d2d session undo``: revert the last change (an ``operations.history.Step``)."""
         from d2d_cli.operations import history
 
         return history.undo(self.target("session", "undo", force=force), force=force)
 
-    def redo(self, *, force: bool = False) -> Any:
+    def redo(self, *, force: bool = False) -> Step:
         """``d2d session redo``."""
         from d2d_cli.operations import history
 
@@ -189,13 +211,13 @@ class _Group:
 class _Fate(_Group):
     """``s.fate``: the Fate deck."""
 
-    def draw(self, n: int = 1, *, peek: bool = False) -> Any:
+    def draw(self, n: int = 1, *, peek: bool = False) -> Drawn:
         """``d2d fate draw N [--peek]`` (``rules.deck.fate.Drawn``)."""
         from d2d_cli.operations import fate
 
         return fate.draw(self._s.target("fate", "draw", n, peek=peek), n, peek=peek)
 
-    def shuffle(self, *, reset: bool = False) -> Any:
+    def shuffle(self, *, reset: bool = False) -> DeckCounts:
         """``d2d fate shuffle [--reset]`` (``rules.deck.fate.DeckCounts``)."""
         from d2d_cli.operations import fate
 
@@ -203,7 +225,7 @@ class _Fate(_Group):
 
     def die(self, sides: str, count: int = 1, *, explain: bool = False,
             advantage: bool = False, disadvantage: bool = False,
-            table_cards: list[str] | None = None) -> Any:
+            table_cards: list[str] | None = None) -> Thrown:
         """``d2d fate die dN [--count N]`` (``rules.deck.dice.Thrown``)."""
         from d2d_cli.operations import fate
 
@@ -217,7 +239,7 @@ class _Unit(_Group):
     """``s.unit``: units on the board."""
 
     def add(self, name: str, *, body: str, mind: str, will: str, speed: str,
-            skills: list[str] | None = None, faction: str | None = None) -> Any:
+            skills: list[str] | None = None, faction: str | None = None) -> UnitRow:
         """``d2d unit add NAME --body … --skill "Close Combat=1"…`` (``UnitRow``)."""
         from d2d_cli.operations import units
 
@@ -226,14 +248,14 @@ class _Unit(_Group):
                          name, body=body, mind=mind, will=will, speed=speed, skills=skills,
                          faction=faction)
 
-    def condition(self, name: str, action: str, condition: str, count: int = 1) -> Any:
+    def condition(self, name: str, action: str, condition: str, count: int = 1) -> UnitRow:
         """``d2d unit condition NAME add|remove CONDITION [--count N]`` (``UnitRow``)."""
         from d2d_cli.operations import units
 
         return units.condition(self._s.target("unit", "condition", name, action, condition,
                                               count=count), name, action, condition, count)
 
-    def move(self, name: str, what: str, *rest: str) -> Any:
+    def move(self, name: str, what: str, *rest: str) -> Spending:
         """``d2d unit move NAME N|KIND [COUNT|HEADING]`` (``rules.time.turns.Spending``)."""
         from d2d_cli.operations import units
 
@@ -241,7 +263,7 @@ class _Unit(_Group):
                           list(rest))
 
     def act(self, name: str, action: str, arg: str | None = None, *,
-            range: int | None = None) -> Any:  # noqa: A002 - the command's --range
+            range: int | None = None) -> Spending:  # noqa: A002 - the command's --range
         """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (``turns.Spending``)."""
         from d2d_cli.operations import units
 
@@ -252,26 +274,26 @@ class _Unit(_Group):
 class _Task(_Group):
     """``s.task``: Tasks (Challenge and Progress)."""
 
-    def new(self, name: str, difficulty: int, workers: list[str] | None = None) -> Any:
+    def new(self, name: str, difficulty: int, workers: list[str] | None = None) -> TaskView:
         """``d2d task new NAME --difficulty D [--worker UNIT]…`` (``TaskView``)."""
         from d2d_cli.operations import tasks
 
         return tasks.new(self._s.target("task", "new", name, difficulty=difficulty,
                                         worker=workers), name, difficulty, workers)
 
-    def show(self, name: str) -> Any:
+    def show(self, name: str) -> TaskView:
         """``d2d task show NAME`` (``TaskView``)."""
         from d2d_cli.operations import tasks
 
         return tasks.show(self._s.target("task", "show", name), name)
 
-    def win(self, name: str, hits: int, by: str | None = None) -> Any:
+    def win(self, name: str, hits: int, by: str | None = None) -> TaskView:
         """``d2d task win NAME --hits H [--by UNIT]`` (``TaskView``)."""
         from d2d_cli.operations import tasks
 
         return tasks.win(self._s.target("task", "win", name, hits=hits, by=by), name, hits, by)
 
-    def lose(self, name: str, hits: int, by: str | None = None) -> Any:
+    def lose(self, name: str, hits: int, by: str | None = None) -> TaskView:
         """``d2d task lose NAME --hits H [--by UNIT]`` (``TaskView``)."""
         from d2d_cli.operations import tasks
 
@@ -282,37 +304,37 @@ class _Task(_Group):
 class _Clock(_Group):
     """``s.clock``: the scene clock and its events."""
 
-    def show(self) -> Any:
+    def show(self) -> ClockView:
         """``d2d clock show`` (``ClockView``)."""
         from d2d_cli.operations import clock
 
         return clock.show(self._s.target("clock", "show"))
 
-    def tick(self, *, down: bool = False) -> Any:
+    def tick(self, *, down: bool = False) -> ClockMoved:
         """``d2d clock tick [--down]`` (``ClockMoved``)."""
         from d2d_cli.operations import clock
 
         return clock.advance(self._s.target("clock", "tick", down=down), 1, down=down)
 
-    def advance(self, k: int, *, down: bool = False) -> Any:
+    def advance(self, k: int, *, down: bool = False) -> ClockMoved:
         """``d2d clock advance K [--down]`` (``ClockMoved``)."""
         from d2d_cli.operations import clock
 
         return clock.advance(self._s.target("clock", "advance", k, down=down), k, down=down)
 
-    def set(self, n: int) -> Any:
+    def set(self, n: int) -> ClockView:
         """``d2d clock set N`` (``ClockView``)."""
         from d2d_cli.operations import clock
 
         return clock.set_to(self._s.target("clock", "set", n), n)
 
-    def add_event(self, at: int, text: str) -> Any:
+    def add_event(self, at: int, text: str) -> TimedAdded:
         """``d2d clock event add N TEXT`` (``TimedAdded``)."""
         from d2d_cli.operations import clock
 
         return clock.add_timed(self._s.target("clock", "event", "add", at, text), at, text)
 
-    def random_event(self, text: str, chance: str, *, repeat: bool = False) -> Any:
+    def random_event(self, text: str, chance: str, *, repeat: bool = False) -> RandomAdded:
         """``d2d clock event random TEXT --chance K/N [--repeat]`` (``RandomAdded``)."""
         from d2d_cli.operations import clock
 
@@ -324,14 +346,14 @@ class _Clock(_Group):
 class _Round(_Group):
     """``s.round``: round start and round end."""
 
-    def start(self) -> Any:
+    def start(self) -> RoundStarted:
         """``d2d round start`` (``rules.time.rounds.RoundStarted``)."""
         from d2d_cli.operations import rounds
 
         return rounds.start(self._s.target("round", "start"))
 
     def end(self, recover: list[str] | None = None,
-            table_cards: list[str] | None = None) -> Any:
+            table_cards: list[str] | None = None) -> RoundEnded:
         """``d2d round end [--recover NAME=CHOICE]…`` (``rules.time.rounds.RoundEnded``)."""
         from d2d_cli.operations import rounds
 
@@ -342,7 +364,7 @@ class _Round(_Group):
 class _Scene(_Group):
     """``s.scene``: scene files."""
 
-    def load(self, file: str | os.PathLike[str]) -> Any:
+    def load(self, file: str | os.PathLike[str]) -> SceneView:
         """``d2d scene load FILE`` (a path or a built-in scene; ``SceneView``)."""
         from d2d_cli.operations import scene
 
@@ -355,7 +377,7 @@ class _Char(_Group):
 
     def new(self, name: str, template: str | None = None, *, body: str | None = None,
             mind: str | None = None, will: str | None = None, speed: str | None = None,
-            archetype: str | None = None, **conception: str) -> Any:
+            archetype: str | None = None, **conception: str) -> Sheet:
         """``d2d char new NAME [--template T] [--body L]… [--archetype A]
         [--motivation TEXT]…`` (``rules.units.characters.Sheet``)."""
         from d2d_cli.operations import characters
@@ -368,20 +390,20 @@ class _Char(_Group):
             name, template, stats=stats, archetype=archetype,
             conception=dict(conception))
 
-    def show(self, name: str) -> Any:
+    def show(self, name: str) -> Sheet:
         """``d2d char show NAME`` (``Sheet``)."""
         from d2d_cli.operations import characters
 
         return characters.show(self._s.target("char", "show", name), name)
 
-    def list(self) -> Any:
+    def list(self) -> Characters:
         """``d2d char list`` (``rules.units.travel.Characters``)."""
         from d2d_cli.operations import characters
 
         return characters.list_(self._s.target("char", "list"))
 
     def export(self, name: str, format: str = "toml",  # noqa: A002 - the command's --format
-               output: str | os.PathLike[str] | None = None, *, force: bool = False) -> Any:
+               output: str | os.PathLike[str] | None = None, *, force: bool = False) -> Exported:
         """``d2d char export NAME --format F [-o FILE]``: with ``output`` the file is
         written; the result's ``text`` is the sheet either way
         (``operations.characters.Exported``)."""
@@ -394,7 +416,7 @@ class _Char(_Group):
         return characters.write(done, Path(output), force=force)
 
     def import_(self, file: str | os.PathLike[str], *, rename: str | None = None,
-                replace: bool = False) -> Any:
+                replace: bool = False) -> Imported:
         """``d2d char import FILE [--rename NEW | --replace]``
         (``rules.units.travel.Imported``)."""
         from d2d_cli.operations import characters
