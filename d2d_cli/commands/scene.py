@@ -9,6 +9,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
 from d2d_cli.operations import scene as ops
+from d2d_cli.operations.scene import read_scene_file as read_scene_file  # sim reads it
 from d2d_cli.rules.overview import scene
 
 app = _app.group("scene")
