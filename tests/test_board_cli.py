@@ -202,6 +202,8 @@ def test_a_double_sized_unit_turns_only_where_its_back_has_room(d2d: Runner, tab
     d2d.ok(*table, "round", "start")
     assert_refused(d2d, tmp_path, [*table, "unit", "move", "Ogre", "turn", "W"],
                    "Ogre would stand off the map at I2")
+    assert_refused(d2d, tmp_path, [*table, "unit", "face", "Ogre", "W"],
+                   "Ogre would stand off the map at I2")
     r = d2d.json(*table, "unit", "move", "Ogre", "forward")
     assert r["space"] == "H3"
     assert d2d.json(*table, "board")["units"][3]["spaces"] == ["H3", "H2"]
