@@ -409,3 +409,18 @@ def test_a_reserves_space_is_checked_too(d2d: Runner, tmp_path: Path) -> None:
     assert_refused(d2d, tmp_path, ["--session", path, "scene", "load", f],
                    "scene: reserves.Wolf: Wolf cannot stand on B4: the rock there cannot be "
                    "entered")
+
+
+def test_from_the_rivals_back_arc_it_cannot_block(d2d: Runner, table: Any,
+                                                  tmp_path: Path) -> None:
+    # 000 l.326 "IF you are within Arc:Back of your Target THEN Initiative:+2 and Rival
+    # can't Block." The Merc on E3 facing E; the Ogre on F3 facing E, its back to him.
+    assert "Rival can't Block" in rule_line("000", 326)
+    d2d.ok(*table, "unit", "place", "Ogre", "F3", "E")
+    r = d2d.json(*table, "conflict", "Merc:strong", "Ogre:fast")
+    assert (r["map"]["rival_arc"], r["map"]["terms"]["flank"]) == ("back", "a:back")
+    assert ("flank", "a", 2, "map") in {(m["key"], m["side"], m["level"], m["origin"])
+                                        for m in r["modifiers"]}
+    assert r["cannot_block"] == ["b"]
+    assert_refused(d2d, tmp_path, [*table, "conflict", "Merc:strong", "Ogre:block"],
+                   "B can't Block")
