@@ -302,6 +302,16 @@ def test_a_typed_option_overrides_the_map_and_says_so(d2d: Runner, table: Any) -
 
 def test_flanking_high_ground_confined_and_outnumbered_come_from_the_map(
         d2d: Runner, table: Any) -> None:
+    # 000 l.132 "Range, Line of Sight, and Cover" are the Fight's; l.323–326 High Ground
+    # and Flanking; l.454 Confined.
+    assert "Range, Line of Sight, and Cover" in rule_line("000", 132)
+    assert "High Ground - IF Elevation higher than Rival THEN Initiative:+1" in rule_line(
+        "000", 323)
+    assert "Flanking" in rule_line("000", 324)
+    assert "IF you are within Arc:Left or Arc:Right of your Rival THEN Initiative:+1." in \
+        rule_line("000", 325)
+    assert "Confined** - IF another Unit shares your Space THEN Initiative:-1." in rule_line(
+        "000", 454)
     # The Merc (Melee 2) on E3 facing E attacks the Ogre on F3 facing N (Range 1); the
     # Archer, the Merc's Ally, stands on G3.
     d2d.ok(*table, "unit", "place", "Ogre", "F3", "N")
