@@ -88,7 +88,9 @@ def conflict(
     modifiers [{key, name, side, level, origin, source}]; advantage {a, b: {mode,
     sources [{key, mode, why, source}], cancelled}}; cannot_block; cover {side, percent,
     obstacles, card, target} or null. An obstacle hit gives {outcome: "obstacle", target,
-    cover, reshuffled}.
+    cover, reshuffled}. map: what was read off the map when both units are placed (the
+    Spaces, range, arc, rival_arc, line_of_sight, cover, cover_edges, obstacles, terms,
+    sources; docs/board.md), else null; a modifier from it has origin "map".
 
     Example: d2d conflict Archer:7S^ "Goblin Scout" --skill Ranged --range 3 --cover 25
     """

@@ -78,8 +78,9 @@ def hit(
 
     JSON: adds your_level, rival_level (after modifiers), sources (level, rival_level,
     difficulty, weapon_scale, rival_stat_scale), modifiers [{key, name, side, level,
-    origin, source}], advantage {mode, sources, cancelled}; revealed combos add
-    set_aside (the card not kept).
+    origin, source}], advantage {mode, sources, cancelled}, map (what was read off the
+    map, as conflict's; docs/board.md); revealed combos add set_aside (the card not
+    kept).
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """

@@ -351,9 +351,14 @@ def face(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit face Archer NE
     """
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    result = _change(ctx, lambda roster: turns.face(roster, name, heading))
+    with _state.edit(ctx) as tx:  # as _change, with the map for a Double-sized unit
+        roster = units.roster(tx.data)
+        result = turns.face(roster, name, heading, board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
                                                  f"{r.facing}."), as_json=json)
 

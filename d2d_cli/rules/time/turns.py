@@ -380,12 +380,15 @@ class Faced(Result):
     summary: str = hidden("")
 
 
-def face(units: dict[str, Unit], name: str, heading: str) -> Faced:
+def face(units: dict[str, Unit], name: str, heading: str,
+         board: Board | None = None) -> Faced:
     """Place the unit facing a compass heading (setting up, or the Narrator's
-    correction): no Turn is spent. Turning in the round is ``unit move NAME turn``."""
+    correction): no Turn is spent. Turning in the round is ``unit move NAME turn``. A
+    Double-sized unit on ``board`` must have room for its back (rules.board.moves)."""
     unit = find(units, name)
     if heading.upper() not in COMPASS:
         raise BadInput(f"facing {heading!r}: one of {', '.join(COMPASS)} (001 l.495)")
+    moves.on_map(board, placed(unit), "turn", None, COMPASS.index(heading.upper()))
     before = unit.extra.get(FACING)
     unit.extra[FACING] = heading.upper()
     return Faced(unit.name, heading.upper(), before,
