@@ -150,16 +150,24 @@ class Shell:
 
     # ------------------------------------------------------------------- loops
 
-    def run_lines(self, lines: Iterable[str]) -> int:
+    def run_lines(self, lines: Iterable[str], keep_going: bool = False) -> int:
         """Plain mode (stdin or stdout is not a terminal): run each line, no prompt.
-        Ends with the exit code of the last line (like sh)."""
-        code = 0
-        for line in lines:
+        A failing line stops the script with its exit code, as ``sqlite3 -bail`` or
+        ``sh -e`` would (a script must be able to tell); with ``keep_going`` every line
+        runs and the exit code is the first failure's. Either way stderr names the
+        line that failed."""
+        first = 0
+        for number, line in enumerate(lines, 1):
             result = self.run_line(line)
             if result is None:
                 break
-            code = result
-        return code
+            if result:
+                sys.stderr.write(f"d2d play: line {number} failed (exit {result}): "
+                                 f"{line.strip()}\n")
+                first = first or result
+                if not keep_going:
+                    break
+        return first
 
     def interact(self) -> int:
         """The interactive loop on a terminal, with prompt_toolkit."""
@@ -202,7 +210,7 @@ def _completer(shell: Shell) -> Any:
     return D2DCompleter()
 
 
-def start(settings: Settings) -> int:
+def start(settings: Settings, keep_going: bool = False) -> int:
     """Run the shell on the session of ``settings`` (or the current one), through the
     root entry points it carries: interactive on a terminal, else line by line from
     stdin."""
@@ -211,5 +219,5 @@ def start(settings: Settings) -> int:
     shell.data()  # a bad --session or an unusable file is refused before anything else
     if sys.stdin.isatty() and sys.stdout.isatty():
         return shell.interact()
-    return shell.run_lines(sys.stdin)
+    return shell.run_lines(sys.stdin, keep_going)
 
