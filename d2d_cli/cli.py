@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 from typer.models import TyperInfo
 
 from d2d_cli import __version__, render
+from d2d_cli.commands import _complete
 from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
 from d2d_cli.registry import GROUPS, Settings, hoist_globals
@@ -293,7 +294,7 @@ def root(
     ctx: typer.Context,
     session: Annotated[str | None, typer.Option(
         "--session", envvar="D2D_SESSION", metavar="NAME|PATH",
-        autocompletion=lambda incomplete: _complete_sessions(incomplete),
+        click_type=_complete.SESSION,
         help="Session name (under the user data dir) or a path ending in .toml.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
@@ -321,12 +322,6 @@ def root(
                        run=given.run, root=given.root)
 
 
-def _complete_sessions(incomplete: str) -> list[str]:
-    from d2d_cli.commands._complete import complete_sessions
-
-    return complete_sessions(incomplete)
-
-
 _root: Any = None
 
 
@@ -343,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         from typer._completion_classes import completion_init
 
         completion_init()
+        from d2d_cli import completion
+
+        completion.register()  # bash gets its names escaped (d2d_cli/completion.py)
     try:
         code = int(root_command().main(argv, prog_name="d2d", standalone_mode=False) or 0)
         sys.stdout.flush()

@@ -7,11 +7,15 @@ from typing import Annotated, Any
 
 import typer
 
+from d2d_cli.commands import _complete
+
 SkillOpt = Annotated[str | None, typer.Option(
-    "--skill", metavar="SKILL", help="The Actor's skill: its Level from the session (default: "
+    "--skill", metavar="SKILL", click_type=_complete.SKILL,
+    help="The Actor's skill: its Level from the session (default: "
     "the unit's best Combat skill; 'none' = no applicable skill, Unskilled).")]
 RivalSkillOpt = Annotated[str | None, typer.Option(
-    "--rival-skill", metavar="SKILL", help="The Rival's defending skill (default: the same "
+    "--rival-skill", metavar="SKILL", click_type=_complete.SKILL,
+    help="The Rival's defending skill (default: the same "
     "skill if it holds it, else its best Combat skill; 'none' = Unskilled).")]
 SkillStatOpt = Annotated[str | None, typer.Option(
     "--skill-stat", metavar="STAT", help="The skills' main Stat, whose condition penalties "
@@ -20,7 +24,8 @@ RangeOpt = Annotated[int | None, typer.Option(
     "--range", metavar="N", help="Spaces to the Target (001 l.681–695: Melee Level -1 at 0; "
     "Reach Disadvantage at 0; ranged Disadvantage at 0–1).")]
 AttackOpt = Annotated[str | None, typer.Option(
-    "--attack", metavar="KIND", help="The Actor's kind of attack: close, melee, reach or "
+    "--attack", metavar="KIND", click_type=_complete.ATTACK,
+    help="The Actor's kind of attack: close, melee, reach or "
     "ranged (default: from its skill).")]
 CoverOpt = Annotated[str | None, typer.Option(
     "--cover", metavar="[a:|b:]PCT", help="Cover of the Rival (or a:PCT, of the Actor) in "

@@ -33,7 +33,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options],
 
 
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
-                                        autocompletion=_complete.complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _stat(stat: str) -> Any:
@@ -50,14 +50,14 @@ def _answer(q: str) -> Any:
 def new(
     ctx: typer.Context,
     name: NameArg,
-    template: Annotated[str | None, typer.Option(autocompletion=_complete.complete_templates,
+    template: Annotated[str | None, typer.Option(click_type=_complete.TEMPLATE,
                                                  help="human-male (Body 8, Mind 5, Will 5, "
                         "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
     body: Annotated[str | None, _stat("body")] = None,
     mind: Annotated[str | None, _stat("mind")] = None,
     will: Annotated[str | None, _stat("will")] = None,
     speed: Annotated[str | None, _stat("speed")] = None,
-    archetype: Annotated[str | None, typer.Option(autocompletion=_complete.complete_archetypes,
+    archetype: Annotated[str | None, typer.Option(click_type=_complete.ARCHETYPE,
                                                   help="Fantasy, Modern or SciFi archetype "
                          "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
     motivation: Annotated[str | None, _answer("motivation")] = None,
@@ -101,7 +101,8 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 def export(
     ctx: typer.Context,
     name: NameArg,
-    format: Annotated[str, typer.Option("--format", "-f", help="svg, html or toml.")] = "svg",
+    format: Annotated[str, typer.Option(
+        "--format", "-f", click_type=_complete.FORMAT, help="svg, html or toml.")] = "svg",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                       "(default NAME.FORMAT here); '-' for stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
@@ -149,7 +150,7 @@ def award(
 
 @app.command()
 def train(ctx: typer.Context, name: NameArg,
-          skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+          skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                help="Skill, Magic type or Power.")],
           json: _app.JsonOpt = False) -> None:
     """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
@@ -163,7 +164,7 @@ def train(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def respec(ctx: typer.Context, name: NameArg,
-           skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+           skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                 help="The skill to reduce by one.")],
            json: _app.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
@@ -202,7 +203,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",
-                 autocompletion=_complete.complete_units)] = None,
+                 click_type=_complete.UNIT)] = None,
              json: _app.JsonOpt = False) -> None:
     """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
     Sessions"): each character may respec ONE skill again.

@@ -34,7 +34,7 @@ ObstacleOpt = Annotated[list[str] | None, typer.Option(
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
-        autocompletion=_complete.complete_sides,
+        click_type=_complete.SIDE,
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
              "with orientation (7S^, QHv, RW), fate, or a unit: NAME:APPROACH, NAME:CARD, "

@@ -99,7 +99,7 @@ def _show_coin(con: Any, r: fate.Coin) -> None:
 @app.command("high-card")
 def high_card(
     ctx: typer.Context,
-    names: Annotated[list[str], typer.Argument(autocompletion=_complete.complete_units,
+    names: Annotated[list[str], typer.Argument(click_type=_complete.UNIT,
                                                help="Who wants to act (two or more).")],
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,

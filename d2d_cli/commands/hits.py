@@ -20,7 +20,7 @@ app = _app.single("hit")
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
-        autocompletion=_complete.complete_cards,
+        click_type=_complete.CARD,
         metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
         "cards (e.g. 2S 3H 4C).")],
     level: Annotated[int | None, typer.Option(
@@ -30,10 +30,12 @@ def hit(
         "--rival-level", help="The Rival's Skill Level (0 or more; default: the --vs unit's "
         "defending skill, else 0).")] = None,
     vs: Annotated[str | None, typer.Option(
-        "--vs", metavar="DIFFICULTY|UNIT", help="The Difficulty: a number 1 or more, the "
+        "--vs", metavar="DIFFICULTY|UNIT", click_type=_complete.UNIT,
+        help="The Difficulty: a number 1 or more, the "
         "target's stat (2x1 → 2), or the Rival unit (its --stat, Body by default).")] = None,
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="The unit scoring the Hits: its skill's Level.")] = None,
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="The unit scoring the Hits: its skill's Level.")] = None,
     difficulty: Annotated[int | None, typer.Option(
         "--difficulty", metavar="N", help="The Difficulty, over the --vs unit's stat.")] = None,
     stat: Annotated[str | None, typer.Option(

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as crit_opts
 from d2d_cli.rules.odds import exact as rules
 
@@ -37,9 +37,11 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
 @app.command()
 def conflict(
     ctx: typer.Context,
-    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", help="An approach, a card "
+    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", click_type=_complete.SIDE,
+    help="An approach, a card "
                                           "(7S^, QHv, RW) or fate.")],
-    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
+    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", click_type=_complete.SIDE,
+    help="The same for side B.")],
     level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
     level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
     fresh: FreshOpt = False,
@@ -169,7 +171,8 @@ def crit(
     stat: crit_opts.StatOpt = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
-        metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
+        metavar="UNIT", click_type=_complete.UNIT,
+        help="Read the armor from this unit in the session.")] = None,
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,

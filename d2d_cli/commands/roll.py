@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _reveal, _state
+from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.roll import notation as dn
 from d2d_cli.rules.roll import systems
@@ -28,7 +28,8 @@ def roll(
         metavar="EXPR", help="The expression (quote it, or give it as words), or with "
         "--system the procedure and its --options.")] = None,
     system: Annotated[str | None, typer.Option(
-        "--system", metavar="NAME|FILE", help="A system of procedures: hero (seed 002), "
+        "--system", metavar="NAME|FILE", click_type=_complete.SYSTEM,
+        help="A system of procedures: hero (seed 002), "
         "poker (003), drgn (004), or the path of your own .toml.")] = None,
     odds: Annotated[bool, typer.Option(
         "--odds", help="Show the exact distribution instead of rolling.")] = False,

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.overview import scene
 
@@ -62,7 +62,7 @@ def _read_bounded(path: Path) -> bytes:
 
 @app.command()
 def load(ctx: typer.Context,
-         file: Annotated[str, typer.Argument(metavar="FILE.toml",
+         file: Annotated[str, typer.Argument(metavar="FILE.toml", click_type=_complete.SCENE,
                                              help="A scene file (a regular file up to "
                                                   "1 MiB), or a built-in scene: combat1.")],
          json: _app.JsonOpt = False) -> None:

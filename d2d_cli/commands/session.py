@@ -8,18 +8,14 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render, session
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.rules.overview import summary
 
 app = _app.group("session")
 
 
-def _complete_names(incomplete: str) -> list[str]:
-    return [n for n in session.list_sessions() if n.startswith(incomplete)]
-
-
 NameArg = Annotated[str, typer.Argument(
-    metavar="NAME|PATH", autocompletion=_complete_names,
+    metavar="NAME|PATH", click_type=_complete.SESSION,
     help="A session name (letters, digits, - _ .) or a path ending in .toml.")]
 
 

@@ -14,10 +14,10 @@ from d2d_cli.rules.time import tasks
 
 app = _app.group("task")
 
-NameArg = Annotated[str, typer.Argument(autocompletion=_complete.complete_tasks,
+NameArg = Annotated[str, typer.Argument(click_type=_complete.TASK,
                                         help="The task's name, e.g. Knot.")]
 HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
-ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=_complete.complete_units,
+ByOpt = Annotated[str | None, typer.Option("--by", click_type=_complete.UNIT,
                                            help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
 
@@ -40,7 +40,7 @@ def new(ctx: typer.Context, name: NameArg,
         difficulty: Annotated[int, typer.Option("--difficulty", "-d",
                                                 help="The Difficulty (1–100).")],
         worker: Annotated[list[str] | None, typer.Option(
-            "--worker", "-w", autocompletion=_complete.complete_units,
+            "--worker", "-w", click_type=_complete.UNIT,
             help="A character working the task (repeat for Teamwork).")]
         = None,
         json: _app.JsonOpt = False) -> None:

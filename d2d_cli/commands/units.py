@@ -29,17 +29,8 @@ R = TypeVar("R", bound=_Change)
 app = _app.group("unit")
 
 
-def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion: the roster's names that start with what was typed."""
-    try:
-        names = list(_state.read(ctx).get("units", {}))
-    except Exception:  # completion must never fail loudly
-        return []
-    return [n for n in names if n.lower().startswith(incomplete.lower())]
-
-
 UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
-                                        autocompletion=complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
@@ -127,10 +118,11 @@ def rm(ctx: typer.Context, name: UnitArg,
 def condition(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
+    action: Annotated[str, typer.Argument(metavar="add|remove", click_type=_complete.Names(
+                      "action", _complete.words("add", "remove")), help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\", Dying (d2d ref conditions).",
-                                        autocompletion=_complete.complete_conditions)],
+                                        click_type=_complete.CONDITION)],
     count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -172,7 +164,7 @@ def target(
     ctx: typer.Context,
     name: UnitArg,
     tgt: Annotated[str | None, typer.Argument(metavar="[TARGET]", help="The unit it targets.",
-                                              autocompletion=complete_units)]
+                                              click_type=_complete.UNIT)]
     = None,
     clear: Annotated[bool, typer.Option("--clear", help="Clear the target.")] = False,
     json: _app.JsonOpt = False,
@@ -273,7 +265,8 @@ def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, st
 def move(
     ctx: typer.Context,
     name: UnitArg,
-    what: Annotated[str, typer.Argument(metavar="N|KIND", help="Move to spend, or a "
+    what: Annotated[str, typer.Argument(metavar="N|KIND", click_type=_complete.MOVEMENT,
+    help="Move to spend, or a "
                     "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
     rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
         "How many steps (default 1); for turn a heading (NE) or left/right [N]."))] = None,
@@ -302,7 +295,8 @@ def move(
 def act(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="recover, ready, hide, "
+    action: Annotated[str, typer.Argument(metavar="ACTION", click_type=_complete.ACTION,
+    help="recover, ready, hide, "
                       "search, interact (attack); free: detect, push-the-limit, "
                       "state-of-mind, grit-your-teeth, burst-of-speed; evade.")],
     arg: Annotated[str | None, typer.Argument(metavar="[CHOICE]", help="What Recover or "
@@ -373,9 +367,11 @@ def face(ctx: typer.Context, name: UnitArg,
 def ability(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|drop|list")],
+    action: Annotated[str, typer.Argument(metavar="use|drop|list", click_type=_complete.Names(
+        "action", _complete.words("use", "drop", "list")))],
     which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
-    skill: Annotated[str | None, typer.Option(help="The Skill the Ability uses (000 "
+    skill: Annotated[str | None, typer.Option(click_type=_complete.SKILL,
+    help="The Skill the Ability uses (000 "
                      "l.757), the first time it is used.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -404,7 +400,9 @@ def ability(
 def stealth_(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="hide|tick|spot|reveal|show")],
+    action: Annotated[str, typer.Argument(
+        metavar="hide|tick|spot|reveal|show", click_type=_complete.Names(
+            "action", _complete.words("hide", "tick", "spot", "reveal", "show")))],
     count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
                      "start with, default 1; tick/spot: to add/take, default 1).")] = None,
     json: _app.JsonOpt = False,
@@ -431,8 +429,10 @@ def stealth_(
 def power(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|upkeep|end")],
-    which: Annotated[str | None, typer.Argument(metavar="[POWER]")] = None,
+    action: Annotated[str, typer.Argument(metavar="use|upkeep|end", click_type=_complete.Names(
+        "action", _complete.words("use", "upkeep", "end")))],
+    which: Annotated[str | None, typer.Argument(metavar="[POWER]",
+                                                click_type=_complete.POWER)] = None,
     effect: Annotated[int, typer.Option(help="The Power's Effect points to spend.")] = 0,
     price: Annotated[str | None, typer.Option(help="The Price of Power: the Condition "
                      "taken (fatigue, stun, stress, slow).")] = None,
