@@ -95,6 +95,9 @@ def _next_option(args: list[str], opt: str) -> int:
 class D2DGroup(HelpWhenBare, TyperGroup):
     """The root group: lazy subcommands and the error boundary."""
 
+    # Where a usage error sends the reader; ``d2d play`` sets "type '{help}'" on
+    # the root it runs its lines through (its lines have no "d2d" and no --help habit).
+    help_hint = "see '{path} --help'"
     # Built commands, per process: inside ``d2d play`` each group is built once.
     _built: dict[str, Any] = {}
 
@@ -206,7 +209,10 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         message = e.format_message()
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
-            message += f" (see '{ctx.command_path} --help')"
+            hint = getattr(ctx.find_root().command, "help_hint", D2DGroup.help_hint)
+            command = ctx.command_path.partition(" ")[2]
+            message += " (" + hint.format(path=ctx.command_path,
+                                          help=f"help {command}".strip()) + ")"
             if render.current_command() is None:  # raised before the command ran
                 render.begin(ctx.command_path.partition(" ")[2] or None)
         render.error(render.current_command(), "usage", message, as_json=as_json)

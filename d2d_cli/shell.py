@@ -24,13 +24,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from d2d_cli import session
-from d2d_cli.completion import candidates
+from d2d_cli.completion import NOT_IN_PLAY, candidates
 from d2d_cli.errors import D2DError
-from d2d_cli.registry import Settings
+from d2d_cli.registry import GROUPS, Settings
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.overview import summary
 
 HISTORY_FILE = "play_history"
+PLAY_HINT = "type '{help}'"  # where a usage error sends the reader (cli.D2DGroup)
 
 SHELL_HELP = """\
 d2d play — every d2d command, without the "d2d" in front:
@@ -42,6 +43,15 @@ Tab completes commands, options, cards, names (quoted when they hold spaces).
 The line at the bottom shows the round, the clock, the Fate cards left and the unit
 named last. The session file is read afresh for every line.
 """
+
+
+def shell_help() -> str:
+    """The shell's ``help``: its own words, then the commands a line can start with (not
+    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion)."""
+    offered = {name: g.help for name, g in GROUPS.items() if name not in NOT_IN_PLAY}
+    width = max(map(len, offered)) + 2
+    rows = [f"  {name.ljust(width)}{help_}" for name, help_ in offered.items()]
+    return SHELL_HELP + "\nCommands:\n" + "\n".join(rows) + "\n"
 
 
 @record(frozen=False)
@@ -90,12 +100,11 @@ class Shell:
         if words[0] == "play":
             sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
             return 2
+        if words == ["help"]:
+            self.out.write(shell_help())
+            return 0
         if words[0] == "help":
-            if len(words) == 1:
-                self.out.write(SHELL_HELP + "\n")
-                words = ["--help"]
-            else:
-                words = [*words[1:], "--help"]
+            words = [*words[1:], "--help"]
         elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
             words = ["session", *words]
         code = self.run(words)
@@ -105,6 +114,9 @@ class Shell:
     def run(self, words: list[str]) -> int:
         """``d2d WORDS`` in this process, through the one-shot entry point."""
         assert self.run_argv is not None, "a Shell is given the root's run (d2d play does)"
+        hinted = self.root is not None and "help_hint" in type(self.root).__dict__
+        if hinted:  # a usage error points at the shell's own help, not at `d2d … --help`
+            self.root.help_hint = PLAY_HINT
         try:
             return self.run_argv([*self.globals(), *words])
         except SystemExit as e:  # a command that exits on its own
@@ -113,6 +125,8 @@ class Shell:
             sys.stderr.write("d2d: interrupted\n")
             return 130
         finally:
+            if hinted:
+                del self.root.help_hint
             sys.stdout.flush()
             sys.stderr.flush()
 

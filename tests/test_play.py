@@ -111,7 +111,11 @@ def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
     shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.run_line("help") == 0
     out = capsys.readouterr().out
-    assert out.startswith(SHELL_HELP + "\n" + "Usage: d2d [OPTIONS] COMMAND [ARGS]...")
+    assert out.startswith(SHELL_HELP + "\nCommands:\n  fate      The Fate deck: draw")
+    # Only what a line can start with: not the shell itself, the tour or the root's
+    # one-shot options (issue 20.10).
+    for absent in ("  play ", "  tour ", "--install-completion", "--show-completion"):
+        assert absent not in out
     assert shell.run_line("help fate draw") == 0
     assert capsys.readouterr().out.startswith("Usage: d2d fate draw [OPTIONS] [n]")
     assert shell.run_line("d2d fate status") == 0  # the prefix, typed out of habit
@@ -140,7 +144,7 @@ def test_play_reads_lines_from_a_pipe(tmp_path: Path) -> None:
                            "52 left to draw, 2 in the discard pile\n"
                            "7♥ 7 of Cups ↑ → Tails\n")
     assert proc.stderr == ("d2d: error: Invalid value for 'n': 'x' is not a valid int. "
-                           "(see 'd2d fate draw --help')\n"
+                           "(type 'help fate draw')\n"
                            "d2d play: line 3 failed (exit 2): fate draw x\n")
     ok = run_process("play", env=env)  # empty input: nothing run, exit 0
     assert (ok.returncode, ok.stdout, ok.stderr) == (0, "", "")
@@ -271,3 +275,16 @@ def test_the_readme_says_how_to_put_d2d_on_path_then_play() -> None:
                                      "## `d2d` on your PATH", "source .venv/bin/activate",
                                      "pipx install .", "## At the table: `d2d play`")]
     assert order == sorted(order)
+
+
+def test_inside_play_a_usage_error_points_at_help(d2d, capsys) -> None:
+    """Inside the shell a line has no "d2d" and help is a word of its own; outside, the
+    one-shot hint is unchanged (the shell's hint does not leak from its lines)."""
+    shell = Shell(run_argv=cli.main, root=cli.root_command())
+    assert shell.run_line("fate draw x") == 2
+    assert capsys.readouterr().err == (
+        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate draw')\n")
+    assert shell.run_line("nosuch") == 2
+    assert capsys.readouterr().err.endswith("(type 'help')\n")
+    assert cli.main(["fate", "draw", "x"]) == 2
+    assert capsys.readouterr().err.endswith("(see 'd2d fate draw --help')\n")

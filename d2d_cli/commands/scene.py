@@ -69,7 +69,7 @@ def load(ctx: typer.Context,
     """Set up a scene: name, map, factions and goals, units, tasks, the clock and its
     events. Replaces the last scene (characters stay on the roster).
 
-    Example: d2d scene load examples/combat1.toml
+    Example: d2d scene load combat1   (or a file of your own: d2d scene load cave.toml)
     """
     label, raw = read_scene_file(file)
     with _state.edit(ctx) as tx:
