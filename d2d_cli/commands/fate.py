@@ -8,6 +8,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.rules.deck import fate
 from d2d_cli.rules.deck.cards import names as card_names
 from d2d_cli.rules.deck.cards import parse_card
@@ -130,7 +131,11 @@ def _show_high(con: Any, r: fate.HighCard) -> None:
 def die(
     ctx: typer.Context,
     sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d1000, e.g. d10.")],
-    count: Annotated[int, typer.Option("--count", "-n", help="How many dice (1–100).")] = 1,
+    count_: Annotated[int | None, typer.Argument(metavar="[COUNT]", show_default=False,
+                                                 help="How many dice (1–100; default 1).")]
+    = None,
+    count: Annotated[int | None, typer.Option("--count", "-n", help="How many dice, by "
+                                              "name (the same as COUNT).")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Also say how to read the "
                                           "card(s) by hand at the table.")] = False,
     advantage: Annotated[bool, typer.Option(
@@ -149,10 +154,11 @@ def die(
     JSON: advantage (normal, advantage or disadvantage), kept (the indexes of rolls that
     count; the others were dropped).
 
-    Example: d2d fate die d10 --count 2
+    Example: d2d fate die d10 2
     """
     from d2d_cli.rules.deck import dice  # only this command reads dice (a lookup stays light)
 
+    count = positional_or_option(count_, count, "count", 1)
     spec = dice.check(sides, count)
     mode = ("advantage" if advantage and not disadvantage else
             "disadvantage" if disadvantage and not advantage else "normal")

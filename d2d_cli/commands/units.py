@@ -10,6 +10,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
@@ -123,13 +124,18 @@ def condition(
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\", Dying (d2d ref conditions).",
                                         click_type=_complete.CONDITION)],
-    count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False, help="How many tokens (1–20; default 1).")]
+    = None,
+    count: Annotated[int | None, typer.Option(
+        "--count", "-n", help="How many tokens, by name (the same as COUNT).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Add or remove condition tokens (000 Glossary); each token applies its penalty.
 
-    Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
+    Example: d2d unit condition "Goblin Scout" add Fatigue 2
     """
+    count = positional_or_option(count_, count, "count", 1)
     order = conditions.order(action, cond, count)
     result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
     render.emit(result, show_unit, as_json=json)
