@@ -72,15 +72,21 @@ def new(
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
 
-    On a terminal without stat or template flags it asks step by step; in a script it
-    never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
+    On a terminal without stat or template flags it asks step by step, offering only
+    levels the budget allows (Ctrl-C leaves with exit 130, nothing created); in a script
+    it never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
     """
     overrides = {"body": body, "mind": mind, "will": will, "speed": speed}
     answers = {"motivation": motivation, "impact": impact, "formative": formative,
                "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
                "trigger": trigger}
     if template is None and not any(overrides.values()) and _interactive():
-        template, overrides, archetype, answers = _ask(archetype, answers)
+        try:
+            template, overrides, archetype, answers = _ask(archetype, answers)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D: leave, nothing saved
+            sys.stdout.write("\n")
+            sys.stderr.write("d2d: cancelled: no character was created\n")
+            raise typer.Exit(130) from None
     unit = ch.character(name, template, overrides, archetype=archetype, conception=answers)
     render.emit(_change(ctx, lambda roster, o: ch.create(roster, unit, o)), show_sheet,
                 as_json=json)
@@ -288,6 +294,15 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _fitting(stat: str, preferred: int, left: int, after: int) -> int:
+    """The level offered for ``stat``: the template's, or the nearest one the budget
+    still allows (never Speed 4 with 3 points left), so Enter always works."""
+    from d2d_cli.rules.scale.stats import MAX_LEVEL, MIN_LEVEL
+
+    levels = sorted(range(MIN_LEVEL, MAX_LEVEL + 1), key=lambda v: (abs(v - preferred), v))
+    return next((v for v in levels if ch.stat_step(stat, v, left, after) is None), preferred)
+
+
 def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         str, dict[str, str | None], str | None, dict[str, str | None]]:
     """Step-by-step creation with Rich prompts, showing the budget left after each stat."""
@@ -302,7 +317,8 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         after = len(units.STATS) - n - 1
         while True:  # only the stat that breaks the budget is asked again
             level = IntPrompt.ask(f"{s.capitalize()} (2–10, {left} points left)",
-                                  default=base[s].level, console=con)
+                                  default=_fitting(s, base[s].level, left, after),
+                                  console=con)
             problem = ch.stat_step(s, level, left, after)
             if problem is None:
                 break
