@@ -19,3 +19,34 @@ def test_the_scene_load_example_works_outside_the_repo(d2d, tmp_path: Path) -> N
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("Combat #1")
+
+
+def test_no_option_help_cites_the_rule_files() -> None:
+    """Citations such as (000 l.453) live in docs/citations.md, not in option help; after
+    a merge, ``python scripts/strip_citations.py`` moves any new one there."""
+    import re
+
+    from tests.test_conventions import COMMANDS
+
+    cite = re.compile(r"\b00[01] (?:l|p)\.\s?\d")
+    cited = [(path, p.name, p.help) for path, cmd in COMMANDS for p in cmd.params
+             if cite.search(getattr(p, "help", None) or "")]
+    assert cited == []
+    rows = (Path(__file__).parent.parent / "docs" / "citations.md").read_text(
+        encoding="utf-8")
+    assert "| `_situation.py` | `--skill-stat` | 000 l.453 |" in rows
+
+
+def test_the_citation_script_moves_a_citation_out_of_help(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
+    import strip_citations
+
+    module = tmp_path / "m.py"
+    module.write_text('X = typer.Option("--high", help="Level +1 "\n    "(000 l.323).")\n'
+                      'Y = typer.Option(help="Body (000 l.453; default Body).")\n',
+                      encoding="utf-8")
+    assert strip_citations.rewrite(module) == [("m.py", "--high", "000 l.323"),
+                                               ("m.py", "Y", "000 l.453")]
+    assert module.read_text(encoding="utf-8") == (
+        'X = typer.Option("--high", help="Level +1"\n    ".")\n'
+        'Y = typer.Option(help="Body (default Body).")\n')

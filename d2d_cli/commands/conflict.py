@@ -21,13 +21,13 @@ LevelA = Annotated[int | None, typer.Option(help="Side A" + _LEVEL_HELP)]
 LevelB = Annotated[int | None, typer.Option(help="Side B" + _LEVEL_HELP)]
 AdvantageOpt = Annotated[list[str] | None, typer.Option(
     metavar="a|b", help="That side has Advantage: one more Fate card is revealed and the "
-    "best kept (000 l.423). Repeatable.")]
+    "best kept. Repeatable.")]
 DisadvantageOpt = Annotated[list[str] | None, typer.Option(
     metavar="a|b", help="That side has Disadvantage: one more Fate card is revealed and "
-    "the worst kept (000 l.424). Repeatable.")]
+    "the worst kept. Repeatable.")]
 ObstacleOpt = Annotated[list[str] | None, typer.Option(
     "--obstacle", metavar="SUIT=NAME", help="With --cover: a major obstacle's suit (C=rock); "
-    "a Fate card is revealed first, a matching suit makes it the target (001 l.718–720).")]
+    "a Fate card is revealed first, a matching suit makes it the target.")]
 
 
 @app.command()

@@ -139,9 +139,9 @@ def die(
     explain: Annotated[bool, typer.Option("--explain", help="Also say how to read the "
                                           "card(s) by hand at the table.")] = False,
     advantage: Annotated[bool, typer.Option(
-        "--advantage", help="Read each die twice, keep the higher (000 l.1122).")] = False,
+        "--advantage", help="Read each die twice, keep the higher.")] = False,
     disadvantage: Annotated[bool, typer.Option(
-        "--disadvantage", help="Read each die twice, keep the lower (000 l.1178).")] = False,
+        "--disadvantage", help="Read each die twice, keep the lower.")] = False,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:

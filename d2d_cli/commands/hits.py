@@ -39,15 +39,15 @@ def hit(
     difficulty: Annotated[int | None, typer.Option(
         "--difficulty", metavar="N", help="The Difficulty, over the --vs unit's stat.")] = None,
     stat: Annotated[str | None, typer.Option(
-        metavar="STAT", help="The --vs unit's stat that is the Difficulty (default body: 001 "
-        "l.824 \"Weapons default to Body\").")] = None,
+        metavar="STAT", help="The --vs unit's stat that is the Difficulty (default "
+        "body).")] = None,
     skill: s.SkillOpt = None,
     rival_skill: s.RivalSkillOpt = None,
     skill_stat: s.SkillStatOpt = None,
     advantage: Annotated[bool, typer.Option(
-        "--advantage", help="Reveal one more combo card, keep the best (000 l.423).")] = False,
+        "--advantage", help="Reveal one more combo card, keep the best.")] = False,
     disadvantage: Annotated[bool, typer.Option(
-        "--disadvantage", help="Reveal one more combo card, keep the worst (000 l.424).")
+        "--disadvantage", help="Reveal one more combo card, keep the worst.")
     ] = False,
     range_: s.RangeOpt = None,
     attack: s.AttackOpt = None,

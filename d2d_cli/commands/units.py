@@ -376,9 +376,9 @@ def ability(
     action: Annotated[str, typer.Argument(metavar="use|drop|list", click_type=_complete.Names(
         "action", _complete.words("use", "drop", "list")))],
     which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
-    skill: Annotated[str | None, typer.Option(click_type=_complete.SKILL,
-    help="The Skill the Ability uses (000 "
-                     "l.757), the first time it is used.")] = None,
+    skill: Annotated[str | None, typer.Option(
+        click_type=_complete.SKILL,
+        help="The Skill the Ability uses, the first time it is used.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use an Ability — a free action that puts it in Cooldown (001 l.585) — within the
