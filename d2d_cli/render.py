@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 HumanView = Callable[["Console", Any], None]
 
 # The command being run ("fate draw"), for every envelope; set by begin() when a command
-# starts (commands._common.D2DCommand), reset by the boundary for each command line.
+# starts (commands._app.D2DCommand), reset by the boundary for each command line.
 _current_command: str | None = None
 
 
