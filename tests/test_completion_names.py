@@ -105,6 +105,8 @@ def table(d2d) -> None:  # type: ignore[no-untyped-def]
     ("unit condition Archer a", ["add"]),
     ("unit power Thief use Fi", ["Fire"]),
     ("roll --system h", ["hero"]),
+    ("roll --system hero ", ["check", "passive", "percent"]),
+    ("roll d2", []),
     ("char export Archer --format h", ["html"]),
     ("scene load com", ["combat1"]),
     ("session use ", ["t"]),

@@ -191,6 +191,16 @@ class Sides(Names):
         return matching([*_approaches(), *units], incomplete) or complete_cards(incomplete)
 
 
+def _procedures(ctx: Any) -> list[str]:
+    """With ``roll --system NAME`` typed before: that system's procedures."""
+    from d2d_cli.rules.roll import systems
+
+    name = (ctx.params.get("system") if ctx is not None else None) or ""
+    if not name or name.lower().endswith(".toml"):
+        return []
+    return list(systems.load(name).procedures)
+
+
 def _powers(ctx: Any = None) -> list[str]:
     """The skills that are Powers or Magic (``unit power NAME use FIRE``)."""
     from d2d_cli.rules.units import characters, powers
@@ -222,6 +232,7 @@ FORMAT = Names("format", words("svg", "html", "toml"))
 APPROACH = Names("approach", _approaches, cards=True)
 SIDE = Sides("side", _approaches)
 POWER = Names("skill", _powers)
+PROCEDURE = Names("procedure", _procedures)
 CARD = Cards()
 
 

@@ -41,8 +41,9 @@ class RollCommand(_app.D2DCommand):
 def roll(
     ctx: typer.Context,
     expression: Annotated[list[str] | None, typer.Argument(
-        metavar="EXPR", help="The expression (quote it, or give it as words), or with "
-        "--system the procedure and its --options.")] = None,
+        metavar="EXPR", click_type=_complete.PROCEDURE,
+        help="The expression (quote it, or give it as words), or with --system the "
+        "procedure and its --options.")] = None,
     system: Annotated[str | None, typer.Option(
         "--system", metavar="NAME|FILE", click_type=_complete.SYSTEM,
         help="A system of procedures: hero (seed 002), "
