@@ -55,6 +55,7 @@ def conflict(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
@@ -100,7 +101,7 @@ def conflict(
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus)
+                    level_bonus=opts.level_bonus, use_map=not no_map)
     result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 
@@ -135,6 +136,7 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
         who = f"{render.escape(side.unit)} — " if side.unit else ""
         return f"{who}{side.approach.capitalize()}{card}"
 
+    s.show_map(con, r.map)
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
     rows = []
     if r.side_a.unit or r.side_b.unit or r.modifiers:
