@@ -139,7 +139,7 @@ def _click_items(words: list[str], incomplete: str, obj: Any) -> list[Any]:
     the shell's ``d2d <TAB>``."""
     root = obj.root
     args = hoist_globals(list(words))
-    items = list(BashComplete(root, {"obj": obj}, "d2d", COMPLETE_VAR)
+    items = list(PlayComplete(root, {"obj": obj}, "d2d", COMPLETE_VAR)
                  .get_completions(args, incomplete))
     if incomplete.startswith("-") and words:  # global options work after the command too
         globals_ = [p for p in root.params if getattr(p, "opts", None)
@@ -161,6 +161,23 @@ def escape(value: str) -> str:
     return "".join(ch if ch in _SAFE else "\\" + ch for ch in value)
 
 
+class PlayComplete(ShellComplete):
+    """Click's completion for a ``d2d play`` line: only its resolution of what is being
+    completed (``get_completions``); the line editor does the rest."""
+
+    name = "d2d-play"
+    source_template = ""
+
+    def source_vars(self) -> dict[str, Any]:
+        return {}
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        return [], ""
+
+    def format_completion(self, item: Any) -> str:
+        return str(item.value)
+
+
 class BashComplete(ShellComplete):
     """Bash, by Click's documented extension point (a ``ShellComplete`` registered for
     the ``complete_bash`` instruction): Typer's script and protocol, except that each
@@ -172,6 +189,7 @@ class BashComplete(ShellComplete):
     name = "bash"
     source_template = ""  # the script is Typer's: cli's --show-completion prints it
     quoted = False
+    trim = ""
 
     def source_vars(self) -> dict[str, Any]:
         return {"complete_func": self.func_name, "autocomplete_var": self.complete_var,
@@ -186,10 +204,39 @@ class BashComplete(ShellComplete):
         incomplete = cwords[cword] if cword < len(cwords) else ""
         if cword == len(cwords) - 1:
             self.quoted = split_partial(raw).quote is not None
-        return cwords[1:cword], incomplete
+        # Bash cuts words at ':' too (COMP_WORDBREAKS): `Thief:fa` arrives as `Thief`,
+        # `:`, `fa`. The word is glued back for Click, and what bash replaces is only
+        # the part after the colon, so the candidates lose that prefix (as
+        # bash-completion's __ltrim_colon_completions does).
+        start = cword
+        if incomplete == ":" and cword >= 2:
+            start = cword - 1
+        elif cword >= 3 and cwords[cword - 1] == ":":
+            start = cword - 2
+        if start != cword:
+            self.trim = cwords[start] + ":"
+            incomplete = self.trim + (incomplete if incomplete != ":" else "")
+        return cwords[1:start], incomplete
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[Any]:
+        """A candidate ending in ``:`` (``Thief:``, a unit side of a conflict waiting for
+        its approach) is not a whole word: bash would put a space after it, so bash is
+        given its continuations instead (``Thief:fast``…)."""
+        items = super().get_completions(args, incomplete)
+        out: list[Any] = []
+        for item in items:
+            value = str(item.value)
+            if value.endswith(":") and value != incomplete:
+                out += super().get_completions(args, value) or [item]
+            else:
+                out.append(item)
+        return out
 
     def format_completion(self, item: Any) -> str:
-        return str(item.value) if self.quoted else escape(str(item.value))
+        value = str(item.value)
+        if self.trim and value.startswith(self.trim):
+            value = value[len(self.trim):]
+        return value if self.quoted else escape(value)
 
 
 def register() -> None:

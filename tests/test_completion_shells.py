@@ -82,3 +82,13 @@ def test_an_option_value_with_a_space_completes_and_runs(bash) -> None:  # type:
     out = _complete_and_run(bash, "d2d task win Knot --hits 1 --by Th",
                             "d2d task win Knot --hits 1 --by Thief ")
     assert "Knot" in out and "error" not in out
+
+
+def test_a_unit_side_of_a_conflict_completes_with_its_approach(bash) -> None:  # type: ignore[no-untyped-def]
+    # `Thief:` is not a whole word (bash would add a space): bash gets Thief:fast… and
+    # inserts what they share; after the colon (where bash cuts words) the approaches.
+    bash.send("d2d conflict fast Thi\t")
+    bash.expect_exact("Thi")
+    bash.expect_exact("ef:")
+    out = _complete_and_run(bash, "bl", "block ")
+    assert "A: Fast   vs   B: Thief" in out and "error" not in out
