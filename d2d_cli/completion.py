@@ -1,11 +1,12 @@
-"""Tab completion of a ``d2d play`` line: commands, options and their values.
+"""Tab completion: of a ``d2d play`` line, and the bash side of ``d2d <TAB>``.
 
-The candidates come from the same place as the shell's ``d2d <TAB>``: Click's completion
-of the real command tree (so a new command or option completes with no change here),
-and the completer functions of ``commands/_complete.py`` for names read from the session
-(units, tasks…) and the rules' tables (skills, conditions, cards…). What this module
-adds is the part a shell does for Click: cutting a half-typed line into words, and
-quoting a name with spaces (``"Goblin Scout"``) as it is inserted.
+The candidates of both come from one place: Click's completion of the real command tree
+(so a new command or option completes with no change here), whose name-taking
+parameters complete through ``commands/_complete.py`` (one matching rule for units,
+tasks, skills, conditions, kinds…). What this module adds is the part a shell does for
+Click: cutting a half-typed line into words and quoting a name with spaces
+(``"Goblin Scout"``) as it is inserted into a play line (:func:`candidates`); for bash,
+escaping each candidate so bash reads it back as one word (:class:`BashComplete`).
 """
 
 from __future__ import annotations
