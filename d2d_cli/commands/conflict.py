@@ -101,7 +101,7 @@ def conflict(
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=not no_map)
+                    level_bonus=opts.level_bonus, use_map=not no_map, opts=opts)
     result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 

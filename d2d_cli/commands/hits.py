@@ -62,6 +62,10 @@ def hit(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
     card: _reveal.CardOpt = None,
+    heroic_feat: Annotated[str | None, typer.Option(
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat (001 l.611–613): a — your "
+        "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
+        "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
@@ -92,8 +96,12 @@ def hit(
                     vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
                     ten_always_hits=opts.ten_always_hits, data=data, by=by,
                     difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
-                    use_map=not no_map)
+                    use_map=not no_map, opts=opts, heroic_feat=heroic_feat)
     result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+        with _state.edit(ctx) as tx:
+            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
+            tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
     render.emit(result, _show, as_json=json)
 
 

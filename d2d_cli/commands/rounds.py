@@ -10,7 +10,7 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _reveal, _state
 from d2d_cli.commands.clock import show_reached
 from d2d_cli.rules.deck.cards import names as card_names
-from d2d_cli.rules.time import rounds, tasks
+from d2d_cli.rules.time import rounds, tasks, upkeep
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
@@ -110,6 +110,15 @@ def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
             f"{render.escape(x.text)} ({x.chance}): {card_names(x.cards)} → {x.value}: "
             + ("[yellow]occurs![/]" if x.occurs else "does not occur") for x in s.checks], \
             "none"
+    if isinstance(s, upkeep.PowersStep):
+        return "Continuous Powers — the Price of Power (000 l.878):", [
+            f"{render.escape(p.unit)}: " + ", ".join(
+                f"{render.escape(k)} ({v.replace('_', ' ').title()} +1)"
+                for k, v in p.paid.items()) for p in s.paid], ""
+    if isinstance(s, upkeep.StealthStep):
+        return "Remain Hidden — Stealth tokens +1 (000 l.807):", [
+            f"{render.escape(h.unit)}: {h.tokens_before} → {h.tokens} (at most "
+            f"{h.max_tokens})" for h in s.units], ""
     return f"Clock: {s.clock_before} → {s.clock}", [], ""
 
 

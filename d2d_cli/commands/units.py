@@ -325,20 +325,23 @@ def act(
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
     price (001 l.577–609: Burst of Speed Slow +1, Move +2, Turn +1; Push the Limit
-    Fatigue +1; State of Mind and Detect Stun +1; Grit your Teeth Stress +1); Evade
-    gives Move +2 (001 l.750).
+    Fatigue +1; State of Mind and Detect Stun +1; Grit your Teeth Stress +1). Push the
+    Limit (Skill +1) and Grit your Teeth (penalties ignored) last the Round: conflict,
+    hit, odds and the Status Bar read them. Evade gives Move +2 (001 l.750), once per
+    Interact Action the unit took: it is a response inside a Conflict.
 
     JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
     facing, conditions_added, conditions_removed, readied, boosts, stealth, detect
-    (target, mind, body, range, difficulty, target_tokens; or null), note, source, space
-    (null: an Action does not move the unit).
+    (target, mind, body, range, difficulty, target_tokens, reading, sense, source; or
+    null), note, source, space (null: an Action does not move the unit).
 
     Example: d2d unit act Archer recover fatigue
     """
     from d2d_cli.rules.time import turns
 
+    opts = _state.options(ctx, _state.read(ctx))
     result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
-                                                               action, arg, range_))
+                                                               action, arg, range_, opts))
     render.emit(result, show_spending, as_json=json)
 
 
@@ -468,11 +471,13 @@ def power(
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
     what the Effect points buy (Area 1 point = 1 space, then Area Effect cards), and
-    the Price of Power (a Condition); upkeep pays the Price again for each Continuous
-    Power at the Event phase; end lets one lapse.
+    the Price of Power (a Condition); in a round the use spends the Interact Action
+    (Move:-[Action Cost], 001 l.627). round end pays each Continuous Power's Price at
+    the Event phase; upkeep pays it now (once a phase); end lets one lapse.
 
     JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
-    range, duration, continuous, area, area_spaces, area_effect, price, conditions.
+    range, duration, continuous, area, area_spaces, area_effect, price, conditions,
+    move_before, move, action_cost (null outside a round).
     JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
@@ -483,12 +488,14 @@ def power(
         o = powers.order(which, effect, price, initiative=initiative, result=result_,
                          range_=range_, duration=duration, continuous=continuous,
                          area_points=area, close=close)
-        rule = _state.options(ctx, _state.read(ctx)).power_area
-        render.emit(_change(ctx, lambda roster: powers.use(roster, name, o, rule)),
-                    show_power, as_json=json)
+        from d2d_cli.rules.time import upkeep
+
+        opts = _state.options(ctx, _state.read(ctx))
+        render.emit(_in_round(ctx, lambda roster, n, phase: upkeep.use_power(
+            roster, n, phase, name, o, opts.power_area, opts)), show_power, as_json=json)
     elif action == "upkeep" and which is None:
-        render.emit(_change(ctx, lambda roster: powers.upkeep(roster, name, price)),
-                    show_upkeep, as_json=json)
+        render.emit(_in_round(ctx, lambda roster, n, phase: powers.upkeep(
+            roster, name, price, n)), show_upkeep, as_json=json)
     elif action == "end" and which is not None:
         render.emit(_change(ctx, lambda roster: powers.end(roster, name, which)),
                     show_upkeep, as_json=json)
@@ -521,8 +528,13 @@ def show_spending(con: Any, r: turns.Spending) -> None:
         con.print(f"  [cyan]{render.escape(b)}[/]")
     if r.detect is not None:
         d = r.detect
-        con.print(f"  Detect {render.escape(d.target)}: Mind {d.mind} vs Body {d.body} − "
-                  f"Range {d.range} = Difficulty {d.difficulty} (001 l.593)")
+        if d.reading == "000":
+            con.print(f"  Detect {render.escape(d.target)} by {(d.sense or '').title()} at "
+                      f"Range {d.range}: Mind {d.mind} vs Body {d.body} (000 l.252–253)")
+        else:
+            con.print(f"  Detect {render.escape(d.target)}: Mind {d.mind} vs Body {d.body} + "
+                      f"Range {d.range} = Difficulty {d.difficulty} (001 l.593, "
+                      "docs/errata.md)")
     if r.note:
         con.print(f"  [dim]{render.escape(r.note)}[/]")
 
@@ -567,8 +579,11 @@ def show_power(con: Any, r: powers.PowerUsed) -> None:
     if r.duration:
         line.append(f"Duration {r.duration}")
     if r.continuous:
-        line.append("Continuous: pay the Price each Event phase (d2d unit power NAME upkeep)")
+        line.append("Continuous: round end pays the Price each Event phase")
     con.print("  " + " · ".join(line))
+    if r.action_cost is not None:
+        con.print(f"  Interact Action: Move {r.move_before} → {r.move} (Action Cost "
+                  f"{r.action_cost})")
 
 
 def show_upkeep(con: Any, r: powers.Upkeep) -> None:

@@ -263,6 +263,13 @@ UNIT = Table({
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
     "space": Str(10), "double": Bool,
+    # issue 19: what a Special Action leaves for the Round (rules/units/effects.py) and
+    # the gear the Damage Modifiers read (rules/combat/damage.py).
+    "effects": MapOf(Int(0, MAX_INT), Str(100)),
+    "gear": Table({"vulnerable": ListOf(Str(100)), "screen": Int(0, MAX_INT),
+                   "shield": Any_, "shield_covers": ListOf(Str(100)),
+                   "items": MapOf(Str(100), Str(100)),
+                   "damaged": MapOf(Int(0, MAX_INT), Str(100))}),
 })
 
 SHAPE: dict[str, Check] = {

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, Standing, keep
@@ -406,7 +407,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         terms: Terms | None = None, skill: str | None = None,
         rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
         reading: str = "001", fate_orientation: str = "color",
-        level_bonus: str = "001", use_map: bool = True) -> ConflictAsk:
+        level_bonus: str = "001", use_map: bool = True,
+        opts: Options = DEFAULTS) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
     when both are placed, unless ``use_map`` is False)."""
@@ -425,7 +427,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  terms or Terms(), skill=skill, rival_skill=rival_skill,
-                 field=field(data, units.values()) if use_map else None)
+                 field=field(data, units.values()) if use_map else None, opts=opts)
     obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
@@ -519,3 +521,22 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
         cannot_block=sit.no_block, cover=cover, map=sit.geometry)
+
+
+def unit_levels(data: dict[str, Any], a: str | None, b: str | None,
+                skill: str | None = None, opts: Options = DEFAULTS) -> tuple[int, int]:
+    """Side A's and side B's Levels for ``odds conflict --by A --rival B``, read as
+    ``conflict`` reads a unit side (skill, conditions, this Round's effects), at least 0
+    (the Level Bonus of a rank tiebreak), the map's geometry included when both are
+    placed."""
+    from d2d_cli.rules.board.derive import field
+    from d2d_cli.rules.units.roster import find, roster
+
+    units = roster(data) if data.get("units") else {}
+    ua = find(units, a) if a is not None else None
+    ub = find(units, b) if b is not None else None
+    sit = assess(Who(ua, None if ua else 0, level_option="--level-a"),
+                 Who(ub, None if ub else 0, level_option="--level-b"), Terms(),
+                 skill=skill if ua else None, opts=opts,
+                 field=field(data, units.values()) if ua and ub else None)
+    return max(0, sit.a.level), max(0, sit.b.level)

@@ -83,6 +83,24 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1014 "Win - Challenge:-Hits"'),
     Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
            '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
+    # issue 19 (round): 000's readings of the round, each a table may choose.
+    Option("push_the_limit", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.597 "Skill:+1 this Round"'),
+    Option("burst_of_speed", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.609 "Move:+2 AND Turn:+1"'),
+    Option("evade", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.750 "Move:+2 (Win or Lose)"'),
+    Option("detect", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.593 "[Mind] vs [Body]-[Range] to detect" (docs/errata.md)'),
+    Option("reach", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.689 "Reach - Range:0-2"'),
+    Option("weapon_damage", "armor", '"armor" or "difficulty"',
+           _one_of("armor", "difficulty"), '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("armor", "rating", '"rating" or "reduce"', _one_of("rating", "reduce"),
+           '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("hit_location", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.892–894 "Find Deck with matching Damage Types / Draw until you find '
+           'matching a Type"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -109,6 +127,14 @@ class Options:
     combos: str = "played"
     task_win: str = "001"
     power_area: str = "table"
+    push_the_limit: str = "001"
+    burst_of_speed: str = "001"
+    evade: str = "001"
+    detect: str = "001"
+    reach: str = "001"
+    weapon_damage: str = "armor"
+    armor: str = "rating"
+    hit_location: str = "001"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

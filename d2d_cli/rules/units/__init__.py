@@ -2,5 +2,6 @@
 "Stealth", the Glossary's Conditions; 001 p.7 "Unit", p.42 "Advancement"): the roster
 (``roster``), Conditions (``condition_table``, ``conditions``), skills (``skills``),
 22-point creation and advancement (``characters``), what a unit keeps in play
-(``unit_state``), Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
+(``unit_state``), what a Special Action leaves on a unit for the Round (``effects``),
+Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
 the Status Bar (``status_bar``)."""

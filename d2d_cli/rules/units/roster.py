@@ -151,8 +151,11 @@ def effective_stats(unit: Unit) -> dict[str, str]:
     """Stats after the unit's condition penalties, per token (000 Glossary: "Fatigue - A
     Minor Condition that gives Body:-1"). The scale stays; the level may fall below 2
     and stops at 0 ("6x1" with 2 Fatigue → "4x1"; → "0x1" at worst): 001 p.35 "IF Unit
-    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form."""
-    delta = penalties(unit.conditions)
+    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form. Grit your
+    Teeth ignores them for the Round (001 l.605 "Ignore all penalties this Round";
+    rules.units.effects)."""
+    delta = {} if (unit.extra.get("effects") or {}).get("grit_your_teeth") else \
+        penalties(unit.conditions)
     out = {}
     for s, st in unit.stats.items():
         d = delta.get(s, 0)
