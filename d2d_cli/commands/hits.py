@@ -63,7 +63,7 @@ def hit(
         "from the Fate deck (or --card).")] = False,
     card: _reveal.CardOpt = None,
     heroic_feat: Annotated[str | None, typer.Option(
-        "--heroic-feat", metavar="a|b", help="A Heroic Feat (001 l.611–613): a — your "
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat: a — your "
         "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
         "pays from its CP.")] = None,
     json: _app.JsonOpt = False,

@@ -45,12 +45,15 @@ def conflict(
     level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
     level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="Side A's unit: its Level as d2d conflict reads it "
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="Side A's unit: its Level as d2d conflict reads it "
         "(skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
     rival: Annotated[str | None, typer.Option(
-        "--rival", metavar="UNIT", help="Side B's unit, read the same way.")] = None,
+        "--rival", metavar="UNIT", click_type=_complete.UNIT,
+        help="Side B's unit, read the same way.")] = None,
     skill: Annotated[str | None, typer.Option(
-        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+        "--skill", metavar="SKILL", click_type=_complete.SKILL,
+        help="--by's skill (default its best Combat skill).")
     ] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
@@ -96,18 +99,21 @@ def hits(
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
-    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", help="The "
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", click_type=_complete.UNIT,
+                                    help="The "
                                     "Difficulty: a number 1 or more, a stat (2x1 → 2), or "
                                     "the Rival unit (its Body, its Level).")] = "",
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="The unit scoring the Hits: its Level as d2d hit reads "
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="The unit scoring the Hits: its Level as d2d hit reads "
         "it (skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
     skill: Annotated[str | None, typer.Option(
-        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+        "--skill", metavar="SKILL", click_type=_complete.SKILL,
+        help="--by's skill (default its best Combat skill).")
     ] = None,
     heroic_feat: Annotated[str | None, typer.Option(
         "--heroic-feat", metavar="a|b", help="A Heroic Feat as d2d hit takes it: a Hits +1, "
-        "b Hits -1 (001 l.611–613); nothing is spent here.")] = None,
+        "b Hits -1; nothing is spent here.")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
