@@ -28,7 +28,7 @@ DOC = ROOT / "docs" / "citations.md"
 
 # A citation of the rule texts: 000/001 with a line or page ("000 l.453", "001 p.31",
 # "001 l.716–718"), or a named section ('000 "Powers"'), up to a ";" or the ")".
-CITE = r"(?:00[01])(?:\s+(?:l|p)\.\s?[\d–-]+(?:,\s*(?:l\.)?\s?[\d–-]+)*|\s+\"[^\"]*\")+"
+CITE = r"(?:00[01])(?:\s+(?:l|p)\.\s?[\d–-]+(?:,\s*(?:l\.)?\s?[\d–-]+)*|\s+\\?\"[^\"\\]*\\?\")+"
 PAREN = re.compile(r"\s?\(([^()]*)\)")
 ALONE = re.compile(rf"^\s*{CITE}\s*$")
 HEAD = re.compile(rf"^\s*{CITE}\s*[;,:]\s*")
@@ -60,6 +60,9 @@ def strip(text: str) -> tuple[str, list[str]]:
             if hit:
                 found.append(hit.group(0).strip(" ;,:"))
                 inner = rx.sub("", inner)
+        if ALONE.match(inner):  # "(001 l.1131; 000 l.377 \"…\")": all of it
+            found.append(inner.strip())
+            return ""
         return m.group(0)[: m.group(0).index("(")] + f"({inner})"
 
     out = PAREN.sub(paren, text)
@@ -116,7 +119,7 @@ def rewrite(path: Path) -> list[tuple[str, str, str]]:
                 new, found = strip(tok.string)
                 if found:
                     edits[tok.start] = new
-                    rows += [(path.name, option, c) for c in found]
+                    rows += [(path.name, option, c.replace('\\"', '"')) for c in found]
                     if previous is not None and re.match(r"^[rbuf]*[\"'][.,;]", new):
                         # "… Level +1 " ".": the space before the stop goes too
                         prev = edits.get(previous.start, previous.string)

@@ -33,6 +33,7 @@ NOT_A_NAME = {
     ("hit", "flank"): "[a:|b:]side|back: a position",
     ("char learn", "ability"): "the Ability gained: free text, a new name",
     ("unit ability", "which"): "an Ability the character learned: free text",
+    ("char unlearn", "ability"): "an Ability the character learned: free text",
     ("unit act", "arg"): "what it names depends on the action (a condition, an Ability, a "
                          "unit)",
 }
@@ -46,6 +47,8 @@ def _leaves(cmd: Any, path: list[str]) -> Iterator[tuple[str, Any]]:
 
 
 def takes_name(param: Any) -> bool:
+    if getattr(param, "is_flag", False):
+        return False  # --action/--no-action: a flag, not a name
     words = set(re.split(r"[^A-Z_]+", (param.metavar or "").upper().replace("_", " ")))
     if "=" in (param.metavar or ""):
         return False  # NAME=LEVEL and the like: a pair, not a name

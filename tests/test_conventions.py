@@ -15,14 +15,14 @@ from d2d_cli.cli import root_command
 # Rule 2–3: the number a command is about, positional (``X_``) and by name (``--X``):
 # "how many" wherever it is asked, and these numbers where they are what the command is
 # about (elsewhere --difficulty or --hits is a modifier: hit --difficulty, crit --hits).
-HOW_MANY = {"count", "last"}
+HOW_MANY = {"count", "last", "runs"}
 TWINNED = {("task new", "difficulty"), ("task win", "hits"), ("task lose", "hits"),
            ("clock event add", "at"), ("clock event random", "chance")}
 # Rule 6: the one documented exception.
 REQUIRED_OPTIONS = {("unit add", "body"), ("unit add", "mind"), ("unit add", "will"),
                     ("unit add", "speed")}
 # Rule 7: each one-letter form means the same everywhere.
-SHORT = {"-n": {"--count", "--last"}, "-c": {"--card"}, "-d": {"--difficulty"},
+SHORT = {"-n": {"--count", "--last", "--runs"}, "-c": {"--card"}, "-d": {"--difficulty"},
          "-H": {"--hits"}, "-w": {"--worker"}, "-o": {"--output"}, "-f": {"--format"},
          "-r": {"--recover"}, "-h": {"--help"}}
 NO_JSON = {"play", "tour"}  # rule 8: they run other commands

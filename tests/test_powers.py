@@ -34,9 +34,11 @@ def test_area_rows_are_the_printed_ones() -> None:
                        "5 points - Area Effect:8"]
     assert [powers.area(p)[2] for p in range(1, 6)] == [
         "1 space", "Area Effect:1", "Area Effect:2", "Area Effect:4", "Area Effect:8"]
-    # Beyond the rows only the formula is printed, and it is used: (6-1)^2 = 25
-    # (docs/errata.md "Power area"); 0 points is the Standard "Area:0" (000 l.871).
-    assert powers.area(6)[1] == 25 and powers.area(0)[2] == "Area:0"
+    # Beyond the rows the default doubles on as the rows do: 16 at 6 points, where the
+    # formula gives (6-1)^2 = 25 (docs/errata.md "Power area", issue 19 item 13); 0
+    # points is the Standard "Area:0" (000 l.871).
+    assert powers.area(6)[1] == 16 and powers.area(6, "formula")[1] == 25
+    assert powers.area(0)[2] == "Area:0"
     assert powers.area(3, "formula")[1] == 4
 
 

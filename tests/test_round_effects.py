@@ -63,8 +63,7 @@ def test_push_the_limit_adds_skill_1_to_conflict_hit_and_odds(table: Runner) -> 
     odds = table.json("odds", "hits", "1", "--by", "Archer", "--vs", "Goblin")
     assert (odds_before["level"], odds["level"]) == (0, 1)
     assert (odds_before["glancing"]["fraction"], odds["glancing"]["fraction"]) == ("2/27", "0/1")
-    c_odds = table.json("odds", "conflict", "5S^", "5H^", "--by", "Archer", "--rival",
-                        "Goblin")
+    c_odds = table.json("odds", "conflict", "Archer:5S^", "Goblin:5H^")
     assert c_odds["a_wins"]["fraction"] == "1/1"  # 5−1=4 beats 5: A wins outright
     assert table.json("odds", "conflict", "5S^", "5H^", "--level-a", "1", "--level-b", "1")[
         "both_win"]["fraction"] == "1/1"
@@ -170,7 +169,7 @@ def test_the_dead_enter_no_conflict_and_do_not_recover(table: Runner,
     for args in (["conflict", "Archer:5S^", "Goblin:5H^"],
                  ["conflict", "Goblin:5S^", "Archer:5H^"],
                  ["hit", "5S", "--by", "Archer", "--vs", "Goblin"],
-                 ["odds", "conflict", "5S^", "fate", "--rival", "Goblin"]):
+                 ["odds", "conflict", "5S^", "Goblin:5H^"]):
         assert_refused(table, data_dir, args, "Goblin is Dead and cannot enter a Conflict")
     assert_refused(table, data_dir, ["round", "end", "--recover", "Goblin=fatigue"],
                    "Goblin is Dead and does not recover")

@@ -173,26 +173,61 @@ def respec(ctx: typer.Context, name: NameArg,
            skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                 help="The skill to reduce by one.")],
            json: _app.JsonOpt = False) -> None:
-    """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
-    level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
-    d2d char downtime starts the next; [rules] respec_limit = "none" lifts it).
+    """Reduce ONE skill by one level for the SP that level cost to train (001 l.1108: the
+    level below it; so training it back nets 0 SP). [rules] respec_sp = "lost": the lost
+    level itself (001 l.1102, +1 SP a cycle); "new": the new level (000 l.372). Once per
+    Downtime (000: "Between Sessions"; d2d char downtime starts the next; [rules]
+    respec_limit = "none" lifts it).
 
     Example: d2d char respec Rook Climbing
     """
     _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, rules.respec_sp, rules.respec_limit), json)
+        u, skill, rules.respec_sp, rules.respec_limit, rules.new_skill_sp), json)
 
 
 @app.command()
 def learn(ctx: typer.Context, name: NameArg,
-          ability: Annotated[str, typer.Argument(help="The Ability, Specialty or "
-                                                 "Proficiency gained.")],
+          ability: Annotated[str | None, typer.Argument(help="The Ability, Specialty or "
+                                                        "Proficiency gained.")] = None,
+          specialty: Annotated[bool, typer.Option(
+              "--specialty", help="ABILITY is a Specialty: Abilities gained in it later "
+              "(--in) cost 0 AP every third.")] = False,
+          within: Annotated[str | None, typer.Option(
+              "--in", metavar="SPECIALTY", help="The Specialty the Ability is gained in.")]
+          = None,
+          power: Annotated[str | None, typer.Option(
+              "--power", metavar="POWER", click_type=_complete.POWER,
+              help="Raise a Power's Rating by 1 instead.")] = None,
           json: _app.JsonOpt = False) -> None:
-    """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 "Advancement").
+    """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 l.377; 001 l.1127),
+    or a Power's Rating +1 (001 l.1131). An Ability gained in a Specialty the character
+    holds: every third costs 0 AP (000 l.378).
 
-    Example: d2d char learn Rook "Pick Lock"
+    Example: d2d char learn Rook "Pick Lock" --in Locks
     """
-    _advance(ctx, name, f"learn {ability}", lambda u, rules: ch.learn(u, ability), json)
+    what = f"learn {ability or ''}" if power is None else f"learn --power {power}"
+    _advance(ctx, name, what.strip(), lambda u, rules: ch.learn_ap(
+        u, ability, specialty=specialty, within=within, power=power), json)
+
+
+@app.command()
+def unlearn(ctx: typer.Context, name: NameArg,
+            ability: Annotated[str | None, typer.Argument(
+                help="The Ability, Item or Specialty given up.")] = None,
+            power: Annotated[str | None, typer.Option(
+                "--power", metavar="POWER", click_type=_complete.POWER,
+                help="Reduce a Power's Rating by 1 instead.")]
+            = None,
+            json: _app.JsonOpt = False) -> None:
+    """AP Respec: give up ONE Ability/Item/Specialty, or reduce ONE Power's Rating, for
+    AP +1 (001 l.1114–1119; 000 l.376 "remove ONE Ability and gain an AP"). Once per
+    Downtime ([rules] respec_limit); an Ability a Specialty gave free gives back 0 AP.
+
+    Example: d2d char unlearn Rook "Pick Lock"
+    """
+    what = f"unlearn {ability}" if power is None else f"unlearn --power {power}"
+    _advance(ctx, name, what, lambda u, rules: ch.unlearn(
+        u, ability, power, rules.respec_limit), json)
 
 
 @app.command()
@@ -253,6 +288,8 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
              "Conditions: " + e(conditions_text(r.conditions))]
     lines += [f"{q.capitalize()}: {e(a)}" for q, a in r.conception.items()]
     con.print(Panel([t, *lines], title=f"[bold]{e(r.name)}[/]"))
+    for note in r.notes:
+        con.print(f"[dim]Note: {e(note)}[/]")
 
 
 def _show_change(con: Any, r: ch.Advanced) -> None:
@@ -260,7 +297,7 @@ def _show_change(con: Any, r: ch.Advanced) -> None:
     name = render.escape(r.name)
     if isinstance(change, ch.SkillChange):
         con.print(f"{name}: {render.escape(change.line())}")
-    elif isinstance(change, ch.Learned):
+    elif isinstance(change, ch.Learned | ch.Unlearned):
         con.print(f"{name} {render.escape(change.line())}")
     elif isinstance(change, ch.Awarded):
         con.print(f"{name} is {change.line()}")

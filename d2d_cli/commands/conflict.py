@@ -59,6 +59,10 @@ def conflict(
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
+    spent: Annotated[bool | None, typer.Option(
+        "--spent/--unspent", help="Whether B, the Target, spent an Action on this Conflict "
+        "(default: what the round recorded: d2d unit act A interact B, d2d unit respond "
+        "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -73,7 +77,8 @@ def conflict(
     Units: A is the Actor, B the Rival. Each unit's Level is its skill's Level (--skill;
     the Rival's defending skill) less the condition penalties of its main Stat; the
     options --range, --cover, --high-ground, --flank, --confined, --outnumbered and
-    --weapon-scale change a side's Level (tables/modifiers.toml). Advantage comes from
+    --weapon-scale change a side's Level (tables/modifiers.toml); in a round, the cover,
+    range and high ground said with d2d unit situation are read when not typed. Advantage comes from
     --advantage, Blessed, and Disadvantage from Unskilled, Range and Weapon Scale; both
     sides at Disadvantage cancel. Table mode reads the cover card first, then A's, B's.
 
@@ -101,7 +106,8 @@ def conflict(
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=not no_map, opts=opts)
+                    level_bonus=opts.level_bonus, use_map=not no_map, spent=spent,
+                    target_action=opts.target_action, opts=opts)
     result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
     render.emit(result, _show, as_json=json)
 
@@ -143,6 +149,9 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
         rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])
                 for n, one in (("A", r.side_a), ("B", r.side_b))]
     s.show(con, rows, r.modifiers, r.advantage)
+    from d2d_cli.commands._exchange import show_recalled
+
+    show_recalled(con, r.sources)
     for name, one in (("A", r.side_a), ("B", r.side_b)):
         if one.set_aside is not None:
             shown = ", ".join(x.name() for x in one.revealed)
@@ -163,6 +172,8 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
     for name, got in (("A", r.effects.a), ("B", r.effects.b)):
         for e in got:
             con.print(f"  {name}: {e.text}")
+    for note in r.notes:
+        con.print(f"  [dim]{render.escape(note)}[/]")
 
 
 def _show_cover(con: Any, cover: rules.CoverTarget) -> None:

@@ -126,6 +126,9 @@ def _show(con: Any, r: rules.Hits) -> None:
                                                  and (r.revealed or r.set_aside)):
             con.print("  [dim]no cards revealed: nothing to keep[/]")
         con.print(f"Difficulty {r.difficulty}: {render.escape(r.sources['difficulty'])}")
+        from d2d_cli.commands._exchange import show_recalled
+
+        show_recalled(con, r.sources)
     con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
     for row in r.cards:
         _row(con, row)

@@ -38,44 +38,40 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
 def conflict(
     ctx: typer.Context,
     side_a: Annotated[str, typer.Argument(metavar="SIDE_A", click_type=_complete.SIDE,
-    help="An approach, a card "
-                                          "(7S^, QHv, RW) or fate.")],
+                                          help="An approach, a card "
+                                          "(7S^, QHv, RW), fate, or a unit as in d2d "
+                                          "conflict (Archer:7S^, \"Goblin Scout\").")],
     side_b: Annotated[str, typer.Argument(metavar="SIDE_B", click_type=_complete.SIDE,
-    help="The same for side B.")],
-    level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
-    level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
-    by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", click_type=_complete.UNIT,
-        help="Side A's unit: its Level as d2d conflict reads it "
-        "(skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
-    rival: Annotated[str | None, typer.Option(
-        "--rival", metavar="UNIT", click_type=_complete.UNIT,
-        help="Side B's unit, read the same way.")] = None,
-    skill: Annotated[str | None, typer.Option(
-        "--skill", metavar="SKILL", click_type=_complete.SKILL,
-        help="--by's skill (default its best Combat skill).")
-    ] = None,
+                                          help="The same for side B.")],
+    level_a: Annotated[int | None, typer.Option(
+        help="Side A's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
+    level_b: Annotated[int | None, typer.Option(
+        help="Side B's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The chance that A wins, B wins, both win (equal ranks) or neither (a tie), as
-    d2d conflict decides it, for every Fate card a fate side could reveal next.
+    d2d conflict decides it, for every Fate card a fate side could reveal next. A unit
+    side's Level is the one d2d conflict gives it (its skill, conditions, and the cover,
+    range and high ground said this round).
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
-    from d2d_cli.rules.combat import conflict as conflict_rules
+    from d2d_cli.rules.odds import sides
 
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
-    if by is not None or rival is not None:
-        got_a, got_b = conflict_rules.unit_levels(data, by, rival, skill, opts)
-        level_a = got_a if by is not None else level_a
-        level_b = got_b if rival is not None else level_b
+    named = sides.of_units(side_a, side_b, data, level_a, level_b, opts)
+    plain = named or sides.Sides(side_a, side_b, level_a or 0, level_b or 0)
     result = rules.conflict_odds(
-        side_a, side_b, piles, deck, level_a=level_a, level_b=level_b,
-        reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-        level_bonus=opts.level_bonus)
+        plain.side_a, plain.side_b, piles, deck, level_a=plain.level_a,
+        level_b=plain.level_b, reading=opts.conflict_chart,
+        fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus)
+    if named is not None:
+        from d2d_cli.rules.core.record import replace
+
+        result = replace(result, side_a=side_a, side_b=side_b)
     render.emit(result, _show_conflict, as_json=json)
 
 

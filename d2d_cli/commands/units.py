@@ -150,8 +150,9 @@ def heal(
         "\"right arm\") or its number on the Status Bar (1 = the first placed); repeat.")]
     = None,
     days: Annotated[int | None, typer.Option(
-        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days), "
-        "as the Glossary gives them.")] = None,
+        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days; "
+        "part-months carried to the next heal); no Minor Condition, Bleeding or Burning "
+        "outlasts a day ([rules] days_heal).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Heal a unit: take Crits off (the rules give no time: the Narrator says when) and
@@ -160,7 +161,8 @@ def heal(
 
     Example: d2d unit heal "Goblin Scout" --crit "right arm" --days 2
     """
-    order = conditions.healing(crit or [], days)
+    order = conditions.healing(crit or [], days,
+                               _state.options(ctx, _state.read(ctx)).days_heal)
     result = _change(ctx, lambda roster: conditions.heal(roster, name, order))
     render.emit(result, show_healed, as_json=json)
 
@@ -219,6 +221,9 @@ def show_healed(con: Any, r: conditions.Healed) -> None:
     after = f" after {r.days} day(s)" if r.days is not None else ""
     con.print(f"{render.escape(r.name)} healed{after}: "
               f"{render.escape(', '.join(healed)) or 'nothing to heal yet'}")
+    if r.carried:
+        con.print("  [dim]carried toward the next token: " + ", ".join(
+            f"{conditions.name_of(k)} {n} day(s)" for k, n in r.carried.items()) + "[/]")
     show_unit(con, r)
 
 
@@ -629,3 +634,11 @@ def place(
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
+
+
+# --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
+from d2d_cli.commands import _exchange  # noqa: E402
+
+app.command("situation")(_exchange.situation)
+app.command("interrupt")(_exchange.interrupt)
+app.command("respond")(_exchange.respond)

@@ -270,6 +270,16 @@ UNIT = Table({
                    "shield": Any_, "shield_covers": ListOf(Str(100)),
                    "items": MapOf(Str(100), Str(100)),
                    "damaged": MapOf(Int(0, MAX_INT), Str(100))}),
+    # What the round remembers (rules/units/exchange.py) and days of healing carried
+    # (rules/units/downtime.py).
+    "said": Table({"round": _COUNT, "cover": MapOf(Int(0, 100), Str(100)),
+                   "range": MapOf(Int(0, 10_000), Str(100)), "high_ground": ListOf(_NAME)},
+                  required=("round",)),
+    "interacted": Table({"round": _COUNT, "by": _NAME, "interrupt": Bool, "action": Bool},
+                        required=("round", "by")),
+    "interrupted": Table({"round": _COUNT, "by": ListOf(_NAME), "pending": _NAME},
+                         required=("round",)),
+    "healing": MapOf(Int(0, MAX_INT), Str(100)),
 })
 
 SHAPE: dict[str, Check] = {

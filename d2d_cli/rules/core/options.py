@@ -69,8 +69,8 @@ OPTIONS: tuple[Option, ...] = (
            "d2d's default person and vehicle charts (001's charts are pictures)"),
     Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
            '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
-    Option("respec_sp", "lost", '"lost" or "new"', _one_of("lost", "new"),
-           '001 l.1102 "Gain SP equal to lost Level"'),
+    Option("respec_sp", "cost", '"cost", "lost" or "new"', _one_of("cost", "lost", "new"),
+           '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
@@ -101,6 +101,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("hit_location", "001", '"001" or "000"', _one_of("001", "000"),
            '001 l.892–894 "Find Deck with matching Damage Types / Draw until you find '
            'matching a Type"'),
+    Option("target_action", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.639–641 "Target may spend an Action / IF not Target gains no benefits on a '
+           'Win"'),
+    Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
+           '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -120,7 +125,7 @@ class Options:
     mortal_wound: str = "crits4"
     locations_file: str | None = None
     new_skill_sp: int = 1
-    respec_sp: str = "lost"
+    respec_sp: str = "cost"
     refresh_penalties: bool = True
     respec_limit: str = "downtime"
     level_bonus: str = "001"
@@ -135,6 +140,8 @@ class Options:
     weapon_damage: str = "armor"
     armor: str = "rating"
     hit_location: str = "001"
+    target_action: str = "001"
+    days_heal: str = "rounds"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

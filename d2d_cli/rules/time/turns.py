@@ -327,6 +327,12 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         effects.add(unit, action.key)
     if action.key == "interact":
         effects.add(unit, effects.INTERACT)
+    if action.key == "interact" and arg is not None:  # the round remembers its Target
+        from d2d_cli.rules.units import exchange
+
+        aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
+        if aimed is not None and aimed is not unit:
+            exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
     if action.boost:

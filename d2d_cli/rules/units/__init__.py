@@ -3,5 +3,6 @@
 (``roster``), Conditions (``condition_table``, ``conditions``), skills (``skills``),
 22-point creation and advancement (``characters``), what a unit keeps in play
 (``unit_state``), what a Special Action leaves on a unit for the Round (``effects``),
-Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
-the Status Bar (``status_bar``)."""
+Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``), the Status Bar
+(``status_bar``), what the round remembers between units (``exchange``) and days of
+healing (``downtime``)."""

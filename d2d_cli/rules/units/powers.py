@@ -56,15 +56,20 @@ class PowerArea(Result):
 
 def power_area(points: int, opts: Options = DEFAULTS) -> PowerArea:
     """Area from Effect points. ``"table"`` (default): the printed rows for 1–5 points
-    ("1 point - 1 space … 5 points - Area Effect:8"), the printed formula above them
-    (the only rule printed there); ``"formula"``: "Area Effect:(X-1)^2" at every X (1
-    point: 0 cards, the one space, as the row says)."""
+    ("1 point - 1 space … 5 points - Area Effect:8") and, above them, the rows' own
+    doubling (6 points: 16, 7: 32), so more points never buy less and the count never
+    jumps (the rows then the formula went 8, 25); ``"formula"``: "Area Effect:(X-1)^2"
+    at every X (1 point: 0 cards, the one space, as the row says). Both rise with every
+    point (docs/errata.md "Power area")."""
     spec = tables.load("powers")["area"]
     if not 1 <= points <= int(spec["max_points"]):
         raise BadInput(f"Effect points must be from 1 to {spec['max_points']}, not {points}")
     row = spec["rows"].get(str(points))
     formula = (points - 1) ** 2
-    area = formula if opts.power_area == "formula" or row is None else int(row)
+    doubled = 0 if points == 1 else 2 ** (points - 2)  # the rows: 1, 2, 4, 8 from 2 points
+    if row is not None:
+        doubled = int(row)
+    area = formula if opts.power_area == "formula" else doubled
     return PowerArea(points, opts.power_area, area,
                      "1 space" if area == 0 else f"Area Effect:{area}",
                      None if row is None else int(row), formula)
