@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as crit_opts
 from d2d_cli.rules.odds import exact as rules
 
@@ -37,10 +37,12 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
 @app.command()
 def conflict(
     ctx: typer.Context,
-    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", help="An approach, a card "
+    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", click_type=_complete.SIDE,
+                                          help="An approach, a card "
                                           "(7S^, QHv, RW), fate, or a unit as in d2d "
                                           "conflict (Archer:7S^, \"Goblin Scout\").")],
-    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
+    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", click_type=_complete.SIDE,
+                                          help="The same for side B.")],
     level_a: Annotated[int | None, typer.Option(
         help="Side A's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
     level_b: Annotated[int | None, typer.Option(
@@ -93,18 +95,21 @@ def hits(
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
-    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", help="The "
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", click_type=_complete.UNIT,
+                                    help="The "
                                     "Difficulty: a number 1 or more, a stat (2x1 → 2), or "
                                     "the Rival unit (its Body, its Level).")] = "",
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="The unit scoring the Hits: its Level as d2d hit reads "
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="The unit scoring the Hits: its Level as d2d hit reads "
         "it (skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
     skill: Annotated[str | None, typer.Option(
-        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+        "--skill", metavar="SKILL", click_type=_complete.SKILL,
+        help="--by's skill (default its best Combat skill).")
     ] = None,
     heroic_feat: Annotated[str | None, typer.Option(
         "--heroic-feat", metavar="a|b", help="A Heroic Feat as d2d hit takes it: a Hits +1, "
-        "b Hits -1 (001 l.611–613); nothing is spent here.")] = None,
+        "b Hits -1; nothing is spent here.")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -204,7 +209,8 @@ def crit(
     stat: crit_opts.StatOpt = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
-        metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
+        metavar="UNIT", click_type=_complete.UNIT,
+        help="Read the armor from this unit in the session.")] = None,
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
