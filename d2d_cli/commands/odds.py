@@ -118,6 +118,11 @@ def hits(
     """
     from d2d_cli.rules.combat import hits as hit_rules
 
+    if not vs.strip():
+        from d2d_cli.errors import BadInput
+
+        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
+                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin Scout\")")
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)

@@ -1,0 +1,28 @@
+"""Issue 19 checked from the shell (qa19): refusals a Narrator met that were missing or
+named an option the command does not have. Each refusal exits 2 and changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Runner, assert_refused
+
+
+@pytest.fixture
+def table(d2d: Runner) -> Runner:
+    d2d.ok("unit", "add", "Archer", "--body", "8x1", "--mind", "5x1", "--will", "5x1",
+           "--speed", "4x0", "--skill", "Ranged=1")
+    d2d.ok("unit", "add", "Goblin", "--body", "2x1", "--mind", "2x1", "--will", "2x1",
+           "--speed", "5x0", "--skill", "Close Combat=1")
+    d2d.ok("round", "start")
+    return d2d
+
+
+def test_odds_hits_without_vs_names_its_own_options(table: Runner, data_dir: Path) -> None:
+    # odds hits has no --difficulty: the refusal names --vs only (hit's names both).
+    for args in (["odds", "hits", "1"], ["odds", "hits", "1", "--by", "Archer"]):
+        res = assert_refused(table, data_dir, args, "Missing option '--vs'")
+        assert "--difficulty" not in res.stderr
+        assert "not ''" not in res.stderr
