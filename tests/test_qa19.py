@@ -26,3 +26,17 @@ def test_odds_hits_without_vs_names_its_own_options(table: Runner, data_dir: Pat
         res = assert_refused(table, data_dir, args, "Missing option '--vs'")
         assert "--difficulty" not in res.stderr
         assert "not ''" not in res.stderr
+
+
+def test_a_unit_is_not_its_own_rival(table: Runner, data_dir: Path) -> None:
+    # 001 l.789 "Play a Conflict facedown from hand with chosen Approach facing Rival";
+    # 001 l.816 "Level - Your Level - Rival Level": the two sides are two units.
+    both = "Archer is on both sides"
+    for args in (["conflict", "Archer:7S^", "archer:5C^"],
+                 ["odds", "conflict", "Archer:fast", "Archer:strong"]):
+        assert_refused(table, data_dir, args, both)
+    for args in (["hit", "7S", "--by", "Archer", "--vs", "archer"],
+                 ["odds", "hits", "1", "--by", "Archer", "--vs", "Archer"]):
+        assert_refused(table, data_dir, args, "--by and --vs both name Archer")
+    err = table.json("conflict", "Archer:7S^", "Archer:5C^", code=2)["error"]
+    assert err["kind"] == "bad_input" and both in err["message"]
