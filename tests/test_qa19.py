@@ -15,7 +15,7 @@ def table(d2d: Runner) -> Runner:
     d2d.ok("unit", "add", "Archer", "--body", "8x1", "--mind", "5x1", "--will", "5x1",
            "--speed", "4x0", "--skill", "Ranged=1")
     d2d.ok("unit", "add", "Goblin", "--body", "2x1", "--mind", "2x1", "--will", "2x1",
-           "--speed", "5x0", "--skill", "Close Combat=1")
+           "--speed", "5x0", "--skill", "Close Combat=1", "--skill", "Stealth=1")
     d2d.ok("round", "start")
     return d2d
 
@@ -40,3 +40,25 @@ def test_a_unit_is_not_its_own_rival(table: Runner, data_dir: Path) -> None:
         assert_refused(table, data_dir, args, "--by and --vs both name Archer")
     err = table.json("conflict", "Archer:7S^", "Archer:5C^", code=2)["error"]
     assert err["kind"] == "bad_input" and both in err["message"]
+
+
+def test_detect_reads_the_range_said_or_the_map_never_0(table: Runner,
+                                                         data_dir: Path) -> None:
+    # 001 l.593 "THEN [Mind] vs [Body]-[Range] to detect": without --range d2d read
+    # Range 0 silently. Now: the Range said this round, else the map's, else refused.
+    table.ok("unit", "stealth", "Goblin", "hide", "1")
+    assert_refused(table, data_dir, ["unit", "act", "Archer", "detect", "Goblin"],
+                   "Detect Goblin at what Range? Give --range N")
+    table.ok("unit", "situation", "Archer", "--range", "3", "--vs", "Goblin")
+    r = table.json("unit", "act", "Archer", "detect", "Goblin")["detect"]
+    assert (r["range"], r["difficulty"]) == (3, 5)  # Body 2 + Range 3 (docs/errata.md)
+
+
+def test_detect_on_the_map_counts_the_spaces(d2d: Runner, tmp_path: Path) -> None:
+    # 001 l.681 "Count Spaces to the Target": on Combat #1's map (scene load combat1)
+    # the Thief and the Scout stand 2 Spaces apart.
+    d2d.ok("--seed", "1", "scene", "load", "combat1")
+    d2d.ok("round", "start")
+    d2d.ok("unit", "stealth", "Goblin Scout", "hide", "1")
+    r = d2d.json("unit", "act", "Thief", "detect", "Goblin Scout")["detect"]
+    assert r["range"] == 2

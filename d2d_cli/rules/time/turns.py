@@ -320,7 +320,10 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.key == "detect":  # tested after its Stun (001 l.589 "Detect - Stun:+1")
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
-        detect = hiding.detect(unit, find(units, arg), range_ or 0, opts.detect)
+        hidden_one = find(units, arg)
+        if range_ is None and hidden_one is not unit and hiding.tokens(hidden_one):
+            range_ = _detect_range(unit, hidden_one, number, phase)
+        detect = hiding.detect(unit, hidden_one, range_ or 0, opts.detect)
     if action.key == "hide":
         hiding.hide(unit)
     if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
@@ -358,6 +361,24 @@ class Waited(Result):
     move: int
     lost: int
     summary: str = hidden("")
+
+
+def _detect_range(unit: Unit, target: Unit, number: int, phase: str) -> int:
+    """Detect's Range when ``--range`` is not typed: the Range said this round (``unit
+    situation``), else the map's (001 l.681 "Count Spaces to the Target"); refused when
+    neither knows it, rather than read as 0."""
+    from d2d_cli.rules.board import sight
+    from d2d_cli.rules.units import exchange
+
+    said = exchange.range_between(unit, target, number, phase)
+    if said is not None:
+        return said
+    pa, pb = placed(unit), placed(target)
+    if pa is not None and pb is not None:
+        return min(sight.distance(a, b) for a in pa.spaces for b in pb.spaces)
+    raise BadInput(f"Detect {target.name} at what Range? Give --range N (001 l.593 "
+                   f"\"[Body]-[Range]\"), or say it once: d2d unit situation {unit.name} "
+                   f"--range N --vs {target.name!r}")
 
 
 def wait(units: dict[str, Unit], number: int, phase: str, name: str, count: int) -> Waited:
