@@ -62,3 +62,20 @@ def test_detect_on_the_map_counts_the_spaces(d2d: Runner, tmp_path: Path) -> Non
     d2d.ok("unit", "stealth", "Goblin Scout", "hide", "1")
     r = d2d.json("unit", "act", "Thief", "detect", "Goblin Scout")["detect"]
     assert r["range"] == 2
+
+
+def test_odds_crit_reads_the_wielder_as_crit_does(table: Runner, data_dir: Path) -> None:
+    # 001 l.603–605 "Grit your Teeth - Stress:+1 / Ignore all penalties this Round":
+    # the Archer's Fatigue lowers the Body of "Body+2" in crit --by; Grit gives it back.
+    # odds crit --by reads the same stat, so the effect that changes the roll changes
+    # its odds (issue 19, "What it must show").
+    table.ok("unit", "act", "Archer", "push")  # Fatigue +1: Body 7x1
+    args = ["--weapon", "Body+2", "--hits", "1", "--target", "Goblin"]
+    assert table.json("odds", "crit", *args, "--by", "Archer")["power"] == "9x1"
+    assert table.json("odds", "crit", *args, "--stat", "7x1")["power"] == "9x1"
+    table.ok("unit", "act", "Archer", "grit")
+    assert table.json("odds", "crit", *args, "--by", "Archer")["power"] == "10x1"
+    crit = table.json("--seed", "1", "crit", *args, "--by", "Archer")
+    assert crit["sources"]["power"] == "Body+2 with Archer's Body 8x1"
+    assert_refused(table, data_dir, ["odds", "crit", "--power", "6x1", "--by", "Archer"],
+                   "--by reads the stat of a --weapon formula")

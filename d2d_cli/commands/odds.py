@@ -207,6 +207,9 @@ def crit(
     power: crit_opts.PowerOpt = None,
     weapon: crit_opts.WeaponOpt = None,
     stat: crit_opts.StatOpt = None,
+    by: Annotated[str | None, typer.Option(
+        metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
+        "(after its conditions), as d2d crit --by reads it.")] = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
@@ -228,14 +231,20 @@ def crit(
     after the Damage Modifiers (as d2d crit: the options, the --target's gear) and the
     severity; then the chance of each severity.
 
+    Units: --by takes the --weapon formula's stat from the wielder as d2d crit does
+    (its conditions, and Grit your Teeth's "ignore all penalties").
+
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.units import roster as units
 
+    data = _state.read(ctx)
+    if by is not None:
+        wielder = units.find(units.roster(data), by)
+        stat = crits.wielder_stat(weapon, stat, wielder)[0]
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
-    data = _state.read(ctx)
     opts = _state.options(ctx, data)
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
