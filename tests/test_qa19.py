@@ -79,3 +79,21 @@ def test_odds_crit_reads_the_wielder_as_crit_does(table: Runner, data_dir: Path)
     assert crit["sources"]["power"] == "Body+2 with Archer's Body 8x1"
     assert_refused(table, data_dir, ["odds", "crit", "--power", "6x1", "--by", "Archer"],
                    "--by reads the stat of a --weapon formula")
+
+
+def test_a_hand_written_shield_must_cover_a_location(table: Runner, data_dir: Path) -> None:
+    # 000 l.530 "Shield - IF you have a Shield and it Shield covers that location THEN
+    # reduce by the Armor value": a gear shield whose shield_covers is missing or names
+    # no location of the chart stopped nothing, silently. Now it is refused.
+    from tests.test_damage_modifiers import gear
+
+    crit = ["crit", "--power", "1x0", "--types", "pierce", "--hits", "2", "--target",
+            "Goblin"]
+    gear(data_dir, "Goblin", shield=1, shield_covers=["bogus"])
+    assert_refused(table, data_dir, crit, "shield_covers: bogus — a Shield covers some of")
+    assert_refused(table, data_dir, ["odds", *crit], "shield_covers: bogus")
+    gear(data_dir, "Goblin", shield=1)
+    assert_refused(table, data_dir, crit, "shield_covers: no location")
+    gear(data_dir, "Goblin", shield=1, shield_covers=["torso"])
+    rows = table.json("odds", *crit)["locations"]
+    assert {r["location"]: r["hits"] for r in rows}["torso"] == 1
