@@ -24,7 +24,8 @@ from d2d_cli.cli import app
 from d2d_cli.session import journal
 
 EXAMPLES = int(os.environ.get("D2D_FUZZ_EXAMPLES", "600"))
-SKIP = {"tour"}  # runs twenty commands on its own session: covered by its own test
+SKIP = {"tour", "sim"}  # tour: twenty commands on its own session; sim: up to 1,000,000
+# fights — each covered by its own tests (test_sim.py holds its refusals)
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:

@@ -2048,6 +2048,19 @@ def _scenes__combat1() -> dict[str, Any]:
                 },
             },
         },
+        'goals': {
+            'Adventurers': {
+                'any': [
+                    ['task Knot won', 'off map Archer Thief'],
+                    ['task Knot won', 'rivals down'],
+                ],
+            },
+            'Goblins': {
+                'any': [
+                    ['down Archer', 'task Knot not won'],
+                ],
+            },
+        },
     }
 
 

@@ -15,6 +15,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -119,7 +120,7 @@ def _play(text: str) -> SideSpec | None:
     return SideSpec(text, "card", approach_of(card), card)
 
 
-def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
+def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
     unit then reveals a Fate card (001 l.734 "NPCs use a Fate card instead")."""
@@ -167,7 +168,7 @@ class Matchup:
         return self.a.source == "fate" or self.b.source == "fate"
 
 
-def matchup(sides: list[str], units: dict[str, Unit] | None = None) -> Matchup:
+def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchup:
     """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
     if len(sides) != 2:
         raise BadInput("a conflict has two sides: SIDE_A SIDE_B (or 'chart')")
@@ -425,11 +426,11 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         check_level(level_a, "--level-a")
     if level_b is not None:
         check_level(level_b, "--level-b")
-    units: dict[str, Unit] = {}
+    units: Mapping[str, Unit] = {}
     if data.get("units"):
-        from d2d_cli.rules.units.roster import roster
+        from d2d_cli.rules.units.roster import roster_view
 
-        units = roster(data)
+        units = roster_view(data)  # only the units named are built
     m = matchup(sides, units)
     from d2d_cli.rules.board.derive import field, reveal_obstacles
     from d2d_cli.rules.combat import remembered

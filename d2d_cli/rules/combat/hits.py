@@ -18,6 +18,7 @@ Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -306,7 +307,7 @@ class HitAsk:
 _NUMBER = re.compile(r"[+-]?\d+")
 
 
-def _rival(vs: str | None, units: dict[str, Unit]) -> Unit | None:
+def _rival(vs: str | None, units: Mapping[str, Unit]) -> Unit | None:
     """``--vs`` names a unit when it is not a number and a unit has that name."""
     if vs is None or _NUMBER.fullmatch(vs.strip()):
         return None
@@ -386,11 +387,11 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     """The Levels, the Difficulty and where it came from, and the scoring unit, as
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
     terms = terms or Terms()
-    units: dict[str, Unit] = {}
+    units: Mapping[str, Unit] = {}
     if data and data.get("units"):
-        from d2d_cli.rules.units.roster import roster
+        from d2d_cli.rules.units.roster import roster_view
 
-        units = roster(data)
+        units = roster_view(data)  # only the units named are built
     actor = None
     if by is not None:
         from d2d_cli.rules.units.roster import find
