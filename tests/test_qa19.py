@@ -97,3 +97,12 @@ def test_a_hand_written_shield_must_cover_a_location(table: Runner, data_dir: Pa
     gear(data_dir, "Goblin", shield=1, shield_covers=["torso"])
     rows = table.json("odds", *crit)["locations"]
     assert {r["location"]: r["hits"] for r in rows}["torso"] == 1
+
+
+def test_interrupt_yourself_names_the_argument_typed(table: Runner, data_dir: Path) -> None:
+    # `unit interrupt NAME TARGET` has no --vs: the refusal names TARGET, as typed.
+    res = assert_refused(table, data_dir, ["unit", "interrupt", "Archer", "archer"],
+                         "TARGET archer: name another unit than Archer")
+    assert "--vs" not in res.stderr
+    assert_refused(table, data_dir, ["unit", "situation", "Archer", "--vs", "Archer",
+                                     "--range", "2"], "--vs Archer: name another unit")
