@@ -106,3 +106,20 @@ def test_interrupt_yourself_names_the_argument_typed(table: Runner, data_dir: Pa
     assert "--vs" not in res.stderr
     assert_refused(table, data_dir, ["unit", "situation", "Archer", "--vs", "Archer",
                                      "--range", "2"], "--vs Archer: name another unit")
+
+
+def test_push_the_limit_000_says_what_it_gives(d2d: Runner, tmp_path: Path) -> None:
+    # 000 l.254 "Push the Limit - Fatigue:+1 to gain Initiative:+1 and Normal Damage:+1
+    # this Turn": under [rules] push_the_limit = "000" the act and the Status Bar said
+    # 001's "Skill:+1 this Round" while conflict and hit applied 000's.
+    from tests.helpers import with_rules
+
+    s = ("--session", with_rules(d2d, tmp_path, push_the_limit="000"))
+    d2d.ok(*s, "unit", "add", "Archer", "--body", "8x1", "--mind", "5x1", "--will", "5x1",
+           "--speed", "4x0", "--skill", "Ranged=1")
+    d2d.ok(*s, "round", "start")
+    r = d2d.json(*s, "unit", "act", "Archer", "push")
+    assert r["boosts"] == ["Push the Limit: Initiative:+1 and Hits:+1 this Round"]
+    assert r["source"].startswith("000 l.254")
+    assert d2d.json(*s, "status")["units"][0]["boosts"] == [
+        "Push the Limit: Initiative:+1 and Hits:+1 this Round"]

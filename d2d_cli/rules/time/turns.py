@@ -45,6 +45,7 @@ from d2d_cli.rules.units.unit_state import (
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
+PUSH_000_BOOST = "Initiative:+1 and Hits:+1 this Round"  # [rules] push_the_limit = "000"
 BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
 
 
@@ -338,12 +339,15 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
             exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
-    if action.boost:
-        record.boosts.append(f"{action.name}: {action.boost}")
+    boost, source = action.boost, action.source
+    if action.key == effects.PUSH and opts.push_the_limit == "000":  # what it gives then
+        boost, source = PUSH_000_BOOST, effects.PUSH_000
+    if boost:
+        record.boosts.append(f"{action.name}: {boost}")
     if action.needs_round:
         keep_spent(unit, record)
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
-    return _spending(unit, label, (have_move, have_turn), record, action.source,
+    return _spending(unit, label, (have_move, have_turn), record, source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,
                      note=action.note)
 
