@@ -123,3 +123,16 @@ def test_push_the_limit_000_says_what_it_gives(d2d: Runner, tmp_path: Path) -> N
     assert r["source"].startswith("000 l.254")
     assert d2d.json(*s, "status")["units"][0]["boosts"] == [
         "Push the Limit: Initiative:+1 and Hits:+1 this Round"]
+
+
+def test_the_special_actions_act_does_not_take_say_where_they_are(table: Runner,
+                                                                   data_dir: Path) -> None:
+    # 001 l.585 "Ability - Put the Ability in Cooldown", l.611 "Heroic Feat - Character
+    # Point:-1": Special Actions another command takes; unit act names that command.
+    assert_refused(table, data_dir, ["unit", "act", "Archer", "ability"],
+                   "(an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)")
+    assert_refused(table, data_dir, ["unit", "act", "Archer", "heroic-feat"],
+                   "d2d hit … --heroic-feat a|b, 001 l.611")
+    res = assert_refused(table, data_dir, ["unit", "act", "Archer", "dance"],
+                         "unknown action 'dance'")
+    assert "Heroic" not in res.stderr

@@ -92,6 +92,14 @@ def actions() -> dict[str, Action]:
                       v.get("note"), v["source"]) for k, v in raw.items()}
 
 
+# 001's Special Actions (l.583–613) that another command takes: said where, when typed here.
+ELSEWHERE = {
+    "ability": " (an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)",
+    "heroic_feat": " (a Heroic Feat is taken on the roll: d2d hit … --heroic-feat a|b, "
+                   "001 l.611)",
+}
+
+
 def _lookup(word: str, table: dict[str, Any], what: str) -> Any:
     key = condition_key(word)
     if key in table:
@@ -101,7 +109,8 @@ def _lookup(word: str, table: dict[str, Any], what: str) -> Any:
         if key in (condition_key(a) for a in v.get("aliases", ())):
             return table[k]
     names = ", ".join(v.name for v in table.values())
-    raise BadInput(f"unknown {what} {word!r}: {names}")
+    elsewhere = ELSEWHERE.get(key, "") if what == "action" else ""
+    raise BadInput(f"unknown {what} {word!r}: {names}{elsewhere}")
 
 
 # --- the round's record (rules/units/unit_state.py) -------------------------------------
