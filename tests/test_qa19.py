@@ -136,3 +136,19 @@ def test_the_special_actions_act_does_not_take_say_where_they_are(table: Runner,
     res = assert_refused(table, data_dir, ["unit", "act", "Archer", "dance"],
                          "unknown action 'dance'")
     assert "Heroic" not in res.stderr
+
+
+def test_odds_crit_flips_light_damage_as_crit_does(table: Runner) -> None:
+    # 001 l.946–947 "Light Damage - The back of a Damage card represents Light Damage
+    # (eg Fatigue) / IF Unit has Stat=0 THEN flip to Crit": crit flipped them while
+    # odds crit still promised "+4 Fatigue" for the same Goblin.
+    table.ok("unit", "condition", "Goblin", "add", "fatigue")  # Body 2x1 → 1x1
+    args = ["--power", "6x1", "--hits", "6", "--target", "Goblin", "--types", "pierce"]
+    rows = table.json("odds", "crit", *args)["locations"]
+    # Hits 8: Extreme takes 4, 4 light: the first Fatigue takes Body to 0, 3 flip.
+    assert {(r["severity"], r["light_damage"], r["flipped"]) for r in rows} == {
+        ("extreme", 1, 3)}
+    shown = " ".join(table.ok("odds", "crit", *args).split())
+    assert "Fatigue, 3 flipped to Crits)" in shown
+    got = table.json("--seed", "3", "crit", *args)
+    assert (len(got["light_damage"]), len(got["flipped"])) == (1, 3)

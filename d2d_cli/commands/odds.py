@@ -258,7 +258,8 @@ def crit(
                              types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
                              gear=crits.target_gear(unit),
                              modifiers=ask,
-                             difficulty=crits.difficulty_of(difficulty, unit, opts))
+                             difficulty=crits.difficulty_of(difficulty, unit, opts),
+                             target=unit)
     render.emit(result, _show_crit, as_json=json)
 
 
@@ -270,6 +271,7 @@ def _show_crit(con: Any, r: rules.CritOdds) -> None:
     bars(con, [(f"{x.name} ({x.armor or 'no armor'}: Hits {x.hits}, "
                 f"{x.severity.capitalize()}"
                 + (f", +{x.light_damage} {r.light.capitalize()}" if x.light_damage else "")
+                + (f", {x.flipped} flipped to Crits" if x.flipped else "")
                 + ")", x.probability) for x in r.locations], title="Crit location")
     bars(con, [(x.severity.capitalize(), x.probability) for x in r.severities],
          title="Severity")
