@@ -3,13 +3,11 @@ module of their own so ``odds`` builds its commands without importing the Crit r
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli.commands import _state
-from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.options import Options
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
@@ -20,17 +18,9 @@ ArmorOpt = Annotated[list[str] | None, typer.Option(
 
 def location_charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
     """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
-    name = opts.locations_file
-    if not name:
-        return None
-    import tomllib
+    from d2d_cli.operations.combat import location_charts as charts
 
-    path = Path(str(name)).expanduser()
-    path = path if path.is_absolute() else _state.path(ctx).parent / path
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
+    return charts(_state.path(ctx), opts)
 
 
 # The options a Crit is rated from (also `d2d odds crit`).
@@ -70,7 +60,7 @@ DifficultyOpt = Annotated[str | None, typer.Option(
 
 def damage_ask(vulnerable: bool, wild_luck: bool, screen: int | None, shield: str | None,
                item: str | None, luck: int) -> Any:
-    """The Damage Modifiers as typed, checked (rules.combat.damage)."""
-    from d2d_cli.rules.combat import damage
+    """The Damage Modifiers as typed, checked (operations.combat.damage_ask)."""
+    from d2d_cli.operations.combat import damage_ask as ask
 
-    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
+    return ask(vulnerable, wild_luck, screen, shield, item, luck)

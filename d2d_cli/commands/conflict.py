@@ -9,6 +9,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import conflict as rules
 from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.deck.cards import parse_card
@@ -93,23 +94,14 @@ def conflict(
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    table = _reveal.cards(card)
-    if sides == ["chart"]:
-        render.emit(rules.chart_result(opts.conflict_chart, table), _show_chart, as_json=json)
-        return
     terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=s.edge(advantage),
                   disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
-    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
-                    skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
-                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=not no_map, spent=spent,
-                    target_action=opts.target_action, opts=opts)
-    result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
-    render.emit(result, _show, as_json=json)
+    result = ops.conflict(_state.target(ctx), sides, level_a=level_a, level_b=level_b,
+                          skill=skill, rival_skill=rival_skill, obstacle=obstacle, card=card,
+                          terms=terms, use_map=not no_map, spent=spent)
+    render.emit(result, _show_chart if sides == ["chart"] else _show, as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}

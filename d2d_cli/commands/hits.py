@@ -9,9 +9,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import hits as rules
 from d2d_cli.rules.combat.situation import Terms
-from d2d_cli.rules.deck.cards import parse_card
 
 app = _app.single("hit")
 
@@ -83,23 +83,15 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
     terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
                   disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
                   stat=stat)
-    ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
-                    vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
-                    ten_always_hits=opts.ten_always_hits, data=data, by=by,
-                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
-                    use_map=not no_map, opts=opts, heroic_feat=heroic_feat)
-    result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
-    if ask.feat_by is not None:  # the Feat's Character Point (checked above)
-        with _state.edit(ctx) as tx:
-            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
-            tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+    result = ops.hit(_state.target(ctx), cards, level=level, rival_level=rival_level, vs=vs,
+                     by=by, difficulty=difficulty, skill=skill, rival_skill=rival_skill,
+                     combo=combo, card=card, terms=terms, use_map=not no_map,
+                     heroic_feat=heroic_feat)
     render.emit(result, _show, as_json=json)
 
 

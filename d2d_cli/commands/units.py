@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
+from d2d_cli import operations as ops
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput
+from d2d_cli.operations import units as unit_ops
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
@@ -46,16 +48,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = step(roster)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-        if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
-            from d2d_cli.rules.units import status_bar
-
-            return status_bar.unit_on_bar(tx.data, result.name, _state.options(ctx, tx.data))
-    return result
+    return ops.roster_change(_state.target(ctx), step)
 
 
 def _stat_opt(name: str) -> Any:
@@ -80,9 +73,9 @@ def add(
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
-    unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skill or [], faction)
-    render.emit(_change(ctx, lambda roster: units.add(roster, unit)), show_unit, as_json=json)
+    result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
+                          speed=speed, skills=skill, faction=faction)
+    render.emit(result, show_unit, as_json=json)
 
 
 @app.command("list")
@@ -138,8 +131,7 @@ def condition(
 
     Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
     """
-    order = conditions.order(action, cond, count)
-    result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
+    result = unit_ops.condition(_state.target(ctx), name, action, cond, count)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -263,15 +255,7 @@ def show_table(con: Any, r: units.Roster) -> None:
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
-    from d2d_cli.rules.time.round_state import Round
-
-    with _state.edit(ctx) as tx:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    return result
+    return ops.in_round(_state.target(ctx), step)
 
 
 @app.command()
@@ -299,19 +283,8 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    from d2d_cli.rules.board.grid import board_of
-    from d2d_cli.rules.time import turns
-    from d2d_cli.rules.time.round_state import Round
-
-    arg = " ".join(rest) if rest else None
-    with _state.edit(ctx) as tx:  # as _in_round, with the map for a placed unit
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
-                            board=board_of(tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    render.emit(result, show_spending, as_json=json)
+    render.emit(unit_ops.move(_state.target(ctx), name, what, rest), show_spending,
+                as_json=json)
 
 
 @app.command()
@@ -342,11 +315,7 @@ def act(
 
     Example: d2d unit act Archer recover fatigue
     """
-    from d2d_cli.rules.time import turns
-
-    opts = _state.options(ctx, _state.read(ctx))
-    result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
-                                                               action, arg, range_, opts))
+    result = unit_ops.act(_state.target(ctx), name, action, arg, range_=range_)
     render.emit(result, show_spending, as_json=json)
 
 
