@@ -123,6 +123,11 @@ def hits(
     """
     from d2d_cli.rules.combat import hits as hit_rules
 
+    if not vs.strip():
+        from d2d_cli.errors import BadInput
+
+        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
+                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin Scout\")")
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
@@ -207,6 +212,9 @@ def crit(
     power: crit_opts.PowerOpt = None,
     weapon: crit_opts.WeaponOpt = None,
     stat: crit_opts.StatOpt = None,
+    by: Annotated[str | None, typer.Option(
+        metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
+        "(after its conditions), as d2d crit --by reads it.")] = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", click_type=_complete.UNIT,
@@ -229,14 +237,20 @@ def crit(
     after the Damage Modifiers (as d2d crit: the options, the --target's gear) and the
     severity; then the chance of each severity.
 
+    Units: --by takes the --weapon formula's stat from the wielder as d2d crit does
+    (its conditions, and Grit your Teeth's "ignore all penalties").
+
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.units import roster as units
 
+    data = _state.read(ctx)
+    if by is not None:
+        wielder = units.find(units.roster(data), by)
+        stat = crits.wielder_stat(weapon, stat, wielder)[0]
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
-    data = _state.read(ctx)
     opts = _state.options(ctx, data)
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
@@ -250,7 +264,8 @@ def crit(
                              types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
                              gear=crits.target_gear(unit),
                              modifiers=ask,
-                             difficulty=crits.difficulty_of(difficulty, unit, opts))
+                             difficulty=crits.difficulty_of(difficulty, unit, opts),
+                             target=unit)
     render.emit(result, _show_crit, as_json=json)
 
 
@@ -262,6 +277,7 @@ def _show_crit(con: Any, r: rules.CritOdds) -> None:
     bars(con, [(f"{x.name} ({x.armor or 'no armor'}: Hits {x.hits}, "
                 f"{x.severity.capitalize()}"
                 + (f", +{x.light_damage} {r.light.capitalize()}" if x.light_damage else "")
+                + (f", {x.flipped} flipped to Crits" if x.flipped else "")
                 + ")", x.probability) for x in r.locations], title="Crit location")
     bars(con, [(x.severity.capitalize(), x.probability) for x in r.severities],
          title="Severity")

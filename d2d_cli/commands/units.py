@@ -298,7 +298,7 @@ def act(
                    "State of Mind removes (fatigue…), the Ability to Ready, the unit to "
                    "Detect or Interact with.")] = None,
     range_: Annotated[int | None, typer.Option("--range", help="Detect: Spaces to the "
-                      "Hidden unit.")] = None,
+                      "Hidden unit (default: the Range said this round, else the map's).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
