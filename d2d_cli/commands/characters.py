@@ -12,7 +12,8 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
-from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.errors import D2DError
+from d2d_cli.operations import characters as ops
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.units import characters as ch
 from d2d_cli.rules.units import roster as units
@@ -24,16 +25,12 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options],
             what: str | None = None) -> ch.Sheet:
     """One change to the roster with the table's options, saved and journalled (as
     ``NAME: what`` when ``what`` is given)."""
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = step(roster, _state.options(ctx, tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"{result.name}: {what}" if what else result.summary
+    result: ch.Sheet = ops.change(_state.target(ctx), step, what)
     return result
 
 
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
-                                        autocompletion=_complete.complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _stat(stat: str) -> Any:
@@ -50,14 +47,14 @@ def _answer(q: str) -> Any:
 def new(
     ctx: typer.Context,
     name: NameArg,
-    template: Annotated[str | None, typer.Option(autocompletion=_complete.complete_templates,
+    template: Annotated[str | None, typer.Option(click_type=_complete.TEMPLATE,
                                                  help="human-male (Body 8, Mind 5, Will 5, "
                         "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
     body: Annotated[str | None, _stat("body")] = None,
     mind: Annotated[str | None, _stat("mind")] = None,
     will: Annotated[str | None, _stat("will")] = None,
     speed: Annotated[str | None, _stat("speed")] = None,
-    archetype: Annotated[str | None, typer.Option(autocompletion=_complete.complete_archetypes,
+    archetype: Annotated[str | None, typer.Option(click_type=_complete.ARCHETYPE,
                                                   help="Fantasy, Modern or SciFi archetype "
                          "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
     motivation: Annotated[str | None, _answer("motivation")] = None,
@@ -72,18 +69,24 @@ def new(
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
 
-    On a terminal without stat or template flags it asks step by step; in a script it
-    never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
+    On a terminal without stat or template flags it asks step by step, offering only
+    levels the budget allows (Ctrl-C leaves with exit 130, nothing created); in a script
+    it never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
     """
     overrides = {"body": body, "mind": mind, "will": will, "speed": speed}
     answers = {"motivation": motivation, "impact": impact, "formative": formative,
                "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
                "trigger": trigger}
     if template is None and not any(overrides.values()) and _interactive():
-        template, overrides, archetype, answers = _ask(archetype, answers)
-    unit = ch.character(name, template, overrides, archetype=archetype, conception=answers)
-    render.emit(_change(ctx, lambda roster, o: ch.create(roster, unit, o)), show_sheet,
-                as_json=json)
+        try:
+            template, overrides, archetype, answers = _ask(archetype, answers)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D: leave, nothing saved
+            sys.stdout.write("\n")
+            sys.stderr.write("d2d: cancelled: no character was created\n")
+            raise typer.Exit(130) from None
+    result = ops.new(_state.target(ctx), name, template, stats=overrides, archetype=archetype,
+                     conception=answers)
+    render.emit(result, show_sheet, as_json=json)
 
 
 @app.command()
@@ -92,41 +95,87 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 
     Example: d2d char show Rook
     """
-    data = _state.read(ctx)
-    render.emit(ch.show(units.roster(data), name, _state.options(ctx, data)), show_sheet,
-                as_json=json)
+    render.emit(ops.show(_state.target(ctx), name), show_sheet, as_json=json)
 
 
 @app.command()
 def export(
     ctx: typer.Context,
     name: NameArg,
-    format: Annotated[str, typer.Option("--format", "-f", help="svg, html or toml.")] = "svg",
+    format: Annotated[str, typer.Option(
+        "--format", "-f", click_type=_complete.FORMAT,
+        help="svg, html (printable sheets), toml or json (the character's record, for "
+             "d2d char import in another session).")] = "svg",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                       "(default NAME.FORMAT here); '-' for stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Write a printable character sheet (SVG or HTML: a light page for A4 or Letter that
-    works offline) or TOML.
+    works offline), or the character's record (TOML or JSON) that d2d char import reads
+    into another session.
 
-    Example: d2d char export Rook --format svg -o rook.svg
+    Example: d2d char export Rook --format toml -o rook.toml
     """
-    if format not in ("svg", "html", "toml"):
-        raise BadInput(f"unknown format {format!r}: use svg, html or toml")
-    data = _state.read(ctx)
-    unit = ch.find_character(units.roster(data), name)
-    text = _export_text(unit, _state.options(ctx, data), format)
-    path = output or Path(f"{unit.name}.{format}")
+    text = ops.export(_state.target(ctx), name, format)
+    path = output or Path(f"{text.name}.{format}")
     if str(path) == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(text.text)
         return
-    if path.exists() and not force:
-        raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
-    path.write_text(text, encoding="utf-8")
-    result = {"name": unit.name, "format": format, "path": str(path), "bytes": len(text)}
-    render.emit(result, lambda con, r: con.print(
-        f"Wrote {r['format']} sheet of {render.escape(r['name'])} to {r['path']}"), as_json=json)
+    render.emit(ops.write(text, path, force=force), lambda con, r: con.print(
+        f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A character's record as d2d "
+                    "char export --format toml or json writes it.")],
+    rename: Annotated[str | None, typer.Option(
+        "--rename", metavar="NEW", help="Import it under this name (a name the session "
+        "already has is refused otherwise).")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="Replace the unit of the same name in this session.")] = False,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Bring a character exported from another session (char export --format toml or
+    json) onto this session's roster: a party follows from one game night to the next.
+
+    Example: d2d char import rook.toml --rename Rook2
+    """
+    result = ops.import_(_state.target(ctx), file, rename=rename, replace=replace)
+    render.emit(result, _show_imported, as_json=json)
+
+
+def _show_imported(con: Any, r: Any) -> None:  # rules.units.travel.Imported
+    con.print(f"[dim]{render.escape(r.summary)}[/]")
+    show_sheet(con, r.sheet)
+
+
+@app.command("list")
+def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
+    """The characters of the session: archetype, stats, stat points, CP, SP and AP.
+
+    Example: d2d char list
+    """
+    render.emit(ops.list_(_state.target(ctx)), _show_list, as_json=json)
+
+
+def _show_list(con: Any, r: Any) -> None:  # rules.units.travel.Characters
+    from d2d_cli.plain import Table
+
+    if not r.characters:
+        con.print("No characters in this session — d2d char new NAME, or d2d char import "
+                  "FILE")
+        return
+    e = render.escape
+    t = Table("Name", "Archetype", "Body", "Mind", "Will", "Speed", "Points", "CP", "SP",
+              "AP", box=None, pad_edge=False)
+    for c in r.characters:
+        t.add_row(e(c.name), e(c.archetype or "—"),
+                  *(c.stats.get(s, "—") for s in units.STATS), str(c.points), str(c.cp),
+                  str(c.sp), str(c.ap))
+    con.print(t)
 
 
 @app.command()
@@ -149,7 +198,7 @@ def award(
 
 @app.command()
 def train(ctx: typer.Context, name: NameArg,
-          skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+          skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                help="Skill, Magic type or Power.")],
           json: _app.JsonOpt = False) -> None:
     """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
@@ -163,7 +212,7 @@ def train(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def respec(ctx: typer.Context, name: NameArg,
-           skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+           skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                 help="The skill to reduce by one.")],
            json: _app.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for the SP that level cost to train (001 l.1108: the
@@ -184,13 +233,13 @@ def learn(ctx: typer.Context, name: NameArg,
                                                         "Proficiency gained.")] = None,
           specialty: Annotated[bool, typer.Option(
               "--specialty", help="ABILITY is a Specialty: Abilities gained in it later "
-              "(--in) cost 0 AP every third (000 l.378).")] = False,
+              "(--in) cost 0 AP every third.")] = False,
           within: Annotated[str | None, typer.Option(
               "--in", metavar="SPECIALTY", help="The Specialty the Ability is gained in.")]
           = None,
           power: Annotated[str | None, typer.Option(
-              "--power", metavar="POWER", help="Raise a Power's Rating by 1 instead "
-              "(001 l.1131; 000 l.377 \"add 1 to the Intensity\").")] = None,
+              "--power", metavar="POWER", click_type=_complete.POWER,
+              help="Raise a Power's Rating by 1 instead.")] = None,
           json: _app.JsonOpt = False) -> None:
     """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 l.377; 001 l.1127),
     or a Power's Rating +1 (001 l.1131). An Ability gained in a Specialty the character
@@ -208,7 +257,8 @@ def unlearn(ctx: typer.Context, name: NameArg,
             ability: Annotated[str | None, typer.Argument(
                 help="The Ability, Item or Specialty given up.")] = None,
             power: Annotated[str | None, typer.Option(
-                "--power", metavar="POWER", help="Reduce a Power's Rating by 1 instead.")]
+                "--power", metavar="POWER", click_type=_complete.POWER,
+                help="Reduce a Power's Rating by 1 instead.")]
             = None,
             json: _app.JsonOpt = False) -> None:
     """AP Respec: give up ONE Ability/Item/Specialty, or reduce ONE Power's Rating, for
@@ -236,7 +286,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",
-                 autocompletion=_complete.complete_units)] = None,
+                 click_type=_complete.UNIT)] = None,
              json: _app.JsonOpt = False) -> None:
     """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
     Sessions"): each character may respec ONE skill again.
@@ -306,21 +356,20 @@ def _show_downtime(con: Any, r: ch.Downtime) -> None:
               "skill again (000 \"Respec - Downtime:Between Sessions\").")
 
 
-def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
-    if fmt == "toml":
-        return ch.sheet_toml(unit.name, unit.to_state())
-    from d2d_cli import sheet
-    from d2d_cli.rules.core.result import to_json
-
-    data = {**to_json(ch.sheet(unit, rules)), "crits": list(unit.extra.get("crits", []))}
-    return sheet.svg(data) if fmt == "svg" else sheet.html(data)
-
-
 # --- interactive creation -------------------------------------------------------------
 
 
 def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _fitting(stat: str, preferred: int, left: int, after: int) -> int:
+    """The level offered for ``stat``: the template's, or the nearest one the budget
+    still allows (never Speed 4 with 3 points left), so Enter always works."""
+    from d2d_cli.rules.scale.stats import MAX_LEVEL, MIN_LEVEL
+
+    levels = sorted(range(MIN_LEVEL, MAX_LEVEL + 1), key=lambda v: (abs(v - preferred), v))
+    return next((v for v in levels if ch.stat_step(stat, v, left, after) is None), preferred)
 
 
 def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
@@ -337,7 +386,8 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         after = len(units.STATS) - n - 1
         while True:  # only the stat that breaks the budget is asked again
             level = IntPrompt.ask(f"{s.capitalize()} (2–10, {left} points left)",
-                                  default=base[s].level, console=con)
+                                  default=_fitting(s, base[s].level, left, after),
+                                  console=con)
             problem = ch.stat_step(s, level, left, after)
             if problem is None:
                 break

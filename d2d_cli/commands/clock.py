@@ -8,8 +8,10 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
+from d2d_cli.commands._convention import positional_or_option
+from d2d_cli.errors import BadInput
+from d2d_cli.operations import clock as ops
 from d2d_cli.rules.time import clock as clocks
-from d2d_cli.rules.units import roster as units
 
 app = _app.group("clock")
 event_app = _app.group("clock event", "Timed Events (placed in the Clock) and Random Events "
@@ -19,27 +21,13 @@ app.add_typer(event_app, name="event")
 DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
 
 
-def _move(ctx: typer.Context, k: int, down: bool) -> clocks.ClockMoved:
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        roster = units.roster(tx.data)
-        result = clocks.move(clock, k, down, tx.data.get("scene", {}).get("reserves", {}),
-                             roster)
-        tx.put("clock", clock.to_state())
-        if result.arrived:
-            tx.put("units", units.roster_state(roster))
-        tx.summary = (f"clock {result.clock_before} → {result.clock}, "
-                      f"{len(result.events)} event(s)")
-    return result
-
-
 @app.command()
 def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The clock's top card and every event waiting in it.
 
     Example: d2d clock show
     """
-    render.emit(clocks.Clock.from_state(_state.read(ctx).get("clock")).view(), _show, as_json=json)
+    render.emit(ops.show(_state.target(ctx)), _show, as_json=json)
 
 
 @app.command("set")
@@ -49,13 +37,7 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
 
     Example: d2d clock set 1
     """
-    clocks.check_value(n)
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        clock.value = n
-        tx.put("clock", clock.to_state())
-        tx.summary = f"clock set to {n}"
-    render.emit(clock.view(), _show, as_json=json)
+    render.emit(ops.set_to(_state.target(ctx), n), _show, as_json=json)
 
 
 @app.command()
@@ -64,7 +46,7 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) 
 
     Example: d2d clock tick
     """
-    render.emit(_move(ctx, 1, down), _show_moved, as_json=json)
+    render.emit(ops.advance(_state.target(ctx), 1, down=down), _show_moved, as_json=json)
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
@@ -76,47 +58,63 @@ def advance(ctx: typer.Context,
 
     Example: d2d clock advance 4
     """
-    clocks.check_ticks(k)
-    render.emit(_move(ctx, k, down), _show_moved, as_json=json)
+    render.emit(ops.advance(_state.target(ctx), k, down=down), _show_moved, as_json=json)
 
 
 @event_app.command("add")
 def event_add(ctx: typer.Context,
-              at: Annotated[int, typer.Argument(help="The clock number it is placed on.")],
-              text: Annotated[str, typer.Argument(help="What happens.")],
+              text: Annotated[str, typer.Argument(metavar="TEXT", help="What happens.")],
+              at_: Annotated[str | None, typer.Argument(
+                  metavar="[AT]", show_default=False,
+                  help="The clock number it is placed on.")] = None,
+              at: Annotated[int | None, typer.Option(
+                  "--at", help="The clock number, by name (the same as AT).")] = None,
               json: _app.JsonOpt = False) -> None:
-    """Place a Timed Event in the Clock on card N (revealed when card N comes up).
+    """Place a Timed Event in the Clock on card N (revealed when card N comes up). The
+    number may also come first, as before: clock event add 5 "Reinforcements".
 
-    Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
+    Example: d2d clock event add "Another Goblin Skirmisher arrives" 5
     """
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        result = clocks.add_timed(clock, at, text)
-        tx.put("clock", clock.to_state())
-        tx.summary = f"timed event on clock {at}"
-    render.emit(result, _show_added, as_json=json)
+    text, at_number = _text_and_clock(text, at_)
+    at = positional_or_option(at_number, at, "at", what="the clock number")
+    render.emit(ops.add_timed(_state.target(ctx), at, text), _show_added, as_json=json)
+
+
+def _text_and_clock(first: str, second: str | None) -> tuple[str, int | None]:
+    """``TEXT [AT]``, or the older ``AT TEXT`` (a whole number first and text after it;
+    two whole numbers keep that older meaning)."""
+    def whole(word: str) -> bool:
+        return word.strip().lstrip("+-").isdigit()
+
+    if second is None:
+        return first, None
+    if whole(first):
+        return second, int(first)
+    if not whole(second):
+        raise BadInput(f"AT is the clock number it is placed on, a whole number, not "
+                       f"{second!r}")
+    return first, int(second)
 
 
 @event_app.command("random")
 def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="What happens.")],
-                 chance: Annotated[str, typer.Option(
-                     "--chance", help="K/N (occurs when a Fate reveal read as a dN is K or "
-                     "less; 1/4 reads a d4 = the suit) or P%.")],
+                 chance_: Annotated[str | None, typer.Argument(
+                     metavar="[CHANCE]", show_default=False,
+                     help="K/N (occurs when a Fate reveal read as a dN is K or less; 1/4 "
+                     "reads a d4 = the suit) or P%.")] = None,
+                 chance: Annotated[str | None, typer.Option(
+                     "--chance", help="The chance, by name (the same as CHANCE).")] = None,
                  repeat: Annotated[bool, typer.Option(
                      "--repeat", help="Check it every round end, even after it occurred.")]
                  = False,
                  json: _app.JsonOpt = False) -> None:
     """Add a Random Event, checked with a Fate reveal at each round end.
 
-    Example: d2d clock event random "A patrol passes" --chance 1/4
+    Example: d2d clock event random "A patrol passes" 1/4
     """
-    clocks.parse_chance(chance)
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        result = clocks.add_random(clock, text, chance, repeat)
-        tx.put("clock", clock.to_state())
-        tx.summary = f"random event {result.chance}"
-    render.emit(result, _show_added, as_json=json)
+    chance = positional_or_option(chance_, chance, "chance", what="the chance")
+    render.emit(ops.add_random(_state.target(ctx), text, chance, repeat=repeat), _show_added,
+                as_json=json)
 
 
 @event_app.command("list")

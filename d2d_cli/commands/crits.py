@@ -18,8 +18,8 @@ from d2d_cli.commands._crit_options import (
     TypesOpt,
     VehicleOpt,
     WeaponOpt,
-    location_charts,
 )
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import crits as rules
 
 app = _app.single("crit")
@@ -40,14 +40,15 @@ def crit(
     weapon: WeaponOpt = None,
     stat: StatOpt = None,
     by: Annotated[str | None, typer.Option(
-        metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
+        metavar="UNIT", click_type=_complete.UNIT,
+        help="The wielder: the stat of the --weapon formula from this unit "
         "(after its conditions).")] = None,
     armor: ArmorOpt = None,
     hits: HitsOpt = 1,
     types: TypesOpt = None,
     vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
-        autocompletion=_complete.complete_units,
+        click_type=_complete.UNIT,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
     vulnerable: co.VulnerableOpt = False,
@@ -82,21 +83,11 @@ def crit(
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by,
-                        co.damage_ask(vulnerable, wild_luck, screen, shield, item_damage,
-                                      luck), difficulty)
-    charts = location_charts(ctx, opts)
-    if not ask.writes:
-        result = rules.crit(ask, data, None, opts, charts)
-    else:
-        with _state.edit(ctx) as tx:
-            result = rules.crit(ask, tx.data, tx.rng, opts, charts)
-            for key, value in result.changes.items():
-                tx.put(key, value)
-            tx.summary = result.summary
+    result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
+                      armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
+                      card=card, damage=co.damage_ask(vulnerable, wild_luck, screen, shield,
+                                                      item_damage, luck),
+                      difficulty=difficulty)
     render.emit(result, _show, as_json=json)
 
 

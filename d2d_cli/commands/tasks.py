@@ -2,83 +2,73 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
-from d2d_cli.rules.core.options import Options
+from d2d_cli.commands._convention import positional_or_option
+from d2d_cli.operations import tasks as ops
 from d2d_cli.rules.time import tasks
 
 app = _app.group("task")
 
-NameArg = Annotated[str, typer.Argument(autocompletion=_complete.complete_tasks,
+NameArg = Annotated[str, typer.Argument(click_type=_complete.TASK,
                                         help="The task's name, e.g. Knot.")]
-HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
-ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=_complete.complete_units,
+HitsArg = Annotated[int | None, typer.Argument(metavar="[HITS]", show_default=False,
+                                               help="The Hits of the Conflict (1–100).")]
+HitsOpt = Annotated[int | None, typer.Option("--hits", "-H", help="The Hits, by name (the "
+                                             "same as HITS).")]
+ByOpt = Annotated[str | None, typer.Option("--by", click_type=_complete.UNIT,
                                            help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
 
 
-Step = Callable[[dict[str, tasks.Task], Options], tasks.TaskView]
-
-
-def _change(ctx: typer.Context, step: Step, summary: str) -> tasks.TaskView:
-    """Apply ``step`` to the session's task board, save it, and return its result."""
-    with _state.edit(ctx) as tx:
-        board = tasks.board(tx.data)
-        result = step(board, _state.options(ctx, tx.data))
-        tx.put("tasks", tasks.board_state(board))
-        tx.summary = f"{summary}: Challenge {result.challenge}, Progress {result.progress}"
-    return result
-
-
 @app.command()
 def new(ctx: typer.Context, name: NameArg,
-        difficulty: Annotated[int, typer.Option("--difficulty", "-d",
-                                                help="The Difficulty (1–100).")],
+        difficulty_: Annotated[int | None, typer.Argument(
+            metavar="[DIFFICULTY]", show_default=False, help="The Difficulty (1–100).")]
+        = None,
+        difficulty: Annotated[int | None, typer.Option(
+            "--difficulty", "-d", help="The Difficulty, by name (the same as "
+            "DIFFICULTY).")] = None,
         worker: Annotated[list[str] | None, typer.Option(
-            "--worker", "-w", autocompletion=_complete.complete_units,
+            "--worker", "-w", click_type=_complete.UNIT,
             help="A character working the task (repeat for Teamwork).")]
         = None,
         json: _app.JsonOpt = False) -> None:
     """Start a task: Challenge and Progress tokens each equal to the Difficulty.
 
-    Example: d2d task new Knot --difficulty 4 --worker Thief
+    Example: d2d task new Knot 4 --worker Thief
     """
-    tasks.check_difficulty(difficulty)
-    result = _change(ctx, lambda b, _: tasks.start(b, name, difficulty, worker),
-                     f"task {name} started")
-    render.emit(result, _show_one, as_json=json)
+    difficulty = positional_or_option(difficulty_, difficulty, "difficulty",
+                                      what="the Difficulty")
+    render.emit(ops.new(_state.target(ctx), name, difficulty, worker), _show_one,
+                as_json=json)
 
 
 @app.command()
-def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-        json: _app.JsonOpt = False) -> None:
+def win(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
+        by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
 
     With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
-    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot --hits 2
+    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot 2
     """
-    tasks.check_hits(hits)
-    result = _change(ctx, lambda b, o: tasks.resolve(b, name, True, hits, by, o.task_win),
-                     f"task {name} won")
-    render.emit(result, _show_one, as_json=json)
+    hits = positional_or_option(hits_, hits, "hits", what="the Hits")
+    render.emit(ops.win(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 
 @app.command()
-def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-         json: _app.JsonOpt = False) -> None:
+def lose(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
+         by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A lost Conflict on the task: Progress −Hits; no Progress left → failed.
 
-    Example: d2d task lose Knot --hits 1
+    Example: d2d task lose Knot 1
     """
-    tasks.check_hits(hits)
-    result = _change(ctx, lambda b, _: tasks.resolve(b, name, False, hits, by),
-                     f"task {name} lost")
-    render.emit(result, _show_one, as_json=json)
+    hits = positional_or_option(hits_, hits, "hits", what="the Hits")
+    render.emit(ops.lose(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 
 @app.command()
@@ -87,8 +77,7 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 
     Example: d2d task show Knot --json
     """
-    result = tasks.find(tasks.board(_state.read(ctx)), name).view()
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.show(_state.target(ctx), name), _show_one, as_json=json)
 
 
 @app.command("list")

@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
+from d2d_cli import operations as ops
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.errors import BadInput
+from d2d_cli.operations import units as unit_ops
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
@@ -29,33 +32,15 @@ R = TypeVar("R", bound=_Change)
 app = _app.group("unit")
 
 
-def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion: the roster's names that start with what was typed."""
-    try:
-        names = list(_state.read(ctx).get("units", {}))
-    except Exception:  # completion must never fail loudly
-        return []
-    return [n for n in names if n.lower().startswith(incomplete.lower())]
-
-
 UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
-                                        autocompletion=complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = step(roster)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-        if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
-            from d2d_cli.rules.units import status_bar
-
-            return status_bar.unit_on_bar(tx.data, result.name, _state.options(ctx, tx.data))
-    return result
+    return ops.roster_change(_state.target(ctx), step)
 
 
 def _stat_opt(name: str) -> Any:
@@ -80,9 +65,9 @@ def add(
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
-    unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skill or [], faction)
-    render.emit(_change(ctx, lambda roster: units.add(roster, unit)), show_unit, as_json=json)
+    result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
+                          speed=speed, skills=skill, faction=faction)
+    render.emit(result, show_unit, as_json=json)
 
 
 @app.command("list")
@@ -127,19 +112,24 @@ def rm(ctx: typer.Context, name: UnitArg,
 def condition(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
+    action: Annotated[str, typer.Argument(metavar="add|remove", click_type=_complete.Names(
+                      "action", _complete.words("add", "remove")), help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\", Dying (d2d ref conditions).",
-                                        autocompletion=_complete.complete_conditions)],
-    count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
+                                        click_type=_complete.CONDITION)],
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False, help="How many tokens (1–20; default 1).")]
+    = None,
+    count: Annotated[int | None, typer.Option(
+        "--count", "-n", help="How many tokens, by name (the same as COUNT).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Add or remove condition tokens (000 Glossary); each token applies its penalty.
 
-    Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
+    Example: d2d unit condition "Goblin Scout" add Fatigue 2
     """
-    order = conditions.order(action, cond, count)
-    result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
+    count = positional_or_option(count_, count, "count", 1)
+    result = unit_ops.condition(_state.target(ctx), name, action, cond, count)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -174,7 +164,7 @@ def target(
     ctx: typer.Context,
     name: UnitArg,
     tgt: Annotated[str | None, typer.Argument(metavar="[TARGET]", help="The unit it targets.",
-                                              autocompletion=complete_units)]
+                                              click_type=_complete.UNIT)]
     = None,
     clear: Annotated[bool, typer.Option("--clear", help="Clear the target.")] = False,
     json: _app.JsonOpt = False,
@@ -263,22 +253,15 @@ def show_table(con: Any, r: units.Roster) -> None:
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
-    from d2d_cli.rules.time.round_state import Round
-
-    with _state.edit(ctx) as tx:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    return result
+    return ops.in_round(_state.target(ctx), step)
 
 
 @app.command()
 def move(
     ctx: typer.Context,
     name: UnitArg,
-    what: Annotated[str, typer.Argument(metavar="N|KIND", help="Move to spend, or a "
+    what: Annotated[str, typer.Argument(metavar="N|KIND", click_type=_complete.MOVEMENT,
+    help="Move to spend, or a "
                     "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
     rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
         "How many steps (default 1); for turn a heading (NE) or left/right [N]; for a "
@@ -299,33 +282,23 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    from d2d_cli.rules.board.grid import board_of
-    from d2d_cli.rules.time import turns
-    from d2d_cli.rules.time.round_state import Round
-
-    arg = " ".join(rest) if rest else None
-    with _state.edit(ctx) as tx:  # as _in_round, with the map for a placed unit
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
-                            board=board_of(tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    render.emit(result, show_spending, as_json=json)
+    render.emit(unit_ops.move(_state.target(ctx), name, what, rest), show_spending,
+                as_json=json)
 
 
 @app.command()
 def act(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="recover, ready, hide, "
+    action: Annotated[str, typer.Argument(metavar="ACTION", click_type=_complete.ACTION,
+    help="recover, ready, hide, "
                       "search, interact (attack); free: detect, push-the-limit, "
                       "state-of-mind, grit-your-teeth, burst-of-speed; evade.")],
     arg: Annotated[str | None, typer.Argument(metavar="[CHOICE]", help="What Recover or "
                    "State of Mind removes (fatigue…), the Ability to Ready, the unit to "
                    "Detect or Interact with.")] = None,
     range_: Annotated[int | None, typer.Option("--range", help="Detect: Spaces to the "
-                      "Hidden unit.")] = None,
+                      "Hidden unit (default: the Range said this round, else the map's).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
@@ -342,11 +315,7 @@ def act(
 
     Example: d2d unit act Archer recover fatigue
     """
-    from d2d_cli.rules.time import turns
-
-    opts = _state.options(ctx, _state.read(ctx))
-    result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
-                                                               action, arg, range_, opts))
+    result = unit_ops.act(_state.target(ctx), name, action, arg, range_=range_)
     render.emit(result, show_spending, as_json=json)
 
 
@@ -382,9 +351,14 @@ def face(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit face Archer NE
     """
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    result = _change(ctx, lambda roster: turns.face(roster, name, heading))
+    with _state.edit(ctx) as tx:  # as _change, with the map for a Double-sized unit
+        roster = units.roster(tx.data)
+        result = turns.face(roster, name, heading, board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
                                                  f"{r.facing}."), as_json=json)
 
@@ -393,10 +367,12 @@ def face(ctx: typer.Context, name: UnitArg,
 def ability(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|drop|list")],
+    action: Annotated[str, typer.Argument(metavar="use|drop|list", click_type=_complete.Names(
+        "action", _complete.words("use", "drop", "list")))],
     which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
-    skill: Annotated[str | None, typer.Option(help="The Skill the Ability uses (000 "
-                     "l.757), the first time it is used.")] = None,
+    skill: Annotated[str | None, typer.Option(
+        click_type=_complete.SKILL,
+        help="The Skill the Ability uses, the first time it is used.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use an Ability — a free action that puts it in Cooldown (001 l.585) — within the
@@ -424,7 +400,9 @@ def ability(
 def stealth_(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="hide|tick|spot|reveal|show")],
+    action: Annotated[str, typer.Argument(
+        metavar="hide|tick|spot|reveal|show", click_type=_complete.Names(
+            "action", _complete.words("hide", "tick", "spot", "reveal", "show")))],
     count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
                      "start with, default 1; tick/spot: to add/take, default 1).")] = None,
     json: _app.JsonOpt = False,
@@ -451,8 +429,10 @@ def stealth_(
 def power(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|upkeep|end")],
-    which: Annotated[str | None, typer.Argument(metavar="[POWER]")] = None,
+    action: Annotated[str, typer.Argument(metavar="use|upkeep|end", click_type=_complete.Names(
+        "action", _complete.words("use", "upkeep", "end")))],
+    which: Annotated[str | None, typer.Argument(metavar="[POWER]",
+                                                click_type=_complete.POWER)] = None,
     effect: Annotated[int, typer.Option(help="The Power's Effect points to spend.")] = 0,
     price: Annotated[str | None, typer.Option(help="The Price of Power: the Condition "
                      "taken (fatigue, stun, stress, slow).")] = None,
@@ -605,7 +585,7 @@ def place(
                       "S, SW, W or NW (default: the unit's Facing).")] = None,
     double: Annotated[bool | None, typer.Option(
         "--double/--single", help="A Double-sized unit takes its Space and the one "
-        "behind it (000 l.749).")] = None,
+        "behind it.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Put a unit on a Space of the map, facing a compass heading, without spending Move
