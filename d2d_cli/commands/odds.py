@@ -213,8 +213,9 @@ def crit(
     weapon: crit_opts.WeaponOpt = None,
     stat: crit_opts.StatOpt = None,
     by: Annotated[str | None, typer.Option(
-        metavar="UNIT", click_type=_complete.UNIT, help="The wielder: the stat of the --weapon formula from this unit "
-        "(after its conditions), as d2d crit --by reads it.")] = None,
+        metavar="UNIT", click_type=_complete.UNIT, help="The wielder: the stat of the "
+        "--weapon formula from this unit (after its conditions), as d2d crit --by reads "
+        "it.")] = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
         metavar="UNIT", click_type=_complete.UNIT,
