@@ -162,8 +162,8 @@ PLAY_LINES: list[tuple[str, str]] = [
 
 
 def _roster(n: int) -> dict[str, object]:
-    from d2d_cli.rules.units import roster as units
     from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import roster as units
 
     return units.roster_state({
         f"Goblin {i}": units.Unit(

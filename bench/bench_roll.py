@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from d2d_cli.rules.roll import notation as dn  # noqa: E402
 from d2d_cli.rules.odds import exact as odds  # noqa: E402
+from d2d_cli.rules.roll import notation as dn  # noqa: E402
 
 
 def rolls_per_second(text: str, full: bool, seconds: float = 1.0) -> float:

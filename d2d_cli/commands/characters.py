@@ -229,7 +229,7 @@ def _advance(ctx: typer.Context, name: str, what: str,
 
 def show_sheet(con: Any, r: ch.Sheet) -> None:
     from d2d_cli.commands.units import conditions_text
-    from d2d_cli.plain import Panel, Table
+    from d2d_cli.layout import Panel, Table
 
     e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)

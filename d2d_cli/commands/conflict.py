@@ -11,7 +11,7 @@ from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.rules.combat import conflict as rules
 from d2d_cli.rules.combat.situation import Terms
-from d2d_cli.rules.deck.cards import parse_card
+from d2d_cli.rules.deck.cards import Card, parse_card
 
 app = _app.single("conflict")
 
@@ -101,15 +101,40 @@ def conflict(
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus)
-    result = _reveal.with_reveals(ctx, table, ask.resolve)[0] if ask.reveals else ask.resolve(None)
-    render.emit(result, _show, as_json=json)
+    by_colour = opts.fate_orientation == "color"
+    result = (_reveal.with_reveals(ctx, table, ask.resolve,
+                                   lambda r: _journal_note(r, by_colour))[0]
+              if ask.reveals else ask.resolve(None))
+    render.emit(result, lambda con, r: _show(con, r, by_colour), as_json=json)
+
+
+def read_by_colour(r: rules.Conflict | rules.Redirected,
+                   by_colour: bool) -> list[tuple[str, Card, str]]:
+    """Each Fate card a side revealed and read by its colour, not as it lay in the deck
+    (000 l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
+    Lower"): (side, the card as read, why: "red → Lower for a Non-Player")."""
+    if not by_colour or isinstance(r, rules.Redirected):
+        return []
+    out = []
+    for name, side in (("A", r.side_a), ("B", r.side_b)):
+        who = " for a Non-Player" if side.source == "fate" else ""
+        for card in side.revealed:
+            out.append((name, card, f"{card.color} → {card.orientation.capitalize()}{who}"))
+    return out
+
+
+def _journal_note(r: rules.Conflict | rules.Redirected, by_colour: bool) -> str:
+    """The journal's words for the cards read by colour: the log shows what was shown."""
+    read = read_by_colour(r, by_colour)
+    return ("read by colour: " + ", ".join(f"{side} {card.code} ({why})"
+                                           for side, card, why in read)) if read else ""
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
 
 
 def _show_chart(con: Any, r: rules.Chart) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     t = Table("A ↓ vs B →", *(a.capitalize() for a in r.approaches),
               title=f"Conflict chart ({r.conflict_chart}): A's result")
@@ -120,7 +145,7 @@ def _show_chart(con: Any, r: rules.Chart) -> None:
               "10 (2–10 lowered by the Level Bonus, min 2); equal ranks both win.[/]")
 
 
-def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
+def _show(con: Any, r: rules.Conflict | rules.Redirected, by_colour: bool = True) -> None:
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
     if r.cover is not None:
@@ -136,6 +161,8 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
         return f"{who}{side.approach.capitalize()}{card}"
 
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
+    for side, card, why in read_by_colour(r, by_colour):
+        con.print(f"  {side}'s Fate {card.name()}: {why} [dim](000 l.420)[/]")
     rows = []
     if r.side_a.unit or r.side_b.unit or r.modifiers:
         rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])

@@ -1,0 +1,49 @@
+"""Every use of a private name of Typer, its bundled Click, or Rich: here and nowhere else.
+
+d2d reaches past the libraries' public API in a few places (tab completion, Click's
+exception classes, which Typer 0.28 bundles as ``typer._click``). Each such use is one
+small function or name below, so a new release is checked in one file. The versions it
+was written for are in :data:`WRITTEN_FOR`; tests/test_compat.py fails, saying so, on an
+installed version outside them (and checks that every name still resolves).
+
+Importing it costs nothing beyond Typer itself (cli.py imports Typer anyway).
+"""
+
+from __future__ import annotations
+
+# Typer 0.28 bundles Click as ``typer._click`` and re-exports neither class: a bad command
+# line (exit 2), and the base of every error Click reports itself.
+from typer._click.exceptions import ClickException, UsageError
+
+__all__ = ["ClickException", "UsageError", "WRITTEN_FOR", "completion_init",
+
+           "completion_script", "shell_name"]
+# package -> (lowest, first version not covered): checked by tests/test_compat.py.
+WRITTEN_FOR: dict[str, tuple[str, str]] = {
+    "typer": ("0.28", "0.29"),  # typer._click, typer.completion._get_shell_name
+    "rich": ("13.7", "16"),  # no private name used; the views draw with its public API
+}
+
+
+def shell_name() -> str | None:
+    """The shell d2d runs under (bash, zsh, fish…), as Typer's completion detects it."""
+    from typer.completion import _get_shell_name
+
+    return _get_shell_name()
+
+
+def completion_script(prog_name: str, complete_var: str, shell: str) -> str:
+    """Typer's tab-completion script for ``shell`` (after its completion classes are
+    registered with Click)."""
+    from typer.completion import completion_init, get_completion_script
+
+    completion_init()
+    return get_completion_script(prog_name=prog_name, complete_var=complete_var,
+                                 shell=shell)
+
+
+def completion_init() -> None:
+    """Register Typer's completion classes (bash, zsh, fish, powershell) with Click."""
+    from typer.completion import completion_init as init
+
+    init()
