@@ -21,7 +21,7 @@ __all__ = ["ClickException", "UsageError", "WRITTEN_FOR", "completion_init",
 # package -> (lowest, first version not covered): checked by tests/test_compat.py.
 WRITTEN_FOR: dict[str, tuple[str, str]] = {
     "typer": ("0.28", "0.29"),  # typer._click, typer.completion._get_shell_name
-    "rich": ("13.7", "16"),  # no private name used; the views draw with its public API
+    "rich": ("13.8", "16"),  # no private name used; the views draw with its public API
 }
 
 

@@ -65,8 +65,7 @@ class Table:
             kwargs.update(padding=(0, 1, 0, 0))
         else:
             kwargs.update(pad_edge=self.pad_edge)
-        t = RichTable(title=self.title, title_justify=self.title_justify,  # type: ignore[arg-type]
-                      show_header=self.show_header, **kwargs)
+        t = RichTable(show_header=self.show_header, **kwargs)
         for n, (header, justify, style) in enumerate(self.columns):
             t.add_column(header, justify=justify, style=style,  # type: ignore[arg-type]
                          no_wrap=n == self.name,  # the row's name stays whole
@@ -89,6 +88,8 @@ class Table:
         columns give way first); else stacked. Never a word cut short."""
         from rich.measure import Measurement
 
+        if self.title:  # a line of its own: Rich's versions pad a table's title unalike
+            yield f"[italic]{self.title}[/]"
         room = options.max_width
         table = self.rich_table()
         if not self.rows or Measurement.get(console, options.update_width(_ROOM),
@@ -139,8 +140,6 @@ class Table:
         from rich.cells import cell_len
         from rich.padding import Padding
 
-        if self.title:
-            yield f"[italic]{self.title}[/]"
         headers = [h for h, _, _ in self.columns]
         key = max((cell_len(h) for n, h in enumerate(headers) if n != self.name), default=0)
         for row in self.rows:

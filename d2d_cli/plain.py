@@ -5,9 +5,10 @@ Most views print a line or two of Rich markup (``[bold]Revealed:[/] Q♥ …``).
 text without its tags; on a plain terminal, a line that fits the width, each styled
 stretch in the standard ANSI codes of its style words (bold, dim, italic, underline,
 the eight colours and their bright forms). Everything else — a table, a panel, a line
-that would wrap, a style or tag it does not know, an ``:emoji:`` candidate, a wide or
-control character, a terminal Rich judges its own way — is printed by Rich itself, made
-on first use by the environment (d2d_cli/env.py). No Rich algorithm is copied here.
+that would wrap, a style or tag it does not know, a wide or control character, a
+terminal Rich judges its own way — is printed by Rich itself, through a console made on
+first use for the command's environment (d2d_cli/env.py). No Rich algorithm is copied
+here. Neither prints ``:emoji:`` codes as emoji: text is printed as typed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any, TextIO
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-_EMOJI = re.compile(r":\S+?:")  # a candidate emoji code: Rich's to judge
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
     ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"))}
@@ -69,15 +69,13 @@ def runs(markup: str) -> tuple[Run, ...]:
     Remembered: ``d2d play`` repeats its lines."""
     if _CONTROL.search(markup):
         raise NotPlain("control character or tab")
-    if "[" not in markup and ":" not in markup:  # no tag, no escape, no emoji
+    if "[" not in markup:  # no tag, no escape
         return ((markup, ()),) if markup else ()
     out: list[Run] = []
     stack: list[str] = []
     text: list[str] = []
 
     def add(plain: str) -> None:
-        if _EMOJI.search(plain):
-            raise NotPlain("emoji code")
         text.append(plain)
 
     def close_run() -> None:
@@ -159,6 +157,9 @@ def rich_console(env: Any, *, stderr: bool = False, file: TextIO | None = None,
         file=file if file is not None else target, highlight=False,
         no_color=not env.colors, soft_wrap=not terminal if soft_wrap is None else soft_wrap,
         force_terminal=force, width=env.width,
+        # Text is printed as typed: d2d's markup holds no :emoji: codes, and a name or an
+        # event a user typed with colons ("Restrict:Bind:4", ":x:") stays as it is.
+        emoji=False,
     )
 
 
@@ -252,6 +253,8 @@ class LineConsole:
         if styled is None:
             raise NotPlain("a terminal Rich judges its own way")
         lines = _lines(pieces)
+        if any(line and line[-1][0].endswith(" ") for line in lines):
+            raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
         if styled or not self.soft_wrap:  # Rich would wrap a line wider than the console
             width = self.width
             if any(_cells("".join(t for t, _ in line)) > width for line in lines):

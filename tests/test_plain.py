@@ -39,7 +39,7 @@ def _rich(markup: str, *, terminal: bool, no_color: bool = False, width: int = 2
     out = _Tty() if terminal else io.StringIO()
     Console(file=out, highlight=False, force_terminal=terminal, color_system="truecolor"
             if terminal else None, no_color=no_color or None, soft_wrap=not terminal,
-            width=width).print(markup)
+            width=width, emoji=False).print(markup)
     return out.getvalue()
 
 
@@ -92,15 +92,15 @@ def test_common_lines_never_need_rich() -> None:
 
 
 def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
-    """A line wider than the terminal (Rich wraps it), an emoji code, a table."""
+    """A line wider than the terminal (Rich wraps it), a table."""
     from rich.table import Table
 
     line = "Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive"
     got, made_rich = _plain(line, terminal=True, width=20)
     assert made_rich and got == _rich(line, terminal=True, width=20)
     assert got.count("\n") == 4
-    got, made_rich = _plain("a :smile: b", terminal=False)
-    assert made_rich and got == "a 😄 b\n"
+    got, made_rich = _plain("[bold blink]x[/]", terminal=True)
+    assert made_rich and got == _rich("[bold blink]x[/]", terminal=True)
     buf = io.StringIO()
     con = plain.LineConsole(_env(terminal=False), file=buf)
     t = Table("Unit")
@@ -129,6 +129,19 @@ def test_every_view_of_the_transcript_prints_what_rich_prints(
             outputs[name].append(re.sub(r"\d{4}-\d\d-\d\d[T ][\d:+]+", "<time>",
                                         res.stdout.replace(str(session), "<s>")))
     assert outputs["plain"] == outputs["rich"]
+
+
+def test_text_is_printed_as_typed_never_as_emoji(d2d, tmp_path: Path) -> None:
+    """Colons in a name or an event are the user's: ``:x:`` is not turned into ❌, and
+    printing it needs no Rich."""
+    for terminal in (False, True):
+        got, made_rich = _plain("Restrict:Bind:4 · [bold]:x:[/] 12:05:30", terminal=terminal)
+        assert not made_rich and got.replace("\x1b[1m", "").replace("\x1b[0m", "") == \
+            "Restrict:Bind:4 · :x: 12:05:30\n"
+    path = tmp_path / "s.toml"
+    d2d.ok("--session", path, "unit", "add", ":smile:", "--body", "2x1", "--mind", "2x1",
+           "--will", "2x1", "--speed", "4x0")
+    assert ":smile:" in d2d.ok("--session", path, "unit", "list")  # drawn by Rich
 
 
 def test_a_one_line_lookup_does_not_import_rich(tmp_path: Path) -> None:
