@@ -43,6 +43,7 @@ class Table:
         self.pad_edge = pad_edge
         self.columns: list[tuple[str, str, str | None]] = []
         self.rows: list[tuple[str, ...]] = []
+        self._natural: tuple[int, int] | None = None  # (rows, width): measured once
         for header in headers:
             self.add_column(header)
 
@@ -74,27 +75,31 @@ class Table:
             t.add_row(*row)
         return t
 
-    def natural_width(self) -> int:
-        """The width the table takes when nothing has to wrap (Rich's measure maximum)."""
-        from rich.console import Console
+    def natural_width(self, console: Any = None) -> int:
+        """The width the table takes when nothing has to wrap (Rich's measure maximum);
+        measured once (the dashboard asks before it prints)."""
         from rich.measure import Measurement
 
-        wide = Console(width=_ROOM)
-        return Measurement.get(wide, wide.options, self.rich_table()).maximum
+        key = len(self.rows) + 1000 * len(self.columns)
+        if self._natural is None or self._natural[0] != key:
+            if console is None:
+                from rich.console import Console
+
+                console = Console(width=_ROOM, emoji=False)
+            wide = console.options.update_width(_ROOM)
+            self._natural = (key, Measurement.get(console, wide, self.rich_table()).maximum)
+        return self._natural[1]
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """As designed when it fits; else one space between columns, each column as
         wide as it needs or, where the room runs out, as its longest word (the widest
         columns give way first); else stacked. Never a word cut short."""
-        from rich.measure import Measurement
 
         if self.title:  # a line of its own: Rich's versions pad a table's title unalike
             yield f"[italic]{self.title}[/]"
         room = options.max_width
-        table = self.rich_table()
-        if not self.rows or Measurement.get(console, options.update_width(_ROOM),
-                                            table).maximum <= room:
-            yield table
+        if not self.rows or self.natural_width(console) <= room:
+            yield self.rich_table()
             return
         ranges = self._ranges(console, options)
         # Tight: each column one space wider than its text; a box adds its bars.
