@@ -347,6 +347,7 @@ def run_play(long: Path, rounds: int, data: Path) -> list[tuple[str, str, float,
     import threading
 
     os.environ["D2D_DATA_DIR"] = str(data)
+    from d2d_cli import cli
     from d2d_cli.shell import Shell
 
     master, slave = os.openpty()
@@ -354,7 +355,7 @@ def run_play(long: Path, rounds: int, data: Path) -> list[tuple[str, str, float,
     drain.start()
     tty = io.TextIOWrapper(os.fdopen(slave, "wb", buffering=0), encoding="utf-8",
                            write_through=True)
-    shell = Shell(session=str(long), out=tty)
+    shell = Shell(session=str(long), out=tty, run_argv=cli.main, root=cli.root_command())
     real_out, real_err = sys.stdout, sys.stderr
     results: dict[str, tuple[list[float], list[float]]] = {x: ([], []) for x, _ in PLAY_LINES}
     try:
@@ -427,10 +428,22 @@ def main() -> int:
                        check=True, capture_output=True)  # rounds alternate redo, undo…
         cases = one_shot_cases(d2d, python, data, long, huge, args.only)
         times = run_one_shot(cases, args.rounds, env, data)
+        _report_one_shot(args.rounds, cases, times)  # printed before play can fail
         play = [] if args.no_play else run_play(hundred, args.rounds, tmp / "play-data")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{args.rounds} interleaved rounds on {os.cpu_count()} cores, Python "
+    if play:
+        print(f"\n{'inside d2d play, 100-unit session':44} {'command ms':>10} "
+              f"{'to prompt ms':>12}  budget")
+        for line, budget, ms, prompt_ms in play:
+            limit = float(budget.split("≤ ")[1].split()[0])
+            mark = " OVER" if ms > limit else ""
+            print(f"{line:44} {ms:10.2f} {prompt_ms:12.2f}  {budget}{mark}")
+    return 0
+
+
+def _report_one_shot(rounds: int, cases: list[dict[str, object]], times: Times) -> None:
+    print(f"{rounds} interleaved rounds on {os.cpu_count()} cores, Python "
           f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}; each run "
           "paired with a python -c pass just before it, the cases shuffled each round;"
           "\n× pass = the median of a case's ratios to its pairs\n")
@@ -457,15 +470,7 @@ def main() -> int:
               f"status {med['long campaign: fate status --json'] / med['fate status --json']:.2f}×"  # noqa: E501
               " (budget ≤ 1.5×)")
     print(f"\nover budget: {len(over)} of {len(cases) - 1}" + (f": {', '.join(over)}"
-                                                              if over else ""))
-    if play:
-        print(f"\n{'inside d2d play, 100-unit session':44} {'command ms':>10} "
-              f"{'to prompt ms':>12}  budget")
-        for line, budget, ms, prompt_ms in play:
-            limit = float(budget.split("≤ ")[1].split()[0])
-            mark = " OVER" if ms > limit else ""
-            print(f"{line:44} {ms:10.2f} {prompt_ms:12.2f}  {budget}{mark}")
-    return 0
+                                                              if over else ""), flush=True)
 
 
 if __name__ == "__main__":
