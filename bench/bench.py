@@ -143,6 +143,8 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("odds die d20", VIEW, ()),
     ("odds weather", VIEW, ()),
     ("odds crit --power 6x1 --armor 2x1 --hits 2", VIEW, ()),
+    ("board", VIEW, ()),
+    ("unit place Archer E9 N", CHANGE, ()),
 ]
 NOT_ONE_SHOT = {"tour", "play"}  # a whole tour; a shell (measured by its lines, below)
 JSONLESS = ("char export",)  # writes the sheet itself (-o -)

@@ -220,11 +220,12 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
     if isinstance(e, BrokenPipeError):
         return 1
     if isinstance(e, OSError) and e.filename:
-        # File-system trouble outside the session module: still one line naming the file.
+        # File-system trouble outside the session module (which names its own as exit 3):
+        # a file the user named, e.g. `char export -o` — bad input, one line naming it.
         why = "it is a directory" if isinstance(e, IsADirectoryError) else e.strerror or e
-        render.error(render.current_command(), "session", f"{e.filename}: {why}",
+        render.error(render.current_command(), "bad_input", f"{e.filename}: {why}",
                      as_json=as_json)
-        return 3
+        return 2
     err = env.current().stderr
     if debug:
         import traceback

@@ -2,7 +2,7 @@
 
 The candidates come from the same place as the shell's ``d2d <TAB>``: Click's completion
 of the real command tree (so a new command or option completes with no change here),
-and the completer functions of ``commands/_common.py`` for names read from the session
+and the completer functions of ``commands/_complete.py`` for names read from the session
 (units, tasks…) and the rules' tables (skills, conditions, cards…). What this module
 adds is the part a shell does for Click: cutting a half-typed line into words, and
 quoting a name with spaces (``"Goblin Scout"``) as it is inserted.

@@ -7,9 +7,9 @@ label — and never wraps: at 80 columns ``Goblin Scout`` stays on one line. How
 meets the console's width (docs/architecture.md, "Narrow terminals"):
 
 1. as designed (two spaces between columns) when it fits;
-2. else with one space between columns, d2d choosing each column's width so that no
-   word is cut: the widest columns give way first, none narrower than its longest word
-   (the unit list at 80 columns, a unit's conditions included);
+2. else d2d chooses each column's width so that no word is cut: the widest columns give
+   way first, none narrower than its longest word; with two spaces between columns if
+   that fits, else one (the unit list at 80 columns, a unit's conditions included);
 3. else stacked, one block per row: its name, then a ``Header value`` line per cell
    that holds something (the unit list at 40 columns).
 
@@ -91,9 +91,9 @@ class Table:
         return self._natural[1]
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
-        """As designed when it fits; else one space between columns, each column as
-        wide as it needs or, where the room runs out, as its longest word (the widest
-        columns give way first); else stacked. Never a word cut short."""
+        """As designed when it fits; else each column as wide as it needs or, where the
+        room runs out, as its longest word (the widest columns give way first), with two
+        spaces between columns, else one; else stacked. Never a word cut short."""
 
         if self.title:  # a line of its own: Rich's versions pad a table's title unalike
             yield f"[italic]{self.title}[/]"
@@ -102,17 +102,20 @@ class Table:
             yield self.rich_table()
             return
         ranges = self._ranges(console, options)
-        # Tight: each column one space wider than its text; a box adds its bars.
-        room -= len(ranges) + (len(ranges) + 1 if self.box is not None else 0)
-        if sum(low for low, _ in ranges) > room:
-            yield from self._stacked()
+        bars = len(ranges) + 1 if self.box is not None else 0
+        for tight in (False, True):  # two spaces between columns, else one
+            pad = 1 if tight else 2  # Rich's padding of a column, as it counts it
+            fit = room - pad * len(ranges) - bars
+            if sum(low for low, _ in ranges) > fit:
+                continue
+            widths = [high for _, high in ranges]
+            while sum(widths) > fit:  # the widest column that can give way gives a cell
+                n = max((i for i, (low, _) in enumerate(ranges) if widths[i] > low),
+                        key=lambda i: widths[i])
+                widths[n] -= 1
+            yield self.rich_table(tight=tight, widths=widths)
             return
-        widths = [high for _, high in ranges]
-        while sum(widths) > room:  # the widest column that can give way gives one cell
-            n = max((i for i, (low, _) in enumerate(ranges) if widths[i] > low),
-                    key=lambda i: widths[i])
-            widths[n] -= 1
-        yield self.rich_table(tight=True, widths=widths)
+        yield from self._stacked()
 
     def _ranges(self, console: Any, options: Any) -> list[tuple[int, int]]:
         """Each column's text width: (its longest word, its longest line), headers

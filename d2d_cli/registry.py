@@ -53,6 +53,8 @@ GROUPS: dict[str, Group] = {
     "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
     "session": Group("session", "Session files: new, list, use, show, path, log, undo, redo.",
                      True),
+    "board": Group("board", "The map: units on their Spaces with Facing, obstacles, terrain "
+                   "(--svg FILE for a picture).", False),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
     "play": Group("play", "An interactive shell on one session: every command without the "

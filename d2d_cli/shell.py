@@ -10,7 +10,7 @@ afresh for each line by the entry point.
 
 The session file is re-read for every line and for the status line, so a change made
 from a second terminal is seen at once. The line editor is prompt_toolkit (completion
-menus, history in the data folder, a bottom toolbar for the status line); when stdin
+menus, history in the state folder, a bottom toolbar for the status line); when stdin
 or stdout is not a terminal the shell reads plain lines instead, so ``d2d play <
 lines.txt`` runs a script. docs/architecture.md ("d2d play") says why.
 """
@@ -29,8 +29,6 @@ from d2d_cli.errors import D2DError
 from d2d_cli.registry import Settings
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.overview import summary
-
-HISTORY_FILE = "play_history"
 
 SHELL_HELP = """\
 d2d play — every d2d command, without the "d2d" in front:
@@ -166,11 +164,10 @@ class Shell:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory
 
-        folder = session.data_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        history = session.dirs.play_history()  # in the state folder (platformdirs)
         status = self.status()
         prompt: PromptSession[str] = PromptSession(
-            history=FileHistory(str(folder / HISTORY_FILE)),
+            history=FileHistory(str(history)),
             completer=_completer(self),
             complete_while_typing=False,  # Tab completes, as in a shell
             bottom_toolbar=lambda: " " + status,

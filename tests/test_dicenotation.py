@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections import Counter
 from fractions import Fraction
 from math import comb
@@ -20,6 +19,11 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.probability import Dist, Probability, keep_highest
 from d2d_cli.rules.deck.cards import RANKS, SUITS, Card
 from d2d_cli.rules.roll import notation as dn
+from d2d_cli.rules.roll.notation import exact as exact_stage
+
+
+def _no_work(*args: object, **kwargs: object) -> None:
+    raise AssertionError("an exact distribution was started: the refusal came too late")
 
 
 def exact(text: str) -> dict[int, Fraction]:
@@ -288,12 +292,14 @@ def test_too_many_atoms() -> None:
 @pytest.mark.parametrize("text", ["1000d6kh999", "1000d1000", "500d100kh250",
                                   "{d100, d100, d100, d100, d100}kh2", "100d6!x10",
                                   "20d20 * 20d20 * 20d20"])
-def test_big_exact_odds_are_refused_quickly(text: str) -> None:
+def test_big_exact_odds_are_refused_before_any_work(text: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimate refuses them before a distribution is built (bench/bench_roll.py
+    measures how long that takes; no test times it)."""
     e = dn.parse(text)
-    start = time.perf_counter()
+    monkeypatch.setattr(exact_stage, "_Odds", _no_work)
     with pytest.raises(BadInput, match="too much work|distinct totals|joint outcomes"):
         dn.odds(e)
-    assert time.perf_counter() - start < 0.5
 
 
 def test_odds_refuse_two_fate_terms_and_zero_divisors() -> None:
@@ -306,10 +312,8 @@ def test_odds_refuse_two_fate_terms_and_zero_divisors() -> None:
             dn.roll(dn.parse("d6 / (d2 - 1)"), random.Random(seed))
 
 
-def test_the_largest_pool_is_exact_and_fast() -> None:
-    start = time.perf_counter()
-    o = dn.odds(dn.parse("100d6kh99"))
-    assert time.perf_counter() - start < 5  # bench/bench_roll.py measures it (~0.1 s)
+def test_the_largest_pool_is_exact() -> None:
+    o = dn.odds(dn.parse("100d6kh99"))  # bench/bench_roll.py measures it (~0.1 s)
     assert o.outcomes[0] == dn.Outcome(99, Probability.of(Fraction(1, 6**100)))
     # 594: at least 99 sixes — all 100, or 99 and one of five other faces anywhere
     assert o.outcomes[-1] == dn.Outcome(594, Probability.of(Fraction(1 + 100 * 5, 6**100)))

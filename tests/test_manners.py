@@ -236,25 +236,6 @@ def test_the_root_help_is_built_without_importing_any_group() -> None:
     assert out.splitlines()[-1] == "[]"
 
 
-@pytest.mark.parametrize("xdg", [None, "/x/y", "  ", "relative"])
-def test_the_default_data_dir_is_platformdirs_without_importing_it(
-        monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
-    from d2d_cli import session
-
-    monkeypatch.delenv("D2D_DATA_DIR")
-    if xdg is None:
-        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_DATA_HOME", xdg)
-    want = {None: "~/.local/share/d2d", "/x/y": "/x/y/d2d", "  ": "~/.local/share/d2d",
-            "relative": "~/.local/share/d2d"}[xdg]
-    if sys.platform.startswith("linux"):
-        assert session.data_dir() == Path(os.path.expanduser(want))
-    import platformdirs  # a test dependency only: the same answer as the library's
-
-    assert str(session.data_dir()) == platformdirs.user_data_dir("d2d", appauthor=False)
-
-
 def test_a_value_with_a_space_reads_as_one(d2d) -> None:
     # `d2d scale mass 62 kg` as a person types it: the same as "62kg".
     spaced, joined = d2d.json("scale", "mass", "62", "kg"), d2d.json("scale", "mass", "62kg")

@@ -1,8 +1,8 @@
 """Every table view readable at 40, 80 and 200 columns (issue 20 item 4).
 
-A table is drawn as designed when it fits without cutting a word, else with one space
-between columns, else stacked: one block per row, its name, then ``Header value`` lines
-(d2d_cli/layout.py). A row's name is never wrapped or cut."""
+A table is drawn as designed when it fits; else with widths d2d chooses so that no word
+is cut (two spaces between columns, else one); else stacked: one block per row, its
+name, then ``Header value`` lines (d2d_cli/layout.py). A row's name is never wrapped."""
 
 from __future__ import annotations
 

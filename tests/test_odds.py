@@ -193,16 +193,12 @@ def test_two_card_dice_are_refused() -> None:
 
 
 @pytest.mark.parametrize("n", range(2, 109))
-def test_every_one_card_die_returns_or_is_refused_quickly(n: int) -> None:
-    import time
-
-    start = time.perf_counter()
+def test_every_one_card_die_returns_or_is_refused(n: int) -> None:
     try:
         got = odds.die_odds(n, odds.Piles.fresh(), FRESH)
         assert sum(r.probability.fraction for r in got.values) == 1
     except BadInput as e:
         assert "one side only" in str(e)
-    assert time.perf_counter() - start < 2
 
 
 # --------------------------------------------------------------------------- weather

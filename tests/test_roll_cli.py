@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -98,22 +97,26 @@ def test_odds_json_shape(d2d) -> None:  # type: ignore[no-untyped-def]
                                   "(" * 500 + "1" + ")" * 500, "(" * 10_000 + ")" * 10_000,
                                   "d6r<=6", "1000d6!x100"])
 def test_bad_expressions_exit_2_at_once(d2d, expr: str) -> None:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
     res = d2d("roll", expr, "--json")
     assert res.exit_code == 2, res.stdout
     env = json.loads(res.stdout)
     assert env["ok"] is False and env["error"]["kind"] == "bad_input"
     assert "Traceback" not in res.stderr and res.stderr.count("\n") == 1
-    assert time.perf_counter() - start < 2
 
 
 @pytest.mark.parametrize("expr", ["1000d6kh999", "500d100kh250", "1000d1000",
                                   "{d100, d100, d100, d100}kh1"])
-def test_big_odds_exit_2_before_any_work(d2d, expr: str) -> None:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    res = d2d("roll", expr, "--odds")
+def test_big_odds_exit_2_before_any_work(d2d, expr: str,  # type: ignore[no-untyped-def]
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from d2d_cli.rules.roll.notation import exact
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an exact distribution was started before the refusal")
+
+    with monkeypatch.context() as m:
+        m.setattr(exact, "_Odds", no_work)
+        res = d2d("roll", expr, "--odds")
     assert res.exit_code == 2 and "d2d: error: roll: exact odds" in res.stderr
-    assert time.perf_counter() - start < 1
     assert d2d("roll", expr).exit_code == 0  # rolling it once is cheap
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import time
 from collections import Counter
 from fractions import Fraction
 from math import sqrt
@@ -91,19 +90,19 @@ def test_odds_match_rolls_for_grammar_expressions(text: str) -> None:
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(any_text)
-def test_every_expression_returns_or_is_refused_in_bounded_time(text: str) -> None:
-    start = time.perf_counter()
+def test_every_expression_returns_or_is_refused(text: str) -> None:
+    """Every generated expression parses, rolls and gives exact odds, or is refused with
+    BadInput (exit 2) — never another exception. How long that takes is bench/'s to
+    measure (bench_roll.py), not a test's."""
     try:
         e = dn.parse(text)
     except BadInput:
-        assert time.perf_counter() - start < 0.5
         return
     r = dn.roll(e, random.Random(0), lambda: None) if not e.fate_terms() else None
     if r is not None:
         assert isinstance(r.total, int)
     with contextlib.suppress(BadInput):
         dn.odds(e)
-    assert time.perf_counter() - start < 3.0, text
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

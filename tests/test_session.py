@@ -141,7 +141,7 @@ def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
                      ("unit", "list"), ("session", "redo"), ("status",)):
             d2d.ok("--session", path, *args)
     status = d2d.json("--session", path, "fate", "status")
-    cache = path.with_name(".c.toml.cache")
+    cache = session._cache_path(path.resolve())
     cache.write_bytes(cache.read_bytes()[:-8] + b"garbage!")
     assert d2d.json("--session", path, "fate", "status") == status
     hand_edit(path, r"^fatigue = 1$", "fatigue = 2")  # not what the cache holds

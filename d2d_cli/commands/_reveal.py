@@ -61,17 +61,17 @@ def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterato
 
 def with_reveals(ctx: typer.Context, table: list[Card] | None,
                  body: Callable[[Revealer], R],
-                 note: Callable[[R], str] | None = None) -> tuple[R, Revealer]:
+                 note: Callable[[R, Revealer], str] | None = None) -> tuple[R, Revealer]:
     """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
-    cards (read only). Returns body's result and the revealer. ``note``: what the
-    journal adds about the result (how a card was read), so the log says what was shown."""
+    cards (read only). Returns body's result and the revealer. ``note(result, reveal)``:
+    what the journal adds (how a card was read), so the log says what was shown."""
     if table is not None:
         with reveals(None, table) as reveal:
             return body(reveal), reveal
     with edit(ctx) as tx, reveals(tx, None) as reveal:
         out = body(reveal)
         tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
-        extra = note(out) if note is not None else ""
+        extra = note(out, reveal) if note is not None else ""
         if extra:
             tx.summary += f"; {extra}"
     return out, reveal

@@ -41,6 +41,10 @@ WeaponScaleOpt = Annotated[int | None, typer.Option(
     "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's Body "
     "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage (000 l.334–337).")]
 
+NoMapOpt = Annotated[bool, typer.Option(
+    "--no-map", help="Read nothing off the map for this roll, even with both units placed "
+    "(the table measures it; docs/board.md).")]
+
 
 def edge(sides: list[str] | None) -> tuple[str, ...]:
     return tuple(sides or ())
@@ -77,3 +81,20 @@ def show(con: Any, levels: list[tuple[str, int, int, str]], modifiers: Any,
             notes.append(st.cancelled)
     for note in notes:
         con.print(f"  [dim]{escape(note)}[/]")
+
+
+_MAP_NAMES = {"range": "Range", "arc": "Arc", "flank": "Flanking", "line_of_sight":
+              "Line of Sight", "cover": "Cover", "high_ground": "High Ground",
+              "confined": "Confined", "outnumbered": "Outnumbered"}
+
+
+def show_map(con: Any, geometry: Any) -> None:
+    """What the map gave (rules.board.derive.Geometry), each with where it came from."""
+    if geometry is None:
+        return
+    from d2d_cli.render import escape
+
+    con.print(f"From the map ({escape(geometry.actor)} {geometry.actor_space} → "
+              f"{escape(geometry.rival)} {geometry.rival_space}; d2d board):")
+    for key, text in geometry.sources.items():
+        con.print(f"  {_MAP_NAMES.get(key, key)}: {escape(text)}")

@@ -55,6 +55,7 @@ def conflict(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
@@ -100,34 +101,45 @@ def conflict(
     ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus)
+                    level_bonus=opts.level_bonus, use_map=not no_map)
     by_colour = opts.fate_orientation == "color"
-    result = (_reveal.with_reveals(ctx, table, ask.resolve,
-                                   lambda r: _journal_note(r, by_colour))[0]
-              if ask.reveals else ask.resolve(None))
-    render.emit(result, lambda con, r: _show(con, r, by_colour), as_json=json)
+    drawn: list[Card] = []
+    if ask.reveals:
+        result, reveal = _reveal.with_reveals(
+            ctx, table, ask.resolve, lambda r, rv: _journal_note(r, by_colour, rv.used))
+        drawn = reveal.used
+    else:
+        result = ask.resolve(None)
+    render.emit(result, lambda con, r: _show(con, r, read_by_colour(r, by_colour, drawn)),
+                as_json=json)
 
 
-def read_by_colour(r: rules.Conflict | rules.Redirected,
-                   by_colour: bool) -> list[tuple[str, Card, str]]:
-    """Each Fate card a side revealed and read by its colour, not as it lay in the deck
-    (000 l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
-    Lower"): (side, the card as read, why: "red → Lower for a Non-Player")."""
+def read_by_colour(r: rules.Conflict | rules.Redirected, by_colour: bool,
+                   drawn: list[Card]) -> list[tuple[str, Card, Card, str]]:
+    """Each Fate card a side revealed that was turned to be read by its colour (000
+    l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
+    Lower"): (side, the card as ``drawn``, as read, why: "red → Lower for a
+    Non-Player"). A card already lying the way its colour reads is not listed."""
     if not by_colour or isinstance(r, rules.Redirected):
         return []
+    lay = {c.face: c for c in drawn}
     out = []
     for name, side in (("A", r.side_a), ("B", r.side_b)):
         who = " for a Non-Player" if side.source == "fate" else ""
         for card in side.revealed:
-            out.append((name, card, f"{card.color} → {card.orientation.capitalize()}{who}"))
+            was = lay.get(card.face)
+            if was is not None and was.upper != card.upper:
+                out.append((name, was, card,
+                            f"{card.color} → {card.orientation.capitalize()}{who}"))
     return out
 
 
-def _journal_note(r: rules.Conflict | rules.Redirected, by_colour: bool) -> str:
-    """The journal's words for the cards read by colour: the log shows what was shown."""
-    read = read_by_colour(r, by_colour)
-    return ("read by colour: " + ", ".join(f"{side} {card.code} ({why})"
-                                           for side, card, why in read)) if read else ""
+def _journal_note(r: rules.Conflict | rules.Redirected, by_colour: bool,
+                  drawn: list[Card]) -> str:
+    """The journal's words for the cards turned by colour: the log says what was shown."""
+    turned = read_by_colour(r, by_colour, drawn)
+    return ("read by colour: " + ", ".join(f"{side} {was.code} as {card.code} ({why})"
+                                           for side, was, card, why in turned)) if turned else ""
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
@@ -145,7 +157,8 @@ def _show_chart(con: Any, r: rules.Chart) -> None:
               "10 (2–10 lowered by the Level Bonus, min 2); equal ranks both win.[/]")
 
 
-def _show(con: Any, r: rules.Conflict | rules.Redirected, by_colour: bool = True) -> None:
+def _show(con: Any, r: rules.Conflict | rules.Redirected,
+          turned: list[tuple[str, Card, Card, str]] | None = None) -> None:
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
     if r.cover is not None:
@@ -160,9 +173,11 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected, by_colour: bool = True
         who = f"{render.escape(side.unit)} — " if side.unit else ""
         return f"{who}{side.approach.capitalize()}{card}"
 
+    s.show_map(con, r.map)
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
-    for side, card, why in read_by_colour(r, by_colour):
-        con.print(f"  {side}'s Fate {card.name()}: {why} [dim](000 l.420)[/]")
+    for side, was, card, why in turned or []:  # one card, two arrows: say why
+        con.print(f"  {side}'s Fate {was.name()} is read {card.name()[-1]}: {why} "
+                  "[dim](000 l.420)[/]")
     rows = []
     if r.side_a.unit or r.side_b.unit or r.modifiers:
         rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])

@@ -55,6 +55,7 @@ def hit(
     confined: s.ConfinedOpt = None,
     outnumbered: s.OutnumberedOpt = None,
     weapon_scale: s.WeaponScaleOpt = None,
+    no_map: s.NoMapOpt = False,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
@@ -88,7 +89,8 @@ def hit(
     ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
                     vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
                     ten_always_hits=opts.ten_always_hits, data=data, by=by,
-                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill)
+                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
+                    use_map=not no_map)
     result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
     render.emit(result, _show, as_json=json)
 
@@ -99,6 +101,7 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    s.show_map(con, r.map)
     if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
             and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \
             and not r.advantage.sources:

@@ -276,25 +276,36 @@ def move(
     what: Annotated[str, typer.Argument(metavar="N|KIND", help="Move to spend, or a "
                     "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
     rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
-        "How many steps (default 1); for turn a heading (NE) or left/right [N]."))] = None,
+        "How many steps (default 1); for turn a heading (NE) or left/right [N]; for a "
+        "placed unit's drift, slide or drift-back the side: left/right or a heading."))
+        ] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Spend Move or Turn tokens (001 l.527 "Spend Move points to move"): N Move, or
     Forward and Drift (Move 1), Slide, Backward and Drift Back (Move 2), Equip (Move 1),
     Turn (Turn 1 per 45°, changes Facing). Refused with the numbers when the unit has
-    too little.
+    too little. A unit placed on the map (d2d unit place) moves there as well: Drift,
+    Slide and Drift Back name their side (drift left, slide E), the terrain's extra
+    Move is paid, and a step off the map or into a Space no unit may enter is refused.
 
     JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
     facing, conditions_added, conditions_removed, readied, boosts, stealth, detect, note,
-    source.
+    source, space (a placed unit's Space after the move, else null).
 
     Example: d2d unit move Archer forward 2
     """
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
+    from d2d_cli.rules.time.round_state import Round
 
     arg = " ".join(rest) if rest else None
-    result = _in_round(ctx, lambda roster, n, phase: turns.move(roster, n, phase, name,
-                                                                what, arg))
+    with _state.edit(ctx) as tx:  # as _in_round, with the map for a placed unit
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
+                            board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     render.emit(result, show_spending, as_json=json)
 
 
@@ -319,7 +330,8 @@ def act(
 
     JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
     facing, conditions_added, conditions_removed, readied, boosts, stealth, detect
-    (target, mind, body, range, difficulty, target_tokens; or null), note, source.
+    (target, mind, body, range, difficulty, target_tokens; or null), note, source, space
+    (null: an Action does not move the unit).
 
     Example: d2d unit act Archer recover fatigue
     """
@@ -494,6 +506,8 @@ def show_spending(con: Any, r: turns.Spending) -> None:
             f"Actions left {dash(r.actions_left)} (Action Cost {dash(r.action_cost)})"]
     if r.facing:
         left.append(f"facing {r.facing}")
+    if getattr(r, "space", None):
+        left.append(f"on {r.space}")
     if r.stealth:
         left.append(f"Hidden ({r.stealth} tokens)")
     con.print("  " + " · ".join(left))
@@ -559,3 +573,38 @@ def show_upkeep(con: Any, r: powers.Upkeep) -> None:
         con.print(f"{e(r.unit)} keeps up " + ", ".join(
             f"{e(p)} ({conditions.name_of(k)} +1)" for p, k in r.paid.items()))
     con.print(f"  Conditions: {conditions_text(r.conditions)}")
+
+
+@app.command()
+def place(
+    ctx: typer.Context,
+    name: UnitArg,
+    space: Annotated[str, typer.Argument(metavar="SPACE|off", help="A Space of the map "
+                     "(G5: column letter from the west, row from the north), or off.")],
+    facing: Annotated[str | None, typer.Argument(metavar="[FACING]", help="N, NE, E, SE, "
+                      "S, SW, W or NW (default: the unit's Facing).")] = None,
+    double: Annotated[bool | None, typer.Option(
+        "--double/--single", help="A Double-sized unit takes its Space and the one "
+        "behind it (000 l.749).")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Put a unit on a Space of the map, facing a compass heading, without spending Move
+    or Turn: setting up, or a correction. A placed unit's conflicts and hits read Range,
+    Arcs, Cover, High Ground, Confined and Line of Sight from the map (docs/board.md);
+    `off` takes it off the map.
+
+    JSON: unit, space, facing, double, spaces, space_before, facing_before, summary.
+
+    Example: d2d unit place Archer E7 NE
+    """
+    from d2d_cli.rules.board import placement
+    from d2d_cli.rules.board.grid import board_of
+
+    with _state.edit(ctx) as tx:
+        roster = units.roster(tx.data)
+        unit = units.find(roster, name)
+        where = None if space.strip().lower() == "off" else space
+        result = placement.place(board_of(tx.data), unit, where, facing, double)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)

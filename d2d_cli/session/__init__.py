@@ -21,10 +21,12 @@ it only when the whole command — its output included — has succeeded, so an 
 other than 0 means the file did not change. Outside a CLI run (tests, the bench)
 :func:`edit` commits when its block ends.
 
-**The cache** ``.<file>.cache`` beside the session holds the parsed data of the last
-file d2d wrote or read, keyed by the digest of its bytes, so a 1,000-unit session is
-not parsed (~100 ms) by every command. A file whose digest is not in the cache is
-parsed and checked in full.
+**The cache** (one file per session in the user cache folder, :mod:`.dirs`) holds the
+parsed data of the last file d2d wrote or read, keyed by the digest of its bytes, so a
+1,000-unit session is not parsed (~100 ms) by every command. A file whose digest is
+not in the cache is parsed and checked in full. It is bounded: a session file over
+``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most ``CACHE_LIMIT`` bytes,
+and the folder keeps the ``CACHE_KEEP`` most recently written.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ import contextlib
 import functools
 import os
 import re
-import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,7 +43,7 @@ from typing import Any
 from d2d_cli import __version__
 from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError, fault
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.session import files, journal
+from d2d_cli.session import dirs, files, journal
 from d2d_cli.session import text as T
 
 SCHEMA = 1
@@ -52,28 +53,18 @@ UNDO_DEPTH = journal.UNDO_DEPTH
 MAX_SESSION_BYTES = 256 * 1024 * 1024
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _CACHE_MAGIC = b"d2d-cache-2\n"
+CACHE_SESSION_LIMIT = 16 * 1024 * 1024  # a bigger session file is parsed by every command
+CACHE_LIMIT = 32 * 1024 * 1024  # one cache file: two slots of marshalled data
+CACHE_KEEP = 16  # session caches kept in the cache folder, the most recently written
 
 
 # --------------------------------------------------------------------------- where
 
 
 def data_dir() -> Path:
-    """Where named sessions live: ``$D2D_DATA_DIR``, else the user data dir that
-    platformdirs' ``user_data_dir("d2d", appauthor=False)`` gives, worked out here
-    (importing platformdirs cost a lookup ~3 ms): ``$XDG_DATA_HOME/d2d`` or
-    ``~/.local/share/d2d``; ``~/Library/Application Support/d2d`` on macOS;
-    ``%LOCALAPPDATA%\\d2d`` on Windows."""
-    override = os.environ.get("D2D_DATA_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~/AppData/Local")
-    elif sys.platform == "darwin":  # pragma: no cover - exercised on macOS only
-        base = os.path.expanduser("~/Library/Application Support")
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME", "").strip()  # a relative one is ignored (XDG)
-        base = xdg if os.path.isabs(xdg) else os.path.expanduser("~/.local/share")
-    return Path(base) / "d2d"
+    """Where named sessions live: ``$D2D_DATA_DIR``, else platformdirs' user data dir
+    (:mod:`.dirs`)."""
+    return dirs.data_dir()
 
 
 def _no_surrogates(text: str, what: str) -> str:
@@ -182,6 +173,7 @@ def set_current(spec: str) -> Path:
         with files.guard(d, "write the current-session pointer in it"):
             d.mkdir(parents=True, exist_ok=True)
             files.write_atomic(d / "current", value, None)
+        files.sweep_orphans(d, "current")  # a killed `session use`'s temp file
 
     _after_commit(write)
     return path
@@ -301,12 +293,14 @@ def _load(real: Path, raw: bytes) -> _Loaded:
             return _Loaded(text, h, marshal.loads(payload), root,
                            functools.partial(marshal.loads, payload), payload)
     data = _parse(real, text)
-    try:
-        payload_or_none: bytes | None = marshal.dumps(data)
-    except ValueError:  # a date or time written by hand: marshal cannot hold it
-        payload_or_none = None
-    if payload_or_none is not None:
-        _cache_write(real, [(h, payload_or_none, None)], None)
+    payload_or_none: bytes | None = None
+    if len(raw) > CACHE_SESSION_LIMIT:
+        _cache_drop(real)  # too big to keep a copy of (and to marshal for nothing)
+    else:
+        with contextlib.suppress(ValueError):  # a hand-written date: marshal cannot hold it
+            payload_or_none = marshal.dumps(data)
+        if payload_or_none is not None:
+            _cache_write(real, [(h, payload_or_none, None)])
     pristine = _copy(data)  # the command may change ``data`` in place
     return _Loaded(text, h, data, None, lambda: _copy(pristine), payload_or_none)
 
@@ -348,7 +342,8 @@ def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[st
 
 
 def _cache_path(real: Path) -> Path:
-    return real.with_name(f".{real.name}.cache")
+    """``<cache folder>/sessions/<digest of the session's real path>.cache``."""
+    return dirs.cache_dir() / "sessions" / f"{journal.digest(os.fsencode(real))}.cache"
 
 
 def _cache_key(h: str) -> str:
@@ -367,7 +362,7 @@ def _cache_read(real: Path) -> list[Slot]:
     import marshal
 
     try:
-        raw = files.read_limited(_cache_path(real), MAX_SESSION_BYTES * 2, "the cache")
+        raw = files.read_limited(_cache_path(real), CACHE_LIMIT, "the cache")
     except (OSError, D2DError):
         return []
     if raw is None or not raw.startswith(_CACHE_MAGIC):
@@ -387,16 +382,49 @@ def _cache_read(real: Path) -> list[Slot]:
         return []
 
 
-def _cache_write(real: Path, slots: list[Slot], like: os.stat_result | None) -> None:
-    """Best effort and not fsynced: a cache that is lost or stale only costs time."""
+def _cache_write(real: Path, slots: list[Slot]) -> None:
+    """Best effort and not fsynced: a cache that is lost or stale only costs time. Kept
+    private (mode 600) in the user's cache folder; none for data over ``CACHE_LIMIT``."""
     import marshal
 
-    body = marshal.dumps([(_cache_key(h), payload, None if r is None else sorted(r))
-                          for h, payload, r in slots[:2]])
-    data = _CACHE_MAGIC + journal.digest(body).encode() + body
+    path = _cache_path(real)
     with contextlib.suppress(OSError):
-        files.write_atomic(_cache_path(real), data, like or _stat_or_none(real),
-                           durable=False)
+        os.unlink(real.with_name(f".{real.name}.cache"))  # where d2d kept it before
+    for keep in (2, 1):
+        body = marshal.dumps([(_cache_key(h), payload, None if r is None else sorted(r))
+                              for h, payload, r in slots[:keep]])
+        data = _CACHE_MAGIC + journal.digest(body).encode() + body
+        if len(data) <= CACHE_LIMIT:
+            break
+    else:
+        _cache_drop(real)
+        return
+    with contextlib.suppress(OSError):
+        new = not path.exists()
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        files.write_atomic(path, data, None, durable=False, private=True)
+        if new:
+            _cache_prune(path.parent)
+
+
+def _cache_drop(real: Path) -> None:
+    """No cache for this session (its file is over ``CACHE_SESSION_LIMIT``)."""
+    with contextlib.suppress(OSError):
+        os.unlink(_cache_path(real))
+
+
+def _cache_prune(folder: Path) -> None:
+    """Keep the ``CACHE_KEEP`` caches written last (and no temp file of a dead writer)."""
+    files.sweep_orphans(folder, "")
+    with contextlib.suppress(OSError):
+        caches = []
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.endswith(".cache") and entry.is_file(follow_symlinks=False):
+                    caches.append((entry.stat().st_mtime_ns, entry.path))
+        for _, old in sorted(caches, reverse=True)[CACHE_KEEP:]:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
 
 
 def _stat_or_none(real: Path) -> os.stat_result | None:
@@ -573,8 +601,7 @@ def _begin(real: Path, shown: Path, seed: int | None, create: bool,
     with files.guard(real, "read it"):
         like = os.fstat(fd)
         files.check_writable(real, like)
-        if like.st_size > MAX_SESSION_BYTES:
-            raise SessionError(f"{real}: over {MAX_SESSION_BYTES:,} bytes; not a d2d session")
+        files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
         raw = files.read_fd(fd)
     fault("read")
     loaded = _load(real, raw)
@@ -663,6 +690,7 @@ def _commit(p: _Pending) -> None:
             if s.creating:
                 files.create_exclusive(real, raw_new)  # the commit point of a new session
             else:
+                files.sweep_orphans(real.parent, real.name)  # a killed writer's temp files
                 writer.open()
                 writer.repair(base_digest, s.text)
                 if entry is not None:
@@ -721,13 +749,15 @@ def _commit(p: _Pending) -> None:
     with contextlib.suppress(Exception):
         import marshal
 
-        if p.op == "do":
+        if len(raw_new) > CACHE_SESSION_LIMIT:
+            _cache_drop(real)
+        elif p.op == "do":
             slots: list[Slot] = [(h1, marshal.dumps(p.new_data), p.new_root)]
             if not s.creating and s.digest:
                 slots.append((s.digest, s.payload or marshal.dumps(s.twin()), s.root))
-            _cache_write(real, slots, s.like)
+            _cache_write(real, slots)
         elif p.cached:
-            _cache_write(real, p.cached, s.like)
+            _cache_write(real, p.cached)
 
 
 def _retire_journal(real: Path) -> None:
@@ -839,6 +869,7 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
         with files.guard(real, "read it"):
             like = os.fstat(fd)
             files.check_writable(real, like)
+            files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
             raw = files.read_fd(fd)
         text = _decode(real, raw)
         _root_schema(real, text)  # a newer or foreign file is never replaced

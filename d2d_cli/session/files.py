@@ -73,6 +73,13 @@ def check_writable(path: Path, st: os.stat_result) -> None:
             "not overwrite it — make it writable (chmod u+w) to change it; nothing was changed")
 
 
+def check_size(path: Path | str, size: int, limit: int, what: str) -> None:
+    """Refuse a file over ``limit`` bytes before reading a byte of it (exit 3)."""
+    if size > limit:
+        raise SessionError(f"{path}: {what} is over {limit:,} bytes ({size:,}); d2d will not "
+                           "read it; nothing was changed")
+
+
 # --------------------------------------------------------------------------- locking
 
 
@@ -187,16 +194,17 @@ def temp_path(path: Path, suffix: str = "tmp") -> Path:
 
 
 def write_temp(path: Path, data: bytes, like: os.stat_result | None,
-               suffix: str = "tmp", durable: bool = True) -> Path:
+               suffix: str = "tmp", durable: bool = True, private: bool = False) -> Path:
     """``data`` in a new temp file beside ``path``, fsynced; with the mode (and, when
-    allowed, the owner) of ``like``. The caller renames it into place or removes it."""
+    allowed, the owner) of ``like``, else mode 600 when ``private``. The caller renames
+    it into place or removes it."""
     tmp = temp_path(path, suffix)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)  # left by a killed process whose pid is now ours
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     # Created private, then given the old file's mode: a 600 session never has a
     # moment as a world-readable temp file.
-    fd = os.open(tmp, flags, 0o600 if like is not None else 0o666)
+    fd = os.open(tmp, flags, 0o600 if like is not None or private else 0o666)
 
     def prepare() -> None:
         if like is not None:
@@ -250,9 +258,9 @@ def replace(tmp: Path, path: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes, like: os.stat_result | None,
-                 durable: bool = True) -> None:
+                 durable: bool = True, private: bool = False) -> None:
     """Temp file, fsync, rename over ``path``, fsync the folder (not for a cache)."""
-    replace(write_temp(path, data, like, durable=durable), path)
+    replace(write_temp(path, data, like, durable=durable, private=private), path)
     if durable:
         sync_dir(path.parent)
 
@@ -373,3 +381,60 @@ def read_limited(path: Path, limit: int, what: str,
         return data
     finally:
         os.close(fd)
+
+
+# --------------------------------------------------------------------------- leftovers
+
+_LEFTOVER_SUFFIXES = ("tmp", "bak", "oldbak")
+
+
+def sweep_orphans(folder: Path, name: str) -> list[Path]:
+    """Remove the temp files a killed writer left in ``folder``: ``.<name>.<pid>.tmp``
+    (and ``.bak``/``.oldbak``, the journal's and the old cache's temp files) — each only
+    when its pid is not a live process, or it is older than the lock lets a command
+    wait (``lock_timeout()``: no live writer holds a temp file that long). ``name`` ""
+    sweeps every such file (the cache folder, which is d2d's alone). Called under the
+    session's lock by every write; returns what it removed. Never fails the caller."""
+    removed: list[Path] = []
+    try:
+        stale_after = lock_timeout()
+    except D2DError:
+        stale_after = DEFAULT_LOCK_TIMEOUT_S
+    mine = {name, f"{name}.journal", f".{name}.cache"} if name else None
+    now = time.time()
+    try:
+        with os.scandir(folder) as it:
+            entries = [e for e in it if e.name.startswith(".")]
+    except OSError:
+        return removed
+    for entry in entries:
+        base, _, rest = entry.name[1:].rpartition(".")
+        base, _, pid_text = base.rpartition(".")
+        if (rest not in _LEFTOVER_SUFFIXES or not pid_text.isdigit() or not base
+                or (mine is not None and base not in mine)):
+            continue
+        pid = int(pid_text)
+        try:
+            if pid == os.getpid() or not entry.is_file(follow_symlinks=False):
+                continue
+            old = now - entry.stat(follow_symlinks=False).st_mtime > stale_after
+            if old or not _alive(pid):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (on Windows, not asked: a signal there would
+    end it, so only the age of a leftover counts)."""
+    if sys.platform == "win32" or pid <= 0:  # pragma: no cover - Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, and someone else's
+        return True
+    return True

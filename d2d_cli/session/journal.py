@@ -17,7 +17,10 @@ different digest) and that reversing the hunks gives exactly the file before.
 **Bounds.** At least the last ``UNDO_DEPTH`` commands keep their hunks and the last
 ``JOURNAL_KEEP`` entries are listed, while the journal stays under ``bound(size of the
 session file)`` bytes: when an append would pass it, the journal is rewritten with
-the oldest hunks dropped first, then the oldest entries.
+the oldest hunks dropped first, then the oldest entries. A journal over
+``MAX_JOURNAL_BYTES`` (which d2d never writes: the bound stops at half of it, and one
+command's hunks that alone pass a quarter of it are not kept) is refused before it is
+read, with exit 3.
 """
 
 from __future__ import annotations
@@ -42,12 +45,17 @@ UNDO_DEPTH = 50
 JOURNAL_KEEP = 2000
 BOUND_FACTOR = 4
 BOUND_FLOOR = 1 << 20
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 _BLOCK = 1 << 16
 
 
 def bound(file_size: int) -> int:
     """The most bytes the journal holds beside a session file of ``file_size`` bytes."""
-    return BOUND_FACTOR * file_size + BOUND_FLOOR
+    return min(BOUND_FACTOR * file_size + BOUND_FLOOR, MAX_JOURNAL_BYTES // 2)
+
+
+def _check_size(fd: int, path: Path) -> None:
+    files.check_size(path, os.fstat(fd).st_size, MAX_JOURNAL_BYTES, "the journal")
 
 
 def digest(data: bytes) -> str:
@@ -157,6 +165,7 @@ def opened(session: Path) -> Iterator[int | None]:
         yield None
         return
     try:
+        _check_size(fd, jp)
         yield fd
     finally:
         os.close(fd)
@@ -245,6 +254,11 @@ class Writer:
             if create:
                 raise
             return False
+        try:
+            _check_size(self.fd, self.path)
+        except BaseException:
+            self.close()
+            raise
         if self.like is not None:
             mine = os.fstat(self.fd)
             if (mine.st_mode & 0o7777, mine.st_uid, mine.st_gid) != (
@@ -291,6 +305,10 @@ class Writer:
         """Append one entry (fsynced); on any failure, the journal is cut back to where
         it was. A journal that would pass its bound is compacted first."""
         data = encode(entry)
+        if len(data) > MAX_JOURNAL_BYTES // 4 and "d" in entry:
+            # One command's hunks this big are not kept (it cannot be undone); the
+            # journal never grows past what the next command will read.
+            data = encode({k: v for k, v in entry.items() if k != "d"})
         size = os.fstat(self.fd).st_size
         if size + len(data) > bound(file_size):
             self.compact(file_size, len(data))

@@ -224,6 +224,19 @@ def _rules(v: Any, where: tuple[Any, ...]) -> None:
         raise Bad((*where, key), problem)
 
 
+def _board(v: Any, where: tuple[Any, ...]) -> None:
+    """The map (rules.board.grid.parse_board's own checks, which name row and column)."""
+    if v == {}:
+        return
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.board.grid import parse_board
+
+    try:
+        parse_board(v)
+    except D2DError as e:
+        raise Bad(where, e.message) from None
+
+
 def _map_key(v: Any, where: tuple[Any, ...]) -> None:
     from d2d_cli import tables
 
@@ -249,6 +262,7 @@ UNIT = Table({
     "conception": MapOf(Str()),
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
+    "space": Str(10), "double": Bool,
 })
 
 SHAPE: dict[str, Check] = {
@@ -273,6 +287,7 @@ SHAPE: dict[str, Check] = {
                                required=("text", "k", "n", "repeat", "done"))),
     }),
     "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended")}),
+    "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
                     "factions": MapOf(Table({"goal": Str(), "players": ListOf(Str(100))})),
                     "reserves": MapOf(UNIT, _unit_name)}),

@@ -28,6 +28,7 @@ from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.deck.fate import Revealer
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")
@@ -296,6 +297,7 @@ class Conflict(Result):
     advantage: dict[str, Standing]
     cannot_block: tuple[str, ...]
     cover: CoverTarget | None
+    map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
 
 @record
@@ -404,9 +406,10 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         terms: Terms | None = None, skill: str | None = None,
         rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
         reading: str = "001", fate_orientation: str = "color",
-        level_bonus: str = "001") -> ConflictAsk:
+        level_bonus: str = "001", use_map: bool = True) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
-    sides (units by name), their Levels and the situation."""
+    sides (units by name), their Levels and the situation (read off the session's map
+    when both are placed, unless ``use_map`` is False)."""
     if level_a is not None:
         check_level(level_a, "--level-a")
     if level_b is not None:
@@ -417,9 +420,13 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
 
         units = roster(data)
     m = matchup(sides, units)
+    from d2d_cli.rules.board.derive import field, reveal_obstacles
+
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
-                 terms or Terms(), skill=skill, rival_skill=rival_skill)
+                 terms or Terms(), skill=skill, rival_skill=rival_skill,
+                 field=field(data, units.values()) if use_map else None)
+    obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
@@ -511,4 +518,4 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
-        cannot_block=sit.no_block, cover=cover)
+        cannot_block=sit.no_block, cover=cover, map=sit.geometry)

@@ -39,6 +39,7 @@ from d2d_cli.rules.deck.fate import Revealer
 from d2d_cli.rules.scale.stats import Stat, parse_stat
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
 
 ROYALS = ("A", "J", "Q", "K")
@@ -129,6 +130,7 @@ class Hits(Result):
     sources: dict[str, str] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()
     advantage: Standing = _NO_STANDING
+    map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
 
 @record
@@ -290,7 +292,7 @@ class HitAsk:
                  "difficulty": self.difficulty_source}
         found.update(sit.extra_sources)
         return replace(out, your_level=level, rival_level=rival, sources=found,
-                                   modifiers=sit.modifiers, advantage=sit.advantage_a)
+                       modifiers=sit.modifiers, advantage=sit.advantage_a, map=sit.geometry)
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
@@ -309,7 +311,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         combos: str = "played", ten_always_hits: bool = False,
         data: dict[str, Any] | None = None, by: str | None = None,
         difficulty: int | None = None, terms: Terms | None = None,
-        skill: str | None = None, rival_skill: str | None = None) -> HitAsk:
+        skill: str | None = None, rival_skill: str | None = None,
+        use_map: bool = True) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -375,10 +378,14 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         source = f"--vs {vs}"
         if vs is not None and not _NUMBER.fullmatch(vs.strip()):
             rival_stat = parse_stat(vs)
+    from d2d_cli.rules.board.derive import field
+
     sit = assess(Who(actor, level, level_option="--level"),
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
-                 rival_stat_source=source)
+                 rival_stat_source=source,
+                 field=field(data, units.values()) if use_map and data and actor and rival
+                 else None)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "

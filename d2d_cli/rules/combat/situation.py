@@ -34,6 +34,7 @@ from d2d_cli.rules.deck.advantage import Source, Standing
 from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.derive import Field, Geometry
     from d2d_cli.rules.units.roster import Unit
 
 SIDES = ("a", "b")
@@ -122,6 +123,7 @@ class Situation(NamedTuple):
     no_block: tuple[str, ...]
     cover: CoverSpec | None
     extra_sources: dict[str, str]
+    geometry: Geometry | None = None  # what the map gave (rules.board.derive)
 
 
 # --------------------------------------------------------------------------- skills
@@ -505,10 +507,11 @@ def _fighter(who: Who, sk: _Skilled | None, tally: _Tally, side: str) -> Fighter
 
 def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
            rival_skill: str | None = None, rival_stat: Stat | None = None,
-           rival_stat_source: str = "") -> Situation:
+           rival_stat_source: str = "", field: Field | None = None) -> Situation:
     """Both sides' Levels, the modifiers, each side's Advantage and who cannot Block.
     ``skill``/``rival_skill`` are ``--skill``/``--rival-skill``; ``rival_stat`` is a
-    stat given for a Rival that is not a unit (``hit --vs 2x1``)."""
+    stat given for a Rival that is not a unit (``hit --vs 2x1``). ``field``: the map,
+    whose geometry fills what was not typed when both units of an attack are placed."""
     if a.unit is None and b.unit is None:
         for value, option in ((skill, "--skill"), (terms.skill_stat, "--skill-stat")):
             if value is not None:
@@ -533,6 +536,10 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         if word not in ATTACKS:
             raise BadInput(f"--attack {terms.attack}: one of {', '.join(ATTACKS)}")
         kinds["a"] = word
+    geometry = None if field is None or kinds["a"] is None else field.derive(
+        a.unit, b.unit, kinds["a"], terms._asdict())
+    if geometry is not None:
+        terms = terms._replace(**geometry.terms)
     _range(tally, terms, kinds)
     cover = _position(tally, terms, {"a": sk_a, "b": sk_b})
     fights = kinds["a"] is not None or bool(sk_a and sk_a.skill is not None
@@ -544,9 +551,12 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
             tally.edge(_side(value, f"--{mode}"), "option", mode, f"--{mode}",
                        table()["option"]["source"])
     st_a, st_b = adv.standings(tally.srcs["a"], tally.srcs["b"], table()["cancel"]["source"])
+    if geometry is not None:  # read off the map, not typed
+        tally.mods = [Modifier(m.key, m.name, m.side, m.level, "map", m.source)
+                      if m.key in geometry.terms else m for m in tally.mods]
     return Situation(_fighter(a, sk_a, tally, "a"), _fighter(b, sk_b, tally, "b"),
                      tuple(tally.mods), st_a, st_b, tuple(tally.no_block), cover,
-                     tally.extra)
+                     tally.extra, geometry)
 
 
 def sources(sit: Situation, keys: Mapping[str, str]) -> dict[str, str]:

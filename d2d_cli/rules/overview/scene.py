@@ -9,7 +9,9 @@ holds: ``name``, ``map`` (a map type), ``backstory``, ``[factions.NAME]`` with
 defined in the file's ``[characters]`` or already in the session), ``[reserves.NAME]``
 (units that arrive with a Timed Event), ``[tasks.NAME]`` with ``difficulty``,
 ``[clock]`` with ``start``, ``[[clock.events]]`` (``at``, ``text``, ``unit``) and
-``[[clock.random]]`` (``text``, ``chance``, ``repeat``). See examples/combat1.toml.
+``[[clock.random]]`` (``text``, ``chance``, ``repeat``), and a map: ``[board]`` with
+``grid`` and ``legend``, each unit's ``space``, ``facing`` and ``double`` (docs/board.md).
+See examples/combat1.toml.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import status_bar
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
-            "tasks", "clock"}
+            "tasks", "clock", "board"}
 BUILT_IN = ("combat1",)
 ROUND_TOKENS = ("move", "action_cost", "turn")
 
@@ -124,6 +126,14 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
                 "round": {"number": 0, "phase": "none"}}
     if "weather" in session_data:
         sections["weather"] = {}  # the last scene's weather goes with it
+    from d2d_cli.rules.board.placement import on_scene_map
+
+    # The map ([board], docs/board.md) and where the scene's units stand; the party's
+    # Spaces on the last scene's map go with it.
+    drawn = on_scene_map(raw.get("board"), roster, set(_table(raw, "units")), reserves)
+    if drawn is not None or "board" in session_data:
+        sections["board"] = drawn or {}
+    sections["units"] = units.roster_state(roster)
     return sections
 
 

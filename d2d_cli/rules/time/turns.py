@@ -24,7 +24,10 @@ from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.board import moves
+from d2d_cli.rules.board.grid import Board, space_name
+from d2d_cli.rules.board.placement import SPACE, placed
+from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.units import abilities
 from d2d_cli.rules.units import stealth as hiding
@@ -139,6 +142,7 @@ class Spending(Result):
     note: str | None
     source: str
     summary: str = hidden("")
+    space: str | None = None  # a placed unit's Space after a movement (rules.board)
 
 
 def _spending(unit: Unit, action: str, before: tuple[int | None, int | None],
@@ -193,14 +197,17 @@ def _turning(unit: Unit, arg: str | None) -> tuple[int, str, str]:
 
 
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-         arg: str | None = None) -> Spending:
+         arg: str | None = None, board: Board | None = None) -> Spending:
     """``unit move NAME N`` (N Move: Spaces, terrain, anything the table prices) or
     ``unit move NAME KIND [COUNT]`` (Forward, Drift 1; Slide, Backward, Drift Back 2;
-    Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens)."""
+    Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens). A unit
+    placed on ``board`` moves there too (``KIND [left|right|HEADING] [COUNT]``), paying
+    the terrain's extra Move (rules.board.moves)."""
     unit = abilities.alive(find(units, name))
     under_way(number, phase)
     have_move, have_turn = _tokens(unit)
     record = spent(unit, number, phase)
+    mapped = None
     if what.isdigit():
         if arg is not None:
             raise BadInput(f"give a number of Move or a movement, not both ({what} {arg})")
@@ -213,10 +220,15 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         if kind.turn:
             steps, facing, label = _turning(unit, arg)
             cost, turn_cost = 0, kind.turn * steps
+            mapped = moves.on_map(board, placed(unit), kind.key, arg, COMPASS.index(facing))
         else:
-            steps = _count(arg, kind.name)
+            mapped = moves.on_map(board, placed(unit), kind.key, arg)
+            walked = mapped.walk if mapped is not None else None
+            steps = len(walked.path) if walked is not None else _count(arg, kind.name)
             cost, turn_cost, facing = kind.move * steps, 0, None
             label = kind.name if steps == 1 else f"{kind.name} ×{steps}"
+            if mapped is not None and walked is not None:
+                cost, label = walked.cost, label + mapped.label
     if cost > have_move:
         raise RuleViolation(f"{unit.name} has Move {have_move}; {label} costs {cost}")
     if turn_cost > have_turn:
@@ -224,7 +236,11 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
-    return _spending(unit, label, (have_move, have_turn), record, source)
+    out = _spending(unit, label, (have_move, have_turn), record, source)
+    if mapped is None:
+        return out
+    unit.extra[SPACE] = space_name(mapped.space)
+    return replace(out, space=unit.extra[SPACE])
 
 
 # --- Actions --------------------------------------------------------------------------

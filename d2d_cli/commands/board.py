@@ -1,0 +1,61 @@
+"""``d2d board`` — the map with its units, Facing and obstacles (docs/board.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _app, _state
+from d2d_cli.errors import BadInput, RuleViolation
+
+app = _app.single("board")
+
+
+@app.command()
+def board(
+    ctx: typer.Context,
+    svg: Annotated[Path | None, typer.Option(
+        "--svg", metavar="FILE", help="Also write the map as an SVG picture to FILE (open "
+        "it in a browser).")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Draw the map: its Spaces (columns A, B, … from the west, rows 1, 2, … from the
+    north), obstacles and terrain by their legend character, and each placed unit as
+    a label and an arrow for its Facing; then the legend and where each unit stands.
+    A map too wide for the terminal is drawn in strips of columns.
+
+    JSON: columns, rows, first_column, last_column, grid (the rows of legend
+    characters), legend [{symbol, name, enter, cover, sight, elevation, move}], units
+    [{label, name, faction, space, spaces, facing, double}], unplaced.
+
+    Example: d2d board --svg combat1.svg
+    """
+    from d2d_cli.rules.board.grid import board_of
+    from d2d_cli.rules.board.view import view
+    from d2d_cli.rules.units.roster import roster
+
+    data = _state.read(ctx)
+    drawn = board_of(data)
+    if drawn is None:
+        raise RuleViolation("the session has no map: load a scene with a [board] (d2d "
+                            "scene load combat1; docs/board.md)")
+    result = view(drawn, roster(data).values())
+    if svg is not None:
+        from d2d_cli import mapview
+
+        name = str(data.get("scene", {}).get("name") or "d2d board")
+        try:
+            svg.write_text(mapview.svg(result, name), encoding="utf-8")
+        except OSError as e:
+            raise BadInput(f"cannot write {svg}: {e.strerror or e}") from None
+    render.emit(result, _show, as_json=json)
+
+
+def _show(con: Any, r: Any) -> None:
+    from d2d_cli import mapview
+
+    for line in mapview.lines(r, con.width or 80):
+        con.print(line)

@@ -1,0 +1,316 @@
+"""A Conflict's geometry read off the map: Range, Arcs and Flanking, Line of Sight,
+Cover and its reveal, High Ground, Confined and Outnumbered — each with where it came
+from.
+
+001 l.633–635 "Verify - Verify Target is in Arc, Range, and Line of Sight": an attack
+(an Actor with a kind of attack: close, melee, reach, ranged) is refused with the
+reason when the Rival is out of its Arc:Front (001 l.663 "Arc:Front - Default Arc"),
+beyond its reach (001 l.685–689) or out of sight (001 l.709).
+
+The modifiers themselves are ``rules.combat.situation``'s: :meth:`Field.derive` gives
+the values the Narrator would otherwise type (``range``, ``cover``, ``high_ground``,
+``flank``, ``confined``, ``outnumbered``, as :class:`~d2d_cli.rules.combat.situation.
+Terms` spells them); a value typed is kept and said to override the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from d2d_cli import tables
+from d2d_cli.errors import RuleViolation
+from d2d_cli.rules.board import sight
+from d2d_cli.rules.board.grid import COMPASS, Board, Space, parse_board, space_name
+from d2d_cli.rules.board.placement import Placement, occupancy, placements
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units.roster import Unit
+
+# The cover reveal (000 l.333; 001 l.718–720 "Assign Suits to major obstacles"): each
+# straight edge of the Cover rule has its suit — the 3 Spaces around the Rival from the
+# Actor's left to its right, then the line between them — and an obstructed edge's
+# obstacle becomes the target when its suit is revealed (docs/rules.md "The Cover
+# reveal on the map").
+EDGE_SUITS = ("C", "D", "H", "S")
+TYPED = {"range": "--range", "cover": "--cover", "high_ground": "--high-ground",
+         "flank": "--flank", "confined": "--confined", "outnumbered": "--outnumbered"}
+
+
+@cache
+def _reach() -> dict[str, tuple[str, int | None, str]]:
+    raw = tables.load("modifiers")["range"]
+    return {k: (str(v["name"]), v.get("max"), str(v["source"]).split(' "')[0])
+            for k, v in raw.items()}
+
+
+@record
+class CoverEdge(Result):
+    """One straight edge of the Cover rule: to which Space, its suit for the reveal, and
+    what obstructs it (None: clear)."""
+
+    to: str
+    line: bool
+    suit: str
+    obstacle: str | None
+
+
+@record
+class Geometry(Result):
+    """What the map says about a Conflict between ``actor`` and ``rival``: the Spaces
+    measured (a Double-sized unit's nearer one), and each derived value with its
+    source. ``terms`` holds the values for the situation's options (``None`` where the
+    map gives nothing); ``sources`` the text of each."""
+
+    actor: str
+    rival: str
+    actor_space: str
+    rival_space: str
+    range: int
+    arc: str | None  # the Rival in the Actor's Arcs
+    rival_arc: str | None  # the Actor in the Rival's Arcs (Flanking)
+    line_of_sight: bool
+    cover: int
+    cover_edges: tuple[CoverEdge, ...]
+    obstacles: dict[str, str]  # suit → obstacle, for the cover reveal
+    elevation_a: int
+    elevation_b: int
+    sources: dict[str, str]
+    terms: dict[str, Any]
+
+
+def _nearest(a: Placement, b: Placement) -> tuple[Space, Space]:
+    """The pair of Spaces the two units are measured between: the nearest (a
+    Double-sized unit's front Space first when equally near)."""
+    best = (a.space, b.space)
+    d = sight.distance(*best)
+    for sa in a.spaces:
+        for sb in b.spaces:
+            n = sight.distance(sa, sb)
+            if n < d:
+                best, d = (sa, sb), n
+    return best
+
+
+def _what(board: Board, at: Space, units: Mapping[Space, list[str]]) -> str:
+    """The obstacle on ``at``: the units standing there, else the terrain."""
+    who = units.get(at)
+    if who:
+        return f"{' and '.join(who)} ({space_name(at)})"
+    return f"the {board.terrain(at).name} at {space_name(at)}"
+
+
+class Field:
+    """The map and every placed unit, read once; :meth:`derive` for any two of them.
+    Build it with :func:`field` from the session's data."""
+
+    __slots__ = ("board", "places", "_occupied")
+
+    def __init__(self, board: Board, places: Mapping[str, Placement]) -> None:
+        self.board = board
+        self.places = dict(places)
+        self._occupied = occupancy(self.places.values())
+
+    def place_of(self, unit: Unit | None) -> Placement | None:
+        return None if unit is None else self.places.get(unit.name)
+
+    def derive(self, actor: Unit | None, rival: Unit | None, attack: str | None = None,
+               typed: Mapping[str, Any] | None = None) -> Geometry | None:
+        """The geometry of ``actor`` against ``rival``, or None unless both are placed.
+        ``attack``: the Actor's kind of attack (close, melee, reach, ranged) — with one
+        the Rival must be in Arc:Front, within reach and in sight, else the roll is
+        refused with the reason. ``typed``: the options the Narrator typed (by
+        :data:`TYPED`'s keys); those keep their typed value and say so."""
+        pa, pb = self.place_of(actor), self.place_of(rival)
+        if pa is None or pb is None:
+            return None
+        return _derive(self, pa, pb, attack, typed or {})
+
+
+    def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
+        """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
+        of reach, Arc or sight), or None when it can — :meth:`derive` without raising,
+        for a planner choosing a target."""
+        try:
+            self.derive(actor, rival, attack)
+        except RuleViolation as e:
+            return e.message
+        return None
+
+
+def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field | None:
+    """The session's map and placed units (``units``: the roster when already read), or
+    None when the session holds no map."""
+    raw = data.get("board")
+    if not raw:
+        return None
+    if units is None:
+        from d2d_cli.rules.units.roster import roster
+
+        units = roster(dict(data)).values()
+    return Field(parse_board(raw), placements(units))
+
+
+def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
+            typed: Mapping[str, Any]) -> Geometry:
+    board = f.board
+    sa, sb = _nearest(pa, pb)
+    na, nb = space_name(sa), space_name(sb)
+    who = f"{pa.unit} {na} → {pb.unit} {nb}"
+    rng = sight.distance(sa, sb)
+    src: dict[str, str] = {"range": f"Range {rng} on the map: {who} "
+                           '(001 l.681–683 "Count Spaces to the Target")'}
+    values: dict[str, Any] = {"range": rng}
+
+    # Arcs (001 l.655–667) and Flanking (000 l.324–326)
+    arc_ab = sight.arc(sa, pa.facing, sb) if pa.facing is not None else None
+    arc_ba = sight.arc(sb, pb.facing, sa) if pb.facing is not None else None
+    if rng == 0:
+        src["arc"] = f"{pa.unit} and {pb.unit} share {na}: no Arc (001 l.657 \"in your Space\")"
+    elif arc_ab is None:
+        src["arc"] = f"{pa.unit} has no Facing: its Arc is not known"
+    else:
+        src["arc"] = (f"{pb.unit} is in {pa.unit}'s Arc:{arc_ab.title()} (facing "
+                      f"{COMPASS[pa.facing or 0]}) (001 l.663 \"Arc:Front - Default Arc\")")
+    flank: str | None = None
+    if rng and arc_ba is not None:
+        if arc_ba in (sight.LEFT, sight.RIGHT):
+            flank = "a:side"
+        elif arc_ba == sight.BACK:
+            flank = "a:back"
+        src["flank"] = (f"{pa.unit} is in {pb.unit}'s Arc:{arc_ba.title()} (facing "
+                        f"{COMPASS[pb.facing or 0]})" + ("" if flank else ": no Flanking")
+                        + " (000 l.324–326)")
+    elif rng:
+        src["flank"] = f"{pb.unit} has no Facing: no Flanking read from the map"
+    values["flank"] = flank
+
+    # Line of Sight (001 l.705–709)
+    wall = sight.sight_blocker(board, sa, sb) if rng > 1 else None
+    if wall is None:
+        src["line_of_sight"] = (f"clear from {na} to {nb} (001 l.709 \"IF no obstacle THEN "
+                                "Line of Sight\")")
+    else:
+        src["line_of_sight"] = (f"blocked from {na} to {nb} by "
+                                f"{_what(board, wall, {})} (001 l.707–709)")
+
+    # Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)
+    own = set(pa.spaces) | set(pb.spaces)
+    occupied = {s for s in f._occupied if s not in own}
+    found = sight.cover(board, sa, sb, occupied)
+    edges, obstacles = _edges(board, f, sa, sb, found)
+    values["cover"] = f"b:{found.percent}" if found.percent else None
+    src["cover"] = _cover_text(found.percent, pb.unit, edges)
+
+    # High Ground (000 l.323)
+    ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
+    values["high_ground"] = "a" if ea > eb else "b" if eb > ea else None
+    src["high_ground"] = (f"Elevation {ea} ({pa.unit}, {na}) vs {eb} ({pb.unit}, {nb}) "
+                          "(000 l.323 \"High Ground - IF Elevation higher than Rival THEN "
+                          "Initiative:+1\")")
+
+    # Confined (000 l.454): another unit on one of the side's Spaces
+    conf = []
+    for side, p in (("a", pa), ("b", pb)):
+        others = sorted({n for s in p.spaces for n in f._occupied.get(s, ()) if n != p.unit})
+        if others:
+            conf.append(side)
+            src[f"confined_{side}"] = f"{', '.join(others)} shares {p.unit}'s Space"
+    values["confined"] = "both" if len(conf) == 2 else conf[0] if conf else None
+    src["confined"] = ("; ".join(src.pop(f"confined_{s}") for s in conf) or
+                       "no other unit shares either Space") + (
+        " (000 l.454 \"Confined - IF another Unit shares your Space THEN Initiative:-1\")")
+
+    # Outnumbered (000 l.457): the attacked side on or next to an Ally of its attacker
+    values["outnumbered"], src["outnumbered"] = _outnumbered(f, pa, pb)
+
+    _verify(pa, pb, None if typed.get("range") is not None else rng, arc_ab, wall, attack,
+            src)
+    for key, option in TYPED.items():
+        if typed.get(key) is not None:
+            src[key] = f"typed: {option} {typed[key]} (the map: {src[key]})"
+            values[key] = None
+    return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
+                    found.percent, edges, obstacles, ea, eb, src,
+                    {k: v for k, v in values.items() if v is not None})
+
+
+def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound
+           ) -> tuple[tuple[CoverEdge, ...], dict[str, str]]:
+    """The edges in suit order: the 3 surrounding Spaces from the Actor's left to its
+    right, then the line; and suit → obstacle of the obstructed ones."""
+    vx, vy = sb[0] - sa[0], sb[1] - sa[1]
+    around = sorted((e for e in found.edges if not e.line),
+                    key=lambda e: vx * (e.to[1] - sa[1]) - vy * (e.to[0] - sa[0]))
+    suited = [(EDGE_SUITS[i], e) for i, e in enumerate(around)]
+    suited += [(EDGE_SUITS[-1], e) for e in found.edges if e.line]
+    out: list[CoverEdge] = []
+    obstacles: dict[str, str] = {}
+    for suit, e in suited:
+        what = _what(board, e.obstacle, f._occupied) if e.obstacle is not None else None
+        out.append(CoverEdge(space_name(e.to), e.line, suit, what))
+        if what is not None:
+            obstacles[suit] = what
+    return tuple(out), obstacles
+
+
+def _cover_text(percent: int, rival: str, edges: tuple[CoverEdge, ...]) -> str:
+    if not edges:
+        return "no Cover: the two share a Space (000 l.330–332)"
+    parts = []
+    for e in edges:
+        to = f"the line to {rival}" if e.line else f"the edge to {e.to}"
+        parts.append(f"{to}: {e.obstacle}" if e.obstacle else f"{to} clear")
+    return f"Cover {percent}% of {rival} on the map: {'; '.join(parts)} (000 l.330–332)"
+
+
+def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, str]:
+    def allies_beside(attacker: Placement, target: Placement) -> list[str]:
+        if attacker.faction is None:
+            return []
+        near = {n for tx, ty in target.spaces for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                for n in f._occupied.get((tx + dx, ty + dy), ())}
+        return sorted(n for n in near if n not in (attacker.unit, target.unit)
+                      and f.places[n].faction == attacker.faction)
+
+    near_b, near_a = allies_beside(pa, pb), allies_beside(pb, pa)
+    line = " (000 l.457)"
+    if near_b and near_a:
+        return None, (f"both sides stand by the other's Allies ({', '.join(near_b)}; "
+                      f"{', '.join(near_a)}): the +1s cancel{line}")
+    if near_b:
+        return "b", f"{pb.unit} is on or next to {pa.unit}'s Ally {', '.join(near_b)}{line}"
+    if near_a:
+        return "a", f"{pa.unit} is on or next to {pb.unit}'s Ally {', '.join(near_a)}{line}"
+    return None, f"no Ally of either side stands on or next to the other{line}"
+
+
+def _verify(pa: Placement, pb: Placement, rng: int | None, arc_ab: str | None,
+            wall: Space | None, attack: str | None, src: Mapping[str, str]) -> None:
+    """001 l.633–635 "Verify Target is in Arc, Range, and Line of Sight", for an attack."""
+    if attack is None:
+        return
+    name, top, line = _reach().get(attack, (attack, None, ""))
+    where = f"{pa.unit} on {space_name(pa.space)}, {pb.unit} on {space_name(pb.space)}"
+    if top is not None and rng is not None and rng > top:
+        raise RuleViolation(f"out of reach: {pb.unit} is {rng} Spaces from {pa.unit} on the "
+                            f"map ({where}); {name} reaches Range 0-{top} ({line})")
+    if arc_ab is not None and arc_ab != sight.FRONT:
+        raise RuleViolation(f"out of Arc: {pb.unit} is in {pa.unit}'s Arc:{arc_ab.title()} "
+                            f"({where}, facing {COMPASS[pa.facing or 0]}); an attack "
+                            "needs Arc:Front (001 l.663 \"Arc:Front - Default Arc\")")
+    if wall is not None:
+        raise RuleViolation(f"out of sight: {src['line_of_sight']}; 001 l.633–635 "
+                            "\"Verify Target is in Arc, Range, and Line of Sight\"")
+
+
+def reveal_obstacles(geometry: Geometry | None) -> tuple[str, ...]:
+    """The Cover reveal's obstacles as ``conflict --obstacle`` spells them (``C=the rock
+    at F7``), when the Cover came from the map (000 l.333 "IF there is any Cover THEN
+    before Conflict, Reveal Conflict"; 001 l.718–720)."""
+    if geometry is None or "cover" not in geometry.terms:
+        return ()
+    return tuple(f"{suit}={what}" for suit, what in geometry.obstacles.items())

@@ -1,0 +1,154 @@
+"""Geometry between two Spaces: Range, Arcs, straight edges, Line of Sight and Cover.
+
+- **Range** (001 l.681–683 "Count Spaces to the Target / Find the shortest path to
+  Target"): with 8 neighbours a diagonal step is one Space like any other (Drift costs
+  Move 1 as Forward does, 000 l.273–274), so the Range is the larger of the column and
+  row differences. Obstacles do not lengthen it: the Range is counted, not walked
+  (docs/rules.md "Range on the map").
+- **Arcs** (001 l.659–667): four quarters around the unit's Facing. A Space exactly on
+  a diagonal between two Arcs belongs to Arc:Front when ahead and Arc:Back when behind,
+  as Drift ("diagonally forward") and Drift Back ("diagonally backward") name those
+  Spaces (docs/rules.md "Arcs on the map").
+- **Straight edge** (001 l.707–708 "Use a straight edge between dots / Measure from
+  center of your Space to Target"): the segment between two dots passes through the
+  Spaces whose inside it crosses; a Space it only touches at a corner is not crossed
+  (docs/rules.md "A straight edge through a corner").
+- **Line of Sight** (001 l.709 "IF no obstacle THEN Line of Sight"): no Space between
+  that blocks sight (``sight = false``: a wall).
+- **Cover** (000 l.330–332): a straight edge from the Unit's Space to each of the 3
+  Spaces around the Rival's Space closest to it — each obstructed one Cover +25% — and
+  one to the Rival's Space itself, +25% if obstructed. Obstructing: terrain that gives
+  cover or blocks sight, and the Spaces of other units (001 l.712 "Rivals, Allies, and
+  obsurment offer Cover").
+
+All integer arithmetic: a Space's dot is at its integer (column, row); its inside is the
+open square of side 1 around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from d2d_cli.rules.board.grid import VECTORS, Board, Space
+from d2d_cli.rules.core.record import record
+
+FRONT, LEFT, RIGHT, BACK = "front", "left", "right", "back"
+ARCS = (FRONT, RIGHT, BACK, LEFT)
+COVER_STEP = 25  # 000 l.331 "Each obstructed Space gives Cover:+25%."
+
+
+def distance(a: Space, b: Space) -> int:
+    """Range between two Spaces (001 l.681–683): the shortest path on 8 neighbours."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def arc(origin: Space, facing: int, other: Space) -> str | None:
+    """Which Arc of a unit on ``origin`` facing ``facing`` holds ``other``: front,
+    left, right or back; None for the same Space (no Arc: 001 l.657 "in your Space")."""
+    dx, dy = other[0] - origin[0], other[1] - origin[1]
+    if dx == 0 and dy == 0:
+        return None
+    fx, fy = VECTORS[facing % 8]
+    dot = fx * dx + fy * dy
+    cross = fx * dy - fy * dx  # > 0: clockwise of the Facing (the right, as y grows south)
+    if dot >= abs(cross):
+        return FRONT
+    if -dot >= abs(cross):
+        return BACK
+    return RIGHT if cross > 0 else LEFT
+
+
+def crossed(a: Space, b: Space) -> list[Space]:
+    """The Spaces a straight edge from dot ``a`` to dot ``b`` passes through, in order,
+    ``b`` included and ``a`` not. Where the edge passes exactly through a corner it goes
+    on diagonally: the two Spaces beside the corner are only touched."""
+    x, y = a
+    dx, dy = b[0] - x, b[1] - y
+    ax, ay = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    i = j = 0  # borders crossed so far, between columns and between rows
+    out: list[Space] = []
+    while i < ax or j < ay:
+        # the next border between columns is crossed at t = (2i+1)/(2ax), rows (2j+1)/(2ay)
+        tx = (2 * i + 1) * ay
+        ty = (2 * j + 1) * ax
+        if j >= ay or (i < ax and tx < ty):
+            x += sx
+            i += 1
+        elif i >= ax or ty < tx:
+            y += sy
+            j += 1
+        else:  # both at once: through a corner
+            x += sx
+            y += sy
+            i += 1
+            j += 1
+        out.append((x, y))
+    return out
+
+
+def first_on_line(a: Space, b: Space, hit: Callable[[Space], bool],
+                  include_end: bool) -> Space | None:
+    """The first Space between ``a`` and ``b`` (``b`` itself when ``include_end``) for
+    which ``hit`` holds, or None."""
+    for s in crossed(a, b):
+        if s == b and not include_end:
+            return None
+        if hit(s):
+            return s
+    return None
+
+
+def sight_blocker(board: Board, a: Space, b: Space) -> Space | None:
+    """The first Space between ``a`` and ``b`` whose terrain blocks sight, or None: Line
+    of Sight (001 l.707–709)."""
+    legend, rows = board.legend, board.rows
+    return first_on_line(a, b, lambda s: not legend[rows[s[1]][s[0]]].sight, False)
+
+
+def surrounding(board: Board, unit: Space, rival: Space) -> list[Space]:
+    """The 3 Spaces around ``rival`` closest to ``unit`` (000 l.330), on the map;
+    nearest first, and between equally near ones the first clockwise from North."""
+    found: list[tuple[int, int, Space]] = []
+    for k, (vx, vy) in enumerate(VECTORS):
+        s = (rival[0] + vx, rival[1] + vy)
+        if board.inside(s):
+            d = (s[0] - unit[0]) ** 2 + (s[1] - unit[1]) ** 2
+            found.append((d, k, s))
+    found.sort()
+    return [s for _, _, s in found[:3]]
+
+
+@record
+class Edge:
+    """One straight edge of the Cover rule: to ``to`` (a Space around the Rival, or the
+    Rival's own for the line between them), and the Space that obstructs it, if any."""
+
+    to: Space
+    line: bool  # the straight line between Unit and Rival (000 l.332)
+    obstacle: Space | None
+
+
+@record
+class CoverFound:
+    percent: int
+    edges: tuple[Edge, ...]
+
+
+def cover(board: Board, unit: Space, rival: Space, occupied: set[Space]) -> CoverFound:
+    """Cover of the Rival on ``rival`` against the Unit on ``unit`` (000 l.330–332):
+    the 3 surrounding Spaces, then the line between them. ``occupied``: the Spaces of
+    the other units, which obstruct (001 l.712); neither side's own Spaces are in it."""
+    if unit == rival:
+        return CoverFound(0, ())
+    legend, rows = board.legend, board.rows
+
+    def blocks(s: Space) -> bool:
+        return s in occupied or legend[rows[s[1]][s[0]]].obstructs
+
+    edges = [Edge(s, False, None if s == unit else first_on_line(unit, s, blocks, True))
+             for s in surrounding(board, unit, rival)]
+    edges.append(Edge(rival, True, first_on_line(unit, rival, blocks, False)))
+    percent = COVER_STEP * sum(1 for e in edges if e.obstacle is not None)
+    return CoverFound(percent, tuple(edges))

@@ -1,0 +1,77 @@
+"""``d2d board``: the map as it stands — its Spaces, the legend characters it uses, and
+every placed unit with its Space(s), Facing and a one-character label for drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from d2d_cli.rules.board.grid import Board, column_name, space_name
+from d2d_cli.rules.board.placement import placed
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units.roster import Unit
+
+LABELS = "123456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+@record
+class Key(Result):
+    """One legend character the map uses and what it means."""
+
+    symbol: str
+    name: str
+    enter: bool
+    cover: bool
+    sight: bool
+    elevation: int
+    move: int
+
+
+@record
+class Standing(Result):
+    """A placed unit: its label on the drawing, Space(s) and Facing."""
+
+    label: str
+    name: str
+    faction: str | None
+    space: str
+    spaces: tuple[str, ...]
+    facing: str | None
+    double: bool
+
+
+@record
+class BoardView(Result):
+    """The map: ``columns`` × ``rows`` Spaces (columns named ``first_column`` to
+    ``last_column``), ``grid`` its rows of legend characters, ``legend`` the characters
+    used, ``units`` the placed units, ``unplaced`` the others (the table's own map)."""
+
+    columns: int
+    rows: int
+    first_column: str
+    last_column: str
+    grid: tuple[str, ...]
+    legend: tuple[Key, ...]
+    units: tuple[Standing, ...]
+    unplaced: tuple[str, ...]
+
+
+def view(board: Board, units: Iterable[Unit]) -> BoardView:
+    standing: list[Standing] = []
+    unplaced: list[str] = []
+    for u in units:
+        p = placed(u)
+        if p is None:
+            unplaced.append(u.name)
+            continue
+        label = LABELS[len(standing)] if len(standing) < len(LABELS) else "+"
+        standing.append(Standing(label, u.name, u.faction, space_name(p.space),
+                                 tuple(space_name(s) for s in p.spaces), p.heading,
+                                 p.double))
+    keys = tuple(Key(t.symbol, t.name, t.enter, t.cover, t.sight, t.elevation, t.move)
+                 for t in board.used_legend().values())
+    return BoardView(board.width, board.height, "A", column_name(board.width - 1),
+                     board.rows, keys, tuple(standing), tuple(unplaced))
