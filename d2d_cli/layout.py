@@ -82,6 +82,10 @@ class Table:
 
         key = len(self.rows) + 1000 * len(self.columns)
         if self._natural is None or self._natural[0] != key:
+            plain = self._plain_natural()
+            if plain is not None:
+                self._natural = (key, plain)
+                return plain
             if console is None:
                 from rich.console import Console
 
@@ -89,6 +93,26 @@ class Table:
             wide = console.options.update_width(_ROOM)
             self._natural = (key, Measurement.get(console, wide, self.rich_table()).maximum)
         return self._natural[1]
+
+    def _plain_natural(self) -> int | None:
+        """The natural width without Rich when every cell is plain markup: each column
+        its widest cell and its padding (one cell a side, none at the edges without
+        ``pad_edge``), a box its bars
+        (the dashboard of 100 units asks before it prints; Rich would measure 1,100
+        cells)."""
+        from d2d_cli.plain import NotPlain, cell_width
+
+        try:
+            widths = [max([cell_width(h)] if self.show_header else [0]) for h, _, _ in
+                      self.columns]
+            for row in self.rows:
+                for n, cell in enumerate(row[:len(widths)]):
+                    widths[n] = max(widths[n], cell_width(cell))
+        except NotPlain:
+            return None
+        bars = len(widths) + 1 if self.box is not None else 0
+        edges = 0 if self.pad_edge or not widths else 2  # no padding at the edges
+        return sum(w + 2 for w in widths) - edges + bars
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
         """As designed when it fits; else each column as wide as it needs or, where the
@@ -164,16 +188,21 @@ class Table:
 
 class Indented:
     """A line indented by ``left`` spaces (Rich's ``Padding``); what wraps is indented
-    too."""
+    too. A line that fits is printed without Rich (d2d_cli/plain.py reads
+    :attr:`indented`): the dashboard's blocks are hundreds of them."""
 
     def __init__(self, line: str, left: int) -> None:
         self.line = line
         self.left = left
 
+    @property
+    def indented(self) -> tuple[int, str]:
+        return self.left, self.line
+
     def __rich__(self) -> Any:
         from rich.padding import Padding
 
-        return Padding(self.line, (0, 0, 0, self.left))
+        return Padding(self.line, (0, 0, 0, self.left), expand=False)
 
 
 class Panel:

@@ -116,6 +116,7 @@ def runs(markup: str) -> tuple[Run, ...]:
     return tuple((t, names) for t, names in out if t)
 
 
+@functools.lru_cache(maxsize=4096)
 def _cells(line: str) -> int:
     """Terminal cells of a line of text; NotPlain for a wide, combining or zero-width
     character (Rich measures those with its own tables)."""
@@ -126,6 +127,11 @@ def _cells(line: str) -> int:
                                  or unicodedata.category(ch) in ("Mn", "Me", "Cf")):
             raise NotPlain("a character of another width")
     return len(line)
+
+
+def cell_width(markup: str) -> int:
+    """The terminal cells of markup's text; NotPlain for what only Rich can measure."""
+    return _cells("".join(t for t, _ in runs(markup)))
 
 
 def _lines(pieces: list[Run]) -> list[list[Run]]:
@@ -177,6 +183,9 @@ class LineConsole:
         self._file = file
         self._rich: Any = None
         self._soft_wrap: bool | None = None
+        # Asked once per console (one command's output: the dashboard prints hundreds).
+        self._styled: tuple[bool | None] | None = None
+        self._width: int | None = None
 
     @property
     def target(self) -> TextIO:
@@ -189,7 +198,14 @@ class LineConsole:
 
     @property
     def width(self) -> int:
-        return self._env.width
+        if self._width is None:
+            self._width = self._env.width
+        return self._width
+
+    def _styles(self) -> bool | None:
+        if self._styled is None:
+            self._styled = (self._env.styled(self.target),)
+        return self._styled[0]
 
     @property
     def soft_wrap(self) -> bool:
@@ -213,6 +229,20 @@ class LineConsole:
         return self._rich
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
+        indented = getattr(objects[0], "indented", None) if len(objects) == 1 else None
+        if not options and indented is not None:  # layout.Indented: a line that fits
+            left, markup = indented
+            try:
+                if "\n" in markup or _cells("".join(t for t, _ in runs(markup))) + left > \
+                        self.width:
+                    raise NotPlain("Rich wraps and indents it")
+                text = self._text((" " * left + markup,), sep, end)
+            except NotPlain:
+                pass
+            else:
+                self.file.write(text)
+                self.file.flush()
+                return
         if not options and all(isinstance(o, str) for o in objects):
             try:
                 text = self._text(objects, sep, end)
@@ -249,7 +279,7 @@ class LineConsole:
             if i and sep:
                 pieces.append((sep, ()))
             pieces += runs(o)
-        styled = self._env.styled(self.target)
+        styled = self._styles()
         if styled is None:
             raise NotPlain("a terminal Rich judges its own way")
         lines = _lines(pieces)

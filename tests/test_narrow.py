@@ -130,3 +130,23 @@ def test_every_table_view_is_readable(d2d: Runner, table: Path, args: tuple[str,
             pytest.fail(f"a name wrapped: {line!r}")
     if args[0] in ("unit", "status", "round", "fate"):  # each name whole, on one line
         assert all(name in out for name in NAMES[:4]), out
+
+
+@pytest.mark.parametrize("box", ["default", None])
+@pytest.mark.parametrize("pad_edge", [True, False])
+@pytest.mark.parametrize("show_header", [True, False])
+def test_the_natural_width_is_richs(box: Any, pad_edge: bool, show_header: bool) -> None:
+    """layout.Table measures plain cells itself (the 100-unit dashboard asks before it
+    prints): the same width Rich measures."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    from d2d_cli.layout import Table
+
+    for columns in (["Unit"], ["Unit", "Body", "Conditions"]):
+        t = Table(*columns, box=box, pad_edge=pad_edge, show_header=show_header)
+        t.add_row(*["Goblin Scout", "[bold]0x1[/] (2x1)", "Fatigue×2, Bleeding"][:len(columns)])
+        t.add_row(*["Rook", "", "—"][:len(columns)])
+        wide = Console(width=10_000)
+        assert t.natural_width() == Measurement.get(wide, wide.options,
+                                                    t.rich_table()).maximum
