@@ -57,6 +57,12 @@ GROUPS: dict[str, Group] = {
                    "(--svg FILE for a picture).", False),
     "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
                   "job).", False),
+    "oracle": Group("oracle", "Ask the Fate deck a yes/no question (and/but, --likely, "
+                    "--odds): GM-less play.", False),
+    "npc": Group("npc", "A Non-Player unit's turn by the NPC policy: plan it, or carry it "
+                 "out.", True),
+    "sim": Group("sim", "Play a scene to its end N times: each faction's chance of its "
+                 "goal.", False),
     "play": Group("play", "An interactive shell on one session: every command without the "
                   "d2d prefix, answered at once.", False),
 }

@@ -162,12 +162,15 @@ def test_hide_action_pays_the_action_cost(table: Runner) -> None:
 
 
 def test_detect_costs_a_stun_and_names_the_test(table: Runner) -> None:
-    # 001 l.589–593 "Detect - Stun:+1 … THEN [Mind] vs [Body]-[Range] to detect"
+    # 001 l.589–593 "Detect - Stun:+1 … THEN [Mind] vs [Body]-[Range] to detect": d2d
+    # reads Body + Range, distance making the Hidden harder to find (docs/errata.md).
     table.ok("unit", "stealth", "Goblin", "hide")
     r = table.json("unit", "act", "Archer", "detect", "Goblin", "--range", "3")
     assert r["conditions_added"] == {"stun": 1} and r["move"] == 4
-    # Archer's Mind 5x1 less the Stun just taken; the Goblin's Body 8x1 less Range 3.
+    # Archer's Mind 5x1 less the Stun just taken; the Goblin's Body 8x1 plus Range 3.
     assert r["detect"] == {"target": "Goblin", "mind": 4, "body": 8, "range": 3,
-                           "difficulty": 5, "target_tokens": 1}
+                           "difficulty": 11, "target_tokens": 1, "reading": "001",
+                           "sense": None, "source": stealth.DETECT_001}
     out = table.ok("unit", "act", "Archer", "detect", "Goblin", "--range", "9")
-    assert "Detect Goblin: Mind 3 vs Body 8 − Range 9 = Difficulty 0 (001 l.593)" in out
+    assert "Detect Goblin: Mind 3 vs Body 8 + Range 9 = Difficulty 17 (001 l.593, " \
+        "docs/errata.md)" in out

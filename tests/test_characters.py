@@ -242,12 +242,17 @@ def test_new_skill_cost_option() -> None:
 def test_respec_001_lost_level_and_000_new_level() -> None:
     # Several respecs in a row: the once-per-Downtime limit is lifted here (limit="none";
     # the limit has its own tests below).
-    u = _char(Melee=3)
-    assert ch.respec(u, "Melee", limit="none").sp_gained == 3  # 001: "Gain SP equal to lost Level"
+    u = _char(Melee=4)
+    # Default: the SP the lost level cost to train, 001 l.1108 "Spend SP = Current Level"
+    # (3 → 4 cost 3), so training it back nets 0 (issue 19 item 10).
+    assert ch.respec(u, "Melee", limit="none").sp_gained == 3
+    # 001 l.1102: "Gain SP equal to lost Level"
+    assert ch.respec(u, "Melee", "lost", "none").sp_gained == 3
     assert u.skills["Melee"] == 2
     assert ch.respec(u, "Melee", "new", "none").sp_gained == 1  # 000: "equal to the new level"
-    assert ch.points(u)["sp"] == 4
-    ch.respec(u, "Melee", limit="none")
+    assert ch.points(u)["sp"] == 7
+    ch.respec(u, "Melee", limit="none")  # a level-1 skill: what a new skill costs, 1 SP
+    assert ch.points(u)["sp"] == 8
     assert "Melee" not in u.skills
     with pytest.raises(RuleViolation, match="no Melee to respec"):
         ch.respec(u, "Melee", limit="none")
@@ -262,15 +267,15 @@ def test_respec_001_lost_level_and_000_new_level() -> None:
 def test_one_respec_per_downtime() -> None:
     u = _char(Melee=3, Stealth=2)
     assert ch.respec(u, "Melee").to_json() == {"skill": "Melee", "from": 3, "to": 2,
-                                               "sp_spent": 0, "sp_gained": 3}
+                                               "sp_spent": 0, "sp_gained": 2}
     with pytest.raises(RuleViolation) as err:
         ch.respec(u, "Stealth")
     assert err.value.message == (
         "Rook has already respecced Melee in this Downtime: ONE skill between sessions "
         "(000 l.372); d2d char downtime starts the next")
-    assert (u.skills, ch.points(u)["sp"]) == ({"Melee": 2, "Stealth": 2}, 3)
+    assert (u.skills, ch.points(u)["sp"]) == ({"Melee": 2, "Stealth": 2}, 2)
     assert ch.downtime({"Rook": u}, []).characters == ("Rook",)
-    assert ch.respec(u, "Stealth").sp_gained == 2
+    assert ch.respec(u, "Stealth").sp_gained == 1
     assert u.extra[ch.RESPEC_USED] == "Stealth"
 
 
@@ -288,11 +293,12 @@ def _farm(d2d, session, cycles: int) -> list[int]:
 
 
 def test_skill_points_cannot_be_farmed(d2d, tmp_path) -> None:
-    # Train costs the current level (1), respec gives the lost level (2): +1 SP a cycle.
+    # Train costs the current level (1), respec gives back what the level cost (1): a
+    # cycle nets 0 SP (issue 19 item 10: each cycle used to net +1).
     session = tmp_path / "farm.toml"
     d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
     d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
-    assert _farm(d2d, session, 1) == [2]
+    assert _farm(d2d, session, 1) == [1]
     before = session.read_bytes()
     res = d2d("--session", session, "char", "respec", "Rook", "Climbing")
     assert res.exit_code == 2
@@ -300,17 +306,23 @@ def test_skill_points_cannot_be_farmed(d2d, tmp_path) -> None:
                           "Downtime: ONE skill between sessions (000 l.372); d2d char "
                           "downtime starts the next\n")
     assert session.read_bytes() == before
-    # The next Downtime opens one more respec: at most +1 SP per Downtime.
+    # The next Downtime opens one more respec, and it gains nothing either.
     assert d2d.json("--session", session, "char", "downtime") == {"characters": ["Rook"]}
-    assert _farm(d2d, session, 3) == [3, -1]
+    assert _farm(d2d, session, 3) == [1, -1]
 
 
 def test_unlimited_respecs_is_a_table_option(d2d, tmp_path) -> None:
-    # [rules] respec_limit = "none": 001 prints no limit, and then SP grow without end.
-    session = with_rules(d2d, tmp_path, respec_limit="none")
+    # [rules] respec_limit = "none": 001 prints no limit; with 001's "lost Level" read as
+    # the level itself (respec_sp = "lost") SP then grow without end.
+    session = with_rules(d2d, tmp_path, respec_limit="none", respec_sp="lost")
     d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
     d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
     assert _farm(d2d, session, 5) == [2, 3, 4, 5, 6]
+    # The default gives back what the level cost: nothing grows.
+    session = with_rules(d2d, tmp_path, respec_limit="none")
+    d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
+    d2d.ok("--session", session, "char", "award", "Rook", "--sp", "1")
+    assert _farm(d2d, session, 5) == [1, 1, 1, 1, 1]
     # 000's gain ("equal to the new level") makes the same cycle gain nothing.
     session = with_rules(d2d, tmp_path, respec_limit="none", respec_sp="new")
     d2d.ok("--session", session, "char", "new", "Rook", "--archetype", "thief")
@@ -343,7 +355,9 @@ def test_learn_costs_1_ap_and_heroic_feat_1_cp() -> None:
     with pytest.raises(RuleViolation, match="costs 1 AP"):
         ch.learn(u, "Pick Lock")
     ch.award(u, 1, 0, 1)
-    assert ch.learn(u, "Pick Lock").to_json() == {"ability": "Pick Lock", "ap_spent": 1}
+    assert ch.learn(u, "Pick Lock").to_json() == {"ability": "Pick Lock", "ap_spent": 1,
+                                                  "kind": "ability", "specialty": None,
+                                                  "nth_in_specialty": None}
     assert u.extra["abilities"] == ["Pick Lock"] and ch.points(u)["ap"] == 0
     assert ch.heroic_feat(u).cp_spent == 1
     with pytest.raises(RuleViolation, match="Heroic Feat costs 1 CP"):

@@ -301,6 +301,9 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         # Issue 12: where the Power and the armor came from.
         "sources": {"power": "Body+2 with --stat 4x1",
                     "armor": "--armor 2x1 (every location)"},
+        # issue 19: no Damage Modifier given, no light damage flipped, 001's rating
+        "damage_modifiers": None, "flipped": [], "rated_against": "armor", "stack": [],
+        "hit_location": "001",
     }
 
 
@@ -357,19 +360,24 @@ def test_target_gets_the_crit_and_light_damage(d2d: Any, tmp_path: Path) -> None
     import tomllib
 
     s = _with_goblin(d2d, tmp_path)
+    # Body 2x1 with a Fatigue is 1x1: the first light Fatigue brings it to 0, the second
+    # flips to a Crit (001 l.946–947 "IF Unit has Stat=0 THEN flip to Crit"), on the
+    # next card drawn.
     r = d2d.json("--session", s, "crit", *CANCELLED, "--hits", 6, "--card",
-                 "slash@torso", "--target", "goblin")
-    assert r["target"]["conditions_added"] == {"fatigue": 2}
-    assert (r["mortal_wound"], r["crit_count"]) == (False, 1)
+                 "slash@torso", "--card", "pierce@head", "--target", "goblin")
+    assert r["target"]["conditions_added"] == {"fatigue": 1}
+    assert (r["mortal_wound"], r["crit_count"], r["flipped"]) == (False, 2, ["pierce@head"])
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
-    assert gob["conditions"] == {"fatigue": 3}
+    assert gob["conditions"] == {"fatigue": 2}
     assert gob["crits"] == [{"card": "slash@torso", "deck": "wound", "location": "torso",
-                             "severity": "extreme", "mortal_wound": False}]
+                             "severity": "extreme", "mortal_wound": False},
+                            {"card": "pierce@head", "deck": "wound", "location": "head",
+                             "severity": "minor", "mortal_wound": False}]
     assert gob["body"] == "2x1"
     d2d.json("--session", s, "--seed", "2", "crit", "--power", "5x1", "--types", "fear",
              "--target", "Goblin")
     gob = tomllib.loads(s.read_text())["units"]["Goblin"]
-    assert [c["deck"] for c in gob["crits"]] == ["wound", "trauma"]
+    assert [c["deck"] for c in gob["crits"]] == ["wound", "wound", "trauma"]
     assert "on Goblin" in d2d.ok("--session", s, "session", "log")
 
 

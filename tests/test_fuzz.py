@@ -24,7 +24,8 @@ from d2d_cli.cli import app
 from d2d_cli.session import journal
 
 EXAMPLES = int(os.environ.get("D2D_FUZZ_EXAMPLES", "600"))
-SKIP = {"tour"}  # runs twenty commands on its own session: covered by its own test
+SKIP = {"tour", "sim"}  # tour: twenty commands on its own session; sim: up to 1,000,000
+# fights — each covered by its own tests (test_sim.py holds its refusals)
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:
@@ -226,3 +227,62 @@ def test_fuzz_every_command(d2d, sandbox: dict[str, Any], monkeypatch: pytest.Mo
 
     run()
     assert seen.get(0, 0) > EXAMPLES // 20 and seen.get(2, 0) > EXAMPLES // 5, seen
+
+
+# --- hand edits (issue 20 item 11): any TOML value under any key of a unit, as a person
+# might type it. The class, not the instances: a later write never crashes (exit 1); a
+# value d2d cannot keep is refused with exit 3 naming the file, the unit's table and the
+# key, and nothing is touched; a value it accepts survives the write.
+
+HAND_VALUES = ["nan", "-nan", "inf", "-inf", "1979-05-27", "07:32:00", "1979-05-27T07:32:00Z",
+               "[" * 150 + "]" * 150, "[" * 17 + "]" * 17, "[[1], [2, [3]]]", "{a = 1}",
+               "{a = {b = nan}}", "1e308", "1000000000000000000", "-1", "0", "true", '"x"',
+               '"9x99"', '"2x1"', '"10x999"', '"Thief"', "[]", '["a", 1]', '{ Stealth = 1 }']
+HAND_KEYS = ["player", "bound", "body", "mind", "speed", "archetype", "template", "skills",
+             "conditions", "crits", "cp", "stealth", "facing", "spent", "active",
+             "continuous", "abilities", "move", "kind", "faction", "target", "loot"]
+
+
+def test_hand_edits_of_a_unit_never_crash_a_later_write(tmp_path_factory: pytest.TempPathFactory,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    from tests.helpers import Runner
+
+    folder = tmp_path_factory.mktemp("hand")
+    monkeypatch.setenv("D2D_DATA_DIR", str(folder / "data"))
+    d2d = Runner()
+    path = folder / "s.toml"
+    d2d.ok("--seed", "3", "session", "new", path)
+    d2d.ok("--session", path, "scene", "load", "combat1")
+    good = path.read_text()
+
+    @settings(max_examples=max(40, EXAMPLES // 10), deadline=None, database=None,
+              derandomize=not os.environ.get("D2D_FUZZ_RANDOM"),
+              suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(HAND_KEYS), st.sampled_from(HAND_VALUES))
+    def run(key: str, value: str) -> None:
+        # the key replaced where the Archer has it, else added to the Archer's table
+        text, n = re.subn(rf"^(\[units\.Archer\]\n(?:[^\[].*\n)*?){key} = .*\n",
+                          rf"\g<1>{key} = {value}\n", good, count=1, flags=re.M)
+        if not n:
+            text = good.replace("[units.Archer]\n", f"[units.Archer]\n{key} = {value}\n", 1)
+        path.write_text(text)
+        for p in folder.glob(".s.toml.*"):
+            p.unlink()
+        before = path.read_bytes()
+        res = d2d("--session", path, "unit", "condition", "Thief", "add", "stun")
+        out = res.stdout + res.stderr
+        assert res.exit_code in (0, 2, 3), (key, value, out)
+        assert "Traceback" not in out and "internal error" not in out, (key, value, out)
+        if res.exit_code == 3:
+            line = res.stderr.strip()
+            assert str(path) in line, line
+            # a key that is also a sub-table ([units.Archer.skills]) is the parser's refusal
+            assert "not valid TOML" in line or ("units.Archer" in line and key in line), line
+            assert path.read_bytes() == before
+        elif res.exit_code == 0:
+            again = d2d("--session", path, "unit", "condition", "Thief", "remove", "stun")
+            assert again.exit_code in (0, 2), (key, value, again.stdout + again.stderr)
+
+    run()

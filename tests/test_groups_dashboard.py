@@ -202,8 +202,9 @@ def test_status_rows_follow_the_round(d2d: Runner) -> None:
     d2d.ok("unit", "power", "Mage", "use", "Fire", "--effect", "1", "--continuous",
            "--price", "stun")
     row = d2d.json("status")["units"][0]
+    # The Power's use spent the Interact Action (001 l.627): Move 4 - Action Cost 2.
     assert (row["boosts"], row["continuous"], row["move_left"]) == (
-        ["Push the Limit: Skill:+1 this Round"], ["Fire"], 4)
+        ["Push the Limit: Skill:+1 this Round"], ["Fire"], 2)
     d2d.ok("round", "end")
     row = d2d.json("status")["units"][0]
     assert (row["boosts"], row["continuous"], row["move_left"], row["actions_left"]) == (

@@ -92,4 +92,4 @@ def test_each_default_quotes_its_rule_text_at_the_line_given() -> None:
 
     quoted = "\n".join(o.source for o in options.OPTIONS)
     # Every Option with a line number cites it; the locations charts are pictures.
-    assert check_quotes(quoted) == sum(" l." in o.source for o in options.OPTIONS) == 14
+    assert check_quotes(quoted) == sum(" l." in o.source for o in options.OPTIONS) >= 14

@@ -34,9 +34,11 @@ def test_area_rows_are_the_printed_ones() -> None:
                        "5 points - Area Effect:8"]
     assert [powers.area(p)[2] for p in range(1, 6)] == [
         "1 space", "Area Effect:1", "Area Effect:2", "Area Effect:4", "Area Effect:8"]
-    # Beyond the rows only the formula is printed, and it is used: (6-1)^2 = 25
-    # (docs/errata.md "Power area"); 0 points is the Standard "Area:0" (000 l.871).
-    assert powers.area(6)[1] == 25 and powers.area(0)[2] == "Area:0"
+    # Beyond the rows the default doubles on as the rows do: 16 at 6 points, where the
+    # formula gives (6-1)^2 = 25 (docs/errata.md "Power area", issue 19 item 13); 0
+    # points is the Standard "Area:0" (000 l.871).
+    assert powers.area(6)[1] == 16 and powers.area(6, "formula")[1] == 25
+    assert powers.area(0)[2] == "Area:0"
     assert powers.area(3, "formula")[1] == 4
 
 
@@ -56,7 +58,9 @@ def test_use_a_power(mage: Runner) -> None:
         "initiative": 4, "result": "+3x0", "range": "Stat +0x0", "duration": None,
         "continuous": False, "area": "Area Effect:2", "area_spaces": None, "area_effect": 2,
         # 000 l.866 "Normally, you must take a Minor Condition"
-        "price": "fatigue", "conditions": {"fatigue": 1}}
+        "price": "fatigue", "conditions": {"fatigue": 1},
+        # no round under way: no Interact Action is spent (001 l.627)
+        "move_before": None, "move": None, "action_cost": None}
 
 
 def test_result_range_and_duration_by_level_or_scale(mage: Runner) -> None:
@@ -81,10 +85,11 @@ def test_continuous_powers_are_kept_up_each_event_phase(mage: Runner) -> None:
     r = mage.json("unit", "power", "Mage", "use", "Fire", "--effect", "1", "--continuous",
                   "--price", "stress")
     assert r["continuous"] is True and r["points"] == {"continuous": 1}
-    r = mage.json("unit", "power", "Mage", "upkeep")
-    assert (r["paid"], r["conditions"]) == ({"Fire": "stress"}, {"stress": 2})
     assert mage.ok("unit", "power", "Mage", "upkeep", "--price", "slow") == (
-        "Mage keeps up Fire (Slow +1)\n  Conditions: Stress×2, Slow\n")
+        "Mage keeps up Fire (Slow +1)\n  Conditions: Stress, Slow\n")
+    # Once a phase: a second payment before the next Event phase is refused.
+    assert "paid for round 0's Event phase already" in mage("unit", "power", "Mage",
+                                                             "upkeep").stderr
     r = mage.json("unit", "power", "Mage", "end", "fire")
     assert (r["ended"], r["continuous"]) == ("Fire", [])
 
@@ -115,3 +120,41 @@ POWER_REFUSALS = [
 def test_refusals_are_one_line_exit_2_and_change_nothing(
         mage: Runner, data_dir: Path, args: list[str], message: str) -> None:
     assert_refused(mage, data_dir, args, message)
+
+
+def test_round_end_pays_each_continuous_power_once(mage: Runner) -> None:
+    # 000 l.878 "Continuous:+1. Each Event Phase, you must pay the Price of Power to
+    # maintain the effect": the Event phase is Round: End's Events (001 l.1033).
+    mage.ok("round", "start")
+    r = mage.json("unit", "power", "Mage", "use", "Fire", "--effect", "1", "--continuous",
+                  "--price", "stress")
+    # 001 l.627 "Skill/Power/Item - Choose a Skill, Power, or Item to use": the
+    # Interact Action, Move:-[Action Cost] (Speed 4x0: Move 4, Action Cost 2).
+    assert (r["move_before"], r["move"], r["action_cost"]) == (4, 2, 2)
+    # Its use paid this round's phase: upkeep now is refused, round end pays nothing.
+    assert mage("unit", "power", "Mage", "upkeep").exit_code == 2
+    ended = mage.json("round", "end")
+    assert "continuous_powers" not in [st["kind"] for st in ended["steps"]]
+    mage.ok("round", "start")
+    ended = mage.json("round", "end")
+    step = next(st for st in ended["steps"] if st["kind"] == "continuous_powers")
+    assert step["paid"] == [{"unit": "Mage", "paid": {"Fire": "stress"},
+                             "conditions": {"stress": 2}}]
+    # Paid at the phase: the same phase is not paid twice by hand.
+    assert "paid for round 2's Event phase already" in mage("unit", "power", "Mage",
+                                                             "upkeep").stderr
+    mage.ok("round", "start")
+    mage.ok("unit", "power", "Mage", "upkeep")  # round 3's phase, paid early by hand
+    ended = mage.json("round", "end")
+    assert "continuous_powers" not in [st["kind"] for st in ended["steps"]]
+    assert mage.json("unit", "show", "Mage")["conditions"] == {"stress": 3}
+    assert "Continuous Powers — the Price of Power (000 l.878):\n   Mage: Fire (Stress " \
+        "+1)" in (mage.ok("round", "start") and mage.ok("round", "end"))
+
+
+def test_a_power_needs_the_move_for_its_action(mage: Runner, data_dir: Path) -> None:
+    # 001 l.569 "Interact - Move:-[Action Cost]": with Move 1 left the use is refused.
+    mage.ok("round", "start")
+    mage.ok("unit", "move", "Mage", "3")
+    assert_refused(mage, data_dir, ["unit", "power", "Mage", "use", "Fire", "--effect", "1",
+                                    "--price", "stun"], "Mage has Move 1; Interact costs 2")

@@ -82,4 +82,4 @@ def test_export_html_and_toml(d2d, tmp_path: Path) -> None:
     assert data["conception"] == {"motivation": "Revenge & <glory>"}
     assert data["conditions"] == {"stun": 1} and data["skills"]["Stealth"] == 1
     res = d2d("char", "export", "Rook", "--format", "pdf")
-    assert res.exit_code == 2 and "use svg, html or toml" in res.stderr
+    assert res.exit_code == 2 and "use svg, html, toml, json" in res.stderr

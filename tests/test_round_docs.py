@@ -29,9 +29,10 @@ def table(d2d: Runner) -> Runner:
     add(d2d, "Archer", "4x0", "--skill", "Ranged=1", "--skill", "Fire=2")
     add(d2d, "Goblin", "5x0", "--skill", "Stealth=1")
     d2d.ok("unit", "face", "Archer", "N")
-    d2d.ok("round", "start")
+    # Used before the round: its first upkeep is round 1's Event phase (000 l.878).
     d2d.ok("unit", "power", "Archer", "use", "Fire", "--effect", "1", "--continuous",
            "--price", "stun")
+    d2d.ok("round", "start")
     return d2d
 
 

@@ -144,7 +144,7 @@ def test_push_the_limit_and_grit_your_teeth_last_the_round(table: Runner) -> Non
     # The next round starts afresh (the record is of round 1).
     table.ok("round", "end")
     table.ok("round", "start")
-    assert table.json("unit", "act", "Archer", "evade")["boosts"] == []
+    assert table.json("unit", "act", "Archer", "burst")["boosts"] == []
 
 
 def test_state_of_mind(table: Runner) -> None:
@@ -157,8 +157,10 @@ def test_state_of_mind(table: Runner) -> None:
 
 
 def test_evade_gives_two_move_win_or_lose(table: Runner) -> None:
-    # 001 l.750 "Move:+2 (Win or Lose)"
-    assert table.json("unit", "act", "Goblin", "evade")["move"] == 7
+    # 001 l.750 "Move:+2 (Win or Lose)": after the Conflict the Goblin spent its
+    # Interact Action on (Move 5 - 2).
+    table.ok("unit", "act", "Goblin", "interact")
+    assert table.json("unit", "act", "Goblin", "evade")["move"] == 5
 
 
 def test_wait_at_the_count(table: Runner) -> None:

@@ -269,11 +269,11 @@ def test_iq_and_back(d2d: Runner) -> None:
 # --- Powers: the Area of an Effect (000 l.879–885) ---------------------------------------
 
 @pytest.mark.parametrize(("points", "table", "formula"), [
-    (1, 0, 0), (2, 1, 1), (3, 2, 4), (4, 4, 9), (5, 8, 16), (6, 25, 25), (10, 81, 81)])
+    (1, 0, 0), (2, 1, 1), (3, 2, 4), (4, 4, 9), (5, 8, 16), (6, 16, 25), (10, 256, 81)])
 def test_power_area_readings(d2d: Runner, points: int, table: int, formula: int) -> None:
     """000 l.880–884 "1 point - 1 space / 2 points - Area Effect:1 / 3 points - Area
     Effect:2 / 4 points - Area Effect:4 / 5 points - Area Effect:8" against l.885 "X
-    points - Area Effect:(X-1)^2". Default: the printed rows, the formula above 5."""
+    points - Area Effect:(X-1)^2". Default: the printed rows, doubling on above 5."""
     r = d2d.json("scale", "area", points)
     assert (r["power_area"], r["area_effect"]) == ("table", table)
     assert (r["formula"], r["printed_row"]) == (formula, table if points <= 5 else None)
@@ -289,9 +289,9 @@ def test_power_area_rule_and_output(d2d: Runner, tmp_path: Path) -> None:
         "1 Effect point → 1 space (reading: table; the formula (X−1)² gives 1 space)\n"
     assert d2d.ok("scale", "area", "3") == ("3 Effect points → Area Effect:2 (reading: "
                                             "table; the formula (X−1)² gives Area Effect:4)\n")
-    assert d2d.ok("scale", "area", "6") == ("6 Effect points → Area Effect:25 (reading: "
-                                            "table; above 5 points only the formula (X−1)² "
-                                            "is printed)\n")
+    assert d2d.ok("scale", "area", "6") == ("6 Effect points → Area Effect:16 (reading: "
+                                            "table; above 5 points the printed rows double "
+                                            "on; the formula (X−1)² gives Area Effect:25)\n")
     for args, needle in ((("0",), "from 1 to 100, not 0"), (("101",), "not 101"),
                          (("3", "--reading", "square"), "use table or formula")):
         res = d2d("scale", "area", *args)
@@ -303,3 +303,22 @@ def test_power_area_text(d2d: Runner) -> None:
     assert lines == ["- 1 point - 1 space", "- 2 points - Area Effect:1",
                      "- 3 points - Area Effect:2", "- 4 points - Area Effect:4",
                      "- 5 points - Area Effect:8", "- X points - Area Effect:(X-1)^2"]
+
+
+@pytest.mark.parametrize("reading", ["table", "formula"])
+def test_power_area_never_jumps(d2d: Runner, reading: str) -> None:
+    """Issue 19 item 13: each reading rises with every point by one rule, each step at
+    least the one before (the old default went 1, 2, 4, 8, 25, 36: steps 1, 2, 4, 17,
+    11 — a jump, then smaller steps). 000
+    l.880–885 "1 point - 1 space … 5 points - Area Effect:8 / X points - Area
+    Effect:(X-1)^2"."""
+    from d2d_cli.rules.core.options import DEFAULTS
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units.powers import power_area
+
+    opts = replace(DEFAULTS, power_area=reading)
+    got = [power_area(x, opts).area_effect for x in range(1, 101)]
+    assert all(b > a for a, b in zip(got, got[1:], strict=False))
+    steps = [b - a for a, b in zip(got, got[1:], strict=False)]
+    assert all(s2 >= s1 for s1, s2 in zip(steps, steps[1:], strict=False))
+    assert got[:5] == ([0, 1, 2, 4, 8] if reading == "table" else [0, 1, 4, 9, 16])

@@ -36,6 +36,7 @@ fatigue = 1
 
 [units.Archer]
 kind = "character"
+body = "8x1"
 """.replace("DECK", DECK)
 
 
@@ -51,18 +52,20 @@ def write(tmp_path: Path, text: str, changes: dict) -> str:
 def test_only_the_changed_unit_is_rewritten(tmp_path: Path) -> None:
     data = tomllib.loads(BASE)
     units = data["units"]
-    units["Archer"] = {"kind": "character", "conditions": {"stun": 2}}
+    units["Archer"] = {"kind": "character", "body": "8x1", "conditions": {"stun": 2}}
     out = write(tmp_path, BASE, {"units": units})
-    assert out == BASE.replace('kind = "character"\n',
-                               'kind = "character"\n\n[units.Archer.conditions]\nstun = 2\n')
+    assert out == BASE.replace('body = "8x1"\n',
+                               'body = "8x1"\n\n[units.Archer.conditions]\nstun = 2\n')
 
 
 def test_adding_and_removing_units(tmp_path: Path) -> None:
-    units = {"Archer": {"kind": "character"}, "Scout": {"kind": "unit", "speed": "5x0"}}
+    # every unit has a Body (session/shape.py)
+    units = {"Archer": {"kind": "character", "body": "8x1"},
+             "Scout": {"kind": "unit", "body": "2x1", "speed": "5x0"}}
     out = write(tmp_path, BASE, {"units": units})
     assert "Goblin 1" not in out
     assert "# a note at the top" in out and "# the Narrator's inline note" in out
-    assert out.endswith('[units.Scout]\nkind = "unit"\nspeed = "5x0"\n')
+    assert out.endswith('[units.Scout]\nkind = "unit"\nbody = "2x1"\nspeed = "5x0"\n')
     assert tomllib.loads(out)["units"] == units
 
 

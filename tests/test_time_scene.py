@@ -166,14 +166,6 @@ def test_scene_show_without_a_scene(d2d):
     assert res.exit_code == 2 and "no scene loaded" in res.stderr
 
 
-def test_prep_script_runs_and_checks(tmp_path):
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "prep_scene.py")],
-                         capture_output=True, text=True, timeout=120,
-                         env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1] == "scene prep: all checks passed"
-
-
 def test_tour_runs_the_combat1_scene(d2d):
     out = d2d.ok("tour")
     assert "Combat #1" in out

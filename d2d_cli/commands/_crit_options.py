@@ -3,13 +3,11 @@ module of their own so ``odds`` builds its commands without importing the Crit r
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli.commands import _state
-from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.options import Options
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
@@ -20,17 +18,9 @@ ArmorOpt = Annotated[list[str] | None, typer.Option(
 
 def location_charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
     """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
-    name = opts.locations_file
-    if not name:
-        return None
-    import tomllib
+    from d2d_cli.operations.combat import location_charts as charts
 
-    path = Path(str(name)).expanduser()
-    path = path if path.is_absolute() else _state.path(ctx).parent / path
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
+    return charts(_state.path(ctx), opts)
 
 
 # The options a Crit is rated from (also `d2d odds crit`).
@@ -42,3 +32,35 @@ HitsOpt = Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more
 TypesOpt = Annotated[str | None, typer.Option(
     help="Damage types of the weapon, e.g. pierce,slash (default: Wound deck, any).")]
 VehicleOpt = Annotated[bool, typer.Option(help="Use the vehicle location chart.")]
+
+
+# The Damage Modifiers (000 l.520–533), in the text's order (issue 19).
+VulnerableOpt = Annotated[bool, typer.Option(
+    "--vulnerable", help="The target has a Vulnerability: Damage +1 (000 l.525; default: "
+    "its gear's vulnerable types).")]
+WildLuckOpt = Annotated[bool, typer.Option(
+    "--wild-luck", help="A Wild is discarded: ALL Successes cancelled (000 l.526).")]
+ScreenOpt = Annotated[int | None, typer.Option(
+    "--screen", metavar="N", help="A Screen's rating: Damage −N, and the Screen loses what "
+    "it stopped; before Armor (000 l.527; default: the target's gear).")]
+ShieldOpt = Annotated[str | None, typer.Option(
+    "--shield", metavar="[LOC+LOC=]VALUE", help="A Shield covering those locations (or "
+    "every one): Damage −its Armor value (a number, or a rating's Level) at a covered Hit "
+    "Location (000 l.530; default: the target's gear).")]
+ItemDamageOpt = Annotated[str | None, typer.Option(
+    "--item-damage", metavar="ITEM", help="An Item in the Hit Location takes Damaged +1: "
+    "Damage −1 (000 l.531).")]
+LuckOpt = Annotated[int, typer.Option(
+    "--luck", metavar="N", help="Character Points spent: Damage −N, from the target "
+    "character's CP (000 l.533).")]
+DifficultyOpt = Annotated[str | None, typer.Option(
+    "--difficulty", metavar="STAT", help='With [rules] weapon_damage = "difficulty": the '
+    "target's Difficulty (default: the --target unit's Body).")]
+
+
+def damage_ask(vulnerable: bool, wild_luck: bool, screen: int | None, shield: str | None,
+               item: str | None, luck: int) -> Any:
+    """The Damage Modifiers as typed, checked (operations.combat.damage_ask)."""
+    from d2d_cli.operations.combat import damage_ask as ask
+
+    return ask(vulnerable, wild_luck, screen, shield, item, luck)

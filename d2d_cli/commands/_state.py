@@ -12,6 +12,7 @@ import typer
 
 from d2d_cli import session
 from d2d_cli.commands._app import label, settings
+from d2d_cli.operations import Target
 
 if TYPE_CHECKING:
     from d2d_cli.rules.core.options import Options
@@ -24,9 +25,7 @@ def path(ctx: typer.Context) -> Path:
 def options(ctx: typer.Context, data: dict[str, Any]) -> Options:
     """The session's ``[rules]``, parsed and checked (a bad hand edit: exit 3, the file
     and key named, before anything changes)."""
-    from d2d_cli.rules.core import options as o
-
-    return o.parse(data.get("rules"), str(path(ctx)))
+    return Target(settings(ctx).session).options(data)
 
 
 def settings_path(ctx: typer.Context) -> Path:
@@ -38,18 +37,19 @@ def settings_path(ctx: typer.Context) -> Path:
 def read(ctx: typer.Context) -> dict[str, Any]:
     """The session's data for a lookup (creates the default session on first use; a
     name that does not exist is refused with the nearest names)."""
-    s = settings(ctx)
-    where, create = session.locate(s.session)
-    return session.read(where, seed=s.seed, create=create)
+    return target(ctx).read()
 
 
 @contextlib.contextmanager
 def edit(ctx: typer.Context) -> Iterator[session.Transaction]:
     """A locked read-modify-write of the session, journalled under the command line as
     it was typed (``fate draw 3``)."""
-    s = settings(ctx)
-    where, create = session.locate(s.session)
-    with session.edit(where, label(ctx), seed=s.seed, create=create) as tx:
+    with target(ctx).edit() as tx:
         yield tx
 
 
+def target(ctx: typer.Context) -> Target:
+    """The session this command works on, as an operation takes it (d2d_cli.operations):
+    the global ``--session`` and ``--seed``, and the command line as the journal's label."""
+    s = settings(ctx)
+    return Target(s.session, s.seed, label(ctx))

@@ -12,7 +12,8 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
-from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.errors import D2DError
+from d2d_cli.operations import characters as ops
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.units import characters as ch
 from d2d_cli.rules.units import roster as units
@@ -24,11 +25,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options],
             what: str | None = None) -> ch.Sheet:
     """One change to the roster with the table's options, saved and journalled (as
     ``NAME: what`` when ``what`` is given)."""
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = step(roster, _state.options(ctx, tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = f"{result.name}: {what}" if what else result.summary
+    result: ch.Sheet = ops.change(_state.target(ctx), step, what)
     return result
 
 
@@ -81,9 +78,9 @@ def new(
                "trigger": trigger}
     if template is None and not any(overrides.values()) and _interactive():
         template, overrides, archetype, answers = _ask(archetype, answers)
-    unit = ch.character(name, template, overrides, archetype=archetype, conception=answers)
-    render.emit(_change(ctx, lambda roster, o: ch.create(roster, unit, o)), show_sheet,
-                as_json=json)
+    result = ops.new(_state.target(ctx), name, template, stats=overrides, archetype=archetype,
+                     conception=answers)
+    render.emit(result, show_sheet, as_json=json)
 
 
 @app.command()
@@ -92,41 +89,87 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 
     Example: d2d char show Rook
     """
-    data = _state.read(ctx)
-    render.emit(ch.show(units.roster(data), name, _state.options(ctx, data)), show_sheet,
-                as_json=json)
+    render.emit(ops.show(_state.target(ctx), name), show_sheet, as_json=json)
 
 
 @app.command()
 def export(
     ctx: typer.Context,
     name: NameArg,
-    format: Annotated[str, typer.Option("--format", "-f", help="svg, html or toml.")] = "svg",
+    format: Annotated[str, typer.Option(
+        "--format", "-f", autocompletion=lambda: list(ops.FORMATS),
+        help="svg, html (printable sheets), toml or json (the character's record, for "
+             "d2d char import in another session).")] = "svg",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                       "(default NAME.FORMAT here); '-' for stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the file.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Write a printable character sheet (SVG or HTML: a light page for A4 or Letter that
-    works offline) or TOML.
+    works offline), or the character's record (TOML or JSON) that d2d char import reads
+    into another session.
 
-    Example: d2d char export Rook --format svg -o rook.svg
+    Example: d2d char export Rook --format toml -o rook.toml
     """
-    if format not in ("svg", "html", "toml"):
-        raise BadInput(f"unknown format {format!r}: use svg, html or toml")
-    data = _state.read(ctx)
-    unit = ch.find_character(units.roster(data), name)
-    text = _export_text(unit, _state.options(ctx, data), format)
-    path = output or Path(f"{unit.name}.{format}")
+    text = ops.export(_state.target(ctx), name, format)
+    path = output or Path(f"{text.name}.{format}")
     if str(path) == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(text.text)
         return
-    if path.exists() and not force:
-        raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
-    path.write_text(text, encoding="utf-8")
-    result = {"name": unit.name, "format": format, "path": str(path), "bytes": len(text)}
-    render.emit(result, lambda con, r: con.print(
-        f"Wrote {r['format']} sheet of {render.escape(r['name'])} to {r['path']}"), as_json=json)
+    render.emit(ops.write(text, path, force=force), lambda con, r: con.print(
+        f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A character's record as d2d "
+                    "char export --format toml or json writes it.")],
+    rename: Annotated[str | None, typer.Option(
+        "--rename", metavar="NEW", help="Import it under this name (a name the session "
+        "already has is refused otherwise).")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="Replace the unit of the same name in this session.")] = False,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Bring a character exported from another session (char export --format toml or
+    json) onto this session's roster: a party follows from one game night to the next.
+
+    Example: d2d char import rook.toml --rename Rook2
+    """
+    result = ops.import_(_state.target(ctx), file, rename=rename, replace=replace)
+    render.emit(result, _show_imported, as_json=json)
+
+
+def _show_imported(con: Any, r: Any) -> None:  # rules.units.travel.Imported
+    con.print(f"[dim]{render.escape(r.summary)}[/]")
+    show_sheet(con, r.sheet)
+
+
+@app.command("list")
+def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
+    """The characters of the session: archetype, stats, stat points, CP, SP and AP.
+
+    Example: d2d char list
+    """
+    render.emit(ops.list_(_state.target(ctx)), _show_list, as_json=json)
+
+
+def _show_list(con: Any, r: Any) -> None:  # rules.units.travel.Characters
+    from d2d_cli.layout import Table
+
+    if not r.characters:
+        con.print("No characters in this session — d2d char new NAME, or d2d char import "
+                  "FILE")
+        return
+    e = render.escape
+    t = Table("Name", "Archetype", "Body", "Mind", "Will", "Speed", "Points", "CP", "SP",
+              "AP", box=None, pad_edge=False)
+    for c in r.characters:
+        t.add_row(e(c.name), e(c.archetype or "—"),
+                  *(c.stats.get(s, "—") for s in units.STATS), str(c.points), str(c.cp),
+                  str(c.sp), str(c.ap))
+    con.print(t)
 
 
 @app.command()
@@ -166,26 +209,60 @@ def respec(ctx: typer.Context, name: NameArg,
            skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
                                                 help="The skill to reduce by one.")],
            json: _app.JsonOpt = False) -> None:
-    """Reduce ONE skill by one level for SP: the lost level (001 p.42, default) or the new
-    level (000; [rules] respec_sp = "new"). Once per Downtime (000: "Between Sessions";
-    d2d char downtime starts the next; [rules] respec_limit = "none" lifts it).
+    """Reduce ONE skill by one level for the SP that level cost to train (001 l.1108: the
+    level below it; so training it back nets 0 SP). [rules] respec_sp = "lost": the lost
+    level itself (001 l.1102, +1 SP a cycle); "new": the new level (000 l.372). Once per
+    Downtime (000: "Between Sessions"; d2d char downtime starts the next; [rules]
+    respec_limit = "none" lifts it).
 
     Example: d2d char respec Rook Climbing
     """
     _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, rules.respec_sp, rules.respec_limit), json)
+        u, skill, rules.respec_sp, rules.respec_limit, rules.new_skill_sp), json)
 
 
 @app.command()
 def learn(ctx: typer.Context, name: NameArg,
-          ability: Annotated[str, typer.Argument(help="The Ability, Specialty or "
-                                                 "Proficiency gained.")],
+          ability: Annotated[str | None, typer.Argument(help="The Ability, Specialty or "
+                                                        "Proficiency gained.")] = None,
+          specialty: Annotated[bool, typer.Option(
+              "--specialty", help="ABILITY is a Specialty: Abilities gained in it later "
+              "(--in) cost 0 AP every third (000 l.378).")] = False,
+          within: Annotated[str | None, typer.Option(
+              "--in", metavar="SPECIALTY", help="The Specialty the Ability is gained in.")]
+          = None,
+          power: Annotated[str | None, typer.Option(
+              "--power", metavar="POWER", help="Raise a Power's Rating by 1 instead "
+              "(001 l.1131; 000 l.377 \"add 1 to the Intensity\").")] = None,
           json: _app.JsonOpt = False) -> None:
-    """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 "Advancement").
+    """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 l.377; 001 l.1127),
+    or a Power's Rating +1 (001 l.1131). An Ability gained in a Specialty the character
+    holds: every third costs 0 AP (000 l.378).
 
-    Example: d2d char learn Rook "Pick Lock"
+    Example: d2d char learn Rook "Pick Lock" --in Locks
     """
-    _advance(ctx, name, f"learn {ability}", lambda u, rules: ch.learn(u, ability), json)
+    what = f"learn {ability or ''}" if power is None else f"learn --power {power}"
+    _advance(ctx, name, what.strip(), lambda u, rules: ch.learn_ap(
+        u, ability, specialty=specialty, within=within, power=power), json)
+
+
+@app.command()
+def unlearn(ctx: typer.Context, name: NameArg,
+            ability: Annotated[str | None, typer.Argument(
+                help="The Ability, Item or Specialty given up.")] = None,
+            power: Annotated[str | None, typer.Option(
+                "--power", metavar="POWER", help="Reduce a Power's Rating by 1 instead.")]
+            = None,
+            json: _app.JsonOpt = False) -> None:
+    """AP Respec: give up ONE Ability/Item/Specialty, or reduce ONE Power's Rating, for
+    AP +1 (001 l.1114–1119; 000 l.376 "remove ONE Ability and gain an AP"). Once per
+    Downtime ([rules] respec_limit); an Ability a Specialty gave free gives back 0 AP.
+
+    Example: d2d char unlearn Rook "Pick Lock"
+    """
+    what = f"unlearn {ability}" if power is None else f"unlearn --power {power}"
+    _advance(ctx, name, what, lambda u, rules: ch.unlearn(
+        u, ability, power, rules.respec_limit), json)
 
 
 @app.command()
@@ -246,6 +323,8 @@ def show_sheet(con: Any, r: ch.Sheet) -> None:
              "Conditions: " + e(conditions_text(r.conditions))]
     lines += [f"{q.capitalize()}: {e(a)}" for q, a in r.conception.items()]
     con.print(Panel([t, *lines], title=f"[bold]{e(r.name)}[/]"))
+    for note in r.notes:
+        con.print(f"[dim]Note: {e(note)}[/]")
 
 
 def _show_change(con: Any, r: ch.Advanced) -> None:
@@ -253,7 +332,7 @@ def _show_change(con: Any, r: ch.Advanced) -> None:
     name = render.escape(r.name)
     if isinstance(change, ch.SkillChange):
         con.print(f"{name}: {render.escape(change.line())}")
-    elif isinstance(change, ch.Learned):
+    elif isinstance(change, ch.Learned | ch.Unlearned):
         con.print(f"{name} {render.escape(change.line())}")
     elif isinstance(change, ch.Awarded):
         con.print(f"{name} is {change.line()}")
@@ -268,16 +347,6 @@ def _show_downtime(con: Any, r: ch.Downtime) -> None:
         return
     con.print(f"Downtime for {render.escape(', '.join(r.characters))}: each may respec ONE "
               "skill again (000 \"Respec - Downtime:Between Sessions\").")
-
-
-def _export_text(unit: units.Unit, rules: Options, fmt: str) -> str:
-    if fmt == "toml":
-        return ch.sheet_toml(unit.name, unit.to_state())
-    from d2d_cli import sheet
-    from d2d_cli.rules.core.result import to_json
-
-    data = {**to_json(ch.sheet(unit, rules)), "crits": list(unit.extra.get("crits", []))}
-    return sheet.svg(data) if fmt == "svg" else sheet.html(data)
 
 
 # --- interactive creation -------------------------------------------------------------

@@ -8,8 +8,8 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
+from d2d_cli.operations import clock as ops
 from d2d_cli.rules.time import clock as clocks
-from d2d_cli.rules.units import roster as units
 
 app = _app.group("clock")
 event_app = _app.group("clock event", "Timed Events (placed in the Clock) and Random Events "
@@ -19,27 +19,13 @@ app.add_typer(event_app, name="event")
 DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
 
 
-def _move(ctx: typer.Context, k: int, down: bool) -> clocks.ClockMoved:
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        roster = units.roster(tx.data)
-        result = clocks.move(clock, k, down, tx.data.get("scene", {}).get("reserves", {}),
-                             roster)
-        tx.put("clock", clock.to_state())
-        if result.arrived:
-            tx.put("units", units.roster_state(roster))
-        tx.summary = (f"clock {result.clock_before} → {result.clock}, "
-                      f"{len(result.events)} event(s)")
-    return result
-
-
 @app.command()
 def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The clock's top card and every event waiting in it.
 
     Example: d2d clock show
     """
-    render.emit(clocks.Clock.from_state(_state.read(ctx).get("clock")).view(), _show, as_json=json)
+    render.emit(ops.show(_state.target(ctx)), _show, as_json=json)
 
 
 @app.command("set")
@@ -49,13 +35,7 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
 
     Example: d2d clock set 1
     """
-    clocks.check_value(n)
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        clock.value = n
-        tx.put("clock", clock.to_state())
-        tx.summary = f"clock set to {n}"
-    render.emit(clock.view(), _show, as_json=json)
+    render.emit(ops.set_to(_state.target(ctx), n), _show, as_json=json)
 
 
 @app.command()
@@ -64,7 +44,7 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) 
 
     Example: d2d clock tick
     """
-    render.emit(_move(ctx, 1, down), _show_moved, as_json=json)
+    render.emit(ops.advance(_state.target(ctx), 1, down=down), _show_moved, as_json=json)
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
@@ -76,8 +56,7 @@ def advance(ctx: typer.Context,
 
     Example: d2d clock advance 4
     """
-    clocks.check_ticks(k)
-    render.emit(_move(ctx, k, down), _show_moved, as_json=json)
+    render.emit(ops.advance(_state.target(ctx), k, down=down), _show_moved, as_json=json)
 
 
 @event_app.command("add")
@@ -89,12 +68,7 @@ def event_add(ctx: typer.Context,
 
     Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
     """
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        result = clocks.add_timed(clock, at, text)
-        tx.put("clock", clock.to_state())
-        tx.summary = f"timed event on clock {at}"
-    render.emit(result, _show_added, as_json=json)
+    render.emit(ops.add_timed(_state.target(ctx), at, text), _show_added, as_json=json)
 
 
 @event_app.command("random")
@@ -110,13 +84,8 @@ def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="W
 
     Example: d2d clock event random "A patrol passes" --chance 1/4
     """
-    clocks.parse_chance(chance)
-    with _state.edit(ctx) as tx:
-        clock = clocks.Clock.from_state(tx.data.get("clock"))
-        result = clocks.add_random(clock, text, chance, repeat)
-        tx.put("clock", clock.to_state())
-        tx.summary = f"random event {result.chance}"
-    render.emit(result, _show_added, as_json=json)
+    render.emit(ops.add_random(_state.target(ctx), text, chance, repeat=repeat), _show_added,
+                as_json=json)
 
 
 @event_app.command("list")

@@ -9,6 +9,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import conflict as rules
 from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.deck.cards import Card, parse_card
@@ -59,6 +60,10 @@ def conflict(
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
         "scale (default body).")] = None,
+    spent: Annotated[bool | None, typer.Option(
+        "--spent/--unspent", help="Whether B, the Target, spent an Action on this Conflict "
+        "(default: what the round recorded: d2d unit act A interact B, d2d unit respond "
+        "B). Unspent: no benefit on a Win (001 l.639–641).")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -73,7 +78,8 @@ def conflict(
     Units: A is the Actor, B the Rival. Each unit's Level is its skill's Level (--skill;
     the Rival's defending skill) less the condition penalties of its main Stat; the
     options --range, --cover, --high-ground, --flank, --confined, --outnumbered and
-    --weapon-scale change a side's Level (tables/modifiers.toml). Advantage comes from
+    --weapon-scale change a side's Level (tables/modifiers.toml); in a round, the cover,
+    range and high ground said with d2d unit situation are read when not typed. Advantage comes from
     --advantage, Blessed, and Disadvantage from Unskilled, Range and Weapon Scale; both
     sides at Disadvantage cancel. Table mode reads the cover card first, then A's, B's.
 
@@ -88,58 +94,17 @@ def conflict(
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    table = _reveal.cards(card)
-    if sides == ["chart"]:
-        render.emit(rules.chart_result(opts.conflict_chart, table), _show_chart, as_json=json)
-        return
     terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=s.edge(advantage),
                   disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
-    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
-                    skill=skill, rival_skill=rival_skill, obstacles=s.edge(obstacle),
-                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=not no_map)
-    by_colour = opts.fate_orientation == "color"
-    drawn: list[Card] = []
-    if ask.reveals:
-        result, reveal = _reveal.with_reveals(
-            ctx, table, ask.resolve, lambda r, rv: _journal_note(r, by_colour, rv.used))
-        drawn = reveal.used
-    else:
-        result = ask.resolve(None)
-    render.emit(result, lambda con, r: _show(con, r, read_by_colour(r, by_colour, drawn)),
-                as_json=json)
-
-
-def read_by_colour(r: rules.Conflict | rules.Redirected, by_colour: bool,
-                   drawn: list[Card]) -> list[tuple[str, Card, Card, str]]:
-    """Each Fate card a side revealed that was turned to be read by its colour (000
-    l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
-    Lower"): (side, the card as ``drawn``, as read, why: "red → Lower for a
-    Non-Player"). A card already lying the way its colour reads is not listed."""
-    if not by_colour or isinstance(r, rules.Redirected):
-        return []
-    lay = {c.face: c for c in drawn}
-    out = []
-    for name, side in (("A", r.side_a), ("B", r.side_b)):
-        who = " for a Non-Player" if side.source == "fate" else ""
-        for card in side.revealed:
-            was = lay.get(card.face)
-            if was is not None and was.upper != card.upper:
-                out.append((name, was, card,
-                            f"{card.color} → {card.orientation.capitalize()}{who}"))
-    return out
-
-
-def _journal_note(r: rules.Conflict | rules.Redirected, by_colour: bool,
-                  drawn: list[Card]) -> str:
-    """The journal's words for the cards turned by colour: the log says what was shown."""
-    turned = read_by_colour(r, by_colour, drawn)
-    return ("read by colour: " + ", ".join(f"{side} {was.code} as {card.code} ({why})"
-                                           for side, was, card, why in turned)) if turned else ""
+    t = _state.target(ctx)
+    result = ops.conflict(t, sides, level_a=level_a, level_b=level_b,
+                          skill=skill, rival_skill=rival_skill, obstacle=obstacle, card=card,
+                          terms=terms, use_map=not no_map, spent=spent)
+    turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
+    render.emit(result, _show_chart if sides == ["chart"] else
+                lambda con, r: _show(con, r, turned), as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
@@ -183,6 +148,9 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected,
         rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])
                 for n, one in (("A", r.side_a), ("B", r.side_b))]
     s.show(con, rows, r.modifiers, r.advantage)
+    from d2d_cli.commands._exchange import show_recalled
+
+    show_recalled(con, r.sources)
     for name, one in (("A", r.side_a), ("B", r.side_b)):
         if one.set_aside is not None:
             shown = ", ".join(x.name() for x in one.revealed)
@@ -203,6 +171,8 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected,
     for name, got in (("A", r.effects.a), ("B", r.effects.b)):
         for e in got:
             con.print(f"  {name}: {e.text}")
+    for note in r.notes:
+        con.print(f"  [dim]{render.escape(note)}[/]")
 
 
 def _show_cover(con: Any, cover: rules.CoverTarget) -> None:

@@ -9,6 +9,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands import _crit_options as co
 from d2d_cli.commands._crit_options import (
     ArmorOpt,
     HitsOpt,
@@ -17,8 +18,8 @@ from d2d_cli.commands._crit_options import (
     TypesOpt,
     VehicleOpt,
     WeaponOpt,
-    location_charts,
 )
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import crits as rules
 
 app = _app.single("crit")
@@ -49,6 +50,13 @@ def crit(
         autocompletion=_complete.complete_units,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
+    vulnerable: co.VulnerableOpt = False,
+    wild_luck: co.WildLuckOpt = False,
+    screen: co.ScreenOpt = None,
+    shield: co.ShieldOpt = None,
+    item_damage: co.ItemDamageOpt = None,
+    luck: co.LuckOpt = 0,
+    difficulty: co.DifficultyOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Rate a Crit: the damage types pick the Damage Deck; draw until a matching type —
@@ -60,24 +68,25 @@ def crit(
     Units: --by takes the --weapon formula's stat from the wielder, --target the armor
     from the unit hit (and places the Crit on it).
 
+    Damage Modifiers (000 l.520–533), in the text's order, after the rating: Vulnerable
+    +1, Wild Luck (all cancelled), Screen (ablative), Armor (with [rules] armor =
+    "reduce"), Shield, Item Damage −1, Luck (CP). The target's gear
+    ([units.NAME.gear]) gives vulnerable, screen, shield and items; its Screen wears
+    and its CP are spent. Damage 0: no Crit. Light damage on a stat already at 0 flips
+    to a Crit: one more card is drawn for each (001 l.946–947).
+
     JSON: sources {power, armor}: where the Power Rating and the armor at the location
-    came from.
+    came from; damage_modifiers {damage_before, damage, steps [{key, name, change,
+    damage, source}], screen_left, item_damaged, cp_spent} or null; flipped (the cards
+    of light damage flipped to Crits); rated_against ("armor" or "difficulty").
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by)
-    charts = location_charts(ctx, opts)
-    if not ask.writes:
-        result = rules.crit(ask, data, None, opts, charts)
-    else:
-        with _state.edit(ctx) as tx:
-            result = rules.crit(ask, tx.data, tx.rng, opts, charts)
-            for key, value in result.changes.items():
-                tx.put(key, value)
-            tx.summary = result.summary
+    result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
+                      armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
+                      card=card, damage=co.damage_ask(vulnerable, wild_luck, screen, shield,
+                                                      item_damage, luck),
+                      difficulty=difficulty)
     render.emit(result, _show, as_json=json)
 
 
@@ -88,6 +97,8 @@ def _show(con: Any, r: rules.Crit) -> None:
     where = render.escape(r.location_name)  # a table's own chart may name it
     if r.skipped:
         con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
+    if r.hit_location == "000":
+        con.print(f"Damage Stack (000 l.518–519), top first: {', '.join(r.stack) or '—'}")
     con.print(f"{r.deck_name} deck: [bold]{r.card}[/] → Crit location [bold]{where}[/]")
     if r.armor is None:
         con.print(f"Armor at {where}: none")
@@ -100,13 +111,32 @@ def _show(con: Any, r: rules.Crit) -> None:
         con.print(f"Power {r.power}: {render.escape(r.sources['power'])}")
     b = r.bonus
     against = f"Armor {r.armor}" if r.armor else "no armor (0x0)"
+    if r.rated_against == "difficulty":
+        against = "the Difficulty (000 l.508–509)"
     cap = f", at most +{r.bonus_unarmored} (no armor)" if b.total > r.bonus_hits else ""
+    rated = r.hits_before + r.bonus_hits
     con.print(f"Power {r.power} vs {against}: Hits +{b.level} (level), +{b.scale} (scale)"
-              f"{cap} → [bold]Hits {r.hits_before} + {r.bonus_hits} = {r.hits}[/]")
+              f"{cap} → [bold]Hits {r.hits_before} + {r.bonus_hits} = {rated}[/]")
+    m = r.damage_modifiers
+    if m is not None:
+        for st in m.steps:
+            line = st.source.split(' "')[0]
+            con.print(f"  {st.change:+d} {render.escape(st.name)} → {st.damage} "
+                      f"[dim]({line})[/]")
+        con.print(f"Damage after modifiers: [bold]{m.damage}[/]")
+    if r.severity == "none" and not r.light_damage and not r.flipped:
+        con.print("[bold]No damage[/]: the modifiers stopped it all (000 l.537 \"Apply any "
+                  "remaining Damage\")")
+        return
+    if r.severity == "none":
+        con.print("No Crit: no card of the Damage Stack matches the weapon (000 l.519)")
     plural = "" if r.rotations == 1 else "s"
     con.print(f"Severity [bold]{r.severity.capitalize()}[/] ({r.rotations} rotation{plural})")
     if r.light_damage:
         con.print(f"Light damage: {', '.join(x.capitalize() for x in r.light_damage)}")
+    for card in r.flipped:
+        con.print(f"[red]Light damage on a stat at 0 flips to a Crit: {card} (Minor)[/] "
+                  "[dim](001 l.946–947)[/]")
     if r.mortal_wound:
         con.print("[red]Mortal Wound: the Unit is Dying.[/]")
     elif r.mortal_wound is None:

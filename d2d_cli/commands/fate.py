@@ -8,6 +8,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
+from d2d_cli.operations import fate as ops
 from d2d_cli.rules.deck import fate
 from d2d_cli.rules.deck.cards import names as card_names
 from d2d_cli.rules.deck.cards import parse_card
@@ -28,16 +29,7 @@ def draw(
     When the draw pile runs out the discard pile is shuffled back in, and the output
     says so. Example: d2d fate draw 3
     """
-    fate.check_count(n)
-    if peek:
-        result = fate.peek(fate.Deck.from_state(_state.read(ctx).get("fate")), n)
-    else:
-        with _state.edit(ctx) as tx:
-            deck = fate.Deck.from_state(tx.data.get("fate"))
-            result = fate.draw(deck, n, tx.rng())
-            tx.put("fate", deck.to_state())
-            tx.summary = "revealed " + " ".join(x.code for x in result.cards)
-    render.emit(result, _show_draw, as_json=json)
+    render.emit(ops.draw(_state.target(ctx), n, peek=peek), _show_draw, as_json=json)
 
 
 def _show_draw(con: Any, r: fate.Drawn) -> None:
@@ -59,11 +51,7 @@ def shuffle(
 
     Example: d2d fate shuffle
     """
-    with _state.edit(ctx) as tx:
-        deck, result = fate.shuffle(tx.data.get("fate"), tx.rng(), reset)
-        tx.put("fate", deck.to_state())
-        tx.summary = "shuffled all 54 cards"
-    render.emit(result, _show_status, as_json=json)
+    render.emit(ops.shuffle(_state.target(ctx), reset=reset), _show_status, as_json=json)
 
 
 @app.command()
@@ -151,13 +139,8 @@ def die(
 
     Example: d2d fate die d10 --count 2
     """
-    from d2d_cli.rules.deck import dice  # only this command reads dice (a lookup stays light)
-
-    spec = dice.check(sides, count)
-    mode = ("advantage" if advantage and not disadvantage else
-            "disadvantage" if disadvantage and not advantage else "normal")
-    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card),
-                               lambda r: dice.throw(spec, count, r, explain, mode))
+    result = ops.die(_state.target(ctx), sides, count, explain=explain, advantage=advantage,
+                     disadvantage=disadvantage, card=card)
     render.emit(result, _show_die, as_json=json)
 
 

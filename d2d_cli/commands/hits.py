@@ -9,9 +9,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
+from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import hits as rules
 from d2d_cli.rules.combat.situation import Terms
-from d2d_cli.rules.deck.cards import parse_card
 
 app = _app.single("hit")
 
@@ -60,6 +60,10 @@ def hit(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
         "from the Fate deck (or --card).")] = False,
     card: _reveal.CardOpt = None,
+    heroic_feat: Annotated[str | None, typer.Option(
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat (001 l.611–613): a — your "
+        "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
+        "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
@@ -79,19 +83,15 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
     terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
                   disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
                   stat=stat)
-    ask = rules.ask([parse_card(x) for x in cards], level=level, rival_level=rival_level,
-                    vs=vs, combo=combo, table=_reveal.cards(card), combos=opts.combos,
-                    ten_always_hits=opts.ten_always_hits, data=data, by=by,
-                    difficulty=difficulty, terms=terms, skill=skill, rival_skill=rival_skill,
-                    use_map=not no_map)
-    result = _reveal.with_reveals(ctx, ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    result = ops.hit(_state.target(ctx), cards, level=level, rival_level=rival_level, vs=vs,
+                     by=by, difficulty=difficulty, skill=skill, rival_skill=rival_skill,
+                     combo=combo, card=card, terms=terms, use_map=not no_map,
+                     heroic_feat=heroic_feat)
     render.emit(result, _show, as_json=json)
 
 
@@ -116,6 +116,9 @@ def _show(con: Any, r: rules.Hits) -> None:
                                                  and (r.revealed or r.set_aside)):
             con.print("  [dim]no cards revealed: nothing to keep[/]")
         con.print(f"Difficulty {r.difficulty}: {render.escape(r.sources['difficulty'])}")
+        from d2d_cli.commands._exchange import show_recalled
+
+        show_recalled(con, r.sources)
     con.print(f"Level {r.level} vs Difficulty {r.difficulty} ({r.approach.capitalize()})")
     for row in r.cards:
         _row(con, row)

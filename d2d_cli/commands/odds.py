@@ -38,25 +38,38 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
 def conflict(
     ctx: typer.Context,
     side_a: Annotated[str, typer.Argument(metavar="SIDE_A", help="An approach, a card "
-                                          "(7S^, QHv, RW) or fate.")],
+                                          "(7S^, QHv, RW), fate, or a unit as in d2d "
+                                          "conflict (Archer:7S^, \"Goblin Scout\").")],
     side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
-    level_a: Annotated[int, typer.Option(help="Side A's Skill Level (Level Bonus).")] = 0,
-    level_b: Annotated[int, typer.Option(help="Side B's Skill Level (Level Bonus).")] = 0,
+    level_a: Annotated[int | None, typer.Option(
+        help="Side A's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
+    level_b: Annotated[int | None, typer.Option(
+        help="Side B's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The chance that A wins, B wins, both win (equal ranks) or neither (a tie), as
-    d2d conflict decides it, for every Fate card a fate side could reveal next.
+    d2d conflict decides it, for every Fate card a fate side could reveal next. A unit
+    side's Level is the one d2d conflict gives it (its skill, conditions, and the cover,
+    range and high ground said this round).
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
+    from d2d_cli.rules.odds import sides
+
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
+    named = sides.of_units(side_a, side_b, data, level_a, level_b, opts)
+    plain = named or sides.Sides(side_a, side_b, level_a or 0, level_b or 0)
     result = rules.conflict_odds(
-        side_a, side_b, piles, deck, level_a=level_a, level_b=level_b,
-        reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-        level_bonus=opts.level_bonus)
+        plain.side_a, plain.side_b, piles, deck, level_a=plain.level_a,
+        level_b=plain.level_b, reading=opts.conflict_chart,
+        fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus)
+    if named is not None:
+        from d2d_cli.rules.core.record import replace
+
+        result = replace(result, side_a=side_a, side_b=side_b)
     render.emit(result, _show_conflict, as_json=json)
 
 
@@ -80,25 +93,47 @@ def hits(
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
-    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY", help="The Difficulty: a "
-                                    "number 1 or more, or a stat (2x1 → 2).")] = "",
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", help="The "
+                                    "Difficulty: a number 1 or more, a stat (2x1 → 2), or "
+                                    "the Rival unit (its Body, its Level).")] = "",
+    by: Annotated[str | None, typer.Option(
+        "--by", metavar="UNIT", help="The unit scoring the Hits: its Level as d2d hit reads "
+        "it (skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
+    skill: Annotated[str | None, typer.Option(
+        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+    ] = None,
+    heroic_feat: Annotated[str | None, typer.Option(
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat as d2d hit takes it: a Hits +1, "
+        "b Hits -1 (001 l.611–613); nothing is spent here.")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The Hits of a winner holding N Fate cards who plays the set with the most Hits
     (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
     scores it; glancing blows and combos shown. Hits 0: only Wilds, nothing to play.
+    With --by or a unit --vs, the Levels and Difficulty are read from the session as
+    d2d hit reads them.
 
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
-    from d2d_cli.rules.combat.hits import parse_difficulty
+    from d2d_cli.rules.combat import hits as hit_rules
 
     data = _state.read(ctx)
+    opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
-    result = rules.hits_odds(
-        n, piles, deck, level=level, rival_level=rival_level,
-        difficulty=parse_difficulty(vs),
-        ten_always_hits=_state.options(ctx, data).ten_always_hits)
+    mine, theirs, bonus = level, rival_level, 0
+    if by is not None or skill is not None or hit_rules.names_unit(vs, data):
+        sit, difficulty, _, actor = hit_rules.levels(
+            data, by=by, vs=vs or None, level=None if level == 0 else level,
+            rival_level=None if rival_level == 0 else rival_level, skill=skill, opts=opts)
+        mine, theirs = max(0, sit.a.level - sit.b.level), 0
+        bonus = hit_rules.damage_bonus(actor, opts)[1]
+    else:
+        difficulty = hit_rules.parse_difficulty(vs)
+    bonus += hit_rules.heroic_feat_of(heroic_feat, None, None, None)[2]
+    result = rules.hits_odds(n, piles, deck, level=mine, rival_level=theirs,
+                             difficulty=difficulty, ten_always_hits=opts.ten_always_hits,
+                             bonus=bonus)
     render.emit(result, _show_hits, as_json=json)
 
 
@@ -173,12 +208,20 @@ def crit(
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
+    vulnerable: crit_opts.VulnerableOpt = False,
+    wild_luck: crit_opts.WildLuckOpt = False,
+    screen: crit_opts.ScreenOpt = None,
+    shield: crit_opts.ShieldOpt = None,
+    item_damage: crit_opts.ItemDamageOpt = None,
+    luck: crit_opts.LuckOpt = 0,
+    difficulty: crit_opts.DifficultyOpt = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
     it stands (draw until a matching type), and at each the armor found there, the Hits
-    and the severity; then the chance of each severity.
+    after the Damage Modifiers (as d2d crit: the options, the --target's gear) and the
+    severity; then the chance of each severity.
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
@@ -192,11 +235,16 @@ def crit(
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
-    if worn is None and target is not None:
-        worn = crits.unit_armor(units.find(units.roster(data), target), ch)
+    unit = units.find(units.roster(data), target) if target is not None else None
+    if worn is None and unit is not None:
+        worn = crits.unit_armor(unit, ch)
     state = data.get("damage", {}).get(ch.kind, {}).get(deck)
+    ask = crit_opts.damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
     result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
-                             types=wanted, ch=ch, state=state, fresh=fresh)
+                             types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
+                             gear=crits.target_gear(unit),
+                             modifiers=ask,
+                             difficulty=crits.difficulty_of(difficulty, unit, opts))
     render.emit(result, _show_crit, as_json=json)
 
 

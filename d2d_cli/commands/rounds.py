@@ -9,9 +9,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _reveal, _state
 from d2d_cli.commands.clock import show_reached
+from d2d_cli.operations import rounds as ops
 from d2d_cli.rules.deck.cards import names as card_names
-from d2d_cli.rules.time import rounds, tasks
-from d2d_cli.rules.time.clock import Clock
+from d2d_cli.rules.time import rounds, upkeep
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 
@@ -26,14 +26,7 @@ def start(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d round start
     """
-    with _state.edit(ctx) as tx:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = rounds.start(rnd, roster, _state.options(ctx, tx.data), rounds.map_of(tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.put("round", rnd.to_state())
-        tx.summary = f"round {rnd.number} started"
-    render.emit(result, _show_start, as_json=json)
+    render.emit(ops.start(_state.target(ctx)), _show_start, as_json=json)
 
 
 @app.command()
@@ -48,17 +41,7 @@ def end(ctx: typer.Context,
 
     Example: d2d round end --recover Archer=fatigue
     """
-    with _state.edit(ctx) as tx, _reveal.reveals(tx, _reveal.cards(card)) as reveal:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster, board = units.roster(tx.data), tasks.board(tx.data)
-        clock = Clock.from_state(tx.data.get("clock"))
-        result = rounds.end(rnd, roster, board, clock, reveal, recover,
-                            tx.data.get("scene", {}).get("reserves", {}))
-        for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
-                           ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
-            tx.put(key, value)
-        tx.summary = f"round {rnd.number} ended, clock {clock.value}"
-    render.emit(result, _show_end, as_json=json)
+    render.emit(ops.end(_state.target(ctx), recover, card), _show_end, as_json=json)
 
 
 def _show_start(con: Any, r: rounds.RoundStarted) -> None:
@@ -110,6 +93,15 @@ def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
             f"{render.escape(x.text)} ({x.chance}): {card_names(x.cards)} → {x.value}: "
             + ("[yellow]occurs![/]" if x.occurs else "does not occur") for x in s.checks], \
             "none"
+    if isinstance(s, upkeep.PowersStep):
+        return "Continuous Powers — the Price of Power (000 l.878):", [
+            f"{render.escape(p.unit)}: " + ", ".join(
+                f"{render.escape(k)} ({v.replace('_', ' ').title()} +1)"
+                for k, v in p.paid.items()) for p in s.paid], ""
+    if isinstance(s, upkeep.StealthStep):
+        return "Remain Hidden — Stealth tokens +1 (000 l.807):", [
+            f"{render.escape(h.unit)}: {h.tokens_before} → {h.tokens} (at most "
+            f"{h.max_tokens})" for h in s.units], ""
     return f"Clock: {s.clock_before} → {s.clock}", [], ""
 
 

@@ -275,8 +275,8 @@ def _show_samples(con: Any, r: scale.Samples) -> None:
 
 def _show_area(con: Any, r: Any) -> None:  # rules.units.powers.PowerArea
     if r.printed_row is None:
-        note = "above 5 points only the formula (X−1)² is printed" \
-            if r.power_area == "table" else ""
+        note = ("above 5 points the printed rows double on; the formula (X−1)² gives "
+                f"{_area(r.formula)}") if r.power_area == "table" else ""
     elif r.power_area == "table":
         note = f"the formula (X−1)² gives {_area(r.formula)}"
     else:

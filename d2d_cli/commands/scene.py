@@ -2,62 +2,17 @@
 
 from __future__ import annotations
 
-import re
-import tomllib
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
-from d2d_cli.errors import BadInput
+from d2d_cli.operations import scene as ops
+from d2d_cli.operations.scene import read_scene_file as read_scene_file  # sim reads it
 from d2d_cli.rules.overview import scene
 
 app = _app.group("scene")
-
-
-def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
-    """A path to a TOML file, or a built-in scene's name (``combat1``)."""
-    if spec in scene.BUILT_IN and not Path(spec).exists():
-        import copy
-
-        from d2d_cli import tables
-
-        # A copy: the loaded scene is changed as it is applied, the table is shared.
-        return f"built-in scene {spec}", copy.deepcopy(tables.load(f"scenes/{spec}"))
-    else:
-        try:
-            text = _read_bounded(Path(spec)).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise BadInput(f"cannot read scene file {spec}: {getattr(e, 'strerror', e) or e} "
-                           f"— give a .toml path or a built-in scene "
-                           f"({', '.join(scene.BUILT_IN)})") from None
-        label = spec
-    try:
-        return label, tomllib.loads(text)
-    except RecursionError:
-        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        where = f"line {m.group(1)}, column {m.group(2)}" if m else "?"
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "TOML syntax error"
-        raise BadInput(f"{label}: {where}: {msg}") from None
-
-
-MAX_SCENE_BYTES = 1 << 20  # docs/commands.md: a scene file is a regular file up to 1 MiB
-
-
-def _read_bounded(path: Path) -> bytes:
-    """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES (the session
-    module's bounded reader: a FIFO, device or folder is refused without waiting on it,
-    /dev/zero is never read)."""
-    from d2d_cli.session.files import read_limited
-
-    data = read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
-    if data is None:
-        raise FileNotFoundError(2, "No such file or directory", str(path))
-    return data
 
 
 @app.command()
@@ -71,13 +26,7 @@ def load(ctx: typer.Context,
 
     Example: d2d scene load examples/combat1.toml
     """
-    label, raw = read_scene_file(file)
-    with _state.edit(ctx) as tx:
-        sections, result = scene.load(raw, tx.data, _state.options(ctx, tx.data))
-        for key, value in sections.items():
-            tx.put(key, value)
-        tx.summary = f"scene {result.name!r} loaded from {label}"
-    render.emit(result, _show, as_json=json)
+    render.emit(ops.load(_state.target(ctx), file), _show, as_json=json)
 
 
 @app.command()

@@ -197,8 +197,11 @@ def undo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False
 
     Example: d2d session undo
     """
-    reverted = session.undo(_state.settings_path(ctx), force=force)
-    render.emit({"reverted": reverted}, _show_step("Reverted", "reverted"),
+    from d2d_cli.operations import history
+    from d2d_cli.rules.core.result import to_json
+
+    reverted = history.undo(_state.target(ctx), force=force)
+    render.emit({"reverted": to_json(reverted)}, _show_step("Reverted", "reverted"),
                 as_json=json)
 
 
@@ -209,8 +212,11 @@ def redo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False
 
     Example: d2d session redo
     """
-    redone = session.redo(_state.settings_path(ctx), force=force)
-    render.emit({"redone": redone}, _show_step("Re-applied", "redone"),
+    from d2d_cli.operations import history
+    from d2d_cli.rules.core.result import to_json
+
+    redone = history.redo(_state.target(ctx), force=force)
+    render.emit({"redone": to_json(redone)}, _show_step("Re-applied", "redone"),
                 as_json=json)
 
 

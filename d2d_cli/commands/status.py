@@ -28,7 +28,7 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     JSON: round (number, phase), clock (value, down, next_event), tasks (the open ones),
     weather (or null), units (the keys of unit show, and move_left, actions_left,
-    cooldowns, active, facing, stealth, boosts, continuous).
+    cooldowns, active, facing, stealth, boosts, continuous, said).
 
     Example: d2d status
     """
@@ -108,6 +108,7 @@ def _extras(u: StatusRow) -> list[str]:
     out += [f"[cyan]{e(b)}[/]" for b in u.boosts]
     if u.continuous:
         out.append("Continuous: " + e(", ".join(u.continuous)))
+    out += [e(x) for x in u.said]
     return out
 
 

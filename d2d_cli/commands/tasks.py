@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
-from d2d_cli.rules.core.options import Options
+from d2d_cli.operations import tasks as ops
 from d2d_cli.rules.time import tasks
 
 app = _app.group("task")
@@ -20,19 +19,6 @@ HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conf
 ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=_complete.complete_units,
                                            help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
-
-
-Step = Callable[[dict[str, tasks.Task], Options], tasks.TaskView]
-
-
-def _change(ctx: typer.Context, step: Step, summary: str) -> tasks.TaskView:
-    """Apply ``step`` to the session's task board, save it, and return its result."""
-    with _state.edit(ctx) as tx:
-        board = tasks.board(tx.data)
-        result = step(board, _state.options(ctx, tx.data))
-        tx.put("tasks", tasks.board_state(board))
-        tx.summary = f"{summary}: Challenge {result.challenge}, Progress {result.progress}"
-    return result
 
 
 @app.command()
@@ -48,10 +34,8 @@ def new(ctx: typer.Context, name: NameArg,
 
     Example: d2d task new Knot --difficulty 4 --worker Thief
     """
-    tasks.check_difficulty(difficulty)
-    result = _change(ctx, lambda b, _: tasks.start(b, name, difficulty, worker),
-                     f"task {name} started")
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.new(_state.target(ctx), name, difficulty, worker), _show_one,
+                as_json=json)
 
 
 @app.command()
@@ -62,10 +46,7 @@ def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
     With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
     Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot --hits 2
     """
-    tasks.check_hits(hits)
-    result = _change(ctx, lambda b, o: tasks.resolve(b, name, True, hits, by, o.task_win),
-                     f"task {name} won")
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.win(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 
 @app.command()
@@ -75,10 +56,7 @@ def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
 
     Example: d2d task lose Knot --hits 1
     """
-    tasks.check_hits(hits)
-    result = _change(ctx, lambda b, _: tasks.resolve(b, name, False, hits, by),
-                     f"task {name} lost")
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.lose(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 
 @app.command()
@@ -87,8 +65,7 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 
     Example: d2d task show Knot --json
     """
-    result = tasks.find(tasks.board(_state.read(ctx)), name).view()
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.show(_state.target(ctx), name), _show_one, as_json=json)
 
 
 @app.command("list")

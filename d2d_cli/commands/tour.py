@@ -29,6 +29,9 @@ STEPS: list[tuple[str, str]] = [
      "scene load combat1"),
     ("Start round 1: every unit refreshes — Move = Speed, Action Cost = Speed/2, Turn = 2.",
      "round start"),
+    ("With no Narrator at the table, d2d proposes each Non-Player's turn — target, movement, "
+     "Action and approach, each with its reason (docs/solo.md \"The NPC policy\").",
+     "npc plan 'Goblin Scout'"),
     ("Reveal three Fate cards: each has a suit (♣ Body, ♦ Mind, ♥ Will, ♠ Speed) and an "
      "orientation (↑ Upper, ↓ Lower) fixed when the deck was shuffled.",
      "fate draw 3"),
@@ -76,6 +79,12 @@ STEPS: list[tuple[str, str]] = [
     ("Every change is journalled…", "session log --last 4"),
     ("…and one command undoes the last one.", "session undo"),
     ("The scene as it stands.", "scene show"),
+    ("Playing GM-less? Ask the Fate deck: one card answers Yes or No, \"and\" on A J Q K, "
+     "\"but\" on 2 3 4 (docs/rules.md \"The Fate oracle\").",
+     "oracle 'Are the goblins expecting him?' --likely"),
+    ("And before the fight: how often does each side reach its goal? sim plays Combat #1 "
+     "to its end again and again by the same rules functions as the commands above.",
+     "--seed 1 sim combat1 --runs 40 --workers 1"),
 ]
 
 

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
+from d2d_cli import operations as ops
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import BadInput
+from d2d_cli.operations import units as unit_ops
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
@@ -46,16 +48,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = step(roster)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-        if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
-            from d2d_cli.rules.units import status_bar
-
-            return status_bar.unit_on_bar(tx.data, result.name, _state.options(ctx, tx.data))
-    return result
+    return ops.roster_change(_state.target(ctx), step)
 
 
 def _stat_opt(name: str) -> Any:
@@ -80,9 +73,9 @@ def add(
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
-    unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skill or [], faction)
-    render.emit(_change(ctx, lambda roster: units.add(roster, unit)), show_unit, as_json=json)
+    result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
+                          speed=speed, skills=skill, faction=faction)
+    render.emit(result, show_unit, as_json=json)
 
 
 @app.command("list")
@@ -138,8 +131,7 @@ def condition(
 
     Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
     """
-    order = conditions.order(action, cond, count)
-    result = _change(ctx, lambda roster: conditions.apply(roster, name, order))
+    result = unit_ops.condition(_state.target(ctx), name, action, cond, count)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -152,8 +144,9 @@ def heal(
         "\"right arm\") or its number on the Status Bar (1 = the first placed); repeat.")]
     = None,
     days: Annotated[int | None, typer.Option(
-        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days), "
-        "as the Glossary gives them.")] = None,
+        "--days", help="Days of healing: Blood Loss −1 a day, Burns −1 a month (30 days; "
+        "part-months carried to the next heal); no Minor Condition, Bleeding or Burning "
+        "outlasts a day ([rules] days_heal).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Heal a unit: take Crits off (the rules give no time: the Narrator says when) and
@@ -162,7 +155,8 @@ def heal(
 
     Example: d2d unit heal "Goblin Scout" --crit "right arm" --days 2
     """
-    order = conditions.healing(crit or [], days)
+    order = conditions.healing(crit or [], days,
+                               _state.options(ctx, _state.read(ctx)).days_heal)
     result = _change(ctx, lambda roster: conditions.heal(roster, name, order))
     render.emit(result, show_healed, as_json=json)
 
@@ -221,6 +215,9 @@ def show_healed(con: Any, r: conditions.Healed) -> None:
     after = f" after {r.days} day(s)" if r.days is not None else ""
     con.print(f"{render.escape(r.name)} healed{after}: "
               f"{render.escape(', '.join(healed)) or 'nothing to heal yet'}")
+    if r.carried:
+        con.print("  [dim]carried toward the next token: " + ", ".join(
+            f"{conditions.name_of(k)} {n} day(s)" for k, n in r.carried.items()) + "[/]")
     show_unit(con, r)
 
 
@@ -258,15 +255,7 @@ def show_table(con: Any, r: units.Roster) -> None:
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
-    from d2d_cli.rules.time.round_state import Round
-
-    with _state.edit(ctx) as tx:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    return result
+    return ops.in_round(_state.target(ctx), step)
 
 
 @app.command()
@@ -294,19 +283,8 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    from d2d_cli.rules.board.grid import board_of
-    from d2d_cli.rules.time import turns
-    from d2d_cli.rules.time.round_state import Round
-
-    arg = " ".join(rest) if rest else None
-    with _state.edit(ctx) as tx:  # as _in_round, with the map for a placed unit
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
-                            board=board_of(tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    render.emit(result, show_spending, as_json=json)
+    render.emit(unit_ops.move(_state.target(ctx), name, what, rest), show_spending,
+                as_json=json)
 
 
 @app.command()
@@ -325,20 +303,19 @@ def act(
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
     price (001 l.577–609: Burst of Speed Slow +1, Move +2, Turn +1; Push the Limit
-    Fatigue +1; State of Mind and Detect Stun +1; Grit your Teeth Stress +1); Evade
-    gives Move +2 (001 l.750).
+    Fatigue +1; State of Mind and Detect Stun +1; Grit your Teeth Stress +1). Push the
+    Limit (Skill +1) and Grit your Teeth (penalties ignored) last the Round: conflict,
+    hit, odds and the Status Bar read them. Evade gives Move +2 (001 l.750), once per
+    Interact Action the unit took: it is a response inside a Conflict.
 
     JSON: unit, action, move_before, move, turn_before, turn, action_cost, actions_left,
     facing, conditions_added, conditions_removed, readied, boosts, stealth, detect
-    (target, mind, body, range, difficulty, target_tokens; or null), note, source, space
-    (null: an Action does not move the unit).
+    (target, mind, body, range, difficulty, target_tokens, reading, sense, source; or
+    null), note, source, space (null: an Action does not move the unit).
 
     Example: d2d unit act Archer recover fatigue
     """
-    from d2d_cli.rules.time import turns
-
-    result = _in_round(ctx, lambda roster, n, phase: turns.act(roster, n, phase, name,
-                                                               action, arg, range_))
+    result = unit_ops.act(_state.target(ctx), name, action, arg, range_=range_)
     render.emit(result, show_spending, as_json=json)
 
 
@@ -462,11 +439,13 @@ def power(
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
     what the Effect points buy (Area 1 point = 1 space, then Area Effect cards), and
-    the Price of Power (a Condition); upkeep pays the Price again for each Continuous
-    Power at the Event phase; end lets one lapse.
+    the Price of Power (a Condition); in a round the use spends the Interact Action
+    (Move:-[Action Cost], 001 l.627). round end pays each Continuous Power's Price at
+    the Event phase; upkeep pays it now (once a phase); end lets one lapse.
 
     JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
-    range, duration, continuous, area, area_spaces, area_effect, price, conditions.
+    range, duration, continuous, area, area_spaces, area_effect, price, conditions,
+    move_before, move, action_cost (null outside a round).
     JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
@@ -477,12 +456,14 @@ def power(
         o = powers.order(which, effect, price, initiative=initiative, result=result_,
                          range_=range_, duration=duration, continuous=continuous,
                          area_points=area, close=close)
-        rule = _state.options(ctx, _state.read(ctx)).power_area
-        render.emit(_change(ctx, lambda roster: powers.use(roster, name, o, rule)),
-                    show_power, as_json=json)
+        from d2d_cli.rules.time import upkeep
+
+        opts = _state.options(ctx, _state.read(ctx))
+        render.emit(_in_round(ctx, lambda roster, n, phase: upkeep.use_power(
+            roster, n, phase, name, o, opts.power_area, opts)), show_power, as_json=json)
     elif action == "upkeep" and which is None:
-        render.emit(_change(ctx, lambda roster: powers.upkeep(roster, name, price)),
-                    show_upkeep, as_json=json)
+        render.emit(_in_round(ctx, lambda roster, n, phase: powers.upkeep(
+            roster, name, price, n)), show_upkeep, as_json=json)
     elif action == "end" and which is not None:
         render.emit(_change(ctx, lambda roster: powers.end(roster, name, which)),
                     show_upkeep, as_json=json)
@@ -515,8 +496,13 @@ def show_spending(con: Any, r: turns.Spending) -> None:
         con.print(f"  [cyan]{render.escape(b)}[/]")
     if r.detect is not None:
         d = r.detect
-        con.print(f"  Detect {render.escape(d.target)}: Mind {d.mind} vs Body {d.body} − "
-                  f"Range {d.range} = Difficulty {d.difficulty} (001 l.593)")
+        if d.reading == "000":
+            con.print(f"  Detect {render.escape(d.target)} by {(d.sense or '').title()} at "
+                      f"Range {d.range}: Mind {d.mind} vs Body {d.body} (000 l.252–253)")
+        else:
+            con.print(f"  Detect {render.escape(d.target)}: Mind {d.mind} vs Body {d.body} + "
+                      f"Range {d.range} = Difficulty {d.difficulty} (001 l.593, "
+                      "docs/errata.md)")
     if r.note:
         con.print(f"  [dim]{render.escape(r.note)}[/]")
 
@@ -561,8 +547,11 @@ def show_power(con: Any, r: powers.PowerUsed) -> None:
     if r.duration:
         line.append(f"Duration {r.duration}")
     if r.continuous:
-        line.append("Continuous: pay the Price each Event phase (d2d unit power NAME upkeep)")
+        line.append("Continuous: round end pays the Price each Event phase")
     con.print("  " + " · ".join(line))
+    if r.action_cost is not None:
+        con.print(f"  Interact Action: Move {r.move_before} → {r.move} (Action Cost "
+                  f"{r.action_cost})")
 
 
 def show_upkeep(con: Any, r: powers.Upkeep) -> None:
@@ -608,3 +597,11 @@ def place(
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
+
+
+# --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
+from d2d_cli.commands import _exchange  # noqa: E402
+
+app.command("situation")(_exchange.situation)
+app.command("interrupt")(_exchange.interrupt)
+app.command("respond")(_exchange.respond)

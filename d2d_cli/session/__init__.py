@@ -225,14 +225,26 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
             f"or restore {path.name}.bak"
         ) from None
     except RecursionError:
-        raise SessionError(f"{path}: nested too deeply to be a d2d session; the file was left "
-                           "as it is") from None
+        raise _too_deep(path, text) from None
     _check_schema(path, data.get("schema"))
     try:
         shape.check(data)
     except shape.Bad as bad:
         raise _fail_shape(path, bad) from None
     return data
+
+
+def _too_deep(path: Path, text: str) -> SessionError:
+    """A value nested past what the TOML parser itself can read: named by its table and
+    key as every other refusal is (the parser does not say where)."""
+    from d2d_cli.session.shape import MAX_DEPTH, deep_place
+
+    place = deep_place(text)
+    where = "" if place is None else (f"[{place[0]}] {place[1]}: " if place[0]
+                                      else f"{place[1]} (top level): ")
+    return SessionError(f"{path}: {where}nested deeper than {MAX_DEPTH} tables and lists, "
+                        f"too deep to be a d2d session; the file was left as it is — fix it "
+                        f"by hand, or restore {path.name}.bak")
 
 
 def _check_schema(path: Path, schema: Any) -> None:

@@ -10,6 +10,22 @@ Unknown top-level tables (a table's own notes) and unknown keys in a unit (featu
 keep their own records there) are allowed; known keys must have their shape. The
 ``[rules]`` table must be a table; its keys are checked by the one options module
 (``rules.core.options.problems``).
+
+What every value must be, declared or not (the class of hand edits that used to pass
+the check and then crash a later write, issue 20 item 11):
+
+* **finite** — ``nan`` and ``inf`` are refused everywhere (``nan`` is not equal to
+  itself, so a file holding one can never be shown to read back as written);
+* **shallow** — no value is nested deeper than :data:`MAX_DEPTH` tables and lists
+  (d2d's own records go 5 deep; the writer recurses);
+* **plain** inside d2d's own tables — text, whole numbers, finite numbers, true/false,
+  lists and tables; a date or time only in a table's own notes (unknown top-level
+  tables), which d2d never rewrites;
+* declared keys have their **type and range**: a unit has a Body (every thing on the
+  board has one; 001 l.289 "Only Units have Mind, Will, or Speed" — d2d lets a unit
+  leave those out), ``player`` and ``bound`` are text, an
+  ``archetype`` or ``template`` is one d2d knows, a weather card is a card whose every
+  field is the card's own.
 """
 
 from __future__ import annotations
@@ -22,6 +38,7 @@ from typing import Any
 MAX_INT = 10**9  # far past any count the rules use; keeps TOML's 64-bit integers safe
 MAX_TEXT = 10_000
 MAX_ITEMS = 100_000
+MAX_DEPTH = 16  # tables and lists within each other, counted from the top of the file
 
 Check = Callable[[Any, tuple[Any, ...]], None]
 
@@ -71,8 +88,45 @@ def Bool(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
         raise Bad(where, f"expected true or false, found {_show(v)}")
 
 
-def Any_(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
-    return None
+def _walk(v: Any, where: tuple[Any, ...], dates: bool) -> None:
+    """Finite, not too deep, and (unless ``dates``) no date or time: iteratively, so a
+    hand-nested file cannot exhaust the stack here either."""
+    import math
+
+    todo = [(v, where)]
+    while todo:
+        x, at = todo.pop()
+        t = type(x)
+        if t is dict or t is list:
+            if len(at) > MAX_DEPTH:  # named where the nesting starts: a readable line
+                raise Bad(where, f"nested deeper than {MAX_DEPTH} tables and lists")
+            items = x.items() if t is dict else enumerate(x)
+            todo.extend((y, (*at, k)) for k, y in items)
+        elif t is float:
+            if not math.isfinite(x):
+                raise Bad(at, f"{x!r} is not a finite number")
+        elif t not in (str, int, bool) and not dates:
+            raise Bad(at, f"expected text, a number, true/false, a list or a table, found "
+                      f"{'a date or time' if _is_date(x) else _show(x)}")
+
+
+def _is_date(v: Any) -> bool:
+    import datetime as dt
+
+    return isinstance(v, dt.date | dt.time)
+
+
+def Plain(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
+    """Any value d2d itself could have written (a feature's record in a unit)."""
+    _walk(v, where, dates=False)
+
+
+Any_ = Plain  # a value of a feature's own shape: still finite, shallow and plain
+
+
+def Notes(v: Any, where: tuple[Any, ...]) -> None:  # noqa: N802
+    """A table's own notes (an unknown top-level table): dates allowed, as TOML has them."""
+    _walk(v, where, dates=True)
 
 
 def Choice(*allowed: str) -> Check:  # noqa: N802
@@ -115,7 +169,9 @@ class MapOf:
 
 
 def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
-          after: Callable[[dict[str, Any], tuple[Any, ...]], None] | None = None) -> Check:
+          after: Callable[[dict[str, Any], tuple[Any, ...]], None] | None = None,
+          other: Check = Plain) -> Check:
+    """A table of declared ``fields``; a key not declared is checked by ``other``."""
     need = tuple(required)
 
     def check(v: Any, where: tuple[Any, ...]) -> None:
@@ -125,9 +181,7 @@ def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
             if k not in v:
                 raise Bad((*where, k), "missing")
         for k, x in v.items():
-            f = fields.get(k)
-            if f is not None:
-                f(x, (*where, k))
+            fields.get(k, other)(x, (*where, k))
         if after is not None:
             after(v, where)
     return check
@@ -205,6 +259,47 @@ def _task_tokens(v: dict[str, Any], where: tuple[Any, ...]) -> None:
                   f"{v['progress']} is more than twice the Difficulty ({v['difficulty']})")
 
 
+@lru_cache(maxsize=256)
+def _known(kind: str, text: str) -> str | None:
+    """The problem with an archetype or template name, or None if d2d knows it."""
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.units import characters
+
+    try:
+        if kind == "archetype":
+            characters.find_archetype(text)
+        elif text not in characters.templates():
+            return (f"unknown template {text!r} (one of "
+                    f"{', '.join(characters.templates())})")
+    except D2DError as e:
+        return e.message
+    return None
+
+
+def Known(kind: str) -> Check:  # noqa: N802
+    def check(v: Any, where: tuple[Any, ...]) -> None:
+        Str(100)(v, where)
+        problem = _known(kind, v)
+        if problem is not None:
+            raise Bad(where, problem)
+    return check
+
+
+def _card_field(v: Any, where: tuple[Any, ...]) -> None:
+    """A revealed card as its JSON view (``rules.deck.cards.Card.to_json``): the code is
+    a card, and every other field is that card's own."""
+    Table({"code": Card}, required=("code",), other=Plain)(v, where)
+    from d2d_cli.rules.deck.cards import parse_card
+
+    own = parse_card(v["code"]).to_json()
+    for k, x in v.items():
+        if k not in own:
+            raise Bad((*where, k), f"not a field of a card (code, {', '.join(list(own)[1:])})")
+        if x != own[k]:
+            raise Bad((*where, k), f"expected {own[k]!r} (the card {v['code']}'s), found "
+                      f"{_show(x)}")
+
+
 def _unit_name(k: Any, where: tuple[Any, ...]) -> None:
     from d2d_cli.errors import D2DError
     from d2d_cli.rules.units.roster import check_unit_name
@@ -250,6 +345,13 @@ _COUNT = Int(0, MAX_INT)
 
 UNIT = Table({
     "kind": Choice("unit", "character"),
+    "player": Str(100), "bound": Str(200),
+    "stealth": Int(0, MAX_INT), "facing": Str(10),
+    "respec_used": Str(100),
+    "spent": Table({"round": Int(0, MAX_INT), "actions": Int(0, MAX_INT),
+                    "boosts": ListOf(Str(200))}),
+    "active": MapOf(ListOf(Str(200)), Str(100)),
+    "continuous": ListOf(Table({"power": Str(200), "price": Str(200)})),
     "body": Stat, "mind": Stat, "will": Stat, "speed": Stat,
     "faction": _NAME,
     "skills": MapOf(Int(0, 99), Str(100)),
@@ -258,12 +360,29 @@ UNIT = Table({
     "move": _COUNT, "action_cost": _COUNT, "turn": _COUNT,
     "crits": ListOf(Table({"card": Str(100), "deck": Str(100), "location": Str(100),
                            "severity": Str(100), "mortal_wound": Bool})),
-    "archetype": Str(100), "template": Str(100),
+    "archetype": Known("archetype"), "template": Known("template"),
     "conception": MapOf(Str()),
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
     "space": Str(10), "double": Bool,
-})
+    # issue 19: what a Special Action leaves for the Round (rules/units/effects.py) and
+    # the gear the Damage Modifiers read (rules/combat/damage.py).
+    "effects": MapOf(Int(0, MAX_INT), Str(100)),
+    "gear": Table({"vulnerable": ListOf(Str(100)), "screen": Int(0, MAX_INT),
+                   "shield": Any_, "shield_covers": ListOf(Str(100)),
+                   "items": MapOf(Str(100), Str(100)),
+                   "damaged": MapOf(Int(0, MAX_INT), Str(100))}),
+    # What the round remembers (rules/units/exchange.py) and days of healing carried
+    # (rules/units/downtime.py).
+    "said": Table({"round": _COUNT, "cover": MapOf(Int(0, 100), Str(100)),
+                   "range": MapOf(Int(0, 10_000), Str(100)), "high_ground": ListOf(_NAME)},
+                  required=("round",)),
+    "interacted": Table({"round": _COUNT, "by": _NAME, "interrupt": Bool, "action": Bool},
+                        required=("round", "by")),
+    "interrupted": Table({"round": _COUNT, "by": ListOf(_NAME), "pending": _NAME},
+                         required=("round",)),
+    "healing": MapOf(Int(0, MAX_INT), Str(100)),
+}, required=("body",))
 
 SHAPE: dict[str, Check] = {
     "schema": Int(1, 10**6),
@@ -293,7 +412,7 @@ SHAPE: dict[str, Check] = {
                     "reserves": MapOf(UNIT, _unit_name)}),
     "weather": Table({"direction": Str(10), "speed_kph": Int(0, 10_000), "beaufort": Str(100),
                       "beaufort_number": Int(0, 100), "speed_stat": Stat,
-                      "cards": ListOf(Any_), "direction_cards": ListOf(Card),
+                      "cards": ListOf(_card_field), "direction_cards": ListOf(Card),
                       "speed_cards": ListOf(Card)}),
 }
 
@@ -323,9 +442,41 @@ def check(data: dict[str, Any], keys: Iterable[str] | None = None,
         keys = data
     for k in keys:
         spec = SHAPE.get(k)
-        if spec is None or k not in data:
+        if k not in data:
+            continue
+        if spec is None:  # a table's own notes
+            Notes(data[k], (k,))
             continue
         if isinstance(spec, MapOf) and old is not None:
             spec(data[k], (k,), old.get(k))
         else:
             spec(data[k], (k,))
+
+
+_HEADER_RE = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+
+
+def deep_place(text: str) -> tuple[str, str] | None:
+    """Where a value nested too deep for the TOML parser itself starts (the parser
+    gives up without saying where): the table header above it and its key, found by
+    counting brackets line by line (strings left out)."""
+    table = ""
+    for line in text.splitlines():
+        head = _HEADER_RE.match(line)
+        if head:
+            table = head.group(1)
+            continue
+        key, eq, value = line.partition("=")
+        if not eq:
+            continue
+        depth = most = 0
+        for ch in _STRING_RE.sub('""', value):
+            if ch in "[{":
+                depth += 1
+                most = max(most, depth)
+            elif ch in "]}":
+                depth -= 1
+        if most > MAX_DEPTH:
+            return table, key.strip()
+    return None

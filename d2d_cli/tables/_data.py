@@ -1650,6 +1650,15 @@ def _modifiers() -> dict[str, Any]:
                 'source': '001 l.689–691 "Reach - Range:0-2 / Disadvantage at Range:0"',
                 'also': '000 l.321 "Range:1 or 2. IF Range:1 THEN Initiative:-1" (001 wins)',
             },
+            'reach_000': {
+                'name': 'Reach',
+                'min': 1,
+                'max': 2,
+                'level_at': {
+                    '1': -1,
+                },
+                'source': '000 l.321 "Range:1 or 2. IF Range:1 THEN Initiative:-1"',
+            },
             'ranged': {
                 'name': 'Ranged',
                 'disadvantage_at': [0, 1],
@@ -2037,6 +2046,19 @@ def _scenes__combat1() -> dict[str, Any]:
                     'name': 'stream',
                     'move': 1,
                 },
+            },
+        },
+        'goals': {
+            'Adventurers': {
+                'any': [
+                    ['task Knot won', 'off map Archer Thief'],
+                    ['task Knot won', 'rivals down'],
+                ],
+            },
+            'Goblins': {
+                'any': [
+                    ['down Archer', 'task Knot not won'],
+                ],
             },
         },
     }

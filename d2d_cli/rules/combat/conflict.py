@@ -15,12 +15,14 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, Standing, keep
@@ -118,7 +120,7 @@ def _play(text: str) -> SideSpec | None:
     return SideSpec(text, "card", approach_of(card), card)
 
 
-def parse_side(text: str, units: dict[str, Unit] | None = None) -> SideSpec:
+def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
     unit then reveals a Fate card (001 l.734 "NPCs use a Fate card instead")."""
@@ -166,7 +168,7 @@ class Matchup:
         return self.a.source == "fate" or self.b.source == "fate"
 
 
-def matchup(sides: list[str], units: dict[str, Unit] | None = None) -> Matchup:
+def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchup:
     """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
     if len(sides) != 2:
         raise BadInput("a conflict has two sides: SIDE_A SIDE_B (or 'chart')")
@@ -297,6 +299,8 @@ class Conflict(Result):
     advantage: dict[str, Standing]
     cannot_block: tuple[str, ...]
     cover: CoverTarget | None
+    # What the round's record took away from B (rules/combat/remembered.py).
+    notes: tuple[str, ...] = ()
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
 
@@ -371,6 +375,9 @@ class ConflictAsk:
     reading: str = "001"
     fate_orientation: str = "color"
     level_bonus: str = "001"
+    unspent: str | None = None  # why B, the Target, gains no benefit (001 l.639–641)
+    target_action: str = "001"  # [rules] target_action
+    range: int | None = None  # Spaces between the sides, typed or said
 
     @property
     def reveals(self) -> bool:
@@ -406,7 +413,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         terms: Terms | None = None, skill: str | None = None,
         rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
         reading: str = "001", fate_orientation: str = "color",
-        level_bonus: str = "001", use_map: bool = True) -> ConflictAsk:
+        level_bonus: str = "001", use_map: bool = True, spent: bool | None = None,
+        target_action: str = "001", opts: Options = DEFAULTS) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
     when both are placed, unless ``use_map`` is False)."""
@@ -414,29 +422,44 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         check_level(level_a, "--level-a")
     if level_b is not None:
         check_level(level_b, "--level-b")
-    units: dict[str, Unit] = {}
+    units: Mapping[str, Unit] = {}
     if data.get("units"):
-        from d2d_cli.rules.units.roster import roster
+        from d2d_cli.rules.units.roster import roster_view
 
-        units = roster(data)
+        units = roster_view(data)  # only the units named are built
     m = matchup(sides, units)
     from d2d_cli.rules.board.derive import field, reveal_obstacles
+    from d2d_cli.rules.combat import remembered
 
+    got = remembered.recall(data, m.a.unit, m.b.unit, terms or Terms(), skill, spent,
+                            target_action, use_map)
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
-                 terms or Terms(), skill=skill, rival_skill=rival_skill,
-                 field=field(data, units.values()) if use_map else None)
+                 got.terms, skill=got.skill, rival_skill=rival_skill,
+                 field=field(data, units.values()) if use_map else None, opts=opts)
+    if got.sources:
+        sit = remembered.relabel(
+            sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
     obstacles = obstacles or reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
                                 "Arc:Back (000 l.326 \"Rival can't Block\")")
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
-                      fate_orientation, level_bonus)
+                      fate_orientation, level_bonus, got.unspent, target_action,
+                      _range_of(got.terms, sit))
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")
     return out
+
+
+def _range_of(terms: Terms, sit: Situation) -> int | None:
+    """The Range between the sides: typed or said, else read off the map."""
+    if terms.range is not None or sit.geometry is None:
+        return terms.range
+    got = sit.geometry.terms.get("range")
+    return None if got is None else int(got)
 
 
 def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
@@ -508,14 +531,18 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
 
     a = side(m.a, sit.a, opts_a, i, shown_a)
     b = side(m.b, sit.b, opts_b, j, shown_b)
+    from d2d_cli.rules.combat import remembered
+
+    effects_b, notes = remembered.trim(
+        effects(b.approach, outcome in ("b", "both")), ask.unspent,
+        remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken,
-        effects=Effects(effects(a.approach, outcome in ("a", "both")),
-                        effects(b.approach, outcome in ("b", "both"))),
+        effects=Effects(effects(a.approach, outcome in ("a", "both")), effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
-        cannot_block=sit.no_block, cover=cover, map=sit.geometry)
+        cannot_block=sit.no_block, cover=cover, notes=notes, map=sit.geometry)

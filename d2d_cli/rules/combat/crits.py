@@ -32,11 +32,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
-from d2d_cli.errors import BadInput
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.combat.damage import DamageAsk, Gear, Modified, gear_of, modify, wear
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result, hidden
-from d2d_cli.rules.deck.fate import TableCards
+from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
 from d2d_cli.rules.units.roster import Unit, find, roster, roster_state
 
@@ -446,6 +447,13 @@ class Crit(Result):
     changes: dict[str, Any] = hidden()
     summary: str = hidden()
     wielder: str | None = hidden(None)  # the --by unit whose stat made the Power
+    # issue 19: the Damage Modifiers (000 l.520–533) and the light damage flipped to
+    # Crits on a stat at 0 (001 l.946–947), each a card drawn after the Crit.
+    damage_modifiers: Modified | None = None
+    flipped: tuple[str, ...] = ()
+    rated_against: str = "armor"  # [rules] weapon_damage: "armor" (001) or "difficulty"
+    stack: tuple[str, ...] = ()  # [rules] hit_location = "000": the Damage Stack, top first
+    hit_location: str = "001"
 
 
 @record
@@ -462,6 +470,8 @@ class CritAsk:
     cards: tuple[str, ...] | None = None
     target: str | None = None
     by: str | None = None  # the wielder: the stat of a --weapon formula
+    damage: DamageAsk = field(default_factory=DamageAsk)  # the Damage Modifiers typed
+    difficulty: str | None = None  # [rules] weapon_damage = "difficulty": the stat
 
     @property
     def writes(self) -> bool:
@@ -499,40 +509,86 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     changes: dict[str, Any] = {}
     limit = len(deck_cards(deck, ch))
     reshuffled = new_deck = False
+    draw_more: Callable[[], str]
     if given is not None:
         queue = TableCards(given)
-        card, skipped = find_crit(queue, wanted, limit)
-        queue.finish()
+        draw_more = queue
     else:
         assert new_rng is not None, "the virtual deck needs the session's random source"
         rng = new_rng()
         state = dict(data.get("damage", {}))
         decks = dict(state.get(ch.kind, {}))
         pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
-        card, skipped = find_crit(lambda: pile.take(rng), wanted, limit)
+        draw_more = lambda: pile.take(rng)  # noqa: E731
+    gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
+    spec = damage_table()["decks"][deck]
+    stack: list[str] = []
+    if opts.hit_location == "000":
+        # 000 l.508–509 Weapon Damage (against the Difficulty, or the Power alone), then
+        # the Damage Stack of that many cards (l.518–519); armor reduces (l.529).
+        against = _difficulty(ask, unit) if opts.weapon_damage == "difficulty" else None
+        bonus, added = compare(power, against), bonus_hits(power, against)
+        total = ask.hits + added
+        stack = damage_stack(draw_more, total, wanted)
+        card, skipped = stack[0], list[str]()
+    else:
+        found, skipped = find_crit(draw_more, wanted, limit)
+        if found is None:
+            want = ", ".join(wanted) or "any type"
+            raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
+                           "table and give every card drawn, in order, with --card")
+        card = found
+    type_, location = card.split("@")
+    worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    reduce = opts.armor == "reduce" or opts.hit_location == "000"
+    if opts.hit_location != "000":
+        against = worn if opts.armor == "rating" else None  # "reduce": a Damage Modifier
+        if opts.weapon_damage == "difficulty":
+            against = _difficulty(ask, unit)
+        bonus, added = compare(power, against), bonus_hits(power, against)
+        total = ask.hits + added
+    modded = None
+    if ask.damage.given or gear != Gear() or (worn is not None and reduce):
+        modded = modify(total, location=location, location_name=ch.names()[location],
+                        types=tuple(wanted) or (type_,), gear=gear, ask=ask.damage,
+                        locations=tuple(ch.names()), armor=worn if reduce else None)
+    try:
+        if opts.hit_location == "000":
+            left = modded.damage if modded is not None else total
+            # "You add/reduce from the bottom of the Damage Stack" (l.523)
+            stack = stack[:left] + [draw_more() for _ in range(left - len(stack))]
+            sev, crit_here, light = harm_000(stack, wanted, spec["light"])
+            total = left
+        else:
+            total = modded.damage if modded is not None else total
+            sev = severity(total) if total else Severity("none", 0, 0)
+            crit_here = total > 0
+            light = (spec["light"],) * sev.remaining
+        flips = flipped_count(unit, light) if unit is not None and total else 0
+        light = light[:len(light) - flips]
+        flipped = tuple(draw_more() for _ in range(flips))
+    except OutOfCards:
+        raise BadInput("more damage cards are needed (the Damage Stack, or a light damage "
+                       "flipped to a Crit on a stat at 0, 001 l.946–947): give every card "
+                       "drawn with --card, in order") from None
+    if given is not None:
+        queue.finish()
+    else:
         decks[deck] = pile.to_state()
         state[ch.kind] = decks
         changes["damage"] = state
         reshuffled = pile.reshuffled
-    if card is None:
-        want = ", ".join(wanted) or "any type"
-        raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
-                       "table and give every card drawn, in order, with --card")
-    type_, location = card.split("@")
-
-    worn, scope = armor.at_location(location) if armor is not None else (None, None)
-    bonus = compare(power, worn)
-    added = bonus_hits(power, worn)
-    total = ask.hits + added
-    sev = severity(total)
-    count = len(unit.extra.get("crits", [])) + 1 if unit is not None else None
-    mortal = mortal_wound(mortal_rule, total, count)
-    spec = damage_table()["decks"][deck]
-    light = (spec["light"],) * sev.remaining
+    crits_now = int(crit_here) + len(flipped)
+    count = len(unit.extra.get("crits", [])) + crits_now if unit is not None else None
+    mortal = mortal_wound(mortal_rule, total, count) if crit_here else False
     placed = None
     if unit is not None:
-        placed = place(unit, card=card, deck=deck, location=location, severity=sev.level,
-                       mortal=bool(mortal), light=light)
+        if crit_here or light or flipped:
+            placed = place(unit, card=card, deck=deck, location=location,
+                           severity=sev.level, mortal=bool(mortal), light=light,
+                           flipped=flipped, crit=crit_here)
+        if modded is not None:
+            _pay(unit, modded)
         changes["units"] = roster_state(units)
     return Crit(
         power=str(power), armor=str(worn) if worn is not None else None,
@@ -548,7 +604,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
                                                            ch.names()[location])},
         changes=changes, wielder=wielder.name if wielder is not None else None,
-        summary=f"Crit {card} {sev.level}" + (f" on {unit.name}" if unit else ""),
+        summary=(f"Crit {card} {sev.level}" if crit_here else f"no Crit ({card})")
+        + (f" on {unit.name}" if unit else ""),
+        damage_modifiers=modded, flipped=flipped, rated_against=opts.weapon_damage,
+        stack=tuple(stack), hit_location=opts.hit_location,
     )
 
 
@@ -562,13 +621,17 @@ def _armor_from(worn: Stat | None, armor: Armor | None, scope: str | None,
 
 
 def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
-          mortal: bool, light: tuple[str, ...]) -> Placed:
+          mortal: bool, light: tuple[str, ...], flipped: tuple[str, ...] = (),
+          crit: bool = True) -> Placed:
     """Place the Crit on its target (001 l.1001 "Crits - Place any Crits on Target"): the
     Crit is kept in the unit's ``crits`` list, each light damage adds its Minor
-    Condition, and a Mortal Wound makes the unit Dying (a status: once)."""
+    Condition — or, on a stat already at 0, is flipped to a Crit (001 l.946–947: the
+    ``flipped`` cards, Minor) — and a Mortal Wound makes the unit Dying (once)."""
     entry = {"card": card, "deck": deck, "location": location, "severity": severity,
              "mortal_wound": mortal}
-    unit.extra["crits"] = [*unit.extra.get("crits", []), entry]
+    more = [{"card": c, "deck": deck, "location": c.split("@")[1],
+             "severity": _levels()[0], "mortal_wound": mortal} for c in flipped]
+    unit.extra["crits"] = [*unit.extra.get("crits", []), *([entry] if crit else []), *more]
     added: dict[str, int] = {}
     for key in light:
         added[key] = added.get(key, 0) + 1
@@ -577,3 +640,110 @@ def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
     for key, n in added.items():
         unit.add_condition(key, n)
     return Placed(unit.name, entry, added, dict(unit.conditions))
+
+
+# --------------------------------------------------------------------------- issue 19
+
+
+def _levels() -> list[str]:
+    return list(damage_table()["severity"]["levels"])
+
+
+def flipped_count(unit: Unit, light: tuple[str, ...]) -> int:
+    """001 l.946–947 "Light Damage - The back of a Damage card represents Light Damage
+    (eg Fatigue) / IF Unit has Stat=0 THEN flip to Crit": the light damage that lands on
+    a stat already at 0 — counting the tokens placed before it — becomes a Crit. The
+    flips come last: the tokens that still lower the stat are placed first."""
+    from d2d_cli.rules.units import conditions as conds
+    from d2d_cli.rules.units.effects import gritted
+
+    held = dict(unit.conditions)
+    known = conds.table()
+    flips = 0
+    for key in light:
+        stats = list(known[key].penalty) if key in known else []
+        at_zero = False
+        for stat in stats:
+            base = unit.stats.get(stat)
+            if base is None:
+                continue
+            delta = 0 if gritted(unit) else conds.penalties(held).get(stat, 0)
+            at_zero = at_zero or base.level + delta <= 0
+        if at_zero:
+            flips += 1
+        else:
+            held[key] = held.get(key, 0) + 1
+    return flips
+
+
+def _difficulty(ask: CritAsk, unit: Unit | None) -> Stat:
+    """``[rules] weapon_damage = "difficulty"`` (000 l.508–509 "Level - IF the Damage
+    Level > Difficulty THEN Success:+1. Scale - IF there is a difference between Damage
+    Scale and Difficulty Scale THEN Success:+Difference"): the Power is compared with
+    the target's Body (after its conditions), or ``--difficulty``."""
+    if ask.difficulty is not None:
+        return parse_stat(ask.difficulty)
+    if unit is None:
+        raise BadInput('[rules] weapon_damage = "difficulty" compares the Power with the '
+                       "target's Difficulty: give --target UNIT or --difficulty STAT "
+                       "(000 l.508)")
+    from d2d_cli.rules.combat.situation import effective_stat
+
+    return effective_stat(unit, "body")
+
+
+def _pay(unit: Unit, modded: Modified) -> None:
+    """The target's side of the Damage Modifiers: its Screen and Items wear (``gear``)
+    and the Character Points of its Luck are spent (a character's ``cp``)."""
+    wear(unit.extra, modded)
+    if modded.cp_spent and "cp" in unit.extra:
+        have = int(unit.extra["cp"])
+        if have < modded.cp_spent:
+            raise RuleViolation(f"{unit.name} has {have} Character Point(s); Luck spends "
+                                f"{modded.cp_spent} (000 l.533)")
+        unit.extra["cp"] = have - modded.cp_spent
+
+
+def difficulty_of(text: str | None, unit: Unit | None, opts: Options) -> Stat | None:
+    """The Difficulty ``odds crit`` compares the Power with under ``[rules]
+    weapon_damage = "difficulty"`` (None under 001's reading)."""
+    if opts.weapon_damage != "difficulty":
+        return None
+    return _difficulty(CritAsk(difficulty=text), unit)
+
+
+def target_gear(unit: Unit | None) -> Gear | None:
+    """The target's gear (``[units.NAME.gear]``), or None without a target."""
+    return gear_of(unit.extra, unit.name) if unit is not None else None
+
+
+def damage_stack(draw: Callable[[], str], count: int, types: list[str]) -> list[str]:
+    """``[rules] hit_location = "000"``: 000 l.518–519 "Damage Stack - IF Successes remain
+    THEN reveal Damage Cards equal to Successes. Hit Location - Find the first Card that
+    matches the Damage Type of the Weapon (if any) and move it to the top. The top card
+    is the Hit Location". Top first."""
+    cards = [draw() for _ in range(count)]
+    first = next((i for i, c in enumerate(cards) if not types or c.split("@")[0] in types),
+                 None)
+    if first:
+        cards.insert(0, cards.pop(first))
+    return cards
+
+
+def harm_000(stack: list[str], types: list[str], light_key: str
+             ) -> tuple[Severity, bool, tuple[str, ...]]:
+    """000 l.535–541 "Harm - Crits - Rotate the Hit Location Card to the right for each
+    other Damage that matches Weapon Damage Types then discard them … Successes - For
+    each card that doesn't match flip them back over and apply as Temporary Damage":
+    (severity, whether the top card is a Crit, the Temporary Damage). A top card that
+    does not match (no card matched) is no Crit; rotations past Extreme are Temporary
+    Damage as in 001."""
+    def matches(c: str) -> bool:
+        return not types or c.split("@")[0] in types
+
+    if not stack or not matches(stack[0]):
+        return Severity("none", 0, 0), False, (light_key,) * len(stack)
+    rotations = sum(matches(c) for c in stack[1:])
+    sev = severity(rotations + 1)
+    temporary = sum(not matches(c) for c in stack[1:])
+    return sev, True, (light_key,) * (temporary + sev.remaining)

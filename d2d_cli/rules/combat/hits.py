@@ -18,6 +18,7 @@ Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -31,6 +32,7 @@ from d2d_cli.rules.combat.situation import (
     effective_stat,
     target_stat,
 )
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.advantage import NORMAL, Standing, reveal_keep
@@ -268,6 +270,9 @@ class HitAsk:
     table: list[Card] | None
     situation: Situation | None = None
     difficulty_source: str = ""
+    bonus: tuple[Modifier, ...] = ()  # why Hits are added after the count
+    bonus_hits: int = 0  # Push the Limit under [rules] push_the_limit = "000"; a Feat
+    feat_by: str | None = None  # the character whose Heroic Feat spends 1 CP
 
     @property
     def reveals(self) -> bool:
@@ -291,14 +296,18 @@ class HitAsk:
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
         found.update(sit.extra_sources)
+        mods = sit.modifiers
+        if self.bonus:
+            out = replace(out, hits=max(0, out.hits + self.bonus_hits))
+            mods = (*mods, *self.bonus)
         return replace(out, your_level=level, rival_level=rival, sources=found,
-                       modifiers=sit.modifiers, advantage=sit.advantage_a, map=sit.geometry)
+                       modifiers=mods, advantage=sit.advantage_a, map=sit.geometry)
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
 
 
-def _rival(vs: str | None, units: dict[str, Unit]) -> Unit | None:
+def _rival(vs: str | None, units: Mapping[str, Unit]) -> Unit | None:
     """``--vs`` names a unit when it is not a number and a unit has that name."""
     if vs is None or _NUMBER.fullmatch(vs.strip()):
         return None
@@ -312,6 +321,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         data: dict[str, Any] | None = None, by: str | None = None,
         difficulty: int | None = None, terms: Terms | None = None,
         skill: str | None = None, rival_skill: str | None = None,
+        opts: Options = DEFAULTS, heroic_feat: str | None = None,
         use_map: bool = True) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
@@ -339,17 +349,59 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     if rival_level is not None:
         conflict.check_level(rival_level, "--rival-level")
     terms = terms or Terms()
-    units: dict[str, Unit] = {}
-    if data and data.get("units"):
-        from d2d_cli.rules.units.roster import roster
+    sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
+                                       rival_level=rival_level, difficulty=difficulty,
+                                       terms=terms, skill=skill, rival_skill=rival_skill,
+                                       opts=opts, use_map=use_map)
+    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
+        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
+                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
+                       "and --combo (000 l.482)")
+    pushed, extra = damage_bonus(actor, opts)
+    feat, feat_by, change = heroic_feat_of(heroic_feat, actor, data, vs)
+    bonus = tuple(m for m in (pushed, feat) if m is not None)
+    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
+                  combos, combo, table, sit, source, bonus, extra + change, feat_by)
 
-        units = roster(data)
+
+def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, int]:
+    """``[rules] push_the_limit = "000"``: 000 l.254 "Push the Limit - … Normal
+    Damage:+1 this Turn" — Hits +1 per use for the scoring unit (its Level is not
+    raised: rules.combat.situation)."""
+    from d2d_cli.rules.units import effects
+
+    n = effects.pushed(actor)
+    if not n or opts.push_the_limit != "000" or actor is None:
+        return None, 0
+    # Level 0 on the modifier: the Level is not raised, the Hits are.
+    return Modifier("push_the_limit_damage", f"Push the Limit: Normal Damage +{n} (Hits "
+                    f"+{n})", "a", 0, "session", effects.PUSH_000), n
+
+
+def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None = None,
+           level: int | None = None, rival_level: int | None = None,
+           difficulty: int | None = None, terms: Terms | None = None,
+           skill: str | None = None, rival_skill: str | None = None,
+           opts: Options = DEFAULTS,
+           use_map: bool = True) -> tuple[Situation, int, str, Unit | None]:
+    """The Levels, the Difficulty and where it came from, and the scoring unit, as
+    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
+    terms = terms or Terms()
+    units: Mapping[str, Unit] = {}
+    if data and data.get("units"):
+        from d2d_cli.rules.units.roster import roster_view
+
+        units = roster_view(data)  # only the units named are built
     actor = None
     if by is not None:
         from d2d_cli.rules.units.roster import find
 
         actor = find(units, by)
     rival = _rival(vs, units)
+    from d2d_cli.rules.combat import remembered
+
+    recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
+    terms, skill = recalled.terms, recalled.skill
     rival_stat: Stat | None = None
     if difficulty is not None:
         if vs is not None and rival is None:
@@ -383,12 +435,66 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     sit = assess(Who(actor, level, level_option="--level"),
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
-                 rival_stat_source=source,
+                 rival_stat_source=source, opts=opts, scoring=True,
                  field=field(data, units.values()) if use_map and data and actor and rival
                  else None)
-    if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
-        raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
-                       "hit reveals only combo cards, with [rules] combos = \"revealed\" "
-                       "and --combo (000 l.482)")
-    return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
-                  combos, combo, table, sit, source)
+    if recalled.sources:
+        said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
+        sit = remembered.relabel(
+            sit._replace(extra_sources={**sit.extra_sources, **said}), recalled)
+    return sit, value, source, actor
+
+
+def names_unit(vs: str | None, data: dict[str, Any]) -> bool:
+    """Whether ``--vs`` names a unit of the session (not a number or a stat)."""
+    if not vs or not data.get("units"):
+        return False
+    from d2d_cli.rules.units.roster import roster
+
+    return _rival(vs, roster(data)) is not None
+
+
+FEAT = '001 l.611–613 "Heroic Feat - Character Point:-1 / Hits:+1 or -1 (e.g. Damage)"'
+
+
+def heroic_feat_of(side: str | None, actor: Unit | None, data: dict[str, Any] | None,
+                   vs: str | None) -> tuple[Modifier | None, str | None, int]:
+    """``hit --heroic-feat a|b`` (001 l.611–613): a — the scorer's player spends 1 CP
+    for Hits +1; b — the Rival's player spends 1 CP for Hits −1 (the damage it takes).
+    A character side pays from its ``cp`` (refused at 0); another side's CP is the
+    table's. Returns the modifier (Level 0: it moves no Level), the character that
+    pays, and the Hits change."""
+    if side is None:
+        return None, None, 0
+    word = side.strip().lower()
+    if word not in ("a", "b"):
+        raise BadInput(f"--heroic-feat {side}: a (you: Hits +1) or b (the Rival: Hits -1)")
+    unit = actor if word == "a" else None
+    if word == "b" and data and data.get("units"):
+        from d2d_cli.rules.units.roster import roster
+
+        unit = _rival(vs, roster(data))
+    payer = None
+    if unit is not None and "cp" in unit.extra:
+        if int(unit.extra["cp"]) < 1:
+            raise RuleViolation(f"a Heroic Feat costs 1 Character Point (001 l.611); "
+                                f"{unit.name} has 0")
+        payer = unit.name
+    change = 1 if word == "a" else -1
+    who = f"{payer} spends 1 Character Point" if payer else "1 Character Point, at the table"
+    return Modifier("heroic_feat", f"Heroic Feat: Hits {change:+d} ({who})", word, 0,
+                    "option", FEAT), payer, change
+
+
+def spend_feat(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """The Heroic Feat's Character Point off ``name``: the roster to store."""
+    from d2d_cli.rules.units.roster import find, roster, roster_state
+
+    units = roster(data)
+    unit = find(units, name)
+    have = int(unit.extra.get("cp", 0))
+    if have < 1:
+        raise RuleViolation(f"a Heroic Feat costs 1 Character Point (001 l.611); "
+                            f"{unit.name} has 0")
+    unit.extra["cp"] = have - 1
+    return roster_state(units)

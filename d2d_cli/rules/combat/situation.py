@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck import advantage as adv
@@ -317,7 +318,7 @@ def effective_stat(unit: Unit, stat: str) -> Stat:
     st = unit.stats.get(stat)
     if st is None:
         raise BadInput(f"unit {unit.name!r} has no {stat.capitalize()} stat")
-    if not unit.conditions:
+    if not unit.conditions or _gritted(unit):
         return st
     from d2d_cli.rules.units.conditions import penalties
 
@@ -372,7 +373,7 @@ def _from_unit(tally: _Tally, side: str, unit: Unit, sk: _Skilled,
     stat = main
     if stat is None and sk.skill is not None and sk.skill.category == "Combat":
         stat = str(t["stat_penalties"]["combat"])
-    if stat is None or not unit.conditions:
+    if stat is None or not unit.conditions or _gritted(unit):
         return
     from d2d_cli.rules.units import conditions
 
@@ -387,7 +388,8 @@ def _from_unit(tally: _Tally, side: str, unit: Unit, sk: _Skilled,
                   side, total, "session", t["stat_penalties"]["source"])
 
 
-def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None]) -> None:
+def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None],
+           opts: Options = DEFAULTS) -> None:
     """001 l.685–695: Close Combat and Melee reach Range 0–1 (Melee Level -1 at 0),
     Reach 0–2 (Disadvantage at 0), other attacks are at Disadvantage at Range 0–1."""
     if terms.range is None:
@@ -401,7 +403,10 @@ def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None]) -> None:
         kind = kinds[side]
         if kind is None:
             continue
-        spec = table()["range"][kind]
+        spec = table()["range"][_range_key(kind, opts)]
+        if side == "a" and terms.range < spec.get("min", 0):
+            raise RuleViolation(f"{spec['name']} reaches Range {spec['min']}-{spec['max']} "
+                                f"({ref_of(spec)}): Range {terms.range} is too close")
         if side == "a" and "max" in spec and terms.range > spec["max"]:
             line = str(spec["source"]).split(' "')[0]
             raise RuleViolation(f"{spec['name']} reaches Range 0-{spec['max']} ({line}): "
@@ -507,11 +512,17 @@ def _fighter(who: Who, sk: _Skilled | None, tally: _Tally, side: str) -> Fighter
 
 def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
            rival_skill: str | None = None, rival_stat: Stat | None = None,
-           rival_stat_source: str = "", field: Field | None = None) -> Situation:
+           rival_stat_source: str = "", field: Field | None = None,
+           opts: Options = DEFAULTS, scoring: bool = False) -> Situation:
     """Both sides' Levels, the modifiers, each side's Advantage and who cannot Block.
     ``skill``/``rival_skill`` are ``--skill``/``--rival-skill``; ``rival_stat`` is a
     stat given for a Rival that is not a unit (``hit --vs 2x1``). ``field``: the map,
-    whose geometry fills what was not typed when both units of an attack are placed."""
+    whose geometry fills what was not typed when both units of an attack are placed.
+    ``scoring`` is True for ``hit`` (the Level of the Hits), False for a Conflict;
+    ``opts`` the table's ``[rules]`` (``push_the_limit``, ``reach``)."""
+    for who in (a, b):
+        if who.unit is not None:
+            _alive(who.unit)
     if a.unit is None and b.unit is None:
         for value, option in ((skill, "--skill"), (terms.skill_stat, "--skill-stat")):
             if value is not None:
@@ -530,6 +541,7 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
     for side, who, sk in (("a", a, sk_a), ("b", b, sk_b)):
         if who.unit is not None and sk is not None:
             _from_unit(tally, side, who.unit, sk, main)
+            _round_effects(tally, side, who.unit, sk, main, opts, scoring)
     kinds = {"a": _kind(sk_a), "b": _kind(sk_b)}
     if terms.attack is not None:
         word = terms.attack.strip().lower()
@@ -540,7 +552,7 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         a.unit, b.unit, kinds["a"], terms._asdict())
     if geometry is not None:
         terms = terms._replace(**geometry.terms)
-    _range(tally, terms, kinds)
+    _range(tally, terms, kinds, opts)
     cover = _position(tally, terms, {"a": sk_a, "b": sk_b})
     fights = kinds["a"] is not None or bool(sk_a and sk_a.skill is not None
                                             and sk_a.skill.category == "Combat")
@@ -565,3 +577,64 @@ def sources(sit: Situation, keys: Mapping[str, str]) -> dict[str, str]:
     out = {keys["a"]: sit.a.source, keys["b"]: sit.b.source}
     out.update(sit.extra_sources)
     return out
+
+
+# --------------------------------------------------------------------------- the round's
+# What a Special Action leaves on a unit this Round (rules/units/effects.py), and the
+# Dead, who enter no Conflict (issue 19).
+
+
+def _gritted(unit: Unit) -> bool:
+    from d2d_cli.rules.units.effects import gritted
+
+    return gritted(unit)
+
+
+def _alive(unit: Unit) -> None:
+    """A Dead unit cannot enter a Conflict (000 l.1172 "Dead - Permanent Negative
+    Status")."""
+    if unit.conditions.get("dead"):
+        raise RuleViolation(f"{unit.name} is Dead and cannot enter a Conflict (000 l.1172 "
+                            "\"Dead - Permanent Negative Status\")")
+
+
+def _round_effects(tally: _Tally, side: str, unit: Unit, sk: _Skilled, main: str | None,
+                   opts: Options, scoring: bool) -> None:
+    """Push the Limit: the skill's Level +1 per use this Round (001 l.597 "Skill:+1 this
+    Round"; with ``[rules] push_the_limit = "000"`` Initiative +1, a Conflict's Level,
+    and in ``hit`` Hits +1 instead: rules.combat.hits). Grit your Teeth: the Stat
+    Penalties are not applied (001 l.605 "Ignore all penalties this Round"), named."""
+    from d2d_cli.rules.units import effects
+
+    pushes = effects.pushed(unit)
+    if pushes and not (scoring and opts.push_the_limit == "000"):
+        source = effects.PUSH_000 if opts.push_the_limit == "000" else \
+            effects.SOURCES[effects.PUSH]
+        what = "Initiative" if opts.push_the_limit == "000" else "Skill"
+        tally.mod("push_the_limit", f"Push the Limit: {what} +{pushes} this Round", side,
+                  pushes, "session", source)
+    if effects.gritted(unit) and unit.conditions:
+        stat = main
+        if stat is None and sk.skill is not None and sk.skill.category == "Combat":
+            stat = str(table()["stat_penalties"]["combat"])
+        if stat is None:
+            return
+        from d2d_cli.rules.units import conditions
+
+        known = conditions.table()
+        total = sum(n * known[k].penalty.get(stat, 0) for k, n in unit.conditions.items()
+                    if k in known)
+        if total:
+            tally.mod("grit_your_teeth", f"Grit your Teeth: Stat Penalties {stat.capitalize()} "
+                      f"{total:+d} ignored this Round", side, 0, "session",
+                      effects.SOURCES[effects.GRIT])
+
+
+def _range_key(kind: str, opts: Options) -> str:
+    """``[rules] reach = "000"``: 000 l.321's Reach, "Range:1 or 2. IF Range:1 THEN
+    Initiative:-1" (tables/modifiers.toml ``range.reach_000``)."""
+    return "reach_000" if kind == "reach" and opts.reach == "000" else kind
+
+
+def ref_of(spec: dict[str, Any]) -> str:
+    return str(spec["source"]).split(' "')[0]

@@ -69,8 +69,8 @@ OPTIONS: tuple[Option, ...] = (
            "d2d's default person and vehicle charts (001's charts are pictures)"),
     Option("new_skill_sp", 1, "a whole number from 0 to 100", _small_count,
            '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
-    Option("respec_sp", "lost", '"lost" or "new"', _one_of("lost", "new"),
-           '001 l.1102 "Gain SP equal to lost Level"'),
+    Option("respec_sp", "cost", '"cost", "lost" or "new"', _one_of("cost", "lost", "new"),
+           '001 l.1108 "Spend SP = Current Level of Skill or Power"'),
     Option("refresh_penalties", True, "true or false", _boolean,
            '000 l.120 "Each Unit places Move:Speed"'),
     Option("respec_limit", "downtime", '"downtime" or "none"', _one_of("downtime", "none"),
@@ -83,6 +83,29 @@ OPTIONS: tuple[Option, ...] = (
            '001 l.1014 "Win - Challenge:-Hits"'),
     Option("power_area", "table", '"table" or "formula"', _one_of("table", "formula"),
            '000 l.880-884 "1 point - 1 space … 5 points - Area Effect:8"'),
+    # issue 19 (round): 000's readings of the round, each a table may choose.
+    Option("push_the_limit", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.597 "Skill:+1 this Round"'),
+    Option("burst_of_speed", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.609 "Move:+2 AND Turn:+1"'),
+    Option("evade", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.750 "Move:+2 (Win or Lose)"'),
+    Option("detect", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.593 "[Mind] vs [Body]-[Range] to detect" (docs/errata.md)'),
+    Option("reach", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.689 "Reach - Range:0-2"'),
+    Option("weapon_damage", "armor", '"armor" or "difficulty"',
+           _one_of("armor", "difficulty"), '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("armor", "rating", '"rating" or "reduce"', _one_of("rating", "reduce"),
+           '001 l.910 "Armor Rating cancels Power Rating"'),
+    Option("hit_location", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.892–894 "Find Deck with matching Damage Types / Draw until you find '
+           'matching a Type"'),
+    Option("target_action", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.639–641 "Target may spend an Action / IF not Target gains no benefits on a '
+           'Win"'),
+    Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
+           '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -102,13 +125,23 @@ class Options:
     mortal_wound: str = "crits4"
     locations_file: str | None = None
     new_skill_sp: int = 1
-    respec_sp: str = "lost"
+    respec_sp: str = "cost"
     refresh_penalties: bool = True
     respec_limit: str = "downtime"
     level_bonus: str = "001"
     combos: str = "played"
     task_win: str = "001"
     power_area: str = "table"
+    push_the_limit: str = "001"
+    burst_of_speed: str = "001"
+    evade: str = "001"
+    detect: str = "001"
+    reach: str = "001"
+    weapon_damage: str = "armor"
+    armor: str = "rating"
+    hit_location: str = "001"
+    target_action: str = "001"
+    days_heal: str = "rounds"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

@@ -108,7 +108,77 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
     return tuple(by_name.values())
 
 
+_NAMES_TAKEN = frozenset(("self", "_v", "_D", "_F", "_M"))
+
+
+def _specialize(cls: Any) -> Callable[..., None] | None:
+    """An ``__init__`` written out for this class's fields (as ``dataclasses`` writes
+    one, but on the first instance rather than at import: ~190 record types stay cheap
+    to define, the ones in use get an init several times faster than the generic
+    :func:`_init`). None when the fields cannot make a Python signature (a required
+    positional field after a defaulted one): the generic init then stays."""
+    spec = cls.__record_fields__
+    if any(f.name in _NAMES_TAKEN or not f.name.isidentifier() for f in spec):
+        return None
+    defaults: dict[str, Any] = {}
+    factories: dict[str, Any] = {}
+    positional: list[str] = []
+    keyword: list[str] = []
+    body: list[str] = []
+    seen_default = False
+    for f in spec:
+        has_default = f.default is not MISSING or f.factory is not MISSING
+        if f.default is not MISSING:
+            defaults[f.name] = f.default
+        if f.factory is not MISSING:
+            factories[f.name] = f.factory
+        if not f.init:
+            if f.default is not MISSING:
+                body.append(f"_v[{f.name!r}] = _D[{f.name!r}]")
+            elif f.factory is not MISSING:
+                body.append(f"_v[{f.name!r}] = _F[{f.name!r}]()")
+            continue
+        param = f.name
+        if f.default is not MISSING:
+            param += f"=_D[{f.name!r}]"
+        elif f.factory is not MISSING:
+            param += "=_M"
+        if f.kw_only:
+            keyword.append(param)
+        else:
+            if seen_default and not has_default:
+                return None
+            seen_default = seen_default or has_default
+            positional.append(param)
+        if f.factory is not MISSING:
+            body.append(f"_v[{f.name!r}] = _F[{f.name!r}]() if {f.name} is _M else {f.name}")
+        else:
+            body.append(f"_v[{f.name!r}] = {f.name}")
+    if cls.__record_post__:
+        body.append("self.__post_init__()")
+    params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    text = "def __init__({}):\n    _v = self.__dict__\n    {}\n".format(
+        params, "\n    ".join(body or ["pass"]))
+    scope: dict[str, Any] = {"_D": defaults, "_F": factories, "_M": MISSING}
+    exec(compile(text, f"<record {cls.__qualname__}.__init__>", "exec"), scope)  # noqa: S102
+    init: Callable[..., None] = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    if cls.__dict__.get("__init__") is _init and "__record_fields__" in cls.__dict__:
+        fast = _specialize(cls)
+        if fast is not None:
+            cls.__init__ = fast  # this class only: each record class has its own
+            fast(self, *args, **kwargs)
+            return
+        cls.__init__ = _generic_init
+    _generic_init(self, *args, **kwargs)
+
+
+def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     if args:
         names: tuple[str, ...] = cls.__record_positional__

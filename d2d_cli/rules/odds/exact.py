@@ -23,6 +23,7 @@ from math import comb, gcd, lcm
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.probability import Probability
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
@@ -30,7 +31,7 @@ from d2d_cli.rules.deck.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:  # each procedure imports the rules it reads: one odds command, one set
-    from d2d_cli.rules.combat import crits
+    from d2d_cli.rules.combat import crits, damage
 
 MAX_STATES = 50_000  # states of one reveal walk (bounded work; refused beyond)
 MAX_DIE_STATES = 6_000  # die_odds: 2^(cards redrawn on one side) × (cards always redrawn)
@@ -331,14 +332,16 @@ def _play(ranks: Sequence[str], level: int, rival_level: int, difficulty: int,
 
 
 def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: int,
-              difficulty: int, ten_always_hits: bool = False) -> HitsOdds:
+              difficulty: int, ten_always_hits: bool = False, bonus: int = 0) -> HitsOdds:
     """Hold N cards revealed from the Fate deck and play the allowed set with the most
     Hits (then not a glancing blow, then more cards from the discard, then fewer cards):
     a single card, a set of a kind or a straight, each scored by ``count_hits``.
 
     Dynamic programming over the ranks (W, then A, 2 … 10, J, Q, K): how many of each
     rank are in the hand, weighted by the ways to draw them; the state is the cards
-    drawn, the best play so far and the start of the current run of ranks."""
+    drawn, the best play so far and the start of the current run of ranks. ``bonus``
+    Hits are added to every play (Push the Limit under ``[rules] push_the_limit =
+    "000"``, a Heroic Feat's ±1, as ``hit`` adds them; never below 0)."""
     from d2d_cli.rules.combat import conflict
 
     if not 1 <= n <= MAX_HAND:
@@ -398,7 +401,7 @@ def hits_odds(n: int, piles: Piles, deck: DeckView, *, level: int, rival_level: 
     for (drawn, best, _), ways in states.items():
         if drawn != draw:
             continue
-        h = best[0] if best else 0
+        h = max(0, best[0] + bonus) if best else 0
         dist[h] = dist.get(h, 0) + ways
         if best and best[1] == 0:
             glancing += ways
@@ -600,15 +603,25 @@ class CritOdds(Result):
 
 def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck: str,
               types: list[str], ch: crits.Chart, state: dict[str, Any] | None,
-              fresh: bool) -> CritOdds:
+              fresh: bool, opts: Options = DEFAULTS, gear: damage.Gear | None = None,
+              modifiers: damage.DamageAsk | None = None,
+              difficulty: Stat | None = None) -> CritOdds:
     """The Crit ``d2d crit`` would rate: the location is the first card of a matching
     type drawn from the Damage Deck as it stands (its order unknown), as
     ``crits.find_crit`` draws it; then the armor at that location cancels the Power
-    (``crits.bonus_hits``) and the Hits turn the card (``crits.severity``)."""
+    (``crits.bonus_hits``) and the Hits turn the card (``crits.severity``). The Damage
+    Modifiers (``damage.modify``: ``modifiers`` typed, ``gear`` the target's) and the
+    ``[rules] weapon_damage``/``armor`` readings apply at each location as ``crit``
+    applies them; a location whose Damage is stopped is severity "none"."""
     import random
 
-    from d2d_cli.rules.combat import crits
+    from d2d_cli.rules.combat import crits, damage
 
+    if opts.hit_location == "000":
+        raise RuleViolation('odds crit follows 001\'s Crit Location (the first matching '
+                            'card); under [rules] hit_location = "000" the Damage Stack of '
+                            'several cards is not computed (docs/rules.md "Damage '
+                            'Modifiers")')
     crits.check_hits(hits_before)
     cards = crits.deck_cards(deck, ch)
     if fresh:
@@ -640,10 +653,21 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
         if key not in dist:
             continue
         worn = armor.at_location(key)[0] if armor is not None else None
-        bonus = crits.bonus_hits(power, worn)
-        sev = crits.severity(hits_before + bonus)
+        rated = worn if opts.armor == "rating" else None
+        bonus = crits.bonus_hits(power, difficulty if opts.weapon_damage == "difficulty"
+                                 else rated)
+        total = hits_before + bonus
+        ask = modifiers or damage.DamageAsk()
+        kit = gear or damage.Gear()
+        if ask.given or kit != damage.Gear() or (worn is not None and opts.armor == "reduce"):
+            total = damage.modify(total, location=key, location_name=name,
+                                  types=tuple(types), gear=kit, ask=ask,
+                                  locations=tuple(ch.names()),
+                                  armor=worn if opts.armor == "reduce" else None,
+                                  strict=False).damage
+        sev = crits.severity(total) if total else crits.Severity("none", 0, 0)
         rows.append(LocationRow(key, name, _prob(dist[key]), None if worn is None else str(worn),
-                                bonus, hits_before + bonus, sev.level, sev.remaining))
+                                bonus, total, sev.level, sev.remaining))
         by_severity[sev.level] = by_severity.get(sev.level, Fraction(0)) + Fraction(dist[key])
     spec = crits.damage_table()["decks"][deck]
     levels = crits.damage_table()["severity"]["levels"]
@@ -653,5 +677,5 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
         light=spec["light"], types=tuple(types), chart=ch.kind,
         deck=DeckView("fresh" if fresh else "session", len(pile_list), len(discard_list)),
         locations=tuple(rows),
-        severities=tuple(SeverityRow(lv, _prob(by_severity[lv])) for lv in levels
+        severities=tuple(SeverityRow(lv, _prob(by_severity[lv])) for lv in ["none", *levels]
                          if lv in by_severity))

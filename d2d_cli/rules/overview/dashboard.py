@@ -20,6 +20,7 @@ from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import TaskView, board
+from d2d_cli.rules.units import exchange
 from d2d_cli.rules.units import unit_state as kept
 from d2d_cli.rules.units.roster import Unit, UnitRow, roster, row_values
 
@@ -67,6 +68,8 @@ class StatusRow(UnitRow):
     stealth: int  # Stealth tokens; 0 when not Hidden
     boosts: tuple[str, ...]
     continuous: tuple[str, ...]
+    # What the table said this round (rules/units/exchange.py): cover, range, Interrupt…
+    said: tuple[str, ...] = ()
 
 
 @record
@@ -109,7 +112,8 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
         facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
         boosts=tuple(record.boosts),
-        continuous=tuple(c["power"] for c in kept.continuous(unit)))
+        continuous=tuple(c["power"] for c in kept.continuous(unit)),
+        said=exchange.lines(unit, rnd.number, rnd.phase))
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:

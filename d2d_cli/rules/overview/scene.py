@@ -30,7 +30,7 @@ from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import status_bar
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
-            "tasks", "clock", "board"}
+            "tasks", "clock", "board", "goals"}
 BUILT_IN = ("combat1",)
 ROUND_TOKENS = ("move", "action_cost", "turn")
 
@@ -121,6 +121,8 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
                                  if "players" in f else {})}
                           for n, f in factions.items()},
              "reserves": reserves}
+    if isinstance(raw.get("goals"), dict):  # checked by d2d sim (rules/assistant/goals)
+        scene["goals"] = raw["goals"]
     sections = {"scene": scene, "units": units.roster_state(roster),
                 "tasks": task_rules.board_state(board), "clock": clock.to_state(),
                 "round": {"number": 0, "phase": "none"}}

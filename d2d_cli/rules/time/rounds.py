@@ -29,6 +29,7 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.cards import Card
 from d2d_cli.rules.deck.fate import Revealer
 from d2d_cli.rules.time import clock as clocks
+from d2d_cli.rules.time import upkeep
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import Task, TaskTick
 from d2d_cli.rules.time.tasks import round_end as task_clock
@@ -176,7 +177,7 @@ class ClockStep(Result):
 
 
 Step = (DrawStep | RecoverStep | TaskClockStep | ConditionEventsStep | RandomEventsStep
-        | ClockStep)
+        | ClockStep | upkeep.PowersStep | upkeep.StealthStep)
 
 
 @record
@@ -197,6 +198,9 @@ def parse_recover(values: list[str], roster: dict[str, units.Unit]) -> dict[str,
         if not sep or not name.strip() or not choice.strip():
             raise BadInput(f"--recover {v!r}: give NAME=CHOICE, e.g. Archer=fatigue")
         unit = units.find(roster, name.strip())
+        if unit.conditions.get("dead"):
+            raise RuleViolation(f"--recover {v!r}: {unit.name} is Dead and does not recover "
+                                "(000 l.1172 \"Dead - Permanent Negative Status\")")
         if unit.name in out:
             raise BadInput(f"--recover: {unit.name} recovers once a round")
         key = units.condition_key(choice)
@@ -209,7 +213,10 @@ def parse_recover(values: list[str], roster: dict[str, units.Unit]) -> dict[str,
 
 
 def recover_choices(unit: units.Unit) -> list[str]:
-    """Minor conditions held, then abilities in cooldown (``cooldown`` on the unit)."""
+    """Minor conditions held, then abilities in cooldown (``cooldown`` on the unit); a
+    Dead unit recovers nothing (000 l.1172 "Dead - Permanent Negative Status")."""
+    if unit.conditions.get("dead"):
+        return []
     held = [k for k in conditions.MINOR if unit.conditions.get(k, 0) > 0]
     return held + [str(a) for a in unit.extra.get("cooldown", [])]
 
@@ -236,7 +243,8 @@ def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
     and the conditions table's order: one Fate reveal each."""
     table = conditions.table()
     return [(u, k) for u in roster.values() for k in table
-            if table[k].event and u.conditions.get(k, 0) > 0]
+            if table[k].event and u.conditions.get(k, 0) > 0
+            and not u.conditions.get("dead")]  # the Dead bleed no more (000 l.1172)
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],
@@ -268,7 +276,15 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
                          TaskClockStep(task_clock(tasks)),
                          _condition_events(event_checks(roster), reveal),
                          RandomEventsStep(clock.check_random(reveal))]
+    # Events: the Continuous Powers' Price (000 l.878), only when one is kept up.
+    paid = upkeep.pay_continuous(roster, rnd.number)
+    if paid is not None:
+        steps.append(paid)
     moved = clocks.move(clock, 1, clock.down, reserves or {}, roster)
     steps.append(ClockStep(moved.clock_before, moved.clock, moved.events, moved.arrived))
+    hidden_ = upkeep.remain_hidden(roster)  # the Clock's "Tokens+1" (000 l.807)
+    if hidden_ is not None:
+        steps.append(hidden_)
+    upkeep.end_effects(roster)  # "this Round" ends (rules.units.effects)
     rnd.phase = "ended"
     return RoundEnded(rnd.number, tuple(steps), tuple(reveal.used), reveal.reshuffled)

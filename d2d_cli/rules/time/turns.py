@@ -27,9 +27,10 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.board import moves
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
+from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result, hidden
-from d2d_cli.rules.units import abilities
+from d2d_cli.rules.units import abilities, effects
 from d2d_cli.rules.units import stealth as hiding
 from d2d_cli.rules.units.roster import Unit, condition_key, find
 from d2d_cli.rules.units.unit_state import (
@@ -44,6 +45,7 @@ from d2d_cli.rules.units.unit_state import (
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
+BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
 
 
 @record
@@ -233,6 +235,7 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         raise RuleViolation(f"{unit.name} has Move {have_move}; {label} costs {cost}")
     if turn_cost > have_turn:
         raise RuleViolation(f"{unit.name} has Turn {have_turn}; {label} costs {turn_cost}")
+    effects.hidden_move(unit, hiding.tokens(unit), cost)
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
@@ -267,7 +270,8 @@ def _choose(unit: Unit, options: tuple[str, ...], arg: str | None, label: str) -
 
 
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-        arg: str | None = None, range_: int | None = None) -> Spending:
+        arg: str | None = None, range_: int | None = None,
+        opts: Options = DEFAULTS) -> Spending:
     """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
     Evade's Move:+2), as ``tables/turns.toml`` prices it."""
@@ -299,8 +303,13 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.removes:
         removed[_choose(unit, action.removes, arg, action.name)] = 1
     readied = abilities.ready(unit, arg) if action.key == "ready" else None
+    gain = action.move
+    if action.key == "evade":  # a response inside a Conflict, never on its own
+        gain = effects.evade(unit, unit.action_cost, opts)
+    elif action.key == "burst_of_speed" and opts.burst_of_speed == "000":
+        gain = BURST_000_MOVE
     if have_move is not None:
-        unit.move = have_move - cost + action.move
+        unit.move = have_move - cost + gain
     if have_turn is not None:
         unit.turn = have_turn + action.turn
     for key, n in action.takes.items():
@@ -311,9 +320,19 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.key == "detect":  # tested after its Stun (001 l.589 "Detect - Stun:+1")
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
-        detect = hiding.detect(unit, find(units, arg), range_ or 0)
+        detect = hiding.detect(unit, find(units, arg), range_ or 0, opts.detect)
     if action.key == "hide":
         hiding.hide(unit)
+    if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
+        effects.add(unit, action.key)
+    if action.key == "interact":
+        effects.add(unit, effects.INTERACT)
+    if action.key == "interact" and arg is not None:  # the round remembers its Target
+        from d2d_cli.rules.units import exchange
+
+        aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
+        if aimed is not None and aimed is not unit:
+            exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
     if action.boost:

@@ -1,6 +1,9 @@
 """Units and characters (000 "Reference > Units", "Character Creation", "Skills", "Powers",
 "Stealth", the Glossary's Conditions; 001 p.7 "Unit", p.42 "Advancement"): the roster
 (``roster``), Conditions (``condition_table``, ``conditions``), skills (``skills``),
-22-point creation and advancement (``characters``), what a unit keeps in play
-(``unit_state``), Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``) and
-the Status Bar (``status_bar``)."""
+22-point creation and advancement (``characters``), characters carried between
+sessions (``travel``), what a unit keeps in play
+(``unit_state``), what a Special Action leaves on a unit for the Round (``effects``),
+Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``), the Status Bar
+(``status_bar``), what the round remembers between units (``exchange``) and days of
+healing (``downtime``)."""

@@ -27,7 +27,7 @@ from typing import Any
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
 from d2d_cli.rules.core.options import Options
-from d2d_cli.rules.core.record import field, fields, record
+from d2d_cli.rules.core.record import field, fields, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import MAX_LEVEL, MIN_LEVEL, Stat, parse_stat
 from d2d_cli.rules.units import roster as units
@@ -199,10 +199,37 @@ def character(name: str, template: str | None, overrides: dict[str, str | None],
 
 
 def create(roster: dict[str, Unit], unit: Unit, rules: Options) -> Sheet:
-    """``char new``: the character on the roster, and its sheet."""
+    """``char new``: the character on the roster, and its sheet — with a note when the
+    template's Speed reads otherwise under the table's speed convention."""
     units.enroll(roster, unit)
-    return sheet(unit, rules, f"created character {unit.name} "
-                              f"({stat_points(unit.stats)} points)")
+    out = sheet(unit, rules, f"created character {unit.name} "
+                             f"({stat_points(unit.stats)} points)")
+    note = template_speed_note(unit, rules.speed_convention)
+    return replace(out, notes=(note,)) if note else out
+
+
+SPEED_001 = Stat(5, 0)  # 001 l.314 "Speed - 5x0 = 5kph/3mph", the Human Male sample
+
+
+def template_speed_note(unit: Unit, convention: str) -> str | None:
+    """Why a templated character keeps the 000 template's Speed under 001's convention
+    (docs/rules.md "Templates and the speed convention"): the 22-point budget (000
+    l.1029) is the only creation budget printed, and 001's Human Male Speed 5x0 (001
+    l.314) on top of 000's other three stats would make 23."""
+    name = unit.extra.get("template")
+    tpl = templates().get(str(name)) if name else None
+    if convention != "001" or tpl is None or unit.stats.get("speed") != tpl["speed"] or \
+            tpl["speed"] == SPEED_001:
+        return None
+    speed = tpl["speed"]
+    source = tables.load("templates")[str(name)].get("source", "000 l.1029")
+    return (f"Speed {speed} is the {name} template's ({source} \"Speed:4x0 (4m/s)\"); "
+            f"under [rules] speed_convention = \"001\" it reads {speed.level} km/h, a walk, "
+            f"and 001's Human Male is Speed {SPEED_001} (001 l.314). d2d keeps the "
+            f"template inside the 22-point budget (000 l.1029), where 001's Speed would "
+            f"make 23: move a level into Speed to play 001's human (e.g. --speed "
+            f"{SPEED_001.level} --will {tpl['will'].level - 1}), as Combat #1's Archer "
+            "needs Move 5 (000 l.579–596)")
 
 
 def require_character(unit: Unit) -> Unit:
@@ -251,9 +278,19 @@ class SkillChange(Result):
 class Learned(Result):
     ability: str
     ap_spent: int
+    kind: str = "ability"  # "ability", "specialty" or "rating" (a Power's, 001 l.1131)
+    specialty: str | None = None  # the Specialty it was gained in (000 l.378)
+    nth_in_specialty: int | None = None
 
     def line(self) -> str:
-        return f"gains {self.ability} (−{self.ap_spent} AP)"
+        if self.kind == "rating":
+            return f"raises {self.ability} (−{self.ap_spent} AP)"
+        what = "the Specialty " if self.kind == "specialty" else ""
+        where = ""
+        if self.specialty is not None:
+            free = "; every third costs 0 AP, 000 l.378" if not self.ap_spent else ""
+            where = f", Ability #{self.nth_in_specialty} in {self.specialty}{free}"
+        return f"gains {what}{self.ability} (−{self.ap_spent} AP{where})"
 
 
 @record
@@ -265,7 +302,7 @@ class Feat(Result):
         return f"Heroic Feat — Hits +1 or −1 (−{self.cp_spent} CP)"
 
 
-Change = Awarded | SkillChange | Learned | Feat
+
 
 
 def award(unit: Unit, cp: int, sp: int, ap: int) -> Awarded:
@@ -304,15 +341,21 @@ def train(unit: Unit, skill: str, new_skill_sp: int = NEW_SKILL_SP) -> SkillChan
     return SkillChange(sk.name, level, level + 1, sp_spent=cost, sp_gained=0)
 
 
-def respec(unit: Unit, skill: str, mode: str = "lost",
-           limit: str = "downtime") -> SkillChange:
-    """Reduce ONE skill by 1. 001 p.42: "Gain SP equal to lost Level" (``lost``, the
-    default); 000: "gain SP equal to the new level" (``[rules] respec_sp = "new"``).
-    Once per Downtime (000 l.372 "Downtime:Between Sessions you may reduce ONE Skill";
-    ``limit="none"`` lifts it): train-then-respec gains SP under 001's reading
-    (docs/errata.md)."""
-    if mode not in ("lost", "new"):
-        raise BadInput(f"[rules] respec_sp = {mode!r}: use \"lost\" (001) or \"new\" (000)")
+RESPEC_SP = ("cost", "lost", "new")
+
+
+def respec(unit: Unit, skill: str, mode: str = "cost",
+           limit: str = "downtime", new_skill_sp: int = NEW_SKILL_SP) -> SkillChange:
+    """Reduce ONE skill by 1 and gain SP. ``"cost"`` (default): the SP the lost level
+    cost to train (001 l.1108 "Spend SP = Current Level": L-1 for level L; a level-1
+    skill its ``new_skill_sp``), so train-then-respec nets 0 SP; ``"lost"``: 001 l.1102
+    "Gain SP equal to lost Level" read as L (nets +1 SP a cycle, docs/errata.md);
+    ``"new"``: 000 l.372 "gain SP equal to the new level" (L-1). Once per Downtime (000
+    l.372 "Downtime:Between Sessions you may reduce ONE Skill"; ``limit="none"`` lifts
+    it)."""
+    if mode not in RESPEC_SP:
+        raise BadInput(f"[rules] respec_sp = {mode!r}: use \"cost\", \"lost\" (001) or "
+                       "\"new\" (000)")
     sk = find_skill(skill)
     used = unit.extra.get(RESPEC_USED)
     if limit == "downtime" and used:
@@ -323,7 +366,8 @@ def respec(unit: Unit, skill: str, mode: str = "lost",
     if level < 1:
         held = ", ".join(unit.skills) or "none"
         raise RuleViolation(f"{unit.name} has no {sk.name} to respec (skills: {held})")
-    gain = level if mode == "lost" else level - 1
+    gain = {"lost": level, "new": level - 1,
+            "cost": train_cost(level - 1, new_skill_sp)}[mode]
     if level == 1:
         unit.skills.pop(sk.name)
     else:
@@ -384,6 +428,7 @@ def downtime(roster: dict[str, Unit], names: list[str]) -> Downtime:
         u for u in roster.values() if u.kind == "character"]
     for unit in chosen:
         unit.extra.pop(RESPEC_USED, None)
+        unit.extra.pop(AP_RESPEC_USED, None)
     done = tuple(dict.fromkeys(u.name for u in chosen))
     return Downtime(done, f"downtime for {', '.join(done) or 'no characters'}")
 
@@ -415,6 +460,8 @@ class Sheet(Result):
     # The skill respecced in this Downtime (000 l.372), for the human view.
     respec_used: str | None = hidden(None)
     summary: str = hidden("")
+    # What the table should know of the sheet (``char new``: the template's Speed).
+    notes: tuple[str, ...] = ()
 
 
 @record(kw_only=True)
@@ -489,3 +536,166 @@ def sheet_toml(name: str, state: dict[str, Any]) -> str:
         else:
             lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
     return "\n".join(lines + tables) + "\n"
+
+
+# --- Ability Points: Specialty, Power Rating, AP Respec (issue 19 item 10) ---------------
+
+SPECIALTIES = "specialties"  # the Specialties the character holds
+IN_SPECIALTY = "in_specialty"  # Specialty → the Abilities gained in it, in order
+AP_RESPEC_USED = "ap_respec_used"  # what was given up for AP in this Downtime
+SPECIALTY_EVERY = 3  # 000 l.378 "every third Ability costs 0 AP"
+
+
+def specialties(unit: Unit) -> list[str]:
+    return [str(s) for s in unit.extra.get(SPECIALTIES, [])]
+
+
+def in_specialty(unit: Unit) -> dict[str, list[str]]:
+    return {str(k): [str(a) for a in v] for k, v in unit.extra.get(IN_SPECIALTY, {}).items()}
+
+
+def _held_name(names: list[str], wanted: str) -> str | None:
+    return next((n for n in names if n.lower() == wanted.strip().lower()), None)
+
+
+def learn_ap(unit: Unit, ability: str | None, *, specialty: bool = False,
+             within: str | None = None, power: str | None = None) -> Learned:
+    """``char learn``: 1 AP for an Ability, Specialty or Proficiency (000 l.377; 001
+    l.1127 "Gain an Ability/Item/Specialty"), or for a Power's Rating +1 (001 l.1131
+    "Gain Rating:+1 on a Power"; 000 l.377 "add 1 to the Intensity one of your Powers").
+    An Ability gained in a Specialty the character holds (``within``) is counted there:
+    every third costs 0 AP (000 l.378)."""
+    if power is not None:
+        if ability is not None or specialty or within is not None:
+            raise BadInput("--power raises a Power's Rating: give it alone")
+        return _rating_up(unit, power)
+    if ability is None:
+        raise BadInput("learn what? an ABILITY (or --power POWER)")
+    if specialty and within is not None:
+        raise BadInput("--specialty learns a Specialty; --in learns an Ability in one: "
+                       "not both")
+    if specialty:
+        name = ability.strip()
+        if _held_name(specialties(unit), name):
+            raise RuleViolation(f"{unit.name} already has the Specialty {name!r}")
+        got = learn(unit, name)
+        unit.extra[SPECIALTIES] = [*specialties(unit), got.ability]
+        return replace(got, kind="specialty")
+    if within is None:
+        return learn(unit, ability)
+    spec = _held_name(specialties(unit), within)
+    if spec is None:
+        held = ", ".join(specialties(unit)) or "none"
+        raise RuleViolation(f"{unit.name} has no Specialty {within.strip()!r} (Specialties: "
+                            f"{held}; d2d char learn {unit.name!r} SPECIALTY --specialty)")
+    done = in_specialty(unit)
+    nth = len(done.get(spec, [])) + 1
+    free = nth % SPECIALTY_EVERY == 0
+    ability = ability.strip()
+    got = _gain(unit, ability, 0) if free else learn(unit, ability)
+    done[spec] = [*done.get(spec, []), got.ability]
+    unit.extra[IN_SPECIALTY] = done
+    return replace(got, specialty=spec, nth_in_specialty=nth)
+
+
+def _gain(unit: Unit, ability: str, cost: int) -> Learned:
+    if not ability or not ability.isprintable() or len(ability) > 60:
+        raise BadInput(f"bad ability name {ability!r}: 1–60 printable characters")
+    abilities = list(unit.extra.get("abilities", []))
+    if ability.lower() in (a.lower() for a in abilities):
+        raise RuleViolation(f"{unit.name} already has the ability {ability!r}")
+    unit.extra["abilities"] = [*abilities, ability]
+    unit.extra["ap"] = points(unit)["ap"] - cost
+    return Learned(ability, cost)
+
+
+def _power_held(unit: Unit, power: str) -> tuple[str, int]:
+    sk = find_skill(power)
+    if sk.kind not in ("power", "magic"):
+        raise BadInput(f"{sk.name} is a {sk.kind}, not a Power (001 l.1131 \"Gain "
+                       "Rating:+1 on a Power\")")
+    level = unit.skills.get(sk.name, 0)
+    return sk.name, level
+
+
+def _rating_up(unit: Unit, power: str) -> Learned:
+    name, level = _power_held(unit, power)
+    if level < 1:
+        raise RuleViolation(f"{unit.name} has no {name} to raise (001 l.1131 \"Gain "
+                            "Rating:+1 on a Power\")")
+    have = points(unit)["ap"]
+    if have < 1:
+        raise RuleViolation(f"{name}'s Rating +1 costs 1 AP (001 l.1131); {unit.name} has 0")
+    unit.skills[name] = level + 1
+    unit.extra["ap"] = have - 1
+    return Learned(f"{name} Rating {level} → {level + 1}", 1, kind="rating")
+
+
+def _gained_free(unit: Unit, ability: str) -> bool:
+    """Whether the Ability's last gain was a Specialty's free third (000 l.378)."""
+    for gained in in_specialty(unit).values():
+        at = [i for i, a in enumerate(gained) if a == ability]
+        if at and (at[-1] + 1) % SPECIALTY_EVERY == 0:
+            return True
+    return False
+
+
+@record
+class Unlearned(Result):
+    """AP Respec: an Ability/Item/Specialty given up, or a Power's Rating lowered, for
+    AP:+1 (001 l.1114–1119)."""
+
+    lost: str
+    kind: str  # "ability", "specialty" or "rating"
+    ap_gained: int
+
+    def line(self) -> str:
+        return f"gives up {self.lost} (+{self.ap_gained} AP)"
+
+
+def unlearn(unit: Unit, ability: str | None, power: str | None = None,
+            limit: str = "downtime") -> Unlearned:
+    """001 l.1116–1119 "Lose ONE Ability/Item/Specialty for AP:+1 OR Reduce ONE Power's
+    Rating for AP:+1"; 000 l.376 "Respec - Downtime:Between Sessions you may remove ONE
+    Ability and gain an AP": once per Downtime (``[rules] respec_limit``)."""
+    if (ability is None) == (power is None):
+        raise BadInput("give the ABILITY (or Specialty) to lose, or --power POWER (not both)")
+    used = unit.extra.get(AP_RESPEC_USED)
+    if limit == "downtime" and used:
+        raise RuleViolation(f"{unit.name} has already given up {used} for AP in this "
+                            "Downtime: ONE between sessions (000 l.376); d2d char downtime "
+                            "starts the next")
+    if power is not None:
+        name, level = _power_held(unit, power)
+        if level < 1:
+            raise RuleViolation(f"{unit.name} has no {name} to reduce")
+        if level == 1:
+            unit.skills.pop(name)
+        else:
+            unit.skills[name] = level - 1
+        out = Unlearned(f"{name} Rating {level} → {level - 1}", "rating", 1)
+    else:
+        assert ability is not None
+        held = _held_name(list(unit.extra.get("abilities", [])), ability)
+        if held is None:
+            have = ", ".join(unit.extra.get("abilities", [])) or "none"
+            raise RuleViolation(f"{unit.name} has no Ability {ability.strip()!r} (Abilities: "
+                                f"{have})")
+        unit.extra["abilities"] = [a for a in unit.extra["abilities"] if a != held]
+        kind = "ability"
+        if held in specialties(unit):
+            kind = "specialty"
+            unit.extra[SPECIALTIES] = [s for s in specialties(unit) if s != held]
+            if not unit.extra[SPECIALTIES]:
+                unit.extra.pop(SPECIALTIES)
+        # The Abilities gained in a Specialty stay counted (the record is of gains), and
+        # one gained free gives back what it cost, 0 AP: otherwise learning the free
+        # third and giving it up would make AP from nothing (docs/rules.md).
+        out = Unlearned(held, kind, 0 if _gained_free(unit, held) else 1)
+    unit.extra["ap"] = points(unit)["ap"] + out.ap_gained
+    if limit == "downtime":
+        unit.extra[AP_RESPEC_USED] = out.lost
+    return out
+
+
+Change = Awarded | SkillChange | Learned | Feat | Unlearned

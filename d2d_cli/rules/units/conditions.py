@@ -104,9 +104,10 @@ class Healing:
 
     crits: tuple[str, ...]
     days: int | None
+    reading: str = "rounds"  # [rules] days_heal (rules/units/downtime.py)
 
 
-def healing(crits: list[str], days: int | None) -> Healing:
+def healing(crits: list[str], days: int | None, reading: str = "rounds") -> Healing:
     if not crits and days is None:
         raise BadInput("nothing to heal: give --crit LOCATION (or its number) and/or "
                        "--days N")
@@ -115,7 +116,7 @@ def healing(crits: list[str], days: int | None) -> Healing:
     for c in crits:
         if not c.strip():
             raise BadInput("--crit needs a location (e.g. torso) or a Crit's number")
-    return Healing(tuple(c.strip() for c in crits), days)
+    return Healing(tuple(c.strip() for c in crits), days, reading)
 
 
 @record
@@ -126,6 +127,8 @@ class Healed(UnitRow):
     # Condition tokens the days took off (000 l.1148 "Day: Blood Loss:-1").
     healed: dict[str, int] = field(default_factory=dict)
     crits_healed: tuple[dict[str, Any], ...] = ()
+    # Days carried toward each condition's next token (a part-month of Burns).
+    carried: dict[str, int] = field(default_factory=dict)
 
 
 def _take_crits(unit: Unit, chosen: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -175,18 +178,15 @@ def heal(units: dict[str, Unit], name: str, h: Healing) -> Healed:
                             "table says otherwise)")
     taken = _take_crits(unit, h.crits)
     healed: dict[str, int] = {}
+    carry: dict[str, int] = {}
     if h.days is not None:
-        for key, cond in table().items():
-            held = unit.conditions.get(key, 0)
-            if cond.heal_days and held:
-                n = min(held, h.days // cond.heal_days)
-                if n:
-                    unit.add_condition(key, -n)
-                    healed[key] = n
+        from d2d_cli.rules.units.downtime import pass_days
+
+        healed, carry = pass_days(unit, h.days, h.reading)
     parts = [crit_name(c) for c in taken]
     parts += [f"{name_of(k)} −{n}" for k, n in healed.items()]
     if h.days is not None:
         parts.append(f"{h.days} day(s)")
     summary = f"{unit.name} healed: {', '.join(parts)}"
     return Healed(**row_values(unit), summary=summary, days=h.days, healed=healed,
-                  crits_healed=tuple(taken))
+                  crits_healed=tuple(taken), carried=carry)

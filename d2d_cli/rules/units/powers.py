@@ -56,15 +56,20 @@ class PowerArea(Result):
 
 def power_area(points: int, opts: Options = DEFAULTS) -> PowerArea:
     """Area from Effect points. ``"table"`` (default): the printed rows for 1–5 points
-    ("1 point - 1 space … 5 points - Area Effect:8"), the printed formula above them
-    (the only rule printed there); ``"formula"``: "Area Effect:(X-1)^2" at every X (1
-    point: 0 cards, the one space, as the row says)."""
+    ("1 point - 1 space … 5 points - Area Effect:8") and, above them, the rows' own
+    doubling (6 points: 16, 7: 32), so more points never buy less and the count never
+    jumps (the rows then the formula went 8, 25); ``"formula"``: "Area Effect:(X-1)^2"
+    at every X (1 point: 0 cards, the one space, as the row says). Both rise with every
+    point (docs/errata.md "Power area")."""
     spec = tables.load("powers")["area"]
     if not 1 <= points <= int(spec["max_points"]):
         raise BadInput(f"Effect points must be from 1 to {spec['max_points']}, not {points}")
     row = spec["rows"].get(str(points))
     formula = (points - 1) ** 2
-    area = formula if opts.power_area == "formula" or row is None else int(row)
+    doubled = 0 if points == 1 else 2 ** (points - 2)  # the rows: 1, 2, 4, 8 from 2 points
+    if row is not None:
+        doubled = int(row)
+    area = formula if opts.power_area == "formula" else doubled
     return PowerArea(points, opts.power_area, area,
                      "1 space" if area == 0 else f"Area Effect:{area}",
                      None if row is None else int(row), formula)
@@ -160,6 +165,11 @@ class PowerUsed(Result):
     price: str
     conditions: dict[str, int]
     summary: str = hidden("")
+    # The Interact Action the use spent in a round under way (rules.time.upkeep): the
+    # Move before and after, and the Action Cost paid; None outside a round.
+    move_before: int | None = None
+    move: int | None = None
+    action_cost: int | None = None
 
 
 def _power(unit: Unit, name: str) -> tuple[str, int]:
@@ -185,9 +195,12 @@ def _kind(skill: str) -> str | None:
         return None
 
 
-def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table") -> PowerUsed:
+def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table",
+        paid_round: int | None = None) -> PowerUsed:
     """Use a Power: the Standard plus what the Effect points buy; the unit pays the
-    Price of Power (one Condition token), and a Continuous Power is kept for upkeep."""
+    Price of Power (one Condition token), and a Continuous Power is kept for upkeep.
+    ``paid_round``: the round it was used in, whose Event phase its use has paid for
+    (rules.time.upkeep; the Interact Action it spends is charged there too)."""
     unit = alive(find(units, name))
     power, level = _power(unit, o.power)
     points = {"initiative": o.initiative, "result": o.result.points,
@@ -202,8 +215,11 @@ def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table") -
     spaces, cards, area_text = area(o.area, area_rule)
     unit.add_condition(o.price, 1)
     if o.continuous:
-        kept = [c for c in continuous(unit) if c["power"] != power]
-        unit.extra[CONTINUOUS] = [*kept, {"power": power, "price": o.price}]
+        kept = [c for c in _kept(unit) if c["power"] != power]
+        entry: dict[str, Any] = {"power": power, "price": o.price}
+        if paid_round is not None:
+            entry[PAID] = paid_round
+        unit.extra[CONTINUOUS] = [*kept, entry]
     duration = f"{o.duration.text()} Turns" if o.duration.points else None
     return PowerUsed(
         unit.name, power, level, o.effect, total, bought, level + o.initiative,
@@ -225,19 +241,24 @@ class Upkeep(Result):
     summary: str = hidden("")
 
 
-def upkeep(units: dict[str, Unit], name: str, price: str | None = None) -> Upkeep:
+def upkeep(units: dict[str, Unit], name: str, price: str | None = None,
+           round_number: int = 0) -> Upkeep:
     """Pay the Price again for every Continuous Power the unit keeps up (the Condition
-    it was used with, or ``price``)."""
+    it was used with, or ``price``) — once in round ``round_number``'s Event phase:
+    ``round end`` pays what is not paid yet (:func:`charge`), and a second payment in
+    the same phase is refused."""
     unit = alive(find(units, name))
     held = continuous(unit)
     if not held:
         raise RuleViolation(f"{unit.name} keeps up no Continuous Power (000 l.878)")
     key = conditions.lookup(price).key if price else None
-    paid = {}
-    for c in held:
-        taken = key or c["price"]
-        unit.add_condition(taken, 1)
-        paid[c["power"]] = taken
+    due = [c for c in _kept(unit) if c.get(PAID) != round_number]
+    if not due:
+        raise RuleViolation(
+            f"{unit.name}'s Continuous Powers are paid for round {round_number}'s Event "
+            "phase already (000 l.878 \"Each Event Phase, you must pay the Price of Power\": "
+            "once)")
+    paid = charge(unit, round_number, key)
     names = ", ".join(f"{p} ({conditions.name_of(k)} +1)" for p, k in paid.items())
     return Upkeep(unit.name, "upkeep", paid, None, [c["power"] for c in held],
                   dict(unit.conditions), f"{unit.name} keeps up {names}")
@@ -246,8 +267,8 @@ def upkeep(units: dict[str, Unit], name: str, price: str | None = None) -> Upkee
 def end(units: dict[str, Unit], name: str, power: str) -> Upkeep:
     """Let a Continuous Power lapse (its Price is no longer paid)."""
     unit = find(units, name)
-    held = continuous(unit)
-    match = next((c for c in held if c["power"].casefold() == power.casefold()), None)
+    held = _kept(unit)
+    match = next((c for c in held if str(c["power"]).casefold() == power.casefold()), None)
     if match is None:
         raise RuleViolation(f"{unit.name} keeps up no Continuous {power} (kept up: "
                             f"{', '.join(c['power'] for c in held) or 'none'})")
@@ -255,3 +276,29 @@ def end(units: dict[str, Unit], name: str, power: str) -> Upkeep:
     put(unit, CONTINUOUS, left)
     return Upkeep(unit.name, "end", {}, match["power"], [c["power"] for c in left],
                   dict(unit.conditions), f"{unit.name} ends {match['power']}")
+
+
+PAID = "paid"  # the round whose Event phase a Continuous Power's Price was paid for
+
+
+def _kept(unit: Unit) -> list[dict[str, Any]]:
+    return [dict(c) for c in unit.extra.get(CONTINUOUS, [])]
+
+
+def charge(unit: Unit, round_number: int, price: str | None = None) -> dict[str, str]:
+    """Each Event phase (000 l.878 "Continuous:+1. Each Event Phase, you must pay the
+    Price of Power to maintain the effect"): the Price of each Continuous Power not yet
+    paid for round ``round_number`` — its own Condition, or ``price`` — marked paid, so
+    it is never paid twice in one phase. Returns power → the Condition taken."""
+    paid: dict[str, str] = {}
+    kept = _kept(unit)
+    for c in kept:
+        if c.get(PAID) == round_number:
+            continue
+        taken = price or str(c["price"])
+        unit.add_condition(taken, 1)
+        c[PAID] = round_number
+        paid[str(c["power"])] = taken
+    if paid:
+        unit.extra[CONTINUOUS] = kept
+    return paid

@@ -11,6 +11,7 @@ the condition's name in lower case with underscores (``blood_loss``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -109,11 +110,41 @@ def roster(state: dict[str, Any]) -> dict[str, Unit]:
     return {name: Unit.from_state(name, u) for name, u in state.get("units", {}).items()}
 
 
+class RosterView(Mapping[str, "Unit"]):
+    """The roster for a reader: each Unit built from the session's data when first looked
+    up (a conflict between two of a thousand units builds two). For commands that only
+    read; a command that changes units takes :func:`roster` and stores it."""
+
+    def __init__(self, state: Mapping[str, Any]) -> None:
+        self._raw: Mapping[str, Any] = state.get("units", {})
+        self._built: dict[str, Unit] = {}
+
+    def __getitem__(self, name: str) -> Unit:
+        unit = self._built.get(name)
+        if unit is None:
+            unit = self._built[name] = Unit.from_state(name, self._raw[name])
+        return unit
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def roster_view(state: Mapping[str, Any]) -> RosterView:
+    """All units of a session's data, built as they are looked up (read only)."""
+    return RosterView(state)
+
+
 def roster_state(units: dict[str, Unit]) -> dict[str, Any]:
     return {name: u.to_state() for name, u in units.items()}
 
 
-def find(units: dict[str, Unit], name: str) -> Unit:
+def find(units: Mapping[str, Unit], name: str) -> Unit:
     """A unit by name (case-insensitive), or NotFound naming the nearest names."""
     if name in units:
         return units[name]
@@ -151,8 +182,11 @@ def effective_stats(unit: Unit) -> dict[str, str]:
     """Stats after the unit's condition penalties, per token (000 Glossary: "Fatigue - A
     Minor Condition that gives Body:-1"). The scale stays; the level may fall below 2
     and stops at 0 ("6x1" with 2 Fatigue → "4x1"; → "0x1" at worst): 001 p.35 "IF Unit
-    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form."""
-    delta = penalties(unit.conditions)
+    has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form. Grit your
+    Teeth ignores them for the Round (001 l.605 "Ignore all penalties this Round";
+    rules.units.effects)."""
+    delta = {} if (unit.extra.get("effects") or {}).get("grit_your_teeth") else \
+        penalties(unit.conditions)
     out = {}
     for s, st in unit.stats.items():
         d = delta.get(s, 0)

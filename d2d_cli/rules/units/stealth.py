@@ -29,6 +29,8 @@ from d2d_cli.rules.units.roster import Unit, effective_stats, find
 from d2d_cli.rules.units.unit_state import STEALTH, put, stealth_tokens
 
 FIRST_TOKENS = 1
+DETECT_001 = '001 l.593 "[Mind] vs [Body]-[Range] to detect" (read as Body + Range: docs/errata.md)'
+DETECT_000 = '000 l.252–253 "Sight - IF a Hidden Unit in Range:Mindx2 … Test Mind vs. Body"'
 MAX_RANGE = 1000
 
 
@@ -144,17 +146,25 @@ def change(units: dict[str, Unit], name: str, action: str, count: int | None) ->
 
 @record
 class Detect(Result):
-    """001 l.593 "[Mind] vs [Body]-[Range] to detect": the test to run."""
+    """The Detect test to run: the detector's Mind against a Difficulty from the Hidden
+    unit's Body. 001 l.593 prints "[Mind] vs [Body]-[Range]", which makes distance help
+    the detector; d2d reads Body **+** Range (docs/errata.md "Detect"). ``[rules] detect
+    = "000"``: 000 l.252–253 "Sight - IF a Hidden Unit in Range:Mindx2 enters your
+    Arc:Forward Test Mind vs. Body … Hearing - IF a Hidden Unit enters Range:Mindx1 THEN
+    Test Mind vs. Body": Mind vs Body within Mind×2, nothing past it."""
 
     target: str
     mind: int  # the detecting unit's Mind Level, after conditions (the Stun included)
     body: int  # the Hidden unit's Body Level, after conditions
     range: int
-    difficulty: int  # Body − Range, at least 0
+    difficulty: int  # 001 (errata): Body + Range; 000: Body
     target_tokens: int
+    reading: str = "001"
+    sense: str | None = None  # 000: "sight" (within Mind×2) or "hearing" (within Mind×1)
+    source: str = DETECT_001
 
 
-def detect(actor: Unit, target: Unit, range_: int) -> Detect:
+def detect(actor: Unit, target: Unit, range_: int, reading: str = "001") -> Detect:
     if actor.name == target.name:
         raise BadInput(f"{actor.name} cannot Detect itself")
     if not 0 <= range_ <= MAX_RANGE:
@@ -164,7 +174,16 @@ def detect(actor: Unit, target: Unit, range_: int) -> Detect:
                             "\"IF something Hidden is in [Arc:Front]\")")
     mind = _level(effective_stats(actor).get("mind"))
     body = _level(effective_stats(target).get("body"))
-    return Detect(target.name, mind, body, range_, max(0, body - range_), tokens(target))
+    if reading == "000":
+        if range_ > 2 * mind:
+            raise RuleViolation(
+                f"{target.name} is at Range {range_}, past {actor.name}'s Sight (Range "
+                f"Mind×2 = {2 * mind}): nothing to test (000 l.252 \"Sight - IF a Hidden "
+                "Unit in Range:Mindx2 enters your Arc:Forward\")")
+        sense = "hearing" if range_ <= mind else "sight"
+        return Detect(target.name, mind, body, range_, body, tokens(target), "000", sense,
+                      DETECT_000)
+    return Detect(target.name, mind, body, range_, body + range_, tokens(target))
 
 
 def _level(stat: str | None) -> int:

@@ -14,7 +14,11 @@ which write it).
 - ``active``: Skill → the Abilities used in the scene (001 l.415 "Active").
 - ``facing``: a compass heading (001 l.495–497).
 - ``stealth``: Stealth tokens (000 l.803); absent when the unit is not Hidden.
-- ``continuous``: the Continuous Powers kept up, each with its Price (000 l.878).
+- ``continuous``: the Continuous Powers kept up, each with its Price (000 l.878) and the
+  round whose Event phase it was paid for (``paid``: rules.units.powers).
+- ``effects``: what a Special Action leaves for the Round, and the Round's counts that
+  later actions read (rules.units.effects; cleared at Round: End).
+- ``gear``: what the Damage Modifiers read (rules.combat.damage).
 """
 
 from __future__ import annotations

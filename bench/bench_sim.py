@@ -1,0 +1,97 @@
+"""Benchmark of ``d2d sim`` (issue 22 item 7).
+
+    .venv/bin/python bench/bench_sim.py [--runs N] [--workers W] [--profile]
+
+Reports, on this machine:
+- complete Combat #1 fights per second, in-process on one core and on ``--workers``
+  processes (``rules.assistant.sim.simulate``);
+- the wall time of ``d2d --seed 1 sim combat1 --runs N --workers W --json`` in a fresh
+  process, start-up included (the budget: 10,000 fights in under 15 s on 2 cores);
+- how the cost grows with units: a 10-versus-10 and a 50-versus-50 scene of Goblins
+  (every unit a Non-Player; goal: every Rival down), fights per second on one core;
+- with ``--profile``, where a Combat #1 fight's time goes (cProfile, top 25).
+Nothing here is asserted by a test: numbers are read by people (the closing notes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from d2d_cli import tables  # noqa: E402
+from d2d_cli.rules.assistant import goals as g  # noqa: E402
+from d2d_cli.rules.assistant import sim  # noqa: E402
+from d2d_cli.rules.overview import scene  # noqa: E402
+
+GOBLIN = {"body": "2x1", "mind": "6x1", "will": "2x1", "speed": "5x0",
+          "skills": {"Close Combat": 1}, "player": "Non-Player"}
+
+
+def combat1() -> dict:
+    return dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+
+
+def versus(n: int) -> dict:
+    raw = {"name": f"{n} v {n}", "map": "personal",
+           "factions": {"Red": {"goal": "rout Blue"}, "Blue": {"goal": "rout Red"}},
+           "units": {f"{side} {i}": {**GOBLIN, "faction": side}
+                     for side in ("Red", "Blue") for i in range(1, n + 1)},
+           "goals": {"Red": {"any": [["rivals down"]]}, "Blue": {"any": [["rivals down"]]}}}
+    return dict(scene.load(raw, {})[0])
+
+
+def rate(start: dict, runs: int, workers: int = 1) -> float:
+    goals = g.parse(start["scene"]["goals"], start)
+    t0 = time.perf_counter()
+    sim.simulate(start, goals, 1, runs, workers)
+    return runs / (time.perf_counter() - t0)
+
+
+def wall(runs: int, workers: int) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        env = {**os.environ, "D2D_DATA_DIR": d}
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "d2d_cli", "--seed", "1", "sim", "combat1",
+                        "--runs", str(runs), "--workers", str(workers), "--json"],
+                       check=True, capture_output=True, env=env)
+        return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--profile", action="store_true")
+    a = ap.parse_args()
+    start = combat1()
+    rate(start, 20)  # warm the caches (tables, odds) as a long run would
+    print(f"Combat #1, 1 core:            {rate(start, max(50, a.runs // 10)):8.1f} fights/s")
+    print(f"Combat #1, {a.workers} workers:          "
+          f"{rate(start, a.runs, a.workers):8.1f} fights/s")
+    w = wall(a.runs, a.workers)
+    print(f"d2d sim combat1 --runs {a.runs} --workers {a.workers}: {w:.2f} s wall "
+          f"({a.runs / w:.0f} fights/s, start-up included)")
+    for n, runs in ((10, 20), (50, 4)):
+        print(f"{n} v {n}, 1 core:              {rate(versus(n), runs):8.2f} fights/s")
+    if a.profile:
+        import cProfile
+        import pstats
+
+        goals = g.parse(start["scene"]["goals"], start)
+        prof = cProfile.Profile()
+        prof.enable()
+        sim.play_runs(start, goals, 2, range(100))
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""``d2d npc plan|turn`` — a Non-Player unit's turn by the NPC policy (docs/solo.md
+"The NPC policy"): the Narrator's thinking for every goblin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from d2d_cli import render
+from d2d_cli.commands import _app, _complete, _reveal, _state
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+
+app = _app.group("npc")
+
+UnitArg = Annotated[str, typer.Argument(help="A Non-Player unit (case-insensitive).",
+                                        autocompletion=_complete.complete_units)]
+
+
+def _goals(data: dict[str, Any]) -> Any:
+    from d2d_cli.rules.assistant import goals as g
+
+    raw = data.get("scene", {}).get("goals")
+    return g.parse(raw, data) if raw else {}
+
+
+def _npc(data: dict[str, Any], name: str) -> str:
+    """The unit's name as stored; a Player's unit is refused (its Player decides)."""
+    from d2d_cli.rules.assistant.engine import player_of
+    from d2d_cli.rules.units.roster import find, roster
+
+    unit = find(roster(data), name)
+    owner = player_of(data["units"][unit.name])
+    if owner is not None:
+        raise BadInput(f"{unit.name} is {owner}'s unit: the NPC policy plays Non-Player "
+                       "units only (000 l.185 \"IF any Factions are not run by Players\")")
+    return unit.name
+
+
+@app.command()
+def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
+    """Propose a Non-Player unit's turn as the round stands — target, movement, Action
+    and approach — each with a one-line reason (docs/solo.md "The NPC policy"). Changes
+    nothing.
+
+    JSON: unit, action (attack, task, withdraw, none), target, approach (fate or a
+    card), chance (to win the conflict), reasons (step, choice, why).
+    Example: d2d npc plan "Goblin Scout"
+    """
+    from d2d_cli.rules.assistant import policy
+
+    data = _state.read(ctx)
+    unit = _npc(data, name)
+    result = policy.plan(data, unit, _goals(data), _state.options(ctx, data))
+    render.emit(result, _show_plan, as_json=json)
+
+
+def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
+    head = {"attack": f"attack {p.target}", "task": f"work the task {p.target}",
+            "withdraw": "withdraw", "none": "no Action"}[p.action]
+    chance = f", chance to win {p.chance:.0%}" if p.chance is not None else ""
+    con.print(f"[bold]{render.escape(p.unit)}[/]: {render.escape(head)}{chance}")
+    for r in p.reasons:
+        con.print(f"  {r.step}: [bold]{render.escape(r.choice)}[/] — {render.escape(r.why)}")
+
+
+@record
+class NpcTurn(Result):
+    """``npc turn``: each plan carried out and the commands it amounts to."""
+
+    units: tuple[str, ...]
+    plans: tuple[Any, ...]  # rules.assistant.policy.Plan
+    commands: tuple[str, ...]
+    goal_reached: str | None
+
+
+@app.command()
+def turn(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Argument(
+        help="A Non-Player unit; or --all.", autocompletion=_complete.complete_units)
+    ] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
+                                       "the most Move first.")] = False,
+    card: _reveal.CardOpt = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
+    pays the Action Cost, each through the commands a Narrator would type (unit act,
+    conflict, hit, crit, task win|lose) — one journal entry, one undo. Fate cards come
+    from the deck, or from the table with --card. A Player's unit it attacks Stays.
+
+    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all)
+    """
+    import copy
+
+    from d2d_cli.rules.assistant import sim
+    from d2d_cli.rules.assistant.engine import Table, player_of
+    from d2d_cli.rules.deck import fate
+
+    if (name is None) == (not all_):
+        raise BadInput("name one Non-Player unit, or give --all")
+    table_cards = _reveal.cards(card)
+    with _state.edit(ctx) as tx:
+        data = copy.deepcopy(tx.data)
+        from d2d_cli.rules.time.round_state import Round
+        from d2d_cli.rules.time.turns import under_way
+
+        rnd = Round.from_state(data.get("round"))
+        under_way(rnd.number, rnd.phase)  # Actions are taken in a round (001 l.453)
+        names = [_npc(data, name)] if name is not None else [
+            n for n, u in data.get("units", {}).items() if player_of(u) is None]
+        goals = _goals(data)
+        deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
+        t = Table(data, tx.rng(), _state.options(ctx, data), True, deck=deck,
+                  table_cards=table_cards, hands=False)
+        plans: list[Any] = []
+        reached = sim.turns(t, goals, "fate", only=names, plans=plans)
+        if t.table is not None:
+            t.table.finish()
+        for key in ("units", "tasks", "damage"):
+            if key in t.data and t.data[key] != tx.data.get(key):
+                tx.put(key, t.data[key])
+        if deck is not None and t.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
+            tx.put("fate", t.deck.to_state())
+        tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
+    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached),
+                _show_turn, as_json=json)
+
+
+def _show_turn(con: Any, r: NpcTurn) -> None:
+    for p in r.plans:
+        _show_plan(con, p)
+    if r.commands:
+        con.print("[bold]As typed:[/]")
+        for line in r.commands:
+            con.print(f"  d2d {render.escape(line)}")
+    else:
+        con.print("[dim]No Action taken.[/]")
+    if r.goal_reached:
+        con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")

@@ -1,0 +1,166 @@
+"""Characters: creation, the sheet, and characters carried between sessions (export,
+import, the party's list) — 000 "Character Creation", "Advancement"."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from d2d_cli.errors import BadInput
+from d2d_cli.operations import Target
+from d2d_cli.rules.core.options import Options
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.units import characters as ch
+from d2d_cli.rules.units import roster as units
+from d2d_cli.rules.units import travel
+
+FORMATS = ("svg", "html", "toml", "json")
+MAX_CHARACTER_BYTES = 1 << 20  # a character file is a regular file up to 1 MiB
+
+
+def change(t: Target, step: Callable[[dict[str, units.Unit], Options], Any],
+           what: str | None = None) -> Any:
+    """One change to the roster with the table's options, saved and journalled (as
+    ``NAME: what`` when ``what`` is given)."""
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        result = step(roster, t.options(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = f"{result.name}: {what}" if what else result.summary
+    return result
+
+
+def new(t: Target, name: str, template: str | None = None, *,
+        stats: dict[str, str | None] | None = None, archetype: str | None = None,
+        conception: dict[str, str | None] | None = None) -> ch.Sheet:
+    """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]``:
+    22 points among the four stats (``stats`` overrides the template's levels)."""
+    unit = ch.character(name, template, dict(stats or {}), archetype=archetype,
+                        conception=dict(conception or {}))
+    result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
+    return result
+
+
+def show(t: Target, name: str) -> ch.Sheet:
+    """``d2d char show NAME``: the character sheet."""
+    data = t.read()
+    return ch.show(units.roster(data), name, t.options(data))
+
+
+def list_(t: Target) -> travel.Characters:
+    """``d2d char list``: the characters of the session."""
+    return travel.listing(units.roster(t.read()))
+
+
+@record
+class Exported(Result):
+    """``char export``: what was written (``path`` empty when nothing was: ``text`` is
+    the sheet)."""
+
+    name: str
+    format: str
+    path: str
+    bytes: int
+    text: str = hidden("")
+
+
+def record_text(name: str, state: dict[str, Any], fmt: str) -> str:
+    """A character's record as ``char export`` writes it and ``char import`` reads it:
+    its ``[units.NAME]`` table laid out as the session file lays it out (TOML), or
+    ``{"units": {NAME: …}}`` (JSON)."""
+    if fmt == "json":
+        return json.dumps({"units": {name: state}}, ensure_ascii=False, indent=2) + "\n"
+    from d2d_cli.session import text as T
+
+    return (f"# d2d character {name}: bring it into a session with\n"
+            f"#   d2d char import FILE\n\n" + T.dump(("units", name), state))
+
+
+def export(t: Target, name: str, fmt: str = "toml") -> Exported:
+    """``d2d char export NAME --format F -o -``: the sheet's text (nothing written)."""
+    if fmt not in FORMATS:
+        raise BadInput(f"unknown format {fmt!r}: use {', '.join(FORMATS)}")
+    data = t.read()
+    unit = ch.find_character(units.roster(data), name)
+    if fmt in ("toml", "json"):
+        text = record_text(unit.name, unit.to_state(), fmt)
+    else:
+        from d2d_cli import sheet
+        from d2d_cli.rules.core.result import to_json
+
+        view = {**to_json(ch.sheet(unit, t.options(data))),
+                "crits": list(unit.extra.get("crits", []))}
+        text = sheet.svg(view) if fmt == "svg" else sheet.html(view)
+    return Exported(unit.name, fmt, "", len(text), text)
+
+
+def write(exported: Exported, path: Path, *, force: bool = False) -> Exported:
+    """Write an export to ``path`` (an existing file only with ``force``)."""
+    if path.exists() and not force:
+        raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
+    path.write_text(exported.text, encoding="utf-8")
+    return Exported(exported.name, exported.format, str(path), exported.bytes, exported.text)
+
+
+def read_record(file: str) -> tuple[str, dict[str, Any]]:
+    """The one character a ``char export`` file holds (TOML or JSON): its name and its
+    record, checked against the session's declared shape of a unit. A file that is not
+    one is refused (exit 2) naming the file, the table and the key."""
+    from d2d_cli.session import shape
+    from d2d_cli.session.files import read_limited
+
+    path = Path(file)
+    try:
+        raw = read_limited(path, MAX_CHARACTER_BYTES, "a character file", BadInput)
+        if raw is None:
+            raise FileNotFoundError(2, "No such file or directory", file)
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"cannot read character file {file}: "
+                       f"{getattr(e, 'strerror', None) or e}") from None
+    data = _parse(file, text)
+    people = data.get("units") if type(data) is dict else None
+    if type(people) is not dict or len(people) != 1 or set(data) - {"units"}:
+        raise BadInput(f"{file}: not a character file: it must hold one [units.NAME] table "
+                       "and nothing else, as d2d char export writes it")
+    (name, state), = people.items()
+    try:
+        shape.UNIT(state, ("units", name))
+        if type(state) is dict:
+            shape.Plain(state, ("units", name))
+    except shape.Bad as bad:
+        table, key = shape.where_text(bad.where)
+        raise BadInput(f"{file}: [{table}] {key}: {bad.problem}") from None
+    return name, state
+
+
+def _parse(file: str, text: str) -> Any:
+    if file.lower().endswith(".json") or text.lstrip().startswith("{"):
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as e:
+            raise BadInput(f"{file}: not valid JSON ({e})") from None
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as e:
+        raise BadInput(f"{file}: not valid TOML ({e})") from None
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a number d2d keeps")
+
+
+def import_(t: Target, file: str, *, rename: str | None = None,
+            replace: bool = False) -> travel.Imported:
+    """``d2d char import FILE [--rename NEW | --replace]``: a character exported from any
+    session onto this one's roster."""
+    name, state = read_record(file)
+    result: travel.Imported = change(
+        t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,
+                                          replace=replace))
+    return result

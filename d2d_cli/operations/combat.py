@@ -1,0 +1,139 @@
+"""Conflict, Hits and Crits (001 p.28 "Conflict", p.31 "Hits", l.878–955 "Crits")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from d2d_cli.errors import BadInput
+from d2d_cli.operations import Target, cards
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.core.options import Options
+from d2d_cli.rules.core.result import Result
+
+
+def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
+             level_b: int | None = None, skill: str | None = None,
+             rival_skill: str | None = None, obstacle: list[str] | None = None,
+             card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
+             spent: bool | None = None) -> Result:
+    """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
+    (a ``rules.combat.conflict`` result)."""
+    from d2d_cli.rules.combat import conflict as rules
+
+    data = t.read()
+    opts = t.options(data)
+    table = cards(card)
+    if sides == ["chart"]:
+        return rules.chart_result(opts.conflict_chart, table)
+    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
+                    skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
+                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
+                    level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
+                    target_action=opts.target_action, opts=opts)
+    result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
+                      else ask.resolve(None))
+    return result
+
+
+def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
+    """Each Fate card a conflict's side revealed and turned to read it by its colour
+    (000 l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
+    Lower"): (side, the card as revealed, as read, why: "red → Lower for a
+    Non-Player"). A card already lying the way its colour reads is not listed; with
+    ``[rules] fate_orientation = "card"`` none is."""
+    lay = {c.face: c for c in revealed}
+    out = []
+    for name, side in (("A", getattr(r, "side_a", None)), ("B", getattr(r, "side_b", None))):
+        if side is None:
+            continue
+        who = " for a Non-Player" if side.source == "fate" else ""
+        for card in side.revealed:
+            was = lay.get(card.face)
+            if was is not None and was.upper != card.upper:
+                out.append((name, was, card,
+                            f"{card.color} → {card.orientation.capitalize()}{who}"))
+    return out
+
+
+def _journal_note(r: Any, revealed: list[Any]) -> str:
+    """The journal's words for the cards turned by colour: the log says what was shown."""
+    turned = read_by_colour(r, revealed)
+    return ("read by colour: " + ", ".join(f"{side} {was.code} as {card.code} ({why})"
+                                           for side, was, card, why in turned)) if turned else ""
+
+
+def hit(t: Target, card_codes: list[str], *, level: int | None = None,
+        rival_level: int | None = None, vs: str | None = None, by: str | None = None,
+        difficulty: int | None = None, skill: str | None = None,
+        rival_skill: str | None = None, combo: bool = False,
+        card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
+        heroic_feat: str | None = None) -> Any:
+    """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``)."""
+    from d2d_cli.rules.combat import hits as rules
+    from d2d_cli.rules.deck.cards import parse_card
+
+    data = t.read()
+    opts = t.options(data)
+    ask = rules.ask([parse_card(x) for x in card_codes], level=level,
+                    rival_level=rival_level, vs=vs, combo=combo, table=cards(card),
+                    combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
+                    by=by, difficulty=difficulty, terms=terms, skill=skill,
+                    rival_skill=rival_skill, use_map=use_map, opts=opts,
+                    heroic_feat=heroic_feat)
+    result = t.with_reveals(ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+        with t.edit() as tx:
+            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
+            tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+    return result
+
+
+def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
+    """The table's location charts from ``[rules] locations_file`` (a path relative to
+    the session file's folder), else None (d2d's)."""
+    name = opts.locations_file
+    if not name:
+        return None
+    import tomllib
+
+    path = Path(str(name)).expanduser()
+    path = path if path.is_absolute() else session_file.parent / path
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
+
+
+def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | None = None,
+               shield: str | None = None, item: str | None = None, luck: int = 0) -> Any:
+    """The Damage Modifiers as typed, checked (``rules.combat.damage.DamageAsk``)."""
+    from d2d_cli.rules.combat import damage
+
+    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
+
+
+def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
+         stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
+         hits: int = 1, types: str | None = None, vehicle: bool = False,
+         target: str | None = None, card: list[str] | None = None, damage: Any = None,
+         difficulty: str | None = None) -> Any:
+    """``d2d crit``: location, armor, Power vs Armor, severity (a
+    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit."""
+    from d2d_cli.rules.combat import crits as rules
+    from d2d_cli.rules.combat.damage import DamageAsk
+
+    data = t.read()
+    opts = t.options(data)
+    ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
+                        tuple(card) if card else None, target, by,
+                        DamageAsk() if damage is None else damage, difficulty)
+    charts = location_charts(t.path(), opts)
+    if not ask.writes:
+        return rules.crit(ask, data, None, opts, charts)
+    with t.edit() as tx:
+        result = rules.crit(ask, tx.data, tx.rng, opts, charts)
+        for key, value in result.changes.items():
+            tx.put(key, value)
+        tx.summary = result.summary
+    return result

@@ -1,0 +1,42 @@
+"""The Fate deck: draw, shuffle, read as a die (000 "Reference > Fate")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from d2d_cli.operations import Target, cards
+from d2d_cli.rules.deck import fate
+
+
+def draw(t: Target, n: int = 1, *, peek: bool = False) -> fate.Drawn:
+    """``d2d fate draw N [--peek]``: reveal the top N cards (or only look at them)."""
+    fate.check_count(n)
+    if peek:
+        return fate.peek(fate.Deck.from_state(t.read().get("fate")), n)
+    with t.edit() as tx:
+        deck = fate.Deck.from_state(tx.data.get("fate"))
+        result = fate.draw(deck, n, tx.rng())
+        tx.put("fate", deck.to_state())
+        tx.summary = "revealed " + " ".join(x.code for x in result.cards)
+    return result
+
+
+def shuffle(t: Target, *, reset: bool = False) -> fate.DeckCounts:
+    """``d2d fate shuffle [--reset]``: the discard pile back into the deck."""
+    with t.edit() as tx:
+        deck, result = fate.shuffle(tx.data.get("fate"), tx.rng(), reset)
+        tx.put("fate", deck.to_state())
+        tx.summary = "shuffled all 54 cards"
+    return result
+
+
+def die(t: Target, sides: str, count: int = 1, *, explain: bool = False,
+        advantage: bool = False, disadvantage: bool = False,
+        card: list[str] | None = None) -> Any:
+    """``d2d fate die dN``: Fate cards read as a die (a ``rules.deck.dice.Thrown``)."""
+    from d2d_cli.rules.deck import dice  # only this operation reads dice
+
+    spec = dice.check(sides, count)
+    mode = ("advantage" if advantage and not disadvantage else
+            "disadvantage" if disadvantage and not advantage else "normal")
+    return t.with_reveals(cards(card), lambda r: dice.throw(spec, count, r, explain, mode))[0]

@@ -1,0 +1,37 @@
+"""Round start (refresh) and round end (upkeep), 001 p.19 and p.40."""
+
+from __future__ import annotations
+
+from d2d_cli.operations import Target, cards, reveals
+from d2d_cli.rules.time import rounds, tasks
+from d2d_cli.rules.time.clock import Clock
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.units import roster as units
+
+
+def start(t: Target) -> rounds.RoundStarted:
+    """``d2d round start``: refresh every unit's Move, Action Cost and Turn."""
+    with t.edit() as tx:
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = rounds.start(rnd, roster, t.options(tx.data), rounds.map_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.put("round", rnd.to_state())
+        tx.summary = f"round {rnd.number} started"
+    return result
+
+
+def end(t: Target, recover: list[str] | None = None,
+        card: list[str] | None = None) -> rounds.RoundEnded:
+    """``d2d round end [--recover NAME=CHOICE]… [--card CARD]…``: the upkeep, once."""
+    with t.edit() as tx, reveals(tx, cards(card)) as reveal:
+        rnd = Round.from_state(tx.data.get("round"))
+        roster, board = units.roster(tx.data), tasks.board(tx.data)
+        clock = Clock.from_state(tx.data.get("clock"))
+        result = rounds.end(rnd, roster, board, clock, reveal, recover,
+                            tx.data.get("scene", {}).get("reserves", {}))
+        for key, value in (("units", units.roster_state(roster)), ("clock", clock.to_state()),
+                           ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
+            tx.put(key, value)
+        tx.summary = f"round {rnd.number} ended, clock {clock.value}"
+    return result

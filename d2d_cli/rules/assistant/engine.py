@@ -1,0 +1,218 @@
+"""One fight at the table, played by the same rules functions as the commands.
+
+A :class:`Table` holds a session's data (the sections a command reads and writes:
+``units``, ``tasks``, ``clock``, ``round``, ``damage``), a Fate deck, the players'
+Conflict Decks and hands. Each method is one d2d command — the rules call it makes and
+the sections it stores, nothing else — and, when a log is kept, appends that command's
+line (with ``--card`` for every card revealed), so the log replayed with ``d2d play``
+reaches the same state (tests/test_sim.py). The decisions are the policy's
+(``rules.assistant.policy``); the fight loop is ``rules.assistant.sim``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from d2d_cli.rules.combat import conflict, crits, hits
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.deck import fate
+from d2d_cli.rules.deck.cards import Card, full_deck
+from d2d_cli.rules.time import rounds, tasks, turns
+from d2d_cli.rules.time.clock import Clock
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.units import roster as units
+
+if TYPE_CHECKING:
+    import random
+
+HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
+HAND_MAX = 10  # "Max Cards in Hand is 10" (000 l.109, l.401)
+NON_PLAYER = "Non-Player"
+
+
+@record(frozen=False)
+class Player:
+    """A Player's Conflict Deck (a poker deck, 000 l.621), hand and discard pile."""
+
+    name: str
+    deck: list[Card]
+    hand: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+
+    def draw(self, n: int = 1) -> int:
+        got = 0
+        for _ in range(n):
+            if len(self.hand) >= HAND_MAX or not (self.deck or self.discard):
+                break
+            if not self.deck:
+                self.deck, self.discard = self.discard, []
+            self.hand.append(self.deck.pop())
+            got += 1
+        return got
+
+
+def player_of(unit: dict[str, Any]) -> str | None:
+    """The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units
+    don't have hands, so they always choose Stay")."""
+    p = unit.get("player")
+    return None if p in (None, NON_PLAYER) else str(p)
+
+
+@record
+class Exchange:
+    """One Interact: the conflict, the Hits and the Crit or task change it led to."""
+
+    actor: str
+    target: str  # a unit, or "task NAME"
+    outcome: str
+    approach: str
+    hits: int
+    crit: str | None
+    down: bool
+
+
+class Table:
+    """The state of one fight and the commands that change it."""
+
+    def __init__(self, data: dict[str, Any], rng: random.Random, opts: Options = DEFAULTS,
+                 log: bool = False, *, deck: fate.Deck | None = None,
+                 table_cards: list[Card] | None = None, hands: bool = True) -> None:
+        """A fresh shuffled Fate deck unless ``deck`` (the session's) is given; with
+        ``table_cards`` every Fate card comes from those, in order (``--card``); with
+        ``hands`` False the Players' units have no hand (their Fate: Stay)."""
+        self.data = data
+        self.rng = rng
+        self.opts = opts
+        self.deck = deck if deck is not None else fate.new_deck(rng)
+        self.table = fate.TableCards(table_cards) if table_cards is not None else None
+        self.lines: list[str] | None = [] if log else None
+        self.players: dict[str, Player] = {}
+        for u in data.get("units", {}).values() if hands else ():
+            name = player_of(u)
+            if name is not None and name not in self.players:
+                cards = list(full_deck())
+                rng.shuffle(cards)
+                self.players[name] = Player(name, cards)
+        for p in self.players.values():
+            p.draw(HAND_START)
+
+    # ------------------------------------------------------------------ helpers
+    def _log(self, *words: Any, cards: list[Card] | tuple[Card, ...] = ()) -> None:
+        if self.lines is not None:
+            args = [str(w) for w in words]
+            for c in cards:
+                args += ["--card", c.code]
+            self.lines.append(shlex.join(args))
+
+    def revealer(self) -> fate.Revealer:
+        """A revealer for one command: the deck's, or the next of the table's cards."""
+        if self.table is None:
+            return fate.Revealer(self.deck, self.rng)
+        reveal = fate.Revealer(None, None, [])
+        reveal.table = self.table  # one queue of table cards for every command
+        return reveal
+
+    def units(self) -> dict[str, dict[str, Any]]:
+        units_: dict[str, dict[str, Any]] = self.data.get("units", {})
+        return units_
+
+    def round(self) -> Round:
+        return Round.from_state(self.data.get("round"))
+
+    # ------------------------------------------------------------------ commands
+    def round_start(self) -> rounds.RoundStarted:
+        """``round start``"""
+        rnd = self.round()
+        roster = units.roster(self.data)
+        out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
+        self.data["units"] = units.roster_state(roster)
+        self.data["round"] = rnd.to_state()
+        self._log("round", "start")
+        return out
+
+    def round_end(self) -> rounds.RoundEnded:
+        """``round end`` — then each Player draws a card (001 l.1037 "Draw - Each Player
+        draws a card"), up to 10 in hand."""
+        rnd = self.round()
+        roster, board = units.roster(self.data), tasks.board(self.data)
+        clock = Clock.from_state(self.data.get("clock"))
+        reveal = self.revealer()
+        out = rounds.end(rnd, roster, board, clock, reveal, None,
+                         self.data.get("scene", {}).get("reserves", {}))
+        self.data["units"] = units.roster_state(roster)
+        self.data["clock"] = clock.to_state()
+        self.data["tasks"] = tasks.board_state(board)
+        self.data["round"] = rnd.to_state()
+        self._log("round", "end", cards=reveal.used)
+        for p in self.players.values():
+            p.draw(1)
+        return out
+
+    def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
+        """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost])."""
+        rnd = self.round()
+        roster = units.roster(self.data)
+        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg)
+        self.data["units"] = units.roster_state(roster)
+        self._log("unit", "act", name, action, *([arg] if arg else []))
+        return out
+
+    def conflict(self, side_a: str, side_b: str, skill: str | None = None,
+                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict:
+        """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
+        from the deck)."""
+        from d2d_cli.rules.combat.situation import Terms
+
+        ask = conflict.ask([side_a, side_b], self.data, skill=skill,
+                           terms=Terms(disadvantage=disadvantage),
+                           reading=self.opts.conflict_chart,
+                           fate_orientation=self.opts.fate_orientation,
+                           level_bonus=self.opts.level_bonus, use_map=False)
+        reveal = self.revealer()
+        out = ask.resolve(reveal if ask.reveals else None)
+        assert isinstance(out, conflict.Conflict)  # no cover, no obstacle: never redirected
+        self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
+                  *[w for side in disadvantage for w in ("--disadvantage", side)],
+                  "--no-map", cards=reveal.used)
+        return out
+
+    def hit(self, card: Card, *, by: str | None, vs: str | None = None,
+            difficulty: int | None = None, skill: str | None = None) -> hits.Hits:
+        """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S]``"""
+        ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
+                       skill=skill, ten_always_hits=self.opts.ten_always_hits,
+                       use_map=False)
+        out = ask.count(None)
+        self._log("hit", card.code, *(["--by", by] if by else []),
+                  *(["--vs", vs] if vs else []),
+                  *(["--difficulty", difficulty] if difficulty is not None else []),
+                  *(["--skill", skill] if skill else []), "--no-map")
+        return out
+
+    def crit(self, by: str, target: str, n: int, weapon: str = "Body") -> crits.Crit:
+        """``crit --weapon W --by UNIT --hits N --target UNIT`` (damage cards drawn from
+        the virtual Damage Deck; the log gives them with ``--card``)."""
+        ask = crits.CritAsk(weapon=weapon, hits=n, target=target, by=by)
+        out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
+        for key, value in out.changes.items():
+            self.data[key] = value
+        if self.lines is not None:
+            drawn = [*out.skipped, out.card]
+            self.lines.append(shlex.join(
+                ["crit", "--weapon", weapon, "--by", by, "--hits", str(n), "--target", target,
+                 *[w for c in drawn for w in ("--card", c)]]))
+        return out
+
+    def task(self, name: str, won: bool, n: int, by: str | None) -> tasks.TaskView:
+        """``task win|lose NAME --hits N --by UNIT``"""
+        board = tasks.board(self.data)
+        out = tasks.resolve(board, name, won, n, by, self.opts.task_win if won else "001")
+        self.data["tasks"] = tasks.board_state(board)
+        self._log("task", "win" if won else "lose", name, "--hits", n,
+                  *(["--by", by] if by else []))
+        return out
+
+
+__all__ = ["HAND_MAX", "HAND_START", "Exchange", "Player", "Table", "player_of"]

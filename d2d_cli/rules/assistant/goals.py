@@ -1,0 +1,143 @@
+"""Faction goals in a form the simulator can check (docs/solo.md "Goals").
+
+"Goals - Each Faction has Goals and they may be different. E.g. Rob the bank/Catch the
+robbers. Completing your Goals completes the Scene." (000 l.186). A scene's
+``[goals.FACTION]`` block states each goal as alternatives (``any``), each a list of
+conditions that must all hold:
+
+- ``rivals down`` — every unit of another faction is Dying or Dead;
+- ``down UNIT`` — that unit is Dying or Dead;
+- ``task NAME won`` / ``task NAME lost`` / ``task NAME not won``;
+- ``off map UNIT [UNIT…]`` — those units have left the map (needs a board: a unit with
+  no position never counts as gone);
+- ``clock N`` — the scene clock has reached N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.core.record import record
+
+DOWN = ("dying", "dead")  # 000 l.540 "Mortal Wound … is Dying"; Glossary Statuses
+
+
+@record
+class Condition:
+    kind: str  # rivals_down, down, task_won, task_lost, task_not_won, off_map, clock
+    names: tuple[str, ...] = ()
+    number: int = 0
+
+    @property
+    def text(self) -> str:
+        return {"rivals_down": "rivals down", "down": f"down {' '.join(self.names)}",
+                "task_won": f"task {' '.join(self.names)} won",
+                "task_lost": f"task {' '.join(self.names)} lost",
+                "task_not_won": f"task {' '.join(self.names)} not won",
+                "off_map": f"off map {' '.join(self.names)}",
+                "clock": f"clock {self.number}"}[self.kind]
+
+
+@record
+class Goal:
+    faction: str
+    text: str  # the scene's own words (its [factions] goal)
+    any: tuple[tuple[Condition, ...], ...]
+
+
+def parse_condition(text: str, units: Mapping[str, Any], tasks: Mapping[str, Any],
+                    where: str) -> Condition:
+    words = str(text).split()
+    low = [w.lower() for w in words]
+
+    def unit_names(rest: list[str]) -> tuple[str, ...]:
+        # unit names may hold spaces: match the longest known name at each point
+        names: list[str] = []
+        i = 0
+        while i < len(rest):
+            for j in range(len(rest), i, -1):
+                cand = " ".join(rest[i:j])
+                if cand in units:
+                    names.append(cand)
+                    i = j
+                    break
+            else:
+                raise BadInput(f"{where}: {' '.join(rest[i:])!r} is not a unit of the scene")
+        if not names:
+            raise BadInput(f"{where}: {text!r} names no unit")
+        return tuple(names)
+
+    if low == ["rivals", "down"]:
+        return Condition("rivals_down")
+    if low[:1] == ["down"]:
+        names = unit_names(words[1:])
+        return Condition("down", names)
+    if low[:2] == ["off", "map"]:
+        return Condition("off_map", unit_names(words[2:]))
+    if low[:1] == ["clock"] and len(words) == 2 and words[1].isdigit():
+        return Condition("clock", (), int(words[1]))
+    if low[:1] == ["task"] and len(words) >= 3:
+        state = "not won" if low[-2:] == ["not", "won"] else low[-1]
+        name = " ".join(words[1:-2] if state == "not won" else words[1:-1])
+        kind = {"won": "task_won", "lost": "task_lost", "not won": "task_not_won"}.get(state)
+        if kind is not None:
+            if name not in tasks:
+                raise BadInput(f"{where}: task {name!r} is not a task of the scene")
+            return Condition(kind, (name,))
+    raise BadInput(f"{where}: {text!r} is not a goal condition — rivals down, down UNIT, "
+                   "task NAME won|lost|not won, off map UNIT…, clock N")
+
+
+def parse(raw: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Goal]:
+    """The scene's ``[goals]`` (stored under the session's ``scene.goals``) checked
+    against its factions, units (and reserves) and tasks."""
+    scene = data.get("scene", {})
+    factions = scene.get("factions", {})
+    units = {**data.get("units", {}), **scene.get("reserves", {})}
+    tasks = data.get("tasks", {})
+    out: dict[str, Goal] = {}
+    for faction, spec in raw.items():
+        where = f"goals.{faction}"
+        if faction not in factions:
+            raise BadInput(f"{where}: {faction!r} is not a faction of the scene")
+        alts = spec.get("any") if isinstance(spec, dict) else None
+        if not isinstance(alts, list) or not alts or not all(
+                isinstance(a, list) and a for a in alts):
+            raise BadInput(f"{where}: give any = [[\"CONDITION\", …], …]")
+        out[faction] = Goal(faction, str(factions[faction].get("goal", "")), tuple(
+            tuple(parse_condition(c, units, tasks, where) for c in alt) for alt in alts))
+    if not out:
+        raise BadInput("the scene states no goals in a form sim can check: add a [goals] "
+                       "block (docs/solo.md \"Goals\")")
+    return out
+
+
+def is_down(unit: Mapping[str, Any]) -> bool:
+    cond = unit.get("conditions", {})
+    return any(bool(cond.get(k)) for k in DOWN)
+
+
+def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:
+    units = data.get("units", {})
+    if c.kind == "rivals_down":
+        return all(is_down(u) for u in units.values() if u.get("faction") != faction)
+    if c.kind == "down":
+        return all(n in units and is_down(units[n]) for n in c.names)
+    if c.kind == "off_map":
+        return all(n in units and bool(units[n].get("off_map")) for n in c.names)
+    if c.kind == "clock":
+        return int(data.get("clock", {}).get("value", 0)) >= c.number
+    task = data.get("tasks", {}).get(c.names[0], {})
+    challenge, progress = int(task.get("challenge", 1)), int(task.get("progress", 1))
+    won = challenge <= 0
+    if c.kind == "task_won":
+        return won
+    if c.kind == "task_lost":
+        return progress <= 0 and not won
+    return not won
+
+
+def reached(goal: Goal, data: Mapping[str, Any]) -> bool:
+    return any(all(holds(c, goal.faction, data) for c in alt) for alt in goal.any)

@@ -1,0 +1,268 @@
+"""The Narrator's policy for a unit's turn (docs/solo.md "The NPC policy").
+
+One function, :func:`plan`, decides for a Non-Player unit (``d2d npc plan``/``turn``) and
+for every unit of a simulated fight (``d2d sim``). In order:
+
+1. **Withdraw when Dying** — a Dying or Dead unit takes no Action.
+2. **Pursue the faction's goal** — a unit that works an open task its faction's goal
+   needs won works the task (the Thief on his Knot).
+3. **Choose the target** — among the Rivals still standing: first those the faction's
+   goal names (``down UNIT``), then those not held by a task (a prisoner is kept, not
+   fought); of those, the one this unit is likeliest to beat in a conflict (exact odds
+   of ``odds conflict`` from a full deck, at the two sides' Levels), then the lowest
+   Difficulty (Body), then the one already holding the most Crits.
+4. **Choose the approach** — a Non-Player always Stays and reveals Fate (000 l.417
+   "Non-Player Units don't have hands, so they always choose Stay"); a Player's unit
+   plays the card of its hand, Upper or Lower, with the best exact chance to win, or
+   Stays when no card beats Fate's own chance (000 l.419 "Stay - Return your Conflict
+   card to your hand and Reveal a Fate card instead").
+
+Movement: the policy does not plan Spaces yet; a unit spends its Move on Actions only
+(two Actions a round at Action Cost Speed/2, 001 l.545), and its conflicts are rolled off
+the map (``--no-map``); the plan says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from d2d_cli.rules.assistant.goals import Goal, is_down
+from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.deck.cards import Card
+
+SCORING = ("fast", "strong")
+
+
+@record
+class Reason(Result):
+    step: str  # target, movement, action, approach
+    choice: str
+    why: str
+
+
+@record
+class Plan(Result):
+    """A unit's turn as the policy proposes it."""
+
+    unit: str
+    action: str  # "attack", "task", "withdraw" or "none"
+    target: str | None  # a unit, or a task's name
+    approach: str  # "fate" (Stay) or a card code from the hand
+    chance: float | None  # the exact chance to win the conflict (a full deck)
+    reasons: tuple[Reason, ...]
+
+
+@lru_cache(maxsize=4096)
+def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: str,
+               fate_orientation: str, level_bonus: str) -> tuple[float, float]:
+    """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck."""
+    from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
+
+    got = conflict_odds(side_a, side_b, Piles.fresh(), DeckView("fresh", 54, 0),
+                        level_a=level_a, level_b=level_b, reading=reading,
+                        fate_orientation=fate_orientation, level_bonus=level_bonus)
+    both = got.both_win.value
+    return got.a_wins.value + both, got.b_wins.value + both
+
+
+def _faces(hand: Sequence[Card]) -> list[Card]:
+    """Each card of the hand Upper and Lower (the Player chooses, 000 l.413)."""
+    out: list[Card] = []
+    for c in hand:
+        out += [c.flipped(True), c.flipped(False)]
+    return out
+
+
+def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
+              attacking: bool) -> tuple[str, float]:
+    """The card (code) of ``hand`` with the best chance against a Fate reveal, or "fate"
+    (Stay) when none beats Stay. Attacking: the most wins with a Hit-scoring approach;
+    defending: the fewest wins for the attacker."""
+    from d2d_cli.rules.combat.conflict import approach_of, hit_value
+
+    la, lb = levels
+    keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
+    if attacking:
+        # Stay counts half its chance: about half of Fate's reveals are Lower
+        # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
+        best, score = "fate", (win_chance("fate", "fate", la, lb, *keys)[0] / 2, 0)
+        for c in _faces(hand):
+            if approach_of(c) not in SCORING:
+                continue
+            s = (win_chance(c.code, "fate", la, lb, *keys)[0], hit_value(c))
+            if s > score:
+                best, score = c.code, s
+        return best, score[0] * 2 if best == "fate" else score[0]
+    stay = win_chance("fate", "fate", la, lb, *keys)[0]
+    best, worst = "fate", stay
+    for c in _faces(hand):
+        p = win_chance("fate", c.code, la, lb, *keys)[0]
+        if p < worst - 1e-12:
+            best, worst = c.code, p
+    return best, 1 - worst
+
+
+def skill_for(unit: Mapping[str, Any]) -> str | None:
+    """The skill a unit fights with: None (its best Combat skill, as ``conflict``
+    chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.combat.situation import find_skill
+
+    for name, level in unit.get("skills", {}).items():
+        try:
+            if int(level) > 0 and find_skill(name).category == "Combat":
+                return None
+        except BadInput:
+            continue
+    return "none"
+
+
+def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
+            roster: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Both sides' Levels for a fight, as ``conflict`` works them out (its situation:
+    skills, Level Bonus, the stats' penalties), remembered by what they depend on: units
+    alike in skills, stats and conditions get the same Levels without a second look."""
+    units = data["units"]
+    key = (_fighter_key(units[a]), _fighter_key(units[b]))
+    got = _LEVELS.get(key)
+    if got is None:
+        from d2d_cli.rules.combat.situation import Terms, Who, assess
+        from d2d_cli.rules.units.roster import Unit
+
+        ua = roster[a] if roster is not None else Unit.from_state(a, units[a])
+        ub = roster[b] if roster is not None else Unit.from_state(b, units[b])
+        sit = assess(Who(ua, None), Who(ub, None, "--level-b"), Terms(),
+                     skill=skill_for(units[a]))  # off the map, as the engine rolls
+        got = _LEVELS[key] = (sit.a.level, sit.b.level)
+        if len(_LEVELS) > 4096:
+            _LEVELS.clear()
+    return got
+
+
+_LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
+
+
+_VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
+                       "faction"))
+
+
+def _fighter_key(u: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything of a unit a situation could read, but its round tokens, target, Crits
+    (their conditions count) and this round's Action count (its boosts count)."""
+    from d2d_cli.rules.units.unit_state import SPENT
+
+    out = []
+    for k, v in sorted(u.items()):
+        if k in _VOLATILE:
+            continue
+        if k == SPENT:
+            v = tuple(v.get("boosts", ()))
+        out.append((k, repr(v)))
+    return tuple(out)
+
+
+def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
+               goal: Goal | None) -> str | None:
+    if goal is None:
+        return None
+    wanted = {c.names[0] for alt in goal.any for c in alt if c.kind == "task_won"}
+    for tname, t in data.get("tasks", {}).items():
+        if tname in wanted and name in t.get("workers", ()) and \
+                t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
+            return str(tname)
+    return None
+
+
+def _held(data: Mapping[str, Any]) -> set[str]:
+    """Units held by a task (its workers while it is open): prisoners, not fighters."""
+    out: set[str] = set()
+    for t in data.get("tasks", {}).values():
+        if t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
+            out.update(t.get("workers", ()))
+    return out
+
+
+def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
+         hand: Sequence[Card] | None = None) -> Plan:
+    """The unit's turn: what it does, at whom, how, and why (one line each)."""
+    units = data.get("units", {})
+    unit = units[name]
+    faction = unit.get("faction")
+    goal = goals.get(faction) if faction else None
+    move, cost = unit.get("move"), unit.get("action_cost")
+    moving = Reason("movement", "stay put", "the policy does not move units yet: its Move "
+                    "pays for Actions, rolled off the map (--no-map)"
+                    + (f" (Move {move}, Action Cost {cost})" if move is not None
+                       else " (no round under way: d2d round start)"))
+    if is_down(unit):
+        return Plan(name, "withdraw", None, "fate", None, (
+            Reason("action", "withdraw", "Dying: the unit leaves the fight (no Action)"),))
+    task = _goal_task(name, unit, data, goal)
+    if task is not None:
+        levels = (0, 0)
+        approach, chance = ("fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
+                                               opts.fate_orientation, opts.level_bonus)[0])
+        if hand:
+            approach, chance = best_card(hand, levels, opts, attacking=True)
+        return Plan(name, "task", task, approach, chance, (
+            Reason("target", f"task {task}", f"the {faction} goal needs {task} won"),
+            moving,
+            Reason("action", "Interact", f"work the task {task} (Challenge −Hits on a win)"),
+            _approach_reason(approach, chance, hand)))
+    named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
+        if goal else set()
+    held = _held(data)
+    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)]
+    if not rivals:
+        return Plan(name, "none", None, "fate", None, (
+            Reason("target", "none", "no Rival is standing"),))
+    first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
+        or rivals
+    why_pool = ("the goal names it" if first[0] in named else
+                "a Rival not held by a task" if first[0] not in held else "the only Rivals")
+    keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
+    scored = []
+    for n in first:
+        la, lb = _levels(data, name, n, opts)
+        if hand:
+            _, p = best_card(hand, (la, lb), opts, attacking=True)
+        else:
+            p = win_chance("fate", "fate", la, lb, *keys)[0]
+        body = _body_level(units[n])
+        scored.append((-round(p, 12), body, -len(units[n].get("crits", [])), n, p, la, lb))
+    scored.sort(key=lambda s: s[:3])
+    _, body, _, target, p, la, lb = scored[0]
+    approach, chance = "fate", p
+    if hand:
+        approach, chance = best_card(hand, (la, lb), opts, attacking=True)
+    return Plan(name, "attack", target, approach, chance, (
+        Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), Difficulty "
+               f"{body}" + (f" of {len(first)} candidates" if len(first) > 1 else "")),
+        moving,
+        Reason("action", "Interact (Fight)", f"attack {target}"
+               + (f": Move −{cost}" if cost else "")),
+        _approach_reason(approach, chance, hand)))
+
+
+def _body_level(unit: Mapping[str, Any]) -> int:
+    text = str(unit.get("body", "0x0")).lower().replace("×", "x")
+    try:
+        return int(float(text.split("x")[0]))
+    except ValueError:
+        return 0
+
+
+def _approach_reason(approach: str, chance: float, hand: Sequence[Card] | None) -> Reason:
+    if hand is None:
+        return Reason("approach", "Stay (Fate)", "a Non-Player has no hand: it reveals Fate "
+                      "(000 l.417)")
+    if approach == "fate":
+        return Reason("approach", "Stay (Fate)", "no card in hand beats Fate's own chance "
+                      "(000 l.419)")
+    return Reason("approach", approach, f"the card in hand likeliest to win ({chance:.0%})")
+
+
+__all__ = ["Plan", "Reason", "best_card", "plan", "win_chance"]

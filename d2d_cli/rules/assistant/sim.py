@@ -1,0 +1,327 @@
+"""``d2d sim``: play a scene to its end many times and count who reaches its goal.
+
+Each run is a :class:`~d2d_cli.rules.assistant.engine.Table` seeded from the master
+seed and the run's index alone (so the report does not depend on how runs are shared
+among worker processes), played by :func:`fight`: rounds of ``round start``, each unit
+in turn (the most Move left first: the Countdown, 001 l.499–505) taking the Action the
+policy (``rules.assistant.policy.plan``) chooses, ``round end``; after every Action and
+every round the goals (``rules.assistant.goals``) are checked. A run keeps nothing but
+its :class:`Outcome`; :class:`Tally` adds outcomes up (memory does not grow with N).
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from d2d_cli.rules.assistant import policy
+from d2d_cli.rules.assistant.engine import Table, player_of
+from d2d_cli.rules.assistant.goals import Goal, is_down, reached
+from d2d_cli.rules.combat.conflict import Conflict
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.deck.cards import Card, parse_card
+
+MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
+MAX_RUNS = 1_000_000
+Z95 = 1.959963984540054  # the 97.5% point of the normal distribution
+
+
+def run_seed(seed: int, index: int) -> str:
+    """Run ``index``'s seed: the same whoever plays it (random.Random hashes a str
+    with SHA-512)."""
+    return f"d2d-sim:{seed}:{index}"
+
+
+@record
+class Outcome:
+    winner: str | None  # the faction whose goal was reached first; None: undecided
+    rounds: int
+    down: tuple[str, ...]  # units Dying or Dead at the end
+
+
+def _check(t: Table, goals: Mapping[str, Goal]) -> str | None:
+    for faction, goal in goals.items():
+        if reached(goal, t.data):
+            return faction
+    return None
+
+
+def _side(name: str, approach: str) -> str:
+    return f"{name}:{approach}"
+
+
+def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
+            benefits: bool) -> None:
+    """A Player's hand after a conflict: the card played is discarded (a Stay returns
+    it), and the winner's effects apply when it spent an Action (001 l.641 "IF not
+    Target gains no benefits on a Win"): Fast and Block draw, Block keeps its card
+    (001 l.736–758)."""
+    owner = player_of(t.units()[name])
+    p = t.players.get(owner) if owner is not None else None
+    if p is None:  # a Non-Player, or a Player's unit without a hand here: nothing held
+        return
+    if played != "fate":
+        card = parse_card(played)
+        p.hand = [h for h in p.hand if h.face != card.face] + [] \
+            if any(h.face == card.face for h in p.hand) else p.hand
+        keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
+            if benefits else set()
+        if "keep" in keys:
+            p.hand.append(card)
+        elif card.is_wild:  # "Always Shuffle" (001 l.758): back into the deck
+            p.deck.insert(t.rng.randrange(len(p.deck) + 1), card)
+        else:
+            p.discard.append(card)
+        if "draw" in keys:
+            p.draw(1)
+        if "take_from_discard" in keys and p.discard:
+            from d2d_cli.rules.combat.conflict import hit_value
+
+            best = max(p.discard, key=hit_value)
+            p.discard.remove(best)
+            p.hand.append(best)
+
+
+def _hand(t: Table, name: str) -> list[Card] | None:
+    owner = player_of(t.units()[name])
+    p = t.players.get(owner) if owner is not None else None
+    return None if p is None else p.hand
+
+
+def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
+    """Carry out an attack or a task Action as the commands do: ``unit act``,
+    ``conflict``, ``hit``, then ``crit`` or ``task win|lose``."""
+    a, target = plan.unit, plan.target
+    assert target is not None
+    t.act(a, "interact", target)
+    if plan.action == "task":
+        # A task against what an unskilled hand made (the Scout's Knot): both sides are
+        # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
+        c = t.conflict(_side(a, plan.approach), "fate", skill="none", disadvantage=("b",))
+        _settle(t, a, plan.approach, c, "a", True)
+        difficulty = int(t.data["tasks"][target]["difficulty"])
+        if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
+            assert c.side_a.card is not None
+            h = t.hit(c.side_a.card, by=a, difficulty=difficulty, skill="none")
+            t.task(target, True, h.hits, a)
+        elif c.outcome == "b" and c.approach_b in policy.SCORING:
+            assert c.side_b.card is not None
+            h = t.hit(c.side_b.card, by=None, difficulty=difficulty)
+            t.task(target, False, h.hits, a)
+        return
+    hand_b = _hand(t, target)
+    defend = "fate"
+    if hand_b:
+        la, lb = policy._levels(t.data, a, target, t.opts)
+        defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False)
+    skill = policy.skill_for(t.units()[a])
+    c = t.conflict(_side(a, plan.approach), _side(target, defend), skill)
+    _settle(t, a, plan.approach, c, "a", True)
+    _settle(t, target, defend, c, "b", False)
+    if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
+        assert c.side_a.card is not None
+        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
+        t.crit(a, target, h.hits)
+
+
+def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
+          only: Iterable[str] | None = None, plans: list[policy.Plan] | None = None
+          ) -> str | None:
+    """The round's Actions until no unit (of ``only``, if given) can pay its Action Cost
+    or wants to act: the unit with the most Move left goes next (the Countdown, 001
+    l.499–505), roster order among equals; each does what :func:`policy.plan` says.
+    Returns the faction whose goal is reached, as soon as one is."""
+    passed: set[str] = set()
+    allowed = None if only is None else set(only)
+    while True:
+        units = t.units()
+        ready = [n for n, u in units.items() if n not in passed and not is_down(u)
+                 and (allowed is None or n in allowed) and u.get("move") is not None
+                 and u["move"] >= max(1, u.get("action_cost") or 1)]
+        if not ready:
+            return None
+        name = max(ready, key=lambda n: units[n]["move"])
+        hand = _hand(t, name)
+        p = policy.plan(t.data, name, goals, t.opts,
+                        hand if pc == "best" and hand is not None else
+                        ([] if hand is not None else None))
+        if plans is not None:
+            plans.append(p)
+        if p.action not in ("attack", "task"):
+            passed.add(name)
+            continue
+        exchange(t, p, goals)
+        winner = _check(t, goals)
+        if winner is not None:
+            return winner
+
+
+def _one_side_left(t: Table) -> bool:
+    """No two factions have a unit standing (nor a reserve still to come): no one is left
+    to fight, so no goal can change."""
+    standing = {u.get("faction") for u in t.units().values() if not is_down(u)}
+    waiting = t.data.get("clock", {}).get("timed", [])
+    return len(standing) <= 1 and not any(not e.get("done") and e.get("unit")
+                                          for e in waiting)
+
+
+def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
+          opts: Options = DEFAULTS, log: bool = False, pc: str = "best"
+          ) -> tuple[Outcome, Table]:
+    """Play one fight from ``start`` (a session's data; copied, never changed)."""
+    # A pickle round trip copies the session's plain data ~5x faster than deepcopy.
+    t = Table(pickle.loads(pickle.dumps(start, -1)), random.Random(seed), opts, log)
+    winner: str | None = None
+    rounds = 0
+    while rounds < MAX_ROUNDS:
+        rounds += 1
+        t.round_start()
+        winner = turns(t, goals, pc)
+        if winner is not None:
+            break
+        t.round_end()
+        winner = _check(t, goals)
+        if winner is not None or _one_side_left(t):
+            break
+    down = tuple(n for n, u in t.units().items() if is_down(u))
+    return Outcome(winner, rounds, down), t
+
+
+# --------------------------------------------------------------------------- the tally
+
+
+@record(frozen=False)
+class Tally:
+    """What N runs add up to: counts only."""
+
+    runs: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    rounds: dict[int, int] = field(default_factory=dict)
+    down: dict[str, int] = field(default_factory=dict)
+
+    def add(self, o: Outcome) -> None:
+        self.runs += 1
+        key = o.winner or ""
+        self.wins[key] = self.wins.get(key, 0) + 1
+        self.rounds[o.rounds] = self.rounds.get(o.rounds, 0) + 1
+        for n in o.down:
+            self.down[n] = self.down.get(n, 0) + 1
+
+    def merge(self, other: Tally) -> None:
+        self.runs += other.runs
+        for k, v in other.wins.items():
+            self.wins[k] = self.wins.get(k, 0) + v
+        for r, v in other.rounds.items():
+            self.rounds[r] = self.rounds.get(r, 0) + v
+        for k, v in other.down.items():
+            self.down[k] = self.down.get(k, 0) + v
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of k successes in n runs (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (0.0 if k == 0 else max(0.0, mid - half)), (1.0 if k == n else min(1.0, mid + half))
+
+
+def play_runs(start: dict[str, Any], goals: Mapping[str, Goal], seed: int,
+              indexes: Iterable[int], opts: Options = DEFAULTS, pc: str = "best") -> Tally:
+    tally = Tally()
+    for i in indexes:
+        out, _ = fight(start, goals, run_seed(seed, i), opts, False, pc)
+        tally.add(out)
+    return tally
+
+
+@record
+class FactionRow(Result):
+    faction: str
+    goal: str
+    reached: int
+    chance: float
+    low: float  # the 95% Wilson interval
+    high: float
+
+
+@record
+class DownRow(Result):
+    unit: str
+    runs: int
+    share: float
+
+
+@record
+class SimReport(Result):
+    scene: str
+    runs: int
+    seed: int
+    workers: int
+    pc_policy: str
+    factions: tuple[FactionRow, ...]
+    undecided: int
+    rounds_mean: float
+    rounds: dict[str, int]
+    down: tuple[DownRow, ...]
+    log: str | None = None
+
+
+def report(scene: str, goals: Mapping[str, Goal], tally: Tally, seed: int, workers: int,
+           pc: str, log: str | None = None) -> SimReport:
+    n = tally.runs
+    rows = []
+    for faction, goal in goals.items():
+        k = tally.wins.get(faction, 0)
+        lo, hi = wilson(k, n)
+        rows.append(FactionRow(faction, goal.text, k, k / n if n else 0.0, lo, hi))
+    mean = sum(r * c for r, c in tally.rounds.items()) / n if n else 0.0
+    down = tuple(DownRow(u, c, c / n) for u, c in sorted(tally.down.items(),
+                                                         key=lambda x: (-x[1], x[0])))
+    return SimReport(scene, n, seed, workers, pc, tuple(rows), tally.wins.get("", 0), mean,
+                     {str(r): c for r, c in sorted(tally.rounds.items())}, down, log)
+
+
+__all__ = ["MAX_ROUNDS", "Outcome", "SimReport", "Tally", "exchange", "fight", "simulate",
+           "play_runs", "report", "run_seed", "wilson"]
+
+
+def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Options, str]
+           ) -> Tally:
+    start, goals, seed, lo, hi, opts, pc = args
+    return play_runs(start, goals, seed, range(lo, hi), opts, pc)
+
+
+def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
+             workers: int = 1, opts: Options = DEFAULTS, pc: str = "best",
+             progress: Callable[[int], None] | None = None) -> Tally:
+    """``runs`` fights, run ``i`` seeded by :func:`run_seed` alone, on ``workers``
+    processes (concurrent.futures); the tallies are added up, so the report is the same
+    whatever the number of workers. ``progress(n)`` is told each chunk's run count."""
+    size = max(1, min(250, runs // (max(1, workers) * 8) or 1))
+    chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
+              for lo in range(0, runs, size)]
+    total = Tally()
+    if workers <= 1:
+        for c in chunks:
+            total.merge(_chunk(c))
+            if progress is not None:
+                progress(c[4] - c[3])
+        return total
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_chunk, c): c for c in chunks}
+        for fut in as_completed(futures):
+            total.merge(fut.result())
+            if progress is not None:
+                c = futures[fut]
+                progress(c[4] - c[3])
+    return total

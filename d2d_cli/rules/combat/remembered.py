@@ -1,0 +1,188 @@
+"""A roll between two units reads what the round remembers (rules/units/exchange.py), so
+the table says a thing once: the cover, range and high ground said this round, the
+default Combat skill that reaches that range, whether the Target spent an Action on the
+Interact (001 l.639–641), and whether the Rival can reach the Actor to Counter-attack.
+
+Typed options always win over what was said; what was said is named in the result's
+``sources`` (``said_range``, ``said_cover``, ``said_high_ground``, ``target_action``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+from d2d_cli.rules.combat import situation as sit
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.units import exchange
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.units.roster import Unit
+
+E = TypeVar("E")
+
+UNSPENT_LINE = ('001 l.639–641 "Target may spend an Action / IF not Target gains no benefits '
+                'on a Win"')
+INTERRUPT_LINE = ('000 l.310 "The target must now choose to spend an Action or not. IF they '
+                  'do not THEN they gain no benefit if they Succeed in the Conflict"')
+# Effects that are no benefit: the Wild goes back into the deck whoever played it.
+NOT_A_BENEFIT = ("reshuffle",)
+
+
+def round_of(data: dict[str, Any] | None) -> tuple[int, str]:
+    raw = (data or {}).get("round") or {}
+    return int(raw.get("number", 0)), str(raw.get("phase", "none"))
+
+
+class Recalled(NamedTuple):
+    terms: Terms
+    skill: str | None
+    sources: dict[str, str]
+    unspent: str | None  # why the Target (side b) gains no benefit on a Win, or None
+    interrupt: bool  # the Interact was an Interrupt
+
+
+def _reach_skill(unit: Unit, range_: int) -> str | None:
+    """The unit's best Combat skill whose kind of attack reaches ``range_`` (001
+    l.685–695), when its best Combat skill does not: the Skirmisher's Ranged 1 at Range
+    3, not its Close Combat 1. None when the best Combat skill reaches (or none does)."""
+    best: tuple[int, str] | None = None
+    top_any: tuple[int, str] | None = None
+    for name, level in unit.skills.items():
+        try:
+            sk = sit.find_skill(name)
+        except Exception:  # a skill the table does not know is no Combat skill
+            continue
+        kind = sit.table()["skill_kind"].get(sk.key)
+        if sk.category != "Combat" or level <= 0 or kind is None:
+            continue
+        if top_any is None or level > top_any[0]:
+            top_any = (level, name)
+        top = sit.table()["range"][kind].get("max")
+        if top is not None and range_ > top:
+            continue
+        if best is None or level > best[0]:
+            best = (level, name)
+    return best[1] if best and top_any and best[1] != top_any[1] else None
+
+
+def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
+    """The Range between two units placed on the session's map, or None."""
+    if not data or not data.get("board"):
+        return None
+    from d2d_cli.rules.board.derive import field
+
+    got = field(data)
+    geo = got.derive(a, b) if got is not None else None
+    return None if geo is None else int(geo.range)
+
+
+def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: Terms,
+           skill: str | None, spent: bool | None = None,
+           reading: str = "001", use_map: bool = True) -> Recalled:
+    """``terms`` with what the round remembers filled in where nothing was typed; the
+    Actor's default skill by reach; and whether the Target spent an Action. ``spent``
+    is ``--spent/--unspent`` (it overrides the round); ``reading`` is ``[rules]
+    target_action`` ("001": every Target of an Interact; "000": an Interrupted one)."""
+    number, phase = round_of(data)
+    out: dict[str, str] = {}
+    changes: dict[str, Any] = {}
+    if a is not None and b is not None:
+        if terms.range is None:
+            got = exchange.range_between(a, b, number, phase)
+            if got is not None:
+                changes["range"] = got
+                out["said_range"] = f"Range {got} between {a.name} and {b.name} (said this round)"
+        if terms.cover is None:
+            for side, unit, rival in (("b", b, a), ("a", a, b)):
+                pct = exchange.cover_of(unit, rival.name, number, phase)
+                if pct:
+                    changes["cover"] = f"{side}:{pct}"
+                    out["said_cover"] = f"{unit.name} in Cover {pct}% (said this round)"
+                    break
+        if terms.high_ground is None:
+            up = exchange.higher(a, b, number, phase)
+            if up is not None:
+                changes["high_ground"] = up
+                who = a.name if up == "a" else b.name
+                out["said_high_ground"] = f"{who} has High Ground (said this round)"
+    terms = terms._replace(**changes) if changes else terms
+    reach = terms.range
+    if reach is None and use_map and skill is None and a is not None and b is not None \
+            and terms.attack is None:
+        reach = _map_range(data, a, b)
+    if skill is None and a is not None and reach is not None and terms.attack is None:
+        skill = _reach_skill(a, reach)
+        if skill is not None:
+            out["skill_by_reach"] = f"{a.name} {skill}: its best Combat skill that reaches " \
+                                    f"Range {reach} (001 l.685–695)"
+    unspent, interrupt = None, False
+    if spent is not None:
+        if not spent:
+            unspent = "--unspent: the Target spent no Action"
+        out["target_action"] = "--spent" if spent else "--unspent"
+    elif a is not None and b is not None:
+        rec = exchange.interacted(b, number, phase)
+        if rec is not None and rec.get("by") == a.name:
+            interrupt = bool(rec.get("interrupt"))
+            answered = rec.get("action")
+            counts = reading == "001" or interrupt
+            if counts and not answered:
+                unspent = f"{b.name} spent no Action on {a.name}'s " + (
+                    "Interrupt" if interrupt else "Interact")
+            out["target_action"] = (f"{b.name} spent an Action" if answered else
+                                    f"{b.name} spent no Action") + (
+                " (an Interrupt)" if interrupt else "")
+    return Recalled(terms, skill, out, unspent, interrupt)
+
+
+def rival_reaches(b_skill: str | None, range_: int | None) -> bool:
+    """Whether the Rival's defending skill reaches the Actor at ``range_``."""
+    if b_skill is None or range_ is None:
+        return True
+    try:
+        sk = sit.find_skill(b_skill)
+    except Exception:
+        return True
+    kind = sit.table()["skill_kind"].get(sk.key)
+    if kind is None:
+        return True
+    top = sit.table()["range"][kind].get("max")
+    return top is None or range_ <= top
+
+
+def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
+         reading: str = "001") -> tuple[tuple[E, ...], tuple[str, ...]]:
+    """The Target's effects after the rule: none but what is no benefit when it spent no
+    Action; no Counter-attack when it cannot reach the Actor."""
+    notes: list[str] = []
+    kept = list(effects)
+    if unspent is not None and any(getattr(e, "key", "") not in NOT_A_BENEFIT for e in kept):
+        kept = [e for e in kept if getattr(e, "key", "") in NOT_A_BENEFIT]
+        line = UNSPENT_LINE if reading == "001" else INTERRUPT_LINE
+        notes.append(f"No benefit for B: {unspent} ({line})")
+    if not reaches and any(getattr(e, "key", "") == "counterattack" for e in kept):
+        kept = [e for e in kept if getattr(e, "key", "") != "counterattack"]
+        notes.append("No Counter-attack for B: it cannot reach A at this Range "
+                     "(001 l.685–695)")
+    return tuple(kept), tuple(notes)
+
+
+_SAID_ON_MAP = {"said_range": "range", "said_cover": "cover",
+                "said_high_ground": "high_ground"}
+
+
+def relabel(situation: sit.Situation, recalled: Recalled) -> sit.Situation:
+    """The map's readout names what was said this round as said, not typed (the map
+    keeps a typed value and says so, rules.board.derive)."""
+    geo = situation.geometry
+    said = [k for s, k in _SAID_ON_MAP.items() if s in recalled.sources]
+    if geo is None or not said:
+        return situation
+    from d2d_cli.rules.core.record import replace
+
+    texts = dict(geo.sources)
+    for key in said:
+        if str(texts.get(key, "")).startswith("typed: "):
+            texts[key] = "said this round (d2d unit situation): " + texts[key][len("typed: "):]
+    return situation._replace(geometry=replace(geo, sources=texts))

@@ -1,0 +1,59 @@
+"""``odds conflict`` between units of the session: each side's Level worked out as ``d2d
+conflict`` works it out — the skill (by reach), the condition penalties, and what the
+round remembers (the cover, range and high ground said with ``unit situation``) — so an
+effect that changes a roll changes its odds. The odds themselves are
+``exact.conflict_odds``'s."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.core.options import DEFAULTS, Options
+
+
+class Sides(NamedTuple):
+    """The sides as ``exact.conflict_odds`` takes them (an approach, a card or fate) and
+    their Levels after every modifier."""
+
+    side_a: str
+    side_b: str
+    level_a: int
+    level_b: int
+
+
+def _plain(spec: Any) -> str:
+    if spec.source == "fate":
+        return "fate"
+    return str(spec.card.code if spec.card is not None else spec.approach)
+
+
+def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None,
+             level_b: int | None, opts: Options = DEFAULTS) -> Sides | None:
+    """The sides and Levels when a side names a unit (``Archer:7S^``, ``"Goblin
+    Scout"``); None when neither does."""
+    from d2d_cli.rules.combat import conflict
+
+    if not data.get("units"):
+        return None
+    from d2d_cli.rules.units.roster import roster
+
+    m = conflict.matchup([side_a, side_b], roster(data))
+    if m.a.unit is None and m.b.unit is None:
+        return None
+    ask = conflict.ask([side_a, side_b], data, None, level_a=level_a, level_b=level_b,
+                      opts=opts)
+    sit = ask.situation
+    if sit.advantage_a.extra or sit.advantage_b.extra:
+        raise BadInput("odds conflict counts no Advantage or Disadvantage cards yet: "
+                       f"{_why(sit)} — give the Levels with --level-a/--level-b and "
+                       "approaches instead of units")
+    if sit.no_block:
+        raise BadInput("odds conflict does not count a side that can't Block (Flanking "
+                       "from Arc:Back, 000 l.326)")
+    return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level)
+
+
+def _why(sit: Any) -> str:
+    srcs = [s.why for st in (sit.advantage_a, sit.advantage_b) for s in st.sources]
+    return "; ".join(srcs) or "Advantage"

@@ -1,0 +1,139 @@
+"""The Python API (issue 18 item 6): docs/api.md's examples run as written; the API
+and the commands share their operations, so the same calls on two sessions give the
+same results and the same files; locking, journal and undo as the commands do them;
+examples/prep_scene.py runs through the API."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from d2d_cli.api import BadInput, NotFound, Session, SessionError
+from d2d_cli.rules.core.result import to_json
+from tests.helpers import ROOT, Runner
+
+
+def _blocks() -> list[str]:
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S)
+
+
+def test_every_python_block_of_docs_api_runs(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("D2D_DATA_DIR", str(tmp_path / "data"))
+    blocks = _blocks()
+    assert len(blocks) >= 6
+    namespace: dict[str, Any] = {"__name__": "docs_api"}
+    for i, block in enumerate(blocks):
+        try:
+            exec(compile(block, f"docs/api.md block {i + 1}", "exec"), namespace)
+        except Exception as e:  # name the block that failed
+            raise AssertionError(f"docs/api.md block {i + 1} failed: {e!r}\n{block}") from e
+
+
+def test_the_api_and_the_commands_give_the_same_results_and_files(
+        d2d: Runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One engine: the same steps through `d2d … --json` and through the API, from the
+    same seed, give the same JSON and byte-identical session files (journal aside)."""
+    monkeypatch.chdir(tmp_path)
+    cli, api = tmp_path / "cli.toml", tmp_path / "api.toml"
+    d2d.ok("--seed", "4", "session", "new", cli)
+    s = Session.new(api, seed=4)
+    steps: list[tuple[list[str], Any]] = [
+        (["scene", "load", "combat1"], lambda: s.scene.load("combat1")),
+        (["fate", "draw", "3"], lambda: s.fate.draw(3)),
+        (["fate", "die", "d10", "--count", "2"], lambda: s.fate.die("d10", 2)),
+        (["task", "new", "Rope", "--difficulty", "4"], lambda: s.task.new("Rope", 4)),
+        (["round", "start"], lambda: s.round.start()),
+        (["conflict", "Archer:7S^", "Goblin Scout", "--skill", "Ranged", "--range", "3"],
+         lambda: s.conflict("Archer:7S^", "Goblin Scout", skill="Ranged", range=3)),
+        (["hit", "2S", "3H", "4C", "--by", "Archer", "--vs", "Goblin Scout"],
+         lambda: s.hit("2S", "3H", "4C", by="Archer", vs="Goblin Scout")),
+        (["crit", "--power", "5x1", "--hits", "2", "--target", "Goblin Scout"],
+         lambda: s.crit(power="5x1", hits=2, target="Goblin Scout")),
+        (["unit", "condition", "Thief", "add", "fatigue", "--count", "2"],
+         lambda: s.unit.condition("Thief", "add", "fatigue", 2)),
+        (["unit", "move", "Archer", "forward", "2"],
+         lambda: s.unit.move("Archer", "forward", "2")),
+        (["unit", "act", "Thief", "recover", "fatigue"],
+         lambda: s.unit.act("Thief", "recover", "fatigue")),
+        (["unit", "add", "Orc", "--body", "9x1", "--mind", "4x1", "--will", "5x1",
+          "--speed", "4x0", "--skill", "Close Combat=2"],
+         lambda: s.unit.add("Orc", body="9x1", mind="4x1", will="5x1", speed="4x0",
+                            skills=["Close Combat=2"])),
+        (["task", "win", "Knot", "--hits", "2", "--by", "Thief"],
+         lambda: s.task.win("Knot", 2, "Thief")),
+        (["task", "lose", "Rope", "--hits", "1"], lambda: s.task.lose("Rope", 1)),
+        (["round", "end"], lambda: s.round.end()),
+        (["clock", "advance", "3"], lambda: s.clock.advance(3)),
+        (["char", "new", "Rook", "--body", "7", "--speed", "5", "--archetype", "thief"],
+         lambda: s.char.new("Rook", body="7", speed="5", archetype="thief")),
+        (["char", "show", "Rook"], lambda: s.char.show("Rook")),
+        (["char", "list"], lambda: s.char.list()),
+        (["fate", "shuffle"], lambda: s.fate.shuffle()),
+        (["session", "undo"], lambda: {"reverted": to_json(s.undo())}),
+    ]
+    for argv, call in steps:
+        want = d2d.json("--session", cli, *argv)
+        got = to_json(call())
+        if argv[:2] == ["session", "undo"]:
+            for e in (want, got):
+                e["reverted"].pop("at")
+        assert got == want, argv
+    assert api.read_bytes() == cli.read_bytes()
+    # the journal holds the same commands (the API's label puts options in its order)
+    def words(path: Path) -> list[list[str]]:
+        return [sorted(shlex.split(e["command"])) for e in d2d.json(
+            "--session", path, "session", "log", "--last", "50")["entries"]]
+
+    assert words(api) == words(cli)
+
+
+def test_a_refused_call_raises_the_command_s_error_and_changes_nothing(
+        tmp_path: Path) -> None:
+    s = Session.new(tmp_path / "s.toml", seed=1)
+    s.scene.load("combat1")
+    before = s.path.read_bytes()
+    with pytest.raises(NotFound, match="no task 'Bridge'"):
+        s.task.win("Bridge", 1)
+    with pytest.raises(BadInput):
+        s.unit.condition("Archer", "add", "fatigue", 0)
+    assert s.path.read_bytes() == before
+    s.path.write_text(s.path.read_text().replace('player = "Player1"', "player = nan"))
+    with pytest.raises(SessionError, match=r"\[units\.Archer\] player"):
+        s.fate.draw()
+
+
+def test_a_with_block_holds_the_lock_until_it_ends(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer waits for the block (here: gives up after its lock timeout, exit
+    3, nothing changed), as it would wait for a command."""
+    from tests.helpers import run_process
+
+    s = Session.new(tmp_path / "s.toml", seed=1)
+    with s:
+        s.fate.draw()
+        other = run_process("--session", str(s.path), "fate", "draw",
+                            env={"D2D_LOCK_TIMEOUT": "0.3"})
+        assert other.returncode == 3, other.stderr
+    assert len(s.fate.draw(0 + 1).cards) == 1
+    log = [e["command"] for e in Runner().json("--session", s.path, "session", "log")
+           ["entries"]]
+    assert log == ["fate draw 1", "fate draw 1"]
+
+
+def test_prep_scene_example_runs_through_the_api(tmp_path: Path) -> None:
+    script = ROOT / "examples" / "prep_scene.py"
+    assert "subprocess" not in script.read_text()
+    assert "from d2d_cli.api import" in script.read_text()
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "scene prep: all checks passed"

@@ -1,0 +1,197 @@
+"""``d2d sim`` (rules/assistant/engine.py, sim.py, goals.py, policy.py): one engine — the
+simulated fight is the commands' own rules calls, so its log of d2d commands, replayed
+with ``d2d play`` on the starting session, reaches the same state (issue 22 item 4)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Player, Table
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.deck.cards import parse_card
+from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
+from tests.helpers import assert_refused
+
+# The sections a fight changes; the Fate and Damage decks are left out: the log gives
+# every card with --card, and table mode never touches the virtual decks (DESIGN.md).
+COMPARED = ("units", "tasks", "clock", "round", "scene")
+
+
+def _session(d2d: Any, path: Path) -> dict[str, Any]:
+    d2d.ok("--session", path, "scene", "load", "combat1")
+    return tomllib.loads(path.read_text("utf-8"))
+
+
+def _replay(path: Path, lines: list[str], data_dir: Path) -> dict[str, Any]:
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "d2d_cli", "--session", str(path), "play"],
+                          input="".join(f"{x}\n" for x in lines), capture_output=True,
+                          text=True, timeout=120,
+                          env={**os.environ, "D2D_DATA_DIR": str(data_dir)})
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    return tomllib.loads(path.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_log_replayed_with_play_reaches_the_same_state(d2d, data_dir: Path,
+                                                           seed: int) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "fight.toml"
+    start = _session(d2d, path)
+    goals = g.parse(start["scene"]["goals"], start)
+    out, table = sim.fight(start, goals, sim.run_seed(seed, 0), DEFAULTS, log=True)
+    assert table.lines and table.lines[0] == "round start"
+    assert any(x.startswith("crit ") for x in table.lines)
+    after = _replay(path, table.lines, data_dir)
+    for key in COMPARED:
+        assert after.get(key) == table.data.get(key), key
+    assert sim.fight(start, goals, sim.run_seed(seed, 0), DEFAULTS)[0] == out  # no log
+
+
+def test_sim_log_writes_the_fight_from_its_scene(d2d, data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = data_dir / "fight.log"
+    path = data_dir / "s.toml"
+    got = d2d.json("--session", path, "--seed", 5, "sim", "combat1", "--runs", 1,
+                   "--log", log)
+    lines = log.read_text("utf-8").splitlines()
+    assert lines[0] == "scene load combat1" and got["log"] == str(log)
+    start = _session(d2d, data_dir / "t.toml")
+    goals = g.parse(start["scene"]["goals"], start)
+    out, table = sim.fight(start, goals, sim.run_seed(5, 0), DEFAULTS, log=True)
+    assert lines[1:] == table.lines
+    winners = [f["faction"] for f in got["factions"] if f["reached"]]
+    assert winners == ([out.winner] if out.winner else [])
+
+
+def test_same_seed_same_report_whatever_the_workers(d2d, data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "s.toml"
+    one = d2d.json("--session", path, "--seed", 11, "sim", "combat1", "--runs", 12,
+                   "--workers", 1)
+    two = d2d.json("--session", path, "--seed", 11, "sim", "combat1", "--runs", 12,
+                   "--workers", 2)
+    assert {**one, "workers": 0} == {**two, "workers": 0}
+    assert one["runs"] == 12 and sum(f["reached"] for f in one["factions"]) + \
+        one["undecided"] == 12
+
+
+def test_wilson_interval() -> None:
+    lo, hi = sim.wilson(39, 40)
+    assert (round(lo, 4), round(hi, 4)) == (0.8712, 0.9956)
+    assert sim.wilson(0, 10)[0] == 0.0 and round(sim.wilson(0, 10)[1], 4) == 0.2775
+
+
+def test_tally_is_counts_only() -> None:
+    t = sim.Tally()
+    for i in range(1000):
+        t.add(sim.Outcome("A" if i % 3 else None, 1 + i % 4, ("X",) if i % 2 else ()))
+    assert t.runs == 1000 and t.wins == {"": 334, "A": 666}
+    assert t.rounds == {1: 250, 2: 250, 3: 250, 4: 250} and t.down == {"X": 500}
+
+
+def test_goals_parse_and_check() -> None:
+    data = {"scene": {"factions": {"A": {"goal": "win"}, "B": {"goal": "hold"}},
+                      "reserves": {}},
+            "units": {"Archer": {"faction": "A", "conditions": {}},
+                      "Goblin Scout": {"faction": "B", "conditions": {"dying": 1}}},
+            "tasks": {"Knot": {"difficulty": 4, "challenge": 0, "progress": 2}},
+            "clock": {"value": 3}}
+    goals = g.parse({"A": {"any": [["task Knot won", "rivals down"]]},
+                     "B": {"any": [["down Archer"], ["clock 5"]]}}, data)
+    assert g.reached(goals["A"], data) and not g.reached(goals["B"], data)
+    assert g.parse_condition("down Goblin Scout", data["units"], {}, "x").names == (
+        "Goblin Scout",)
+    with pytest.raises(Exception, match="not a goal condition"):
+        g.parse({"A": {"any": [["win everything"]]}}, data)
+    with pytest.raises(Exception, match="not a unit of the scene"):
+        g.parse({"A": {"any": [["down Nobody"]]}}, data)
+
+
+def test_a_single_exchange_agrees_with_odds_within_the_interval() -> None:
+    """Item 5: a Non-Player's attack (a Fate reveal each side, both Level 1 by Close
+    Combat 1 against the same) — the frequencies of `conflict`'s outcome over 4,000
+    seeded exchanges on a fresh deck fall inside the 95% Wilson interval around
+    odds' exact fractions."""
+    import random
+
+    data = {"units": {
+        "Scout": {"kind": "unit", "body": "2x1", "mind": "6x1", "will": "2x1",
+                  "speed": "5x0", "faction": "B", "skills": {"Close Combat": 1},
+                  "conditions": {}},
+        "Rival": {"kind": "unit", "body": "2x1", "mind": "6x1", "will": "2x1",
+                  "speed": "5x0", "faction": "A", "skills": {"Close Combat": 1},
+                  "conditions": {}}}}
+    exact = conflict_odds("fate", "fate", Piles.fresh(), DeckView("fresh", 54, 0),
+                          level_a=1, level_b=1)
+    n = 4000
+    counts = {"a": 0, "b": 0, "both": 0, "tie": 0}
+    rng = random.Random(22)
+    for _ in range(n):
+        t = Table(dict(data), rng)
+        counts[t.conflict("Scout:fate", "Rival:fate").outcome] += 1
+    for key, p in (("a", exact.a_wins), ("b", exact.b_wins), ("both", exact.both_win),
+                   ("tie", exact.tie)):
+        lo, hi = sim.wilson(counts[key], n)
+        assert lo <= p.value <= hi, (key, counts[key], p.fraction)
+    assert exact.a_wins.fraction == exact.b_wins.fraction != Fraction(0)
+
+
+def test_a_hand_holds_at_most_ten() -> None:
+    """000 l.109 "Players shuffle their Conflict Decks and draw 5 cards. Max Cards in
+    Hand is 10."""
+    p = Player("P", [parse_card(c) for c in ("2C", "3C", "4C", "5C", "6C", "7C", "8C",
+                                              "9C", "10C", "JC", "QC", "KC")])
+    assert p.draw(5) == 5 and p.draw(7) == 5 and len(p.hand) == 10 and p.draw(1) == 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["sim", "combat1", "--runs", "0"], "--runs must be"),
+    (["sim", "combat1", "--runs", "2", "--log", "x.log"], "give --runs 1"),
+    (["sim", "combat1", "--pc", "smart"], "--pc is best or fate"),
+    (["sim", "combat1", "--workers", "0"], "--workers must be"),
+    (["sim"], "no scene in this session"),
+])
+def test_refusals_change_nothing(d2d, data_dir: Path, args: list[str], message: str
+                                 ) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "s.toml"
+    d2d.ok("--session", path, "fate", "status")
+    assert_refused(d2d, data_dir, ["--session", str(path), *args], message)
+
+
+def test_sim_on_the_session_never_writes_it(d2d, data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "s.toml"
+    d2d.ok("--session", path, "scene", "load", "combat1")
+    before = path.read_bytes()
+    got = d2d.json("--session", path, "--seed", 3, "sim", "--runs", 3, "--workers", 1)
+    assert got["scene"] == "Combat #1" and got["runs"] == 3
+    assert path.read_bytes() == before
+    assert json.dumps(got)  # plain JSON
+
+
+def test_a_roster_view_builds_only_the_units_looked_up() -> None:
+    """conflict and hit read their two units through RosterView: a lookup by the stored
+    name builds one Unit, the same one every time; the view reads as the roster does."""
+    from d2d_cli.rules.units.roster import RosterView, find, roster
+
+    data = {"units": {f"Gob {i}": {"kind": "unit", "body": "2x1", "speed": "5x0"}
+                      for i in range(100)}}
+    view = RosterView(data)
+    assert find(view, "Gob 7") is find(view, "Gob 7") and len(view._built) == 1
+    assert find(view, "gob 8").name == "Gob 8"  # a name in another case reads them all
+    assert list(view) == list(roster(data)) and len(view) == 100
+    assert {n: u.to_state() for n, u in view.items()} == {
+        n: u.to_state() for n, u in roster(data).items()}
