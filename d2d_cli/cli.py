@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 from typer.models import TyperInfo
 
 from d2d_cli import __version__, compat, env, render
+from d2d_cli.commands import _complete
 from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
 from d2d_cli.registry import GROUPS, Settings, hoist_globals
@@ -94,6 +95,9 @@ def _next_option(args: list[str], opt: str) -> int:
 class D2DGroup(HelpWhenBare, TyperGroup):
     """The root group: lazy subcommands and the error boundary."""
 
+    # Where a usage error sends the reader; ``d2d play`` sets "type '{help}'" on
+    # the root it runs its lines through (its lines have no "d2d" and no --help habit).
+    help_hint = "see '{path} --help'"
     # Built commands, per process: inside ``d2d play`` each group is built once.
     _built: dict[str, Any] = {}
 
@@ -212,7 +216,10 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         message = e.format_message()
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
-            message += f" (see '{ctx.command_path} --help')"
+            hint = getattr(ctx.find_root().command, "help_hint", D2DGroup.help_hint)
+            command = ctx.command_path.partition(" ")[2]
+            message += " (" + hint.format(path=ctx.command_path,
+                                          help=f"help {command}".strip()) + ")"
             if render.current_command() is None:  # raised before the command ran
                 render.begin(ctx.command_path.partition(" ")[2] or None)
         render.error(render.current_command(), "usage", message, as_json=as_json)
@@ -300,7 +307,7 @@ def root(
     ctx: typer.Context,
     session: Annotated[str | None, typer.Option(
         "--session", envvar="D2D_SESSION", metavar="NAME|PATH",
-        autocompletion=lambda incomplete: _complete_sessions(incomplete),
+        click_type=_complete.SESSION,
         help="Session name (under the user data dir) or a path ending in .toml.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
@@ -328,12 +335,6 @@ def root(
                        run=given.run, root=given.root, env=given.env)
 
 
-def _complete_sessions(incomplete: str) -> list[str]:
-    from d2d_cli.commands._complete import complete_sessions
-
-    return complete_sessions(incomplete)
-
-
 _root: Any = None
 
 
@@ -350,6 +351,9 @@ def main(argv: list[str] | None = None, env: env.Environment | None = None) -> i
     (d2d_cli/env.py; a test's double), default the current one."""
     if COMPLETE_VAR in os.environ:  # a shell asks for completions: Typer's formats
         compat.completion_init()
+        from d2d_cli import completion
+
+        completion.register()  # bash gets its names escaped (d2d_cli/completion.py)
     try:
         code = int(root_command().main(argv, prog_name="d2d", standalone_mode=False,
                                        env=env) or 0)

@@ -1,23 +1,39 @@
-"""Every use of a private name of Typer, its bundled Click, or Rich: here and nowhere else.
+"""Every use of a private name of Typer, its bundled Click, or Rich: here and nowhere else
+(DESIGN.md "Libraries": nothing mirrors a library's private internals).
 
-d2d reaches past the libraries' public API in a few places (tab completion, Click's
-exception classes, which Typer 0.28 bundles as ``typer._click``). Each such use is one
-small function or name below, so a new release is checked in one file. The versions it
-was written for are in :data:`WRITTEN_FOR`; tests/test_compat.py fails, saying so, on an
-installed version outside them (and checks that every name still resolves).
+Typer 0.28 vendors Click as ``typer._click``: Click's documented extension points
+(completion classes, parameter types, its exceptions) are reached through that private
+path, and Typer's own completion script and shell detection are not public either. Each
+such use is one name below, so a new release is checked in one file: when Typer exposes
+them (or stops vendoring Click) only this module changes. The versions it was written
+for are in :data:`WRITTEN_FOR`; tests/test_compat.py fails, saying so, on an installed
+version outside them (and checks that every name still resolves).
 
 Importing it costs nothing beyond Typer itself (cli.py imports Typer anyway).
 """
 
 from __future__ import annotations
 
-# Typer 0.28 bundles Click as ``typer._click`` and re-exports neither class: a bad command
-# line (exit 2), and the base of every error Click reports itself.
+# Click's exceptions, re-exported by Typer 0.28 as neither: a bad command line (exit 2),
+# and the base of every error Click reports itself.
 from typer._click.exceptions import ClickException, UsageError
 
-__all__ = ["ClickException", "UsageError", "WRITTEN_FOR", "completion_init",
+# ----------------------------------------------------------------- shell completion
+# Click's documented completion API (click.palletsprojects.com "Shell Completion"):
+# a ShellComplete subclass per shell registered with add_completion_class, and a
+# ParamType whose shell_complete returns CompletionItems for a parameter's values.
+from typer._click.shell_completion import (
+    CompletionItem,
+    ShellComplete,
+    add_completion_class,
+    split_arg_string,
+)
+from typer._click.types import StringParamType
 
-           "completion_script", "shell_name"]
+__all__ = ["WRITTEN_FOR", "ClickException", "CompletionItem", "ShellComplete",
+           "StringParamType", "UsageError", "add_completion_class", "completion_init",
+           "completion_script", "shell_name", "split_arg_string"]
+
 # package -> (lowest, first version not covered): checked by tests/test_compat.py.
 WRITTEN_FOR: dict[str, tuple[str, str]] = {
     "typer": ("0.28", "0.29"),  # typer._click, typer.completion._get_shell_name

@@ -1,17 +1,19 @@
-"""Tab completion of a ``d2d play`` line: commands, options and their values.
+"""Tab completion: of a ``d2d play`` line, and the bash side of ``d2d <TAB>``.
 
-The candidates come from the same place as the shell's ``d2d <TAB>``: Click's completion
-of the real command tree (so a new command or option completes with no change here),
-and the completer functions of ``commands/_complete.py`` for names read from the session
-(units, tasks…) and the rules' tables (skills, conditions, cards…). What this module
-adds is the part a shell does for Click: cutting a half-typed line into words, and
-quoting a name with spaces (``"Goblin Scout"``) as it is inserted.
+The candidates of both come from one place: Click's completion of the real command tree
+(so a new command or option completes with no change here), whose name-taking
+parameters complete through ``commands/_complete.py`` (one matching rule for units,
+tasks, skills, conditions, kinds…). What this module adds is the part a shell does for
+Click: cutting a half-typed line into words and quoting a name with spaces
+(``"Goblin Scout"``) as it is inserted into a play line (:func:`candidates`); for bash,
+escaping each candidate so bash reads it back as one word (:class:`BashComplete`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from d2d_cli.compat import CompletionItem, ShellComplete, add_completion_class, split_arg_string
 from d2d_cli.registry import GLOBAL_FLAGS, GLOBAL_WITH_VALUE, GROUPS, hoist_globals
 from d2d_cli.rules.core.record import record
 
@@ -22,6 +24,9 @@ BUILTINS = {
     "exit": "Leave the shell (or Ctrl-D)",
     "quit": "Leave the shell (or Ctrl-D)",
 }
+# Commands that make no sense inside d2d play: play itself, and the tour (which runs a
+# session of its own); neither completes nor is listed by the shell's help.
+NOT_IN_PLAY = ("play", "tour")
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
             "@%+=:,./-_^♣♦♥♠×")
 
@@ -121,44 +126,121 @@ def candidates(line: str, obj: Any) -> list[Candidate]:
 
 
 def _first_word(part: Partial) -> list[Candidate]:
-    offered = {**{name: g.help for name, g in GROUPS.items() if name != "play"}, **BUILTINS}
+    offered = {**{name: g.help for name, g in GROUPS.items() if name not in NOT_IN_PLAY},
+               **BUILTINS}
     typed = part.incomplete.lower()
     return [Candidate(name, part.start, name, help_) for name, help_ in offered.items()
             if name.startswith(typed)]
 
 
 def _click_items(words: list[str], incomplete: str, obj: Any) -> list[Any]:
-    """Click's completion of ``d2d WORDS INCOMPLETE``: the same resolution of the command,
-    option or argument being completed as the shell's ``d2d <TAB>``."""
-    from typer._click import shell_completion as sc
-
+    """Click's completion of ``d2d WORDS INCOMPLETE`` (its documented
+    ``ShellComplete.get_completions``): the same resolution of the command, option or
+    argument being completed, and the same name completers (commands/_complete.py), as
+    the shell's ``d2d <TAB>``."""
     root = obj.root
     args = hoist_globals(list(words))
-    ctx = sc._resolve_context(root, {"obj": obj}, "d2d", args)
-    target, typed = sc._resolve_incomplete(ctx, args, incomplete)
-    names = _names_of(target)
-    if names is not None:  # our completer, unfiltered: it matches any case, later words
-        items = [sc.CompletionItem(v[0], help=v[1]) if isinstance(v, tuple)
-                 else sc.CompletionItem(v) for v in names(ctx, [], typed)]
-    else:
-        items = target.shell_complete(ctx, typed)
+    items = list(PlayComplete(root, {"obj": obj}, "d2d", COMPLETE_VAR)
+                 .get_completions(args, incomplete))
     if incomplete.startswith("-") and words:  # global options work after the command too
         globals_ = [p for p in root.params if getattr(p, "opts", None)
                     and p.opts[0] in (*GLOBAL_WITH_VALUE, *GLOBAL_FLAGS)]
         have = {i.value for i in items}
-        items += [sc.CompletionItem(p.opts[0], help=p.help) for p in globals_
+        items += [CompletionItem(p.opts[0], help=p.help) for p in globals_
                   if p.opts[0].startswith(incomplete) and p.opts[0] not in have]
-    return list(items)
+    return items
 
 
-def _names_of(target: Any) -> Any:
-    """The completer given to a Typer parameter (``autocompletion=``), called as
-    ``(ctx, args, incomplete)``. Typer wraps it in a filter that keeps only names
-    starting with the typed text, case-sensitively; the shell wants ``gob`` to find
-    ``Goblin Scout``, so it calls the completer itself. None when there is none."""
-    wrapped = getattr(target, "_custom_shell_complete", None)
-    if wrapped is None or not wrapped.__closure__:
-        return None
-    cells = dict(zip(wrapped.__code__.co_freevars, wrapped.__closure__, strict=True))
-    cell = cells.get("autocompletion")
-    return cell.cell_contents if cell is not None else None
+# --------------------------------------------------------------------------- bash
+
+COMPLETE_VAR = "_D2D_COMPLETE"  # the variable the shells' scripts set (cli.COMPLETE_VAR)
+
+
+def escape(value: str) -> str:
+    """A value as bash reads it back as one word: ``Goblin Scout`` → ``Goblin\\ Scout``
+    (a backslash before every character a shell would treat specially)."""
+    return "".join(ch if ch in _SAFE else "\\" + ch for ch in value)
+
+
+class PlayComplete(ShellComplete):
+    """Click's completion for a ``d2d play`` line: only its resolution of what is being
+    completed (``get_completions``); the line editor does the rest."""
+
+    name = "d2d-play"
+    source_template = ""
+
+    def source_vars(self) -> dict[str, Any]:
+        return {}
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        return [], ""
+
+    def format_completion(self, item: Any) -> str:
+        return str(item.value)
+
+
+class BashComplete(ShellComplete):
+    """Bash, by Click's documented extension point (a ``ShellComplete`` registered for
+    the ``complete_bash`` instruction): Typer's script and protocol, except that each
+    candidate comes back as bash must insert it. Bash puts a candidate in the line as it
+    is: ``Goblin Scout`` would become two words, so it is escaped (``Goblin\\ Scout``)
+    unless the word being completed opened a quote (``"Goblin Sc``), which bash then
+    closes itself."""
+
+    name = "bash"
+    source_template = ""  # the script is Typer's: cli's --show-completion prints it
+    quoted = False
+    trim = ""
+
+    def source_vars(self) -> dict[str, Any]:
+        return {"complete_func": self.func_name, "autocomplete_var": self.complete_var,
+                "prog_name": self.prog_name}
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        import os
+
+        raw = os.environ["COMP_WORDS"]  # bash's words, joined, with their quotes as typed
+        cwords = split_arg_string(raw)
+        cword = int(os.environ["COMP_CWORD"])
+        incomplete = cwords[cword] if cword < len(cwords) else ""
+        if cword == len(cwords) - 1:
+            self.quoted = split_partial(raw).quote is not None
+        # Bash cuts words at ':' too (COMP_WORDBREAKS): `Thief:fa` arrives as `Thief`,
+        # `:`, `fa`. The word is glued back for Click, and what bash replaces is only
+        # the part after the colon, so the candidates lose that prefix (as
+        # bash-completion's __ltrim_colon_completions does).
+        start = cword
+        if incomplete == ":" and cword >= 2:
+            start = cword - 1
+        elif cword >= 3 and cwords[cword - 1] == ":":
+            start = cword - 2
+        if start != cword:
+            self.trim = cwords[start] + ":"
+            incomplete = self.trim + (incomplete if incomplete != ":" else "")
+        return cwords[1:start], incomplete
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[Any]:
+        """A candidate ending in ``:`` (``Thief:``, a unit side of a conflict waiting for
+        its approach) is not a whole word: bash would put a space after it, so bash is
+        given its continuations instead (``Thief:fast``…)."""
+        items = super().get_completions(args, incomplete)
+        out: list[Any] = []
+        for item in items:
+            value = str(item.value)
+            if value.endswith(":") and value != incomplete:
+                out += super().get_completions(args, value) or [item]
+            else:
+                out.append(item)
+        return out
+
+    def format_completion(self, item: Any) -> str:
+        value = str(item.value)
+        if self.trim and value.startswith(self.trim):
+            value = value[len(self.trim):]
+        return value if self.quoted else escape(value)
+
+
+def register() -> None:
+    """Make :class:`BashComplete` answer ``_D2D_COMPLETE=complete_bash`` (after Typer
+    registered its own classes)."""
+    add_completion_class(BashComplete, "bash")

@@ -82,11 +82,12 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
                         here) == 1 else "+"
                     text = (u.label + mark).ljust(cell) if wide else u.label
                     parts.append(f"[bold {COLOURS[colour[u.faction] % len(COLOURS)]}]"
-                                 f"{_esc(text)}[/]")
+                                 f"{_esc(text.rstrip())}[/]" + " " * (len(text) -
+                                                                     len(text.rstrip())))
                 else:
                     ch = row[x]
-                    text = _esc(ch) + " " * (cell - 1)
-                    parts.append(text if ch == "." else f"[bold]{text}[/]")
+                    pad = " " * (cell - 1)
+                    parts.append(ch + pad if ch == "." else f"[bold]{_esc(ch)}[/]{pad}")
             out.append("".join(parts).rstrip())
     import textwrap
 

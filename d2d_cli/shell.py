@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from d2d_cli import session
-from d2d_cli.completion import candidates
+from d2d_cli.completion import NOT_IN_PLAY, candidates
 from d2d_cli.errors import D2DError
-from d2d_cli.registry import Settings
+from d2d_cli.registry import GROUPS, Settings
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.overview import summary
+
+PLAY_HINT = "type '{help}'"  # where a usage error sends the reader (cli.D2DGroup)
 
 SHELL_HELP = """\
 d2d play — every d2d command, without the "d2d" in front:
@@ -40,6 +42,15 @@ Tab completes commands, options, cards, names (quoted when they hold spaces).
 The line at the bottom shows the round, the clock, the Fate cards left and the unit
 named last. The session file is read afresh for every line.
 """
+
+
+def shell_help() -> str:
+    """The shell's ``help``: its own words, then the commands a line can start with (not
+    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion)."""
+    offered = {name: g.help for name, g in GROUPS.items() if name not in NOT_IN_PLAY}
+    width = max(map(len, offered)) + 2
+    rows = [f"  {name.ljust(width)}{help_}" for name, help_ in offered.items()]
+    return SHELL_HELP + "\nCommands:\n" + "\n".join(rows) + "\n"
 
 
 @record(frozen=False)
@@ -88,12 +99,11 @@ class Shell:
         if words[0] == "play":
             sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
             return 2
+        if words == ["help"]:
+            self.out.write(shell_help())
+            return 0
         if words[0] == "help":
-            if len(words) == 1:
-                self.out.write(SHELL_HELP + "\n")
-                words = ["--help"]
-            else:
-                words = [*words[1:], "--help"]
+            words = [*words[1:], "--help"]
         elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
             words = ["session", *words]
         code = self.run(words)
@@ -103,6 +113,9 @@ class Shell:
     def run(self, words: list[str]) -> int:
         """``d2d WORDS`` in this process, through the one-shot entry point."""
         assert self.run_argv is not None, "a Shell is given the root's run (d2d play does)"
+        hinted = self.root is not None and "help_hint" in type(self.root).__dict__
+        if hinted:  # a usage error points at the shell's own help, not at `d2d … --help`
+            self.root.help_hint = PLAY_HINT
         try:
             return self.run_argv([*self.globals(), *words])
         except SystemExit as e:  # a command that exits on its own
@@ -111,6 +124,8 @@ class Shell:
             sys.stderr.write("d2d: interrupted\n")
             return 130
         finally:
+            if hinted:
+                del self.root.help_hint
             sys.stdout.flush()
             sys.stderr.flush()
 
@@ -148,16 +163,24 @@ class Shell:
 
     # ------------------------------------------------------------------- loops
 
-    def run_lines(self, lines: Iterable[str]) -> int:
+    def run_lines(self, lines: Iterable[str], keep_going: bool = False) -> int:
         """Plain mode (stdin or stdout is not a terminal): run each line, no prompt.
-        Ends with the exit code of the last line (like sh)."""
-        code = 0
-        for line in lines:
+        A failing line stops the script with its exit code, as ``sqlite3 -bail`` or
+        ``sh -e`` would (a script must be able to tell); with ``keep_going`` every line
+        runs and the exit code is the first failure's. Either way stderr names the
+        line that failed."""
+        first = 0
+        for number, line in enumerate(lines, 1):
             result = self.run_line(line)
             if result is None:
                 break
-            code = result
-        return code
+            if result:
+                sys.stderr.write(f"d2d play: line {number} failed (exit {result}): "
+                                 f"{line.strip()}\n")
+                first = first or result
+                if not keep_going:
+                    break
+        return first
 
     def interact(self) -> int:
         """The interactive loop on a terminal, with prompt_toolkit."""
@@ -199,7 +222,7 @@ def _completer(shell: Shell) -> Any:
     return D2DCompleter()
 
 
-def start(settings: Settings) -> int:
+def start(settings: Settings, keep_going: bool = False) -> int:
     """Run the shell on the session of ``settings`` (or the current one), through the
     root entry points it carries: interactive on a terminal, else line by line from
     stdin."""
@@ -208,5 +231,5 @@ def start(settings: Settings) -> int:
     shell.data()  # a bad --session or an unusable file is refused before anything else
     if sys.stdin.isatty() and sys.stdout.isatty():
         return shell.interact()
-    return shell.run_lines(sys.stdin)
+    return shell.run_lines(sys.stdin, keep_going)
 

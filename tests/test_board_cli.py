@@ -202,6 +202,8 @@ def test_a_double_sized_unit_turns_only_where_its_back_has_room(d2d: Runner, tab
     d2d.ok(*table, "round", "start")
     assert_refused(d2d, tmp_path, [*table, "unit", "move", "Ogre", "turn", "W"],
                    "Ogre would stand off the map at I2")
+    assert_refused(d2d, tmp_path, [*table, "unit", "face", "Ogre", "W"],
+                   "Ogre would stand off the map at I2")
     r = d2d.json(*table, "unit", "move", "Ogre", "forward")
     assert r["space"] == "H3"
     assert d2d.json(*table, "board")["units"][3]["spaces"] == ["H3", "H2"]
@@ -300,6 +302,16 @@ def test_a_typed_option_overrides_the_map_and_says_so(d2d: Runner, table: Any) -
 
 def test_flanking_high_ground_confined_and_outnumbered_come_from_the_map(
         d2d: Runner, table: Any) -> None:
+    # 000 l.132 "Range, Line of Sight, and Cover" are the Fight's; l.323–326 High Ground
+    # and Flanking; l.454 Confined.
+    assert "Range, Line of Sight, and Cover" in rule_line("000", 132)
+    assert "High Ground - IF Elevation higher than Rival THEN Initiative:+1" in rule_line(
+        "000", 323)
+    assert "Flanking" in rule_line("000", 324)
+    assert "IF you are within Arc:Left or Arc:Right of your Rival THEN Initiative:+1." in \
+        rule_line("000", 325)
+    assert "Confined** - IF another Unit shares your Space THEN Initiative:-1." in rule_line(
+        "000", 454)
     # The Merc (Melee 2) on E3 facing E attacks the Ogre on F3 facing N (Range 1); the
     # Archer, the Merc's Ally, stands on G3.
     d2d.ok(*table, "unit", "place", "Ogre", "F3", "N")
@@ -407,3 +419,18 @@ def test_a_reserves_space_is_checked_too(d2d: Runner, tmp_path: Path) -> None:
     assert_refused(d2d, tmp_path, ["--session", path, "scene", "load", f],
                    "scene: reserves.Wolf: Wolf cannot stand on B4: the rock there cannot be "
                    "entered")
+
+
+def test_from_the_rivals_back_arc_it_cannot_block(d2d: Runner, table: Any,
+                                                  tmp_path: Path) -> None:
+    # 000 l.326 "IF you are within Arc:Back of your Target THEN Initiative:+2 and Rival
+    # can't Block." The Merc on E3 facing E; the Ogre on F3 facing E, its back to him.
+    assert "Rival can't Block" in rule_line("000", 326)
+    d2d.ok(*table, "unit", "place", "Ogre", "F3", "E")
+    r = d2d.json(*table, "conflict", "Merc:strong", "Ogre:fast")
+    assert (r["map"]["rival_arc"], r["map"]["terms"]["flank"]) == ("back", "a:back")
+    assert ("flank", "a", 2, "map") in {(m["key"], m["side"], m["level"], m["origin"])
+                                        for m in r["modifiers"]}
+    assert r["cannot_block"] == ["b"]
+    assert_refused(d2d, tmp_path, [*table, "conflict", "Merc:strong", "Ogre:block"],
+                   "B can't Block")

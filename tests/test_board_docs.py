@@ -19,7 +19,9 @@ MODULES = ("grid", "placement", "moves", "sight", "derive", "view")
 def test_every_quote_is_in_the_rule_text() -> None:
     board_md = (ROOT / "docs" / "board.md").read_text(encoding="utf-8")
     rules_md = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    section = rules_md[rules_md.index("## The board (issue 21)"):]
+    start = rules_md.index("## The board (issue 21)")
+    end = rules_md.find("\n## ", start + 1)
+    section = rules_md[start:end if end > 0 else None]
     assert check_quotes(board_md) >= 1
     assert check_quotes(section) >= 12
     code = "".join(Path(importlib.import_module(f"d2d_cli.rules.board.{m}").__file__ or "")

@@ -401,3 +401,20 @@ def test_reachable_spaces_for_a_planner() -> None:
             w = moves.walk(board, here, kind, side)
             here, spent = Placement("A", w.end, 0), spent + w.cost
         assert (here.space, spent) == (space, route.move)
+
+
+BOARDS = st.lists(st.text(".o#%~", min_size=8, max_size=8), min_size=8, max_size=8)
+SMALL = st.tuples(st.integers(0, 7), st.integers(0, 7))
+
+
+@given(BOARDS, SMALL, SMALL)
+def test_sight_is_mutual_and_cover_comes_in_quarters(rows: list[str], a: grid.Space,
+                                                     b: grid.Space) -> None:
+    board = parse_board({"grid": "\n".join(rows)})
+    assert (sight.sight_blocker(board, a, b) is None) == (sight.sight_blocker(board, b, a)
+                                                          is None)
+    found = sight.cover(board, a, b, set())
+    assert found.percent in (0, 25, 50, 75, 100)
+    assert found.percent == 25 * sum(e.obstacle is not None for e in found.edges)
+    if a != b:
+        assert len(found.edges) == 1 + len(sight.surrounding(board, a, b))

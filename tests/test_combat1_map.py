@@ -115,3 +115,47 @@ def test_combat_1_with_the_map_doing_the_geometry(d2d: Any, tmp_path: Path) -> N
     assert where() == {"Archer": ("E7", "N"), "Thief": ("K1", "S"),
                        "Goblin Scout": ("G4", "SW"), "Goblin Skirmisher": ("C6", "S")}
     d2d.ok(*s, "round", "end")
+
+
+def test_round2s_replay_with_the_map_instead_of_what_is_said(d2d: Any,
+                                                              tmp_path: Path) -> None:
+    """tests/combat1_replay.py's steps (the table replay), with the two steps that say
+    the situation (l.589 "Range -" and l.592 "gains some Cover": ``unit situation``)
+    left out: the map gives the Range, and the Conflicts and the Hits are checked for
+    what the map says instead."""
+    from tests.combat1_replay import STEPS
+
+    def javelin(r: dict[str, Any]) -> None:
+        m = r["map"]
+        assert (m["range"], m["terms"], m["sources"]["range"].split(" (")[0]) == (
+            3, {"range": 3}, "Range 3 on the map: Goblin Skirmisher C5 → Archer E8")
+        assert "said_range" not in r["sources"] and r["modifiers"] == []
+        assert (r["side_a"]["level"], r["side_b"]["level"]) == (1, 1)
+        assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "block", "b")
+
+    def attack(r: dict[str, Any]) -> None:
+        m = r["map"]
+        assert (m["actor_space"], m["rival_space"], m["range"], m["cover"]) == (
+            "E7", "G4", 3, 0)
+        assert r["modifiers"] == [] and "said_cover" not in r["sources"]
+        assert (r["side_b"]["skill"], r["side_b"]["level"]) == ("Close Combat", 1)
+        assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
+
+    def hits(r: dict[str, Any]) -> None:
+        assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 0, 2, 1)
+
+    instead = {(587, "conflict"): javelin, (596, "conflict"): attack, (596, "hit"): hits}
+    s = ["--session", tmp_path / "combat1.toml"]
+    played = 0
+    for step in STEPS:
+        if step.argv[:2] == ("unit", "situation"):
+            continue
+        check = instead.get((step.line, step.argv[0]), step.check)
+        result = d2d.json(*s, *step.argv)
+        try:
+            check(result)
+        except AssertionError as e:
+            raise AssertionError(f"l.{step.line} {step.quote!r}: d2d {' '.join(step.argv)}"
+                                 f" gave {e}") from None
+        played += 1
+    assert played == len(STEPS) - 2

@@ -17,9 +17,6 @@ from tests.helpers import ROOT
 # on a module imported from them, a `_click_…` method of Typer's classes.
 _PRIVATE = re.compile(r"\b(?:typer|click|rich)(?:\.\w+)*\._[a-z]|\._click_[a-z]|"
                       r"\bsc\._[a-z]")
-# Not moved yet: completion.py's uses move here with issue 20's completion work (another
-# branch); the integrator removes this entry when that work is merged.
-_NOT_MOVED_YET = {"completion.py"}
 
 
 def _parts(v: str) -> tuple[int, ...]:
@@ -57,7 +54,7 @@ def test_every_private_name_still_resolves() -> None:
 def test_no_other_module_uses_a_private_name() -> None:
     found = []
     for path in sorted((ROOT / "d2d_cli").rglob("*.py")):
-        if path.name == "compat.py" or path.name in _NOT_MOVED_YET:
+        if path.name == "compat.py":
             continue
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             code = line.split("#")[0]

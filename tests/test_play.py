@@ -111,7 +111,11 @@ def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
     shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.run_line("help") == 0
     out = capsys.readouterr().out
-    assert out.startswith(SHELL_HELP + "\n" + "Usage: d2d [OPTIONS] COMMAND [ARGS]...")
+    assert out.startswith(SHELL_HELP + "\nCommands:\n  fate      The Fate deck: draw")
+    # Only what a line can start with: not the shell itself, the tour or the root's
+    # one-shot options (issue 20.10).
+    for absent in ("  play ", "  tour ", "--install-completion", "--show-completion"):
+        assert absent not in out
     assert shell.run_line("help fate draw") == 0
     assert capsys.readouterr().out.startswith("Usage: d2d fate draw [OPTIONS] [n]")
     assert shell.run_line("d2d fate status") == 0  # the prefix, typed out of habit
@@ -129,8 +133,8 @@ def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_play_reads_lines_from_a_pipe(tmp_path: Path) -> None:
-    """Not a terminal: no prompt, no status line, the lines' output; the exit code is the
-    last line's (as sh's)."""
+    """Not a terminal: no prompt, no status line, the lines' output; the last line fails,
+    so the exit code is its own, and stderr names it."""
     env = {"D2D_DATA_DIR": str(tmp_path / "d")}
     proc = subprocess.run([sys.executable, "-m", "d2d_cli", "--seed", "7", "play"],
                           input="fate draw 2\nfate coin --card 7H\nfate draw x\n",
@@ -140,9 +144,34 @@ def test_play_reads_lines_from_a_pipe(tmp_path: Path) -> None:
                            "52 left to draw, 2 in the discard pile\n"
                            "7♥ 7 of Cups ↑ → Tails\n")
     assert proc.stderr == ("d2d: error: Invalid value for 'n': 'x' is not a valid int. "
-                           "(see 'd2d fate draw --help')\n")
+                           "(type 'help fate draw')\n"
+                           "d2d play: line 3 failed (exit 2): fate draw x\n")
     ok = run_process("play", env=env)  # empty input: nothing run, exit 0
     assert (ok.returncode, ok.stdout, ok.stderr) == (0, "", "")
+
+
+SCRIPT = "fate coin --card 7H\nfate draw x\nfate coin --card 8S\nunit show Nobody\n"
+
+
+def test_a_script_stops_at_its_first_failing_line(tmp_path: Path) -> None:
+    """Like ``sqlite3 -bail`` or ``sh -e``: line 2 fails, line 3 never runs, the exit
+    code is line 2's."""
+    env = {**_env(), "D2D_DATA_DIR": str(tmp_path / "d")}
+    proc = subprocess.run([sys.executable, "-m", "d2d_cli", "play"], input=SCRIPT,
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert (proc.returncode, proc.stdout) == (2, "7♥ 7 of Cups ↑ → Tails\n")
+    assert proc.stderr.splitlines()[-1] == "d2d play: line 2 failed (exit 2): fate draw x"
+
+
+def test_keep_going_runs_every_line_and_exits_with_the_first_failure(tmp_path: Path) -> None:
+    env = {**_env(), "D2D_DATA_DIR": str(tmp_path / "d")}
+    proc = subprocess.run([sys.executable, "-m", "d2d_cli", "play", "--keep-going"],
+                          input=SCRIPT, capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == "7♥ 7 of Cups ↑ → Tails\n8♠ 8 of Swords ↑ → Heads\n"
+    failed = [x for x in proc.stderr.splitlines() if x.startswith("d2d play:")]
+    assert failed == ["d2d play: line 2 failed (exit 2): fate draw x",
+                      "d2d play: line 4 failed (exit 2): unit show Nobody"]
 
 
 def _env() -> dict[str, str]:
@@ -246,3 +275,16 @@ def test_the_readme_says_how_to_put_d2d_on_path_then_play() -> None:
                                      "## `d2d` on your PATH", "source .venv/bin/activate",
                                      "pipx install .", "## At the table: `d2d play`")]
     assert order == sorted(order)
+
+
+def test_inside_play_a_usage_error_points_at_help(d2d, capsys) -> None:
+    """Inside the shell a line has no "d2d" and help is a word of its own; outside, the
+    one-shot hint is unchanged (the shell's hint does not leak from its lines)."""
+    shell = Shell(run_argv=cli.main, root=cli.root_command())
+    assert shell.run_line("fate draw x") == 2
+    assert capsys.readouterr().err == (
+        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate draw')\n")
+    assert shell.run_line("nosuch") == 2
+    assert capsys.readouterr().err.endswith("(type 'help')\n")
+    assert cli.main(["fate", "draw", "x"]) == 2
+    assert capsys.readouterr().err.endswith("(see 'd2d fate draw --help')\n")

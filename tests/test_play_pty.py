@@ -134,8 +134,8 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
 
     # An error prints its one line, and the shell goes on.
     assert t.run("fate draw x") == [
-        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (see 'd2d fate draw "
-        "--help')"]
+        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate "
+        "draw')"]
 
     # Ctrl-C drops the line being typed, never the shell.
     t.child.send("fate dr")

@@ -237,7 +237,8 @@ def test_shell_completion_of_unit_names(d2d, data_dir) -> None:
     env = {**os.environ, "D2D_DATA_DIR": str(data_dir), "_D2D_COMPLETE": "complete_bash",
            "COMP_WORDS": "d2d unit show G", "COMP_CWORD": "3"}
     res = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=60)
-    assert res.stdout.split("\n")[0] == "Goblin Scout", (res.stdout, res.stderr)
+    # Escaped as bash must insert it: one argument (tests/test_completion_shells.py).
+    assert res.stdout.split("\n")[0] == "Goblin\\ Scout", (res.stdout, res.stderr)
     env["COMP_WORDS"] = "d2d char show R"
     res = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=60)
     assert res.stdout.strip() == "Rook"

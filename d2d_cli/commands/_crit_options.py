@@ -36,23 +36,23 @@ VehicleOpt = Annotated[bool, typer.Option(help="Use the vehicle location chart."
 
 # The Damage Modifiers (000 l.520–533), in the text's order (issue 19).
 VulnerableOpt = Annotated[bool, typer.Option(
-    "--vulnerable", help="The target has a Vulnerability: Damage +1 (000 l.525; default: "
+    "--vulnerable", help="The target has a Vulnerability: Damage +1 (default: "
     "its gear's vulnerable types).")]
 WildLuckOpt = Annotated[bool, typer.Option(
-    "--wild-luck", help="A Wild is discarded: ALL Successes cancelled (000 l.526).")]
+    "--wild-luck", help="A Wild is discarded: ALL Successes cancelled.")]
 ScreenOpt = Annotated[int | None, typer.Option(
     "--screen", metavar="N", help="A Screen's rating: Damage −N, and the Screen loses what "
-    "it stopped; before Armor (000 l.527; default: the target's gear).")]
+    "it stopped; before Armor (default: the target's gear).")]
 ShieldOpt = Annotated[str | None, typer.Option(
     "--shield", metavar="[LOC+LOC=]VALUE", help="A Shield covering those locations (or "
     "every one): Damage −its Armor value (a number, or a rating's Level) at a covered Hit "
-    "Location (000 l.530; default: the target's gear).")]
+    "Location (default: the target's gear).")]
 ItemDamageOpt = Annotated[str | None, typer.Option(
     "--item-damage", metavar="ITEM", help="An Item in the Hit Location takes Damaged +1: "
-    "Damage −1 (000 l.531).")]
+    "Damage −1.")]
 LuckOpt = Annotated[int, typer.Option(
     "--luck", metavar="N", help="Character Points spent: Damage −N, from the target "
-    "character's CP (000 l.533).")]
+    "character's CP.")]
 DifficultyOpt = Annotated[str | None, typer.Option(
     "--difficulty", metavar="STAT", help='With [rules] weapon_damage = "difficulty": the '
     "target's Difficulty (default: the --target unit's Body).")]

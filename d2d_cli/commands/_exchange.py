@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 NameArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
-                                        autocompletion=_complete.complete_units)]
+                                        click_type=_complete.UNIT)]
 OtherArg = Annotated[str, typer.Argument(metavar="TARGET", help="The unit it Interrupts.",
-                                         autocompletion=_complete.complete_units)]
+                                         click_type=_complete.UNIT)]
 
 
 def _in_round(ctx: typer.Context, step: Callable[[dict[str, Unit], int, str], R]) -> R:
@@ -43,16 +43,16 @@ def situation(
     vs: Annotated[str | None, typer.Option(
         "--vs", metavar="OTHER", help="The other unit (needed for --range and "
         "--high-ground; with --cover, cover against it only).",
-        autocompletion=_complete.complete_units)] = None,
+        click_type=_complete.UNIT)] = None,
     cover: Annotated[int | None, typer.Option(
         "--cover", metavar="PCT", help="The unit's Cover in 25% steps (0 takes it off): "
-        "its Rival's Level -1 per 25% (001 l.716–718).")] = None,
+        "its Rival's Level -1 per 25%.")] = None,
     range_: Annotated[int | None, typer.Option(
-        "--range", metavar="N", help="Spaces between the unit and OTHER (001 l.681).")]
+        "--range", metavar="N", help="Spaces between the unit and OTHER.")]
     = None,
     high_ground: Annotated[bool | None, typer.Option(
         "--high-ground/--no-high-ground", help="The unit is (or is no longer) higher than "
-        "OTHER: Level +1 (000 l.323).")] = None,
+        "OTHER: Level +1.")] = None,
     clear: Annotated[bool, typer.Option("--clear", help="Forget what was said of the "
                                         "unit this round.")] = False,
     json: _app.JsonOpt = False,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d2d_cli import operations
-from d2d_cli.commands._complete import complete_cards
+from d2d_cli.commands._complete import CARD
 from d2d_cli.commands._state import target
 from d2d_cli.rules.deck.cards import Card
 
@@ -20,7 +20,7 @@ R = TypeVar("R")
 
 CardOpt = Annotated[
     list[str] | None,
-    typer.Option("--card", "-c", metavar="CARD", autocompletion=complete_cards,
+    typer.Option("--card", "-c", metavar="CARD", click_type=CARD,
                  help="Table mode: a card drawn at the table (e.g. QH^, 10sv, RW); repeat "
                       "for more. The virtual deck is not touched."),
 ]

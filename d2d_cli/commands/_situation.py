@@ -7,39 +7,43 @@ from typing import Annotated, Any
 
 import typer
 
+from d2d_cli.commands import _complete
+
 SkillOpt = Annotated[str | None, typer.Option(
-    "--skill", metavar="SKILL", help="The Actor's skill: its Level from the session (default: "
+    "--skill", metavar="SKILL", click_type=_complete.SKILL,
+    help="The Actor's skill: its Level from the session (default: "
     "the unit's best Combat skill; 'none' = no applicable skill, Unskilled).")]
 RivalSkillOpt = Annotated[str | None, typer.Option(
-    "--rival-skill", metavar="SKILL", help="The Rival's defending skill (default: the same "
+    "--rival-skill", metavar="SKILL", click_type=_complete.SKILL,
+    help="The Rival's defending skill (default: the same "
     "skill if it holds it, else its best Combat skill; 'none' = Unskilled).")]
 SkillStatOpt = Annotated[str | None, typer.Option(
     "--skill-stat", metavar="STAT", help="The skills' main Stat, whose condition penalties "
-    "lower the Level (000 l.453; default Body for a Combat skill).")]
+    "lower the Level (default Body for a Combat skill).")]
 RangeOpt = Annotated[int | None, typer.Option(
-    "--range", metavar="N", help="Spaces to the Target (001 l.681–695: Melee Level -1 at 0; "
+    "--range", metavar="N", help="Spaces to the Target (Melee Level -1 at 0; "
     "Reach Disadvantage at 0; ranged Disadvantage at 0–1).")]
 AttackOpt = Annotated[str | None, typer.Option(
-    "--attack", metavar="KIND", help="The Actor's kind of attack: close, melee, reach or "
+    "--attack", metavar="KIND", click_type=_complete.ATTACK,
+    help="The Actor's kind of attack: close, melee, reach or "
     "ranged (default: from its skill).")]
 CoverOpt = Annotated[str | None, typer.Option(
     "--cover", metavar="[a:|b:]PCT", help="Cover of the Rival (or a:PCT, of the Actor) in "
-    "25% steps: the other side's Level -1 per 25% (001 l.716–718).")]
+    "25% steps: the other side's Level -1 per 25%.")]
 HighGroundOpt = Annotated[str | None, typer.Option(
-    "--high-ground", metavar="a|b", help="The side higher than its Rival: Level +1 "
-    "(000 l.323).")]
+    "--high-ground", metavar="a|b", help="The side higher than its Rival: Level +1.")]
 FlankOpt = Annotated[str | None, typer.Option(
     "--flank", metavar="[a:|b:]side|back", help="The Actor (or b:) flanks from the Rival's "
-    "side (+1) or back (+2, the Rival can't Block) (000 l.325–326).")]
+    "side (+1) or back (+2, the Rival can't Block).")]
 ConfinedOpt = Annotated[str | None, typer.Option(
     "--confined", metavar="a|b|both", help="A side sharing its Space with another unit: "
-    "Level -1, not with Close Combat (000 l.454).")]
+    "Level -1, not with Close Combat.")]
 OutnumberedOpt = Annotated[str | None, typer.Option(
     "--outnumbered", metavar="a|b", help="The side beside an Ally of its Rival: the Rival's "
-    "Level +1 (000 l.457).")]
+    "Level +1.")]
 WeaponScaleOpt = Annotated[int | None, typer.Option(
     "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's Body "
-    "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage (000 l.334–337).")]
+    "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage.")]
 
 NoMapOpt = Annotated[bool, typer.Option(
     "--no-map", help="Read nothing off the map for this roll, even with both units placed "

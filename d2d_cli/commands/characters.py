@@ -30,7 +30,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options],
 
 
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
-                                        autocompletion=_complete.complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _stat(stat: str) -> Any:
@@ -47,14 +47,14 @@ def _answer(q: str) -> Any:
 def new(
     ctx: typer.Context,
     name: NameArg,
-    template: Annotated[str | None, typer.Option(autocompletion=_complete.complete_templates,
+    template: Annotated[str | None, typer.Option(click_type=_complete.TEMPLATE,
                                                  help="human-male (Body 8, Mind 5, Will 5, "
                         "Speed 4; the default) or human-female (6, 6, 6, 4).")] = None,
     body: Annotated[str | None, _stat("body")] = None,
     mind: Annotated[str | None, _stat("mind")] = None,
     will: Annotated[str | None, _stat("will")] = None,
     speed: Annotated[str | None, _stat("speed")] = None,
-    archetype: Annotated[str | None, typer.Option(autocompletion=_complete.complete_archetypes,
+    archetype: Annotated[str | None, typer.Option(click_type=_complete.ARCHETYPE,
                                                   help="Fantasy, Modern or SciFi archetype "
                          "(d2d ref archetypes); gives its skill package at Level 1.")] = None,
     motivation: Annotated[str | None, _answer("motivation")] = None,
@@ -69,15 +69,21 @@ def new(
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
 
-    On a terminal without stat or template flags it asks step by step; in a script it
-    never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
+    On a terminal without stat or template flags it asks step by step, offering only
+    levels the budget allows (Ctrl-C leaves with exit 130, nothing created); in a script
+    it never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
     """
     overrides = {"body": body, "mind": mind, "will": will, "speed": speed}
     answers = {"motivation": motivation, "impact": impact, "formative": formative,
                "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
                "trigger": trigger}
     if template is None and not any(overrides.values()) and _interactive():
-        template, overrides, archetype, answers = _ask(archetype, answers)
+        try:
+            template, overrides, archetype, answers = _ask(archetype, answers)
+        except (KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D: leave, nothing saved
+            sys.stdout.write("\n")
+            sys.stderr.write("d2d: cancelled: no character was created\n")
+            raise typer.Exit(130) from None
     result = ops.new(_state.target(ctx), name, template, stats=overrides, archetype=archetype,
                      conception=answers)
     render.emit(result, show_sheet, as_json=json)
@@ -97,7 +103,7 @@ def export(
     ctx: typer.Context,
     name: NameArg,
     format: Annotated[str, typer.Option(
-        "--format", "-f", autocompletion=lambda: list(ops.FORMATS),
+        "--format", "-f", click_type=_complete.FORMAT,
         help="svg, html (printable sheets), toml or json (the character's record, for "
              "d2d char import in another session).")] = "svg",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
@@ -192,7 +198,7 @@ def award(
 
 @app.command()
 def train(ctx: typer.Context, name: NameArg,
-          skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+          skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                help="Skill, Magic type or Power.")],
           json: _app.JsonOpt = False) -> None:
     """Raise a skill by one: costs SP equal to its current level (001 p.42); a new skill
@@ -206,7 +212,7 @@ def train(ctx: typer.Context, name: NameArg,
 
 @app.command()
 def respec(ctx: typer.Context, name: NameArg,
-           skill: Annotated[str, typer.Argument(autocompletion=_complete.complete_skills,
+           skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                 help="The skill to reduce by one.")],
            json: _app.JsonOpt = False) -> None:
     """Reduce ONE skill by one level for the SP that level cost to train (001 l.1108: the
@@ -227,13 +233,13 @@ def learn(ctx: typer.Context, name: NameArg,
                                                         "Proficiency gained.")] = None,
           specialty: Annotated[bool, typer.Option(
               "--specialty", help="ABILITY is a Specialty: Abilities gained in it later "
-              "(--in) cost 0 AP every third (000 l.378).")] = False,
+              "(--in) cost 0 AP every third.")] = False,
           within: Annotated[str | None, typer.Option(
               "--in", metavar="SPECIALTY", help="The Specialty the Ability is gained in.")]
           = None,
           power: Annotated[str | None, typer.Option(
-              "--power", metavar="POWER", help="Raise a Power's Rating by 1 instead "
-              "(001 l.1131; 000 l.377 \"add 1 to the Intensity\").")] = None,
+              "--power", metavar="POWER", click_type=_complete.POWER,
+              help="Raise a Power's Rating by 1 instead.")] = None,
           json: _app.JsonOpt = False) -> None:
     """Spend 1 AP to gain an Ability, Specialty or Proficiency (000 l.377; 001 l.1127),
     or a Power's Rating +1 (001 l.1131). An Ability gained in a Specialty the character
@@ -251,7 +257,8 @@ def unlearn(ctx: typer.Context, name: NameArg,
             ability: Annotated[str | None, typer.Argument(
                 help="The Ability, Item or Specialty given up.")] = None,
             power: Annotated[str | None, typer.Option(
-                "--power", metavar="POWER", help="Reduce a Power's Rating by 1 instead.")]
+                "--power", metavar="POWER", click_type=_complete.POWER,
+                help="Reduce a Power's Rating by 1 instead.")]
             = None,
             json: _app.JsonOpt = False) -> None:
     """AP Respec: give up ONE Ability/Item/Specialty, or reduce ONE Power's Rating, for
@@ -279,7 +286,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",
-                 autocompletion=_complete.complete_units)] = None,
+                 click_type=_complete.UNIT)] = None,
              json: _app.JsonOpt = False) -> None:
     """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
     Sessions"): each character may respec ONE skill again.
@@ -356,6 +363,15 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _fitting(stat: str, preferred: int, left: int, after: int) -> int:
+    """The level offered for ``stat``: the template's, or the nearest one the budget
+    still allows (never Speed 4 with 3 points left), so Enter always works."""
+    from d2d_cli.rules.scale.stats import MAX_LEVEL, MIN_LEVEL
+
+    levels = sorted(range(MIN_LEVEL, MAX_LEVEL + 1), key=lambda v: (abs(v - preferred), v))
+    return next((v for v in levels if ch.stat_step(stat, v, left, after) is None), preferred)
+
+
 def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         str, dict[str, str | None], str | None, dict[str, str | None]]:
     """Step-by-step creation with Rich prompts, showing the budget left after each stat."""
@@ -370,7 +386,8 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         after = len(units.STATS) - n - 1
         while True:  # only the stat that breaks the budget is asked again
             level = IntPrompt.ask(f"{s.capitalize()} (2–10, {left} points left)",
-                                  default=base[s].level, console=con)
+                                  default=_fitting(s, base[s].level, left, after),
+                                  console=con)
             problem = ch.stat_step(s, level, left, after)
             if problem is None:
                 break

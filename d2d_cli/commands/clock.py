@@ -8,6 +8,8 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
+from d2d_cli.commands._convention import positional_or_option
+from d2d_cli.errors import BadInput
 from d2d_cli.operations import clock as ops
 from d2d_cli.rules.time import clock as clocks
 
@@ -61,29 +63,56 @@ def advance(ctx: typer.Context,
 
 @event_app.command("add")
 def event_add(ctx: typer.Context,
-              at: Annotated[int, typer.Argument(help="The clock number it is placed on.")],
-              text: Annotated[str, typer.Argument(help="What happens.")],
+              text: Annotated[str, typer.Argument(metavar="TEXT", help="What happens.")],
+              at_: Annotated[str | None, typer.Argument(
+                  metavar="[AT]", show_default=False,
+                  help="The clock number it is placed on.")] = None,
+              at: Annotated[int | None, typer.Option(
+                  "--at", help="The clock number, by name (the same as AT).")] = None,
               json: _app.JsonOpt = False) -> None:
-    """Place a Timed Event in the Clock on card N (revealed when card N comes up).
+    """Place a Timed Event in the Clock on card N (revealed when card N comes up). The
+    number may also come first, as before: clock event add 5 "Reinforcements".
 
-    Example: d2d clock event add 5 "Another Goblin Skirmisher arrives"
+    Example: d2d clock event add "Another Goblin Skirmisher arrives" 5
     """
+    text, at_number = _text_and_clock(text, at_)
+    at = positional_or_option(at_number, at, "at", what="the clock number")
     render.emit(ops.add_timed(_state.target(ctx), at, text), _show_added, as_json=json)
+
+
+def _text_and_clock(first: str, second: str | None) -> tuple[str, int | None]:
+    """``TEXT [AT]``, or the older ``AT TEXT`` (a whole number first and text after it;
+    two whole numbers keep that older meaning)."""
+    def whole(word: str) -> bool:
+        return word.strip().lstrip("+-").isdigit()
+
+    if second is None:
+        return first, None
+    if whole(first):
+        return second, int(first)
+    if not whole(second):
+        raise BadInput(f"AT is the clock number it is placed on, a whole number, not "
+                       f"{second!r}")
+    return first, int(second)
 
 
 @event_app.command("random")
 def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="What happens.")],
-                 chance: Annotated[str, typer.Option(
-                     "--chance", help="K/N (occurs when a Fate reveal read as a dN is K or "
-                     "less; 1/4 reads a d4 = the suit) or P%.")],
+                 chance_: Annotated[str | None, typer.Argument(
+                     metavar="[CHANCE]", show_default=False,
+                     help="K/N (occurs when a Fate reveal read as a dN is K or less; 1/4 "
+                     "reads a d4 = the suit) or P%.")] = None,
+                 chance: Annotated[str | None, typer.Option(
+                     "--chance", help="The chance, by name (the same as CHANCE).")] = None,
                  repeat: Annotated[bool, typer.Option(
                      "--repeat", help="Check it every round end, even after it occurred.")]
                  = False,
                  json: _app.JsonOpt = False) -> None:
     """Add a Random Event, checked with a Fate reveal at each round end.
 
-    Example: d2d clock event random "A patrol passes" --chance 1/4
+    Example: d2d clock event random "A patrol passes" 1/4
     """
+    chance = positional_or_option(chance_, chance, "chance", what="the chance")
     render.emit(ops.add_random(_state.target(ctx), text, chance, repeat=repeat), _show_added,
                 as_json=json)
 

@@ -22,20 +22,20 @@ LevelA = Annotated[int | None, typer.Option(help="Side A" + _LEVEL_HELP)]
 LevelB = Annotated[int | None, typer.Option(help="Side B" + _LEVEL_HELP)]
 AdvantageOpt = Annotated[list[str] | None, typer.Option(
     metavar="a|b", help="That side has Advantage: one more Fate card is revealed and the "
-    "best kept (000 l.423). Repeatable.")]
+    "best kept. Repeatable.")]
 DisadvantageOpt = Annotated[list[str] | None, typer.Option(
     metavar="a|b", help="That side has Disadvantage: one more Fate card is revealed and "
-    "the worst kept (000 l.424). Repeatable.")]
+    "the worst kept. Repeatable.")]
 ObstacleOpt = Annotated[list[str] | None, typer.Option(
     "--obstacle", metavar="SUIT=NAME", help="With --cover: a major obstacle's suit (C=rock); "
-    "a Fate card is revealed first, a matching suit makes it the target (001 l.718–720).")]
+    "a Fate card is revealed first, a matching suit makes it the target.")]
 
 
 @app.command()
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
-        autocompletion=_complete.complete_sides,
+        click_type=_complete.SIDE,
         metavar="SIDE_A SIDE_B | chart",
         help="Each side: an approach (fast, strong, block, evade, counter, wild), a card "
              "with orientation (7S^, QHv, RW), fate, or a unit: NAME:APPROACH, NAME:CARD, "
@@ -63,7 +63,7 @@ def conflict(
     spent: Annotated[bool | None, typer.Option(
         "--spent/--unspent", help="Whether B, the Target, spent an Action on this Conflict "
         "(default: what the round recorded: d2d unit act A interact B, d2d unit respond "
-        "B). Unspent: no benefit on a Win (001 l.639–641).")] = None,
+        "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -88,7 +88,9 @@ def conflict(
     modifiers [{key, name, side, level, origin, source}]; advantage {a, b: {mode,
     sources [{key, mode, why, source}], cancelled}}; cannot_block; cover {side, percent,
     obstacles, card, target} or null. An obstacle hit gives {outcome: "obstacle", target,
-    cover, reshuffled}.
+    cover, reshuffled}. map: what was read off the map when both units are placed (the
+    Spaces, range, arc, rival_arc, line_of_sight, cover, cover_edges, obstacles, terms,
+    sources; docs/board.md), else null; a modifier from it has origin "map".
 
     Example: d2d conflict Archer:7S^ "Goblin Scout" --skill Ranged --range 3 --cover 25
     """

@@ -40,14 +40,15 @@ def crit(
     weapon: WeaponOpt = None,
     stat: StatOpt = None,
     by: Annotated[str | None, typer.Option(
-        metavar="UNIT", help="The wielder: the stat of the --weapon formula from this unit "
+        metavar="UNIT", click_type=_complete.UNIT,
+        help="The wielder: the stat of the --weapon formula from this unit "
         "(after its conditions).")] = None,
     armor: ArmorOpt = None,
     hits: HitsOpt = 1,
     types: TypesOpt = None,
     vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
-        autocompletion=_complete.complete_units,
+        click_type=_complete.UNIT,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
     vulnerable: co.VulnerableOpt = False,

@@ -8,6 +8,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.operations import fate as ops
 from d2d_cli.rules.deck import fate
 from d2d_cli.rules.deck.cards import names as card_names
@@ -87,7 +88,7 @@ def _show_coin(con: Any, r: fate.Coin) -> None:
 @app.command("high-card")
 def high_card(
     ctx: typer.Context,
-    names: Annotated[list[str], typer.Argument(autocompletion=_complete.complete_units,
+    names: Annotated[list[str], typer.Argument(click_type=_complete.UNIT,
                                                help="Who wants to act (two or more).")],
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
@@ -118,13 +119,17 @@ def _show_high(con: Any, r: fate.HighCard) -> None:
 def die(
     ctx: typer.Context,
     sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d1000, e.g. d10.")],
-    count: Annotated[int, typer.Option("--count", "-n", help="How many dice (1–100).")] = 1,
+    count_: Annotated[int | None, typer.Argument(metavar="[COUNT]", show_default=False,
+                                                 help="How many dice (1–100; default 1).")]
+    = None,
+    count: Annotated[int | None, typer.Option("--count", "-n", help="How many dice, by "
+                                              "name (the same as COUNT).")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Also say how to read the "
                                           "card(s) by hand at the table.")] = False,
     advantage: Annotated[bool, typer.Option(
-        "--advantage", help="Read each die twice, keep the higher (000 l.1122).")] = False,
+        "--advantage", help="Read each die twice, keep the higher.")] = False,
     disadvantage: Annotated[bool, typer.Option(
-        "--disadvantage", help="Read each die twice, keep the lower (000 l.1178).")] = False,
+        "--disadvantage", help="Read each die twice, keep the lower.")] = False,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -137,8 +142,9 @@ def die(
     JSON: advantage (normal, advantage or disadvantage), kept (the indexes of rolls that
     count; the others were dropped).
 
-    Example: d2d fate die d10 --count 2
+    Example: d2d fate die d10 2
     """
+    count = positional_or_option(count_, count, "count", 1)
     result = ops.die(_state.target(ctx), sides, count, explain=explain, advantage=advantage,
                      disadvantage=disadvantage, card=card)
     render.emit(result, _show_die, as_json=json)

@@ -20,7 +20,7 @@ app = _app.single("hit")
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
-        autocompletion=_complete.complete_cards,
+        click_type=_complete.CARD,
         metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
         "cards (e.g. 2S 3H 4C).")],
     level: Annotated[int | None, typer.Option(
@@ -30,22 +30,24 @@ def hit(
         "--rival-level", help="The Rival's Skill Level (0 or more; default: the --vs unit's "
         "defending skill, else 0).")] = None,
     vs: Annotated[str | None, typer.Option(
-        "--vs", metavar="DIFFICULTY|UNIT", help="The Difficulty: a number 1 or more, the "
+        "--vs", metavar="DIFFICULTY|UNIT", click_type=_complete.UNIT,
+        help="The Difficulty: a number 1 or more, the "
         "target's stat (2x1 → 2), or the Rival unit (its --stat, Body by default).")] = None,
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="The unit scoring the Hits: its skill's Level.")] = None,
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="The unit scoring the Hits: its skill's Level.")] = None,
     difficulty: Annotated[int | None, typer.Option(
         "--difficulty", metavar="N", help="The Difficulty, over the --vs unit's stat.")] = None,
     stat: Annotated[str | None, typer.Option(
-        metavar="STAT", help="The --vs unit's stat that is the Difficulty (default body: 001 "
-        "l.824 \"Weapons default to Body\").")] = None,
+        metavar="STAT", help="The --vs unit's stat that is the Difficulty (default "
+        "body).")] = None,
     skill: s.SkillOpt = None,
     rival_skill: s.RivalSkillOpt = None,
     skill_stat: s.SkillStatOpt = None,
     advantage: Annotated[bool, typer.Option(
-        "--advantage", help="Reveal one more combo card, keep the best (000 l.423).")] = False,
+        "--advantage", help="Reveal one more combo card, keep the best.")] = False,
     disadvantage: Annotated[bool, typer.Option(
-        "--disadvantage", help="Reveal one more combo card, keep the worst (000 l.424).")
+        "--disadvantage", help="Reveal one more combo card, keep the worst.")
     ] = False,
     range_: s.RangeOpt = None,
     attack: s.AttackOpt = None,
@@ -61,7 +63,7 @@ def hit(
         "from the Fate deck (or --card).")] = False,
     card: _reveal.CardOpt = None,
     heroic_feat: Annotated[str | None, typer.Option(
-        "--heroic-feat", metavar="a|b", help="A Heroic Feat (001 l.611–613): a — your "
+        "--heroic-feat", metavar="a|b", help="A Heroic Feat: a — your "
         "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
         "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
@@ -78,8 +80,9 @@ def hit(
 
     JSON: adds your_level, rival_level (after modifiers), sources (level, rival_level,
     difficulty, weapon_scale, rival_stat_scale), modifiers [{key, name, side, level,
-    origin, source}], advantage {mode, sources, cancelled}; revealed combos add
-    set_aside (the card not kept).
+    origin, source}], advantage {mode, sources, cancelled}, map (what was read off the
+    map, as conflict's; docs/board.md); revealed combos add set_aside (the card not
+    kept).
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """

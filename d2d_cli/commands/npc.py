@@ -16,7 +16,7 @@ from d2d_cli.rules.core.result import Result
 app = _app.group("npc")
 
 UnitArg = Annotated[str, typer.Argument(help="A Non-Player unit (case-insensitive).",
-                                        autocompletion=_complete.complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _goals(data: dict[str, Any]) -> Any:
@@ -80,7 +80,7 @@ class NpcTurn(Result):
 def turn(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(
-        help="A Non-Player unit; or --all.", autocompletion=_complete.complete_units)
+        help="A Non-Player unit; or --all.", click_type=_complete.UNIT)
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
                                        "the most Move first.")] = False,

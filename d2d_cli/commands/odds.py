@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as crit_opts
 from d2d_cli.rules.odds import exact as rules
 
@@ -37,10 +37,12 @@ def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVi
 @app.command()
 def conflict(
     ctx: typer.Context,
-    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", help="An approach, a card "
+    side_a: Annotated[str, typer.Argument(metavar="SIDE_A", click_type=_complete.SIDE,
+                                          help="An approach, a card "
                                           "(7S^, QHv, RW), fate, or a unit as in d2d "
                                           "conflict (Archer:7S^, \"Goblin Scout\").")],
-    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", help="The same for side B.")],
+    side_b: Annotated[str, typer.Argument(metavar="SIDE_B", click_type=_complete.SIDE,
+                                          help="The same for side B.")],
     level_a: Annotated[int | None, typer.Option(
         help="Side A's Skill Level (Level Bonus; default 0, or a unit's Level).")] = None,
     level_b: Annotated[int | None, typer.Option(
@@ -93,18 +95,21 @@ def hits(
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
-    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", help="The "
+    vs: Annotated[str, typer.Option("--vs", metavar="DIFFICULTY|UNIT", click_type=_complete.UNIT,
+                                    help="The "
                                     "Difficulty: a number 1 or more, a stat (2x1 → 2), or "
                                     "the Rival unit (its Body, its Level).")] = "",
     by: Annotated[str | None, typer.Option(
-        "--by", metavar="UNIT", help="The unit scoring the Hits: its Level as d2d hit reads "
+        "--by", metavar="UNIT", click_type=_complete.UNIT,
+        help="The unit scoring the Hits: its Level as d2d hit reads "
         "it (skill, conditions, this Round's Push the Limit and Grit your Teeth).")] = None,
     skill: Annotated[str | None, typer.Option(
-        "--skill", metavar="SKILL", help="--by's skill (default its best Combat skill).")
+        "--skill", metavar="SKILL", click_type=_complete.SKILL,
+        help="--by's skill (default its best Combat skill).")
     ] = None,
     heroic_feat: Annotated[str | None, typer.Option(
         "--heroic-feat", metavar="a|b", help="A Heroic Feat as d2d hit takes it: a Hits +1, "
-        "b Hits -1 (001 l.611–613); nothing is spent here.")] = None,
+        "b Hits -1; nothing is spent here.")] = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -118,6 +123,11 @@ def hits(
     """
     from d2d_cli.rules.combat import hits as hit_rules
 
+    if not vs.strip():
+        from d2d_cli.errors import BadInput
+
+        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
+                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin Scout\")")
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
@@ -202,9 +212,14 @@ def crit(
     power: crit_opts.PowerOpt = None,
     weapon: crit_opts.WeaponOpt = None,
     stat: crit_opts.StatOpt = None,
+    by: Annotated[str | None, typer.Option(
+        metavar="UNIT", click_type=_complete.UNIT, help="The wielder: the stat of the "
+        "--weapon formula from this unit (after its conditions), as d2d crit --by reads it."
+    )] = None,
     armor: crit_opts.ArmorOpt = None,
     target: Annotated[str | None, typer.Option(
-        metavar="UNIT", help="Read the armor from this unit in the session.")] = None,
+        metavar="UNIT", click_type=_complete.UNIT,
+        help="Read the armor from this unit in the session.")] = None,
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
@@ -223,14 +238,20 @@ def crit(
     after the Damage Modifiers (as d2d crit: the options, the --target's gear) and the
     severity; then the chance of each severity.
 
+    Units: --by takes the --weapon formula's stat from the wielder as d2d crit does
+    (its conditions, and Grit your Teeth's "ignore all penalties").
+
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.units import roster as units
 
+    data = _state.read(ctx)
+    if by is not None:
+        wielder = units.find(units.roster(data), by)
+        stat = crits.wielder_stat(weapon, stat, wielder)[0]
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
-    data = _state.read(ctx)
     opts = _state.options(ctx, data)
     ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
                      str(opts.locations_file))
@@ -244,7 +265,8 @@ def crit(
                              types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
                              gear=crits.target_gear(unit),
                              modifiers=ask,
-                             difficulty=crits.difficulty_of(difficulty, unit, opts))
+                             difficulty=crits.difficulty_of(difficulty, unit, opts),
+                             target=unit)
     render.emit(result, _show_crit, as_json=json)
 
 
@@ -256,6 +278,7 @@ def _show_crit(con: Any, r: rules.CritOdds) -> None:
     bars(con, [(f"{x.name} ({x.armor or 'no armor'}: Hits {x.hits}, "
                 f"{x.severity.capitalize()}"
                 + (f", +{x.light_damage} {r.light.capitalize()}" if x.light_damage else "")
+                + (f", {x.flipped} flipped to Crits" if x.flipped else "")
                 + ")", x.probability) for x in r.locations], title="Crit location")
     bars(con, [(x.severity.capitalize(), x.probability) for x in r.severities],
          title="Severity")

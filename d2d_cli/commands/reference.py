@@ -16,7 +16,7 @@ app = _app.single("ref")
 @app.command()
 def ref(
     ctx: typer.Context,
-    term: Annotated[list[str], typer.Argument(autocompletion=_complete.complete_terms,
+    term: Annotated[list[str], typer.Argument(click_type=_complete.TERM,
                                               metavar="TERM", help="A name (\"Blood Loss\", "
                     "thief, Stealth, Pick Lock) or a list: skills, archetypes, conditions, "
                     "glossary.")],

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _reveal, _state
+from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.roll import notation as dn
 from d2d_cli.rules.roll import systems
@@ -19,16 +19,34 @@ app = _app.single("roll")
 
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True,
           "help_option_names": ["-h", "--help"]}
+_HELP = ("-h", "--help")
 
 
-@app.command(context_settings=_EXTRA)
+class RollCommand(_app.D2DCommand):
+    """``d2d roll``; with ``--system NAME`` its ``--help`` is the system's own: the list
+    of its procedures, or one procedure's parameters and what each value means (read
+    from the system's TOML, so a table's own file documents itself)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and any(a in _HELP for a in args):
+            flags = {o for p in self.params if getattr(p, "is_flag", False) for o in p.opts}
+            system, procedure = _system_words(args, flags)
+            if system is not None:
+                typer.echo(_system_help(ctx, system, procedure))
+                ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+
+@app.command(cls=RollCommand, context_settings=_EXTRA)
 def roll(
     ctx: typer.Context,
     expression: Annotated[list[str] | None, typer.Argument(
-        metavar="EXPR", help="The expression (quote it, or give it as words), or with "
-        "--system the procedure and its --options.")] = None,
+        metavar="EXPR", click_type=_complete.PROCEDURE,
+        help="The expression (quote it, or give it as words), or with --system the "
+        "procedure and its --options.")] = None,
     system: Annotated[str | None, typer.Option(
-        "--system", metavar="NAME|FILE", help="A system of procedures: hero (seed 002), "
+        "--system", metavar="NAME|FILE", click_type=_complete.SYSTEM,
+        help="A system of procedures: hero (seed 002), "
         "poker (003), drgn (004), or the path of your own .toml.")] = None,
     odds: Annotated[bool, typer.Option(
         "--odds", help="Show the exact distribution instead of rolling.")] = False,
@@ -50,6 +68,9 @@ def roll(
     exact distribution (every limit is checked first: docs/rules.md "Dice notation").
     Dice come from --seed when given, else from the system's randomness; cards from the
     Fate deck use the session's seed like every reveal.
+
+    d2d roll --system hero --help lists a system's procedures; d2d roll --system hero
+    check --help gives one procedure's parameters and what each value means.
 
     Example: d2d roll "d20 + 5 vs 15 per 5"
     """
@@ -80,6 +101,77 @@ def _expression(ctx: typer.Context, system: str | None,
             p.usage() for p in sysdef.procedures.values()))
     proc = sysdef.procedure(words[0])
     return systems.expand(proc, words[1:]), sysdef.name, proc.name
+
+
+def _system_words(args: list[str], flags: set[str]) -> tuple[str | None, str | None]:
+    """The ``--system`` given on a command line, and the procedure named after it (the
+    first word that is neither an option nor an option's value)."""
+    system = procedure = None
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        name, eq, value = tok.partition("=")
+        if name == "--system":
+            system = value if eq else (args[i + 1] if i + 1 < len(args) else None)
+            i += 1 if eq else 2
+            continue
+        if tok.startswith("-"):  # another option: a following word is its value
+            i += 1 if eq or tok in _HELP or tok in flags else 2
+            continue
+        procedure = procedure or tok
+        i += 1
+    return system, procedure
+
+
+def _system_help(ctx: typer.Context, name: str, procedure: str | None) -> str:
+    """``--help`` of a system (its procedures) or of one of its procedures."""
+    import textwrap
+
+    sysdef = _system(ctx, name)
+    width = 79
+
+    def rows(pairs: list[tuple[str, str]]) -> list[str]:
+        left = min(max(len(k) for k, _ in pairs) + 2, 24)
+        out = []
+        for key, text in pairs:
+            body = _wrap(text, width - left - 2)
+            if len(key) + 2 > left:
+                out += [f"  {key}", *(" " * (left + 2) + b for b in body)]
+            else:
+                out += [f"  {key.ljust(left)}{body[0]}", *(" " * (left + 2) + b
+                                                          for b in body[1:])]
+        return out
+
+    if procedure is None:
+        lines = [f"Usage: d2d roll --system {name} PROCEDURE [--NAME VALUE]...", "",
+                 f"  {sysdef.name}: {sysdef.title}", "", "Procedures:"]
+        lines += rows([(p.usage(), p.help) for p in sysdef.procedures.values()])
+        first = next(iter(sysdef.procedures))
+        lines += ["", f"The parameters of one: d2d roll --system {name} {first} --help"]
+        return "\n".join(lines)
+    proc = sysdef.procedure(procedure)
+    lines = [f"Usage: d2d roll --system {name} {proc.usage()} [--odds] [--json]", ""]
+    lines += ["  " + x for x in textwrap.wrap(proc.help, width - 2)] if proc.help else []
+    if proc.params:
+        lines += ["", "Parameters:"]
+        lines += rows([(f"--{p.option} {p.metavar}", p.describe()) for p in proc.params])
+    lines += ["", "Expression:", f"  {proc.expression}"]
+    return "\n".join(lines)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Lines of at most ``width``, broken after a comma or a full stop where it can (so
+    ``2 → + d6`` stays on one line), else between words."""
+    import re
+    import textwrap
+
+    lines: list[str] = []
+    for chunk in re.split(r"(?<=[,.;]) ", text):
+        if lines and len(lines[-1]) + 1 + len(chunk) <= width:
+            lines[-1] += " " + chunk
+        else:
+            lines += textwrap.wrap(chunk, width, break_on_hyphens=False) or [""]
+    return lines or [""]
 
 
 def _system(ctx: typer.Context, name: str) -> systems.System:

@@ -136,7 +136,7 @@ def samples_(json: _app.JsonOpt = False) -> None:
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
-        autocompletion=_complete.complete_maps,
+        click_type=_complete.MAP,
         metavar="TYPE", help="personal, car, naval, aerial, planetary, narrative (or "
                              "starfighter, orbital, stellar, galactic: no printed scale).")]
     = None,

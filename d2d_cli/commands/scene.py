@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.operations import scene as ops
 from d2d_cli.operations.scene import read_scene_file as read_scene_file  # sim reads it
 from d2d_cli.rules.overview import scene
@@ -17,14 +17,14 @@ app = _app.group("scene")
 
 @app.command()
 def load(ctx: typer.Context,
-         file: Annotated[str, typer.Argument(metavar="FILE.toml",
+         file: Annotated[str, typer.Argument(metavar="FILE.toml", click_type=_complete.SCENE,
                                              help="A scene file (a regular file up to "
                                                   "1 MiB), or a built-in scene: combat1.")],
          json: _app.JsonOpt = False) -> None:
     """Set up a scene: name, map, factions and goals, units, tasks, the clock and its
     events. Replaces the last scene (characters stay on the roster).
 
-    Example: d2d scene load examples/combat1.toml
+    Example: d2d scene load combat1   (or a file of your own: d2d scene load cave.toml)
     """
     render.emit(ops.load(_state.target(ctx), file), _show, as_json=json)
 

@@ -8,18 +8,15 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render, session
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.rules.overview import summary
 
 app = _app.group("session")
 
 
-def _complete_names(incomplete: str) -> list[str]:
-    return [n for n in session.list_sessions() if n.startswith(incomplete)]
-
-
 NameArg = Annotated[str, typer.Argument(
-    metavar="NAME|PATH", autocompletion=_complete_names,
+    metavar="NAME|PATH", click_type=_complete.SESSION,
     help="A session name (letters, digits, - _ .) or a path ending in .toml.")]
 
 
@@ -164,13 +161,17 @@ def _when(created: Any) -> str:
 @app.command()
 def log(
     ctx: typer.Context,
-    last: Annotated[int, typer.Option("--last", "-n", help="How many entries.")] = 20,
+    last_: Annotated[int | None, typer.Argument(
+        metavar="[LAST]", show_default=False, help="How many entries (default 20).")] = None,
+    last: Annotated[int | None, typer.Option(
+        "--last", "-n", help="How many entries, by name (the same as LAST).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """What changed, oldest first: each state-changing command and what it did.
 
-    Example: d2d session log --last 5
+    Example: d2d session log 5
     """
+    last = positional_or_option(last_, last, "last", 20)
     entries = session.log(_state.path(ctx), max(last, 0))
     render.emit({"entries": entries}, _show_log, as_json=json)
 

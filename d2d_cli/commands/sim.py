@@ -10,6 +10,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.errors import BadInput
 
 app = _app.single("sim")
@@ -23,8 +24,11 @@ def sim(
     scene_file: Annotated[str | None, typer.Argument(
         metavar="[SCENE]", help="A scene file or a built-in scene (combat1); without it, "
         "the session as it stands (never written).")] = None,
-    runs: Annotated[int, typer.Option("--runs", "-n", help="How many fights (1–1,000,000).")
-                    ] = 1000,
+    runs_: Annotated[int | None, typer.Argument(
+        metavar="[RUNS]", show_default=False,
+        help="How many fights (1–1,000,000; default 1000).")] = None,
+    runs: Annotated[int | None, typer.Option(
+        "--runs", "-n", help="How many fights, by name (the same as RUNS).")] = None,
     workers: Annotated[int | None, typer.Option(
         help="Worker processes (default: every core). The report does not depend on it.")
     ] = None,
@@ -50,6 +54,7 @@ def sim(
     from d2d_cli.rules.assistant import goals as g
     from d2d_cli.rules.assistant import sim as rules
 
+    runs = positional_or_option(runs_, runs, "runs", 1000)
     if not 1 <= runs <= rules.MAX_RUNS:
         raise BadInput(f"--runs must be from 1 to {rules.MAX_RUNS:,}, not {runs}")
     if pc not in ("best", "fate"):

@@ -8,54 +8,66 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.operations import tasks as ops
 from d2d_cli.rules.time import tasks
 
 app = _app.group("task")
 
-NameArg = Annotated[str, typer.Argument(autocompletion=_complete.complete_tasks,
+NameArg = Annotated[str, typer.Argument(click_type=_complete.TASK,
                                         help="The task's name, e.g. Knot.")]
-HitsOpt = Annotated[int, typer.Option("--hits", "-H", help="The Hits of the Conflict (1–100).")]
-ByOpt = Annotated[str | None, typer.Option("--by", autocompletion=_complete.complete_units,
+HitsArg = Annotated[int | None, typer.Argument(metavar="[HITS]", show_default=False,
+                                               help="The Hits of the Conflict (1–100).")]
+HitsOpt = Annotated[int | None, typer.Option("--hits", "-H", help="The Hits, by name (the "
+                                             "same as HITS).")]
+ByOpt = Annotated[str | None, typer.Option("--by", click_type=_complete.UNIT,
                                            help="Who worked the task (Teamwork: "
                                            "several characters may work one task).")]
 
 
 @app.command()
 def new(ctx: typer.Context, name: NameArg,
-        difficulty: Annotated[int, typer.Option("--difficulty", "-d",
-                                                help="The Difficulty (1–100).")],
+        difficulty_: Annotated[int | None, typer.Argument(
+            metavar="[DIFFICULTY]", show_default=False, help="The Difficulty (1–100).")]
+        = None,
+        difficulty: Annotated[int | None, typer.Option(
+            "--difficulty", "-d", help="The Difficulty, by name (the same as "
+            "DIFFICULTY).")] = None,
         worker: Annotated[list[str] | None, typer.Option(
-            "--worker", "-w", autocompletion=_complete.complete_units,
+            "--worker", "-w", click_type=_complete.UNIT,
             help="A character working the task (repeat for Teamwork).")]
         = None,
         json: _app.JsonOpt = False) -> None:
     """Start a task: Challenge and Progress tokens each equal to the Difficulty.
 
-    Example: d2d task new Knot --difficulty 4 --worker Thief
+    Example: d2d task new Knot 4 --worker Thief
     """
+    difficulty = positional_or_option(difficulty_, difficulty, "difficulty",
+                                      what="the Difficulty")
     render.emit(ops.new(_state.target(ctx), name, difficulty, worker), _show_one,
                 as_json=json)
 
 
 @app.command()
-def win(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-        json: _app.JsonOpt = False) -> None:
+def win(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
+        by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
 
     With [rules] task_win = "000" the Hits move from Challenge to Progress (000: "move
-    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot --hits 2
+    Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot 2
     """
+    hits = positional_or_option(hits_, hits, "hits", what="the Hits")
     render.emit(ops.win(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 
 @app.command()
-def lose(ctx: typer.Context, name: NameArg, hits: HitsOpt, by: ByOpt = None,
-         json: _app.JsonOpt = False) -> None:
+def lose(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
+         by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A lost Conflict on the task: Progress −Hits; no Progress left → failed.
 
-    Example: d2d task lose Knot --hits 1
+    Example: d2d task lose Knot 1
     """
+    hits = positional_or_option(hits_, hits, "hits", what="the Hits")
     render.emit(ops.lose(_state.target(ctx), name, hits, by), _show_one, as_json=json)
 
 

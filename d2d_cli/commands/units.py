@@ -11,6 +11,7 @@ import typer
 from d2d_cli import operations as ops
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
+from d2d_cli.commands._convention import positional_or_option
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import units as unit_ops
 from d2d_cli.rules.units import conditions
@@ -31,17 +32,8 @@ R = TypeVar("R", bound=_Change)
 app = _app.group("unit")
 
 
-def complete_units(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion: the roster's names that start with what was typed."""
-    try:
-        names = list(_state.read(ctx).get("units", {}))
-    except Exception:  # completion must never fail loudly
-        return []
-    return [n for n in names if n.lower().startswith(incomplete.lower())]
-
-
 UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
-                                        autocompletion=complete_units)]
+                                        click_type=_complete.UNIT)]
 
 
 def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
@@ -120,17 +112,23 @@ def rm(ctx: typer.Context, name: UnitArg,
 def condition(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
+    action: Annotated[str, typer.Argument(metavar="add|remove", click_type=_complete.Names(
+                      "action", _complete.words("add", "remove")), help="add or remove.")],
     cond: Annotated[str, typer.Argument(metavar="CONDITION", help="e.g. Fatigue, Bleeding, "
                                         "\"Blood Loss\", Dying (d2d ref conditions).",
-                                        autocompletion=_complete.complete_conditions)],
-    count: Annotated[int, typer.Option("--count", "-n", help="How many tokens (1–20).")] = 1,
+                                        click_type=_complete.CONDITION)],
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False, help="How many tokens (1–20; default 1).")]
+    = None,
+    count: Annotated[int | None, typer.Option(
+        "--count", "-n", help="How many tokens, by name (the same as COUNT).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Add or remove condition tokens (000 Glossary); each token applies its penalty.
 
-    Example: d2d unit condition "Goblin Scout" add Fatigue --count 2
+    Example: d2d unit condition "Goblin Scout" add Fatigue 2
     """
+    count = positional_or_option(count_, count, "count", 1)
     result = unit_ops.condition(_state.target(ctx), name, action, cond, count)
     render.emit(result, show_unit, as_json=json)
 
@@ -166,7 +164,7 @@ def target(
     ctx: typer.Context,
     name: UnitArg,
     tgt: Annotated[str | None, typer.Argument(metavar="[TARGET]", help="The unit it targets.",
-                                              autocompletion=complete_units)]
+                                              click_type=_complete.UNIT)]
     = None,
     clear: Annotated[bool, typer.Option("--clear", help="Clear the target.")] = False,
     json: _app.JsonOpt = False,
@@ -262,7 +260,8 @@ def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, st
 def move(
     ctx: typer.Context,
     name: UnitArg,
-    what: Annotated[str, typer.Argument(metavar="N|KIND", help="Move to spend, or a "
+    what: Annotated[str, typer.Argument(metavar="N|KIND", click_type=_complete.MOVEMENT,
+    help="Move to spend, or a "
                     "movement: forward, drift, slide, backward, drift-back, equip, turn.")],
     rest: Annotated[list[str] | None, typer.Argument(metavar="[COUNT|HEADING]", help=(
         "How many steps (default 1); for turn a heading (NE) or left/right [N]; for a "
@@ -291,14 +290,15 @@ def move(
 def act(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="recover, ready, hide, "
+    action: Annotated[str, typer.Argument(metavar="ACTION", click_type=_complete.ACTION,
+    help="recover, ready, hide, "
                       "search, interact (attack); free: detect, push-the-limit, "
                       "state-of-mind, grit-your-teeth, burst-of-speed; evade.")],
     arg: Annotated[str | None, typer.Argument(metavar="[CHOICE]", help="What Recover or "
                    "State of Mind removes (fatigue…), the Ability to Ready, the unit to "
                    "Detect or Interact with.")] = None,
     range_: Annotated[int | None, typer.Option("--range", help="Detect: Spaces to the "
-                      "Hidden unit.")] = None,
+                      "Hidden unit (default: the Range said this round, else the map's).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Take an Action, paying Move:-[Action Cost] (001 l.543), or a free action with its
@@ -351,9 +351,14 @@ def face(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit face Archer NE
     """
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    result = _change(ctx, lambda roster: turns.face(roster, name, heading))
+    with _state.edit(ctx) as tx:  # as _change, with the map for a Double-sized unit
+        roster = units.roster(tx.data)
+        result = turns.face(roster, name, heading, board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
                                                  f"{r.facing}."), as_json=json)
 
@@ -362,10 +367,12 @@ def face(ctx: typer.Context, name: UnitArg,
 def ability(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|drop|list")],
+    action: Annotated[str, typer.Argument(metavar="use|drop|list", click_type=_complete.Names(
+        "action", _complete.words("use", "drop", "list")))],
     which: Annotated[str | None, typer.Argument(metavar="[ABILITY]")] = None,
-    skill: Annotated[str | None, typer.Option(help="The Skill the Ability uses (000 "
-                     "l.757), the first time it is used.")] = None,
+    skill: Annotated[str | None, typer.Option(
+        click_type=_complete.SKILL,
+        help="The Skill the Ability uses, the first time it is used.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use an Ability — a free action that puts it in Cooldown (001 l.585) — within the
@@ -393,7 +400,9 @@ def ability(
 def stealth_(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="hide|tick|spot|reveal|show")],
+    action: Annotated[str, typer.Argument(
+        metavar="hide|tick|spot|reveal|show", click_type=_complete.Names(
+            "action", _complete.words("hide", "tick", "spot", "reveal", "show")))],
     count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
                      "start with, default 1; tick/spot: to add/take, default 1).")] = None,
     json: _app.JsonOpt = False,
@@ -420,8 +429,10 @@ def stealth_(
 def power(
     ctx: typer.Context,
     name: UnitArg,
-    action: Annotated[str, typer.Argument(metavar="use|upkeep|end")],
-    which: Annotated[str | None, typer.Argument(metavar="[POWER]")] = None,
+    action: Annotated[str, typer.Argument(metavar="use|upkeep|end", click_type=_complete.Names(
+        "action", _complete.words("use", "upkeep", "end")))],
+    which: Annotated[str | None, typer.Argument(metavar="[POWER]",
+                                                click_type=_complete.POWER)] = None,
     effect: Annotated[int, typer.Option(help="The Power's Effect points to spend.")] = 0,
     price: Annotated[str | None, typer.Option(help="The Price of Power: the Condition "
                      "taken (fatigue, stun, stress, slow).")] = None,
@@ -574,7 +585,7 @@ def place(
                       "S, SW, W or NW (default: the unit's Facing).")] = None,
     double: Annotated[bool | None, typer.Option(
         "--double/--single", help="A Double-sized unit takes its Space and the one "
-        "behind it (000 l.749).")] = None,
+        "behind it.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Put a unit on a Space of the map, facing a compass heading, without spending Move

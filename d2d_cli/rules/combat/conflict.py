@@ -172,7 +172,11 @@ def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchu
     """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
     if len(sides) != 2:
         raise BadInput("a conflict has two sides: SIDE_A SIDE_B (or 'chart')")
-    return Matchup(parse_side(sides[0], units), parse_side(sides[1], units))
+    m = Matchup(parse_side(sides[0], units), parse_side(sides[1], units))
+    if m.a.unit is not None and m.a.unit is m.b.unit:
+        raise BadInput(f"{m.a.unit.name} is on both sides: a Conflict is between two "
+                       "sides (001 l.789 \"facing Rival\")")
+    return m
 
 
 # --------------------------------------------------------------------------- tiebreak

@@ -207,6 +207,11 @@ def modify(damage: int, *, location: str, location_name: str, types: tuple[str, 
     shield, covers = gear.shield, gear.shield_covers
     if ask.shield is not None:
         shield, covers = _shield(ask.shield, locations)
+    elif shield is not None:  # the gear's, written by hand: a Shield covers something
+        bad = [c for c in covers if c not in locations]
+        if bad or not covers:
+            raise BadInput(f"[units.NAME.gear] shield_covers: {', '.join(bad) or 'no location'}"
+                           f" — a Shield covers some of {', '.join(locations)} (000 l.530)")
     if shield is not None and location in covers and left:
         step("shield", f"Shield {shield} covers {location_name}", -shield)
     item = None

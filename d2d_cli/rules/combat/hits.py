@@ -398,6 +398,9 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
 
         actor = find(units, by)
     rival = _rival(vs, units)
+    if actor is not None and actor is rival:
+        raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
+                       "a Rival (001 l.816 \"Your Level - Rival Level\")")
     from d2d_cli.rules.combat import remembered
 
     recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)

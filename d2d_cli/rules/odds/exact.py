@@ -32,6 +32,7 @@ from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:  # each procedure imports the rules it reads: one odds command, one set
     from d2d_cli.rules.combat import crits, damage
+    from d2d_cli.rules.units.roster import Unit
 
 MAX_STATES = 50_000  # states of one reveal walk (bounded work; refused beyond)
 MAX_DIE_STATES = 6_000  # die_odds: 2^(cards redrawn on one side) × (cards always redrawn)
@@ -575,6 +576,7 @@ class LocationRow(Result):
     hits: int
     severity: str
     light_damage: int
+    flipped: int = 0  # of the light damage, what lands on a stat at 0: Crits (001 l.946)
 
 
 @record
@@ -605,7 +607,7 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
               types: list[str], ch: crits.Chart, state: dict[str, Any] | None,
               fresh: bool, opts: Options = DEFAULTS, gear: damage.Gear | None = None,
               modifiers: damage.DamageAsk | None = None,
-              difficulty: Stat | None = None) -> CritOdds:
+              difficulty: Stat | None = None, target: Unit | None = None) -> CritOdds:
     """The Crit ``d2d crit`` would rate: the location is the first card of a matching
     type drawn from the Damage Deck as it stands (its order unknown), as
     ``crits.find_crit`` draws it; then the armor at that location cancels the Power
@@ -666,8 +668,10 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
                                   armor=worn if opts.armor == "reduce" else None,
                                   strict=False).damage
         sev = crits.severity(total) if total else crits.Severity("none", 0, 0)
+        light = (crits.damage_table()["decks"][deck]["light"],) * sev.remaining
+        flips = crits.flipped_count(target, light) if target is not None and total else 0
         rows.append(LocationRow(key, name, _prob(dist[key]), None if worn is None else str(worn),
-                                bonus, total, sev.level, sev.remaining))
+                                bonus, total, sev.level, sev.remaining - flips, flips))
         by_severity[sev.level] = by_severity.get(sev.level, Fraction(0)) + Fraction(dist[key])
     spec = crits.damage_table()["decks"][deck]
     levels = crits.damage_table()["severity"]["levels"]

@@ -72,6 +72,32 @@ class Param:
     def option(self) -> str:
         return self.name.replace("_", "-")
 
+    @property
+    def metavar(self) -> str:
+        return "N" if self.kind == "int" else "|".join(self.choices)
+
+    def describe(self) -> str:
+        """What the parameter means, for ``--help``: its help, then whether it is needed
+        or its default, its range, and what each value puts into the expression
+        (``2 → + d6``: ``--advantage 2`` rolls a d6 more)."""
+        parts = [self.help.rstrip(".") + "." if self.help else ""]
+        if self.default is None:
+            parts.append("Required.")
+        else:
+            parts.append(f"Default {self.default}.")
+        if self.kind == "int" and self.lo is not None and self.hi is not None:
+            parts.append(f"From {self.lo} to {self.hi}.")
+        elif self.kind == "int" and self.lo is not None:
+            parts.append(f"At least {self.lo}.")
+        elif self.kind == "int" and self.hi is not None:
+            parts.append(f"At most {self.hi}.")
+        if self.mapping:
+            shown = [f"{k} → {v}" if v else f"{k} → nothing" for k, v in self.mapping.items()]
+            parts.append("Means: " + ", ".join(shown) + ".")
+        elif self.kind == "choice":
+            parts.append("One of: " + ", ".join(self.choices) + ".")
+        return " ".join(p for p in parts if p)
+
 
 @record
 class Procedure:
@@ -83,7 +109,7 @@ class Procedure:
     def usage(self) -> str:
         parts = []
         for p in self.params:
-            shown = f"--{p.option} " + ("N" if p.kind == "int" else "|".join(p.choices))
+            shown = f"--{p.option} {p.metavar}"
             parts.append(shown if p.default is None else f"[{shown}]")
         return " ".join([self.name, *parts])
 

@@ -44,10 +44,10 @@ def _cover(pct: int) -> int:
     return pct
 
 
-def _other(units: dict[str, Unit], unit: Unit, name: str) -> Unit:
+def _other(units: dict[str, Unit], unit: Unit, name: str, what: str = "--vs") -> Unit:
     rival = find(units, name)
     if rival.name == unit.name:
-        raise BadInput(f"--vs {name}: name another unit than {unit.name}")
+        raise BadInput(f"{what} {name}: name another unit than {unit.name}")
     return rival
 
 
@@ -124,7 +124,7 @@ def interrupt(units: dict[str, Unit], number: int, phase: str, name: str,
     The Interrupt is made by an Action: the unit must have one left (its Interact comes
     next, ``unit act NAME interact TARGET``)."""
     unit = abilities.alive(find(units, name))
-    other = abilities.alive(_other(units, unit, target))
+    other = abilities.alive(_other(units, unit, target, "TARGET"))
     under_way(number, phase)
     if unit.move is None or unit.action_cost is None:
         raise RuleViolation(f"{unit.name} has no Move tokens this round")

@@ -45,6 +45,7 @@ from d2d_cli.rules.units.unit_state import (
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
+PUSH_000_BOOST = "Initiative:+1 and Hits:+1 this Round"  # [rules] push_the_limit = "000"
 BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
 
 
@@ -91,6 +92,14 @@ def actions() -> dict[str, Action]:
                       v.get("note"), v["source"]) for k, v in raw.items()}
 
 
+# 001's Special Actions (l.583–613) that another command takes: said where, when typed here.
+ELSEWHERE = {
+    "ability": " (an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)",
+    "heroic_feat": " (a Heroic Feat is taken on the roll: d2d hit … --heroic-feat a|b, "
+                   "001 l.611)",
+}
+
+
 def _lookup(word: str, table: dict[str, Any], what: str) -> Any:
     key = condition_key(word)
     if key in table:
@@ -100,7 +109,8 @@ def _lookup(word: str, table: dict[str, Any], what: str) -> Any:
         if key in (condition_key(a) for a in v.get("aliases", ())):
             return table[k]
     names = ", ".join(v.name for v in table.values())
-    raise BadInput(f"unknown {what} {word!r}: {names}")
+    elsewhere = ELSEWHERE.get(key, "") if what == "action" else ""
+    raise BadInput(f"unknown {what} {word!r}: {names}{elsewhere}")
 
 
 # --- the round's record (rules/units/unit_state.py) -------------------------------------
@@ -320,7 +330,10 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.key == "detect":  # tested after its Stun (001 l.589 "Detect - Stun:+1")
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
-        detect = hiding.detect(unit, find(units, arg), range_ or 0, opts.detect)
+        hidden_one = find(units, arg)
+        if range_ is None and hidden_one is not unit and hiding.tokens(hidden_one):
+            range_ = _detect_range(unit, hidden_one, number, phase)
+        detect = hiding.detect(unit, hidden_one, range_ or 0, opts.detect)
     if action.key == "hide":
         hiding.hide(unit)
     if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
@@ -335,12 +348,15 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
             exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
-    if action.boost:
-        record.boosts.append(f"{action.name}: {action.boost}")
+    boost, source = action.boost, action.source
+    if action.key == effects.PUSH and opts.push_the_limit == "000":  # what it gives then
+        boost, source = PUSH_000_BOOST, effects.PUSH_000
+    if boost:
+        record.boosts.append(f"{action.name}: {boost}")
     if action.needs_round:
         keep_spent(unit, record)
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
-    return _spending(unit, label, (have_move, have_turn), record, action.source,
+    return _spending(unit, label, (have_move, have_turn), record, source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,
                      note=action.note)
 
@@ -358,6 +374,24 @@ class Waited(Result):
     move: int
     lost: int
     summary: str = hidden("")
+
+
+def _detect_range(unit: Unit, target: Unit, number: int, phase: str) -> int:
+    """Detect's Range when ``--range`` is not typed: the Range said this round (``unit
+    situation``), else the map's (001 l.681 "Count Spaces to the Target"); refused when
+    neither knows it, rather than read as 0."""
+    from d2d_cli.rules.board import sight
+    from d2d_cli.rules.units import exchange
+
+    said = exchange.range_between(unit, target, number, phase)
+    if said is not None:
+        return said
+    pa, pb = placed(unit), placed(target)
+    if pa is not None and pb is not None:
+        return min(sight.distance(a, b) for a in pa.spaces for b in pb.spaces)
+    raise BadInput(f"Detect {target.name} at what Range? Give --range N (001 l.593 "
+                   f"\"[Body]-[Range]\"), or say it once: d2d unit situation {unit.name} "
+                   f"--range N --vs {target.name!r}")
 
 
 def wait(units: dict[str, Unit], number: int, phase: str, name: str, count: int) -> Waited:
@@ -380,12 +414,15 @@ class Faced(Result):
     summary: str = hidden("")
 
 
-def face(units: dict[str, Unit], name: str, heading: str) -> Faced:
+def face(units: dict[str, Unit], name: str, heading: str,
+         board: Board | None = None) -> Faced:
     """Place the unit facing a compass heading (setting up, or the Narrator's
-    correction): no Turn is spent. Turning in the round is ``unit move NAME turn``."""
+    correction): no Turn is spent. Turning in the round is ``unit move NAME turn``. A
+    Double-sized unit on ``board`` must have room for its back (rules.board.moves)."""
     unit = find(units, name)
     if heading.upper() not in COMPASS:
         raise BadInput(f"facing {heading!r}: one of {', '.join(COMPASS)} (001 l.495)")
+    moves.on_map(board, placed(unit), "turn", None, COMPASS.index(heading.upper()))
     before = unit.extra.get(FACING)
     unit.extra[FACING] = heading.upper()
     return Faced(unit.name, heading.upper(), before,

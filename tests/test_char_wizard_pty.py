@@ -1,0 +1,71 @@
+"""``d2d char new NAME`` asking step by step at a real terminal (pexpect): the level it
+offers is always one the 22-point budget allows, so Enter works; Ctrl-C leaves on a new
+line with exit 130 and the session untouched (issue 20.8)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("D2D_")}
+    env.update({"D2D_DATA_DIR": str(tmp_path / "data"), "TERM": "dumb", "NO_COLOR": "1",
+                "COLUMNS": "100"})
+    subprocess.run([sys.executable, "-m", "d2d_cli", "session", "new", "t", "--use"],
+                   env=env, check=True, capture_output=True, timeout=60)
+    return env
+
+
+def _spawn(env: dict[str, str]):  # type: ignore[no-untyped-def]
+    return pexpect.spawn(sys.executable, ["-m", "d2d_cli", "char", "new", "Rook"], env=env,
+                         encoding="utf-8", timeout=30, dimensions=(40, 100))
+
+
+def test_the_offered_level_always_fits_the_budget(env: dict[str, str]) -> None:
+    child = _spawn(env)
+    child.expect_exact("Template")
+    child.send("\r")  # human-male: Body 8, Mind 5, Will 5, Speed 4
+    child.expect_exact("Body (2–10, 22 points left) (8): ")
+    child.send("10\r")
+    child.expect_exact("Mind (2–10, 12 points left) (5): ")
+    child.send("4\r")
+    child.expect_exact("Will (2–10, 8 points left) (5): ")
+    child.send("\r")
+    # 3 points left for the last stat: the template's Speed 4 would be refused.
+    child.expect_exact("Speed (2–10, 3 points left) (3): ")
+    child.send("\r")
+    child.expect_exact("Archetype")
+    child.send("\r")
+    for _ in range(8):  # the conception questions, left blank
+        child.expect(r": $")
+        child.send("\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    got = subprocess.run([sys.executable, "-m", "d2d_cli", "char", "show", "Rook", "--json"],
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert json.loads(got.stdout)["result"]["base_stats"] == {
+        "body": "10x1", "mind": "4x1", "will": "5x1", "speed": "3x0"}
+
+
+def test_ctrl_c_leaves_on_a_new_line_with_exit_130(env: dict[str, str],
+                                                    tmp_path: Path) -> None:
+    before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
+    child = _spawn(env)
+    child.expect_exact("Template")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert child.before.endswith("\r\nd2d: cancelled: no character was created\r\n")
+    after = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
+    assert after == before
