@@ -24,7 +24,7 @@ import typer
 from typer.core import TyperGroup
 from typer.models import TyperInfo
 
-from d2d_cli import __version__, render
+from d2d_cli import __version__, compat, env, render
 from d2d_cli.commands import _complete
 from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
@@ -125,11 +125,11 @@ class D2DGroup(HelpWhenBare, TyperGroup):
         return super().parse_args(ctx, args)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        from typer._click.exceptions import UsageError
-
+        # The root app has suggest_commands=False: its near misses come from GROUPS here
+        # (Typer's own suggestion reads self.commands, which the lazy root leaves empty).
         try:
-            return self._click_resolve_command(ctx, args)
-        except UsageError as e:
+            return super().resolve_command(ctx, args)
+        except compat.UsageError as e:
             suggestion = did_you_mean(args[0], self.list_commands(ctx)) if args else ""
             e.message = e.message.rstrip(".") + "." + suggestion
             raise
@@ -144,11 +144,22 @@ class D2DGroup(HelpWhenBare, TyperGroup):
         self, args: Any = None, prog_name: str | None = None,
         complete_var: str | None = None, standalone_mode: bool = True, **extra: Any,
     ) -> Any:
+        """``env``: the Environment to run in (d2d_cli/env.py; a test's double), default
+        the current one. Each command line runs in a fresh copy of it (its own command
+        name and held output), active while the line runs and held in ``ctx.obj.env``."""
+        here = (extra.pop("env", None) or env.current()).for_command()
+        with env.active(here):
+            code = self._run(args, prog_name, complete_var, here, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args: Any, prog_name: str | None, complete_var: str | None,
+             here: env.Environment, **extra: Any) -> int:
         argv = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in argv
-        debug = "--debug" in argv or bool(os.environ.get("D2D_DEBUG"))
-        render.begin(None)
-        extra.setdefault("obj", Settings(argv=tuple(argv), run=main, root=self))
+        debug = "--debug" in argv or bool(here.environ.get("D2D_DEBUG"))
+        extra.setdefault("obj", Settings(argv=tuple(argv), run=main, root=self, env=here))
         code = 0
         out: list[str] = []
         try:
@@ -157,25 +168,23 @@ class D2DGroup(HelpWhenBare, TyperGroup):
 
             # Commit last: the command's change waits, its lock held, until the command
             # (and the rendering of its output) has succeeded; anything else drops it.
-            with session.deferred() as pending, render.buffered() as out:
+            with session.deferred() as pending, here.buffered() as out:
                 rv = super().main(argv, prog_name or "d2d", complete_var,
                                   standalone_mode=False, **extra)
                 code = rv if isinstance(rv, int) else 0
                 if code == 0:
                     pending.commit()
         except D2DError as e:
-            render.error(render.current_command(), e.kind, e.message, as_json=as_json)
+            render.error(here.command, e.kind, e.message, as_json=as_json)
             code = e.exit_code
         except typer.Abort:
-            sys.stderr.write("d2d: aborted\n")
+            here.stderr.write("d2d: aborted\n")
             code = 1
         except Exception as e:
             code = _unexpected(e, as_json=as_json, debug=debug)
         else:
             if code == 0:
-                _flush(out)
-        if standalone_mode:
-            sys.exit(code)
+                _flush(here, out)
         return code
 
 
@@ -191,21 +200,19 @@ def _check_argv(argv: list[str]) -> None:
             raise BadInput(f"argument {n} holds a NUL character: {tok!r}")
 
 
-def _flush(out: list[str]) -> None:
+def _flush(here: env.Environment, out: list[str]) -> None:
     """Print the output of a command whose change is saved. A reader that went away
     (a closed pipe) does not make it fail: the change is made, exit 0."""
     try:
-        render.flush(out)
+        here.flush(out)
     except BrokenPipeError:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            os.dup2(devnull, here.stdout.fileno())
 
 
 def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
-    from typer._click.exceptions import ClickException
-
-    if isinstance(e, ClickException):  # usage errors: exit 2, one line
+    if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
@@ -226,14 +233,15 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         render.error(render.current_command(), "bad_input", f"{e.filename}: {why}",
                      as_json=as_json)
         return 2
+    err = env.current().stderr
     if debug:
         import traceback
 
-        traceback.print_exc()
+        traceback.print_exc(file=err)
     message = f"internal error: {type(e).__name__}: {e}"
     render.error(render.current_command(), "internal", message, as_json=as_json)
     if not debug:
-        sys.stderr.write("d2d: rerun with --debug to see the traceback\n")
+        err.write("d2d: rerun with --debug to see the traceback\n")
     return 1
 
 
@@ -248,7 +256,7 @@ def did_you_mean(word: str, names: list[str]) -> str:
 
 def _version(value: bool) -> None:
     if value:
-        print(f"d2d {__version__}")
+        env.current().stdout.write(f"d2d {__version__}\n")
         raise typer.Exit()
 
 
@@ -266,11 +274,8 @@ def _completion(install: bool) -> Any:
         if install:
             completion.install_callback(ctx, param, value or True)
         prog = ctx.find_root().info_name or "d2d"
-        shell = value or completion._get_shell_name() or "bash"
-        from typer._completion_shared import get_completion_script
-
-        completion.completion_init()
-        script = get_completion_script(prog_name=prog, complete_var=COMPLETE_VAR, shell=shell)
+        shell = value or compat.shell_name() or "bash"
+        script = compat.completion_script(prog, COMPLETE_VAR, shell)
         # zsh reads '#compdef' only on a completion file's first line: no blank line first.
         typer.echo(script.strip("\n"))
         raise typer.Exit()
@@ -290,6 +295,7 @@ app = typer.Typer(
     "Example: d2d fate draw 3",
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    suggest_commands=False,  # D2DGroup.resolve_command suggests from GROUPS
     add_completion=False,  # our own options below take an optional shell name
     # Help uses the terminal's width up to 120 columns (Click's default stops at 80).
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
@@ -326,7 +332,7 @@ def root(
     """
     given = ctx.obj if isinstance(ctx.obj, Settings) else Settings()
     ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=given.argv,
-                       run=given.run, root=given.root)
+                       run=given.run, root=given.root, env=given.env)
 
 
 _root: Any = None
@@ -340,16 +346,17 @@ def root_command() -> Any:
     return _root
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, env: env.Environment | None = None) -> int:
+    """Run one command line; its exit code. ``env``: the Environment to run it in
+    (d2d_cli/env.py; a test's double), default the current one."""
     if COMPLETE_VAR in os.environ:  # a shell asks for completions: Typer's formats
-        from typer._completion_classes import completion_init
-
-        completion_init()
+        compat.completion_init()
         from d2d_cli import completion
 
         completion.register()  # bash gets its names escaped (d2d_cli/completion.py)
     try:
-        code = int(root_command().main(argv, prog_name="d2d", standalone_mode=False) or 0)
+        code = int(root_command().main(argv, prog_name="d2d", standalone_mode=False,
+                                       env=env) or 0)
         sys.stdout.flush()
     except BrokenPipeError:
         code = 1

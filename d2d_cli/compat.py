@@ -1,12 +1,22 @@
-"""The one adapter module for private Typer/Click names (DESIGN.md "Libraries": nothing
-mirrors a library's private internals; every use of a private name sits here).
+"""Every use of a private name of Typer, its bundled Click, or Rich: here and nowhere else
+(DESIGN.md "Libraries": nothing mirrors a library's private internals).
 
-Typer 0.28 vendors Click as ``typer._click``: Click's documented extension points are
-reached through that private path. When Typer exposes them (or stops vendoring Click)
-only this module changes.
+Typer 0.28 vendors Click as ``typer._click``: Click's documented extension points
+(completion classes, parameter types, its exceptions) are reached through that private
+path, and Typer's own completion script and shell detection are not public either. Each
+such use is one name below, so a new release is checked in one file: when Typer exposes
+them (or stops vendoring Click) only this module changes. The versions it was written
+for are in :data:`WRITTEN_FOR`; tests/test_compat.py fails, saying so, on an installed
+version outside them (and checks that every name still resolves).
+
+Importing it costs nothing beyond Typer itself (cli.py imports Typer anyway).
 """
 
 from __future__ import annotations
+
+# Click's exceptions, re-exported by Typer 0.28 as neither: a bad command line (exit 2),
+# and the base of every error Click reports itself.
+from typer._click.exceptions import ClickException, UsageError
 
 # ----------------------------------------------------------------- shell completion
 # Click's documented completion API (click.palletsprojects.com "Shell Completion"):
@@ -20,5 +30,36 @@ from typer._click.shell_completion import (
 )
 from typer._click.types import StringParamType
 
-__all__ = ["CompletionItem", "ShellComplete", "StringParamType", "add_completion_class",
-           "split_arg_string"]
+__all__ = ["WRITTEN_FOR", "ClickException", "CompletionItem", "ShellComplete",
+           "StringParamType", "UsageError", "add_completion_class", "completion_init",
+           "completion_script", "shell_name", "split_arg_string"]
+
+# package -> (lowest, first version not covered): checked by tests/test_compat.py.
+WRITTEN_FOR: dict[str, tuple[str, str]] = {
+    "typer": ("0.28", "0.29"),  # typer._click, typer.completion._get_shell_name
+    "rich": ("13.8", "16"),  # no private name used; the views draw with its public API
+}
+
+
+def shell_name() -> str | None:
+    """The shell d2d runs under (bash, zsh, fish…), as Typer's completion detects it."""
+    from typer.completion import _get_shell_name
+
+    return _get_shell_name()
+
+
+def completion_script(prog_name: str, complete_var: str, shell: str) -> str:
+    """Typer's tab-completion script for ``shell`` (after its completion classes are
+    registered with Click)."""
+    from typer.completion import completion_init, get_completion_script
+
+    completion_init()
+    return get_completion_script(prog_name=prog_name, complete_var=complete_var,
+                                 shell=shell)
+
+
+def completion_init() -> None:
+    """Register Typer's completion classes (bash, zsh, fish, powershell) with Click."""
+    from typer.completion import completion_init as init
+
+    init()

@@ -7,8 +7,6 @@ file cannot be used, 1 an unexpected internal error. The CLI's error boundary
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 
 class D2DError(Exception):
     """A failure the user can act on: one line, a kind, an exit code."""
@@ -46,11 +44,10 @@ class SessionError(D2DError):
     exit_code = 3
 
 
-# Fault injection (tests only): every step of the write path calls ``fault(name)``; a
-# test sets FAULT to a function that raises at the step it wants to break.
-FAULT: Callable[[str], None] | None = None
-
-
 def fault(step: str) -> None:
-    if FAULT is not None:
-        FAULT(step)
+    """A step of the write path (``read``, ``temp``, ``renamed``…): the fault-injection
+    hook of the running command's environment (d2d_cli/env.py; tests only) may raise
+    here."""
+    from d2d_cli.env import current
+
+    current().fault(step)

@@ -87,6 +87,7 @@ class Settings:
     # the root Click group.
     run: Callable[[list[str]], int] | None = None
     root: Any = None
+    env: Any = None  # the command line's Environment (d2d_cli/env.py): streams, terminal
 
 
 def hoist_globals(args: list[str]) -> list[str]:

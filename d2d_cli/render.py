@@ -9,64 +9,47 @@ stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from d2d_cli.errors import fault
+from d2d_cli import env
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 HumanView = Callable[["Console", Any], None]
 
-# The command being run ("fate draw"), for every envelope; set by begin() when a command
-# starts (commands._app.D2DCommand), reset by the boundary for each command line.
-_current_command: str | None = None
-
 
 def begin(command: str | None) -> None:
-    global _current_command
-    _current_command = command
+    """The command being run ("fate draw"), for every envelope and error: set when a
+    command starts (commands._app.D2DCommand), afresh for each command line."""
+    env.current().command = command
 
 
 def current_command() -> str | None:
-    return _current_command
+    return env.current().command
 
 
 def console(stderr: bool = False, file: Any = None) -> Console:
     """A console for the human views: plain when not a terminal, honouring NO_COLOR.
-    Simple lines are printed without importing Rich (d2d_cli/plain.py, byte for byte
-    what Rich prints); anything else goes to a real Rich console. ``file``: a buffer to
-    render into, styled for the terminal the text is for."""
+    One- or two-line markup is printed without importing Rich (d2d_cli/plain.py);
+    anything else by Rich. ``file``: a buffer to render into, styled for the stream
+    the text is for."""
     from d2d_cli.plain import LineConsole
 
-    like = (sys.stderr if stderr else sys.stdout) if file is not None else None
-    return LineConsole(stderr=stderr, file=file, like=like)  # type: ignore[return-value]
-
-
-# Output of the command being run, held until its change is committed (cli.py): a
-# stack, because the tour runs commands inside a command.
-_buffers: list[list[str]] = []
+    return LineConsole(env.current(), stderr=stderr, file=file)  # type: ignore[return-value]
 
 
 @contextlib.contextmanager
 def buffered() -> Iterator[list[str]]:
     """Hold what :func:`emit` prints until :func:`flush`: a result is printed only once
     the change it reports is saved, and a view that fails to render prints nothing."""
-    buf: list[str] = []
-    _buffers.append(buf)
-    try:
+    with env.current().buffered() as buf:
         yield buf
-    finally:
-        _buffers.remove(buf)
 
 
 def flush(buf: list[str]) -> None:
-    if buf:
-        sys.stdout.write("".join(buf))
-        sys.stdout.flush()
-        buf.clear()
+    env.current().flush(buf)
 
 
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
@@ -77,7 +60,8 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     is rendered first, so a failure (a markup error, an unencodable value) raises
     before anything is printed or saved. The envelope's ``command`` is the running
     command's name (set once, from Click's context)."""
-    command = _current_command
+    here = env.current()
+    command = here.command
     if as_json:
         from d2d_cli.rules.core.result import to_json
 
@@ -88,16 +72,8 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
         buffer = io.StringIO()
         human(console(file=buffer), result)  # the plain lines and Rich's, in order
         text = buffer.getvalue()
-    fault("render")
-    _out(text)
-
-
-def _out(text: str) -> None:
-    if _buffers:
-        _buffers[-1].append(text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    here.fault("render")
+    here.out(text)
 
 
 def _json_line(envelope: dict[str, Any]) -> str:
@@ -107,8 +83,9 @@ def _json_line(envelope: dict[str, Any]) -> str:
 
 
 def write_json(envelope: dict[str, Any]) -> None:
-    sys.stdout.write(_json_line(envelope))
-    sys.stdout.flush()
+    out = env.current().stdout
+    out.write(_json_line(envelope))
+    out.flush()
 
 
 def _jsonable(obj: Any) -> Any:
@@ -124,8 +101,9 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool) -> Non
         write_json(
             {"ok": False, "command": command, "error": {"kind": kind, "message": message}}
         )
-    sys.stderr.write(f"d2d: error: {message}\n")
-    sys.stderr.flush()
+    err = env.current().stderr
+    err.write(f"d2d: error: {message}\n")
+    err.flush()
 
 
 def escape(text: str) -> str:

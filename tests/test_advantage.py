@@ -128,6 +128,7 @@ def test_advantage_human_output(d2d: Any) -> None:
                  "--card", "9S")
     assert out == (
         "A: Fast (9♠ 9 of Swords ↑)   vs   B: Strong\n"
+        "  A's Fate 4♥ 4 of Cups ↑ is read ↓: red → Lower for a Non-Player (000 l.420)\n"
         "Advantage for A: --advantage (000 l.423–424)\n"
         "A revealed 4♥ 4 of Cups ↓, 9♠ 9 of Swords ↑: kept 9♠ 9 of Swords ↑, set aside 4♥ "
         "4 of Cups ↓\n"

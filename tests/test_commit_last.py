@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli import render
+from d2d_cli import env, render
 from tests.helpers import build_table, files_of, hand_edit
 
 
@@ -68,13 +68,13 @@ def test_the_change_is_saved_before_the_result_is_printed(d2d, tmp_path: Path,
 
     path = build_table(d2d, tmp_path / "o.toml")
     seen = []
-    real = render.flush
 
-    def flush(buf: list[str]) -> None:
-        seen.append(path.read_bytes())
-        real(buf)
+    class Recording(env.Environment):
+        def flush(self, buf: list[str]) -> None:
+            seen.append(path.read_bytes())
+            super().flush(buf)
 
-    monkeypatch.setattr(render, "flush", flush)
     before = path.read_bytes()
-    d2d.ok("--session", path, "fate", "draw")
+    with env.active(Recording()):
+        d2d.ok("--session", path, "fate", "draw")
     assert seen and seen[0] != before and not session._scopes  # nothing left pending

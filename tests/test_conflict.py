@@ -307,6 +307,7 @@ def test_human_output(d2d: Any) -> None:
 def test_human_output_exact(d2d: Any) -> None:
     assert d2d.ok("conflict", "fate", "fast", "--card", "4H^") == (
         "A: Block (4♥ 4 of Cups ↓)   vs   B: Fast\n"
+        "  A's Fate 4♥ 4 of Cups ↑ is read ↓: red → Lower for a Non-Player (000 l.420)\n"
         "A wins\n"
         "  A: Keep: return the Block card to your hand\n"
         "  A: Draw a card\n")

@@ -2,7 +2,8 @@
 each step of the write path leaves either the old state with exit != 0 and a journal
 that matches it, or the new state with exit 0 — never a changed file with exit != 0.
 
-The steps (``errors.fault(name)`` calls in the session code and the renderer):
+The steps (``errors.fault(name)`` calls in the session code and the renderer, which
+call the fault hook of the running command's Environment, d2d_cli/env.py):
 read — the file read, before it is validated; validated — after; render — the
 command's output rendered; journal — half-way through the journal append; temp —
 the temp file being written; backup — .bak replaced, before the rename; renamed —
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli import errors
+from d2d_cli import env
 from d2d_cli.session import journal
 from tests.helpers import build_table
 
@@ -98,9 +99,8 @@ def test_a_fault_at_every_step_leaves_old_or_new(d2d, tmp_path: Path, template: 
                     raise RuntimeError(f"injected at {at}")
                 raise OSError(errno.ENOSPC, "No space left on device (injected)", str(path))
 
-        monkeypatch.setattr(errors, "FAULT", fail)
-        res = d2d("--session", path, *args)
-        monkeypatch.setattr(errors, "FAULT", None)
+        with env.active(env.Environment(fault=fail)):
+            res = d2d("--session", path, *args)
         assert "Traceback" not in res.stdout + res.stderr
         if res.exit_code != 0:
             assert hit, (step, res.exit_code, res.stderr)  # failed only because of the fault
@@ -134,9 +134,8 @@ def test_a_fault_while_creating_a_session_creates_nothing(d2d, data_dir: Path,
             if at == step:
                 raise OSError(errno.ENOSPC, "No space left on device (injected)")
 
-        monkeypatch.setattr(errors, "FAULT", fail)
-        res = d2d(*args)
-        monkeypatch.setattr(errors, "FAULT", None)
+        with env.active(env.Environment(fault=fail)):
+            res = d2d(*args)
         created = (data_dir / f"{name}.toml").exists()
         assert created == (res.exit_code == 0), (step, res.exit_code, res.stderr)
         assert (data_dir / "current").exists() == ("--use" in args and created)

@@ -1,4 +1,5 @@
-"""Human output without Rich (d2d_cli/plain.py) is exactly what Rich prints."""
+"""The plain printer (d2d_cli/plain.py): a line or two of markup printed without Rich is
+exactly what Rich prints, and whatever it does not print plainly goes to Rich itself."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rich.errors import MarkupError
 from rich.markup import escape as rich_escape
 
 from d2d_cli import plain, render
+from d2d_cli.env import Environment
 from tests.golden.script import LINES
 from tests.helpers import ROOT
 
@@ -27,33 +29,49 @@ class _Tty(io.StringIO):
         return True
 
 
-def _rich(markup: str, *, terminal: bool, no_color: bool = False) -> str:
+def _env(*, terminal: bool, width: int = 200, no_color: bool = False) -> Environment:
+    return Environment(stdout=_Tty() if terminal else io.StringIO(), width=width,
+                       environ={"TERM": "xterm-256color", **({"NO_COLOR": "1"}
+                                                              if no_color else {})})
+
+
+def _rich(markup: str, *, terminal: bool, no_color: bool = False, width: int = 200) -> str:
     out = _Tty() if terminal else io.StringIO()
     Console(file=out, highlight=False, force_terminal=terminal, color_system="truecolor"
             if terminal else None, no_color=no_color or None, soft_wrap=not terminal,
-            width=200).print(markup)
+            width=width, emoji=False).print(markup)
     return out.getvalue()
+
+
+def _plain(markup: str, *, terminal: bool, no_color: bool = False,
+           width: int = 200) -> tuple[str, bool]:
+    """What LineConsole prints, and whether it made a Rich console to print it."""
+    buf = io.StringIO()
+    con = plain.LineConsole(_env(terminal=terminal, no_color=no_color, width=width),
+                            file=buf)
+    con.print(markup)
+    return buf.getvalue(), con._rich is not None
 
 
 PIECES = ["[bold]", "[dim]", "[yellow]", "[red]", "[bold cyan]", "[green]", "[/]", "[/bold]",
           "[/yellow]", "[/bold cyan]", "[italic underline]", "\\[x]", "\\\\[bold]", "\\", "[",
-          "]", "[rules]", "Revealed:", " Q♥ Queen of Cups ↑", "—", "a:b", "x", " "]
+          "]", "[rules]", "Revealed:", " Q♥ Queen of Cups ↑", "—", "a:b", "x", " ", ":smile:",
+          "12:05:30", "\n"]
 
 
-@given(st.lists(st.sampled_from(PIECES), max_size=8))
-def test_markup_renders_as_rich_renders_it(pieces: list[str]) -> None:
+@given(st.lists(st.sampled_from(PIECES), max_size=8), st.sampled_from([12, 200]))
+def test_markup_prints_as_rich_prints_it(pieces: list[str], width: int) -> None:
+    """Piped, on a terminal, and with NO_COLOR; at a width where lines fit and one where
+    they wrap (those go to Rich)."""
     markup = "".join(pieces)
     for terminal, no_color in ((False, False), (True, False), (True, True)):
         try:
-            want = _rich(markup, terminal=terminal, no_color=no_color)
+            want = _rich(markup, terminal=terminal, no_color=no_color, width=width)
         except MarkupError:
-            with pytest.raises(plain.NotPlain):
-                plain.render(markup, styles=terminal, color=not no_color)
+            with pytest.raises(MarkupError):
+                _plain(markup, terminal=terminal, no_color=no_color, width=width)
             continue
-        try:
-            got = plain.render(markup, styles=terminal, color=not no_color) + "\n"
-        except plain.NotPlain:
-            continue  # handed to Rich: nothing to compare
+        got, _ = _plain(markup, terminal=terminal, no_color=no_color, width=width)
         assert got == want, (markup, terminal, no_color)
 
 
@@ -67,7 +85,28 @@ def test_common_lines_never_need_rich() -> None:
                    "[dim]51 left to draw, 3 in the discard pile[/]",
                    "[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]",
                    "d10: [bold]7[/]  ← 7♣ 7 of Wands ↑ [dim](1 redraw)[/]"):
-        assert plain.render(markup, styles=True) + "\n" == _rich(markup, terminal=True)
+        for terminal in (False, True):
+            got, made_rich = _plain(markup, terminal=terminal, width=80)
+            assert not made_rich
+            assert got == _rich(markup, terminal=terminal, width=80)
+
+
+def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
+    """A line wider than the terminal (Rich wraps it), a table."""
+    from rich.table import Table
+
+    line = "Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive"
+    got, made_rich = _plain(line, terminal=True, width=20)
+    assert made_rich and got == _rich(line, terminal=True, width=20)
+    assert got.count("\n") == 4
+    got, made_rich = _plain("[bold blink]x[/]", terminal=True)
+    assert made_rich and got == _rich("[bold blink]x[/]", terminal=True)
+    buf = io.StringIO()
+    con = plain.LineConsole(_env(terminal=False), file=buf)
+    t = Table("Unit")
+    t.add_row("Goblin Scout")
+    con.print(t)
+    assert "Goblin Scout" in buf.getvalue() and con._rich is not None
 
 
 def test_every_view_of_the_transcript_prints_what_rich_prints(
@@ -76,8 +115,9 @@ def test_every_view_of_the_transcript_prints_what_rich_prints(
     sessions: through LineConsole, and with every print going to Rich itself."""
 
     def rich_only(stderr: bool = False, file: Any = None) -> Any:
-        like = (sys.stderr if stderr else sys.stdout) if file is not None else None
-        return plain.LineConsole(stderr=stderr, file=file, like=like).rich
+        from d2d_cli import env
+
+        return plain.LineConsole(env.current(), stderr=stderr, file=file).rich
 
     outputs: dict[str, list[str]] = {}
     for name, factory in (("plain", render.console), ("rich", rich_only)):
@@ -86,9 +126,22 @@ def test_every_view_of_the_transcript_prints_what_rich_prints(
         outputs[name] = []
         for line in LINES.strip().splitlines():
             res = d2d("--session", session, *shlex.split(line))
-            outputs[name].append(re.sub(r"\d{4}-\d\d-\d\dT[\d:+]+", "<time>",
+            outputs[name].append(re.sub(r"\d{4}-\d\d-\d\d[T ][\d:+]+", "<time>",
                                         res.stdout.replace(str(session), "<s>")))
     assert outputs["plain"] == outputs["rich"]
+
+
+def test_text_is_printed_as_typed_never_as_emoji(d2d, tmp_path: Path) -> None:
+    """Colons in a name or an event are the user's: ``:x:`` is not turned into ❌, and
+    printing it needs no Rich."""
+    for terminal in (False, True):
+        got, made_rich = _plain("Restrict:Bind:4 · [bold]:x:[/] 12:05:30", terminal=terminal)
+        assert not made_rich and got.replace("\x1b[1m", "").replace("\x1b[0m", "") == \
+            "Restrict:Bind:4 · :x: 12:05:30\n"
+    path = tmp_path / "s.toml"
+    d2d.ok("--session", path, "unit", "add", ":smile:", "--body", "2x1", "--mind", "2x1",
+           "--will", "2x1", "--speed", "4x0")
+    assert ":smile:" in d2d.ok("--session", path, "unit", "list")  # drawn by Rich
 
 
 def test_a_one_line_lookup_does_not_import_rich(tmp_path: Path) -> None:
@@ -102,163 +155,15 @@ def test_a_one_line_lookup_does_not_import_rich(tmp_path: Path) -> None:
     assert out.splitlines()[-1] in ("[]", "['tomlkit']")  # tomlkit: the draw's write
 
 
-CELLS = ["", "x", "Goblin Scout", "3x1", "—", "[bold]7[/]", "[cyan]███[/]", "a [dim]b[/] c",
-         "50.0%", "1/20", "Q♥", "\\[x]", "[red]hit[/] [bold]2[/]", "  pad  ", "12:05:30"]
-
-
-def _printed(*objects: Any, width: int, terminal: bool,
-             wrap_always: bool = False) -> tuple[str, str]:
-    """What LineConsole prints for ``objects``, and what Rich itself prints, on a console
-    ``width`` wide, piped or on a terminal (``wrap_always``: as the dashboard asks)."""
-    outputs = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COLUMNS", str(width))
-        mp.setenv("TERM", "xterm-256color")
-        mp.delenv("NO_COLOR", raising=False)
-        for via_rich in (False, True):
-            buf = io.StringIO()
-            con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
-            if wrap_always:
-                con.soft_wrap = False
-            (con.rich.print if via_rich else con.print)(*objects)
-            outputs.append(buf.getvalue())
-    return outputs[0], outputs[1]
-
-
-def _table_output(t: plain.Table, *, terminal: bool, via_rich: bool) -> str:
-    buf = io.StringIO()
-    con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
-    if via_rich:
-        con.rich.print(t)
-    else:
-        con.print(t)
-    return buf.getvalue()
-
-
-@given(st.lists(st.tuples(st.sampled_from(CELLS[1:4]), st.sampled_from(["left", "right"]),
-                          st.sampled_from([None, "dim", "bold cyan"])), min_size=1, max_size=5),
-       st.lists(st.lists(st.sampled_from(CELLS), max_size=5), max_size=4),
-       st.booleans(), st.booleans(), st.sampled_from([None, "Odds", "A longer title"]),
-       st.sampled_from(["left", "center"]), st.sampled_from([20, 40, 80]), st.booleans(),
-       st.sampled_from([None, "default"]))
-def test_tables_draw_as_rich_draws_them(columns: list[tuple[str, str, str | None]],
-                                        rows: list[list[str]], show_header: bool,
-                                        pad_edge: bool, title: str | None, title_justify: str,
-                                        width: int, terminal: bool, box: str | None) -> None:
-    t = plain.Table(box=box, show_header=show_header, pad_edge=pad_edge, title=title,
-                    title_justify=title_justify)
-    for header, justify, style in columns:
-        t.add_column(header, justify=justify, style=style)
-    for row in rows:
-        t.add_row(*row[:len(columns)])
-    try:  # the dashboard picks table or blocks by it: Rich's measure, without Rich
-        natural = t.natural_width()
-    except plain.NotPlain:
-        natural = None
-    if natural is not None and (show_header or rows):  # (a column of no cells: Rich
-        wide = Console(width=10_000)                     # measures it as the console)
-        assert natural == wide.measure(t, options=wide.options.update(max_width=10_000)).maximum
-    mine, richs = _printed(t, width=width, terminal=terminal)
-    assert mine == richs
-
-
-def test_a_table_that_fits_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tables of the views (unit list, status, odds bars…) fit 80 columns: drawn here,
-    both piped and on a terminal, with no Rich console made."""
-    monkeypatch.setenv("COLUMNS", "80")
-    t = plain.Table("Unit", "Body", "Move", box=None, title="Board")
-    t.add_column("Odds", justify="right", style="dim")
-    t.add_row("Goblin Scout", "[bold]3x1[/]", "5", "50.0%")
-    for terminal in (False, True):
-        con = plain.LineConsole(file=io.StringIO(), like=_Tty() if terminal else io.StringIO())
-        con.print(t)
-        assert con._rich is None
-        assert "Goblin Scout" in con.file.getvalue()  # type: ignore[attr-defined]
-    chart = plain.Table("A ↓ vs B →", "Fast", title="Conflict chart")  # Rich's default box
-    chart.add_row("Fast", "rank")
-    con = plain.LineConsole(file=io.StringIO(), like=io.StringIO())
-    con.print(chart)
-    assert con._rich is None and "┃ A ↓ vs B → ┃ Fast ┃" in con.file.getvalue()  # type: ignore[attr-defined]
-    wide = plain.Table("Unit", "Conditions", box=None)  # wider than the console: narrowed
-    wide.add_row("Goblin Skirmisher", "Fatigue×2, Bleeding, Stun, " * 3)
-    con = plain.LineConsole(file=io.StringIO(), like=io.StringIO())
-    con.print(wide)
-    assert con._rich is None
-    assert con.file.getvalue() == _table_output(wide, terminal=False, via_rich=True)  # type: ignore[attr-defined]
-    assert max(len(line) for line in con.file.getvalue().splitlines()) <= 80  # type: ignore[attr-defined]
-
-
-@given(st.lists(st.sampled_from(CELLS[1:] + ["Move 5 · AC 2", "[cyan]Boost[/] · x"]),
-                min_size=1, max_size=6), st.sampled_from([20, 40, 80]), st.booleans())
-def test_indented_lines_draw_as_richs_padding(pieces: list[str], width: int,
-                                              terminal: bool) -> None:
-    mine, richs = _printed(plain.Indented("  ".join(pieces), 2), width=width,
-                           terminal=terminal, wrap_always=True)
-    assert mine == richs
-
-
 @given(st.text(alphabet="/home/ü x[bold]:~.-", max_size=30), st.booleans())
 def test_out_prints_as_richs_out(text: str, terminal: bool) -> None:
     outputs = []
     for via_rich in (False, True):
         buf = io.StringIO()
-        con = plain.LineConsole(file=buf, like=_Tty() if terminal else io.StringIO())
+        con = plain.LineConsole(_env(terminal=terminal), file=buf)
         (con.rich.out if via_rich else con.out)(text, highlight=False)
         outputs.append(buf.getvalue())
     assert outputs[0] == outputs[1]
-
-
-WORDS = ["word", "Goblin", "Scout", " ", "  ", "\n", "[bold]", "[/]", "[cyan]", "[/cyan]",
-         "Skirmisher", "—", "Q♥", "4/4,", "(the 5th Turn)", "x" * 12, ":smile:", "12:05:30"]
-
-
-@given(st.lists(st.sampled_from(WORDS), max_size=24), st.sampled_from([12, 20, 33]),
-       st.booleans(), st.booleans())
-def test_lines_wrap_as_rich_wraps_them(pieces: list[str], width: int, terminal: bool,
-                                       wrap_always: bool) -> None:
-    markup = " ".join(pieces)
-    try:
-        mine, richs = _printed(markup, "[dim]end[/]", width=width, terminal=terminal,
-                               wrap_always=wrap_always)
-    except MarkupError:
-        return  # not markup at all: Rich's error, d2d never prints such a line
-    assert mine == richs, markup
-
-
-def test_a_long_line_on_a_terminal_is_wrapped_without_rich(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COLUMNS", "20")
-    con = plain.LineConsole(file=io.StringIO(), like=_Tty())
-    con.print("Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive")
-    assert con._rich is None
-    assert con.file.getvalue().count("\n") == 4  # type: ignore[attr-defined]
-
-
-@given(st.lists(st.sampled_from(CELLS[1:]), min_size=1, max_size=4),
-       st.lists(st.sampled_from(CELLS[1:] + [
-           "Archetype: thief   Points: 22", "CP 0   SP 2",
-           "Skills: Athletics 1, Climbing 1, Crime 1, Evasion 1, Mechanics 1, Stealth 2, "
-           "Fire 1", "Abilities: [bold]Pick Lock[/], " + "x" * 70]), max_size=4),
-       st.sampled_from(["[bold]Rook[/]", "[bold]Goblin Scout the Long-Named[/]", "x"]),
-       st.sampled_from([30, 50, 80]), st.booleans())
-def test_panels_draw_as_rich_draws_them(cells: list[str], lines: list[str], title: str,
-                                        width: int, terminal: bool) -> None:
-    """The character sheet's frame: a table and lines in Rich's rounded Panel."""
-    t = plain.Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
-    t.add_row(*cells[:3])
-    mine, richs = _printed(plain.Panel([t, *lines], title=title), width=width,
-                           terminal=terminal)
-    assert mine == richs
-
-
-def test_the_character_sheet_is_drawn_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COLUMNS", "80")
-    t = plain.Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)
-    t.add_row("Body", "5x1", "80 kg")
-    con = plain.LineConsole(file=io.StringIO(), like=_Tty())
-    con.print(plain.Panel([t, "CP 0   SP 2   AP 0"], title="[bold]Rook[/]"))
-    assert con._rich is None
-    assert con.file.getvalue().startswith("╭─")  # type: ignore[attr-defined]
 
 
 def test_a_terminal_of_no_columns_counts_as_80(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,13 +176,14 @@ def test_a_terminal_of_no_columns_counts_as_80(monkeypatch: pytest.MonkeyPatch) 
         def fileno(self) -> int:
             return 1
 
-    monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.setattr(os, "get_terminal_size", lambda *a: os.terminal_size((0, 0)))
-    for markup in ("[bold]Fate deck:[/] 8 to draw, 46 discarded (shuffled 2×)", "x" * 30):
+    here = Environment(stdin=Pty(), stdout=Pty(), stderr=Pty(), environ={"TERM": "xterm"})
+    assert here.width == 80
+    for markup in ("[bold]Fate deck:[/] 8 to draw, 46 discarded (shuffled 2×)", "x" * 90):
         outputs = []
         for via_rich in (False, True):
             buf = io.StringIO()
-            con = plain.LineConsole(file=buf, like=Pty())
+            con = plain.LineConsole(here, file=buf)
             (con.rich.print if via_rich else con.print)(markup)
             outputs.append(buf.getvalue())
         assert outputs[0] == outputs[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli import errors, session
+from d2d_cli import env, session
 from d2d_cli.session import journal
 from tests.helpers import build_table, files_of, hand_edit
 
@@ -120,11 +120,11 @@ def test_a_torn_journal_line_never_swallows_the_next_entry(d2d, tmp_path: Path) 
 
 _KILLER = """
 import os, signal, sys
-from d2d_cli import errors
 from d2d_cli.cli import main
+from d2d_cli.env import Environment
 step = sys.argv[1]
-errors.FAULT = lambda s: os.kill(os.getpid(), signal.SIGKILL) if s == step else None
-main(sys.argv[2:])
+kill = lambda s: os.kill(os.getpid(), signal.SIGKILL) if s == step else None
+main(sys.argv[2:], env=Environment(fault=kill))
 """
 
 
@@ -159,11 +159,10 @@ def test_a_full_disk_at_each_step_changes_nothing(d2d, tmp_path: Path, step: str
         if s == step:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(errors, "FAULT", full)
-    res = d2d("--session", path, "fate", "draw")
+    with env.active(env.Environment(fault=full)):
+        res = d2d("--session", path, "fate", "draw")
     assert res.exit_code == 3 and "No space left on device" in res.stderr
     assert str(path) in res.stderr
-    monkeypatch.setattr(errors, "FAULT", None)
     assert files_of(tmp_path) == before
     d2d.ok("--session", path, "fate", "draw")
     assert d2d.json("--session", path, "session", "undo")["reverted"]["command"] == "fate draw"

@@ -1,5 +1,5 @@
 """A small bar chart of exact probabilities, for the human views of ``odds`` and
-``roll --odds``, drawn without Rich (d2d_cli/plain.py's Table) when it fits."""
+``roll --odds``, drawn by Rich (d2d_cli/layout.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ MAX_ROWS = 40
 
 def bars(con: Any, rows: Sequence[tuple[str, Probability]], title: str | None = None) -> None:
     """One row per outcome: label, bar, percentage, exact fraction."""
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     t = Table(box=None, show_header=False, title=title, title_justify="left", pad_edge=False)
     t.add_column(justify="right")
@@ -24,11 +24,20 @@ def bars(con: Any, rows: Sequence[tuple[str, Probability]], title: str | None = 
     t.add_column(justify="right")
     t.add_column(style="dim")
     peak = max((p.value for _, p in rows), default=0) or 1.0
+    width = _bar_width(con.width, rows)
     for label, p in rows:
-        n = round(p.value / peak * WIDTH)
+        n = round(p.value / peak * width)
         bar = "█" * n if n else ("▏" if p.fraction else "")
         t.add_row(render.escape(label), f"[cyan]{bar}[/]", p.percent, str(p.fraction))
     con.print(t)
+
+
+def _bar_width(columns: int, rows: Sequence[tuple[str, Probability]]) -> int:
+    """The longest bar: :data:`WIDTH`, less on a console too narrow for the label, the
+    percentage and the fraction beside it (two spaces between columns)."""
+    others = sum(max((len(cell) for cell in column), default=0) for column in zip(
+        *((label, p.percent, str(p.fraction)) for label, p in rows), strict=True)) + 6
+    return max(4, min(WIDTH, columns - others))
 
 
 def binned(values: Sequence[tuple[int, Probability]]) -> list[tuple[str, Probability]]:

@@ -162,7 +162,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
 
 def _show_list(con: Any, r: Any) -> None:  # rules.units.travel.Characters
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     if not r.characters:
         con.print("No characters in this session — d2d char new NAME, or d2d char import "
@@ -313,7 +313,7 @@ def _advance(ctx: typer.Context, name: str, what: str,
 
 def show_sheet(con: Any, r: ch.Sheet) -> None:
     from d2d_cli.commands.units import conditions_text
-    from d2d_cli.plain import Panel, Table
+    from d2d_cli.layout import Panel, Table
 
     e = render.escape
     t = Table("Stat", "Rating", "Real terms", box=None, pad_edge=False)

@@ -12,7 +12,7 @@ from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import conflict as rules
 from d2d_cli.rules.combat.situation import Terms
-from d2d_cli.rules.deck.cards import parse_card
+from d2d_cli.rules.deck.cards import Card, parse_card
 
 app = _app.single("conflict")
 
@@ -100,17 +100,20 @@ def conflict(
                   flank=flank, confined=confined, outnumbered=outnumbered,
                   weapon_scale=weapon_scale, advantage=s.edge(advantage),
                   disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
-    result = ops.conflict(_state.target(ctx), sides, level_a=level_a, level_b=level_b,
+    t = _state.target(ctx)
+    result = ops.conflict(t, sides, level_a=level_a, level_b=level_b,
                           skill=skill, rival_skill=rival_skill, obstacle=obstacle, card=card,
                           terms=terms, use_map=not no_map, spent=spent)
-    render.emit(result, _show_chart if sides == ["chart"] else _show, as_json=json)
+    turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
+    render.emit(result, _show_chart if sides == ["chart"] else
+                lambda con, r: _show(con, r, turned), as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
 
 
 def _show_chart(con: Any, r: rules.Chart) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     t = Table("A ↓ vs B →", *(a.capitalize() for a in r.approaches),
               title=f"Conflict chart ({r.conflict_chart}): A's result")
@@ -121,7 +124,8 @@ def _show_chart(con: Any, r: rules.Chart) -> None:
               "10 (2–10 lowered by the Level Bonus, min 2); equal ranks both win.[/]")
 
 
-def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
+def _show(con: Any, r: rules.Conflict | rules.Redirected,
+          turned: list[tuple[str, Card, Card, str]] | None = None) -> None:
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
     if r.cover is not None:
@@ -138,6 +142,9 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected) -> None:
 
     s.show_map(con, r.map)
     con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
+    for side, was, card, why in turned or []:  # one card, two arrows: say why
+        con.print(f"  {side}'s Fate {was.name()} is read {card.name()[-1]}: {why} "
+                  "[dim](000 l.420)[/]")
     rows = []
     if r.side_a.unit or r.side_b.unit or r.modifiers:
         rows = [(f"Level {n}", one.skill_level, one.level, r.sources[f"level_{n.lower()}"])

@@ -104,9 +104,9 @@ def high_card(
 
 
 def _show_high(con: Any, r: fate.HighCard) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
-    t = Table("Order", "Name", "Card(s)", box=None)
+    t = Table("Order", "Name", "Card(s)", box=None, name=1)
     for i, name in enumerate(r.order, 1):
         t.add_row(str(i), render.escape(name), card_names(r.cards[name]))
     con.print(t)

@@ -45,7 +45,7 @@ def end(ctx: typer.Context,
 
 
 def _show_start(con: Any, r: rounds.RoundStarted) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     con.print(f"[bold]Round {r.round}[/] — refresh on the {_map_name(r.map)}: Move = Speed, "
               "Action Cost = Speed/2, Turn = 2")

@@ -250,7 +250,7 @@ def _show_map(con: Any, r: scale.MoveOnMap) -> None:
 
 
 def _show_maps(con: Any, r: scale.MapList) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     t = Table("Type", "Space", "Round", "One Move", box=None)
     for m in r.maps:
@@ -262,7 +262,7 @@ def _show_maps(con: Any, r: scale.MapList) -> None:
 
 
 def _show_samples(con: Any, r: scale.Samples) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     t = Table("Sample", "Stat", "Real", "d2d", box=None)
     for x in r.samples:

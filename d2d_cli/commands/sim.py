@@ -134,7 +134,7 @@ class _progress:
 
 
 def _show(con: Any, r: Any) -> None:  # rules.assistant.sim.SimReport
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     con.print(f"[bold]{render.escape(r.scene)}[/]: {r.runs:,} fight"
               f"{'s' if r.runs != 1 else ''} (seed {r.seed}, Players: {r.pc_policy})")

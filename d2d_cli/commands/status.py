@@ -118,7 +118,7 @@ def _dash(v: Any) -> str:
 
 def _table(rows: tuple[StatusRow, ...]) -> Any:
     from d2d_cli.commands.units import stat_cell
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
     from d2d_cli.rules.units.roster import STATS
 
     t = Table("Unit", "Body", "Mind", "Will", "Speed", "Move", "AC", "Acts", "Turn",
@@ -132,7 +132,7 @@ def _table(rows: tuple[StatusRow, ...]) -> Any:
 
 def _stacked(con: Any, u: StatusRow) -> None:
     from d2d_cli.commands.units import stat_cell
-    from d2d_cli.plain import Indented
+    from d2d_cli.layout import Indented
     from d2d_cli.rules.units.roster import STATS
 
     e = render.escape

@@ -227,7 +227,7 @@ def _with_crits(conds: str, u: units.UnitRow) -> str:
 
 
 def show_table(con: Any, r: units.Roster) -> None:
-    from d2d_cli.plain import Table
+    from d2d_cli.layout import Table
 
     if not r.units:
         con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")

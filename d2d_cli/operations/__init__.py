@@ -45,11 +45,12 @@ class Target:
     path (None: the current session, as ``d2d`` without ``--session``), ``seed`` the
     ``--seed``, ``label`` what the journal calls the change (``fate draw 3``)."""
 
-    __slots__ = ("label", "seed", "spec")
+    __slots__ = ("label", "revealed", "seed", "spec")
 
     def __init__(self, spec: str | None = None, seed: int | None = None,
                  label: str = "") -> None:
         self.spec, self.seed, self.label = spec, seed, label
+        self.revealed: list[Card] = []  # the cards the last with_reveals revealed
 
     def path(self) -> Path:
         """The session file (it may not exist yet)."""
@@ -80,16 +81,25 @@ class Target:
 
         return o.parse(data.get("rules"), str(self.path()))
 
-    def with_reveals(self, table: list[Card] | None,
-                     body: Callable[[Revealer], R]) -> tuple[R, Revealer]:
+    def with_reveals(self, table: list[Card] | None, body: Callable[[Revealer], R],
+                     note: Callable[[R, list[Card]], str] | None = None
+                     ) -> tuple[R, Revealer]:
         """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
-        cards (read only). Returns body's result and the revealer."""
+        cards (read only). Returns body's result and the revealer; :attr:`revealed`
+        keeps the cards as they were revealed. ``note(result, revealed)``: what the
+        journal adds (how a card was read), so the log says what was shown."""
         if table is not None:
             with reveals(None, table) as reveal:
-                return body(reveal), reveal
+                out = body(reveal)
+            self.revealed = list(reveal.used)
+            return out, reveal
         with self.edit() as tx, reveals(tx, None) as reveal:
             out = body(reveal)
             tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+            extra = note(out, reveal.used) if note is not None else ""
+            if extra:
+                tx.summary += f"; {extra}"
+        self.revealed = list(reveal.used)
         return out, reveal
 
 

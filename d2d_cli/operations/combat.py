@@ -31,9 +31,36 @@ def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
                     target_action=opts.target_action, opts=opts)
-    result: Result = (t.with_reveals(table, ask.resolve)[0] if ask.reveals
+    result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
                       else ask.resolve(None))
     return result
+
+
+def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
+    """Each Fate card a conflict's side revealed and turned to read it by its colour
+    (000 l.420 "Non-Player Units reveal a Fate where Black means Upper and Red means
+    Lower"): (side, the card as revealed, as read, why: "red → Lower for a
+    Non-Player"). A card already lying the way its colour reads is not listed; with
+    ``[rules] fate_orientation = "card"`` none is."""
+    lay = {c.face: c for c in revealed}
+    out = []
+    for name, side in (("A", getattr(r, "side_a", None)), ("B", getattr(r, "side_b", None))):
+        if side is None:
+            continue
+        who = " for a Non-Player" if side.source == "fate" else ""
+        for card in side.revealed:
+            was = lay.get(card.face)
+            if was is not None and was.upper != card.upper:
+                out.append((name, was, card,
+                            f"{card.color} → {card.orientation.capitalize()}{who}"))
+    return out
+
+
+def _journal_note(r: Any, revealed: list[Any]) -> str:
+    """The journal's words for the cards turned by colour: the log says what was shown."""
+    turned = read_by_colour(r, revealed)
+    return ("read by colour: " + ", ".join(f"{side} {was.code} as {card.code} ({why})"
+                                           for side, was, card, why in turned)) if turned else ""
 
 
 def hit(t: Target, card_codes: list[str], *, level: int | None = None,

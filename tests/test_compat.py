@@ -1,0 +1,63 @@
+"""d2d_cli/compat.py holds every use of a private Typer/Click/Rich name (issue 18 item 2):
+the installed versions are those it was written for, each name still resolves, and no
+other module reaches a private name."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import version
+
+import pytest
+
+from d2d_cli import compat
+from tests.helpers import ROOT
+
+# A private name of the libraries: `typer._click`, `from rich._wrap import`, `sc._resolve…`
+# on a module imported from them, a `_click_…` method of Typer's classes.
+_PRIVATE = re.compile(r"\b(?:typer|click|rich)(?:\.\w+)*\._[a-z]|\._click_[a-z]|"
+                      r"\bsc\._[a-z]")
+
+
+def _parts(v: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", v)[:3])
+
+
+@pytest.mark.parametrize("package", sorted(compat.WRITTEN_FOR))
+def test_the_installed_version_is_one_compat_was_written_for(package: str) -> None:
+    low, high = compat.WRITTEN_FOR[package]
+    have = version(package)
+    assert _parts(low) <= _parts(have) < _parts(high), (
+        f"d2d_cli/compat.py was written for {package} >={low},<{high}, but {package} "
+        f"{have} is installed. Check each private name in compat.py against {have} (and "
+        "the suite, with the views Rich draws), then widen WRITTEN_FOR and pyproject.toml's "
+        "bounds together.")
+
+
+def test_pyprojects_bounds_are_those_compat_names() -> None:
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    for package, (low, high) in compat.WRITTEN_FOR.items():
+        spec = next(d for d in deps if re.match(rf"{package}\b", d))
+        assert f">={low}" in spec, (spec, low)
+        assert package != "typer" or f"<{high}" in spec, (spec, high)
+
+
+def test_every_private_name_still_resolves() -> None:
+    assert issubclass(compat.UsageError, compat.ClickException)
+    assert compat.shell_name() in (None, "bash", "zsh", "fish", "sh", "pwsh", "powershell",
+                                   "dash", "ksh", "tcsh")
+    script = compat.completion_script("d2d", "_D2D_COMPLETE", "bash")
+    assert "_D2D_COMPLETE" in script and "complete" in script
+    compat.completion_init()
+
+
+def test_no_other_module_uses_a_private_name() -> None:
+    found = []
+    for path in sorted((ROOT / "d2d_cli").rglob("*.py")):
+        if path.name == "compat.py":
+            continue
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if _PRIVATE.search(code) or re.search(r"from (typer|click|rich)\._", code):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "private library names outside d2d_cli/compat.py:\n" + "\n".join(found)
