@@ -54,6 +54,9 @@ VIEW, VIEW_CHANGE = "view ≤ 9×", "view ≤ 9× (change)"
 LIMITS = {LOOKUP: 6.5, CHANGE: 7.5, VIEW: 9.0, VIEW_CHANGE: 9.0}
 JSON_BUDGET = {VIEW: LOOKUP, VIEW_CHANGE: CHANGE}
 
+# The character file `char import` reads (written, untimed, before each run).
+_ROOK = str(Path(tempfile.gettempdir()) / "d2d-bench-rook.toml")
+
 # Every command of docs/commands.md (the tour and play aside): (words, budget, setup lines
 # run untimed before each timed run, on top of the restored session "bench").
 COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
@@ -122,7 +125,7 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("scale area 4", LOOKUP, ()),
     ("char downtime Rook", CHANGE, ()),
     ("unit move Archer forward", CHANGE, ()),
-    ("unit act Archer evade", CHANGE, ()),
+    ("unit act Archer evade", CHANGE, ("unit act Archer interact 'Goblin Scout'",)),
     ("unit wait Archer 5", CHANGE, ()),
     ("unit face Archer N", CHANGE, ()),
     ("unit ability Rook use 'Pick Lock'", CHANGE, ("char learn Rook 'Pick Lock'",)),
@@ -145,8 +148,20 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("odds crit --power 6x1 --armor 2x1 --hits 2", VIEW, ()),
     ("board", VIEW, ()),
     ("unit place Archer E9 N", CHANGE, ()),
+    ("char list", VIEW, ()),
+    (f"char import {_ROOK} --rename Rook2", CHANGE,
+     (f"char export Rook --format toml -o {_ROOK} --force",)),
+    ("char unlearn Rook 'Pick Lock'", CHANGE, ("char learn Rook 'Pick Lock'",)),
+    ("unit situation Archer --vs 'Goblin Scout' --cover 25", CHANGE, ()),
+    ("unit interrupt Archer 'Goblin Scout'", CHANGE, ()),
+    ("unit respond 'Goblin Scout'", CHANGE, ("unit act Archer interact 'Goblin Scout'",)),
+    ("oracle 'Is the bridge guarded?'", CHANGE, ()),
+    ("npc plan 'Goblin Scout'", LOOKUP, ()),
+    ("npc turn 'Goblin Scout'", CHANGE, ()),
 ]
-NOT_ONE_SHOT = {"tour", "play"}  # a whole tour; a shell (measured by its lines, below)
+# A whole tour; a shell (measured by its lines, below); a simulation of many fights
+# (bench/bench_sim.py measures it: fights per second, not a command's latency).
+NOT_ONE_SHOT = {"tour", "play", "sim"}
 JSONLESS = ("char export",)  # writes the sheet itself (-o -)
 
 # The session every one-shot case starts from (made once, restored before each run).
