@@ -196,3 +196,20 @@ def hand_edit(path: Path, pattern: str, repl: str, count: int = 1) -> str:
     assert n, f"pattern {pattern!r} not in the file"
     path.write_text(new, encoding="utf-8")
     return new
+
+
+# A process that writes the session in a loop until it is killed (the SIGKILL tests of
+# tests/test_reliability.py and tests/test_leftovers.py): argv[1] is the session file.
+KILLABLE_WRITER = """
+import sys
+from pathlib import Path
+from d2d_cli import session
+from d2d_cli.rules.deck import fate
+path = Path(sys.argv[1])
+print("ready", flush=True)
+while True:
+    with session.edit(path, "fate draw") as tx:
+        deck = fate.Deck.from_state(tx.data["fate"])
+        fate.draw(deck, 5, tx.rng())
+        tx.put("fate", deck.to_state())
+"""

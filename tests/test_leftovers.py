@@ -16,7 +16,7 @@ import pytest
 
 from d2d_cli import session
 from d2d_cli.session import files, journal
-from tests.helpers import build_table, every_file, run_process
+from tests.helpers import KILLABLE_WRITER, build_table, every_file, run_process
 
 DEAD_PID = 99_999_999  # above any pid_max Linux allows (2**22): never a live process
 
@@ -92,19 +92,6 @@ def test_the_sweep_names_what_it_removed_and_never_fails(tmp_path: Path) -> None
     assert files.sweep_orphans(tmp_path / "missing", "a.toml") == []
 
 
-_WRITER = """
-import sys
-from pathlib import Path
-from d2d_cli import session
-from d2d_cli.rules.deck import fate
-path = Path(sys.argv[1])
-print("ready", flush=True)
-while True:
-    with session.edit(path, "fate draw") as tx:
-        deck = fate.Deck.from_state(tx.data["fate"])
-        fate.draw(deck, 5, tx.rng())
-        tx.put("fate", deck.to_state())
-"""
 
 
 def test_after_killed_writers_one_command_leaves_no_temp_file(tmp_path: Path) -> None:
@@ -113,7 +100,7 @@ def test_after_killed_writers_one_command_leaves_no_temp_file(tmp_path: Path) ->
     path = tmp_path / "kill.toml"
     assert run_process("--seed", "2", "session", "new", str(path)).returncode == 0
     for i in range(8):
-        p = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)],
+        p = subprocess.Popen([sys.executable, "-c", KILLABLE_WRITER, str(path)],
                              stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from d2d_cli.rules.deck.cards import full_deck
-from tests.helpers import run_process
+from tests.helpers import KILLABLE_WRITER, run_process
 
 
 def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) -> None:
@@ -30,19 +30,6 @@ def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) ->
     assert len(data["fate"]["draw"]) == 34 and len(data["fate"]["discard"]) == 20
 
 
-_WRITER = """
-import sys
-from pathlib import Path
-from d2d_cli import session
-from d2d_cli.rules.deck import fate
-path = Path(sys.argv[1])
-print("ready", flush=True)
-while True:
-    with session.edit(path, "fate draw") as tx:
-        deck = fate.Deck.from_state(tx.data["fate"])
-        fate.draw(deck, 5, tx.rng())
-        tx.put("fate", deck.to_state())
-"""
 
 
 def test_a_killed_writer_leaves_a_whole_file(tmp_path: Path) -> None:
@@ -51,7 +38,7 @@ def test_a_killed_writer_leaves_a_whole_file(tmp_path: Path) -> None:
     faces = sorted(c.face for c in full_deck())
     seen = set()
     for i in range(12):
-        p = subprocess.Popen([sys.executable, "-c", _WRITER, str(path)],
+        p = subprocess.Popen([sys.executable, "-c", KILLABLE_WRITER, str(path)],
                              stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
