@@ -124,6 +124,15 @@ def test_goals_parse_and_check() -> None:
         g.parse({"A": {"any": [["down Nobody"]]}}, data)
 
 
+def _pair() -> dict[str, Any]:
+    """Two Goblin-like units, each Level 1 by Close Combat 1: one exchange's sides."""
+    def unit(faction: str) -> dict[str, Any]:
+        return {"kind": "unit", "body": "2x1", "mind": "6x1", "will": "2x1",
+                "speed": "5x0", "faction": faction, "skills": {"Close Combat": 1},
+                "conditions": {}}
+    return {"units": {"Scout": unit("B"), "Rival": unit("A")}}
+
+
 def test_a_single_exchange_agrees_with_odds_within_the_interval() -> None:
     """Item 5: a Non-Player's attack (a Fate reveal each side, both Level 1 by Close
     Combat 1 against the same) — the frequencies of `conflict`'s outcome over 4,000
@@ -131,13 +140,7 @@ def test_a_single_exchange_agrees_with_odds_within_the_interval() -> None:
     odds' exact fractions."""
     import random
 
-    data = {"units": {
-        "Scout": {"kind": "unit", "body": "2x1", "mind": "6x1", "will": "2x1",
-                  "speed": "5x0", "faction": "B", "skills": {"Close Combat": 1},
-                  "conditions": {}},
-        "Rival": {"kind": "unit", "body": "2x1", "mind": "6x1", "will": "2x1",
-                  "speed": "5x0", "faction": "A", "skills": {"Close Combat": 1},
-                  "conditions": {}}}}
+    data = _pair()
     exact = conflict_odds("fate", "fate", Piles.fresh(), DeckView("fresh", 54, 0),
                           level_a=1, level_b=1)
     n = 4000
@@ -151,6 +154,84 @@ def test_a_single_exchange_agrees_with_odds_within_the_interval() -> None:
         lo, hi = sim.wilson(counts[key], n)
         assert lo <= p.value <= hi, (key, counts[key], p.fraction)
     assert exact.a_wins.fraction == exact.b_wins.fraction != Fraction(0)
+
+
+def test_an_exchanges_hits_agree_with_odds_within_the_interval() -> None:
+    """Item 5, the Hits of the exchange: one Fate card revealed from a fresh deck and
+    played as the lead (turned Upper, as ``odds hits`` plays it), counted by the sim's
+    ``hit --by Scout --vs Rival``, gives each number of Hits as often as ``odds hits 1
+    --level 1 --rival-level 1 --vs 2``'s exact fractions say, within the 95% Wilson
+    interval over 4,000 seeded reveals; a card that can lead no scoring play counts 0
+    (001 l.838 "2-10 - Hits:+1 IF Rank+Level > Difficulty"; l.861 "The Goblin Body is
+    2x1": the Difficulty against a unit of Body 2x1 is 2)."""
+    import random
+
+    from d2d_cli.errors import RuleViolation
+    from d2d_cli.rules.deck.cards import Card
+    from d2d_cli.rules.odds.exact import hits_odds
+
+    exact = hits_odds(1, Piles.fresh(), DeckView("fresh", 54, 0), level=1, rival_level=1,
+                      difficulty=2)
+    n = 4000
+    counts: dict[int, int] = {}
+    rng = random.Random(7)
+    for _ in range(n):
+        t = Table(_pair(), rng)
+        c = t.revealer()()
+        try:
+            h = t.hit(Card(c.rank, c.suit, True, c.wild_color), by="Scout", vs="Rival",
+                      skill="Close Combat")
+        except RuleViolation:
+            got = 0
+        else:
+            assert h.difficulty == 2
+            got = h.hits
+        counts[got] = counts.get(got, 0) + 1
+    assert set(counts) == {row.hits for row in exact.distribution}
+    for row in exact.distribution:
+        lo, hi = sim.wilson(counts[row.hits], n)
+        assert lo <= row.probability.value <= hi, (row.hits, counts[row.hits])
+
+
+def test_an_exchanges_crit_agrees_with_odds_within_the_interval() -> None:
+    """Item 5, the Crit of the exchange: the sim's ``crit`` (the Scout's Body weapon, 2
+    Hits, on the Rival, a fresh Damage Deck each time) lands on each location and at each
+    severity as often as ``odds crit --by Scout --target Rival --hits 2 --fresh``'s exact
+    fractions say, within the 95% Wilson interval over 3,000 seeded Crits (001 l.890–894
+    "Crit Location … Draw until you find matching a Type")."""
+    import random
+
+    from d2d_cli.rules.combat import crits
+    from d2d_cli.rules.odds.exact import crit_odds
+    from d2d_cli.rules.units import roster as units
+
+    data = _pair()
+    roster = units.roster(data)
+    scout, rival = units.find(roster, "Scout"), units.find(roster, "Rival")
+    stat = crits.wielder_stat("Body", None, scout)[0]
+    deck, wanted = crits.parse_types(None)
+    ch = crits.chart("person", None, str(DEFAULTS.locations_file))
+    exact = crit_odds(power=crits.power_rating(None, "Body", stat),
+                      armor=crits.unit_armor(rival, ch), hits_before=2, deck=deck,
+                      types=wanted, ch=ch, state=None, fresh=True, opts=DEFAULTS,
+                      gear=crits.target_gear(rival), target=rival)
+    n = 3000
+    where: dict[str, int] = {}
+    how: dict[str, int] = {}
+    rng = random.Random(5)
+    for _ in range(n):
+        t = Table(_pair(), rng)
+        out = t.crit("Scout", "Rival", 2)
+        where[out.location] = where.get(out.location, 0) + 1
+        how[out.severity] = how.get(out.severity, 0) + 1
+    assert set(where) == {row.location for row in exact.locations}
+    for row in exact.locations:
+        lo, hi = sim.wilson(where[row.location], n)
+        assert lo <= row.probability.value <= hi, (row.location, where[row.location])
+    assert set(how) == {row.severity for row in exact.severities}
+    for sev in exact.severities:
+        lo, hi = sim.wilson(how[sev.severity], n)
+        assert lo <= sev.probability.value <= hi, (sev.severity, how[sev.severity])
 
 
 def test_a_hand_holds_at_most_ten() -> None:
