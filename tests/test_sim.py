@@ -161,7 +161,8 @@ def test_an_exchanges_hits_agree_with_odds_within_the_interval() -> None:
     played as the lead (turned Upper, as ``odds hits`` plays it), counted by the sim's
     ``hit --by Scout --vs Rival``, gives each number of Hits as often as ``odds hits 1
     --level 1 --rival-level 1 --vs 2``'s exact fractions say, within the 95% Wilson
-    interval over 4,000 seeded reveals; a card that can lead no scoring play counts 0
+    interval over 4,000 seeded reveals, and is a glancing blow as often; a card that can
+    lead no scoring play counts 0
     (001 l.838 "2-10 - Hits:+1 IF Rank+Level > Difficulty"; l.861 "The Goblin Body is
     2x1": the Difficulty against a unit of Body 2x1 is 2)."""
     import random
@@ -174,6 +175,7 @@ def test_an_exchanges_hits_agree_with_odds_within_the_interval() -> None:
                       difficulty=2)
     n = 4000
     counts: dict[int, int] = {}
+    glancing = 0
     rng = random.Random(7)
     for _ in range(n):
         t = Table(_pair(), rng)
@@ -186,11 +188,14 @@ def test_an_exchanges_hits_agree_with_odds_within_the_interval() -> None:
         else:
             assert h.difficulty == 2
             got = h.hits
+            glancing += h.glancing
         counts[got] = counts.get(got, 0) + 1
     assert set(counts) == {row.hits for row in exact.distribution}
     for row in exact.distribution:
         lo, hi = sim.wilson(counts[row.hits], n)
         assert lo <= row.probability.value <= hi, (row.hits, counts[row.hits])
+    lo, hi = sim.wilson(glancing, n)  # a win whose card missed the Difficulty: 1 Hit
+    assert lo <= exact.glancing.value <= hi, (glancing, exact.glancing.fraction)
 
 
 def test_an_exchanges_crit_agrees_with_odds_within_the_interval() -> None:
