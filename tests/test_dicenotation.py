@@ -1,4 +1,4 @@
-"""The dice and deck notation of ``d2d roll`` (rules/roll/notation.py).
+"""The dice and deck notation of ``d2d roll`` (rules/roll/notation/).
 
 Exact distributions are checked against enumerations written here (every outcome of
 the dice, with itertools), never against the module's own arithmetic; rolls are

@@ -6,6 +6,7 @@ platformdirs; and no import circle anywhere in d2d_cli (function-level imports c
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,21 @@ def test_every_chapter_says_what_it_covers() -> None:
         names |= {p.name for p in pkg.iterdir() if (p / "__init__.py").exists()}
         missing = sorted(n for n in names if f"``{n}``" not in doc)
         assert missing == [], f"rules/{pkg.name}: modules not named in its docstring"
+        # …and the chapters: a citation of 000 or 001 (a chapter, a page, a line), or,
+        # for a subject the rule books have none of, the 000/001 chapters it reads.
+        assert re.search(r"\b00[01]\b", doc), (
+            f"rules/{pkg.name}/__init__.py names no chapter of 000 or 001")
+
+
+def test_the_architecture_table_lists_every_chapter_and_module() -> None:
+    """docs/architecture.md "rules/ by chapter" is the reader's map of rules/: one row per
+    subpackage naming each of its modules (a module added without its row fails)."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
+    chapters = sorted(p.name for p in RULES.iterdir() if (p / "__init__.py").exists())
+    assert sorted(rows) == chapters
+    for name in chapters:
+        listed = set(re.findall(r"\w+", rows[name]))
+        modules = {p.stem for p in (RULES / name).glob("*.py")} - {"__init__"}
+        modules |= {p.name for p in (RULES / name).iterdir() if (p / "__init__.py").exists()}
+        assert sorted(modules - listed) == [], f"rules/{name}: modules missing from its row"

@@ -176,7 +176,7 @@ def keep_highest(die: Dist, n: int, k: int, score: Callable[[int], int]) -> Dist
     a of C(n, a) · S(x, a) · (the scores of a rolls above x, shifted by (k − a)·score(x)),
     where S(x, a) = Σ_b C(n − a, b) · w(x)^b · L(x)^(n − a − b) counts the ways the
     other n − a rolls sit at x or below (L(x): the weight below x). The weights are
-    counts, so the result's total is ``die.total ** n``. Cost: ``dicenotation._estimate``.
+    counts, so the result's total is ``die.total ** n``. Cost: ``notation.exact._estimate``.
     """
     values = sorted(die.weights)
     result: dict[int, int] = {}
