@@ -137,3 +137,23 @@ def test_prep_scene_example_runs_through_the_api(tmp_path: Path) -> None:
                          timeout=120, env={"PATH": "", "D2D_DATA_DIR": str(tmp_path)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "scene prep: all checks passed"
+
+
+def test_the_commands_undo_what_the_api_did_and_the_api_what_the_commands_did(
+        d2d: Runner, tmp_path: Path) -> None:
+    """One journal for both faces: `d2d session undo` reverts an API call, byte for byte,
+    and `s.undo()` reverts a command; `session log` lists the API's call under the
+    command line it stands for."""
+    s = Session.new(tmp_path / "s.toml", seed=5)
+    s.scene.load("combat1")
+    before = s.path.read_bytes()
+    s.unit.condition("Goblin Scout", "add", "fatigue", 2)
+    assert d2d.json("--session", s.path, "session", "log", "--last", "1")["entries"][0][
+        "command"] == "unit condition 'Goblin Scout' add fatigue --count 2"
+    out = d2d.ok("--session", s.path, "session", "undo")
+    assert out == ("Reverted unit condition 'Goblin Scout' add fatigue --count 2 "
+                   "(Goblin Scout: Fatigue add 2 → 2)\n")
+    assert s.path.read_bytes() == before
+    d2d.ok("--session", s.path, "task", "new", "Door", "3")
+    assert s.undo().command == "task new Door 3"
+    assert s.path.read_bytes() == before
