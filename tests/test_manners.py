@@ -88,6 +88,8 @@ def test_the_tour_leaves_nothing_in_tmp(tmp_path: Path) -> None:
     res = run_process("tour", env={"TMPDIR": str(tmp), "D2D_DATA_DIR": str(tmp_path / "d")})
     assert res.returncode == 0, res.stderr
     assert list(tmp.iterdir()) == []
+    # …nor a cache of its throwaway session in the cache folder (README command 1)
+    assert [p for p in (tmp_path / "d").rglob("*") if p.is_file()] == []
 
 
 def test_session_show_reads_like_a_summary(d2d, data_dir: Path) -> None:

@@ -127,9 +127,12 @@ def tour(
                 code = e.exit_code
             failures += code != 0 and i not in EXPECTED_REFUSALS
     finally:  # even when a step fails or Ctrl-C stops it: nothing left in the temp folder
-        if not keep:
+        if not keep:  # …nor of its session in the cache folder
             import shutil
 
+            from d2d_cli import session
+
+            session.forget(session_file)
             shutil.rmtree(folder, ignore_errors=True)
     if keep:
         con.print(f"\nThe tour's session is kept at {session_file}")

@@ -425,6 +425,12 @@ def _cache_drop(real: Path) -> None:
         os.unlink(_cache_path(real))
 
 
+def forget(path: Path) -> None:
+    """A throwaway session file is being deleted (the tour's): drop its cache too, so
+    nothing of it is left in the user's cache folder."""
+    _cache_drop(_real(path))
+
+
 def _cache_prune(folder: Path) -> None:
     """Keep the ``CACHE_KEEP`` caches written last (and no temp file of a dead writer)."""
     files.sweep_orphans(folder, "")
