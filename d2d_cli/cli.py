@@ -22,7 +22,6 @@ from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
-from typer.models import TyperInfo
 
 from d2d_cli import __version__, compat, env, render
 from d2d_cli.commands import _complete
@@ -35,38 +34,27 @@ def lazy_group(info: Any, app: typer.Typer) -> Any:
     """The Click group of a Typer group app whose subcommands are built when first
     used: ``d2d fate status`` builds ``status`` only, not the group's five other
     commands (Typer builds them all, a few ms a group)."""
-    sub = info.typer_instance
-    saved = sub.registered_commands, sub.registered_groups
-    sub.registered_commands, sub.registered_groups = [], []
-    try:  # Typer builds the group itself (help, settings, class) with no commands…
-        group = typer.main.get_group_from_info(
-            info, pretty_exceptions_short=app.pretty_exceptions_short,
-            rich_markup_mode=app.rich_markup_mode, suggest_commands=app.suggest_commands)
-    finally:
-        sub.registered_commands, sub.registered_groups = saved
-    group.commands = LazyCommands(app, *saved)  # …and each command on first use
+    group = compat.empty_group(info, app)  # Typer builds the group itself, no commands…
+    group.commands = LazyCommands(app, *compat.app_entries(info))  # …each on first use
     return group
 
 
 class LazyCommands(MutableMapping[str, Any]):
     """A group's commands by name, each built by Typer the first time it is asked for."""
 
-    def __init__(self, app: typer.Typer, commands: list[Any], groups: list[Any]) -> None:
+    def __init__(self, app: typer.Typer, commands: dict[str, Any], groups: list[Any]) -> None:
         self._app = app
-        self._infos: dict[str, Any] = {
-            c.name or typer.main.get_command_name(c.callback.__name__): c for c in commands}
+        self._infos: dict[str, Any] = dict(commands)
         self._infos.update({g.name: g for g in groups})
         self._built: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._built:
             info = self._infos[name]
-            if isinstance(info, TyperInfo):
+            if compat.is_group_info(info):
                 self._built[name] = lazy_group(info, self._app)
             else:
-                self._built[name] = typer.main.get_command_from_info(
-                    info, pretty_exceptions_short=self._app.pretty_exceptions_short,
-                    rich_markup_mode=self._app.rich_markup_mode)
+                self._built[name] = compat.command_from_info(info, self._app)
         return self._built[name]
 
     def __setitem__(self, name: str, command: Any) -> None:  # Click's add_command
@@ -111,7 +99,7 @@ class D2DGroup(HelpWhenBare, TyperGroup):
         command = self._built.get(cmd_name)
         if command is None:
             app = importlib.import_module(f"d2d_cli.commands.{entry.module}").app
-            command = lazy_group(TyperInfo(app), app) if entry.nested else \
+            command = lazy_group(compat.group_info(app), app) if entry.nested else \
                 typer.main.get_command(app)
             command.name = cmd_name
             self._built[cmd_name] = command
@@ -267,12 +255,10 @@ def _completion(install: bool) -> Any:
     def callback(ctx: typer.Context, param: Any, value: str | None) -> None:
         if value is None or ctx.resilient_parsing:
             return
-        from typer import completion
-
         if value == "auto":
             value = None
         if install:
-            completion.install_callback(ctx, param, value or True)
+            compat.install_completion(ctx, param, value or True)
         prog = ctx.find_root().info_name or "d2d"
         shell = value or compat.shell_name() or "bash"
         script = compat.completion_script(prog, COMPLETE_VAR, shell)

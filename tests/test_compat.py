@@ -42,6 +42,40 @@ def test_pyprojects_bounds_are_those_compat_names() -> None:
         assert package != "typer" or f"<{high}" in spec, (spec, high)
 
 
+# Typer's names its documentation does not give (typer.tiangolo.com documents the Typer
+# app, typer.main.get_command, typer.core's classes for `cls=`, typer.testing): the
+# builders d2d makes each command with on first use, and the completion installer.
+_UNDOCUMENTED = ("TyperInfo", "get_group_from_info", "get_command_from_info",
+                 "get_command_name", "registered_commands", "registered_groups",
+                 "install_callback", "get_completion_script", "typer.models")
+
+
+def test_typers_undocumented_names_are_used_in_compat_only() -> None:
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+             for path in sorted((ROOT / "d2d_cli").rglob("*.py")) if path.name != "compat.py"
+             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+             if any(name in line.split("#")[0] for name in _UNDOCUMENTED)]
+    assert not found, "Typer's undocumented names outside d2d_cli/compat.py:\n" + \
+        "\n".join(found)
+
+
+def test_the_lazy_builders_make_what_typer_makes() -> None:
+    """compat's builders give the group Typer builds at once, command for command."""
+    import typer
+
+    from d2d_cli import cli
+    from d2d_cli.commands.fate import app
+
+    whole = typer.main.get_command(app)
+    lazy = cli.lazy_group(compat.group_info(app), app)
+    assert type(lazy) is type(whole) and lazy.help == whole.help
+    assert sorted(lazy.commands) == sorted(whole.commands)
+    for name, command in whole.commands.items():
+        built = lazy.commands[name]
+        assert type(built) is type(command) and built.help == command.help
+        assert [p.name for p in built.params] == [p.name for p in command.params]
+
+
 def test_every_private_name_still_resolves() -> None:
     assert issubclass(compat.UsageError, compat.ClickException)
     assert compat.shell_name() in (None, "bash", "zsh", "fish", "sh", "pwsh", "powershell",
