@@ -121,7 +121,7 @@ def test_a_scene_carries_its_map_and_each_units_space(d2d: Runner, table: Any) -
     (GRID, 'space = "J2"\nfacing = "W"', "scene: units.Ogre: space J2 is off the map"),
     (GRID, 'space = "F2"', "scene: units.Ogre: Ogre has no Facing yet"),
     (GRID, 'space = "F1"\nfacing = "S"\ndouble = true',
-     "scene: units.Ogre: Ogre would stand off the map at F0"),
+     "scene: units.Ogre: Ogre would stand off the map (north of row 1)"),
 ])
 def test_a_malformed_map_or_placement_is_refused_naming_where(
         d2d: Runner, tmp_path: Path, grid: str, ogre: str, message: str) -> None:
@@ -188,7 +188,8 @@ def test_a_placed_unit_moves_on_the_map(d2d: Runner, table: Any, tmp_path: Path)
             (["drift"], "Drift which way? left (NW) or right (NE) when facing N"),
             (["drift", "left"], "Archer cannot Drift into B4: the rock there cannot be "
                                 "entered"),
-            (["forward", "5"], "Archer cannot Forward N from C1: C0 is off the map"),
+            (["forward", "5"], "Archer cannot Forward N from C1: that Space is off the map "
+                                  "(north of row 1)"),
             (["backward"], "Archer has Move 1; Backward S: C5 → C6 costs 2")):
         assert_refused(d2d, tmp_path, [*table, "unit", "move", "Archer", *args], message)
     assert d2d.json(*table, "board")["units"][0]["space"] == "C5"
@@ -201,9 +202,9 @@ def test_a_double_sized_unit_turns_only_where_its_back_has_room(d2d: Runner, tab
     d2d.ok(*table, "unit", "place", "Ogre", "H2", "S", "--double")
     d2d.ok(*table, "round", "start")
     assert_refused(d2d, tmp_path, [*table, "unit", "move", "Ogre", "turn", "W"],
-                   "Ogre would stand off the map at I2")
+                   "Ogre would stand off the map (east of column H)")
     assert_refused(d2d, tmp_path, [*table, "unit", "face", "Ogre", "W"],
-                   "Ogre would stand off the map at I2")
+                   "Ogre would stand off the map (east of column H)")
     r = d2d.json(*table, "unit", "move", "Ogre", "forward")
     assert r["space"] == "H3"
     assert d2d.json(*table, "board")["units"][3]["spaces"] == ["H3", "H2"]
@@ -262,38 +263,38 @@ def test_board_svg_is_a_picture_of_the_map(d2d: Runner, table: Any, tmp_path: Pa
 
 def test_conflict_reads_the_geometry_off_the_map(d2d: Runner, table: Any) -> None:
     # The Archer (B6, facing N) shoots the Goblin (B2, facing S): Range 4, the rock at B4
-    # on the line between them (000 l.332) and on the edge to B3 (l.331): Cover 50%.
+    # on the line between them (000 l.332) and on the edge to B3 (l.331): one obstacle,
+    # Cover 25% (001 l.716 "Cover:+25% - for each obstacle encountered").
     r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "4H")
     m = r["map"]
     assert (m["range"], m["arc"], m["rival_arc"], m["line_of_sight"], m["cover"]) == (
-        4, "front", "front", True, 50)
-    assert m["terms"] == {"range": 4, "cover": "b:50"}
+        4, "front", "front", True, 25)
+    assert m["terms"] == {"range": 4, "cover": "b:25"}
     assert m["sources"]["range"] == ('Range 4 on the map: Archer B6 → Goblin B2 (001 '
                                      'l.681–683 "Count Spaces to the Target")')
     assert m["sources"]["cover"] == (
-        "Cover 50% of Goblin on the map: the edge to A3 clear; the edge to B3: the rock "
-        "at B4; the edge to C3 clear; the line to Goblin: the rock at B4 (000 l.330–332)")
+        "Cover 25% of Goblin on the map, +25% for each obstacle met: the edge to A3 clear; "
+        "the edge to B3: the rock at B4; the edge to C3 clear; the line to Goblin: the "
+        "rock at B4 (000 l.330–332; 001 l.716)")
     assert [(x["key"], x["side"], x["level"], x["origin"]) for x in r["modifiers"]] == [
-        ("cover", "a", -2, "map")]
-    # 000 l.333 "IF there is any Cover THEN before Conflict, Reveal": ♦ and ♠ are the
-    # rock's (edges A3 ♣, B3 ♦, C3 ♥ from the Archer's left, the line ♠); the 4♥ is
-    # the surrounding Space C3's, which is clear — the Goblin stays
-    # the target.
-    assert r["cover"]["obstacles"] == {"coins": "the rock at B4",
-                                       "swords": "the rock at B4"}
+        ("cover", "a", -1, "map")]
+    # 000 l.333 "IF there is any Cover THEN before Conflict, Reveal"; 001 l.719 "Assign
+    # Suits to major obstacles": the one obstacle, the rock, takes ♣ (the first suit); the
+    # 4♥ matches none — the Goblin stays the target.
+    assert r["cover"]["obstacles"] == {"wands": "the rock at B4"}
     assert (r["cover"]["card"]["code"], r["cover"]["target"]) == ("4H^", None)
 
 
 def test_the_cover_reveal_can_make_the_rock_the_target(d2d: Runner, table: Any) -> None:
     assert "that Space is the Target instead" in rule_line("000", 333)
-    r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "2S")
+    r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "2C")
     assert (r["outcome"], r["target"]) == ("obstacle", "the rock at B4")
 
 
 def test_a_typed_option_overrides_the_map_and_says_so(d2d: Runner, table: Any) -> None:
     r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--cover", "25", "--range", 3)
     assert r["map"]["terms"] == {}
-    assert r["map"]["sources"]["cover"].startswith("typed: --cover 25 (the map: Cover 50%")
+    assert r["map"]["sources"]["cover"].startswith("typed: --cover 25 (the map: Cover 25%")
     assert r["map"]["sources"]["range"].startswith("typed: --range 3 (the map: Range 4")
     assert [(x["key"], x["level"], x["origin"]) for x in r["modifiers"]] == [
         ("cover", -1, "option")]
@@ -356,11 +357,11 @@ def test_out_of_reach_arc_or_sight_is_refused_with_the_reason(
 
 def test_hit_reads_the_map_too_and_says_where_it_came_from(d2d: Runner, table: Any) -> None:
     r = d2d.json(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
-    assert r["map"]["range"] == 4 and r["map"]["cover"] == 50
-    assert (r["your_level"], r["level"]) == (1 - 2, 0)
+    assert r["map"]["range"] == 4 and r["map"]["cover"] == 25
+    assert (r["your_level"], r["level"]) == (1 - 1, 0)
     out = d2d.ok(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
     assert "From the map (Archer B6 → Goblin B2; d2d board):" in out
-    assert re.search(r"Cover: Cover 50% of Goblin on the map", out)
+    assert re.search(r"Cover: Cover 25% of Goblin on the map", out)
 
 
 def test_a_roll_that_is_not_an_attack_reads_nothing_off_the_map(d2d: Runner,
