@@ -364,6 +364,28 @@ def test_hit_reads_the_map_too_and_says_where_it_came_from(d2d: Runner, table: A
     assert re.search(r"Cover: Cover 25% of Goblin on the map", out)
 
 
+def test_odds_read_the_map_and_say_where_it_came_from(d2d: Runner, table: Any) -> None:
+    # Issue 21 item 3: "when both units of a conflict, hit, crit or odds are placed …
+    # The result says each one and where it came from". The Archer's Level 1 less the
+    # Goblin's Cover 25% behind the rock at B4 (001 l.718 "Level:-1 for each 25%").
+    assert "Level:-1 for each 25%" in rule_line("001", 718)
+    r = d2d.json(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")
+    assert (r["level_a"], r["map"]["range"], r["map"]["cover"]) == (0, 4, 25)
+    assert r["map"]["sources"]["cover"].startswith("Cover 25% of Goblin on the map")
+    out = d2d.ok(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")
+    assert out.startswith("From the map (Archer B6 → Goblin B2; d2d board):\n"
+                          "  Range: Range 4 on the map: Archer B6 → Goblin B2")
+    r = d2d.json(*table, "odds", "hits", "1", "--by", "Archer", "--vs", "Goblin")
+    assert (r["level"], r["map"]["cover"]) == (0, 25)
+    out = d2d.ok(*table, "odds", "hits", "1", "--by", "Archer", "--vs", "Goblin")
+    assert "\n  Cover: Cover 25% of Goblin on the map" in out
+    # a side not placed: nothing read off the map, as before
+    d2d.ok(*table, "unit", "place", "Goblin", "off")
+    assert d2d.json(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")["map"] is None
+    assert not d2d.ok(*table, "odds", "conflict", "Archer:fast", "Goblin:strong").startswith(
+        "From the map")
+
+
 def test_a_roll_that_is_not_an_attack_reads_nothing_off_the_map(d2d: Runner,
                                                                 table: Any) -> None:
     r = d2d.json(*table, "conflict", "Archer:strong", "Goblin:block", "--skill", "none",
