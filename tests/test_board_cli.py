@@ -431,6 +431,35 @@ def test_a_hand_edited_map_that_does_not_fit_is_refused_with_exit_3(
     assert "board: row 4, column 5 (E4): 'x' is not in the legend" in res.stderr
 
 
+@pytest.mark.parametrize(("edit", "message"), [
+    ('space = "I2"\nfacing = "S"', "space I2 is off the map (columns A–H, rows 1–6)"),
+    ('space = "B7"\nfacing = "S"', "space B7 is off the map (columns A–H, rows 1–6)"),
+    ('space = "B4"\nfacing = "S"', "Goblin cannot stand on B4: the rock there cannot be "
+                                    "entered"),
+    ('space = "banana"\nfacing = "S"', "space 'banana': a column letter and a row number"),
+    ('space = "B1"\nfacing = "S"\ndouble = true', "Goblin would stand off the map (north "
+                                                   "of row 1)"),
+])
+def test_a_hand_edited_units_space_that_does_not_fit_is_refused_with_exit_3(
+        d2d: Runner, table: Any, tmp_path: Path, edit: str, message: str) -> None:
+    # The session file's units.Goblin moved by hand off the map, into the rock, to no
+    # Space at all, or made Double-sized with its back off the map: every command refuses
+    # the file naming the unit (it crashed with an IndexError in conflict and hit, and
+    # d2d board listed the unit on a Space it could not draw), the file left as it is.
+    path = tmp_path / "table.toml"
+    text = path.read_text(encoding="utf-8")
+    old = 'space = "B2"\nfacing = "S"'
+    assert text.count(old) == 1
+    bad = text.replace(old, edit, 1)
+    path.write_text(bad, encoding="utf-8")
+    for argv in (["board"], ["conflict", "Archer:7S^", "Goblin:block", "--card", "4H"],
+                 ["hit", "7S", "--by", "Archer", "--vs", "Goblin"]):
+        res = d2d(*table, *argv)
+        assert res.exit_code == 3, (argv, res.stderr)
+        assert f'[units.Goblin] space: {message}' in res.stderr
+        assert path.read_text(encoding="utf-8") == bad
+
+
 def test_a_reserves_space_is_checked_too(d2d: Runner, tmp_path: Path) -> None:
     text = scene(tmp_path).read_text(encoding="utf-8") + (
         '\n[reserves.Wolf]\nfaction = "Goblins"\nbody = "3x1"\nmind = "2x1"\nwill = "3x1"\n'
