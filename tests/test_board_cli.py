@@ -258,6 +258,25 @@ def test_board_svg_is_a_picture_of_the_map(d2d: Runner, table: Any, tmp_path: Pa
                    "cannot write")
 
 
+def test_board_svg_shows_every_unit_sharing_a_space(d2d: Runner, table: Any,
+                                                   tmp_path: Path) -> None:
+    # 000 l.279 "Sharing a Space - Normal Units can share a Space": the Merc joins the
+    # Archer on B6. Each is drawn, neither under the other (the second circle was drawn
+    # on the first, hiding the Archer).
+    assert "Normal Units can share a Space" in rule_line("000", 279)
+    d2d.ok(*table, "unit", "place", "Merc", "B6")
+    f = tmp_path / "map.svg"
+    d2d.ok(*table, "board", "--svg", f)
+    ns = "{http://www.w3.org/2000/svg}"
+    circles = {c.findtext(f"{ns}title"): (c.get("cx"), c.get("cy"), c.get("r"))
+               for c in ET.parse(f).getroot().iter(f"{ns}circle") if c.find(f"{ns}title")
+               is not None}
+    # B6's dot is at (30 + 28 + 14, 30 + 5 × 28 + 14) = (72, 184)
+    assert circles["Archer"] == ("66", "178", "6")
+    assert circles["Merc"] == ("78", "190", "6")
+    assert circles["Goblin"] == ("72", "72", "9")  # alone on B2: on its dot
+
+
 # --------------------------------------------------------------------------- the geometry
 
 
