@@ -506,3 +506,31 @@ def test_sight_is_mutual_and_cover_comes_in_quarters(rows: list[str], a: grid.Sp
     assert found.percent == 25 * min(4, len(met))
     if a != b:
         assert len(found.edges) == 1 + len(sight.surrounding(board, a, b))
+
+
+def test_a_double_sized_unit_between_is_one_obstacle() -> None:
+    # 000 l.749 "Double-sized Units - These take up 2 Spaces"; 001 l.716 "Cover:+25% -
+    # for each obstacle encountered": the Ogre on C3 and C2, both on the line from the
+    # Archer to the Goblin, is one obstacle — Cover 25%, and one suit for the reveal.
+    from d2d_cli.rules.board.derive import Field
+    from d2d_cli.rules.board.placement import placed
+    from d2d_cli.rules.units.roster import Unit
+
+    board = open_board(5, 5)
+
+    def unit(name: str, space: str, facing: str, double: bool = False) -> Unit:
+        extra: dict[str, object] = {"space": space, "facing": facing}
+        if double:
+            extra["double"] = True
+        return Unit(name, {}, faction=name, extra=extra)
+
+    archer, goblin = unit("Archer", "C5", "N"), unit("Goblin", "C1", "S")
+    ogre = unit("Ogre", "C3", "S", double=True)
+    f = Field(board, {u.name: p for u in (archer, goblin, ogre)
+                      if (p := placed(u)) is not None})
+    assert f.places["Ogre"].spaces == ((2, 2), (2, 1))
+    geo = f.derive(archer, goblin, "ranged")
+    assert geo is not None
+    assert (geo.cover, geo.obstacles) == (25, {"C": "Ogre (C3)"})
+    # the bare geometry, each Space its own obstacle, would count it twice
+    assert sight.cover(board, (2, 4), (2, 0), {(2, 2), (2, 1)}).percent == 50
