@@ -115,6 +115,7 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
 
 CELL = 28
 MARGIN = 30
+_SHARED = ((-6, -6), (6, 6), (6, -6), (-6, 6))  # offsets of units sharing a Space
 
 
 def _x(text: str) -> str:
@@ -180,6 +181,11 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
                            f'width="{CELL - 2}" height="{CELL - 2}" fill="{fill}">'
                            f"<title>{_x(what_it_is(k))}</title></rect>")
             out.append(f'<circle cx="{cx}" cy="{cy}" r="1.8" fill="#888888"/>')
+    # Units sharing a Space (000 l.279) are drawn smaller, side by side, so none hides
+    # another; a lone unit sits on the dot.
+    sharing: dict[str, list[str]] = {}
+    for u in v.units:
+        sharing.setdefault(u.space, []).append(u.name)
     for u in v.units:
         fill = SVG_COLOURS[colour[u.faction] % len(SVG_COLOURS)]
         for i, name in enumerate(u.spaces):
@@ -189,15 +195,23 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
                 out.append(f'<rect x="{cx - 9}" y="{cy - 9}" width="18" height="18" '
                            f'rx="4" fill="{fill}" opacity="0.6"/>')
                 continue
+            here = sharing[u.space]
+            r = 9 if len(here) == 1 else 6
+            if len(here) > 1:
+                ox, oy = _SHARED[here.index(u.name) % len(_SHARED)]
+                cx, cy = cx + ox, cy + oy
             if u.facing:
                 dx, dy = VECTORS[COMPASS.index(u.facing)]
-                px, py = cx + dx * 13, cy + dy * 13
+                px, py = cx + dx * (r + 4), cy + dy * (r + 4)
                 out.append(f'<line x1="{cx}" y1="{cy}" x2="{px}" y2="{py}" '
-                           f'stroke="{fill}" stroke-width="4" stroke-linecap="round"/>')
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="9" fill="{fill}">'
+                           f'stroke="{fill}" stroke-width="{3 if r < 9 else 4}" '
+                           'stroke-linecap="round"/>')
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}">'
                        f"<title>{_x(u.name)}</title></circle>")
-            out.append(f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" fill="white" '
-                       f'font-weight="bold">{_x(u.label)}</text>')
+            small = "" if r == 9 else ' font-size="8"'
+            out.append(f'<text x="{cx}" y="{cy + (4 if r == 9 else 3)}" '
+                       f'text-anchor="middle" fill="white" font-weight="bold"{small}>'
+                       f"{_x(u.label)}</text>")
     y = MARGIN + v.rows * CELL + 20
     for note in notes:
         fill = swatch.get(note)

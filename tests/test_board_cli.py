@@ -121,7 +121,7 @@ def test_a_scene_carries_its_map_and_each_units_space(d2d: Runner, table: Any) -
     (GRID, 'space = "J2"\nfacing = "W"', "scene: units.Ogre: space J2 is off the map"),
     (GRID, 'space = "F2"', "scene: units.Ogre: Ogre has no Facing yet"),
     (GRID, 'space = "F1"\nfacing = "S"\ndouble = true',
-     "scene: units.Ogre: Ogre would stand off the map at F0"),
+     "scene: units.Ogre: Ogre would stand off the map (north of row 1)"),
 ])
 def test_a_malformed_map_or_placement_is_refused_naming_where(
         d2d: Runner, tmp_path: Path, grid: str, ogre: str, message: str) -> None:
@@ -188,7 +188,8 @@ def test_a_placed_unit_moves_on_the_map(d2d: Runner, table: Any, tmp_path: Path)
             (["drift"], "Drift which way? left (NW) or right (NE) when facing N"),
             (["drift", "left"], "Archer cannot Drift into B4: the rock there cannot be "
                                 "entered"),
-            (["forward", "5"], "Archer cannot Forward N from C1: C0 is off the map"),
+            (["forward", "5"], "Archer cannot Forward N from C1: that Space is off the map "
+                                  "(north of row 1)"),
             (["backward"], "Archer has Move 1; Backward S: C5 → C6 costs 2")):
         assert_refused(d2d, tmp_path, [*table, "unit", "move", "Archer", *args], message)
     assert d2d.json(*table, "board")["units"][0]["space"] == "C5"
@@ -201,9 +202,9 @@ def test_a_double_sized_unit_turns_only_where_its_back_has_room(d2d: Runner, tab
     d2d.ok(*table, "unit", "place", "Ogre", "H2", "S", "--double")
     d2d.ok(*table, "round", "start")
     assert_refused(d2d, tmp_path, [*table, "unit", "move", "Ogre", "turn", "W"],
-                   "Ogre would stand off the map at I2")
+                   "Ogre would stand off the map (east of column H)")
     assert_refused(d2d, tmp_path, [*table, "unit", "face", "Ogre", "W"],
-                   "Ogre would stand off the map at I2")
+                   "Ogre would stand off the map (east of column H)")
     r = d2d.json(*table, "unit", "move", "Ogre", "forward")
     assert r["space"] == "H3"
     assert d2d.json(*table, "board")["units"][3]["spaces"] == ["H3", "H2"]
@@ -257,43 +258,62 @@ def test_board_svg_is_a_picture_of_the_map(d2d: Runner, table: Any, tmp_path: Pa
                    "cannot write")
 
 
+def test_board_svg_shows_every_unit_sharing_a_space(d2d: Runner, table: Any,
+                                                   tmp_path: Path) -> None:
+    # 000 l.279 "Sharing a Space - Normal Units can share a Space": the Merc joins the
+    # Archer on B6. Each is drawn, neither under the other (the second circle was drawn
+    # on the first, hiding the Archer).
+    assert "Normal Units can share a Space" in rule_line("000", 279)
+    d2d.ok(*table, "unit", "place", "Merc", "B6")
+    f = tmp_path / "map.svg"
+    d2d.ok(*table, "board", "--svg", f)
+    ns = "{http://www.w3.org/2000/svg}"
+    circles = {c.findtext(f"{ns}title"): (c.get("cx"), c.get("cy"), c.get("r"))
+               for c in ET.parse(f).getroot().iter(f"{ns}circle") if c.find(f"{ns}title")
+               is not None}
+    # B6's dot is at (30 + 28 + 14, 30 + 5 × 28 + 14) = (72, 184)
+    assert circles["Archer"] == ("66", "178", "6")
+    assert circles["Merc"] == ("78", "190", "6")
+    assert circles["Goblin"] == ("72", "72", "9")  # alone on B2: on its dot
+
+
 # --------------------------------------------------------------------------- the geometry
 
 
 def test_conflict_reads_the_geometry_off_the_map(d2d: Runner, table: Any) -> None:
     # The Archer (B6, facing N) shoots the Goblin (B2, facing S): Range 4, the rock at B4
-    # on the line between them (000 l.332) and on the edge to B3 (l.331): Cover 50%.
+    # on the line between them (000 l.332) and on the edge to B3 (l.331): one obstacle,
+    # Cover 25% (001 l.716 "Cover:+25% - for each obstacle encountered").
     r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "4H")
     m = r["map"]
     assert (m["range"], m["arc"], m["rival_arc"], m["line_of_sight"], m["cover"]) == (
-        4, "front", "front", True, 50)
-    assert m["terms"] == {"range": 4, "cover": "b:50"}
+        4, "front", "front", True, 25)
+    assert m["terms"] == {"range": 4, "cover": "b:25"}
     assert m["sources"]["range"] == ('Range 4 on the map: Archer B6 → Goblin B2 (001 '
                                      'l.681–683 "Count Spaces to the Target")')
     assert m["sources"]["cover"] == (
-        "Cover 50% of Goblin on the map: the edge to A3 clear; the edge to B3: the rock "
-        "at B4; the edge to C3 clear; the line to Goblin: the rock at B4 (000 l.330–332)")
+        "Cover 25% of Goblin on the map, +25% for each obstacle met: the edge to A3 clear; "
+        "the edge to B3: the rock at B4; the edge to C3 clear; the line to Goblin: the "
+        "rock at B4 (000 l.330–332; 001 l.716)")
     assert [(x["key"], x["side"], x["level"], x["origin"]) for x in r["modifiers"]] == [
-        ("cover", "a", -2, "map")]
-    # 000 l.333 "IF there is any Cover THEN before Conflict, Reveal": ♦ and ♠ are the
-    # rock's (edges A3 ♣, B3 ♦, C3 ♥ from the Archer's left, the line ♠); the 4♥ is
-    # the surrounding Space C3's, which is clear — the Goblin stays
-    # the target.
-    assert r["cover"]["obstacles"] == {"coins": "the rock at B4",
-                                       "swords": "the rock at B4"}
+        ("cover", "a", -1, "map")]
+    # 000 l.333 "IF there is any Cover THEN before Conflict, Reveal"; 001 l.719 "Assign
+    # Suits to major obstacles": the one obstacle, the rock, takes ♣ (the first suit); the
+    # 4♥ matches none — the Goblin stays the target.
+    assert r["cover"]["obstacles"] == {"wands": "the rock at B4"}
     assert (r["cover"]["card"]["code"], r["cover"]["target"]) == ("4H^", None)
 
 
 def test_the_cover_reveal_can_make_the_rock_the_target(d2d: Runner, table: Any) -> None:
     assert "that Space is the Target instead" in rule_line("000", 333)
-    r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "2S")
+    r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--card", "2C")
     assert (r["outcome"], r["target"]) == ("obstacle", "the rock at B4")
 
 
 def test_a_typed_option_overrides_the_map_and_says_so(d2d: Runner, table: Any) -> None:
     r = d2d.json(*table, "conflict", "Archer:7S^", "Goblin:block", "--cover", "25", "--range", 3)
     assert r["map"]["terms"] == {}
-    assert r["map"]["sources"]["cover"].startswith("typed: --cover 25 (the map: Cover 50%")
+    assert r["map"]["sources"]["cover"].startswith("typed: --cover 25 (the map: Cover 25%")
     assert r["map"]["sources"]["range"].startswith("typed: --range 3 (the map: Range 4")
     assert [(x["key"], x["level"], x["origin"]) for x in r["modifiers"]] == [
         ("cover", -1, "option")]
@@ -356,11 +376,33 @@ def test_out_of_reach_arc_or_sight_is_refused_with_the_reason(
 
 def test_hit_reads_the_map_too_and_says_where_it_came_from(d2d: Runner, table: Any) -> None:
     r = d2d.json(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
-    assert r["map"]["range"] == 4 and r["map"]["cover"] == 50
-    assert (r["your_level"], r["level"]) == (1 - 2, 0)
+    assert r["map"]["range"] == 4 and r["map"]["cover"] == 25
+    assert (r["your_level"], r["level"]) == (1 - 1, 0)
     out = d2d.ok(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
     assert "From the map (Archer B6 → Goblin B2; d2d board):" in out
-    assert re.search(r"Cover: Cover 50% of Goblin on the map", out)
+    assert re.search(r"Cover: Cover 25% of Goblin on the map", out)
+
+
+def test_odds_read_the_map_and_say_where_it_came_from(d2d: Runner, table: Any) -> None:
+    # Issue 21 item 3: "when both units of a conflict, hit, crit or odds are placed …
+    # The result says each one and where it came from". The Archer's Level 1 less the
+    # Goblin's Cover 25% behind the rock at B4 (001 l.718 "Level:-1 for each 25%").
+    assert "Level:-1 for each 25%" in rule_line("001", 718)
+    r = d2d.json(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")
+    assert (r["level_a"], r["map"]["range"], r["map"]["cover"]) == (0, 4, 25)
+    assert r["map"]["sources"]["cover"].startswith("Cover 25% of Goblin on the map")
+    out = d2d.ok(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")
+    assert out.startswith("From the map (Archer B6 → Goblin B2; d2d board):\n"
+                          "  Range: Range 4 on the map: Archer B6 → Goblin B2")
+    r = d2d.json(*table, "odds", "hits", "1", "--by", "Archer", "--vs", "Goblin")
+    assert (r["level"], r["map"]["cover"]) == (0, 25)
+    out = d2d.ok(*table, "odds", "hits", "1", "--by", "Archer", "--vs", "Goblin")
+    assert "\n  Cover: Cover 25% of Goblin on the map" in out
+    # a side not placed: nothing read off the map, as before
+    d2d.ok(*table, "unit", "place", "Goblin", "off")
+    assert d2d.json(*table, "odds", "conflict", "Archer:fast", "Goblin:strong")["map"] is None
+    assert not d2d.ok(*table, "odds", "conflict", "Archer:fast", "Goblin:strong").startswith(
+        "From the map")
 
 
 def test_a_roll_that_is_not_an_attack_reads_nothing_off_the_map(d2d: Runner,
@@ -406,6 +448,35 @@ def test_a_hand_edited_map_that_does_not_fit_is_refused_with_exit_3(
     res = d2d(*table, "board")
     assert res.exit_code == 3
     assert "board: row 4, column 5 (E4): 'x' is not in the legend" in res.stderr
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ('space = "I2"\nfacing = "S"', "space I2 is off the map (columns A–H, rows 1–6)"),
+    ('space = "B7"\nfacing = "S"', "space B7 is off the map (columns A–H, rows 1–6)"),
+    ('space = "B4"\nfacing = "S"', "Goblin cannot stand on B4: the rock there cannot be "
+                                    "entered"),
+    ('space = "banana"\nfacing = "S"', "space 'banana': a column letter and a row number"),
+    ('space = "B1"\nfacing = "S"\ndouble = true', "Goblin would stand off the map (north "
+                                                   "of row 1)"),
+])
+def test_a_hand_edited_units_space_that_does_not_fit_is_refused_with_exit_3(
+        d2d: Runner, table: Any, tmp_path: Path, edit: str, message: str) -> None:
+    # The session file's units.Goblin moved by hand off the map, into the rock, to no
+    # Space at all, or made Double-sized with its back off the map: every command refuses
+    # the file naming the unit (it crashed with an IndexError in conflict and hit, and
+    # d2d board listed the unit on a Space it could not draw), the file left as it is.
+    path = tmp_path / "table.toml"
+    text = path.read_text(encoding="utf-8")
+    old = 'space = "B2"\nfacing = "S"'
+    assert text.count(old) == 1
+    bad = text.replace(old, edit, 1)
+    path.write_text(bad, encoding="utf-8")
+    for argv in (["board"], ["conflict", "Archer:7S^", "Goblin:block", "--card", "4H"],
+                 ["hit", "7S", "--by", "Archer", "--vs", "Goblin"]):
+        res = d2d(*table, *argv)
+        assert res.exit_code == 3, (argv, res.stderr)
+        assert f'[units.Goblin] space: {message}' in res.stderr
+        assert path.read_text(encoding="utf-8") == bad
 
 
 def test_a_reserves_space_is_checked_too(d2d: Runner, tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_a_derivations_sources_quote_the_text() -> None:
         units[0], units[1], "ranged")
     assert geo is not None
     assert check_quotes(" ".join(geo.sources.values())) >= 5
-    assert geo.cover == 75 and geo.terms["outnumbered"] == "b"
+    assert geo.cover == 50 and geo.terms["outnumbered"] == "b"
 
 
 def _placed(u: Unit) -> Placement | None:
@@ -59,4 +59,4 @@ def test_the_api_example_in_docs_board_md_prints_what_it_says() -> None:
     assert sight.distance((0, 2), (3, 0)) == 3
     assert sight.arc(archer.space, archer.facing or 0, (3, 0)) == "front"
     assert sight.sight_blocker(board, (0, 2), (3, 0)) is None
-    assert sight.cover(board, (0, 2), (3, 0), occupied=set()).percent == 75
+    assert sight.cover(board, (0, 2), (3, 0), occupied=set()).percent == 25

@@ -110,8 +110,20 @@ def test_off_the_map_and_into_a_rock_are_refused() -> None:
         A o
         . .
     """)
-    with pytest.raises(RuleViolation, match="A cannot Forward N from A1: A0 is off the map"):
+    with pytest.raises(RuleViolation, match=r"A cannot Forward N from A1: that Space is "
+                       r"off the map \(north of row 1\)$"):
         moves.walk(board, Placement("A", at["A"], 0), "forward")
+    # a Space past the west or north edge has no name (no column left of A, no row 0):
+    # the refusal says which edge instead of naming it "1" or "A0"
+    with pytest.raises(RuleViolation, match=r"A cannot Slide W from A1: that Space is off "
+                       r"the map \(west of column A\)$"):
+        moves.walk(board, Placement("A", at["A"], 0), "slide", "left")
+    with pytest.raises(RuleViolation, match=r"A cannot Drift NW from A1: that Space is off "
+                       r"the map \(north of row 1 and west of column A\)$"):
+        moves.walk(board, Placement("A", at["A"], 0), "drift", "left")
+    with pytest.raises(RuleViolation, match=r"from B2: that Space is off the map \(south "
+                       r"of row 2 and east of column B\)$"):
+        moves.walk(board, Placement("A", (1, 1), 3), "forward")
     with pytest.raises(RuleViolation, match="the rock there cannot be entered"):
         moves.walk(board, Placement("A", at["A"], 2), "forward")
 
@@ -129,10 +141,14 @@ def test_a_double_sized_unit_takes_two_spaces_and_moves_by_its_front() -> None:
     assert [space_name(s) for s in w.spaces] == ["D3", "D4"]
     # backed against the south edge, its rear would leave the map
     edge = Placement("Ogre", parse_space("C4"), COMPASS.index("N"), double=True)
-    with pytest.raises(RuleViolation, match="off the map at C6"):
+    with pytest.raises(RuleViolation, match=r"off the map \(south of row 5\)"):
         moves.walk(board, edge, "backward")
-    with pytest.raises(RuleViolation, match="off the map"):
+    with pytest.raises(RuleViolation, match=r"Ogre would stand off the map \(north of row "
+                       r"1\)$"):
         moves.turned(board, Placement("Ogre", parse_space("C1"), 4, double=True), 4)
+    with pytest.raises(RuleViolation, match=r"Ogre would stand off the map \(west of "
+                       r"column A\)$"):
+        moves.turned(board, Placement("Ogre", parse_space("A3"), 0, double=True), 2)
 
 
 SPACES = st.tuples(st.integers(0, 59), st.integers(0, 59))
@@ -292,6 +308,11 @@ def test_cover_on_hand_drawn_maps() -> None:
     assert "closest 3 Spaces surrounding the Rival Space" in rule_line("000", 330)
     assert "Each obstructed Space gives Cover:+25%." in rule_line("000", 331)
     assert "is obstructed THEN Cover:+25%" in rule_line("000", 332)
+    # … and 001 wins where they disagree: every obstacle those edges meet counts once,
+    # however many edges it obstructs (001 l.714–716 "Sweep edge across all of Target /
+    # Cover:+25% - for each obstacle encountered")
+    assert "Sweep edge across all of Target" in rule_line("001", 714)
+    assert "Cover:+25%** - for each obstacle encountered" in rule_line("001", 716)
     # open ground: none
     assert cover_of("""
         . A .
@@ -299,22 +320,60 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . .
         . T .
     """) == 0
-    # a rock on the line: the line (25%) and the edge to the Space behind the rock (25%)
+    # a rock on the line: it obstructs the line and the edge to the Space behind it,
+    # one obstacle (25%)
     assert cover_of("""
         . A .
         . . .
         . o .
         . . .
         . T .
-    """) == 50
-    # a rock beside the Target, toward the Unit: it is one of the 3 Spaces (25%) and on
-    # the line (25%)
+    """) == 25
+    # a rock beside the Target, toward the Unit: it is one of the 3 Spaces and on the
+    # line, one obstacle (25%)
     assert cover_of("""
         . . . A .
         . . . . .
         . . . o .
         . . . T .
+    """) == 25
+    # a rock beside the Unit meets every edge to a Target far off: still one obstacle
+    # (000 l.331 alone would make it 100%: Combat #1's Archer on E9 and the Scout on I2)
+    assert cover_of("""
+        . . . . T
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . o . . .
+        A . . . .
+    """) == 25
+    # two rocks, each on a different edge: two obstacles
+    assert cover_of("""
+        . . A . .
+        . . . . .
+        . o . o .
+        . . . . .
+        . . T . .
     """) == 50
+    # two rocks one behind the other on the line: the edges meet both, 50%
+    assert cover_of("""
+        . A .
+        . o .
+        . . .
+        . o .
+        . . .
+        . T .
+    """) == 50
+    # at most 100% (000 l.455 "Cover:25%" a step, 001 l.718 "Level:-1 for each 25%"): a
+    # wood of brush between them
+    assert cover_of("""
+        . . A . .
+        % % % % %
+        % % % % %
+        . . . . .
+        . . T . .
+    """) == 100
     # the line passes exactly between two rocks, through their shared corner: the line is
     # clear, but the two edges to the Spaces beside it cross a rock each
     assert cover_of("""
@@ -322,9 +381,18 @@ def test_cover_on_hand_drawn_maps() -> None:
         o . .
         . . T
     """) == 50
-    # walled in toward the Unit: 3 Spaces and the line, 100%
+    # walled in toward the Unit: the 3 Spaces hold a rock each (the line meets the middle
+    # one again), three obstacles, 75%
     assert cover_of("""
         . . A . .
+        . o o o .
+        . . T . .
+    """) == 75
+    # … and brush in front of them, met by every edge: a fourth obstacle, 100%
+    assert cover_of("""
+        . . A . .
+        . . % . .
+        . . . . .
         . o o o .
         . . T . .
     """) == 100
@@ -336,14 +404,31 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . .
         . G .
         . T .
-    """) == 50
-    # brush on the Target's corner toward the Unit: every edge and the line cross it
+    """) == 25
+    # brush on the Target's corner toward the Unit: every edge and the line cross it,
+    # one obstacle
     assert cover_of("""
         A . . .
         . . . .
         . . % .
         . . . T
-    """) == 100
+    """) == 25
+
+
+def test_the_line_to_the_rival_adds_no_obstacle_of_its_own() -> None:
+    # docs/rules.md "Line of Sight and Cover": every Space the line (000 l.332) crosses
+    # is crossed by an edge to one of the 3 surrounding Spaces too (l.330), so with each
+    # obstacle counted once (001 l.716) the line never raises the Cover by itself.
+    board = open_board(21, 21)
+    target = (10, 10)
+    for x in range(21):
+        for y in range(21):
+            if (x, y) == target:
+                continue
+            line = {s for s in sight.crossed((x, y), target) if s != target}
+            edges = {s for to in sight.surrounding(board, (x, y), target) if to != (x, y)
+                     for s in sight.crossed((x, y), to)}
+            assert line <= edges, (x, y)
 
 
 def test_the_3_surrounding_spaces_are_the_nearest_to_the_unit() -> None:
@@ -415,6 +500,37 @@ def test_sight_is_mutual_and_cover_comes_in_quarters(rows: list[str], a: grid.Sp
                                                           is None)
     found = sight.cover(board, a, b, set())
     assert found.percent in (0, 25, 50, 75, 100)
-    assert found.percent == 25 * sum(e.obstacle is not None for e in found.edges)
+    # each obstacle any edge meets, once (001 l.716), at most 100%
+    met = {s for e in found.edges for s in e.met}
+    assert set(found.obstacles) == met
+    assert found.percent == 25 * min(4, len(met))
     if a != b:
         assert len(found.edges) == 1 + len(sight.surrounding(board, a, b))
+
+
+def test_a_double_sized_unit_between_is_one_obstacle() -> None:
+    # 000 l.749 "Double-sized Units - These take up 2 Spaces"; 001 l.716 "Cover:+25% -
+    # for each obstacle encountered": the Ogre on C3 and C2, both on the line from the
+    # Archer to the Goblin, is one obstacle — Cover 25%, and one suit for the reveal.
+    from d2d_cli.rules.board.derive import Field
+    from d2d_cli.rules.board.placement import placed
+    from d2d_cli.rules.units.roster import Unit
+
+    board = open_board(5, 5)
+
+    def unit(name: str, space: str, facing: str, double: bool = False) -> Unit:
+        extra: dict[str, object] = {"space": space, "facing": facing}
+        if double:
+            extra["double"] = True
+        return Unit(name, {}, faction=name, extra=extra)
+
+    archer, goblin = unit("Archer", "C5", "N"), unit("Goblin", "C1", "S")
+    ogre = unit("Ogre", "C3", "S", double=True)
+    f = Field(board, {u.name: p for u in (archer, goblin, ogre)
+                      if (p := placed(u)) is not None})
+    assert f.places["Ogre"].spaces == ((2, 2), (2, 1))
+    geo = f.derive(archer, goblin, "ranged")
+    assert geo is not None
+    assert (geo.cover, geo.obstacles) == (25, {"C": "Ogre (C3)"})
+    # the bare geometry, each Space its own obstacle, would count it twice
+    assert sight.cover(board, (2, 4), (2, 0), {(2, 2), (2, 1)}).percent == 50

@@ -53,7 +53,8 @@ def conflict(
     """The chance that A wins, B wins, both win (equal ranks) or neither (a tie), as
     d2d conflict decides it, for every Fate card a fate side could reveal next. A unit
     side's Level is the one d2d conflict gives it (its skill, conditions, and the cover,
-    range and high ground said this round).
+    range and high ground said this round); with both units on the map, what it read
+    there is shown first, and in JSON as map, as d2d conflict shows it.
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
@@ -71,14 +72,15 @@ def conflict(
     if named is not None:
         from d2d_cli.rules.core.record import replace
 
-        result = replace(result, side_a=side_a, side_b=side_b)
+        result = replace(result, side_a=side_a, side_b=side_b, map=named.geometry)
     render.emit(result, _show_conflict, as_json=json)
 
 
 def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
-
     from d2d_cli.commands._bars import bars
+    from d2d_cli.commands._situation import show_map
 
+    show_map(con, r.map)
     con.print(f"[bold]{render.escape(r.side_a)} vs {render.escape(r.side_b)}[/] "
               f"{_deck_line(r.deck)}")
     rows = [("A wins", r.a_wins), ("B wins", r.b_wins), ("Both win", r.both_win),
@@ -117,7 +119,8 @@ def hits(
     (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
     scores it; glancing blows and combos shown. Hits 0: only Wilds, nothing to play.
     With --by or a unit --vs, the Levels and Difficulty are read from the session as
-    d2d hit reads them.
+    d2d hit reads them (and the map when both are placed: shown first, and in JSON as
+    map).
 
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
@@ -131,12 +134,12 @@ def hits(
     data = _state.read(ctx)
     opts = _state.options(ctx, data)
     piles, deck = _piles(data, fresh)
-    mine, theirs, bonus = level, rival_level, 0
+    mine, theirs, bonus, geometry = level, rival_level, 0, None
     if by is not None or skill is not None or hit_rules.names_unit(vs, data):
         sit, difficulty, _, actor = hit_rules.levels(
             data, by=by, vs=vs or None, level=None if level == 0 else level,
             rival_level=None if rival_level == 0 else rival_level, skill=skill, opts=opts)
-        mine, theirs = max(0, sit.a.level - sit.b.level), 0
+        mine, theirs, geometry = max(0, sit.a.level - sit.b.level), 0, sit.geometry
         bonus = hit_rules.damage_bonus(actor, opts)[1]
     else:
         difficulty = hit_rules.parse_difficulty(vs)
@@ -144,11 +147,18 @@ def hits(
     result = rules.hits_odds(n, piles, deck, level=mine, rival_level=theirs,
                              difficulty=difficulty, ten_always_hits=opts.ten_always_hits,
                              bonus=bonus)
+    if geometry is not None:
+        from d2d_cli.rules.core.record import replace
+
+        result = replace(result, map=geometry)
     render.emit(result, _show_hits, as_json=json)
 
 
 def _show_hits(con: Any, r: rules.HitsOdds) -> None:
     from d2d_cli.commands._bars import bars
+    from d2d_cli.commands._situation import show_map
+
+    show_map(con, r.map)
 
     con.print(f"[bold]Hits from {r.cards} card(s)[/], Level {max(0, r.level - r.rival_level)}"
               f" vs Difficulty {r.difficulty} {_deck_line(r.deck)}")

@@ -451,6 +451,31 @@ def check(data: dict[str, Any], keys: Iterable[str] | None = None,
             spec(data[k], (k,), old.get(k))
         else:
             spec(data[k], (k,))
+    if data.get("board") and isinstance(data.get("units"), dict) and (
+            "units" in keys or "board" in keys):
+        _standing(data["board"], data["units"])
+
+
+def _standing(board: Any, units: dict[str, Any]) -> None:
+    """Each placed unit's ``space`` is a Space of the map that a unit may stand on (a
+    Double-sized unit's Space behind too): a hand edit that puts one off the map or in a
+    rock is refused here, naming the unit, not met later by a command."""
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.board.grid import COMPASS, parse_board, parse_space
+    from d2d_cli.rules.board.placement import Placement, check_standing
+
+    drawn = parse_board(board)
+    for name, unit in units.items():
+        if not isinstance(unit, dict) or "space" not in unit:
+            continue
+        face = unit.get("facing")
+        try:
+            space = drawn.check_inside(parse_space(str(unit["space"])))
+            check_standing(drawn, Placement(name, space,
+                                            COMPASS.index(face) if face in COMPASS else None,
+                                            bool(unit.get("double", False))))
+        except D2DError as e:
+            raise Bad(("units", name, "space"), e.message) from None
 
 
 _HEADER_RE = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")

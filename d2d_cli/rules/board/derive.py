@@ -30,11 +30,11 @@ from d2d_cli.rules.core.result import Result
 if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
 
-# The cover reveal (000 l.333; 001 l.718–720 "Assign Suits to major obstacles"): each
-# straight edge of the Cover rule has its suit — the 3 Spaces around the Rival from the
-# Actor's left to its right, then the line between them — and an obstructed edge's
-# obstacle becomes the target when its suit is revealed (docs/rules.md "The Cover
-# reveal on the map").
+# The cover reveal (000 l.333; 001 l.718–720 "Assign Suits to major obstacles"): the
+# obstacles the Cover rule's straight edges meet — edge by edge, the 3 Spaces around
+# the Rival from the Actor's left to its right, then the line between them — take these
+# suits in turn, and one becomes the target when its suit is revealed (docs/rules.md
+# "The Cover reveal on the map").
 EDGE_SUITS = ("C", "D", "H", "S")
 TYPED = {"range": "--range", "cover": "--cover", "high_ground": "--high-ground",
          "flank": "--flank", "confined": "--confined", "outnumbered": "--outnumbered"}
@@ -49,13 +49,12 @@ def _reach() -> dict[str, tuple[str, int | None, str]]:
 
 @record
 class CoverEdge(Result):
-    """One straight edge of the Cover rule: to which Space, its suit for the reveal, and
-    what obstructs it (None: clear)."""
+    """One straight edge of the Cover rule: to which Space (``line``: the line to the
+    Rival itself), and the obstacles it meets, nearest the Actor first (none: clear)."""
 
     to: str
     line: bool
-    suit: str
-    obstacle: str | None
+    obstacles: tuple[str, ...]
 
 
 @record
@@ -200,8 +199,12 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     # Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)
     own = set(pa.spaces) | set(pb.spaces)
     occupied = {s for s in f._occupied if s not in own}
-    found = sight.cover(board, sa, sb, occupied)
-    edges, obstacles = _edges(board, f, sa, sb, found)
+
+    def same(s: Space) -> Any:  # one obstacle: the units on a Space (both of an Ogre's)
+        return tuple(f._occupied[s]) if s in occupied else s
+
+    found = sight.cover(board, sa, sb, occupied, same)
+    edges, obstacles = _edges(board, f, sa, sb, found, same)
     values["cover"] = f"b:{found.percent}" if found.percent else None
     src["cover"] = _cover_text(found.percent, pb.unit, edges)
 
@@ -238,22 +241,27 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
                     {k: v for k, v in values.items() if v is not None})
 
 
-def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound
-           ) -> tuple[tuple[CoverEdge, ...], dict[str, str]]:
-    """The edges in suit order: the 3 surrounding Spaces from the Actor's left to its
-    right, then the line; and suit → obstacle of the obstructed ones."""
+def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound,
+           same: Any) -> tuple[tuple[CoverEdge, ...], dict[str, str]]:
+    """The edges in order: the 3 surrounding Spaces from the Actor's left to its right,
+    then the line; and suit → obstacle for the Cover reveal: the obstacles in the order
+    those edges meet them, each once, take ♣, ♦, ♥, ♠ in turn (001 l.719 "Assign Suits
+    to major obstacles"), so the reveal finds one as often as the Cover says (+25% an
+    obstacle, 001 l.716)."""
     vx, vy = sb[0] - sa[0], sb[1] - sa[1]
     around = sorted((e for e in found.edges if not e.line),
                     key=lambda e: vx * (e.to[1] - sa[1]) - vy * (e.to[0] - sa[0]))
-    suited = [(EDGE_SUITS[i], e) for i, e in enumerate(around)]
-    suited += [(EDGE_SUITS[-1], e) for e in found.edges if e.line]
+    ordered = around + [e for e in found.edges if e.line]
     out: list[CoverEdge] = []
     obstacles: dict[str, str] = {}
-    for suit, e in suited:
-        what = _what(board, e.obstacle, f._occupied) if e.obstacle is not None else None
-        out.append(CoverEdge(space_name(e.to), e.line, suit, what))
-        if what is not None:
-            obstacles[suit] = what
+    suited: set[Any] = set()
+    for e in ordered:
+        out.append(CoverEdge(space_name(e.to), e.line,
+                             tuple(_what(board, s, f._occupied) for s in e.met)))
+        for s in e.met:
+            if same(s) not in suited and len(obstacles) < len(EDGE_SUITS):
+                suited.add(same(s))
+                obstacles[EDGE_SUITS[len(obstacles)]] = _what(board, s, f._occupied)
     return tuple(out), obstacles
 
 
@@ -263,8 +271,9 @@ def _cover_text(percent: int, rival: str, edges: tuple[CoverEdge, ...]) -> str:
     parts = []
     for e in edges:
         to = f"the line to {rival}" if e.line else f"the edge to {e.to}"
-        parts.append(f"{to}: {e.obstacle}" if e.obstacle else f"{to} clear")
-    return f"Cover {percent}% of {rival} on the map: {'; '.join(parts)} (000 l.330–332)"
+        parts.append(f"{to}: {', '.join(e.obstacles)}" if e.obstacles else f"{to} clear")
+    return (f"Cover {percent}% of {rival} on the map, +25% for each obstacle met: "
+            f"{'; '.join(parts)} (000 l.330–332; 001 l.716)")
 
 
 def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, str]:

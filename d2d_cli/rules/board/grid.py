@@ -178,6 +178,17 @@ class Board:
         x, y = space
         return 0 <= x < self.width and 0 <= y < self.height
 
+    def beyond(self, space: Space) -> str:
+        """Where a Space off the map lies, by the edges it is past (``west of column
+        A``): such a Space has no name of its own (there is no column left of A, no row
+        0)."""
+        x, y = space
+        past = ["north of row 1" if y < 0 else f"south of row {self.height}"
+                if y >= self.height else "",
+                "west of column A" if x < 0 else f"east of column "
+                f"{column_name(self.width - 1)}" if x >= self.width else ""]
+        return " and ".join(p for p in past if p)
+
     def terrain(self, space: Space) -> Terrain:
         """What is at ``space`` (which must be inside the map)."""
         return self._cells[self.rows[space[1]][space[0]]]

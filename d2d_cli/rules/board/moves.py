@@ -114,7 +114,8 @@ def walk(board: Board, place: Placement, kind: str, way: str | None = None,
         there = ahead(here, toward)
         if not board.inside(there):
             raise RuleViolation(f"{place.unit} cannot {label} {COMPASS[toward]} from "
-                                f"{space_name(here)}: {space_name(there)} is off the map")
+                                f"{space_name(here)}: that Space is off the map "
+                                f"({board.beyond(there)})")
         t = board.terrain(there)
         if not t.enter:
             raise RuleViolation(f"{place.unit} cannot {label} into {space_name(there)}: "

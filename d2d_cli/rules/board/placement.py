@@ -82,7 +82,8 @@ def check_standing(board: Board, place: Placement) -> None:
     """Every Space the unit takes is on the map and may be entered."""
     for s in place.spaces:
         if not board.inside(s):
-            raise RuleViolation(f"{place.unit} would stand off the map at {space_name(s)}")
+            raise RuleViolation(f"{place.unit} would stand off the map "
+                                f"({board.beyond(s)})")
         t = board.terrain(s)
         if not t.enter:
             raise RuleViolation(f"{place.unit} cannot stand on {space_name(s)}: the "

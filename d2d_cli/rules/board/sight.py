@@ -16,10 +16,11 @@
 - **Line of Sight** (001 l.709 "IF no obstacle THEN Line of Sight"): no Space between
   that blocks sight (``sight = false``: a wall).
 - **Cover** (000 l.330–332): a straight edge from the Unit's Space to each of the 3
-  Spaces around the Rival's Space closest to it — each obstructed one Cover +25% — and
-  one to the Rival's Space itself, +25% if obstructed. Obstructing: terrain that gives
-  cover or blocks sight, and the Spaces of other units (001 l.712 "Rivals, Allies, and
-  obsurment offer Cover").
+  Spaces around the Rival's Space closest to it, and one to the Rival's Space itself;
+  each obstacle those edges meet gives Cover +25% once, however many edges it
+  obstructs (001 l.716 "Cover:+25% - for each obstacle encountered"), at most 100%. Obstructing:
+  terrain that gives cover or blocks sight, and the Spaces of other units (001 l.712
+  "Rivals, Allies, and obsurment offer Cover").
 
 All integer arithmetic: a Space's dot is at its integer (column, row); its inside is the
 open square of side 1 around it.
@@ -27,7 +28,7 @@ open square of side 1 around it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Hashable
 
 from d2d_cli.rules.board.grid import VECTORS, Board, Space
 from d2d_cli.rules.core.record import record
@@ -123,32 +124,56 @@ def surrounding(board: Board, unit: Space, rival: Space) -> list[Space]:
 @record
 class Edge:
     """One straight edge of the Cover rule: to ``to`` (a Space around the Rival, or the
-    Rival's own for the line between them), and the Space that obstructs it, if any."""
+    Rival's own for the line between them), and the obstacles it meets, nearest the
+    Unit first (``obstacle``: the first of them, if any)."""
 
     to: Space
     line: bool  # the straight line between Unit and Rival (000 l.332)
-    obstacle: Space | None
+    met: tuple[Space, ...]
+
+    @property
+    def obstacle(self) -> Space | None:
+        return self.met[0] if self.met else None
 
 
 @record
 class CoverFound:
+    """``percent``: +25% for each obstacle met (at most 100%); ``obstacles``: each
+    obstacle once (its first Space met), edge by edge."""
+
     percent: int
     edges: tuple[Edge, ...]
+    obstacles: tuple[Space, ...]
 
 
-def cover(board: Board, unit: Space, rival: Space, occupied: set[Space]) -> CoverFound:
-    """Cover of the Rival on ``rival`` against the Unit on ``unit`` (000 l.330–332):
-    the 3 surrounding Spaces, then the line between them. ``occupied``: the Spaces of
-    the other units, which obstruct (001 l.712); neither side's own Spaces are in it."""
+def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
+          same: Callable[[Space], Hashable] | None = None) -> CoverFound:
+    """Cover of the Rival on ``rival`` against the Unit on ``unit``: the straight edges
+    of 000 l.330–332 (to the 3 surrounding Spaces, and the line between them) sweep the
+    Rival (001 l.714 "Sweep edge across all of Target"), and each obstacle they meet
+    gives +25% once (001 l.716 "Cover:+25% - for each obstacle encountered", where 000
+    l.331 would count one obstacle again for every edge it obstructs: 001 wins), at most
+    100%. ``occupied``: the Spaces of the other units, which obstruct (001 l.712);
+    neither side's own Spaces are in it. ``same``: what one obstacle is, for a Space
+    (default the Space itself; a Double-sized unit's two Spaces are one obstacle)."""
     if unit == rival:
-        return CoverFound(0, ())
+        return CoverFound(0, (), ())
     legend, rows = board.legend, board.rows
 
     def blocks(s: Space) -> bool:
         return s in occupied or legend[rows[s[1]][s[0]]].obstructs
 
-    edges = [Edge(s, False, None if s == unit else first_on_line(unit, s, blocks, True))
+    def met(to: Space, include_end: bool) -> tuple[Space, ...]:
+        return tuple(s for s in crossed(unit, to)
+                     if (include_end or s != to) and blocks(s))
+
+    edges = [Edge(s, False, () if s == unit else met(s, True))
              for s in surrounding(board, unit, rival)]
-    edges.append(Edge(rival, True, first_on_line(unit, rival, blocks, False)))
-    percent = COVER_STEP * sum(1 for e in edges if e.obstacle is not None)
-    return CoverFound(percent, tuple(edges))
+    edges.append(Edge(rival, True, met(rival, False)))
+    key = same or (lambda s: s)
+    seen: dict[Hashable, Space] = {}
+    for e in edges:
+        for s in e.met:
+            seen.setdefault(key(s), s)
+    found = tuple(seen.values())
+    return CoverFound(COVER_STEP * min(len(found), 100 // COVER_STEP), tuple(edges), found)

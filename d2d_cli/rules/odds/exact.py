@@ -31,6 +31,7 @@ from d2d_cli.rules.deck.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:  # each procedure imports the rules it reads: one odds command, one set
+    from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.combat import crits, damage
     from d2d_cli.rules.units.roster import Unit
 
@@ -220,6 +221,7 @@ class ConflictOdds(Result):
     both_win: Probability
     tie: Probability
     rank: Probability  # two bare approaches of a kind: decided by cards not given
+    map: Geometry | None = None  # what the Levels read off the map (rules.board.derive)
 
 
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
@@ -311,6 +313,7 @@ class HitsOdds(Result):
     no_play: Probability
     mean: Fraction
     mean_value: float
+    map: Geometry | None = None  # what the Levels read off the map (rules.board.derive)
 
 
 Value = tuple[int, int, int, int]  # (hits, not glancing, discard takes, −cards): max best

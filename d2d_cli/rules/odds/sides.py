@@ -20,6 +20,7 @@ class Sides(NamedTuple):
     side_b: str
     level_a: int
     level_b: int
+    geometry: Any = None  # what the Levels read off the map (rules.board.derive.Geometry)
 
 
 def _plain(spec: Any) -> str:
@@ -51,7 +52,7 @@ def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None
     if sit.no_block:
         raise BadInput("odds conflict does not count a side that can't Block (Flanking "
                        "from Arc:Back, 000 l.326)")
-    return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level)
+    return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level, sit.geometry)
 
 
 def _why(sit: Any) -> str:
