@@ -232,3 +232,24 @@ def test_turn_needs_a_round_under_way(d2d, data_dir) -> None:
     path = _combat1(d2d, data_dir, start=False)
     res = d2d("--session", path, "npc", "turn", "Goblin Scout")
     assert res.exit_code == 2 and "round" in res.stderr
+
+
+def test_plan_between_rounds_is_the_next_rounds_plan(d2d, data_dir) -> None:
+    """Before `round start` every unit of Combat #1 is placed but has no Move yet: the
+    plan is made as the round would start (the same rules call), not "off the map"."""
+    path = _combat1(d2d, data_dir, start=False)
+    before = path.read_bytes()
+    p = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
+    assert [r["step"] for r in p["reasons"]] == [
+        "round", "target", "movement", "action", "approach"]
+    assert p["reasons"][0]["why"] == ("no round is under way: planned with the Move that "
+                                      "d2d round start gives (Move 5, Action Cost 2)")
+    assert "off the map" not in p["reasons"][2]["why"]
+    assert path.read_bytes() == before  # nothing started, nothing written
+    # the same plan as once the round is under way
+    d2d.ok("--session", path, "round", "start")
+    started = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
+    assert (p["moves"], p["space"], p["action"]) == (
+        started["moves"], started["space"], started["action"]) == (
+        [["drift", "right", "2"], ["turn", "SE"]], "A7", "attack")
+    assert p["reasons"][1:] == started["reasons"]

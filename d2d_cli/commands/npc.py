@@ -11,8 +11,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.time.round_state import Round
 
 app = _app.group("npc")
 
@@ -44,7 +45,8 @@ def _npc(data: dict[str, Any], name: str) -> str:
 def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Propose a Non-Player unit's turn as the round stands — target, movement (on the
     scene's map: the Space, Facing and the unit move steps), Action and approach — each
-    with a one-line reason (docs/solo.md "The NPC policy"). Changes nothing.
+    with a one-line reason (docs/solo.md "The NPC policy"). Between rounds, the plan is
+    for the next round as round start would begin it. Changes nothing.
 
     JSON: unit, action (attack, task, withdraw, move, none), target, approach (fate or
     a card), chance (to win the conflict), reasons (step, choice, why), moves (each
@@ -55,8 +57,33 @@ def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 
     data = _state.read(ctx)
     unit = _npc(data, name)
-    result = policy.plan(data, unit, _goals(data), _state.options(ctx, data))
+    opts = _state.options(ctx, data)
+    rnd = Round.from_state(data.get("round"))
+    if rnd.phase != "started":
+        data = _as_round_starts(data, opts)
+    result = policy.plan(data, unit, _goals(data), opts)
+    if rnd.phase != "started":
+        u = data["units"][unit]
+        was = f"round {rnd.number} has ended" if rnd.phase == "ended" else \
+            "no round is under way"
+        result = replace(result, reasons=(policy.Reason(
+            "round", f"round {rnd.number + 1} as it would start",
+            f"{was}: planned with the Move that d2d round start gives (Move {u.get('move')}, "
+            f"Action Cost {u.get('action_cost')})"), *result.reasons))
     render.emit(result, _show_plan, as_json=json)
+
+
+def _as_round_starts(data: dict[str, Any], opts: Any) -> dict[str, Any]:
+    """A copy of the session with ``round start`` done (the same rules call), so a plan
+    made between rounds has the Move and Action Cost the unit will have."""
+    import copy
+    import random
+
+    from d2d_cli.rules.assistant.engine import Table
+
+    t = Table(copy.deepcopy(data), random.Random(0), opts, hands=False)
+    t.round_start()
+    return t.data
 
 
 def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
@@ -111,7 +138,6 @@ def turn(
     table_cards = _reveal.cards(card)
     with _state.edit(ctx) as tx:
         data = copy.deepcopy(tx.data)
-        from d2d_cli.rules.time.round_state import Round
         from d2d_cli.rules.time.turns import under_way
 
         rnd = Round.from_state(data.get("round"))
