@@ -42,7 +42,7 @@ SCORING = ("fast", "strong")
 
 @record
 class Reason(Result):
-    step: str  # target, movement, action, approach
+    step: str  # round (a plan made between rounds), target, movement, action, approach
     choice: str
     why: str
 
