@@ -350,3 +350,26 @@ def test_a_bound_unit_whose_task_failed_stays_bound(d2d, data_dir) -> None:
     scout = policy.plan(data, "Goblin Scout", {}, DEFAULTS)
     assert scout.target == "Archer"
     assert scout.reasons[0].why.startswith("a Rival not held by a task; ")
+
+
+def test_all_of_one_group(d2d, data_dir) -> None:
+    """`--all --group N`: the Non-Player units of Group N as `round groups` numbers them
+    (001 l.475 "Split Units into Groups by Target"): the Scout and the Archer target
+    each other (Group 1), the Thief is alone (2), the Skirmisher too (3)."""
+    path = _combat1(d2d, data_dir)
+    d2d.ok("--session", path, "unit", "target", "Goblin Scout", "Archer")
+    d2d.ok("--session", path, "unit", "target", "Archer", "Goblin Scout")
+    groups = d2d.json("--session", path, "round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in groups] == [
+        ["Archer", "Goblin Scout"], ["Thief"], ["Goblin Skirmisher"]]
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 3)
+    assert got["units"] == ["Goblin Skirmisher"]
+    assert {x.split("'")[1] for x in got["commands"] if x.startswith("unit ")} == {
+        "Goblin Skirmisher"}
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 1)
+    assert got["units"] == ["Goblin Scout"]
+    for args, message in ((["--all", "--group", 2], "Group 2 (Thief) has no Non-Player"),
+                          (["--all", "--group", 4], "no Group 4: this round has 3"),
+                          (["Goblin Scout", "--group", 1], "--group goes with --all")):
+        assert_refused(d2d, data_dir, ["--session", str(path), "npc", "turn", *args],
+                       message)

@@ -116,6 +116,9 @@ def turn(
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
                                        "the most Move first.")] = False,
+    group: Annotated[int | None, typer.Option(
+        "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
+        "(the numbers of d2d round groups).")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -125,7 +128,8 @@ def turn(
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
     it attacks Stays.
 
-    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all)
+    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
+    d2d npc turn --all --group 1)
     """
     import copy
 
@@ -144,6 +148,8 @@ def turn(
         under_way(rnd.number, rnd.phase)  # Actions are taken in a round (001 l.453)
         names = [_npc(data, name)] if name is not None else [
             n for n, u in data.get("units", {}).items() if player_of(u) is None]
+        if group is not None:
+            names = _of_group(data, names, group, all_)
         goals = _goals(data)
         deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
         t = Table(data, tx.rng(), _state.options(ctx, data), True, deck=deck,
@@ -160,6 +166,24 @@ def turn(
         tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
     render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached),
                 _show_turn, as_json=json)
+
+
+def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -> list[str]:
+    """The Non-Player units of Group ``number`` as d2d round groups numbers them (001
+    l.475 "Split Units into Groups by Target")."""
+    from d2d_cli.rules.time.groups import components
+    from d2d_cli.rules.units.roster import roster
+
+    if not all_:
+        raise BadInput("--group goes with --all (a named unit is played whatever its Group)")
+    made = components(roster(data))
+    if not 1 <= number <= len(made):
+        raise BadInput(f"no Group {number}: this round has {len(made)} (d2d round groups)")
+    got = [n for n in names if n in set(made[number - 1])]
+    if not got:
+        raise BadInput(f"Group {number} ({', '.join(made[number - 1])}) has no Non-Player "
+                       "unit")
+    return got
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:
