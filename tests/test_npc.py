@@ -33,40 +33,52 @@ def test_plan_names_target_movement_action_and_approach_with_reasons(d2d, data_d
     assert p["reasons"][0]["why"].startswith("the goal names it")
     assert "000 l.417" in p["reasons"][3]["why"]
     assert p["chance"] == pytest.approx(0.3860936408106219)
-    # On Combat #1's map: C5 → B6 → A7 (Drift right ×2, facing S), beside the brush on
-    # A8 that covers it against the Archer, in his Arc:Left; Turn 1 to face SE.
-    assert p["moves"] == [["drift", "right", "2"], ["turn", "SE"]]
-    assert p["space"] == "A7"
+    # On Combat #1's map the Skirmisher's Javelin reaches the Archer from C5 (Range 4, no
+    # Disadvantage, no Cover for him): it keeps both Actions (Move 5, Action Cost 2)
+    # rather than spend one on a Space with Cover (A7 cost Move 2, leaving one attack).
+    assert (p["moves"], p["space"]) == ([], "C5")
     why = p["reasons"][1]["why"]
-    assert "Cover 25% against Archer (000 l.330–332)" in why
-    assert "Arc:Left (Flanking, 000 l.324–326)" in why
-    assert "Move 2 of 3 that leaves the Action Cost (001 l.545)" in why
+    assert "no Disadvantage at Range 4 (001 l.693–695)" in why
+    assert "Archer has no Cover against it" in why
+    assert "no Move spent (2 Action Costs kept, 001 l.545)" in why
     assert path.read_bytes() == before  # a plan changes nothing
+
+
+def _round_two(d2d, data_dir) -> Path:
+    """Combat #1 in round 2, after the Scout closed in to G7 in round 1."""
+    path = _combat1(d2d, data_dir)
+    d2d.ok("--session", path, "--seed", 8, "npc", "turn", "Goblin Scout")
+    d2d.ok("--session", path, "round", "end")
+    d2d.ok("--session", path, "round", "start")
+    return path
 
 
 def test_plan_route_is_legal_unit_moves_ending_in_reach(d2d, data_dir) -> None:
     """Every step the plan gives is a `unit move` the session takes; from where it ends
     the attack passes Verify (001 l.633–635 "Verify Target is in Arc, Range, and Line
-    of Sight"), and the Move left pays the Action Cost (001 l.545)."""
-    path = _combat1(d2d, data_dir)
-    p = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
+    of Sight"), and the Move left pays both Actions' Cost (001 l.545)."""
+    path = _round_two(d2d, data_dir)
+    p = d2d.json("--session", path, "npc", "plan", "Goblin Scout")
+    assert (p["action"], p["moves"], p["space"]) == ("attack", [["forward"]], "F8")
+    assert "Move 1 of 1 that leaves 2 Action Costs (001 l.545)" in p["reasons"][1]["why"]
     for words in p["moves"]:
-        d2d.ok("--session", path, "unit", "move", "Goblin Skirmisher", *words)
+        d2d.ok("--session", path, "unit", "move", "Goblin Scout", *words)
     data = tomllib.loads(path.read_text("utf-8"))
-    me = data["units"]["Goblin Skirmisher"]
-    assert (me["space"], me["facing"]) == ("A7", "SE")
-    assert me["move"] >= me["action_cost"]
+    me = data["units"]["Goblin Scout"]
+    assert me["space"] == "F8"
+    assert me["move"] >= 2 * me["action_cost"]
     from d2d_cli.rules.board.derive import field
     from d2d_cli.rules.units.roster import roster
 
     units = roster(data)
     f = field(data, units.values())
     assert f is not None
-    assert f.refusal(units["Goblin Skirmisher"], units["Archer"], "ranged") is None
-    # and the conflict on the map is not refused
-    d2d.ok("--session", path, "unit", "act", "Goblin Skirmisher", "interact", "Archer")
-    d2d.ok("--session", path, "conflict", "Goblin Skirmisher:fate", "Archer:fate",
-           "--card", "KC^", "--card", "QHv")
+    assert f.refusal(units["Goblin Scout"], units["Archer"], "close") is None
+    # and the conflict on the map is not refused (the Archer answers at Range 1 with his
+    # Ranged skill: Disadvantage, 001 l.693–695, so he reveals a second card)
+    d2d.ok("--session", path, "unit", "act", "Goblin Scout", "interact", "Archer")
+    d2d.ok("--session", path, "conflict", "Goblin Scout:fate", "Archer:fate",
+           "--card", "KC^", "--card", "QHv", "--card", "2S^")
 
 
 def test_out_of_reach_the_unit_closes_in(d2d, data_dir) -> None:
@@ -128,10 +140,11 @@ def test_same_seed_same_deck_same_turn(d2d, data_dir) -> None:
     one = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all")
     two = d2d.json("--session", copy, "--seed", 8, "npc", "turn", "--all")
     assert one == two and one["units"] == ["Goblin Scout", "Goblin Skirmisher"]
-    assert one["commands"][:5] == [
+    assert one["commands"][:4] == [
         "unit move 'Goblin Scout' forward 2", "unit move 'Goblin Scout' drift left 3",
-        "unit move 'Goblin Skirmisher' drift right 2", "unit move 'Goblin Skirmisher' turn SE",
-        "unit act 'Goblin Skirmisher' interact Archer"]
+        "unit act 'Goblin Skirmisher' interact Archer",
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --card 'KC^' --card QHv"]
+    assert one["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 2
     assert not any("--no-map" in x for x in one["commands"])  # rolled on the map
 
 
@@ -141,9 +154,9 @@ def test_turn_is_journaled_and_undone_in_one_step(d2d, data_dir) -> None:
     got = d2d.json("--session", path, "--seed", 3, "npc", "turn", "Goblin Skirmisher")
     after = tomllib.loads(path.read_text("utf-8"))
     sk = after["units"]["Goblin Skirmisher"]
-    # Drift ×2 (Move 2), one Action at Cost 2: Move 1 left, too little for another
-    assert (sk["space"], sk["facing"], sk["move"]) == ("A7", "SE", 1)
-    assert got["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 1
+    # It stays on C5 and takes both Actions at Cost 2: Move 1 left, too little for a third
+    assert (sk["space"], sk["facing"], sk["move"]) == ("C5", "S", 1)
+    assert got["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 2
     d2d.ok("--session", path, "session", "undo")
     again = tomllib.loads(path.read_text("utf-8"))
     for key in ("units", "tasks", "fate"):
@@ -152,14 +165,17 @@ def test_turn_is_journaled_and_undone_in_one_step(d2d, data_dir) -> None:
 
 
 def test_table_mode_reads_the_cards_given(d2d, data_dir) -> None:
-    """One Action, a conflict revealing the Skirmisher's Fate and the Archer's (the
-    Archer Stays): 7♣ Upper vs 3♦ Lower; no Cover reveal (the Archer has none on E9)."""
+    """Two Actions, each a conflict revealing the Skirmisher's Fate and the Archer's (the
+    Archer Stays): 7♣ Upper vs 3♦ Lower (Strong against Counter: a Hit, and the Crit's
+    damage card comes from the virtual Damage Deck), then 2♥ Lower vs 5♠ Lower (Block
+    against Evade: a tie); no Cover reveal (the Archer has none on E9)."""
     path = _combat1(d2d, data_dir)
     fate_before = tomllib.loads(path.read_text("utf-8"))["fate"]
     got = d2d.json("--session", path, "npc", "turn", "Goblin Skirmisher", "--card", "7C^",
-                   "--card", "3Dv")
+                   "--card", "3Dv", "--card", "2Hv", "--card", "5Sv")
     assert [x for x in got["commands"] if x.startswith("conflict")] == [
-        "conflict 'Goblin Skirmisher:fate' Archer:fate --card '7C^' --card 3Dv"]
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --card '7C^' --card 3Dv",
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --card 2Hv --card 5Sv"]
     assert tomllib.loads(path.read_text("utf-8"))["fate"] == fate_before
 
 
@@ -178,11 +194,12 @@ def _small_map(d2d, data_dir) -> dict:
 
 
 def test_the_space_chosen_is_the_best_covered_in_reach(d2d, data_dir) -> None:
-    """Exact, from the board's own functions: of the Spaces reachable with Move 7 − 2
-    (the Action Cost kept, 001 l.545) from which the Close Combat attack passes Verify
-    (001 l.633–635), the plan takes the one with the most Cover against the Archer (000
-    l.330–332 "IF a straight edge … is obstructed"), then on his flank (000 l.324–326),
-    then the least Move."""
+    """Exact, from the board's own functions: no Space within Move 7 − 2×2 or 7 − 3×2
+    (two or three Actions kept) lets the Close Combat attack pass Verify (001
+    l.633–635); of those reachable with Move 7 − 2 (one Action Cost kept, 001 l.545)
+    that do, the plan takes the one leaving the Archer the least Cover (001 l.712–720),
+    then with the most Cover against him (000 l.330–332 "IF a straight edge … is
+    obstructed"), then on his flank (000 l.324–326), then the least Move."""
     from d2d_cli.rules.assistant import policy
     from d2d_cli.rules.board.derive import Field, field
     from d2d_cli.rules.board.grid import space_name
@@ -204,14 +221,15 @@ def test_the_space_chosen_is_the_best_covered_in_reach(d2d, data_dir) -> None:
         if g.refusal(scout, archer, "close") is not None:
             continue
         cover = g.derive(archer, scout).cover
-        arc = g.derive(scout, archer).rival_arc
-        flank = {"back": 2, "left": 1, "right": 1}.get(arc or "", 0)
-        rows.append((-cover, -flank, route.move, space_name(space), route))
+        geo = g.derive(scout, archer, "close")
+        flank = {"back": 2, "left": 1, "right": 1}.get(geo.rival_arc or "", 0)
+        rows.append((geo.cover, -cover, -flank, route.move, space_name(space), route))
     rows.sort()
-    assert rows[0][0] < 0  # a covered Space is in reach …
-    assert min(r[2] for r in rows) < rows[0][2]  # … and an uncovered one costs less
+    assert min(r[3] for r in rows) > 3  # none in reach with two Actions kept
+    assert rows[0][:2] == (25, -25)  # the least Cover for the Archer, the Scout covered …
+    assert min(r[3] for r in rows) < rows[0][3]  # … and an uncovered one costs less
     p = policy.plan(data, "Goblin Scout", {}, DEFAULTS)
-    assert (p.action, p.space) == ("attack", rows[0][3]) == ("attack", "D6")
+    assert (p.action, p.space) == ("attack", rows[0][4]) == ("attack", "D6")
     assert p.moves == (("forward", "3"), ("drift", "right", "2"))
     assert "Cover 25% against Archer" in p.reasons[1].why
 
@@ -222,6 +240,8 @@ def test_the_space_chosen_is_the_best_covered_in_reach(d2d, data_dir) -> None:
     (["npc", "turn"], "or give --all"),
     (["npc", "turn", "Goblin Scout", "--all"], "or give --all"),
     (["npc", "turn", "Goblin Skirmisher", "--card", "7C^"], "not enough cards"),
+    (["npc", "turn", "Goblin Skirmisher", "--card", "7C^", "--card", "3Dv"],
+     "not enough cards"),  # its second Action needs two more
 ])
 def test_refusals_change_nothing(d2d, data_dir, args, message) -> None:
     path = _combat1(d2d, data_dir)
@@ -232,3 +252,124 @@ def test_turn_needs_a_round_under_way(d2d, data_dir) -> None:
     path = _combat1(d2d, data_dir, start=False)
     res = d2d("--session", path, "npc", "turn", "Goblin Scout")
     assert res.exit_code == 2 and "round" in res.stderr
+
+
+def test_plan_between_rounds_is_the_next_rounds_plan(d2d, data_dir) -> None:
+    """Before `round start` every unit of Combat #1 is placed but has no Move yet: the
+    plan is made as the round would start (the same rules call), not "off the map"."""
+    path = _combat1(d2d, data_dir, start=False)
+    before = path.read_bytes()
+    p = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
+    assert [r["step"] for r in p["reasons"]] == [
+        "round", "target", "movement", "action", "approach"]
+    assert p["reasons"][0]["why"] == ("no round is under way: planned with the Move that "
+                                      "d2d round start gives (Move 5, Action Cost 2)")
+    assert "off the map" not in p["reasons"][2]["why"]
+    assert path.read_bytes() == before  # nothing started, nothing written
+    # the same plan as once the round is under way
+    d2d.ok("--session", path, "round", "start")
+    started = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
+    assert (p["moves"], p["space"], p["action"]) == (
+        started["moves"], started["space"], started["action"]) == ([], "C5", "attack")
+    assert p["reasons"][1:] == started["reasons"]
+
+
+def _skirmisher_on(d2d, data_dir, space: str, facing: str, ranged_only: bool = False
+                   ) -> dict:
+    """The small map of :func:`_small_map`, the Skirmisher (Move 5, Action Cost 2: its
+    budget keeping both Actions is Move 1) on ``space`` and the Scout off the map."""
+    data = _small_map(d2d, data_dir)
+    data["units"]["Goblin Scout"].pop("space")
+    data["units"]["Goblin Scout"].pop("facing")
+    data["units"]["Goblin Skirmisher"].update(space=space, facing=facing)
+    if ranged_only:
+        data["units"]["Goblin Skirmisher"]["skills"] = {"Ranged": 1}
+    return data
+
+
+def _archer_cover_from(data: dict, space: str) -> int:
+    from d2d_cli.rules.board.derive import Field, field
+    from d2d_cli.rules.board.grid import parse_space
+    from d2d_cli.rules.board.placement import Placement
+    from d2d_cli.rules.units.roster import roster
+
+    units = roster(data)
+    f = field(data, units.values())
+    assert f is not None
+    me = f.places["Goblin Skirmisher"]
+    g = Field(f.board, {**f.places, "Goblin Skirmisher": Placement(
+        "Goblin Skirmisher", parse_space(space), me.facing, False, me.faction)})
+    geo = g.derive(units["Goblin Skirmisher"], units["Archer"], "ranged")
+    assert geo is not None
+    return geo.cover
+
+
+def test_the_space_chosen_leaves_the_target_the_least_cover(d2d, data_dir) -> None:
+    """From A1 the rock on E5 gives the Archer Cover 50% against the Javelin; one Forward
+    (Move 1, both Actions kept) to A2 leaves him 25%: each 25% is Level −1 and a chance
+    the attack hits the rock (001 l.712–720), so the plan steps there."""
+    from d2d_cli.rules.assistant import policy
+    from d2d_cli.rules.core.options import DEFAULTS
+
+    data = _skirmisher_on(d2d, data_dir, "A1", "S")
+    assert (_archer_cover_from(data, "A1"), _archer_cover_from(data, "A2")) == (50, 25)
+    p = policy.plan(data, "Goblin Skirmisher", {}, DEFAULTS)
+    assert (p.action, p.moves, p.space) == ("attack", (("forward",),), "A2")
+    assert "Archer has Cover 25% against it there, the least in reach" in p.reasons[1].why
+
+
+def test_a_ranged_attack_steps_out_of_disadvantage(d2d, data_dir) -> None:
+    """Javelins only, beside the Archer (D6, Range 1: Ranged at Disadvantage, 001
+    l.693–695): one Drift (Move 1) to C5 makes it Range 2, and a Turn faces him."""
+    from d2d_cli.rules.assistant import policy
+    from d2d_cli.rules.core.options import DEFAULTS
+
+    data = _skirmisher_on(d2d, data_dir, "D6", "N", ranged_only=True)
+    p = policy.plan(data, "Goblin Skirmisher", {}, DEFAULTS)
+    assert (p.action, p.moves, p.space) == (
+        "attack", (("drift", "left"), ("turn", "E")), "C5")
+    assert "no Disadvantage at Range 2 (001 l.693–695)" in p.reasons[1].why
+
+
+def test_a_bound_unit_whose_task_failed_stays_bound(d2d, data_dir) -> None:
+    """The Task Clock runs the Knot's Progress out (001 l.1045, l.1020 "Fail - IF no
+    Progress THEN Fail"): the attempt failed, the Thief is still bound. He neither
+    moves nor fights, and the Goblins still keep him rather than fight him."""
+    from d2d_cli.rules.assistant import goals, policy
+    from d2d_cli.rules.core.options import DEFAULTS
+
+    path = _combat1(d2d, data_dir)
+    data = tomllib.loads(path.read_text("utf-8"))
+    data["tasks"]["Knot"]["progress"] = 0
+    g = goals.parse(data["scene"]["goals"], data)
+    p = policy.plan(data, "Thief", g, DEFAULTS)
+    assert (p.action, p.target, p.moves) == ("none", None, ())
+    assert p.reasons[0].why.startswith("still Restrict:Bind:4 tied with a Knot:4: the task "
+                                       "Knot failed")
+    # with no goal to name the Archer, the Goblins still leave the prisoner alone
+    scout = policy.plan(data, "Goblin Scout", {}, DEFAULTS)
+    assert scout.target == "Archer"
+    assert scout.reasons[0].why.startswith("a Rival not held by a task; ")
+
+
+def test_all_of_one_group(d2d, data_dir) -> None:
+    """`--all --group N`: the Non-Player units of Group N as `round groups` numbers them
+    (001 l.475 "Split Units into Groups by Target"): the Scout and the Archer target
+    each other (Group 1), the Thief is alone (2), the Skirmisher too (3)."""
+    path = _combat1(d2d, data_dir)
+    d2d.ok("--session", path, "unit", "target", "Goblin Scout", "Archer")
+    d2d.ok("--session", path, "unit", "target", "Archer", "Goblin Scout")
+    groups = d2d.json("--session", path, "round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in groups] == [
+        ["Archer", "Goblin Scout"], ["Thief"], ["Goblin Skirmisher"]]
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 3)
+    assert got["units"] == ["Goblin Skirmisher"]
+    assert {x.split("'")[1] for x in got["commands"] if x.startswith("unit ")} == {
+        "Goblin Skirmisher"}
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 1)
+    assert got["units"] == ["Goblin Scout"]
+    for args, message in ((["--all", "--group", 2], "Group 2 (Thief) has no Non-Player"),
+                          (["--all", "--group", 4], "no Group 4: this round has 3"),
+                          (["Goblin Scout", "--group", 1], "--group goes with --all")):
+        assert_refused(d2d, data_dir, ["--session", str(path), "npc", "turn", *args],
+                       message)

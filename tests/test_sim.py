@@ -286,3 +286,28 @@ def test_a_roster_view_builds_only_the_units_looked_up() -> None:
     assert list(view) == list(roster(data)) and len(view) == 100
     assert {n: u.to_state() for n, u in view.items()} == {
         n: u.to_state() for n, u in roster(data).items()}
+
+
+def test_sim_on_the_session_mid_round_plays_the_round_on(d2d, data_dir: Path) -> None:
+    """The session as it stands in the middle of a round (round 1 started, the Goblins'
+    turn taken): the fight goes on from there — no second `round start` — and its log
+    replayed on that session reaches the same state."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / "s.toml"
+    d2d.ok("--session", path, "--seed", 1, "scene", "load", "combat1")
+    d2d.ok("--session", path, "round", "start")
+    d2d.ok("--session", path, "--seed", 2, "npc", "turn", "--all")
+    before = path.read_bytes()
+    log = data_dir / "fight.log"
+    got = d2d.json("--session", path, "--seed", 3, "sim", "--runs", 1, "--log", log)
+    assert path.read_bytes() == before and got["runs"] == 1
+    lines = log.read_text("utf-8").splitlines()
+    assert lines[0] != "round start" and "round end" in lines
+    assert lines.index("round end") < lines.index("round start")
+    after = _replay(path, lines, data_dir)
+    start = tomllib.loads(before.decode("utf-8"))
+    goals = g.parse(start["scene"]["goals"], start)
+    _, table = sim.fight(start, goals, sim.run_seed(3, 0), DEFAULTS, log=True)
+    assert table.lines == lines
+    for key in COMPARED:
+        assert after.get(key) == table.data.get(key), key

@@ -11,8 +11,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.time.round_state import Round
 
 app = _app.group("npc")
 
@@ -44,7 +45,8 @@ def _npc(data: dict[str, Any], name: str) -> str:
 def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Propose a Non-Player unit's turn as the round stands — target, movement (on the
     scene's map: the Space, Facing and the unit move steps), Action and approach — each
-    with a one-line reason (docs/solo.md "The NPC policy"). Changes nothing.
+    with a one-line reason (docs/solo.md "The NPC policy"). Between rounds, the plan is
+    for the next round as round start would begin it. Changes nothing.
 
     JSON: unit, action (attack, task, withdraw, move, none), target, approach (fate or
     a card), chance (to win the conflict), reasons (step, choice, why), moves (each
@@ -55,8 +57,33 @@ def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 
     data = _state.read(ctx)
     unit = _npc(data, name)
-    result = policy.plan(data, unit, _goals(data), _state.options(ctx, data))
+    opts = _state.options(ctx, data)
+    rnd = Round.from_state(data.get("round"))
+    if rnd.phase != "started":
+        data = _as_round_starts(data, opts)
+    result = policy.plan(data, unit, _goals(data), opts)
+    if rnd.phase != "started":
+        u = data["units"][unit]
+        was = f"round {rnd.number} has ended" if rnd.phase == "ended" else \
+            "no round is under way"
+        result = replace(result, reasons=(policy.Reason(
+            "round", f"round {rnd.number + 1} as it would start",
+            f"{was}: planned with the Move that d2d round start gives (Move {u.get('move')}, "
+            f"Action Cost {u.get('action_cost')})"), *result.reasons))
     render.emit(result, _show_plan, as_json=json)
+
+
+def _as_round_starts(data: dict[str, Any], opts: Any) -> dict[str, Any]:
+    """A copy of the session with ``round start`` done (the same rules call), so a plan
+    made between rounds has the Move and Action Cost the unit will have."""
+    import copy
+    import random
+
+    from d2d_cli.rules.assistant.engine import Table
+
+    t = Table(copy.deepcopy(data), random.Random(0), opts, hands=False)
+    t.round_start()
+    return t.data
 
 
 def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
@@ -89,6 +116,9 @@ def turn(
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
                                        "the most Move first.")] = False,
+    group: Annotated[int | None, typer.Option(
+        "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
+        "(the numbers of d2d round groups).")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -98,7 +128,8 @@ def turn(
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
     it attacks Stays.
 
-    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all)
+    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
+    d2d npc turn --all --group 1)
     """
     import copy
 
@@ -111,13 +142,14 @@ def turn(
     table_cards = _reveal.cards(card)
     with _state.edit(ctx) as tx:
         data = copy.deepcopy(tx.data)
-        from d2d_cli.rules.time.round_state import Round
         from d2d_cli.rules.time.turns import under_way
 
         rnd = Round.from_state(data.get("round"))
         under_way(rnd.number, rnd.phase)  # Actions are taken in a round (001 l.453)
         names = [_npc(data, name)] if name is not None else [
             n for n, u in data.get("units", {}).items() if player_of(u) is None]
+        if group is not None:
+            names = _of_group(data, names, group, all_)
         goals = _goals(data)
         deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
         t = Table(data, tx.rng(), _state.options(ctx, data), True, deck=deck,
@@ -134,6 +166,24 @@ def turn(
         tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
     render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached),
                 _show_turn, as_json=json)
+
+
+def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -> list[str]:
+    """The Non-Player units of Group ``number`` as d2d round groups numbers them (001
+    l.475 "Split Units into Groups by Target")."""
+    from d2d_cli.rules.time.groups import components
+    from d2d_cli.rules.units.roster import roster
+
+    if not all_:
+        raise BadInput("--group goes with --all (a named unit is played whatever its Group)")
+    made = components(roster(data))
+    if not 1 <= number <= len(made):
+        raise BadInput(f"no Group {number}: this round has {len(made)} (d2d round groups)")
+    got = [n for n in names if n in set(made[number - 1])]
+    if not got:
+        raise BadInput(f"Group {number} ({', '.join(made[number - 1])}) has no Non-Player "
+                       "unit")
+    return got
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:

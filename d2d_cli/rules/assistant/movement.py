@@ -9,7 +9,8 @@ l.330–332) and Flanking (000 l.324–326). Nothing here measures the map itsel
 
 The choice (:func:`approach`): among the Spaces reachable with the Move that still
 leaves the Action Cost (001 l.545), those from which the attack is not refused; of
-those the one where the unit has the most Cover against its target, then the target's
+those first one where its Range gives no Disadvantage (Ranged at Range 0–1, 001
+l.693–695), then the one where the unit has the most Cover against its target, the target's
 Arc:Back, then its Arc:Left/Right (Flanking), then the least Move, the fewest Turns and
 the Space's name. When none is in reach, the unit closes in with all its Move (least
 Range left, then Cover, then Move). A Dying unit (:func:`withdraw`) goes where the
@@ -125,19 +126,20 @@ _PLANS: dict[tuple[Any, ...], Movement | None] = {}
 
 
 def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
-             turn: int) -> Movement | None:
+             turn: int, actions: int = 1) -> Movement | None:
     """The Space, Facing and Route for ``name``'s attack on ``target`` (both placed on
     the session's map), or None off the map. ``budget``: the Move it may spend and
     still pay its Action Cost; ``move``: all its Move (to close in when no Space is in
-    reach); ``turn``: its Turn tokens. Remembered by what it reads (:func:`_key`): a
+    reach); ``turn``: its Turn tokens; ``actions``: how many Action Costs the budget
+    leaves (for the reason). Remembered by what it reads (:func:`_key`): a
     simulated fight meets the same positions run after run."""
     if not data.get("board"):
         return None
-    key = _key(data, name, target, budget, move, turn)
+    key = _key(data, name, target, budget, move, turn, actions)
     if key not in _PLANS:
         if len(_PLANS) > 4096:
             _PLANS.clear()
-        _PLANS[key] = _approach(data, name, target, budget, move, turn)
+        _PLANS[key] = _approach(data, name, target, budget, move, turn, actions)
     return _PLANS[key]
 
 
@@ -148,8 +150,16 @@ def _reach_of(kind: str) -> int | None:
     return None if top is None else int(top)
 
 
+def _disadvantage_at(kind: str) -> tuple[int, ...]:
+    """The Ranges at which an attack of ``kind`` is at Disadvantage (Ranged at Range 0–1,
+    001 l.693–695): a Space from which it is not is chosen first."""
+    from d2d_cli.rules.combat import situation as sit
+
+    return tuple(int(r) for r in sit.table()["range"][kind].get("disadvantage_at", ()))
+
+
 def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
-              turn: int) -> Movement | None:
+              turn: int, actions: int = 1) -> Movement | None:
     from d2d_cli.rules.units.roster import roster
 
     units = roster(dict(data))
@@ -185,19 +195,30 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
         kind = next(k for k in reversed(kinds)
                     if (_reach_of(k) is None or geo.range <= (_reach_of(k) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
-        key = (-back.cover, -flank, route.move, steps, space_name(space))
+        worse = geo.range in _disadvantage_at(kind)
+        key = (worse, geo.cover, -back.cover, -flank, route.move, steps, space_name(space))
         if best is None or key < best[0]:
             best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
     if best is not None:
-        _, route, p, steps, cover, arc, kind, rng = best
+        (worse, theirs, *_), route, p, steps, cover, arc, kind, rng = best
         bits = [f"{kind} attack on {target} not refused from {space_name(route.space)} "
                 f"(Range {rng}; 001 l.633–635 Verify Arc, Range, Line of Sight)"]
+        if _disadvantage_at(kind):
+            bits.append(f"at Disadvantage there (Range {rng}, 001 l.693–695): no Space in "
+                        "reach avoids it" if worse else f"no Disadvantage at Range {rng} "
+                        "(001 l.693–695)")
+        bits.append(
+            f"{target} has Cover {theirs}% against it there, the least in reach (001 "
+            "l.712–720: Level −1 a 25%, the attack may hit the obstacle)" if theirs else
+            f"{target} has no Cover against it (001 l.712–720: Cover costs Level and may "
+            "send the attack into the obstacle)")
         bits.append(f"Cover {cover}% against {target} (000 l.330–332)" if cover else
                     f"no Space in reach gives Cover against {target}")
         if arc in (sight.BACK, sight.LEFT, sight.RIGHT):
             bits.append(f"in {target}'s Arc:{arc.title()} (Flanking, 000 l.324–326)")
-        bits.append(f"Move {route.move} of {budget} that leaves the Action Cost "
-                    "(001 l.545)" if route.move else "no Move spent")
+        cost = "the Action Cost" if actions == 1 else f"{actions} Action Costs"
+        bits.append(f"Move {route.move} of {budget} that leaves {cost} (001 l.545)"
+                    if route.move else f"no Move spent ({cost} kept, 001 l.545)")
         if steps:
             bits.append(f"Turn {steps} to face {COMPASS[p.facing or 0]} (Arc:Front, "
                         "001 l.663)")

@@ -19,8 +19,10 @@ for every unit of a simulated fight (``d2d sim``). In order:
 
 Movement (``rules.assistant.movement``): when the unit and its target stand on the
 scene's map, the plan moves it first — to the Space, and Facing, from which its attack
-passes Verify (001 l.633–635) with the most Cover against the target and on its flank,
-paying no Move its Action Cost needs; a Dying unit withdraws from the Rivals. Off the
+passes Verify (001 l.633–635) without Disadvantage, leaving the target the least Cover,
+with the most Cover against the target and on its flank, keeping as many Actions as its
+Move pays; a Dying unit withdraws from the Rivals. A ``bound`` unit whose task failed
+stays bound (no Action, no move). Off the
 map the unit spends its Move on Actions only and its conflicts are rolled ``--no-map``.
 """
 
@@ -40,7 +42,7 @@ SCORING = ("fast", "strong")
 
 @record
 class Reason(Result):
-    step: str  # target, movement, action, approach
+    step: str  # round (a plan made between rounds), target, movement, action, approach
     choice: str
     why: str
 
@@ -185,12 +187,29 @@ def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
 
 
 def _held(data: Mapping[str, Any]) -> set[str]:
-    """Units held by a task (its workers while it is open): prisoners, not fighters."""
+    """Units held by a task (its workers while it is open): prisoners, not fighters; and
+    a ``bound`` unit whose task failed (:func:`_still_bound`)."""
     out: set[str] = set()
+    units = data.get("units", {})
     for t in data.get("tasks", {}).values():
         if t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
             out.update(t.get("workers", ()))
+        elif t.get("challenge", 0) > 0:
+            out.update(w for w in t.get("workers", ()) if units.get(w, {}).get("bound"))
     return out
+
+
+def _still_bound(name: str, unit: Mapping[str, Any], data: Mapping[str, Any]) -> str | None:
+    """The failed task that still holds a ``bound`` unit (Combat #1's Thief when the Task
+    Clock has run his Knot's Progress out): "Fail - IF no Progress THEN Fail" (001
+    l.1020) ends the attempt, not the binding, so the unit neither moves nor fights."""
+    if not unit.get("bound"):
+        return None
+    for tname, t in data.get("tasks", {}).items():
+        if name in t.get("workers", ()) and t.get("challenge", 0) > 0 \
+                and t.get("progress", 0) <= 0:
+            return str(tname)
+    return None
 
 
 def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
@@ -232,6 +251,12 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
             Reason("movement", "stay put", "a task is worked where the unit stands"),
             Reason("action", "Interact", f"work the task {task} (Challenge −Hits on a win)"),
             _approach_reason(approach, chance, hand)))
+    failed = _still_bound(name, unit, data)
+    if failed is not None:
+        return Plan(name, "none", None, "fate", None, (
+            Reason("action", "none", f"still {unit.get('bound')}: the task {failed} "
+                   "failed (Progress 0, 001 l.1020 \"Fail - IF no Progress THEN Fail\"); "
+                   "a new attempt is a new task"),))
     named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
         if goal else set()
     held = _held(data)
@@ -265,8 +290,14 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     if move is not None and cost is not None:
         from d2d_cli.rules.assistant.movement import approach as approach_on_map
 
-        way = approach_on_map(data, name, target, int(move) - int(cost), int(move),
-                              int(unit.get("turn") or 0))
+        # Keep as many Actions as the Move pays: a Space in reach that costs none of them
+        # first (Cover and a flank are worth less than a second attack), then one fewer.
+        m, c = int(move), int(cost)
+        for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
+            way = approach_on_map(data, name, target, m - keep * c, m,
+                                  int(unit.get("turn") or 0), keep)
+            if way is None or way.in_reach:
+                break
     steps: tuple[tuple[str, ...], ...] = ()
     if way is not None:
         steps = tuple(way.commands())

@@ -189,14 +189,19 @@ def _one_side_left(t: Table) -> bool:
 def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
           opts: Options = DEFAULTS, log: bool = False, pc: str = "best"
           ) -> tuple[Outcome, Table]:
-    """Play one fight from ``start`` (a session's data; copied, never changed)."""
+    """Play one fight from ``start`` (a session's data; copied, never changed). A round
+    under way in ``start`` (the session mid-round) is played on from where it stands: its
+    remaining Actions, then ``round end``."""
     # A pickle round trip copies the session's plain data ~5x faster than deepcopy.
     t = Table(pickle.loads(pickle.dumps(start, -1)), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
+    under_way = t.round().phase == "started"
     while rounds < MAX_ROUNDS:
         rounds += 1
-        t.round_start()
+        if not under_way:
+            t.round_start()
+        under_way = False
         winner = turns(t, goals, pc)
         if winner is not None:
             break
