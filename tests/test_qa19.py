@@ -130,7 +130,9 @@ def test_the_special_actions_act_does_not_take_say_where_they_are(table: Runner,
     # 001 l.585 "Ability - Put the Ability in Cooldown", l.611 "Heroic Feat - Character
     # Point:-1": Special Actions another command takes; unit act names that command.
     assert_refused(table, data_dir, ["unit", "act", "Archer", "ability"],
-                   "(an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)")
+                   "(an Ability is used with d2d unit ability NAME use ABILITY, 001 l.585)")
+    # ... and the command it names is the one that takes it (the hint once left out `use`).
+    table.ok("unit", "ability", "Archer", "use", "Rapid Shot", "--skill", "Ranged")
     assert_refused(table, data_dir, ["unit", "act", "Archer", "heroic-feat"],
                    "d2d hit … --heroic-feat a|b, 001 l.611")
     res = assert_refused(table, data_dir, ["unit", "act", "Archer", "dance"],

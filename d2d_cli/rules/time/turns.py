@@ -94,7 +94,7 @@ def actions() -> dict[str, Action]:
 
 # 001's Special Actions (l.583–613) that another command takes: said where, when typed here.
 ELSEWHERE = {
-    "ability": " (an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)",
+    "ability": " (an Ability is used with d2d unit ability NAME use ABILITY, 001 l.585)",
     "heroic_feat": " (a Heroic Feat is taken on the roll: d2d hit … --heroic-feat a|b, "
                    "001 l.611)",
 }
