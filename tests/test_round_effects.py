@@ -144,6 +144,32 @@ def test_evade_000_regains_the_move_spent(d2d: Runner, tmp_path: Path) -> None:
     assert d2d.json(*s, "unit", "act", "Goblin", "evade")["move"] == 3  # 1 + 2
 
 
+def test_evade_000_in_the_conflict_only_on_a_win(d2d: Runner, tmp_path: Path) -> None:
+    # 000 l.494 "Evade - IF the Winner played an Evade THEN they regain the Move spent on
+    # the Action": conflict said 001's "Move +2 (win or lose)" under evade = "000" too,
+    # and unit act "won or lost"; now both say 000's, and a lost Evade gets nothing.
+    s = ("--session", with_rules(d2d, tmp_path, evade="000"))
+    setup(d2d, *s)
+    d2d.ok(*s, "unit", "act", "Goblin", "interact", "Archer")
+    d2d.ok(*s, "unit", "respond", "Archer")  # the Target spends its Action (001 l.639)
+    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv", "--range", "1")
+    assert won.exit_code == 0 and won.stdout.splitlines()[-2:] == [
+        "B wins", "  B: Regain the Move spent on the Action (won; 000 l.494)"]
+    lost = d2d.json(*s, "conflict", "Goblin:9S^", "Archer:5Sv", "--range", "1")
+    assert (lost["outcome"], lost["effects"]["b"]) == ("a", [])
+    act = d2d.json(*s, "unit", "act", "Archer", "evade")
+    assert (act["move"], act["note"], act["source"]) == (
+        4, "An Evade that won its Conflict: the Action Cost back",
+        '000 l.494 "Evade - IF the Winner played an Evade THEN they regain the Move spent '
+        'on the Action"')
+    # 001 (the default): Move +2, win or lose (001 l.748–750).
+    setup(d2d)
+    d2d.ok("unit", "act", "Goblin", "interact", "Archer")
+    d2d.ok("unit", "respond", "Archer")
+    lost = d2d.json("conflict", "Goblin:9S^", "Archer:5Sv", "--range", "1")
+    assert [e["key"] for e in lost["effects"]["b"]] == ["move"]
+
+
 def test_reach_000_reading(d2d: Runner, tmp_path: Path) -> None:
     # 001 l.689–691 "Reach - Range:0-2 / Disadvantage at Range:0"; 000 l.321 "Reach -
     # Range:1 or 2. IF Range:1 THEN Initiative:-1"
