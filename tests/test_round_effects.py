@@ -152,10 +152,11 @@ def test_evade_000_in_the_conflict_only_on_a_win(d2d: Runner, tmp_path: Path) ->
     setup(d2d, *s)
     d2d.ok(*s, "unit", "act", "Goblin", "interact", "Archer")
     d2d.ok(*s, "unit", "respond", "Archer")  # the Target spends its Action (001 l.639)
-    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv", "--range", "1")
+    # No Range is said, so no Disadvantage reveals a card: each outcome is fixed.
+    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv")
     assert won.exit_code == 0 and won.stdout.splitlines()[-2:] == [
         "B wins", "  B: Regain the Move spent on the Action (won; 000 l.494)"]
-    lost = d2d.json(*s, "conflict", "Goblin:9S^", "Archer:5Sv", "--range", "1")
+    lost = d2d.json(*s, "conflict", "Goblin:9S^", "Archer:5Sv")
     assert (lost["outcome"], lost["effects"]["b"]) == ("a", [])
     act = d2d.json(*s, "unit", "act", "Archer", "evade")
     assert (act["move"], act["note"], act["source"]) == (
@@ -166,7 +167,7 @@ def test_evade_000_in_the_conflict_only_on_a_win(d2d: Runner, tmp_path: Path) ->
     setup(d2d)
     d2d.ok("unit", "act", "Goblin", "interact", "Archer")
     d2d.ok("unit", "respond", "Archer")
-    lost = d2d.json("conflict", "Goblin:9S^", "Archer:5Sv", "--range", "1")
+    lost = d2d.json("conflict", "Goblin:9S^", "Archer:5Sv")
     assert [e["key"] for e in lost["effects"]["b"]] == ["move"]
 
 
@@ -204,6 +205,21 @@ def test_the_dead_enter_no_conflict_and_do_not_recover(table: Runner,
     assert recover["choices"] == []  # the Archer holds nothing; the Goblin recovers not
     events = ended["steps"][3]
     assert events == {"kind": "condition_events", "reveals": []}  # no Bleeding reveal
+
+
+def test_the_dead_take_no_target_and_join_no_group(table: Runner, data_dir: Path) -> None:
+    # 000 l.1172 "Dead - Permanent Negative Status"; 001 l.475 "Groups - Split Units into
+    # Groups by Target": a Dead Goblin chose a Target and its Group counted down with it.
+    table.ok("unit", "target", "Goblin", "Archer")
+    table.ok("unit", "condition", "Goblin", "add", "dead")
+    assert_refused(table, data_dir, ["unit", "target", "Goblin", "Archer"],
+                   "Goblin is Dead (000 l.1172")
+    got = table.json("round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in got] == [["Archer"]]
+    table.ok("unit", "target", "Archer", "Goblin")  # a body may still be aimed at
+    got = table.json("round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in got] == [["Archer"]]
+    table.ok("unit", "target", "Goblin", "--clear")
 
 
 def test_heroic_feat_changes_the_hits_and_spends_the_point(d2d: Runner,
