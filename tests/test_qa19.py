@@ -154,3 +154,19 @@ def test_odds_crit_flips_light_damage_as_crit_does(table: Runner) -> None:
     assert "Fatigue, 3 flipped to Crits)" in shown
     got = table.json("--seed", "3", "crit", *args)
     assert (len(got["light_damage"]), len(got["flipped"])) == (1, 3)
+
+
+def test_odds_conflict_takes_a_level_below_0_as_conflict_does(table: Runner,
+                                                              data_dir: Path) -> None:
+    # 001 l.718 "Effect - Level:-1 for each 25%": the Archer's Ranged 1 against a Goblin
+    # in Cover 75% is Level -2. conflict plays it; odds conflict refused it as if the
+    # Narrator had typed "--level-a -2" (an option never typed).
+    table.ok("unit", "situation", "Goblin", "--cover", "75")
+    played = table.json("conflict", "Archer:7S^", "Goblin:7H^")
+    assert (played["side_a"]["level"], played["side_b"]["level"]) == (-2, 1)
+    assert played["outcome"] == "b"  # 7 vs 7, Level Bonus 3 for B: B's rank is lower
+    odds = table.json("odds", "conflict", "Archer:7S^", "Goblin:7H^")
+    assert (odds["level_a"], odds["level_b"], odds["b_wins"]["fraction"]) == (-2, 1, "1/1")
+    # Typed Levels are still 0 or more.
+    assert_refused(table, data_dir, ["odds", "conflict", "7S^", "7H^", "--level-a", "-1"],
+                   "--level-a must be a whole number 0 or more, not -1")

@@ -224,15 +224,19 @@ class ConflictOdds(Result):
 
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
                   level_a: int = 0, level_b: int = 0, reading: str = "001",
-                  fate_orientation: str = "color", level_bonus: str = "001") -> ConflictOdds:
+                  fate_orientation: str = "color", level_bonus: str = "001",
+                  typed: bool = True) -> ConflictOdds:
     """The outcome of ``conflict SIDE_A SIDE_B`` for every reveal of its ``fate`` sides,
     as ``conflict.resolve`` decides it: ``chart`` for the approaches, then ``tiebreak``
-    when both are Fast or both Strong and both have cards."""
+    when both are Fast or both Strong and both have cards. ``typed``: the Levels are
+    ``--level-a/--level-b`` (0 or more); a unit's Level, after its Cover and penalties,
+    may be below 0, as ``conflict`` takes it (001 l.718 "Level:-1 for each 25%")."""
     from d2d_cli.rules.combat import conflict
 
     specs = [conflict.parse_side(side_a), conflict.parse_side(side_b)]
-    conflict.check_level(level_a, "--level-a")
-    conflict.check_level(level_b, "--level-b")
+    if typed:
+        conflict.check_level(level_a, "--level-a")
+        conflict.check_level(level_b, "--level-b")
     by_color = fate_orientation == "color"  # [rules] values, checked by rules.core.options
     table = conflict.chart(reading)
     same = set(conflict.table()["tiebreak"]["same_approach"])
