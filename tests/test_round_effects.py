@@ -207,7 +207,8 @@ def test_the_dead_enter_no_conflict_and_do_not_recover(table: Runner,
     assert events == {"kind": "condition_events", "reveals": []}  # no Bleeding reveal
 
 
-def test_the_dead_take_no_target_and_join_no_group(table: Runner, data_dir: Path) -> None:
+def test_the_dead_take_no_target_no_tokens_and_join_no_group(table: Runner,
+                                                            data_dir: Path) -> None:
     # 000 l.1172 "Dead - Permanent Negative Status"; 001 l.475 "Groups - Split Units into
     # Groups by Target": a Dead Goblin chose a Target and its Group counted down with it.
     table.ok("unit", "target", "Goblin", "Archer")
@@ -220,6 +221,14 @@ def test_the_dead_take_no_target_and_join_no_group(table: Runner, data_dir: Path
     got = table.json("round", "groups")["groups"]
     assert [[m["name"] for m in g["units"]] for g in got] == [["Archer"]]
     table.ok("unit", "target", "Goblin", "--clear")
+    # 001 l.459 "Refresh - Place tokens on each Unit# card": none for the Dead, whose
+    # Status Bar showed Move 5, Actions 2 every round.
+    table.ok("round", "end")
+    assert [u["unit"] for u in table.json("round", "start")["units"]] == ["Archer"]
+    rows = {u["name"]: u for u in table.json("status")["units"]}
+    assert [rows["Goblin"][k] for k in ("move", "action_cost", "turn", "actions_left")] == [
+        None, None, None, None]
+    assert (rows["Archer"]["move"], rows["Archer"]["actions_left"]) == (4, 2)
 
 
 def test_heroic_feat_changes_the_hits_and_spends_the_point(d2d: Runner,
