@@ -333,6 +333,7 @@ def check_level(level: int, what: str) -> int:
 # "Advantage"). "rank" (same approach, no cards to compare) counts as neither.
 _VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
           "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
+OUTCOME_VALUE = _VALUE  # read by odds conflict, which keeps the same card
 _ROYAL_HIT = 11  # A, K, Q, J always score a Hit (001 l.836): above any 2–10
 
 
