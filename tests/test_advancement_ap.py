@@ -56,6 +56,26 @@ def test_a_power_rating_for_1_ap_and_back(d2d: Any) -> None:
         1, 10, {"lost": "Fire Rating 2 → 1", "kind": "rating", "ap_gained": 1})
 
 
+def test_ap_does_not_turn_into_sp_through_a_power(d2d: Any, data_dir: Path) -> None:
+    # 001 l.1131 "Gain Rating:+1 on a Power" (1 AP) against l.1108 "Spend SP = Current
+    # Level of Skill or Power": the SP respec gave back L-1 SP for a level bought with
+    # 1 AP, so Fire 1 (1 SP) raised to 6 with 5 AP came back as 5 SP. The default
+    # respec (respec_sp = "cost") gives back SP only for what SP bought.
+    assert rule_line("001", 1108).strip() == "Spend SP = Current Level of Skill or Power"
+    d2d.ok("char", "new", "Mage")
+    d2d.ok("char", "award", "Mage", "--sp", 1, "--ap", 5)
+    d2d.ok("char", "train", "Mage", "Fire")  # Level 1 for 1 SP
+    for _ in range(5):
+        d2d.ok("char", "learn", "Mage", "--power", "Fire")  # Rating +1 for 1 AP each
+    r = d2d.json("char", "respec", "Mage", "Fire")
+    assert (r["skills"]["Fire"], r["sp"], r["change"]["sp_gained"]) == (5, 1, 1)
+    d2d.ok("char", "downtime")
+    assert_refused(d2d, data_dir, ["char", "respec", "Mage", "Fire"],
+                   "Mage's Fire 5 is all Rating bought with AP")
+    r = d2d.json("char", "unlearn", "Mage", "--power", "Fire")  # the AP respec, l.1119
+    assert (r["skills"]["Fire"], r["ap"], r["sp"]) == (4, 1, 1)
+
+
 def test_ap_respec_once_per_downtime(d2d: Any, data_dir: Path) -> None:
     _rook(d2d)
     d2d.ok("char", "learn", "Rook", "Pick Lock")

@@ -142,6 +142,17 @@ def test_weapon_damage_against_the_difficulty(goblin: Runner, tmp_path: Path) ->
                        "pierce@torso")["bonus_hits"] == 1
 
 
+def test_a_difficulty_the_session_does_not_read_is_refused(goblin: Runner,
+                                                          data_dir: Path) -> None:
+    # 001 l.910 "Armor Rating cancels Power Rating" is the default: the Difficulty of
+    # 000 l.508 "Level - IF the Damage Level > Difficulty THEN Success:+1" is not read, so
+    # a typed --difficulty was dropped without a word (Hits as if never typed). Refused.
+    for cmd in (["crit", "--power", "6x2", "--card", "pierce@torso"],
+                ["odds", "crit", "--power", "6x2", "--fresh"]):
+        assert_refused(goblin, data_dir, [*cmd, "--difficulty", "7x1"],
+                       'the Difficulty counts only with [rules] weapon_damage = "difficulty"')
+
+
 def test_light_damage_on_a_stat_at_0_flips_to_a_crit(goblin: Runner, data_dir: Path) -> None:
     # 001 l.946–947 "Light Damage - The back of a Damage card represents Light Damage (eg
     # Fatigue) / IF Unit has Stat=0 THEN flip to Crit". A Goblin of Body 2x1: Hits 6 is

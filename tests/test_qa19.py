@@ -3,6 +3,9 @@ named an option the command does not have. Each refusal exits 2 and changes noth
 
 from __future__ import annotations
 
+import tomllib
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -130,7 +133,9 @@ def test_the_special_actions_act_does_not_take_say_where_they_are(table: Runner,
     # 001 l.585 "Ability - Put the Ability in Cooldown", l.611 "Heroic Feat - Character
     # Point:-1": Special Actions another command takes; unit act names that command.
     assert_refused(table, data_dir, ["unit", "act", "Archer", "ability"],
-                   "(an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)")
+                   "(an Ability is used with d2d unit ability NAME use ABILITY, 001 l.585)")
+    # ... and the command it names is the one that takes it (the hint once left out `use`).
+    table.ok("unit", "ability", "Archer", "use", "Rapid Shot", "--skill", "Ranged")
     assert_refused(table, data_dir, ["unit", "act", "Archer", "heroic-feat"],
                    "d2d hit … --heroic-feat a|b, 001 l.611")
     res = assert_refused(table, data_dir, ["unit", "act", "Archer", "dance"],
@@ -152,3 +157,59 @@ def test_odds_crit_flips_light_damage_as_crit_does(table: Runner) -> None:
     assert "Fatigue, 3 flipped to Crits)" in shown
     got = table.json("--seed", "3", "crit", *args)
     assert (len(got["light_damage"]), len(got["flipped"])) == (1, 3)
+
+
+def test_odds_conflict_takes_a_level_below_0_as_conflict_does(table: Runner,
+                                                              data_dir: Path) -> None:
+    # 001 l.718 "Effect - Level:-1 for each 25%": the Archer's Ranged 1 against a Goblin
+    # in Cover 75% is Level -2. conflict plays it; odds conflict refused it as if the
+    # Narrator had typed "--level-a -2" (an option never typed).
+    table.ok("unit", "situation", "Goblin", "--cover", "75")
+    played = table.json("conflict", "Archer:7S^", "Goblin:7H^")
+    assert (played["side_a"]["level"], played["side_b"]["level"]) == (-2, 1)
+    assert played["outcome"] == "b"  # 7 vs 7, Level Bonus 3 for B: B's rank is lower
+    odds = table.json("odds", "conflict", "Archer:7S^", "Goblin:7H^")
+    assert (odds["level_a"], odds["level_b"], odds["b_wins"]["fraction"]) == (-2, 1, "1/1")
+    # Typed Levels are still 0 or more.
+    assert_refused(table, data_dir, ["odds", "conflict", "7S^", "7H^", "--level-a", "-1"],
+                   "--level-a must be a whole number 0 or more, not -1")
+
+
+def test_odds_conflict_counts_disadvantage_as_conflict_keeps_the_card(d2d: Runner,
+                                                                     tmp_path: Path) -> None:
+    # 000 l.424 "Disadvantage - IF you have Disadvantage THEN Reveal Fate. Use the worst of
+    # the 2 Conflict cards"; 001 l.695 "Disadvantage at Range:0-1": the Archer's Ranged at
+    # Range 1. odds conflict refused every Advantage or Disadvantage; now its fractions are
+    # those of conflict.resolve over every pair of reveals (the Skirmisher's Fate, then
+    # the Archer's extra card), each card Upper or Lower.
+    from d2d_cli.rules.combat import conflict
+    from d2d_cli.rules.core.options import parse
+    from d2d_cli.rules.deck.cards import full_deck
+    from d2d_cli.rules.deck.fate import Revealer
+
+    path = tmp_path / "c1.toml"
+    s = ("--session", path)
+    d2d.ok(*s, "--seed", "1", "scene", "load", "combat1")
+    d2d.ok(*s, "round", "start")
+    d2d.ok(*s, "unit", "situation", "Goblin Skirmisher", "--vs", "Archer", "--range", "1")
+    sides = ["Goblin Skirmisher", "Archer:5Sv"]
+    got = d2d.json(*s, "odds", "conflict", *sides, "--fresh")
+    data = tomllib.loads(path.read_text())
+    ask = conflict.ask(sides, data, None, opts=parse(data.get("rules", {})))
+    assert (ask.situation.advantage_b.mode, ask.obstacles) == ("disadvantage", {})
+    seen: Counter[str] = Counter()
+    deck = full_deck()
+    for first in deck:
+        for second in deck:
+            if second.face == first.face:
+                continue
+            for a in (first.flipped(True), first.flipped(False)):
+                for b in (second.flipped(True), second.flipped(False)):
+                    r = ask.resolve(Revealer(None, None, table=[a, b]))
+                    seen[r.outcome] += 1
+    total = sum(seen.values())
+    frac = [Fraction(seen[o], total) for o in ("a", "b", "both", "tie")]
+    want = {k: f"{f.numerator}/{f.denominator}" for k, f in zip(
+        ("a_wins", "b_wins", "both_win", "tie"), frac, strict=True)}
+    assert {k: got[k]["fraction"] for k in want} == want
+    assert seen["a"] and seen["b"] and seen["tie"]  # the Disadvantage card matters

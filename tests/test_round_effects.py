@@ -144,6 +144,33 @@ def test_evade_000_regains_the_move_spent(d2d: Runner, tmp_path: Path) -> None:
     assert d2d.json(*s, "unit", "act", "Goblin", "evade")["move"] == 3  # 1 + 2
 
 
+def test_evade_000_in_the_conflict_only_on_a_win(d2d: Runner, tmp_path: Path) -> None:
+    # 000 l.494 "Evade - IF the Winner played an Evade THEN they regain the Move spent on
+    # the Action": conflict said 001's "Move +2 (win or lose)" under evade = "000" too,
+    # and unit act "won or lost"; now both say 000's, and a lost Evade gets nothing.
+    s = ("--session", with_rules(d2d, tmp_path, evade="000"))
+    setup(d2d, *s)
+    d2d.ok(*s, "unit", "act", "Goblin", "interact", "Archer")
+    d2d.ok(*s, "unit", "respond", "Archer")  # the Target spends its Action (001 l.639)
+    # No Range is said, so no Disadvantage reveals a card: each outcome is fixed.
+    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv")
+    assert won.exit_code == 0 and won.stdout.splitlines()[-2:] == [
+        "B wins", "  B: Regain the Move spent on the Action (won; 000 l.494)"]
+    lost = d2d.json(*s, "conflict", "Goblin:9S^", "Archer:5Sv")
+    assert (lost["outcome"], lost["effects"]["b"]) == ("a", [])
+    act = d2d.json(*s, "unit", "act", "Archer", "evade")
+    assert (act["move"], act["note"], act["source"]) == (
+        4, "An Evade that won its Conflict: the Action Cost back",
+        '000 l.494 "Evade - IF the Winner played an Evade THEN they regain the Move spent '
+        'on the Action"')
+    # 001 (the default): Move +2, win or lose (001 l.748–750).
+    setup(d2d)
+    d2d.ok("unit", "act", "Goblin", "interact", "Archer")
+    d2d.ok("unit", "respond", "Archer")
+    lost = d2d.json("conflict", "Goblin:9S^", "Archer:5Sv")
+    assert [e["key"] for e in lost["effects"]["b"]] == ["move"]
+
+
 def test_reach_000_reading(d2d: Runner, tmp_path: Path) -> None:
     # 001 l.689–691 "Reach - Range:0-2 / Disadvantage at Range:0"; 000 l.321 "Reach -
     # Range:1 or 2. IF Range:1 THEN Initiative:-1"
@@ -178,6 +205,30 @@ def test_the_dead_enter_no_conflict_and_do_not_recover(table: Runner,
     assert recover["choices"] == []  # the Archer holds nothing; the Goblin recovers not
     events = ended["steps"][3]
     assert events == {"kind": "condition_events", "reveals": []}  # no Bleeding reveal
+
+
+def test_the_dead_take_no_target_no_tokens_and_join_no_group(table: Runner,
+                                                            data_dir: Path) -> None:
+    # 000 l.1172 "Dead - Permanent Negative Status"; 001 l.475 "Groups - Split Units into
+    # Groups by Target": a Dead Goblin chose a Target and its Group counted down with it.
+    table.ok("unit", "target", "Goblin", "Archer")
+    table.ok("unit", "condition", "Goblin", "add", "dead")
+    assert_refused(table, data_dir, ["unit", "target", "Goblin", "Archer"],
+                   "Goblin is Dead (000 l.1172")
+    got = table.json("round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in got] == [["Archer"]]
+    table.ok("unit", "target", "Archer", "Goblin")  # a body may still be aimed at
+    got = table.json("round", "groups")["groups"]
+    assert [[m["name"] for m in g["units"]] for g in got] == [["Archer"]]
+    table.ok("unit", "target", "Goblin", "--clear")
+    # 001 l.459 "Refresh - Place tokens on each Unit# card": none for the Dead, whose
+    # Status Bar showed Move 5, Actions 2 every round.
+    table.ok("round", "end")
+    assert [u["unit"] for u in table.json("round", "start")["units"]] == ["Archer"]
+    rows = {u["name"]: u for u in table.json("status")["units"]}
+    assert [rows["Goblin"][k] for k in ("move", "action_cost", "turn", "actions_left")] == [
+        None, None, None, None]
+    assert (rows["Archer"]["move"], rows["Archer"]["actions_left"]) == (4, 2)
 
 
 def test_heroic_feat_changes_the_hits_and_spends_the_point(d2d: Runner,

@@ -194,9 +194,13 @@ def test_odds_read_the_same_levels(d2d: Any, tmp_path: Path) -> None:
     assert [got[k] for k in ("a_wins", "b_wins", "both_win", "tie")] == [
         same[k] for k in ("a_wins", "b_wins", "both_win", "tie")]
     assert got["a_wins"] != bare["a_wins"]  # the Level Bonus of a Fast-Fast tiebreak
+    # Blessed: Advantage (000 l.423 "Reveal Fate. Use either of the 2 Conflict cards"),
+    # counted by the odds since qa19 (tests/test_qa19.py checks them card by card).
     d2d.ok(*s, "unit", "condition", "Archer", "add", "blessed")
-    assert_refused(d2d, folder, [*s, "odds", "conflict", "Archer:7S^", "Goblin Scout"],
-                   "odds conflict counts no Advantage or Disadvantage cards yet")
+    blessed = d2d.json(*s, "odds", "conflict", "Archer:7S^", "Goblin Scout")
+    assert (blessed["level_a"], blessed["level_b"]) == (1, 0)
+    assert blessed["a_wins"]["value"] > got["a_wins"]["value"]
+    assert blessed["b_wins"]["value"] < got["b_wins"]["value"]
 
 
 def test_on_the_map_the_default_skill_follows_the_maps_range(d2d: Any,

@@ -229,7 +229,7 @@ def test_human_speed_under_both_conventions_cites_the_texts() -> None:
 
 
 def test_evade_gives_move_2_win_or_lose(d2d: Runner) -> None:
-    """Decided without a [rules] key (docs/rules.md "Move and Action Cost > Evade"): d2d
+    """The default (docs/rules.md "Evade"; 000's reading is [rules] evade = "000"): d2d
     follows 001 l.750 "Move:+2 (Win or Lose)" — not 000 l.494 "they regain the Move spent
     on the Action", which equals it when the Evade wins and the Action Cost is 2."""
     text000, text001 = rule_text("000").splitlines(), rule_text("001").splitlines()

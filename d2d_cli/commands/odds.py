@@ -68,7 +68,8 @@ def conflict(
     result = rules.conflict_odds(
         plain.side_a, plain.side_b, piles, deck, level_a=plain.level_a,
         level_b=plain.level_b, reading=opts.conflict_chart,
-        fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus)
+        fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus,
+        typed=named is None, modes=plain.modes)
     if named is not None:
         from d2d_cli.rules.core.record import replace
 

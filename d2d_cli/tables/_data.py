@@ -792,11 +792,18 @@ def _conflict() -> dict[str, Any]:
                 'always': ['reshuffle'],
             },
         },
+        'effects_000': {
+            'evade': {
+                'win': ['regain_move'],
+                'always': [],
+            },
+        },
         'effect_text': {
             'hit': 'Hit: count the Hits of your cards (d2d hit)',
             'draw': 'Draw a card',
             'keep': 'Keep: return the Block card to your hand',
             'move': 'Move +2 (win or lose)',
+            'regain_move': 'Regain the Move spent on the Action (won; 000 l.494)',
             'counterattack': 'Counter-attack with a Fast or Strong card (then d2d hit)',
             'take_from_discard': 'Take any card from your discard pile',
             'reshuffle': 'Shuffle: the Wild always goes back into the deck',

@@ -245,9 +245,13 @@ class Effects(Result):
     b: tuple[Effect, ...]
 
 
-def effects(approach: str, won: bool) -> tuple[Effect, ...]:
-    """What a side gets: its win effects when it wins, its always-effects anyway."""
+def effects(approach: str, won: bool, evade: str = "001") -> tuple[Effect, ...]:
+    """What a side gets: its win effects when it wins, its always-effects anyway.
+    ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
+    the Action, and only to a winner (000 l.494)."""
     spec = table()["effects"][approach]
+    if evade == "000" and approach in table()["effects_000"]:
+        spec = table()["effects_000"][approach]
     keys = [*(spec["win"] if won else []), *spec["always"]]
     return tuple(Effect(k, table()["effect_text"][k]) for k in keys)
 
@@ -329,6 +333,7 @@ def check_level(level: int, what: str) -> int:
 # "Advantage"). "rank" (same approach, no cards to compare) counts as neither.
 _VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
           "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
+OUTCOME_VALUE = _VALUE  # read by odds conflict, which keeps the same card
 _ROYAL_HIT = 11  # A, K, Q, J always score a Hit (001 l.836): above any 2–10
 
 
@@ -382,6 +387,7 @@ class ConflictAsk:
     unspent: str | None = None  # why B, the Target, gains no benefit (001 l.639–641)
     target_action: str = "001"  # [rules] target_action
     range: int | None = None  # Spaces between the sides, typed or said
+    evade: str = "001"  # [rules] evade: what an Evade gives (001 l.750; 000 l.494)
 
     @property
     def reveals(self) -> bool:
@@ -451,7 +457,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
                                 "Arc:Back (000 l.326 \"Rival can't Block\")")
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus, got.unspent, target_action,
-                      _range_of(got.terms, sit))
+                      _range_of(got.terms, sit), opts.evade)
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")
@@ -538,12 +544,12 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     from d2d_cli.rules.combat import remembered
 
     effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both")), ask.unspent,
+        effects(b.approach, outcome in ("b", "both"), ask.evade), ask.unspent,
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken,
-        effects=Effects(effects(a.approach, outcome in ("a", "both")), effects_b),
+        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade), effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),

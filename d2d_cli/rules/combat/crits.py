@@ -498,6 +498,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                   f"{ask.weapon} with {stat_from}" if stat_from else f"--weapon {ask.weapon}")
     deck, wanted = parse_types(ask.types)
     check_hits(ask.hits)
+    check_difficulty(ask.difficulty, opts)
     ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
                str(opts.locations_file))
     given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
@@ -704,9 +705,20 @@ def _pay(unit: Unit, modded: Modified) -> None:
         unit.extra["cp"] = have - modded.cp_spent
 
 
+def check_difficulty(text: str | None, opts: Options) -> None:
+    """``--difficulty`` is read only under ``[rules] weapon_damage = "difficulty"``
+    (000 l.508); under 001's reading the Power meets the Armor (001 l.910) and a typed
+    Difficulty would be dropped without a word, so it is refused."""
+    if text is not None and opts.weapon_damage != "difficulty":
+        raise BadInput(f"--difficulty {text}: this session rates the Power against the Armor "
+                       "(001 l.910 \"Armor Rating cancels Power Rating\"); the Difficulty "
+                       "counts only with [rules] weapon_damage = \"difficulty\" (000 l.508)")
+
+
 def difficulty_of(text: str | None, unit: Unit | None, opts: Options) -> Stat | None:
     """The Difficulty ``odds crit`` compares the Power with under ``[rules]
     weapon_damage = "difficulty"`` (None under 001's reading)."""
+    check_difficulty(text, opts)
     if opts.weapon_damage != "difficulty":
         return None
     return _difficulty(CritAsk(difficulty=text), unit)

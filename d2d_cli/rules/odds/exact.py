@@ -226,25 +226,38 @@ class ConflictOdds(Result):
 
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
                   level_a: int = 0, level_b: int = 0, reading: str = "001",
-                  fate_orientation: str = "color", level_bonus: str = "001") -> ConflictOdds:
+                  fate_orientation: str = "color", level_bonus: str = "001",
+                  typed: bool = True, modes: tuple[str, str] = ("normal", "normal")
+                  ) -> ConflictOdds:
     """The outcome of ``conflict SIDE_A SIDE_B`` for every reveal of its ``fate`` sides,
     as ``conflict.resolve`` decides it: ``chart`` for the approaches, then ``tiebreak``
-    when both are Fast or both Strong and both have cards."""
+    when both are Fast or both Strong and both have cards. ``typed``: the Levels are
+    ``--level-a/--level-b`` (0 or more); a unit's Level, after its Cover and penalties,
+    may be below 0, as ``conflict`` takes it (001 l.718 "Level:-1 for each 25%").
+    ``modes``: each side's Advantage or Disadvantage (000 l.423–424): one more Fate card
+    revealed for it, after its own, and the pair kept as ``conflict.resolve`` keeps it."""
     from d2d_cli.rules.combat import conflict
+    from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, keep
 
     specs = [conflict.parse_side(side_a), conflict.parse_side(side_b)]
-    conflict.check_level(level_a, "--level-a")
-    conflict.check_level(level_b, "--level-b")
+    if typed:
+        conflict.check_level(level_a, "--level-a")
+        conflict.check_level(level_b, "--level-b")
     by_color = fate_orientation == "color"  # [rules] values, checked by rules.core.options
     table = conflict.chart(reading)
     same = set(conflict.table()["tiebreak"]["same_approach"])
     rep: dict[Key, Card] = {}
+    extra = [0 if m == NORMAL else 1 for m in modes]
+    # A kept card is chosen by its outcome, then its Hits (conflict.hit_value). The Hits
+    # change which card is kept only between equal outcomes, except "rank" against
+    # "tie" (a side given as a bare approach): only then does every rank count.
+    ranked = any(extra) and any(s.source != "fate" and s.card is None for s in specs)
 
     def key(card: Card) -> Key:
         if by_color:  # as resolve turns a fate side's card: by its colour
             card = card.flipped(card.color == "black")
         approach = conflict.approach_of(card)
-        k = (approach, card.rank if approach in same else None)
+        k = (approach, card.rank if ranked or approach in same else None)
         rep.setdefault(k, card)
         return k
 
@@ -252,25 +265,61 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
         None if s.source == "fate" else (str(s.approach), s.card) for s in specs]
     memo: dict[tuple[Key, Key], str] = {}
 
-    def outcome(sides: tuple[Key, ...]) -> str:
-        it = iter(sides)
-        pair: list[tuple[Any, Card | None]] = []
-        for f in fixed:
-            if f is None:
-                k = next(it)
-                pair.append((k, rep[k]))
-            else:
-                pair.append(((f[0], f[1].rank if f[1] else None), f[1]))
-        (ka, ca), (kb, cb) = pair
+    def verdict(a: tuple[Any, Card | None], b: tuple[Any, Card | None]) -> str:
+        (ka, ca), (kb, cb) = a, b
         m = (ka, kb)
         if m not in memo:
-            verdict = table[ka[0]][kb[0]]
-            if verdict == "rank" and ca is not None and cb is not None:
-                verdict = conflict.tiebreak(ca, cb, level_a, level_b, level_bonus).outcome
-            memo[m] = verdict
+            got = table[ka[0]][kb[0]]
+            if got == "rank" and ca is not None and cb is not None:
+                got = conflict.tiebreak(ca, cb, level_a, level_b, level_bonus).outcome
+            memo[m] = got
         return memo[m]
 
-    reveals = sum(f is None for f in fixed)
+    seen: dict[tuple[Key, ...], str] = {}
+    hits: dict[tuple[Key, bool], int] = {}  # conflict.hit_value of each key's card
+
+    def outcome(sides: tuple[Key, ...]) -> str:
+        if sides not in seen:
+            seen[sides] = _outcome(sides)
+        return seen[sides]
+
+    def _outcome(sides: tuple[Key, ...]) -> str:
+        # The reveals in conflict.resolve's order: A's Fate, A's extra, B's, B's extra.
+        it = iter(sides)
+        opts: list[list[tuple[Any, Card | None]]] = []
+        for f, n in zip(fixed, extra, strict=True):
+            side: list[tuple[Any, Card | None]]
+            if f is None:
+                k = next(it)
+                side = [(k, rep[k])]
+            else:
+                side = [((f[0], f[1].rank if f[1] else None), f[1])]
+            for _ in range(n):
+                k = next(it)
+                side.append((k, rep[k]))
+            opts.append(side)
+        oa, ob = opts
+        if len(oa) == len(ob) == 1:
+            return verdict(oa[0], ob[0])
+        chooser, mode = "a", modes[0]  # as conflict.resolve chooses who keeps which
+        if len(oa) > 1 and len(ob) > 1:
+            chooser, mode = ("a" if modes[0] == ADVANTAGE else "b"), ADVANTAGE
+        elif len(ob) > 1:
+            chooser, mode = "b", modes[1]
+        pairs = [(i, j) for i in range(len(oa)) for j in range(len(ob))]
+
+        def value(pair: tuple[int, int]) -> tuple[int, int]:
+            mine = oa[pair[0]] if chooser == "a" else ob[pair[1]]
+            hk = (mine[0], mine[1] is None)
+            if hk not in hits:
+                hits[hk] = conflict.hit_value(mine[1])
+            return (conflict.OUTCOME_VALUE[chooser][verdict(oa[pair[0]], ob[pair[1]])],
+                    hits[hk])
+
+        i, j = pairs[keep(pairs, mode, value)]
+        return verdict(oa[i], ob[j])
+
+    reveals = sum(f is None for f in fixed) + sum(extra)
     dist: dict[Any, Fraction]
     if reveals == 0:
         dist = {outcome(()): Fraction(1)}

@@ -21,6 +21,7 @@ class Sides(NamedTuple):
     level_a: int
     level_b: int
     geometry: Any = None  # what the Levels read off the map (rules.board.derive.Geometry)
+    modes: tuple[str, str] = ("normal", "normal")  # each side's Advantage (000 l.423)
 
 
 def _plain(spec: Any) -> str:
@@ -45,16 +46,8 @@ def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None
     ask = conflict.ask([side_a, side_b], data, None, level_a=level_a, level_b=level_b,
                       opts=opts)
     sit = ask.situation
-    if sit.advantage_a.extra or sit.advantage_b.extra:
-        raise BadInput("odds conflict counts no Advantage or Disadvantage cards yet: "
-                       f"{_why(sit)} — give the Levels with --level-a/--level-b and "
-                       "approaches instead of units")
     if sit.no_block:
         raise BadInput("odds conflict does not count a side that can't Block (Flanking "
                        "from Arc:Back, 000 l.326)")
-    return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level, sit.geometry)
-
-
-def _why(sit: Any) -> str:
-    srcs = [s.why for st in (sit.advantage_a, sit.advantage_b) for s in st.sources]
-    return "; ".join(srcs) or "Advantage"
+    return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level, sit.geometry,
+                 (sit.advantage_a.mode, sit.advantage_b.mode))

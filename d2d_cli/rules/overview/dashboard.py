@@ -102,6 +102,8 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
     values = row_values(unit)
     if bar is not None:
         values["move"], values["action_cost"] = bar(unit)
+    if unit.conditions.get("dead"):  # the Refresh gives the Dead nothing (round start)
+        values["move"] = values["action_cost"] = None
     record = kept.spent(unit, rnd.number, rnd.phase)
     now = rnd.phase == "started"
     return StatusRow(

@@ -70,6 +70,9 @@ def components(roster: dict[str, Unit]) -> list[list[str]]:
 
 
 def groups(roster: dict[str, Unit], number: int, phase: str) -> Groups:
+    # The Dead take no Turn (000 l.1172 "Dead - Permanent Negative Status"): no Group
+    # of theirs, and a Target that is Dead joins nobody to it.
+    roster = {n: u for n, u in roster.items() if not u.conditions.get("dead")}
     made = []
     for i, names in enumerate(components(roster), 1):
         members = [Member(n, roster[n].target, roster[n].move) for n in names]

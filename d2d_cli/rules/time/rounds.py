@@ -93,7 +93,13 @@ def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1
     rnd.phase = "started"
-    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in roster.values()),
+    living = []
+    for u in roster.values():
+        if u.conditions.get("dead"):  # no tokens: 000 l.1172 "Dead - Permanent Negative"
+            u.move = u.action_cost = u.turn = None
+        else:
+            living.append(u)
+    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in living),
                         map_key)
 
 

@@ -47,6 +47,8 @@ COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
 MAX_STEPS = 100
 PUSH_000_BOOST = "Initiative:+1 and Hits:+1 this Round"  # [rules] push_the_limit = "000"
 BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
+# [rules] evade = "000": 000 l.494, what `unit act NAME evade` gives and when.
+EVADE_000_NOTE = "An Evade that won its Conflict: the Action Cost back"
 
 
 @record
@@ -94,7 +96,7 @@ def actions() -> dict[str, Action]:
 
 # 001's Special Actions (l.583–613) that another command takes: said where, when typed here.
 ELSEWHERE = {
-    "ability": " (an Ability is used with d2d unit ability NAME ABILITY, 001 l.585)",
+    "ability": " (an Ability is used with d2d unit ability NAME use ABILITY, 001 l.585)",
     "heroic_feat": " (a Heroic Feat is taken on the roll: d2d hit … --heroic-feat a|b, "
                    "001 l.611)",
 }
@@ -349,8 +351,11 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.cost == "action":
         record.actions += 1
     boost, source = action.boost, action.source
+    note = action.note
     if action.key == effects.PUSH and opts.push_the_limit == "000":  # what it gives then
         boost, source = PUSH_000_BOOST, effects.PUSH_000
+    if action.key == "evade" and opts.evade == "000":
+        note, source = EVADE_000_NOTE, effects.EVADE_000
     if boost:
         record.boosts.append(f"{action.name}: {boost}")
     if action.needs_round:
@@ -358,7 +363,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
     return _spending(unit, label, (have_move, have_turn), record, source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,
-                     note=action.note)
+                     note=note)
 
 
 # --- Wait and Facing ------------------------------------------------------------------

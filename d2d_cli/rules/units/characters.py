@@ -366,8 +366,17 @@ def respec(unit: Unit, skill: str, mode: str = "cost",
     if level < 1:
         held = ", ".join(unit.skills) or "none"
         raise RuleViolation(f"{unit.name} has no {sk.name} to respec (skills: {held})")
+    # "cost": SP back only for a level bought with SP. A Power's levels bought with AP
+    # (its Rating, 001 l.1131) come back as AP (char unlearn --power); counting them as
+    # SP levels turned 1 AP into L SP (a Rating raised to 6 respecced for 5 SP).
+    trained = level - rating_levels(unit).get(sk.name, 0)
+    if mode == "cost" and trained < 1:
+        raise RuleViolation(f"{unit.name}'s {sk.name} {level} is all Rating bought with AP "
+                            "(001 l.1131 \"Gain Rating:+1 on a Power\"): it comes back as "
+                            f"AP, d2d char unlearn {unit.name!r} --power {sk.name!r} (001 "
+                            "l.1119)")
     gain = {"lost": level, "new": level - 1,
-            "cost": train_cost(level - 1, new_skill_sp)}[mode]
+            "cost": train_cost(trained - 1, new_skill_sp)}[mode]
     if level == 1:
         unit.skills.pop(sk.name)
     else:
@@ -543,6 +552,7 @@ def sheet_toml(name: str, state: dict[str, Any]) -> str:
 SPECIALTIES = "specialties"  # the Specialties the character holds
 IN_SPECIALTY = "in_specialty"  # Specialty → the Abilities gained in it, in order
 AP_RESPEC_USED = "ap_respec_used"  # what was given up for AP in this Downtime
+RATINGS = "ratings"  # Power → its levels bought with AP (Rating +1, 001 l.1131)
 SPECIALTY_EVERY = 3  # 000 l.378 "every third Ability costs 0 AP"
 
 
@@ -552,6 +562,22 @@ def specialties(unit: Unit) -> list[str]:
 
 def in_specialty(unit: Unit) -> dict[str, list[str]]:
     return {str(k): [str(a) for a in v] for k, v in unit.extra.get(IN_SPECIALTY, {}).items()}
+
+
+def rating_levels(unit: Unit) -> dict[str, int]:
+    """Each Power's levels bought with AP (``char learn --power``), not yet given back."""
+    raw = unit.extra.get(RATINGS)
+    return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+
+def _rated(unit: Unit, name: str, change: int) -> None:
+    got = rating_levels(unit)
+    got[name] = max(0, got.get(name, 0) + change)
+    got = {k: v for k, v in got.items() if v}
+    if got:
+        unit.extra[RATINGS] = got
+    else:
+        unit.extra.pop(RATINGS, None)
 
 
 def _held_name(names: list[str], wanted: str) -> str | None:
@@ -628,6 +654,7 @@ def _rating_up(unit: Unit, power: str) -> Learned:
         raise RuleViolation(f"{name}'s Rating +1 costs 1 AP (001 l.1131); {unit.name} has 0")
     unit.skills[name] = level + 1
     unit.extra["ap"] = have - 1
+    _rated(unit, name, 1)
     return Learned(f"{name} Rating {level} → {level + 1}", 1, kind="rating")
 
 
@@ -673,6 +700,7 @@ def unlearn(unit: Unit, ability: str | None, power: str | None = None,
             unit.skills.pop(name)
         else:
             unit.skills[name] = level - 1
+        _rated(unit, name, -1)  # a level bought with AP goes first
         out = Unlearned(f"{name} Rating {level} → {level - 1}", "rating", 1)
     else:
         assert ability is not None

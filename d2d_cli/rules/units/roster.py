@@ -310,5 +310,9 @@ def set_target(units: dict[str, Unit], name: str, target: str | None,
     if (target is None) == (not clear):
         raise BadInput("give a TARGET or --clear (not both)")
     unit = find(units, name)
+    if target and unit.conditions.get("dead"):  # it would join a Group (001 l.475)
+        from d2d_cli.rules.units.abilities import alive
+
+        alive(unit)
     unit.target = find(units, target).name if target else None
     return status_row(unit, f"{unit.name} targets {unit.target or 'nothing'}")
