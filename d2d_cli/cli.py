@@ -271,6 +271,7 @@ def _completion(install: bool) -> Any:
 
         if value == "auto":
             value = None
+        compat.completion_init()  # before the installer: it writes the script compat fixed
         if install:
             completion.install_callback(ctx, param, value or True)
         prog = ctx.find_root().info_name or "d2d"
