@@ -134,7 +134,7 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
 
     # An error prints its one line, and the shell goes on.
     assert t.run("fate draw x") == [
-        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate "
+        "d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. (type 'help fate "
         "draw')"]
 
     # Ctrl-C drops the line being typed, never the shell.
