@@ -283,7 +283,8 @@ def test_inside_play_a_usage_error_points_at_help(d2d, capsys) -> None:
     shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.run_line("fate draw x") == 2
     assert capsys.readouterr().err == (
-        "d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. (type 'help fate draw')\n")
+        "d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. "
+        "(type 'help fate draw')\n")
     assert shell.run_line("nosuch") == 2
     assert capsys.readouterr().err.endswith("(type 'help')\n")
     assert cli.main(["fate", "draw", "x"]) == 2
