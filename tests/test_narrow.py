@@ -119,6 +119,7 @@ VIEWS = [
     ("odds", "die", "d20"),
     ("roll", "3d6", "--odds"),
     ("char", "show", "Rook"),
+    ("char", "list"),
     ("clock", "event", "list"),
 ]
 NAMES = ("Goblin Scout", "Goblin Skirmisher", "Archer", "Thief", "Rook")
