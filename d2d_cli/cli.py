@@ -257,6 +257,7 @@ def _completion(install: bool) -> Any:
             return
         if value == "auto":
             value = None
+        compat.completion_init()  # before the installer: it writes the script compat fixed
         if install:
             compat.install_completion(ctx, param, value or True)
         prog = ctx.find_root().info_name or "d2d"

@@ -41,9 +41,10 @@ __all__ = ["WRITTEN_FOR", "ClickException", "CompletionItem", "ShellComplete",
 
 # package -> (lowest, first version not covered): checked by tests/test_compat.py.
 WRITTEN_FOR: dict[str, tuple[str, str]] = {
-    # typer._click, typer.completion's _get_shell_name and install_callback, typer.main's
-    # builders of Click commands (get_group_from_info, get_command_from_info,
-    # get_command_name), typer.models.TyperInfo, Typer.registered_commands/_groups
+    # typer._click, typer.completion's _get_shell_name and install_callback,
+    # typer._completion_shared._completion_scripts, typer.main's builders of Click
+    # commands (get_group_from_info, get_command_from_info, get_command_name),
+    # typer.models.TyperInfo, Typer.registered_commands/_groups
     "typer": ("0.28", "0.29"),
     "rich": ("13.8", "16"),  # no private name used; the views draw with its public API
 }
@@ -56,10 +57,38 @@ def shell_name() -> str | None:
     return _get_shell_name()
 
 
+# Typer 0.28's zsh script ends with `compdef`: installed as ~/.zfunc/_d2d, the first Tab
+# of a new zsh only autoloads it (it defines the function and registers it, completing
+# nothing: the bell); only the second Tab completes. Click's own zsh script calls the
+# function when it is autoloaded, and registers it when sourced; the same here.
+ZSH_SCRIPT = """
+#compdef %(prog_name)s
+
+%(complete_func)s() {
+  eval $(env _TYPER_COMPLETE_ARGS="${words[1,$CURRENT]}" %(autocomplete_var)s=complete_zsh \
+%(prog_name)s)
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  %(complete_func)s "$@"
+else
+  compdef %(complete_func)s %(prog_name)s
+fi
+"""
+
+
+def _zsh_script_that_completes_on_the_first_tab() -> None:
+    """Typer's script table (read by ``--show-completion`` and ``--install-completion``)
+    gets :data:`ZSH_SCRIPT` for zsh."""
+    from typer import _completion_shared
+
+    _completion_shared._completion_scripts["zsh"] = ZSH_SCRIPT
+
+
 def completion_script(prog_name: str, complete_var: str, shell: str) -> str:
     """Typer's tab-completion script for ``shell`` (after its completion classes are
     registered with Click)."""
-    from typer.completion import completion_init, get_completion_script
+    from typer.completion import get_completion_script
 
     completion_init()
     return get_completion_script(prog_name=prog_name, complete_var=complete_var,
@@ -71,6 +100,7 @@ def completion_init() -> None:
     from typer.completion import completion_init as init
 
     init()
+    _zsh_script_that_completes_on_the_first_tab()
 
 
 def install_completion(ctx: Any, param: Any, shell: str | bool) -> None:

@@ -193,7 +193,7 @@ class Shell:
             history=FileHistory(str(history)),
             completer=_completer(self),
             complete_while_typing=False,  # Tab completes, as in a shell
-            bottom_toolbar=lambda: " " + status,
+            bottom_toolbar=lambda: fit_status(status, prompt.app.output.get_size().columns),
         )
         self.out.write(f"d2d play on {session.display_name(self.path())} — help for help, "
                        "Ctrl-D to leave.\n")
@@ -207,6 +207,19 @@ class Shell:
             if self.run_line(line) is None:
                 return 0
             status = self.status()
+
+
+def fit_status(status: str, width: int) -> str:
+    """The status line as the toolbar shows it, one space in: its parts (`` · ``
+    between them) on as many lines as ``width`` needs, each part whole (at 40 columns
+    the cards left and the named unit's tokens were cut off the end)."""
+    lines: list[str] = []
+    for part in status.split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) < width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(" " + part)
+    return "\n".join(lines)
 
 
 def _completer(shell: Shell) -> Any:

@@ -124,3 +124,25 @@ def test_play_completes_every_kind_of_name(table, line: str, want: list[str]) ->
 
     got = [c.text for c in candidates(line, Settings(root=cli.root_command()))]
     assert got == want
+
+
+def test_char_commands_complete_characters_only(d2d) -> None:  # type: ignore[no-untyped-def]
+    # `char show Archer` is refused ("'Archer' is a unit, not a character"): Tab does
+    # not offer the scene's units to a char command, only to the others.
+    from d2d_cli import cli
+    from d2d_cli.completion import candidates
+    from d2d_cli.registry import Settings
+
+    d2d.ok("session", "new", "t", "--use")
+    d2d.ok("scene", "load", "combat1")
+    d2d.ok("char", "new", "Rook", "--body", "7", "--speed", "5")
+    d2d.ok("char", "new", "Ash", "--body", "7", "--speed", "5")
+
+    def got(line: str) -> list[str]:
+        return [c.text for c in candidates(line, Settings(root=cli.root_command()))]
+
+    assert got("char show ") == ["Rook", "Ash"]
+    assert got("char award R") == ["Rook"]
+    assert got("char downtime Rook ") == ["Rook", "Ash"]
+    assert got("char show Arch") == []
+    assert got("unit show Arch") == ["Archer"]

@@ -69,6 +69,21 @@ def test_the_number_a_command_is_about_is_positional_and_by_name() -> None:
     assert wrong == []
 
 
+# Rule 3 from the other side: a number given positionally can be given by name too, but
+# for these, which are the command's subject rather than a number about it.
+SUBJECT_NUMBERS = {("clock set", "n"): "the value the clock is set to",
+                   ("scale area", "points"): "the Effect points looked up",
+                   ("unit wait", "count"): "the Count of the Countdown waited at: a "
+                                           "moment, not how many"}
+
+
+def test_every_positional_number_can_be_given_by_name() -> None:
+    wrong = [(path, p.name) for path, cmd in COMMANDS for p in cmd.params
+             if p.param_type_name == "argument" and p.type.name == "integer"
+             and not p.name.endswith("_") and (path, p.name) not in SUBJECT_NUMBERS]
+    assert wrong == []
+
+
 def test_option_names_and_their_one_letter_forms() -> None:
     wrong = []
     for path, cmd in COMMANDS:
@@ -101,6 +116,12 @@ def test_every_command_that_prints_a_result_takes_json() -> None:
     ("task win Knot 2 --by Thief", "task win Knot --hits 2 --by Thief"),
     ("task lose Knot 1", "task lose Knot -H 1"),
     ("session log 3", "session log --last 3"),
+    ("fate draw 3", "fate draw --count 3"),
+    ("fate draw 3", "fate draw -n 3"),
+    ("odds hits 5 --vs 2", "odds hits --count 5 --vs 2"),
+    ("clock advance 3", "clock advance --count 3"),
+    ("unit stealth 'Goblin Scout' hide 2", "unit stealth 'Goblin Scout' hide -n 2"),
+    ("unit stealth 'Goblin Scout' hide", "unit stealth 'Goblin Scout' hide --count 1"),
 ])
 def test_the_new_and_the_old_spelling_do_the_same(d2d, new: str, old: str) -> None:
     import shlex
@@ -124,6 +145,11 @@ def test_the_new_and_the_old_spelling_do_the_same(d2d, new: str, old: str) -> No
     ("clock event add 'Goblins arrive' soon",
      "AT is the clock number it is placed on, a whole number, not 'soon'"),
     ("clock event random 'A patrol'", "missing the chance: give it as CHANCE or --chance"),
+    ("fate draw 2 -n 3", "count given twice (2 and --count 3): give it once"),
+    ("odds hits --vs 2", "missing the number of cards: give it as COUNT or --count"),
+    ("clock advance", "missing how many ticks: give it as COUNT or --count"),
+    ("unit stealth Archer tick 1 --count 2", "count given twice (1 and --count 2): give it "
+                                             "once"),
 ])
 def test_a_missing_or_doubled_number_is_refused(d2d, data_dir, line: str,
                                                 message: str) -> None:

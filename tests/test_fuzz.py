@@ -237,10 +237,11 @@ def test_fuzz_every_command(d2d, sandbox: dict[str, Any], monkeypatch: pytest.Mo
 HAND_VALUES = ["nan", "-nan", "inf", "-inf", "1979-05-27", "07:32:00", "1979-05-27T07:32:00Z",
                "[" * 150 + "]" * 150, "[" * 17 + "]" * 17, "[[1], [2, [3]]]", "{a = 1}",
                "{a = {b = nan}}", "1e308", "1000000000000000000", "-1", "0", "true", '"x"',
-               '"9x99"', '"2x1"', '"10x999"', '"Thief"', "[]", '["a", 1]', '{ Stealth = 1 }']
+               '"9x99"', '"2x1"', '"10x999"', '"Thief"', "[]", '["a", 1]', '{ Stealth = 1 }',
+               '"ZZ999"', '"A1"', '"ne"']
 HAND_KEYS = ["player", "bound", "body", "mind", "speed", "archetype", "template", "skills",
              "conditions", "crits", "cp", "stealth", "facing", "spent", "active",
-             "continuous", "abilities", "move", "kind", "faction", "target", "loot"]
+             "continuous", "abilities", "move", "kind", "faction", "target", "loot", "space"]
 
 
 def test_hand_edits_of_a_unit_never_crash_a_later_write(tmp_path_factory: pytest.TempPathFactory,
@@ -263,7 +264,8 @@ def test_hand_edits_of_a_unit_never_crash_a_later_write(tmp_path_factory: pytest
     @given(st.sampled_from(HAND_KEYS), st.sampled_from(HAND_VALUES))
     def run(key: str, value: str) -> None:
         # the key replaced where the Archer has it, else added to the Archer's table
-        text, n = re.subn(rf"^(\[units\.Archer\]\n(?:[^\[].*\n)*?){key} = .*\n",
+        # (only within the Archer's own table: a line that opens another ends the search)
+        text, n = re.subn(rf"^(\[units\.Archer\]\n(?:(?!\[).*\n)*?){key} = .*\n",
                           rf"\g<1>{key} = {value}\n", good, count=1, flags=re.M)
         if not n:
             text = good.replace("[units.Archer]\n", f"[units.Archer]\n{key} = {value}\n", 1)
@@ -284,5 +286,8 @@ def test_hand_edits_of_a_unit_never_crash_a_later_write(tmp_path_factory: pytest
         elif res.exit_code == 0:
             again = d2d("--session", path, "unit", "condition", "Thief", "remove", "stun")
             assert again.exit_code in (0, 2), (key, value, again.stdout + again.stderr)
+            # a command that reads the Archer on the map (Range, Arcs, line of sight)
+            hit = d2d("--session", path, "hit", "9S", "--by", "Archer", "--vs", "Thief")
+            assert hit.exit_code in (0, 2), (key, value, hit.stdout + hit.stderr)
 
     run()

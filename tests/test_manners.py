@@ -129,7 +129,16 @@ def test_show_completion_zsh_is_a_zsh_completion_file(tmp_path: Path) -> None:
     assert res.returncode == 0
     lines = res.stdout.splitlines()
     assert lines[0] == "#compdef d2d"  # compinit reads it only on the first line
-    assert "compdef _d2d_completion d2d" in lines
+    # Sourced, it registers the function; autoloaded from ~/.zfunc (where
+    # --install-completion puts it), it completes at once: the first Tab works.
+    assert lines[-5:] == ["if [[ $zsh_eval_context[-1] == loadautofunc ]]; then",
+                          '  _d2d_completion "$@"', "else", "  compdef _d2d_completion d2d",
+                          "fi"]
+    home = tmp_path / "home"
+    home.mkdir()
+    installed = run_process("--install-completion", "zsh", env={"HOME": str(home)})
+    assert installed.returncode == 0
+    assert (home / ".zfunc" / "_d2d").read_text(encoding="utf-8") == res.stdout.rstrip("\n")
     assert "_D2D_COMPLETE=complete_zsh" in res.stdout
     # …and what the script asks for answers: names with spaces stay one candidate.
     env = {"D2D_DATA_DIR": str(tmp_path / "d")}

@@ -96,6 +96,17 @@ def test_columns_sets_the_width(d2d: Runner, table: Path) -> None:
     assert res.stdout.startswith("Archer\n  Body       8x1\n")
 
 
+def test_status_at_40_keeps_each_stat_beside_its_value(d2d: Runner, table: Path) -> None:
+    out = _at(d2d, 40, "--session", table, "status", styled=True)
+    assert ("Goblin Scout\n"
+            "  Body 0x1 (2x1)  Mind 5x1 (6x1)\n"
+            "  Will 2x1  Speed 5x0\n") in out
+    assert ("Archer\n"
+            "  Body 8x1  Mind 5x1  Will 5x1\n"
+            "  Speed 5x0\n") in out
+    assert not re.search(r"(Body|Mind|Will|Speed)\s*$", out, re.MULTILINE), out
+
+
 VIEWS = [
     ("unit", "list"),
     ("status",),
@@ -108,6 +119,7 @@ VIEWS = [
     ("odds", "die", "d20"),
     ("roll", "3d6", "--odds"),
     ("char", "show", "Rook"),
+    ("char", "list"),
     ("clock", "event", "list"),
 ]
 NAMES = ("Goblin Scout", "Goblin Skirmisher", "Archer", "Thief", "Rook")

@@ -117,7 +117,7 @@ def test_the_shells_own_words(d2d, capsys: pytest.CaptureFixture[str]) -> None:
     for absent in ("  play ", "  tour ", "--install-completion", "--show-completion"):
         assert absent not in out
     assert shell.run_line("help fate draw") == 0
-    assert capsys.readouterr().out.startswith("Usage: d2d fate draw [OPTIONS] [n]")
+    assert capsys.readouterr().out.startswith("Usage: d2d fate draw [OPTIONS] [COUNT]")
     assert shell.run_line("d2d fate status") == 0  # the prefix, typed out of habit
     assert capsys.readouterr().out.startswith("Fate deck: 54 to draw")
     assert shell.run_line("undo") == 2
@@ -143,7 +143,7 @@ def test_play_reads_lines_from_a_pipe(tmp_path: Path) -> None:
     assert proc.stdout == ("Revealed: 6♥ 6 of Cups ↑, J♣ Jack of Wands ↑\n"
                            "52 left to draw, 2 in the discard pile\n"
                            "7♥ 7 of Cups ↑ → Tails\n")
-    assert proc.stderr == ("d2d: error: Invalid value for 'n': 'x' is not a valid int. "
+    assert proc.stderr == ("d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. "
                            "(type 'help fate draw')\n"
                            "d2d play: line 3 failed (exit 2): fate draw x\n")
     ok = run_process("play", env=env)  # empty input: nothing run, exit 0
@@ -283,7 +283,8 @@ def test_inside_play_a_usage_error_points_at_help(d2d, capsys) -> None:
     shell = Shell(run_argv=cli.main, root=cli.root_command())
     assert shell.run_line("fate draw x") == 2
     assert capsys.readouterr().err == (
-        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate draw')\n")
+        "d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. "
+        "(type 'help fate draw')\n")
     assert shell.run_line("nosuch") == 2
     assert capsys.readouterr().err.endswith("(type 'help')\n")
     assert cli.main(["fate", "draw", "x"]) == 2

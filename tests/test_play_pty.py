@@ -23,16 +23,16 @@ ROWS, COLS = 60, 110
 class Terminal:
     """A d2d process on a pseudo-terminal, and the screen it draws."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], cols: int = COLS) -> None:
         self.child = pexpect.spawn(sys.executable, ["-m", "d2d_cli", *args], env=env,
-                                   dimensions=(ROWS, COLS))
+                                   dimensions=(ROWS, cols))
         child = self.child
 
         class Screen(pyte.Screen):  # type: ignore[misc]
             def write_process_input(self, data: str) -> None:
                 child.send(data.encode())  # answer the cursor-position request
 
-        self.screen = Screen(COLS, ROWS)
+        self.screen = Screen(cols, ROWS)
         self.stream = pyte.ByteStream(self.screen)
 
     def lines(self) -> list[str]:
@@ -134,7 +134,7 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
 
     # An error prints its one line, and the shell goes on.
     assert t.run("fate draw x") == [
-        "d2d: error: Invalid value for 'n': 'x' is not a valid int. (type 'help fate "
+        "d2d: error: Invalid value for '[COUNT]': 'x' is not a valid int. (type 'help fate "
         "draw')"]
 
     # Ctrl-C drops the line being typed, never the shell.
@@ -170,3 +170,22 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
     again.wait(lambda lines: lines[again.screen.cursor.y] == "game>")
     again.child.sendeof()
     again.child.expect(pexpect.EOF, timeout=20)
+
+
+def test_the_status_line_at_40_columns_keeps_each_part_whole(env: dict[str, str]) -> None:
+    """Too long for one line, the status line goes on to the next, each part whole (it
+    was cut: ``… clock 1 · 54``, the named unit's tokens gone)."""
+    env = {**env, "COLUMNS": "40"}
+    for args in (["--seed", "7", "session", "new", "game"],
+                 ["--session", "game", "scene", "load", "combat1"]):
+        subprocess.run([sys.executable, "-m", "d2d_cli", *args], env=env, check=True,
+                       capture_output=True)
+    t = Terminal(["play", "--session", "game"], env, cols=40)
+    t.wait(lambda lines: any(x.startswith("game>") for x in lines))
+    t.run("unit show Archer")
+    toolbar = [" Combat #1 · no round yet · clock 1", " 54 cards left",
+               " Archer: Move —, AC —, Turn —"]
+    lines = t.wait(lambda lines: lines[t.screen.cursor.y + 1:][-3:] == toolbar)
+    assert all(len(x) <= 40 for x in lines)
+    t.child.sendeof()
+    t.child.expect(pexpect.EOF, timeout=20)

@@ -159,6 +159,14 @@ HAND_EDITS = [
      ("[weather.cards[0]]", "code")),
     ("nan in a table's own notes", r"^schema = 1$", "schema = 1\nmood = nan",
      ("mood", "top level")),
+    # A placed unit off the map crashed conflict and hit (the line of sight, exit 1); a
+    # Facing that is no heading was read, silently, as none.
+    ("a unit placed off the map", r'^space = "E9"$', 'space = "ZZ999"',
+     ("[units.Archer]", "space", "ZZ999 is off the map (columns A–L, rows 1–10)")),
+    ("a space that is no Space", r'^space = "E9"$', 'space = "99"',
+     ("[units.Archer]", "space", "a column letter and a row number")),
+    ("a facing that is no heading", r'^facing = "N"$', 'facing = "Q"',
+     ("[units.Archer]", "facing", "expected one of N, NE, E, SE, S, SW, W, NW, found 'Q'")),
 ]
 
 
@@ -171,7 +179,8 @@ def test_a_hand_edit_that_used_to_crash_is_refused(d2d: Any, tmp_path: Path, lab
     hand_edit(path, pattern, repl)
     before = files_of(tmp_path)
     for args in (("unit", "list"), ("fate", "draw"),
-                 ("unit", "condition", "Thief", "add", "stun"), ("round", "start")):
+                 ("unit", "condition", "Thief", "add", "stun"), ("round", "start"),
+                 ("hit", "9S", "--by", "Archer", "--vs", "Goblin Scout")):
         res = d2d("--session", path, *args)
         assert res.exit_code == 3, (label, args, res.stdout, res.stderr)
         line = res.stderr.strip()

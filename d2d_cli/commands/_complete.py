@@ -92,6 +92,15 @@ def _units(ctx: Any) -> list[str]:
     return _session_names(ctx, "units")
 
 
+def _characters(ctx: Any) -> list[str]:
+    """The units that are characters: what ``char`` commands take (a unit is refused)."""
+    from d2d_cli.commands._state import read
+
+    table = read(ctx).get("units", {})
+    return [str(n) for n, u in table.items() if isinstance(u, dict)
+            and u.get("kind") == "character"] if isinstance(table, dict) else []
+
+
 def _tasks(ctx: Any) -> list[str]:
     return _session_names(ctx, "tasks")
 
@@ -215,6 +224,7 @@ def words(*choices: str) -> Callable[[Any], list[str]]:
 
 
 UNIT = Names("unit", _units)
+CHARACTER = Names("character", _characters)
 TASK = Names("task", _tasks)
 CONDITION = Names("condition", _conditions)
 SKILL = Names("skill", _skills)

@@ -30,7 +30,7 @@ def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options],
 
 
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
-                                        click_type=_complete.UNIT)]
+                                        click_type=_complete.CHARACTER)]
 
 
 def _stat(stat: str) -> Any:
@@ -286,7 +286,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",
-                 click_type=_complete.UNIT)] = None,
+                 click_type=_complete.CHARACTER)] = None,
              json: _app.JsonOpt = False) -> None:
     """Downtime between sessions (000 "Advancement": "Respec - Downtime:Between
     Sessions"): each character may respec ONE skill again.

@@ -52,12 +52,18 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) 
 # "-3" reads as a number here, so the error can say what is accepted.
 @app.command(context_settings={"ignore_unknown_options": True})
 def advance(ctx: typer.Context,
-            k: Annotated[int, typer.Argument(help="How many ticks (1–1000).")],
+            count_: Annotated[int | None, typer.Argument(
+                metavar="[COUNT]", show_default=False, help="How many ticks (1–1000).")]
+            = None,
+            count: Annotated[int | None, typer.Option(
+                "--count", "-n", help="How many ticks, by name (the same as COUNT).")]
+            = None,
             down: DownOpt = False, json: _app.JsonOpt = False) -> None:
-    """Tick K times and list, in order, every event passed — none is skipped.
+    """Tick COUNT times and list, in order, every event passed — none is skipped.
 
     Example: d2d clock advance 4
     """
+    k = positional_or_option(count_, count, "count", what="how many ticks")
     render.emit(ops.advance(_state.target(ctx), k, down=down), _show_moved, as_json=json)
 
 

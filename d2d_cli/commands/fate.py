@@ -20,16 +20,21 @@ app = _app.group("fate")
 @app.command()
 def draw(
     ctx: typer.Context,
-    n: Annotated[int, typer.Argument(help="How many cards to reveal (1–100).")] = 1,
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False,
+        help="How many cards to reveal (1–100; default 1).")] = None,
+    count: Annotated[int | None, typer.Option("--count", "-n", help="How many cards, by "
+                                              "name (the same as COUNT).")] = None,
     peek: Annotated[bool, typer.Option("--peek", help="Look at the top cards without "
                                        "taking them: changes nothing.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Reveal the top N Fate cards (each with its orientation).
+    """Reveal the top COUNT Fate cards (each with its orientation).
 
     When the draw pile runs out the discard pile is shuffled back in, and the output
     says so. Example: d2d fate draw 3
     """
+    n = positional_or_option(count_, count, "count", 1)
     render.emit(ops.draw(_state.target(ctx), n, peek=peek), _show_draw, as_json=json)
 
 

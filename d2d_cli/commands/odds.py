@@ -94,7 +94,11 @@ def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
 @app.command()
 def hits(
     ctx: typer.Context,
-    n: Annotated[int, typer.Argument(help="Cards in the winner's hand (1–10).")],
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False,
+        help="Cards in the winner's hand (1–10).")] = None,
+    count: Annotated[int | None, typer.Option("--count", "-n", help="Cards in the winner's "
+                                              "hand, by name (the same as COUNT).")] = None,
     level: Annotated[int, typer.Option("--level", help="Your Skill Level.")] = 0,
     rival_level: Annotated[int, typer.Option("--rival-level", help="The Rival's Skill "
                                              "Level.")] = 0,
@@ -116,7 +120,7 @@ def hits(
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
-    """The Hits of a winner holding N Fate cards who plays the set with the most Hits
+    """The Hits of a winner holding COUNT Fate cards who plays the set with the most Hits
     (a single card, QQ KK AA KKK AAA AAAA, or a straight of 3+), scored as d2d hit
     scores it; glancing blows and combos shown. Hits 0: only Wilds, nothing to play.
     With --by or a unit --vs, the Levels and Difficulty are read from the session as
@@ -125,8 +129,10 @@ def hits(
 
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
+    from d2d_cli.commands._convention import positional_or_option
     from d2d_cli.rules.combat import hits as hit_rules
 
+    n = positional_or_option(count_, count, "count", what="the number of cards")
     if not vs.strip():
         from d2d_cli.errors import BadInput
 

@@ -137,7 +137,7 @@ def _stacked(con: Any, u: StatusRow) -> None:
 
     e = render.escape
     con.print(f"[bold]{e(u.name)}[/]" + (f" → {e(u.target)}" if u.target else ""))
-    details = ["  ".join(f"{s.title()} {stat_cell(u, s)}" for s in STATS),
+    details = [*_packed([f"{s.title()} {stat_cell(u, s)}" for s in STATS], con.width - 2),
                f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
                f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]
     marks, extras = _marks(u), _extras(u)
@@ -147,3 +147,17 @@ def _stacked(con: Any, u: StatusRow) -> None:
         details.append(" · ".join(extras))
     for line in details:  # indented, and so is what wraps
         con.print(Indented(line, 2))
+
+
+def _packed(items: list[str], width: int) -> list[str]:
+    """``items`` (markup) joined by two spaces, as many to a line as fit in ``width``: a
+    stat's name stays beside its value ("Speed" / "5x0" would be cut at 40 columns)."""
+    from d2d_cli.plain import cell_width
+
+    lines: list[str] = []
+    for item in items:
+        if lines and cell_width(lines[-1]) + 2 + cell_width(item) <= width:
+            lines[-1] += "  " + item
+        else:
+            lines.append(item)
+    return lines

@@ -403,8 +403,11 @@ def stealth_(
     action: Annotated[str, typer.Argument(
         metavar="hide|tick|spot|reveal|show", click_type=_complete.Names(
             "action", _complete.words("hide", "tick", "spot", "reveal", "show")))],
-    count: Annotated[int | None, typer.Argument(metavar="[N]", help="Tokens (hide: to "
-                     "start with, default 1; tick/spot: to add/take, default 1).")] = None,
+    count_: Annotated[int | None, typer.Argument(
+        metavar="[COUNT]", show_default=False, help="Tokens (hide: to start with, default "
+        "1; tick/spot: to add/take, default 1).")] = None,
+    count: Annotated[int | None, typer.Option("--count", "-n", help="Tokens, by name (the "
+                                              "same as COUNT).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Stealth tokens (000 l.801–807): hide (1 token, at most 2×Stealth), tick (Remain
@@ -418,6 +421,8 @@ def stealth_(
     """
     from d2d_cli.rules.units import stealth
 
+    if count_ is not None or count is not None:
+        count = positional_or_option(count_, count, "count")
     if action == "show":
         result = stealth.change(units.roster(_state.read(ctx)), name, action, count)
     else:

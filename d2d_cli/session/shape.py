@@ -25,7 +25,8 @@ the check and then crash a later write, issue 20 item 11):
   board has one; 001 l.289 "Only Units have Mind, Will, or Speed" — d2d lets a unit
   leave those out), ``player`` and ``bound`` are text, an
   ``archetype`` or ``template`` is one d2d knows, a weather card is a card whose every
-  field is the card's own.
+  field is the card's own, a placed unit's ``space`` is a Space on the map and its
+  ``facing`` a compass heading.
 """
 
 from __future__ import annotations
@@ -340,13 +341,69 @@ def _map_key(v: Any, where: tuple[Any, ...]) -> None:
         raise Bad(where, f"expected a map type ({', '.join(maps)}), found {_show(v)}")
 
 
+def _space(v: Any, where: tuple[Any, ...]) -> None:
+    """A Space's name (``E9``): a column letter and a row number. Whether it is on the
+    map is checked with the map (:func:`_placed_on_the_board`)."""
+    Str(10)(v, where)
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.board.grid import parse_space
+
+    try:
+        parse_space(v)
+    except D2DError as e:
+        raise Bad(where, e.message) from None
+
+
+def _facing(v: Any, where: tuple[Any, ...]) -> None:
+    """One of the eight compass headings, as d2d writes it (``placement.placed`` reads
+    nothing else: a ``Q`` was a unit with no Facing, silently)."""
+    from d2d_cli.rules.board.grid import COMPASS
+
+    Choice(*COMPASS)(v, where)
+
+
+def _placed_on_the_board(data: dict[str, Any], changed: Iterable[str],
+                         old: dict[str, Any] | None) -> None:
+    """Every placed unit's Space is on the session's map and one a unit may stand on (one
+    off it crashed the line of sight; one in a rock was met later by a command). Across
+    two tables, so checked when either changes; with ``old``, only the units that
+    changed, unless the map did."""
+    board, units = data.get("board"), data.get("units")
+    if not board or type(units) is not dict:
+        return
+    changed = set(changed)
+    if not changed & {"board", "units"}:
+        return
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.board.grid import COMPASS, parse_board, parse_space
+    from d2d_cli.rules.board.placement import Placement, check_standing
+
+    before = (old or {}).get("units") if "board" not in changed else None
+    grid = None
+    for name, unit in units.items():
+        if type(unit) is not dict or "space" not in unit:
+            continue
+        if before is not None and before.get(name) == unit:
+            continue
+        grid = grid or parse_board(board)
+        face = unit.get("facing")
+        try:
+            space = grid.check_inside(parse_space(str(unit["space"])))
+            # a Space a unit may stand on (not in a rock; a Double-sized unit's back too)
+            check_standing(grid, Placement(name, space,
+                                           COMPASS.index(face) if face in COMPASS else None,
+                                           bool(unit.get("double", False))))
+        except D2DError as e:
+            raise Bad(("units", name, "space"), e.message) from None
+
+
 _NAME = Str(40)
 _COUNT = Int(0, MAX_INT)
 
 UNIT = Table({
     "kind": Choice("unit", "character"),
     "player": Str(100), "bound": Str(200),
-    "stealth": Int(0, MAX_INT), "facing": Str(10),
+    "stealth": Int(0, MAX_INT), "facing": _facing,
     "respec_used": Str(100),
     "spent": Table({"round": Int(0, MAX_INT), "actions": Int(0, MAX_INT),
                     "boosts": ListOf(Str(200))}),
@@ -364,7 +421,7 @@ UNIT = Table({
     "conception": MapOf(Str()),
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
-    "space": Str(10), "double": Bool,
+    "space": _space, "double": Bool,
     # issue 19: what a Special Action leaves for the Round (rules/units/effects.py) and
     # the gear the Damage Modifiers read (rules/combat/damage.py).
     "effects": MapOf(Int(0, MAX_INT), Str(100)),
@@ -451,31 +508,7 @@ def check(data: dict[str, Any], keys: Iterable[str] | None = None,
             spec(data[k], (k,), old.get(k))
         else:
             spec(data[k], (k,))
-    if data.get("board") and isinstance(data.get("units"), dict) and (
-            "units" in keys or "board" in keys):
-        _standing(data["board"], data["units"])
-
-
-def _standing(board: Any, units: dict[str, Any]) -> None:
-    """Each placed unit's ``space`` is a Space of the map that a unit may stand on (a
-    Double-sized unit's Space behind too): a hand edit that puts one off the map or in a
-    rock is refused here, naming the unit, not met later by a command."""
-    from d2d_cli.errors import D2DError
-    from d2d_cli.rules.board.grid import COMPASS, parse_board, parse_space
-    from d2d_cli.rules.board.placement import Placement, check_standing
-
-    drawn = parse_board(board)
-    for name, unit in units.items():
-        if not isinstance(unit, dict) or "space" not in unit:
-            continue
-        face = unit.get("facing")
-        try:
-            space = drawn.check_inside(parse_space(str(unit["space"])))
-            check_standing(drawn, Placement(name, space,
-                                            COMPASS.index(face) if face in COMPASS else None,
-                                            bool(unit.get("double", False))))
-        except D2DError as e:
-            raise Bad(("units", name, "space"), e.message) from None
+    _placed_on_the_board(data, keys, old)
 
 
 _HEADER_RE = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
