@@ -27,6 +27,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.units.roster import Unit, find
+from d2d_cli.rules.units.roster import alive as alive  # its commands' home
 from d2d_cli.rules.units.unit_state import ACTIVE, COOLDOWN, active, cooldown, put
 
 PER_LEVEL = 2  # 001 l.415 "Only 2 Abilities/Items per Level may be used"
@@ -35,14 +36,6 @@ PER_LEVEL = 2  # 001 l.415 "Only 2 Abilities/Items per Level may be used"
 def _named(names: list[str], name: str) -> str | None:
     """``name`` as it is written in ``names`` (compared ignoring case), or None."""
     return next((n for n in names if n.casefold() == name.casefold()), None)
-
-
-def alive(unit: Unit) -> Unit:
-    """A Dead unit does nothing (000 l.1172 "Dead - Permanent Negative Status")."""
-    if unit.conditions.get("dead"):
-        raise RuleViolation(f"{unit.name} is Dead (000 l.1172 \"Dead - Permanent Negative "
-                            "Status\")")
-    return unit
 
 
 def skill_level(unit: Unit, skill: str) -> tuple[str, int]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from d2d_cli.errors import BadInput, NotFound
+from d2d_cli.errors import BadInput, NotFound, RuleViolation
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import Stat, parse_stat
@@ -303,6 +303,14 @@ def remove(units: dict[str, Unit], name: str) -> Removed:
     return Removed(unit.name, True, tuple(cleared), f"removed unit {unit.name}")
 
 
+def alive(unit: Unit) -> Unit:
+    """A Dead unit does nothing (000 l.1172 "Dead - Permanent Negative Status")."""
+    if unit.conditions.get("dead"):
+        raise RuleViolation(f"{unit.name} is Dead (000 l.1172 \"Dead - Permanent Negative "
+                            "Status\")")
+    return unit
+
+
 def set_target(units: dict[str, Unit], name: str, target: str | None,
                clear: bool = False) -> UnitRow:
     """001 p.19 "Targets - Choose a Target (if any) for each Unit": a unit on the board,
@@ -310,9 +318,7 @@ def set_target(units: dict[str, Unit], name: str, target: str | None,
     if (target is None) == (not clear):
         raise BadInput("give a TARGET or --clear (not both)")
     unit = find(units, name)
-    if target and unit.conditions.get("dead"):  # it would join a Group (001 l.475)
-        from d2d_cli.rules.units.abilities import alive
-
+    if target:  # a Dead unit would join a Group (001 l.475)
         alive(unit)
     unit.target = find(units, target).name if target else None
     return status_row(unit, f"{unit.name} targets {unit.target or 'nothing'}")
