@@ -340,8 +340,14 @@ def test_flanking_high_ground_confined_and_outnumbered_come_from_the_map(
     m = r["map"]
     # 000 l.325 the Merc is in the Ogre's Arc:Left (it faces N, the Merc is W of it): +1
     assert m["rival_arc"] == "left"
-    # 000 l.457 the Archer (the Merc's Ally) stands next to the Ogre: Outnumbered, +1
-    assert m["terms"] == {"range": 1, "flank": "a:side", "outnumbered": "b"}
+    # 000 l.457 the Archer (the Merc's Ally) stands next to the Ogre: Outnumbered, +1;
+    # 000 l.331 the wall at F4, a Space around the Merc, covers him against the Ogre's
+    # answer (the Ogre has none from the Merc): a:25
+    assert m["terms"] == {"range": 1, "flank": "a:side", "outnumbered": "b", "cover": "a:25"}
+    assert (m["cover"], m["actor_cover"]) == (0, 25)
+    assert m["sources"]["cover"].startswith(
+        "Cover 25% of Merc against Ogre's answer on the map, +25% for each obstacle met: "
+        "the edge to F4: the wall at F4;")
     assert {(x["key"], x["side"], x["level"], x["origin"]) for x in r["modifiers"]} >= {
         ("flank", "a", 1, "map"), ("outnumbered", "a", 1, "map")}
     # High Ground (000 l.323) and Confined (000 l.454): the Merc on the hillock with the

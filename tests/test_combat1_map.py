@@ -92,15 +92,22 @@ def test_combat_1_with_the_map_doing_the_geometry(d2d: Any, tmp_path: Path) -> N
     assert move_of("Archer") == 0
     r = d2d.json(*s, "conflict", "Archer:7S^", "Goblin Scout", "--skill", "Ranged",
                  "--card", "4C")
+    # l.592 "gains some Cover": the Scout has none from the Archer, but the rock beside
+    # the Archer covers him against the Scout's answer, a Level off the Scout (001
+    # l.716–718), as the table replay says it with `unit situation`; no cover-target
+    # reveal (that is the Target's, 001 l.718–720), so --card 4C is the Scout's Fate.
     m = r["map"]
     assert (m["actor_space"], m["rival_space"], m["range"], m["arc"], m["rival_arc"],
-            m["line_of_sight"], m["cover"]) == ("E7", "G4", 3, "front", "front", True, 0)
-    assert m["terms"] == {"range": 3} and r["modifiers"] == []
-    assert (r["side_a"]["level"], r["side_b"]["level"]) == (1, 1)
+            m["line_of_sight"], m["cover"], m["actor_cover"]) == (
+        "E7", "G4", 3, "front", "front", True, 0, 25)
+    assert m["terms"] == {"range": 3, "cover": "a:25"}
+    assert "the edge to F7: the rock at F7" in m["sources"]["cover"]
+    assert [(x["key"], x["side"], x["level"]) for x in r["modifiers"]] == [("cover", "b", -1)]
+    assert (r["side_a"]["level"], r["side_b"]["level"]) == (1, 0)
     assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
     r = d2d.json(*s, "hit", "7S", "--by", "Archer", "--vs", "Goblin Scout", "--skill",
                  "Ranged")
-    assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 0, 2, 1)
+    assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 1, 2, 1)
 
     # Group2 (l.598–608): the Thief works at his Knot — not an attack, so nothing is read
     # off the map.
@@ -134,15 +141,22 @@ def test_round2s_replay_with_the_map_instead_of_what_is_said(d2d: Any,
         assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "block", "b")
 
     def attack(r: dict[str, Any]) -> None:
+        # The Archer's Cover behind the rock comes from the map (the Scout's answer
+        # meets it), where the table replay said it: the same Levels as there.
         m = r["map"]
-        assert (m["actor_space"], m["rival_space"], m["range"], m["cover"]) == (
-            "E7", "G4", 3, 0)
-        assert r["modifiers"] == [] and "said_cover" not in r["sources"]
-        assert (r["side_b"]["skill"], r["side_b"]["level"]) == ("Close Combat", 1)
+        assert (m["actor_space"], m["rival_space"], m["range"], m["cover"],
+                m["actor_cover"]) == ("E7", "G4", 3, 0, 25)
+        assert m["terms"]["cover"] == "a:25" and "said_cover" not in r["sources"]
+        assert [(x["key"], x["side"], x["level"]) for x in r["modifiers"]] == [
+            ("cover", "b", -1)]
+        assert (r["side_b"]["skill"], r["side_b"]["skill_level"], r["side_b"]["level"]) == (
+            "Close Combat", 1, 0)
         assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
 
     def hits(r: dict[str, Any]) -> None:
-        assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 0, 2, 1)
+        assert [(x["key"], x["side"], x["level"]) for x in r["modifiers"]] == [
+            ("cover", "b", -1)]
+        assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 1, 2, 1)
 
     instead = {(587, "conflict"): javelin, (596, "conflict"): attack, (596, "hit"): hits}
     s = ["--session", tmp_path / "combat1.toml"]

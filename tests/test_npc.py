@@ -305,16 +305,22 @@ def _archer_cover_from(data: dict, space: str) -> int:
 
 
 def test_the_space_chosen_leaves_the_target_the_least_cover(d2d, data_dir) -> None:
-    """From A1 the rock on E5 gives the Archer Cover 50% against the Javelin; one Forward
-    (Move 1, both Actions kept) to A2 leaves him 25%: each 25% is Level −1 and a chance
-    the attack hits the rock (001 l.712–720), so the plan steps there."""
+    """With a second rock on B3, from A1 (facing SE) the two rocks give the Archer Cover
+    50% against the Javelin (+25% for each obstacle met, 001 l.716); one Drift (Move 1,
+    both Actions kept) to B1 leaves him 25%, where a Forward (B2) or the other Drift (A2)
+    leaves 50%: each 25% is Level −1 and a chance the attack hits the obstacle (001
+    l.712–720), so the plan steps to B1."""
     from d2d_cli.rules.assistant import policy
     from d2d_cli.rules.core.options import DEFAULTS
 
-    data = _skirmisher_on(d2d, data_dir, "A1", "S")
-    assert (_archer_cover_from(data, "A1"), _archer_cover_from(data, "A2")) == (50, 25)
+    data = _skirmisher_on(d2d, data_dir, "A1", "SE")
+    rows = data["board"]["grid"].split("\n")
+    rows[2] = ". o . . . ."
+    data["board"]["grid"] = "\n".join(rows)
+    assert {s: _archer_cover_from(data, s) for s in ("A1", "A2", "B1", "B2")} == {
+        "A1": 50, "A2": 50, "B1": 25, "B2": 50}
     p = policy.plan(data, "Goblin Skirmisher", {}, DEFAULTS)
-    assert (p.action, p.moves, p.space) == ("attack", (("forward",),), "A2")
+    assert (p.action, p.moves, p.space) == ("attack", (("drift", "left"),), "B1")
     assert "Archer has Cover 25% against it there, the least in reach" in p.reasons[1].why
 
 

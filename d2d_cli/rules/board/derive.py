@@ -72,13 +72,16 @@ class Geometry(Result):
     arc: str | None  # the Rival in the Actor's Arcs
     rival_arc: str | None  # the Actor in the Rival's Arcs (Flanking)
     line_of_sight: bool
-    cover: int
+    cover: int  # the Rival's Cover against the Actor
     cover_edges: tuple[CoverEdge, ...]
     obstacles: dict[str, str]  # suit → obstacle, for the cover reveal
     elevation_a: int
     elevation_b: int
     sources: dict[str, str]
     terms: dict[str, Any]
+    # The Actor's Cover against the Rival's answer, read when the Rival has none (one
+    # side's Cover per Conflict, as `unit situation` says it: docs/rules.md).
+    actor_cover: int = 0
 
 
 def _nearest(a: Placement, b: Placement) -> tuple[Space, Space]:
@@ -207,6 +210,21 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     edges, obstacles = _edges(board, f, sa, sb, found, same)
     values["cover"] = f"b:{found.percent}" if found.percent else None
     src["cover"] = _cover_text(found.percent, pb.unit, edges)
+    actor_cover = 0
+    if not found.percent and rng:
+        # The Rival has none: the Actor's Cover from the Rival, against its answer (000
+        # l.330 read from the Rival's Space; Combat #1's Archer "gains some Cover" behind
+        # the rock, then attacks the Scout, 000 l.592–594).
+        # It lowers the Rival's Level only: the cover-target reveal is the Target's
+        # (001 l.718–720 "IF Suit match THEN Target is the obstacle").
+        back = sight.cover(board, sb, sa, occupied, same)
+        if back.percent:
+            actor_cover = back.percent
+            back_edges, _ = _edges(board, f, sb, sa, back, same)
+            values["cover"] = f"a:{back.percent}"
+            src["cover"] = (_cover_text(back.percent, pa.unit, back_edges).replace(
+                " on the map", f" against {pb.unit}'s answer on the map", 1)
+                + f"; {pb.unit} has none from {pa.unit}")
 
     # High Ground (000 l.323)
     ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
@@ -238,7 +256,7 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
             values[key] = None
     return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
                     found.percent, edges, obstacles, ea, eb, src,
-                    {k: v for k, v in values.items() if v is not None})
+                    {k: v for k, v in values.items() if v is not None}, actor_cover)
 
 
 def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound,
