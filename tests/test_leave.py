@@ -114,3 +114,38 @@ def test_the_freed_thief_leaves_and_the_goal_holds(d2d: Runner, table: Any,
     data = session.read(Path(table[1]))
     assert "off_map" not in data["units"]["Archer"]
     assert not goals.reached(got["Adventurers"], data)
+
+
+# --------------------------------------------------------------------------- the policy
+
+
+def _plans(d2d: Runner, table: Any, *steps: list[Any]) -> Any:
+    from d2d_cli import session
+    from d2d_cli.rules.assistant import policy
+    from d2d_cli.rules.core.options import DEFAULTS
+
+    for step in steps:
+        d2d.ok(*table, *step)
+    data = session.read(Path(table[1]))
+    got = goals.parse(data["scene"]["goals"], data)
+    return {n: policy.plan(data, n, got, DEFAULTS) for n in ("Archer", "Thief")}
+
+
+def test_once_the_knot_is_won_the_archer_and_thief_head_off_the_map(
+        d2d: Runner, table: Any) -> None:
+    # before: the Thief works his Knot, the Archer fights
+    p = _plans(d2d, table)
+    assert (p["Thief"].action, p["Archer"].action) == ("task", "attack")
+    # "Free the Thief and get away": the Knot won, "off map Archer Thief" is what is left
+    p = _plans(d2d, table, ["task", "win", "Knot", "--hits", "4", "--by", "Thief"])
+    thief, archer = p["Thief"], p["Archer"]
+    assert (thief.action, thief.moves, thief.leaves) == ("leave", (), ("backward",))
+    # E9 facing N, Move 5: Drift Back SW to D10 (Move 2), then Backward S off the map (2)
+    assert (archer.action, archer.moves, archer.space, archer.leaves) == (
+        "leave", (("drift-back", "left"),), "D10", ("backward",))
+    assert archer.reasons[0].why.startswith("the goal (task Knot won, off map Archer "
+                                            "Thief)")
+    # with Move 3 the way off (Move 4) is out of reach: as far along it as the Move goes
+    p = _plans(d2d, table, ["unit", "move", "Archer", "2"])
+    assert (p["Archer"].action, p["Archer"].moves, p["Archer"].space, p["Archer"].leaves) \
+        == ("away", (("drift-back", "left"),), "D10", ())
