@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         RandomAdded,
         TimedAdded,
     )
+    from d2d_cli.rules.time.leaving import Left
     from d2d_cli.rules.time.rounds import RoundEnded, RoundStarted
     from d2d_cli.rules.time.tasks import TaskView
     from d2d_cli.rules.time.turns import Spending
@@ -261,6 +262,14 @@ class _Unit(_Group):
 
         return units.move(self._s.target("unit", "move", name, what, *rest), name, what,
                           list(rest))
+
+    def leave(self, name: str, kind: str | None = None, side: str | None = None) -> Left:
+        """``d2d unit leave NAME [KIND [SIDE]]``: step off the map at its edge
+        (``rules.time.leaving.Left``)."""
+        from d2d_cli.operations import units
+
+        return units.leave(self._s.target("unit", "leave", name, *(w for w in (kind, side)
+                                                                  if w)), name, kind, side)
 
     def act(self, name: str, action: str, arg: str | None = None, *,
             range: int | None = None) -> Spending:  # noqa: A002 - the command's --range

@@ -108,6 +108,8 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
                    f"{_esc(u.name)}{side}: {u.space}, {facing}{size}")
     if v.unplaced:
         out.append("Not on the map: " + ", ".join(_esc(n) for n in v.unplaced))
+    if v.left:
+        out.append("Left the map: " + ", ".join(_esc(n) for n in v.left))
     return out
 
 
@@ -155,6 +157,8 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
                      + (f", Double-sized ({', '.join(u.spaces)})" if u.double else ""))
     if v.unplaced:
         notes.append(f"Not on the map: {', '.join(v.unplaced)}")
+    if v.left:
+        notes.append(f"Left the map: {', '.join(v.left)}")
     w = max(MARGIN + v.columns * CELL + 10, MARGIN + 7 * max(len(n) for n in notes))
     h = MARGIN + v.rows * CELL + 20 + 16 * len(notes)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '

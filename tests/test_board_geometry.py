@@ -111,18 +111,19 @@ def test_off_the_map_and_into_a_rock_are_refused() -> None:
         . .
     """)
     with pytest.raises(RuleViolation, match=r"A cannot Forward N from A1: that Space is "
-                       r"off the map \(north of row 1\)$"):
+                       r"off the map \(north of row 1\); to leave the map from A1: d2d unit "
+                       r"leave A$"):
         moves.walk(board, Placement("A", at["A"], 0), "forward")
     # a Space past the west or north edge has no name (no column left of A, no row 0):
     # the refusal says which edge instead of naming it "1" or "A0"
     with pytest.raises(RuleViolation, match=r"A cannot Slide W from A1: that Space is off "
-                       r"the map \(west of column A\)$"):
+                       r"the map \(west of column A\); to leave"):
         moves.walk(board, Placement("A", at["A"], 0), "slide", "left")
     with pytest.raises(RuleViolation, match=r"A cannot Drift NW from A1: that Space is off "
-                       r"the map \(north of row 1 and west of column A\)$"):
+                       r"the map \(north of row 1 and west of column A\); to leave"):
         moves.walk(board, Placement("A", at["A"], 0), "drift", "left")
     with pytest.raises(RuleViolation, match=r"from B2: that Space is off the map \(south "
-                       r"of row 2 and east of column B\)$"):
+                       r"of row 2 and east of column B\); to leave"):
         moves.walk(board, Placement("A", (1, 1), 3), "forward")
     with pytest.raises(RuleViolation, match="the rock there cannot be entered"):
         moves.walk(board, Placement("A", at["A"], 2), "forward")

@@ -29,7 +29,8 @@ def board(
 
     JSON: columns, rows, first_column, last_column, grid (the rows of legend
     characters), legend [{symbol, name, enter, cover, sight, elevation, move}], units
-    [{label, name, faction, space, spaces, facing, double}], unplaced.
+    [{label, name, faction, space, spaces, facing, double}], unplaced, left (the units
+    that left the map at its edge: d2d unit leave).
 
     Example: d2d board --svg combat1.svg
     """

@@ -89,13 +89,16 @@ def _as_round_starts(data: dict[str, Any], opts: Any) -> dict[str, Any]:
 def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
     head = {"attack": f"attack {p.target}", "task": f"work the task {p.target}",
             "withdraw": "withdraw", "none": "no Action",
-            "move": f"close in on {p.target}"}[p.action]
+            "move": f"close in on {p.target}", "leave": "leave the map",
+            "away": "head for the map's edge"}[p.action]
     chance = f", chance to win {p.chance:.0%}" if p.chance is not None else ""
     con.print(f"[bold]{render.escape(p.unit)}[/]: {render.escape(head)}{chance}")
     for r in p.reasons:
         con.print(f"  {r.step}: [bold]{render.escape(r.choice)}[/] — {render.escape(r.why)}")
     for words in p.moves:
         con.print(f"  [dim]d2d unit move {render.escape(shlex.join([p.unit, *words]))}[/]")
+    if p.leaves:
+        con.print(f"  [dim]d2d unit leave {render.escape(shlex.join([p.unit, *p.leaves]))}[/]")
 
 
 @record

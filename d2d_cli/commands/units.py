@@ -615,6 +615,34 @@ def place(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
+@app.command()
+def leave(
+    ctx: typer.Context,
+    name: UnitArg,
+    kind: Annotated[str | None, typer.Argument(
+        metavar="[KIND]", click_type=_complete.STEP,
+        help="The step off the map: forward, drift, slide, backward, drift-back (default: "
+        "the cheapest that leaves).")] = None,
+    side: Annotated[str | None, typer.Argument(
+        metavar="[SIDE]", click_type=_complete.WAY,
+        help="Drift, slide or drift-back: left/right or a heading.")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Leave the map: a unit on a Space at the map's edge takes one step off it, paying
+    that step's Move (Forward, Drift 1; Slide, Backward, Drift Back 2; docs/rules.md
+    "Leaving the map"). It then stands on no Space, is no one's Target, d2d board lists
+    it as "left the map" and a goal's "off map UNIT" holds for it. A bound unit cannot
+    leave until the task that frees it is won. d2d unit place NAME SPACE puts it back.
+
+    JSON: unit, step, words, space_before, move_before, move, cost, targets_cleared,
+    off_map.
+
+    Example: d2d unit leave Thief   (or a chosen step: d2d unit leave Archer drift left)
+    """
+    result = unit_ops.leave(_state.target(ctx), name, kind, side)
+    render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
+
+
 # --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
 from d2d_cli.commands import _exchange  # noqa: E402
 

@@ -44,6 +44,22 @@ def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> Any:
     return result
 
 
+def leave(t: Target, name: str, kind: str | None = None, side: str | None = None) -> Any:
+    """``d2d unit leave NAME [KIND [SIDE]]`` (a ``rules.time.leaving.Left``)."""
+    from d2d_cli.rules.board.grid import board_of
+    from d2d_cli.rules.time import leaving
+    from d2d_cli.rules.time.round_state import Round
+
+    with t.edit() as tx:
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(tx.data),
+                               tx.data.get("tasks", {}), kind, side)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
+
+
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
         range_: int | None = None) -> Any:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""

@@ -422,6 +422,7 @@ UNIT = Table({
     "cp": Int(0, 1_000_000), "sp": Int(0, 1_000_000), "ap": Int(0, 1_000_000),
     "abilities": ListOf(Str(200)), "cooldown": ListOf(Str(200)),
     "space": _space, "double": Bool,
+    "off_map": Bool,  # left the map at its edge (d2d unit leave; rules/time/leaving.py)
     # issue 19: what a Special Action leaves for the Round (rules/units/effects.py) and
     # the gear the Damage Modifiers read (rules/combat/damage.py).
     "effects": MapOf(Int(0, MAX_INT), Str(100)),

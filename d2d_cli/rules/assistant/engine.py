@@ -179,6 +179,20 @@ class Table:
         self._log("unit", "move", name, *words)
         return out
 
+    def leave(self, name: str, *words: str) -> Any:
+        """``unit leave NAME [KIND [SIDE]]``: a step off the map at its edge
+        (rules.time.leaving)."""
+        from d2d_cli.rules.board.grid import board_of
+        from d2d_cli.rules.time import leaving
+
+        rnd = self.round()
+        roster = units.roster(self.data)
+        out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
+                            self.data.get("tasks", {}), *(list(words) + [None, None])[:2])
+        self.data["units"] = units.roster_state(roster)
+        self._log("unit", "leave", name, *words)
+        return out
+
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
                  disadvantage: tuple[str, ...] = ()) -> conflict.Conflict | conflict.Redirected:
         """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come

@@ -25,6 +25,7 @@ from typing import Any
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.derive import Field, field
+from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
 from d2d_cli.rules.board.placement import Placement
@@ -270,6 +271,57 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
                     f"(was {nearest(me.space)}; 001 l.681–683), Move {route.move} of {move}")
 
 
+def get_away(data: Mapping[str, Any], name: str, move: int
+             ) -> tuple[Movement, Exit | None] | None:
+    """The way off the map for a unit whose goal is to leave it (docs/solo.md "Getting
+    away"): the cheapest Route, its Facing kept, to a Space from which a step leaves the
+    map (``rules.board.edge.exits``), counting that step's Move. With the Move for all of
+    it: the Movement and the step (``unit leave``); else as far along that Route as the
+    Move goes, and None for the step. None off the map, or with no way out at all."""
+    from d2d_cli.rules.board.edge import exits
+    from d2d_cli.rules.board.grid import ahead
+    from d2d_cli.rules.board.moves import direction
+    from d2d_cli.rules.units.roster import roster
+
+    units = roster(dict(data))
+    f = field(data, units.values())
+    if f is None or name not in f.places:
+        return None
+    me = f.places[name]
+    if me.facing is None:
+        return None
+    far = 4 * (f.board.width + f.board.height)  # every Space of the map, whatever it costs
+    routes = reachable(f.board, me, far, _blocked(f, name))
+    best: tuple[Any, ...] | None = None
+    for space, route in routes.items():
+        out = exits(f.board, Placement(me.unit, space, me.facing, me.double, me.faction))
+        if out:
+            key = (route.move + out[0].move, route.move, space_name(space))
+            if best is None or key < best[0]:
+                best = (key, route, out[0])
+    if best is None:
+        return None
+    (total, _, _), route, step = best
+    if total <= move:
+        why = (f"the nearest way off the map: {step.label} from {space_name(route.space)}, "
+               f"Move {route.move} + {step.move} of {move}")
+        return Movement(route.steps, None, space_name(route.space), route.move, 0, True,
+                        why), step
+    # Not this round: as far along that Route as the Move goes (each part of a cheapest
+    # Route is the cheapest way to where it ends, so ``routes`` prices it).
+    here, taken = me.space, 0
+    for kind, side in route.steps:
+        there = ahead(here, direction(kind, me.facing, side))
+        if routes[there].move > move:
+            break
+        here, taken = there, taken + 1
+    part = routes[here]
+    return Movement(route.steps[:taken], None, space_name(here), part.move, 0, False,
+                    f"the nearest way off the map is {step.label} from "
+                    f"{space_name(route.space)}, Move {total} in all: Move {part.move} of "
+                    f"{move} this round toward it"), None
+
+
 def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     """Whether ``actor`` stands in ``rival``'s Arc:Back on the map (000 l.326 "Rival
     can't Block"): ``Field.derive``'s Flanking."""
@@ -283,4 +335,4 @@ def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     return geo is not None and geo.rival_arc == sight.BACK
 
 
-__all__ = ["Movement", "approach", "from_behind", "withdraw"]
+__all__ = ["Movement", "approach", "from_behind", "get_away", "withdraw"]

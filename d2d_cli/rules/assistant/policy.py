@@ -5,7 +5,9 @@ for every unit of a simulated fight (``d2d sim``). In order:
 
 1. **Withdraw when Dying** — a Dying or Dead unit takes no Action.
 2. **Pursue the faction's goal** — a unit that works an open task its faction's goal
-   needs won works the task (the Thief on his Knot).
+   needs won works the task (the Thief on his Knot); a unit the goal wants ``off map``,
+   the rest of that alternative holding (the Knot won), heads for the map's edge and
+   leaves it (``unit leave``; ``rules.assistant.movement.get_away``).
 3. **Choose the target** — among the Rivals still standing: first those the faction's
    goal names (``down UNIT``), then those not held by a task (a prisoner is kept, not
    fought); of those, the one this unit is likeliest to beat in a conflict (exact odds
@@ -52,7 +54,8 @@ class Plan(Result):
     """A unit's turn as the policy proposes it."""
 
     unit: str
-    action: str  # "attack", "task", "withdraw", "move" (closing in) or "none"
+    action: str  # "attack", "task", "withdraw", "move" (closing in), "leave" (off the
+    #              map this turn), "away" (toward the map's edge) or "none"
     target: str | None  # a unit, or a task's name
     approach: str  # "fate" (Stay) or a card code from the hand
     chance: float | None  # the exact chance to win the conflict (a full deck)
@@ -60,6 +63,8 @@ class Plan(Result):
     # the map: ``unit move`` arguments (each a tuple of words), and the Space it ends on
     moves: tuple[tuple[str, ...], ...] = ()
     space: str | None = None
+    # getting away: the ``unit leave`` step (``("backward",)``) taken after the moves
+    leaves: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=4096)
@@ -224,6 +229,9 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                     "placed): its Move pays for Actions, rolled --no-map"
                     + (f" (Move {move}, Action Cost {cost})" if move is not None
                        else " (no round under way: d2d round start)"))
+    if unit.get("off_map"):
+        return Plan(name, "none", None, "fate", None, (
+            Reason("action", "none", "it has left the map (d2d unit leave)"),))
     if is_down(unit):
         away = None
         if move and not unit.get("conditions", {}).get("dead"):
@@ -257,10 +265,18 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
             Reason("action", "none", f"still {unit.get('bound')}: the task {failed} "
                    "failed (Progress 0, 001 l.1020 \"Fail - IF no Progress THEN Fail\"); "
                    "a new attempt is a new task"),))
+    wanted = _getting_away(name, data, goal)
+    if wanted is not None and move is not None:
+        from d2d_cli.rules.assistant.movement import get_away
+
+        got = get_away(data, name, int(move))
+        if got is not None:
+            return _away_plan(name, wanted, *got)
     named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
         if goal else set()
     held = _held(data)
-    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)]
+    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
+              and not u.get("off_map")]
     if not rivals:
         return Plan(name, "none", None, "fate", None, (
             Reason("target", "none", "no Rival is standing"),))
@@ -314,6 +330,42 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                + (f": Move −{cost}" if cost else "")),
         _approach_reason(approach, chance, hand)), steps,
         way.space if way is not None else None)
+
+
+def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str | None:
+    """The goal's alternative that wants ``name`` off the map, when the rest of it holds
+    (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
+    text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
+    from d2d_cli.rules.assistant.goals import holds
+    from d2d_cli.rules.time.leaving import binding
+
+    if goal is None:
+        return None
+    for alt in goal.any:
+        if any(c.kind == "off_map" and name in c.names for c in alt) and all(
+                holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+            if binding(name, data["units"][name], data.get("tasks", {})) is not None:
+                return None
+            return ", ".join(c.text for c in alt)
+    return None
+
+
+def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
+    """Getting away (``rules.assistant.movement.get_away``): to the edge and off it, or
+    toward it when the Move falls short."""
+    moves = tuple(way.commands())
+    target = Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
+                    "holds, so the unit leaves the map")
+    moving = Reason("movement", f"to {way.space}" if moves else "stay put", way.why)
+    if step is None:
+        return Plan(name, "away", None, "fate", None, (
+            target, moving, Reason("action", "none", "the edge is out of reach this "
+                                   "round")), moves, way.space)
+    return Plan(name, "leave", None, "fate", None, (
+        target, moving, Reason("action", f"leave the map ({step.label})",
+                               f"d2d unit leave: a step off the map at its Move ({step.move}"
+                               "; docs/rules.md \"Leaving the map\")")),
+        moves, way.space, step.words)
 
 
 def _body_level(unit: Mapping[str, Any]) -> int:

@@ -153,7 +153,7 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
     allowed = None if only is None else set(only)
     while True:
         units = t.units()
-        ready = [n for n, u in units.items() if n not in passed
+        ready = [n for n, u in units.items() if n not in passed and not u.get("off_map")
                  and (allowed is None or n in allowed) and u.get("move") is not None
                  and (u["move"] >= max(1, u.get("action_cost") or 1) if not is_down(u)
                       else u["move"] >= 1 and bool(u.get("space"))
@@ -167,8 +167,16 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
                         ([] if hand is not None else None))
         if plans is not None:
             plans.append(p)
+        if p.action == "leave":  # getting away: to the edge and off the map
+            walk(t, p)
+            t.leave(name, *p.leaves)
+            passed.add(name)
+            winner = _check(t, goals)
+            if winner is not None:
+                return winner
+            continue
         if p.action not in ("attack", "task"):
-            walk(t, p)  # closing in, or a Dying unit withdrawing
+            walk(t, p)  # closing in, heading for the edge, or a Dying unit withdrawing
             passed.add(name)
             continue
         exchange(t, p, goals)
@@ -180,7 +188,8 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
 def _one_side_left(t: Table) -> bool:
     """No two factions have a unit standing (nor a reserve still to come): no one is left
     to fight, so no goal can change."""
-    standing = {u.get("faction") for u in t.units().values() if not is_down(u)}
+    standing = {u.get("faction") for u in t.units().values()
+                if not is_down(u) and not u.get("off_map")}
     waiting = t.data.get("clock", {}).get("timed", [])
     return len(standing) <= 1 and not any(not e.get("done") and e.get("unit")
                                           for e in waiting)

@@ -115,7 +115,9 @@ def walk(board: Board, place: Placement, kind: str, way: str | None = None,
         if not board.inside(there):
             raise RuleViolation(f"{place.unit} cannot {label} {COMPASS[toward]} from "
                                 f"{space_name(here)}: that Space is off the map "
-                                f"({board.beyond(there)})")
+                                f"({board.beyond(there)}); to leave the map from "
+                                f"{space_name(here)}: d2d unit leave "
+                                f"{_quoted(place.unit)}")
         t = board.terrain(there)
         if not t.enter:
             raise RuleViolation(f"{place.unit} cannot {label} into {space_name(there)}: "
@@ -129,6 +131,12 @@ def walk(board: Board, place: Placement, kind: str, way: str | None = None,
     end = Placement(place.unit, here, place.facing, place.double)
     return Walk(kind, COMPASS[toward], place.space, here, tuple(path),
                 costs()[kind] * count, extra, tuple(why), end.spaces)
+
+
+def _quoted(name: str) -> str:
+    import shlex
+
+    return shlex.quote(name)
 
 
 def turned(board: Board, place: Placement, facing: int) -> Placement:

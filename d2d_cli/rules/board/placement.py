@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 SPACE = "space"
 FACING = "facing"  # the same key as rules.units.unit_state.FACING
 DOUBLE = "double"
+OFF_MAP = "off_map"  # the unit left the map at its edge (rules.time.leaving)
 
 
 @record
@@ -112,8 +113,9 @@ def place(board: Board | None, unit: Unit, space: str | None, facing: str | None
     before = placed(unit)
     was = space_name(before.space) if before is not None else None
     face_before = unit.extra.get(FACING)
-    if space is None:
+    if space is None:  # on the table's own map: neither here nor gone (rules.time.leaving)
         unit.extra.pop(SPACE, None)
+        unit.extra.pop(OFF_MAP, None)
         return Placed(unit.name, None, face_before, False, (), was, face_before,
                       f"{unit.name} is taken off the map")
     if board is None:
@@ -133,6 +135,7 @@ def place(board: Board | None, unit: Unit, space: str | None, facing: str | None
     big = bool(unit.extra.get(DOUBLE, False)) if double is None else double
     new = Placement(unit.name, where, COMPASS.index(face), big, unit.faction)
     check_standing(board, new)
+    unit.extra.pop(OFF_MAP, None)  # a unit that left the map is back on it
     unit.extra[SPACE] = space_name(where)
     unit.extra[FACING] = face
     if big:
@@ -159,6 +162,7 @@ def on_scene_map(raw: Any, units: dict[str, Unit], placed_here: set[str],
     for name, unit in units.items():
         if name not in placed_here:
             unit.extra.pop(SPACE, None)
+        unit.extra.pop(OFF_MAP, None)  # a new scene's map: nobody has left it yet
     units = {**units, **{n: Unit.from_state(n, dict(r)) for n, r in (reserves or {}).items()
                          if SPACE in r}}
     if raw is None:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from d2d_cli.rules.board.grid import Board, column_name, space_name
-from d2d_cli.rules.board.placement import placed
+from d2d_cli.rules.board.placement import OFF_MAP, placed
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 
@@ -47,7 +47,8 @@ class Standing(Result):
 class BoardView(Result):
     """The map: ``columns`` × ``rows`` Spaces (columns named ``first_column`` to
     ``last_column``), ``grid`` its rows of legend characters, ``legend`` the characters
-    used, ``units`` the placed units, ``unplaced`` the others (the table's own map)."""
+    used, ``units`` the placed units, ``unplaced`` the others (the table's own map) but
+    ``left``, those that left the map at its edge (``d2d unit leave``)."""
 
     columns: int
     rows: int
@@ -57,15 +58,17 @@ class BoardView(Result):
     legend: tuple[Key, ...]
     units: tuple[Standing, ...]
     unplaced: tuple[str, ...]
+    left: tuple[str, ...] = ()
 
 
 def view(board: Board, units: Iterable[Unit]) -> BoardView:
     standing: list[Standing] = []
     unplaced: list[str] = []
+    left: list[str] = []
     for u in units:
         p = placed(u)
         if p is None:
-            unplaced.append(u.name)
+            (left if u.extra.get(OFF_MAP) else unplaced).append(u.name)
             continue
         label = LABELS[len(standing)] if len(standing) < len(LABELS) else "+"
         standing.append(Standing(label, u.name, u.faction, space_name(p.space),
@@ -74,4 +77,5 @@ def view(board: Board, units: Iterable[Unit]) -> BoardView:
     keys = tuple(Key(t.symbol, t.name, t.enter, t.cover, t.sight, t.elevation, t.move)
                  for t in board.used_legend().values())
     return BoardView(board.width, board.height, "A", column_name(board.width - 1),
-                     board.rows, keys, tuple(standing), tuple(unplaced))
+                     board.rows, keys, tuple(standing), tuple(unplaced),
+                     tuple(left))
