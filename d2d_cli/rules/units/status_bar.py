@@ -58,8 +58,9 @@ def status_bar(data: dict[str, Any], opts: Options = DEFAULTS) -> units.Roster:
 
 
 def unit_on_bar(data: dict[str, Any], name: str, opts: Options = DEFAULTS) -> units.UnitRow:
-    """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`."""
-    return _on_bar_row(units.find(units.roster(data), name), map_of(data), opts)
+    """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`; only
+    that unit is built (a RosterView: its row's Move is set on that throwaway copy)."""
+    return _on_bar_row(units.find(units.roster_view(data), name), map_of(data), opts)
 
 
 def _on_bar_row(unit: units.Unit, where: str, opts: Options) -> units.UnitRow:
