@@ -101,6 +101,13 @@ def test_the_freed_thief_leaves_and_the_goal_holds(d2d: Runner, table: Any,
     assert (r["step"], r["space_before"], r["move"]) == ("Backward N", "K1", 2)
     assert_refused(d2d, tmp_path, [*table, "unit", "leave", "Thief"],
                    "Thief cannot leave the map: it has left the map already")
+    # gone from the Scene until put back: no Conflict, no Target (docs/rules.md)
+    assert_refused(d2d, tmp_path, [*table, "conflict", "Goblin Scout:fast", "Thief:block"],
+                   "Thief has left the map (d2d unit leave) and enters no Conflict")
+    assert_refused(d2d, tmp_path, [*table, "hit", "7S", "--by", "Goblin Scout", "--vs",
+                                   "Thief"], "Thief has left the map")
+    assert_refused(d2d, tmp_path, [*table, "unit", "target", "Goblin Scout", "Thief"],
+                   "Thief has left the map (d2d unit leave): it cannot be a Target")
     d2d.ok(*table, "unit", "move", "Archer", "backward")
     d2d.ok(*table, "unit", "leave", "Archer")
     from d2d_cli import session

@@ -596,6 +596,9 @@ def _alive(unit: Unit) -> None:
     if unit.conditions.get("dead"):
         raise RuleViolation(f"{unit.name} is Dead and cannot enter a Conflict (000 l.1172 "
                             "\"Dead - Permanent Negative Status\")")
+    if unit.extra.get("off_map"):  # docs/rules.md "Leaving the map"
+        raise RuleViolation(f"{unit.name} has left the map (d2d unit leave) and enters no "
+                            f"Conflict; d2d unit place {unit.name!r} SPACE brings it back")
 
 
 def _round_effects(tally: _Tally, side: str, unit: Unit, sk: _Skilled, main: str | None,

@@ -320,5 +320,9 @@ def set_target(units: dict[str, Unit], name: str, target: str | None,
     unit = find(units, name)
     if target:  # a Dead unit would join a Group (001 l.475)
         alive(unit)
-    unit.target = find(units, target).name if target else None
+    rival = find(units, target) if target else None
+    if rival is not None and rival.extra.get("off_map"):  # docs/rules.md "Leaving the map"
+        raise RuleViolation(f"{rival.name} has left the map (d2d unit leave): it cannot be "
+                            f"a Target; d2d unit place {rival.name!r} SPACE brings it back")
+    unit.target = rival.name if rival is not None else None
     return status_row(unit, f"{unit.name} targets {unit.target or 'nothing'}")
