@@ -96,7 +96,8 @@ def table(d2d) -> None:  # type: ignore[no-untyped-def]
     ("unit show Sc", ['"Goblin Scout"']),  # the same rule as task --by (issue 20.2)
     ("task win Knot --by sc", ['"Goblin Scout"']),
     ("conflict Th", ["Thief:"]),
-    ("conflict Thief:fa", ["Thief:fast"]),
+    ("conflict Thief:fas", ["Thief:fast"]),
+    ("conflict Thief:fa", ["Thief:fast", "Thief:fate"]),  # fate after the colon too
     ("conflict fast Arch", ["Archer:"]),
     ("hit 9S --by Ar", ["Archer"]),
     ("hit 9S --vs gob", ['"Goblin Scout"', '"Goblin Skirmisher"']),

@@ -377,3 +377,15 @@ def test_level_bonus_never_hurts(a: Any, b: Any, la: int) -> None:
     order = {"b": 0, "both": 1, "a": 2}
     base = conflict.tiebreak(a, b, 0, 0).outcome
     assert order[conflict.tiebreak(a, b, la, 0).outcome] >= order[base]
+
+
+def test_a_unit_side_left_as_completion_leaves_it_is_the_bare_unit(d2d, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Tab completes a unit side to ``NAME:`` (then its approach); Enter on ``"Goblin
+    Scout:"`` is the bare unit, a Non-Player revealing Fate (001 l.734 "NPCs use a Fate
+    card instead"), not an unknown side."""
+    s = ("--session", tmp_path / "c.toml")
+    d2d.ok(*s, "scene", "load", "combat1")
+    bare = d2d.json(*s, "conflict", "Archer:7S^", "Goblin Scout", "--card", "5H", "--no-map")
+    colon = d2d.json(*s, "conflict", "Archer:7S^", "Goblin Scout:", "--card", "5H",
+                     "--no-map")
+    assert colon["side_b"] == bare["side_b"] and colon["outcome"] == bare["outcome"] == "b"

@@ -186,12 +186,12 @@ def _approaches(ctx: Any = None) -> list[str]:
 class Sides(Names):
     """A side of ``d2d conflict``: an approach, ``fate``, ``chart``, a card, or a unit
     with its approach (``Mage:fast``): a unit name completes as ``Mage:``, and after the
-    colon the approaches and cards do."""
+    colon the approaches, ``fate`` and cards do (``Mage:`` alone is the bare unit)."""
 
     def names(self, ctx: Any, incomplete: str) -> list[str]:
         unit, colon, rest = incomplete.partition(":")
         if colon:
-            return [f"{unit}:{a}" for a in matching(_approaches()[:-2], rest)
+            return [f"{unit}:{a}" for a in matching(_approaches()[:-1], rest)
                     or complete_cards(rest)]
         try:
             units = [f"{n}:" for n in _units(ctx)]

@@ -131,7 +131,9 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
 
     units = units or {}
     name, sep, what = text.rpartition(":")
-    if sep and name.strip():
+    if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
+        text = name
+    elif sep and name.strip():
         played = _play(what)
         if played is None:
             raise BadInput(f"unknown side {text!r}: after {name.strip()}: give an approach "
