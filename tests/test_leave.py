@@ -14,7 +14,7 @@ from d2d_cli.rules.assistant import goals
 from d2d_cli.rules.board.edge import exits
 from d2d_cli.rules.board.grid import heading, parse_board, parse_space
 from d2d_cli.rules.board.placement import Placement
-from tests.helpers import Runner, assert_refused
+from tests.helpers import Runner, assert_refused, rule_line
 
 
 @pytest.fixture
@@ -101,6 +101,12 @@ def test_the_freed_thief_leaves_and_the_goal_holds(d2d: Runner, table: Any,
     assert (r["step"], r["space_before"], r["move"]) == ("Backward N", "K1", 2)
     assert_refused(d2d, tmp_path, [*table, "unit", "leave", "Thief"],
                    "Thief cannot leave the map: it has left the map already")
+    # each unit keeps its label, its place on the Status Bar (000 l.566 "laid out with
+    # their colored Unit# cards"): the Goblins are still 3 and 4 with the Thief gone
+    labels = {u["name"]: u["label"] for u in d2d.json(*table, "board")["units"]}
+    assert "Unit# cards" in rule_line("000", 566)
+    assert (labels["Archer"], labels["Goblin Scout"], labels["Goblin Skirmisher"]) == (
+        "1", "3", "4")
     # gone from the Scene until put back: no Conflict, no Target (docs/rules.md)
     assert_refused(d2d, tmp_path, [*table, "conflict", "Goblin Scout:fast", "Thief:block"],
                    "Thief has left the map (d2d unit leave) and enters no Conflict")

@@ -65,12 +65,14 @@ def view(board: Board, units: Iterable[Unit]) -> BoardView:
     standing: list[Standing] = []
     unplaced: list[str] = []
     left: list[str] = []
-    for u in units:
+    # A unit's label is its place among all the session's units (the Status Bar's Unit#
+    # cards, 000 l.566), so it keeps its number when another leaves or is taken off.
+    for i, u in enumerate(units):
         p = placed(u)
         if p is None:
             (left if u.extra.get(OFF_MAP) else unplaced).append(u.name)
             continue
-        label = LABELS[len(standing)] if len(standing) < len(LABELS) else "+"
+        label = LABELS[i] if i < len(LABELS) else "+"
         standing.append(Standing(label, u.name, u.faction, space_name(p.space),
                                  tuple(space_name(s) for s in p.spaces), p.heading,
                                  p.double))
