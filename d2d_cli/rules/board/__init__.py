@@ -20,6 +20,8 @@ Modules, bottom up:
   Flanking, Line of Sight, Cover with its reveal's obstacles, High Ground, Confined and
   Outnumbered, each with its source; the 001 l.633 Verify refusals
   (``Field.refusal`` gives the reason without raising).
+- ``edge``: leaving the map at its edge (``exits``: the steps off it from a unit's front
+  Space, cheapest first; the rules are silent, docs/rules.md "Leaving the map").
 - ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints.
 
 Everything is pure: a ``Board`` and ``Placement``s in, records out; no session, no I/O.
