@@ -104,14 +104,17 @@ def _what(board: Board, at: Space, units: Mapping[Space, list[str]]) -> str:
 
 class Field:
     """The map and every placed unit, read once; :meth:`derive` for any two of them.
-    Build it with :func:`field` from the session's data."""
+    Build it with :func:`field` from the session's data. Immutable: a unit that moves
+    makes another Field (so a Geometry, once derived, is remembered in it)."""
 
-    __slots__ = ("board", "places", "_occupied")
+    __slots__ = ("board", "places", "_occupied", "_derived")
 
     def __init__(self, board: Board, places: Mapping[str, Placement]) -> None:
         self.board = board
         self.places = dict(places)
         self._occupied = occupancy(self.places.values())
+        # (actor, rival, attack, typed) → Geometry, or the RuleViolation's message
+        self._derived: dict[tuple[Any, ...], Geometry | str] = {}
 
     def place_of(self, unit: Unit | None) -> Placement | None:
         return None if unit is None else self.places.get(unit.name)
@@ -126,8 +129,25 @@ class Field:
         pa, pb = self.place_of(actor), self.place_of(rival)
         if pa is None or pb is None:
             return None
-        return _derive(self, pa, pb, attack, typed or {})
-
+        typed = typed or {}
+        # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
+        key = (pa.unit, pb.unit, attack,
+               *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        try:
+            got = self._derived.get(key)
+        except TypeError:  # a typed value that cannot be hashed: derived each time
+            return _derive(self, pa, pb, attack, typed)
+        if got is None:
+            try:
+                got = _derive(self, pa, pb, attack, typed)
+            except RuleViolation as e:
+                got = e.message
+            if len(self._derived) >= DERIVED_KEPT:
+                self._derived.clear()
+            self._derived[key] = got
+        if isinstance(got, str):
+            raise RuleViolation(got)
+        return got
 
     def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
         """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
@@ -150,7 +170,22 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
         from d2d_cli.rules.units.roster import roster
 
         units = roster(dict(data)).values()
-    return Field(parse_board(raw), placements(units))
+    board, places = parse_board(raw), placements(units)
+    # The same map (one Board while remembered) with the same units in the same places,
+    # in the same order, is the same Field: its derivations are kept.
+    key = (board, tuple(places.items()))
+    got = _FIELDS.get(key)
+    if got is None:
+        got = Field(board, places)
+        if len(_FIELDS) >= FIELDS_KEPT:
+            del _FIELDS[next(iter(_FIELDS))]
+        _FIELDS[key] = got
+    return got
+
+
+FIELDS_KEPT = 32  # Fields remembered (a fight's last few positions); oldest dropped first
+DERIVED_KEPT = 256  # Geometries kept by one Field before they are forgotten
+_FIELDS: dict[tuple[Any, ...], Field] = {}
 
 
 def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
