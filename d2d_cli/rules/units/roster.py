@@ -44,6 +44,11 @@ def check_unit_name(name: str) -> str:
     return name
 
 
+# The keys Unit.from_state reads into its fields; the rest of a unit's table is ``extra``.
+_KNOWN = frozenset({"kind", "faction", "skills", "conditions", "target", "move",
+                    "action_cost", "turn", *STATS})
+
+
 @record(frozen=False)
 class Unit:
     name: str
@@ -63,8 +68,7 @@ class Unit:
 
     @classmethod
     def from_state(cls, name: str, state: dict[str, Any]) -> Unit:
-        known = {"kind", "faction", "skills", "conditions", "target", "move",
-                 "action_cost", "turn", *STATS}
+        known = _KNOWN
         return cls(
             name=name,
             stats={s: _stat(state[s]) for s in STATS if s in state},
