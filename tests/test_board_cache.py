@@ -121,3 +121,17 @@ def test_every_derivation_equals_one_from_nothing_remembered(
                 if a != b:
                     assert outcome(got, data, a, b, attack) == outcome(
                         fresh_field(data), data, a, b, attack)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "space": st.sampled_from(["A1", "g5", " K10 ", "AB3"]),
+    "facing": st.sampled_from([*COMPASS, "north", ""]),
+    "double": st.sampled_from([True, False, 1, 0]),
+    "faction": st.sampled_from(["Goblins", "Adventurers"])}))
+def test_placements_of_stored_units_are_those_of_the_units_built(extra: dict) -> None:
+    from d2d_cli.rules.board.placement import placements_of
+
+    units = {"Rook": {"kind": "unit", "body": "2x1", **extra},
+             "Wren": {"kind": "unit", "space": "B2", "facing": "N"}}
+    assert placements_of(units) == placements(roster({"units": units}).values())

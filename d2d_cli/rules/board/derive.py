@@ -23,7 +23,8 @@ from d2d_cli import tables
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.grid import COMPASS, Board, Space, parse_board, space_name
-from d2d_cli.rules.board.placement import Placement, occupancy, placements
+from d2d_cli.rules.board.placement import (Placement, occupancy, placements,
+                                           placements_of)
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 
@@ -166,11 +167,8 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     raw = data.get("board")
     if not raw:
         return None
-    if units is None:
-        from d2d_cli.rules.units.roster import roster
-
-        units = roster(dict(data)).values()
-    board, places = parse_board(raw), placements(units)
+    board = parse_board(raw)
+    places = placements_of(data.get("units", {})) if units is None else placements(units)
     # The same map (one Board while remembered) with the same units in the same places,
     # in the same order, is the same Field: its derivations are kept.
     key = (board, tuple(places.items()))

@@ -440,7 +440,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill,
-                 field=field(data, units.values()) if use_map else None, opts=opts)
+                 field=field(data) if use_map else None, opts=opts)
     if got.sources:
         sit = remembered.relabel(
             sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
