@@ -135,3 +135,16 @@ def test_placements_of_stored_units_are_those_of_the_units_built(extra: dict) ->
     units = {"Rook": {"kind": "unit", "body": "2x1", **extra},
              "Wren": {"kind": "unit", "space": "B2", "facing": "N"}}
     assert placements_of(units) == placements(roster({"units": units}).values())
+
+
+def test_a_remembered_reading_is_the_callers_own_to_change() -> None:
+    from d2d_cli.rules.board import sight
+    from d2d_cli.rules.combat import conflict
+
+    line = sight.crossed((0, 0), (5, 3))
+    line.append((99, 99))
+    assert sight.crossed((0, 0), (5, 3)) == line[:-1]
+    chart = conflict.chart("001")
+    before = chart["strong"]["fast"]
+    chart["strong"]["fast"] = "changed"
+    assert conflict.chart("001")["strong"]["fast"] == before

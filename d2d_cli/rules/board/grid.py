@@ -259,12 +259,17 @@ def _board_key(raw: Any) -> tuple[Any, ...] | None:
             return None
         if type(spec) is str:
             legend.append((symbol, spec))
-        elif type(spec) is dict and all(type(k) is str and type(v) in (str, bool, int)
-                                        for k, v in spec.items()):
-            legend.append((symbol, tuple((k, type(v), v) for k, v in spec.items())))
+        elif type(spec) is dict:
+            types = tuple(map(type, spec.values()))
+            if not _PLAIN.issuperset(types) or not all(type(k) is str for k in spec):
+                return None
+            legend.append((symbol, tuple(spec.items()), types))
         else:
             return None
     return type(grid), grid_key, tuple(legend)
+
+
+_PLAIN = frozenset((str, bool, int))
 
 
 _BOARDS: dict[tuple[Any, ...], Board] = {}
