@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
@@ -113,6 +113,7 @@ class SideSpec:
     unit: Unit | None = None
 
 
+@lru_cache(maxsize=1024)  # a SideSpec without a unit is immutable; sides repeat a lot
 def _play(text: str) -> SideSpec | None:
     """An approach, ``fate`` or a card; None if it is none of them."""
     word = text.strip().lower()
