@@ -148,3 +148,22 @@ def test_a_remembered_reading_is_the_callers_own_to_change() -> None:
     before = chart["strong"]["fast"]
     chart["strong"]["fast"] = "changed"
     assert conflict.chart("001")["strong"]["fast"] == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 6), st.sampled_from(COMPASS),
+                          st.booleans()), min_size=4, max_size=4))
+def test_the_range_alone_is_the_range_of_the_whole_geometry(
+        where: list[tuple[int, int, str, bool]]) -> None:
+    data = combat1()
+    for (x, y, facing, double), unit in zip(where, data["units"].values(), strict=True):
+        unit["space"], unit["facing"], unit["double"] = space_name((x, y)), facing, double
+    units, f = roster(data), fresh_field(data)
+    for a in units.values():
+        for b in units.values():
+            if a is not b:
+                geo = f.derive(a, b)
+                assert geo is not None and f.range(a, b) == geo.range
+    data["units"]["Archer"].pop("space")
+    units = roster(data)
+    assert fresh_field(data).range(units["Archer"], units["Thief"]) is None

@@ -150,6 +150,15 @@ class Field:
             raise RuleViolation(got)
         return got
 
+    def range(self, actor: Unit | None, rival: Unit | None) -> int | None:
+        """The Range between two placed units, as :meth:`derive` measures it (between
+        their nearest Spaces), without the rest of the geometry; None unless both are
+        placed."""
+        pa, pb = self.place_of(actor), self.place_of(rival)
+        if pa is None or pb is None:
+            return None
+        return sight.distance(*_nearest(pa, pb))
+
     def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
         """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
         of reach, Arc or sight), or None when it can — :meth:`derive` without raising,
