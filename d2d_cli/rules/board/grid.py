@@ -43,6 +43,7 @@ def column_name(x: int) -> str:
     return name
 
 
+@lru_cache(maxsize=16384)  # every derivation names its Spaces in its sources, again
 def space_name(space: Space) -> str:
     return f"{column_name(space[0])}{space[1] + 1}"
 
