@@ -23,8 +23,7 @@ from d2d_cli import tables
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.grid import COMPASS, Board, Space, parse_board, space_name
-from d2d_cli.rules.board.placement import (Placement, occupancy, placements,
-                                           placements_of)
+from d2d_cli.rules.board.placement import Placement, occupancy, placements, placements_of
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 
