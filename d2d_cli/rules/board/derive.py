@@ -23,7 +23,7 @@ from d2d_cli import tables
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.grid import COMPASS, Board, Space, parse_board, space_name
-from d2d_cli.rules.board.placement import Placement, occupancy, placements
+from d2d_cli.rules.board.placement import Placement, occupancy, placements, placements_of
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 
@@ -107,14 +107,17 @@ def _what(board: Board, at: Space, units: Mapping[Space, list[str]]) -> str:
 
 class Field:
     """The map and every placed unit, read once; :meth:`derive` for any two of them.
-    Build it with :func:`field` from the session's data."""
+    Build it with :func:`field` from the session's data. Immutable: a unit that moves
+    makes another Field (so a Geometry, once derived, is remembered in it)."""
 
-    __slots__ = ("board", "places", "_occupied")
+    __slots__ = ("board", "places", "_occupied", "_derived")
 
     def __init__(self, board: Board, places: Mapping[str, Placement]) -> None:
         self.board = board
         self.places = dict(places)
         self._occupied = occupancy(self.places.values())
+        # (actor, rival, attack, typed) → Geometry, or the RuleViolation's message
+        self._derived: dict[tuple[Any, ...], Geometry | str] = {}
 
     def place_of(self, unit: Unit | None) -> Placement | None:
         return None if unit is None else self.places.get(unit.name)
@@ -129,8 +132,34 @@ class Field:
         pa, pb = self.place_of(actor), self.place_of(rival)
         if pa is None or pb is None:
             return None
-        return _derive(self, pa, pb, attack, typed or {})
+        typed = typed or {}
+        # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
+        key = (pa.unit, pb.unit, attack,
+               *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        try:
+            got = self._derived.get(key)
+        except TypeError:  # a typed value that cannot be hashed: derived each time
+            return _derive(self, pa, pb, attack, typed)
+        if got is None:
+            try:
+                got = _derive(self, pa, pb, attack, typed)
+            except RuleViolation as e:
+                got = e.message
+            if len(self._derived) >= DERIVED_KEPT:
+                self._derived.clear()
+            self._derived[key] = got
+        if isinstance(got, str):
+            raise RuleViolation(got)
+        return got
 
+    def range(self, actor: Unit | None, rival: Unit | None) -> int | None:
+        """The Range between two placed units, as :meth:`derive` measures it (between
+        their nearest Spaces), without the rest of the geometry; None unless both are
+        placed."""
+        pa, pb = self.place_of(actor), self.place_of(rival)
+        if pa is None or pb is None:
+            return None
+        return sight.distance(*_nearest(pa, pb))
 
     def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
         """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
@@ -149,11 +178,23 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     raw = data.get("board")
     if not raw:
         return None
-    if units is None:
-        from d2d_cli.rules.units.roster import roster
+    board = parse_board(raw)
+    places = placements_of(data.get("units", {})) if units is None else placements(units)
+    # The same map (one Board while remembered) with the same units in the same places,
+    # in the same order, is the same Field: its derivations are kept.
+    key = (board, tuple(places.items()))
+    got = _FIELDS.get(key)
+    if got is None:
+        got = Field(board, places)
+        if len(_FIELDS) >= FIELDS_KEPT:
+            del _FIELDS[next(iter(_FIELDS))]
+        _FIELDS[key] = got
+    return got
 
-        units = roster(dict(data)).values()
-    return Field(parse_board(raw), placements(units))
+
+FIELDS_KEPT = 32  # Fields remembered (a fight's last few positions); oldest dropped first
+DERIVED_KEPT = 256  # Geometries kept by one Field before they are forgotten
+_FIELDS: dict[tuple[Any, ...], Field] = {}
 
 
 def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,

@@ -43,6 +43,7 @@ def column_name(x: int) -> str:
     return name
 
 
+@lru_cache(maxsize=16384)  # every derivation names its Spaces in its sources, again
 def space_name(space: Space) -> str:
     return f"{column_name(space[0])}{space[1] + 1}"
 
@@ -234,10 +235,68 @@ def _rows(grid: Any) -> list[tuple[int, str]]:
             if line.strip()]
 
 
+_BOARD_KEYS = frozenset({"grid", "rows", "legend"})
+
+
+def _board_key(raw: Any) -> tuple[Any, ...] | None:
+    """A hashable key that equals another's exactly when the two ``[board]`` values
+    parse alike (the type of each legend value is part of it: ``true`` is not ``1``), or
+    None for a value that is not plain text, numbers and booleans (parsed each time)."""
+    if not isinstance(raw, dict) or not raw.keys() <= _BOARD_KEYS:
+        return None
+    grid = raw["grid"] if "grid" in raw else raw.get("rows")
+    if type(grid) is list and all(type(r) is str for r in grid):
+        grid_key: Any = tuple(grid)
+    elif type(grid) is str:
+        grid_key = grid
+    else:
+        return None
+    own = raw.get("legend", {})
+    if type(own) is not dict:
+        return None
+    legend: list[Any] = []
+    for symbol, spec in own.items():
+        if type(symbol) is not str:
+            return None
+        if type(spec) is str:
+            legend.append((symbol, spec))
+        elif type(spec) is dict:
+            types = tuple(map(type, spec.values()))
+            if not _PLAIN.issuperset(types) or not all(type(k) is str for k in spec):
+                return None
+            legend.append((symbol, tuple(spec.items()), types))
+        else:
+            return None
+    return type(grid), grid_key, tuple(legend)
+
+
+_PLAIN = frozenset((str, bool, int))
+
+
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+BOARDS_KEPT = 64  # distinct maps remembered; the oldest is dropped past this
+
+
 def parse_board(raw: Any) -> Board:
     """A scene's ``[board]`` (``grid`` text and an optional ``legend``) or the session's
     (``rows`` and ``legend``). Refused, naming the row and column, when a character is
-    not in the legend or a row is not as long as the first."""
+    not in the legend or a row is not as long as the first.
+
+    Remembered by value (a fight reads its one map ~100 times): the same rows and legend
+    give the same :class:`Board`, which is immutable."""
+    key = _board_key(raw)
+    if key is None:
+        return _parse_board(raw)
+    got = _BOARDS.get(key)
+    if got is None:
+        got = _parse_board(raw)  # a refused map raises here and is not remembered
+        if len(_BOARDS) >= BOARDS_KEPT:
+            del _BOARDS[next(iter(_BOARDS))]
+        _BOARDS[key] = got
+    return got
+
+
+def _parse_board(raw: Any) -> Board:
     if not isinstance(raw, dict):
         raise BadInput("board: [board] must be a table with grid = \"\"\"…\"\"\"")
     unknown = sorted(set(raw) - {"grid", "rows", "legend"})

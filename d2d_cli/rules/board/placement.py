@@ -10,7 +10,7 @@ about it works as before, from what the Narrator types.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -50,15 +50,19 @@ class Placement:
         return None if self.facing is None else COMPASS[self.facing]
 
 
-def placed(unit: Unit) -> Placement | None:
-    """The unit's Placement, or None when it is not on the map."""
-    raw = unit.extra.get(SPACE)
+def _placement(name: str, raw: Any, face: Any, double: Any,
+               faction: str | None) -> Placement | None:
     if raw is None:
         return None
-    face = unit.extra.get(FACING)
     facing = COMPASS.index(face) if face in COMPASS else None
-    return Placement(unit.name, parse_space(str(raw)), facing,
-                     bool(unit.extra.get(DOUBLE, False)), unit.faction)
+    return Placement(name, parse_space(str(raw)), facing, bool(double), faction)
+
+
+def placed(unit: Unit) -> Placement | None:
+    """The unit's Placement, or None when it is not on the map."""
+    extra = unit.extra
+    return _placement(unit.name, extra.get(SPACE), extra.get(FACING),
+                      extra.get(DOUBLE, False), unit.faction)
 
 
 def placements(units: Iterable[Unit]) -> dict[str, Placement]:
@@ -67,6 +71,20 @@ def placements(units: Iterable[Unit]) -> dict[str, Placement]:
         p = placed(u)
         if p is not None:
             out[u.name] = p
+    return out
+
+
+def placements_of(units: Mapping[str, Mapping[str, Any]]) -> dict[str, Placement]:
+    """:func:`placements` of a session's ``[units]`` as stored, without building each
+    Unit (a fight asks for the map ~100 times): ``space``, ``facing`` and ``double``
+    are kept in the unit's table as they are in ``Unit.extra``, ``faction`` as its
+    field (``Unit.from_state``); tests/test_board_cache.py holds the two alike."""
+    out: dict[str, Placement] = {}
+    for name, state in units.items():
+        p = _placement(name, state.get(SPACE), state.get(FACING), state.get(DOUBLE, False),
+                       state.get("faction"))
+        if p is not None:
+            out[name] = p
     return out
 
 

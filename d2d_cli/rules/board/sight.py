@@ -29,6 +29,7 @@ open square of side 1 around it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable
+from functools import lru_cache
 
 from d2d_cli.rules.board.grid import VECTORS, Board, Space
 from d2d_cli.rules.core.record import record
@@ -63,6 +64,12 @@ def crossed(a: Space, b: Space) -> list[Space]:
     """The Spaces a straight edge from dot ``a`` to dot ``b`` passes through, in order,
     ``b`` included and ``a`` not. Where the edge passes exactly through a corner it goes
     on diagonally: the two Spaces beside the corner are only touched."""
+    return list(_crossed(a, b))
+
+
+@lru_cache(maxsize=8192)  # pure geometry: ~20 edges a derivation, among few Spaces
+def _crossed(a: Space, b: Space) -> tuple[Space, ...]:
+    """:func:`crossed`, shared: read it, never change it."""
     x, y = a
     dx, dy = b[0] - x, b[1] - y
     ax, ay = abs(dx), abs(dy)
@@ -86,14 +93,14 @@ def crossed(a: Space, b: Space) -> list[Space]:
             i += 1
             j += 1
         out.append((x, y))
-    return out
+    return tuple(out)
 
 
 def first_on_line(a: Space, b: Space, hit: Callable[[Space], bool],
                   include_end: bool) -> Space | None:
     """The first Space between ``a`` and ``b`` (``b`` itself when ``include_end``) for
     which ``hit`` holds, or None."""
-    for s in crossed(a, b):
+    for s in _crossed(a, b):
         if s == b and not include_end:
             return None
         if hit(s):
@@ -164,7 +171,7 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
         return s in occupied or legend[rows[s[1]][s[0]]].obstructs
 
     def met(to: Space, include_end: bool) -> tuple[Space, ...]:
-        return tuple(s for s in crossed(unit, to)
+        return tuple(s for s in _crossed(unit, to)
                      if (include_end or s != to) and blocks(s))
 
     edges = [Edge(s, False, () if s == unit else met(s, True))

@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
@@ -41,6 +41,7 @@ def table() -> dict[str, Any]:
     return tables.load("conflict")
 
 
+@cache
 def approaches() -> tuple[str, ...]:
     return tuple(table()["approaches"])
 
@@ -48,6 +49,12 @@ def approaches() -> tuple[str, ...]:
 def chart(reading: str = "001") -> dict[str, dict[str, str]]:
     """``chart[a][b]``: the outcome of approach ``a`` against ``b`` for every pair.
     ``reading`` is ``[rules] conflict_chart`` ("001" or "000", checked by rules.core.options)."""
+    return {a: dict(row) for a, row in _chart(reading).items()}  # the caller's own copy
+
+
+@cache  # a pure reading of the table, for each of its few readings (an unknown raises)
+def _chart(reading: str) -> dict[str, dict[str, str]]:
+    """:func:`chart`, shared: read it, never change it."""
     wins = table()["wins"][reading]
     same = table()["tiebreak"]["same_approach"]
     out: dict[str, dict[str, str]] = {}
@@ -106,6 +113,7 @@ class SideSpec:
     unit: Unit | None = None
 
 
+@lru_cache(maxsize=1024)  # a SideSpec without a unit is immutable; sides repeat a lot
 def _play(text: str) -> SideSpec | None:
     """An approach, ``fate`` or a card; None if it is none of them."""
     word = text.strip().lower()
@@ -357,7 +365,7 @@ def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
           level_bonus: str) -> tuple[str, Tiebreak | None]:
     """The outcome of two candidates. A side that can't Block (000 l.326, Flanking from
     Arc:Back) loses its Block to a Fast or Strong and ties anything else."""
-    outcome = chart(reading)[a.approach][b.approach]
+    outcome = _chart(reading)[a.approach][b.approach]
     broken = None
     if outcome == "rank" and a.card is not None and b.card is not None:
         broken = tiebreak(a.card, b.card, sit.a.level, sit.b.level, level_bonus)
@@ -448,7 +456,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill,
-                 field=field(data, units.values()) if use_map else None, opts=opts)
+                 field=field(data) if use_map else None, opts=opts)
     if got.sources:
         sit = remembered.relabel(
             sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)

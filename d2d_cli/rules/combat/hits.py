@@ -439,7 +439,7 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
                  Who(rival, rival_level, level_option="--rival-level"), terms,
                  skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
                  rival_stat_source=source, opts=opts, scoring=True,
-                 field=field(data, units.values()) if use_map and data and actor and rival
+                 field=field(data) if use_map and data and actor and rival
                  else None)
     if recalled.sources:
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}

@@ -73,8 +73,7 @@ def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
     from d2d_cli.rules.board.derive import field
 
     got = field(data)
-    geo = got.derive(a, b) if got is not None else None
-    return None if geo is None else int(geo.range)
+    return None if got is None else got.range(a, b)
 
 
 def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: Terms,

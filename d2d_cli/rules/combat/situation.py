@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
@@ -141,6 +141,7 @@ class Skill(NamedTuple):
     aliases: tuple[str, ...]
 
 
+@lru_cache(maxsize=1024)  # ~400 skill lookups a fight, among a few dozen spellings
 def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")  # as rules.units.characters.key
 

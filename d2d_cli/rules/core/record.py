@@ -18,6 +18,7 @@ Field metadata carries the JSON view's options (``json=False``, ``json_name=``):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -217,6 +218,10 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
 
 
 def _astuple(self: Any) -> tuple[Any, ...]:
+    get = self.__record_values__  # compares and hashes every Card, Stat, Placement…
+    if get is not None:
+        got: tuple[Any, ...] = get(self.__dict__)
+        return got
     values = self.__dict__
     return tuple(values[f.name] for f in self.__record_fields__)
 
@@ -272,6 +277,9 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
         cls.__record_positional__ = tuple(f.name for f in all_fields
                                           if f.init and not f.kw_only)
         cls.__record_spec__ = tuple((f.name, f.init, f.default, f.factory) for f in all_fields)
+        names = [f.name for f in all_fields]
+        # the field values as a tuple, in C (itemgetter of one name gives no tuple)
+        cls.__record_values__ = operator.itemgetter(*names) if len(names) > 1 else None
         cls.__record_post__ = hasattr(cls, "__post_init__")
         cls.__init__ = _init
         if "__repr__" not in cls.__dict__:

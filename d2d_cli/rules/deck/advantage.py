@@ -90,11 +90,11 @@ def keep(candidates: Sequence[T], mode: str, score: Callable[[T], Any]) -> int:
         raise ValueError("nothing to keep")
     if mode == NORMAL or len(candidates) == 1:
         return 0
-    best = 0
+    best, b = 0, score(candidates[0])  # each candidate scored once (scores are pure)
     for i in range(1, len(candidates)):
-        s, b = score(candidates[i]), score(candidates[best])
+        s = score(candidates[i])
         if (s > b) if mode == ADVANTAGE else (s < b):
-            best = i
+            best, b = i, s
     return best
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -119,6 +120,7 @@ class Card:
         return self.code
 
 
+@lru_cache(maxsize=1024)  # a Card is immutable; the spellings typed or logged are few
 def parse_card(text: str) -> Card:
     """Parse the notation of DESIGN.md: ``QH^``, ``10sv``, ``A♣``, ``3 of cups``, ``RW``."""
     raw = text.strip()

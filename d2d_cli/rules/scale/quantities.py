@@ -23,7 +23,7 @@ import math
 import re
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from d2d_cli import tables
@@ -766,8 +766,13 @@ def move_tokens(speed: Stat, key: str, opts: Options = DEFAULTS) -> MoveTokens:
     down)"; 000 l.286 "half starting Move (rounded down)"), and at least 1: an Action
     is never free (a Move of 0 or 1 would make it cost nothing).
     """
+    return _move_tokens(speed.level, speed.scale, key, opts)
+
+
+@lru_cache(maxsize=1024)  # every unit at every Refresh: a few Speeds, maps and [rules]
+def _move_tokens(level: int, scale: int, key: str, opts: Options) -> MoveTokens:
     spec = tables.load("maps")[map_key(key)]
-    whole = Stat(speed.level, speed.scale)
+    whole = Stat(level, scale)
     rate = _move_1_mps(spec, opts)
     if rate is None:
         spaces, move = None, whole.level

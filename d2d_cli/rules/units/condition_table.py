@@ -7,7 +7,7 @@ can read it without an import circle."""
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from d2d_cli import tables
@@ -15,6 +15,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
 
 
+@lru_cache(maxsize=1024)  # a pure reading of a name: a few conditions, asked of often
 def condition_key(name: str) -> str:
     """``Blood Loss`` / ``blood-loss`` / ``blood_loss`` → ``blood_loss``."""
     return re.sub(r"[\s\-]+", "_", name.strip().lower())

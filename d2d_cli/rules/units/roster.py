@@ -44,6 +44,11 @@ def check_unit_name(name: str) -> str:
     return name
 
 
+# The keys Unit.from_state reads into its fields; the rest of a unit's table is ``extra``.
+_KNOWN = frozenset({"kind", "faction", "skills", "conditions", "target", "move",
+                    "action_cost", "turn", *STATS})
+
+
 @record(frozen=False)
 class Unit:
     name: str
@@ -63,35 +68,41 @@ class Unit:
 
     @classmethod
     def from_state(cls, name: str, state: dict[str, Any]) -> Unit:
-        known = {"kind", "faction", "skills", "conditions", "target", "move",
-                 "action_cost", "turn", *STATS}
+        # Positional, in the fields' order: a roster is built ~100 times a fight.
+        get = state.get
         return cls(
-            name=name,
-            stats={s: _stat(state[s]) for s in STATS if s in state},
-            kind=state.get("kind", "unit"),
-            faction=state.get("faction"),
-            skills={k: int(v) for k, v in state.get("skills", {}).items()},
-            conditions={k: int(v) for k, v in state.get("conditions", {}).items() if v},
-            target=state.get("target"),
-            move=state.get("move"),
-            action_cost=state.get("action_cost"),
-            turn=state.get("turn"),
-            extra={k: v for k, v in state.items() if k not in known},
+            name,
+            {s: _stat(state[s]) for s in STATS if s in state},
+            get("kind", "unit"),
+            get("faction"),
+            {k: int(v) for k, v in get("skills", {}).items()},
+            {k: int(v) for k, v in get("conditions", {}).items() if v},
+            get("target"),
+            get("move"),
+            get("action_cost"),
+            get("turn"),
+            {k: v for k, v in state.items() if k not in _KNOWN},
         )
 
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
+        stats = self.stats
         for s in STATS:
-            if s in self.stats:
-                out[s] = str(self.stats[s])
+            if s in stats:
+                out[s] = str(stats[s])
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = dict(self.skills)
         out["conditions"] = {k: v for k, v in self.conditions.items() if v > 0}
-        for key in ("target", "move", "action_cost", "turn"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
+        # target, move, action_cost, turn: when set
+        if self.target is not None:
+            out["target"] = self.target
+        if self.move is not None:
+            out["move"] = self.move
+        if self.action_cost is not None:
+            out["action_cost"] = self.action_cost
+        if self.turn is not None:
+            out["turn"] = self.turn
         out.update(self.extra)
         return out
 
