@@ -102,13 +102,26 @@ def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
 
 
 @record
+class Done(Result):
+    """One command ``npc turn`` carried out: the plan it carries out (an index into
+    ``plans``), the line as typed, the command's one-line summary and its result (the
+    ``result`` of that command's ``--json``)."""
+
+    plan: int | None
+    command: str
+    summary: str
+    result: Result
+
+
+@record
 class NpcTurn(Result):
-    """``npc turn``: each plan carried out and the commands it amounts to."""
+    """``npc turn``: each plan carried out, what each command gave, and the commands."""
 
     units: tuple[str, ...]
     plans: tuple[Any, ...]  # rules.assistant.policy.Plan
     commands: tuple[str, ...]
     goal_reached: str | None
+    done: tuple[Done, ...] = ()
 
 
 @app.command()
@@ -167,7 +180,8 @@ def turn(
         if deck is not None and t.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", t.deck.to_state())
         tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
-    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached),
+    done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in t.done or ())
+    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done),
                 _show_turn, as_json=json)
 
 
@@ -190,8 +204,11 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:
-    for p in r.plans:
+    for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
         _show_plan(con, p)
+        for d in r.done:
+            if d.plan == i:
+                con.print(f"  → {render.escape(d.summary)}")
     if r.commands:
         con.print("[bold]As typed:[/]")
         for line in r.commands:
