@@ -142,7 +142,13 @@ def turn(
     pays the Action Cost, each through the commands a Narrator would type (unit move on
     the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks Stays.
+    it attacks Stays. Under each plan, what each command gave, in its own one-line words
+    (where the unit moved, the Conflict's winner, the Hits, the Crit); then the commands
+    as typed.
+
+    JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
+    command in order: plan, the index of the plan it carries out; command; summary;
+    result, that command's --json result).
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
