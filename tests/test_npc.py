@@ -379,3 +379,96 @@ def test_all_of_one_group(d2d, data_dir) -> None:
                           (["Goblin Scout", "--group", 1], "--group goes with --all")):
         assert_refused(d2d, data_dir, ["--session", str(path), "npc", "turn", *args],
                        message)
+
+
+def _typed_results(d2d, path: Path, lines: list[str], monkeypatch) -> list:
+    """Each line of ``npc turn``'s "As typed", run as the Narrator would type it on
+    ``path``: the typed result each command hands to its view."""
+    import shlex
+
+    from d2d_cli import render
+
+    got: list = []
+    emit = render.emit
+
+    def keep(result, human, *, as_json):
+        got.append(result)
+        return emit(result, human, as_json=as_json)
+
+    monkeypatch.setattr(render, "emit", keep)
+    for line in lines:
+        d2d.ok("--session", path, *shlex.split(line))
+    monkeypatch.setattr(render, "emit", emit)
+    return got
+
+
+@pytest.mark.parametrize("cards", [
+    [],  # the session's Fate deck (--seed)
+    ["--card", "7C^", "--card", "3Dv", "--card", "2Hv", "--card", "5Sv"],  # the table's
+], ids=["deck", "table"])
+def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatch,
+                                                        cards) -> None:
+    """The bug: npc turn printed the plan and the commands but never what they gave.
+    Now, under each plan, each command's one-line summary in order — the Action, who won
+    the Conflict, the Hits, the Crit (location and severity) — and --json's ``done``
+    carries the same. The "As typed" lines run by hand on a copy of the starting session
+    give the very same summaries and the same units: one engine, not a second account."""
+    path = _combat1(d2d, data_dir)
+    start = tomllib.loads(path.read_text("utf-8"))
+    by_hand, shown = data_dir / "by_hand.toml", data_dir / "shown.toml"
+    shutil.copy(path, by_hand)
+    shutil.copy(path, shown)
+    got = d2d.json("--session", path, "--seed", 1, "npc", "turn", "Goblin Skirmisher",
+                   *cards)
+    summaries = [d["summary"] for d in got["done"]]
+    assert [d["command"] for d in got["done"]] == got["commands"]  # one result a line
+    assert [d["plan"] for d in got["done"]] == [0, 0, 0, 0, 1, 1]  # two Actions
+    assert summaries[0] == "Goblin Skirmisher: Interact Archer, Move 5 → 3"
+    assert summaries[1].startswith("Conflict: Goblin Skirmisher wins (A: Goblin Skirmisher"
+                                   " — Strong (")
+    assert summaries[2] == ("Hits: 1" if not cards else "Hits: 1 (glancing blow)")
+    assert summaries[3].startswith("Crit bash@") and summaries[3].endswith(
+        " Critical on Archer")
+    assert got["done"][2]["result"]["hits"] == 1  # the command's --json result, whole
+
+    typed = _typed_results(d2d, by_hand, got["commands"], monkeypatch)
+    assert [r.summary for r in typed] == summaries
+    after = tomllib.loads(path.read_text("utf-8"))
+    hand = tomllib.loads(by_hand.read_text("utf-8"))
+    assert hand["units"] == after["units"]  # (the decks differ: by hand, --card)
+    # the crit typed by hand is journalled under the same words
+    assert any(x.endswith(f"  {summaries[3]}") and "  crit --weapon" in x
+               for x in d2d.ok("--session", by_hand, "session", "log").splitlines())
+
+    out = d2d.ok("--session", shown, "--seed", 1, "npc", "turn", "Goblin Skirmisher",
+                 *cards)
+    lines = out.splitlines()
+    reported = [x.removeprefix("  → ") for x in lines if x.startswith("  → ")]
+    assert reported == summaries
+    # in order: each plan's results under it, all before the bare command list
+    assert lines.index("  → " + summaries[3]) < [i for i, x in enumerate(lines)
+                                                 if x.startswith("Goblin Skirmisher: ")][1]
+    assert lines.index("  → " + summaries[-1]) < lines.index("As typed:")
+    # still one journal entry: one undo takes the whole turn back
+    assert tomllib.loads(shown.read_text("utf-8"))["units"] != start["units"]
+    d2d.ok("--session", shown, "session", "undo")
+    again = tomllib.loads(shown.read_text("utf-8"))
+    for key in ("units", "tasks", "fate"):
+        assert again.get(key) == start.get(key)
+
+
+def test_turn_all_says_what_happened_for_each_unit(d2d, data_dir, monkeypatch) -> None:
+    """--all: each unit's plan with its own results under it — the Scout's moves (where
+    it went), then the Skirmisher's Actions — the same summaries the typed commands give."""
+    path = _combat1(d2d, data_dir)
+    by_hand = data_dir / "by_hand.toml"
+    shutil.copy(path, by_hand)
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all")
+    done = [(d["plan"], d["summary"]) for d in got["done"]]
+    assert [p["unit"] for p in got["plans"]][:2] == ["Goblin Scout", "Goblin Skirmisher"]
+    assert done[:3] == [(0, "Goblin Scout: Forward ×2 SW: I2 → G4, Move 5 → 3"),
+                        (0, "Goblin Scout: Drift ×3 S: G4 → G7, Move 3 → 0"),
+                        (1, "Goblin Skirmisher: Interact Archer, Move 5 → 3")]
+    assert done[3][1].startswith("Conflict: Goblin Skirmisher wins")
+    typed = _typed_results(d2d, by_hand, got["commands"], monkeypatch)
+    assert [r.summary for r in typed] == [s for _, s in done]

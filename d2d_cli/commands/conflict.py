@@ -135,13 +135,8 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected,
                   "against the obstacle instead.")
         return
 
-    def label(side: rules.Side) -> str:
-        card = f" ({side.card.name()})" if side.card else ""
-        who = f"{render.escape(side.unit)} — " if side.unit else ""
-        return f"{who}{side.approach.capitalize()}{card}"
-
     s.show_map(con, r.map)
-    con.print(f"A: {label(r.side_a)}   vs   B: {label(r.side_b)}")
+    con.print(f"A: {render.escape(r.side_a.label)}   vs   B: {render.escape(r.side_b.label)}")
     for side, was, card, why in turned or []:  # one card, two arrows: say why
         con.print(f"  {side}'s Fate {was.name()} is read {card.name()[-1]}: {why} "
                   "[dim](000 l.420)[/]")

@@ -143,8 +143,7 @@ def _show(con: Any, r: rules.Hits) -> None:
         con.print(f"Take {r.discard_takes} card(s) of your choice from your discard pile.")
     if isinstance(r, rules.RevealedHits) and r.gain_ace:
         con.print("Gain:A — take an A from your discard pile or deck into your hand.")
-    note = " [yellow](glancing blow)[/]" if r.glancing else ""
-    con.print(f"[bold]Hits: {r.hits}[/]{note}")
+    con.print(f"[bold]{render.escape(r.summary)}[/]")
 
 
 def _moved(r: rules.Hits, side: str) -> int:

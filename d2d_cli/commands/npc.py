@@ -102,13 +102,26 @@ def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
 
 
 @record
+class Done(Result):
+    """One command ``npc turn`` carried out: the plan it carries out (an index into
+    ``plans``), the line as typed, the command's one-line summary and its result (the
+    ``result`` of that command's ``--json``)."""
+
+    plan: int | None
+    command: str
+    summary: str
+    result: Result
+
+
+@record
 class NpcTurn(Result):
-    """``npc turn``: each plan carried out and the commands it amounts to."""
+    """``npc turn``: each plan carried out, what each command gave, and the commands."""
 
     units: tuple[str, ...]
     plans: tuple[Any, ...]  # rules.assistant.policy.Plan
     commands: tuple[str, ...]
     goal_reached: str | None
+    done: tuple[Done, ...] = ()
 
 
 @app.command()
@@ -129,7 +142,13 @@ def turn(
     pays the Action Cost, each through the commands a Narrator would type (unit move on
     the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks Stays.
+    it attacks Stays. Under each plan, what each command gave, in its own one-line words
+    (where the unit moved, the Conflict's winner, the Hits, the Crit); then the commands
+    as typed.
+
+    JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
+    command in order: plan, the index of the plan it carries out; command; summary;
+    result, that command's --json result).
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
@@ -167,7 +186,8 @@ def turn(
         if deck is not None and t.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", t.deck.to_state())
         tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
-    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached),
+    done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in t.done or ())
+    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done),
                 _show_turn, as_json=json)
 
 
@@ -190,8 +210,11 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:
-    for p in r.plans:
+    for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
         _show_plan(con, p)
+        for d in r.done:
+            if d.plan == i:
+                con.print(f"  → {render.escape(d.summary)}")
     if r.commands:
         con.print("[bold]As typed:[/]")
         for line in r.commands:

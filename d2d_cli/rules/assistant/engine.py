@@ -61,6 +61,17 @@ def player_of(unit: dict[str, Any]) -> str | None:
 
 
 @record
+class Typed:
+    """One command a :class:`Table` carried out: the line as typed (``Table.lines``), the
+    typed result the command gives (its ``summary`` is the command's one-line report),
+    and the index of the plan it carries out (``Table.acting``; None outside a plan)."""
+
+    command: str
+    result: Any
+    plan: int | None = None
+
+
+@record
 class Exchange:
     """One Interact: the conflict, the Hits and the Crit or task change it led to."""
 
@@ -88,6 +99,8 @@ class Table:
         self.deck = deck if deck is not None else fate.new_deck(rng)
         self.table = fate.TableCards(table_cards) if table_cards is not None else None
         self.lines: list[str] | None = [] if log else None
+        self.done: list[Typed] | None = [] if log else None  # with each line, its result
+        self.acting: int | None = None  # the plan being carried out (rules.assistant.sim)
         self.players: dict[str, Player] = {}
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
@@ -99,12 +112,18 @@ class Table:
             p.draw(HAND_START)
 
     # ------------------------------------------------------------------ helpers
-    def _log(self, *words: Any, cards: list[Card] | tuple[Card, ...] = ()) -> None:
+    def _log(self, *words: Any, cards: list[Card] | tuple[Card, ...] = (),
+             result: Any = None) -> None:
         if self.lines is not None:
             args = [str(w) for w in words]
             for c in cards:
                 args += ["--card", c.code]
-            self.lines.append(shlex.join(args))
+            self._logged(shlex.join(args), result)
+
+    def _logged(self, line: str, result: Any) -> None:
+        assert self.lines is not None and self.done is not None
+        self.lines.append(line)
+        self.done.append(Typed(line, result, self.acting))
 
     def revealer(self) -> fate.Revealer:
         """A revealer for one command: the deck's, or the next of the table's cards."""
@@ -129,7 +148,7 @@ class Table:
         out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
         self.data["units"] = units.roster_state(roster)
         self.data["round"] = rnd.to_state()
-        self._log("round", "start")
+        self._log("round", "start", result=out)
         return out
 
     def round_end(self) -> rounds.RoundEnded:
@@ -145,7 +164,7 @@ class Table:
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
-        self._log("round", "end", cards=reveal.used)
+        self._log("round", "end", cards=reveal.used, result=out)
         for p in self.players.values():
             p.draw(1)
         return out
@@ -156,7 +175,7 @@ class Table:
         roster = units.roster(self.data)
         out = turns.act(roster, rnd.number, rnd.phase, name, action, arg)
         self.data["units"] = units.roster_state(roster)
-        self._log("unit", "act", name, action, *([arg] if arg else []))
+        self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
     def on_map(self, *names: str | None) -> bool:
@@ -176,7 +195,7 @@ class Table:
         out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
                          " ".join(words[1:]) or None, board=board_of(self.data))
         self.data["units"] = units.roster_state(roster)
-        self._log("unit", "move", name, *words)
+        self._log("unit", "move", name, *words, result=out)
         return out
 
     def leave(self, name: str, *words: str) -> Any:
@@ -190,7 +209,7 @@ class Table:
         out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
                             self.data.get("tasks", {}), *(list(words) + [None, None])[:2])
         self.data["units"] = units.roster_state(roster)
-        self._log("unit", "leave", name, *words)
+        self._log("unit", "leave", name, *words, result=out)
         return out
 
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
@@ -210,7 +229,7 @@ class Table:
         out = ask.resolve(reveal if ask.reveals else None)
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
-                  *([] if mapped else ["--no-map"]), cards=reveal.used)
+                  *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
@@ -224,7 +243,8 @@ class Table:
         self._log("hit", card.code, *(["--by", by] if by else []),
                   *(["--vs", vs] if vs else []),
                   *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []), *([] if mapped else ["--no-map"]))
+                  *(["--skill", skill] if skill else []), *([] if mapped else ["--no-map"]),
+                  result=out)
         return out
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body") -> crits.Crit:
@@ -236,9 +256,9 @@ class Table:
             self.data[key] = value
         if self.lines is not None:
             drawn = [*out.skipped, out.card]
-            self.lines.append(shlex.join(
+            self._logged(shlex.join(
                 ["crit", "--weapon", weapon, "--by", by, "--hits", str(n), "--target", target,
-                 *[w for c in drawn for w in ("--card", c)]]))
+                 *[w for c in drawn for w in ("--card", c)]]), out)
         return out
 
     def task(self, name: str, won: bool, n: int, by: str | None) -> tasks.TaskView:
@@ -247,8 +267,8 @@ class Table:
         out = tasks.resolve(board, name, won, n, by, self.opts.task_win if won else "001")
         self.data["tasks"] = tasks.board_state(board)
         self._log("task", "win" if won else "lose", name, "--hits", n,
-                  *(["--by", by] if by else []))
+                  *(["--by", by] if by else []), result=out)
         return out
 
 
-__all__ = ["HAND_MAX", "HAND_START", "Exchange", "Player", "Table", "player_of"]
+__all__ = ["HAND_MAX", "HAND_START", "Exchange", "Player", "Table", "Typed", "player_of"]

@@ -167,6 +167,7 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
                         ([] if hand is not None else None))
         if plans is not None:
             plans.append(p)
+            t.acting = len(plans) - 1  # what the Table does next carries out this plan
         if p.action == "leave":  # getting away: to the edge and off the map
             walk(t, p)
             t.leave(name, *p.leaves)

@@ -284,6 +284,13 @@ class Side(Result):
     revealed: tuple[Card, ...] = ()
     set_aside: str | None = None
 
+    @property
+    def label(self) -> str:
+        """How ``conflict`` names the side: ``Archer — Block (Q♥ Queen of Cups ↓)``."""
+        card = f" ({self.card.name()})" if self.card else ""
+        who = f"{self.unit} — " if self.unit else ""
+        return f"{who}{self.approach.capitalize()}{card}"
+
 
 @record
 class CoverTarget(Result):
@@ -321,6 +328,15 @@ class Conflict(Result):
     notes: tuple[str, ...] = ()
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
+    @property
+    def summary(self) -> str:
+        """The Conflict in one line, for a report of many commands (``npc turn``): who
+        won, and each side as ``conflict`` shows it."""
+        a, b = self.side_a.unit or "A", self.side_b.unit or "B"
+        verdict = {"a": f"{a} wins", "b": f"{b} wins", "both": "both win",
+                   "tie": "a tie, neither wins", "rank": "decided by rank"}[self.outcome]
+        return f"Conflict: {verdict} (A: {self.side_a.label} vs B: {self.side_b.label})"
+
 
 @record
 class Redirected(Result):
@@ -331,6 +347,11 @@ class Redirected(Result):
     target: str
     cover: CoverTarget
     reshuffled: bool
+
+    @property
+    def summary(self) -> str:
+        return (f"Conflict: the Cover reveal ({self.cover.card.name()}) makes {self.target} "
+                "the target (001 l.720)")
 
 
 def check_level(level: int, what: str) -> int:

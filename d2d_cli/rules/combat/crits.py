@@ -605,7 +605,8 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
                                                            ch.names()[location])},
         changes=changes, wielder=wielder.name if wielder is not None else None,
-        summary=(f"Crit {card} {sev.level}" if crit_here else f"no Crit ({card})")
+        summary=(f"Crit {card} → {ch.names()[location]} {sev.level.capitalize()}"
+                 if crit_here else f"no Crit ({card})")
         + (f" on {unit.name}" if unit else ""),
         damage_modifiers=modded, flipped=flipped, rated_against=opts.weapon_damage,
         stack=tuple(stack), hit_location=opts.hit_location,

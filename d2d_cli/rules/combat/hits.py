@@ -134,6 +134,11 @@ class Hits(Result):
     advantage: Standing = _NO_STANDING
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
 
+    @property
+    def summary(self) -> str:
+        """``hit``'s last line: ``Hits: 1 (glancing blow)``."""
+        return f"Hits: {self.hits}" + (" (glancing blow)" if self.glancing else "")
+
 
 @record
 class RevealedHits(Hits):

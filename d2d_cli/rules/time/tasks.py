@@ -93,6 +93,11 @@ class TaskView(Result):
     state: str
     workers: tuple[str, ...]
 
+    @property
+    def summary(self) -> str:
+        return (f"{self.name}: Challenge {self.challenge}, Progress {self.progress} "
+                f"({self.state})")
+
 
 @record
 class TaskDropped(TaskView):
