@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.probability import Probability
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import field, fields, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.scale.stats import Stat
@@ -224,18 +224,52 @@ class ConflictOdds(Result):
     map: Geometry | None = None  # what the Levels read off the map (rules.board.derive)
 
 
+@record
+class ObstacleRow(Result):
+    """One obstacle of the cover-target reveal: its suit and the chance its suit is
+    revealed, so that it is the Target instead (001 l.720)."""
+
+    suit: str
+    target: str
+    probability: Probability
+
+
+def _never() -> Probability:
+    return Probability.of(0)
+
+
+@record
+class CoveredConflictOdds(ConflictOdds):
+    """``d2d odds conflict`` when the Target has Cover and obstacles are assigned suits:
+    the cover-target reveal comes first (000 l.333 "IF there is any Cover THEN before
+    Conflict, Reveal Conflict"; 001 l.718–720 "Reveal Fate IF Suit match THEN Target is
+    the obstacle"), so ``obstacle`` is the chance the Conflict is against an obstacle
+    (``conflict``'s ``Redirected``), and the other outcomes are over the cards left.
+    A subclass, so that the JSON of ``odds conflict`` without Cover keeps its keys."""
+
+    cover_side: str = "b"  # the side in cover
+    cover_percent: int = 0
+    obstacle: Probability = field(default_factory=_never)
+    obstacles: tuple[ObstacleRow, ...] = ()
+
+
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
                   level_a: int = 0, level_b: int = 0, reading: str = "001",
                   fate_orientation: str = "color", level_bonus: str = "001",
-                  typed: bool = True, modes: tuple[str, str] = ("normal", "normal")
-                  ) -> ConflictOdds:
+                  typed: bool = True, modes: tuple[str, str] = ("normal", "normal"),
+                  obstacles: Mapping[str, str] | None = None,
+                  cover: tuple[str, int] = ("b", 0)) -> ConflictOdds:
     """The outcome of ``conflict SIDE_A SIDE_B`` for every reveal of its ``fate`` sides,
     as ``conflict.resolve`` decides it: ``chart`` for the approaches, then ``tiebreak``
     when both are Fast or both Strong and both have cards. ``typed``: the Levels are
     ``--level-a/--level-b`` (0 or more); a unit's Level, after its Cover and penalties,
     may be below 0, as ``conflict`` takes it (001 l.718 "Level:-1 for each 25%").
     ``modes``: each side's Advantage or Disadvantage (000 l.423–424): one more Fate card
-    revealed for it, after its own, and the pair kept as ``conflict.resolve`` keeps it."""
+    revealed for it, after its own, and the pair kept as ``conflict.resolve`` keeps it.
+    ``obstacles`` (suit → obstacle, ``ConflictAsk.obstacles``): the Target has Cover
+    (``cover``: its side and percent), so a Fate card is revealed first and an obstacle
+    whose suit it shows is the Target instead (001 l.718–720; a Wild has no suit and
+    names none): a :class:`CoveredConflictOdds`, the sides' reveals after that card."""
     from d2d_cli.rules.combat import conflict
     from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, keep
 
@@ -320,8 +354,28 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
         return verdict(oa[i], ob[j])
 
     reveals = sum(f is None for f in fixed) + sum(extra)
+    targets = dict(obstacles or {})
     dist: dict[Any, Fraction]
-    if reveals == 0:
+    if targets:
+        # The cover-target card first (conflict.resolve's order): only whether its suit
+        # names an obstacle counts, so a key is (obstacle or None, the sides' key) and
+        # the suits of no obstacle stay one category.
+        def covered(card: Card) -> Key:
+            hit = targets.get(card.suit) if card.suit is not None else None
+            return hit, key(card)
+
+        def step_cover(state: tuple[Key, ...] | None, k: tuple[str | None, Key]
+                       ) -> tuple[bool, Any]:
+            if state is None:  # the cover-target reveal
+                if k[0] is not None:
+                    return True, ("obstacle", k[0])
+                return (True, outcome(())) if reveals == 0 else (False, ())
+            got = (*state, k[1])
+            return (True, outcome(got)) if len(got) == reveals else (False, got)
+
+        dist = reveal_odds(_cards(piles.pile), _cards(piles.discard), oriented(covered),
+                           None, step_cover)
+    elif reveals == 0:
         dist = {outcome(()): Fraction(1)}
     else:
         def step(state: tuple[Key, ...], k: Key) -> tuple[bool, Any]:
@@ -330,12 +384,21 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
 
         dist = reveal_odds(_cards(piles.pile), _cards(piles.discard), oriented(key), (),
                            step)
-    return ConflictOdds(
+    plain = ConflictOdds(
         side_a=side_a, side_b=side_b, level_a=level_a, level_b=level_b,
         conflict_chart=reading, fate_orientation=fate_orientation, deck=deck,
         a_wins=_prob(dist.get("a", 0)), b_wins=_prob(dist.get("b", 0)),
         both_win=_prob(dist.get("both", 0)), tie=_prob(dist.get("tie", 0)),
         rank=_prob(dist.get("rank", 0)))
+    if not targets:
+        return plain
+    rows = tuple(ObstacleRow(suit, name, _prob(dist.get(("obstacle", name), 0)))
+                 for suit, name in sorted(targets.items(), key=lambda t: SUITS.index(t[0])))
+    return CoveredConflictOdds(
+        **{f.name: getattr(plain, f.name) for f in fields(plain)},
+        cover_side=cover[0], cover_percent=cover[1],
+        obstacle=_prob(sum((r.probability.fraction for r in rows), Fraction(0))),
+        obstacles=rows)
 
 
 # --------------------------------------------------------------------------- hits
