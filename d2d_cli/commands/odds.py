@@ -54,7 +54,10 @@ def conflict(
     d2d conflict decides it, for every Fate card a fate side could reveal next. A unit
     side's Level is the one d2d conflict gives it (its skill, conditions, and the cover,
     range and high ground said this round); with both units on the map, what it read
-    there is shown first, and in JSON as map, as d2d conflict shows it.
+    there is shown first, and in JSON as map, as d2d conflict shows it. When the map
+    gives the Target Cover with obstacles, d2d conflict first reveals a card for them
+    (001 l.718-720): the chance each obstacle is the target is shown too, and the other
+    outcomes are over the cards left.
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
