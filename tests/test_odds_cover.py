@@ -93,11 +93,16 @@ def test_covered_odds_match_every_reveal_through_resolve(
         a: str, b: str, obstacles: tuple[str, ...], advantage: tuple[str, ...],
         orient: str) -> None:
     """Every ordered sequence of distinct cards of a small pile (the jokers included:
-    a Wild has no suit, so it names no obstacle), and a pile of one card whose later
-    reveals come from the reshuffled discard, as ``conflict.resolve`` reveals them."""
+    a Wild has no suit, so it names no obstacle), and piles of 1, 3 and 4 cards whose
+    later reveals may come from the reshuffled discard, as ``conflict.resolve`` reveals
+    them. conflict_odds takes the cover card last when the pile holds every card the
+    reveals take (their order does not change their joint chance) and first when a
+    reshuffle comes among them: these piles reach both, on either side of the bound."""
     ask = _covered_ask(a, b, obstacles, advantage=advantage, orient=orient)
     assert ask.obstacles and ask.reveals
-    for pile, discard in ((SMALL, rest(SMALL)), (["9S"], ["9C", "3S", "KC", "BW"])):
+    for pile, discard in ((SMALL, rest(SMALL)), (["9S"], ["9C", "3S", "KC", "BW"]),
+                          (["9S", "KC", "2H"], ["QH", "BW", "7C"]),
+                          (["9S", "KC", "2H", "AC"], ["QH", "RW"])):
         want = brute(pile, discard, _run(ask))
         got = _as_dist(_odds_of(ask, a, b, piles(pile, discard), orient))
         assert got == want

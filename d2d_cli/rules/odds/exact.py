@@ -357,24 +357,7 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
     targets = dict(obstacles or {})
     dist: dict[Any, Fraction]
     if targets:
-        # The cover-target card first (conflict.resolve's order): only whether its suit
-        # names an obstacle counts, so a key is (obstacle or None, the sides' key) and
-        # the suits of no obstacle stay one category.
-        def covered(card: Card) -> Key:
-            hit = targets.get(card.suit) if card.suit is not None else None
-            return hit, key(card)
-
-        def step_cover(state: tuple[Key, ...] | None, k: tuple[str | None, Key]
-                       ) -> tuple[bool, Any]:
-            if state is None:  # the cover-target reveal
-                if k[0] is not None:
-                    return True, ("obstacle", k[0])
-                return (True, outcome(())) if reveals == 0 else (False, ())
-            got = (*state, k[1])
-            return (True, outcome(got)) if len(got) == reveals else (False, got)
-
-        dist = reveal_odds(_cards(piles.pile), _cards(piles.discard), oriented(covered),
-                           None, step_cover)
+        dist = _covered(targets, key, outcome, reveals, piles)
     elif reveals == 0:
         dist = {outcome(()): Fraction(1)}
     else:
@@ -392,13 +375,74 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
         rank=_prob(dist.get("rank", 0)))
     if not targets:
         return plain
-    rows = tuple(ObstacleRow(suit, name, _prob(dist.get(("obstacle", name), 0)))
+    rows = tuple(ObstacleRow(suit, name, _prob(dist.get(("obstacle", suit), 0)))
                  for suit, name in sorted(targets.items(), key=lambda t: SUITS.index(t[0])))
     return CoveredConflictOdds(
         **{f.name: getattr(plain, f.name) for f in fields(plain)},
         cover_side=cover[0], cover_percent=cover[1],
         obstacle=_prob(sum((r.probability.fraction for r in rows), Fraction(0))),
         obstacles=rows)
+
+
+def _covered(targets: Mapping[str, str], key: Callable[[Card], Key],
+             outcome: Callable[[tuple[Key, ...]], str], reveals: int,
+             piles: Piles) -> dict[Any, Fraction]:
+    """``conflict_odds``' walk with the cover-target card revealed first (as
+    ``conflict.resolve`` reveals it): ``("obstacle", suit)`` when its suit names an
+    obstacle, else the sides' outcome over the cards left. A key is (the suit if it
+    names an obstacle, else None; the sides' key), so the suits of no obstacle stay
+    one category.
+
+    When the pile holds every card these reveals take (no reshuffle), the order of the
+    reveals does not change their joint chance — the pile's order is uniform — so the
+    cover card is taken last instead: the walk is the sides' own, counting the cards of
+    each obstacle's suit it took, and the cover card then names obstacle ``s`` with
+    chance (cards of ``s`` left) / (cards left). The walk stays as small as without
+    Cover. Otherwise (a reshuffle among these reveals) it is walked first, as read."""
+    suits = tuple(sorted(targets, key=SUITS.index))
+
+    def covered(card: Card) -> Key:
+        return (card.suit if card.suit in targets else None), key(card)
+
+    pile, discard = _cards(piles.pile), _cards(piles.discard)
+    size = len(piles.pile)
+    if reveals and size > reveals:
+        # The state: the sides' keys so far, and how many cards of each obstacle's
+        # suit they took (not the suits themselves: fewer states).
+        def step_last(state: tuple[tuple[Key, ...], tuple[int, ...]],
+                      k: tuple[str | None, Key]) -> tuple[bool, Any]:
+            got, took = (*state[0], k[1]), state[1]
+            if k[0] is not None:
+                took = tuple(n + (s == k[0]) for s, n in zip(suits, took, strict=True))
+            return (True, (outcome(got), took)) if len(got) == reveals else (
+                False, (got, took))
+
+        walked = reveal_odds(pile, discard, oriented(covered), ((), (0,) * len(suits)),
+                             step_last)
+        left = size - reveals
+        have = {suit: sum(n for c, n in pile.items() if c.suit == suit) for suit in suits}
+        dist: dict[Any, Fraction] = {}
+        for (won, took), p in walked.items():
+            rest = Fraction(1)
+            for suit, n in zip(suits, took, strict=True):
+                q = Fraction(have[suit] - n, left)
+                if q:
+                    dist[("obstacle", suit)] = dist.get(("obstacle", suit), 0) + p * q
+                    rest -= q
+            if rest:
+                dist[won] = dist.get(won, 0) + p * rest
+        return dist
+
+    def step_first(state: tuple[Key, ...] | None, k: tuple[str | None, Key]
+                   ) -> tuple[bool, Any]:
+        if state is None:  # the cover-target reveal
+            if k[0] is not None:
+                return True, ("obstacle", k[0])
+            return (True, outcome(())) if reveals == 0 else (False, ())
+        got = (*state, k[1])
+        return (True, outcome(got)) if len(got) == reveals else (False, got)
+
+    return reveal_odds(pile, discard, oriented(covered), None, step_first)
 
 
 # --------------------------------------------------------------------------- hits
