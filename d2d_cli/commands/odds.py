@@ -54,7 +54,10 @@ def conflict(
     d2d conflict decides it, for every Fate card a fate side could reveal next. A unit
     side's Level is the one d2d conflict gives it (its skill, conditions, and the cover,
     range and high ground said this round); with both units on the map, what it read
-    there is shown first, and in JSON as map, as d2d conflict shows it.
+    there is shown first, and in JSON as map, as d2d conflict shows it. When the map
+    gives the Target Cover with obstacles, d2d conflict first reveals a card for them
+    (001 l.718-720): the chance each obstacle is the target is shown too, and the other
+    outcomes are over the cards left.
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
@@ -69,7 +72,8 @@ def conflict(
         plain.side_a, plain.side_b, piles, deck, level_a=plain.level_a,
         level_b=plain.level_b, reading=opts.conflict_chart,
         fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus,
-        typed=named is None, modes=plain.modes)
+        typed=named is None, modes=plain.modes, obstacles=dict(plain.obstacles),
+        cover=plain.cover)
     if named is not None:
         from d2d_cli.rules.core.record import replace
 
@@ -84,7 +88,17 @@ def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
     show_map(con, r.map)
     con.print(f"[bold]{render.escape(r.side_a)} vs {render.escape(r.side_b)}[/] "
               f"{_deck_line(r.deck)}")
-    rows = [("A wins", r.a_wins), ("B wins", r.b_wins), ("Both win", r.both_win),
+    rows: list[tuple[str, Any]] = []
+    if isinstance(r, rules.CoveredConflictOdds):  # the cover-target reveal comes first
+        from d2d_cli.rules.deck.cards import SUIT_SYMBOL
+
+        names = ", ".join(f"{SUIT_SYMBOL[o.suit]} {render.escape(o.target)}"
+                          for o in r.obstacles)
+        con.print(f"Cover {r.cover_percent}% of {r.cover_side.upper()}: a Fate card is "
+                  f"revealed first, and an obstacle of its suit is the Target instead "
+                  f"({names}; 001 l.718–720)")
+        rows += [(f"{o.target} is the target", o.probability) for o in r.obstacles]
+    rows += [("A wins", r.a_wins), ("B wins", r.b_wins), ("Both win", r.both_win),
             ("Tie", r.tie)]
     if r.rank.fraction:
         rows.append(("Rank (give cards)", r.rank))

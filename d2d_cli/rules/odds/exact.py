@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.probability import Probability
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import field, fields, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import RANKS, SUITS, Card, full_deck
 from d2d_cli.rules.scale.stats import Stat
@@ -224,18 +224,52 @@ class ConflictOdds(Result):
     map: Geometry | None = None  # what the Levels read off the map (rules.board.derive)
 
 
+@record
+class ObstacleRow(Result):
+    """One obstacle of the cover-target reveal: its suit and the chance its suit is
+    revealed, so that it is the Target instead (001 l.720)."""
+
+    suit: str
+    target: str
+    probability: Probability
+
+
+def _never() -> Probability:
+    return Probability.of(0)
+
+
+@record
+class CoveredConflictOdds(ConflictOdds):
+    """``d2d odds conflict`` when the Target has Cover and obstacles are assigned suits:
+    the cover-target reveal comes first (000 l.333 "IF there is any Cover THEN before
+    Conflict, Reveal Conflict"; 001 l.718–720 "Reveal Fate IF Suit match THEN Target is
+    the obstacle"), so ``obstacle`` is the chance the Conflict is against an obstacle
+    (``conflict``'s ``Redirected``), and the other outcomes are over the cards left.
+    A subclass, so that the JSON of ``odds conflict`` without Cover keeps its keys."""
+
+    cover_side: str = "b"  # the side in cover
+    cover_percent: int = 0
+    obstacle: Probability = field(default_factory=_never)
+    obstacles: tuple[ObstacleRow, ...] = ()
+
+
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
                   level_a: int = 0, level_b: int = 0, reading: str = "001",
                   fate_orientation: str = "color", level_bonus: str = "001",
-                  typed: bool = True, modes: tuple[str, str] = ("normal", "normal")
-                  ) -> ConflictOdds:
+                  typed: bool = True, modes: tuple[str, str] = ("normal", "normal"),
+                  obstacles: Mapping[str, str] | None = None,
+                  cover: tuple[str, int] = ("b", 0)) -> ConflictOdds:
     """The outcome of ``conflict SIDE_A SIDE_B`` for every reveal of its ``fate`` sides,
     as ``conflict.resolve`` decides it: ``chart`` for the approaches, then ``tiebreak``
     when both are Fast or both Strong and both have cards. ``typed``: the Levels are
     ``--level-a/--level-b`` (0 or more); a unit's Level, after its Cover and penalties,
     may be below 0, as ``conflict`` takes it (001 l.718 "Level:-1 for each 25%").
     ``modes``: each side's Advantage or Disadvantage (000 l.423–424): one more Fate card
-    revealed for it, after its own, and the pair kept as ``conflict.resolve`` keeps it."""
+    revealed for it, after its own, and the pair kept as ``conflict.resolve`` keeps it.
+    ``obstacles`` (suit → obstacle, ``ConflictAsk.obstacles``): the Target has Cover
+    (``cover``: its side and percent), so a Fate card is revealed first and an obstacle
+    whose suit it shows is the Target instead (001 l.718–720; a Wild has no suit and
+    names none): a :class:`CoveredConflictOdds`, the sides' reveals after that card."""
     from d2d_cli.rules.combat import conflict
     from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, keep
 
@@ -320,8 +354,11 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
         return verdict(oa[i], ob[j])
 
     reveals = sum(f is None for f in fixed) + sum(extra)
+    targets = dict(obstacles or {})
     dist: dict[Any, Fraction]
-    if reveals == 0:
+    if targets:
+        dist = _covered(targets, key, outcome, reveals, piles)
+    elif reveals == 0:
         dist = {outcome(()): Fraction(1)}
     else:
         def step(state: tuple[Key, ...], k: Key) -> tuple[bool, Any]:
@@ -330,12 +367,82 @@ def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,
 
         dist = reveal_odds(_cards(piles.pile), _cards(piles.discard), oriented(key), (),
                            step)
-    return ConflictOdds(
+    plain = ConflictOdds(
         side_a=side_a, side_b=side_b, level_a=level_a, level_b=level_b,
         conflict_chart=reading, fate_orientation=fate_orientation, deck=deck,
         a_wins=_prob(dist.get("a", 0)), b_wins=_prob(dist.get("b", 0)),
         both_win=_prob(dist.get("both", 0)), tie=_prob(dist.get("tie", 0)),
         rank=_prob(dist.get("rank", 0)))
+    if not targets:
+        return plain
+    rows = tuple(ObstacleRow(suit, name, _prob(dist.get(("obstacle", suit), 0)))
+                 for suit, name in sorted(targets.items(), key=lambda t: SUITS.index(t[0])))
+    return CoveredConflictOdds(
+        **{f.name: getattr(plain, f.name) for f in fields(plain)},
+        cover_side=cover[0], cover_percent=cover[1],
+        obstacle=_prob(sum((r.probability.fraction for r in rows), Fraction(0))),
+        obstacles=rows)
+
+
+def _covered(targets: Mapping[str, str], key: Callable[[Card], Key],
+             outcome: Callable[[tuple[Key, ...]], str], reveals: int,
+             piles: Piles) -> dict[Any, Fraction]:
+    """``conflict_odds``' walk with the cover-target card revealed first (as
+    ``conflict.resolve`` reveals it): ``("obstacle", suit)`` when its suit names an
+    obstacle, else the sides' outcome over the cards left. A key is (the suit if it
+    names an obstacle, else None; the sides' key), so the suits of no obstacle stay
+    one category.
+
+    When the pile holds every card these reveals take (no reshuffle), the order of the
+    reveals does not change their joint chance — the pile's order is uniform — so the
+    cover card is taken last instead: the walk is the sides' own, counting the cards of
+    each obstacle's suit it took, and the cover card then names obstacle ``s`` with
+    chance (cards of ``s`` left) / (cards left). The walk stays as small as without
+    Cover. Otherwise (a reshuffle among these reveals) it is walked first, as read."""
+    suits = tuple(sorted(targets, key=SUITS.index))
+
+    def covered(card: Card) -> Key:
+        return (card.suit if card.suit in targets else None), key(card)
+
+    pile, discard = _cards(piles.pile), _cards(piles.discard)
+    size = len(piles.pile)
+    if reveals and size > reveals:
+        # The state: the sides' keys so far, and how many cards of each obstacle's
+        # suit they took (not the suits themselves: fewer states).
+        def step_last(state: tuple[tuple[Key, ...], tuple[int, ...]],
+                      k: tuple[str | None, Key]) -> tuple[bool, Any]:
+            got, took = (*state[0], k[1]), state[1]
+            if k[0] is not None:
+                took = tuple(n + (s == k[0]) for s, n in zip(suits, took, strict=True))
+            return (True, (outcome(got), took)) if len(got) == reveals else (
+                False, (got, took))
+
+        walked = reveal_odds(pile, discard, oriented(covered), ((), (0,) * len(suits)),
+                             step_last)
+        left = size - reveals
+        have = {suit: sum(n for c, n in pile.items() if c.suit == suit) for suit in suits}
+        dist: dict[Any, Fraction] = {}
+        for (won, took), p in walked.items():
+            rest = Fraction(1)
+            for suit, n in zip(suits, took, strict=True):
+                q = Fraction(have[suit] - n, left)
+                if q:
+                    dist[("obstacle", suit)] = dist.get(("obstacle", suit), 0) + p * q
+                    rest -= q
+            if rest:
+                dist[won] = dist.get(won, 0) + p * rest
+        return dist
+
+    def step_first(state: tuple[Key, ...] | None, k: tuple[str | None, Key]
+                   ) -> tuple[bool, Any]:
+        if state is None:  # the cover-target reveal
+            if k[0] is not None:
+                return True, ("obstacle", k[0])
+            return (True, outcome(())) if reveals == 0 else (False, ())
+        got = (*state, k[1])
+        return (True, outcome(got)) if len(got) == reveals else (False, got)
+
+    return reveal_odds(pile, discard, oriented(covered), None, step_first)
 
 
 # --------------------------------------------------------------------------- hits

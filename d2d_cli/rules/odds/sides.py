@@ -22,6 +22,10 @@ class Sides(NamedTuple):
     level_b: int
     geometry: Any = None  # what the Levels read off the map (rules.board.derive.Geometry)
     modes: tuple[str, str] = ("normal", "normal")  # each side's Advantage (000 l.423)
+    # The cover-target reveal's obstacles, suit → name (conflict.ask's, as d2d conflict
+    # reveals for them: 001 l.718–720), and who is in that Cover and how much.
+    obstacles: tuple[tuple[str, str], ...] = ()
+    cover: tuple[str, int] = ("b", 0)
 
 
 def _plain(spec: Any) -> str:
@@ -49,5 +53,7 @@ def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None
     if sit.no_block:
         raise BadInput("odds conflict does not count a side that can't Block (Flanking "
                        "from Arc:Back, 000 l.326)")
+    cover = (sit.cover.side, sit.cover.percent) if sit.cover is not None else ("b", 0)
     return Sides(_plain(m.a), _plain(m.b), sit.a.level, sit.b.level, sit.geometry,
-                 (sit.advantage_a.mode, sit.advantage_b.mode))
+                 (sit.advantage_a.mode, sit.advantage_b.mode),
+                 tuple(ask.obstacles.items()), cover)
