@@ -48,9 +48,9 @@ if TYPE_CHECKING:
         RandomAdded,
         TimedAdded,
     )
-    from d2d_cli.rules.time.leaving import Left
+    from d2d_cli.rules.time.leaving import Freed, Left
     from d2d_cli.rules.time.rounds import RoundEnded, RoundStarted
-    from d2d_cli.rules.time.tasks import TaskView
+    from d2d_cli.rules.time.tasks import TaskDropped, TaskView
     from d2d_cli.rules.time.turns import Spending
     from d2d_cli.rules.units.characters import Sheet
     from d2d_cli.rules.units.roster import UnitRow
@@ -271,6 +271,12 @@ class _Unit(_Group):
         return units.leave(self._s.target("unit", "leave", name, *(w for w in (kind, side)
                                                                   if w)), name, kind, side)
 
+    def free(self, name: str) -> Freed:
+        """``d2d unit free NAME``: a bound unit set free (``rules.time.leaving.Freed``)."""
+        from d2d_cli.operations import units
+
+        return units.free(self._s.target("unit", "free", name), name)
+
     def act(self, name: str, action: str, arg: str | None = None, *,
             range: int | None = None) -> Spending:  # noqa: A002 - the command's --range
         """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (``turns.Spending``)."""
@@ -301,6 +307,13 @@ class _Task(_Group):
         from d2d_cli.operations import tasks
 
         return tasks.win(self._s.target("task", "win", name, hits=hits, by=by), name, hits, by)
+
+    def drop(self, name: str) -> TaskDropped:
+        """``d2d task drop NAME`` (``TaskDropped``: with the workers it leaves freed or
+        still bound)."""
+        from d2d_cli.operations import tasks
+
+        return tasks.drop(self._s.target("task", "drop", name), name)
 
     def lose(self, name: str, hits: int, by: str | None = None) -> TaskView:
         """``d2d task lose NAME --hits H [--by UNIT]`` (``TaskView``)."""

@@ -162,3 +162,32 @@ def test_once_the_knot_is_won_the_archer_and_thief_head_off_the_map(
     p = _plans(d2d, table, ["unit", "move", "Archer", "2"])
     assert (p["Archer"].action, p["Archer"].moves, p["Archer"].space, p["Archer"].leaves) \
         == ("away", (("drift-back", "left"),), "D10", ())
+
+
+def test_a_dropped_task_never_leaves_a_unit_bound_for_good(d2d: Runner, table: Any,
+                                                           tmp_path: Path) -> None:
+    """000 l.599–606 frees the Thief by his Knot's task; with the task dropped unwon he
+    is still bound, `task drop` says so and `unit free` frees him (journaled, undone);
+    dropped once won, the task leaves him free."""
+    assert "Attempts to escape his Bindings" in rule_line("000", 599)
+    r = d2d.json(*table, "task", "drop", "Knot")
+    assert (r["dropped"], r["freed"], r["still_bound"]) == (True, [], ["Thief"])
+    assert_refused(d2d, tmp_path, [*table, "unit", "leave", "Thief"],
+                   "Thief is bound (Restrict:Bind:4 tied with a Knot:4) and cannot leave "
+                   "the map: win the task that frees it first (d2d task win), or free it "
+                   "another way (d2d unit free 'Thief')")
+    assert_refused(d2d, tmp_path, [*table, "unit", "free", "Archer"], "Archer is not bound")
+    r = d2d.json(*table, "unit", "free", "Thief")
+    assert (r["unit"], r["bound"]) == ("Thief", "Restrict:Bind:4 tied with a Knot:4")
+    assert d2d.json(*table, "unit", "leave", "Thief")["space_before"] == "K1"
+    d2d.ok(*table, "session", "undo")  # the leave
+    d2d.ok(*table, "session", "undo")  # the free
+    d2d.ok(*table, "unit", "show", "Thief")  # (the session read afresh after the undo)
+    assert_refused(d2d, tmp_path, [*table, "unit", "leave", "Thief"], "Thief is bound")
+
+
+def test_a_won_task_dropped_leaves_its_unit_free(d2d: Runner, table: Any) -> None:
+    d2d.ok(*table, "task", "win", "Knot", "--hits", "4", "--by", "Thief")
+    r = d2d.json(*table, "task", "drop", "Knot")
+    assert (r["state"], r["freed"], r["still_bound"]) == ("complete", ["Thief"], [])
+    assert d2d.json(*table, "unit", "leave", "Thief")["step"] == "Backward N"

@@ -91,16 +91,15 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
 @app.command()
 def drop(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
-    """Remove a task from the table.
+    """Remove a task from the table. A bound unit that the task had freed (won) stays
+    free; one it had not is still bound, and is named with how to free it (d2d unit
+    free NAME).
+
+    JSON: the task, dropped, freed, still_bound.
 
     Example: d2d task drop Knot
     """
-    with _state.edit(ctx) as tx:
-        board = tasks.board(tx.data)
-        result = tasks.drop(board, name)
-        tx.put("tasks", tasks.board_state(board))
-        tx.summary = f"task {result.name} dropped"
-    render.emit(result, _show_one, as_json=json)
+    render.emit(ops.drop(_state.target(ctx), name), _show_one, as_json=json)
 
 
 def bar(r: tasks.TaskView) -> str:
@@ -122,6 +121,16 @@ def _line(r: tasks.TaskView) -> str:
 
 def _show_one(con: Any, r: tasks.TaskView) -> None:
     con.print(("[dim]dropped:[/] " if isinstance(r, tasks.TaskDropped) else "") + _line(r))
+    if isinstance(r, tasks.TaskDropped):
+        for n in r.freed:
+            con.print(f"  {render.escape(n)} stays free (the task was won)")
+        for n in r.still_bound:
+            con.print(f"  {render.escape(n)} is still bound: d2d unit free "
+                      f"{render.escape(_quoted(n))} frees it")
+
+
+def _quoted(name: str) -> str:
+    return f"'{name}'" if " " in name else name
 
 
 def _show_list(con: Any, r: tasks.TaskList) -> None:

@@ -643,6 +643,20 @@ def leave(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
+@app.command()
+def free(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
+    """Free a bound unit another way than the task that would (an Ally cuts the rope, a
+    Power, the Narrator's word): it may move, fight and leave the map. Combat #1's Thief
+    is freed by winning his Knot (d2d task win Knot); this is for everything else.
+
+    JSON: unit, bound.
+
+    Example: d2d unit free Thief
+    """
+    result = unit_ops.free(_state.target(ctx), name)
+    render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
+
+
 # --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
 from d2d_cli.commands import _exchange  # noqa: E402
 

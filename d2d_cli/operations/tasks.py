@@ -42,6 +42,28 @@ def lose(t: Target, name: str, hits: int, by: str | None = None) -> tasks.TaskVi
                    f"task {name} lost")
 
 
+def drop(t: Target, name: str) -> tasks.TaskDropped:
+    """``d2d task drop NAME``: the task leaves the board. The bound workers a won task
+    had freed stay free (their ``bound`` goes with it); any still bound are named."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.time import leaving
+    from d2d_cli.rules.units import roster
+
+    with t.edit() as tx:
+        board = tasks.board(tx.data)
+        state = tasks.board_state(board)[tasks.find(board, name).name]
+        result = tasks.drop(board, name)
+        tx.put("tasks", tasks.board_state(board))
+        units = roster.roster(tx.data) if tx.data.get("units") else {}
+        freed = leaving.freed_by(state, units)
+        if freed:
+            tx.put("units", roster.roster_state(units))
+        result = replace(result, freed=freed,
+                         still_bound=leaving.still_bound(state, units, tx.data["tasks"]))
+        tx.summary = f"task {result.name} dropped"
+    return result
+
+
 def show(t: Target, name: str) -> tasks.TaskView:
     """``d2d task show NAME``."""
     return tasks.find(tasks.board(t.read()), name).view()

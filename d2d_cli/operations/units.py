@@ -60,6 +60,18 @@ def leave(t: Target, name: str, kind: str | None = None, side: str | None = None
     return result
 
 
+def free(t: Target, name: str) -> Any:
+    """``d2d unit free NAME`` (a ``rules.time.leaving.Freed``)."""
+    from d2d_cli.rules.time import leaving
+
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        result = leaving.free(roster, name)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
+
+
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
         range_: int | None = None) -> Any:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""

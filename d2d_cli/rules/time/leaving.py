@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from d2d_cli.errors import RuleViolation
+from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.board.edge import exit_by
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import OFF_MAP, SPACE, placed
@@ -79,7 +79,8 @@ def leave(units: dict[str, Unit], number: int, phase: str, name: str,
     held = binding(unit.name, unit.extra, tasks)
     if held is not None:
         raise RuleViolation(f"{unit.name} is bound ({held}) and cannot leave the map: "
-                            "win the task that frees it first (d2d task win)")
+                            "win the task that frees it first (d2d task win), or free it "
+                            f"another way (d2d unit free {unit.name!r})")
     step = exit_by(board, place, kind, way)
     turns.under_way(number, phase)
     if unit.move is None:
@@ -103,4 +104,50 @@ def leave(units: dict[str, Unit], number: int, phase: str, name: str,
                 f"Move {before} → {unit.move}")
 
 
-__all__ = ["BOUND", "OFF_MAP", "Left", "binding", "has_left", "leave"]
+@record
+class Freed(Result):
+    """A bound unit set free (``unit free``), or the units a dropped task leaves as they
+    were (``task drop``)."""
+
+    unit: str
+    bound: str  # what bound it
+    summary: str = hidden("")
+
+
+def free(units: dict[str, Unit], name: str) -> Freed:
+    """``unit free NAME``: the table frees a bound unit another way than the task that
+    would (an Ally cuts the rope, a Power, the Narrator's word). The rules free the
+    Thief only by his task (000 l.599–606); d2d keeps that reading (:func:`binding`) and
+    this is the table's override, so a dropped task never leaves a unit bound for good."""
+    unit = find(units, name)
+    bound = unit.extra.get(BOUND)
+    if not bound:
+        raise BadInput(f"{unit.name} is not bound (only a unit with a bound, e.g. Combat "
+                       "#1's Thief, can be freed)")
+    del unit.extra[BOUND]
+    return Freed(unit.name, str(bound), f"{unit.name} is free: no longer {bound}")
+
+
+def freed_by(task: Mapping[str, Any], units: dict[str, Unit]) -> tuple[str, ...]:
+    """The bound workers a won task has freed (:func:`binding`): when it is dropped they
+    stay free, so their ``bound`` goes with it."""
+    if int(task.get("challenge", 1)) > 0:
+        return ()
+    out = []
+    for name in task.get("workers", ()):
+        unit = units.get(name)
+        if unit is not None and unit.extra.pop(BOUND, None):
+            out.append(unit.name)
+    return tuple(out)
+
+
+def still_bound(task: Mapping[str, Any], units: Mapping[str, Unit],
+                tasks: Mapping[str, Any]) -> tuple[str, ...]:
+    """The workers of a dropped task that are still bound with it gone (``task drop``
+    says so, and how to free them: ``d2d unit free NAME``)."""
+    return tuple(n for n in task.get("workers", ()) if n in units
+                 and binding(n, units[n].extra, tasks) is not None)
+
+
+__all__ = ["BOUND", "OFF_MAP", "Freed", "Left", "binding", "free", "freed_by", "has_left",
+           "leave", "still_bound"]

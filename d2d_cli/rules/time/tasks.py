@@ -101,9 +101,12 @@ class TaskView(Result):
 
 @record
 class TaskDropped(TaskView):
-    """``task drop``: the task as it was, and that it is gone."""
+    """``task drop``: the task as it was, and that it is gone; the bound workers a won
+    task had freed (now free for good) and those still bound without it."""
 
     dropped: bool = True
+    freed: tuple[str, ...] = ()
+    still_bound: tuple[str, ...] = ()
 
 
 @record
