@@ -159,6 +159,7 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("npc plan 'Goblin Scout'", LOOKUP, ()),
     ("npc turn 'Goblin Scout'", CHANGE, ()),
     ("unit leave Archer", CHANGE, ("unit place Archer E10 S",)),
+    ("unit free Thief", CHANGE, ()),
 ]
 # A whole tour; a shell (measured by its lines, below); a simulation of many fights
 # (bench/bench_sim.py measures it: fights per second, not a command's latency).
