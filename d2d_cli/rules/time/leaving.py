@@ -106,8 +106,7 @@ def leave(units: dict[str, Unit], number: int, phase: str, name: str,
 
 @record
 class Freed(Result):
-    """A bound unit set free (``unit free``), or the units a dropped task leaves as they
-    were (``task drop``)."""
+    """A bound unit set free by the table (``unit free``): who, and what had bound it."""
 
     unit: str
     bound: str  # what bound it
