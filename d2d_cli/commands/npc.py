@@ -11,7 +11,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.core.record import record, replace
+from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.time.round_state import Round
 
@@ -57,33 +57,8 @@ def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 
     data = _state.read(ctx)
     unit = _npc(data, name)
-    opts = _state.options(ctx, data)
-    rnd = Round.from_state(data.get("round"))
-    if rnd.phase != "started":
-        data = _as_round_starts(data, opts)
-    result = policy.plan(data, unit, _goals(data), opts)
-    if rnd.phase != "started":
-        u = data["units"][unit]
-        was = f"round {rnd.number} has ended" if rnd.phase == "ended" else \
-            "no round is under way"
-        result = replace(result, reasons=(policy.Reason(
-            "round", f"round {rnd.number + 1} as it would start",
-            f"{was}: planned with the Move that d2d round start gives (Move {u.get('move')}, "
-            f"Action Cost {u.get('action_cost')})"), *result.reasons))
+    result = policy.plan_ahead(data, unit, _goals(data), _state.options(ctx, data))
     render.emit(result, _show_plan, as_json=json)
-
-
-def _as_round_starts(data: dict[str, Any], opts: Any) -> dict[str, Any]:
-    """A copy of the session with ``round start`` done (the same rules call), so a plan
-    made between rounds has the Move and Action Cost the unit will have."""
-    import copy
-    import random
-
-    from d2d_cli.rules.assistant.engine import Table
-
-    t = Table(copy.deepcopy(data), random.Random(0), opts, hands=False)
-    t.round_start()
-    return t.data
 
 
 def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan

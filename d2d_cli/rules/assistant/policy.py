@@ -386,4 +386,32 @@ def _approach_reason(approach: str, chance: float, hand: Sequence[Card] | None) 
     return Reason("approach", approach, f"the card in hand likeliest to win ({chance:.0%})")
 
 
-__all__ = ["Plan", "Reason", "best_card", "plan", "win_chance"]
+def plan_ahead(data: dict[str, Any], name: str, goals: Mapping[str, Goal],
+               opts: Any) -> Plan:
+    """``npc plan``: :func:`plan` for the round as it stands; between rounds, for the
+    next round as ``round start`` would begin it (on a copy: the same rules call, so the
+    unit has the Move and Action Cost it will have), with a first reason that says so."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.time.round_state import Round
+
+    rnd = Round.from_state(data.get("round"))
+    if rnd.phase == "started":
+        return plan(data, name, goals, opts)
+    import copy
+    import random
+
+    from d2d_cli.rules.assistant.engine import Table
+
+    t = Table(copy.deepcopy(data), random.Random(0), opts, hands=False)
+    t.round_start()
+    got = plan(t.data, name, goals, opts)
+    u = t.data["units"][name]
+    was = (f"round {rnd.number} has ended" if rnd.phase == "ended" else
+           "no round is under way")
+    return replace(got, reasons=(Reason(
+        "round", f"round {rnd.number + 1} as it would start",
+        f"{was}: planned with the Move that d2d round start gives (Move {u.get('move')}, "
+        f"Action Cost {u.get('action_cost')})"), *got.reasons))
+
+
+__all__ = ["Plan", "Reason", "best_card", "plan", "plan_ahead", "win_chance"]
