@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -126,11 +127,7 @@ def _show_one(con: Any, r: tasks.TaskView) -> None:
             con.print(f"  {render.escape(n)} stays free (the task was won)")
         for n in r.still_bound:
             con.print(f"  {render.escape(n)} is still bound: d2d unit free "
-                      f"{render.escape(_quoted(n))} frees it")
-
-
-def _quoted(name: str) -> str:
-    return f"'{name}'" if " " in name else name
+                      f"{render.escape(shlex.quote(n))} frees it")
 
 
 def _show_list(con: Any, r: tasks.TaskList) -> None:
