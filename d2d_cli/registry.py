@@ -65,6 +65,8 @@ GROUPS: dict[str, Group] = {
                  "goal.", False),
     "play": Group("play", "An interactive shell on one session: every command without the "
                   "d2d prefix, answered at once.", False),
+    "serve": Group("serve", "The table on the players' screens: a live page on the LAN, "
+                   "each Player's hand on their phone.", False),
 }
 
 # Global options: given after the command too (``d2d fate coin --seed 1``), they are moved

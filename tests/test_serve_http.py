@@ -1,0 +1,170 @@
+"""``d2d serve`` over HTTP, read with the standard library's client: the first state, a
+push after a command in another process, the tokens, the methods, the Host check, the
+headers, the blank switch and the player's own page (docs/serve.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import serve_helpers as h
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[h.Served]:
+    yield from h.serve(h.table(tmp_path))
+
+
+def test_first_line_is_the_url_and_the_first_state_is_the_table(served: h.Served) -> None:
+    assert served.url.startswith("http://127.0.0.1:") and "/?t=" in served.url
+    assert sorted(served.players) == ["Player1", "Player2"]
+    s = served.state()
+    assert (s["scene"], s["round"]) == ("Combat #1", {"number": 1, "phase": "started"})
+    stream = h.Stream(served)
+    try:
+        assert stream.next() == s  # the whole state on connect
+    finally:
+        stream.close()
+
+
+def test_a_command_in_another_process_is_pushed_within_a_second(served: h.Served,
+                                                                tmp_path: Path) -> None:
+    stream = h.Stream(served)
+    try:
+        assert stream.next()["fate"]["remaining"] == 54
+        done = h.d2d("--session", str(tmp_path / "table.toml"), "fate", "draw", "2")
+        assert done.returncode == 0, done.stderr
+        written = time.monotonic()
+        s = stream.next(timeout=3)
+        delay = time.monotonic() - written
+        assert s["fate"]["remaining"] == 52
+        assert delay < 1.0, f"pushed after {delay:.3f} s"
+        assert s["log"][-1]["command"] == "fate draw 2"
+    finally:
+        stream.close()
+
+
+def test_no_hand_card_or_choice_on_the_public_page_stream_or_state(served: h.Served) -> None:
+    stream = h.Stream(served)
+    try:
+        stream.next()
+        _, _, state = served.get(served.path("/state.json"))
+        _, _, html = served.get(served.path("/"))
+        for text in (state, b"".join(stream.raw), html):
+            for card in h.HIDDEN:
+                assert card.encode() not in text, card
+        players = {p["name"]: p for p in json.loads(state)["players"]}
+        assert (players["Player1"]["hand"], players["Player1"]["ready"]) == (3, True)
+    finally:
+        stream.close()
+
+
+def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> None:
+    mine = served.state("Player1")
+    assert [c["face"] for c in mine["hand"]] == ["7S", "QH", "KD"]
+    assert mine["chosen"] == {"unit": "Archer", "card": "QHv"}
+    other = served.state("Player2")
+    assert [c["face"] for c in other["hand"]] == ["AD", "RW"] and other["chosen"] is None
+    stream = h.Stream(served, "Player2")
+    try:
+        assert stream.next() == other
+    finally:
+        stream.close()
+
+
+def test_tokens_are_required_on_every_route(served: h.Served) -> None:
+    for route in ("/", "/state.json", "/events"):
+        assert served.get(route)[0] == 403
+        assert served.get(route + "?t=" + served.token[:-1] + "x")[0] == 403
+    p1 = served.path("/state.json", "Player1")
+    assert served.get(p1.replace(served.token, "wrong"))[0] == 403
+    # the run's token with no player's token, or with a made-up one: refused
+    assert served.get(f"/player/state.json?t={served.token}")[0] == 403
+    assert served.get(f"/player/state.json?t={served.token}&p={served.token}")[0] == 403
+    # another player's token shows that player's page, never this one's
+    p2 = served.state("Player2")
+    assert "7S" not in json.dumps(p2)
+    choose = served.path("/choose", "Player2")
+    status, _, body = served.get(choose, "POST", {"Content-Type": "application/json"},
+                                 json.dumps({"unit": "Archer", "card": "7S^"}).encode())
+    assert status == 400 and b"not one of Player2's units" in body
+    assert served.get("/nowhere?t=" + served.token)[0] == 404
+
+
+def test_other_methods_are_refused(served: h.Served) -> None:
+    for method in ("PUT", "DELETE", "PATCH", "OPTIONS", "POST"):
+        status, headers, _ = served.get(served.path("/"), method)
+        assert status == 405, method
+        assert headers["allow"] == "GET, HEAD"
+    assert served.get(served.path("/choose", "Player1"))[0] == 405
+
+
+def test_the_host_header_must_name_this_server(served: h.Served) -> None:
+    """DNS rebinding: a page from evil.example resolved to 127.0.0.1 is refused."""
+    for host in ("evil.example", f"evil.example:{served.port}", "127.0.0.1:1"):
+        assert served.get(served.path("/state.json"), headers={"Host": host})[0] == 421
+    assert served.get(served.path("/state.json"),
+                      headers={"Host": f"localhost:{served.port}"})[0] == 200
+
+
+def test_every_answer_carries_the_safety_headers(served: h.Served) -> None:
+    status, headers, body = served.get(served.path("/"))
+    assert status == 200 and body.startswith(b"<!doctype html>")
+    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["x-content-type-options"] == "nosniff"
+    csp = headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "'unsafe-inline'" not in csp
+    assert "script-src 'sha256-" in csp
+    assert served.get("/")[1]["referrer-policy"] == "no-referrer"  # a refusal too
+
+
+def test_the_narrator_blanks_the_screens(served: h.Served) -> None:
+    stream = h.Stream(served)
+    try:
+        assert stream.next()["blank"] is False
+        assert served.proc.stdin is not None
+        served.proc.stdin.write("b\n")
+        served.proc.stdin.flush()
+        assert stream.next() == {"v": 1, "blank": True}
+        assert served.state() == {"v": 1, "blank": True}
+        assert served.state("Player1") == {"v": 1, "blank": True}
+        served.proc.stdin.write("b\n")
+        served.proc.stdin.flush()
+        assert stream.next()["blank"] is False
+    finally:
+        stream.close()
+
+
+def test_q_stops_the_server_cleanly(tmp_path: Path) -> None:
+    gen = h.serve(h.table(tmp_path, hands=False))
+    served = next(gen)
+    assert served.proc.stdin is not None
+    served.proc.stdin.write("q\n")
+    served.proc.stdin.flush()
+    assert served.proc.wait(timeout=10) == 0
+    assert served.proc.stderr is not None
+    assert served.proc.stderr.read().splitlines()[-1] == "d2d serve: stopped"
+    gen.close()
+
+
+def test_serving_a_session_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    done = h.d2d("--session", "nosuch", "serve", "--port", "0")
+    assert done.returncode == 2 and done.stdout == ""
+
+
+def test_other_commands_do_not_import_the_server() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from d2d_cli.cli import main; main(['fate', 'draw'])\n")
+    probe = (code.replace("main(['fate', 'draw'])",
+                          "rc = main(['fate', 'draw']); "
+                          "print([m for m in ('http.server', 'd2d_cli.serve', "
+                          "'d2d_cli.serve.server', 'socketserver') if m in sys.modules])"))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
