@@ -27,7 +27,8 @@ header h1 { font-size:1.3rem; margin:0; }
 #live.live { color:var(--ok); } #live.off { color:var(--bad); }
 main { display:grid; gap:.8rem; padding:.8rem;
   grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr)); }
-section { background:var(--card); border-radius:.6rem; padding:.6rem .8rem; min-width:0; }
+section { background:var(--card); border-radius:.6rem; padding:.6rem .8rem; min-width:0;
+  overflow-x:auto; }
 section.wide { grid-column: 1 / -1; }
 h2 { font-size:1rem; margin:.1rem 0 .4rem; color:var(--dim); text-transform:uppercase;
   letter-spacing:.05em; }
@@ -39,7 +40,9 @@ ul { margin:0; padding-left:1.1rem; }
 .big { font-size:1.5rem; font-weight:700; }
 .dim { color:var(--dim); }
 .next { color:var(--accent); font-weight:700; }
-#map { width:100%; height:auto; background:#fff; border-radius:.4rem; }
+#map { width:100%; max-width:64rem; height:auto; background:#fff; border-radius:.4rem; }
+@media (max-width: 40rem) { td, th { padding:.1rem .2rem; font-size:.85rem; }
+  main { padding:.4rem; gap:.5rem; } }
 #blank { position:fixed; inset:0; background:#000; z-index:9; display:none; }
 body.blank #blank { display:block; }
 .hand { display:flex; flex-wrap:wrap; gap:.5rem; }
