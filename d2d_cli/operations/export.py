@@ -250,7 +250,7 @@ class Story:
         return "\n".join(out)
 
 
-_MD_SPECIAL = "\\`*_[]<>#|"
+_MD_SPECIAL = "\\`*_[]<>"
 
 
 def _md(text: str) -> str:
@@ -272,11 +272,10 @@ def _id(*parts: str) -> str:
 def foundry_journal(story: Story) -> dict[str, Any]:
     """A Foundry VTT JournalEntry with one text page holding the story as Markdown
     (``text.format`` 2 = CONST.JOURNAL_ENTRY_PAGE_FORMATS.MARKDOWN)."""
+    # No _id: Foundry gives the entry and its page their own when it imports them.
     return {
         "name": story.title,
-        "_id": _id("journal", story.session),
         "pages": [{
-            "_id": _id("page", story.session),
             "name": story.title,
             "type": "text",
             "title": {"show": True, "level": 1},
