@@ -160,7 +160,9 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
             f"with orientation (e.g. 7S^, QHv, RW), fate, or a unit as NAME or "
             f"NAME:APPROACH ({known})")
     unit = find(units, text.strip())
-    if unit.extra.get("player") != NON_PLAYER:
+    from d2d_cli.rules.units.sides import is_player_unit
+
+    if is_player_unit(unit):  # the one answer to "does a person play it" (rules.units.sides)
         raise BadInput(f"{unit.name} is not a Non-Player unit: give its approach or card, "
                        f"e.g. '{unit.name}:fast' or '{unit.name}:7S^'")
     return SideSpec(text, "fate", unit=unit)
