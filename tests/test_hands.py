@@ -199,3 +199,114 @@ def test_a_choice_counts_as_held() -> None:
     assert h.held == 10 and h.draw(rng, 1) == (0, False)  # the face-down card is held
     with pytest.raises(RuleViolation, match="is Ann's card chosen face down for Archer"):
         h.find(h.chosen.card if h.chosen else h.hand[0])
+
+
+# --------------------------------------------------------------------------- conflicts
+
+
+def stack_hand(path: Path, player: str, hand: list[str], discard: list[str] = (),  # type: ignore[assignment]
+               top: list[str] = ()) -> None:  # type: ignore[assignment]
+    """Give ``player`` exactly this hand and discard pile, ``top`` on top of the deck."""
+    from d2d_cli import session
+
+    with session.edit(path, "test: stack a hand") as tx:
+        table = dict(tx.data["players"])
+        named = [parse_card(c) for c in [*hand, *discard, *top]]
+        faces = {c.face for c in named}
+        rest = [c.code for c in full_deck() if c.face not in faces]
+        table[player] = {"deck": [*(parse_card(c).code for c in top), *rest],
+                         "hand": [parse_card(c).code for c in hand],
+                         "discard": [parse_card(c).code for c in discard]}
+        tx.put("players", table)
+
+
+def test_a_card_played_from_the_hand_leaves_it(d2d: Any, tmp_path: Path) -> None:
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["7S", "QH", "2C"], top=["9D"])
+    s = ("--session", path)
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path,
+                   ["conflict", "Archer:hand:5D^", "Goblin", "--skill", "Ranged"],
+                   "5D is not in Ann's hand")
+    # Strong (2♣ Upper) vs the Goblin's Block (4♥, red: Lower): Strong wins, no draw
+    r = d2d.json(*s, "conflict", "Archer:hand:2C^", "Goblin", "--skill", "Ranged",
+                 "--card", "4H", "--card", "5H")
+    assert r["outcome"] == "a" and r["side_a"]["card"]["code"] == "2C^"
+    assert r["hands"] == [{"player": "Ann", "unit": "Archer", "played": r["side_a"]["card"],
+                           "stayed": False, "kept": False, "drew": 0, "took": None,
+                           "shuffled": False, "hand": 2}]
+    got = players(path)["Ann"]
+    assert (got["hand"], got["discard"]) == (["7S^", "QH^"], ["2C^"])
+
+
+def test_fast_draws_block_keeps_and_draws(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.740 "Fast … Hit and Draw a card"; l.746 "Block - Keep Block and Draw a card"
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["7S", "QH"], top=["9D", "3C"])
+    # Fast (7♠ Upper) vs Strong (K♣ black: Upper): Fast wins and draws 9♦
+    r = d2d.json(*s, "conflict", "Archer:hand:7S^", "Goblin", "--skill", "Ranged",
+                 "--card", "KC", "--card", "KS")
+    assert r["outcome"] == "a" and r["hands"][0]["drew"] == 1
+    assert players(path)["Ann"]["hand"] == ["QH^", "9D^"]
+    # Block (Q♥ Lower) vs Fast (the Goblin's 10♠ black: Upper): Block keeps and draws 3♣
+    r = d2d.json(*s, "conflict", "Goblin", "Archer:hand:QHv", "--skill", "Ranged",
+                 "--card", "10S", "--card", "JS")
+    assert r["outcome"] == "b", r
+    assert (r["hands"][0]["kept"], r["hands"][0]["drew"]) == (True, 1)
+    got = players(path)["Ann"]
+    assert (got["hand"], got["discard"]) == (["9D^", "QH^", "3C^"], ["7S^"])
+
+
+def test_a_wild_takes_from_the_discard_and_shuffles(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.757–758 "Wild - Win vs Fast or Strong / Draw from Discard. Always Shuffle"
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["BW", "4D"], discard=["8C", "JH"])
+    r = d2d.json(*s, "conflict", "Archer:hand:BW", "Goblin", "--skill", "Ranged",
+                 "--card", "KC", "--card", "KS")
+    assert r["outcome"] == "a", r
+    move = r["hands"][0]
+    assert (move["took"]["code"], move["shuffled"], move["hand"]) == ("JH^", True, 2)
+    got = players(path)["Ann"]
+    assert got["hand"] == ["4D^", "JH^"] and got["discard"] == [] and len(got["deck"]) == 52
+    assert "BW^" in got["deck"] and "8C^" in got["deck"]
+
+
+def test_face_down_both_sides_then_revealed_together(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.732 "Play a Conflict facedown from hand"; l.760 "Both Players Reveal"
+    path = table(d2d, tmp_path, narrator_hand=True)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["7S", "QH"])
+    stack_hand(path, "Narrator", ["KC", "3D"])
+    d2d.ok(*s, "hand", "choose", "Goblin", "KC^")  # either side first
+    d2d.ok(*s, "hand", "choose", "Archer", "7S^")
+    r = d2d.json(*s, "conflict", "Archer", "Goblin", "--skill", "none")  # both Unskilled
+    assert (r["side_a"]["card"]["code"], r["side_b"]["card"]["code"]) == ("7S^", "KC^")
+    assert [m["player"] for m in r["hands"]] == ["Ann", "Narrator"]
+    got = players(path)
+    assert "chosen" not in got["Ann"] and "chosen" not in got["Narrator"]
+    assert got["Ann"]["discard"] == ["7S^"] and got["Narrator"]["discard"] == ["KC^"]
+
+
+def test_stay_returns_the_card_and_reveals_fate(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.419 "Stay - Return your Conflict card to your hand and Reveal a Fate card"
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["7S", "QH"])
+    d2d.ok(*s, "hand", "choose", "Archer", "QHv")
+    r = d2d.json(*s, "conflict", "Archer:stay", "Goblin", "--skill", "Ranged",
+                 "--card", "5S", "--card", "4H", "--card", "5H")
+    assert r["side_a"]["source"] == "fate" and r["hands"][0]["stayed"] is True
+    got = players(path)["Ann"]
+    assert sorted(got["hand"]) == ["7S^", "QH^"] and "chosen" not in got
+
+
+def test_round_end_draws_a_card_for_each_player(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.1037 "Draw - Each Player draws a card"
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    d2d.ok(*s, "round", "start")
+    draw = d2d.json(*s, "round", "end")["steps"][0]
+    assert draw["hands"] == [{"player": "Ann", "drew": 1, "reshuffled": False, "hand": 6},
+                             {"player": "Bo", "drew": 1, "reshuffled": False, "hand": 6}]
+    assert [len(p["hand"]) for p in players(path).values()] == [6, 6]

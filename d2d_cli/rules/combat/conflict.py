@@ -329,6 +329,9 @@ class Conflict(Result):
     # What the round's record took away from B (rules/combat/remembered.py).
     notes: tuple[str, ...] = ()
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
+    # What it did to the Players' hands under [rules] hands = "d2d" (rules.units.hands
+    # HandMove: the card played, kept, drawn — never which card was drawn).
+    hands: tuple[Any, ...] = ()
 
     @property
     def summary(self) -> str:

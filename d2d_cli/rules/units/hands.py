@@ -459,3 +459,21 @@ def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple
         moves.append(HandMove(h.player, units[p.side], p.card, False, kept, drew, took,
                               shuffled, len(h.hand)))
     return tuple(moves)
+
+
+def said(m: HandMove) -> str:
+    """A hand's move in one line (the journal, ``conflict``'s output): the revealed card
+    and the counts, never a drawn card."""
+    if m.stayed:
+        return f"{m.player} Stays: the card goes back to the hand, Fate is revealed"
+    assert m.played is not None
+    parts = [f"{m.player} played {m.played.face}"]
+    if m.kept:
+        parts.append("kept it")
+    if m.took is not None:
+        parts.append(f"took {m.took.face} from the discard")
+    if m.shuffled:
+        parts.append("shuffled the discard into the deck")
+    if m.drew:
+        parts.append(f"drew {m.drew}")
+    return ", ".join(parts) + f" ({m.hand} in hand)"
