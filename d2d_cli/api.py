@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.time.tasks import TaskDropped, TaskView
     from d2d_cli.rules.time.turns import Spending
     from d2d_cli.rules.units.characters import Sheet
+    from d2d_cli.rules.units.hands import Choice, Dealt, Drew, HandView
     from d2d_cli.rules.units.roster import UnitRow
     from d2d_cli.rules.units.travel import Characters, Imported
 
@@ -92,6 +93,7 @@ class Session:
         self.round = _Round(self)
         self.scene = _Scene(self)
         self.char = _Char(self)
+        self.hand = _Hand(self)
 
     @classmethod
     def new(cls, session: str | os.PathLike[str], *, seed: int | None = None) -> Session:
@@ -447,3 +449,38 @@ class _Char(_Group):
         return characters.import_(self._s.target("char", "import", spec, rename=rename,
                                                  replace=replace),
                                   spec, rename=rename, replace=replace)
+
+
+class _Hand(_Group):
+    """``s.hand``: the Players' Conflict hands (``[rules] hands = "d2d"``)."""
+
+    def deal(self, player: str | None = None) -> Dealt:
+        """``d2d hand deal [PLAYER]`` (``rules.units.hands.Dealt``)."""
+        from d2d_cli.operations import hands
+
+        return hands.deal(self._s.target("hand", "deal", player), player)
+
+    def show(self, player: str) -> HandView:
+        """``d2d hand show PLAYER`` (``rules.units.hands.HandView``)."""
+        from d2d_cli.operations import hands
+
+        return hands.show(self._s.target("hand", "show", player), player)
+
+    def choose(self, unit: str, card: str) -> Choice:
+        """``d2d hand choose UNIT CARD``: face down; the journal never names the card
+        (``rules.units.hands.Choice``)."""
+        from d2d_cli.operations import hands
+
+        return hands.choose(self._s.target("hand", "choose", unit), unit, card)
+
+    def draw(self, player: str, n: int = 1) -> Drew:
+        """``d2d hand draw PLAYER [N]`` (``rules.units.hands.Drew``)."""
+        from d2d_cli.operations import hands
+
+        return hands.draw(self._s.target("hand", "draw", player, n), player, n)
+
+    def gain(self, player: str) -> Drew:
+        """``d2d hand gain PLAYER``: Gain:A (``rules.units.hands.Drew``)."""
+        from d2d_cli.operations import hands
+
+        return hands.gain(self._s.target("hand", "gain", player), player)

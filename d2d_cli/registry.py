@@ -63,6 +63,8 @@ GROUPS: dict[str, Group] = {
                  "out.", True),
     "sim": Group("sim", "Play a scene to its end N times: each faction's chance of its "
                  "goal.", False),
+    "hand": Group("hands", "The Players' Conflict hands ([rules] hands = \"d2d\"): deal, "
+                  "show, choose face down.", True),
     "play": Group("play", "An interactive shell on one session: every command without the "
                   "d2d prefix, answered at once.", False),
     "serve": Group("serve", "The table on the players' screens: a live page on the LAN, "

@@ -35,11 +35,19 @@ def change(t: Target, step: Callable[[dict[str, units.Unit], Options], Any],
 
 def new(t: Target, name: str, template: str | None = None, *,
         stats: dict[str, str | None] | None = None, archetype: str | None = None,
-        conception: dict[str, str | None] | None = None) -> ch.Sheet:
-    """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]``:
-    22 points among the four stats (``stats`` overrides the template's levels)."""
+        conception: dict[str, str | None] | None = None, faction: str | None = None,
+        player: str | None = None) -> ch.Sheet:
+    """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]
+    [--faction F] [--player P]``: 22 points among the four stats (``stats`` overrides the
+    template's levels)."""
+    from d2d_cli.rules.units import sides
+
     unit = ch.character(name, template, dict(stats or {}), archetype=archetype,
                         conception=dict(conception or {}))
+    unit.faction = units.check_faction(faction)
+    who = sides.check_player(player)
+    if who is not None:
+        unit.extra["player"] = who
     result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
     return result
 
@@ -86,7 +94,8 @@ def export(t: Target, name: str, fmt: str = "toml") -> Exported:
     data = t.read()
     unit = ch.find_character(units.roster(data), name)
     if fmt in ("toml", "json"):
-        text = record_text(unit.name, unit.to_state(), fmt)
+        # the character, not the table it sat at (rules.units.travel.TABLE_STATE)
+        text = record_text(unit.name, travel.portable(unit.to_state()), fmt)
     else:
         from d2d_cli import sheet
         from d2d_cli.rules.core.result import to_json
@@ -156,11 +165,23 @@ def _no_constant(word: str) -> Any:
 
 
 def import_(t: Target, file: str, *, rename: str | None = None,
-            replace: bool = False) -> travel.Imported:
-    """``d2d char import FILE [--rename NEW | --replace]``: a character exported from any
-    session onto this one's roster."""
+            replace: bool = False, faction: str | None = None, player: str | None = None,
+            place: tuple[str, str] | None = None) -> travel.Imported:
+    """``d2d char import FILE [--rename NEW | --replace] [--faction F] [--player P]
+    [--place SPACE FACING]``: a character exported from any session onto this one's
+    roster, without the table state it left behind; placed on the map only with
+    ``place``."""
     name, state = read_record(file)
-    result: travel.Imported = change(
-        t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,
-                                          replace=replace))
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        opts = t.options(tx.data)
+        result = travel.admit(roster, name, state, file, opts, rename=rename,
+                              replace=replace, faction=faction, player=player)
+        if place is not None:
+            from d2d_cli.rules.board.grid import board_of
+            from d2d_cli.rules.board.placement import place as put
+
+            put(board_of(tx.data), roster[result.name], place[0], place[1])
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     return result

@@ -26,14 +26,60 @@ def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
     table = cards(card)
     if sides == ["chart"]:
         return rules.chart_result(opts.conflict_chart, table)
-    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
-                    skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
-                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
-                    target_action=opts.target_action, opts=opts)
+    def asked(typed: list[str], data: dict[str, Any]) -> Any:
+        return rules.ask(typed, data, table, level_a=level_a, level_b=level_b, terms=terms,
+                         skill=skill, rival_skill=rival_skill,
+                         obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
+                         fate_orientation=opts.fate_orientation,
+                         level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
+                         target_action=opts.target_action, opts=opts)
+
+    if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
+        played = _from_hands(t, sides, opts, table, asked)
+        if played is not None:
+            return played
+    ask = asked(sides, data)
     result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
                       else ask.resolve(None))
     return result
+
+
+def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
+                asked: Any) -> Result | None:
+    """A Conflict whose cards come from the Players' hands (``[rules] hands = "d2d"``):
+    ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
+    (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
+    (rules.units.hands.settle), in the same journal entry as the Fate cards revealed.
+    None when no side's card comes from a hand."""
+    from d2d_cli.operations import reveals
+    from d2d_cli.rules.combat.conflict import Conflict
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+    from d2d_cli.rules.units.roster import roster_view
+
+    with t.edit() as tx:
+        typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
+                                              opts.hands, opts.narrator_hand)
+        if not plays:
+            return None
+        ask = asked(typed, tx.data)
+        if ask.reveals:
+            with reveals(tx if table is None else None, table) as reveal:
+                out = ask.resolve(reveal)
+            t.revealed = list(reveal.used)
+            tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+        else:
+            out = ask.resolve(None)
+        if not isinstance(out, Conflict):  # the Cover reveal named an obstacle: no cards
+            return out  # move (and a face-down card stays down)
+        held = hands.hands_of(tx.data)
+        moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
+                                           tuple(e.key for e in out.effects.b)),
+                             (out.side_a.unit, out.side_b.unit), tx.rng())
+        tx.put("players", hands.state_of(held))
+        said = "; ".join(hands.said(m) for m in moves)
+        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+        return replace(out, hands=moves)
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:

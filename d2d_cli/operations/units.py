@@ -11,10 +11,17 @@ from d2d_cli.rules.units import roster as units
 
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
-        skills: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
-    """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…``."""
+        skills: list[str] | None = None, faction: str | None = None,
+        player: str | None = None) -> units.UnitRow:
+    """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…
+    [--faction F] [--player P]``."""
+    from d2d_cli.rules.units import sides
+
     unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
                           skills or [], faction)
+    who = sides.check_player(player)
+    if who is not None:
+        unit.extra["player"] = who
     result: units.UnitRow = roster_change(t, lambda roster: units.add(roster, unit))
     return result
 
@@ -80,3 +87,27 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
     opts = t.options(t.read())
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
                                                           arg, range_, opts))
+
+
+def side(t: Target, name: str, *, faction: str | None = None, player: str | None = None,
+         no_faction: bool = False) -> Any:
+    """``d2d unit side NAME [--faction F | --no-faction] [--player P]``: the unit's side
+    and who plays it (a ``rules.units.sides.SideRow``; ``--player Non-Player`` makes it a
+    Non-Player again)."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.units import sides
+
+    if faction is None and player is None and not no_faction:
+        raise BadInput("give --faction F, --no-faction or --player P (Non-Player for none)")
+    if faction is not None and no_faction:
+        raise BadInput("--faction and --no-faction: give one")
+    with t.edit() as tx:
+        table = dict(tx.data.get("units", {}))
+        real = units.find(units.roster_view(tx.data), name).name
+        state = dict(table[real])
+        result = sides.set_side(state, real, faction=faction, player=player,
+                                clear_faction=no_faction)
+        table[real] = state
+        tx.put("units", table)
+        tx.summary = result.summary
+    return result

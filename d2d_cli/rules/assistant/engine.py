@@ -23,6 +23,7 @@ from d2d_cli.rules.time import rounds, tasks, turns
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
+from d2d_cli.rules.units import sides
 
 if TYPE_CHECKING:
     import random
@@ -55,9 +56,9 @@ class Player:
 
 def player_of(unit: dict[str, Any]) -> str | None:
     """The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units
-    don't have hands, so they always choose Stay")."""
-    p = unit.get("player")
-    return None if p in (None, NON_PLAYER) else str(p)
+    don't have hands, so they always choose Stay"): ``rules.units.sides``, the one
+    answer."""
+    return sides.player_of(unit)
 
 
 @record

@@ -106,6 +106,12 @@ OPTIONS: tuple[Option, ...] = (
            'Win"'),
     Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
            '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
+    # issue 31: who holds the Players' Conflict cards (rules/units/hands.py).
+    Option("hands", "table", '"table" or "d2d"', _one_of("table", "d2d"),
+           '000 l.205 "This randomized deck can be used at any time instead of using cards '
+           'from your hand"'),
+    Option("narrator_hand", False, "true or false", _boolean,
+           '000 l.401 "Each player (including Narrators if any) maintain a hand of cards"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -142,6 +148,8 @@ class Options:
     hit_location: str = "001"
     target_action: str = "001"
     days_heal: str = "rounds"
+    hands: str = "table"
+    narrator_hand: bool = False
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

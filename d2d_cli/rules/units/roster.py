@@ -236,6 +236,7 @@ class UnitRow(Result):
     target: str | None
     skills: dict[str, int]
     faction: str | None
+    player: str | None  # who plays it; None: a Non-Player (rules.units.sides)
     zero: tuple[str, ...]
     # The journal's one-line summary of the change that produced this row (not JSON).
     summary: str = hidden("")
@@ -249,7 +250,14 @@ def row_values(unit: Unit) -> dict[str, Any]:
         base_stats=base_stats(unit), conditions=dict(unit.conditions),
         crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
         move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
-        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit, eff)))
+        skills=dict(unit.skills), faction=unit.faction, player=_player(unit),
+        zero=tuple(zero_stats(unit, eff)))
+
+
+def _player(unit: Unit) -> str | None:
+    from d2d_cli.rules.units.sides import player_of  # the one answer
+
+    return player_of(unit)
 
 
 def status_row(unit: Unit, summary: str = "") -> UnitRow:
