@@ -15,19 +15,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-HANDS = """
-[players.Player1]
-deck = ["2C", "3C"]
-hand = ["7S", "QH", "KD"]
-discard = ["9C"]
-
-[players.Player1.chosen]
-unit = "Archer"
-card = "QHv"
-
-[players.Player2]
-hand = ["AD", "RW"]
-"""
+# The hands d2d holds ([rules] hands = "d2d", issue 31), stacked to known cards; Player1
+# then chooses QH Lower face down for the Archer.
+HANDS = {"Player1": ["7S", "QH", "KD"], "Player2": ["AD", "RW"]}
 # Cards held in hands above (and the face-down choice): never on the public page.
 HIDDEN = ("7S", "QH", "KD", "AD", "QHv")
 
@@ -37,15 +27,36 @@ def d2d(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
                           text=True, timeout=60, env={**os.environ, **(env or {})})
 
 
+def stack_hands(path: Path, hands: dict[str, list[str]]) -> None:
+    """Give each Player exactly this hand, the rest of their 54 cards in the deck."""
+    from d2d_cli import session
+    from d2d_cli.rules.deck.cards import full_deck, parse_card
+
+    with session.edit(path, "test: stack the hands") as tx:
+        table = dict(tx.data["players"])
+        for player, hand in hands.items():
+            held = {parse_card(c).face for c in hand}
+            table[player] = {"deck": [c.code for c in full_deck() if c.face not in held],
+                             "hand": [parse_card(c).code for c in hand], "discard": []}
+        tx.put("players", table)
+
+
 def table(tmp_path: Path, hands: bool = True) -> Path:
-    """combat1 after a round start, with the Fate deck's discards emptied (so that no
-    card of a hand is also a public discard) and two Players' hands."""
+    """combat1 under [rules] hands = "d2d" after a round start, the Fate deck shuffled
+    (no public discard shares a face with a hand), two Players' hands stacked and one
+    card chosen face down (through the command, as a player would)."""
     path = tmp_path / "table.toml"
+    done = d2d("--session", str(path), "--seed", "5", "fate", "status")
+    assert done.returncode == 0, done.stderr
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("[rules]\n", '[rules]\nhands = "d2d"\n', 1), "utf-8")
     for args in (("scene", "load", "combat1"), ("round", "start"), ("fate", "shuffle")):
         done = d2d("--session", str(path), "--seed", "5", *args)
         assert done.returncode == 0, done.stderr
     if hands:
-        path.write_text(path.read_text("utf-8") + HANDS, "utf-8")
+        stack_hands(path, HANDS)
+        done = d2d("--session", str(path), "hand", "choose", "Archer", "QHv")
+        assert done.returncode == 0, done.stderr
     return path
 
 

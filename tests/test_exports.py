@@ -169,12 +169,12 @@ def test_a_bad_format_or_folder_changes_nothing(d2d: Any, tmp_path: Path) -> Non
 
 
 def test_the_served_states_match_their_schemas(d2d: Any, tmp_path: Path) -> None:
-    from tests.serve_helpers import HANDS
+    from tests import serve_helpers
 
-    path = story_session(d2d, tmp_path)
-    path.write_text(path.read_text("utf-8") + HANDS, "utf-8")
+    path = serve_helpers.table(tmp_path)  # hands held by d2d, one card chosen face down
+    d2d.ok("--session", path, "oracle", "Is the gate open?")
     data = session.read(path)
-    state = project.public(data, session.log(path, 30), "story")
+    state = project.public(data, session.log(path, 30), "table")
     valid(state, "state")
     valid(project.BLANK, "state")
     for name in ("Player1", "Player2"):

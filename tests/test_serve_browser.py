@@ -84,24 +84,42 @@ def test_the_public_page_is_live(browser: Any, served: h.Served, tmp_path: Path,
         html = page.content()
         for card in h.HIDDEN:
             assert card not in html, card
-        assert "3 cards in hand" in page.inner_text("#players")
+        # round end's Draw gave each Player a card (issue 31): counts only, never which
+        assert page.inner_text("#players").splitlines() == [
+            "Player1: 3 cards in hand · card chosen", "Player2: 3 cards in hand"]
         assert errors == []  # no script blocked by the Content-Security-Policy
     finally:
         page.close()
 
 
-def test_a_players_page_shows_their_hand(browser: Any, served: h.Served) -> None:
+def test_a_player_chooses_a_card_on_their_phone_and_conflict_uses_it(
+        browser: Any, served: h.Served, tmp_path: Path) -> None:
+    import json
+
     page = _page(browser, "phone")
+    expect = _expect()
     try:
         page.goto(served.players["Player1"])
-        _expect()(page.locator("#hand button")).to_have_count(3)
-        assert page.inner_text("#hand").split() == ["7S", "QH", "KD"]
+        expect(page.locator("#hand button")).to_have_count(2)
+        assert page.inner_text("#hand").split() == ["7S", "KD"]
         assert page.text_content("#chosen") == "Face down for Archer: QHv"
         assert "AD" not in page.content()  # Player2's cards
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "player-phone.png"), full_page=True)
+        page.click("#hand button:text-is('7S')")
+        page.click("#up")
+        page.click("#go")
+        expect(page.locator("#msg")).to_have_text("Chosen face down: 7S^")
+        expect(page.locator("#chosen")).to_have_text("Face down for Archer: 7S^")
+        expect(page.locator("#hand button")).to_have_count(2)  # QH came back, 7S went
+        assert sorted(page.inner_text("#hand").split()) == ["KD", "QH"]
+        page.screenshot(path=str(ARTIFACTS / "player-phone-chosen.png"), full_page=True)
     finally:
         page.close()
+    done = h.d2d("--session", str(tmp_path / "table.toml"), "conflict", "Archer",
+                 "Goblin Scout", "--skill", "Ranged", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["side_a"]["card"]["code"] == "7S^"
 
 
 def test_blank_screens_in_the_browser(browser: Any, served: h.Served) -> None:

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests import serve_helpers as h
+
+
+def until(check: Callable[[], bool], seconds: float = 3) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, "the page did not follow within the time"
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -58,14 +65,15 @@ def test_no_hand_card_or_choice_on_the_public_page_stream_or_state(served: h.Ser
             for card in h.HIDDEN:
                 assert card.encode() not in text, card
         players = {p["name"]: p for p in json.loads(state)["players"]}
-        assert (players["Player1"]["hand"], players["Player1"]["ready"]) == (3, True)
+        # the chosen card has left the hand: two in it, one face down (which: unsaid)
+        assert (players["Player1"]["hand"], players["Player1"]["ready"]) == (2, True)
     finally:
         stream.close()
 
 
 def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> None:
     mine = served.state("Player1")
-    assert [c["face"] for c in mine["hand"]] == ["7S", "QH", "KD"]
+    assert [c["face"] for c in mine["hand"]] == ["7S", "KD"]
     assert mine["chosen"] == {"unit": "Archer", "card": "QHv"}
     other = served.state("Player2")
     assert [c["face"] for c in other["hand"]] == ["AD", "RW"] and other["chosen"] is None
@@ -74,6 +82,68 @@ def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> N
         assert stream.next() == other
     finally:
         stream.close()
+
+
+def test_a_player_chooses_face_down_from_their_page_and_conflict_uses_it(
+        served: h.Served, tmp_path: Path) -> None:
+    """The one write: the same operation as ``d2d hand choose`` (journalled, undoable);
+    the public stream says only that a card is chosen."""
+    stream = h.Stream(served)
+    try:
+        assert {p["name"]: p["ready"] for p in stream.next()["players"]} == {
+            "Player1": True, "Player2": False}
+        status, _, body = served.get(
+            served.path("/choose", "Player2"), "POST", {"Content-Type": "application/json"},
+            json.dumps({"unit": "Thief", "card": "ADv"}).encode())
+        assert (status, json.loads(body)) == (200, {"ok": True, "unit": "Thief",
+                                                    "card": "ADv"})
+        s = stream.next(timeout=3)
+        assert {p["name"]: p["ready"] for p in s["players"]} == {"Player1": True,
+                                                                 "Player2": True}
+        assert b"ADv" not in b"".join(stream.raw)
+    finally:
+        stream.close()
+    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv"}
+    session = str(tmp_path / "table.toml")
+    log = json.loads(h.d2d("--session", session, "session", "log", "1", "--json").stdout)
+    assert log["result"]["entries"][0]["command"].startswith("hand choose Thief")
+    assert "AD" not in json.dumps(log)  # the journal never names the card
+    # undone and redone like any change, and the page follows
+    assert h.d2d("--session", session, "session", "undo").returncode == 0
+    until(lambda: served.state("Player2")["chosen"] is None)
+    assert h.d2d("--session", session, "session", "redo").returncode == 0
+    until(lambda: served.state("Player2")["chosen"] is not None)
+    # Player1 changes their mind on the page (QHv goes back to the hand): d2d conflict
+    # reveals the card chosen there
+    status, _, _ = served.get(
+        served.path("/choose", "Player1"), "POST", {"Content-Type": "application/json"},
+        json.dumps({"unit": "Archer", "card": "KDv"}).encode())
+    assert status == 200
+    done = h.d2d("--session", session, "conflict", "Archer", "Goblin Scout", "--skill",
+                 "Ranged", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["side_a"]["card"]["code"] == "KDv"
+    until(lambda: served.state("Player1")["chosen"] is None)  # played: revealed
+    assert [c["face"] for c in served.state("Player1")["hand"]] == ["7S", "QH"]
+
+
+def test_a_choice_outside_the_players_hand_or_units_is_refused(served: h.Served,
+                                                               tmp_path: Path) -> None:
+    before = (tmp_path / "table.toml").read_bytes()
+    for unit, card, why in (("Thief", "7S^", b"not in"), ("Archer", "ADv", b"not one of"),
+                            ("Thief", "nonsense", b"not a card")):
+        status, _, body = served.get(
+            served.path("/choose", "Player2"), "POST", {"Content-Type": "application/json"},
+            json.dumps({"unit": unit, "card": card}).encode())
+        assert status == 400 and why in body, body
+    for headers, payload in (({"Content-Type": "text/plain"}, b'{"unit":"Thief"}'),
+                             ({"Content-Type": "application/json"}, b"[1"),
+                             ({"Content-Type": "application/json",
+                               "Origin": "http://evil.example"},
+                              b'{"unit":"Thief","card":"ADv"}')):
+        status, _, _ = served.get(served.path("/choose", "Player2"), "POST", headers, payload)
+        assert status in (400, 403)
+    assert (tmp_path / "table.toml").read_bytes() == before
 
 
 def test_tokens_are_required_on_every_route(served: h.Served) -> None:

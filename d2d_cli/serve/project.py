@@ -45,13 +45,13 @@ def _list(value: Any) -> list[Any]:
 
 
 def player_names(data: dict[str, Any]) -> list[str]:
-    """Every Player: the ``[players]`` tables and the units' ``player``, in that order."""
-    names = [str(n) for n in _table(data, "players") if n != NON_PLAYER]
-    for unit in _table(data, "units").values():
-        who = unit.get("player") if isinstance(unit, dict) else None
-        if isinstance(who, str) and who not in names and who != NON_PLAYER:
-            names.append(who)
-    return names
+    """Every Player (``rules.units.sides.players``), then any other hand's holder the
+    ``[players]`` table names (the Narrator's, with ``[rules] narrator_hand``)."""
+    from d2d_cli.rules.units import sides
+
+    names = sides.players(data)
+    return names + [str(n) for n in _table(data, "players")
+                    if n not in names and n != NON_PLAYER]
 
 
 def _prob(p: Fraction) -> dict[str, Any]:
@@ -161,7 +161,7 @@ def _log(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any], list[Any]]:
     from d2d_cli.rules.core.result import to_json
     from d2d_cli.rules.overview.dashboard import dashboard
-    from d2d_cli.rules.units import status_bar
+    from d2d_cli.rules.units import sides, status_bar
 
     where = status_bar.map_of(data)
     opts = _options(data)
@@ -169,9 +169,8 @@ def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any],
     raw = _table(data, "units")
     units = []
     for row in dash.units:
-        player = raw.get(row.name, {}).get("player") if isinstance(raw.get(row.name),
-                                                                   dict) else None
-        player = player if isinstance(player, str) and player != NON_PLAYER else None
+        spec = raw.get(row.name)
+        player = sides.player_of(spec) if isinstance(spec, dict) else None
         conditions = [f"{k} {v}" if v not in (True, 1) else k
                       for k, v in row.conditions.items() if v]
         units.append({"name": row.name, "faction": row.faction, "player": player,
@@ -248,8 +247,9 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
     from d2d_cli.rules.deck.cards import parse_card
 
     h = _hands(data).get(name, {"deck": [], "hand": [], "discard": [], "chosen": None})
-    raw = _table(data, "units")
-    mine = [u for u, spec in raw.items() if isinstance(spec, dict) and spec.get("player") == name]
+    from d2d_cli.rules.units import sides
+
+    mine = sides.units_of(data, name)
 
     def card(code: str) -> dict[str, Any]:
         try:

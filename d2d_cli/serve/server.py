@@ -148,17 +148,12 @@ class Table:
         """A player's face-down choice, through the command's own operation (journalled,
         under the session's lock, undoable). Only that player's units may choose."""
         from d2d_cli import session
+        from d2d_cli.operations import hands
+        from d2d_cli.rules.units import sides
 
-        data = self.target.read()
-        spec = data.get("units", {}).get(unit)
-        if not isinstance(spec, dict) or spec.get("player") != player:
+        if unit not in sides.units_of(self.target.read(), player):
             raise BadInput(f"{unit!r} is not one of {player}'s units")
-        try:
-            from d2d_cli.operations import hands  # type: ignore[attr-defined]
-        except ImportError:
-            raise BadInput("this d2d keeps no hands yet (issue 31)") from None
-        label = f"hand choose {unit!r} (from {player}'s page)"
-        t = Target(self.target.spec, None, label)
+        t = Target(self.target.spec, None, "hand choose")  # choose labels it, never the card
         with self.write_lock, session.deferred() as scope:
             hands.choose(t, unit, card)
             scope.commit()
