@@ -250,24 +250,43 @@ def _version(value: bool) -> None:
 
 def _completion(install: bool) -> Any:
     """``--show-completion [SHELL]`` / ``--install-completion [SHELL]``: the shell is
-    detected when not given (Typer's own options take no shell name)."""
+    detected when not given (Typer's own options take no shell name). The script is the
+    one the shell's completion class gives (d2d_cli/completion.py)."""
 
     def callback(ctx: typer.Context, param: Any, value: str | None) -> None:
         if value is None or ctx.resilient_parsing:
             return
-        if value == "auto":
-            value = None
-        compat.completion_init()  # before the installer: it writes the script compat fixed
-        if install:
-            compat.install_completion(ctx, param, value or True)
+        from d2d_cli import completion
+
         prog = ctx.find_root().info_name or "d2d"
-        shell = value or compat.shell_name() or "bash"
-        script = compat.completion_script(prog, COMPLETE_VAR, shell)
+        shell = (None if value == "auto" else value) or completion.detect_shell()
+        if install:
+            if shell is None:
+                raise BadInput("the shell could not be detected: name it "
+                               "(--install-completion bash, zsh, fish or powershell)")
+            _install_completion(ctx.find_root().command, prog, shell)
+        text = completion.script(ctx.find_root().command, prog, COMPLETE_VAR,
+                                 shell or "bash")
         # zsh reads '#compdef' only on a completion file's first line: no blank line first.
-        typer.echo(script.strip("\n"))
+        typer.echo(text)
         raise typer.Exit()
 
     return callback
+
+
+def _install_completion(root: Any, prog: str, shell: str) -> None:
+    """Typer's installer writes the script where the shell loads it (and the lines that
+    load it into the rc file); for the shells whose class is d2d's, the file it wrote
+    is then the script that class gives."""
+    from d2d_cli import completion
+
+    text = completion.script(root, prog, COMPLETE_VAR, shell)  # refuses an unknown shell
+    path = compat.install_completion(shell, prog, COMPLETE_VAR)
+    if shell in completion.OWN_SHELLS:
+        path.write_text(text, encoding="utf-8")
+    typer.secho(f"{shell} completion installed in {path}", fg="green")
+    typer.echo("Completion will take effect once you restart the terminal")
+    raise typer.Exit()
 
 
 COMPLETE_VAR = "_D2D_COMPLETE"
@@ -337,7 +356,6 @@ def main(argv: list[str] | None = None, env: env.Environment | None = None) -> i
     """Run one command line; its exit code. ``env``: the Environment to run it in
     (d2d_cli/env.py; a test's double), default the current one."""
     if COMPLETE_VAR in os.environ:  # a shell asks for completions: Typer's formats
-        compat.completion_init()
         from d2d_cli import completion
 
         completion.register()  # bash gets its names escaped (d2d_cli/completion.py)
