@@ -153,21 +153,23 @@ def _normalise(text: str, folder: Path) -> str:
     return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", "<time>", text)
 
 
-def _recorded(stdout: str, exit_code: int) -> str:
-    """One line per command: its JSON envelope, or any other output as a JSON string."""
+def recorded(line: str, exit_code: int, stdout: str, folder: Path) -> str:
+    """A line of combat1.jsonl: the line, its exit code, and its JSON envelope (or any
+    other output as one JSON string)."""
     text = stdout.strip()
     if not text:
-        return json.dumps({"exit": exit_code})
-    if "\n" in text:
-        return json.dumps(text, ensure_ascii=False)
-    return text
+        text = json.dumps({"exit": exit_code})
+    elif "\n" in text:
+        text = json.dumps(text, ensure_ascii=False)
+    return f"{line}\t{exit_code}\t{_normalise(text, folder)}"
 
 
-def argv_of(line: str, folder: Path) -> tuple[list[str], str | None]:
-    """The arguments after ``d2d --session FILE`` for one transcript line, and its stdin."""
+def argv_of(line: str, folder: Path, *, as_json: bool = True) -> tuple[list[str], str | None]:
+    """The arguments after ``d2d --session FILE`` for one transcript line (``--json``
+    added where the command takes it), and its stdin."""
     line, _, stdin = line.partition(_STDIN)
     words = shlex.split(line.replace("{tmp}", str(folder)))
-    if not any(w in NO_JSON for w in words):
+    if as_json and not any(w in NO_JSON for w in words):
         words.append("--json")
     return words, (stdin.replace(" ;; ", "\n") + "\n" if stdin else None)
 
@@ -188,8 +190,7 @@ def transcript() -> list[str]:
             words, stdin = argv_of(line, folder)
             res = runner.invoke(app, ["--session", str(session), *words], env=environ,
                                 input=stdin)
-            recorded = _recorded(res.stdout, res.exit_code)
-            out.append(f"{line}\t{res.exit_code}\t{_normalise(recorded, folder)}")
+            out.append(recorded(line, res.exit_code, res.stdout, folder))
     return out
 
 
