@@ -86,8 +86,12 @@ class D2DGroup(HelpWhenBare, TyperGroup):
     # Where a usage error sends the reader; ``d2d play`` sets "type '{help}'" on
     # the root it runs its lines through (its lines have no "d2d" and no --help habit).
     help_hint = "see '{path} --help'"
-    # Built commands, per process: inside ``d2d play`` each group is built once.
-    _built: dict[str, Any] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The groups this root built: inside ``d2d play`` (one root for every line)
+        # each group is built once. Another root (a test's) builds its own.
+        self._built: dict[str, Any] = {}
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(GROUPS)
@@ -163,13 +167,13 @@ class D2DGroup(HelpWhenBare, TyperGroup):
                 if code == 0:
                     pending.commit()
         except D2DError as e:
-            render.error(here.command, e.kind, e.message, as_json=as_json)
+            render.error(here.command, e.kind, e.message, as_json=as_json, here=here)
             code = e.exit_code
         except typer.Abort:
             here.stderr.write("d2d: aborted\n")
             code = 1
         except Exception as e:
-            code = _unexpected(e, as_json=as_json, debug=debug)
+            code = _unexpected(e, here, as_json=as_json, debug=debug)
         else:
             if code == 0:
                 _flush(here, out)
@@ -199,7 +203,7 @@ def _flush(here: env.Environment, out: list[str]) -> None:
             os.dup2(devnull, here.stdout.fileno())
 
 
-def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
+def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool) -> int:
     if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
         ctx = getattr(e, "ctx", None)
@@ -208,9 +212,9 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
             command = ctx.command_path.partition(" ")[2]
             message += " (" + hint.format(path=ctx.command_path,
                                           help=f"help {command}".strip()) + ")"
-            if render.current_command() is None:  # raised before the command ran
-                render.begin(ctx.command_path.partition(" ")[2] or None)
-        render.error(render.current_command(), "usage", message, as_json=as_json)
+            if here.command is None:  # raised before the command ran
+                here.command = ctx.command_path.partition(" ")[2] or None
+        render.error(here.command, "usage", message, as_json=as_json, here=here)
         return e.exit_code
     if isinstance(e, BrokenPipeError):
         return 1
@@ -218,20 +222,18 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         # File-system trouble outside the session module (which names its own as exit 3):
         # a file the user named, e.g. `char export -o` — bad input, one line naming it.
         why = "it is a directory" if isinstance(e, IsADirectoryError) else e.strerror or e
-        render.error(render.current_command(), "bad_input", f"{e.filename}: {why}",
-                     as_json=as_json)
+        render.error(here.command, "bad_input", f"{e.filename}: {why}", as_json=as_json,
+                     here=here)
         return 2
-    err = env.current().stderr
     if debug:
         import traceback
 
-        traceback.print_exc(file=err)
+        traceback.print_exc(file=here.stderr)
     message = f"internal error: {type(e).__name__}: {e}"
-    render.error(render.current_command(), "internal", message, as_json=as_json)
+    render.error(here.command, "internal", message, as_json=as_json, here=here)
     if not debug:
-        err.write("d2d: rerun with --debug to see the traceback\n")
+        here.stderr.write("d2d: rerun with --debug to see the traceback\n")
     return 1
-
 
 
 def did_you_mean(word: str, names: list[str]) -> str:
@@ -242,9 +244,10 @@ def did_you_mean(word: str, names: list[str]) -> str:
     return f" Did you mean {matches[0]!r}?" if matches else ""
 
 
-def _version(value: bool) -> None:
+def _version(ctx: typer.Context, value: bool) -> None:
     if value:
-        env.current().stdout.write(f"d2d {__version__}\n")
+        here = ctx.obj.env if isinstance(ctx.obj, Settings) and ctx.obj.env else env.current()
+        here.stdout.write(f"d2d {__version__}\n")
         raise typer.Exit()
 
 
@@ -292,7 +295,23 @@ def _install_completion(root: Any, prog: str, shell: str) -> None:
 COMPLETE_VAR = "_D2D_COMPLETE"
 _SHELL_HELP = "bash, zsh, fish or powershell (default: this shell)."
 
-app = typer.Typer(
+class RootApp(typer.Typer):
+    """The ``d2d`` Typer app; it owns the Click group built from it (:meth:`root`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._root_group: Any = None
+
+    def root(self) -> Any:
+        """The root Click group (a :class:`D2DGroup`), built on first use and kept by
+        this app: ``d2d play`` runs every line through the one group (its groups built
+        once); a test that wants a fresh one builds it, ``typer.main.get_command(app)``."""
+        if self._root_group is None:
+            self._root_group = typer.main.get_command(self)
+        return self._root_group
+
+
+app = RootApp(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
@@ -341,15 +360,9 @@ def root(
                        run=given.run, root=given.root, env=given.env)
 
 
-_root: Any = None
-
-
 def root_command() -> Any:
-    """The root Click group, built once per process (``d2d play`` reuses it per line)."""
-    global _root
-    if _root is None:
-        _root = typer.main.get_command(app)
-    return _root
+    """The root Click group of :data:`app` (``app.root()``: built once, kept by the app)."""
+    return app.root()
 
 
 def main(argv: list[str] | None = None, env: env.Environment | None = None) -> int:
