@@ -8,6 +8,7 @@ import re
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,7 @@ def test_the_lazy_builders_make_what_typer_makes() -> None:
     from d2d_cli import cli
     from d2d_cli.commands.fate import app
 
-    whole = typer.main.get_command(app)
+    whole: Any = typer.main.get_command(app)
     lazy = cli.lazy_group(compat.group_info(app), app)
     assert type(lazy) is type(whole) and lazy.help == whole.help
     assert sorted(lazy.commands) == sorted(whole.commands)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,12 +108,14 @@ def test_the_root_keeps_its_own_state_on_its_objects_not_in_module_or_class_glob
 
     assert not hasattr(cli, "_root") and "_built" not in vars(cli.D2DGroup)
     assert cli.root_command() is cli.app.root() is cli.app.root()
-    first, second = cli.app.root(), typer.main.get_command(cli.app)
+    first: Any = cli.app.root()
+    second: Any = typer.main.get_command(cli.app)
     ctx = typer.Context(first)
     fate = first.get_command(ctx, "fate")
     assert first.get_command(ctx, "fate") is fate  # built once per root
     assert second.get_command(typer.Context(second), "fate") is not fate
-    assert "fate" not in typer.main.get_command(cli.app)._built
+    third: Any = typer.main.get_command(cli.app)
+    assert "fate" not in third._built
 
 
 def test_the_root_writes_errors_and_the_version_to_the_environment_it_was_given(

@@ -184,8 +184,12 @@ def transcript() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         session = folder / "combat1.toml"
-        # COLUMNS: the human output of play and the tour is as wide on every machine.
-        environ = {"D2D_DATA_DIR": str(folder / "data"), "COLUMNS": "80"}
+        # The human output of play and the tour is as wide, and as plain, on every
+        # machine: 80 columns, none of the variables Rich reads to style a pipe.
+        environ: dict[str, str | None] = {
+            "D2D_DATA_DIR": str(folder / "data"), "COLUMNS": "80",
+            **dict.fromkeys(("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+                             "JUPYTER_COLUMNS", "NO_COLOR"))}
         for line in LINES.strip().splitlines():
             words, stdin = argv_of(line, folder)
             res = runner.invoke(app, ["--session", str(session), *words], env=environ,
