@@ -131,7 +131,7 @@ def serve(session: Path, *extra: str) -> Iterator[Served]:
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         assert ready, "d2d serve printed no URL within 30 s"
-        first = json.loads(proc.stdout.readline())
+        first = json.loads(proc.stdout.readline())["result"]
         yield Served(proc, first["url"], first["players"])
     finally:
         if proc.poll() is None:

@@ -28,8 +28,8 @@ def serve(
     """Serve the session's public table as a live page (it changes within a second of
     any command), and each Player's own page with their hand, where they choose a card
     face down. The first line printed is the page's URL with its token (with --json, one
-    JSON object: url, urls, players). Type b and Enter to blank the players' screens (and
-    again to show them), q or Ctrl-C to stop.
+    JSON object whose result holds url, urls, players). Type b and Enter to blank the
+    players' screens (and again to show them), q or Ctrl-C to stop.
 
     Example: d2d serve --lan
     """
@@ -49,7 +49,8 @@ def serve(
     def announce() -> None:
         public, mine = server.urls(srv, addresses)
         if json:
-            out.write(_json.dumps({"url": public[0], "urls": public, "players": mine}) + "\n")
+            result = {"url": public[0], "urls": public, "players": mine}
+            out.write(_json.dumps({"ok": True, "command": "serve", "result": result}) + "\n")
         else:
             out.write(public[0] + "\n")
             for u in public[1:]:
