@@ -1,9 +1,9 @@
 """``d2d serve``: the standard library's ``ThreadingHTTPServer`` and Server-Sent Events
 (docs/serve.md has the security model).
 
-One thread watches the session file and its journal (their size, mtime and inode, every
-``POLL`` seconds); on a change it projects the session again (:mod:`.project`) and wakes
-every open stream, which sends its page's whole state. A page that (re)connects gets
+One thread watches the session file (its size, mtime and inode, every ``POLL``
+seconds); on a change it projects the session again (:mod:`.project`) and wakes every
+open stream, which sends its page's whole state. A page that (re)connects gets
 the whole state at once, so a phone waking up misses nothing.
 
 Fixed routes only, each behind the run's token (``t``), a player's routes also behind
@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
@@ -65,20 +64,20 @@ class Table:
         self.log = log or sys.stderr
         self.error: str | None = None
         self.new_players: list[str] = []
-        self._seen: tuple[Any, ...] | None = None
+        self._seen: tuple[int, int, int] | None = None
 
     # -- reading ----------------------------------------------------------------------
 
-    def _stamp(self) -> tuple[Any, ...]:
-        path = self.target.path()
-        out: list[Any] = []
-        for p in (path, Path(str(path) + ".journal")):
-            try:
-                st = os.stat(p)
-                out.append((st.st_mtime_ns, st.st_size, st.st_ino))
-            except OSError:
-                out.append(None)
-        return tuple(out)
+    def _stamp(self) -> tuple[int, int, int] | None:
+        """The session file's mtime, size and inode. Only the session file: d2d appends
+        to the journal *before* it renames the new session into place, so when the
+        session changes its journal entry is already there — watching the journal too
+        would show a state whose log is ahead of its data."""
+        try:
+            st = os.stat(self.target.path())
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def refresh(self) -> bool:
         """Project the session again; True when a page's state changed."""
