@@ -209,6 +209,20 @@ def test_the_narrator_blanks_the_screens(served: h.Served) -> None:
         stream.close()
 
 
+def test_open_streams_are_bounded(served: h.Served) -> None:
+    from d2d_cli.serve.server import MAX_CLIENTS
+
+    streams = [h.Stream(served) for _ in range(MAX_CLIENTS)]
+    try:
+        for s in streams:
+            assert s.next()["v"] == 1
+        status, _, body = served.get(served.path("/events"))
+        assert status == 503 and b"too many open pages" in body
+    finally:
+        for s in streams:
+            s.close()
+
+
 def test_q_stops_the_server_cleanly(tmp_path: Path) -> None:
     gen = h.serve(h.table(tmp_path, hands=False))
     served = next(gen)

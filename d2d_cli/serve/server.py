@@ -35,6 +35,7 @@ from d2d_cli.serve import page, project
 POLL = 0.2  # seconds between two looks at the session file
 KEEPALIVE = 15.0  # seconds between two comments on an idle stream
 MAX_CLIENTS = 64  # open event streams at once; more are refused (503)
+MAX_CONNECTIONS = 128  # connections at once (streams included); more are closed at once
 MAX_BODY = 2048  # bytes of a choice sent by a player's page
 ROUTES_GET = {"/", "/state.json", "/events", "/player", "/player/state.json",
               "/player/events"}
@@ -165,6 +166,25 @@ class Server(ThreadingHTTPServer):
     block_on_close = False
     table: Table
     hosts: frozenset[str]
+    slots: threading.BoundedSemaphore
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # One thread a connection, but never more than MAX_CONNECTIONS of them: a client
+        # that opens connections without end gets the rest closed, not more threads.
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -371,11 +391,13 @@ def start(target: Target, host: str, port: int, lan: list[str],
         raise BadInput(f"cannot listen on {host}:{port}: {e.strerror or e} (try --port 0)"
                        ) from None
     server.table = table
+    server.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
     real_port = server.server_address[1]
     names = {"127.0.0.1", "localhost", host.lower(), *lan}
     if host in ("0.0.0.0", ""):
         names |= set(lan_addresses())
-    server.hosts = frozenset(f"{n}:{real_port}" for n in names)
+    server.hosts = frozenset(f"[{n}]:{real_port}" if ":" in n else f"{n}:{real_port}"
+                             for n in names)
     return server
 
 
@@ -390,9 +412,9 @@ def urls(server: Server, addresses: list[str]) -> tuple[list[str], dict[str, str
 
 
 def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
-        announce: Callable[[], None], stop_after: float | None = None) -> int:
-    """Serve until Ctrl-C, SIGTERM, ``q`` on stdin (or ``stop_after`` seconds): the
-    watcher and the listener in threads, stdin's ``b`` toggling the blank screen."""
+        announce: Callable[[], None]) -> int:
+    """Serve until Ctrl-C, SIGTERM or ``q`` on stdin: the watcher and the listener in
+    threads, stdin's ``b`` toggling the blank screen."""
     import signal
 
     table = server.table
@@ -422,11 +444,8 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
-    deadline = None if stop_after is None else time.monotonic() + stop_after
     try:
         while not done.wait(0.25):
-            if deadline is not None and time.monotonic() > deadline:
-                break
             while table.new_players:
                 name = table.new_players.pop(0)
                 err.write(f"d2d serve: {name}'s page: {urls(server, addresses)[1][name]}\n")
