@@ -122,6 +122,27 @@ def test_a_player_chooses_a_card_on_their_phone_and_conflict_uses_it(
     assert json.loads(done.stdout)["result"]["side_a"]["card"]["code"] == "7S^"
 
 
+def test_names_from_files_are_shown_as_text_never_as_html(browser: Any, served: h.Served,
+                                                          tmp_path: Path) -> None:
+    """A unit's name comes from a file someone else wrote: it shows as the text it is."""
+    evil = "<img src=x onerror=alert(1)>"
+    done = h.d2d("--session", str(tmp_path / "table.toml"), "unit", "add", evil, "--body",
+                 "2x1", "--mind", "2x1", "--will", "2x1", "--speed", "2x0")
+    assert done.returncode == 0, done.stderr
+    page = _page(browser, "tv")
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(served.url)
+        expect = _expect()
+        expect(page.locator("#units")).to_contain_text(evil)
+        assert page.locator("#units img").count() == 0
+        page.wait_for_timeout(300)  # an onerror would have fired by now
+        assert dialogs == []
+    finally:
+        page.close()
+
+
 def test_blank_screens_in_the_browser(browser: Any, served: h.Served) -> None:
     page = _page(browser, "tv")
     try:

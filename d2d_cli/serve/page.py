@@ -39,6 +39,7 @@ th { color:var(--dim); font-weight:600; }
 ul { margin:0; padding-left:1.1rem; }
 .big { font-size:1.5rem; font-weight:700; }
 .dim { color:var(--dim); }
+.small { font-size:.8em; }
 .next { color:var(--accent); font-weight:700; }
 #map { width:100%; max-width:64rem; height:auto; background:#fff; border-radius:.4rem; }
 @media (max-width: 40rem) { td, th { padding:.1rem .2rem; font-size:.85rem; }
@@ -68,8 +69,16 @@ function el(tag, text, cls) {
 }
 function row(cells, tag) {
   const tr = el("tr");
-  for (const c of cells) tr.append(el(tag || "td", c));
+  for (const c of cells) {
+    if (c instanceof Node) { const td = el(tag || "td"); td.append(c); tr.append(td); }
+    else tr.append(el(tag || "td", c));
+  }
   return tr;
+}
+function named(name, side) {
+  const box = el("div", name);
+  box.append(el("div", side, "dim small"));
+  return box;
 }
 function fill(id, nodes) { const box = $(id); if (box) box.replaceChildren(...nodes); }
 function live(on) {
@@ -99,9 +108,9 @@ function render(s) {
   $("title").textContent = s.scene || s.session || "d2d";
   $("round").textContent = roundText(s.round);
   $("next").textContent = s.next && s.next.length ? "Next: " + s.next.join(", ") : "";
-  fill("units", [row(["Unit", "Side", "Move", "Actions", "Conditions", "Hand"], "th"),
-    ...s.units.map((u) => row([u.name, u.player ? u.faction + " \u00b7 " + u.player :
-        (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player",
+  fill("units", [row(["Unit", "Move", "Actions", "Conditions", "Hand"], "th"),
+    ...s.units.map((u) => row([named(u.name, u.player ? (u.faction || "") + " \u00b7 " +
+        u.player : (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player"),
       u.move_left === null ? (u.move === null ? "\u2013" : u.move) : u.move_left + "/" + u.move,
       u.actions_left === null ? "\u2013" : u.actions_left,
       u.conditions.join(", ") + (u.crits ? (u.conditions.length ? ", " : "") + u.crits +
