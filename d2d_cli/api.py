@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.units.characters import Sheet
     from d2d_cli.rules.units.hands import Choice, Dealt, Drew, HandView
     from d2d_cli.rules.units.roster import UnitRow
+    from d2d_cli.rules.units.sides import SideRow
     from d2d_cli.rules.units.travel import Characters, Imported
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
@@ -242,14 +243,27 @@ class _Unit(_Group):
     """``s.unit``: units on the board."""
 
     def add(self, name: str, *, body: str, mind: str, will: str, speed: str,
-            skills: list[str] | None = None, faction: str | None = None) -> UnitRow:
-        """``d2d unit add NAME --body … --skill "Close Combat=1"…`` (``UnitRow``)."""
+            skills: list[str] | None = None, faction: str | None = None,
+            player: str | None = None) -> UnitRow:
+        """``d2d unit add NAME --body … --skill "Close Combat=1"… [--faction F] [--player
+        P]`` (``UnitRow``)."""
         from d2d_cli.operations import units
 
         return units.add(self._s.target("unit", "add", name, body=body, mind=mind, will=will,
-                                        speed=speed, skill=skills, faction=faction),
+                                        speed=speed, skill=skills, faction=faction,
+                                        player=player),
                          name, body=body, mind=mind, will=will, speed=speed, skills=skills,
-                         faction=faction)
+                         faction=faction, player=player)
+
+    def side(self, name: str, *, faction: str | None = None, player: str | None = None,
+             no_faction: bool = False) -> SideRow:
+        """``d2d unit side NAME [--faction F | --no-faction] [--player P]``
+        (``rules.units.sides.SideRow``)."""
+        from d2d_cli.operations import units
+
+        return units.side(self._s.target("unit", "side", name, faction=faction,
+                                         player=player, no_faction=no_faction),
+                          name, faction=faction, player=player, no_faction=no_faction)
 
     def condition(self, name: str, action: str, condition: str, count: int = 1) -> UnitRow:
         """``d2d unit condition NAME add|remove CONDITION [--count N]`` (``UnitRow``)."""

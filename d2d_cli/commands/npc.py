@@ -99,6 +99,7 @@ class NpcTurn(Result):
     done: tuple[Done, ...] = ()
     # Where the turn stopped for a Player's card (rules.assistant.asking.Asked), or None.
     asked: Any = None
+    hands: tuple[Any, ...] = ()  # what its Conflicts did to d2d's hands (HandMove)
 
 
 @app.command()
@@ -134,7 +135,8 @@ def turn(
     JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
     command in order: plan, the index of the plan it carries out; command; summary;
     result, that command's --json result), asked (where it stopped for a Player's card:
-    attacker, target, player, type — what to type; else null).
+    attacker, target, player, type — what to type; else null), hands (what its Conflicts
+    did to d2d's hands, as conflict's).
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
@@ -204,7 +206,7 @@ def _turn(ctx: typer.Context, name: str | None, all_: bool, group: int | None,
             f"; stopped: {asked.summary}" if asked is not None else "")
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in t.done or ())
     render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done,
-                        asked), _show_turn, as_json=json)
+                        asked, t.answers.moves), _show_turn, as_json=json)
 
 
 class _AskAgain(Exception):  # noqa: N818 - a question for the terminal, not an error

@@ -82,6 +82,7 @@ class Answers:
         self.players_stay, self.rng = players_stay, rng
         self.pending: hands.Play | None = None
         self.carry: list[str] | None = None  # how the turn was asked for (--all …)
+        self.moves: tuple[hands.HandMove, ...] = ()  # what the Conflicts did to hands
 
     def defend(self, attacker: str, target: str, skill: str | None) -> str:
         """The defending side's text (``Archer:7S^``, ``Archer:fate``), or NeedsCard."""
@@ -123,8 +124,8 @@ class Answers:
         if self.pending is None:
             return
         held = hands.hands_of(self.data)
-        hands.settle(held, (self.pending,), (tuple(e.key for e in c.effects.a),
-                                             tuple(e.key for e in c.effects.b)),
-                     (c.side_a.unit, c.side_b.unit), self.rng)
+        self.moves += hands.settle(held, (self.pending,), (
+            tuple(e.key for e in c.effects.a), tuple(e.key for e in c.effects.b)),
+            (c.side_a.unit, c.side_b.unit), self.rng)
         self.data["players"] = hands.state_of(held)
         self.pending = None
