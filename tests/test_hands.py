@@ -310,3 +310,13 @@ def test_round_end_draws_a_card_for_each_player(d2d: Any, tmp_path: Path) -> Non
     assert draw["hands"] == [{"player": "Ann", "drew": 1, "reshuffled": False, "hand": 6},
                              {"player": "Bo", "drew": 1, "reshuffled": False, "hand": 6}]
     assert [len(p["hand"]) for p in players(path).values()] == [6, 6]
+
+
+def test_the_docs_quote_every_rule_they_rest_on() -> None:
+    from tests.helpers import ROOT, check_quotes
+
+    text = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    start = text.index("## The table: sides, hands and face-down cards (issue 31)")
+    section = text[start:text.index("\n## ", start + 1)]
+    assert check_quotes(section) >= 12
+    assert check_quotes(hands.__doc__ or "") >= 3

@@ -3,12 +3,13 @@
 "Conflict Deck - Each player (including Narrators if any) maintain a hand of cards from
 which to resolve Conflicts. The hand starts with 5 new cards at the beginning of a Scene.
 The number goes up and down during the Scene with a maximum of 10" (000 l.401); "Conflict
-Deck - Deck for Skill Checks. Shuffle and draw 5" (001 "Setup: Players", l.349–350).
+Deck - Deck for Skill Checks. Shuffle and draw 5" (001 "Setup: Players", l.350–351).
 
 d2d's choices (docs/rules.md "Hands"):
 
 * a Player's Conflict Deck is a standard 54-card deck of their own (52 and the two
-  Wilds, as the Fate deck: 000 l.621 "a poker deck"), shuffled at the scene's start;
+  Wilds, as the Fate deck: 000 l.621 "Normal Poker decks can be used for Conflict"),
+  shuffled at the scene's start;
 * a scene's start (``scene load``, or ``hand deal`` for a table mid-scene) gives every
   Player a fresh deck and 5 new cards;
 * a card chosen face down (``hand choose``) has left the hand but is still held: the
