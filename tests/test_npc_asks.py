@@ -62,3 +62,19 @@ def test_a_card_chosen_face_down_is_played_without_asking(d2d: Any, tmp_path: Pa
     assert after["chosen"] is None and card[:-1] in {c["code"][:-1] for c in after["discard"]}
     # the second attack of the turn asks: nothing is chosen any more
     assert r["asked"]["target"] == "Archer"
+
+
+def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatch: Any
+                                            ) -> None:
+    # in d2d play (or any terminal) the turn asks, and "fate" Stays (000 l.419)
+    from d2d_cli.commands import npc
+
+    monkeypatch.setattr(npc, "_interactive", lambda: True)
+    path = _combat1(d2d, tmp_path)
+    res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher",
+              input="7S^\nfate\n")
+    assert res.exit_code == 0, res.stderr
+    assert "Goblin Skirmisher attacks Archer: Player1, the card Archer plays" in res.stdout
+    assert "'Archer:7S^'" in res.stdout and "Archer:fate" in res.stdout
+    log = d2d.ok("--session", path, "session", "log")
+    assert sum("npc turn" in line for line in log.splitlines()) == 1  # one entry, one undo

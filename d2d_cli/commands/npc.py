@@ -141,15 +141,7 @@ def turn(
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
     """
-    answers = list(answer or [])
-    while True:
-        try:
-            return _turn(ctx, name, all_, group, answers, players_stay, card, json)
-        except _AskAgain as ask:  # a terminal (d2d play too): ask, then the turn again
-            a = ask.asked
-            got = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the card "
-                               f"{a.target} plays (e.g. 7S^; fate to Stay)")
-            answers.append(f"{a.target}={got.strip()}")
+    _turn(ctx, name, all_, group, list(answer or []), players_stay, card, json)
 
 
 def _turn(ctx: typer.Context, name: str | None, all_: bool, group: int | None,
@@ -188,13 +180,19 @@ def _turn(ctx: typer.Context, name: str | None, all_: bool, group: int | None,
             t.answers.carry = ["--all", *(["--group", str(group)] if group else [])]
         plans: list[Any] = []
         asked = None
-        try:
-            reached = sim.turns(t, goals, "fate", only=names, plans=plans)
-        except asking.NeedsCard as stop:
-            reached, asked = None, stop.asked
-            if asked is not None and _interactive() and not json:
-                asked = None
-                raise _AskAgain(stop.asked) from None
+        while True:
+            try:
+                reached = sim.turns(t, goals, "fate", only=names, plans=plans)
+                break
+            except asking.NeedsCard as stop:
+                if not _interactive() or json:
+                    reached, asked = None, stop.asked
+                    break
+                a = stop.asked  # a terminal (d2d play too): ask, then carry on from here
+                got = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the "
+                                   f"card {a.target} plays (e.g. 7S^; fate to Stay)")
+                t.answers.given.update(asking.parse_answers([f"{a.target}={got.strip()}"],
+                                                            roster_view(t.data)))
         if t.table is not None and asked is None:
             t.table.finish()
         for key in ("units", "tasks", "damage", "players"):
@@ -207,11 +205,6 @@ def _turn(ctx: typer.Context, name: str | None, all_: bool, group: int | None,
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in t.done or ())
     render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done,
                         asked, t.answers.moves), _show_turn, as_json=json)
-
-
-class _AskAgain(Exception):  # noqa: N818 - a question for the terminal, not an error
-    def __init__(self, asked: Any) -> None:
-        self.asked = asked
 
 
 def _interactive() -> bool:
