@@ -30,9 +30,13 @@ def _state(path: Path) -> dict[str, Any]:
 
 
 def _whole(path: Path) -> dict[str, int]:
-    """Each Player's 54 cards are in exactly one place; returns the cards each holds."""
+    """Each Player's 54 cards, and the Fate deck's, are in exactly one place; returns
+    the cards each Player holds."""
     held = {}
-    for name, p in _state(path).get("players", {}).items():
+    data = _state(path)
+    fate = sorted(parse_card(c).face for c in data["fate"]["draw"] + data["fate"]["discard"])
+    assert fate == sorted(c.face for c in full_deck())  # and the Fate deck's 54
+    for name, p in data.get("players", {}).items():
         chosen = [p["chosen"]["card"]] if "chosen" in p else []
         faces = sorted(parse_card(c).face for c in
                        [*p["deck"], *p["hand"], *p["discard"], *chosen])

@@ -102,3 +102,14 @@ def test_a_character_travels_without_the_tables_state(d2d: Any, tmp_path: Path) 
            "--player", "Di")
     got = units(new)["Rook"]
     assert (got["space"], got["facing"], got["player"]) == ("C3", "E", "Di")
+
+
+def test_a_scene_names_each_factions_players(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.184 "Players - Divide the Players into the given Factions"
+    from tests.test_hands import SCENE
+
+    f = tmp_path / "night.toml"
+    f.write_text(SCENE.replace('player = "Bo"', 'player = "Cy"'), "utf-8")
+    assert_refused(lambda *a: d2d("--session", tmp_path / "s.toml", *a), tmp_path,
+                   ["scene", "load", f], "scene: units.Thief: player 'Cy' is not one of "
+                   "the Adventurers faction's players (Ann, Bo)")
