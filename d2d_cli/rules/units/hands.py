@@ -5,7 +5,7 @@ which to resolve Conflicts. The hand starts with 5 new cards at the beginning of
 The number goes up and down during the Scene with a maximum of 10" (000 l.401); "Conflict
 Deck - Deck for Skill Checks. Shuffle and draw 5" (001 "Setup: Players", l.350–351).
 
-d2d's choices (docs/rules.md "Hands"):
+d2d's choices (docs/rules.md "The table"):
 
 * a Player's Conflict Deck is a standard 54-card deck of their own (52 and the two
   Wilds, as the Fate deck: 000 l.621 "Normal Poker decks can be used for Conflict"),
@@ -187,7 +187,7 @@ def require(mode: str) -> None:
     if mode != "d2d":
         raise BadInput('the Players hold their Conflict cards at the table ([rules] hands = '
                        '"table"): d2d keeps no hand. To let d2d hold them, add hands = '
-                       '"d2d" to the session\'s [rules] table (docs/rules.md "Hands")')
+                       '"d2d" to the session\'s [rules] table (docs/rules.md "The table")')
 
 
 def holder_of(data: Mapping[str, Any], unit: Any, narrator: bool) -> str:
@@ -369,7 +369,7 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
     for i, text in enumerate(texts):
         name, _, rest = text.partition(":")
         word = rest.strip().lower()
-        if rest and word.startswith("hand:") or word == "hand":
+        if word == "hand" or word.startswith("hand:"):
             require(mode)
             unit = find(units, name.strip())
             card = parse_card(rest.partition(":")[2] or "?") if word != "hand" else None
