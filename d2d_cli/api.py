@@ -415,18 +415,21 @@ class _Char(_Group):
 
     def new(self, name: str, template: str | None = None, *, body: str | None = None,
             mind: str | None = None, will: str | None = None, speed: str | None = None,
-            archetype: str | None = None, **conception: str) -> Sheet:
+            archetype: str | None = None, faction: str | None = None,
+            player: str | None = None, **conception: str) -> Sheet:
         """``d2d char new NAME [--template T] [--body L]… [--archetype A]
-        [--motivation TEXT]…`` (``rules.units.characters.Sheet``)."""
+        [--motivation TEXT]… [--faction F] [--player P]``
+        (``rules.units.characters.Sheet``)."""
         from d2d_cli.operations import characters
 
         stats = {"body": body, "mind": mind, "will": will, "speed": speed}
         return characters.new(
             self._s.target("char", "new", name, template=template,
                            **{k: v for k, v in stats.items() if v is not None},
-                           archetype=archetype, **conception),
+                           archetype=archetype, **conception, faction=faction,
+                           player=player),
             name, template, stats=stats, archetype=archetype,
-            conception=dict(conception))
+            conception=dict(conception), faction=faction, player=player)
 
     def show(self, name: str) -> Sheet:
         """``d2d char show NAME`` (``Sheet``)."""
@@ -454,15 +457,20 @@ class _Char(_Group):
         return characters.write(done, Path(output), force=force)
 
     def import_(self, file: str | os.PathLike[str], *, rename: str | None = None,
-                replace: bool = False) -> Imported:
-        """``d2d char import FILE [--rename NEW | --replace]``
-        (``rules.units.travel.Imported``)."""
+                replace: bool = False, faction: str | None = None,
+                player: str | None = None, place: tuple[str, str] | None = None
+                ) -> Imported:
+        """``d2d char import FILE [--rename NEW | --replace] [--faction F] [--player P]
+        [--place SPACE FACING]`` (``rules.units.travel.Imported``)."""
         from d2d_cli.operations import characters
 
         spec = os.fspath(file)
         return characters.import_(self._s.target("char", "import", spec, rename=rename,
-                                                 replace=replace),
-                                  spec, rename=rename, replace=replace)
+                                                 replace=replace, faction=faction,
+                                                 player=player,
+                                                 place=" ".join(place) if place else None),
+                                  spec, rename=rename, replace=replace, faction=faction,
+                                  player=player, place=place)
 
 
 class _Hand(_Group):
