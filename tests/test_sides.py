@@ -139,7 +139,7 @@ def test_sim_plays_a_players_character_on_its_factions_side(d2d: Any, tmp_path: 
     assert rook and all(w[4] not in party for w in rook)  # Rook fights the Goblins only
     fights = [shlex.split(x) for x in lines if x.startswith("conflict 'Rook:")]
     assert fights and any(not w[1].endswith(":fate") for w in fights)  # cards of a hand
-    for x in lines:  # no Goblin is ever played by a hand, no one of the party fights Rook
+    for x in lines:  # no one of the party ever attacks Rook
         w = shlex.split(x)
         if w[:2] == ["unit", "act"] and len(w) > 4 and w[4] == "Rook":
             assert w[2] not in party, x
