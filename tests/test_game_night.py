@@ -225,8 +225,8 @@ def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[A
             elif kind == "gain":
                 ledger[player] += s.hand.gain(player).drew
             elif kind == "end":
-                r = s.round.end(recover=[f"{u}=none" for u in PLAYERS])
-                for d in r.steps[0].hands:  # type: ignore[attr-defined]
+                ended = s.round.end(recover=[f"{u}=none" for u in PLAYERS])
+                for d in ended.steps[0].hands:  # type: ignore[union-attr]
                     ledger[d.player] += d.drew
                 s.round.start()
         except D2DError as e:  # e.g. too many --card for a conflict: nothing changed

@@ -111,7 +111,7 @@ def test_a_scene_names_each_factions_players(d2d: Any, tmp_path: Path) -> None:
     f = tmp_path / "night.toml"
     f.write_text(SCENE.replace('player = "Bo"', 'player = "Cy"'), "utf-8")
     assert_refused(lambda *a: d2d("--session", tmp_path / "s.toml", *a), tmp_path,
-                   ["scene", "load", f], "scene: units.Thief: player 'Cy' is not one of "
+                   ["scene", "load", str(f)], "scene: units.Thief: player 'Cy' is not one of "
                    "the Adventurers faction's players (Ann, Bo)")
 
 
