@@ -367,19 +367,24 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
     out: list[str] = []
     plays: list[Play] = []
     for i, text in enumerate(texts):
-        name, _, rest = text.partition(":")
-        word = rest.strip().lower()
-        if word == "hand" or word.startswith("hand:"):
+        low = text.lower()
+        at = low.rfind(":hand:")  # a unit's name may hold a colon: read from the right
+        if at > 0 or low.endswith(":hand"):
             require(mode)
+            name = text[:at] if at > 0 else text[:-5]
             unit = find(units, name.strip())
-            card = parse_card(rest.partition(":")[2] or "?") if word != "hand" else None
-            if card is None:
+            if at < 0 or not text[at + 6:].strip():
                 raise BadInput(f"{text}: give the card after hand:, e.g. {name}:hand:7S^")
+            card = parse_card(text[at + 6:])
             holder = holder_of(data, unit, narrator)
             hand_for(hands, holder).find(card)
             out.append(f"{unit.name}:{card.code}")
             plays.append(Play(i, holder, card, "hand"))
             continue
+        name, sep, rest = text.rpartition(":")
+        if not sep or text.strip().lower() in {n.lower() for n in units}:
+            name, rest = text, ""  # a bare name (which may hold a colon itself)
+        word = rest.strip().lower()
         if mode != "d2d" or not name.strip() or (rest and word not in ("stay", "fate")):
             out.append(text if word != "stay" else f"{name}:fate")
             continue
