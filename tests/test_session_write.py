@@ -154,7 +154,7 @@ def test_a_table_without_comments_is_written_without_tomlkit(tmp_path: Path,
 
 def test_a_new_sessions_text_is_laid_out_as_tomlkit_lays_it_out(tmp_path) -> None:
     """session new writes its file without importing tomlkit (~5 ms): the same bytes."""
-    from d2d_cli import session
+    from d2d_cli.session import fresh
 
-    data = session._fresh(tmp_path / "s.toml", seed=7).data
-    assert session._fresh_text(data) == session._fresh_tomlkit(data)
+    data = fresh._fresh(tmp_path / "s.toml", seed=7).data
+    assert fresh._fresh_text(data) == fresh._fresh_tomlkit(data)

@@ -1,0 +1,138 @@
+"""History: ``session log``, ``undo`` and ``redo`` — the journal walked under the lock,
+the hunks applied back or forth (:mod:`.journal`, :mod:`.text`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from d2d_cli.errors import BadInput, NotFound, SessionError
+from d2d_cli.session import files, journal
+from d2d_cli.session import text as T
+from d2d_cli.session.cache import Slot, _cache_read
+from d2d_cli.session.commit import _commit
+from d2d_cli.session.journal import UNDO_DEPTH
+from d2d_cli.session.names import _real
+from d2d_cli.session.reads import MAX_SESSION_BYTES, _decode, _parse, _root_schema
+from d2d_cli.session.scope import _Pending, _scope, _State
+
+
+def log(path: Path, last: int) -> list[dict[str, Any]]:
+    """The last ``last`` journal entries, oldest first, without their hunks."""
+    if last <= 0:
+        return []
+    real = _real(path)
+    try:
+        with journal.opened(real) as fd:
+            if fd is None:
+                return []
+            newest: list[dict[str, Any]] = []
+            for entry in journal.newest_first(fd):
+                newest.append(entry)
+                if len(newest) >= last:
+                    break
+    except OSError as e:
+        raise files.trouble(journal.path_for(real), e, "read it") from None
+    return journal.log_view(newest)
+
+
+def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
+    real = _real(path)
+    scope = _scope()
+    if scope is not None and real in scope.pending:
+        raise BadInput("undo and redo cannot follow a change in the same command")
+    with contextlib.ExitStack() as stack:
+        try:
+            fd = (scope.locks if scope is not None else stack).enter_context(
+                files.locked(real))
+        except FileNotFoundError:
+            raise NotFound(f"no session at {path}") from None
+        except OSError as e:
+            raise files.trouble(real, e, "open it for writing") from None
+        with files.guard(real, "read it"):
+            like = os.fstat(fd)
+            files.check_writable(real, like)
+            files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
+            raw = files.read_fd(fd)
+        text = _decode(real, raw)
+        _root_schema(real, text)  # a newer or foreign file is never replaced
+        h = journal.digest(raw)
+        jp = journal.path_for(real)
+        word = "redo" if redo else "undo"
+        target = None
+        writer = journal.Writer(real, like)
+        try:
+            if writer.open(create=False):
+                # A torn tail, an entry whose write never happened, the first journal
+                # format: all put right first (under the lock), so the walk is exact.
+                writer.repair(h, text)
+                entries = journal.newest_first(writer.fd)
+                target = journal.redo_target(entries) if redo else journal.undo_target(entries)
+        except OSError as e:
+            raise files.trouble(jp, e, "read it") from None
+        finally:
+            writer.close()
+        if target is None or "d" not in target:
+            if redo:
+                raise BadInput("nothing to redo: no command was undone since the last change")
+            raise BadInput(f"nothing to undo: the journal holds no earlier state (undo reaches "
+                           f"back at least {UNDO_DEPTH} commands)")
+        name = target.get("command") or "?"
+        want = target["h0"] if redo else target["h1"]
+        if redo:
+            new_text = T.apply(text, target["d"]) if h == want else None
+        else:
+            new_text = T.apply(text, target["d"], reverse=True) if h == want else None
+        if h != want:
+            if not force:
+                raise SessionError(
+                    f"{real}: the file was changed by hand since d2d last wrote it; {word} "
+                    f"would lose those edits — rerun with --force to {word} '{name}' anyway "
+                    "(edits elsewhere in the file are kept); nothing was changed")
+            new_text = (T.apply_reverse_fuzzy(text, target["d"]) if not redo
+                        else _apply_forward_fuzzy(text, target["d"]))
+            if new_text is None:
+                raise SessionError(
+                    f"{real}: the hand edits changed the same lines '{name}' did, so {word} "
+                    f"--force cannot apply; edit the file by hand, or restore {real.name}.bak "
+                    "(nothing was changed)")
+            _parse(real, new_text)  # what --force writes must still be a good session
+        elif new_text is None or journal.digest(new_text.encode("utf-8")) != (
+                target["h1"] if redo else target["h0"]):
+            raise SessionError(f"{jp}: the journal entry of '{name}' does not match the file, "
+                               f"so {word} cannot restore it exactly; nothing was changed")
+        state = _State(real, text, raw, h, {}, None, like)
+        pending = _Pending(state, new_text, {}, None, f"session {word}",
+                           f"{'re-applied' if redo else 'reverted'} '{name}'", op=word,
+                           ref=int(target.get("id", 0)))
+        pending.cached = _cache_swap(real, journal.digest(new_text.encode("utf-8")))
+        if scope is not None:
+            scope.pending[real] = pending
+        else:
+            _commit(pending)
+    return {"command": target.get("command"), "at": target.get("at"),
+            "summary": target.get("summary", "")}
+
+
+def _apply_forward_fuzzy(text: str, hunks: list[Any]) -> str | None:
+    """Redo --force: each hunk's old text found where it was or exactly once."""
+    return T.apply_reverse_fuzzy(text, [[off, new, old] for off, old, new in hunks])
+
+
+def _cache_swap(real: Path, h: str) -> list[Slot]:
+    """After undo or redo: the cache's slots with the restored file's first, if held."""
+    slots = _cache_read(real)
+    mine = [x for x in slots if x[0] == h]
+    return mine + [x for x in slots if x[0] != h] if mine else []
+
+
+def undo(path: Path, *, force: bool = False) -> dict[str, Any]:
+    """Restore the state before the last state-changing command not yet undone."""
+    return _history_step(path, redo=False, force=force)
+
+
+def redo(path: Path, *, force: bool = False) -> dict[str, Any]:
+    """Re-apply the command the last undo reverted (if nothing changed since)."""
+    return _history_step(path, redo=True, force=force)
