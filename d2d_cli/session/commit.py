@@ -19,7 +19,7 @@ from d2d_cli.session.cache import (
     _stat_or_none,
 )
 from d2d_cli.session.names import _exists
-from d2d_cli.session.scope import _Pending
+from d2d_cli.session.scope import Scope, _Pending
 
 
 def _commit(p: _Pending) -> None:
@@ -127,3 +127,12 @@ def _retire_journal(real: Path) -> None:
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
+
+
+def settle(p: _Pending, scope: Scope | None) -> None:
+    """Hold ``p`` in the scope open when the change began (commit last), else commit it
+    now."""
+    if scope is not None:
+        scope.hold(p.state.real, p)
+    else:
+        _commit(p)

@@ -12,7 +12,7 @@ from d2d_cli.errors import BadInput, NotFound, SessionError
 from d2d_cli.session import files, journal
 from d2d_cli.session import text as T
 from d2d_cli.session.cache import Slot, _cache_read
-from d2d_cli.session.commit import _commit
+from d2d_cli.session.commit import settle
 from d2d_cli.session.journal import UNDO_DEPTH
 from d2d_cli.session.names import _real
 from d2d_cli.session.reads import MAX_SESSION_BYTES, _decode, _parse, _root_schema
@@ -43,6 +43,8 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
     scope = _scope()
     if scope is not None and real in scope.pending:
         raise BadInput("undo and redo cannot follow a change in the same command")
+    if scope is not None:
+        scope.claim(real)
     with contextlib.ExitStack() as stack:
         try:
             fd = (scope.locks if scope is not None else stack).enter_context(
@@ -108,10 +110,7 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
                            f"{'re-applied' if redo else 'reverted'} '{name}'", op=word,
                            ref=int(target.get("id", 0)))
         pending.cached = _cache_swap(real, journal.digest(new_text.encode("utf-8")))
-        if scope is not None:
-            scope.pending[real] = pending
-        else:
-            _commit(pending)
+        settle(pending, scope)
     return {"command": target.get("command"), "at": target.get("at"),
             "summary": target.get("summary", "")}
 

@@ -21,7 +21,7 @@ from d2d_cli.session.cache import (
     _cache_write,
     _copy,
 )
-from d2d_cli.session.commit import _commit
+from d2d_cli.session.commit import settle
 from d2d_cli.session.fresh import _fresh
 from d2d_cli.session.names import _real
 from d2d_cli.session.scope import _Pending, _scope
@@ -159,10 +159,7 @@ def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[st
             raise NotFound(f"no session at {path}")
         state = _fresh(real, seed)
         pending = _Pending(state, state.text, state.data, state.root, "", "", lookup=True)
-        if scope is not None:
-            scope.pending[real] = pending
-        else:
-            _commit(pending)
+        settle(pending, scope)
         return state.twin()
     return _load(real, raw).data
 

@@ -1,15 +1,23 @@
-"""Commit last: the stack of open scopes (a CLI command's, a ``with Session(...)``
-block's). A change made inside a scope waits, with its lock held, until the scope
-commits; the stack is per thread."""
+"""Commit last: the open scopes (a CLI command's, a ``with Session(...)`` block's). A
+change made inside a scope waits, with its lock held, until the scope commits.
+
+The stack of scopes is **per thread** (``threading.local``): a call made by another
+thread never joins a block this thread has open — it waits for the session's lock like
+any other writer, and commits on its own. A scope holds the changes of **one** session
+file: a change to a second file inside it is refused (``BadInput``, nothing changed),
+so a scope always commits all it holds or nothing (docs/architecture.md "Commit
+last")."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.session.cache import Slot
 from d2d_cli.session.files import real as _real
@@ -57,6 +65,20 @@ class Scope:
         self.locks = contextlib.ExitStack()
         self.after: list[Callable[[], None]] = []
 
+    def claim(self, real: Path) -> None:
+        """Refuse a change to ``real`` when this scope holds another file's change."""
+        for other in self.pending:
+            if other != real:
+                raise BadInput(
+                    f"one command or `with Session(...)` block changes one session: it "
+                    f"has changed {other}, so it cannot change {real} too (nothing was "
+                    "changed there; use one block per session)")
+
+    def hold(self, real: Path, pending: _Pending) -> None:
+        """Keep ``pending`` until the scope commits (one session file per scope)."""
+        self.claim(real)
+        self.pending[real] = pending
+
     def commit(self) -> None:
         try:
             for p in self.pending.values():
@@ -72,11 +94,24 @@ class Scope:
         self.locks.close()
 
 
-_scopes: list[Scope] = []
+class _Stack(threading.local):
+    """This thread's open scopes, innermost last."""
+
+    def __init__(self) -> None:
+        self.scopes: list[Scope] = []
+
+
+_local = _Stack()
+
+
+def _stack() -> list[Scope]:
+    """This thread's open scopes (another thread's are never seen)."""
+    return _local.scopes
 
 
 def _scope() -> Scope | None:
-    return _scopes[-1] if _scopes else None
+    scopes = _local.scopes
+    return scopes[-1] if scopes else None
 
 
 def _scope_pending(path: Path) -> bool:

@@ -15,11 +15,11 @@ from d2d_cli.rules.core.record import field, record
 from d2d_cli.session import files
 from d2d_cli.session import text as T
 from d2d_cli.session.cache import _copy
-from d2d_cli.session.commit import _commit
+from d2d_cli.session.commit import _commit, settle
 from d2d_cli.session.fresh import _fresh, rng_for
 from d2d_cli.session.names import _exists, _real, display_name
 from d2d_cli.session.reads import MAX_SESSION_BYTES, _load, read
-from d2d_cli.session.scope import Scope, _Pending, _scope, _scope_pending, _scopes, _State
+from d2d_cli.session.scope import Scope, _Pending, _scope, _scope_pending, _stack, _State
 
 
 @record(frozen=False)
@@ -83,23 +83,21 @@ def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str,
     state = _fresh(real, seed)
     pending = _Pending(state, state.text, state.data, state.root, "", "")
     scope = _scope()
-    if scope is not None:
-        scope.pending[real] = pending
-    else:
-        _commit(pending)
+    settle(pending, scope)
     return state.twin()
 
 
 @contextlib.contextmanager
 def deferred() -> Iterator[Scope]:
     """Changes made inside wait for ``scope.commit()``; nested scopes (the tour runs
-    commands inside a command) are separate."""
+    commands inside a command) are separate. The scope is this thread's only: a call
+    from another thread does not join it."""
     scope = Scope(_commit)
-    _scopes.append(scope)
+    _stack().append(scope)
     try:
         yield scope
     finally:
-        _scopes.remove(scope)
+        _stack().remove(scope)
         scope.close()
 
 
@@ -111,6 +109,8 @@ def edit(path: Path, command: str, *, seed: int | None = None,
     succeeded. If the body raises, or nothing was ``put``, nothing is written."""
     real = _real(path)
     scope = _scope()
+    if scope is not None:
+        scope.claim(real)  # before the lock: a block changes one session file
     with contextlib.ExitStack() as stack:
         before = scope.pending.get(real) if scope is not None else None
         if before is not None:  # a second edit in the same command builds on the first
@@ -135,10 +135,7 @@ def edit(path: Path, command: str, *, seed: int | None = None,
         if new_text == state.text and not state.creating:
             return
         pending = _Pending(state, new_text, new_data, new_root, command, tx.summary)
-        if scope is not None:
-            scope.pending[real] = pending
-        else:
-            _commit(pending)
+        settle(pending, scope)
 
 
 def _render(real: Path, text: str, root: frozenset[str] | None,
