@@ -120,7 +120,8 @@ def test_the_fast_path_handles_units_spread_over_several_tables() -> None:
     assert grouped is not None and grouped[0] == old
     spliced = T.splice(text, old, {**old, "units": units}, {"units"}, grouped[1])
     assert spliced is not None
-    out, data = spliced
+    out, data, grouping = spliced
+    assert grouping.layout == T.layout(out)
     assert tomllib.loads(out) == data == {**old, "units": units}
     assert list(data["units"]) == list(tomllib.loads(out)["units"])  # file order
     assert "# the Narrator's inline note" in out and "# about the goblins" in out

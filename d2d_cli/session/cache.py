@@ -14,10 +14,11 @@ from typing import Any
 from d2d_cli import __version__
 from d2d_cli.errors import D2DError
 from d2d_cli.session import dirs, files, journal
+from d2d_cli.session import text as T
 from d2d_cli.session.files import real as _real
 
 SCHEMA = 1
-_CACHE_MAGIC = b"d2d-cache-2\n"
+_CACHE_MAGIC = b"d2d-cache-3\n"  # 3: a slot keeps the text's grouping
 CACHE_SESSION_LIMIT = 16 * 1024 * 1024  # a bigger session file is parsed by every command
 CACHE_LIMIT = 32 * 1024 * 1024  # one cache file: two slots of marshalled data
 CACHE_KEEP = 16  # session caches kept in the cache folder, the most recently written
@@ -46,7 +47,7 @@ def _cache_key(h: str) -> str:
     return f"{SCHEMA}:{__version__}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
 
-Slot = tuple[str, bytes, frozenset[str] | None]  # digest, marshalled data, root keys
+Slot = tuple[str, bytes, T.Grouping | None]  # digest, marshalled data, grouping
 
 
 def _cache_read(real: Path) -> list[Slot]:
@@ -69,7 +70,7 @@ def _cache_read(real: Path) -> list[Slot]:
         for key, payload, root in marshal.loads(body):
             version, _, digest = key.rpartition(":")
             if f"{version}:" == _cache_key(""):
-                out.append((digest, payload, None if root is None else frozenset(root)))
+                out.append((digest, payload, None if root is None else T.Grouping.loads(root)))
         return out
     except (ValueError, TypeError, EOFError):
         return []
@@ -84,7 +85,7 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     with contextlib.suppress(OSError):
         os.unlink(real.with_name(f".{real.name}.cache"))  # where d2d kept it before
     for keep in (2, 1):
-        body = marshal.dumps([(_cache_key(h), payload, None if r is None else sorted(r))
+        body = marshal.dumps([(_cache_key(h), payload, None if r is None else r.dumps())
                               for h, payload, r in slots[:keep]])
         data = _CACHE_MAGIC + journal.digest(body).encode() + body
         if len(data) <= CACHE_LIMIT:

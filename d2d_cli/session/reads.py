@@ -117,7 +117,7 @@ class _Loaded:
     text: str
     digest: str
     data: dict[str, Any]
-    root: frozenset[str] | None
+    root: T.Grouping | None
     twin: Callable[[], dict[str, Any]]  # an independent copy of data
     payload: bytes | None  # data, marshalled (for the cache)
 

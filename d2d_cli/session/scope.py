@@ -21,6 +21,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.session.cache import Slot
 from d2d_cli.session.files import real as _real
+from d2d_cli.session.text import Grouping
 
 
 @record(frozen=False)
@@ -32,7 +33,7 @@ class _State:
     raw: bytes
     digest: str
     data: dict[str, Any]
-    root: frozenset[str] | None
+    root: Grouping | None
     like: os.stat_result | None
     creating: bool = False
     twin: Callable[[], dict[str, Any]] = dict
@@ -46,7 +47,7 @@ class _Pending:
     state: _State
     new_text: str
     new_data: dict[str, Any]
-    new_root: frozenset[str] | None
+    new_root: Grouping | None
     command: str
     summary: str
     op: str = "do"

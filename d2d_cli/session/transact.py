@@ -138,8 +138,8 @@ def edit(path: Path, command: str, *, seed: int | None = None,
         settle(pending, scope)
 
 
-def _render(real: Path, text: str, root: frozenset[str] | None,
-            tx: Transaction) -> tuple[str, dict[str, Any], frozenset[str] | None]:
+def _render(real: Path, text: str, root: T.Grouping | None,
+            tx: Transaction) -> tuple[str, dict[str, Any], T.Grouping | None]:
     """The new file text and the data it holds; every changed table is checked against
     the declared shape first (a command must never write what d2d cannot read)."""
     from d2d_cli.session import shape
