@@ -15,7 +15,7 @@ from d2d_cli.session.cache import Slot, _cache_read
 from d2d_cli.session.commit import settle
 from d2d_cli.session.journal import UNDO_DEPTH
 from d2d_cli.session.names import _real
-from d2d_cli.session.reads import MAX_SESSION_BYTES, _decode, _parse, _root_schema
+from d2d_cli.session.reads import _decode, _parse, _root_schema, locked_read
 from d2d_cli.session.scope import _Pending, _scope, _State
 
 
@@ -45,66 +45,18 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
         raise BadInput("undo and redo cannot follow a change in the same command")
     if scope is not None:
         scope.claim(real)
+    word = "redo" if redo else "undo"
     with contextlib.ExitStack() as stack:
-        try:
-            fd = (scope.locks if scope is not None else stack).enter_context(
-                files.locked(real))
-        except FileNotFoundError:
-            raise NotFound(f"no session at {path}") from None
-        except OSError as e:
-            raise files.trouble(real, e, "open it for writing") from None
-        with files.guard(real, "read it"):
-            like = os.fstat(fd)
-            files.check_writable(real, like)
-            files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
-            raw = files.read_fd(fd)
+        got = locked_read(real, scope.locks if scope is not None else stack)
+        if got is None:
+            raise NotFound(f"no session at {path}")
+        like, raw = got
         text = _decode(real, raw)
         _root_schema(real, text)  # a newer or foreign file is never replaced
         h = journal.digest(raw)
-        jp = journal.path_for(real)
-        word = "redo" if redo else "undo"
-        target = None
-        writer = journal.Writer(real, like)
-        try:
-            if writer.open(create=False):
-                # A torn tail, an entry whose write never happened, the first journal
-                # format: all put right first (under the lock), so the walk is exact.
-                writer.repair(h, text)
-                entries = journal.newest_first(writer.fd)
-                target = journal.redo_target(entries) if redo else journal.undo_target(entries)
-        except OSError as e:
-            raise files.trouble(jp, e, "read it") from None
-        finally:
-            writer.close()
-        if target is None or "d" not in target:
-            if redo:
-                raise BadInput("nothing to redo: no command was undone since the last change")
-            raise BadInput(f"nothing to undo: the journal holds no earlier state (undo reaches "
-                           f"back at least {UNDO_DEPTH} commands)")
+        target = _target(real, like, h, text, redo)
         name = target.get("command") or "?"
-        want = target["h0"] if redo else target["h1"]
-        if redo:
-            new_text = T.apply(text, target["d"]) if h == want else None
-        else:
-            new_text = T.apply(text, target["d"], reverse=True) if h == want else None
-        if h != want:
-            if not force:
-                raise SessionError(
-                    f"{real}: the file was changed by hand since d2d last wrote it; {word} "
-                    f"would lose those edits — rerun with --force to {word} '{name}' anyway "
-                    "(edits elsewhere in the file are kept); nothing was changed")
-            new_text = (T.apply_reverse_fuzzy(text, target["d"]) if not redo
-                        else _apply_forward_fuzzy(text, target["d"]))
-            if new_text is None:
-                raise SessionError(
-                    f"{real}: the hand edits changed the same lines '{name}' did, so {word} "
-                    f"--force cannot apply; edit the file by hand, or restore {real.name}.bak "
-                    "(nothing was changed)")
-            _parse(real, new_text)  # what --force writes must still be a good session
-        elif new_text is None or journal.digest(new_text.encode("utf-8")) != (
-                target["h1"] if redo else target["h0"]):
-            raise SessionError(f"{jp}: the journal entry of '{name}' does not match the file, "
-                               f"so {word} cannot restore it exactly; nothing was changed")
+        new_text = _restored(real, text, h, target, redo, force)
         state = _State(real, text, raw, h, {}, None, like)
         pending = _Pending(state, new_text, {}, None, f"session {word}",
                            f"{'re-applied' if redo else 'reverted'} '{name}'", op=word,
@@ -113,6 +65,59 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
         settle(pending, scope)
     return {"command": target.get("command"), "at": target.get("at"),
             "summary": target.get("summary", "")}
+
+
+def _target(real: Path, like: os.stat_result, h: str, text: str,
+            redo: bool) -> dict[str, Any]:
+    """The journal entry to undo (or redo), found under the lock."""
+    target = None
+    writer = journal.Writer(real, like)
+    try:
+        if writer.open(create=False):
+            # A torn tail, an entry whose write never happened, the first journal
+            # format: all put right first (under the lock), so the walk is exact.
+            writer.repair(h, text)
+            entries = journal.newest_first(writer.fd)
+            target = journal.redo_target(entries) if redo else journal.undo_target(entries)
+    except OSError as e:
+        raise files.trouble(journal.path_for(real), e, "read it") from None
+    finally:
+        writer.close()
+    if target is None or "d" not in target:
+        if redo:
+            raise BadInput("nothing to redo: no command was undone since the last change")
+        raise BadInput(f"nothing to undo: the journal holds no earlier state (undo reaches "
+                       f"back at least {UNDO_DEPTH} commands)")
+    return target
+
+
+def _restored(real: Path, text: str, h: str, target: dict[str, Any], redo: bool,
+              force: bool) -> str:
+    """The file's text with ``target``'s hunks taken back (or applied again): exactly,
+    or (``force``) around the hand edits made since."""
+    name, word = target.get("command") or "?", "redo" if redo else "undo"
+    if h != (target["h0"] if redo else target["h1"]):
+        if not force:
+            raise SessionError(
+                f"{real}: the file was changed by hand since d2d last wrote it; {word} "
+                f"would lose those edits — rerun with --force to {word} '{name}' anyway "
+                "(edits elsewhere in the file are kept); nothing was changed")
+        new_text = (T.apply_reverse_fuzzy(text, target["d"]) if not redo
+                    else _apply_forward_fuzzy(text, target["d"]))
+        if new_text is None:
+            raise SessionError(
+                f"{real}: the hand edits changed the same lines '{name}' did, so {word} "
+                f"--force cannot apply; edit the file by hand, or restore {real.name}.bak "
+                "(nothing was changed)")
+        _parse(real, new_text)  # what --force writes must still be a good session
+        return new_text
+    new_text = T.apply(text, target["d"], reverse=not redo)
+    if new_text is None or journal.digest(new_text.encode("utf-8")) != (
+            target["h1"] if redo else target["h0"]):
+        raise SessionError(f"{journal.path_for(real)}: the journal entry of '{name}' does not "
+                           f"match the file, so {word} cannot restore it exactly; nothing "
+                           "was changed")
+    return new_text
 
 
 def _apply_forward_fuzzy(text: str, hunks: list[Any]) -> str | None:

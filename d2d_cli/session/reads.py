@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,20 @@ def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[st
         return state.twin()
     return _load(real, raw).data
 
+
+
+def locked_read(real: Path, stack: contextlib.ExitStack) -> tuple[os.stat_result, bytes] | None:
+    """Lock the session file (``stack`` keeps the lock), check that it may be written
+    and is not too big, and read it: its stat and bytes; None if there is no file. The
+    one lock-check-read sequence of every read-modify-write (edit, undo, redo)."""
+    try:
+        fd = stack.enter_context(files.locked(real))
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise files.trouble(real, e, "open it for writing") from None
+    with files.guard(real, "read it"):
+        like = os.fstat(fd)
+        files.check_writable(real, like)
+        files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
+        return like, files.read_fd(fd)

@@ -5,20 +5,18 @@ when the block ends, or when the command has succeeded (:mod:`.scope`)."""
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, fault
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.session import files
 from d2d_cli.session import text as T
 from d2d_cli.session.cache import _copy
 from d2d_cli.session.commit import _commit, settle
 from d2d_cli.session.fresh import _fresh, rng_for
 from d2d_cli.session.names import _exists, _real, display_name
-from d2d_cli.session.reads import MAX_SESSION_BYTES, _load, read
+from d2d_cli.session.reads import _load, locked_read, read
 from d2d_cli.session.scope import Scope, _Pending, _scope, _scope_pending, _stack, _State
 
 
@@ -52,19 +50,12 @@ class Transaction:
 def _begin(real: Path, shown: Path, seed: int | None, create: bool,
            stack: contextlib.ExitStack) -> _State:
     """Lock and load the session (or a fresh one, when it may be created)."""
-    try:
-        fd = stack.enter_context(files.locked(real))
-    except FileNotFoundError:
+    got = locked_read(real, stack)
+    if got is None:
         if not create:
-            raise NotFound(f"no session at {shown}") from None
+            raise NotFound(f"no session at {shown}")
         return _fresh(real, seed)
-    except OSError as e:
-        raise files.trouble(real, e, "open it for writing") from None
-    with files.guard(real, "read it"):
-        like = os.fstat(fd)
-        files.check_writable(real, like)
-        files.check_size(real, like.st_size, MAX_SESSION_BYTES, "the session file")
-        raw = files.read_fd(fd)
+    like, raw = got
     fault("read")
     loaded = _load(real, raw)
     fault("validated")
