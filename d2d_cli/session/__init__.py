@@ -7,9 +7,10 @@ every file d2d did not write itself is checked against the declared shape
 (:mod:`.shape`). Every read-modify-write runs inside :func:`edit` (or is an
 :func:`undo` / :func:`redo`), which
 
-* holds an exclusive lock on the session file itself (:mod:`.files`),
+* holds an exclusive lock on the session file itself (:mod:`.files`; the one
+  lock-check-read sequence is :func:`.reads.locked_read`),
 * re-renders only the tables that changed so hand-written comments survive
-  (:mod:`.text`),
+  (:mod:`.text`; the layout of the file's chunks comes from the cache),
 * appends one entry to the journal ``<file>.journal`` with the hunks that changed
   (:mod:`.journal`), then writes a temp file, keeps the old file as ``<file>.bak``
   and renames the temp file over the session — the commit point.
@@ -19,7 +20,13 @@ in ``cli.py``), :func:`edit` does not write when its block ends: it renders the 
 text, checks it, and leaves it pending with the lock still held. The boundary commits
 it only when the whole command — its output included — has succeeded, so an exit code
 other than 0 means the file did not change. Outside a CLI run (tests, the bench)
-:func:`edit` commits when its block ends.
+:func:`edit` commits when its block ends. The stack of scopes is per thread, and a
+scope holds one session file's change (:mod:`.scope`).
+
+This module is the facade: the code lives in :mod:`.names` (resolution),
+:mod:`.cache` and :mod:`.reads`, :mod:`.fresh` (a new session), :mod:`.scope`,
+:mod:`.transact` (edit, create, deferred), :mod:`.commit` and :mod:`.history` (log,
+undo, redo).
 
 **The cache** (one file per session in the user cache folder, :mod:`.dirs`) holds the
 parsed data of the last file d2d wrote or read, keyed by the digest of its bytes, so a

@@ -11,6 +11,11 @@ each group parsed on its own, merged with no key defined twice, must equal the w
 file parsed (:func:`groups`). Each re-rendered group is then parsed back and compared
 with the data it must hold, and the file's data after the write is known without
 parsing the whole file again (:func:`splice`).
+
+**Layout.** The verified grouping keeps the owner and length of every chunk
+(:class:`Grouping`, cached with the data), so a write finds the chunks of the tables it
+changed without cutting the whole text again, and the new text's layout is the old
+one with only the re-rendered chunks cut anew.
 """
 
 from __future__ import annotations
