@@ -7,6 +7,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -159,3 +160,40 @@ def test_a_new_sessions_text_is_laid_out_as_tomlkit_lays_it_out(tmp_path) -> Non
 
     data = fresh._fresh(tmp_path / "s.toml", seed=7).data
     assert fresh._fresh_text(data) == fresh._fresh_tomlkit(data)
+
+
+def _roster(n: int) -> dict[str, dict[str, object]]:
+    return {f"Goblin {i}": {"kind": "unit", "body": "2x1", "move": i % 7,
+                            "conditions": {"fatigue": i % 3 + 1},
+                            "skills": {"Stealth": 1}} for i in range(n)}
+
+
+def test_a_write_cuts_only_the_chunks_it_changes(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 4: after the first write (which verifies the file's grouping once),
+    a write on a 300-unit session cuts only the text it re-renders — never the whole
+    file — and the layout it leaves in the cache is the new file's own."""
+    from d2d_cli.session import cache
+
+    path = tmp_path / "big.toml"
+    session.create(path, seed=3)
+    with session.edit(path, "setup") as tx:
+        tx.put("units", _roster(300))
+    cut: list[int] = []
+    real_split = T.split
+    monkeypatch.setattr(T, "split", lambda text: cut.append(len(text)) or real_split(text))
+    for n in range(4):
+        with session.edit(path, f"change {n}") as tx:
+            units = tx.data["units"]
+            units[f"Goblin {n * 50}"]["conditions"]["fatigue"] = 5
+            units[f"Goblin {n * 50 + 7}"]["move"] = 9
+            if n == 2:
+                del units["Goblin 3"]  # a unit removed: its chunks dropped
+            tx.put("units", units)
+        text = path.read_text(encoding="utf-8")
+        assert cut and max(cut) < len(text) // 50, (max(cut), len(text))
+        cut.clear()
+        slots = cache._cache_read(path.resolve())
+        grouping = slots[0][2]
+        assert grouping is not None and grouping.layout == T._layout(real_split(text))
+        assert tomllib.loads(text)["units"] == units
