@@ -126,3 +126,20 @@ def test_undo_of_another_session_inside_a_block_is_refused(tmp_path: Path) -> No
         a.fate.draw(1)
         b.undo()
     assert _entries(b) == ["fate draw 1"] and _entries(a) == []
+
+
+def test_a_block_ended_by_another_thread_commits_and_leaves_no_scope(tmp_path: Path) -> None:
+    """A script that hands its open block to a worker thread to finish: the block's
+    change is committed there, the lock released, and the opening thread's stack is
+    left empty (no stale scope for its next call to join)."""
+    s = Session.new(tmp_path / "w.toml", seed=4)
+    start = _remaining(s)
+    s.__enter__()
+    s.fate.draw(2)
+    t, out = _in_thread(lambda: s.__exit__(None, None, None))
+    t.join(15)
+    assert not t.is_alive() and "error" not in out, out
+    assert S._stack() == []
+    assert _remaining(s) == start - 2 and _entries(s) == ["fate draw 2"]
+    s.fate.draw(1)  # the lock was released: a call now commits at once
+    assert _entries(s) == ["fate draw 2", "fate draw 1"]

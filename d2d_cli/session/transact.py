@@ -84,11 +84,12 @@ def deferred() -> Iterator[Scope]:
     commands inside a command) are separate. The scope is this thread's only: a call
     from another thread does not join it."""
     scope = Scope(_commit)
-    _stack().append(scope)
+    scopes = _stack()  # the opening thread's, even if another thread ends the scope
+    scopes.append(scope)
     try:
         yield scope
     finally:
-        _stack().remove(scope)
+        scopes.remove(scope)
         scope.close()
 
 
