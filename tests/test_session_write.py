@@ -194,6 +194,6 @@ def test_a_write_cuts_only_the_chunks_it_changes(tmp_path: Path,
         assert cut and max(cut) < len(text) // 50, (max(cut), len(text))
         cut.clear()
         slots = cache._cache_read(path.resolve())
-        grouping = slots[0][2]
+        grouping = cache.unpack(slots[0][2])
         assert grouping is not None and grouping.layout == T._layout(real_split(text))
         assert tomllib.loads(text)["units"] == units

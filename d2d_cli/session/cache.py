@@ -47,7 +47,27 @@ def _cache_key(h: str) -> str:
     return f"{SCHEMA}:{__version__}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
 
-Slot = tuple[str, bytes, T.Grouping | None]  # digest, marshalled data, grouping
+# digest, marshalled data, marshalled grouping (decoded only by a write: a lookup
+# never pays for the layout)
+Slot = tuple[str, bytes, bytes | None]
+
+
+def pack(grouping: T.Grouping | None) -> bytes | None:
+    import marshal
+
+    return None if grouping is None else marshal.dumps(grouping.dumps())
+
+
+def unpack(packed: bytes | None) -> T.Grouping | None:
+    """A cached grouping (None if there is none, or it does not decode)."""
+    import marshal
+
+    if packed is None:
+        return None
+    try:
+        return T.Grouping.loads(marshal.loads(packed))
+    except (ValueError, TypeError, EOFError):
+        return None
 
 
 def _cache_read(real: Path) -> list[Slot]:
@@ -70,7 +90,7 @@ def _cache_read(real: Path) -> list[Slot]:
         for key, payload, root in marshal.loads(body):
             version, _, digest = key.rpartition(":")
             if f"{version}:" == _cache_key(""):
-                out.append((digest, payload, None if root is None else T.Grouping.loads(root)))
+                out.append((digest, payload, root if type(root) is bytes else None))
         return out
     except (ValueError, TypeError, EOFError):
         return []
@@ -85,7 +105,7 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     with contextlib.suppress(OSError):
         os.unlink(real.with_name(f".{real.name}.cache"))  # where d2d kept it before
     for keep in (2, 1):
-        body = marshal.dumps([(_cache_key(h), payload, None if r is None else r.dumps())
+        body = marshal.dumps([(_cache_key(h), payload, r)
                               for h, payload, r in slots[:keep]])
         data = _CACHE_MAGIC + journal.digest(body).encode() + body
         if len(data) <= CACHE_LIMIT:

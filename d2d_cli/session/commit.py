@@ -17,6 +17,7 @@ from d2d_cli.session.cache import (
     _cache_drop,
     _cache_write,
     _stat_or_none,
+    pack,
 )
 from d2d_cli.session.names import _exists
 from d2d_cli.session.scope import Scope, _Pending, _State
@@ -151,9 +152,9 @@ def _keep_in_cache(p: _Pending, raw_new: bytes, h1: str) -> None:
     if len(raw_new) > cache.CACHE_SESSION_LIMIT:
         _cache_drop(s.real)
     elif p.op == "do":
-        slots: list[Slot] = [(h1, marshal.dumps(p.new_data), p.new_root)]
+        slots: list[Slot] = [(h1, marshal.dumps(p.new_data), pack(p.new_root))]
         if not s.creating and s.digest:
-            slots.append((s.digest, s.payload or marshal.dumps(s.twin()), s.root))
+            slots.append((s.digest, s.payload or marshal.dumps(s.twin()), pack(s.root)))
         _cache_write(s.real, slots)
     elif p.cached:
         _cache_write(s.real, p.cached)

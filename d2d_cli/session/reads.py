@@ -118,7 +118,7 @@ class _Loaded:
     text: str
     digest: str
     data: dict[str, Any]
-    root: T.Grouping | None
+    root: bytes | None  # the grouping, packed (cache.unpack)
     twin: Callable[[], dict[str, Any]]  # an independent copy of data
     payload: bytes | None  # data, marshalled (for the cache)
 

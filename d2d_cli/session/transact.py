@@ -12,7 +12,7 @@ from typing import Any
 from d2d_cli.errors import BadInput, NotFound, fault
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.session import text as T
-from d2d_cli.session.cache import _copy
+from d2d_cli.session.cache import _copy, unpack
 from d2d_cli.session.commit import _commit, settle
 from d2d_cli.session.fresh import _fresh, rng_for
 from d2d_cli.session.names import _exists, _real, display_name
@@ -59,7 +59,7 @@ def _begin(real: Path, shown: Path, seed: int | None, create: bool,
     fault("read")
     loaded = _load(real, raw)
     fault("validated")
-    return _State(real, loaded.text, raw, loaded.digest, loaded.data, loaded.root, like,
+    return _State(real, loaded.text, raw, loaded.digest, loaded.data, unpack(loaded.root), like,
                   twin=loaded.twin, payload=loaded.payload)
 
 
