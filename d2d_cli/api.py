@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.units.characters import Sheet
     from d2d_cli.rules.units.hands import Choice, Dealt, Drew, HandView
     from d2d_cli.rules.units.roster import UnitRow
+    from d2d_cli.rules.units.sides import SideRow
     from d2d_cli.rules.units.travel import Characters, Imported
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
@@ -242,14 +243,27 @@ class _Unit(_Group):
     """``s.unit``: units on the board."""
 
     def add(self, name: str, *, body: str, mind: str, will: str, speed: str,
-            skills: list[str] | None = None, faction: str | None = None) -> UnitRow:
-        """``d2d unit add NAME --body … --skill "Close Combat=1"…`` (``UnitRow``)."""
+            skills: list[str] | None = None, faction: str | None = None,
+            player: str | None = None) -> UnitRow:
+        """``d2d unit add NAME --body … --skill "Close Combat=1"… [--faction F] [--player
+        P]`` (``UnitRow``)."""
         from d2d_cli.operations import units
 
         return units.add(self._s.target("unit", "add", name, body=body, mind=mind, will=will,
-                                        speed=speed, skill=skills, faction=faction),
+                                        speed=speed, skill=skills, faction=faction,
+                                        player=player),
                          name, body=body, mind=mind, will=will, speed=speed, skills=skills,
-                         faction=faction)
+                         faction=faction, player=player)
+
+    def side(self, name: str, *, faction: str | None = None, player: str | None = None,
+             no_faction: bool = False) -> SideRow:
+        """``d2d unit side NAME [--faction F | --no-faction] [--player P]``
+        (``rules.units.sides.SideRow``)."""
+        from d2d_cli.operations import units
+
+        return units.side(self._s.target("unit", "side", name, faction=faction,
+                                         player=player, no_faction=no_faction),
+                          name, faction=faction, player=player, no_faction=no_faction)
 
     def condition(self, name: str, action: str, condition: str, count: int = 1) -> UnitRow:
         """``d2d unit condition NAME add|remove CONDITION [--count N]`` (``UnitRow``)."""
@@ -401,18 +415,21 @@ class _Char(_Group):
 
     def new(self, name: str, template: str | None = None, *, body: str | None = None,
             mind: str | None = None, will: str | None = None, speed: str | None = None,
-            archetype: str | None = None, **conception: str) -> Sheet:
+            archetype: str | None = None, faction: str | None = None,
+            player: str | None = None, **conception: str) -> Sheet:
         """``d2d char new NAME [--template T] [--body L]… [--archetype A]
-        [--motivation TEXT]…`` (``rules.units.characters.Sheet``)."""
+        [--motivation TEXT]… [--faction F] [--player P]``
+        (``rules.units.characters.Sheet``)."""
         from d2d_cli.operations import characters
 
         stats = {"body": body, "mind": mind, "will": will, "speed": speed}
         return characters.new(
             self._s.target("char", "new", name, template=template,
                            **{k: v for k, v in stats.items() if v is not None},
-                           archetype=archetype, **conception),
+                           archetype=archetype, **conception, faction=faction,
+                           player=player),
             name, template, stats=stats, archetype=archetype,
-            conception=dict(conception))
+            conception=dict(conception), faction=faction, player=player)
 
     def show(self, name: str) -> Sheet:
         """``d2d char show NAME`` (``Sheet``)."""
@@ -440,15 +457,20 @@ class _Char(_Group):
         return characters.write(done, Path(output), force=force)
 
     def import_(self, file: str | os.PathLike[str], *, rename: str | None = None,
-                replace: bool = False) -> Imported:
-        """``d2d char import FILE [--rename NEW | --replace]``
-        (``rules.units.travel.Imported``)."""
+                replace: bool = False, faction: str | None = None,
+                player: str | None = None, place: tuple[str, str] | None = None
+                ) -> Imported:
+        """``d2d char import FILE [--rename NEW | --replace] [--faction F] [--player P]
+        [--place SPACE FACING]`` (``rules.units.travel.Imported``)."""
         from d2d_cli.operations import characters
 
         spec = os.fspath(file)
         return characters.import_(self._s.target("char", "import", spec, rename=rename,
-                                                 replace=replace),
-                                  spec, rename=rename, replace=replace)
+                                                 replace=replace, faction=faction,
+                                                 player=player,
+                                                 place=" ".join(place) if place else None),
+                                  spec, rename=rename, replace=replace, faction=faction,
+                                  player=player, place=place)
 
 
 class _Hand(_Group):

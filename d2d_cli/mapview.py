@@ -5,7 +5,7 @@ unit is a label and an arrow, each obstacle its legend character (NO_COLOR-safe)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.board.grid import COMPASS, VECTORS, column_name, parse_space
 
@@ -19,6 +19,12 @@ SVG_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 def _esc(text: str) -> str:
     return text.replace("\\", "\\\\").replace("[", "\\[")
+
+
+def _side(u: Any) -> str:
+    """`` (Adventurers, Ann)``: the unit's faction and its Player (rules.units.sides)."""
+    words = [w for w in (u.faction, u.player) if w]
+    return f" ({', '.join(words)})" if words else ""
 
 
 def _factions(v: BoardView) -> dict[str | None, int]:
@@ -103,7 +109,7 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
         facing = f"facing {u.facing} {ARROWS.get(u.facing or '', '')}" if u.facing else \
             "no Facing"
         size = f", Double-sized ({', '.join(u.spaces)})" if u.double else ""
-        side = f" ({_esc(u.faction)})" if u.faction else ""
+        side = _esc(_side(u))
         out.append(f"  [bold {COLOURS[colour[u.faction] % len(COLOURS)]}]{u.label}[/] "
                    f"{_esc(u.name)}{side}: {u.space}, {facing}{size}")
     if v.unplaced:
@@ -152,7 +158,7 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
              "to south; a unit points where it faces:"]
     for u in v.units:
-        side = f" ({u.faction})" if u.faction else ""
+        side = _side(u)
         notes.append(f"{u.label}  {u.name}{side}: {u.space}, facing {u.facing or '-'}"
                      + (f", Double-sized ({', '.join(u.spaces)})" if u.double else ""))
     if v.unplaced:

@@ -85,7 +85,7 @@ def test_unit_show_and_the_status_bar(d2d: Runner) -> None:
         "  Body 7x1  Mind 4x1 (6x1)  Will 5x1  Speed 4x0",
         "  Move 4 · AC 2 · Actions — · Turn —",
         "  Stun×2",
-        "Gob",
+        "Gob (Goblins)",
         "  Body 0x1 (2x1)  Mind 6x1  Will 2x1  Speed 5x0",
         "  Move 5 · AC 2 · Actions — · Turn —",
         "  Fatigue×2, Crit Torso (Major)",

@@ -310,3 +310,32 @@ def test_round_end_draws_a_card_for_each_player(d2d: Any, tmp_path: Path) -> Non
     assert draw["hands"] == [{"player": "Ann", "drew": 1, "reshuffled": False, "hand": 6},
                              {"player": "Bo", "drew": 1, "reshuffled": False, "hand": 6}]
     assert [len(p["hand"]) for p in players(path).values()] == [6, 6]
+
+
+def test_the_docs_quote_every_rule_they_rest_on() -> None:
+    from tests.helpers import ROOT, check_quotes
+
+    text = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    start = text.index("## The table: sides, hands and face-down cards (issue 31)")
+    section = text[start:text.index("\n## ", start + 1)]
+    assert check_quotes(section) >= 12
+    assert check_quotes(hands.__doc__ or "") >= 3
+
+
+def test_a_units_name_may_hold_a_colon() -> None:
+    from d2d_cli.rules.units.roster import roster_view
+
+    rng = random.Random(3)
+    h = hands.new_hand("Ann", rng)
+    data = {"units": {"Sir: Rook": {"player": "Ann", "body": "5x1"}},
+            "players": {"Ann": h.to_state()}}
+    card = h.hand[0].code
+    typed, plays = hands.sides_from_hands([f"Sir: Rook:hand:{card}", "fast"], data,
+                                          roster_view(data), "d2d", False)
+    assert typed == [f"Sir: Rook:{card}", "fast"] and plays[0].player == "Ann"
+    hands.choose({"Ann": h}, "Ann", "Sir: Rook", h.hand[1])
+    data["players"] = {"Ann": h.to_state()}
+    typed, plays = hands.sides_from_hands(["sir: rook", "fast"], data, roster_view(data),
+                                          "d2d", False)
+    assert typed[0] == f"Sir: Rook:{h.chosen.card.code if h.chosen else ''}"
+    assert plays[0].how == "chosen"

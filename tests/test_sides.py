@@ -102,3 +102,44 @@ def test_a_character_travels_without_the_tables_state(d2d: Any, tmp_path: Path) 
            "--player", "Di")
     got = units(new)["Rook"]
     assert (got["space"], got["facing"], got["player"]) == ("C3", "E", "Di")
+
+
+def test_a_scene_names_each_factions_players(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.184 "Players - Divide the Players into the given Factions"
+    from tests.test_hands import SCENE
+
+    f = tmp_path / "night.toml"
+    f.write_text(SCENE.replace('player = "Bo"', 'player = "Cy"'), "utf-8")
+    assert_refused(lambda *a: d2d("--session", tmp_path / "s.toml", *a), tmp_path,
+                   ["scene", "load", str(f)], "scene: units.Thief: player 'Cy' is not one of "
+                   "the Adventurers faction's players (Ann, Bo)")
+
+
+def test_sim_plays_a_players_character_on_its_factions_side(d2d: Any, tmp_path: Path
+                                                           ) -> None:
+    # "sim": a Player's unit plays its own hand by the PC policy, against the other side
+    old, night = tmp_path / "old.toml", tmp_path / "night.toml"
+    d2d.ok("--session", old, "char", "new", "Rook", "--body", "7", "--speed", "5",
+           "--archetype", "thief")
+    d2d.ok("--session", old, "char", "export", "Rook", "--format", "toml", "-o",
+           tmp_path / "rook.toml")
+    d2d.ok("--session", night, "scene", "load", "combat1")
+    d2d.ok("--session", night, "char", "import", tmp_path / "rook.toml", "--faction",
+           "Adventurers", "--player", "Cy", "--place", "F9", "N")
+    lines: list[str] = []
+    for seed in (1, 2, 3):
+        log = tmp_path / f"fight{seed}.txt"
+        d2d.ok("--session", night, "--seed", seed, "sim", "--runs", "1", "--log", log,
+               "--workers", "1")
+        lines += log.read_text("utf-8").splitlines()
+    import shlex
+
+    party = {"Archer", "Thief", "Rook"}
+    rook = [shlex.split(x) for x in lines if x.startswith("unit act Rook interact")]
+    assert rook and all(w[4] not in party for w in rook)  # Rook fights the Goblins only
+    fights = [shlex.split(x) for x in lines if x.startswith("conflict 'Rook:")]
+    assert fights and any(not w[1].endswith(":fate") for w in fights)  # cards of a hand
+    for x in lines:  # no one of the party ever attacks Rook
+        w = shlex.split(x)
+        if w[:2] == ["unit", "act"] and len(w) > 4 and w[4] == "Rook":
+            assert w[2] not in party, x

@@ -45,7 +45,8 @@ def show(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> N
 def choose(ctx: typer.Context,
            unit: Annotated[str, typer.Argument(click_type=_complete.UNIT,
                                                help="The unit the card is for.")],
-           card: Annotated[str, typer.Argument(help="A card of the hand with the "
+           card: Annotated[str, typer.Argument(click_type=_complete.CARD,
+                                               help="A card of the hand with the "
                                                "orientation chosen, e.g. 7S^ or QHv.")],
            json: _app.JsonOpt = False) -> None:
     """Choose a card face down for a unit's coming Conflict (001 l.732): either side,

@@ -97,6 +97,9 @@ class NpcTurn(Result):
     commands: tuple[str, ...]
     goal_reached: str | None
     done: tuple[Done, ...] = ()
+    # Where the turn stopped for a Player's card (rules.assistant.asking.Asked), or None.
+    asked: Any = None
+    hands: tuple[Any, ...] = ()  # what its Conflicts did to d2d's hands (HandMove)
 
 
 @app.command()
@@ -110,6 +113,12 @@ def turn(
     group: Annotated[int | None, typer.Option(
         "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
         "(the numbers of d2d round groups).")] = None,
+    answer: Annotated[list[str] | None, typer.Option(
+        "--answer", metavar="UNIT=CARD", help="The card a Player's unit plays if it is "
+        "attacked (Archer=7S^; Archer=fate to Stay). Repeat per unit.")] = None,
+    players_stay: Annotated[bool, typer.Option(
+        "--players-stay", help="A Player's unit attacked without a card chosen Stays "
+        "(reveals Fate) instead of stopping the turn to ask.")] = False,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -117,17 +126,27 @@ def turn(
     pays the Action Cost, each through the commands a Narrator would type (unit move on
     the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks Stays. Under each plan, what each command gave, in its own one-line words
-    (where the unit moved, the Conflict's winner, the Hits, the Crit); then the commands
-    as typed.
+    it attacks plays its Player's card: the one given with --answer, else the one chosen
+    face down (d2d hand choose), else the turn stops before the attack and says what to
+    type (a terminal asks for it; fate Stays); --players-stay makes them Stay. Under
+    each plan, what each command gave, in its own one-line words (where the unit moved,
+    the Conflict's winner, the Hits, the Crit); then the commands as typed.
 
     JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
     command in order: plan, the index of the plan it carries out; command; summary;
-    result, that command's --json result).
+    result, that command's --json result), asked (where it stopped for a Player's card:
+    attacker, target, player, type — what to type; else null), hands (what its Conflicts
+    did to d2d's hands, as conflict's).
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
     """
+    _turn(ctx, name, all_, group, list(answer or []), players_stay, card, json)
+
+
+def _turn(ctx: typer.Context, name: str | None, all_: bool, group: int | None,
+          answer: list[str], players_stay: bool, card: list[str] | None,
+          json: bool) -> None:
     import copy
 
     from d2d_cli.rules.assistant import sim
@@ -149,21 +168,49 @@ def turn(
             names = _of_group(data, names, group, all_)
         goals = _goals(data)
         deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
-        t = Table(data, tx.rng(), _state.options(ctx, data), True, deck=deck,
-                  table_cards=table_cards, hands=False)
+        opts = _state.options(ctx, data)
+        t = Table(data, tx.rng(), opts, True, deck=deck, table_cards=table_cards,
+                  hands=False)
+        from d2d_cli.rules.assistant import asking
+        from d2d_cli.rules.units.roster import roster_view
+
+        given = asking.parse_answers(answer, roster_view(data))
+        t.answers = asking.Answers(t.data, opts.hands, given, players_stay, t.rng)
+        if all_:
+            t.answers.carry = ["--all", *(["--group", str(group)] if group else [])]
         plans: list[Any] = []
-        reached = sim.turns(t, goals, "fate", only=names, plans=plans)
-        if t.table is not None:
+        asked = None
+        while True:
+            try:
+                reached = sim.turns(t, goals, "fate", only=names, plans=plans)
+                break
+            except asking.NeedsCard as stop:
+                if not _interactive() or json:
+                    reached, asked = None, stop.asked
+                    break
+                a = stop.asked  # a terminal (d2d play too): ask, then carry on from here
+                got = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the "
+                                   f"card {a.target} plays (e.g. 7S^; fate to Stay)")
+                t.answers.given.update(asking.parse_answers([f"{a.target}={got.strip()}"],
+                                                            roster_view(t.data)))
+        if t.table is not None and asked is None:
             t.table.finish()
-        for key in ("units", "tasks", "damage"):
+        for key in ("units", "tasks", "damage", "players"):
             if key in t.data and t.data[key] != tx.data.get(key):
                 tx.put(key, t.data[key])
         if deck is not None and t.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", t.deck.to_state())
-        tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands"
+        tx.summary = f"npc turn {', '.join(names)}: {len(t.lines or [])} commands" + (
+            f"; stopped: {asked.summary}" if asked is not None else "")
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in t.done or ())
-    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done),
-                _show_turn, as_json=json)
+    render.emit(NpcTurn(tuple(names), tuple(plans), tuple(t.lines or []), reached, done,
+                        asked, t.answers.moves), _show_turn, as_json=json)
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -> list[str]:
@@ -185,6 +232,21 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:
+    if r.asked is not None:
+        _show_done(con, r)
+        a = r.asked
+        con.print(f"[bold]Stopped[/]: {render.escape(a.attacker)} attacks "
+                  f"{render.escape(a.target)} — {render.escape(a.player)} chooses "
+                  f"{render.escape(a.target)}'s card (001 l.732). Type:")
+        for line in a.type:
+            con.print(f"  {render.escape(line)}")
+        return
+    _show_done(con, r)
+    if r.goal_reached:
+        con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
+
+
+def _show_done(con: Any, r: NpcTurn) -> None:
     for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
         _show_plan(con, p)
         for d in r.done:
@@ -194,7 +256,5 @@ def _show_turn(con: Any, r: NpcTurn) -> None:
         con.print("[bold]As typed:[/]")
         for line in r.commands:
             con.print(f"  d2d {render.escape(line)}")
-    else:
+    elif r.asked is None:
         con.print("[dim]No Action taken.[/]")
-    if r.goal_reached:
-        con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")

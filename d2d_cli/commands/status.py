@@ -136,7 +136,9 @@ def _stacked(con: Any, u: StatusRow) -> None:
     from d2d_cli.rules.units.roster import STATS
 
     e = render.escape
-    con.print(f"[bold]{e(u.name)}[/]" + (f" → {e(u.target)}" if u.target else ""))
+    side = ", ".join(w for w in (u.faction, u.player) if w)  # rules.units.sides
+    con.print(f"[bold]{e(u.name)}[/]" + (f" [dim]({e(side)})[/]" if side else "")
+              + (f" → {e(u.target)}" if u.target else ""))
     details = [*_packed([f"{s.title()} {stat_cell(u, s)}" for s in STATS], con.width - 2),
                f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
                f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]

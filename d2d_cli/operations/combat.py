@@ -35,9 +35,7 @@ def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
                          target_action=opts.target_action, opts=opts)
 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
-        played = _from_hands(t, sides, opts, table, asked)
-        if played is not None:
-            return played
+        return _from_hands(t, sides, opts, table, asked)
     ask = asked(sides, data)
     result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
                       else ask.resolve(None))
@@ -45,12 +43,11 @@ def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any) -> Result | None:
-    """A Conflict whose cards come from the Players' hands (``[rules] hands = "d2d"``):
-    ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
+                asked: Any) -> Result:
+    """A Conflict whose cards may come from the Players' hands (``[rules] hands =
+    "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
-    (rules.units.hands.settle), in the same journal entry as the Fate cards revealed.
-    None when no side's card comes from a hand."""
+    (rules.units.hands.settle), in the same journal entry as the Fate cards revealed."""
     from d2d_cli.operations import reveals
     from d2d_cli.rules.combat.conflict import Conflict
     from d2d_cli.rules.core.record import replace
@@ -60,18 +57,20 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
     with t.edit() as tx:
         typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
                                               opts.hands, opts.narrator_hand)
-        if not plays:
-            return None
         ask = asked(typed, tx.data)
         if ask.reveals:
             with reveals(tx if table is None else None, table) as reveal:
                 out = ask.resolve(reveal)
             t.revealed = list(reveal.used)
-            tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+            if table is None:
+                note = _journal_note(out, reveal.used)
+                tx.summary = "revealed " + " ".join(x.code for x in reveal.used) + (
+                    f"; {note}" if note else "")
         else:
             out = ask.resolve(None)
-        if not isinstance(out, Conflict):  # the Cover reveal named an obstacle: no cards
-            return out  # move (and a face-down card stays down)
+        if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
+            result: Result = out  # named an obstacle: no card moves (one face down stays)
+            return result
         held = hands.hands_of(tx.data)
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),

@@ -73,7 +73,7 @@ def choose(t: Target, unit: str, card: str) -> rules.Choice:
 
 def draw(t: Target, player: str, n: int = 1) -> rules.Drew:
     """``d2d hand draw PLAYER [N]``: draw cards (Fast's or Block's "Draw a card", 001
-    l.740, l.746, when the table says so), never past 10."""
+    l.738, l.744, when the table says so), never past 10."""
     if not 1 <= n <= rules.HAND_MAX:
         raise BadInput(f"draw 1 to {rules.HAND_MAX} cards, not {n}")
     with t.edit() as tx:

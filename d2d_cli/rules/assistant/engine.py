@@ -103,6 +103,8 @@ class Table:
         self.done: list[Typed] | None = [] if log else None  # with each line, its result
         self.acting: int | None = None  # the plan being carried out (rules.assistant.sim)
         self.players: dict[str, Player] = {}
+        # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
+        self.answers: Any = None
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:

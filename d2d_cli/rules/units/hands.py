@@ -3,12 +3,13 @@
 "Conflict Deck - Each player (including Narrators if any) maintain a hand of cards from
 which to resolve Conflicts. The hand starts with 5 new cards at the beginning of a Scene.
 The number goes up and down during the Scene with a maximum of 10" (000 l.401); "Conflict
-Deck - Deck for Skill Checks. Shuffle and draw 5" (001 "Setup: Players", l.349–350).
+Deck - Deck for Skill Checks. Shuffle and draw 5" (001 "Setup: Players", l.350–351).
 
-d2d's choices (docs/rules.md "Hands"):
+d2d's choices (docs/rules.md "The table"):
 
 * a Player's Conflict Deck is a standard 54-card deck of their own (52 and the two
-  Wilds, as the Fate deck: 000 l.621 "a poker deck"), shuffled at the scene's start;
+  Wilds, as the Fate deck: 000 l.621 "Normal Poker decks can be used for Conflict"),
+  shuffled at the scene's start;
 * a scene's start (``scene load``, or ``hand deal`` for a table mid-scene) gives every
   Player a fresh deck and 5 new cards;
 * a card chosen face down (``hand choose``) has left the hand but is still held: the
@@ -186,7 +187,7 @@ def require(mode: str) -> None:
     if mode != "d2d":
         raise BadInput('the Players hold their Conflict cards at the table ([rules] hands = '
                        '"table"): d2d keeps no hand. To let d2d hold them, add hands = '
-                       '"d2d" to the session\'s [rules] table (docs/rules.md "Hands")')
+                       '"d2d" to the session\'s [rules] table (docs/rules.md "The table")')
 
 
 def holder_of(data: Mapping[str, Any], unit: Any, narrator: bool) -> str:
@@ -366,19 +367,24 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
     out: list[str] = []
     plays: list[Play] = []
     for i, text in enumerate(texts):
-        name, _, rest = text.partition(":")
-        word = rest.strip().lower()
-        if rest and word.startswith("hand:") or word == "hand":
+        low = text.lower()
+        at = low.rfind(":hand:")  # a unit's name may hold a colon: read from the right
+        if at > 0 or low.endswith(":hand"):
             require(mode)
+            name = text[:at] if at > 0 else text[:-5]
             unit = find(units, name.strip())
-            card = parse_card(rest.partition(":")[2] or "?") if word != "hand" else None
-            if card is None:
+            if at < 0 or not text[at + 6:].strip():
                 raise BadInput(f"{text}: give the card after hand:, e.g. {name}:hand:7S^")
+            card = parse_card(text[at + 6:])
             holder = holder_of(data, unit, narrator)
             hand_for(hands, holder).find(card)
             out.append(f"{unit.name}:{card.code}")
             plays.append(Play(i, holder, card, "hand"))
             continue
+        name, sep, rest = text.rpartition(":")
+        if not sep or text.strip().lower() in {n.lower() for n in units}:
+            name, rest = text, ""  # a bare name (which may hold a colon itself)
+        word = rest.strip().lower()
         if mode != "d2d" or not name.strip() or (rest and word not in ("stay", "fate")):
             out.append(text if word != "stay" else f"{name}:fate")
             continue

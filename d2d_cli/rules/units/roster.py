@@ -21,6 +21,8 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import Stat, parse_stat
 from d2d_cli.rules.units.condition_table import condition_key as condition_key
 from d2d_cli.rules.units.condition_table import penalties
+from d2d_cli.rules.units.sides import check_faction as check_faction
+from d2d_cli.rules.units.sides import player_of
 
 STATS = ("body", "mind", "will", "speed")
 
@@ -180,10 +182,6 @@ def check_new_name(units: dict[str, Unit], name: str) -> str:
     return name
 
 
-def check_faction(faction: str | None) -> str | None:
-    if faction is not None and not _NAME_RE.match(faction):
-        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
-    return faction
 
 
 # --------------------------------------------------------------------------- the Status Bar
@@ -255,9 +253,7 @@ def row_values(unit: Unit) -> dict[str, Any]:
 
 
 def _player(unit: Unit) -> str | None:
-    from d2d_cli.rules.units.sides import player_of  # the one answer
-
-    return player_of(unit)
+    return player_of(unit)  # the one answer (rules.units.sides)
 
 
 def status_row(unit: Unit, summary: str = "") -> UnitRow:

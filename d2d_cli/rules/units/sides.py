@@ -63,6 +63,13 @@ def same_side(a: Any, b: Any) -> bool:
     return fa is not None and fa == faction_of(b)
 
 
+def check_faction(faction: str | None) -> str | None:
+    """A faction's name as typed: 1–40 printable characters, no path separators."""
+    if faction is not None and not re.match(r"^[^\x00-\x1f\x7f/\\]{1,40}$", faction):
+        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
+    return faction
+
+
 def check_player(name: str | None) -> str | None:
     """A Player's name as typed (``--player Ann``): 1–40 printable characters; ``""`` or
     ``Non-Player`` (any case) makes the unit a Non-Player again (None)."""
@@ -125,8 +132,6 @@ def set_side(state: dict[str, Any], name: str, *, faction: str | None = None,
     """Change a unit's table (``units.NAME``) in place: ``faction`` (a new one) or
     ``clear_faction``; ``player`` (a name; ``"Non-Player"`` or ``""`` makes it a
     Non-Player again). Checked before anything changes."""
-    from d2d_cli.rules.units.roster import check_faction
-
     if faction is not None:
         check_faction(faction)
     who = check_player(player) if player is not None else None
