@@ -17,7 +17,7 @@ This layer imports no Typer, Click, Rich or ``render`` (import-linter contract
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -38,6 +38,43 @@ class _Change(Protocol):
 
 
 C = TypeVar("C", bound=_Change)
+
+
+def label(path: str, arguments: Iterable[Any] = (),
+          options: Iterable[tuple[str, str | None, Any]] = ()) -> str:
+    """The journal's label for one call of a command (``unit place Archer E7 NE``): the
+    one function both faces build it with — a typed command from its parsed parameters
+    (``commands._app.label``), a script from its call's bound arguments
+    (``api._label``), so the same call is logged with the same words.
+
+    ``path`` is the command's path (``unit place``); ``arguments`` the positional values
+    in order (a list or tuple stands for several words, None for none); ``options``
+    ``(flag, off_flag, value)`` in the command's declared order: True gives ``flag``,
+    False ``off_flag`` (None: nothing), a list repeats ``flag VALUE``, None and an empty
+    list give nothing."""
+    import shlex
+    from enum import Enum
+
+    def word(v: Any) -> str:
+        return str(v.value if isinstance(v, Enum) else v)
+
+    words: list[str] = path.split()
+    for value in arguments:
+        if isinstance(value, list | tuple):
+            words += [word(v) for v in value]
+        elif value is not None:
+            words.append(word(value))
+    for flag, off, value in options:
+        if value is True:
+            words.append(flag)
+        elif value is False:
+            words += [off] if off else []
+        elif isinstance(value, list | tuple):
+            for v in value:
+                words += [flag, word(v)]
+        elif value is not None:
+            words += [flag, word(value)]
+    return shlex.join(words)
 
 
 class Target:
