@@ -164,3 +164,63 @@ def import_(t: Target, file: str, *, rename: str | None = None,
         t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,
                                           replace=replace))
     return result
+
+
+# --- Advancement (000 "Advancement", 001 p.42): one step on one character, journalled as
+# ``NAME: what`` (what the step was), the sheet after it with the ``change``.
+
+
+def _advance(t: Target, name: str, what: str,
+             step: Callable[[units.Unit, Options], ch.Change]) -> ch.Advanced:
+    result: ch.Advanced = change(t, lambda roster, o: ch.advance(roster, name, o, step), what)
+    return result
+
+
+def award(t: Target, name: str, *, cp: int = 0, sp: int = 0, ap: int = 0) -> ch.Advanced:
+    """``d2d char award NAME [--cp N] [--sp N] [--ap N]``: Milestone points."""
+    return _advance(t, name, f"award --cp {cp} --sp {sp} --ap {ap}",
+                    lambda u, rules: ch.award(u, cp, sp, ap))
+
+
+def train(t: Target, name: str, skill: str) -> ch.Advanced:
+    """``d2d char train NAME SKILL``: a skill +1 for SP (001 p.42)."""
+    return _advance(t, name, f"train {skill}",
+                    lambda u, rules: ch.train(u, skill, rules.new_skill_sp))
+
+
+def respec(t: Target, name: str, skill: str) -> ch.Advanced:
+    """``d2d char respec NAME SKILL``: ONE skill −1 for its SP, once per Downtime."""
+    return _advance(t, name, f"respec {skill}", lambda u, rules: ch.respec(
+        u, skill, rules.respec_sp, rules.respec_limit, rules.new_skill_sp))
+
+
+def learn(t: Target, name: str, ability: str | None = None, *, specialty: bool = False,
+          within: str | None = None, power: str | None = None) -> ch.Advanced:
+    """``d2d char learn NAME ABILITY [--specialty] [--in SPECIALTY]`` or ``--power P``:
+    1 AP (000 l.377; 001 l.1127, l.1131). ``within`` is the command's ``--in``."""
+    what = f"learn {ability or ''}" if power is None else f"learn --power {power}"
+    return _advance(t, name, what.strip(), lambda u, rules: ch.learn_ap(
+        u, ability, specialty=specialty, within=within, power=power))
+
+
+def unlearn(t: Target, name: str, ability: str | None = None, *,
+            power: str | None = None) -> ch.Advanced:
+    """``d2d char unlearn NAME ABILITY`` or ``--power P``: AP Respec (001 l.1114–1119)."""
+    what = f"unlearn {ability}" if power is None else f"unlearn --power {power}"
+    return _advance(t, name, what, lambda u, rules: ch.unlearn(
+        u, ability, power, rules.respec_limit))
+
+
+def feat(t: Target, name: str) -> ch.Advanced:
+    """``d2d char feat NAME``: Heroic Feat, CP −1 (001 p.23)."""
+    return _advance(t, name, "feat", lambda u, rules: ch.heroic_feat(u))
+
+
+def downtime(t: Target, names: list[str] | None = None) -> ch.Downtime:
+    """``d2d char downtime [NAME]…``: each character (default: all) may respec again."""
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        result = ch.downtime(roster, names or [])
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result

@@ -40,3 +40,21 @@ def die(t: Target, sides: str, count: int = 1, *, explain: bool = False,
     mode = ("advantage" if advantage and not disadvantage else
             "disadvantage" if disadvantage and not advantage else "normal")
     return t.with_reveals(cards(card), lambda r: dice.throw(spec, count, r, explain, mode))[0]
+
+
+def coin(t: Target, *, card: list[str] | None = None) -> fate.Coin:
+    """``d2d fate coin [--card CARD]``: black is Heads, red is Tails (000 "Fate >
+    Randomizing")."""
+    return t.with_reveals(cards(card), fate.coin)[0]
+
+
+def high_card(t: Target, names: list[str], *,
+              card: list[str] | None = None) -> fate.HighCard:
+    """``d2d fate high-card NAME… [--card CARD]…``: who acts first (000 "Fate > High
+    Card")."""
+    return t.with_reveals(cards(card), lambda r: fate.high_card(names, r))[0]
+
+
+def status(t: Target) -> fate.FateStatus:
+    """``d2d fate status``: the deck's counts and the last reveal."""
+    return fate.status(t.read().get("fate"))
