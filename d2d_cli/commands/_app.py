@@ -99,6 +99,7 @@ def label(ctx: typer.Context) -> str:
             longs = [o for o in p.opts if o.startswith("--")] or p.opts
             offs = [o for o in p.secondary_opts if o.startswith("--")] or p.secondary_opts
             options.append((longs[0], offs[0] if offs else None, value))
+    arguments += ctx.args  # words a command takes as they come (``roll --system … --bonus 3``)
     return journal_label(command_name(ctx), arguments, options)
 
 

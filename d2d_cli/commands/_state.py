@@ -1,10 +1,9 @@
 """Reaching the session from a command: the session file the global options name, its
-data for a lookup, a locked and journalled edit, and its ``[rules]`` parsed."""
+data for a lookup, its ``[rules]`` parsed, and the :class:`~d2d_cli.operations.Target` an
+operation takes (an edit is always an operation's: d2d_cli/operations)."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,14 +37,6 @@ def read(ctx: typer.Context) -> dict[str, Any]:
     """The session's data for a lookup (creates the default session on first use; a
     name that does not exist is refused with the nearest names)."""
     return target(ctx).read()
-
-
-@contextlib.contextmanager
-def edit(ctx: typer.Context) -> Iterator[session.Transaction]:
-    """A locked read-modify-write of the session, journalled under the command line as
-    it was typed (``fate draw 3``)."""
-    with target(ctx).edit() as tx:
-        yield tx
 
 
 def target(ctx: typer.Context) -> Target:
