@@ -171,7 +171,7 @@ def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterato
         tx.put("fate", reveal.deck.to_state())
 
 
-def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C | Any:
+def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
@@ -185,7 +185,9 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C | Any:
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
             from d2d_cli.rules.units import status_bar
 
-            return status_bar.unit_on_bar(tx.data, result.name, t.options(tx.data))
+            row: C = status_bar.unit_on_bar(  # type: ignore[assignment]  # C is UnitRow
+                tx.data, result.name, t.options(tx.data))
+            return row
     return result
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
@@ -21,8 +21,18 @@ FORMATS = ("svg", "html", "toml", "json")
 MAX_CHARACTER_BYTES = 1 << 20  # a character file is a regular file up to 1 MiB
 
 
-def change(t: Target, step: Callable[[dict[str, units.Unit], Options], Any],
-           what: str | None = None) -> Any:
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def change(t: Target, step: Callable[[dict[str, units.Unit], Options], N],
+           what: str | None = None) -> N:
     """One change to the roster with the table's options, saved and journalled (as
     ``NAME: what`` when ``what`` is given)."""
     with t.edit() as tx:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target, cards
 from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.core.result import Result
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.combat import crits as crits_
+    from d2d_cli.rules.combat import hits as hits_
+    from d2d_cli.rules.combat.damage import DamageAsk
 
 
 def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
@@ -68,7 +73,7 @@ def hit(t: Target, card_codes: list[str], *, level: int | None = None,
         difficulty: int | None = None, skill: str | None = None,
         rival_skill: str | None = None, combo: bool = False,
         card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
-        heroic_feat: str | None = None) -> Any:
+        heroic_feat: str | None = None) -> hits_.Hits:
     """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``)."""
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
@@ -81,7 +86,8 @@ def hit(t: Target, card_codes: list[str], *, level: int | None = None,
                     by=by, difficulty=difficulty, terms=terms, skill=skill,
                     rival_skill=rival_skill, use_map=use_map, opts=opts,
                     heroic_feat=heroic_feat)
-    result = t.with_reveals(ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    result: hits_.Hits = (t.with_reveals(ask.table, ask.count)[0] if ask.reveals
+                          else ask.count(None))
     if ask.feat_by is not None:  # the Feat's Character Point (checked above)
         with t.edit() as tx:
             tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
@@ -106,7 +112,8 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
 
 
 def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | None = None,
-               shield: str | None = None, item: str | None = None, luck: int = 0) -> Any:
+               shield: str | None = None, item: str | None = None,
+               luck: int = 0) -> DamageAsk:
     """The Damage Modifiers as typed, checked (``rules.combat.damage.DamageAsk``)."""
     from d2d_cli.rules.combat import damage
 
@@ -117,7 +124,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
          target: str | None = None, card: list[str] | None = None, damage: Any = None,
-         difficulty: str | None = None) -> Any:
+         difficulty: str | None = None) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit."""
     from d2d_cli.rules.combat import crits as rules

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from d2d_cli.operations import Target, cards
 from d2d_cli.rules.deck import fate
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.deck import dice
 
 
 def draw(t: Target, n: int = 1, *, peek: bool = False) -> fate.Drawn:
@@ -32,7 +35,7 @@ def shuffle(t: Target, *, reset: bool = False) -> fate.DeckCounts:
 
 def die(t: Target, sides: str, count: int = 1, *, explain: bool = False,
         advantage: bool = False, disadvantage: bool = False,
-        card: list[str] | None = None) -> Any:
+        card: list[str] | None = None) -> dice.Thrown:
     """``d2d fate die dN``: Fate cards read as a die (a ``rules.deck.dice.Thrown``)."""
     from d2d_cli.rules.deck import dice  # only this operation reads dice
 

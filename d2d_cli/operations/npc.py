@@ -3,12 +3,15 @@ turn carried out through the commands a Narrator would type."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target, cards
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.assistant import policy
 
 
 def goals_of(data: dict[str, Any]) -> Any:
@@ -31,7 +34,7 @@ def npc_name(data: dict[str, Any], name: str) -> str:
     return unit.name
 
 
-def plan(t: Target, name: str) -> Any:
+def plan(t: Target, name: str) -> policy.Plan:
     """``d2d npc plan NAME``: the unit's turn as the round stands (a
     ``rules.assistant.policy.Plan``); changes nothing."""
     from d2d_cli.rules.assistant import policy
