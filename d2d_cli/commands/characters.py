@@ -74,8 +74,8 @@ def new(
             sys.stdout.write("\n")
             sys.stderr.write("d2d: cancelled: no character was created\n")
             raise typer.Exit(130) from None
-    result = ops.new(_state.target(ctx), name, template, stats=overrides, archetype=archetype,
-                     conception=answers)
+    result = ops.new(_state.target(ctx), name, template=template, archetype=archetype,
+                     **overrides, **answers)
     render.emit(result, show_sheet, as_json=json)
 
 
@@ -107,12 +107,11 @@ def export(
 
     Example: d2d char export Rook --format toml -o rook.toml
     """
-    text = ops.export(_state.target(ctx), name, format)
-    path = output or Path(f"{text.name}.{format}")
-    if str(path) == "-":
-        sys.stdout.write(text.text)
+    done = ops.export(_state.target(ctx), name, format=format, output=output, force=force)
+    if not done.path:  # -o -: the sheet on stdout
+        sys.stdout.write(done.text)
         return
-    render.emit(ops.write(text, path, force=force), lambda con, r: con.print(
+    render.emit(done, lambda con, r: con.print(
         f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
 
 

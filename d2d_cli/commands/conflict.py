@@ -11,7 +11,6 @@ from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import conflict as rules
-from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.deck.cards import Card, parse_card
 
 app = _app.single("conflict")
@@ -96,14 +95,14 @@ def conflict(
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
-                  flank=flank, confined=confined, outnumbered=outnumbered,
-                  weapon_scale=weapon_scale, advantage=s.edge(advantage),
-                  disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
     t = _state.target(ctx)
-    result = ops.conflict(t, sides, level_a=level_a, level_b=level_b,
-                          skill=skill, rival_skill=rival_skill, obstacle=obstacle, card=card,
-                          terms=terms, use_map=not no_map, spent=spent)
+    result = ops.conflict(t, *sides, level_a=level_a, level_b=level_b, skill=skill,
+                          rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
+                          disadvantage=disadvantage, range=range_, attack=attack,
+                          cover=cover, obstacle=obstacle, high_ground=high_ground,
+                          flank=flank, confined=confined, outnumbered=outnumbered,
+                          weapon_scale=weapon_scale, no_map=no_map, stat=stat, spent=spent,
+                          card=card)
     turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, turned), as_json=json)

@@ -85,8 +85,8 @@ def crit(
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
-                      card=card, damage=co.damage_ask(vulnerable, wild_luck, screen, shield,
-                                                      item_damage, luck),
+                      card=card, vulnerable=vulnerable, wild_luck=wild_luck, screen=screen,
+                      shield=shield, item_damage=item_damage, luck=luck,
                       difficulty=difficulty)
     render.emit(result, _show, as_json=json)
 

@@ -11,7 +11,6 @@ from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
 from d2d_cli.rules.combat import hits as rules
-from d2d_cli.rules.combat.situation import Terms
 
 app = _app.single("hit")
 
@@ -86,15 +85,13 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
-                  flank=flank, confined=confined, outnumbered=outnumbered,
-                  weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
-                  disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
-                  stat=stat)
-    result = ops.hit(_state.target(ctx), cards, level=level, rival_level=rival_level, vs=vs,
-                     by=by, difficulty=difficulty, skill=skill, rival_skill=rival_skill,
-                     combo=combo, card=card, terms=terms, use_map=not no_map,
-                     heroic_feat=heroic_feat)
+    result = ops.hit(_state.target(ctx), *cards, level=level, rival_level=rival_level,
+                     vs=vs, by=by, difficulty=difficulty, stat=stat, skill=skill,
+                     rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
+                     disadvantage=disadvantage, range=range_, attack=attack, cover=cover,
+                     high_ground=high_ground, flank=flank, confined=confined,
+                     outnumbered=outnumbered, weapon_scale=weapon_scale, no_map=no_map,
+                     combo=combo, card=card, heroic_feat=heroic_feat)
     render.emit(result, _show, as_json=json)
 
 

@@ -72,7 +72,7 @@ def roll(
     """
     from d2d_cli.operations import roll as ops
 
-    result = ops.roll(_state.target(ctx), [*(expression or []), *ctx.args], system=system,
+    result = ops.roll(_state.target(ctx), *(expression or []), *ctx.args, system=system,
                       odds=odds, fresh=fresh, card=card)
     render.emit(result, _show_odds if odds else _show_roll, as_json=json)
 

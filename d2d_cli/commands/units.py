@@ -49,7 +49,7 @@ def add(
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
     result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
-                          speed=speed, skills=skill, faction=faction)
+                          speed=speed, skill=skill, faction=faction)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -59,10 +59,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d unit list
     """
-    data = _state.read(ctx)
-    from d2d_cli.rules.units import status_bar
-
-    render.emit(status_bar.status_bar(data, _state.options(ctx, data)), show_table, as_json=json)
+    render.emit(unit_ops.list_(_state.target(ctx)), show_table, as_json=json)
 
 
 @app.command()
@@ -72,11 +69,7 @@ def show(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit show "Goblin Scout" --json
     """
-    data = _state.read(ctx)
-    from d2d_cli.rules.units import status_bar
-
-    render.emit(status_bar.unit_on_bar(data, name, _state.options(ctx, data)), show_unit,
-                as_json=json)
+    render.emit(unit_ops.show(_state.target(ctx), name), show_unit, as_json=json)
 
 
 @app.command()
@@ -258,7 +251,7 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    render.emit(unit_ops.move(_state.target(ctx), name, what, rest), show_spending,
+    render.emit(unit_ops.move(_state.target(ctx), name, what, *(rest or [])), show_spending,
                 as_json=json)
 
 
@@ -291,7 +284,7 @@ def act(
 
     Example: d2d unit act Archer recover fatigue
     """
-    result = unit_ops.act(_state.target(ctx), name, action, arg, range_=range_)
+    result = unit_ops.act(_state.target(ctx), name, action, arg, range=range_)
     render.emit(result, show_spending, as_json=json)
 
 

@@ -4,6 +4,7 @@ import, the party's list) — 000 "Character Creation", "Advancement"."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -43,13 +44,20 @@ def change(t: Target, step: Callable[[dict[str, units.Unit], Options], N],
     return result
 
 
-def new(t: Target, name: str, template: str | None = None, *,
-        stats: dict[str, str | None] | None = None, archetype: str | None = None,
-        conception: dict[str, str | None] | None = None) -> ch.Sheet:
+def new(t: Target, name: str, *, template: str | None = None, body: str | None = None,
+        mind: str | None = None, will: str | None = None, speed: str | None = None,
+        archetype: str | None = None, motivation: str | None = None,
+        impact: str | None = None, formative: str | None = None, plans: str | None = None,
+        flaws: str | None = None, fear: str | None = None, humiliation: str | None = None,
+        trigger: str | None = None) -> ch.Sheet:
     """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]``:
-    22 points among the four stats (``stats`` overrides the template's levels)."""
-    unit = ch.character(name, template, dict(stats or {}), archetype=archetype,
-                        conception=dict(conception or {}))
+    22 points among the four stats (``body`` … ``speed`` override the template's
+    levels); ``motivation`` … ``trigger`` are the Character Conception."""
+    stats = {"body": body, "mind": mind, "will": will, "speed": speed}
+    conception = {"motivation": motivation, "impact": impact, "formative": formative,
+                  "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
+                  "trigger": trigger}
+    unit = ch.character(name, template, stats, archetype=archetype, conception=conception)
     result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
     return result
 
@@ -89,8 +97,20 @@ def record_text(name: str, state: dict[str, Any], fmt: str) -> str:
             f"#   d2d char import FILE\n\n" + T.dump(("units", name), state))
 
 
-def export(t: Target, name: str, fmt: str = "toml") -> Exported:
-    """``d2d char export NAME --format F -o -``: the sheet's text (nothing written)."""
+def export(t: Target, name: str, *, format: str = "svg",  # noqa: A002 - --format
+           output: str | Path | None = None, force: bool = False) -> Exported:
+    """``d2d char export NAME [--format F] [--output FILE] [--force]``: the sheet written
+    to ``output`` (default ``NAME.FORMAT`` here; an existing file only with ``force``);
+    with ``output="-"`` nothing is written (the command prints ``text``)."""
+    text = sheet_text(t, name, format)
+    path = Path(output) if output is not None else Path(f"{text.name}.{format}")
+    if str(path) == "-":
+        return text
+    return write(text, path, force=force)
+
+
+def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
+    """A character's sheet or record as ``char export`` writes it (nothing written)."""
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}: use {', '.join(FORMATS)}")
     data = t.read()
@@ -165,10 +185,11 @@ def _no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a number d2d keeps")
 
 
-def import_(t: Target, file: str, *, rename: str | None = None,
+def import_(t: Target, file: str | os.PathLike[str], *, rename: str | None = None,
             replace: bool = False) -> travel.Imported:
     """``d2d char import FILE [--rename NEW | --replace]``: a character exported from any
     session onto this one's roster."""
+    file = os.fspath(file)
     name, state = read_record(file)
     result: travel.Imported = change(
         t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,

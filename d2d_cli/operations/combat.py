@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
-from d2d_cli.operations import Target, cards
+from d2d_cli.operations import Target
+from d2d_cli.operations import cards as table_cards
 from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.core.result import Result
@@ -17,21 +18,50 @@ if TYPE_CHECKING:
     from d2d_cli.rules.combat.damage import DamageAsk
 
 
-def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
-             level_b: int | None = None, skill: str | None = None,
-             rival_skill: str | None = None, obstacle: list[str] | None = None,
-             card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
-             spent: bool | None = None) -> Result:
+def situation(*, range: int | None = None,  # noqa: A002 - the commands' --range
+              attack: str | None = None, cover: str | None = None,
+              high_ground: str | None = None, flank: str | None = None,
+              confined: str | None = None, outnumbered: str | None = None,
+              weapon_scale: int | None = None, skill_stat: str | None = None,
+              stat: str | None = None, advantage: tuple[str, ...] = (),
+              disadvantage: tuple[str, ...] = ()) -> Terms:
+    """The situational options ``conflict`` and ``hit`` share (commands/_situation.py
+    declares them for both commands), as the rules read them
+    (``rules.combat.situation.Terms``): the one place they are turned into Terms."""
+    return Terms(range=range, attack=attack, cover=cover, high_ground=high_ground,
+                 flank=flank, confined=confined, outnumbered=outnumbered,
+                 weapon_scale=weapon_scale, advantage=advantage, disadvantage=disadvantage,
+                 skill_stat=skill_stat, stat=stat)
+
+
+def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | None = None,
+             skill: str | None = None, rival_skill: str | None = None,
+             skill_stat: str | None = None, advantage: list[str] | None = None,
+             disadvantage: list[str] | None = None,
+             range: int | None = None,  # noqa: A002 - the command's --range
+             attack: str | None = None, cover: str | None = None,
+             obstacle: list[str] | None = None, high_ground: str | None = None,
+             flank: str | None = None, confined: str | None = None,
+             outnumbered: str | None = None, weapon_scale: int | None = None,
+             no_map: bool = False, stat: str | None = None, spent: bool | None = None,
+             card: list[str] | None = None) -> Result:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
-    (a ``rules.combat.conflict`` result)."""
+    (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
+    (``["a"]``); the other options are the command's, by the same names."""
     from d2d_cli.rules.combat import conflict as rules
 
+    terms = situation(range=range, attack=attack, cover=cover, high_ground=high_ground,
+                      flank=flank, confined=confined, outnumbered=outnumbered,
+                      weapon_scale=weapon_scale, skill_stat=skill_stat, stat=stat,
+                      advantage=tuple(advantage or ()),
+                      disadvantage=tuple(disadvantage or ()))
+    use_map = not no_map
     data = t.read()
     opts = t.options(data)
-    table = cards(card)
-    if sides == ["chart"]:
+    table = table_cards(card)
+    if list(sides) == ["chart"]:
         return rules.chart_result(opts.conflict_chart, table)
-    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
+    ask = rules.ask(list(sides), data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
@@ -68,20 +98,32 @@ def _journal_note(r: Any, revealed: list[Any]) -> str:
                                            for side, was, card, why in turned)) if turned else ""
 
 
-def hit(t: Target, card_codes: list[str], *, level: int | None = None,
-        rival_level: int | None = None, vs: str | None = None, by: str | None = None,
-        difficulty: int | None = None, skill: str | None = None,
-        rival_skill: str | None = None, combo: bool = False,
-        card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
+def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | None = None,
+        vs: str | None = None, by: str | None = None, difficulty: int | None = None,
+        stat: str | None = None, skill: str | None = None, rival_skill: str | None = None,
+        skill_stat: str | None = None, advantage: bool = False, disadvantage: bool = False,
+        range: int | None = None,  # noqa: A002 - the command's --range
+        attack: str | None = None, cover: str | None = None, high_ground: str | None = None,
+        flank: str | None = None, confined: str | None = None,
+        outnumbered: str | None = None, weapon_scale: int | None = None,
+        no_map: bool = False, combo: bool = False, card: list[str] | None = None,
         heroic_feat: str | None = None) -> hits_.Hits:
-    """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``)."""
+    """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``);
+    the options are the command's, by the same names."""
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
 
+    terms = situation(range=range, attack=attack, cover=cover, high_ground=high_ground,
+                      flank=flank, confined=confined, outnumbered=outnumbered,
+                      weapon_scale=weapon_scale, skill_stat=skill_stat, stat=stat,
+                      advantage=("a",) if advantage else (),
+                      disadvantage=("a",) if disadvantage else ())
+    use_map = not no_map
+    card_codes = list(cards)
     data = t.read()
     opts = t.options(data)
     ask = rules.ask([parse_card(x) for x in card_codes], level=level,
-                    rival_level=rival_level, vs=vs, combo=combo, table=cards(card),
+                    rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
                     combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
                     by=by, difficulty=difficulty, terms=terms, skill=skill,
                     rival_skill=rival_skill, use_map=use_map, opts=opts,
@@ -123,18 +165,20 @@ def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | 
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
-         target: str | None = None, card: list[str] | None = None, damage: Any = None,
+         target: str | None = None, card: list[str] | None = None, vulnerable: bool = False,
+         wild_luck: bool = False, screen: int | None = None, shield: str | None = None,
+         item_damage: str | None = None, luck: int = 0,
          difficulty: str | None = None) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
-    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit."""
+    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit. The
+    Damage Modifiers are ``vulnerable`` … ``luck`` (000 l.520–533)."""
     from d2d_cli.rules.combat import crits as rules
-    from d2d_cli.rules.combat.damage import DamageAsk
 
+    damage = damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
     data = t.read()
     opts = t.options(data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by,
-                        DamageAsk() if damage is None else damage, difficulty)
+                        tuple(card) if card else None, target, by, damage, difficulty)
     charts = location_charts(t.path(), opts)
     if not ask.writes:
         return rules.crit(ask, data, None, opts, charts)

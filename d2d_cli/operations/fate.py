@@ -11,8 +11,9 @@ if TYPE_CHECKING:
     from d2d_cli.rules.deck import dice
 
 
-def draw(t: Target, n: int = 1, *, peek: bool = False) -> fate.Drawn:
+def draw(t: Target, count: int = 1, *, peek: bool = False) -> fate.Drawn:
     """``d2d fate draw N [--peek]``: reveal the top N cards (or only look at them)."""
+    n = count
     fate.check_count(n)
     if peek:
         return fate.peek(fate.Deck.from_state(t.read().get("fate")), n)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.roll import systems
 
 
-def roll(t: Target, expression: list[str] | None = None, *, system: str | None = None,
+def roll(t: Target, *expression: str, system: str | None = None,
          odds: bool = False, fresh: bool = False,
          card: list[str] | None = None) -> dn.RollResult | dn.RollOdds:
     """``d2d roll EXPR… [--system NAME|FILE] [--odds [--fresh]] [--card CARD]…``: roll
@@ -24,7 +24,7 @@ def roll(t: Target, expression: list[str] | None = None, *, system: str | None =
     its ``--options``)."""
     from d2d_cli.rules.roll import notation as dn
 
-    text, sys_name, proc = _expression(t, system, list(expression or []))
+    text, sys_name, proc = _expression(t, system, list(expression))
     e = dn.parse(text)
     table = cards(card)
     if odds:

@@ -18,10 +18,10 @@ if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
 
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
-        skills: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
+        skill: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
     """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…``."""
     unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skills or [], faction)
+                          skill or [], faction)
     result: units.UnitRow = roster_change(t, lambda roster: units.add(roster, unit))
     return result
 
@@ -34,7 +34,7 @@ def condition(t: Target, name: str, action: str, cond: str, count: int = 1) -> u
     return result
 
 
-def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> turns.Spending:
+def move(t: Target, name: str, what: str, *rest: str) -> turns.Spending:
     """``d2d unit move NAME N|KIND [COUNT|HEADING]`` (a ``rules.time.turns.Spending``)."""
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
@@ -80,13 +80,14 @@ def free(t: Target, name: str) -> leaving.Freed:
 
 
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
-        range_: int | None = None) -> turns.Spending:
+        range: int | None = None,  # noqa: A002 - the command's --range
+        ) -> turns.Spending:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""
     from d2d_cli.rules.time import turns
 
     opts = t.options(t.read())
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range_, opts))
+                                                          arg, range, opts))
 
 
 def rm(t: Target, name: str) -> units.Removed:
@@ -240,3 +241,20 @@ def respond(t: Target, name: str, *, action: bool = True) -> exchange.Responded:
 
     return in_round(t, lambda roster, n, phase: exchange.respond(roster, n, phase, name,
                                                                  action))
+
+
+def list_(t: Target) -> units.Roster:
+    """``d2d unit list``: every unit and character, in the order they were added, as the
+    Status Bar shows them."""
+    from d2d_cli.rules.units import status_bar
+
+    data = t.read()
+    return status_bar.status_bar(data, t.options(data))
+
+
+def show(t: Target, name: str) -> units.UnitRow:
+    """``d2d unit show NAME``: one unit as the Status Bar shows it."""
+    from d2d_cli.rules.units import status_bar
+
+    data = t.read()
+    return status_bar.unit_on_bar(data, name, t.options(data))
