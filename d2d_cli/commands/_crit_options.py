@@ -3,24 +3,14 @@ module of their own so ``odds`` builds its commands without importing the Crit r
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-
-from d2d_cli.commands import _state
-from d2d_cli.rules.core.options import Options
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
     "--armor", metavar="[LOCATION=]STAT",
     help="Armor Rating at a location (head=2x1; repeat for others), or a bare 2x1 for "
          "every location. Default: the --target unit's armor in the session.")]
-
-
-def location_charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
-    """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
-    from d2d_cli.operations.combat import location_charts as charts
-
-    return charts(_state.path(ctx), opts)
 
 
 # The options a Crit is rated from (also `d2d odds crit`).
@@ -56,11 +46,3 @@ LuckOpt = Annotated[int, typer.Option(
 DifficultyOpt = Annotated[str | None, typer.Option(
     "--difficulty", metavar="STAT", help='With [rules] weapon_damage = "difficulty": the '
     "target's Difficulty (default: the --target unit's Body).")]
-
-
-def damage_ask(vulnerable: bool, wild_luck: bool, screen: int | None, shield: str | None,
-               item: str | None, luck: int) -> Any:
-    """The Damage Modifiers as typed, checked (operations.combat.damage_ask)."""
-    from d2d_cli.operations.combat import damage_ask as ask
-
-    return ask(vulnerable, wild_luck, screen, shield, item, luck)
