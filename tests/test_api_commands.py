@@ -307,3 +307,21 @@ def test_docs_api_lists_every_method() -> None:
     text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     missing = [path for path in CASES if f"| `d2d {path}` |" not in text]
     assert missing == []
+
+
+def test_the_situational_options_are_declared_once() -> None:
+    """conflict and hit, typed or called, take the situational options of
+    operations/situation.py, in its order; --obstacle still follows --cover."""
+    from d2d_cli.commands._situation import OPTIONS
+    from d2d_cli.operations import situation
+
+    assert tuple(OPTIONS) == situation.NAMES
+    for path in ("conflict", "hit"):
+        typed = [p.name for p in LEAVES[path].params]
+        op = _method(path)
+        assert op is not None
+        called = list(op.signature.parameters)
+        for names in (typed, called):
+            assert [n for n in names if n in situation.NAMES] == list(situation.NAMES)
+    typed = [p.name for p in LEAVES["conflict"].params]
+    assert typed[typed.index("cover") + 1] == "obstacle"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -10,6 +10,7 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
+from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.combat import conflict as rules
 from d2d_cli.rules.deck.cards import Card, parse_card
 
@@ -31,6 +32,7 @@ ObstacleOpt = Annotated[list[str] | None, typer.Option(
 
 
 @app.command()
+@s.situational(before="obstacle", after={"obstacle": "cover"})
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
@@ -46,15 +48,7 @@ def conflict(
     skill_stat: s.SkillStatOpt = None,
     advantage: AdvantageOpt = None,
     disadvantage: DisadvantageOpt = None,
-    range_: s.RangeOpt = None,
-    attack: s.AttackOpt = None,
-    cover: s.CoverOpt = None,
     obstacle: ObstacleOpt = None,
-    high_ground: s.HighGroundOpt = None,
-    flank: s.FlankOpt = None,
-    confined: s.ConfinedOpt = None,
-    outnumbered: s.OutnumberedOpt = None,
-    weapon_scale: s.WeaponScaleOpt = None,
     no_map: s.NoMapOpt = False,
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
@@ -65,6 +59,7 @@ def conflict(
         "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
+    **situation: Unpack[Situation],
 ) -> None:
     """Who wins a conflict, what each side gets, and the rank tiebreak of Fast vs Fast
     and Strong vs Strong (A > J > Q > K > 2 > … > 10, Level Bonus applied).
@@ -98,11 +93,8 @@ def conflict(
     t = _state.target(ctx)
     result = ops.conflict(t, *sides, level_a=level_a, level_b=level_b, skill=skill,
                           rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
-                          disadvantage=disadvantage, range=range_, attack=attack,
-                          cover=cover, obstacle=obstacle, high_ground=high_ground,
-                          flank=flank, confined=confined, outnumbered=outnumbered,
-                          weapon_scale=weapon_scale, no_map=no_map, stat=stat, spent=spent,
-                          card=card)
+                          disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
+                          stat=stat, spent=spent, card=card, **situation)
     turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, turned), as_json=json)

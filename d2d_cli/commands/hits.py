@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -10,12 +10,14 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
+from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.combat import hits as rules
 
 app = _app.single("hit")
 
 
 @app.command()
+@s.situational(before="no_map")
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
@@ -48,14 +50,6 @@ def hit(
     disadvantage: Annotated[bool, typer.Option(
         "--disadvantage", help="Reveal one more combo card, keep the worst.")
     ] = False,
-    range_: s.RangeOpt = None,
-    attack: s.AttackOpt = None,
-    cover: s.CoverOpt = None,
-    high_ground: s.HighGroundOpt = None,
-    flank: s.FlankOpt = None,
-    confined: s.ConfinedOpt = None,
-    outnumbered: s.OutnumberedOpt = None,
-    weapon_scale: s.WeaponScaleOpt = None,
     no_map: s.NoMapOpt = False,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
@@ -66,6 +60,7 @@ def hit(
         "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
         "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
+    **situation: Unpack[Situation],
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
     +1 if rank + Level > Difficulty; combos QQ KK AA KKK AAA AAAA or a straight of 3+
@@ -88,10 +83,8 @@ def hit(
     result = ops.hit(_state.target(ctx), *cards, level=level, rival_level=rival_level,
                      vs=vs, by=by, difficulty=difficulty, stat=stat, skill=skill,
                      rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
-                     disadvantage=disadvantage, range=range_, attack=attack, cover=cover,
-                     high_ground=high_ground, flank=flank, confined=confined,
-                     outnumbered=outnumbered, weapon_scale=weapon_scale, no_map=no_map,
-                     combo=combo, card=card, heroic_feat=heroic_feat)
+                     disadvantage=disadvantage, no_map=no_map, combo=combo, card=card,
+                     heroic_feat=heroic_feat, **situation)
     render.emit(result, _show, as_json=json)
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 from d2d_cli.operations import cards as table_cards
-from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.operations import situation as situation_
+from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.core.result import Result
 
@@ -18,43 +19,22 @@ if TYPE_CHECKING:
     from d2d_cli.rules.combat.damage import DamageAsk
 
 
-def situation(*, range: int | None = None,  # noqa: A002 - the commands' --range
-              attack: str | None = None, cover: str | None = None,
-              high_ground: str | None = None, flank: str | None = None,
-              confined: str | None = None, outnumbered: str | None = None,
-              weapon_scale: int | None = None, skill_stat: str | None = None,
-              stat: str | None = None, advantage: tuple[str, ...] = (),
-              disadvantage: tuple[str, ...] = ()) -> Terms:
-    """The situational options ``conflict`` and ``hit`` share (commands/_situation.py
-    declares them for both commands), as the rules read them
-    (``rules.combat.situation.Terms``): the one place they are turned into Terms."""
-    return Terms(range=range, attack=attack, cover=cover, high_ground=high_ground,
-                 flank=flank, confined=confined, outnumbered=outnumbered,
-                 weapon_scale=weapon_scale, advantage=advantage, disadvantage=disadvantage,
-                 skill_stat=skill_stat, stat=stat)
-
-
+@situation_.options(before="obstacle", after={"obstacle": "cover"})
 def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | None = None,
              skill: str | None = None, rival_skill: str | None = None,
              skill_stat: str | None = None, advantage: list[str] | None = None,
-             disadvantage: list[str] | None = None,
-             range: int | None = None,  # noqa: A002 - the command's --range
-             attack: str | None = None, cover: str | None = None,
-             obstacle: list[str] | None = None, high_ground: str | None = None,
-             flank: str | None = None, confined: str | None = None,
-             outnumbered: str | None = None, weapon_scale: int | None = None,
+             disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
-             card: list[str] | None = None) -> Result:
+             card: list[str] | None = None, **situation: Unpack[Situation]) -> Result:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
-    (``["a"]``); the other options are the command's, by the same names."""
+    (``["a"]``); ``situation`` the situational options (operations/situation.py); the
+    other options are the command's, by the same names."""
     from d2d_cli.rules.combat import conflict as rules
 
-    terms = situation(range=range, attack=attack, cover=cover, high_ground=high_ground,
-                      flank=flank, confined=confined, outnumbered=outnumbered,
-                      weapon_scale=weapon_scale, skill_stat=skill_stat, stat=stat,
-                      advantage=tuple(advantage or ()),
-                      disadvantage=tuple(disadvantage or ()))
+    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                             advantage=tuple(advantage or ()),
+                             disadvantage=tuple(disadvantage or ()))
     use_map = not no_map
     data = t.read()
     opts = t.options(data)
@@ -98,26 +78,21 @@ def _journal_note(r: Any, revealed: list[Any]) -> str:
                                            for side, was, card, why in turned)) if turned else ""
 
 
+@situation_.options(before="no_map")
 def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | None = None,
         vs: str | None = None, by: str | None = None, difficulty: int | None = None,
         stat: str | None = None, skill: str | None = None, rival_skill: str | None = None,
         skill_stat: str | None = None, advantage: bool = False, disadvantage: bool = False,
-        range: int | None = None,  # noqa: A002 - the command's --range
-        attack: str | None = None, cover: str | None = None, high_ground: str | None = None,
-        flank: str | None = None, confined: str | None = None,
-        outnumbered: str | None = None, weapon_scale: int | None = None,
         no_map: bool = False, combo: bool = False, card: list[str] | None = None,
-        heroic_feat: str | None = None) -> hits_.Hits:
+        heroic_feat: str | None = None, **situation: Unpack[Situation]) -> hits_.Hits:
     """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``);
     the options are the command's, by the same names."""
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
 
-    terms = situation(range=range, attack=attack, cover=cover, high_ground=high_ground,
-                      flank=flank, confined=confined, outnumbered=outnumbered,
-                      weapon_scale=weapon_scale, skill_stat=skill_stat, stat=stat,
-                      advantage=("a",) if advantage else (),
-                      disadvantage=("a",) if disadvantage else ())
+    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                             advantage=("a",) if advantage else (),
+                             disadvantage=("a",) if disadvantage else ())
     use_map = not no_map
     card_codes = list(cards)
     data = t.read()
