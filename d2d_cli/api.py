@@ -46,6 +46,7 @@ from d2d_cli.operations import overview as _overview
 from d2d_cli.operations import roll as _roll
 from d2d_cli.operations import rounds as _rounds
 from d2d_cli.operations import scene as _scene
+from d2d_cli.operations import sim as _sim
 from d2d_cli.operations import tasks as _tasks
 from d2d_cli.operations import units as _units
 from d2d_cli.operations import weather as _weather
@@ -68,14 +69,15 @@ class _Op(Generic[P, R]):
     the command's arguments, its keyword-only parameters the command's options in the
     command's order, each named as the option (``range`` is ``--range``); ``flags``
     names an option spelled otherwise (``within`` is ``--in``), ``off`` the flag a False
-    stands for (``double=False`` is ``--single``). tests/test_api.py checks every
-    method's label against the typed command's."""
+    stands for (``double=False`` is ``--single``), ``extra`` a parameter that is no
+    option (``sim``'s progress callback ``tick``). tests/test_api_commands.py checks
+    every method's label against the typed command's."""
 
     def __init__(self, path: str, fn: Callable[Concatenate[Target, P], R], *,
-                 flags: dict[str, str] | None = None,
-                 off: dict[str, str] | None = None) -> None:
+                 flags: dict[str, str] | None = None, off: dict[str, str] | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.path, self.fn = path, fn
-        self.flags, self.off = flags or {}, off or {}
+        self.flags, self.off, self.extra = flags or {}, off or {}, extra
         sig = inspect.signature(fn)
         self.signature = sig.replace(parameters=list(sig.parameters.values())[1:])
         self.__doc__ = fn.__doc__
@@ -86,7 +88,7 @@ class _Op(Generic[P, R]):
         arguments: list[Any] = []
         options: list[tuple[str, str | None, Any]] = []
         for name, p in self.signature.parameters.items():
-            if name not in bound:
+            if name not in bound or name in self.extra:
                 continue
             if p.kind in _POSITIONAL:
                 arguments.append(bound[name])
@@ -207,6 +209,7 @@ class Session(_Face):
     board = _Op("board", _overview.board)
     roll = _Op("roll", _roll.roll)
     oracle = _Op("oracle", _oracle.oracle)
+    sim = _Op("sim", _sim.sim, extra=("tick",))
     undo = _Op("session undo", _history.undo)  # also s.session.undo
     redo = _Op("session redo", _history.redo)
 
