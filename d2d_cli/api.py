@@ -45,6 +45,7 @@ from d2d_cli.operations import oracle as _oracle
 from d2d_cli.operations import overview as _overview
 from d2d_cli.operations import roll as _roll
 from d2d_cli.operations import rounds as _rounds
+from d2d_cli.operations import scale as _scale
 from d2d_cli.operations import scene as _scene
 from d2d_cli.operations import sim as _sim
 from d2d_cli.operations import tasks as _tasks
@@ -151,6 +152,7 @@ class Session(_Face):
         self.char = _CharGroup(self)
         self.npc = _NpcGroup(self)
         self.odds = _OddsGroup(self)
+        self.scale = _ScaleGroup(self)
         self.session = _SessionGroup(self)
 
     def _session(self) -> Session:
@@ -337,6 +339,16 @@ class _OddsGroup(_Group):
     die = _Op("odds die", _odds.die)
     weather = _Op("odds weather", _odds.weather)
     crit = _Op("odds crit", _odds.crit)
+
+
+class _ScaleGroup(_Group):
+    """``s.scale``: the conversions that read the session's ``[rules]`` (the others are
+    ``d2d_cli.rules.scale.quantities``: mass, iq, comparison, samples)."""
+
+    speed = _Op("scale speed", _scale.speed)
+    show = _Op("scale show", _scale.show)
+    map = _Op("scale map", _scale.map)
+    area = _Op("scale area", _scale.area)
 
 
 class _SessionGroup(_Group):
