@@ -314,15 +314,31 @@ def test_the_situational_options_are_declared_once() -> None:
     """conflict and hit, typed or called, take the situational options of
     operations/situation.py, in its order; --obstacle still follows --cover."""
     from d2d_cli.commands._situation import OPTIONS
-    from d2d_cli.operations import situation
+    from d2d_cli.operations.situation import SITUATION
 
-    assert tuple(OPTIONS) == situation.NAMES
+    names = list(SITUATION.names)
+    assert list(OPTIONS) == names
     for path in ("conflict", "hit"):
         typed = [p.name for p in LEAVES[path].params]
         op = _method(path)
         assert op is not None
         called = list(op.signature.parameters)
-        for names in (typed, called):
-            assert [n for n in names if n in situation.NAMES] == list(situation.NAMES)
+        for given in (typed, called):
+            assert [n for n in given if n in names] == names
     typed = [p.name for p in LEAVES["conflict"].params]
     assert typed[typed.index("cover") + 1] == "obstacle"
+
+
+def test_the_crit_damage_options_are_declared_once() -> None:
+    """crit and odds crit, typed or called, take the Damage Modifiers and the Difficulty
+    of operations/damage.py, in its order (000 l.520–533)."""
+    from d2d_cli.commands._crit_options import DAMAGE_OPTIONS
+    from d2d_cli.operations.damage import DAMAGE
+
+    names = list(DAMAGE.names)
+    assert list(DAMAGE_OPTIONS) == names
+    for path in ("crit", "odds crit"):
+        op = _method(path)
+        assert op is not None
+        for given in ([p.name for p in LEAVES[path].params], list(op.signature.parameters)):
+            assert [n for n in given if n in names] == names, path

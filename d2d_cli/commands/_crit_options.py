@@ -3,9 +3,14 @@ module of their own so ``odds`` builds its commands without importing the Crit r
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar, get_args
 
 import typer
+
+from d2d_cli.operations.damage import DAMAGE
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
     "--armor", metavar="[LOCATION=]STAT",
@@ -46,3 +51,21 @@ LuckOpt = Annotated[int, typer.Option(
 DifficultyOpt = Annotated[str | None, typer.Option(
     "--difficulty", metavar="STAT", help='With [rules] weapon_damage = "difficulty": the '
     "target's Difficulty (default: the --target unit's Body).")]
+
+
+# The options ``crit`` and ``odds crit`` share after the location, declared once
+# (operations/damage.py): each one's --option, for ``damage``.
+DAMAGE_OPTIONS: dict[str, Any] = {
+    name: get_args(alias)[1] for name, alias in (
+        ("vulnerable", VulnerableOpt), ("wild_luck", WildLuckOpt), ("screen", ScreenOpt),
+        ("shield", ShieldOpt), ("item_damage", ItemDamageOpt), ("luck", LuckOpt),
+        ("difficulty", DifficultyOpt))}
+assert tuple(DAMAGE_OPTIONS) == DAMAGE.names, "one --option per declared name"
+
+
+def damage(before: str) -> Callable[[F], F]:
+    """A command taking ``**damage``: the Damage Modifiers and the Difficulty, before
+    the parameter ``before`` (commands/_situation.py ``declared``)."""
+    from d2d_cli.commands._situation import declared
+
+    return declared(DAMAGE, DAMAGE_OPTIONS, before)

@@ -9,7 +9,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from d2d_cli.commands import _complete
-from d2d_cli.operations import situation
+from d2d_cli.operations.options import Declared, spliced
+from d2d_cli.operations.situation import SITUATION
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,22 +53,29 @@ OPTIONS: dict[str, Any] = {
         "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's "
         "Body scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage."),
 }
-assert tuple(OPTIONS) == situation.NAMES, "commands/_situation.py: one --option per name"
+assert tuple(OPTIONS) == SITUATION.names, "commands/_situation.py: one --option per name"
 
 
-def situational(before: str, after: dict[str, str] | None = None) -> Callable[[F], F]:
-    """A command taking ``**situation``: its options are the situational options, listed
-    before the parameter ``before`` (and ``after``), as its operation lists them."""
+def declared(block: Declared, options: dict[str, Any], before: str,
+             after: dict[str, str] | None = None) -> Callable[[F], F]:
+    """A command taking a declared block of options as ``**kwargs`` (operations/
+    options.py): its parameters are the block's, each with its ``--option`` from
+    ``options``, before the parameter ``before`` (and ``after``), as its operation
+    lists them."""
     def mark(fn: F) -> F:
         import inspect
 
-        block = [p.replace(annotation=Annotated[p.annotation, OPTIONS[p.name]])
-                 for p in situation.parameters(inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        params = [p.replace(annotation=Annotated[p.annotation, options[p.name]])
+                  for p in block.parameters(inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         whole = inspect.signature(fn, eval_str=True)  # Typer reads the types as objects
-        fn.__signature__ = situation.spliced(  # type: ignore[attr-defined]
-            whole, block, before, after)
+        fn.__signature__ = spliced(whole, params, before, after)  # type: ignore[attr-defined]
         return fn
     return mark
+
+
+def situational(before: str, after: dict[str, str] | None = None) -> Callable[[F], F]:
+    """A command taking ``**situation``: the situational options, as in ``declared``."""
+    return declared(SITUATION, OPTIONS, before, after)
 
 
 NoMapOpt = Annotated[bool, typer.Option(

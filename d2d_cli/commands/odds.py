@@ -8,7 +8,7 @@ discard pile shuffled back in when the pile runs short, as ``fate draw`` does;
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -16,6 +16,7 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as crit_opts
 from d2d_cli.operations import odds as ops
+from d2d_cli.operations.damage import CritDamage
 from d2d_cli.rules.odds import exact as rules
 
 app = _app.group("odds")
@@ -184,6 +185,7 @@ def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
 
 
 @app.command()
+@crit_opts.damage(before="fresh")
 def crit(
     ctx: typer.Context,
     power: crit_opts.PowerOpt = None,
@@ -200,15 +202,9 @@ def crit(
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
-    vulnerable: crit_opts.VulnerableOpt = False,
-    wild_luck: crit_opts.WildLuckOpt = False,
-    screen: crit_opts.ScreenOpt = None,
-    shield: crit_opts.ShieldOpt = None,
-    item_damage: crit_opts.ItemDamageOpt = None,
-    luck: crit_opts.LuckOpt = 0,
-    difficulty: crit_opts.DifficultyOpt = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
+    **damage: Unpack[CritDamage],
 ) -> None:
     """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
     it stands (draw until a matching type), and at each the armor found there, the Hits
@@ -222,9 +218,7 @@ def crit(
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, target=target, hits=hits, types=types, vehicle=vehicle,
-                      vulnerable=vulnerable, wild_luck=wild_luck, screen=screen,
-                      shield=shield, item_damage=item_damage, luck=luck,
-                      difficulty=difficulty, fresh=fresh)
+                      fresh=fresh, **damage)
     render.emit(result, _show_crit, as_json=json)
 
 

@@ -9,17 +9,17 @@ from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 from d2d_cli.operations import cards as table_cards
 from d2d_cli.operations import situation as situation_
-from d2d_cli.operations.situation import Situation
+from d2d_cli.operations.damage import DAMAGE, CritDamage
+from d2d_cli.operations.situation import SITUATION, Situation
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.core.result import Result
 
 if TYPE_CHECKING:
     from d2d_cli.rules.combat import crits as crits_
     from d2d_cli.rules.combat import hits as hits_
-    from d2d_cli.rules.combat.damage import DamageAsk
 
 
-@situation_.options(before="obstacle", after={"obstacle": "cover"})
+@SITUATION.into(before="obstacle", after={"obstacle": "cover"})
 def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | None = None,
              skill: str | None = None, rival_skill: str | None = None,
              skill_stat: str | None = None, advantage: list[str] | None = None,
@@ -78,7 +78,7 @@ def _journal_note(r: Any, revealed: list[Any]) -> str:
                                            for side, was, card, why in turned)) if turned else ""
 
 
-@situation_.options(before="no_map")
+@SITUATION.into(before="no_map")
 def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | None = None,
         vs: str | None = None, by: str | None = None, difficulty: int | None = None,
         stat: str | None = None, skill: str | None = None, rival_skill: str | None = None,
@@ -128,32 +128,23 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
         raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
 
 
-def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | None = None,
-               shield: str | None = None, item: str | None = None,
-               luck: int = 0) -> DamageAsk:
-    """The Damage Modifiers as typed, checked (``rules.combat.damage.DamageAsk``)."""
-    from d2d_cli.rules.combat import damage
-
-    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
-
-
+@DAMAGE.into(before=None)
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
-         target: str | None = None, card: list[str] | None = None, vulnerable: bool = False,
-         wild_luck: bool = False, screen: int | None = None, shield: str | None = None,
-         item_damage: str | None = None, luck: int = 0,
-         difficulty: str | None = None) -> crits_.Crit:
+         target: str | None = None, card: list[str] | None = None,
+         **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
-    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit. The
-    Damage Modifiers are ``vulnerable`` … ``luck`` (000 l.520–533)."""
+    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
+    ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py)."""
+    from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits as rules
 
-    damage = damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
+    ask_damage, difficulty = modifiers(damage)
     data = t.read()
     opts = t.options(data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by, damage, difficulty)
+                        tuple(card) if card else None, target, by, ask_damage, difficulty)
     charts = location_charts(t.path(), opts)
     if not ask.writes:
         return rules.crit(ask, data, None, opts, charts)

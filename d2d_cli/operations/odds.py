@@ -4,10 +4,11 @@ stored order); ``fresh`` reads a full deck instead."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
+from d2d_cli.operations.damage import DAMAGE, CritDamage
 
 if TYPE_CHECKING:
     from d2d_cli.rules.odds import exact as rules
@@ -104,15 +105,15 @@ def weather(t: Target, *, fresh: bool = False) -> rules.WeatherOdds:
     return result
 
 
+@DAMAGE.into(before="fresh")
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          target: str | None = None, hits: int = 1, types: str | None = None,
-         vehicle: bool = False, vulnerable: bool = False, wild_luck: bool = False,
-         screen: int | None = None, shield: str | None = None,
-         item_damage: str | None = None, luck: int = 0, difficulty: str | None = None,
-         fresh: bool = False) -> rules.CritOdds:
+         vehicle: bool = False, fresh: bool = False,
+         **damage: Unpack[CritDamage]) -> rules.CritOdds:
     """``d2d odds crit``: the Crit ``d2d crit`` would rate, location by location."""
-    from d2d_cli.operations.combat import damage_ask, location_charts
+    from d2d_cli.operations.combat import location_charts
+    from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.odds import exact as rules
     from d2d_cli.rules.units import roster as units
@@ -131,7 +132,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     if worn is None and unit is not None:
         worn = crits.unit_armor(unit, ch)
     state = data.get("damage", {}).get(ch.kind, {}).get(deck)
-    ask = damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
+    ask, difficulty = modifiers(damage)
     result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
                              types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
                              gear=crits.target_gear(unit),
