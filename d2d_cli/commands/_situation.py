@@ -83,10 +83,6 @@ NoMapOpt = Annotated[bool, typer.Option(
     "(the table measures it; docs/board.md).")]
 
 
-def edge(sides: list[str] | None) -> tuple[str, ...]:
-    return tuple(sides or ())
-
-
 # --------------------------------------------------------------------------- human view
 
 

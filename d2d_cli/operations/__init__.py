@@ -8,6 +8,10 @@ at the table. So there is one writer and one copy of each operation's logic.
 
 Every operation takes a :class:`Target` (which session, which ``--seed``, the journal's
 label for the change) and returns the rules' typed result (``rules.core.result.Result``).
+Its other parameters ARE the command's: the command's arguments positional, its options
+keyword-only and named as the options (``card`` is ``--card``), in the command's order —
+so :mod:`d2d_cli.api` exposes each operation as it is, and :func:`label` builds the
+journal's label from either call (tests/test_api_commands.py checks every command).
 Errors are ``d2d_cli.errors.D2DError`` kinds, exactly as the commands raise them.
 
 This layer imports no Typer, Click, Rich or ``render`` (import-linter contract
