@@ -214,7 +214,7 @@ def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[A
                 else:
                     continue
                 fate = [c.code for c in rng.sample(full_deck(), 3)]
-                r = s.conflict(side, "Gob", skill="none", table_cards=fate[:1]
+                r = s.conflict(side, "Gob", skill="none", card=fate[:1]
                                if kind != "stay" else fate[:2]).to_json()
                 for m in r["hands"]:
                     if not m["stayed"]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.operations import Target, cards, reveals
 from d2d_cli.rules.time import rounds, tasks
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.time.groups import Groups
 
 
 def start(t: Target) -> rounds.RoundStarted:
@@ -23,7 +26,7 @@ def start(t: Target) -> rounds.RoundStarted:
     return result
 
 
-def end(t: Target, recover: list[str] | None = None,
+def end(t: Target, *, recover: list[str] | None = None,
         card: list[str] | None = None) -> rounds.RoundEnded:
     """``d2d round end [--recover NAME=CHOICE]… [--card CARD]…``: the upkeep, once."""
     with t.edit() as tx, reveals(tx, cards(card)) as reveal:
@@ -54,3 +57,12 @@ def _draw(tx: Any, result: rounds.RoundEnded) -> rounds.RoundEnded:
     first = result.steps[0]
     assert isinstance(first, rounds.DrawStep)
     return replace(result, steps=(replace(first, hands=drew), *result.steps[1:]))
+
+
+def groups(t: Target) -> Groups:
+    """``d2d round groups``: who resolves with whom this round (001 l.475–477)."""
+    from d2d_cli.rules.time import groups as g
+
+    data = t.read()
+    rnd = Round.from_state(data.get("round"))
+    return g.groups(units.roster(data), rnd.number, rnd.phase)
