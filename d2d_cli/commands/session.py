@@ -222,7 +222,10 @@ def _show_step(verb: str, key: str) -> Any:
 @app.command()
 def export(
     ctx: typer.Context,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The file to write.")],
+    output_: Annotated[Path | None, typer.Argument(
+        metavar="[FILE]", show_default=False, help="The file to write.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The file to write, by name (the same as FILE).")] = None,
     format: Annotated[str, typer.Option(
         "--format", "-f", click_type=_complete.Names("format", _complete.words(
             "markdown", "foundry-journal", "foundry-cards")),
@@ -242,6 +245,7 @@ def export(
     """
     from d2d_cli.operations import export as ops
 
-    render.emit(ops.export(_state.target(ctx), format, output, force=force),
+    path = positional_or_option(output_, output, "output", what="the file to write")
+    render.emit(ops.export(_state.target(ctx), path, format=format, force=force),
                 lambda con, r: con.print(f"Wrote {r.format} to {', '.join(r.files)}"),
                 as_json=json)

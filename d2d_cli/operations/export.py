@@ -55,8 +55,12 @@ class Exported(Result):
     entries: int  # journal entries told (markdown, foundry-journal); cards (foundry-cards)
 
 
-def export(t: Target, fmt: str, out: Path, *, force: bool = False) -> Exported:
-    """``d2d session export --format FMT -o FILE [--force]``."""
+def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown",
+           force: bool = False) -> Exported:
+    """``d2d session export FILE --format F [--force]``: the story (``markdown``,
+    ``foundry-journal``) or the Fate deck (``foundry-cards``, the discard pile beside it
+    as FILE-discard.json) written to FILE (docs/exports.md)."""
+    fmt, out = format, Path(output)
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
     snap = snapshot(t, STORY_ENTRIES)
