@@ -235,6 +235,35 @@ def test_q_stops_the_server_cleanly(tmp_path: Path) -> None:
     gen.close()
 
 
+def test_started_by_a_script_with_no_stdin_it_serves_until_sigterm(tmp_path: Path) -> None:
+    """``d2d serve --port 0 > url &`` in a script: stdin is /dev/null, which must not stop
+    it; SIGTERM stops it cleanly (exit 0)."""
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    path = h.table(tmp_path, hands=False)
+    proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path), "serve",
+                             "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready
+        url = proc.stdout.readline().strip()
+        time.sleep(0.5)  # stdin's end has been read by now
+        assert proc.poll() is None, "stopped at the end of stdin"
+        served = h.Served(proc, url, {})
+        assert served.state()["round"]["number"] == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
 def test_serving_a_session_that_does_not_exist_is_refused(tmp_path: Path) -> None:
     done = h.d2d("--session", "nosuch", "serve", "--port", "0")
     assert done.returncode == 2 and done.stdout == ""

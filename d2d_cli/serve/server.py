@@ -413,8 +413,9 @@ def urls(server: Server, addresses: list[str]) -> tuple[list[str], dict[str, str
 
 def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
         announce: Callable[[], None]) -> int:
-    """Serve until Ctrl-C, SIGTERM or ``q`` on stdin: the watcher and the listener in
-    threads, stdin's ``b`` toggling the blank screen."""
+    """Serve until Ctrl-C, SIGTERM or ``q`` on stdin (the end of stdin does not stop
+    it): the watcher and the listener in threads, stdin's ``b`` toggling the blank
+    screen."""
     import signal
 
     table = server.table
@@ -427,17 +428,22 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
     announce()
 
     def keys() -> None:
+        # A stdin at its end (a script's `d2d serve … &`, </dev/null) or unreadable only
+        # ends the keys: the server goes on until q, Ctrl-C or SIGTERM.
         assert stdin is not None
-        for line in stdin:
-            word = line.strip().lower()
-            if word in ("b", "blank"):
-                table.set_blank(not table.blank)
-                err.write("d2d serve: the players' screens are "
-                          f"{'blank' if table.blank else 'shown again'}\n")
-                err.flush()
-            elif word in ("q", "quit"):
-                break
-        done.set()
+        try:
+            for line in stdin:
+                word = line.strip().lower()
+                if word in ("b", "blank"):
+                    table.set_blank(not table.blank)
+                    err.write("d2d serve: the players' screens are "
+                              f"{'blank' if table.blank else 'shown again'}\n")
+                    err.flush()
+                elif word in ("q", "quit"):
+                    done.set()
+                    return
+        except (OSError, ValueError):
+            return
 
     if stdin is not None and not stdin.closed:
         threading.Thread(target=keys, name="d2d-keys", daemon=True).start()
