@@ -11,9 +11,9 @@ as the commands, get the same typed results (docs/api.md).
 Each call is one command: it takes the session's lock, is journalled (``d2d session
 log`` shows it, ``s.undo()`` or ``d2d session undo`` reverts it) and is written when it
 returns — only if it succeeds, as a command (a refused call writes nothing, not even
-the new session a lookup would have created). Used as a context manager, the block is one change: the calls inside see each
-other's changes, the lock is held until the block ends, and the file is written then —
-or not at all if the block raises.
+the new session a lookup would have created). Used as a context manager, the block
+is one change: the calls inside see each other's changes, the lock is held until the
+block ends, and the file is written then — or not at all if the block raises.
 
 The operations are ``d2d_cli.operations``, the very functions the commands call; the
 results are the rules' ``Result`` records (their ``to_json()`` is the ``result`` of the
