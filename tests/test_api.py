@@ -137,6 +137,23 @@ def test_a_refused_call_raises_the_command_s_error_and_changes_nothing(
         s.fate.draw()
 
 
+
+def test_a_refused_call_on_a_new_session_leaves_no_file_as_the_command_does(
+        tmp_path: Path, d2d: Runner) -> None:
+    """A ``.toml`` path in an existing folder is created by its first lookup — but only
+    if the call succeeds: ``d2d conflict fast strong --range 3`` (refused: no kind of
+    attack) leaves no file, and the same call through the API must not either."""
+    typed = tmp_path / "typed.toml"
+    res = d2d("--session", typed, "conflict", "fast", "strong", "--range", "3")
+    assert res.exit_code == 2 and "--range needs a kind of attack" in res.stderr
+    called = tmp_path / "called.toml"
+    with pytest.raises(BadInput, match="--range needs a kind of attack"):
+        Session(called).conflict("fast", "strong", range=3)
+    assert sorted(p.name for p in tmp_path.iterdir() if ".toml" in p.name) == []  # nor .bak…
+    # 001 l.736 "**Fast** - Win vs Strong or Evade": the call that succeeds creates it
+    assert Session(called).conflict("fast", "strong").outcome == "a"
+    assert called.exists()
+
 def test_a_with_block_holds_the_lock_until_it_ends(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Another writer waits for the block (here: gives up after its lock timeout, exit
