@@ -12,9 +12,9 @@ from d2d_cli.operations import situation as situation_
 from d2d_cli.operations.damage import DAMAGE, CritDamage
 from d2d_cli.operations.situation import SITUATION, Situation
 from d2d_cli.rules.core.options import Options
-from d2d_cli.rules.core.result import Result
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.combat import conflict as conflict_
     from d2d_cli.rules.combat import crits as crits_
     from d2d_cli.rules.combat import hits as hits_
 
@@ -25,7 +25,8 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              skill_stat: str | None = None, advantage: list[str] | None = None,
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
-             card: list[str] | None = None, **situation: Unpack[Situation]) -> Result:
+             card: list[str] | None = None, **situation: Unpack[Situation]
+             ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
     (``["a"]``); ``situation`` the situational options (operations/situation.py); the
@@ -52,13 +53,13 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
         return _from_hands(t, list(sides), opts, table, asked)
     ask = asked(list(sides), data)
-    result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
-                      else ask.resolve(None))
-    return result
+    if ask.reveals:
+        return t.with_reveals(table, ask.resolve, _journal_note)[0]
+    return ask.resolve(None)
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any) -> Result:
+                asked: Any) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
@@ -84,8 +85,7 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
         else:
             out = ask.resolve(None)
         if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
-            result: Result = out  # named an obstacle: no card moves (one face down stays)
-            return result
+            return out  # named an obstacle: no card moves (one face down stays)
         held = hands.hands_of(tx.data)
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),
