@@ -435,7 +435,7 @@ class _Char(_Group):
                                  name, format)
         if output is None:
             return done
-        return characters.write(done, Path(output), force=force)
+        return characters.write(done, Path(output), force=force, protect=(self._s.path,))
 
     def import_(self, file: str | os.PathLike[str], *, rename: str | None = None,
                 replace: bool = False) -> Imported:

@@ -9,7 +9,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
-from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.errors import RuleViolation
 
 app = _app.single("board")
 
@@ -20,6 +20,8 @@ def board(
     svg: Annotated[Path | None, typer.Option(
         "--svg", metavar="FILE", help="Also write the map as an SVG picture to FILE (open "
         "it in a browser).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")
+                     ] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Draw the map: its Spaces (columns A, B, … from the west, rows 1, 2, … from the
@@ -46,12 +48,11 @@ def board(
     result = view(drawn, roster(data).values())
     if svg is not None:
         from d2d_cli import mapview
+        from d2d_cli.session import outputs
 
         name = str(data.get("scene", {}).get("name") or "d2d board")
-        try:
-            svg.write_text(mapview.svg(result, name), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {svg}: {e.strerror or e}") from None
+        outputs.write(svg, mapview.svg(result, name), force=force,
+                      protect=[_state.path(ctx)])
     render.emit(result, _show, as_json=json)
 
 

@@ -122,7 +122,8 @@ def export(
     if str(path) == "-":
         sys.stdout.write(text.text)
         return
-    render.emit(ops.write(text, path, force=force), lambda con, r: con.print(
+    written = ops.write(text, path, force=force, protect=(_state.path(ctx),))
+    render.emit(written, lambda con, r: con.print(
         f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
 
 

@@ -39,6 +39,8 @@ def sim(
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="With --runs 1: write the fight as d2d commands "
         "(every card given with --card), to replay with d2d play.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the --log FILE if it "
+                                        "exists.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Play a scene to its end N times — Non-Players by the NPC policy, Players' units by
@@ -75,10 +77,10 @@ def sim(
         tally = rules.Tally()
         tally.add(out)
         lines = [*prefix, *(table.lines or [])]
-        try:
-            log.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {log}: {e.strerror or e}") from None
+        from d2d_cli.session import outputs
+
+        outputs.write(log, "".join(f"{x}\n" for x in lines), force=force,
+                      protect=[_state.path(ctx)])
         report = rules.report(label, goals, tally, seed, 1, pc, str(log))
     else:
         with _progress(runs, json) as tick:
