@@ -34,9 +34,45 @@ class NotPlain(Exception):
     """This text needs Rich itself."""
 
 
+# Characters that drive a terminal or reorder what it shows (issue 30 item 2): C0 but
+# tab and newline, DEL, C1 (U+0080-U+009F, which includes the 8-bit CSI and OSC), the
+# line and paragraph separators, and the bidi embeddings, overrides and isolates.
+_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE_RE = re.compile(f"[{_UNSAFE}]")
+# ... the same, but an SGR sequence (colour, bold) d2d's own views print is kept
+_UNSAFE_BUT_SGR = re.compile(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
+
+
+def _shown(ch: str) -> str:
+    n = ord(ch)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def inert(text: str, *, keep_styles: bool = False) -> str:
+    """``text`` with every character that could drive a terminal shown as its escape
+    (``\\x1b``, ``\\u202e``): text from a file — a session, scene, character or journal
+    someone else wrote — can never set a window title, clear the screen, write the
+    clipboard (OSC 52) or reverse a line. ``keep_styles``: a complete SGR sequence (the
+    colours d2d's own views print) is kept — used on the rendered output, whose data
+    was made inert before the styles were added."""
+    if text.isascii() and text.isprintable():
+        return text  # the common case: nothing to look at
+    if keep_styles:
+        return _UNSAFE_BUT_SGR.sub(lambda m: m.group() if len(m.group()) > 1
+                                   else _shown(m.group()), text)
+    return _UNSAFE_RE.sub(lambda m: _shown(m.group()), text)
+
+
+def unsafe(text: str) -> str | None:
+    """The first character of ``text`` that :func:`inert` would escape, or None."""
+    m = _UNSAFE_RE.search(text)
+    return None if m is None else m.group()
+
+
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
-    which the tests compare it with)."""
+    which the tests compare it with) and inert on a terminal (:func:`inert`)."""
+    text = inert(text)
     text = _ESCAPE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
     if text.endswith("\\") and not text.endswith("\\\\"):
         return text + "\\"
@@ -160,13 +196,28 @@ def rich_console(env: Any, *, stderr: bool = False, file: TextIO | None = None,
     if force is None and file is not None:
         force = terminal
     return Console(
-        file=file if file is not None else target, highlight=False,
+        file=InertFile(file if file is not None else target),  # type: ignore[arg-type]
+        highlight=False,
         no_color=not env.colors, soft_wrap=not terminal if soft_wrap is None else soft_wrap,
         force_terminal=force, width=env.width,
         # Text is printed as typed: d2d's markup holds no :emoji: codes, and a name or an
         # event a user typed with colons ("Restrict:Bind:4", ":x:") stays as it is.
         emoji=False,
     )
+
+
+class InertFile:
+    """A stream that writes text :func:`inert` (d2d's own styles kept): the boundary
+    every human view's output crosses, Rich's included."""
+
+    def __init__(self, file: TextIO) -> None:
+        self._inert_file = file
+
+    def write(self, text: str) -> int:
+        return self._inert_file.write(inert(text, keep_styles=True))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inert_file, name)
 
 
 class LineConsole:
@@ -194,7 +245,7 @@ class LineConsole:
 
     @property
     def file(self) -> TextIO:
-        return self._file if self._file is not None else self.target
+        return InertFile(self._file if self._file is not None else self.target)  # type: ignore[return-value]
 
     @property
     def width(self) -> int:
