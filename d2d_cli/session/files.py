@@ -331,10 +331,11 @@ def sync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def create_exclusive(path: Path, data: bytes) -> None:
+def create_exclusive(path: Path, data: bytes, *, private: bool = False) -> None:
     """Create ``path`` holding ``data`` — atomically, and only if no file is there
-    (another command may create it at the same moment): FileExistsError otherwise."""
-    tmp = write_temp(path, data, None)
+    (another command may create it at the same moment): FileExistsError otherwise.
+    ``private``: mode 600, else as the umask says."""
+    tmp = write_temp(path, data, None, private=private)
     try:
         try:
             os.link(tmp, path)
@@ -344,15 +345,16 @@ def create_exclusive(path: Path, data: bytes) -> None:
             if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP,
                                errno.ENOSYS, errno.EMLINK):
                 raise
-            _create_by_open(path, data)
+            _create_by_open(path, data, 0o600 if private else 0o666)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     sync_dir(path.parent)
 
 
-def _create_by_open(path: Path, data: bytes) -> None:  # pragma: no cover - no hard links
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+def _create_by_open(path: Path, data: bytes,
+                    mode: int) -> None:  # pragma: no cover - no hard links
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     _fill(fd, path, data, durable=True)
 
 
