@@ -350,6 +350,12 @@ def _board(v: Any, where: tuple[Any, ...]) -> None:
     if v == {}:
         return
     _walk(v, where, dates=False)  # plain, and its text inert (legend names)
+    rows = v.get("rows") if type(v) is dict else None
+    if type(rows) is list:  # a row emptied by hand would shift every row below it
+        for i, row in enumerate(rows):
+            if type(row) is str and not row.strip():
+                raise Bad((*where, "rows"), f"row {i + 1} is empty: a row holds one "
+                          "character a Space (remove the row, or fill it)")
     from d2d_cli.errors import D2DError
     from d2d_cli.rules.board.grid import parse_board
 
@@ -395,16 +401,27 @@ def _placed_on_the_board(data: dict[str, Any], changed: Iterable[str],
     two tables, so checked when either changes; with ``old``, only the units that
     changed, unless the map did."""
     board, units = data.get("board"), data.get("units")
-    if not board or type(units) is not dict:
+    scene = data.get("scene")
+    reserves = scene.get("reserves") if type(scene) is dict else None
+    if not board:
         return
     changed = set(changed)
-    if not changed & {"board", "units"}:
+    if type(reserves) is dict and changed & {"board", "scene"}:
+        # a reserve arrives where it says (clock advance): on the map, not in a wall
+        _standing(board, reserves, ("scene", "reserves"), None)
+    if type(units) is not dict or not changed & {"board", "units"}:
         return
+    before = (old or {}).get("units") if "board" not in changed else None
+    _standing(board, units, ("units",), before)
+
+
+def _standing(board: Any, units: dict[str, Any], where: tuple[Any, ...],
+              before: dict[str, Any] | None) -> None:
+    """Each placed unit of ``units`` stands on the map, where a unit may stand."""
     from d2d_cli.errors import D2DError
     from d2d_cli.rules.board.grid import COMPASS, parse_board, parse_space
     from d2d_cli.rules.board.placement import Placement, check_standing
 
-    before = (old or {}).get("units") if "board" not in changed else None
     grid = None
     for name, unit in units.items():
         if type(unit) is not dict or "space" not in unit:
@@ -420,7 +437,14 @@ def _placed_on_the_board(data: dict[str, Any], changed: Iterable[str],
                                            COMPASS.index(face) if face in COMPASS else None,
                                            bool(unit.get("double", False))))
         except D2DError as e:
-            raise Bad(("units", name, "space"), e.message) from None
+            raise Bad((*where, name, "space"), e.message) from None
+
+
+def _off_the_map(v: dict[str, Any], where: tuple[Any, ...]) -> None:
+    """A unit that left the map (``off_map``) stands on no Space of it."""
+    if v.get("off_map") is True and "space" in v:
+        raise Bad((*where, "off_map"), "a unit that left the map has no space: remove "
+                  "its space, or off_map")
 
 
 _NAME = Str(40)
@@ -466,7 +490,8 @@ UNIT = Table({
     "interrupted": Table({"round": _COUNT, "by": ListOf(_NAME), "pending": _NAME},
                          required=("round",)),
     "healing": MapOf(Int(0, MAX_INT), Str(100)),
-}, required=("body",))
+}, required=("body",), after=_off_the_map)
+
 
 SHAPE: dict[str, Check] = {
     "schema": Int(1, 10**6),
