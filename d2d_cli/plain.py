@@ -69,6 +69,30 @@ def unsafe(text: str) -> str | None:
     return None if m is None else m.group()
 
 
+NAME_SHOWN = 60  # characters of a name an error message shows (issue 30 item 7)
+# a quoted name: the opening quote not after a letter, the closing one not before one
+# (so the apostrophes of "it's … can't" are not taken for quotes)
+_AT_LEAST = f"{{{NAME_SHOWN + 1},}}"
+_QUOTED = re.compile(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
+                     f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
+_LONG_WORD = re.compile(f"\\S{{{4 * NAME_SHOWN + 1},}}")
+
+
+def short(text: str, limit: int = NAME_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def brief(message: str) -> str:
+    """A message with every quoted name over :data:`NAME_SHOWN` characters cut (and any
+    word over four times that): an error never echoes a 20,000-character name."""
+    if len(message) <= NAME_SHOWN:
+        return message
+    message = _QUOTED.sub(lambda m: (q := m.group()[0]) + short(m.group(1) or m.group(2))
+                          + q, message)
+    return _LONG_WORD.sub(lambda m: short(m.group(), 4 * NAME_SHOWN), message)
+
+
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
     which the tests compare it with) and inert on a terminal (:func:`inert`)."""

@@ -109,9 +109,10 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool,
     (``here``: the command line's Environment, as the root passes it; by default the
     current one)."""
     here = here or env.current()
-    from d2d_cli.plain import inert
+    from d2d_cli.plain import brief, inert
 
-    message = inert(message)  # a key or a name from a file, shown, never obeyed
+    # a key or a name from a file, shown, never obeyed; a huge name shown cut
+    message = brief(inert(message))
     if as_json:
         write_json(
             {"ok": False, "command": command, "error": {"kind": kind, "message": message}},

@@ -6,6 +6,7 @@ through the CLI."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,57 @@ def test_a_journal_line_with_a_good_crc_but_the_wrong_structure(d2d, data_dir: P
     assert "cannot read" in d2d.ok("session", "log")
     d2d.ok("fate", "draw")  # a new command is journalled after it, and undone
     d2d.ok("session", "undo")
+
+
+# --------------------------------------------------------------------------- item 7
+
+
+def test_a_new_session_its_bak_and_journal_are_private(d2d, data_dir: Path,
+                                                       tmp_path: Path) -> None:
+    # The issue's repro: under umask 022 they were created 0644 while the cache of the
+    # same data was 0600.
+    old = os.umask(0o022)
+    try:
+        d2d.ok("fate", "draw")
+        d2d.ok("fate", "draw")
+        path = tmp_path / "campaign.toml"
+        d2d.ok("session", "new", path)
+        d2d.ok("--session", path, "fate", "draw")
+        d2d.ok("--session", path, "fate", "draw")
+    finally:
+        os.umask(old)
+    for session in (data_dir / "default.toml", path):
+        for p in (session, session.with_name(session.name + ".bak"),
+                  session.with_name(session.name + ".journal")):
+            assert (p.stat().st_mode & 0o777) == 0o600, p
+
+
+def test_a_mode_the_user_chose_is_kept(d2d, data_dir: Path) -> None:
+    d2d.ok("fate", "draw")
+    path = data_dir / "default.toml"
+    os.chmod(path, 0o640)  # shared with the group on purpose
+    d2d.ok("fate", "draw")
+    d2d.ok("fate", "draw")
+    for p in (path, path.with_name(path.name + ".bak")):
+        assert (p.stat().st_mode & 0o777) == 0o640, p
+
+
+def test_redo_is_a_shortcut_in_play_like_undo(d2d, data_dir: Path) -> None:
+    d2d.ok("fate", "draw")
+    before = (data_dir / "default.toml").read_bytes()
+    out = d2d("play", input="fate draw\nundo\nredo\n")
+    assert out.exit_code == 0, out.stderr
+    assert "re-applied" in out.stdout or "Re-applied" in out.stdout, out.stdout
+    assert (data_dir / "default.toml").read_bytes() != before
+
+
+def test_an_error_never_echoes_a_huge_name_twice(d2d, data_dir: Path) -> None:
+    # The issue's repro: `d2d play` echoed a 20,000-character name twice.
+    d2d.ok("scene", "load", "combat1")
+    huge = "x" * 20_000
+    for res in (d2d("unit", "show", huge), d2d("play", input=f"unit show {huge}\n"),
+                d2d("unit", "condition", "Archer", "add", huge), d2d("task", "new", huge, "2"),
+                d2d("unit", "show", huge, "--json")):
+        assert res.exit_code == 2
+        assert len(res.stderr) < 600 and len(res.stdout) < 600, res.stderr[:300]
+        assert "x" * 59 + "…" in res.stderr

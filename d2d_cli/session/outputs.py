@@ -40,7 +40,9 @@ _PATH_MAX = 160
 
 def short(name: str, limit: int = _NAME_MAX) -> str:
     """A name cut for a message: ``limit`` characters at most, with an ellipsis."""
-    return name if len(name) <= limit else name[:limit - 1] + "…"
+    from d2d_cli.plain import short as cut
+
+    return cut(name, limit)
 
 
 def _path(path: Path) -> str:
