@@ -103,7 +103,8 @@ def locked(path: Path) -> Iterator[int]:
                 if time.monotonic() > deadline:
                     raise SessionError(
                         f"{path}: locked by another d2d command for over {timeout:g}s; "
-                        "try again (or check for a hung d2d process); nothing was changed")
+                        "try again (or check for a hung d2d process; D2D_LOCK_TIMEOUT sets "
+                        "the wait); nothing was changed")
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)
             same = _same_file(fd, path)

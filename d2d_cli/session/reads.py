@@ -27,7 +27,10 @@ from d2d_cli.session.fresh import _fresh
 from d2d_cli.session.names import _real
 from d2d_cli.session.scope import _Pending, _scope
 
-MAX_SESSION_BYTES = 256 * 1024 * 1024
+# The biggest session file d2d reads (issue 30 item 6): parsing costs ~0.14 s and ~10 MB
+# of memory per MB of TOML (a 200 MB file took 28 s and 2 GB for `fate draw 1`), and a
+# write holds the lock for that long; a 1,000-unit session is under 1 MB.
+MAX_SESSION_BYTES = 32 * 1024 * 1024
 
 
 def _fail_shape(path: Path, bad: Any) -> SessionError:
