@@ -90,3 +90,37 @@ def test_concurrent_first_lookups_create_one_default_session(tmp_path: Path) -> 
     assert [p.returncode for p in procs] == [0] * 8, [e for _, e in outs]
     assert [p.name for p in (tmp_path / "data").iterdir() if p.suffix == ".toml"] == \
         ["default.toml"]
+
+
+# --------------------------------------------------------------------------- issue 30
+# The reliability suite at a reduced scale (tests/reliability_suite.py; the issue's
+# scale is bench/reliability.py): the figures must be 0 lost, 0 corrupt, 0 exit 1.
+
+
+def test_cli_and_api_processes_lose_no_tick(tmp_path: Path) -> None:
+    from tests import reliability_suite as suite
+
+    got = suite.concurrency(tmp_path, procs=6, per=4)
+    assert (got["lost"], got["corrupt"], got["exit 1"]) == (0, 0, 0), got
+    assert got["ok"] == 24, got  # a 60 s lock wait: nothing times out at this scale
+
+
+def test_kills_during_scene_load_npc_turn_char_import_leave_whole_files(
+        tmp_path: Path) -> None:
+    from tests import reliability_suite as suite
+
+    got = suite.kills(tmp_path, n=10)
+    assert (got["corrupt"], got["exit 1"], got["unusable after"]) == (0, 0, 0), got
+
+
+def test_hand_edits_of_every_table_and_of_the_journal(tmp_path: Path) -> None:
+    from tests import reliability_suite as suite
+
+    got = suite.hand_edits(tmp_path, n=6)
+    assert (got["exit 1"], got["changed on a failing exit"]) == (0, 0), got
+
+
+def test_argument_fuzz_never_exits_1(tmp_path: Path) -> None:
+    from tests import reliability_suite as suite
+
+    assert suite.fuzz(tmp_path, n=60)["exit 1"] == 0
