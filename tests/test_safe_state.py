@@ -298,3 +298,17 @@ def test_a_journal_entry_is_proportional_to_the_change(d2d, data_dir: Path) -> N
     entry = jp.stat().st_size - j0
     assert size > 250_000 and entry < 4_000, (size, entry)  # 640 kB before
     d2d.ok("session", "undo")
+
+
+def test_a_failing_lookup_after_a_hand_edit_leaves_the_cache_too(d2d, data_dir: Path) -> None:
+    """A hand-edited file is parsed afresh; its data is cached only when the command
+    succeeds: a failing exit leaves the cache byte for byte, a succeeding one fills it."""
+    d2d.ok("scene", "load", "combat1")
+    path = data_dir / "default.toml"
+    path.write_text(path.read_text("utf-8").replace("value = 1", "value = 2"), "utf-8")
+    before = everything(data_dir.parent)
+    res = d2d("unit", "show", "Nobody")
+    assert res.exit_code == 2
+    assert everything(data_dir.parent) == before
+    assert d2d.json("clock", "show")["clock"] == 2
+    assert everything(data_dir.parent) != before  # the cache now holds it
