@@ -122,7 +122,7 @@ def kills(folder: Path, n: int = 10, seed: int = 1) -> dict[str, int]:
         cmd = [a.format(i=i, char=char) for a in KILL_COMMANDS[i % len(KILL_COMMANDS)]]
         p = subprocess.Popen([PY, "-m", "d2d_cli", *cmd], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env=_env(data))
-        time.sleep(rng.uniform(0.05, 0.9))
+        time.sleep(rng.uniform(0.15, 0.7))  # start-up is ~0.3 s: most land mid-command
         if p.poll() is None:
             p.send_signal(signal.SIGKILL)
         p.communicate()
