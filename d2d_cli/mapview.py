@@ -19,7 +19,7 @@ SVG_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
 def _esc(text: str) -> str:
-    from d2d_cli.plain import inert
+    from d2d_cli.inert import inert
 
     return inert(text).replace("\\", "\\\\").replace("[", "\\[")
 
@@ -130,7 +130,7 @@ def _x(text: str) -> str:
     """Text as XML 1.0 character data: markup escaped, and what XML forbids (most of C0,
     U+FFFE/FFFF, lone surrogates) or a terminal would obey shown as its escape, so the
     SVG is well-formed for every name the session accepts (issue 30 item 2)."""
-    from d2d_cli.plain import inert
+    from d2d_cli.inert import inert
 
     text = _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", inert(text))
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -109,7 +109,7 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool,
     (``here``: the command line's Environment, as the root passes it; by default the
     current one)."""
     here = here or env.current()
-    from d2d_cli.plain import brief, inert
+    from d2d_cli.inert import brief, inert
 
     # a key or a name from a file, shown, never obeyed; a huge name shown cut
     message = brief(inert(message))

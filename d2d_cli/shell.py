@@ -176,7 +176,7 @@ class Shell:
             if result is None:
                 break
             if result:
-                from d2d_cli.plain import inert, short
+                from d2d_cli.inert import inert, short
 
                 sys.stderr.write(f"d2d play: line {number} failed (exit {result}): "
                                  f"{short(inert(line.strip()), 4 * 60)}\n")

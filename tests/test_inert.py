@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from d2d_cli import env, plain
+from d2d_cli import env
+from d2d_cli import inert as plain
 from d2d_cli.env import Environment
 from tests.test_safe_state import everything
 

@@ -137,12 +137,14 @@ def test_the_fault_hook_reaches_the_output_writer(d2d, table: Path, tmp_path: Pa
 def test_the_api_refuses_too(d2d, table: Path, tmp_path: Path) -> None:
     s = api.Session()
     out = tmp_path / "rook.toml"
-    s.char.export("Rook", "toml", out)
+    s.char.export("Rook", format="toml", output=out)
     with pytest.raises(D2DError, match="exists"):
-        s.char.export("Rook", "toml", out)
+        s.char.export("Rook", format="toml", output=out)
     with pytest.raises(D2DError, match="own files"):
-        s.char.export("Rook", "toml", table, force=True)
-    s.char.export("Rook", "json", out, force=True)
+        s.char.export("Rook", format="toml", output=table, force=True)
+    with pytest.raises(D2DError, match="own files"):
+        s.board(svg=table, force=True)
+    s.char.export("Rook", format="json", output=out, force=True)
     assert out.read_text().startswith("{")
 
 

@@ -248,7 +248,7 @@ def test_npc_turn_all_is_bounded_before_it_starts(d2d, data_dir: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # The measure: 500 NPCs ran 148 s under the lock (60 s here), other writers
     # timed out. Over the bound the command is refused before a turn is played.
-    from d2d_cli.commands import npc
+    from d2d_cli.operations import npc
 
     assert npc.NPC_TURN_LIMIT == 50
     d2d.ok("scene", "load", "combat1")

@@ -40,7 +40,7 @@ _PATH_MAX = 160
 
 def short(name: str, limit: int = _NAME_MAX) -> str:
     """A name cut for a message: ``limit`` characters at most, with an ellipsis."""
-    from d2d_cli.plain import short as cut
+    from d2d_cli.inert import short as cut
 
     return cut(name, limit)
 

@@ -72,7 +72,7 @@ def _control(text: str, where: tuple[Any, ...], *, key: bool = False) -> None:
     key, not even a tab or a newline."""
     if text.isascii() and text.isprintable():
         return
-    from d2d_cli.plain import unsafe
+    from d2d_cli.inert import unsafe
 
     ch = unsafe(text) or (next((c for c in text if c in "\t\n"), None) if key else None)
     if ch is not None:
@@ -528,7 +528,7 @@ SHAPE: dict[str, Check] = {
 
 def where_text(where: tuple[Any, ...]) -> tuple[str, str]:
     """``("units", "Gob", "crits")`` → ("units.Gob", "crits"); list items as ``[i]``."""
-    from d2d_cli.plain import inert
+    from d2d_cli.inert import inert
 
     def key(k: Any) -> str:
         if isinstance(k, int):
