@@ -231,8 +231,14 @@ def _cache_drop(real: Path) -> None:
 
 def forget(path: Path) -> None:
     """A throwaway session file is being deleted (the tour's): drop its cache too, so
-    nothing of it is left in the user's cache folder."""
-    _cache_drop(_real(path))
+    nothing of it is left in the user's cache folder — and the cache key, when no other
+    cache needs it (a cache whose key is gone is only parsed again)."""
+    real = _real(path)
+    _cache_drop(real)
+    folder = _cache_path(real).parent
+    with contextlib.suppress(OSError):
+        if not any(p.suffix == ".cache" for p in folder.iterdir()):
+            os.unlink(folder / "key")
 
 
 def _cache_prune(folder: Path) -> None:
