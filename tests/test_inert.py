@@ -171,3 +171,17 @@ def test_the_svg_is_well_formed_for_every_name(d2d, combat: Path, tmp_path: Path
     text = out.read_text("utf-8")
     xml.dom.minidom.parseString(text.encode("utf-8"))  # well-formed XML 1.0
     assert clean(text)
+
+
+def test_the_character_sheet_is_well_formed_for_every_accepted_name(d2d, tmp_path: Path) -> None:
+    name = "R&<o>\"k's \u00e9"  # markup characters and non-ASCII: all accepted
+    d2d.ok("char", "new", name, "--body", "7", "--speed", "5")
+    for fmt in ("svg", "html"):
+        out = tmp_path / f"sheet.{fmt}"
+        d2d.ok("char", "export", name, "--format", fmt, "-o", out)
+        text = out.read_text("utf-8")
+        assert clean(text)
+        if fmt == "svg":
+            xml.dom.minidom.parseString(text.encode("utf-8"))
+        else:
+            assert "R&amp;&lt;o&gt;" in text
