@@ -79,6 +79,8 @@ def concurrency(folder: Path, procs: int = 8, per: int = 4) -> dict[str, int]:
     data = folder / "data"
     path = folder / "race.toml"
     assert d2d(data, "--seed", "1", "session", "new", str(path)).returncode == 0
+    # room for 1,999 ticks (the clock runs from -1000 to 1000)
+    assert d2d(data, "--session", str(path), "clock", "set", "--", "-999").returncode == 0
     start = _clock(data, path)
     ps = [subprocess.Popen([PY, "-c", _WORKER, str(path), str(per), str(i)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -117,12 +119,15 @@ def kills(folder: Path, n: int = 10, seed: int = 1) -> dict[str, int]:
     assert d2d(data, "char", "export", "Rook", "--format", "toml", "-o", str(char)
                ).returncode == 0
     path = data / "default.toml"
+    t = time.perf_counter()
+    d2d(data, "fate", "status")
+    typical = time.perf_counter() - t  # a command's start-up and read: kills aim inside
     corrupt = internal = stuck = finished = 0
     for i in range(n):
         cmd = [a.format(i=i, char=char) for a in KILL_COMMANDS[i % len(KILL_COMMANDS)]]
         p = subprocess.Popen([PY, "-m", "d2d_cli", *cmd], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env=_env(data))
-        time.sleep(rng.uniform(0.15, 0.7))  # start-up is ~0.3 s: most land mid-command
+        time.sleep(rng.uniform(0.5, 1.3) * typical)
         if p.poll() is None:
             p.send_signal(signal.SIGKILL)
         p.communicate()
