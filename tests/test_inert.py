@@ -185,3 +185,20 @@ def test_the_character_sheet_is_well_formed_for_every_accepted_name(d2d, tmp_pat
             xml.dom.minidom.parseString(text.encode("utf-8"))
         else:
             assert "R&amp;&lt;o&gt;" in text
+
+
+def test_a_scene_or_character_file_from_someone_else_is_refused(d2d, combat: Path,
+                                                               tmp_path: Path) -> None:
+    scene = tmp_path / "downloaded.toml"
+    scene.write_text('name = "Mini"\nmap = "personal"\n[units.A]\nbody = "2x1"\n'
+                     'mind = "2x1"\nwill = "2x1"\nspeed = "4x0"\n'
+                     f'[factions."{TOML_PAYLOAD}"]\ngoal = "x"\n', "utf-8")
+    rook = tmp_path / "rook.toml"
+    rook.write_text(f'[units.Rook]\nkind = "character"\nbody = "7x1"\nplayer = "{TOML_PAYLOAD}"\n',
+                    "utf-8")
+    before = everything(combat.parent)
+    for args in (("scene", "load", scene), ("char", "import", rook)):
+        res = d2d(*args)
+        assert res.exit_code == 2 and "control character U+" in res.stderr, res.stderr
+        assert clean(res.stderr) and res.stdout == ""
+    assert everything(combat.parent) == before
