@@ -80,6 +80,13 @@ def npc() -> None:
         print("  npc turn --all --group 1:",
               fmt(run(env, "npc", "turn", "--all", "--group", "1", "--json")))
         print("  npc turn U0:", fmt(run(env, "npc", "turn", "U0", "--json")))
+    with tempfile.TemporaryDirectory() as d:  # as many Non-Players as one command plays
+        folder = Path(d)
+        session(folder, 1000, 25)
+        env = {**os.environ, "D2D_DATA_DIR": str(folder), "D2D_SEED": "1"}
+        run(env, "round", "start")
+        print("  npc turn --all, 25 Non-Players (the bound):",
+              fmt(run(env, "npc", "turn", "--all", "--json")))
 
 
 def rm() -> None:

@@ -250,7 +250,7 @@ def test_npc_turn_all_is_bounded_before_it_starts(d2d, data_dir: Path,
     # timed out. Over the bound the command is refused before a turn is played.
     from d2d_cli.operations import npc
 
-    assert npc.NPC_TURN_LIMIT == 50
+    assert npc.NPC_TURN_LIMIT == 25
     d2d.ok("scene", "load", "combat1")
     d2d.ok("round", "start")
     before = everything(data_dir.parent)

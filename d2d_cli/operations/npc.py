@@ -110,9 +110,9 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done)
 
 
-# Non-Player turns one command plays (issue 30 item 6): each takes ~0.12 s on a 1,000-unit
+# Non-Player turns one command plays (issue 30 item 6): each takes 0.12-0.25 s on a 1,000-unit
 # session, all under the session's lock, which other commands wait 15 s for.
-NPC_TURN_LIMIT = 50
+NPC_TURN_LIMIT = 25
 
 
 def _bounded(names: list[str]) -> None:
