@@ -124,3 +124,34 @@ def test_argument_fuzz_never_exits_1(tmp_path: Path) -> None:
     from tests import reliability_suite as suite
 
     assert suite.fuzz(tmp_path, n=60)["exit 1"] == 0
+
+
+def test_lock_waits_are_served_first_come_first_served(tmp_path: Path) -> None:
+    """Issue 30 item 6: flock keeps no queue, and polling let newcomers overtake commands
+    that had waited for seconds (63 of 100 API calls timed out in a burst). Eight
+    commands queue behind a held lock, each after the one before has taken its ticket;
+    on release they are served in that order."""
+    import fcntl
+
+    path = tmp_path / "fair.toml"
+    assert run_process("session", "new", str(path)).returncode == 0
+    assert run_process("--session", str(path), "clock", "tick").returncode == 0
+    procs = []
+    with open(path, "r+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        for i in range(8):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "d2d_cli", "--session", str(path), "clock", "tick",
+                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            deadline = time.monotonic() + 60
+            while len(list(tmp_path.glob(".fair.toml.*.wait"))) < i + 1:
+                assert time.monotonic() < deadline, "no ticket taken"
+                time.sleep(0.01)
+        fcntl.flock(f, fcntl.LOCK_UN)
+    got = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        got.append(json.loads(out)["result"]["clock"])
+    assert got == list(range(3, 11))  # the clock ticked 1 → 2 before, then in order
+    assert list(tmp_path.glob("*.wait")) == []  # every ticket taken back
