@@ -37,7 +37,8 @@ d2d play — every d2d command, without the "d2d" in front:
   fate draw 3          conflict fast block          unit show "Goblin Scout"
 Tab completes commands, options, cards, names (quoted when they hold spaces).
   help COMMAND         that command's help (also: COMMAND --help)
-  undo                 session undo: revert the last change
+  undo, redo           session undo / session redo: revert the last change, or
+                       re-apply the change undo reverted
   exit, quit, Ctrl-D   leave the shell; Ctrl-C cancels the line being typed
 The line at the bottom shows the round, the clock, the Fate cards left and the unit
 named last. The session file is read afresh for every line.
@@ -104,7 +105,7 @@ class Shell:
             return 0
         if words[0] == "help":
             words = [*words[1:], "--help"]
-        elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
+        elif words[:1] in (["undo"], ["redo"]) and set(words[1:]) <= {"--json", "--force"}:
             words = ["session", *words]
         code = self.run(words)
         self._remember_unit(words)
@@ -175,8 +176,10 @@ class Shell:
             if result is None:
                 break
             if result:
+                from d2d_cli.inert import inert, short
+
                 sys.stderr.write(f"d2d play: line {number} failed (exit {result}): "
-                                 f"{line.strip()}\n")
+                                 f"{short(inert(line.strip()), 4 * 60)}\n")
                 first = first or result
                 if not keep_going:
                     break

@@ -19,6 +19,8 @@ def board(
     svg: Annotated[Path | None, typer.Option(
         "--svg", metavar="FILE", help="Also write the map as an SVG picture to FILE (open "
         "it in a browser).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")
+                     ] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Draw the map: its Spaces (columns A, B, … from the west, rows 1, 2, … from the
@@ -35,7 +37,7 @@ def board(
     """
     from d2d_cli.operations.overview import board as drawn
 
-    result = drawn(_state.target(ctx), svg=svg)
+    result = drawn(_state.target(ctx), svg=svg, force=force)
     render.emit(result, _show, as_json=json)
 
 

@@ -175,6 +175,31 @@ def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterato
         tx.put("fate", reveal.deck.to_state())
 
 
+def _frozen(state: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy (the step changes the units in place)."""
+    import marshal
+
+    try:
+        return dict(marshal.loads(marshal.dumps(state)))
+    except ValueError:
+        import copy
+
+        return copy.deepcopy(state)
+
+
+def _put_roster(tx: Any, new: dict[str, Any], pristine: dict[str, Any]) -> None:
+    """The roster back into ``[units]``, each unit the step did not change kept as it
+    was stored (not as the roster writes it afresh), so the file changes — and the
+    journal entry grows — with the change alone (issue 30 item 6: ``unit rm`` on a 10 MB
+    session wrote every unit anew, a 21.7 MB entry)."""
+    stored = tx.data.get("units")
+    if isinstance(stored, dict):
+        for name, state in new.items():
+            if name in stored and pristine.get(name) == state:
+                new[name] = stored[name]
+    tx.put("units", new)
+
+
 def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
@@ -183,8 +208,9 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
 
     with t.edit() as tx:
         roster = units.roster(tx.data)
+        pristine = _frozen(units.roster_state(roster))
         result = step(roster)
-        tx.put("units", units.roster_state(roster))
+        _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
             from d2d_cli.rules.units import status_bar
@@ -203,7 +229,8 @@ def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
     with t.edit() as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
+        pristine = _frozen(units.roster_state(roster))
         result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
+        _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
     return result
