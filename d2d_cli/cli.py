@@ -315,7 +315,7 @@ app = RootApp(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
-    "The global options (--session, --seed, --debug) work after the command too; "
+    "The global options (--session, --seed, --debug, --why) work after the command too; "
     "d2d play runs commands in an interactive shell.\n\n"
     "Example: d2d fate draw 3",
     rich_markup_mode=None,
@@ -338,6 +338,9 @@ def root(
         "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
     debug: Annotated[bool, typer.Option(
         "--debug", help="Show the traceback of an internal error.")] = False,
+    why: Annotated[bool, typer.Option(
+        "--why", help="Explain the answer: every map reading, rule line and what did not "
+        "apply.")] = False,
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
@@ -356,7 +359,9 @@ def root(
     Example: d2d fate draw 3
     """
     given = ctx.obj if isinstance(ctx.obj, Settings) else Settings()
-    ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=given.argv,
+    if why:
+        env.current().why = True  # read by the human views (render.why)
+    ctx.obj = Settings(session=session, seed=seed, debug=debug, why=why, argv=given.argv,
                        run=given.run, root=given.root, env=given.env)
 
 

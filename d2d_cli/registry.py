@@ -70,7 +70,7 @@ GROUPS: dict[str, Group] = {
 # Global options: given after the command too (``d2d fate coin --seed 1``), they are moved
 # in front of it by D2DGroup.parse_args, for every command at once.
 GLOBAL_WITH_VALUE = ("--session", "--seed")
-GLOBAL_FLAGS = ("--debug",)
+GLOBAL_FLAGS = ("--debug", "--why")
 
 
 @record(frozen=False)
@@ -80,6 +80,7 @@ class Settings:
     session: str | None = None
     seed: int | None = None
     debug: bool = False
+    why: bool = False  # --why: the reasons too (map readings, rule lines, what did not apply)
     argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
     # The root's own entry points, handed down so that a command that runs other command
     # lines (``d2d play``, ``d2d tour``) and the completion of ``d2d play`` reach the root

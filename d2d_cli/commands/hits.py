@@ -94,6 +94,39 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    """The Hits and each card's in a line, the deciding numbers in another; with --why
+    every reading and rule line."""
+    if render.why():
+        _show_why(con, r)
+        return
+    if isinstance(r, rules.RevealedHits) and r.reshuffled:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    rows = [*r.cards, *(r.revealed if isinstance(r, rules.RevealedHits) else ())]
+    cards = ", ".join(f"{x.card.name().split(' ')[0]} {'Hit' if x.hit else 'no Hit'}"
+                      for x in rows)
+    extra = []
+    if r.combo:
+        extra.append(("Of a Kind " if r.combo == "of_a_kind" else "Straight ")
+                     + str(r.combo_name))
+    if isinstance(r, rules.RevealedHits) and r.set_aside:
+        extra.append("set aside " + " ".join(x.name().split(" ")[0] for x in r.set_aside))
+    if r.discard_takes:
+        extra.append(f"take {r.discard_takes} from your discard")
+    if isinstance(r, rules.RevealedHits) and r.gain_ace:
+        extra.append("Gain:A")
+    con.print(f"[bold]{render.escape(r.summary)}[/] — {cards}"
+              + "".join(f"; {x}" for x in extra))
+    a_moved, b_moved = _moved(r, "a"), _moved(r, "b")
+    parts = [f"{r.approach.capitalize()}: Level {r.level} vs Difficulty {r.difficulty}"]
+    units = bool(r.modifiers or r.rival_level or r.sources.get("level", "")[:1].isupper())
+    parts += s.numbers_line((r.your_level - a_moved, r.your_level) if units else None,
+                            (r.rival_level - b_moved, r.rival_level) if units else None,
+                            r.modifiers, {"a": r.advantage}, r.map,
+                            names={"a": "you", "b": "Rival"})
+    con.print("  " + " · ".join(parts))
+
+
+def _show_why(con: Any, r: rules.Hits) -> None:
     s.show_map(con, r.map)
     if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
             and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \

@@ -256,15 +256,29 @@ class Effects(Result):
     b: tuple[Effect, ...]
 
 
-def effects(approach: str, won: bool, evade: str = "001") -> tuple[Effect, ...]:
+# A Non-Player reveals a Fate card (000 l.420), it keeps no cards: its Block
+# holds, no card is returned.
+NON_PLAYER_TEXT = {"keep": "Keep: its Block holds (a Non-Player keeps no cards)"}
+
+
+def effects(approach: str, won: bool, evade: str = "001",
+            non_player: bool = False) -> tuple[Effect, ...]:
     """What a side gets: its win effects when it wins, its always-effects anyway.
     ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
-    the Action, and only to a winner (000 l.494)."""
+    the Action, and only to a winner (000 l.494). A ``non_player`` side is never told
+    of a hand."""
     spec = table()["effects"][approach]
     if evade == "000" and approach in table()["effects_000"]:
         spec = table()["effects_000"][approach]
     keys = [*(spec["win"] if won else []), *spec["always"]]
-    return tuple(Effect(k, table()["effect_text"][k]) for k in keys)
+    text = table()["effect_text"]
+    return tuple(Effect(k, NON_PLAYER_TEXT.get(k, text[k]) if non_player else text[k])
+                 for k in keys)
+
+
+def _non_player(spec: SideSpec) -> bool:
+    return spec.source == "fate" or (spec.unit is not None
+                                     and spec.unit.extra.get("player") == NON_PLAYER)
 
 
 @record
@@ -573,12 +587,14 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     from d2d_cli.rules.combat import remembered
 
     effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both"), ask.evade), ask.unspent,
+        effects(b.approach, outcome in ("b", "both"), ask.evade, _non_player(m.b)),
+        ask.unspent,
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken,
-        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade), effects_b),
+        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade,
+                                _non_player(m.a)), effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),
