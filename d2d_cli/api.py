@@ -291,6 +291,7 @@ class _RoundGroup(_Group):
     start = _Op("round start", _rounds.start)
     end = _Op("round end", _rounds.end)
     groups = _Op("round groups", _rounds.groups)
+    next = _Op("round next", _rounds.next)
 
 
 class _WeatherGroup(_Group):

@@ -38,6 +38,8 @@ d2d play — every d2d command, without the "d2d" in front:
 Tab completes commands, options, cards, names (quoted when they hold spaces).
   help COMMAND         that command's help (also: COMMAND --help)
   undo                 session undo: revert the last change
+  why                  the last command's answer with its reasons (as with --why)
+  next                 who acts next by the Countdown, and what they have left
   exit, quit, Ctrl-D   leave the shell; Ctrl-C cancels the line being typed
 The line at the bottom shows the round, the clock, the Fate cards left and the unit
 named last. The session file is read afresh for every line.
@@ -66,6 +68,8 @@ class Shell:
     # ``d2d play`` so the shell runs each line through the root without importing it.
     run_argv: Callable[[list[str]], int] | None = None
     root: Any = None
+    # The last command's view with its reasons (--why), for `why` (render.emit keeps it).
+    explained: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------------- one line
 
@@ -102,6 +106,13 @@ class Shell:
         if words == ["help"]:
             self.out.write(shell_help())
             return 0
+        if words == ["why"]:
+            self.out.write(self.explained[0] if self.explained else
+                           "Nothing to explain: run a command first, then why.\n")
+            return 0
+        if words == ["next"]:
+            words = ["round", "next"]
+        self.explained.clear()
         if words[0] == "help":
             words = [*words[1:], "--help"]
         elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
@@ -152,7 +163,7 @@ class Shell:
         except D2DError as e:
             return f"session unusable: {e.message}"
         return summary.status_line(summary.summarize(data),
-                                   summary.unit_tokens(data, self.current))
+                                   summary.unit_tokens(data, self.current), _up(data))
 
     def prompt(self) -> str:
         return f"{session.display_name(self.path())}> "
@@ -209,6 +220,22 @@ class Shell:
             status = self.status()
 
 
+def _up(data: dict[str, Any]) -> str | None:
+    """Who acts next by the Countdown (``round next``), while a round is under way; the
+    status line never refuses a file (a hand-edited roster it cannot read: nothing)."""
+    from d2d_cli.rules.time.groups import next_up
+    from d2d_cli.rules.time.round_state import Round
+    from d2d_cli.rules.units.roster import roster
+
+    try:
+        rnd = Round.from_state(data.get("round"))
+        if rnd.phase != "started":
+            return None
+        return next_up(roster(data), rnd.number, rnd.phase).summary
+    except (D2DError, ValueError, TypeError, KeyError):
+        return None
+
+
 def fit_status(status: str, width: int) -> str:
     """The status line as the toolbar shows it, one space in: its parts (`` · ``
     between them) on as many lines as ``width`` needs, each part whole (at 40 columns
@@ -241,6 +268,9 @@ def start(settings: Settings, keep_going: bool = False) -> int:
     stdin."""
     shell = Shell(session=settings.session, seed=settings.seed, debug=settings.debug,
                   run_argv=settings.run, root=settings.root)
+    from d2d_cli import env
+
+    env.current().explained = shell.explained  # each line's view with its reasons
     shell.data()  # a bad --session or an unusable file is refused before anything else
     if sys.stdin.isatty() and sys.stdout.isatty():
         return shell.interact()

@@ -221,7 +221,7 @@ def test_an_unplaced_unit_moves_as_before(d2d: Runner, table: Any) -> None:
 
 
 def test_board_is_drawn_at_80_columns_with_a_legend(d2d: Runner, table: Any) -> None:
-    res = d2d(*table, "board")
+    res = d2d(*table, "board", "--legend")
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     assert lines[0] == "  A  B  C  D  E  F  G  H"

@@ -146,3 +146,32 @@ def _show_groups(con: Any, r: Any) -> None:
         con.print(f"  {grp.number}. {names}")
     if not r.groups:
         con.print("  [dim]no units on the board[/]")
+
+
+@app.command(name="next")
+def next_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
+    """Who acts next by the Countdown in each Group (001 l.499–505: the Count reaches
+    the unit with the most Move left first), with its Move, Actions and Turn left.
+
+    JSON: round, phase, next [{group, name, count, move, actions_left, turn, target}],
+    done (the units with no Move left).
+
+    Example: d2d round next
+    """
+    render.emit(ops.next(_state.target(ctx)), _show_next, as_json=json)
+
+
+def _show_next(con: Any, r: Any) -> None:
+    if r.phase != "started" or not r.next:
+        con.print(render.escape(r.summary[0].upper() + r.summary[1:]))
+        return
+    for u in r.next:
+        left = " · ".join(x for x in (
+            f"Move {u.move}", f"{u.actions_left} Action{'s' * (u.actions_left != 1)}"
+            if u.actions_left is not None else "", f"Turn {u.turn}"
+            if u.turn is not None else "") if x)
+        aim = f" → {render.escape(u.target)}" if u.target else ""
+        con.print(f"Group {u.group}, Count {u.count}: [bold]{render.escape(u.name)}[/]"
+                  f"{aim} — {left}")
+    if r.done and render.why():
+        con.print(f"  [dim]done this round: {render.escape(', '.join(r.done))}[/]")

@@ -306,6 +306,14 @@ class Side(Result):
         who = f"{self.unit} — " if self.unit else ""
         return f"{who}{self.approach.capitalize()}{card}"
 
+    @property
+    def short(self) -> str:
+        """The side at a glance: ``Archer (Block Q♥↓)`` (who, the approach, the card)."""
+        name = self.card.name() if self.card else ""
+        card = f" {name.split(' ')[0]}{name[-1]}" if self.card else ""
+        what = f"{self.approach.capitalize()}{card}"
+        return f"{self.unit} ({what})" if self.unit else what
+
 
 @record
 class CoverTarget(Result):
@@ -347,10 +355,13 @@ class Conflict(Result):
     def summary(self) -> str:
         """The Conflict in one line, for a report of many commands (``npc turn``): who
         won, and each side as ``conflict`` shows it."""
-        a, b = self.side_a.unit or "A", self.side_b.unit or "B"
-        verdict = {"a": f"{a} wins", "b": f"{b} wins", "both": "both win",
-                   "tie": "a tie, neither wins", "rank": "decided by rank"}[self.outcome]
-        return f"Conflict: {verdict} (A: {self.side_a.label} vs B: {self.side_b.label})"
+        a, b = self.side_a.short, self.side_b.short
+        if self.outcome in ("a", "b"):  # the winner first
+            won, lost = (a, b) if self.outcome == "a" else (b, a)
+            return f"Conflict: {won} beats {lost}"
+        verdict = {"both": "both win", "tie": "a tie, neither wins",
+                   "rank": "decided by rank"}[self.outcome]
+        return f"Conflict: {verdict} — {a} vs {b}"
 
 
 @record
