@@ -93,7 +93,8 @@ def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
     import textwrap
 
     out.append("")
-    notes: tuple[str, ...] = ("Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
+    notes: tuple[str, ...] = (
+        "Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
              "to south; a unit is its label and its Facing " + (
                  "(↑ N … ↖ NW; · the back of a Double-sized unit, + units sharing a Space)"

@@ -145,6 +145,7 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected,
         con.print("  " + " · ".join(numbers))
     nexts = [f"{name}: " + "; ".join(e.text for e in got)
              for name, got in (("A", r.effects.a), ("B", r.effects.b)) if got]
+    nexts += [note.split(" (")[0] for note in r.notes]  # a benefit taken away
     if nexts:
         con.print("  " + render.escape(" · ".join(nexts)))
 
