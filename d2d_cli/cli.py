@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Annotated, Any
@@ -27,7 +28,13 @@ from d2d_cli import __version__, compat, env, render
 from d2d_cli.commands import _complete
 from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
-from d2d_cli.registry import GROUPS, Settings, hoist_globals
+from d2d_cli.registry import (
+    GLOBAL_FLAGS,
+    GLOBAL_WITH_VALUE,
+    GROUPS,
+    Settings,
+    hoist_globals,
+)
 
 
 def lazy_group(info: Any, app: typer.Typer) -> Any:
@@ -123,6 +130,9 @@ class D2DGroup(HelpWhenBare, TyperGroup):
             return super().resolve_command(ctx, args)
         except compat.UsageError as e:
             suggestion = did_you_mean(args[0], self.list_commands(ctx)) if args else ""
+            if len(args) > 1 and args[1] in GROUPS:  # `d2d Archer conflict …`
+                suggestion = (" The command comes first: "
+                              + _typed([args[1], args[0], *args[2:]]))
             e.message = e.message.rstrip(".") + "." + suggestion
             raise
 
@@ -167,7 +177,13 @@ class D2DGroup(HelpWhenBare, TyperGroup):
                 if code == 0:
                     pending.commit()
         except D2DError as e:
-            render.error(here.command, e.kind, e.message, as_json=as_json, here=here)
+            message = e.message
+            if e.exit_code == 2:
+                word = re.search(r"'([^']+)'", message)
+                hint = _quote_hint(argv, [word.group(1)], option=True) if word and \
+                    "no rank" not in message and "no suit" not in message else ""
+                message = message.split(" — ")[0] + hint if hint else message
+            render.error(here.command, e.kind, message, as_json=as_json, here=here)
             code = e.exit_code
         except typer.Abort:
             here.stderr.write("d2d: aborted\n")
@@ -206,6 +222,9 @@ def _flush(here: env.Environment, out: list[str]) -> None:
 def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool) -> int:
     if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
+        extra = re.search(r"unexpected extra argument(?:\(s\)|s)? \((.*)\)", message)
+        if extra:  # `unit show Goblin Scout`: a name with spaces, unquoted
+            message += _quote_hint(argv_of(e), extra.group(1).split(" "), option=False)
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
             hint = getattr(ctx.find_root().command, "help_hint", D2DGroup.help_hint)
@@ -234,6 +253,39 @@ def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bo
     if not debug:
         here.stderr.write("d2d: rerun with --debug to see the traceback\n")
     return 1
+
+
+def argv_of(e: Exception) -> list[str]:
+    """The command line a usage error came from (as the root parsed it)."""
+    ctx = getattr(e, "ctx", None)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return list(obj.argv) if isinstance(obj, Settings) else []
+
+
+def _typed(words: list[str]) -> str:
+    """Words as a person types them: a word with a space in double quotes."""
+    return " ".join(f'"{w}"' if " " in w or not w else w for w in words)
+
+
+def _quote_hint(argv: list[str], extra: list[str], *, option: bool) -> str:
+    """`` Quote a name with spaces: unit show "Goblin Scout"`` when the words ``extra``
+    follow a word in ``argv`` that they would make a name with (``option``: only when
+    that word is an option's value, as in ``--vs Goblin Scout``); else ""."""
+    words = hoist_globals(argv)
+    while words and (words[0] in GLOBAL_FLAGS or words[0] in GLOBAL_WITH_VALUE):
+        words = words[1 if words[0] in GLOBAL_FLAGS else 2:]
+    n = len(extra)
+    at = [i for i in range(1, len(words) - n + 1) if words[i:i + n] == extra]
+    if not at:
+        return ""
+    i = at[-1]
+    before = words[i - 1]
+    if before.startswith("-") or not (before[:1].isalpha() and extra[0][:1].isalpha()):
+        return ""
+    if option and not (i >= 2 and words[i - 2].startswith("--")):
+        return ""
+    merged = [*words[:i - 1], " ".join([before, *extra]), *words[i + n:]]
+    return " — quote a name with spaces: " + _typed(merged)
 
 
 def did_you_mean(word: str, names: list[str]) -> str:
