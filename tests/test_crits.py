@@ -257,8 +257,8 @@ def test_table_location_chart_from_rules(d2d: Any, tmp_path: Path) -> None:
     (["--power", "6x1", "--armor", "x1"], "a stat is <level>x<scale>"),
     (["--weapon", "Body+2", "--stat", "8x"], "a stat is <level>x<scale>"),
     (["--weapon", "Body+2"], "needs --stat"),
-    (["--weapon", "Strength+2", "--stat", "4x1"], "'Strength+2' is not a weapon formula: --weapon takes a formula "
-     "STAT[+N|-N]"),
+    (["--weapon", "Strength+2", "--stat", "4x1"],
+     "'Strength+2' is not a weapon formula: --weapon takes a formula STAT[+N|-N]"),
     (["--power", "6x1", "--weapon", "Body+2"], "not both"),
     ([], "give the Power Rating"),
     (["--power", "6x1", "--types", "laser"], "known types: Wound: bash, pierce, hack, slash"),
