@@ -270,6 +270,7 @@ class _ClockEventGroup(_Group):
     add = _Op("clock event add", _clock.add_timed)
     random = _Op("clock event random", _clock.add_random)
     list = _Op("clock event list", _clock.event_list)
+    rm = _Op("clock event rm", _clock.remove_event)
 
 
 class _ClockGroup(_Group):

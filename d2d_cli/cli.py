@@ -189,7 +189,7 @@ class D2DGroup(HelpWhenBare, TyperGroup):
             here.stderr.write("d2d: aborted\n")
             code = 1
         except Exception as e:
-            code = _unexpected(e, here, as_json=as_json, debug=debug)
+            code = _unexpected(e, here, as_json=as_json, debug=debug, argv=argv)
         else:
             if code == 0:
                 _flush(here, out)
@@ -219,9 +219,12 @@ def _flush(here: env.Environment, out: list[str]) -> None:
             os.dup2(devnull, here.stdout.fileno())
 
 
-def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool) -> int:
+def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool,
+                argv: list[str] | None = None) -> int:
     if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
+        example = _example(message, getattr(e, "ctx", None), argv_of(e) or argv or [])
+        message = message.rstrip(".") + example if example else message
         extra = re.search(r"unexpected extra argument(?:\(s\)|s)? \((.*)\)", message)
         if extra:  # `unit show Goblin Scout`: a name with spaces, unquoted
             message += _quote_hint(argv_of(e), extra.group(1).split(" "), option=False)
@@ -255,11 +258,54 @@ def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bo
     return 1
 
 
+def _example(message: str, ctx: Any, argv: list[str]) -> str:
+    """``, e.g. --svg combat1.svg`` for an option given without its value: the value the
+    command's own help shows for it (its Example line first), else its metavar."""
+    missing = re.search(r"Option '(--[\w-]+)' requires an argument", message)
+    command = ctx.command if ctx is not None else _leaf(argv)
+    if missing is None or command is None:
+        return ""
+    opt = missing.group(1)
+    params = [p for p in command.params if opt in getattr(p, "opts", ())]
+    value = re.compile(re.escape(opt) + r'[ =]("[^"]+"|[^\s,;)]+)')
+    example = (command.help or "").partition("Example")[2]
+    for shown in (value.search(example), *(re.search(r'e\.g\. ("[^"]+"|[^\s,;)]+)',
+                                                     p.help or "") for p in params)):
+        if shown and not shown.group(1).startswith("-"):
+            return f", e.g. {opt} {shown.group(1).rstrip('.')}"
+    metavar = next((p.metavar for p in params if p.metavar), None)
+    sample = {"N": "3", "COUNT": "3", "PCT": "25"}.get(str(metavar), metavar)
+    return f", e.g. {opt} {sample}" if sample else ""
+
+
+def _leaf(argv: list[str]) -> Any:
+    """The command an argument list names (its words before the first option), or None."""
+    command: Any = root_command()
+    ctx = typer.Context(command)
+    for word in _command_words(argv):
+        if word.startswith("-") or not hasattr(command, "get_command"):
+            break
+        command = command.get_command(ctx, word)
+        if command is None:
+            return None
+    return None if hasattr(command, "get_command") else command
+
+
 def argv_of(e: Exception) -> list[str]:
     """The command line a usage error came from (as the root parsed it)."""
     ctx = getattr(e, "ctx", None)
     obj = ctx.find_root().obj if ctx is not None else None
     return list(obj.argv) if isinstance(obj, Settings) else []
+
+
+def _command_words(argv: list[str]) -> list[str]:
+    """The command line without its global options (wherever they were typed)."""
+    words = hoist_globals(argv)
+    while words and (words[0] in GLOBAL_FLAGS or words[0].partition("=")[0] in
+                     GLOBAL_WITH_VALUE):
+        step = 1 if words[0] in GLOBAL_FLAGS or "=" in words[0] else 2
+        words = words[step:]
+    return words
 
 
 def _typed(words: list[str]) -> str:
@@ -271,9 +317,7 @@ def _quote_hint(argv: list[str], extra: list[str], *, option: bool) -> str:
     """`` Quote a name with spaces: unit show "Goblin Scout"`` when the words ``extra``
     follow a word in ``argv`` that they would make a name with (``option``: only when
     that word is an option's value, as in ``--vs Goblin Scout``); else ""."""
-    words = hoist_globals(argv)
-    while words and (words[0] in GLOBAL_FLAGS or words[0] in GLOBAL_WITH_VALUE):
-        words = words[1 if words[0] in GLOBAL_FLAGS else 2:]
+    words = _command_words(argv)
     n = len(extra)
     at = [i for i in range(1, len(words) - n + 1) if words[i:i + n] == extra]
     if not at:

@@ -41,6 +41,15 @@ class D2DCommand(TyperCommand):
         render.begin(command_name(ctx))
         return super().invoke(ctx)
 
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The line a group's help gives the command, whole: its ``short_help``, else its
+        help's first sentence (Click cuts it at ``limit`` with "..."; d2d keeps each
+        short enough for 80 columns instead, docs/conventions.md)."""
+        if self.short_help:
+            return self.short_help
+        first = (self.help or "").strip().split("\n\n")[0]
+        return " ".join(first.split(". ")[0].split()).rstrip(".") + "."
+
 
 class D2DSubGroup(HelpWhenBare, TyperGroup):
     """A command group below the root (``d2d fate``): bare, it prints its help, exit 0."""

@@ -20,7 +20,7 @@ UnitArg = Annotated[str, typer.Argument(help="A Non-Player unit (case-insensitiv
                                         click_type=_complete.UNIT)]
 
 
-@app.command()
+@app.command(short_help="Propose a Non-Player unit's turn, with its reasons.")
 def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Propose a Non-Player unit's turn as the round stands — target, movement (on the
     scene's map: the Space, Facing and the unit move steps), Action and approach — each
@@ -67,7 +67,7 @@ def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
         con.print(f"  [dim]d2d unit leave {render.escape(shlex.join([p.unit, *p.leaves]))}[/]")
 
 
-@app.command()
+@app.command(short_help="Carry out a Non-Player unit's turn by the NPC policy.")
 def turn(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(
