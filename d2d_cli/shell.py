@@ -38,21 +38,31 @@ d2d play — every d2d command, without the "d2d" in front:
 Tab completes commands, options, cards, names (quoted when they hold spaces).
   help COMMAND         that command's help (also: COMMAND --help)
   undo                 session undo: revert the last change
-  why                  the last command's answer with its reasons (as with --why)
+  why                  the last answer again, with its reasons (as --why)
   next                 who acts next by the Countdown, and what they have left
   exit, quit, Ctrl-D   leave the shell; Ctrl-C cancels the line being typed
-The line at the bottom shows the round, the clock, the Fate cards left and the unit
-named last. The session file is read afresh for every line.
+The line at the bottom: the round, who acts next, the clock, the Fate cards left
+and the unit named last. The session file is read afresh for every line.
 """
 
 
-def shell_help() -> str:
+def shell_help(columns: int = 80) -> str:
     """The shell's ``help``: its own words, then the commands a line can start with (not
-    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion)."""
+    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion),
+    wrapped at a word to fit ``columns`` (the pane), what wraps indented."""
+    import textwrap
+
     offered = {name: g.help for name, g in GROUPS.items() if name not in NOT_IN_PLAY}
     width = max(map(len, offered)) + 2
-    rows = [f"  {name.ljust(width)}{help_}" for name, help_ in offered.items()]
-    return SHELL_HELP + "\nCommands:\n" + "\n".join(rows) + "\n"
+    columns = max(columns, width + 20)
+    rows = [textwrap.fill(help_, columns, initial_indent=f"  {name.ljust(width)}",
+                          subsequent_indent=" " * (width + 2), break_long_words=False)
+            for name, help_ in offered.items()]
+    own = [textwrap.fill(line, columns, subsequent_indent=" " * (23 if line[:2] == "  "
+                                                                   else 0),
+                         break_long_words=False) if len(line) > columns else line
+           for line in SHELL_HELP.splitlines()]
+    return "\n".join(own) + "\n\nCommands:\n" + "\n".join(rows) + "\n"
 
 
 @record(frozen=False)
@@ -104,7 +114,9 @@ class Shell:
             sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
             return 2
         if words == ["help"]:
-            self.out.write(shell_help())
+            from d2d_cli import env
+
+            self.out.write(shell_help(env.current().width))
             return 0
         if words == ["why"]:
             self.out.write(self.explained[0] if self.explained else
