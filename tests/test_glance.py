@@ -288,8 +288,8 @@ def test_group_help_gives_each_line_whole_at_80(group: str, d2d: Runner,
     res = d2d(*group.split(), "--help")
     assert res.exit_code == 0
     commands = res.stdout.split("Commands:\n", 1)[1].rstrip("\n").splitlines()
-    assert commands and all(len(x) <= 80 and not x.endswith("...") for x in commands), out
-    assert all(x.startswith("  ") and not x.startswith("   ") for x in commands), out
+    assert commands and all(len(x) <= 80 and not x.endswith("...") for x in commands), res.stdout
+    assert all(x.startswith("  ") and not x.startswith("   ") for x in commands), res.stdout
 
 
 def test_help_in_play_fits_the_pane() -> None:
