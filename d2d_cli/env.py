@@ -57,9 +57,9 @@ class Environment:
         self.command: str | None = None  # "fate draw": every envelope and error names it
         self.buffers: list[list[str]] = []  # output held until the change is saved
         self.why = False  # --why: the human views add their reasons
-        # d2d play's `why`: when set (a shared holder), each command's human view is also
-        # rendered with its reasons and kept here, for the next `why` to print.
-        self.explained: list[str] | None = None
+        # d2d play's `why`: when set (a shared holder), each command's human view keeps
+        # here how to draw it again with its reasons, for the next `why` to print.
+        self.explained: list[Callable[[], str]] | None = None
 
     # ------------------------------------------------------------------ streams
 

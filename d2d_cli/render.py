@@ -72,8 +72,8 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
         buffer = io.StringIO()
         human(console(file=buffer), result)  # the plain lines and Rich's, in order
         text = buffer.getvalue()
-        if here.explained is not None:  # d2d play keeps the reasons for its `why`
-            here.explained[:] = [text if here.why else _explained(human, result, here)]
+        if here.explained is not None:  # d2d play keeps the reasons for its `why`,
+            here.explained[:] = [lambda: _explained(human, result)]  # drawn when asked
     here.fault("render")
     here.out(text)
 
@@ -84,16 +84,17 @@ def why() -> bool:
     return env.current().why
 
 
-def _explained(human: HumanView, result: Any, here: env.Environment) -> str:
-    """The human view of ``result`` with its reasons (``--why``)."""
+def _explained(human: HumanView, result: Any) -> str:
+    """The human view of ``result`` with its reasons (``--why``), drawn now."""
     import io
 
-    buffer = io.StringIO()
+    here = env.current()
+    buffer, was = io.StringIO(), here.why
     here.why = True
     try:
         human(console(file=buffer), result)
     finally:
-        here.why = False
+        here.why = was
     return buffer.getvalue()
 
 

@@ -79,7 +79,7 @@ class Shell:
     run_argv: Callable[[list[str]], int] | None = None
     root: Any = None
     # The last command's view with its reasons (--why), for `why` (render.emit keeps it).
-    explained: list[str] = field(default_factory=list)
+    explained: list[Callable[[], str]] = field(default_factory=list)
 
     # ------------------------------------------------------------------- one line
 
@@ -119,7 +119,7 @@ class Shell:
             self.out.write(shell_help(env.current().width))
             return 0
         if words == ["why"]:
-            self.out.write(self.explained[0] if self.explained else
+            self.out.write(self.explained[0]() if self.explained else
                            "Nothing to explain: run a command first, then why.\n")
             return 0
         if words == ["next"]:
