@@ -112,7 +112,7 @@ def test_only_fast_or_strong_scores_hits(d2d: Any, card: str) -> None:
     (["5S", "--vs", "x1"], "a stat is <level>x<scale>"),
     (["5S", "--vs", "3", "--level", "-1"], "--level must be a whole number 0 or more"),
     (["5S", "--vs", "3", "--rival-level", "-2"], "--rival-level must be a whole number 0"),
-    (["5Z", "--vs", "3"], "a card is <rank><suit>"),
+    (["5Z", "--vs", "3"], "not a card: '5Z' — no suit 'Z'"),
 ])
 def test_bad_input(d2d: Any, args: list[str], message: str) -> None:
     res = d2d("hit", *args)

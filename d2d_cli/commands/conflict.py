@@ -158,8 +158,9 @@ def _side_short(side: rules.Side) -> str:
     if side.set_aside is not None:
         aside = side.set_aside.capitalize() if side.set_aside in rules.approaches() else (
             parse_card(side.set_aside).name().split(" ")[0])
-        aside = f", {aside} set aside"
-    inner = f" ({card}{aside})" if card or aside else ""
+        aside = f"{aside} set aside"
+    inner = ", ".join(x for x in (card, aside) if x)
+    inner = f" ({inner})" if inner else ""
     return f"{who}{side.approach.capitalize()}{inner}"
 
 
