@@ -59,6 +59,11 @@ LIMITS = {
     "conflict": (["--seed", 3, "conflict", "Archer:fast", "Goblin Scout"], (8, 4, 4)),
     "hit": (["hit", "QC", "QH", "--by", "Archer", "--vs", "Goblin Scout"], (4, 2, 2)),
     "npc turn --all": (["--seed", 2, "npc", "turn", "--all"], (24, 12, 12)),
+    # 4 rows of round, clock (2 at 80) and tasks; at 80 and 200 a header and one row a
+    # unit; at 40 a block of 4–5 rows a unit
+    "status": (["status"], (22, 9, 8)),
+    # the map (11 rows), the legend's one line (was 5), a row a unit
+    "board": (["board"], (19, 17, 17)),
 }
 
 
