@@ -55,9 +55,10 @@ def what_it_is(k: Key) -> str:
     return k.name + (f" ({', '.join(bits)})" if bits else "")
 
 
-def lines(v: BoardView, width: int = 80) -> list[str]:
+def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
     """The map as Rich-markup lines at most ``width`` cells wide (wider maps in strips),
-    then the legend and the units."""
+    then the legend (unless not ``legend``: a line saying how to ask for it) and the
+    units."""
     colour = _factions(v)
     at = _cells(v)
     label_w = len(str(v.rows))
@@ -95,11 +96,14 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
     import textwrap
 
     out.append("")
-    notes = ("Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
+    notes: tuple[str, ...] = (
+        "Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
              "to south; a unit is its label and its Facing " + (
                  "(↑ N … ↖ NW; · the back of a Double-sized unit, + units sharing a Space)"
                  if wide else "(below)"))
+    if not legend:
+        notes = ("Legend: d2d board --legend",)
     for note in notes:
         out += [_esc(t) for t in textwrap.wrap(note, width, subsequent_indent="  ")]
     for u in v.units:

@@ -74,8 +74,30 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
         buffer = io.StringIO()
         human(console(file=buffer), result)  # the plain lines and Rich's, in order
         text = buffer.getvalue()
+        if here.explained is not None:  # d2d play keeps the reasons for its `why`,
+            here.explained[:] = [lambda: _explained(human, result)]  # drawn when asked
     here.fault("render")
     here.out(text)
+
+
+def why() -> bool:
+    """Whether the human view adds its reasons (``--why``, one global option): every map
+    reading, rule line and "does not apply". The answer alone is shown without it."""
+    return env.current().why
+
+
+def _explained(human: HumanView, result: Any) -> str:
+    """The human view of ``result`` with its reasons (``--why``), drawn now."""
+    import io
+
+    here = env.current()
+    buffer, was = io.StringIO(), here.why
+    here.why = True
+    try:
+        human(console(file=buffer), result)
+    finally:
+        here.why = was
+    return buffer.getvalue()
 
 
 def _json_line(envelope: dict[str, Any]) -> str:

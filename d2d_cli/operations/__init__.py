@@ -123,12 +123,15 @@ class Target:
         return o.parse(data.get("rules"), str(self.path()))
 
     def with_reveals(self, table: list[Card] | None, body: Callable[[Revealer], R],
-                     note: Callable[[R, list[Card]], str] | None = None
+                     note: Callable[[R, list[Card]], str] | None = None,
+                     after: Callable[[R, session.Transaction], None] | None = None
                      ) -> tuple[R, Revealer]:
         """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
         cards (read only). Returns body's result and the revealer; :attr:`revealed`
         keeps the cards as they were revealed. ``note(result, revealed)``: what the
-        journal adds (how a card was read), so the log says what was shown."""
+        journal adds (how a card was read), so the log says what was shown.
+        ``after(result, tx)``: a further change in the same transaction (the Fate deck's
+        path only; the table's cards change nothing)."""
         if table is not None:
             with reveals(None, table) as reveal:
                 out = body(reveal)
@@ -140,6 +143,8 @@ class Target:
             extra = note(out, reveal.used) if note is not None else ""
             if extra:
                 tx.summary += f"; {extra}"
+            if after is not None:
+                after(out, tx)
         self.revealed = list(reveal.used)
         return out, reveal
 

@@ -514,7 +514,13 @@ SHAPE: dict[str, Check] = {
                                 "repeat": Bool, "done": Bool},
                                required=("text", "k", "n", "repeat", "done"))),
     }),
-    "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended")}),
+    "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended"),
+                    # the last conflict between units, for hit and crit to default to
+                    # (rules/combat/exchange.py); round start and end forget it
+                    "exchange": Table({
+                        "winner": _NAME, "rival": _NAME, "cards": ListOf(Card, 54),
+                        "skill": Str(100), "rival_skill": Str(100), "hits": _COUNT},
+                        required=("winner", "rival"))}),
     "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
                     "factions": MapOf(Table({"goal": Str(), "players": ListOf(Str(100))})),
