@@ -77,6 +77,7 @@ def runs(markup: str) -> tuple[Run, ...]:
     out: list[Run] = []
     stack: list[str] = []
     text: list[str] = []
+    starts: list[int] = []  # where each open tag's text begins in ``out``
 
     def add(plain: str) -> None:
         text.append(plain)
@@ -107,10 +108,13 @@ def runs(markup: str) -> tuple[Run, ...]:
             name = " ".join(tag[1:].split()).lower()
             if not stack or name and " ".join(stack[-1].split()).lower() != name:
                 raise NotPlain("a closing tag that does not close the last one opened")
+            if len(out) == starts.pop():  # Rich's cut of a tag over nothing: its business
+                raise NotPlain("a tag that holds no text")
             stack.pop()
         else:
             _sgr((tag,), True)  # an unknown style: Rich's business
             stack.append(tag)
+            starts.append(len(out))
     if position < len(markup):
         add(markup[position:].replace("\\[", "["))
     if stack:
