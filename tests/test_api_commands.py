@@ -75,7 +75,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 100
+    assert len(LEAVES) == 102
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -220,9 +220,13 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "clock event random": (SCENE, "clock event random 'A patrol' 1/4 --repeat",
                            lambda s: s.clock.event.random("A patrol", "1/4", repeat=True)),
     "clock event list": (SCENE, "clock event list", lambda s: s.clock.event.list()),
+    "clock event rm": (SCENE, "clock event rm 'Reinforcements: another Goblin Skirmisher "
+                       "arrives (the 5th Turn)'", lambda s: s.clock.event.rm(
+                           "Reinforcements: another Goblin Skirmisher arrives (the 5th Turn)")),
     "round start": (SCENE, "round start", lambda s: s.round.start()),
     "round end": (ROUND, "round end", lambda s: s.round.end()),
     "round groups": (ROUND, "round groups", lambda s: s.round.groups()),
+    "round next": (ROUND, "round next", lambda s: s.round.next()),
     "weather wind": (SCENE, "weather wind", lambda s: s.weather.wind()),
     "weather show": ((*SCENE, "weather wind"), "weather show", lambda s: s.weather.show()),
     "odds conflict": (SCENE, "odds conflict fate 7S^ --level-b 2",
@@ -389,3 +393,16 @@ def test_the_crit_damage_options_are_declared_once() -> None:
         assert op is not None
         for given in ([p.name for p in LEAVES[path].params], list(op.signature.parameters)):
             assert [n for n in given if n in names] == names, path
+
+
+@pytest.mark.parametrize("path", sorted(set(LEAVES) - set(NOT_SESSION)))
+def test_every_api_method_says_which_result_it_returns(path: str) -> None:
+    """Typed results (issue 26 item 1): a method's return type names the rules' records
+    it can give, never ``Any`` nor the bare ``Result`` base (a script's type checker
+    then knows ``s.conflict(…).outcome``)."""
+    op = _method(path)
+    assert op is not None
+    returned = str(inspect.signature(op.fn).return_annotation)
+    assert returned != str(inspect.Signature.empty), path
+    words = set(re.findall(r"[\w.]+", returned))
+    assert not words & {"Any", "Result", "object", "typing.Any"}, (path, returned)

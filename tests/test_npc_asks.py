@@ -71,7 +71,7 @@ def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatc
 
     monkeypatch.setattr(npc, "_interactive", lambda: True)
     path = _combat1(d2d, tmp_path)
-    res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher",
+    res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher", "--why",
               input="7S^\nfate\n")
     assert res.exit_code == 0, res.stderr
     assert "Goblin Skirmisher attacks Archer: Player1, the card Archer plays" in res.stdout

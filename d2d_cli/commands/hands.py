@@ -18,7 +18,7 @@ PlayerArg = Annotated[str, typer.Argument(help="The Player's name (a unit's --pl
                                           "Narrator with [rules] narrator_hand.")]
 
 
-@app.command()
+@app.command(short_help="A fresh deck and 5 cards for every Player, or one.")
 def deal(ctx: typer.Context,
          player: Annotated[str | None, typer.Argument(
              help="One Player (default: every Player).", show_default=False)] = None,
@@ -31,7 +31,7 @@ def deal(ctx: typer.Context,
     render.emit(ops.deal(_state.target(ctx), player), _show_counts, as_json=json)
 
 
-@app.command()
+@app.command(short_help="One Player's own hand, and only theirs.")
 def show(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> None:
     """One Player's own hand (only theirs), the card they chose face down, and their
     discard pile. Show it to that Player only.
@@ -41,7 +41,7 @@ def show(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> N
     render.emit(ops.show(_state.target(ctx), player), _show_hand, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Choose a card face down for a unit's coming Conflict.")
 def choose(ctx: typer.Context,
            unit: Annotated[str, typer.Argument(click_type=_complete.UNIT,
                                                help="The unit the card is for.")],
@@ -58,7 +58,7 @@ def choose(ctx: typer.Context,
     render.emit(ops.choose(_state.target(ctx), unit, card), _show_choice, as_json=json)
 
 
-@app.command()
+@app.command(short_help="A Player draws, never past 10 held.")
 def draw(ctx: typer.Context, player: PlayerArg,
          n: Annotated[int, typer.Argument(help="How many cards (1–10).")] = 1,
          json: _app.JsonOpt = False) -> None:
@@ -69,7 +69,7 @@ def draw(ctx: typer.Context, player: PlayerArg,
     render.emit(ops.draw(_state.target(ctx), player, n), _show_drew, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Gain:A: an Ace from the discard pile or the deck.")
 def gain(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> None:
     """Gain:A (000 l.1197): an Ace from the discard pile, else from the deck, into the
     hand.

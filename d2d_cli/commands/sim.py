@@ -37,6 +37,8 @@ def sim(
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="With --runs 1: write the fight as d2d commands "
         "(every card given with --card), to replay with d2d play.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the --log FILE if it "
+                                        "exists.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Play a scene to its end N times — Non-Players by the NPC policy, Players' units by
@@ -52,7 +54,7 @@ def sim(
     n = positional_or_option(runs_, runs, "runs", 1000)
     with _progress(n, json) as tick:
         report = ops.sim(_state.target(ctx), scene_file, n, workers=workers, pc=pc, log=log,
-                         tick=tick)
+                         force=force, tick=tick)
     render.emit(report, _show, as_json=json)
 
 

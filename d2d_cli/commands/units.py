@@ -31,7 +31,7 @@ def _stat_opt(name: str) -> Any:
                         "<level>x<scale>, e.g. 2x1.")
 
 
-@app.command()
+@app.command(short_help="Add a unit with its four stats and skills.")
 def add(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The unit's name (unique, case-insensitive).")],
@@ -55,7 +55,7 @@ def add(
     render.emit(result, show_unit, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Put a unit on a side, or give it to a Player.")
 def side(
     ctx: typer.Context, name: UnitArg,
     faction: Annotated[str | None, typer.Option(help="The faction it now fights for.")]
@@ -80,7 +80,7 @@ def _show_side(con: Any, r: Any) -> None:
     con.print(render.escape(r.summary))
 
 
-@app.command("list")
+@app.command("list", short_help="Every unit and character on the roster.")
 def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """List every unit and character on the roster, in the order they were added.
 
@@ -89,7 +89,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(unit_ops.list_(_state.target(ctx)), show_table, as_json=json)
 
 
-@app.command()
+@app.command(short_help="One unit: stats, conditions, skills, tokens, target.")
 def show(ctx: typer.Context, name: UnitArg,
          json: _app.JsonOpt = False) -> None:
     """One unit: stats after conditions, conditions, skills, Move, Action Cost, Turn, target.
@@ -99,7 +99,7 @@ def show(ctx: typer.Context, name: UnitArg,
     render.emit(unit_ops.show(_state.target(ctx), name), show_unit, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Remove a unit (or character) from the roster.")
 def rm(ctx: typer.Context, name: UnitArg,
        json: _app.JsonOpt = False) -> None:
     """Remove a unit (or character) from the roster; units targeting it lose the target.
@@ -111,7 +111,7 @@ def rm(ctx: typer.Context, name: UnitArg,
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Add or remove condition tokens.")
 def condition(
     ctx: typer.Context,
     name: UnitArg,
@@ -136,7 +136,7 @@ def condition(
     render.emit(result, show_unit, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Take Crits off, and let days pass for conditions.")
 def heal(
     ctx: typer.Context,
     name: UnitArg,
@@ -160,7 +160,7 @@ def heal(
     render.emit(result, show_healed, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Set a unit's target.")
 def target(
     ctx: typer.Context,
     name: UnitArg,
@@ -252,7 +252,7 @@ def show_table(con: Any, r: units.Roster) -> None:
 # Each command parses, calls one rules function inside one locked edit, and renders.
 
 
-@app.command()
+@app.command(short_help="Spend Move or Turn: steps on the map, or N Move.")
 def move(
     ctx: typer.Context,
     name: UnitArg,
@@ -282,7 +282,7 @@ def move(
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Take an Action (Move −Action Cost) or a free action.")
 def act(
     ctx: typer.Context,
     name: UnitArg,
@@ -315,7 +315,7 @@ def act(
     render.emit(result, show_spending, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Wait at a Count of the Countdown.")
 def wait(ctx: typer.Context, name: UnitArg,
          count: Annotated[int, typer.Argument(help="The Countdown's Count (10 to 1).")],
          json: _app.JsonOpt = False) -> None:
@@ -332,7 +332,7 @@ def wait(ctx: typer.Context, name: UnitArg,
         + (f" → {r.move} (Move = Count)" if r.lost else " (unchanged)")), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Face a compass heading without spending Turn.")
 def face(ctx: typer.Context, name: UnitArg,
          heading: Annotated[str, typer.Argument(metavar="HEADING",
                             help="N, NE, E, SE, S, SW, W or NW.")],
@@ -349,7 +349,7 @@ def face(ctx: typer.Context, name: UnitArg,
                                                  f"{r.facing}."), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Use an Ability: it goes into Cooldown.")
 def ability(
     ctx: typer.Context,
     name: UnitArg,
@@ -373,7 +373,7 @@ def ability(
                 show_abilities, as_json=json)
 
 
-@app.command("stealth")
+@app.command("stealth", short_help="Stealth tokens: hide, tick, spot, reveal.")
 def stealth_(
     ctx: typer.Context,
     name: UnitArg,
@@ -402,7 +402,7 @@ def stealth_(
     render.emit(result, show_stealth, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Use a Power: its Standard and what its Effect buys.")
 def power(
     ctx: typer.Context,
     name: UnitArg,
@@ -538,7 +538,7 @@ def show_upkeep(con: Any, r: powers.Upkeep) -> None:
     con.print(f"  Conditions: {conditions_text(r.conditions)}")
 
 
-@app.command()
+@app.command(short_help="Put a unit on a Space of the map, with its Facing.")
 def place(
     ctx: typer.Context,
     name: UnitArg,
@@ -564,7 +564,7 @@ def place(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Step off the map at its edge.")
 def leave(
     ctx: typer.Context,
     name: UnitArg,
@@ -592,7 +592,7 @@ def leave(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Free a bound unit another way than its task.")
 def free(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Free a bound unit another way than the task that would (an Ally cuts the rope, a
     Power, the Narrator's word): it may move, fight and leave the map. Combat #1's Thief
@@ -609,6 +609,8 @@ def free(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 # --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
 from d2d_cli.commands import _exchange  # noqa: E402
 
-app.command("situation")(_exchange.situation)
-app.command("interrupt")(_exchange.interrupt)
-app.command("respond")(_exchange.respond)
+app.command("situation",
+            short_help="Say once this round: cover, range, high ground.")(_exchange.situation)
+app.command("interrupt", short_help="Interrupt a unit's Move with an Action.")(_exchange.interrupt)
+app.command("respond",
+            short_help="The Target of an Interact spends an Action, or not.")(_exchange.respond)
