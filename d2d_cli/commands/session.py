@@ -236,10 +236,12 @@ def export(
     = False,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Write the session for others: its story from the journal (rounds, conflicts and
-    their cards, Hits, Crits, oracle questions and answers, clock events) as Markdown or
-    a Foundry journal, or its Fate deck as Foundry Cards (docs/exports.md). A file that
-    exists is kept unless --force; a symlink is replaced, never written through.
+    """The session for others: its story, or its Fate deck.
+
+    The story from the journal (rounds, conflicts and their cards, Hits, Crits, oracle
+    questions and answers, clock events) as Markdown or a Foundry journal, or the Fate
+    deck as Foundry Cards (docs/exports.md). A file that exists is kept unless --force;
+    a symlink is replaced, never written through.
 
     Example: d2d session export --format markdown -o friday.md
     """
