@@ -4,8 +4,8 @@ frontmatter), a Foundry VTT JournalEntry of it, and the Fate deck as Foundry ``C
 documents (docs/exports.md; the shapes are d2d_cli/schemas/*.json).
 
 An export never overwrites a file without ``force``, never writes through a symlink
-(the file is written beside the target and renamed over it: a link is replaced, the
-file it points at is untouched), and never leaves a half-written file.
+and never leaves a half-written file: it is written by ``session.outputs``, the one
+writer of the files a user names.
 """
 
 from __future__ import annotations
@@ -74,10 +74,12 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
         text = story.markdown() if fmt == "markdown" else _json(foundry_journal(story))
         files = [(out, text)]
         count = len(story.lines)
-    for path, _ in files:
+    for path, _ in files:  # both files checked before either is written
         _check_target(path, force)
+    from d2d_cli.session import outputs  # the one writer of the files a user names
+
     for path, text in files:
-        write_atomic(path, text)
+        outputs.write(path, text, force=force, protect=[t.existing()])
     return Exported(fmt, tuple(str(p) for p, _ in files), count)
 
 
@@ -96,31 +98,6 @@ def _check_target(path: Path, force: bool) -> None:
                        "never folders)")
     if os.path.lexists(path) and not force:
         raise BadInput(f"{path} exists: add --force to replace it")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temp file in ``path``'s folder and rename it over ``path``:
-    a reader sees the old file or the new one, and a symlink at ``path`` is replaced,
-    never followed."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        with _quiet():
-            os.unlink(tmp)
-        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
-
-
-def _quiet() -> Any:
-    import contextlib
-
-    return contextlib.suppress(OSError)
 
 
 # --------------------------------------------------------------------------- the story
