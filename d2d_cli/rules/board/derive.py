@@ -344,16 +344,23 @@ def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, st
         return sorted(n for n in near if n not in (attacker.unit, target.unit)
                       and f.places[n].faction == attacker.faction)
 
-    near_b, near_a = allies_beside(pa, pb), allies_beside(pb, pa)
-    line = " (000 l.457)"
-    if near_b and near_a:
-        return None, (f"both sides stand by the other's Allies ({', '.join(near_b)}; "
-                      f"{', '.join(near_a)}): the +1s cancel{line}")
+    # Only the one attacking (000 l.457, "you are attacking"): the Actor's Allies beside
+    # the Rival; the Rival defends, so its Allies beside the Actor give it nothing.
+    near_b = allies_beside(pa, pb)
+    line = ' (000 l.457 "IF you are attacking a target that is on or adjacent to an Ally")'
     if near_b:
         return "b", f"{pb.unit} is on or next to {pa.unit}'s Ally {', '.join(near_b)}{line}"
-    if near_a:
-        return "a", f"{pa.unit} is on or next to {pb.unit}'s Ally {', '.join(near_a)}{line}"
-    return None, f"no Ally of either side stands on or next to the other{line}"
+    return None, f"no Ally of {pa.unit} stands on or next to {pb.unit}{line}"
+
+
+def arcs_of(attack: str | None) -> tuple[str, ...]:
+    """The Arcs an attack of this kind reaches: Arc:Front (001 l.663 "Use Arc:Front if
+    Arc not specified"), and for Melee Arc:Left and Arc:Right too (001 l.667–669
+    "Arc:Side - Arc:Left or Arc:Right as appropriate / Melee and Shields act on the Left
+    OR Right", which wins over 000 l.318's "Arc:Forward")."""
+    if attack == "melee":
+        return (sight.FRONT, sight.LEFT, sight.RIGHT)
+    return (sight.FRONT,)
 
 
 def _verify(pa: Placement, pb: Placement, rng: int | None, arc_ab: str | None,
@@ -366,10 +373,13 @@ def _verify(pa: Placement, pb: Placement, rng: int | None, arc_ab: str | None,
     if top is not None and rng is not None and rng > top:
         raise RuleViolation(f"out of reach: {pb.unit} is {rng} Spaces from {pa.unit} on the "
                             f"map ({where}); {name} reaches Range 0-{top} ({line})")
-    if arc_ab is not None and arc_ab != sight.FRONT:
+    if arc_ab is not None and arc_ab not in arcs_of(attack):
+        why = ("Melee reaches Arc:Front, Arc:Left and Arc:Right (001 l.667–669 \"Arc:Side"
+               " - Arc:Left or Arc:Right as appropriate / Melee and Shields act on the Left"
+               " OR Right\")" if attack == "melee" else
+               "an attack needs Arc:Front (001 l.663 \"Arc:Front - Default Arc\")")
         raise RuleViolation(f"out of Arc: {pb.unit} is in {pa.unit}'s Arc:{arc_ab.title()} "
-                            f"({where}, facing {COMPASS[pa.facing or 0]}); an attack "
-                            "needs Arc:Front (001 l.663 \"Arc:Front - Default Arc\")")
+                            f"({where}, facing {COMPASS[pa.facing or 0]}); {why}")
     if wall is not None:
         raise RuleViolation(f"out of sight: {src['line_of_sight']}; 001 l.633–635 "
                             "\"Verify Target is in Arc, Range, and Line of Sight\"")

@@ -1,0 +1,171 @@
+"""The fight on the board as the rules read it (issue 27): each reading quoted, each on
+a hand-drawn map or Combat #1's, through the commands the Narrator types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.helpers import Runner, rule_line
+
+ARENA = """\
+name = "Arena"
+map = "personal"
+
+[factions.Heroes]
+goal = "win"
+
+[factions.Goblins]
+goal = "win"
+
+[board]
+grid = \"\"\"
+{grid}
+\"\"\"
+
+[units.Knight]
+faction = "Heroes"
+body = "8x1"
+mind = "5x1"
+will = "5x1"
+speed = "5x0"
+skills = {{ Melee = 2 }}
+space = "{knight}"
+facing = "{knight_facing}"
+
+[units.Archer]
+faction = "Heroes"
+body = "8x1"
+mind = "5x1"
+will = "5x1"
+speed = "5x0"
+skills = {{ Ranged = 1 }}
+space = "{archer}"
+facing = "{archer_facing}"
+
+[units.Scout]
+faction = "Goblins"
+body = "2x1"
+mind = "6x1"
+will = "2x1"
+speed = "5x0"
+skills = {{ "Close Combat" = 1, Stealth = 1 }}
+player = "Non-Player"
+space = "{scout}"
+facing = "{scout_facing}"
+"""
+
+OPEN = "\n".join(". " * 10 for _ in range(8))
+
+
+def arena(d2d: Runner, tmp_path: Path, grid: str = OPEN, **where: str) -> list[Any]:
+    """A session on a hand-drawn map: ``where`` gives each unit's Space and Facing."""
+    spots = {"knight": "B2", "knight_facing": "S", "archer": "B7", "archer_facing": "N",
+             "scout": "H2", "scout_facing": "W", **where}
+    f = tmp_path / "arena.toml"
+    f.write_text(ARENA.format(grid=grid, **spots), "utf-8")
+    s: list[Any] = ["--session", tmp_path / "arena-session.toml"]
+    d2d.ok(*s, "--seed", 1, "scene", "load", f)
+    d2d.ok(*s, "round", "start")
+    return s
+
+
+def combat1(d2d: Runner, tmp_path: Path) -> list[Any]:
+    s: list[Any] = ["--session", tmp_path / "combat1.toml"]
+    d2d.ok(*s, "--seed", 2, "scene", "load", "combat1")
+    d2d.ok(*s, "round", "start")
+    return s
+
+
+# --------------------------------------------------------------------------- item 2
+
+
+def test_the_defender_takes_no_range_disadvantage_001_l693(d2d: Runner,
+                                                            tmp_path: Path) -> None:
+    """001 l.693–695 "Other - Range depends on Power/Item / Disadvantage at Range:0-1" is
+    the attacker's Item: the Archer struck in Close Combat next to him defends with no
+    Disadvantage, so Counter against Block is a tie on the one Fate card revealed."""
+    assert "Disadvantage at Range:0-1" in rule_line("001", 695)
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "place", "Goblin Scout", "E8", "S")
+    r = d2d.json(*s, "conflict", "Goblin Scout", "Archer:5Hv", "--card", "2D")
+    assert r["map"]["range"] == 1
+    assert (r["advantage"]["a"]["mode"], r["advantage"]["b"]["mode"]) == ("normal", "normal")
+    assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("counter", "block", "tie")
+    # The point-blank throw is the thrower's Disadvantage, whoever defends.
+    d2d.ok(*s, "unit", "place", "Goblin Skirmisher", "E8", "S")
+    r = d2d.json(*s, "conflict", "Goblin Skirmisher", "Archer:5Hv", "--skill", "Ranged",
+                 "--card", "2D", "--card", "9S")
+    assert (r["advantage"]["a"]["mode"], r["advantage"]["b"]["mode"]) == (
+        "disadvantage", "normal")
+
+
+# --------------------------------------------------------------------------- item 8
+
+
+def test_outnumbered_is_the_attackers_only_000_l457(d2d: Runner, tmp_path: Path) -> None:
+    """000 l.457 "IF you are attacking a target that is on or adjacent to an Ally THEN
+    Initiative:+1": the Knight attacking the Scout beside the Archer gains +1; the
+    Scout's Ally beside the Knight gives the Scout, who defends, nothing."""
+    assert "IF you are attacking a target that is on or adjacent to an Ally" in \
+        rule_line("000", 457)
+    s = arena(d2d, tmp_path, knight="C3", knight_facing="E", scout="D3",
+              scout_facing="W", archer="E4", archer_facing="N")
+    r = d2d.json(*s, "conflict", "Knight:fast", "Scout:fast")
+    assert r["map"]["terms"]["outnumbered"] == "b"
+    assert ("outnumbered", "a", 1) in [(m["key"], m["side"], m["level"])
+                                       for m in r["modifiers"]]
+    # The Scout attacks back: the Archer (the Knight's Ally) stands next to the Scout,
+    # now the attacker, and no Goblin stands by the Knight: nothing for either side.
+    r = d2d.json(*s, "conflict", "Scout:fast", "Knight:fast")
+    assert "outnumbered" not in r["map"]["terms"]
+    assert [m for m in r["modifiers"] if m["key"] == "outnumbered"] == []
+
+
+def test_the_attackers_own_cover_does_not_lower_the_rival_in_the_hits_001_l711(
+        d2d: Runner, tmp_path: Path) -> None:
+    """001 l.711 "Cover makes it harder to hit the Target": Combat #1's Archer behind
+    the rock is harder for the Scout to hit, but his own shot at the Scout is no
+    easier; in the Conflict his Cover still counts (000 l.455 "Cover -
+    Initiative:+1/Cover:25%")."""
+    assert "Cover makes it harder to hit the Target" in rule_line("001", 711)
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "place", "Archer", "E7", "N")
+    d2d.ok(*s, "unit", "place", "Goblin Scout", "G4", "SW")
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Goblin Scout", "--skill", "Ranged",
+                 "--card", "4C")
+    assert r["map"]["terms"]["cover"] == "a:25"
+    assert [(m["key"], m["side"], m["level"]) for m in r["modifiers"]] == [("cover", "b", -1)]
+    r = d2d.json(*s, "hit", "7S", "--by", "Archer", "--vs", "Goblin Scout", "--skill",
+                 "Ranged")
+    assert [m["key"] for m in r["modifiers"]] == []
+    assert r["level"] == 0
+    assert "does not count in the Hits" in r["sources"]["cover_ignored"]
+    # The Scout's shot at the Archer: his Cover is the Target's, and it counts.
+    r = d2d.json(*s, "hit", "7S", "--by", "Goblin Scout", "--vs", "Archer", "--attack",
+                 "ranged")
+    assert [(m["key"], m["side"], m["level"]) for m in r["modifiers"]] == [("cover", "a", -1)]
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+def test_melee_strikes_into_arc_left_and_right_001_l669(d2d: Runner,
+                                                         tmp_path: Path) -> None:
+    """001 l.667–669 "Arc:Side - Arc:Left or Arc:Right as appropriate / Melee and Shields
+    act on the Left OR Right": a Knight facing S strikes the Scout on his left (east),
+    not one behind him; the Scout's Close Combat keeps to Arc:Front."""
+    assert "Melee and Shields act on the Left OR Right" in rule_line("001", 669)
+    s = arena(d2d, tmp_path, knight="H2", knight_facing="S", scout="I2", scout_facing="N")
+    r = d2d.json(*s, "conflict", "Knight:fast", "Scout:fast")
+    assert r["map"]["arc"] == "left"
+    r = d2d.json(*s, "odds", "conflict", "Knight:fast", "Scout")
+    assert r["map"]["arc"] == "left"
+    # Behind him: refused.
+    d2d.ok(*s, "unit", "place", "Scout", "H1", "S")
+    res = d2d(*s, "conflict", "Knight:fast", "Scout:fast")
+    assert res.exit_code == 2 and "out of Arc" in res.stderr and "Arc:Back" in res.stderr
+    # Close Combat from the Scout's side: out of Arc.
+    d2d.ok(*s, "unit", "place", "Scout", "I2", "N")
+    res = d2d(*s, "conflict", "Scout:fast", "Knight:fast")
+    assert res.exit_code == 2 and "needs Arc:Front" in res.stderr
