@@ -169,3 +169,68 @@ def test_melee_strikes_into_arc_left_and_right_001_l669(d2d: Runner,
     d2d.ok(*s, "unit", "place", "Scout", "I2", "N")
     res = d2d(*s, "conflict", "Scout:fast", "Knight:fast")
     assert res.exit_code == 2 and "needs Arc:Front" in res.stderr
+
+
+# --------------------------------------------------------------------------- item 6
+
+
+def test_a_bound_unit_does_not_walk_000_l599(d2d: Runner, tmp_path: Path) -> None:
+    """000 l.556 "The Thief has Restrict:Bind:4 tied with a Knot:4"; l.599 "He is fully
+    bound and tries to untie the Knot": he may not step, turn or slide until it is
+    untied; the refusal changes nothing."""
+    assert "He is fully bound" in rule_line("000", 599)
+    s = combat1(d2d, tmp_path)
+    before = Path(s[1]).read_bytes()
+    for words in (["forward"], ["turn", "N"], ["2"]):
+        res = d2d(*s, "unit", "move", "Thief", *words)
+        assert res.exit_code == 2 and "Thief is bound" in res.stderr, res.stderr
+        assert "000 l.599" in res.stderr
+    assert Path(s[1]).read_bytes() == before
+    # Freed, he walks.
+    d2d.ok(*s, "unit", "free", "Thief")
+    assert d2d.json(*s, "unit", "move", "Thief", "forward")["space"] == "K2"
+
+
+# --------------------------------------------------------------------------- item 7
+
+
+def test_evades_move_is_for_moving_not_a_third_action_001_l1025(d2d: Runner,
+                                                                  tmp_path: Path) -> None:
+    """001 l.1024–1025 "Evade - IF winner played Evade THEN they may immediately move 2
+    spaces" and l.545 "Therefore, 2 Actions per Round are possible": at Move 5 and an
+    Action Cost of 2 the Archer's Evade gives Move +2 to move with; it pays no third
+    Action, and moving spends it first."""
+    assert "they may immediately move 2 spaces" in rule_line("001", 1025)
+    assert "2 Actions per Round are possible" in rule_line("001", 545)
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
+    d2d.ok(*s, "unit", "act", "Archer", "evade")
+    assert d2d.json(*s, "unit", "show", "Archer")["move"] == 5
+    d2d.ok(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
+    res = d2d(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
+    assert res.exit_code == 2 and "Evade's, to move with" in res.stderr, res.stderr
+    assert d2d.json(*s, "unit", "move", "Archer", "forward")["space"] == "E8"
+    assert d2d.json(*s, "unit", "show", "Archer")["move"] == 2
+    # The Evade's Move spent on moving, the last 2 may pay an Action again.
+    d2d.ok(*s, "unit", "move", "Archer", "forward")
+    res = d2d(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
+    assert res.exit_code == 2 and "Move 1" in res.stderr
+
+
+# --------------------------------------------------------------------------- item 9
+
+
+def test_a_level_below_0_is_planned_and_simulated_001_l718(d2d: Runner,
+                                                           tmp_path: Path) -> None:
+    """A Level after penalties may be below 0 (000 l.453 "IF the main Stat of the Skill
+    has penalties THEN Initiative:+penalties"; 001 l.718 "Level:-1 for each 25%"): the
+    Scout's Close Combat 1 with Fatigue ×2 is Level −1, and `npc plan`, `npc turn` and
+    `sim` take it as `conflict` does instead of refusing an option nobody typed."""
+    assert "Initiative:+penalties" in rule_line("000", 453)
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "condition", "Goblin Scout", "add", "fatigue", "-n", 2)
+    p = d2d.json(*s, "npc", "plan", "Goblin Scout")
+    assert p["action"] in ("attack", "move") and p["target"] == "Archer"
+    d2d.ok(*s, "npc", "turn", "Goblin Scout")
+    r = d2d.json(*s, "--seed", 3, "sim", "--runs", 4, "--workers", 1)
+    assert r["runs"] == 4

@@ -75,10 +75,10 @@ def test_plan_route_is_legal_unit_moves_ending_in_reach(d2d, data_dir) -> None:
     assert f is not None
     assert f.refusal(units["Goblin Scout"], units["Archer"], "close") is None
     # and the conflict on the map is not refused (the Archer answers at Range 1 with his
-    # Ranged skill: Disadvantage, 001 l.693–695, so he reveals a second card)
+    # Ranged skill, with no Disadvantage: 001 l.693–695 is the attacker's Item, issue 27)
     d2d.ok("--session", path, "unit", "act", "Goblin Scout", "interact", "Archer")
     d2d.ok("--session", path, "conflict", "Goblin Scout:fate", "Archer:fate",
-           "--card", "KC^", "--card", "QHv", "--card", "2S^")
+           "--card", "KC^", "--card", "QHv")
 
 
 def test_out_of_reach_the_unit_closes_in(d2d, data_dir) -> None:

@@ -38,7 +38,7 @@ def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> Any:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
-                            board=board_of(tx.data))
+                            board=board_of(tx.data), tasks=tx.data.get("tasks", {}))
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
     return result

@@ -193,7 +193,8 @@ class Table:
         rnd = self.round()
         roster = units.roster(self.data)
         out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
-                         " ".join(words[1:]) or None, board=board_of(self.data))
+                         " ".join(words[1:]) or None, board=board_of(self.data),
+                         tasks=self.data.get("tasks", {}))
         self.data["units"] = units.roster_state(roster)
         self._log("unit", "move", name, *words, result=out)
         return out

@@ -70,12 +70,15 @@ class Plan(Result):
 @lru_cache(maxsize=4096)
 def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: str,
                fate_orientation: str, level_bonus: str) -> tuple[float, float]:
-    """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck."""
+    """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck. A
+    unit's Level after its penalties may be below 0 (Fatigue ×2 on a Level 1 skill), as
+    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27)."""
     from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
 
     got = conflict_odds(side_a, side_b, Piles.fresh(), DeckView("fresh", 54, 0),
                         level_a=level_a, level_b=level_b, reading=reading,
-                        fate_orientation=fate_orientation, level_bonus=level_bonus)
+                        fate_orientation=fate_orientation, level_bonus=level_bonus,
+                        typed=False)
     both = got.both_win.value
     return got.a_wins.value + both, got.b_wins.value + both
 

@@ -133,7 +133,22 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
         h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        t.crit(a, target, h.hits)
+        if _rated(t, a):
+            t.crit(a, target, h.hits)
+
+
+def _rated(t: Table, name: str) -> bool:
+    """Whether the unit's own Body still rates a Hand to Hand weapon (000 l.506 "IF no
+    Weapon THEN use Hand to Hand Damage"): a Body brought to 0 by its penalties (Fatigue
+    ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
+    Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
+    from d2d_cli.rules.combat.situation import effective_stat
+    from d2d_cli.rules.units.roster import Unit
+
+    u = t.units()[name]
+    if "body" not in u:
+        return True
+    return effective_stat(Unit.from_state(name, u), "body").level > 0
 
 
 def walk(t: Table, plan: policy.Plan) -> None:

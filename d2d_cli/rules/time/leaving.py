@@ -91,6 +91,7 @@ def leave(units: dict[str, Unit], number: int, phase: str, name: str,
         raise RuleViolation(f"{unit.name} has Move {unit.move}; {step.label} off the map "
                             f"from {here} costs {step.move}")
     effects.hidden_move(unit, hiding.tokens(unit), step.move)
+    effects.moved(unit, step.move)
     before = unit.move
     unit.move = before - step.move
     unit.extra.pop(SPACE, None)

@@ -19,6 +19,7 @@ Refresh.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -211,13 +212,23 @@ def _turning(unit: Unit, arg: str | None) -> tuple[int, str, str]:
 
 
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-         arg: str | None = None, board: Board | None = None) -> Spending:
+         arg: str | None = None, board: Board | None = None,
+         tasks: Mapping[str, Any] | None = None) -> Spending:
     """``unit move NAME N`` (N Move: Spaces, terrain, anything the table prices) or
     ``unit move NAME KIND [COUNT]`` (Forward, Drift 1; Slide, Backward, Drift Back 2;
     Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens). A unit
     placed on ``board`` moves there too (``KIND [left|right|HEADING] [COUNT]``), paying
-    the terrain's extra Move (rules.board.moves)."""
+    the terrain's extra Move (rules.board.moves). A ``bound`` unit does not move until
+    a task it works is won (``tasks``: the session's; 000 l.599 "He is fully bound"):
+    its Move goes on Actions (untying the Knot) or a Wait."""
     unit = abilities.alive(find(units, name))
+    from d2d_cli.rules.time.leaving import binding
+
+    held = binding(unit.name, unit.extra, tasks or {})
+    if held is not None:
+        raise RuleViolation(f"{unit.name} is bound ({held}) and cannot move (000 l.599 "
+                            "\"He is fully bound\"): win the task that frees it first (d2d "
+                            f"task win), or free it another way (d2d unit free {unit.name!r})")
     under_way(number, phase)
     have_move, have_turn = _tokens(unit)
     record = spent(unit, number, phase)
@@ -248,6 +259,7 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if turn_cost > have_turn:
         raise RuleViolation(f"{unit.name} has Turn {have_turn}; {label} costs {turn_cost}")
     effects.hidden_move(unit, hiding.tokens(unit), cost)
+    effects.moved(unit, cost)
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
@@ -309,6 +321,11 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         cost = action.cost if isinstance(action.cost, int) else 0
     if have_move is not None and cost > have_move:
         raise RuleViolation(f"{unit.name} has Move {have_move}; {action.name} costs {cost}")
+    if have_move is not None and cost > 0 and cost > effects.for_actions(unit, have_move):
+        raise RuleViolation(
+            f"{unit.name} has Move {have_move}, of which "
+            f"{have_move - effects.for_actions(unit, have_move)} is Evade's, to move with "
+            f"({effects.EVADE_MOVE_LINE}); {action.name} costs {cost}")
     # A refusal anywhere below still changes nothing: the session is written only when
     # the command finishes.
     removed: dict[str, int] = {}
