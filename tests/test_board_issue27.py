@@ -234,3 +234,84 @@ def test_a_level_below_0_is_planned_and_simulated_001_l718(d2d: Runner,
     d2d.ok(*s, "npc", "turn", "Goblin Scout")
     r = d2d.json(*s, "--seed", 3, "sim", "--runs", 4, "--workers", 1)
     assert r["runs"] == 4
+
+
+# --------------------------------------------------------------------------- item 1
+
+# Issue 27's map: a row of walls beside a clear line of fire (A1 → H1).
+WALLS = """\
+. . . . . . . . . .
+. . # # # . # # . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . ."""
+
+
+def _rules(path: Path, **rules: str) -> None:
+    text = path.read_text("utf-8")
+    lines = "".join(f'{k} = "{v}"\n' for k, v in rules.items())
+    assert "[rules]\n" in text
+    path.write_text(text.replace("[rules]\n", "[rules]\n" + lines, 1), "utf-8")
+
+
+def test_walls_beside_a_clear_line_are_not_full_cover_000_l331_001_l714(
+        d2d: Runner, tmp_path: Path) -> None:
+    """001 l.714 "Sweep edge across all of Target" (the default): no wall is in the
+    sweep across H1, 0% — it was 100%, each wall the four edges met counted. `[rules]
+    cover = "edges"`: 000 l.331 "Each obstructed Space gives Cover:+25%." caps it at the
+    edges obstructed, two here (to G2 and H2), 50%; the Cover reveal names as many
+    obstacles as the Cover counts, and `conflict`, `odds` and `hit` agree."""
+    assert "Each obstructed Space gives Cover:+25%" in rule_line("000", 331)
+    assert "Sweep edge across all of Target" in rule_line("001", 714)
+    s = arena(d2d, tmp_path, WALLS, archer="A1", archer_facing="E", scout="H1",
+              scout_facing="W", knight="A8", knight_facing="N")
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Scout", "--card", "4C")
+    m = r["map"]
+    assert (m["line_of_sight"], m["cover"], m["obstacles"], r["modifiers"]) == (
+        True, 0, {}, [])
+    assert "cover" not in m["terms"]
+    assert d2d.json(*s, "odds", "conflict", "Archer:7S^", "Scout")["map"]["cover"] == 0
+    _rules(Path(s[1]), cover="edges")
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Scout", "--card", "9H", "--card", "4C")
+    m = r["map"]
+    assert (m["line_of_sight"], m["cover"], m["terms"]["cover"]) == (True, 50, "b:50")
+    assert len(m["obstacles"]) == 2
+    assert "only 2 of the 4 edges obstructed" in m["sources"]["cover"]
+    o = d2d.json(*s, "odds", "conflict", "Archer:7S^", "Scout")
+    assert o["map"]["cover"] == 50
+    h = d2d.json(*s, "hit", "7S", "--by", "Archer", "--vs", "Scout")
+    assert [(x["key"], x["level"]) for x in h["modifiers"]] == [("cover", -2)]
+
+
+CORRIDOR = """\
+# # # # # # # #
+. . . o . . . .
+# # # # # # # #"""
+
+
+def test_cover_in_a_corridor_and_beside_the_rival_both_readings_001_l716(
+        d2d: Runner, tmp_path: Path) -> None:
+    """001 l.716 "Cover:+25% - for each obstacle encountered": in a corridor a rock on
+    the line is one obstacle, and the walls the edges to the Spaces beside the Rival
+    cross block sight there, never the line: 000's count is what caps it. Either
+    reading never exceeds 000's count (000 l.331)."""
+    from d2d_cli.rules.board import grid, sight
+
+    board = grid.parse_board({"grid": CORRIDOR, "legend": {}})
+    a, b = grid.parse_space("A2"), grid.parse_space("H2")
+    edges = sight.cover(board, a, b, set())
+    sweep = sight.cover(board, a, b, set(), reading="sweep")
+    assert edges.obstructed == 4  # the line and G2 (the rock), G1 and G3 (walls)
+    assert edges.percent <= 25 * edges.obstructed and sweep.percent <= 25 * sweep.obstructed
+    assert grid.parse_space("D2") in sweep.obstacles  # the rock is on the line
+    assert sweep.percent == 25  # only the rock: the walls are beside the Rival's Space
+    # An Ally diagonally beside the Rival, inside 000's edges and the sweep: 25%.
+    open_board = grid.parse_board({"grid": "\n".join(". " * 6 for _ in range(6)),
+                                   "legend": {}})
+    a, b, ally = (0, 0), (4, 4), (3, 4)
+    for reading in sight.READINGS:
+        got = sight.cover(open_board, a, b, {ally}, reading=reading)
+        assert (got.percent, got.obstacles) == (25, (ally,)), reading

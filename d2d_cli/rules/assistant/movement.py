@@ -107,7 +107,7 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int
 
 
 def _moved(f: Field, p: Placement) -> Field:
-    return Field(f.board, {**f.places, p.unit: p})
+    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading)
 
 
 def _blocked(f: Field, name: str) -> frozenset[Space]:
