@@ -26,9 +26,14 @@ def sim(
         "the session as it stands (never written).")] = None,
     runs_: Annotated[int | None, typer.Argument(
         metavar="[RUNS]", show_default=False,
-        help="How many fights (1–1,000,000; default 1000).")] = None,
+        help="How many fights (1–1,000,000); without it, as many as --precision needs.")
+    ] = None,
     runs: Annotated[int | None, typer.Option(
         "--runs", "-n", help="How many fights, by name (the same as RUNS).")] = None,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="POINTS", help="Stop once every faction's 95% interval is "
+        "at most ±POINTS (checked every 100 fights, in order; default 2 when no RUNS is "
+        "given; with RUNS, RUNS is the most).")] = None,
     workers: Annotated[int | None, typer.Option(
         help="Worker processes (default: every core). The report does not depend on it.")
     ] = None,
@@ -54,12 +59,18 @@ def sim(
     from d2d_cli.rules.assistant import goals as g
     from d2d_cli.rules.assistant import sim as rules
 
-    runs = positional_or_option(runs_, runs, "runs", 1000)
+    fixed = runs_ is not None or runs is not None
+    runs = positional_or_option(runs_, runs, "runs", rules.MAX_RUNS)
+    if precision is None and not fixed:
+        precision = rules.DEFAULT_PRECISION
+    if precision is not None and not 0 < precision <= 50:
+        raise BadInput(f"--precision is a half-width in points, above 0 and at most 50, "
+                       f"not {precision:g}")
     if not 1 <= runs <= rules.MAX_RUNS:
         raise BadInput(f"--runs must be from 1 to {rules.MAX_RUNS:,}, not {runs}")
     if pc not in ("best", "fate"):
         raise BadInput(f"--pc is best or fate, not {pc!r}")
-    if log is not None and runs != 1:
+    if log is not None and (runs != 1 or not fixed):
         raise BadInput("--log writes one fight: give --runs 1")
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if not 1 <= workers <= MAX_WORKERS:
@@ -81,10 +92,10 @@ def sim(
             raise BadInput(f"cannot write {log}: {e.strerror or e}") from None
         report = rules.report(label, goals, tally, seed, 1, pc, str(log))
     else:
-        with _progress(runs, json) as tick:
+        with _progress(runs if precision is None else 0, json) as tick:
             tally = rules.simulate(start, goals, seed, runs, min(workers, runs), opts, pc,
-                                   tick)
-        report = rules.report(label, goals, tally, seed, workers, pc)
+                                   tick, precision)
+        report = rules.report(label, goals, tally, seed, workers, pc, precision=precision)
     render.emit(report, _show, as_json=json)
 
 
@@ -148,6 +159,9 @@ def _show(con: Any, r: Any) -> None:  # rules.assistant.sim.SimReport
                   f"{r.undecided:,}")
     con.print(f"Rounds: {r.rounds_mean:.2f} on average "
               f"({', '.join(f'{k}: {v}' for k, v in r.rounds.items())})")
+    if r.precision is not None:
+        con.print(f"Precision: every interval within ±{r.half_width:.2f} points "
+                  f"(wanted ±{r.precision:g}, checked every 100 fights in order)")
     if r.down:
         con.print("Went down (Dying or Dead): " + ", ".join(
             f"{render.escape(d.unit)} {d.share:.0%}" for d in r.down))
