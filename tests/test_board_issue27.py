@@ -315,3 +315,36 @@ def test_cover_in_a_corridor_and_beside_the_rival_both_readings_001_l716(
     for reading in sight.READINGS:
         got = sight.cover(open_board, a, b, {ally}, reading=reading)
         assert (got.percent, got.obstacles) == (25, (ally,)), reading
+
+
+# --------------------------------------------------------------------------- item 5
+
+
+def test_what_was_said_lapses_when_the_units_move_001_l685(d2d: Runner,
+                                                           tmp_path: Path) -> None:
+    """001 l.685 "Close Combat - Range:0-1": a Range said with `unit situation` holds
+    while the two stand where they stood when it was said; once the Scout steps back two
+    Spaces the map's Range is read again and the attack is refused. A Cover said of a
+    unit lapses when that unit moves, not when its Rival does (Combat #1's Archer keeps
+    his Cover while the Scout closes in, 000 l.592–596)."""
+    assert "Close Combat** - Range:0-1" in rule_line("001", 685)
+    s = arena(d2d, tmp_path, knight="A8", knight_facing="N", archer="B7",
+              archer_facing="N", scout="B6", scout_facing="S")
+    d2d.ok(*s, "unit", "situation", "Scout", "--vs", "Archer", "--range", "1")
+    r = d2d.json(*s, "conflict", "Scout:fast", "Archer:fast")
+    assert "said_range" in r["sources"] and r["map"]["range"] == 1
+    d2d.ok(*s, "unit", "move", "Scout", "backward")  # to B5: Range 2
+    res = d2d(*s, "conflict", "Scout:fast", "Archer:fast")
+    assert res.exit_code == 2 and "out of reach" in res.stderr, res.stderr
+    # Cover said of the Archer holds while the Scout moves; it lapses when he moves.
+    d2d.ok(*s, "unit", "situation", "Archer", "--cover", "50")
+    d2d.ok(*s, "unit", "move", "Scout", "forward")  # back to B6
+    r = d2d.json(*s, "hit", "7S", "--by", "Scout", "--vs", "Archer")
+    assert "said_cover" in r["sources"]
+    d2d.ok(*s, "unit", "move", "Archer", "turn", "NE")
+    r = d2d.json(*s, "hit", "7S", "--by", "Scout", "--vs", "Archer")
+    assert "said_cover" in r["sources"]  # a Turn is no step: still on B7
+    d2d.ok(*s, "unit", "move", "Archer", "turn", "N")
+    d2d.ok(*s, "unit", "move", "Archer", "slide", "right")  # to C7, still beside him
+    r = d2d.json(*s, "hit", "7S", "--by", "Scout", "--vs", "Archer")
+    assert "said_cover" not in r["sources"] and r["map"]["range"] == 1

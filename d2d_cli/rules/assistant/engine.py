@@ -23,6 +23,7 @@ from d2d_cli.rules.time import rounds, tasks, turns
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
+from d2d_cli.rules.units.roster import Unit
 
 if TYPE_CHECKING:
     import random
@@ -169,12 +170,26 @@ class Table:
             p.draw(1)
         return out
 
+    def _some(self, *names: str | None) -> dict[str, Unit]:
+        """The named units (those of the session) built from its data: what an Action or
+        a move by one unit reads and changes — the rest of the roster is neither built
+        nor written again (a fight's Actions are most of its time)."""
+        raw = self.units()
+        return {n: Unit.from_state(n, raw[n]) for n in names
+                if n is not None and n in raw}
+
+    def _store(self, some: dict[str, Unit]) -> None:
+        raw = self.units()
+        for n, u in some.items():
+            raw[n] = u.to_state()
+
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
-        """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost])."""
+        """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
+        Target (the one other unit an Action reads or marks)."""
         rnd = self.round()
-        roster = units.roster(self.data)
+        roster = self._some(name, arg)
         out = turns.act(roster, rnd.number, rnd.phase, name, action, arg)
-        self.data["units"] = units.roster_state(roster)
+        self._store(roster)
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
@@ -191,11 +206,11 @@ class Table:
         from d2d_cli.rules.board.grid import board_of
 
         rnd = self.round()
-        roster = units.roster(self.data)
+        roster = self._some(name)
         out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
                          " ".join(words[1:]) or None, board=board_of(self.data),
                          tasks=self.data.get("tasks", {}))
-        self.data["units"] = units.roster_state(roster)
+        self._store(roster)
         self._log("unit", "move", name, *words, result=out)
         return out
 
