@@ -3,6 +3,7 @@ a hand-drawn map or Combat #1's, through the commands the Narrator types."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ body = "8x1"
 mind = "5x1"
 will = "5x1"
 speed = "5x0"
-skills = {{ Melee = 2 }}
+skills = {{ Melee = 2, Stealth = 1 }}
 space = "{knight}"
 facing = "{knight_facing}"
 
@@ -39,7 +40,7 @@ body = "8x1"
 mind = "5x1"
 will = "5x1"
 speed = "5x0"
-skills = {{ Ranged = 1 }}
+skills = {{ Ranged = 1, Stealth = 1 }}
 space = "{archer}"
 facing = "{archer_facing}"
 
@@ -348,3 +349,82 @@ def test_what_was_said_lapses_when_the_units_move_001_l685(d2d: Runner,
     d2d.ok(*s, "unit", "move", "Archer", "slide", "right")  # to C7, still beside him
     r = d2d.json(*s, "hit", "7S", "--by", "Scout", "--vs", "Archer")
     assert "said_cover" not in r["sources"] and r["map"]["range"] == 1
+
+
+# --------------------------------------------------------------------------- item 4
+
+SCREEN = """\
+. . . . . . . . . .
+. . . . # . . . . .
+. . . . # . . . . .
+. . . . # . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . ."""
+
+
+def test_hide_only_out_of_sight_of_rivals_001_l563(d2d: Runner, tmp_path: Path) -> None:
+    """001 l.561–563 "Hide - Move:-[Action Cost] IF out of sight THEN become Hidden":
+    in a Rival's Arc:Front with Line of Sight clear, Hide is refused and changes
+    nothing; behind a wall, or at a Rival's side, it succeeds."""
+    assert "IF out of sight THEN become Hidden" in rule_line("001", 563)
+    s = arena(d2d, tmp_path, SCREEN, knight="B8", knight_facing="N", archer="B7",
+              archer_facing="N", scout="H3", scout_facing="W")
+    # The Archer on B7 faces E: the Scout on H3 is in his Arc:Front, the wall at E2–E4
+    # is not between them (the line passes south of it).
+    d2d.ok(*s, "unit", "place", "Archer", "B7", "E")
+    before = Path(s[1]).read_bytes()
+    res = d2d(*s, "unit", "act", "Scout", "hide")
+    assert res.exit_code == 2 and "in sight of Archer" in res.stderr, res.stderr
+    assert "001 l.561–563" in res.stderr
+    assert Path(s[1]).read_bytes() == before
+    # Behind the wall from the Archer (B3 → H3 crosses E3): out of sight.
+    d2d.ok(*s, "unit", "place", "Archer", "B3", "E")
+    d2d.ok(*s, "unit", "act", "Scout", "hide")
+    assert tomllib.loads(Path(s[1]).read_text("utf-8"))["units"]["Scout"]["stealth"] == 1
+
+
+def test_detect_only_in_arc_front_and_npcs_leave_the_hidden_alone_001_l591(
+        d2d: Runner, tmp_path: Path) -> None:
+    """001 l.591 "IF something Hidden is in [Arc:Front]": the Knight cannot Detect the
+    Hidden Scout behind him (no Stun paid); facing him, he can. 000 l.1201 "Hidden - A
+    Unit or Item that cannot automatically be noticed": `conflict` and `odds` refuse to
+    attack a Hidden unit, and the NPC policy does not target one. 000 l.804 "Forced:
+    Maximum Move=Tokens": a Hidden NPC's plan moves at most its tokens, and `npc turn`
+    carries it out."""
+    assert "IF something Hidden is in [Arc:Front]" in rule_line("001", 591)
+    assert "Hidden - A Unit or Item that cannot automatically be noticed" in \
+        rule_line("000", 1201)
+    assert "Forced: Maximum Move=Tokens" in rule_line("000", 804)
+    s = arena(d2d, tmp_path, knight="B3", knight_facing="S", archer="J8",
+              archer_facing="N", scout="G3", scout_facing="W")
+    d2d.ok(*s, "unit", "stealth", "Scout", "hide", "2")
+    before = Path(s[1]).read_bytes()
+    res = d2d(*s, "unit", "act", "Knight", "detect", "Scout")
+    assert res.exit_code == 2 and "not in Knight's Arc:Front" in res.stderr, res.stderr
+    assert Path(s[1]).read_bytes() == before  # no Stun
+    res = d2d(*s, "conflict", "Knight:fast", "Scout:fast")
+    assert res.exit_code == 2 and "Scout is Hidden" in res.stderr
+    res = d2d(*s, "odds", "conflict", "Knight:fast", "Scout")
+    assert res.exit_code == 2 and "Scout is Hidden" in res.stderr
+    # The Hidden Scout (G3, Move 5) plans a walk of at most its 2 tokens toward the
+    # Knight (B3), and `npc turn` carries it out.
+    p = d2d.json(*s, "npc", "plan", "Scout")
+    assert (p["action"], p["target"]) == ("move", "Knight")
+    d2d.ok(*s, "npc", "turn", "Scout")
+    after = tomllib.loads(Path(s[1]).read_text("utf-8"))["units"]["Scout"]
+    assert after["effects"]["moved_hidden"] == 2 and after["move"] == 3
+    assert after["space"] == p["space"]
+    # Every Rival Hidden: the NPC has no target.
+    d2d.ok(*s, "unit", "stealth", "Knight", "hide", "1")
+    d2d.ok(*s, "unit", "stealth", "Archer", "hide", "1")
+    d2d.ok(*s, "unit", "stealth", "Scout", "reveal")
+    p = d2d.json(*s, "npc", "plan", "Scout")
+    assert (p["action"], p["target"]) == ("none", None)
+    assert "Hidden" in p["reasons"][0]["why"]
+    # Facing the Scout, the Knight may Detect it (and pays the Stun).
+    d2d.ok(*s, "unit", "stealth", "Scout", "hide", "1")
+    d2d.ok(*s, "unit", "place", "Knight", "B3", "E")
+    r = d2d.json(*s, "unit", "act", "Knight", "detect", "Scout")
+    assert r["detect"] is not None

@@ -75,8 +75,10 @@ def free(t: Target, name: str) -> Any:
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
         range_: int | None = None) -> Any:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    opts = t.options(t.read())
+    data = t.read()
+    opts, board = t.options(data), board_of(data)
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range_, opts))
+                                                          arg, range_, opts, board))

@@ -560,6 +560,10 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         if word not in ATTACKS:
             raise BadInput(f"--attack {terms.attack}: one of {', '.join(ATTACKS)}")
         kinds["a"] = word
+    if kinds["a"] is not None and b.unit is not None:  # an attack: find it first
+        from d2d_cli.rules.units.stealth import refuse_hidden
+
+        refuse_hidden(b.unit, a.unit.name if a.unit is not None else None)
     geometry = None if field is None or kinds["a"] is None else field.derive(
         a.unit, b.unit, kinds["a"], terms._asdict())
     if geometry is not None:

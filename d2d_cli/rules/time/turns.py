@@ -25,7 +25,7 @@ from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules.board import moves
+from d2d_cli.rules.board import moves, seen
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -211,6 +211,21 @@ def _turning(unit: Unit, arg: str | None) -> tuple[int, str, str]:
                    f"not {arg!r}")
 
 
+BOUND = "bound"  # a unit held until a task it works is won (docs/rules.md "Leaving the map")
+
+
+def binding(name: str, unit: Mapping[str, Any], tasks: Mapping[str, Any]) -> str | None:
+    """What still binds a unit: its ``bound`` text while no task it works is won (the
+    Knot untied frees the Thief, 000 l.599–606), else None."""
+    bound = unit.get(BOUND)
+    if not bound:
+        return None
+    for t in tasks.values():
+        if name in t.get("workers", ()) and int(t.get("challenge", 1)) <= 0:
+            return None
+    return str(bound)
+
+
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
          arg: str | None = None, board: Board | None = None,
          tasks: Mapping[str, Any] | None = None) -> Spending:
@@ -222,8 +237,6 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     a task it works is won (``tasks``: the session's; 000 l.599 "He is fully bound"):
     its Move goes on Actions (untying the Knot) or a Wait."""
     unit = abilities.alive(find(units, name))
-    from d2d_cli.rules.time.leaving import binding
-
     held = binding(unit.name, unit.extra, tasks or {})
     if held is not None:
         raise RuleViolation(f"{unit.name} is bound ({held}) and cannot move (000 l.599 "
@@ -295,7 +308,7 @@ def _choose(unit: Unit, options: tuple[str, ...], arg: str | None, label: str) -
 
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         arg: str | None = None, range_: int | None = None,
-        opts: Options = DEFAULTS) -> Spending:
+        opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
     """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
     Evade's Move:+2), as ``tables/turns.toml`` prices it."""
@@ -350,10 +363,13 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
         hidden_one = find(units, arg)
+        if hidden_one is not unit:
+            seen.check_detect(board, unit, hidden_one)  # Arc:Front, on a map
         if range_ is None and hidden_one is not unit and hiding.tokens(hidden_one):
             range_ = _detect_range(unit, hidden_one, number, phase)
         detect = hiding.detect(unit, hidden_one, range_ or 0, opts.detect)
     if action.key == "hide":
+        seen.check_hide(board, units, unit)  # out of sight of Rivals, on a map
         hiding.hide(unit)
     if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
         effects.add(unit, action.key)
