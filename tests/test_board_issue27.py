@@ -428,3 +428,38 @@ def test_detect_only_in_arc_front_and_npcs_leave_the_hidden_alone_001_l591(
     d2d.ok(*s, "unit", "place", "Knight", "B3", "E")
     r = d2d.json(*s, "unit", "act", "Knight", "detect", "Scout")
     assert r["detect"] is not None
+
+
+# --------------------------------------------------------------------------- item 10
+
+
+def test_a_simulated_round_end_recovers_000_l611(d2d: Runner, tmp_path: Path) -> None:
+    """000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow": a
+    simulated fight's `round end` takes one off each unit that holds one (the Scout's
+    Fatigue ×2 is one after round 1), and its log replays with `--recover`."""
+    assert "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow" in \
+        rule_line("000", 611)
+    from d2d_cli.rules.assistant import goals as g
+    from d2d_cli.rules.assistant import sim
+
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "condition", "Goblin Scout", "add", "fatigue", "-n", 2)
+    data = tomllib.loads(Path(s[1]).read_text("utf-8"))
+    goals = g.parse(data["scene"]["goals"], data)
+    _, t = sim.fight(data, goals, sim.run_seed(1, 0), log=True)
+    assert t.lines is not None
+    ends = [x for x in t.lines if x.startswith("round end")]
+    assert ends and "--recover 'Goblin Scout=fatigue'" in ends[0]
+
+
+def test_no_crit_is_placed_on_a_dead_unit_000_l1172(d2d: Runner, tmp_path: Path) -> None:
+    """000 l.1172 "Dead - Permanent Negative Status": `crit --target` refuses a Dead
+    unit, and changes nothing."""
+    assert "Dead - Permanent Negative Status" in rule_line("000", 1172)
+    s = combat1(d2d, tmp_path)
+    d2d.ok(*s, "unit", "condition", "Goblin Scout", "add", "dead")
+    before = Path(s[1]).read_bytes()
+    res = d2d(*s, "crit", "--weapon", "Body", "--by", "Archer", "--hits", 1, "--target",
+              "Goblin Scout")
+    assert res.exit_code == 2 and "Goblin Scout is Dead" in res.stderr, res.stderr
+    assert Path(s[1]).read_bytes() == before

@@ -159,13 +159,19 @@ class Table:
         roster, board = units.roster(self.data), tasks.board(self.data)
         clock = Clock.from_state(self.data.get("clock"))
         reveal = self.revealer()
-        out = rounds.end(rnd, roster, board, clock, reveal, None,
+        # Recover (000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or
+        # Slow"): each unit takes off the first it holds in that order, else readies an
+        # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
+        picks = [f"{n}={c[0]}" for n, u in roster.items()
+                 if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
+        out = rounds.end(rnd, roster, board, clock, reveal, picks,
                          self.data.get("scene", {}).get("reserves", {}))
         self.data["units"] = units.roster_state(roster)
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
-        self._log("round", "end", cards=reveal.used, result=out)
+        self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
+                  cards=reveal.used, result=out)
         for p in self.players.values():
             p.draw(1)
         return out
