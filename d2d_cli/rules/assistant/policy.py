@@ -169,7 +169,23 @@ _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player
 
 def _fighter_key(u: Mapping[str, Any]) -> tuple[Any, ...]:
     """Everything of a unit a situation could read, but its round tokens, target, Crits
-    (their conditions count) and this round's Action count (its boosts count)."""
+    (their conditions count) and this round's Action count (its boosts count).
+    Remembered for the very table read (a fight stores a changed unit as a new table,
+    never changing one in place)."""
+    got = _KEYS.get(id(u))
+    if got is not None and got[0] is u:
+        return got[1]
+    key = _fighter_key_of(u)
+    if len(_KEYS) >= 1024:
+        _KEYS.clear()
+    _KEYS[id(u)] = (u, key)
+    return key
+
+
+_KEYS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+
+
+def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     from d2d_cli.rules.units.unit_state import SPENT
 
     out = []
