@@ -463,3 +463,23 @@ def test_no_crit_is_placed_on_a_dead_unit_000_l1172(d2d: Runner, tmp_path: Path)
               "Goblin Scout")
     assert res.exit_code == 2 and "Goblin Scout is Dead" in res.stderr, res.stderr
     assert Path(s[1]).read_bytes() == before
+
+
+def test_a_melee_planner_needs_no_turn_for_a_side_arc_001_l669() -> None:
+    """001 l.667–669 "Melee and Shields act on the Left OR Right": the NPC planner takes
+    a Space from which a Melee attack reaches a Rival in its Arc:Left as it stands (no
+    Turn), where any other attack must turn to face it."""
+    assert "Melee and Shields act on the Left OR Right" in rule_line("001", 669)
+    from d2d_cli.rules.assistant.movement import _facing_for
+    from d2d_cli.rules.board import grid
+    from d2d_cli.rules.board.derive import Field, arcs_of
+    from d2d_cli.rules.board.placement import Placement
+
+    board = grid.parse_board({"grid": OPEN, "legend": {}})
+    knight = Placement("Knight", grid.parse_space("H2"), grid.COMPASS.index("S"))
+    scout = Placement("Scout", grid.parse_space("I2"), grid.COMPASS.index("N"))
+    f = Field(board, {"Knight": knight, "Scout": scout})
+    assert _facing_for(f, knight, scout, 0, arcs_of("melee")) == (knight, 0)
+    assert _facing_for(f, knight, scout, 0, arcs_of("close")) is None  # a Turn short
+    turned, steps = _facing_for(f, knight, scout, 2, arcs_of("close")) or (None, 0)
+    assert steps == 1 and turned is not None  # to SE: I2 on the front diagonal

@@ -24,7 +24,7 @@ from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, field
+from d2d_cli.rules.board.derive import Field, arcs_of, field
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
@@ -86,10 +86,12 @@ def _turns_between(a: int, b: int) -> int:
     return min(d, 8 - d)
 
 
-def _facing_for(f: Field, p: Placement, target: Placement, turn: int
-                ) -> tuple[Placement, int] | None:
-    """``p`` as it stands when the target is in its Arc:Front; else turned the fewest
-    45° steps (Turn 1 each, 000 l.272) that bring it there, if its Turn pays them."""
+def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
+                arcs: tuple[str, ...] = (sight.FRONT,)) -> tuple[Placement, int] | None:
+    """``p`` as it stands when the target is in one of ``arcs`` (the attack's: Arc:Front,
+    and for Melee Arc:Left and Arc:Right too, ``rules.board.derive.arcs_of``); else
+    turned the fewest 45° steps (Turn 1 each, 000 l.272) that bring it there, if its Turn
+    pays them."""
     if p.facing is None:
         return None
     options = sorted(range(8), key=lambda h: (_turns_between(p.facing or 0, h), h))
@@ -97,7 +99,7 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int
         steps = _turns_between(p.facing, h)
         if steps > turn:
             break
-        if sight.arc(p.space, h, target.space) not in (sight.FRONT, None):
+        if sight.arc(p.space, h, target.space) not in (*arcs, None):
             continue
         try:
             return (p if steps == 0 else turned(f.board, p, h)), steps
@@ -180,7 +182,7 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
     for space, route in reachable(f.board, me, max(0, budget), blocked).items():
         key: tuple[Any, ...]
         at = Placement(me.unit, space, me.facing, me.double, me.faction)
-        got = _facing_for(f, at, them, turn)
+        got = _facing_for(f, at, them, turn, arcs_of(kinds[0]))
         if got is None:
             continue
         p, steps = got
