@@ -280,7 +280,7 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     map (``rules.board.edge.exits``), counting that step's Move. With the Move for all of
     it: the Movement and the step (``unit leave``); else as far along that Route as the
     Move goes, and None for the step. None off the map, or with no way out at all."""
-    from d2d_cli.rules.board.edge import exits
+    from d2d_cli.rules.board.edge import exits, on_edge
     from d2d_cli.rules.board.grid import ahead
     from d2d_cli.rules.board.moves import direction
     from d2d_cli.rules.units.roster import roster
@@ -296,6 +296,8 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     routes = reachable(f.board, me, far, _blocked(f, name))
     best: tuple[Any, ...] | None = None
     for space, route in routes.items():
+        if not on_edge(f.board, space):
+            continue  # no step leaves the map from here (edge.exits would find none)
         out = exits(f.board, Placement(me.unit, space, me.facing, me.double, me.faction))
         if out:
             key = (route.move + out[0].move, route.move, space_name(space))
