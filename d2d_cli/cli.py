@@ -86,8 +86,12 @@ class D2DGroup(HelpWhenBare, TyperGroup):
     # Where a usage error sends the reader; ``d2d play`` sets "type '{help}'" on
     # the root it runs its lines through (its lines have no "d2d" and no --help habit).
     help_hint = "see '{path} --help'"
-    # Built commands, per process: inside ``d2d play`` each group is built once.
-    _built: dict[str, Any] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The groups this root built: inside ``d2d play`` (one root for every line)
+        # each group is built once. Another root (a test's) builds its own.
+        self._built: dict[str, Any] = {}
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(GROUPS)
@@ -163,13 +167,13 @@ class D2DGroup(HelpWhenBare, TyperGroup):
                 if code == 0:
                     pending.commit()
         except D2DError as e:
-            render.error(here.command, e.kind, e.message, as_json=as_json)
+            render.error(here.command, e.kind, e.message, as_json=as_json, here=here)
             code = e.exit_code
         except typer.Abort:
             here.stderr.write("d2d: aborted\n")
             code = 1
         except Exception as e:
-            code = _unexpected(e, as_json=as_json, debug=debug)
+            code = _unexpected(e, here, as_json=as_json, debug=debug)
         else:
             if code == 0:
                 _flush(here, out)
@@ -199,7 +203,7 @@ def _flush(here: env.Environment, out: list[str]) -> None:
             os.dup2(devnull, here.stdout.fileno())
 
 
-def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
+def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool) -> int:
     if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
         ctx = getattr(e, "ctx", None)
@@ -208,9 +212,9 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
             command = ctx.command_path.partition(" ")[2]
             message += " (" + hint.format(path=ctx.command_path,
                                           help=f"help {command}".strip()) + ")"
-            if render.current_command() is None:  # raised before the command ran
-                render.begin(ctx.command_path.partition(" ")[2] or None)
-        render.error(render.current_command(), "usage", message, as_json=as_json)
+            if here.command is None:  # raised before the command ran
+                here.command = ctx.command_path.partition(" ")[2] or None
+        render.error(here.command, "usage", message, as_json=as_json, here=here)
         return e.exit_code
     if isinstance(e, BrokenPipeError):
         return 1
@@ -218,20 +222,18 @@ def _unexpected(e: Exception, *, as_json: bool, debug: bool) -> int:
         # File-system trouble outside the session module (which names its own as exit 3):
         # a file the user named, e.g. `char export -o` — bad input, one line naming it.
         why = "it is a directory" if isinstance(e, IsADirectoryError) else e.strerror or e
-        render.error(render.current_command(), "bad_input", f"{e.filename}: {why}",
-                     as_json=as_json)
+        render.error(here.command, "bad_input", f"{e.filename}: {why}", as_json=as_json,
+                     here=here)
         return 2
-    err = env.current().stderr
     if debug:
         import traceback
 
-        traceback.print_exc(file=err)
+        traceback.print_exc(file=here.stderr)
     message = f"internal error: {type(e).__name__}: {e}"
-    render.error(render.current_command(), "internal", message, as_json=as_json)
+    render.error(here.command, "internal", message, as_json=as_json, here=here)
     if not debug:
-        err.write("d2d: rerun with --debug to see the traceback\n")
+        here.stderr.write("d2d: rerun with --debug to see the traceback\n")
     return 1
-
 
 
 def did_you_mean(word: str, names: list[str]) -> str:
@@ -242,38 +244,74 @@ def did_you_mean(word: str, names: list[str]) -> str:
     return f" Did you mean {matches[0]!r}?" if matches else ""
 
 
-def _version(value: bool) -> None:
+def _version(ctx: typer.Context, value: bool) -> None:
     if value:
-        env.current().stdout.write(f"d2d {__version__}\n")
+        here = ctx.obj.env if isinstance(ctx.obj, Settings) and ctx.obj.env else env.current()
+        here.stdout.write(f"d2d {__version__}\n")
         raise typer.Exit()
 
 
 def _completion(install: bool) -> Any:
     """``--show-completion [SHELL]`` / ``--install-completion [SHELL]``: the shell is
-    detected when not given (Typer's own options take no shell name)."""
+    detected when not given (Typer's own options take no shell name). The script is the
+    one the shell's completion class gives (d2d_cli/completion.py)."""
 
     def callback(ctx: typer.Context, param: Any, value: str | None) -> None:
         if value is None or ctx.resilient_parsing:
             return
-        if value == "auto":
-            value = None
-        compat.completion_init()  # before the installer: it writes the script compat fixed
-        if install:
-            compat.install_completion(ctx, param, value or True)
+        from d2d_cli import completion
+
         prog = ctx.find_root().info_name or "d2d"
-        shell = value or compat.shell_name() or "bash"
-        script = compat.completion_script(prog, COMPLETE_VAR, shell)
+        shell = (None if value == "auto" else value) or completion.detect_shell()
+        if install:
+            if shell is None:
+                raise BadInput("the shell could not be detected: name it "
+                               "(--install-completion bash, zsh, fish or powershell)")
+            _install_completion(ctx.find_root().command, prog, shell)
+        text = completion.script(ctx.find_root().command, prog, COMPLETE_VAR,
+                                 shell or "bash")
         # zsh reads '#compdef' only on a completion file's first line: no blank line first.
-        typer.echo(script.strip("\n"))
+        typer.echo(text)
         raise typer.Exit()
 
     return callback
 
 
+def _install_completion(root: Any, prog: str, shell: str) -> None:
+    """Typer's installer writes the script where the shell loads it (and the lines that
+    load it into the rc file); for the shells whose class is d2d's, the file it wrote
+    is then the script that class gives."""
+    from d2d_cli import completion
+
+    text = completion.script(root, prog, COMPLETE_VAR, shell)  # refuses an unknown shell
+    path = compat.install_completion(shell, prog, COMPLETE_VAR)
+    if shell in completion.OWN_SHELLS:
+        path.write_text(text, encoding="utf-8")
+    typer.secho(f"{shell} completion installed in {path}", fg="green")
+    typer.echo("Completion will take effect once you restart the terminal")
+    raise typer.Exit()
+
+
 COMPLETE_VAR = "_D2D_COMPLETE"
 _SHELL_HELP = "bash, zsh, fish or powershell (default: this shell)."
 
-app = typer.Typer(
+class RootApp(typer.Typer):
+    """The ``d2d`` Typer app; it owns the Click group built from it (:meth:`root`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._root_group: Any = None
+
+    def root(self) -> Any:
+        """The root Click group (a :class:`D2DGroup`), built on first use and kept by
+        this app: ``d2d play`` runs every line through the one group (its groups built
+        once); a test that wants a fresh one builds it, ``typer.main.get_command(app)``."""
+        if self._root_group is None:
+            self._root_group = typer.main.get_command(self)
+        return self._root_group
+
+
+app = RootApp(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
@@ -322,22 +360,15 @@ def root(
                        run=given.run, root=given.root, env=given.env)
 
 
-_root: Any = None
-
-
 def root_command() -> Any:
-    """The root Click group, built once per process (``d2d play`` reuses it per line)."""
-    global _root
-    if _root is None:
-        _root = typer.main.get_command(app)
-    return _root
+    """The root Click group of :data:`app` (``app.root()``: built once, kept by the app)."""
+    return app.root()
 
 
 def main(argv: list[str] | None = None, env: env.Environment | None = None) -> int:
     """Run one command line; its exit code. ``env``: the Environment to run it in
     (d2d_cli/env.py; a test's double), default the current one."""
     if COMPLETE_VAR in os.environ:  # a shell asks for completions: Typer's formats
-        compat.completion_init()
         from d2d_cli import completion
 
         completion.register()  # bash gets its names escaped (d2d_cli/completion.py)

@@ -3,10 +3,10 @@
 
 Typer 0.28 vendors Click as ``typer._click``: Click's documented extension points
 (completion classes, parameter types, its exceptions) are reached through that private
-path; Typer's own completion script and shell detection are not public either, nor are
-the builders that let d2d make each command on first use. Each such use is one name
-below, so a new release is checked in one file: when Typer exposes them (or stops
-vendoring Click) only this module changes. The versions it was written
+path; Typer's registration of its completion classes and its installer are not public
+either, nor are the builders that let d2d make each command on first use. Each such use
+is one name below, so a new release is checked in one file: when Typer exposes them (or
+stops vendoring Click) only this module changes. The versions it was written
 for are in :data:`WRITTEN_FOR`; tests/test_compat.py fails, saying so, on an installed
 version outside them (and checks that every name still resolves).
 
@@ -15,6 +15,7 @@ Importing it costs nothing beyond Typer itself (cli.py imports Typer anyway).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 # Click's exceptions, re-exported by Typer 0.28 as neither: a bad command line (exit 2),
@@ -23,76 +24,32 @@ from typer._click.exceptions import ClickException, UsageError
 
 # ----------------------------------------------------------------- shell completion
 # Click's documented completion API (click.palletsprojects.com "Shell Completion"):
-# a ShellComplete subclass per shell registered with add_completion_class, and a
-# ParamType whose shell_complete returns CompletionItems for a parameter's values.
+# a ShellComplete subclass per shell registered with add_completion_class (and looked up
+# with get_completion_class), and a ParamType whose shell_complete returns
+# CompletionItems for a parameter's values. d2d_cli/completion.py uses them.
 from typer._click.shell_completion import (
     CompletionItem,
     ShellComplete,
     add_completion_class,
+    get_completion_class,
     split_arg_string,
 )
 from typer._click.types import StringParamType
 
 __all__ = ["WRITTEN_FOR", "ClickException", "CompletionItem", "ShellComplete",
            "StringParamType", "UsageError", "add_completion_class", "app_entries",
-           "command_from_info", "completion_init", "completion_script", "empty_group",
-           "group_info", "install_completion", "is_group_info", "shell_name",
-           "split_arg_string"]
+           "command_from_info", "completion_init", "empty_group", "get_completion_class",
+           "group_info", "install_completion", "is_group_info", "split_arg_string"]
 
 # package -> (lowest, first version not covered): checked by tests/test_compat.py.
 WRITTEN_FOR: dict[str, tuple[str, str]] = {
-    # typer._click, typer.completion's _get_shell_name and install_callback,
-    # typer._completion_shared._completion_scripts, typer.main's builders of Click
-    # commands (get_group_from_info, get_command_from_info, get_command_name),
-    # typer.models.TyperInfo, Typer.registered_commands/_groups
+    # typer._click, typer.completion's completion_init and install,
+    # typer.main's builders of Click commands (get_group_from_info,
+    # get_command_from_info, get_command_name), typer.models.TyperInfo,
+    # Typer.registered_commands/_groups
     "typer": ("0.28", "0.29"),
     "rich": ("13.8", "16"),  # no private name used; the views draw with its public API
 }
-
-
-def shell_name() -> str | None:
-    """The shell d2d runs under (bash, zsh, fish…), as Typer's completion detects it."""
-    from typer.completion import _get_shell_name
-
-    return _get_shell_name()
-
-
-# Typer 0.28's zsh script ends with `compdef`: installed as ~/.zfunc/_d2d, the first Tab
-# of a new zsh only autoloads it (it defines the function and registers it, completing
-# nothing: the bell); only the second Tab completes. Click's own zsh script calls the
-# function when it is autoloaded, and registers it when sourced; the same here.
-ZSH_SCRIPT = """
-#compdef %(prog_name)s
-
-%(complete_func)s() {
-  eval $(env _TYPER_COMPLETE_ARGS="${words[1,$CURRENT]}" %(autocomplete_var)s=complete_zsh \
-%(prog_name)s)
-}
-
-if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
-  %(complete_func)s "$@"
-else
-  compdef %(complete_func)s %(prog_name)s
-fi
-"""
-
-
-def _zsh_script_that_completes_on_the_first_tab() -> None:
-    """Typer's script table (read by ``--show-completion`` and ``--install-completion``)
-    gets :data:`ZSH_SCRIPT` for zsh."""
-    from typer import _completion_shared
-
-    _completion_shared._completion_scripts["zsh"] = ZSH_SCRIPT
-
-
-def completion_script(prog_name: str, complete_var: str, shell: str) -> str:
-    """Typer's tab-completion script for ``shell`` (after its completion classes are
-    registered with Click)."""
-    from typer.completion import get_completion_script
-
-    completion_init()
-    return get_completion_script(prog_name=prog_name, complete_var=complete_var,
-                                 shell=shell)
 
 
 def completion_init() -> None:
@@ -100,15 +57,16 @@ def completion_init() -> None:
     from typer.completion import completion_init as init
 
     init()
-    _zsh_script_that_completes_on_the_first_tab()
 
 
-def install_completion(ctx: Any, param: Any, shell: str | bool) -> None:
-    """Typer's ``--install-completion`` for ``shell`` (True: the shell detected); it
-    prints where it wrote the script and exits."""
-    from typer.completion import install_callback
+def install_completion(shell: str, prog_name: str, complete_var: str) -> Path:
+    """Typer's installer for ``shell``: it writes the script (from its own table, which
+    d2d leaves alone) where the shell loads it, and the lines that load it into the
+    shell's rc file; the file it wrote."""
+    from typer.completion import install
 
-    install_callback(ctx, param, shell)
+    _shell, path = install(shell=shell, prog_name=prog_name, complete_var=complete_var)
+    return Path(path)
 
 
 # ----------------------------------------------------------------- lazy command groups

@@ -6,14 +6,29 @@ parameters complete through ``commands/_complete.py`` (one matching rule for uni
 tasks, skills, conditions, kinds…). What this module adds is the part a shell does for
 Click: cutting a half-typed line into words and quoting a name with spaces
 (``"Goblin Scout"``) as it is inserted into a play line (:func:`candidates`); for bash,
-escaping each candidate so bash reads it back as one word (:class:`BashComplete`).
+escaping each candidate so bash reads it back as one word (:class:`BashComplete`); for
+zsh, a script that completes on the first Tab (:data:`ZSH_SCRIPT`).
+
+The shells' scripts and protocols are Click's documented extension point: a
+``ShellComplete`` class per shell, registered with ``add_completion_class``
+(:func:`register`), whose ``source()`` is the script ``--show-completion`` prints
+(:func:`script`). Typer registers its classes for bash, zsh, fish and powershell;
+d2d replaces two of them: bash's (its candidates escaped) and zsh's (its script).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from d2d_cli.compat import CompletionItem, ShellComplete, add_completion_class, split_arg_string
+from d2d_cli.compat import (
+    CompletionItem,
+    ShellComplete,
+    add_completion_class,
+    completion_init,
+    get_completion_class,
+    split_arg_string,
+)
 from d2d_cli.registry import GLOBAL_FLAGS, GLOBAL_WITH_VALUE, GROUPS, hoist_globals
 from d2d_cli.rules.core.record import record
 
@@ -179,6 +194,21 @@ class PlayComplete(ShellComplete):
         return str(item.value)
 
 
+# The bash script: Typer's protocol (the shell's words in COMP_WORDS, the cursor's word in
+# COMP_CWORD, the answer one candidate a line), which :class:`BashComplete` speaks.
+BASH_SCRIPT = """
+%(complete_func)s() {
+    local IFS=$'\n'
+    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\
+                   COMP_CWORD=$COMP_CWORD \\
+                   %(autocomplete_var)s=complete_bash $1 ) )
+    return 0
+}
+
+complete -o default -F %(complete_func)s %(prog_name)s
+"""
+
+
 class BashComplete(ShellComplete):
     """Bash, by Click's documented extension point (a ``ShellComplete`` registered for
     the ``complete_bash`` instruction): Typer's script and protocol, except that each
@@ -188,7 +218,7 @@ class BashComplete(ShellComplete):
     closes itself."""
 
     name = "bash"
-    source_template = ""  # the script is Typer's: cli's --show-completion prints it
+    source_template = BASH_SCRIPT
     quoted = False
     trim = ""
 
@@ -240,7 +270,73 @@ class BashComplete(ShellComplete):
         return value if self.quoted else escape(value)
 
 
+# --------------------------------------------------------------------------- zsh
+
+# Typer 0.28's zsh script ends with `compdef`: installed as ~/.zfunc/_d2d, the first Tab
+# of a new zsh only autoloads it (it defines the function and registers it, completing
+# nothing: the bell); only the second Tab completes. Click's own zsh script calls the
+# function when it is autoloaded, and registers it when sourced; the same here.
+ZSH_SCRIPT = """
+#compdef %(prog_name)s
+
+%(complete_func)s() {
+  eval $(env _TYPER_COMPLETE_ARGS="${words[1,$CURRENT]}" %(autocomplete_var)s=complete_zsh \
+%(prog_name)s)
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  %(complete_func)s "$@"
+else
+  compdef %(complete_func)s %(prog_name)s
+fi
+"""
+
+
+@functools.cache
+def _zsh_complete() -> type[ShellComplete]:
+    """Typer's zsh class (its protocol: the words in ``_TYPER_COMPLETE_ARGS``, the answer
+    as ``_arguments``) with :data:`ZSH_SCRIPT` as its script. Typer's class is reached
+    as Click hands it out (``get_completion_class``), not by its module's name."""
+    typers = get_completion_class("zsh")
+    assert typers is not None, "Typer's completion classes are registered first"
+    return type("ZshComplete", (typers,), {"source_template": ZSH_SCRIPT,
+                                           "__doc__": _zsh_complete.__doc__})
+
+
+# --------------------------------------------------------------------------- shells
+
+# The shells whose class is d2d's: their installed file is the script alone, so the
+# installer's file is rewritten with it (cli's --install-completion).
+OWN_SHELLS = ("bash", "zsh")
+
+
 def register() -> None:
-    """Make :class:`BashComplete` answer ``_D2D_COMPLETE=complete_bash`` (after Typer
-    registered its own classes)."""
+    """Register the completion classes with Click: Typer's (bash, zsh, fish, powershell),
+    then d2d's for bash and zsh in their place."""
+    completion_init()
     add_completion_class(BashComplete, "bash")
+    add_completion_class(_zsh_complete(), "zsh")
+
+
+def script(cli: Any, prog_name: str, complete_var: str, shell: str) -> str:
+    """The completion script for ``shell``: its registered class's ``source()``."""
+    from d2d_cli.errors import BadInput
+
+    register()
+    cls = get_completion_class(shell)
+    if cls is None:
+        raise BadInput(f"no tab completion for the shell {shell!r}: "
+                       "bash, zsh, fish or powershell")
+    return cls(cli, {}, prog_name, complete_var).source().strip("\n")
+
+
+def detect_shell() -> str | None:
+    """The shell d2d runs under (bash, zsh, fish…) as shellingham detects it (the way
+    Typer does), None when it cannot tell."""
+    import shellingham
+
+    try:
+        name, _path = shellingham.detect_shell()
+    except shellingham.ShellDetectionFailure:
+        return None
+    return str(name)

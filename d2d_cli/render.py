@@ -82,8 +82,8 @@ def _json_line(envelope: dict[str, Any]) -> str:
     return json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n"
 
 
-def write_json(envelope: dict[str, Any]) -> None:
-    out = env.current().stdout
+def write_json(envelope: dict[str, Any], here: env.Environment | None = None) -> None:
+    out = (here or env.current()).stdout
     out.write(_json_line(envelope))
     out.flush()
 
@@ -95,13 +95,17 @@ def _jsonable(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
 
 
-def error(command: str | None, kind: str, message: str, *, as_json: bool) -> None:
-    """Report an error: one line on stderr, and the JSON envelope on stdout if asked."""
+def error(command: str | None, kind: str, message: str, *, as_json: bool,
+          here: env.Environment | None = None) -> None:
+    """Report an error: one line on stderr, and the JSON envelope on stdout if asked
+    (``here``: the command line's Environment, as the root passes it; by default the
+    current one)."""
+    here = here or env.current()
     if as_json:
         write_json(
-            {"ok": False, "command": command, "error": {"kind": kind, "message": message}}
-        )
-    err = env.current().stderr
+            {"ok": False, "command": command, "error": {"kind": kind, "message": message}},
+            here)
+    err = here.stderr
     err.write(f"d2d: error: {message}\n")
     err.flush()
 

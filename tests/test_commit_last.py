@@ -64,7 +64,7 @@ def test_the_change_is_saved_before_the_result_is_printed(d2d, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
     """The boundary commits, then prints: a result on stdout is a change on disk."""
-    from d2d_cli import session
+    from d2d_cli.session import scope
 
     path = build_table(d2d, tmp_path / "o.toml")
     seen = []
@@ -77,4 +77,4 @@ def test_the_change_is_saved_before_the_result_is_printed(d2d, tmp_path: Path,
     before = path.read_bytes()
     with env.active(Recording()):
         d2d.ok("--session", path, "fate", "draw")
-    assert seen and seen[0] != before and not session._scopes  # nothing left pending
+    assert seen and seen[0] != before and not scope._stack()  # nothing left pending

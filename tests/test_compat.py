@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import tomllib
 from importlib.metadata import version
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +49,8 @@ def test_pyprojects_bounds_are_those_compat_names() -> None:
 # builders d2d makes each command with on first use, and the completion installer.
 _UNDOCUMENTED = ("TyperInfo", "get_group_from_info", "get_command_from_info",
                  "get_command_name", "registered_commands", "registered_groups",
-                 "install_callback", "get_completion_script", "typer.models")
+                 "install_callback", "get_completion_script", "typer.models",
+                 "typer.completion", "_completion_scripts", "_get_shell_name")
 
 
 def test_typers_undocumented_names_are_used_in_compat_only() -> None:
@@ -66,7 +69,7 @@ def test_the_lazy_builders_make_what_typer_makes() -> None:
     from d2d_cli import cli
     from d2d_cli.commands.fate import app
 
-    whole = typer.main.get_command(app)
+    whole: Any = typer.main.get_command(app)
     lazy = cli.lazy_group(compat.group_info(app), app)
     assert type(lazy) is type(whole) and lazy.help == whole.help
     assert sorted(lazy.commands) == sorted(whole.commands)
@@ -76,13 +79,51 @@ def test_the_lazy_builders_make_what_typer_makes() -> None:
         assert [p.name for p in built.params] == [p.name for p in command.params]
 
 
-def test_every_private_name_still_resolves() -> None:
+def test_every_private_name_still_resolves(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     assert issubclass(compat.UsageError, compat.ClickException)
-    assert compat.shell_name() in (None, "bash", "zsh", "fish", "sh", "pwsh", "powershell",
-                                   "dash", "ksh", "tcsh")
-    script = compat.completion_script("d2d", "_D2D_COMPLETE", "bash")
-    assert "_D2D_COMPLETE" in script and "complete" in script
     compat.completion_init()
+    for shell in ("bash", "zsh", "fish", "powershell", "pwsh"):
+        assert compat.get_completion_class(shell) is not None, shell
+    monkeypatch.setenv("HOME", str(tmp_path))
+    path = compat.install_completion("fish", "d2d", "_D2D_COMPLETE")
+    assert path == tmp_path / ".config" / "fish" / "completions" / "d2d.fish"
+    assert "_D2D_COMPLETE=complete_fish" in path.read_text()
+
+
+def test_zsh_completion_is_a_registered_class_not_a_patched_table() -> None:
+    """Typer's own script table is left as Typer ships it: d2d's zsh script comes from
+    the class d2d registers with Click (completion.register), a subclass of Typer's."""
+    from typer._click.shell_completion import get_completion_class
+    from typer._completion_shared import _completion_scripts
+
+    from d2d_cli import cli, completion
+
+    completion.register()
+    zsh = get_completion_class("zsh")
+    assert zsh is not None and zsh.source_template == completion.ZSH_SCRIPT
+    assert zsh.__mro__[1].__module__ == "typer._completion_classes"
+    assert "loadautofunc" not in _completion_scripts["zsh"]
+    text = completion.script(cli.root_command(), "d2d", cli.COMPLETE_VAR, "zsh")
+    assert text.splitlines()[0] == "#compdef d2d" and "loadautofunc" in text
+
+
+def test_the_shell_is_detected_by_shellingham_declared_in_pyproject(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import shellingham
+
+    from d2d_cli import completion
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert any(re.match(r"shellingham>=", d) for d in deps)
+    monkeypatch.setattr(shellingham, "detect_shell", lambda: ("fish", "/usr/bin/fish"))
+    assert completion.detect_shell() == "fish"
+
+    def fails() -> tuple[str, str]:
+        raise shellingham.ShellDetectionFailure()
+
+    monkeypatch.setattr(shellingham, "detect_shell", fails)
+    assert completion.detect_shell() is None
 
 
 def test_no_other_module_uses_a_private_name() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,3 +96,39 @@ def test_output_is_held_until_flushed() -> None:
 def test_no_module_keeps_what_the_environment_carries() -> None:
     assert not hasattr(render, "_current_command") and not hasattr(render, "_buffers")
     assert not hasattr(errors, "FAULT")
+
+
+def test_the_root_keeps_its_own_state_on_its_objects_not_in_module_or_class_globals(
+        tmp_path: Path) -> None:
+    """Issue 26 item 6: the built root belongs to the app, the built groups to a root;
+    a second root (as a test or CliRunner builds) shares nothing with the first."""
+    import typer
+
+    from d2d_cli import cli
+
+    assert not hasattr(cli, "_root") and "_built" not in vars(cli.D2DGroup)
+    assert cli.root_command() is cli.app.root() is cli.app.root()
+    first: Any = cli.app.root()
+    second: Any = typer.main.get_command(cli.app)
+    ctx = typer.Context(first)
+    fate = first.get_command(ctx, "fate")
+    assert first.get_command(ctx, "fate") is fate  # built once per root
+    assert second.get_command(typer.Context(second), "fate") is not fate
+    third: Any = typer.main.get_command(cli.app)
+    assert "fate" not in third._built
+
+
+def test_the_root_writes_errors_and_the_version_to_the_environment_it_was_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The root's own output (--version, a usage error, an internal error) goes to the
+    Environment passed in, as a command's does: nothing reaches the process's streams."""
+    from d2d_cli import __version__
+
+    here, out, err = _double()
+    assert main(["--version"], env=here) == 0
+    assert out.getvalue() == f"d2d {__version__}\n"
+    assert main(["fate", "draw", "--nope", "--json"], env=here) == 2
+    usage = json.loads(out.getvalue().splitlines()[-1])
+    assert usage["command"] == "fate draw" and usage["error"]["kind"] == "usage"
+    assert err.getvalue().startswith("d2d: error: No such option: --nope")
+    assert capsys.readouterr() == ("", "")

@@ -1,7 +1,9 @@
 """The layering of DESIGN.md, checked by import-linter's contracts in pyproject.toml:
-commands → rules, session, render; rules/ by chapter, each subpackage reading only the
-chapters below it; rules/ free of Typer, Click, Rich, tomlkit, prompt_toolkit and
-platformdirs; and no import circle anywhere in d2d_cli (function-level imports count)."""
+cli | api → commands → operations → render, session → rules; rules/ by chapter, each
+subpackage reading only the chapters below it; rules/ free of Typer, Click, Rich,
+tomlkit, prompt_toolkit and platformdirs; and no import circle anywhere in d2d_cli
+(function-level imports count). And docs/architecture.md's module tables name every
+module of d2d_cli/ and nothing else."""
 
 from __future__ import annotations
 
@@ -47,11 +49,29 @@ def test_every_chapter_says_what_it_covers() -> None:
             f"rules/{pkg.name}/__init__.py names no chapter of 000 or 001")
 
 
+def _table(title: str) -> list[list[str]]:
+    """The rows (cells stripped) of the table under ``### title`` in docs/architecture.md,
+    header and rule line left out."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split(f"\n### {title}\n", 1)[1].split("\n#", 1)[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("|")]
+    return rows[2:]
+
+
+def _chapter_modules(cell: str) -> set[str]:
+    """``notation (limits, syntax), systems`` → {notation.limits, notation.syntax,
+    systems}."""
+    nested = {f"{pkg}.{m.strip()}" for pkg, inner in re.findall(r"(\w+)\s*\(([^)]*)\)", cell)
+              for m in inner.split(",")}
+    flat = set(re.findall(r"\w+", re.sub(r"\([^)]*\)", "", cell)))
+    return nested | {m for m in flat if not any(n.startswith(m + ".") for n in nested)}
+
+
 def test_the_architecture_table_lists_every_chapter_and_module() -> None:
     """docs/architecture.md "rules/ by chapter" is the reader's map of rules/: one row per
     subpackage naming each of its modules (a module added without its row fails)."""
-    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", doc, flags=re.MULTILINE))
+    rows = {re.sub(r"`", "", row[0]): row[1] for row in _table("rules/ by chapter")}
     chapters = sorted(p.name for p in RULES.iterdir() if (p / "__init__.py").exists())
     assert sorted(rows) == chapters
     for name in chapters:
@@ -59,3 +79,42 @@ def test_the_architecture_table_lists_every_chapter_and_module() -> None:
         modules = {p.stem for p in (RULES / name).glob("*.py")} - {"__init__"}
         modules |= {p.name for p in (RULES / name).iterdir() if (p / "__init__.py").exists()}
         assert sorted(modules - listed) == [], f"rules/{name}: modules missing from its row"
+
+
+def documented_modules() -> set[str]:
+    """Every module docs/architecture.md's tables name, dotted under d2d_cli
+    ("cli", "commands._app", "rules.roll.notation.exact"): "Modules" by package, and
+    "rules/ by chapter" by subpackage of rules/."""
+    named: set[str] = set()
+    for package, cell, *_ in _table("Modules"):
+        prefix = "" if package == "`d2d_cli`" else package.strip("`") + "."
+        named |= {prefix + m for m in re.findall(r"`(\w+)`", cell)}
+    for chapter, cell, *_ in _table("rules/ by chapter"):
+        named |= {f"rules.{chapter.strip('`')}.{m}" for m in _chapter_modules(cell)}
+    return named
+
+
+def package_modules() -> set[str]:
+    """Every module file under d2d_cli/, dotted (a package's ``__init__`` is the package
+    itself, named by its row)."""
+    base = ROOT / "d2d_cli"
+    return {".".join(p.relative_to(base).with_suffix("").parts)
+            for p in base.rglob("*.py") if p.name != "__init__.py"}
+
+
+def test_the_module_tables_name_every_module_and_only_modules() -> None:
+    """Issue 26 item 7: docs/architecture.md "Modules" (with "rules/ by chapter") is the
+    map of d2d_cli/. Read from the doc and the file system, so a module added, moved or
+    split fails here until its line is written, and a line for a module that is gone
+    fails too."""
+    named, present = documented_modules(), package_modules()
+    assert sorted(present - named) == [], "modules missing from docs/architecture.md"
+    assert sorted(named - present) == [], "docs/architecture.md names modules that are not"
+
+
+def test_the_module_tables_are_read_as_written() -> None:
+    assert _chapter_modules("notation (limits, syntax), systems") == {
+        "notation.limits", "notation.syntax", "systems"}
+    named = documented_modules()
+    assert {"cli", "commands._app", "operations.fate", "session.text", "tables._data",
+            "rules.roll.notation.exact", "rules.core.record"} <= named

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from d2d_cli import session
-from d2d_cli.session import files, journal
+from d2d_cli.session import cache, files, journal
 from tests.helpers import KILLABLE_WRITER, build_table, every_file, run_process
 
 DEAD_PID = 99_999_999  # above any pid_max Linux allows (2**22): never a live process
@@ -130,7 +130,7 @@ def test_the_cache_lives_in_the_cache_folder_private_not_beside_the_session(
     old.write_bytes(b"a cache an older d2d kept beside the session")
     d2d.ok("--session", path, "fate", "draw")
     assert not old.exists()  # the old one goes when the new one is written
-    assert _caches(data_dir) == [session._cache_path(path.resolve())]
+    assert _caches(data_dir) == [cache._cache_path(path.resolve())]
     assert _caches(data_dir)[0].stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "c.toml", "c.toml.bak", "c.toml.journal", "data"]
@@ -140,7 +140,7 @@ def test_no_cache_for_a_session_over_the_bound(d2d, tmp_path: Path, data_dir: Pa
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     path = build_table(d2d, tmp_path / "big.toml")
     assert _caches(data_dir)
-    monkeypatch.setattr(session, "CACHE_SESSION_LIMIT", path.stat().st_size - 1)
+    monkeypatch.setattr(cache, "CACHE_SESSION_LIMIT", path.stat().st_size - 1)
     d2d.ok("--session", path, "fate", "draw")  # a write drops it…
     assert _caches(data_dir) == []
     d2d.ok("--session", path, "fate", "status")  # …and a lookup writes none
@@ -154,28 +154,28 @@ def test_a_cache_file_is_never_over_its_limit(d2d, tmp_path: Path, data_dir: Pat
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     path = build_table(d2d, tmp_path / "c.toml")
     full = _caches(data_dir)[0].stat().st_size  # two slots: this file and the one before
-    monkeypatch.setattr(session, "CACHE_LIMIT", full - 1)
+    monkeypatch.setattr(cache, "CACHE_LIMIT", full - 1)
     d2d.ok("--session", path, "fate", "draw")
     one = _caches(data_dir)[0].stat().st_size
     assert one < full - 1  # the newest slot only
-    monkeypatch.setattr(session, "CACHE_LIMIT", 100)
+    monkeypatch.setattr(cache, "CACHE_LIMIT", 100)
     d2d.ok("--session", path, "fate", "draw")
     assert _caches(data_dir) == []
     # A cache file over the limit (put there by hand) is not read, only costs time.
-    monkeypatch.setattr(session, "CACHE_LIMIT", 32 << 20)
-    cache = session._cache_path(path.resolve())
-    cache.write_bytes(b"x" * ((32 << 20) + 1))
+    monkeypatch.setattr(cache, "CACHE_LIMIT", 32 << 20)
+    cached = cache._cache_path(path.resolve())
+    cached.write_bytes(b"x" * ((32 << 20) + 1))
     assert d2d.json("--session", path, "fate", "status")["remaining"] == 52
 
 
 def test_the_cache_folder_keeps_the_newest_caches(d2d, tmp_path: Path, data_dir: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session, "CACHE_KEEP", 2)
+    monkeypatch.setattr(cache, "CACHE_KEEP", 2)
     paths = [tmp_path / f"s{i}.toml" for i in range(4)]
     for p in paths:
         d2d.ok("--session", p, "fate", "draw")
         time.sleep(0.01)  # distinct mtimes
-    assert _caches(data_dir) == sorted(session._cache_path(p.resolve()) for p in paths[2:])
+    assert _caches(data_dir) == sorted(cache._cache_path(p.resolve()) for p in paths[2:])
 
 
 # --------------------------------------------------------------------------- oversize

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from rich.markup import escape as rich_escape
 
 from d2d_cli import plain, render
 from d2d_cli.env import Environment
-from tests.golden.script import LINES
+from tests.golden.script import LINES, _normalise, argv_of
 from tests.helpers import ROOT
 
 
@@ -122,12 +121,17 @@ def test_every_view_of_the_transcript_prints_what_rich_prints(
     outputs: dict[str, list[str]] = {}
     for name, factory in (("plain", render.console), ("rich", rich_only)):
         monkeypatch.setattr(render, "console", factory)
-        session = tmp_path / f"{name}.toml"
+        folder = tmp_path / name  # a twin folder each: files the transcript writes
+        folder.mkdir()
+        monkeypatch.setenv("D2D_DATA_DIR", str(folder / "data"))
         outputs[name] = []
         for line in LINES.strip().splitlines():
-            res = d2d("--session", session, *shlex.split(line))
+            words, stdin = argv_of(line, folder, as_json=False)
+            if stdin is not None:  # play: its lines are the one-shot commands above
+                continue
+            res = d2d("--session", folder / "combat1.toml", *words)
             outputs[name].append(re.sub(r"\d{4}-\d\d-\d\d[T ][\d:+]+", "<time>",
-                                        res.stdout.replace(str(session), "<s>")))
+                                        _normalise(res.stdout, folder)))
     assert outputs["plain"] == outputs["rich"]
 
 

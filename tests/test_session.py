@@ -126,7 +126,7 @@ def test_env_var_selects_the_session(d2d, data_dir: Path,
 
 def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
         d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from d2d_cli import session
+    from d2d_cli.session import cache, reads
     from tests.helpers import build_table, hand_edit
 
     path = build_table(d2d, tmp_path / "c.toml")
@@ -136,13 +136,13 @@ def test_the_cache_spares_a_parse_and_a_damaged_cache_is_ignored(
         raise AssertionError("a file d2d wrote itself was parsed again")
 
     with monkeypatch.context() as m:
-        m.setattr(session, "_parse", parse)
+        m.setattr(reads, "_parse", parse)
         for args in (("fate", "status"), ("fate", "draw"), ("session", "undo"),
                      ("unit", "list"), ("session", "redo"), ("status",)):
             d2d.ok("--session", path, *args)
     status = d2d.json("--session", path, "fate", "status")
-    cache = session._cache_path(path.resolve())
-    cache.write_bytes(cache.read_bytes()[:-8] + b"garbage!")
+    cached = cache._cache_path(path.resolve())
+    cached.write_bytes(cached.read_bytes()[:-8] + b"garbage!")
     assert d2d.json("--session", path, "fate", "status") == status
     hand_edit(path, r"^fatigue = 1$", "fatigue = 2")  # not what the cache holds
     assert d2d.json("--session", path, "unit", "show", "Gob")["conditions"]["fatigue"] == 2

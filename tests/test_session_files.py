@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from d2d_cli import session
+from d2d_cli.session import cache
 from tests.helpers import build_table, files_of, run_process
 
 ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
@@ -188,7 +189,7 @@ def test_mode_is_kept_for_the_file_its_journal_bak_and_cache(d2d, tmp_path: Path
     d2d.ok("--session", path, "unit", "condition", "Gob", "add", "stun")
     d2d.ok("--session", path, "session", "undo")
     for p in (path, session.journal_path(path), path.with_name("m.toml.bak"),
-              session._cache_path(path.resolve())):
+              cache._cache_path(path.resolve())):
         assert stat.S_IMODE(p.stat().st_mode) == 0o600, p
 
 

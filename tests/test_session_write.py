@@ -7,6 +7,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,7 +121,8 @@ def test_the_fast_path_handles_units_spread_over_several_tables() -> None:
     assert grouped is not None and grouped[0] == old
     spliced = T.splice(text, old, {**old, "units": units}, {"units"}, grouped[1])
     assert spliced is not None
-    out, data = spliced
+    out, data, grouping = spliced
+    assert grouping.layout == T.layout(out)
     assert tomllib.loads(out) == data == {**old, "units": units}
     assert list(data["units"]) == list(tomllib.loads(out)["units"])  # file order
     assert "# the Narrator's inline note" in out and "# about the goblins" in out
@@ -154,7 +156,44 @@ def test_a_table_without_comments_is_written_without_tomlkit(tmp_path: Path,
 
 def test_a_new_sessions_text_is_laid_out_as_tomlkit_lays_it_out(tmp_path) -> None:
     """session new writes its file without importing tomlkit (~5 ms): the same bytes."""
-    from d2d_cli import session
+    from d2d_cli.session import fresh
 
-    data = session._fresh(tmp_path / "s.toml", seed=7).data
-    assert session._fresh_text(data) == session._fresh_tomlkit(data)
+    data = fresh._fresh(tmp_path / "s.toml", seed=7).data
+    assert fresh._fresh_text(data) == fresh._fresh_tomlkit(data)
+
+
+def _roster(n: int) -> dict[str, dict[str, object]]:
+    return {f"Goblin {i}": {"kind": "unit", "body": "2x1", "move": i % 7,
+                            "conditions": {"fatigue": i % 3 + 1},
+                            "skills": {"Stealth": 1}} for i in range(n)}
+
+
+def test_a_write_cuts_only_the_chunks_it_changes(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 4: after the first write (which verifies the file's grouping once),
+    a write on a 300-unit session cuts only the text it re-renders — never the whole
+    file — and the layout it leaves in the cache is the new file's own."""
+    from d2d_cli.session import cache
+
+    path = tmp_path / "big.toml"
+    session.create(path, seed=3)
+    with session.edit(path, "setup") as tx:
+        tx.put("units", _roster(300))
+    cut: list[int] = []
+    real_split = T.split
+    monkeypatch.setattr(T, "split", lambda text: cut.append(len(text)) or real_split(text))
+    for n in range(4):
+        with session.edit(path, f"change {n}") as tx:
+            units = tx.data["units"]
+            units[f"Goblin {n * 50}"]["conditions"]["fatigue"] = 5
+            units[f"Goblin {n * 50 + 7}"]["move"] = 9
+            if n == 2:
+                del units["Goblin 3"]  # a unit removed: its chunks dropped
+            tx.put("units", units)
+        text = path.read_text(encoding="utf-8")
+        assert cut and max(cut) < len(text) // 50, (max(cut), len(text))
+        cut.clear()
+        slots = cache._cache_read(path.resolve())
+        grouping = cache.unpack(slots[0][2])
+        assert grouping is not None and grouping.layout == T._layout(real_split(text))
+        assert tomllib.loads(text)["units"] == units

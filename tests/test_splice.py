@@ -54,7 +54,8 @@ def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
     assert grouped is not None and grouped[0] == old
     spliced = splicing.splice(text, old, new, changed, grouped[1])
     assert spliced is not None, "the fast path was not taken"
-    out, data = spliced
+    out, data, grouping = spliced
+    assert grouping.layout == splicing.layout(out)  # the next write cuts nothing again
     assert tomllib.loads(out) == data == new
     assert out.startswith("# my campaign\n")
     if "clock" not in changed:  # an unchanged table keeps its bytes, comment included
@@ -68,7 +69,7 @@ def test_an_emptied_table_keeps_its_bare_header() -> None:
            "clock": {"value": 2}}
     new = {**old, "units": {}}
     text = _text({"units": old["units"], "clock": old["clock"]})
-    out, data = splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1])
+    out, data, _ = splicing.splice(text, old, new, {"units"}, splicing.groups(text)[1])
     assert tomllib.loads(out) == data == new
     assert "[units]\n" in out and "[clock]\n# ticks down at night\n" in out
     commented = text.replace("[units.Ogre]\n", "[units.Ogre]\n# my ogre\n")
@@ -100,7 +101,51 @@ def test_splice_rewrites_arrays_of_tables_in_place(units: dict[str, Any], old_w:
     changed = {"weather"} if new_w != old_w else set()
     spliced = splicing.splice(text, old, new, changed, grouped[1])
     assert spliced is not None, "the fast path was not taken"
-    out, data = spliced
+    out, data, grouping = spliced
+    assert grouping.layout == splicing.layout(out)  # the next write cuts nothing again
     assert tomllib.loads(out) == data == new
     units_text = text[text.index("[units"):text.index("[weather")]
     assert units_text in out  # the unchanged table keeps its bytes
+
+
+def _commented(text: str, where: int) -> str:
+    """A hand-written comment under the ``where``-th ``[units.…]`` header (if any), so
+    the tomlkit merge of a commented group is taken too."""
+    heads = [i for i in range(len(text)) if text.startswith("\n[units.", i)]
+    if not heads:
+        return text
+    at = text.index("\n", heads[where % len(heads)] + 1) + 1
+    return text[:at] + "# by hand\n" + text[at:]
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(STATE, st.lists(st.tuples(NEW_STATE, st.sets(st.sampled_from(["units", "tasks",
+                                                                        "clock"]))),
+                       min_size=1, max_size=4), st.integers(0, 5))
+def test_a_chain_of_writes_is_byte_identical_to_the_old_writer(
+        old: dict[str, Any], edits: list[tuple[dict[str, Any], set[str]]],
+        comment: int) -> None:
+    """Issue 26 item 4: the splice now finds the changed chunks through the layout the
+    last write (or the verification) left, cutting only what it re-renders; on a chain
+    of writes its text is the old splice's, byte for byte, and so is its data, and the
+    layout it hands on is the new text's own."""
+    from tests.splice_before import splice as splice_before
+
+    old = {"schema": 1, **old}
+    text = _commented(_text({k: v for k, v in old.items() if k != "schema"}), comment)
+    grouped = splicing.groups(text)
+    assert grouped is not None and grouped[0] == old
+    grouping = grouped[1]
+    for other, keys in edits:
+        new = {**old, **{k: other[k] for k in keys}}
+        changed = {k for k in keys if new[k] != old[k]}
+        was = splice_before(text, old, new, changed, grouping.root)
+        now = splicing.splice(text, old, new, changed, grouping)
+        if was is None:
+            assert now is None
+            return  # the whole-document path: the same code before and after
+        assert now is not None
+        assert now[0] == was[0] and now[1] == was[1] == new
+        assert list(now[1]) == list(was[1])  # file order too
+        text, old, grouping = now
+        assert grouping.layout == splicing.layout(text)

@@ -94,7 +94,7 @@ def export(t: Target, name: str, fmt: str = "toml") -> Exported:
         view = {**to_json(ch.sheet(unit, t.options(data))),
                 "crits": list(unit.extra.get("crits", []))}
         text = sheet.svg(view) if fmt == "svg" else sheet.html(view)
-    return Exported(unit.name, fmt, "", len(text), text)
+    return Exported(unit.name, fmt, "", len(text.encode("utf-8")), text)  # as written
 
 
 def write(exported: Exported, path: Path, *, force: bool = False) -> Exported:

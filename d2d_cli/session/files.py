@@ -26,6 +26,11 @@ from d2d_cli.errors import D2DError, SessionError, fault
 DEFAULT_LOCK_TIMEOUT_S = 15.0
 
 
+def real(path: Path | str) -> Path:
+    """Symlinks are written through: every file d2d keeps is beside the real file."""
+    return Path(os.path.realpath(path))
+
+
 def lock_timeout() -> float:
     """``$D2D_LOCK_TIMEOUT`` seconds (default 15); anything but a finite number ≥ 0 is
     refused rather than read as "wait forever"."""

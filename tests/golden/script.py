@@ -1,9 +1,10 @@
-"""The Combat #1 transcript: every d2d command with ``--json`` on one seeded session.
+"""The Combat #1 transcript: every leaf d2d command, with ``--json``, on one seeded session.
 
 Issue 9 asks that a redesign leave every command's JSON byte-identical; this script
 runs the same command lines against a fresh session and returns each envelope, with
 the session folder and timestamps normalised. ``tests/test_golden.py`` compares the
-result with ``combat1.jsonl``; after a deliberate change of behaviour, regenerate with
+result with ``combat1.jsonl``, and walks the Click command tree to fail for any leaf
+command no line runs; after a deliberate change of behaviour, regenerate with
 
     .venv/bin/python -m tests.golden.script > tests/golden/combat1.jsonl
 
@@ -97,12 +98,80 @@ unit add Mage --body 6x1 --mind 7x1 --will 6x1 --speed 3x0 --skill Fire=2
 unit power Mage use Fire --effect 3 --area 2 --continuous --price fatigue
 unit power Mage upkeep
 status
+scale area 4 --reading formula
+char list
+char award Rook --cp 1
+char feat Rook
+char unlearn Rook 'Pick Lock'
+char downtime
+char export Rook --format json -o -
+char export Rook --format toml -o {tmp}/rook.toml
+char import {tmp}/rook.toml --rename Rook2
+unit heal 'Goblin Scout' --crit 1 --days 2
+unit place Archer E7 NE
+unit situation Archer --cover 50 --range 3 --vs 'Goblin Scout'
+unit interrupt 'Goblin Scout' Archer
+unit act 'Goblin Scout' interact Archer
+unit respond Archer --no-action
+unit free Thief
+unit leave Thief
+--seed 3 roll 'd20 + 5 vs 15 per 5'
+odds conflict fate 7S^ --level-b 2
+odds hits 5 --level 2 --rival-level 1 --vs 2x1
+odds die d10
+odds weather
+odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
+oracle 'Is the guard asleep?' --likely
+npc plan 'Goblin Skirmisher'
+npc turn 'Goblin Skirmisher'
+board
+session undo
+session redo
+session path
+session new friday
+session use friday
+session list
+--seed 1 sim combat1 --runs 2 --workers 1
+play <<< fate status ;; unit list
+tour
 """
+
+
+# The two commands that print for people only (they take no --json): their output is
+# recorded as one JSON string. ``play`` reads its lines from stdin: the text after
+# " <<< " on a line, " ;; " between lines. "{tmp}" is the transcript's own folder.
+NO_JSON = ("play", "tour")
+_STDIN = " <<< "
 
 
 def _normalise(text: str, folder: Path) -> str:
     text = text.replace(str(folder), "<tmp>")
-    return re.sub(r'"(at|created)": "[^"]+"', r'"\1": "<time>"', text)
+    # The tour's throwaway folder (tempfile.mkdtemp): a new name every run.
+    text = re.sub(re.escape(tempfile.gettempdir()) + r"/d2d-tour-\w+", "<tour>", text)
+    text = re.sub(r'"(at|created)": "[^"]+"', r'"\1": "<time>"', text)
+    # The time of a journal entry as a person reads it (the tour's session log).
+    return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", "<time>", text)
+
+
+def recorded(line: str, exit_code: int, stdout: str, folder: Path) -> str:
+    """A line of combat1.jsonl: the line, its exit code, and its JSON envelope (or any
+    other output as one JSON string)."""
+    text = stdout.strip()
+    if not text:
+        text = json.dumps({"exit": exit_code})
+    elif "\n" in text:
+        text = json.dumps(text, ensure_ascii=False)
+    return f"{line}\t{exit_code}\t{_normalise(text, folder)}"
+
+
+def argv_of(line: str, folder: Path, *, as_json: bool = True) -> tuple[list[str], str | None]:
+    """The arguments after ``d2d --session FILE`` for one transcript line (``--json``
+    added where the command takes it), and its stdin."""
+    line, _, stdin = line.partition(_STDIN)
+    words = shlex.split(line.replace("{tmp}", str(folder)))
+    if as_json and not any(w in NO_JSON for w in words):
+        words.append("--json")
+    return words, (stdin.replace(" ;; ", "\n") + "\n" if stdin else None)
 
 
 def transcript() -> list[str]:
@@ -115,11 +184,17 @@ def transcript() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         session = folder / "combat1.toml"
+        # The human output of play and the tour is as wide, and as plain, on every
+        # machine: 80 columns, none of the variables Rich reads to style a pipe.
+        environ: dict[str, str | None] = {
+            "D2D_DATA_DIR": str(folder / "data"), "COLUMNS": "80",
+            **dict.fromkeys(("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+                             "JUPYTER_COLUMNS", "NO_COLOR"))}
         for line in LINES.strip().splitlines():
-            argv = ["--session", str(session), *shlex.split(line), "--json"]
-            res = runner.invoke(app, argv, env={"D2D_DATA_DIR": str(folder / "data")})
-            stdout = res.stdout.strip() or json.dumps({"exit": res.exit_code})
-            out.append(f"{line}\t{res.exit_code}\t{_normalise(stdout, folder)}")
+            words, stdin = argv_of(line, folder)
+            res = runner.invoke(app, ["--session", str(session), *words], env=environ,
+                                input=stdin)
+            out.append(recorded(line, res.exit_code, res.stdout, folder))
     return out
 
 

@@ -25,7 +25,8 @@ from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, 
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
-from d2d_cli.rules.deck.advantage import ADVANTAGE, NORMAL, Standing, keep
+from d2d_cli.rules.deck import advantage
+from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 from d2d_cli.rules.deck.fate import Revealer
 
@@ -360,11 +361,8 @@ def check_level(level: int, what: str) -> int:
     return level
 
 
-# A side's view of an outcome, best first: a win, both win, neither, a loss (docs/rules.md
-# "Advantage"). "rank" (same approach, no cards to compare) counts as neither.
-_VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
-          "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
-OUTCOME_VALUE = _VALUE  # read by odds conflict, which keeps the same card
+# A side's view of an outcome, best first (the Advantage rule's: rules.deck.advantage).
+OUTCOME_VALUE = advantage.OUTCOME_VALUE
 _ROYAL_HIT = 11  # A, K, Q, J always score a Hit (001 l.836): above any 2–10
 
 
@@ -503,6 +501,55 @@ def _range_of(terms: Terms, sit: Situation) -> int | None:
     return None if got is None else int(got)
 
 
+def _fate(reveal: Revealer | None, by_color: bool) -> Card:
+    """The next Fate card of a side; an NPC's Fate is turned the way its colour says
+    (000 l.420) under ``[rules] fate_orientation = "color"``."""
+    assert reveal is not None, "a reveal needs a revealer"
+    card = reveal()
+    return card.flipped(card.color == "black") if by_color else card
+
+
+def _cover_target(ask: ConflictAsk, reveal: Revealer | None) -> CoverTarget | None:
+    """The cover-target reveal, first of all (001 l.718–720 "Reveal Fate IF Suit match
+    THEN Target is the obstacle"): only the card's suit counts."""
+    sit = ask.situation
+    if not ask.obstacles:
+        return None
+    assert sit.cover is not None and reveal is not None
+    card = reveal()
+    hit = ask.obstacles.get(card.suit) if card.suit is not None else None
+    return CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
+
+
+def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
+                by_color: bool) -> tuple[list[_Option], tuple[Card, ...]]:
+    """A side's candidates: its own approach or card (a ``fate`` side's revealed card),
+    then one more Fate card for Advantage or Disadvantage (000 l.423–424); and the Fate
+    cards revealed for it."""
+    shown: list[Card] = []
+    if spec.source == "fate":
+        shown.append(_fate(reveal, by_color))
+        opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
+    else:
+        assert spec.approach is not None
+        opts = [_Option(spec.approach, spec.card,
+                        spec.card.code if spec.card else spec.approach)]
+    for _ in range(extra):
+        card = _fate(reveal, by_color)
+        shown.append(card)
+        opts.append(_Option(approach_of(card), card, card.code))
+    return opts, tuple(shown)
+
+
+def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
+          shown: tuple[Card, ...]) -> Side:
+    """The side as resolved: candidate ``k`` kept, the other set aside."""
+    aside = [o.label for n, o in enumerate(opts) if n != k]
+    return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
+                fighter.unit, fighter.skill, fighter.skill_level, shown,
+                aside[0] if aside else None)
+
+
 def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     """Resolve a conflict. ``reveal`` gives every Fate card, in this order: the
     cover-target card, then side A's, then side B's (a ``fate`` side's card, then the
@@ -510,68 +557,19 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     :attr:`ConflictAsk.reveals`."""
     m, sit = ask.matchup, ask.situation
     by_color = ask.fate_orientation == "color"
-
-    def fate() -> Card:
-        assert reveal is not None, "a reveal needs a revealer"
-        card = reveal()
-        # An NPC's Fate is turned the way its colour says (000 l.420).
-        return card.flipped(card.color == "black") if by_color else card
-
-    cover = None
-    if ask.obstacles:
-        assert sit.cover is not None and reveal is not None
-        card = reveal()  # only its suit counts
-        hit = ask.obstacles.get(card.suit) if card.suit is not None else None
-        cover = CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
-        if hit is not None:
-            return Redirected("obstacle", hit, cover,
-                              reveal.reshuffled if reveal is not None else False)
-
-    def options(spec: SideSpec, extra: int) -> tuple[list[_Option], tuple[Card, ...]]:
-        shown: list[Card] = []
-        if spec.source == "fate":
-            shown.append(fate())
-            opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
-        else:
-            assert spec.approach is not None
-            opts = [_Option(spec.approach, spec.card,
-                            spec.card.code if spec.card else spec.approach)]
-        for _ in range(extra):
-            card = fate()
-            shown.append(card)
-            opts.append(_Option(approach_of(card), card, card.code))
-        return opts, tuple(shown)
-
-    opts_a, shown_a = options(m.a, sit.advantage_a.extra)
-    opts_b, shown_b = options(m.b, sit.advantage_b.extra)
-    pairs = [(i, j) for i in range(len(opts_a)) for j in range(len(opts_b))]
-    chooser, mode = "a", NORMAL
-    if len(opts_a) > 1 and len(opts_b) > 1:  # opposite modes: both favour the same side
-        chooser = "a" if sit.advantage_a.mode == ADVANTAGE else "b"
-        mode = ADVANTAGE
-    elif len(opts_b) > 1:
-        chooser, mode = "b", sit.advantage_b.mode
-    elif len(opts_a) > 1:
-        mode = sit.advantage_a.mode
-
-    def value(pair: tuple[int, int]) -> tuple[int, int]:
-        oa, ob = opts_a[pair[0]], opts_b[pair[1]]
-        outcome, _ = _pair(oa, ob, sit, ask.reading, ask.level_bonus)
-        mine = oa if chooser == "a" else ob
-        return _VALUE[chooser][outcome], hit_value(mine.card)
-
-    i, j = pairs[keep(pairs, mode, value)]
+    cover = _cover_target(ask, reveal)
+    if cover is not None and cover.target is not None:
+        return Redirected("obstacle", cover.target, cover,
+                          reveal.reshuffled if reveal is not None else False)
+    opts_a, shown_a = _candidates(m.a, sit.advantage_a.extra, reveal, by_color)
+    opts_b, shown_b = _candidates(m.b, sit.advantage_b.extra, reveal, by_color)
+    i, j = advantage.keep_conflict(
+        opts_a, opts_b, (sit.advantage_a.mode, sit.advantage_b.mode),
+        lambda oa, ob: _pair(oa, ob, sit, ask.reading, ask.level_bonus)[0],
+        lambda o: hit_value(o.card))
     outcome, broken = _pair(opts_a[i], opts_b[j], sit, ask.reading, ask.level_bonus)
-
-    def side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
-             shown: tuple[Card, ...]) -> Side:
-        aside = [o.label for n, o in enumerate(opts) if n != k]
-        return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
-                    fighter.unit, fighter.skill, fighter.skill_level, shown,
-                    aside[0] if aside else None)
-
-    a = side(m.a, sit.a, opts_a, i, shown_a)
-    b = side(m.b, sit.b, opts_b, j, shown_b)
+    a = _side(m.a, sit.a, opts_a, i, shown_a)
+    b = _side(m.b, sit.b, opts_b, j, shown_b)
     from d2d_cli.rules.combat import remembered
 
     effects_b, notes = remembered.trim(

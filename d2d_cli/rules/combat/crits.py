@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -481,21 +481,16 @@ class CritAsk:
 
 def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
          opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
-    """The whole Crit (001 l.878–955): the Damage Deck of the types, the first card of a
-    matching type (from the session's virtual deck, or ``ask.cards`` drawn at the table)
-    gives the location, the armor found there cancels the Power, the Hits turn the card,
-    and with a target the Crit is placed on the unit. ``data`` is the session's data
-    (read, never changed: the sections to write are in ``Crit.changes``);
+    """The whole Crit (001 l.878–955), in its steps: the Power (:func:`_power`), the
+    card source (:func:`_source`), the location (:func:`_locate`) and the rating against
+    the armor found there (:func:`_rate`), the Damage Modifiers (:func:`_modifiers`),
+    the severity and light damage (:func:`_harm`), and with a target the placement
+    (:func:`_land`). Under ``[rules] hit_location = "000"`` the rating comes first: it
+    is the size of the Damage Stack the location is found in. ``data`` is the session's
+    data (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
-    mortal_rule = opts.mortal_wound
     units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
-    wielder = find(units, ask.by) if ask.by is not None else None
-    if wielder is not None and ask.power is not None:
-        raise BadInput("--by reads the stat of a --weapon formula; --power needs no unit")
-    stat, stat_from = wielder_stat(ask.weapon, ask.stat, wielder)
-    power = power_rating(ask.power, ask.weapon, stat)
-    power_from = (f"--power {ask.power}" if ask.power is not None else
-                  f"{ask.weapon} with {stat_from}" if stat_from else f"--weapon {ask.weapon}")
+    power, power_from, wielder = _power(ask, units)
     deck, wanted = parse_types(ask.types)
     check_hits(ask.hits)
     check_difficulty(ask.difficulty, opts)
@@ -506,111 +501,210 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     unit = alive(find(units, ask.target)) if ask.target is not None else None  # issue 27
     if armor is None and unit is not None:
         armor = unit_armor(unit, ch)
-
-    changes: dict[str, Any] = {}
-    limit = len(deck_cards(deck, ch))
-    reshuffled = new_deck = False
-    draw_more: Callable[[], str]
-    if given is not None:
-        queue = TableCards(given)
-        draw_more = queue
-    else:
-        assert new_rng is not None, "the virtual deck needs the session's random source"
-        rng = new_rng()
-        state = dict(data.get("damage", {}))
-        decks = dict(state.get(ch.kind, {}))
-        pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
-        draw_more = lambda: pile.take(rng)  # noqa: E731
+    source = _source(given, data, ch, deck, new_rng)
     gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
-    spec = damage_table()["decks"][deck]
-    stack: list[str] = []
-    if opts.hit_location == "000":
-        # 000 l.508–509 Weapon Damage (against the Difficulty, or the Power alone), then
-        # the Damage Stack of that many cards (l.518–519); armor reduces (l.529).
-        against = _difficulty(ask, unit) if opts.weapon_damage == "difficulty" else None
-        bonus, added = compare(power, against), bonus_hits(power, against)
-        total = ask.hits + added
-        stack = damage_stack(draw_more, total, wanted)
-        card, skipped = stack[0], list[str]()
-    else:
-        found, skipped = find_crit(draw_more, wanted, limit)
-        if found is None:
-            want = ", ".join(wanted) or "any type"
-            raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
-                           "table and give every card drawn, in order, with --card")
-        card = found
+    first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
+    card, skipped, stack = _locate(source.draw, wanted, len(deck_cards(deck, ch)),
+                                   first.total if first is not None else None)
     type_, location = card.split("@")
     worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    rated = first or _rate(ask, power, unit, worn, opts)
+    modded = _modifiers(rated.total, ask.damage, gear, worn, location, type_, wanted, ch,
+                        opts)
+    spec = damage_table()["decks"][deck]
+    harm = _harm(rated.total, modded, stack, wanted, spec["light"], unit, source.draw, opts)
+    changes: dict[str, Any] = {}
+    reshuffled = source.close(changes)
+    mortal, count, placed = _land(unit, units, card, deck, location, harm, modded,
+                                  opts.mortal_wound, changes)
+    where = ch.names()[location]
+    return Crit(
+        power=str(power), armor=str(worn) if worn is not None else None,
+        armor_source=armor.source if worn is not None and armor is not None else None,
+        armor_scope=scope, bonus=rated.bonus, bonus_unarmored=compare(power, None).total,
+        bonus_hits=rated.added, hits_before=ask.hits, hits=harm.total, deck=deck,
+        deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
+        location=location, location_name=where, skipped=tuple(skipped),
+        severity=harm.severity.level, rotations=harm.severity.rotations,
+        mortal_wound=mortal, mortal_rule=opts.mortal_wound, crit_count=count,
+        light_damage=harm.light, table_mode=given is not None, reshuffled=reshuffled,
+        new_deck=source.new_deck, target=placed,
+        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit, where)},
+        changes=changes, wielder=wielder.name if wielder is not None else None,
+        summary=(f"Crit {card} → {where} {harm.severity.level.capitalize()}"
+                 if harm.crit else f"no Crit ({card})")
+        + (f" on {unit.name}" if unit else ""),
+        damage_modifiers=modded, flipped=harm.flipped, rated_against=opts.weapon_damage,
+        stack=tuple(harm.stack), hit_location=opts.hit_location,
+    )
+
+
+def _power(ask: CritAsk, units: dict[str, Unit]) -> tuple[Stat, str, Unit | None]:
+    """The Power Rating and where it came from (001 l.918–920 "Stat - Rating may include
+    a Stat: Body+2 with Body:4x1 = Power Rating:6x1"): ``--power``, or a ``--weapon``
+    formula with ``--stat`` or the ``--by`` wielder's stat. Returns (power, from,
+    wielder)."""
+    wielder = find(units, ask.by) if ask.by is not None else None
+    if wielder is not None and ask.power is not None:
+        raise BadInput("--by reads the stat of a --weapon formula; --power needs no unit")
+    stat, stat_from = wielder_stat(ask.weapon, ask.stat, wielder)
+    power = power_rating(ask.power, ask.weapon, stat)
+    power_from = (f"--power {ask.power}" if ask.power is not None else
+                  f"{ask.weapon} with {stat_from}" if stat_from else f"--weapon {ask.weapon}")
+    return power, power_from, wielder
+
+
+class _Source(NamedTuple):
+    """Where the damage cards come from: ``draw`` gives the next one; ``close`` puts
+    the session's deck into the changes (or refuses table cards never read) and says
+    whether the deck was reshuffled."""
+
+    draw: Callable[[], str]
+    close: Callable[[dict[str, Any]], bool]
+    new_deck: bool
+
+
+def _source(given: list[str] | None, data: Mapping[str, Any], ch: Chart, deck: str,
+            new_rng: Callable[[], random.Random] | None) -> _Source:
+    """001 l.892 "Find Deck with matching Damage Types. Draw until you find matching a
+    Type": the cards drawn at the table (``--card``, in order) or the session's virtual
+    Damage Deck of the types (shuffled anew when there is none)."""
+    if given is not None:
+        queue = TableCards(given)
+
+        def finish(_: dict[str, Any]) -> bool:
+            queue.finish()
+            return False
+
+        return _Source(queue, finish, False)
+    assert new_rng is not None, "the virtual deck needs the session's random source"
+    rng = new_rng()
+    state = dict(data.get("damage", {}))
+    decks = dict(state.get(ch.kind, {}))
+    pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
+
+    def keep(changes: dict[str, Any]) -> bool:
+        decks[deck] = pile.to_state()
+        state[ch.kind] = decks
+        changes["damage"] = state
+        return pile.reshuffled
+
+    return _Source(lambda: pile.take(rng), keep, new_deck)
+
+
+def _locate(draw: Callable[[], str], wanted: list[str], limit: int,
+            stack_size: int | None) -> tuple[str, list[str], list[str]]:
+    """The card that gives the location: (card, skipped, Damage Stack). 001 l.892–894
+    "Crit Location - … Draw until you find matching a Type" (:func:`find_crit`); under
+    ``[rules] hit_location = "000"`` (``stack_size`` given) 000 l.518–519: the Damage
+    Stack of that many cards, its first matching card moved to the top
+    (:func:`damage_stack`)."""
+    if stack_size is not None:
+        stack = damage_stack(draw, stack_size, wanted)
+        return stack[0], [], stack
+    found, skipped = find_crit(draw, wanted, limit)
+    if found is None:
+        want = ", ".join(wanted) or "any type"
+        raise BadInput(f"no damage card matching {want} was drawn: keep drawing at the "
+                       "table and give every card drawn, in order, with --card")
+    return found, skipped, []
+
+
+class _Rated(NamedTuple):
+    bonus: Bonus  # the comparison of the Power with what it meets
+    added: int  # the Hits it adds (never more than against no armor)
+    total: int  # the Hits before the Damage Modifiers
+
+
+def _rate(ask: CritAsk, power: Stat, unit: Unit | None, worn: Stat | None,
+          opts: Options) -> _Rated:
+    """The Hits the Power adds. 001 l.906–936 "Crits: Rating": against the armor worn at
+    the location (``[rules] armor = "rating"``; under "reduce" the armor is a Damage
+    Modifier instead, and so always under 000's Damage Stack); ``[rules] weapon_damage
+    = "difficulty"``: against the target's Difficulty (000 l.508–509)."""
+    against: Stat | None
+    if opts.weapon_damage == "difficulty":
+        against = _difficulty(ask, unit)
+    elif opts.armor == "rating" and opts.hit_location != "000":
+        against = worn
+    else:
+        against = None
+    added = bonus_hits(power, against)
+    return _Rated(compare(power, against), added, ask.hits + added)
+
+
+def _modifiers(total: int, damage: DamageAsk, gear: Gear, worn: Stat | None,
+               location: str, type_: str, wanted: list[str], ch: Chart,
+               opts: Options) -> Modified | None:
+    """The Damage Modifiers (000 l.520–533: ``damage.modify``), when there are any: the
+    ones typed, the target's gear, and the armor worn when it reduces the Damage
+    (``[rules] armor = "reduce"``, or 000's Damage Stack, l.529)."""
     reduce = opts.armor == "reduce" or opts.hit_location == "000"
-    if opts.hit_location != "000":
-        against = worn if opts.armor == "rating" else None  # "reduce": a Damage Modifier
-        if opts.weapon_damage == "difficulty":
-            against = _difficulty(ask, unit)
-        bonus, added = compare(power, against), bonus_hits(power, against)
-        total = ask.hits + added
-    modded = None
-    if ask.damage.given or gear != Gear() or (worn is not None and reduce):
-        modded = modify(total, location=location, location_name=ch.names()[location],
-                        types=tuple(wanted) or (type_,), gear=gear, ask=ask.damage,
-                        locations=tuple(ch.names()), armor=worn if reduce else None)
+    if not (damage.given or gear != Gear() or (worn is not None and reduce)):
+        return None
+    return modify(total, location=location, location_name=ch.names()[location],
+                  types=tuple(wanted) or (type_,), gear=gear, ask=damage,
+                  locations=tuple(ch.names()), armor=worn if reduce else None)
+
+
+class _Harm(NamedTuple):
+    severity: Severity
+    crit: bool  # whether the location card is a Crit
+    light: tuple[str, ...]  # the light damage placed as Conditions
+    flipped: tuple[str, ...]  # the cards drawn for light damage flipped to Crits
+    total: int  # the Hits after the Damage Modifiers
+    stack: list[str]  # 000's Damage Stack, top first (001: empty)
+
+
+def _harm(total: int, modded: Modified | None, stack: list[str], wanted: list[str],
+          light_key: str, unit: Unit | None, draw: Callable[[], str],
+          opts: Options) -> _Harm:
+    """What the Hits do. 001 l.951–955 "Severity - … Rotate - For each Hit > 1, rotate
+    the card … to the next Severity level", the Hits past Extreme light damage (l.1003);
+    under 000's Damage Stack the Modifiers add or remove cards "from the bottom" (000
+    l.523) and the stack rotates the card (:func:`harm_000`, l.535–541). Light damage on
+    a stat at 0 flips to a Crit, one more card drawn each (001 l.946–947)."""
     try:
         if opts.hit_location == "000":
             left = modded.damage if modded is not None else total
-            # "You add/reduce from the bottom of the Damage Stack" (l.523)
-            stack = stack[:left] + [draw_more() for _ in range(left - len(stack))]
-            sev, crit_here, light = harm_000(stack, wanted, spec["light"])
+            stack = stack[:left] + [draw() for _ in range(left - len(stack))]
+            sev, crit_here, light = harm_000(stack, wanted, light_key)
             total = left
         else:
             total = modded.damage if modded is not None else total
             sev = severity(total) if total else Severity("none", 0, 0)
             crit_here = total > 0
-            light = (spec["light"],) * sev.remaining
+            light = (light_key,) * sev.remaining
         flips = flipped_count(unit, light) if unit is not None and total else 0
         light = light[:len(light) - flips]
-        flipped = tuple(draw_more() for _ in range(flips))
+        flipped = tuple(draw() for _ in range(flips))
     except OutOfCards:
         raise BadInput("more damage cards are needed (the Damage Stack, or a light damage "
                        "flipped to a Crit on a stat at 0, 001 l.946–947): give every card "
                        "drawn with --card, in order") from None
-    if given is not None:
-        queue.finish()
-    else:
-        decks[deck] = pile.to_state()
-        state[ch.kind] = decks
-        changes["damage"] = state
-        reshuffled = pile.reshuffled
-    crits_now = int(crit_here) + len(flipped)
+    return _Harm(sev, crit_here, light, flipped, total, stack)
+
+
+def _land(unit: Unit | None, units: dict[str, Unit], card: str, deck: str,
+          location: str, harm: _Harm, modded: Modified | None, mortal_rule: str,
+          changes: dict[str, Any]) -> tuple[bool | None, int | None, Placed | None]:
+    """The Mortal Wound (000 l.540 "IF 4 or more Crits", ``[rules] mortal_wound``) and,
+    with a target, the Crit placed on it (001 l.1001 "Crits - Place any Crits on
+    Target") and the Damage Modifiers paid (:func:`_pay`). Returns (mortal, the target's
+    Crits counting these, what was placed)."""
+    crits_now = int(harm.crit) + len(harm.flipped)
     count = len(unit.extra.get("crits", [])) + crits_now if unit is not None else None
-    mortal = mortal_wound(mortal_rule, total, count) if crit_here else False
+    mortal = mortal_wound(mortal_rule, harm.total, count) if harm.crit else False
     placed = None
     if unit is not None:
-        if crit_here or light or flipped:
+        if harm.crit or harm.light or harm.flipped:
             placed = place(unit, card=card, deck=deck, location=location,
-                           severity=sev.level, mortal=bool(mortal), light=light,
-                           flipped=flipped, crit=crit_here)
+                           severity=harm.severity.level, mortal=bool(mortal),
+                           light=harm.light, flipped=harm.flipped, crit=harm.crit)
         if modded is not None:
             _pay(unit, modded)
         changes["units"] = roster_state(units)
-    return Crit(
-        power=str(power), armor=str(worn) if worn is not None else None,
-        armor_source=armor.source if worn is not None and armor is not None else None,
-        armor_scope=scope, bonus=bonus, bonus_unarmored=compare(power, None).total,
-        bonus_hits=added, hits_before=ask.hits, hits=total, deck=deck,
-        deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
-        location=location, location_name=ch.names()[location], skipped=tuple(skipped),
-        severity=sev.level, rotations=sev.rotations, mortal_wound=mortal,
-        mortal_rule=mortal_rule, crit_count=count, light_damage=light,
-        table_mode=given is not None, reshuffled=reshuffled, new_deck=new_deck,
-        target=placed,
-        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit,
-                                                           ch.names()[location])},
-        changes=changes, wielder=wielder.name if wielder is not None else None,
-        summary=(f"Crit {card} → {ch.names()[location]} {sev.level.capitalize()}"
-                 if crit_here else f"no Crit ({card})")
-        + (f" on {unit.name}" if unit else ""),
-        damage_modifiers=modded, flipped=flipped, rated_against=opts.weapon_damage,
-        stack=tuple(stack), hit_location=opts.hit_location,
-    )
+    return mortal, count, placed
 
 
 def _armor_from(worn: Stat | None, armor: Armor | None, scope: str | None,

@@ -204,33 +204,49 @@ def modify(damage: int, *, location: str, location_name: str, types: tuple[str, 
         screen_left = screen - stopped
     if armor is not None and armor.level and left:
         step("armor", f"Armor {armor} at {location_name}", -armor.level)
-    shield, covers = gear.shield, gear.shield_covers
-    if ask.shield is not None:
-        shield, covers = _shield(ask.shield, locations)
-    elif shield is not None:  # the gear's, written by hand: a Shield covers something
-        bad = [c for c in covers if c not in locations]
-        if bad or not covers:
-            raise BadInput(f"[units.NAME.gear] shield_covers: {', '.join(bad) or 'no location'}"
-                           f" — a Shield covers some of {', '.join(locations)} (000 l.530)")
+    shield, covers = _shield_of(gear, ask, locations)
     if shield is not None and location in covers and left:
         step("shield", f"Shield {shield} covers {location_name}", -shield)
     item = None
-    if ask.item is not None and left:
-        where = gear.items.get(ask.item) if gear.items else None
-        if gear.items and ask.item not in gear.items:
-            raise RuleViolation(f"--item-damage {ask.item}: no such Item in the gear "
-                                f"(items: {', '.join(gear.items)})")
-        if where is not None and where != location and strict:
-            raise RuleViolation(f"--item-damage {ask.item}: it is at {where}, not in the Hit "
-                                f"Location {location_name} (000 l.531)")
-        if where is None or where == location:
-            item = ask.item
-            step("item", f"Item Damage: {item} Damaged +1", -1)
+    if ask.item is not None and left and _item_here(ask.item, gear, location,
+                                                    location_name, strict):
+        item = ask.item
+        step("item", f"Item Damage: {item} Damaged +1", -1)
     spent = 0
     if ask.luck and left:
         spent = min(ask.luck, left)
         step("luck", f"Luck: {spent} Character Point(s)", -spent)
     return Modified(damage, left, tuple(steps), screen_left, item, spent)
+
+
+def _shield_of(gear: Gear, ask: DamageAsk, locations: tuple[str, ...]
+               ) -> tuple[int | None, tuple[str, ...]]:
+    """The Shield and what it covers (000 l.530): ``--shield`` as typed, else the gear's,
+    written by hand — and a Shield covers something."""
+    if ask.shield is not None:
+        return _shield(ask.shield, locations)
+    shield, covers = gear.shield, gear.shield_covers
+    if shield is not None:
+        bad = [c for c in covers if c not in locations]
+        if bad or not covers:
+            raise BadInput(f"[units.NAME.gear] shield_covers: {', '.join(bad) or 'no location'}"
+                           f" — a Shield covers some of {', '.join(locations)} (000 l.530)")
+    return shield, covers
+
+
+def _item_here(item: str, gear: Gear, location: str, location_name: str,
+               strict: bool) -> bool:
+    """Whether ``--item-damage`` ITEM stops Damage at the Hit Location (000 l.531): an
+    Item of the gear, there (refused elsewhere when ``strict``), or an Item the gear
+    does not place."""
+    where = gear.items.get(item) if gear.items else None
+    if gear.items and item not in gear.items:
+        raise RuleViolation(f"--item-damage {item}: no such Item in the gear "
+                            f"(items: {', '.join(gear.items)})")
+    if where is not None and where != location and strict:
+        raise RuleViolation(f"--item-damage {item}: it is at {where}, not in the Hit "
+                            f"Location {location_name} (000 l.531)")
+    return where is None or where == location
 
 
 def wear(extra: dict[str, Any], mod: Modified) -> None:

@@ -383,34 +383,13 @@ def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, in
                     f"+{n})", "a", 0, "session", effects.PUSH_000), n
 
 
-def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None = None,
-           level: int | None = None, rival_level: int | None = None,
-           difficulty: int | None = None, terms: Terms | None = None,
-           skill: str | None = None, rival_skill: str | None = None,
-           opts: Options = DEFAULTS,
-           use_map: bool = True) -> tuple[Situation, int, str, Unit | None]:
-    """The Levels, the Difficulty and where it came from, and the scoring unit, as
-    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
-    terms = terms or Terms()
-    units: Mapping[str, Unit] = {}
-    if data and data.get("units"):
-        from d2d_cli.rules.units.roster import roster_view
-
-        units = roster_view(data)  # only the units named are built
-    actor = None
-    if by is not None:
-        from d2d_cli.rules.units.roster import find
-
-        actor = find(units, by)
-    rival = _rival(vs, units)
-    if actor is not None and actor is rival:
-        raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
-                       "a Rival (001 l.816 \"Your Level - Rival Level\")")
-    from d2d_cli.rules.combat import remembered
-
-    recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
-    terms, skill = recalled.terms, recalled.skill
+def _difficulty(difficulty: int | None, vs: str | None, rival: Unit | None,
+                units: Mapping[str, Unit], terms: Terms) -> tuple[int, str, Stat | None]:
+    """The Difficulty the Hits are scored against (001 l.816), where it came from, and the
+    Rival's stat when ``--vs`` gives one: ``--difficulty N``, the Rival unit's stat
+    after its conditions, or ``--vs`` as a number or a stat."""
     rival_stat: Stat | None = None
+    source: str
     if difficulty is not None:
         if vs is not None and rival is None:
             raise BadInput("give the Difficulty once: --vs DIFFICULTY or --difficulty N")
@@ -438,6 +417,37 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
         source = f"--vs {vs}"
         if vs is not None and not _NUMBER.fullmatch(vs.strip()):
             rival_stat = parse_stat(vs)
+    return value, source, rival_stat
+
+
+def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None = None,
+           level: int | None = None, rival_level: int | None = None,
+           difficulty: int | None = None, terms: Terms | None = None,
+           skill: str | None = None, rival_skill: str | None = None,
+           opts: Options = DEFAULTS,
+           use_map: bool = True) -> tuple[Situation, int, str, Unit | None]:
+    """The Levels, the Difficulty and where it came from, and the scoring unit, as
+    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
+    terms = terms or Terms()
+    units: Mapping[str, Unit] = {}
+    if data and data.get("units"):
+        from d2d_cli.rules.units.roster import roster_view
+
+        units = roster_view(data)  # only the units named are built
+    actor = None
+    if by is not None:
+        from d2d_cli.rules.units.roster import find
+
+        actor = find(units, by)
+    rival = _rival(vs, units)
+    if actor is not None and actor is rival:
+        raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
+                       "a Rival (001 l.816 \"Your Level - Rival Level\")")
+    from d2d_cli.rules.combat import remembered
+
+    recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
+    terms, skill = recalled.terms, recalled.skill
+    value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
     from d2d_cli.rules.board.derive import field
 
     sit = assess(Who(actor, level, level_option="--level"),

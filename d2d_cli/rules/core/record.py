@@ -112,6 +112,23 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
 _NAMES_TAKEN = frozenset(("self", "_v", "_D", "_F", "_M"))
 
 
+def _field_source(f: Any) -> tuple[str | None, str | None]:
+    """One field in the ``__init__`` :func:`_specialize` writes: its parameter (None for
+    a field not in the signature) and the line of the body that sets it (None: unset)."""
+    if not f.init:
+        if f.default is not MISSING:
+            return None, f"_v[{f.name!r}] = _D[{f.name!r}]"
+        if f.factory is not MISSING:
+            return None, f"_v[{f.name!r}] = _F[{f.name!r}]()"
+        return None, None
+    if f.default is not MISSING:
+        return f"{f.name}=_D[{f.name!r}]", f"_v[{f.name!r}] = {f.name}"
+    if f.factory is not MISSING:
+        return (f"{f.name}=_M",
+                f"_v[{f.name!r}] = _F[{f.name!r}]() if {f.name} is _M else {f.name}")
+    return f.name, f"_v[{f.name!r}] = {f.name}"
+
+
 def _specialize(cls: Any) -> Callable[..., None] | None:
     """An ``__init__`` written out for this class's fields (as ``dataclasses`` writes
     one, but on the first instance rather than at import: ~190 record types stay cheap
@@ -133,28 +150,16 @@ def _specialize(cls: Any) -> Callable[..., None] | None:
             defaults[f.name] = f.default
         if f.factory is not MISSING:
             factories[f.name] = f.factory
-        if not f.init:
-            if f.default is not MISSING:
-                body.append(f"_v[{f.name!r}] = _D[{f.name!r}]")
-            elif f.factory is not MISSING:
-                body.append(f"_v[{f.name!r}] = _F[{f.name!r}]()")
-            continue
-        param = f.name
-        if f.default is not MISSING:
-            param += f"=_D[{f.name!r}]"
-        elif f.factory is not MISSING:
-            param += "=_M"
-        if f.kw_only:
-            keyword.append(param)
-        else:
+        param, line = _field_source(f)
+        if param is not None and not f.kw_only:
             if seen_default and not has_default:
                 return None
             seen_default = seen_default or has_default
             positional.append(param)
-        if f.factory is not MISSING:
-            body.append(f"_v[{f.name!r}] = _F[{f.name!r}]() if {f.name} is _M else {f.name}")
-        else:
-            body.append(f"_v[{f.name!r}] = {f.name}")
+        elif param is not None:
+            keyword.append(param)
+        if line is not None:
+            body.append(line)
     if cls.__record_post__:
         body.append("self.__post_init__()")
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
@@ -179,21 +184,25 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     _generic_init(self, *args, **kwargs)
 
 
+def _by_name(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The positional arguments of a record's init put with the keyword ones, by name."""
+    names: tuple[str, ...] = cls.__record_positional__
+    if len(args) > len(names):
+        raise TypeError(f"{cls.__name__}() takes {len(names)} positional arguments "
+                        f"but {len(args)} were given")
+    if not kwargs:
+        return dict(zip(names, args, strict=False))
+    for name in names[:len(args)]:
+        if name in kwargs:
+            raise TypeError(f"{cls.__name__}() got multiple values for argument {name!r}")
+    kwargs.update(zip(names, args, strict=False))
+    return kwargs
+
+
 def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     if args:
-        names: tuple[str, ...] = cls.__record_positional__
-        if len(args) > len(names):
-            raise TypeError(f"{cls.__name__}() takes {len(names)} positional arguments "
-                            f"but {len(args)} were given")
-        if kwargs:
-            for name in names[:len(args)]:
-                if name in kwargs:
-                    raise TypeError(f"{cls.__name__}() got multiple values for argument "
-                                    f"{name!r}")
-            kwargs.update(zip(names, args, strict=False))
-        else:
-            kwargs = dict(zip(names, args, strict=False))
+        kwargs = _by_name(cls, args, kwargs)
     values = self.__dict__
     used = 0
     for name, init, default, factory in cls.__record_spec__:

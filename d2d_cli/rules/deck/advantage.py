@@ -129,3 +129,54 @@ def reveal_keep(reveal: Callable[[], T], need: int, mode: str,
     choices = list(itertools.combinations(range(count), need))
     pick = keep(choices, mode, lambda idx: score([got[i] for i in idx]))
     return Kept(tuple(got), choices[pick])
+
+
+# --------------------------------------------------------------------------- a Conflict
+
+# A side's view of a Conflict's outcome, best first: a win, both win, neither, a loss
+# (docs/rules.md "Advantage"). "rank" (same approach, no cards to compare) counts as
+# neither. Outcomes as rules.combat.conflict names them.
+OUTCOME_VALUE = {"a": {"a": 3, "both": 2, "tie": 1, "rank": 1, "b": 0},
+                 "b": {"b": 3, "both": 2, "tie": 1, "rank": 1, "a": 0}}
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+def chooser(count_a: int, count_b: int, modes: tuple[str, str]) -> tuple[str, str]:
+    """Who chooses the kept pair of a Conflict, and how: ``(side, mode)``. A side with
+    more than one candidate chooses by its own mode (000 l.423–424: "Use either of the 2
+    Conflict cards" / "Use the worst of the 2"). When both sides have two — one at
+    Advantage, the other at Disadvantage (the same modes cancel, 000 l.600–601) — both
+    choices favour the same side: the side with Advantage keeps the pair best for it."""
+    if count_a > 1 and count_b > 1:
+        return ("a" if modes[0] == ADVANTAGE else "b"), ADVANTAGE
+    if count_b > 1:
+        return "b", modes[1]
+    if count_a > 1:
+        return "a", modes[0]
+    return "a", NORMAL
+
+
+def keep_conflict(options_a: Sequence[A], options_b: Sequence[B], modes: tuple[str, str],
+                  outcome: Callable[[A, B], str],
+                  hit_value: Callable[[A | B], int]) -> tuple[int, int]:
+    """The Advantage rule of a Conflict, "who keeps which card": the indexes of the
+    candidates kept on each side (each side's own card or approach first, then the Fate
+    cards revealed for its Advantage or Disadvantage, in the order revealed).
+
+    The chooser (:func:`chooser`) ranks every pair by its ``outcome`` as the chooser sees
+    it (:data:`OUTCOME_VALUE`: a win, both win, neither, a loss), then by the
+    ``hit_value`` of the chooser's own candidate (the Hits it would score once it wins);
+    it keeps the best pair with Advantage, the worst with Disadvantage, the first pair
+    when they tie (:func:`keep`). ``rules.combat.conflict.resolve`` and
+    ``rules.odds.conflict.conflict_odds`` both keep their cards by this function."""
+    side, mode = chooser(len(options_a), len(options_b), modes)
+    pairs = [(i, j) for i in range(len(options_a)) for j in range(len(options_b))]
+    view = OUTCOME_VALUE[side]
+
+    def value(pair: tuple[int, int]) -> tuple[int, int]:
+        a, b = options_a[pair[0]], options_b[pair[1]]
+        return view[outcome(a, b)], hit_value(a if side == "a" else b)
+
+    return pairs[keep(pairs, mode, value)]

@@ -105,15 +105,7 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
         roster[uname] = _unit(uname, spec, "units", characters, factions)
     reserves = {n: _unit(n, s, "reserves", characters, factions).to_state()
                 for n, s in _table(raw, "reserves").items()}
-    board: dict[str, task_rules.Task] = {}
-    for tname, t in _table(raw, "tasks").items():
-        if not isinstance(t, dict) or not isinstance(t.get("difficulty"), int):
-            raise BadInput(f"scene: [tasks.{tname}] needs difficulty = N")
-        workers = [str(w) for w in t.get("workers", [])]
-        for w in workers:
-            if w not in roster:
-                raise BadInput(f"scene: tasks.{tname}: worker {w!r} is not a unit")
-        task_rules.new(board, tname, t["difficulty"], workers)
+    board = _tasks(raw, roster)
     clock = _clock(_table(raw, "clock"), roster, reserves)
     scene: dict[str, Any] = {"name": name, "map": mkey, "backstory": str(raw.get("backstory", "")),
              "factions": {n: {"goal": str(f.get("goal", "")),
@@ -137,6 +129,20 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
         sections["board"] = drawn or {}
     sections["units"] = units.roster_state(roster)
     return sections
+
+
+def _tasks(raw: dict[str, Any], roster: dict[str, units.Unit]) -> dict[str, task_rules.Task]:
+    """The scene's ``[tasks.NAME]``: a Difficulty each, worked by units of the scene."""
+    board: dict[str, task_rules.Task] = {}
+    for tname, t in _table(raw, "tasks").items():
+        if not isinstance(t, dict) or not isinstance(t.get("difficulty"), int):
+            raise BadInput(f"scene: [tasks.{tname}] needs difficulty = N")
+        workers = [str(w) for w in t.get("workers", [])]
+        for w in workers:
+            if w not in roster:
+                raise BadInput(f"scene: tasks.{tname}: worker {w!r} is not a unit")
+        task_rules.new(board, tname, t["difficulty"], workers)
+    return board
 
 
 def _clock(raw: dict[str, Any], roster: dict[str, Any],

@@ -306,6 +306,27 @@ def _choose(unit: Unit, options: tuple[str, ...], arg: str | None, label: str) -
     return key
 
 
+def _check_args(action: Action, arg: str | None, range_: int | None) -> None:
+    """An argument only for an Action that takes one; ``--range`` only for Detect."""
+    takes_arg = bool(action.removes) or action.key in ("ready", "detect", "interact")
+    if arg is not None and not takes_arg:
+        raise BadInput(f"{action.name} takes no argument (got {arg!r})")
+    if range_ is not None and action.key != "detect":
+        raise BadInput("--range is for Detect (001 l.593 \"[Body]-[Range]\")")
+
+
+def _as_read(action: Action, opts: Options) -> tuple[str | None, str, str | None]:
+    """What the Action gives under the table's reading: (boost, source, note). Push the
+    Limit under ``[rules] push_the_limit = "000"``, Evade under ``[rules] evade =
+    "000"``."""
+    boost, source, note = action.boost, action.source, action.note
+    if action.key == effects.PUSH and opts.push_the_limit == "000":  # what it gives then
+        boost, source = PUSH_000_BOOST, effects.PUSH_000
+    if action.key == "evade" and opts.evade == "000":
+        note, source = EVADE_000_NOTE, effects.EVADE_000
+    return boost, source, note
+
+
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         arg: str | None = None, range_: int | None = None,
         opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
@@ -320,11 +341,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.needs_round:
         under_way(number, phase)
         have_move, have_turn = _tokens(unit)
-    takes_arg = bool(action.removes) or action.key in ("ready", "detect", "interact")
-    if arg is not None and not takes_arg:
-        raise BadInput(f"{action.name} takes no argument (got {arg!r})")
-    if range_ is not None and action.key != "detect":
-        raise BadInput("--range is for Detect (001 l.593 \"[Body]-[Range]\")")
+    _check_args(action, arg, range_)
     if action.cost == "action":
         cost = unit.action_cost or 0
         if cost == 0 and record.actions >= ACTIONS_AT_NO_COST:
@@ -383,12 +400,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
             exchange.open_interact(unit, aimed, number, phase)
     if action.cost == "action":
         record.actions += 1
-    boost, source = action.boost, action.source
-    note = action.note
-    if action.key == effects.PUSH and opts.push_the_limit == "000":  # what it gives then
-        boost, source = PUSH_000_BOOST, effects.PUSH_000
-    if action.key == "evade" and opts.evade == "000":
-        note, source = EVADE_000_NOTE, effects.EVADE_000
+    boost, source, note = _as_read(action, opts)
     if boost:
         record.boosts.append(f"{action.name}: {boost}")
     if action.needs_round:

@@ -109,17 +109,7 @@ class _Odds:
                 out = out.add(d if s > 0 else d.map(lambda v: -v))
             return out
         if isinstance(node, Prod):
-            out = self.dist(node.first)
-            for op, f in node.rest:
-                d = self.dist(f)
-                if op == "*":
-                    out = out.combine(d, lambda a, b: a * b)
-                else:
-                    if d.weights.get(0):
-                        raise BadInput("roll: the divisor can be zero, so there are no "
-                                       "exact odds")
-                    out = out.combine(d, lambda a, b: a // b)
-            return out
+            return self.prod_dist(node)
         if isinstance(node, Neg):
             return self.dist(node.inner).map(lambda v: -v)
         assert isinstance(node, Group)
@@ -130,6 +120,21 @@ class _Odds:
                 out = out.add(d)
             return out
         return _group_keep(members, node.keep)
+
+    def prod_dist(self, node: Prod) -> Dist:
+        """A product: ``*`` and ``/`` (rounded down) from the left; a divisor that can be
+        zero has no exact odds."""
+        out = self.dist(node.first)
+        for op, f in node.rest:
+            d = self.dist(f)
+            if op == "*":
+                out = out.combine(d, lambda a, b: a * b)
+            else:
+                if d.weights.get(0):
+                    raise BadInput("roll: the divisor can be zero, so there are no "
+                                   "exact odds")
+                out = out.combine(d, lambda a, b: a // b)
+        return out
 
     def cards_dist(self, c: Cards) -> Dist:
         if c.source == "poker":
@@ -375,6 +380,60 @@ def check_odds(e: Expression, fate_pile: int = 54) -> None:
                    "faces or kept dice")
 
 
+def _by_flag(e: Expression, calc: _Odds) -> list[tuple[str, Dist]]:
+    """The distribution of ``e`` split on the natural value of the check term: crit,
+    fumble, neither (one part, unflagged, when the expression reads neither)."""
+    if not (e.crit or e.fumble):
+        return [("", calc.dist(e.expr))]
+    assert e.check is not None
+    nat = calc.dist(e.check)
+    crit, fumble = e.crit, e.fumble
+
+    def flag_of(v: int) -> str:
+        if crit is not None and crit.test(v):
+            return "crit"
+        return "fumble" if fumble is not None and fumble.test(v) else ""
+
+    flags: list[tuple[str, Dist]] = []
+    for flag in ("crit", "fumble", ""):
+        part = Dist({v: n for v, n in nat.weights.items() if flag_of(v) == flag})
+        if part.weights:
+            calc.override = (e.check, part)
+            flags.append((flag, calc.dist(e.expr)))
+    calc.override = None
+    return flags
+
+
+def _degrees(e: Expression, calc: _Odds, flags: list[tuple[str, Dist]], denom: int
+             ) -> tuple[Probability | None, tuple[DegreeRow, ...] | None]:
+    """Success and degrees against the target, when the expression has one."""
+    if e.target is None:
+        return None, None
+    target = calc.dist(e.target).map(lambda v: -v)
+    by_deg: dict[int, int] = {}
+    scale = denom * target.total
+    for flag, d in flags:
+        margins = d.add(target)
+        for m, n in margins.weights.items():
+            g = degrees(m, e.per, e.max_degrees, flag == "crit", flag == "fumble")
+            by_deg[g] = by_deg.get(g, 0) + n
+    deg_rows = tuple(DegreeRow(g, Probability.of(Fraction(n, scale)))
+                     for g, n in sorted(by_deg.items()))
+    return Probability.of(Fraction(sum(n for g, n in by_deg.items() if g > 0), scale)), deg_rows
+
+
+def _bands(e: Expression, totals: dict[int, int], denom: int) -> tuple[BandRow, ...] | None:
+    if not e.bands:
+        return None
+    by_band: dict[str, int] = {}
+    for v, n in totals.items():
+        label = band_of(e.bands, v) or "(no band)"
+        by_band[label] = by_band.get(label, 0) + n
+    names = [b.label for b in e.bands] + ["(no band)"]
+    return tuple(BandRow(b, Probability.of(Fraction(by_band[b], denom)))
+                 for b in dict.fromkeys(names) if b in by_band)
+
+
 def odds(e: Expression, fate: FateCounts | None = None, *, deck: str | None = None,
          system: str | None = None, procedure: str | None = None) -> RollOdds:
     """The exact distribution of ``e``: totals, and success, degrees, crit, fumble and
@@ -382,26 +441,7 @@ def odds(e: Expression, fate: FateCounts | None = None, *, deck: str | None = No
     session's draw pile as a set; a full deck when None)."""
     check_odds(e, len(fate.pile) if fate else 54)
     calc = _Odds(fate)
-    # Split on the natural value of the check term: crit, fumble, neither.
-    flags: list[tuple[str, Dist]] = []
-    if e.crit or e.fumble:
-        assert e.check is not None
-        nat = calc.dist(e.check)
-        crit, fumble = e.crit, e.fumble
-
-        def flag_of(v: int) -> str:
-            if crit is not None and crit.test(v):
-                return "crit"
-            return "fumble" if fumble is not None and fumble.test(v) else ""
-
-        for flag in ("crit", "fumble", ""):
-            part = Dist({v: n for v, n in nat.weights.items() if flag_of(v) == flag})
-            if part.weights:
-                calc.override = (e.check, part)
-                flags.append((flag, calc.dist(e.expr)))
-        calc.override = None
-    else:
-        flags.append(("", calc.dist(e.expr)))
+    flags = _by_flag(e, calc)
     denom = sum(d.total for _, d in flags)
     totals: dict[int, int] = {}
     for _, d in flags:
@@ -410,37 +450,14 @@ def odds(e: Expression, fate: FateCounts | None = None, *, deck: str | None = No
     outcomes = tuple(Outcome(v, Probability.of(Fraction(n, denom)))
                      for v, n in sorted(totals.items()))
     mean = Fraction(sum(v * n for v, n in totals.items()), denom)
-    success = deg_rows = crit_p = fumble_p = None
-    if e.crit or e.fumble:
-        crit_p = Probability.of(Fraction(sum(d.total for f, d in flags if f == "crit"),
-                                         denom))
-        fumble_p = Probability.of(Fraction(sum(d.total for f, d in flags if f == "fumble"),
-                                           denom))
-        if not e.crit:
-            crit_p = None
-        if not e.fumble:
-            fumble_p = None
-    if e.target is not None:
-        target = calc.dist(e.target).map(lambda v: -v)
-        by_deg: dict[int, int] = {}
-        scale = denom * target.total
-        for flag, d in flags:
-            margins = d.add(target)
-            for m, n in margins.weights.items():
-                g = degrees(m, e.per, e.max_degrees, flag == "crit", flag == "fumble")
-                by_deg[g] = by_deg.get(g, 0) + n
-        deg_rows = tuple(DegreeRow(g, Probability.of(Fraction(n, scale)))
-                         for g, n in sorted(by_deg.items()))
-        success = Probability.of(Fraction(sum(n for g, n in by_deg.items() if g > 0), scale))
-    band_rows = None
-    if e.bands:
-        by_band: dict[str, int] = {}
-        for v, n in totals.items():
-            label = band_of(e.bands, v) or "(no band)"
-            by_band[label] = by_band.get(label, 0) + n
-        names = [b.label for b in e.bands] + ["(no band)"]
-        band_rows = tuple(BandRow(b, Probability.of(Fraction(by_band[b], denom)))
-                          for b in dict.fromkeys(names) if b in by_band)
+
+    def share(flag: str) -> Probability:
+        return Probability.of(Fraction(sum(d.total for f, d in flags if f == flag), denom))
+
+    crit_p = share("crit") if e.crit else None
+    fumble_p = share("fumble") if e.fumble else None
+    success, deg_rows = _degrees(e, calc, flags, denom)
+    band_rows = _bands(e, totals, denom)
     return RollOdds(expression=e.text, system=system, procedure=procedure, deck=deck,
                     outcomes=outcomes, mean=mean, mean_value=float(mean), success=success,
                     degrees=deg_rows, crit=crit_p, fumble=fumble_p, bands=band_rows)

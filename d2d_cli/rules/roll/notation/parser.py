@@ -46,6 +46,19 @@ from d2d_cli.rules.roll.notation.syntax import (
 # --------------------------------------------------------------------------- parser
 
 
+
+def _check_reads(out: Expression) -> None:
+    """Crit and fumble need a natural value and may not overlap; per and max a target."""
+    if (out.crit or out.fumble) and out.check is None:
+        raise _bad("crit and fumble read the natural value of the first die or card "
+                   "term, and this expression has none")
+    if out.crit and out.fumble:
+        (a, b), (c, d) = out.crit.interval(), out.fumble.interval()
+        if max(a, c) <= min(b, d):
+            raise _bad(f"crit {out.crit} and fumble {out.fumble} overlap")
+    if (out.per or out.max_degrees) and out.target is None:
+        raise _bad("per and max need a target: … vs TARGET per N")
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -109,18 +122,7 @@ class _Parser:
         expr = self.expr()
         out = Expression(self.text.strip(), expr)
         if self.word("vs"):
-            self.i += 1
-            out.target = self.expr()
-            if self.word("per"):
-                self.i += 1
-                out.per = self.number("per")
-                if out.per < 1:
-                    raise self.bad("per must be 1 or more")
-            if self.word("max"):
-                self.i += 1
-                out.max_degrees = self.number("max")
-                if out.max_degrees < 1:
-                    raise self.bad("max must be 1 or more")
+            self.target(out)
         while self.word("crit", "fumble"):
             which = self.next().text.lower()
             if getattr(out, which) is not None:
@@ -136,17 +138,24 @@ class _Parser:
         # the natural value: the first die, card or group term as read, outermost first
         out.check = next((n for n in walk(expr) if isinstance(n, (Dice, Cards, Group))),
                          None)
-        if (out.crit or out.fumble) and out.check is None:
-            raise _bad("crit and fumble read the natural value of the first die or card "
-                       "term, and this expression has none")
-        if out.crit and out.fumble:
-            (a, b), (c, d) = out.crit.interval(), out.fumble.interval()
-            if max(a, c) <= min(b, d):
-                raise _bad(f"crit {out.crit} and fumble {out.fumble} overlap")
-        if (out.per or out.max_degrees) and out.target is None:
-            raise _bad("per and max need a target: … vs TARGET per N")
+        _check_reads(out)
         check_bounds(out)
         return out
+
+    def target(self, out: Expression) -> None:
+        """``vs TARGET [per N] [max N]`` (the ``vs`` read)."""
+        self.i += 1
+        out.target = self.expr()
+        if self.word("per"):
+            self.i += 1
+            out.per = self.number("per")
+            if out.per < 1:
+                raise self.bad("per must be 1 or more")
+        if self.word("max"):
+            self.i += 1
+            out.max_degrees = self.number("max")
+            if out.max_degrees < 1:
+                raise self.bad("max must be 1 or more")
 
     def expr(self) -> Node:
         terms: list[tuple[int, Node]] = [(1, self.term())]
@@ -324,6 +333,17 @@ class _Parser:
                 raise self.bad("expected , or } in the faces")
             self.i += 1
 
+    def explode(self, d: Dice) -> None:
+        """``!`` (on the highest face), ``!>=N``, and an explosion cap ``xN``."""
+        self.i += 1
+        d.explode = (self.cmp("an explosion", bare_equals=False)
+                     if self.tok.kind == "cmp" else Cmp("=", max(d.faces)))
+        if self.word("x"):
+            self.i += 1
+            d.explode_cap = self.number("the explosion cap")
+            if not 1 <= d.explode_cap <= MAX_EXPLODE:
+                raise self.bad(f"an explosion cap is 1 to {MAX_EXPLODE}")
+
     def dice_mods(self, d: Dice, start: Tok) -> Node:
         seen: set[str] = set()
 
@@ -341,14 +361,7 @@ class _Parser:
                 d.reroll = self.cmp("a reroll", bare_equals=True)
             elif t.kind == "!":
                 once("explode", t)
-                self.i += 1
-                d.explode = (self.cmp("an explosion", bare_equals=False)
-                             if self.tok.kind == "cmp" else Cmp("=", max(d.faces)))
-                if self.word("x"):
-                    self.i += 1
-                    d.explode_cap = self.number("the explosion cap")
-                    if not 1 <= d.explode_cap <= MAX_EXPLODE:
-                        raise self.bad(f"an explosion cap is 1 to {MAX_EXPLODE}")
+                self.explode(d)
             elif self.word("kh", "kl", "dh", "dl"):
                 once("keep", t)
                 d.keep = self.keep(d.count)

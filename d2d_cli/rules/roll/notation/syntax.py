@@ -66,46 +66,51 @@ def tokenize(text: str) -> list[Tok]:
             body = text[i + 2:] if end < 0 else text[i + 2:end]
             out.append(Tok("arrow", body, i))
             i = n if end < 0 else end
-        elif ch.isdigit():
-            j = i
-            while j < n and text[j].isdigit():
-                j += 1
-            if j - i > 7:
-                raise _bad(f"numbers may not exceed {MAX_NUMBER:,}", i, text)
-            out.append(Tok("num", text[i:j], i))
-            i = j
-        elif ch.isalpha() and ch.isascii():
-            j = i
-            while j < n and text[j].isascii() and text[j].isalpha():
-                j += 1
-            for k, part in _split_word(text[i:j]):
-                out.append(Tok("word", part, i + k))
-            i = j
-        elif ch == "[":
-            j = text.find("]", i)
-            if j < 0:
-                raise _bad("a [label] is not closed", i, text)
-            label = text[i + 1:j].strip()
-            if len(label) > MAX_LABEL:
-                raise _bad(f"labels are at most {MAX_LABEL} characters", i, text)
-            out.append(Tok("label", label, i))
-            i = j + 1
-        elif text.startswith(">=", i) or text.startswith("<=", i):
-            out.append(Tok("cmp", text[i:i + 2], i))
-            i += 2
-        elif ch in "<>=":
-            out.append(Tok("cmp", ch, i))
-            i += 1
-        elif text.startswith("..", i):
-            out.append(Tok("..", "..", i))
-            i += 2
-        elif ch in _SINGLE:
-            out.append(Tok(_SINGLE[ch], ch, i))
-            i += 1
         else:
-            raise _bad(f"unexpected character {ch!r}", i, text)
+            got, i = _scan(text, i)
+            out.extend(got)
     out.append(Tok("end", "", n))
     return out
+
+
+def _label(text: str, i: int) -> tuple[list[Tok], int]:
+    """A ``[label]`` starting at ``text[i]``."""
+    j = text.find("]", i)
+    if j < 0:
+        raise _bad("a [label] is not closed", i, text)
+    label = text[i + 1:j].strip()
+    if len(label) > MAX_LABEL:
+        raise _bad(f"labels are at most {MAX_LABEL} characters", i, text)
+    return [Tok("label", label, i)], j + 1
+
+
+def _scan(text: str, i: int) -> tuple[list[Tok], int]:
+    """The token(s) starting at ``text[i]`` (not a space, a comment or an arrow), and
+    where the next one starts."""
+    ch, n = text[i], len(text)
+    if ch.isdigit():
+        j = i
+        while j < n and text[j].isdigit():
+            j += 1
+        if j - i > 7:
+            raise _bad(f"numbers may not exceed {MAX_NUMBER:,}", i, text)
+        return [Tok("num", text[i:j], i)], j
+    if ch.isalpha() and ch.isascii():
+        j = i
+        while j < n and text[j].isascii() and text[j].isalpha():
+            j += 1
+        return [Tok("word", part, i + k) for k, part in _split_word(text[i:j])], j
+    if ch == "[":
+        return _label(text, i)
+    if text.startswith(">=", i) or text.startswith("<=", i):
+        return [Tok("cmp", text[i:i + 2], i)], i + 2
+    if ch in "<>=":
+        return [Tok("cmp", ch, i)], i + 1
+    if text.startswith("..", i):
+        return [Tok("..", "..", i)], i + 2
+    if ch in _SINGLE:
+        return [Tok(_SINGLE[ch], ch, i)], i + 1
+    raise _bad(f"unexpected character {ch!r}", i, text)
 
 
 # --------------------------------------------------------------------------- the tree
