@@ -163,10 +163,10 @@ def _disadvantage_at(kind: str) -> tuple[int, ...]:
 
 def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
               turn: int, actions: int = 1) -> Movement | None:
-    from d2d_cli.rules.units.roster import roster
+    from d2d_cli.rules.units.roster import roster_view
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    units = roster_view(data)  # only the units looked up are built
+    f = field(data)
     if f is None or name not in f.places or target not in f.places:
         return None
     me, them = f.places[name], f.places[target]
@@ -249,10 +249,7 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
     """A Dying unit's Route away from the standing Rivals: the Space reachable with its
     Move where the nearest of them is farthest (Range, 001 l.681–683), then the least
     Move, then the name. None off the map, or when no Space is farther than its own."""
-    from d2d_cli.rules.units.roster import roster
-
-    units = roster(dict(data))
-    f = field(data, units.values())
+    f = field(data)
     if f is None or name not in f.places:
         return None
     me = f.places[name]
@@ -283,10 +280,8 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     from d2d_cli.rules.board.edge import exits, on_edge
     from d2d_cli.rules.board.grid import ahead
     from d2d_cli.rules.board.moves import direction
-    from d2d_cli.rules.units.roster import roster
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    f = field(data)
     if f is None or name not in f.places:
         return None
     me = f.places[name]
@@ -331,10 +326,10 @@ def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     can't Block"): ``Field.derive``'s Flanking."""
     if not data.get("board"):
         return False
-    from d2d_cli.rules.units.roster import roster
+    from d2d_cli.rules.units.roster import roster_view
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    units = roster_view(data)  # only the units looked up are built
+    f = field(data)
     geo = f.derive(units[actor], units[rival]) if f is not None else None
     return geo is not None and geo.rival_arc == sight.BACK
 
