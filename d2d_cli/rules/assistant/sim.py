@@ -401,15 +401,21 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
 def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
                   workers: int, opts: Options, pc: str,
                   progress: Callable[[int], None] | None, precision: float) -> Tally:
-    chunks = [(start, goals, seed, lo, min(lo + PRECISION_BATCH, runs), opts, pc)
-              for lo in range(0, runs, PRECISION_BATCH)]
+    # Work goes in chunks of half a checkpoint, in index order; the interval is looked at
+    # only at each multiple of PRECISION_BATCH (and at ``runs``), so where it stops does
+    # not depend on the chunks or the workers. Few chunks run ahead of the fights merged:
+    # those still running when it stops are the only fights played for nothing.
+    size = PRECISION_BATCH // 2
+    chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
+              for lo in range(0, runs, size)]
     total = Tally()
 
     def take(t: Tally, c: tuple[Any, ...]) -> bool:
         total.merge(t)
         if progress is not None:
             progress(c[4] - c[3])
-        return half_width(total, goals) <= precision
+        at_checkpoint = c[4] % PRECISION_BATCH == 0 or c[4] == runs
+        return at_checkpoint and half_width(total, goals) <= precision
 
     if workers <= 1:
         for c in chunks:
@@ -418,7 +424,7 @@ def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, r
         return total
     from concurrent.futures import ProcessPoolExecutor
 
-    ahead = 2 * workers  # chunks under way at once: the next ones in index order
+    ahead = workers + 1  # chunks under way at once: the next ones in index order
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_chunk, c) for c in chunks[:ahead]]
         for i, c in enumerate(chunks):
