@@ -23,75 +23,140 @@ command's ``--json`` envelope); errors are ``d2d_cli.errors.D2DError`` kinds —
 
 from __future__ import annotations
 
+import inspect
 import os
-import shlex
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+from d2d_cli import operations
 from d2d_cli import session as _session
 from d2d_cli.errors import BadInput, D2DError, NotFound, RuleViolation, SessionError
 from d2d_cli.operations import Target
-
-if TYPE_CHECKING:
-    from d2d_cli.operations.characters import Exported
-    from d2d_cli.operations.history import Step
-    from d2d_cli.rules.combat.crits import Crit
-    from d2d_cli.rules.combat.hits import Hits
-    from d2d_cli.rules.core.result import Result
-    from d2d_cli.rules.deck.dice import Thrown
-    from d2d_cli.rules.deck.fate import DeckCounts, Drawn
-    from d2d_cli.rules.overview.scene import SceneView
-    from d2d_cli.rules.time.clock import (
-        ClockMoved,
-        ClockView,
-        RandomAdded,
-        TimedAdded,
-    )
-    from d2d_cli.rules.time.leaving import Freed, Left
-    from d2d_cli.rules.time.rounds import RoundEnded, RoundStarted
-    from d2d_cli.rules.time.tasks import TaskDropped, TaskView
-    from d2d_cli.rules.time.turns import Spending
-    from d2d_cli.rules.units.characters import Sheet
-    from d2d_cli.rules.units.roster import UnitRow
-    from d2d_cli.rules.units.travel import Characters, Imported
+from d2d_cli.operations import characters as _char
+from d2d_cli.operations import clock as _clock
+from d2d_cli.operations import combat as _combat
+from d2d_cli.operations import fate as _fate
+from d2d_cli.operations import history as _history
+from d2d_cli.operations import npc as _npc
+from d2d_cli.operations import odds as _odds
+from d2d_cli.operations import oracle as _oracle
+from d2d_cli.operations import overview as _overview
+from d2d_cli.operations import roll as _roll
+from d2d_cli.operations import rounds as _rounds
+from d2d_cli.operations import scale as _scale
+from d2d_cli.operations import scene as _scene
+from d2d_cli.operations import sim as _sim
+from d2d_cli.operations import tasks as _tasks
+from d2d_cli.operations import units as _units
+from d2d_cli.operations import weather as _weather
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def _words(*args: Any, **opts: Any) -> str:
-    """The command line an operation stands for, as the journal labels it."""
-    words = [str(a) for a in args if a is not None]
-    for key, value in opts.items():
-        flag = "--" + key.rstrip("_").replace("_", "-")
-        if value is None or value is False or value == ():
-            continue
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, list | tuple):
-            for v in value:
-                words += [flag, str(v)]
-        else:
-            words += [flag, str(value)]
-    return shlex.join(words)
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+               inspect.Parameter.VAR_POSITIONAL)
 
 
-class Session:
+class _Op(Generic[P, R]):
+    """One operation (``d2d_cli.operations``) as a method of a :class:`Session` or of one
+    of its groups: the operation's own signature, less the :class:`Target` — which this
+    gives it, labelled for the journal from the call's bound arguments.
+
+    ``path`` is the command (``unit place``). The operation's positional parameters are
+    the command's arguments, its keyword-only parameters the command's options in the
+    command's order, each named as the option (``range`` is ``--range``); ``flags``
+    names an option spelled otherwise (``within`` is ``--in``), ``off`` the flag a False
+    stands for (``double=False`` is ``--single``), ``extra`` a parameter that is no
+    option (``sim``'s progress callback ``tick``). tests/test_api_commands.py checks
+    every method's label against the typed command's."""
+
+    def __init__(self, path: str, fn: Callable[Concatenate[Target, P], R], *,
+                 flags: dict[str, str] | None = None, off: dict[str, str] | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
+        self.path, self.fn = path, fn
+        self.flags, self.off, self.extra = flags or {}, off or {}, extra
+        sig = inspect.signature(fn)
+        self.signature = sig.replace(parameters=list(sig.parameters.values())[1:])
+        self.__doc__ = fn.__doc__
+
+    def label(self, *args: Any, **kwargs: Any) -> str:
+        """The journal's label for this call: the command line it stands for."""
+        bound = self.signature.bind(*args, **kwargs).arguments  # what the call gave
+        arguments: list[Any] = []
+        options: list[tuple[str, str | None, Any]] = []
+        for name, p in self.signature.parameters.items():
+            if name not in bound or name in self.extra:
+                continue
+            if p.kind in _POSITIONAL:
+                arguments.append(bound[name])
+            else:
+                flag = self.flags.get(name, "--" + name.rstrip("_").replace("_", "-"))
+                options.append((flag, self.off.get(name), bound[name]))
+        return operations.label(self.path, arguments, options)
+
+    @overload
+    def __get__(self, face: None, owner: type | None = None) -> _Op[P, R]: ...
+    @overload
+    def __get__(self, face: _Face, owner: type | None = None) -> Callable[P, R]: ...
+    def __get__(self, face: _Face | None,
+                owner: type | None = None) -> _Op[P, R] | Callable[P, R]:
+        if face is None:
+            return self
+        s = face._session()
+
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            return self.fn(s.target(self.label(*args, **kwargs)), *args, **kwargs)
+
+        call.__doc__ = self.fn.__doc__
+        call.__name__ = call.__qualname__ = self.fn.__name__
+        call.__signature__ = self.signature  # type: ignore[attr-defined]
+        return call
+
+
+class _Face:
+    def _session(self) -> Session:
+        raise NotImplementedError
+
+
+class _Group(_Face):
+    def __init__(self, s: Session) -> None:
+        self._s = s
+
+    def _session(self) -> Session:
+        return self._s
+
+
+class Session(_Face):
     """One session file: a name (under d2d's data folder, as ``--session NAME``) or a
-    path ending in ``.toml``; None is the current session. ``seed`` is ``--seed``."""
+    path ending in ``.toml``; None is the current session. ``seed`` is ``--seed``.
+
+    Its methods and groups are the commands (``s.unit.place(…)`` is ``d2d unit place
+    …``), with the commands' arguments and options by the same names: docs/api.md."""
 
     def __init__(self, session: str | os.PathLike[str] | None = None, *,
                  seed: int | None = None) -> None:
         self.spec = os.fspath(session) if session is not None else None
         self.seed = seed
         self._scope: Any = None
-        self.fate = _Fate(self)
-        self.unit = _Unit(self)
-        self.task = _Task(self)
-        self.clock = _Clock(self)
-        self.round = _Round(self)
-        self.scene = _Scene(self)
-        self.char = _Char(self)
+        self.fate = _FateGroup(self)
+        self.unit = _UnitGroup(self)
+        self.task = _TaskGroup(self)
+        self.clock = _ClockGroup(self)
+        self.round = _RoundGroup(self)
+        self.weather = _WeatherGroup(self)
+        self.scene = _SceneGroup(self)
+        self.char = _CharGroup(self)
+        self.npc = _NpcGroup(self)
+        self.odds = _OddsGroup(self)
+        self.scale = _ScaleGroup(self)
+        self.session = _SessionGroup(self)
+
+    def _session(self) -> Session:
+        return self
 
     @classmethod
     def new(cls, session: str | os.PathLike[str], *, seed: int | None = None) -> Session:
@@ -128,322 +193,169 @@ class Session:
 
     # --- what every operation takes ------------------------------------------------
 
-    def target(self, *args: Any, **opts: Any) -> Target:
-        """The session as an operation takes it, labelled with the command line the
-        call stands for (``fate draw 3``)."""
-        return Target(self.spec, self.seed, _words(*args, **opts))
+    def target(self, label: str = "") -> Target:
+        """The session as an operation takes it, ``label`` what the journal calls the
+        change (``fate draw 3``)."""
+        return Target(self.spec, self.seed, label)
 
     def data(self) -> dict[str, Any]:
         """The session's data as plain Python (what the TOML file holds)."""
         return self.target().read()
 
-    # --- the operations that are one word ------------------------------------------
+    # --- the commands that are one word ----------------------------------------------
 
-    def conflict(self, *sides: str, level_a: int | None = None, level_b: int | None = None,
-                 skill: str | None = None, rival_skill: str | None = None,
-                 obstacle: list[str] | None = None, table_cards: list[str] | None = None,
-                 no_map: bool = False, spent: bool | None = None, **situation: Any) -> Result:
-        """``d2d conflict SIDE_A SIDE_B`` (or ``conflict("chart")``); ``situation`` is
-        the situational options by name (``range=3, cover="25"``; ``advantage=("a",)``)."""
-        from d2d_cli.operations import combat
-        from d2d_cli.rules.combat.situation import Terms
-
-        edges: dict[str, Any] = {k: tuple(v) if k in ("advantage", "disadvantage") else v
-                                 for k, v in situation.items()}
-        terms = Terms(**edges)
-        return combat.conflict(
-            self.target("conflict", *sides, level_a=level_a, level_b=level_b, skill=skill,
-                        rival_skill=rival_skill, card=table_cards, **situation),
-            list(sides), level_a=level_a, level_b=level_b, skill=skill,
-            rival_skill=rival_skill, obstacle=obstacle, card=table_cards, terms=terms,
-            use_map=not no_map, spent=spent)
-
-    def hit(self, *cards: str, level: int | None = None, rival_level: int | None = None,
-            vs: str | None = None, by: str | None = None, difficulty: int | None = None,
-            skill: str | None = None, rival_skill: str | None = None, combo: bool = False,
-            advantage: bool = False, disadvantage: bool = False,
-            table_cards: list[str] | None = None, no_map: bool = False,
-            heroic_feat: str | None = None, **situation: Any) -> Hits:
-        """``d2d hit CARD…``: the Hits of the winner's cards (``rules.combat.hits.Hits``)."""
-        from d2d_cli.operations import combat
-        from d2d_cli.rules.combat.situation import Terms
-
-        terms = Terms(advantage=("a",) if advantage else (),
-                      disadvantage=("a",) if disadvantage else (), **situation)
-        return combat.hit(
-            self.target("hit", *cards, level=level, rival_level=rival_level, vs=vs, by=by,
-                        difficulty=difficulty, skill=skill, combo=combo),
-            list(cards), level=level, rival_level=rival_level, vs=vs, by=by,
-            difficulty=difficulty, skill=skill, rival_skill=rival_skill, combo=combo,
-            card=table_cards, terms=terms, use_map=not no_map, heroic_feat=heroic_feat)
-
-    def crit(self, *, vulnerable: bool = False, wild_luck: bool = False,
-             screen: int | None = None, shield: str | None = None,
-             item_damage: str | None = None, luck: int = 0, **options: Any) -> Crit:
-        """``d2d crit``: ``power``, ``weapon``, ``stat``, ``by``, ``armor`` (a list),
-        ``hits``, ``types``, ``vehicle``, ``target``, ``card``, ``difficulty`` and the
-        Damage Modifiers — the command's options (``rules.combat.crits.Crit``)."""
-        from d2d_cli.operations import combat
-
-        damage = combat.damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
-        label = self.target("crit", vulnerable=vulnerable, wild_luck=wild_luck, screen=screen,
-                            shield=shield, item_damage=item_damage, luck=luck or None,
-                            **options)
-        return combat.crit(label, damage=damage, **options)
-
-    def undo(self, *, force: bool = False) -> Step:
-        """``d2d session undo``: revert the last change (an ``operations.history.Step``)."""
-        from d2d_cli.operations import history
-
-        return history.undo(self.target("session", "undo", force=force), force=force)
-
-    def redo(self, *, force: bool = False) -> Step:
-        """``d2d session redo``."""
-        from d2d_cli.operations import history
-
-        return history.redo(self.target("session", "redo", force=force), force=force)
+    conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"})
+    hit = _Op("hit", _combat.hit)
+    crit = _Op("crit", _combat.crit)
+    status = _Op("status", _overview.status)
+    board = _Op("board", _overview.board)
+    roll = _Op("roll", _roll.roll)
+    oracle = _Op("oracle", _oracle.oracle)
+    sim = _Op("sim", _sim.sim, extra=("tick",))
+    undo = _Op("session undo", _history.undo)  # also s.session.undo
+    redo = _Op("session redo", _history.redo)
 
 
-class _Group:
-    def __init__(self, s: Session) -> None:
-        self._s = s
-
-
-class _Fate(_Group):
+class _FateGroup(_Group):
     """``s.fate``: the Fate deck."""
 
-    def draw(self, n: int = 1, *, peek: bool = False) -> Drawn:
-        """``d2d fate draw N [--peek]`` (``rules.deck.fate.Drawn``)."""
-        from d2d_cli.operations import fate
-
-        return fate.draw(self._s.target("fate", "draw", n, peek=peek), n, peek=peek)
-
-    def shuffle(self, *, reset: bool = False) -> DeckCounts:
-        """``d2d fate shuffle [--reset]`` (``rules.deck.fate.DeckCounts``)."""
-        from d2d_cli.operations import fate
-
-        return fate.shuffle(self._s.target("fate", "shuffle", reset=reset), reset=reset)
-
-    def die(self, sides: str, count: int = 1, *, explain: bool = False,
-            advantage: bool = False, disadvantage: bool = False,
-            table_cards: list[str] | None = None) -> Thrown:
-        """``d2d fate die dN [--count N]`` (``rules.deck.dice.Thrown``)."""
-        from d2d_cli.operations import fate
-
-        return fate.die(self._s.target("fate", "die", sides, count=count, advantage=advantage,
-                                       disadvantage=disadvantage, card=table_cards),
-                        sides, count, explain=explain, advantage=advantage,
-                        disadvantage=disadvantage, card=table_cards)
+    draw = _Op("fate draw", _fate.draw)
+    shuffle = _Op("fate shuffle", _fate.shuffle)
+    status = _Op("fate status", _fate.status)
+    coin = _Op("fate coin", _fate.coin)
+    high_card = _Op("fate high-card", _fate.high_card)
+    die = _Op("fate die", _fate.die)
 
 
-class _Unit(_Group):
+class _UnitGroup(_Group):
     """``s.unit``: units on the board."""
 
-    def add(self, name: str, *, body: str, mind: str, will: str, speed: str,
-            skills: list[str] | None = None, faction: str | None = None) -> UnitRow:
-        """``d2d unit add NAME --body … --skill "Close Combat=1"…`` (``UnitRow``)."""
-        from d2d_cli.operations import units
-
-        return units.add(self._s.target("unit", "add", name, body=body, mind=mind, will=will,
-                                        speed=speed, skill=skills, faction=faction),
-                         name, body=body, mind=mind, will=will, speed=speed, skills=skills,
-                         faction=faction)
-
-    def condition(self, name: str, action: str, condition: str, count: int = 1) -> UnitRow:
-        """``d2d unit condition NAME add|remove CONDITION [--count N]`` (``UnitRow``)."""
-        from d2d_cli.operations import units
-
-        return units.condition(self._s.target("unit", "condition", name, action, condition,
-                                              count=count), name, action, condition, count)
-
-    def move(self, name: str, what: str, *rest: str) -> Spending:
-        """``d2d unit move NAME N|KIND [COUNT|HEADING]`` (``rules.time.turns.Spending``)."""
-        from d2d_cli.operations import units
-
-        return units.move(self._s.target("unit", "move", name, what, *rest), name, what,
-                          list(rest))
-
-    def leave(self, name: str, kind: str | None = None, side: str | None = None) -> Left:
-        """``d2d unit leave NAME [KIND [SIDE]]``: step off the map at its edge
-        (``rules.time.leaving.Left``)."""
-        from d2d_cli.operations import units
-
-        return units.leave(self._s.target("unit", "leave", name, *(w for w in (kind, side)
-                                                                  if w)), name, kind, side)
-
-    def free(self, name: str) -> Freed:
-        """``d2d unit free NAME``: a bound unit set free (``rules.time.leaving.Freed``)."""
-        from d2d_cli.operations import units
-
-        return units.free(self._s.target("unit", "free", name), name)
-
-    def act(self, name: str, action: str, arg: str | None = None, *,
-            range: int | None = None) -> Spending:  # noqa: A002 - the command's --range
-        """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (``turns.Spending``)."""
-        from d2d_cli.operations import units
-
-        return units.act(self._s.target("unit", "act", name, action, arg, range_=range),
-                         name, action, arg, range_=range)
+    add = _Op("unit add", _units.add)
+    list = _Op("unit list", _units.list_)
+    show = _Op("unit show", _units.show)
+    rm = _Op("unit rm", _units.rm)
+    condition = _Op("unit condition", _units.condition)
+    heal = _Op("unit heal", _units.heal)
+    target = _Op("unit target", _units.target)
+    move = _Op("unit move", _units.move)
+    act = _Op("unit act", _units.act)
+    wait = _Op("unit wait", _units.wait)
+    face = _Op("unit face", _units.face)
+    ability = _Op("unit ability", _units.ability)
+    stealth = _Op("unit stealth", _units.stealth)
+    power = _Op("unit power", _units.power)
+    place = _Op("unit place", _units.place, off={"double": "--single"})
+    leave = _Op("unit leave", _units.leave)
+    free = _Op("unit free", _units.free)
+    situation = _Op("unit situation", _units.situation,
+                    off={"high_ground": "--no-high-ground"})
+    interrupt = _Op("unit interrupt", _units.interrupt)
+    respond = _Op("unit respond", _units.respond, off={"action": "--no-action"})
 
 
-class _Task(_Group):
+class _TaskGroup(_Group):
     """``s.task``: Tasks (Challenge and Progress)."""
 
-    def new(self, name: str, difficulty: int, workers: list[str] | None = None) -> TaskView:
-        """``d2d task new NAME --difficulty D [--worker UNIT]…`` (``TaskView``)."""
-        from d2d_cli.operations import tasks
-
-        return tasks.new(self._s.target("task", "new", name, difficulty=difficulty,
-                                        worker=workers), name, difficulty, workers)
-
-    def show(self, name: str) -> TaskView:
-        """``d2d task show NAME`` (``TaskView``)."""
-        from d2d_cli.operations import tasks
-
-        return tasks.show(self._s.target("task", "show", name), name)
-
-    def win(self, name: str, hits: int, by: str | None = None) -> TaskView:
-        """``d2d task win NAME --hits H [--by UNIT]`` (``TaskView``)."""
-        from d2d_cli.operations import tasks
-
-        return tasks.win(self._s.target("task", "win", name, hits=hits, by=by), name, hits, by)
-
-    def drop(self, name: str) -> TaskDropped:
-        """``d2d task drop NAME`` (``TaskDropped``: with the workers it leaves freed or
-        still bound)."""
-        from d2d_cli.operations import tasks
-
-        return tasks.drop(self._s.target("task", "drop", name), name)
-
-    def lose(self, name: str, hits: int, by: str | None = None) -> TaskView:
-        """``d2d task lose NAME --hits H [--by UNIT]`` (``TaskView``)."""
-        from d2d_cli.operations import tasks
-
-        return tasks.lose(self._s.target("task", "lose", name, hits=hits, by=by), name, hits,
-                          by)
+    new = _Op("task new", _tasks.new)
+    win = _Op("task win", _tasks.win)
+    lose = _Op("task lose", _tasks.lose)
+    show = _Op("task show", _tasks.show)
+    list = _Op("task list", _tasks.list_)
+    drop = _Op("task drop", _tasks.drop)
 
 
-class _Clock(_Group):
+class _ClockEventGroup(_Group):
+    """``s.clock.event``: Timed and Random Events."""
+
+    add = _Op("clock event add", _clock.add_timed)
+    random = _Op("clock event random", _clock.add_random)
+    list = _Op("clock event list", _clock.event_list)
+
+
+class _ClockGroup(_Group):
     """``s.clock``: the scene clock and its events."""
 
-    def show(self) -> ClockView:
-        """``d2d clock show`` (``ClockView``)."""
-        from d2d_cli.operations import clock
+    def __init__(self, s: Session) -> None:
+        super().__init__(s)
+        self.event = _ClockEventGroup(s)
 
-        return clock.show(self._s.target("clock", "show"))
-
-    def tick(self, *, down: bool = False) -> ClockMoved:
-        """``d2d clock tick [--down]`` (``ClockMoved``)."""
-        from d2d_cli.operations import clock
-
-        return clock.advance(self._s.target("clock", "tick", down=down), 1, down=down)
-
-    def advance(self, k: int, *, down: bool = False) -> ClockMoved:
-        """``d2d clock advance K [--down]`` (``ClockMoved``)."""
-        from d2d_cli.operations import clock
-
-        return clock.advance(self._s.target("clock", "advance", k, down=down), k, down=down)
-
-    def set(self, n: int) -> ClockView:
-        """``d2d clock set N`` (``ClockView``)."""
-        from d2d_cli.operations import clock
-
-        return clock.set_to(self._s.target("clock", "set", n), n)
-
-    def add_event(self, at: int, text: str) -> TimedAdded:
-        """``d2d clock event add N TEXT`` (``TimedAdded``)."""
-        from d2d_cli.operations import clock
-
-        return clock.add_timed(self._s.target("clock", "event", "add", at, text), at, text)
-
-    def random_event(self, text: str, chance: str, *, repeat: bool = False) -> RandomAdded:
-        """``d2d clock event random TEXT --chance K/N [--repeat]`` (``RandomAdded``)."""
-        from d2d_cli.operations import clock
-
-        return clock.add_random(self._s.target("clock", "event", "random", text,
-                                               chance=chance, repeat=repeat),
-                                text, chance, repeat=repeat)
+    show = _Op("clock show", _clock.show)
+    set = _Op("clock set", _clock.set_to)
+    tick = _Op("clock tick", _clock.tick)
+    advance = _Op("clock advance", _clock.advance)
 
 
-class _Round(_Group):
-    """``s.round``: round start and round end."""
+class _RoundGroup(_Group):
+    """``s.round``: round start, round end and the round's Groups."""
 
-    def start(self) -> RoundStarted:
-        """``d2d round start`` (``rules.time.rounds.RoundStarted``)."""
-        from d2d_cli.operations import rounds
-
-        return rounds.start(self._s.target("round", "start"))
-
-    def end(self, recover: list[str] | None = None,
-            table_cards: list[str] | None = None) -> RoundEnded:
-        """``d2d round end [--recover NAME=CHOICE]…`` (``rules.time.rounds.RoundEnded``)."""
-        from d2d_cli.operations import rounds
-
-        return rounds.end(self._s.target("round", "end", recover=recover, card=table_cards),
-                          recover, table_cards)
+    start = _Op("round start", _rounds.start)
+    end = _Op("round end", _rounds.end)
+    groups = _Op("round groups", _rounds.groups)
 
 
-class _Scene(_Group):
+class _WeatherGroup(_Group):
+    """``s.weather``: the scene's wind."""
+
+    wind = _Op("weather wind", _weather.wind)
+    show = _Op("weather show", _weather.show)
+
+
+class _SceneGroup(_Group):
     """``s.scene``: scene files."""
 
-    def load(self, file: str | os.PathLike[str]) -> SceneView:
-        """``d2d scene load FILE`` (a path or a built-in scene; ``SceneView``)."""
-        from d2d_cli.operations import scene
-
-        spec = os.fspath(file)
-        return scene.load(self._s.target("scene", "load", spec), spec)
+    load = _Op("scene load", _scene.load)
+    show = _Op("scene show", _scene.show)
 
 
-class _Char(_Group):
-    """``s.char``: characters."""
+class _CharGroup(_Group):
+    """``s.char``: characters and their advancement."""
 
-    def new(self, name: str, template: str | None = None, *, body: str | None = None,
-            mind: str | None = None, will: str | None = None, speed: str | None = None,
-            archetype: str | None = None, **conception: str) -> Sheet:
-        """``d2d char new NAME [--template T] [--body L]… [--archetype A]
-        [--motivation TEXT]…`` (``rules.units.characters.Sheet``)."""
-        from d2d_cli.operations import characters
+    new = _Op("char new", _char.new)
+    show = _Op("char show", _char.show)
+    export = _Op("char export", _char.export)
+    import_ = _Op("char import", _char.import_)
+    list = _Op("char list", _char.list_)
+    award = _Op("char award", _char.award)
+    train = _Op("char train", _char.train)
+    respec = _Op("char respec", _char.respec)
+    learn = _Op("char learn", _char.learn, flags={"within": "--in"})
+    unlearn = _Op("char unlearn", _char.unlearn)
+    feat = _Op("char feat", _char.feat)
+    downtime = _Op("char downtime", _char.downtime)
 
-        stats = {"body": body, "mind": mind, "will": will, "speed": speed}
-        return characters.new(
-            self._s.target("char", "new", name, template=template,
-                           **{k: v for k, v in stats.items() if v is not None},
-                           archetype=archetype, **conception),
-            name, template, stats=stats, archetype=archetype,
-            conception=dict(conception))
 
-    def show(self, name: str) -> Sheet:
-        """``d2d char show NAME`` (``Sheet``)."""
-        from d2d_cli.operations import characters
+class _NpcGroup(_Group):
+    """``s.npc``: the NPC policy."""
 
-        return characters.show(self._s.target("char", "show", name), name)
+    plan = _Op("npc plan", _npc.plan)
+    turn = _Op("npc turn", _npc.turn)
 
-    def list(self) -> Characters:
-        """``d2d char list`` (``rules.units.travel.Characters``)."""
-        from d2d_cli.operations import characters
 
-        return characters.list_(self._s.target("char", "list"))
+class _OddsGroup(_Group):
+    """``s.odds``: exact odds of the next reveals (nothing drawn, nothing written)."""
 
-    def export(self, name: str, format: str = "toml",  # noqa: A002 - the command's --format
-               output: str | os.PathLike[str] | None = None, *, force: bool = False) -> Exported:
-        """``d2d char export NAME --format F [-o FILE]``: with ``output`` the file is
-        written; the result's ``text`` is the sheet either way
-        (``operations.characters.Exported``)."""
-        from d2d_cli.operations import characters
+    conflict = _Op("odds conflict", _odds.conflict)
+    hits = _Op("odds hits", _odds.hits)
+    die = _Op("odds die", _odds.die)
+    weather = _Op("odds weather", _odds.weather)
+    crit = _Op("odds crit", _odds.crit)
 
-        done = characters.export(self._s.target("char", "export", name, format=format),
-                                 name, format)
-        if output is None:
-            return done
-        return characters.write(done, Path(output), force=force)
 
-    def import_(self, file: str | os.PathLike[str], *, rename: str | None = None,
-                replace: bool = False) -> Imported:
-        """``d2d char import FILE [--rename NEW | --replace]``
-        (``rules.units.travel.Imported``)."""
-        from d2d_cli.operations import characters
+class _ScaleGroup(_Group):
+    """``s.scale``: the conversions that read the session's ``[rules]`` (the others are
+    ``d2d_cli.rules.scale.quantities``: mass, iq, comparison, samples)."""
 
-        spec = os.fspath(file)
-        return characters.import_(self._s.target("char", "import", spec, rename=rename,
-                                                 replace=replace),
-                                  spec, rename=rename, replace=replace)
+    speed = _Op("scale speed", _scale.speed)
+    show = _Op("scale show", _scale.show)
+    map = _Op("scale map", _scale.map)
+    area = _Op("scale area", _scale.area)
+
+
+class _SessionGroup(_Group):
+    """``s.session``: the session file and its journal."""
+
+    show = _Op("session show", _history.show)
+    path = _Op("session path", _history.path)
+    log = _Op("session log", _history.log)
+    undo = _Op("session undo", _history.undo)
+    redo = _Op("session redo", _history.redo)

@@ -31,9 +31,9 @@ def prep(s: Session) -> None:
     expect("units", [u.name for u in scene.units],
            ["Archer", "Thief", "Goblin Scout", "Goblin Skirmisher"])
     # "The Rope has 45 kg load strength so is Task vs Body:4 to break."
-    rope = s.task.new("Rope", difficulty=4, workers=["Thief"])
+    rope = s.task.new("Rope", difficulty=4, worker=["Thief"])
     expect("Rope task", (rope.challenge, rope.progress, rope.state), (4, 4, "open"))
-    s.clock.random_event("A goblin patrol wanders by", chance="1/4")
+    s.clock.event.random("A goblin patrol wanders by", chance="1/4")
     events = s.clock.show()
     expect("timed events", [e.at for e in events.timed], [5])
     expect("random events", [e.chance for e in events.random], ["1/4"])

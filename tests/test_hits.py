@@ -244,7 +244,7 @@ def test_revealed_combo_from_the_fate_deck(d2d: Any, revealed: Path) -> None:
         "5+1=6 > 5", "6+1=7 > 5", "7+1=8 > 5"]
     after = d2d.json("--session", revealed, "fate", "status")
     assert after["remaining"] == before - 2
-    assert "hit 5S --vs 5 --level 1 --combo" in d2d.ok("--session", revealed, "session",
+    assert "hit 5S --level 1 --vs 5 --combo" in d2d.ok("--session", revealed, "session",
                                                          "log")
     stack_deck(revealed, "6H^", "7Cv")
     out = d2d.ok("--session", revealed, "hit", "5S", "--vs", 5, "--combo")

@@ -77,30 +77,30 @@ def settings(ctx: typer.Context) -> Any:
     return obj
 
 
-# Global options are not part of what a command did.
-_GLOBAL_WITH_VALUE = ("--session", "--seed")
-_GLOBAL_FLAGS = ("--json", "--debug")
-
-
 def label(ctx: typer.Context) -> str:
-    """The journal's label: the real command line, quoted (``char learn Rook 'Pick
-    Lock'``), without the global options."""
-    import shlex
+    """The journal's label: the command's path and what was given on the command line
+    (``char learn Rook 'Pick Lock' --in Locks``), in the command's declared order,
+    without ``--json`` and the global options — built by ``operations.label``, the
+    function a script's call is labelled by too (d2d_cli/api.py)."""
+    from d2d_cli.operations import label as journal_label
 
-    argv = list(settings(ctx).argv)
-    words: list[str] = []
-    skip = False
-    for tok in argv:
-        if skip:
-            skip = False
-        elif tok in _GLOBAL_WITH_VALUE:
-            skip = True
-        elif tok in _GLOBAL_FLAGS or tok.startswith(tuple(f"{g}=" for g in
-                                                           _GLOBAL_WITH_VALUE)):
+    arguments: list[Any] = []
+    options: list[tuple[str, str | None, Any]] = []
+    for p in ctx.command.params:
+        if not p.name or p.name == "json":
             continue
+        source = ctx.get_parameter_source(p.name)
+        if source is None or source.name != "COMMANDLINE":
+            continue
+        value = ctx.params.get(p.name)
+        if p.param_type_name == "argument":
+            arguments.append(value)
         else:
-            words.append(tok)
-    return shlex.join(words) if words else command_name(ctx)
+            longs = [o for o in p.opts if o.startswith("--")] or p.opts
+            offs = [o for o in p.secondary_opts if o.startswith("--")] or p.secondary_opts
+            options.append((longs[0], offs[0] if offs else None, value))
+    arguments += ctx.args  # words a command takes as they come (``roll --system … --bonus 3``)
+    return journal_label(command_name(ctx), arguments, options)
 
 
 def command_name(ctx: typer.Context) -> str:

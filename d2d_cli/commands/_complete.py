@@ -81,10 +81,17 @@ class Cards(StringParamType):
 # --------------------------------------------------------------------------- sources
 
 
-def _session_names(ctx: typer.Context, section: str) -> list[str]:
-    from d2d_cli.commands._state import read  # the root imports this module: kept light
+def _read(ctx: Any) -> dict[str, Any]:
+    """The session the command line names, for a lookup (nothing journalled)."""
+    from d2d_cli.commands._app import settings  # the root imports this module: kept light
+    from d2d_cli.operations import Target
 
-    table = read(ctx).get(section, {})
+    s = settings(ctx)
+    return Target(s.session, s.seed).read()
+
+
+def _session_names(ctx: typer.Context, section: str) -> list[str]:
+    table = _read(ctx).get(section, {})
     return [str(n) for n in table] if isinstance(table, dict) else []
 
 
@@ -94,9 +101,7 @@ def _units(ctx: Any) -> list[str]:
 
 def _characters(ctx: Any) -> list[str]:
     """The units that are characters: what ``char`` commands take (a unit is refused)."""
-    from d2d_cli.commands._state import read
-
-    table = read(ctx).get("units", {})
+    table = _read(ctx).get("units", {})
     return [str(n) for n, u in table.items() if isinstance(u, dict)
             and u.get("kind") == "character"] if isinstance(table, dict) else []
 

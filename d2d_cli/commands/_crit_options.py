@@ -3,24 +3,19 @@ module of their own so ``odds`` builds its commands without importing the Crit r
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar, get_args
 
 import typer
 
-from d2d_cli.commands import _state
-from d2d_cli.rules.core.options import Options
+from d2d_cli.operations.damage import DAMAGE
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 ArmorOpt = Annotated[list[str] | None, typer.Option(
     "--armor", metavar="[LOCATION=]STAT",
     help="Armor Rating at a location (head=2x1; repeat for others), or a bare 2x1 for "
          "every location. Default: the --target unit's armor in the session.")]
-
-
-def location_charts(ctx: typer.Context, opts: Options) -> dict[str, Any] | None:
-    """The table's location charts from `[rules] locations_file`, else None (d2d's)."""
-    from d2d_cli.operations.combat import location_charts as charts
-
-    return charts(_state.path(ctx), opts)
 
 
 # The options a Crit is rated from (also `d2d odds crit`).
@@ -58,9 +53,19 @@ DifficultyOpt = Annotated[str | None, typer.Option(
     "target's Difficulty (default: the --target unit's Body).")]
 
 
-def damage_ask(vulnerable: bool, wild_luck: bool, screen: int | None, shield: str | None,
-               item: str | None, luck: int) -> Any:
-    """The Damage Modifiers as typed, checked (operations.combat.damage_ask)."""
-    from d2d_cli.operations.combat import damage_ask as ask
+# The options ``crit`` and ``odds crit`` share after the location, declared once
+# (operations/damage.py): each one's --option, for ``damage``.
+DAMAGE_OPTIONS: dict[str, Any] = {
+    name: get_args(alias)[1] for name, alias in (
+        ("vulnerable", VulnerableOpt), ("wild_luck", WildLuckOpt), ("screen", ScreenOpt),
+        ("shield", ShieldOpt), ("item_damage", ItemDamageOpt), ("luck", LuckOpt),
+        ("difficulty", DifficultyOpt))}
+assert tuple(DAMAGE_OPTIONS) == DAMAGE.names, "one --option per declared name"
 
-    return ask(vulnerable, wild_luck, screen, shield, item, luck)
+
+def damage(before: str) -> Callable[[F], F]:
+    """A command taking ``**damage``: the Damage Modifiers and the Difficulty, before
+    the parameter ``before`` (commands/_situation.py ``declared``)."""
+    from d2d_cli.commands._situation import declared
+
+    return declared(DAMAGE, DAMAGE_OPTIONS, before)

@@ -4,8 +4,7 @@ commands/units.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,27 +13,11 @@ from d2d_cli.commands import _app, _complete, _state
 
 if TYPE_CHECKING:
     from d2d_cli.rules.time import exchange
-    from d2d_cli.rules.units.roster import Unit
-
-R = TypeVar("R")
 
 NameArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
                                         click_type=_complete.UNIT)]
 OtherArg = Annotated[str, typer.Argument(metavar="TARGET", help="The unit it Interrupts.",
                                          click_type=_complete.UNIT)]
-
-
-def _in_round(ctx: typer.Context, step: Callable[[dict[str, Unit], int, str], R]) -> R:
-    from d2d_cli.rules.time.round_state import Round
-    from d2d_cli.rules.units import roster as units
-
-    with _state.edit(ctx) as tx:
-        rnd = Round.from_state(tx.data.get("round"))
-        roster = units.roster(tx.data)
-        result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary  # type: ignore[attr-defined]
-    return result
 
 
 def situation(
@@ -66,10 +49,10 @@ def situation(
 
     Example: d2d unit situation Archer --cover 50 --range 3 --vs "Goblin Skirmisher"
     """
-    from d2d_cli.rules.time import exchange
+    from d2d_cli.operations import units
 
-    result = _in_round(ctx, lambda roster, n, phase: exchange.say(
-        roster, n, phase, name, vs, cover, range_, high_ground, clear))
+    result = units.situation(_state.target(ctx), name, vs=vs, cover=cover, range=range_,
+                             high_ground=high_ground, clear=clear)
     render.emit(result, _show_said, as_json=json)
 
 
@@ -88,10 +71,9 @@ def interrupt(ctx: typer.Context, name: NameArg, target: OtherArg,
 
     Example: d2d unit interrupt "Goblin Skirmisher" Archer
     """
-    from d2d_cli.rules.time import exchange
+    from d2d_cli.operations import units
 
-    result = _in_round(ctx, lambda roster, n, phase: exchange.interrupt(
-        roster, n, phase, name, target))
+    result = units.interrupt(_state.target(ctx), name, target)
     render.emit(result, lambda con, r: con.print(
         f"{render.escape(r.unit)} Interrupts {render.escape(r.target)}'s Move: it stops "
         "until the Action is resolved [dim](000 l.126)[/]"), as_json=json)
@@ -114,10 +96,9 @@ def respond(
 
     Example: d2d unit respond Archer --no-action
     """
-    from d2d_cli.rules.time import exchange
+    from d2d_cli.operations import units
 
-    result = _in_round(ctx, lambda roster, n, phase: exchange.respond(
-        roster, n, phase, name, action))
+    result = units.respond(_state.target(ctx), name, action=action)
     render.emit(result, _show_responded, as_json=json)
 
 

@@ -3,11 +3,16 @@ situational modifiers and Advantage (rules.combat.situation), and their human vi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from d2d_cli.commands import _complete
+from d2d_cli.operations.options import Declared, spliced
+from d2d_cli.operations.situation import SITUATION
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 SkillOpt = Annotated[str | None, typer.Option(
     "--skill", metavar="SKILL", click_type=_complete.SKILL,
@@ -20,38 +25,62 @@ RivalSkillOpt = Annotated[str | None, typer.Option(
 SkillStatOpt = Annotated[str | None, typer.Option(
     "--skill-stat", metavar="STAT", help="The skills' main Stat, whose condition penalties "
     "lower the Level (default Body for a Combat skill).")]
-RangeOpt = Annotated[int | None, typer.Option(
-    "--range", metavar="N", help="Spaces to the Target (Melee Level -1 at 0; "
-    "Reach Disadvantage at 0; ranged Disadvantage at 0–1).")]
-AttackOpt = Annotated[str | None, typer.Option(
-    "--attack", metavar="KIND", click_type=_complete.ATTACK,
-    help="The Actor's kind of attack: close, melee, reach or "
-    "ranged (default: from its skill).")]
-CoverOpt = Annotated[str | None, typer.Option(
-    "--cover", metavar="[a:|b:]PCT", help="Cover of the Rival (or a:PCT, of the Actor) in "
-    "25% steps: the other side's Level -1 per 25%.")]
-HighGroundOpt = Annotated[str | None, typer.Option(
-    "--high-ground", metavar="a|b", help="The side higher than its Rival: Level +1.")]
-FlankOpt = Annotated[str | None, typer.Option(
-    "--flank", metavar="[a:|b:]side|back", help="The Actor (or b:) flanks from the Rival's "
-    "side (+1) or back (+2, the Rival can't Block).")]
-ConfinedOpt = Annotated[str | None, typer.Option(
-    "--confined", metavar="a|b|both", help="A side sharing its Space with another unit: "
-    "Level -1, not with Close Combat.")]
-OutnumberedOpt = Annotated[str | None, typer.Option(
-    "--outnumbered", metavar="a|b", help="The side beside an Ally of its Rival: the Rival's "
-    "Level +1.")]
-WeaponScaleOpt = Annotated[int | None, typer.Option(
-    "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's Body "
-    "scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage.")]
+# The situational options (operations/situation.py declares them: names, types and
+# order), each as the commands show it. ``situational`` puts them in a command.
+OPTIONS: dict[str, Any] = {
+    "range": typer.Option(
+        "--range", metavar="N", help="Spaces to the Target (Melee Level -1 at 0; "
+        "Reach Disadvantage at 0; ranged Disadvantage at 0–1)."),
+    "attack": typer.Option(
+        "--attack", metavar="KIND", click_type=_complete.ATTACK,
+        help="The Actor's kind of attack: close, melee, reach or "
+        "ranged (default: from its skill)."),
+    "cover": typer.Option(
+        "--cover", metavar="[a:|b:]PCT", help="Cover of the Rival (or a:PCT, of the Actor) "
+        "in 25% steps: the other side's Level -1 per 25%."),
+    "high_ground": typer.Option(
+        "--high-ground", metavar="a|b", help="The side higher than its Rival: Level +1."),
+    "flank": typer.Option(
+        "--flank", metavar="[a:|b:]side|back", help="The Actor (or b:) flanks from the "
+        "Rival's side (+1) or back (+2, the Rival can't Block)."),
+    "confined": typer.Option(
+        "--confined", metavar="a|b|both", help="A side sharing its Space with another "
+        "unit: Level -1, not with Close Combat."),
+    "outnumbered": typer.Option(
+        "--outnumbered", metavar="a|b", help="The side beside an Ally of its Rival: the "
+        "Rival's Level +1."),
+    "weapon_scale": typer.Option(
+        "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's "
+        "Body scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage."),
+}
+assert tuple(OPTIONS) == SITUATION.names, "commands/_situation.py: one --option per name"
+
+
+def declared(block: Declared, options: dict[str, Any], before: str,
+             after: dict[str, str] | None = None) -> Callable[[F], F]:
+    """A command taking a declared block of options as ``**kwargs`` (operations/
+    options.py): its parameters are the block's, each with its ``--option`` from
+    ``options``, before the parameter ``before`` (and ``after``), as its operation
+    lists them."""
+    def mark(fn: F) -> F:
+        import inspect
+
+        params = [p.replace(annotation=Annotated[p.annotation, options[p.name]])
+                  for p in block.parameters(inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        whole = inspect.signature(fn, eval_str=True)  # Typer reads the types as objects
+        fn.__signature__ = spliced(whole, params, before, after)  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def situational(before: str, after: dict[str, str] | None = None) -> Callable[[F], F]:
+    """A command taking ``**situation``: the situational options, as in ``declared``."""
+    return declared(SITUATION, OPTIONS, before, after)
+
 
 NoMapOpt = Annotated[bool, typer.Option(
     "--no-map", help="Read nothing off the map for this roll, even with both units placed "
     "(the table measures it; docs/board.md).")]
-
-
-def edge(sides: list[str] | None) -> tuple[str, ...]:
-    return tuple(sides or ())
 
 
 # --------------------------------------------------------------------------- human view

@@ -9,7 +9,6 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
-from d2d_cli.errors import BadInput, RuleViolation
 
 app = _app.single("board")
 
@@ -34,24 +33,9 @@ def board(
 
     Example: d2d board --svg combat1.svg
     """
-    from d2d_cli.rules.board.grid import board_of
-    from d2d_cli.rules.board.view import view
-    from d2d_cli.rules.units.roster import roster
+    from d2d_cli.operations.overview import board as drawn
 
-    data = _state.read(ctx)
-    drawn = board_of(data)
-    if drawn is None:
-        raise RuleViolation("the session has no map: load a scene with a [board] (d2d "
-                            "scene load combat1; docs/board.md)")
-    result = view(drawn, roster(data).values())
-    if svg is not None:
-        from d2d_cli import mapview
-
-        name = str(data.get("scene", {}).get("name") or "d2d board")
-        try:
-            svg.write_text(mapview.svg(result, name), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {svg}: {e.strerror or e}") from None
+    result = drawn(_state.target(ctx), svg=svg)
     render.emit(result, _show, as_json=json)
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,19 +13,10 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.errors import D2DError
 from d2d_cli.operations import characters as ops
-from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.units import characters as ch
 from d2d_cli.rules.units import roster as units
 
 app = _app.group("char")
-
-
-def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit], Options], ch.Sheet],
-            what: str | None = None) -> ch.Sheet:
-    """One change to the roster with the table's options, saved and journalled (as
-    ``NAME: what`` when ``what`` is given)."""
-    result: ch.Sheet = ops.change(_state.target(ctx), step, what)
-    return result
 
 
 NameArg = Annotated[str, typer.Argument(help="The character's name.",
@@ -84,8 +74,8 @@ def new(
             sys.stdout.write("\n")
             sys.stderr.write("d2d: cancelled: no character was created\n")
             raise typer.Exit(130) from None
-    result = ops.new(_state.target(ctx), name, template, stats=overrides, archetype=archetype,
-                     conception=answers)
+    result = ops.new(_state.target(ctx), name, template=template, archetype=archetype,
+                     **overrides, **answers)
     render.emit(result, show_sheet, as_json=json)
 
 
@@ -117,12 +107,11 @@ def export(
 
     Example: d2d char export Rook --format toml -o rook.toml
     """
-    text = ops.export(_state.target(ctx), name, format)
-    path = output or Path(f"{text.name}.{format}")
-    if str(path) == "-":
-        sys.stdout.write(text.text)
+    done = ops.export(_state.target(ctx), name, format=format, output=output, force=force)
+    if not done.path:  # -o -: the sheet on stdout
+        sys.stdout.write(done.text)
         return
-    render.emit(ops.write(text, path, force=force), lambda con, r: con.print(
+    render.emit(done, lambda con, r: con.print(
         f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
 
 
@@ -192,8 +181,8 @@ def award(
 
     Example: d2d char award Rook --sp 2 --ap 1
     """
-    _advance(ctx, name, f"award --cp {cp} --sp {sp} --ap {ap}",
-             lambda u, rules: ch.award(u, cp, sp, ap), json)
+    render.emit(ops.award(_state.target(ctx), name, cp=cp, sp=sp, ap=ap), _show_change,
+                as_json=json)
 
 
 @app.command()
@@ -206,8 +195,7 @@ def train(ctx: typer.Context, name: NameArg,
 
     Example: d2d char train Rook Stealth
     """
-    _advance(ctx, name, f"train {skill}", lambda u, rules: ch.train(
-        u, skill, rules.new_skill_sp), json)
+    render.emit(ops.train(_state.target(ctx), name, skill), _show_change, as_json=json)
 
 
 @app.command()
@@ -223,8 +211,7 @@ def respec(ctx: typer.Context, name: NameArg,
 
     Example: d2d char respec Rook Climbing
     """
-    _advance(ctx, name, f"respec {skill}", lambda u, rules: ch.respec(
-        u, skill, rules.respec_sp, rules.respec_limit, rules.new_skill_sp), json)
+    render.emit(ops.respec(_state.target(ctx), name, skill), _show_change, as_json=json)
 
 
 @app.command()
@@ -247,9 +234,8 @@ def learn(ctx: typer.Context, name: NameArg,
 
     Example: d2d char learn Rook "Pick Lock" --in Locks
     """
-    what = f"learn {ability or ''}" if power is None else f"learn --power {power}"
-    _advance(ctx, name, what.strip(), lambda u, rules: ch.learn_ap(
-        u, ability, specialty=specialty, within=within, power=power), json)
+    render.emit(ops.learn(_state.target(ctx), name, ability, specialty=specialty,
+                          within=within, power=power), _show_change, as_json=json)
 
 
 @app.command()
@@ -267,9 +253,8 @@ def unlearn(ctx: typer.Context, name: NameArg,
 
     Example: d2d char unlearn Rook "Pick Lock"
     """
-    what = f"unlearn {ability}" if power is None else f"unlearn --power {power}"
-    _advance(ctx, name, what, lambda u, rules: ch.unlearn(
-        u, ability, power, rules.respec_limit), json)
+    render.emit(ops.unlearn(_state.target(ctx), name, ability, power=power), _show_change,
+                as_json=json)
 
 
 @app.command()
@@ -279,7 +264,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
 
     Example: d2d char feat Rook
     """
-    _advance(ctx, name, "feat", lambda u, rules: ch.heroic_feat(u), json)
+    render.emit(ops.feat(_state.target(ctx), name), _show_change, as_json=json)
 
 
 @app.command()
@@ -293,19 +278,7 @@ def downtime(ctx: typer.Context,
 
     Example: d2d char downtime
     """
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        result = ch.downtime(roster, names or [])
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
-    render.emit(result, _show_downtime, as_json=json)
-
-
-def _advance(ctx: typer.Context, name: str, what: str,
-             step: Callable[[units.Unit, Options], ch.Change], as_json: bool) -> None:
-    """Load the character, apply one advancement step, save, show the new points."""
-    result = _change(ctx, lambda roster, o: ch.advance(roster, name, o, step), what)
-    render.emit(result, _show_change, as_json=as_json)
+    render.emit(ops.downtime(_state.target(ctx), names), _show_downtime, as_json=json)
 
 
 # --- the sheet ------------------------------------------------------------------------

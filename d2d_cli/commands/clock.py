@@ -46,7 +46,7 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) 
 
     Example: d2d clock tick
     """
-    render.emit(ops.advance(_state.target(ctx), 1, down=down), _show_moved, as_json=json)
+    render.emit(ops.tick(_state.target(ctx), down=down), _show_moved, as_json=json)
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
@@ -83,7 +83,7 @@ def event_add(ctx: typer.Context,
     """
     text, at_number = _text_and_clock(text, at_)
     at = positional_or_option(at_number, at, "at", what="the clock number")
-    render.emit(ops.add_timed(_state.target(ctx), at, text), _show_added, as_json=json)
+    render.emit(ops.add_timed(_state.target(ctx), text, at), _show_added, as_json=json)
 
 
 def _text_and_clock(first: str, second: str | None) -> tuple[str, int | None]:
@@ -129,7 +129,7 @@ def event_list(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d clock event list --json
     """
-    render.emit(clocks.Clock.from_state(_state.read(ctx).get("clock")).view(), _show, as_json=json)
+    render.emit(ops.event_list(_state.target(ctx)), _show, as_json=json)
 
 
 def _show(con: Any, r: clocks.ClockView) -> None:

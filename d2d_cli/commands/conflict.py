@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -10,8 +10,8 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
+from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.combat import conflict as rules
-from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.deck.cards import Card, parse_card
 
 app = _app.single("conflict")
@@ -32,6 +32,7 @@ ObstacleOpt = Annotated[list[str] | None, typer.Option(
 
 
 @app.command()
+@s.situational(before="obstacle", after={"obstacle": "cover"})
 def conflict(
     ctx: typer.Context,
     sides: Annotated[list[str], typer.Argument(
@@ -47,15 +48,7 @@ def conflict(
     skill_stat: s.SkillStatOpt = None,
     advantage: AdvantageOpt = None,
     disadvantage: DisadvantageOpt = None,
-    range_: s.RangeOpt = None,
-    attack: s.AttackOpt = None,
-    cover: s.CoverOpt = None,
     obstacle: ObstacleOpt = None,
-    high_ground: s.HighGroundOpt = None,
-    flank: s.FlankOpt = None,
-    confined: s.ConfinedOpt = None,
-    outnumbered: s.OutnumberedOpt = None,
-    weapon_scale: s.WeaponScaleOpt = None,
     no_map: s.NoMapOpt = False,
     stat: Annotated[str | None, typer.Option(
         metavar="STAT", help="The Rival unit's stat the attack targets, for the weapon "
@@ -66,6 +59,7 @@ def conflict(
         "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
+    **situation: Unpack[Situation],
 ) -> None:
     """Who wins a conflict, what each side gets, and the rank tiebreak of Fast vs Fast
     and Strong vs Strong (A > J > Q > K > 2 > … > 10, Level Bonus applied).
@@ -96,14 +90,11 @@ def conflict(
     """
     if sides == ["chart"]:
         render.begin("conflict chart")  # its own name, for its output and its errors
-    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
-                  flank=flank, confined=confined, outnumbered=outnumbered,
-                  weapon_scale=weapon_scale, advantage=s.edge(advantage),
-                  disadvantage=s.edge(disadvantage), skill_stat=skill_stat, stat=stat)
     t = _state.target(ctx)
-    result = ops.conflict(t, sides, level_a=level_a, level_b=level_b,
-                          skill=skill, rival_skill=rival_skill, obstacle=obstacle, card=card,
-                          terms=terms, use_map=not no_map, spent=spent)
+    result = ops.conflict(t, *sides, level_a=level_a, level_b=level_b, skill=skill,
+                          rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
+                          disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
+                          stat=stat, spent=spent, card=card, **situation)
     turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, turned), as_json=json)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -20,6 +20,7 @@ from d2d_cli.commands._crit_options import (
     WeaponOpt,
 )
 from d2d_cli.operations import combat as ops
+from d2d_cli.operations.damage import CritDamage
 from d2d_cli.rules.combat import crits as rules
 
 app = _app.single("crit")
@@ -34,6 +35,7 @@ DamageCardOpt = Annotated[list[str] | None, typer.Option(
 
 
 @app.command()
+@co.damage(before="json")
 def crit(
     ctx: typer.Context,
     power: PowerOpt = None,
@@ -51,14 +53,8 @@ def crit(
         click_type=_complete.UNIT,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
-    vulnerable: co.VulnerableOpt = False,
-    wild_luck: co.WildLuckOpt = False,
-    screen: co.ScreenOpt = None,
-    shield: co.ShieldOpt = None,
-    item_damage: co.ItemDamageOpt = None,
-    luck: co.LuckOpt = 0,
-    difficulty: co.DifficultyOpt = None,
     json: _app.JsonOpt = False,
+    **damage: Unpack[CritDamage],
 ) -> None:
     """Rate a Crit: the damage types pick the Damage Deck; draw until a matching type —
     its location is the Crit location; the armor there cancels the Power (Power vs
@@ -85,9 +81,7 @@ def crit(
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
-                      card=card, damage=co.damage_ask(vulnerable, wild_luck, screen, shield,
-                                                      item_damage, luck),
-                      difficulty=difficulty)
+                      card=card, **damage)
     render.emit(result, _show, as_json=json)
 
 

@@ -66,7 +66,7 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d fate status --json
     """
-    render.emit(fate.status(_state.read(ctx).get("fate")), _show_status, as_json=json)
+    render.emit(ops.status(_state.target(ctx)), _show_status, as_json=json)
 
 
 def _show_status(con: Any, r: fate.DeckCounts) -> None:
@@ -82,7 +82,7 @@ def coin(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = 
 
     Example: d2d fate coin   (table mode: d2d fate coin --card 7H)
     """
-    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card), fate.coin)
+    result = ops.coin(_state.target(ctx), card=card)
     render.emit(result, _show_coin, as_json=json)
 
 
@@ -104,7 +104,7 @@ def high_card(
     red). Exact ties (cards from different decks at the table) reveal again.
     Example: d2d fate high-card Archer Thief Scout
     """
-    result, _ = _reveal.with_reveals(ctx, _reveal.cards(card), lambda r: fate.high_card(names, r))
+    result = ops.high_card(_state.target(ctx), names, card=card)
     render.emit(result, _show_high, as_json=json)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
@@ -10,13 +10,14 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
 from d2d_cli.operations import combat as ops
+from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.combat import hits as rules
-from d2d_cli.rules.combat.situation import Terms
 
 app = _app.single("hit")
 
 
 @app.command()
+@s.situational(before="no_map")
 def hit(
     ctx: typer.Context,
     cards: Annotated[list[str], typer.Argument(
@@ -49,14 +50,6 @@ def hit(
     disadvantage: Annotated[bool, typer.Option(
         "--disadvantage", help="Reveal one more combo card, keep the worst.")
     ] = False,
-    range_: s.RangeOpt = None,
-    attack: s.AttackOpt = None,
-    cover: s.CoverOpt = None,
-    high_ground: s.HighGroundOpt = None,
-    flank: s.FlankOpt = None,
-    confined: s.ConfinedOpt = None,
-    outnumbered: s.OutnumberedOpt = None,
-    weapon_scale: s.WeaponScaleOpt = None,
     no_map: s.NoMapOpt = False,
     combo: Annotated[bool, typer.Option(
         "--combo", help='With [rules] combos = "revealed" (000): reveal the combo cards '
@@ -67,6 +60,7 @@ def hit(
         "player spends 1 Character Point, Hits +1; b — the Rival's, Hits -1. A character "
         "pays from its CP.")] = None,
     json: _app.JsonOpt = False,
+    **situation: Unpack[Situation],
 ) -> None:
     """Count Hits: Level = your level − rival level (min 0); A/K/Q/J Hits +1; a 2–10 Hits
     +1 if rank + Level > Difficulty; combos QQ KK AA KKK AAA AAAA or a straight of 3+
@@ -86,15 +80,11 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    terms = Terms(range=range_, attack=attack, cover=cover, high_ground=high_ground,
-                  flank=flank, confined=confined, outnumbered=outnumbered,
-                  weapon_scale=weapon_scale, advantage=("a",) if advantage else (),
-                  disadvantage=("a",) if disadvantage else (), skill_stat=skill_stat,
-                  stat=stat)
-    result = ops.hit(_state.target(ctx), cards, level=level, rival_level=rival_level, vs=vs,
-                     by=by, difficulty=difficulty, skill=skill, rival_skill=rival_skill,
-                     combo=combo, card=card, terms=terms, use_map=not no_map,
-                     heroic_feat=heroic_feat)
+    result = ops.hit(_state.target(ctx), *cards, level=level, rival_level=rival_level,
+                     vs=vs, by=by, difficulty=difficulty, stat=stat, skill=skill,
+                     rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
+                     disadvantage=disadvantage, no_map=no_map, combo=combo, card=card,
+                     heroic_feat=heroic_feat, **situation)
     render.emit(result, _show, as_json=json)
 
 

@@ -8,30 +8,21 @@ discard pile shuffled back in when the pile runs short, as ``fate draw`` does;
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Unpack
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as crit_opts
+from d2d_cli.operations import odds as ops
+from d2d_cli.operations.damage import CritDamage
 from d2d_cli.rules.odds import exact as rules
 
 app = _app.group("odds")
 
 FreshOpt = Annotated[bool, typer.Option(
     "--fresh", help="Odds from a full, freshly shuffled deck instead of the session's.")]
-
-
-def _piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckView]:
-    """The Fate deck as odds may see it: faces only, order and orientation dropped."""
-    if fresh:
-        return rules.Piles.fresh(), rules.DeckView("fresh", 54, 0)
-    from d2d_cli.rules.deck import fate
-
-    deck = fate.Deck.from_state(data.get("fate"))
-    return (rules.Piles.of(deck.draw, deck.discard),
-            rules.DeckView("session", len(deck.draw), len(deck.discard)))
 
 
 @app.command()
@@ -61,23 +52,8 @@ def conflict(
 
     Example: d2d odds conflict fate 7S^ --level-b 2
     """
-    from d2d_cli.rules.odds import sides
-
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    piles, deck = _piles(data, fresh)
-    named = sides.of_units(side_a, side_b, data, level_a, level_b, opts)
-    plain = named or sides.Sides(side_a, side_b, level_a or 0, level_b or 0)
-    result = rules.conflict_odds(
-        plain.side_a, plain.side_b, piles, deck, level_a=plain.level_a,
-        level_b=plain.level_b, reading=opts.conflict_chart,
-        fate_orientation=opts.fate_orientation, level_bonus=opts.level_bonus,
-        typed=named is None, modes=plain.modes, obstacles=dict(plain.obstacles),
-        cover=plain.cover)
-    if named is not None:
-        from d2d_cli.rules.core.record import replace
-
-        result = replace(result, side_a=side_a, side_b=side_b, map=named.geometry)
+    result = ops.conflict(_state.target(ctx), side_a, side_b, level_a=level_a,
+                          level_b=level_b, fresh=fresh)
     render.emit(result, _show_conflict, as_json=json)
 
 
@@ -144,34 +120,10 @@ def hits(
     Example: d2d odds hits 5 --level 2 --rival-level 1 --vs 2x1
     """
     from d2d_cli.commands._convention import positional_or_option
-    from d2d_cli.rules.combat import hits as hit_rules
 
     n = positional_or_option(count_, count, "count", what="the number of cards")
-    if not vs.strip():
-        from d2d_cli.errors import BadInput
-
-        raise BadInput("Missing option '--vs': the Difficulty — a number (--vs 2), the "
-                       "Rival's stat (--vs 2x1) or a unit on the board (--vs \"Goblin Scout\")")
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    piles, deck = _piles(data, fresh)
-    mine, theirs, bonus, geometry = level, rival_level, 0, None
-    if by is not None or skill is not None or hit_rules.names_unit(vs, data):
-        sit, difficulty, _, actor = hit_rules.levels(
-            data, by=by, vs=vs or None, level=None if level == 0 else level,
-            rival_level=None if rival_level == 0 else rival_level, skill=skill, opts=opts)
-        mine, theirs, geometry = max(0, sit.a.level - sit.b.level), 0, sit.geometry
-        bonus = hit_rules.damage_bonus(actor, opts)[1]
-    else:
-        difficulty = hit_rules.parse_difficulty(vs)
-    bonus += hit_rules.heroic_feat_of(heroic_feat, None, None, None)[2]
-    result = rules.hits_odds(n, piles, deck, level=mine, rival_level=theirs,
-                             difficulty=difficulty, ten_always_hits=opts.ten_always_hits,
-                             bonus=bonus)
-    if geometry is not None:
-        from d2d_cli.rules.core.record import replace
-
-        result = replace(result, map=geometry)
+    result = ops.hits(_state.target(ctx), n, level=level, rival_level=rival_level, vs=vs,
+                      by=by, skill=skill, heroic_feat=heroic_feat, fresh=fresh)
     render.emit(result, _show_hits, as_json=json)
 
 
@@ -200,11 +152,7 @@ def die(
 
     Example: d2d odds die d10
     """
-    from d2d_cli.rules.deck.dice import parse_die
-
-    n = parse_die(sides)
-    piles, deck = _piles(_state.read(ctx), fresh)
-    result = rules.die_odds(n, piles, deck)
+    result = ops.die(_state.target(ctx), sides, fresh=fresh)
     render.emit(result, _show_die, as_json=json)
 
 
@@ -222,8 +170,7 @@ def weather(ctx: typer.Context, fresh: FreshOpt = False, json: _app.JsonOpt = Fa
 
     Example: d2d odds weather --json
     """
-    piles, deck = _piles(_state.read(ctx), fresh)
-    result = rules.weather_odds(piles, deck)
+    result = ops.weather(_state.target(ctx), fresh=fresh)
     render.emit(result, _show_weather, as_json=json)
 
 
@@ -238,6 +185,7 @@ def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
 
 
 @app.command()
+@crit_opts.damage(before="fresh")
 def crit(
     ctx: typer.Context,
     power: crit_opts.PowerOpt = None,
@@ -254,15 +202,9 @@ def crit(
     hits: crit_opts.HitsOpt = 1,
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
-    vulnerable: crit_opts.VulnerableOpt = False,
-    wild_luck: crit_opts.WildLuckOpt = False,
-    screen: crit_opts.ScreenOpt = None,
-    shield: crit_opts.ShieldOpt = None,
-    item_damage: crit_opts.ItemDamageOpt = None,
-    luck: crit_opts.LuckOpt = 0,
-    difficulty: crit_opts.DifficultyOpt = None,
     fresh: FreshOpt = False,
     json: _app.JsonOpt = False,
+    **damage: Unpack[CritDamage],
 ) -> None:
     """The Crit d2d crit would rate: the chance of each location from the Damage Deck as
     it stands (draw until a matching type), and at each the armor found there, the Hits
@@ -274,30 +216,9 @@ def crit(
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
-    from d2d_cli.rules.combat import crits
-    from d2d_cli.rules.units import roster as units
-
-    data = _state.read(ctx)
-    if by is not None:
-        wielder = units.find(units.roster(data), by)
-        stat = crits.wielder_stat(weapon, stat, wielder)[0]
-    rating = crits.power_rating(power, weapon, stat)
-    deck, wanted = crits.parse_types(types)
-    opts = _state.options(ctx, data)
-    ch = crits.chart("vehicle" if vehicle else "person", crit_opts.location_charts(ctx, opts),
-                     str(opts.locations_file))
-    worn = crits.parse_armor(armor or [], ch)
-    unit = units.find(units.roster(data), target) if target is not None else None
-    if worn is None and unit is not None:
-        worn = crits.unit_armor(unit, ch)
-    state = data.get("damage", {}).get(ch.kind, {}).get(deck)
-    ask = crit_opts.damage_ask(vulnerable, wild_luck, screen, shield, item_damage, luck)
-    result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
-                             types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
-                             gear=crits.target_gear(unit),
-                             modifiers=ask,
-                             difficulty=crits.difficulty_of(difficulty, unit, opts),
-                             target=unit)
+    result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
+                      armor=armor, target=target, hits=hits, types=types, vehicle=vehicle,
+                      fresh=fresh, **damage)
     render.emit(result, _show_crit, as_json=json)
 
 

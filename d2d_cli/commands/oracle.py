@@ -37,41 +37,11 @@ def oracle(
 
     Example: d2d oracle "Is the guard asleep?" --likely
     """
-    if likely and unlikely:
-        from d2d_cli.errors import BadInput
+    from d2d_cli.operations.oracle import oracle as ask
 
-        raise BadInput("--likely and --unlikely exclude each other")
-    likelihood = "likely" if likely else "unlikely" if unlikely else "even"
-    rules.check_question(question)
-    if odds:
-        if card:
-            from d2d_cli.errors import BadInput
-
-            raise BadInput("--odds reveals nothing: it takes no --card")
-        piles, deck = _piles(_state.read(ctx), fresh)
-        render.emit(rules.odds(question, piles, deck, likelihood), _show_odds, as_json=json)
-        return
-    if fresh:
-        from d2d_cli.errors import BadInput
-
-        raise BadInput("--fresh is for --odds")
-    result, _ = _reveal.with_reveals(
-        ctx, _reveal.cards(card),
-        lambda r: rules.ask(question, r, likelihood, reshuffled=lambda: r.reshuffled))
-    render.emit(result, _show_answer, as_json=json)
-
-
-def _piles(data: dict[str, Any], fresh: bool) -> tuple[Any, Any]:
-    """The Fate deck as odds may see it (as ``d2d odds`` does): faces only."""
-    from d2d_cli.rules.odds.exact import DeckView, Piles
-
-    if fresh:
-        return Piles.fresh(), DeckView("fresh", 54, 0)
-    from d2d_cli.rules.deck import fate
-
-    deck = fate.Deck.from_state(data.get("fate"))
-    return (Piles.of(deck.draw, deck.discard),
-            DeckView("session", len(deck.draw), len(deck.discard)))
+    result = ask(_state.target(ctx), question, likely=likely, unlikely=unlikely, odds=odds,
+                 fresh=fresh, card=card)
+    render.emit(result, _show_odds if odds else _show_answer, as_json=json)
 
 
 def _show_answer(con: Any, r: rules.OracleAnswer) -> None:

@@ -3,17 +3,13 @@ runs a neighbouring game's procedures from ``tables/systems/*.toml``."""
 
 from __future__ import annotations
 
-import random
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
-from d2d_cli.errors import BadInput
 from d2d_cli.rules.roll import notation as dn
-from d2d_cli.rules.roll import systems
 
 app = _app.single("roll")
 
@@ -74,33 +70,11 @@ def roll(
 
     Example: d2d roll "d20 + 5 vs 15 per 5"
     """
-    words = [*(expression or []), *ctx.args]
-    text, sys_name, proc = _expression(ctx, system, words)
-    e = dn.parse(text)
-    table = _reveal.cards(card)
-    if odds:
-        if table is not None:
-            raise BadInput("--card is for rolling; --odds reads the deck without drawing")
-        fate, deck = _fate_counts(ctx, e, fresh)
-        result: Any = dn.odds(e, fate, deck=deck, system=sys_name, procedure=proc)
-        render.emit(result, _show_odds, as_json=json)
-        return
-    if fresh:
-        raise BadInput("--fresh is for --odds (to roll from a fresh deck, write Ncf)")
-    result = _roll(ctx, e, table, sys_name, proc)
-    render.emit(result, _show_roll, as_json=json)
+    from d2d_cli.operations import roll as ops
 
-
-def _expression(ctx: typer.Context, system: str | None,
-                words: list[str]) -> tuple[str, str | None, str | None]:
-    if system is None:
-        return " ".join(words), None, None
-    sysdef = _system(ctx, system)
-    if not words:
-        raise BadInput(f"--system {sysdef.name}: give a procedure: " + "; ".join(
-            p.usage() for p in sysdef.procedures.values()))
-    proc = sysdef.procedure(words[0])
-    return systems.expand(proc, words[1:]), sysdef.name, proc.name
+    result = ops.roll(_state.target(ctx), *(expression or []), *ctx.args, system=system,
+                      odds=odds, fresh=fresh, card=card)
+    render.emit(result, _show_odds if odds else _show_roll, as_json=json)
 
 
 def _system_words(args: list[str], flags: set[str]) -> tuple[str | None, str | None]:
@@ -127,7 +101,9 @@ def _system_help(ctx: typer.Context, name: str, procedure: str | None) -> str:
     """``--help`` of a system (its procedures) or of one of its procedures."""
     import textwrap
 
-    sysdef = _system(ctx, name)
+    from d2d_cli.operations import roll as ops
+
+    sysdef = ops.system_of(_state.target(ctx), name)
     width = 79
 
     def rows(pairs: list[tuple[str, str]]) -> list[str]:
@@ -172,57 +148,6 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             lines += textwrap.wrap(chunk, width, break_on_hyphens=False) or [""]
     return lines or [""]
-
-
-def _system(ctx: typer.Context, name: str) -> systems.System:
-    """A packaged system by name, or a table's own file (relative to the session)."""
-    if not name.lower().endswith(".toml"):
-        return systems.load(name)
-    import tomllib
-
-    path = Path(name).expanduser()
-    path = path if path.is_absolute() or path.exists() else _state.path(ctx).parent / path
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise BadInput(f"--system {name!r} cannot be read: {err}") from None
-    return systems.from_data(data, name)
-
-
-def _fate_counts(ctx: typer.Context, e: dn.Expression,
-                 fresh: bool) -> tuple[dn.FateCounts | None, str | None]:
-    if not e.fate_terms():
-        return None, None
-    if fresh:
-        return dn.FateCounts.fresh(), "fresh"
-    from d2d_cli.rules.deck import fate
-
-    deck = fate.Deck.from_state(_state.read(ctx).get("fate"))
-    return dn.FateCounts(tuple(sorted(x.face for x in deck.draw))), "session"
-
-
-def _dice_rng(ctx: typer.Context) -> random.Random:
-    """--seed makes a roll repeatable; otherwise dice need no session at all."""
-    seed = _app.settings(ctx).seed
-    return random.Random(f"d2d:{seed}:roll") if seed is not None else random.Random()
-
-
-def _roll(ctx: typer.Context, e: dn.Expression, table: Any, sys_name: str | None,
-          proc: str | None) -> dn.RollResult:
-    """Roll once. Cards from the session's Fate deck go through the reveal helpers (one
-    journalled edit; the session's randomness then also rolls the dice)."""
-    needed = e.fate_cards
-    if not needed:
-        if table is not None:
-            raise BadInput("--card gives Fate cards for Nc terms; this roll draws none")
-        return dn.roll(e, _dice_rng(ctx), None, system=sys_name, procedure=proc)
-
-    def body(reveal: Any) -> dn.RollResult:
-        rng = reveal.rng if reveal.rng is not None else _dice_rng(ctx)
-        return dn.roll(e, rng, reveal, system=sys_name, procedure=proc)
-
-    result, _ = _reveal.with_reveals(ctx, table, body)
-    return result
 
 
 def _show_roll(con: Any, r: dn.RollResult) -> None:

@@ -12,8 +12,6 @@ from d2d_cli.commands.clock import show_reached
 from d2d_cli.operations import rounds as ops
 from d2d_cli.rules.deck.cards import names as card_names
 from d2d_cli.rules.time import rounds, upkeep
-from d2d_cli.rules.time.round_state import Round
-from d2d_cli.rules.units import roster as units
 
 app = _app.group("round")
 
@@ -41,7 +39,7 @@ def end(ctx: typer.Context,
 
     Example: d2d round end --recover Archer=fatigue
     """
-    render.emit(ops.end(_state.target(ctx), recover, card), _show_end, as_json=json)
+    render.emit(ops.end(_state.target(ctx), recover=recover, card=card), _show_end, as_json=json)
 
 
 def _show_start(con: Any, r: rounds.RoundStarted) -> None:
@@ -133,12 +131,7 @@ def groups(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d round groups
     """
-    from d2d_cli.rules.time import groups as g
-
-    data = _state.read(ctx)
-    rnd = Round.from_state(data.get("round"))
-    render.emit(g.groups(units.roster(data), rnd.number, rnd.phase), _show_groups,
-                as_json=json)
+    render.emit(ops.groups(_state.target(ctx)), _show_groups, as_json=json)
 
 
 def _show_groups(con: Any, r: Any) -> None:

@@ -2,8 +2,8 @@
 
 000 "Reference > Units", "Map and Scale"; 001 pp.6–10 ("Stat" and its samples).
 Conversions live in :mod:`d2d_cli.rules.scale.quantities`; choices in docs/rules.md "Stats and
-scale". Only ``speed``, ``show --as speed`` and ``map`` read the session (for its
-``[rules]``), and not even those when ``--convention`` is given.
+scale". Only ``speed``, ``show --as speed``, ``map`` and ``area`` read the session (for
+its ``[rules]``: operations/scale.py), and not even those when the option gives it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
-from d2d_cli.errors import BadInput
-from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import replace
+from d2d_cli.operations import scale as ops
 from d2d_cli.rules.scale import quantities as scale
 from d2d_cli.rules.scale import stats
 
@@ -29,17 +27,6 @@ ConventionOpt = Annotated[str | None, typer.Option(
     "--convention", metavar="001|000",
     help="What a Speed level counts: 001 km/h (default), 000 m/s below 20 km/h. "
          "Default: the session's [rules] speed_convention.")]
-
-
-def _rules(ctx: typer.Context, convention: str | None, *, always: bool = False
-           ) -> tuple[Options, str]:
-    """The session's [rules] and the speed convention (``--convention`` wins, and then
-    the session is not read at all unless ``always``)."""
-    if convention is not None and not always:
-        return DEFAULTS, scale.check_convention(convention)
-    opts = _state.options(ctx, _state.read(ctx))
-    chosen = convention if convention is not None else opts.speed_convention
-    return opts, scale.check_convention(chosen)
 
 
 @app.command(context_settings=_VALUE)
@@ -70,8 +57,8 @@ def speed(
     001 p.10: "Speed - 5x0 = 5kph/3mph"; 000: "Below 20 kph - Running Speed in m/s".
     Example: d2d scale speed 40kph
     """
-    _, conv = _rules(ctx, convention)
-    render.emit(scale.speed(" ".join(value), conv), _show_value, as_json=json)
+    render.emit(ops.speed(_state.target(ctx), *value, convention=convention), _show_value,
+                as_json=json)
 
 
 @app.command(context_settings=_VALUE)
@@ -100,11 +87,8 @@ def show(
 
     Example: d2d scale show 8x1 --as body
     """
-    st = stats.parse_stat(stat)
-    conv = scale.DEFAULT_CONVENTION
-    if as_ == "speed":
-        _, conv = _rules(ctx, convention)
-    render.emit(scale.describe(st, as_, conv), _show_value, as_json=json)
+    render.emit(ops.show(_state.target(ctx), stat, as_=as_, convention=convention),
+                _show_value, as_json=json)
 
 
 @app.command()
@@ -151,16 +135,9 @@ def map_(
 
     Example: d2d scale map car --speed 5x1
     """
-    rules, conv = _rules(ctx, convention, always=True)
-    rules = replace(rules, speed_convention=conv)
-    if list_ or kind is None:
-        if kind is None and not list_:
-            raise BadInput("give a map TYPE (" + ", ".join(scale.map_types()) +
-                           ") or --list")
-        render.emit(scale.maps_table(rules), _show_maps, as_json=json)
-        return
-    st = stats.parse_stat(speed) if speed is not None else None
-    render.emit(scale.move_on_map(kind, st, rules), _show_map, as_json=json)
+    result = ops.map(_state.target(ctx), kind, speed=speed, list=list_, convention=convention)
+    render.emit(result, _show_maps if isinstance(result, scale.MapList) else _show_map,
+                as_json=json)
 
 
 @app.command("area")
@@ -178,15 +155,8 @@ def area(
     000 prints rows (2 points Area Effect:1 … 5 points Area Effect:8) and a formula
     "(X-1)^2" that disagree from 3 points (docs/errata.md). Example: d2d scale area 4
     """
-    if reading is None:
-        rules = _state.options(ctx, _state.read(ctx))
-    elif reading in ("table", "formula"):
-        rules = replace(DEFAULTS, power_area=reading)
-    else:
-        raise BadInput(f"--reading {reading!r}: use table or formula")
-    from d2d_cli.rules.units import powers
-
-    render.emit(powers.power_area(points, rules), _show_area, as_json=json)
+    render.emit(ops.area(_state.target(ctx), points, reading=reading), _show_area,
+                as_json=json)
 
 
 # --- human views --------------------------------------------------------------------

@@ -35,8 +35,7 @@ def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d scene show
     """
-    data = _state.read(ctx)
-    render.emit(scene.view(data, _state.options(ctx, data)), _show, as_json=json)
+    render.emit(ops.show(_state.target(ctx)), _show, as_json=json)
 
 
 def _unit_line(u: scene.SceneUnit) -> str:

@@ -87,9 +87,10 @@ def path(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: $EDITOR "$(d2d session path)"
     """
-    p = _state.path(ctx)
-    render.emit({"path": str(p), "exists": p.exists()},
-                lambda con, r: con.out(r["path"], highlight=False), as_json=json)
+    from d2d_cli.operations import history
+
+    render.emit(history.path(_state.target(ctx)),
+                lambda con, r: con.out(r.path, highlight=False), as_json=json)
 
 
 @app.command()
@@ -98,29 +99,17 @@ def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d session show
     """
-    p = _state.path(ctx)
-    data = _state.read(ctx)
-    fate = data.get("fate", {})
-    result = {
-        "name": session.display_name(p),
-        "path": str(p),
-        "schema": data.get("schema"),
-        "created": data.get("meta", {}).get("created"),
-        "fate": {"remaining": len(fate.get("draw", [])),
-                 "discarded": len(fate.get("discard", []))},
-        "sections": {k: len(v) for k, v in data.items() if isinstance(v, dict)
-                     and k not in ("meta", "rules", "fate")},
-        "rules": data.get("rules", {}),
-    }
-    _state.options(ctx, data)  # a bad hand-edited [rules] is named here too
-    table = summary.summarize(data)  # what the human view reads beyond the counts
-    render.emit(result, lambda con, r: _show_show(con, r, table), as_json=json)
+    from d2d_cli.operations import history
+
+    result = history.show(_state.target(ctx))
+    render.emit(result, _show_show, as_json=json)
 
 
 SHOWN_NAMES = 12  # a long campaign's roster is listed by `d2d unit list`
 
 
-def _show_show(con: Any, r: dict[str, Any], t: summary.Summary) -> None:
+def _show_show(con: Any, r: Any) -> None:  # operations.history.Shown
+    t: summary.Summary = r.table
     e = render.escape
 
     def names(items: list[str], what: str) -> str:
@@ -129,19 +118,19 @@ def _show_show(con: Any, r: dict[str, Any], t: summary.Summary) -> None:
         return f"{len(items)}: {shown}" + (f" … and {more} more (d2d {what} list)"
                                            if more > 0 else "")
 
-    rows = [("File", e(r["path"])), ("Created", f"{_when(r['created'])} (schema {r['schema']})")]
+    rows = [("File", e(r.path)), ("Created", f"{_when(r.created)} (schema {r.schema})")]
     if t.scene:
         rows.append(("Scene", e(t.scene) + (f" ({e(t.map)} map)" if t.map else "")))
     played = f"{t.round} ({summary.PHASES.get(t.phase, t.phase)})" if t.round else "none yet"
     rows.append(("Round", played + (f" · clock {t.clock}" if t.clock is not None else "")))
-    rows.append(("Fate", f"{r['fate']['remaining']} cards to draw, "
-                         f"{r['fate']['discarded']} discarded"))
+    rows.append(("Fate", f"{r.fate['remaining']} cards to draw, "
+                         f"{r.fate['discarded']} discarded"))
     rows.append(("Units", names(list(t.units), "unit") if t.units else "none"))
     tasks = [f"{k.name} (Challenge {k.challenge}, Progress {k.progress})" for k in t.tasks]
     rows.append(("Tasks", names(tasks, "task") if tasks else "none"))
-    rows.append(("Rules", e(", ".join(f"{k} = {v}" for k, v in r["rules"].items())
+    rows.append(("Rules", e(", ".join(f"{k} = {v}" for k, v in r.rules.items())
                             or "defaults (docs/rules.md)")))
-    con.print(f"[bold]Session {e(r['name'])}[/]")
+    con.print(f"[bold]Session {e(r.name)}[/]")
     for label, text in rows:
         con.print(f"  {label:<8} {text}")
 
@@ -172,18 +161,18 @@ def log(
     Example: d2d session log 5
     """
     last = positional_or_option(last_, last, "last", 20)
-    entries = session.log(_state.path(ctx), max(last, 0))
-    render.emit({"entries": entries}, _show_log, as_json=json)
+    from d2d_cli.operations import history
+
+    render.emit(history.log(_state.target(ctx), last), _show_log, as_json=json)
 
 
-def _show_log(con: Any, r: dict[str, Any]) -> None:
-
-    if not r["entries"]:
+def _show_log(con: Any, r: Any) -> None:  # operations.history.Log
+    if not r.entries:
         con.print("Nothing logged yet.")
-    for e in r["entries"]:
-        mark = " [dim](undone)[/]" if e["undone"] else ""
-        con.print(f"[dim]{e['at']}[/]  [bold]{render.escape(e['command'] or '')}[/]  "
-                  f"{render.escape(e['summary'])}{mark}")
+    for e in r.entries:
+        mark = " [dim](undone)[/]" if e.undone else ""
+        con.print(f"[dim]{e.at}[/]  [bold]{render.escape(e.command or '')}[/]  "
+                  f"{render.escape(e.summary)}{mark}")
 
 
 ForceOpt = Annotated[bool, typer.Option(

@@ -11,11 +11,9 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
 from d2d_cli.commands._convention import positional_or_option
-from d2d_cli.errors import BadInput
 
 app = _app.single("sim")
 
-MAX_WORKERS = 64
 
 
 @app.command()
@@ -54,68 +52,14 @@ def sim(
     goals in a [goals] block (docs/solo.md).
     Example: d2d --seed 1 sim combat1 --runs 1000
     """
-    import os
+    from d2d_cli.operations import sim as ops
 
-    from d2d_cli.rules.assistant import goals as g
-    from d2d_cli.rules.assistant import sim as rules
-
-    fixed = runs_ is not None or runs is not None
-    runs = positional_or_option(runs_, runs, "runs", rules.MAX_RUNS)
-    if precision is None and not fixed:
-        precision = rules.DEFAULT_PRECISION
-    if precision is not None and not 0 < precision <= 50:
-        raise BadInput(f"--precision is a half-width in points, above 0 and at most 50, "
-                       f"not {precision:g}")
-    if not 1 <= runs <= rules.MAX_RUNS:
-        raise BadInput(f"--runs must be from 1 to {rules.MAX_RUNS:,}, not {runs}")
-    if pc not in ("best", "fate"):
-        raise BadInput(f"--pc is best or fate, not {pc!r}")
-    if log is not None and (runs != 1 or not fixed):
-        raise BadInput("--log writes one fight: give --runs 1")
-    workers = workers if workers is not None else (os.cpu_count() or 1)
-    if not 1 <= workers <= MAX_WORKERS:
-        raise BadInput(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
-    data = _state.read(ctx)
-    opts = _state.options(ctx, data)
-    label, start, prefix = _start(scene_file, data)
-    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
-    seed = _app.settings(ctx).seed
-    seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-    if log is not None:
-        out, table = rules.fight(start, goals, rules.run_seed(seed, 0), opts, True, pc)
-        tally = rules.Tally()
-        tally.add(out)
-        lines = [*prefix, *(table.lines or [])]
-        try:
-            log.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {log}: {e.strerror or e}") from None
-        report = rules.report(label, goals, tally, seed, 1, pc, str(log))
-    else:
-        with _progress(runs if precision is None else 0, json) as tick:
-            tally = rules.simulate(start, goals, seed, runs, min(workers, runs), opts, pc,
-                                   tick, precision)
-        report = rules.report(label, goals, tally, seed, workers, pc, precision=precision)
+    n = None if runs_ is None and runs is None else positional_or_option(
+        runs_, runs, "runs")
+    with _progress(n if n is not None and precision is None else 0, json) as tick:
+        report = ops.sim(_state.target(ctx), scene_file, n, precision=precision,
+                         workers=workers, pc=pc, log=log, tick=tick)
     render.emit(report, _show, as_json=json)
-
-
-def _start(spec: str | None, data: dict[str, Any]) -> tuple[str, dict[str, Any], list[str]]:
-    """The fight's starting state: the session as it stands, or a scene loaded on it (and
-    the log's first line, which loads it)."""
-    import copy
-    import shlex
-
-    if spec is None:
-        if not data.get("scene"):
-            raise BadInput("no scene in this session: d2d sim SCENE, or d2d scene load first")
-        return str(data["scene"].get("name", "the session")), copy.deepcopy(data), []
-    from d2d_cli.commands.scene import read_scene_file
-    from d2d_cli.rules.overview import scene
-
-    _, raw = read_scene_file(spec)
-    sections, view = scene.load(raw, data)
-    return view.name, {**copy.deepcopy(data), **sections}, [shlex.join(["scene", "load",
-                                                                        spec])]
 
 
 class _progress:

@@ -9,7 +9,6 @@ import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _state
-from d2d_cli.rules.units import status_bar
 
 if TYPE_CHECKING:
     from d2d_cli.rules.overview.dashboard import Dashboard, StatusRow
@@ -32,13 +31,9 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d status
     """
-    from d2d_cli.rules.overview.dashboard import dashboard
+    from d2d_cli.operations.overview import status as dashboard
 
-    data = _state.read(ctx)
-    opts, where = _state.options(ctx, data), status_bar.map_of(data)
-    # Before a unit's first Refresh, Move and Action Cost are what it will give.
-    render.emit(dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts)), _show,
-                as_json=json)
+    render.emit(dashboard(_state.target(ctx)), _show, as_json=json)
 
 
 def _show(con: Any, r: Dashboard) -> None:

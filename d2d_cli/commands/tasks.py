@@ -45,7 +45,7 @@ def new(ctx: typer.Context, name: NameArg,
     """
     difficulty = positional_or_option(difficulty_, difficulty, "difficulty",
                                       what="the Difficulty")
-    render.emit(ops.new(_state.target(ctx), name, difficulty, worker), _show_one,
+    render.emit(ops.new(_state.target(ctx), name, difficulty, worker=worker), _show_one,
                 as_json=json)
 
 
@@ -58,7 +58,7 @@ def win(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt 
     Task Tokens (top) to Progress (bottom)"). Example: d2d task win Knot 2
     """
     hits = positional_or_option(hits_, hits, "hits", what="the Hits")
-    render.emit(ops.win(_state.target(ctx), name, hits, by), _show_one, as_json=json)
+    render.emit(ops.win(_state.target(ctx), name, hits, by=by), _show_one, as_json=json)
 
 
 @app.command()
@@ -69,7 +69,7 @@ def lose(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt
     Example: d2d task lose Knot 1
     """
     hits = positional_or_option(hits_, hits, "hits", what="the Hits")
-    render.emit(ops.lose(_state.target(ctx), name, hits, by), _show_one, as_json=json)
+    render.emit(ops.lose(_state.target(ctx), name, hits, by=by), _show_one, as_json=json)
 
 
 @app.command()
@@ -87,7 +87,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d task list
     """
-    render.emit(tasks.listing(tasks.board(_state.read(ctx))), _show_list, as_json=json)
+    render.emit(ops.list_(_state.target(ctx)), _show_list, as_json=json)
 
 
 @app.command()

@@ -3,16 +3,13 @@ creature, or vehicle"), their conditions, healing and targets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from d2d_cli import operations as ops
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands._convention import positional_or_option
-from d2d_cli.errors import BadInput
 from d2d_cli.operations import units as unit_ops
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
@@ -22,25 +19,11 @@ if TYPE_CHECKING:
     from d2d_cli.rules.units import abilities, powers, stealth
 
 
-class _Change(Protocol):
-    @property
-    def summary(self) -> str: ...
-
-
-R = TypeVar("R", bound=_Change)
-
 app = _app.group("unit")
 
 
 UnitArg = Annotated[str, typer.Argument(help="Unit name (case-insensitive).",
                                         click_type=_complete.UNIT)]
-
-
-def _change(ctx: typer.Context, step: Callable[[dict[str, units.Unit]], R]) -> R | Any:
-    """One change to the roster, saved and journalled under the result's summary. A
-    unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
-    Refresh gives, before one: ``status_bar.unit_on_bar``)."""
-    return ops.roster_change(_state.target(ctx), step)
 
 
 def _stat_opt(name: str) -> Any:
@@ -66,7 +49,7 @@ def add(
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
     result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
-                          speed=speed, skills=skill, faction=faction)
+                          speed=speed, skill=skill, faction=faction)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -76,10 +59,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d unit list
     """
-    data = _state.read(ctx)
-    from d2d_cli.rules.units import status_bar
-
-    render.emit(status_bar.status_bar(data, _state.options(ctx, data)), show_table, as_json=json)
+    render.emit(unit_ops.list_(_state.target(ctx)), show_table, as_json=json)
 
 
 @app.command()
@@ -89,11 +69,7 @@ def show(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit show "Goblin Scout" --json
     """
-    data = _state.read(ctx)
-    from d2d_cli.rules.units import status_bar
-
-    render.emit(status_bar.unit_on_bar(data, name, _state.options(ctx, data)), show_unit,
-                as_json=json)
+    render.emit(unit_ops.show(_state.target(ctx), name), show_unit, as_json=json)
 
 
 @app.command()
@@ -103,7 +79,7 @@ def rm(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit rm "Goblin Scout"
     """
-    result = _change(ctx, lambda roster: units.remove(roster, name))
+    result = unit_ops.rm(_state.target(ctx), name)
     render.emit(result, lambda con, r: con.print(f"Removed {render.escape(r.name)}."),
                 as_json=json)
 
@@ -153,9 +129,7 @@ def heal(
 
     Example: d2d unit heal "Goblin Scout" --crit "right arm" --days 2
     """
-    order = conditions.healing(crit or [], days,
-                               _state.options(ctx, _state.read(ctx)).days_heal)
-    result = _change(ctx, lambda roster: conditions.heal(roster, name, order))
+    result = unit_ops.heal(_state.target(ctx), name, crit=crit, days=days)
     render.emit(result, show_healed, as_json=json)
 
 
@@ -173,7 +147,7 @@ def target(
 
     Example: d2d unit target "Goblin Scout" Rook   (or: d2d unit target "Goblin Scout" --clear)
     """
-    result = _change(ctx, lambda roster: units.set_target(roster, name, tgt, clear))
+    result = unit_ops.target(_state.target(ctx), name, tgt, clear=clear)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -251,11 +225,6 @@ def show_table(con: Any, r: units.Roster) -> None:
 # Each command parses, calls one rules function inside one locked edit, and renders.
 
 
-def _in_round(ctx: typer.Context, step: Callable[[dict[str, units.Unit], int, str], R]) -> R:
-    """One change to the roster that reads the round's number and phase (``[round]``)."""
-    return ops.in_round(_state.target(ctx), step)
-
-
 @app.command()
 def move(
     ctx: typer.Context,
@@ -282,7 +251,7 @@ def move(
 
     Example: d2d unit move Archer forward 2
     """
-    render.emit(unit_ops.move(_state.target(ctx), name, what, rest), show_spending,
+    render.emit(unit_ops.move(_state.target(ctx), name, what, *(rest or [])), show_spending,
                 as_json=json)
 
 
@@ -315,7 +284,7 @@ def act(
 
     Example: d2d unit act Archer recover fatigue
     """
-    result = unit_ops.act(_state.target(ctx), name, action, arg, range_=range_)
+    result = unit_ops.act(_state.target(ctx), name, action, arg, range=range_)
     render.emit(result, show_spending, as_json=json)
 
 
@@ -330,10 +299,7 @@ def wait(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit wait "Goblin Skirmisher" 5
     """
-    from d2d_cli.rules.time import turns
-
-    result = _in_round(ctx, lambda roster, n, phase: turns.wait(roster, n, phase, name,
-                                                                count))
+    result = unit_ops.wait(_state.target(ctx), name, count)
     render.emit(result, lambda con, r: con.print(
         f"{render.escape(r.unit)} waits at Count {r.count}: Move {r.move_before}"
         + (f" → {r.move} (Move = Count)" if r.lost else " (unchanged)")), as_json=json)
@@ -351,14 +317,7 @@ def face(ctx: typer.Context, name: UnitArg,
 
     Example: d2d unit face Archer NE
     """
-    from d2d_cli.rules.board.grid import board_of
-    from d2d_cli.rules.time import turns
-
-    with _state.edit(ctx) as tx:  # as _change, with the map for a Double-sized unit
-        roster = units.roster(tx.data)
-        result = turns.face(roster, name, heading, board=board_of(tx.data))
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
+    result = unit_ops.face(_state.target(ctx), name, heading)
     render.emit(result, lambda con, r: con.print(f"{render.escape(r.unit)} faces "
                                                  f"{r.facing}."), as_json=json)
 
@@ -383,17 +342,8 @@ def ability(
 
     Example: d2d unit ability Archer use "Rapid Shot" --skill Ranged
     """
-    from d2d_cli.rules.units import abilities
-
-    if action == "list":
-        render.emit(abilities.show(units.roster(_state.read(ctx)), name), show_abilities,
-                    as_json=json)
-        return
-    if action not in ("use", "drop") or which is None:
-        raise BadInput("give use ABILITY, drop ABILITY or list")
-    step = {"use": lambda roster: abilities.use(roster, name, which, skill),
-            "drop": lambda roster: abilities.drop(roster, name, which)}[action]
-    render.emit(_change(ctx, step), show_abilities, as_json=json)
+    render.emit(unit_ops.ability(_state.target(ctx), name, action, which, skill=skill),
+                show_abilities, as_json=json)
 
 
 @app.command("stealth")
@@ -419,14 +369,9 @@ def stealth_(
 
     Example: d2d unit stealth "Goblin Scout" tick
     """
-    from d2d_cli.rules.units import stealth
-
     if count_ is not None or count is not None:
         count = positional_or_option(count_, count, "count")
-    if action == "show":
-        result = stealth.change(units.roster(_state.read(ctx)), name, action, count)
-    else:
-        result = _change(ctx, lambda roster: stealth.change(roster, name, action, count))
+    result = unit_ops.stealth(_state.target(ctx), name, action, count)
     render.emit(result, show_stealth, as_json=json)
 
 
@@ -466,25 +411,11 @@ def power(
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
     """
-    from d2d_cli.rules.units import powers
-
-    if action == "use" and which is not None:
-        o = powers.order(which, effect, price, initiative=initiative, result=result_,
-                         range_=range_, duration=duration, continuous=continuous,
-                         area_points=area, close=close)
-        from d2d_cli.rules.time import upkeep
-
-        opts = _state.options(ctx, _state.read(ctx))
-        render.emit(_in_round(ctx, lambda roster, n, phase: upkeep.use_power(
-            roster, n, phase, name, o, opts.power_area, opts)), show_power, as_json=json)
-    elif action == "upkeep" and which is None:
-        render.emit(_in_round(ctx, lambda roster, n, phase: powers.upkeep(
-            roster, name, price, n)), show_upkeep, as_json=json)
-    elif action == "end" and which is not None:
-        render.emit(_change(ctx, lambda roster: powers.end(roster, name, which)),
-                    show_upkeep, as_json=json)
-    else:
-        raise BadInput("give use POWER, upkeep, or end POWER")
+    result = unit_ops.power(_state.target(ctx), name, action, which, effect=effect,
+                            price=price, initiative=initiative, result=result_,
+                            range=range_, duration=duration, continuous=continuous,
+                            area=area, close=close)
+    render.emit(result, show_power if action == "use" else show_upkeep, as_json=json)
 
 
 def show_spending(con: Any, r: turns.Spending) -> None:
@@ -602,16 +533,7 @@ def place(
 
     Example: d2d unit place Archer E7 NE
     """
-    from d2d_cli.rules.board import placement
-    from d2d_cli.rules.board.grid import board_of
-
-    with _state.edit(ctx) as tx:
-        roster = units.roster(tx.data)
-        unit = units.find(roster, name)
-        where = None if space.strip().lower() == "off" else space
-        result = placement.place(board_of(tx.data), unit, where, facing, double)
-        tx.put("units", units.roster_state(roster))
-        tx.summary = result.summary
+    result = unit_ops.place(_state.target(ctx), name, space, facing, double=double)
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 

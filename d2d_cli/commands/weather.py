@@ -23,11 +23,9 @@ def wind(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = 
     Table mode reads the direction card(s) first, then the speed cards.
     Example: d2d weather wind --card 5Sv --card 3H --card KC --card 9D --card 2S
     """
-    with _state.edit(ctx) as tx, _reveal.reveals(tx, _reveal.cards(card)) as reveal:
-        result = weather.wind(reveal, _state.options(ctx, tx.data).speed_convention)
-        tx.put("weather", result.state())
-        tx.summary = f"wind {result.direction} {result.speed_kph} km/h"
-    render.emit(result, _show, as_json=json)
+    from d2d_cli.operations import weather as ops
+
+    render.emit(ops.wind(_state.target(ctx), card=card), _show, as_json=json)
 
 
 @app.command()
@@ -36,7 +34,9 @@ def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
 
     Example: d2d weather show --json
     """
-    render.emit(weather.shown(_state.read(ctx).get("weather")), _show, as_json=json)
+    from d2d_cli.operations import weather as ops
+
+    render.emit(ops.show(_state.target(ctx)), _show, as_json=json)
 
 
 def _show(con: Any, r: weather.Wind | weather.WeatherShown) -> None:

@@ -8,6 +8,10 @@ at the table. So there is one writer and one copy of each operation's logic.
 
 Every operation takes a :class:`Target` (which session, which ``--seed``, the journal's
 label for the change) and returns the rules' typed result (``rules.core.result.Result``).
+Its other parameters ARE the command's: the command's arguments positional, its options
+keyword-only and named as the options (``card`` is ``--card``), in the command's order —
+so :mod:`d2d_cli.api` exposes each operation as it is, and :func:`label` builds the
+journal's label from either call (tests/test_api_commands.py checks every command).
 Errors are ``d2d_cli.errors.D2DError`` kinds, exactly as the commands raise them.
 
 This layer imports no Typer, Click, Rich or ``render`` (import-linter contract
@@ -17,7 +21,7 @@ This layer imports no Typer, Click, Rich or ``render`` (import-linter contract
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -38,6 +42,43 @@ class _Change(Protocol):
 
 
 C = TypeVar("C", bound=_Change)
+
+
+def label(path: str, arguments: Iterable[Any] = (),
+          options: Iterable[tuple[str, str | None, Any]] = ()) -> str:
+    """The journal's label for one call of a command (``unit place Archer E7 NE``): the
+    one function both faces build it with — a typed command from its parsed parameters
+    (``commands._app.label``), a script from its call's bound arguments
+    (``api._label``), so the same call is logged with the same words.
+
+    ``path`` is the command's path (``unit place``); ``arguments`` the positional values
+    in order (a list or tuple stands for several words, None for none); ``options``
+    ``(flag, off_flag, value)`` in the command's declared order: True gives ``flag``,
+    False ``off_flag`` (None: nothing), a list repeats ``flag VALUE``, None and an empty
+    list give nothing."""
+    import shlex
+    from enum import Enum
+
+    def word(v: Any) -> str:
+        return str(v.value if isinstance(v, Enum) else v)
+
+    words: list[str] = path.split()
+    for value in arguments:
+        if isinstance(value, list | tuple):
+            words += [word(v) for v in value]
+        elif value is not None:
+            words.append(word(value))
+    for flag, off, value in options:
+        if value is True:
+            words.append(flag)
+        elif value is False:
+            words += [off] if off else []
+        elif isinstance(value, list | tuple):
+            for v in value:
+                words += [flag, word(v)]
+        elif value is not None:
+            words += [flag, word(value)]
+    return shlex.join(words)
 
 
 class Target:
@@ -134,7 +175,7 @@ def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterato
         tx.put("fate", reveal.deck.to_state())
 
 
-def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C | Any:
+def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
@@ -148,7 +189,9 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C | Any:
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
             from d2d_cli.rules.units import status_bar
 
-            return status_bar.unit_on_bar(tx.data, result.name, t.options(tx.data))
+            row: C = status_bar.unit_on_bar(  # type: ignore[assignment]  # C is UnitRow
+                tx.data, result.name, t.options(tx.data))
+            return row
     return result
 
 

@@ -4,9 +4,10 @@ import, the party's list) — 000 "Character Creation", "Advancement"."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
@@ -21,8 +22,18 @@ FORMATS = ("svg", "html", "toml", "json")
 MAX_CHARACTER_BYTES = 1 << 20  # a character file is a regular file up to 1 MiB
 
 
-def change(t: Target, step: Callable[[dict[str, units.Unit], Options], Any],
-           what: str | None = None) -> Any:
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def change(t: Target, step: Callable[[dict[str, units.Unit], Options], N],
+           what: str | None = None) -> N:
     """One change to the roster with the table's options, saved and journalled (as
     ``NAME: what`` when ``what`` is given)."""
     with t.edit() as tx:
@@ -33,13 +44,20 @@ def change(t: Target, step: Callable[[dict[str, units.Unit], Options], Any],
     return result
 
 
-def new(t: Target, name: str, template: str | None = None, *,
-        stats: dict[str, str | None] | None = None, archetype: str | None = None,
-        conception: dict[str, str | None] | None = None) -> ch.Sheet:
+def new(t: Target, name: str, *, template: str | None = None, body: str | None = None,
+        mind: str | None = None, will: str | None = None, speed: str | None = None,
+        archetype: str | None = None, motivation: str | None = None,
+        impact: str | None = None, formative: str | None = None, plans: str | None = None,
+        flaws: str | None = None, fear: str | None = None, humiliation: str | None = None,
+        trigger: str | None = None) -> ch.Sheet:
     """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]``:
-    22 points among the four stats (``stats`` overrides the template's levels)."""
-    unit = ch.character(name, template, dict(stats or {}), archetype=archetype,
-                        conception=dict(conception or {}))
+    22 points among the four stats (``body`` … ``speed`` override the template's
+    levels); ``motivation`` … ``trigger`` are the Character Conception."""
+    stats = {"body": body, "mind": mind, "will": will, "speed": speed}
+    conception = {"motivation": motivation, "impact": impact, "formative": formative,
+                  "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
+                  "trigger": trigger}
+    unit = ch.character(name, template, stats, archetype=archetype, conception=conception)
     result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
     return result
 
@@ -79,8 +97,20 @@ def record_text(name: str, state: dict[str, Any], fmt: str) -> str:
             f"#   d2d char import FILE\n\n" + T.dump(("units", name), state))
 
 
-def export(t: Target, name: str, fmt: str = "toml") -> Exported:
-    """``d2d char export NAME --format F -o -``: the sheet's text (nothing written)."""
+def export(t: Target, name: str, *, format: str = "svg",  # noqa: A002 - --format
+           output: str | Path | None = None, force: bool = False) -> Exported:
+    """``d2d char export NAME [--format F] [--output FILE] [--force]``: the sheet written
+    to ``output`` (default ``NAME.FORMAT`` here; an existing file only with ``force``);
+    with ``output="-"`` nothing is written (the command prints ``text``)."""
+    text = sheet_text(t, name, format)
+    path = Path(output) if output is not None else Path(f"{text.name}.{format}")
+    if str(path) == "-":
+        return text
+    return write(text, path, force=force)
+
+
+def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
+    """A character's sheet or record as ``char export`` writes it (nothing written)."""
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}: use {', '.join(FORMATS)}")
     data = t.read()
@@ -155,12 +185,73 @@ def _no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a number d2d keeps")
 
 
-def import_(t: Target, file: str, *, rename: str | None = None,
+def import_(t: Target, file: str | os.PathLike[str], *, rename: str | None = None,
             replace: bool = False) -> travel.Imported:
     """``d2d char import FILE [--rename NEW | --replace]``: a character exported from any
     session onto this one's roster."""
+    file = os.fspath(file)
     name, state = read_record(file)
     result: travel.Imported = change(
         t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,
                                           replace=replace))
+    return result
+
+
+# --- Advancement (000 "Advancement", 001 p.42): one step on one character, journalled as
+# ``NAME: what`` (what the step was), the sheet after it with the ``change``.
+
+
+def _advance(t: Target, name: str, what: str,
+             step: Callable[[units.Unit, Options], ch.Change]) -> ch.Advanced:
+    result: ch.Advanced = change(t, lambda roster, o: ch.advance(roster, name, o, step), what)
+    return result
+
+
+def award(t: Target, name: str, *, cp: int = 0, sp: int = 0, ap: int = 0) -> ch.Advanced:
+    """``d2d char award NAME [--cp N] [--sp N] [--ap N]``: Milestone points."""
+    return _advance(t, name, f"award --cp {cp} --sp {sp} --ap {ap}",
+                    lambda u, rules: ch.award(u, cp, sp, ap))
+
+
+def train(t: Target, name: str, skill: str) -> ch.Advanced:
+    """``d2d char train NAME SKILL``: a skill +1 for SP (001 p.42)."""
+    return _advance(t, name, f"train {skill}",
+                    lambda u, rules: ch.train(u, skill, rules.new_skill_sp))
+
+
+def respec(t: Target, name: str, skill: str) -> ch.Advanced:
+    """``d2d char respec NAME SKILL``: ONE skill −1 for its SP, once per Downtime."""
+    return _advance(t, name, f"respec {skill}", lambda u, rules: ch.respec(
+        u, skill, rules.respec_sp, rules.respec_limit, rules.new_skill_sp))
+
+
+def learn(t: Target, name: str, ability: str | None = None, *, specialty: bool = False,
+          within: str | None = None, power: str | None = None) -> ch.Advanced:
+    """``d2d char learn NAME ABILITY [--specialty] [--in SPECIALTY]`` or ``--power P``:
+    1 AP (000 l.377; 001 l.1127, l.1131). ``within`` is the command's ``--in``."""
+    what = f"learn {ability or ''}" if power is None else f"learn --power {power}"
+    return _advance(t, name, what.strip(), lambda u, rules: ch.learn_ap(
+        u, ability, specialty=specialty, within=within, power=power))
+
+
+def unlearn(t: Target, name: str, ability: str | None = None, *,
+            power: str | None = None) -> ch.Advanced:
+    """``d2d char unlearn NAME ABILITY`` or ``--power P``: AP Respec (001 l.1114–1119)."""
+    what = f"unlearn {ability}" if power is None else f"unlearn --power {power}"
+    return _advance(t, name, what, lambda u, rules: ch.unlearn(
+        u, ability, power, rules.respec_limit))
+
+
+def feat(t: Target, name: str) -> ch.Advanced:
+    """``d2d char feat NAME``: Heroic Feat, CP −1 (001 p.23)."""
+    return _advance(t, name, "feat", lambda u, rules: ch.heroic_feat(u))
+
+
+def downtime(t: Target, names: list[str] | None = None) -> ch.Downtime:
+    """``d2d char downtime [NAME]…``: each character (default: all) may respec again."""
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        result = ch.downtime(roster, names or [])
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     return result

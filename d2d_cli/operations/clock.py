@@ -7,8 +7,9 @@ from d2d_cli.rules.time import clock as clocks
 from d2d_cli.rules.units import roster as units
 
 
-def advance(t: Target, k: int = 1, *, down: bool = False) -> clocks.ClockMoved:
+def advance(t: Target, count: int = 1, *, down: bool = False) -> clocks.ClockMoved:
     """``d2d clock advance K`` (``clock tick`` is K = 1): every event passed, in order."""
+    k = count
     clocks.check_ticks(k)
     with t.edit() as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
@@ -39,8 +40,18 @@ def show(t: Target) -> clocks.ClockView:
     return clocks.Clock.from_state(t.read().get("clock")).view()
 
 
-def add_timed(t: Target, at: int, text: str) -> clocks.TimedAdded:
-    """``d2d clock event add N TEXT``."""
+def event_list(t: Target) -> clocks.ClockView:
+    """``d2d clock event list``: every Timed Event (in clock order) and Random Event."""
+    return show(t)
+
+
+def tick(t: Target, *, down: bool = False) -> clocks.ClockMoved:
+    """``d2d clock tick [--down]``: ``clock advance 1``."""
+    return advance(t, 1, down=down)
+
+
+def add_timed(t: Target, text: str, at: int) -> clocks.TimedAdded:
+    """``d2d clock event add TEXT AT``."""
     with t.edit() as tx:
         clock = clocks.Clock.from_state(tx.data.get("clock"))
         result = clocks.add_timed(clock, at, text)

@@ -3,30 +3,45 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from d2d_cli.errors import BadInput
-from d2d_cli.operations import Target, cards
-from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.operations import Target
+from d2d_cli.operations import cards as table_cards
+from d2d_cli.operations import situation as situation_
+from d2d_cli.operations.damage import DAMAGE, CritDamage
+from d2d_cli.operations.situation import SITUATION, Situation
 from d2d_cli.rules.core.options import Options
 from d2d_cli.rules.core.result import Result
 
+if TYPE_CHECKING:
+    from d2d_cli.rules.combat import crits as crits_
+    from d2d_cli.rules.combat import hits as hits_
 
-def conflict(t: Target, sides: list[str], *, level_a: int | None = None,
-             level_b: int | None = None, skill: str | None = None,
-             rival_skill: str | None = None, obstacle: list[str] | None = None,
-             card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
-             spent: bool | None = None) -> Result:
+
+@SITUATION.into(before="obstacle", after={"obstacle": "cover"})
+def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | None = None,
+             skill: str | None = None, rival_skill: str | None = None,
+             skill_stat: str | None = None, advantage: list[str] | None = None,
+             disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
+             no_map: bool = False, stat: str | None = None, spent: bool | None = None,
+             card: list[str] | None = None, **situation: Unpack[Situation]) -> Result:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
-    (a ``rules.combat.conflict`` result)."""
+    (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
+    (``["a"]``); ``situation`` the situational options (operations/situation.py); the
+    other options are the command's, by the same names."""
     from d2d_cli.rules.combat import conflict as rules
 
+    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                             advantage=tuple(advantage or ()),
+                             disadvantage=tuple(disadvantage or ()))
+    use_map = not no_map
     data = t.read()
     opts = t.options(data)
-    table = cards(card)
-    if sides == ["chart"]:
+    table = table_cards(card)
+    if list(sides) == ["chart"]:
         return rules.chart_result(opts.conflict_chart, table)
-    ask = rules.ask(sides, data, table, level_a=level_a, level_b=level_b, terms=terms,
+    ask = rules.ask(list(sides), data, table, level_a=level_a, level_b=level_b, terms=terms,
                     skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
@@ -63,25 +78,33 @@ def _journal_note(r: Any, revealed: list[Any]) -> str:
                                            for side, was, card, why in turned)) if turned else ""
 
 
-def hit(t: Target, card_codes: list[str], *, level: int | None = None,
-        rival_level: int | None = None, vs: str | None = None, by: str | None = None,
-        difficulty: int | None = None, skill: str | None = None,
-        rival_skill: str | None = None, combo: bool = False,
-        card: list[str] | None = None, terms: Terms = Terms(), use_map: bool = True,
-        heroic_feat: str | None = None) -> Any:
-    """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``)."""
+@SITUATION.into(before="no_map")
+def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | None = None,
+        vs: str | None = None, by: str | None = None, difficulty: int | None = None,
+        stat: str | None = None, skill: str | None = None, rival_skill: str | None = None,
+        skill_stat: str | None = None, advantage: bool = False, disadvantage: bool = False,
+        no_map: bool = False, combo: bool = False, card: list[str] | None = None,
+        heroic_feat: str | None = None, **situation: Unpack[Situation]) -> hits_.Hits:
+    """``d2d hit CARD…``: the Hits of the winner's cards (a ``rules.combat.hits.Hits``);
+    the options are the command's, by the same names."""
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
 
+    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                             advantage=("a",) if advantage else (),
+                             disadvantage=("a",) if disadvantage else ())
+    use_map = not no_map
+    card_codes = list(cards)
     data = t.read()
     opts = t.options(data)
     ask = rules.ask([parse_card(x) for x in card_codes], level=level,
-                    rival_level=rival_level, vs=vs, combo=combo, table=cards(card),
+                    rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
                     combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
                     by=by, difficulty=difficulty, terms=terms, skill=skill,
                     rival_skill=rival_skill, use_map=use_map, opts=opts,
                     heroic_feat=heroic_feat)
-    result = t.with_reveals(ask.table, ask.count)[0] if ask.reveals else ask.count(None)
+    result: hits_.Hits = (t.with_reveals(ask.table, ask.count)[0] if ask.reveals
+                          else ask.count(None))
     if ask.feat_by is not None:  # the Feat's Character Point (checked above)
         with t.edit() as tx:
             tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
@@ -105,29 +128,23 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
         raise BadInput(f"[rules] locations_file {str(name)!r} cannot be read: {e}") from None
 
 
-def damage_ask(vulnerable: bool = False, wild_luck: bool = False, screen: int | None = None,
-               shield: str | None = None, item: str | None = None, luck: int = 0) -> Any:
-    """The Damage Modifiers as typed, checked (``rules.combat.damage.DamageAsk``)."""
-    from d2d_cli.rules.combat import damage
-
-    return damage.check(damage.DamageAsk(vulnerable, wild_luck, screen, shield, item, luck))
-
-
+@DAMAGE.into(before=None)
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int = 1, types: str | None = None, vehicle: bool = False,
-         target: str | None = None, card: list[str] | None = None, damage: Any = None,
-         difficulty: str | None = None) -> Any:
+         target: str | None = None, card: list[str] | None = None,
+         **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
-    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit."""
+    ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
+    ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py)."""
+    from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits as rules
-    from d2d_cli.rules.combat.damage import DamageAsk
 
+    ask_damage, difficulty = modifiers(damage)
     data = t.read()
     opts = t.options(data)
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by,
-                        DamageAsk() if damage is None else damage, difficulty)
+                        tuple(card) if card else None, target, by, ask_damage, difficulty)
     charts = location_charts(t.path(), opts)
     if not ask.writes:
         return rules.crit(ask, data, None, opts, charts)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from d2d_cli.operations import Target, cards, reveals
 from d2d_cli.rules.time import rounds, tasks
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.time.groups import Groups
 
 
 def start(t: Target) -> rounds.RoundStarted:
@@ -21,7 +26,7 @@ def start(t: Target) -> rounds.RoundStarted:
     return result
 
 
-def end(t: Target, recover: list[str] | None = None,
+def end(t: Target, *, recover: list[str] | None = None,
         card: list[str] | None = None) -> rounds.RoundEnded:
     """``d2d round end [--recover NAME=CHOICE]… [--card CARD]…``: the upkeep, once."""
     with t.edit() as tx, reveals(tx, cards(card)) as reveal:
@@ -35,3 +40,12 @@ def end(t: Target, recover: list[str] | None = None,
             tx.put(key, value)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
     return result
+
+
+def groups(t: Target) -> Groups:
+    """``d2d round groups``: who resolves with whom this round (001 l.475–477)."""
+    from d2d_cli.rules.time import groups as g
+
+    data = t.read()
+    rnd = Round.from_state(data.get("round"))
+    return g.groups(units.roster(data), rnd.number, rnd.phase)

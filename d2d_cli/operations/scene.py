@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -55,9 +56,9 @@ def _read_bounded(path: Path) -> bytes:
     return data
 
 
-def load(t: Target, file: str) -> scene.SceneView:
+def load(t: Target, file: str | os.PathLike[str]) -> scene.SceneView:
     """``d2d scene load FILE``: a scene file's path, or a built-in scene (``combat1``)."""
-    label, raw = read_scene_file(file)
+    label, raw = read_scene_file(os.fspath(file))
     with t.edit() as tx:
         sections, result = scene.load(raw, tx.data, t.options(tx.data))
         _check(label, sections)
@@ -79,3 +80,9 @@ def _check(label: str, sections: dict[str, Any]) -> None:
         table, key = shape.where_text(bad.where)
         place = f"[{table}] {key}" if table else key
         raise BadInput(f"{label}: {place}: {bad.problem}") from None
+
+
+def show(t: Target) -> scene.SceneView:
+    """``d2d scene show``: the scene — map, factions and goals, units, tasks, clock."""
+    data = t.read()
+    return scene.view(data, t.options(data))

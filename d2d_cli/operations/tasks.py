@@ -20,22 +20,22 @@ def _change(t: Target, step: Step, summary: str) -> tasks.TaskView:
     return result
 
 
-def new(t: Target, name: str, difficulty: int,
-        workers: list[str] | None = None) -> tasks.TaskView:
+def new(t: Target, name: str, difficulty: int, *,
+        worker: list[str] | None = None) -> tasks.TaskView:
     """``d2d task new NAME --difficulty D [--worker UNIT]…``."""
     tasks.check_difficulty(difficulty)
-    return _change(t, lambda b, _: tasks.start(b, name, difficulty, workers),
+    return _change(t, lambda b, _: tasks.start(b, name, difficulty, worker),
                    f"task {name} started")
 
 
-def win(t: Target, name: str, hits: int, by: str | None = None) -> tasks.TaskView:
+def win(t: Target, name: str, hits: int, *, by: str | None = None) -> tasks.TaskView:
     """``d2d task win NAME --hits H [--by UNIT]``."""
     tasks.check_hits(hits)
     return _change(t, lambda b, o: tasks.resolve(b, name, True, hits, by, o.task_win),
                    f"task {name} won")
 
 
-def lose(t: Target, name: str, hits: int, by: str | None = None) -> tasks.TaskView:
+def lose(t: Target, name: str, hits: int, *, by: str | None = None) -> tasks.TaskView:
     """``d2d task lose NAME --hits H [--by UNIT]``."""
     tasks.check_hits(hits)
     return _change(t, lambda b, _: tasks.resolve(b, name, False, hits, by),
@@ -67,3 +67,8 @@ def drop(t: Target, name: str) -> tasks.TaskDropped:
 def show(t: Target, name: str) -> tasks.TaskView:
     """``d2d task show NAME``."""
     return tasks.find(tasks.board(t.read()), name).view()
+
+
+def list_(t: Target) -> tasks.TaskList:
+    """``d2d task list``: every task."""
+    return tasks.listing(tasks.board(t.read()))

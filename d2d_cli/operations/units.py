@@ -3,18 +3,25 @@ l.527–609)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target, in_round, roster_change
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
+if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
+    from d2d_cli.rules.board import placement
+    from d2d_cli.rules.time import exchange, leaving, turns
+    from d2d_cli.rules.units import abilities, powers
+    from d2d_cli.rules.units import stealth as stealth_
+
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
-        skills: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
+        skill: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
     """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…``."""
     unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skills or [], faction)
+                          skill or [], faction)
     result: units.UnitRow = roster_change(t, lambda roster: units.add(roster, unit))
     return result
 
@@ -27,7 +34,7 @@ def condition(t: Target, name: str, action: str, cond: str, count: int = 1) -> u
     return result
 
 
-def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> Any:
+def move(t: Target, name: str, what: str, *rest: str) -> turns.Spending:
     """``d2d unit move NAME N|KIND [COUNT|HEADING]`` (a ``rules.time.turns.Spending``)."""
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
@@ -44,7 +51,7 @@ def move(t: Target, name: str, what: str, rest: list[str] | None = None) -> Any:
     return result
 
 
-def leave(t: Target, name: str, kind: str | None = None, side: str | None = None) -> Any:
+def leave(t: Target, name: str, kind: str | None = None, side: str | None = None) -> leaving.Left:
     """``d2d unit leave NAME [KIND [SIDE]]`` (a ``rules.time.leaving.Left``)."""
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import leaving
@@ -60,7 +67,7 @@ def leave(t: Target, name: str, kind: str | None = None, side: str | None = None
     return result
 
 
-def free(t: Target, name: str) -> Any:
+def free(t: Target, name: str) -> leaving.Freed:
     """``d2d unit free NAME`` (a ``rules.time.leaving.Freed``)."""
     from d2d_cli.rules.time import leaving
 
@@ -73,7 +80,8 @@ def free(t: Target, name: str) -> Any:
 
 
 def act(t: Target, name: str, action: str, arg: str | None = None, *,
-        range_: int | None = None) -> Any:
+        range: int | None = None,  # noqa: A002 - the command's --range
+        ) -> turns.Spending:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
@@ -81,4 +89,174 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
     data = t.read()
     opts, board = t.options(data), board_of(data)
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range_, opts, board))
+                                                          arg, range, opts, board))
+
+
+def rm(t: Target, name: str) -> units.Removed:
+    """``d2d unit rm NAME``: the unit leaves the roster; units targeting it lose the
+    target."""
+    result: units.Removed = roster_change(t, lambda roster: units.remove(roster, name))
+    return result
+
+
+def heal(t: Target, name: str, *, crit: list[str] | None = None,
+         days: int | None = None) -> conditions.Healed:
+    """``d2d unit heal NAME [--crit LOCATION|N]… [--days N]``."""
+    order = conditions.healing(crit or [], days, t.options(t.read()).days_heal)
+    result: conditions.Healed = roster_change(
+        t, lambda roster: conditions.heal(roster, name, order))
+    return result
+
+
+def target(t: Target, name: str, tgt: str | None = None, *,
+           clear: bool = False) -> units.UnitRow:
+    """``d2d unit target NAME [TARGET] [--clear]``."""
+    result: units.UnitRow = roster_change(
+        t, lambda roster: units.set_target(roster, name, tgt, clear))
+    return result
+
+
+def wait(t: Target, name: str, count: int) -> turns.Waited:
+    """``d2d unit wait NAME COUNT`` (001 l.503–505)."""
+    from d2d_cli.rules.time import turns
+
+
+    return in_round(t, lambda roster, n, phase: turns.wait(roster, n, phase, name, count))
+
+
+def face(t: Target, name: str, heading: str) -> turns.Faced:
+    """``d2d unit face NAME HEADING``: set up a Facing without spending Turn."""
+    from d2d_cli.rules.board.grid import board_of
+    from d2d_cli.rules.time import turns
+
+    with t.edit() as tx:  # as roster_change, with the map for a Double-sized unit
+        roster = units.roster(tx.data)
+        result = turns.face(roster, name, heading, board=board_of(tx.data))
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
+
+
+def place(t: Target, name: str, space: str, facing: str | None = None, *,
+          double: bool | None = None) -> placement.Placed:
+    """``d2d unit place NAME SPACE|off [FACING] [--double|--single]``."""
+    from d2d_cli.rules.board import placement
+    from d2d_cli.rules.board.grid import board_of
+
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        unit = units.find(roster, name)
+        where = None if space.strip().lower() == "off" else space
+        result = placement.place(board_of(tx.data), unit, where, facing, double)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
+    return result
+
+
+def ability(t: Target, name: str, action: str, which: str | None = None, *,
+            skill: str | None = None) -> abilities.Abilities:
+    """``d2d unit ability NAME use|drop|list [ABILITY] [--skill SKILL]`` (list reads,
+    use and drop change the roster)."""
+    from d2d_cli.rules.units import abilities
+
+
+    if action == "list":
+        return abilities.show(units.roster(t.read()), name)
+    if action not in ("use", "drop") or which is None:
+        raise BadInput("give use ABILITY, drop ABILITY or list")
+    ability_ = which
+    if action == "use":
+        result: abilities.Abilities = roster_change(
+            t, lambda roster: abilities.use(roster, name, ability_, skill))
+    else:
+        result = roster_change(t, lambda roster: abilities.drop(roster, name, ability_))
+    return result
+
+
+def stealth(t: Target, name: str, action: str, count: int | None = None) -> stealth_.Stealth:
+    """``d2d unit stealth NAME hide|tick|spot|reveal|show [COUNT]`` (show reads)."""
+    from d2d_cli.rules.units import stealth as stealth_
+
+
+    if action == "show":
+        return stealth_.change(units.roster(t.read()), name, action, count)
+    result: stealth_.Stealth = roster_change(
+        t, lambda roster: stealth_.change(roster, name, action, count))
+    return result
+
+
+def power(t: Target, name: str, action: str, which: str | None = None, *, effect: int = 0,
+          price: str | None = None, initiative: int = 0, result: str | None = None,
+          range: str | None = None,  # noqa: A002 - the command's --range
+          duration: str | None = None, continuous: bool = False, area: int = 0,
+          close: bool = False) -> powers.PowerUsed | powers.Upkeep:
+    """``d2d unit power NAME use POWER [--effect N]…``, ``upkeep`` or ``end POWER``."""
+    from d2d_cli.rules.units import powers
+
+
+    if action == "use" and which is not None:
+        from d2d_cli.rules.time import upkeep
+
+        order = powers.order(which, effect, price, initiative=initiative, result=result,
+                             range_=range, duration=duration, continuous=continuous,
+                             area_points=area, close=close)
+        opts = t.options(t.read())
+        used: powers.PowerUsed = in_round(t, lambda roster, n, phase: upkeep.use_power(
+            roster, n, phase, name, order, opts.power_area, opts))
+        return used
+    if action == "upkeep" and which is None:
+        kept: powers.Upkeep = in_round(t, lambda roster, n, phase: powers.upkeep(
+            roster, name, price, n))
+        return kept
+    if action == "end" and which is not None:
+        power_ = which
+        ended: powers.Upkeep = roster_change(t, lambda roster: powers.end(roster, name,
+                                                                          power_))
+        return ended
+    raise BadInput("give use POWER, upkeep, or end POWER")
+
+
+def situation(t: Target, name: str, *, vs: str | None = None, cover: int | None = None,
+              range: int | None = None,  # noqa: A002 - the command's --range
+              high_ground: bool | None = None, clear: bool = False) -> exchange.Said:
+    """``d2d unit situation NAME [--vs OTHER] [--cover PCT] [--range N] [--high-ground]``."""
+    from d2d_cli.rules.time import exchange
+
+
+    return in_round(t, lambda roster, n, phase: exchange.say(
+        roster, n, phase, name, vs, cover, range, high_ground, clear))
+
+
+def interrupt(t: Target, name: str, target: str) -> exchange.Interrupted:
+    """``d2d unit interrupt NAME TARGET`` (000 l.126)."""
+    from d2d_cli.rules.time import exchange
+
+
+    return in_round(t, lambda roster, n, phase: exchange.interrupt(roster, n, phase, name,
+                                                                   target))
+
+
+def respond(t: Target, name: str, *, action: bool = True) -> exchange.Responded:
+    """``d2d unit respond NAME [--action|--no-action]`` (001 l.639–641)."""
+    from d2d_cli.rules.time import exchange
+
+
+    return in_round(t, lambda roster, n, phase: exchange.respond(roster, n, phase, name,
+                                                                 action))
+
+
+def list_(t: Target) -> units.Roster:
+    """``d2d unit list``: every unit and character, in the order they were added, as the
+    Status Bar shows them."""
+    from d2d_cli.rules.units import status_bar
+
+    data = t.read()
+    return status_bar.status_bar(data, t.options(data))
+
+
+def show(t: Target, name: str) -> units.UnitRow:
+    """``d2d unit show NAME``: one unit as the Status Bar shows it."""
+    from d2d_cli.rules.units import status_bar
+
+    data = t.read()
+    return status_bar.unit_on_bar(data, name, t.options(data))

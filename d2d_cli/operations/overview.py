@@ -1,0 +1,48 @@
+"""What a table looks at: the dashboard (``d2d status``) and the map (``d2d board``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.operations import Target
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.board.view import BoardView
+    from d2d_cli.rules.overview.dashboard import Dashboard
+
+
+def status(t: Target) -> Dashboard:
+    """``d2d status``: round, clock, tasks, weather and every unit's row."""
+    from d2d_cli.rules.overview.dashboard import dashboard
+    from d2d_cli.rules.units import status_bar
+
+    data = t.read()
+    opts, where = t.options(data), status_bar.map_of(data)
+    # Before a unit's first Refresh, Move and Action Cost are what it will give.
+    return dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts))
+
+
+def board(t: Target, *, svg: str | Path | None = None) -> BoardView:
+    """``d2d board [--svg FILE]``: the map with its units (and, with ``svg``, the
+    drawing written to that file)."""
+    from d2d_cli.rules.board.grid import board_of
+    from d2d_cli.rules.board.view import view
+    from d2d_cli.rules.units.roster import roster
+
+    data = t.read()
+    drawn = board_of(data)
+    if drawn is None:
+        raise RuleViolation("the session has no map: load a scene with a [board] (d2d "
+                            "scene load combat1; docs/board.md)")
+    result = view(drawn, roster(data).values())
+    if svg is not None:
+        from d2d_cli import mapview
+
+        name = str(data.get("scene", {}).get("name") or "d2d board")
+        try:
+            Path(svg).write_text(mapview.svg(result, name), encoding="utf-8")
+        except OSError as e:
+            raise BadInput(f"cannot write {svg}: {e.strerror or e}") from None
+    return result
