@@ -191,10 +191,14 @@ class Table:
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
-        Target (the one other unit an Action reads or marks)."""
+        Target (the one other unit an Action reads or marks) — every unit for a Hide,
+        which must be out of every Rival's sight on the map (rules.board.seen)."""
+        from d2d_cli.rules.board.grid import board_of
+
         rnd = self.round()
-        roster = self._some(name, arg)
-        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg)
+        roster = units.roster(self.data) if action == "hide" else self._some(name, arg)
+        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg, opts=self.opts,
+                        board=board_of(self.data))
         self._store(roster)
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
