@@ -10,9 +10,10 @@ as the commands, get the same typed results (docs/api.md).
 
 Each call is one command: it takes the session's lock, is journalled (``d2d session
 log`` shows it, ``s.undo()`` or ``d2d session undo`` reverts it) and is written when it
-returns. Used as a context manager, the block is one change: the calls inside see each
-other's changes, the lock is held until the block ends, and the file is written then —
-or not at all if the block raises.
+returns — only if it succeeds, as a command (a refused call writes nothing, not even
+the new session a lookup would have created). Used as a context manager, the block
+is one change: the calls inside see each other's changes, the lock is held until the
+block ends, and the file is written then — or not at all if the block raises.
 
 The operations are ``d2d_cli.operations``, the very functions the commands call; the
 results are the rules' ``Result`` records (their ``to_json()`` is the ``result`` of the
@@ -109,12 +110,27 @@ class _Op(Generic[P, R]):
         s = face._session()
 
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
-            return self.fn(s.target(self.label(*args, **kwargs)), *args, **kwargs)
+            target = s.target(self.label(*args, **kwargs))
+            if _open_block():  # the block this thread has open commits (or drops) it
+                return self.fn(target, *args, **kwargs)
+            # One call is one command: its change — a session a lookup creates included
+            # — is written only if the whole call succeeds, as the CLI's boundary does.
+            with _session.deferred() as scope:
+                out = self.fn(target, *args, **kwargs)
+                scope.commit()
+            return out
 
         call.__doc__ = self.fn.__doc__
         call.__name__ = call.__qualname__ = self.fn.__name__
         call.__signature__ = self.signature  # type: ignore[attr-defined]
         return call
+
+
+def _open_block() -> bool:
+    """This thread has a scope open (a ``with Session(...)`` block): a call joins it."""
+    from d2d_cli.session.scope import _scope
+
+    return _scope() is not None
 
 
 class _Face:

@@ -371,3 +371,16 @@ def test_the_crit_damage_options_are_declared_once() -> None:
         assert op is not None
         for given in ([p.name for p in LEAVES[path].params], list(op.signature.parameters)):
             assert [n for n in given if n in names] == names, path
+
+
+@pytest.mark.parametrize("path", sorted(set(LEAVES) - set(NOT_SESSION)))
+def test_every_api_method_says_which_result_it_returns(path: str) -> None:
+    """Typed results (issue 26 item 1): a method's return type names the rules' records
+    it can give, never ``Any`` nor the bare ``Result`` base (a script's type checker
+    then knows ``s.conflict(…).outcome``)."""
+    op = _method(path)
+    assert op is not None
+    returned = str(inspect.signature(op.fn).return_annotation)
+    assert returned != str(inspect.Signature.empty), path
+    words = set(re.findall(r"[\w.]+", returned))
+    assert not words & {"Any", "Result", "object", "typing.Any"}, (path, returned)

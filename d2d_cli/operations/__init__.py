@@ -49,7 +49,7 @@ def label(path: str, arguments: Iterable[Any] = (),
     """The journal's label for one call of a command (``unit place Archer E7 NE``): the
     one function both faces build it with — a typed command from its parsed parameters
     (``commands._app.label``), a script from its call's bound arguments
-    (``api._label``), so the same call is logged with the same words.
+    (``api._Op.label``), so the same call is logged with the same words.
 
     ``path`` is the command's path (``unit place``); ``arguments`` the positional values
     in order (a list or tuple stands for several words, None for none); ``options``

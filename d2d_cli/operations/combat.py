@@ -12,9 +12,9 @@ from d2d_cli.operations import situation as situation_
 from d2d_cli.operations.damage import DAMAGE, CritDamage
 from d2d_cli.operations.situation import SITUATION, Situation
 from d2d_cli.rules.core.options import Options
-from d2d_cli.rules.core.result import Result
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.combat import conflict as conflict_
     from d2d_cli.rules.combat import crits as crits_
     from d2d_cli.rules.combat import hits as hits_
 
@@ -25,7 +25,8 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              skill_stat: str | None = None, advantage: list[str] | None = None,
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
-             card: list[str] | None = None, **situation: Unpack[Situation]) -> Result:
+             card: list[str] | None = None, **situation: Unpack[Situation]
+             ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
     (``["a"]``); ``situation`` the situational options (operations/situation.py); the
@@ -46,9 +47,9 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
                     target_action=opts.target_action, opts=opts)
-    result: Result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
-                      else ask.resolve(None))
-    return result
+    if ask.reveals:
+        return t.with_reveals(table, ask.resolve, _journal_note)[0]
+    return ask.resolve(None)
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
