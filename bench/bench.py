@@ -111,6 +111,8 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("clock event add 9 'The bridge collapses'", CHANGE, ()),
     ("clock event random 'A patrol passes' --chance 1/6", CHANGE, ()),
     ("clock event list", LOOKUP, ()),
+    ("clock event rm 'The bridge collapses'", CHANGE,
+     ("clock event add 'The bridge collapses' 9",)),
     ("round start", VIEW_CHANGE, ("round end",)),
     ("round end", CHANGE, ()),
     ("weather wind", CHANGE, ()),
@@ -137,7 +139,9 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("unit heal 'Goblin Scout' --days 1", VIEW_CHANGE, ("unit condition 'Goblin Scout' add "
                                                    "'blood loss'",)),
     ("round groups", LOOKUP, ()),
-    ("conflict Archer:7S^ 'Goblin Scout:5S^' --skill Ranged --range 3 --cover 25", LOOKUP,
+    ("round next", LOOKUP, ()),
+    # between units the conflict is kept for hit and crit (issue 28): a state change
+    ("conflict Archer:7S^ 'Goblin Scout:5S^' --skill Ranged --range 3 --cover 25", CHANGE,
      ()),
     ("hit 9S 10H 8C --by Archer --vs 'Goblin Scout'", LOOKUP, ()),
     ("roll 4d6kh3 --seed 1", LOOKUP, ()),

@@ -286,6 +286,7 @@ class _ClockEventGroup(_Group):
     add = _Op("clock event add", _clock.add_timed)
     random = _Op("clock event random", _clock.add_random)
     list = _Op("clock event list", _clock.event_list)
+    rm = _Op("clock event rm", _clock.remove_event)
 
 
 class _ClockGroup(_Group):
@@ -307,6 +308,7 @@ class _RoundGroup(_Group):
     start = _Op("round start", _rounds.start)
     end = _Op("round end", _rounds.end)
     groups = _Op("round groups", _rounds.groups)
+    next = _Op("round next", _rounds.next)
 
 
 class _WeatherGroup(_Group):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Annotated, Any
@@ -27,7 +28,13 @@ from d2d_cli import __version__, compat, env, render
 from d2d_cli.commands import _complete
 from d2d_cli.commands._app import HelpWhenBare
 from d2d_cli.errors import BadInput, D2DError
-from d2d_cli.registry import GROUPS, Settings, hoist_globals
+from d2d_cli.registry import (
+    GLOBAL_FLAGS,
+    GLOBAL_WITH_VALUE,
+    GROUPS,
+    Settings,
+    hoist_globals,
+)
 
 
 def lazy_group(info: Any, app: typer.Typer) -> Any:
@@ -123,6 +130,9 @@ class D2DGroup(HelpWhenBare, TyperGroup):
             return super().resolve_command(ctx, args)
         except compat.UsageError as e:
             suggestion = did_you_mean(args[0], self.list_commands(ctx)) if args else ""
+            if len(args) > 1 and args[1] in GROUPS:  # `d2d Archer conflict …`
+                suggestion = (" The command comes first: "
+                              + _typed([args[1], args[0], *args[2:]]))
             e.message = e.message.rstrip(".") + "." + suggestion
             raise
 
@@ -167,13 +177,19 @@ class D2DGroup(HelpWhenBare, TyperGroup):
                 if code == 0:
                     pending.commit()
         except D2DError as e:
-            render.error(here.command, e.kind, e.message, as_json=as_json, here=here)
+            message = e.message
+            if e.exit_code == 2:
+                word = re.search(r"'([^']+)'", message)
+                hint = _quote_hint(argv, [word.group(1)], option=True) if word and \
+                    "no rank" not in message and "no suit" not in message else ""
+                message = message.split(" — ")[0] + hint if hint else message
+            render.error(here.command, e.kind, message, as_json=as_json, here=here)
             code = e.exit_code
         except typer.Abort:
             here.stderr.write("d2d: aborted\n")
             code = 1
         except Exception as e:
-            code = _unexpected(e, here, as_json=as_json, debug=debug)
+            code = _unexpected(e, here, as_json=as_json, debug=debug, argv=argv)
         else:
             if code == 0:
                 _flush(here, out)
@@ -203,9 +219,15 @@ def _flush(here: env.Environment, out: list[str]) -> None:
             os.dup2(devnull, here.stdout.fileno())
 
 
-def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool) -> int:
+def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bool,
+                argv: list[str] | None = None) -> int:
     if isinstance(e, compat.ClickException):  # usage errors: exit 2, one line
         message = e.format_message()
+        example = _example(message, getattr(e, "ctx", None), argv_of(e) or argv or [])
+        message = message.rstrip(".") + example if example else message
+        extra = re.search(r"unexpected extra argument(?:\(s\)|s)? \((.*)\)", message)
+        if extra:  # `unit show Goblin Scout`: a name with spaces, unquoted
+            message += _quote_hint(argv_of(e), extra.group(1).split(" "), option=False)
         ctx = getattr(e, "ctx", None)
         if ctx is not None:
             hint = getattr(ctx.find_root().command, "help_hint", D2DGroup.help_hint)
@@ -234,6 +256,80 @@ def _unexpected(e: Exception, here: env.Environment, *, as_json: bool, debug: bo
     if not debug:
         here.stderr.write("d2d: rerun with --debug to see the traceback\n")
     return 1
+
+
+def _example(message: str, ctx: Any, argv: list[str]) -> str:
+    """``, e.g. --svg combat1.svg`` for an option given without its value: the value the
+    command's own help shows for it (its Example line first), else its metavar."""
+    missing = re.search(r"Option '(--[\w-]+)' requires an argument", message)
+    command = ctx.command if ctx is not None else _leaf(argv)
+    if missing is None or command is None:
+        return ""
+    opt = missing.group(1)
+    params = [p for p in command.params if opt in getattr(p, "opts", ())]
+    value = re.compile(re.escape(opt) + r'[ =]("[^"]+"|[^\s,;)]+)')
+    example = (command.help or "").partition("Example")[2]
+    for shown in (value.search(example), *(re.search(r'e\.g\. ("[^"]+"|[^\s,;)]+)',
+                                                     p.help or "") for p in params)):
+        if shown and not shown.group(1).startswith("-"):
+            return f", e.g. {opt} {shown.group(1).rstrip('.')}"
+    metavar = next((p.metavar for p in params if p.metavar), None)
+    sample = {"N": "3", "COUNT": "3", "PCT": "25"}.get(str(metavar), metavar)
+    return f", e.g. {opt} {sample}" if sample else ""
+
+
+def _leaf(argv: list[str]) -> Any:
+    """The command an argument list names (its words before the first option), or None."""
+    command: Any = root_command()
+    ctx = typer.Context(command)
+    for word in _command_words(argv):
+        if word.startswith("-") or not hasattr(command, "get_command"):
+            break
+        command = command.get_command(ctx, word)
+        if command is None:
+            return None
+    return None if hasattr(command, "get_command") else command
+
+
+def argv_of(e: Exception) -> list[str]:
+    """The command line a usage error came from (as the root parsed it)."""
+    ctx = getattr(e, "ctx", None)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return list(obj.argv) if isinstance(obj, Settings) else []
+
+
+def _command_words(argv: list[str]) -> list[str]:
+    """The command line without its global options (wherever they were typed)."""
+    words = hoist_globals(argv)
+    while words and (words[0] in GLOBAL_FLAGS or words[0].partition("=")[0] in
+                     GLOBAL_WITH_VALUE):
+        step = 1 if words[0] in GLOBAL_FLAGS or "=" in words[0] else 2
+        words = words[step:]
+    return words
+
+
+def _typed(words: list[str]) -> str:
+    """Words as a person types them: a word with a space in double quotes."""
+    return " ".join(f'"{w}"' if " " in w or not w else w for w in words)
+
+
+def _quote_hint(argv: list[str], extra: list[str], *, option: bool) -> str:
+    """`` Quote a name with spaces: unit show "Goblin Scout"`` when the words ``extra``
+    follow a word in ``argv`` that they would make a name with (``option``: only when
+    that word is an option's value, as in ``--vs Goblin Scout``); else ""."""
+    words = _command_words(argv)
+    n = len(extra)
+    at = [i for i in range(1, len(words) - n + 1) if words[i:i + n] == extra]
+    if not at:
+        return ""
+    i = at[-1]
+    before = words[i - 1]
+    if before.startswith("-") or not (before[:1].isalpha() and extra[0][:1].isalpha()):
+        return ""
+    if option and not (i >= 2 and words[i - 2].startswith("--")):
+        return ""
+    merged = [*words[:i - 1], " ".join([before, *extra]), *words[i + n:]]
+    return " — quote a name with spaces: " + _typed(merged)
 
 
 def did_you_mean(word: str, names: list[str]) -> str:
@@ -315,7 +411,7 @@ app = RootApp(
     cls=D2DGroup,
     name="d2d",
     help="d2d — the Narrator's companion for Drawn to Destiny.\n\n"
-    "The global options (--session, --seed, --debug) work after the command too; "
+    "The global options (--session, --seed, --debug, --why) work after the command too; "
     "d2d play runs commands in an interactive shell.\n\n"
     "Example: d2d fate draw 3",
     rich_markup_mode=None,
@@ -338,6 +434,9 @@ def root(
         "--seed", envvar="D2D_SEED", help="Make shuffles and rolls reproducible.")] = None,
     debug: Annotated[bool, typer.Option(
         "--debug", help="Show the traceback of an internal error.")] = False,
+    why: Annotated[bool, typer.Option(
+        "--why", help="Explain the answer: every map reading, rule line and what did not "
+        "apply.")] = False,
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
@@ -356,7 +455,9 @@ def root(
     Example: d2d fate draw 3
     """
     given = ctx.obj if isinstance(ctx.obj, Settings) else Settings()
-    ctx.obj = Settings(session=session, seed=seed, debug=debug, argv=given.argv,
+    if why:
+        env.current().why = True  # read by the human views (render.why)
+    ctx.obj = Settings(session=session, seed=seed, debug=debug, why=why, argv=given.argv,
                        run=given.run, root=given.root, env=given.env)
 
 

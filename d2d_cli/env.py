@@ -56,6 +56,10 @@ class Environment:
         # Per command line (cli.py's boundary):
         self.command: str | None = None  # "fate draw": every envelope and error names it
         self.buffers: list[list[str]] = []  # output held until the change is saved
+        self.why = False  # --why: the human views add their reasons
+        # d2d play's `why`: when set (a shared holder), each command's human view keeps
+        # here how to draw it again with its reasons, for the next `why` to print.
+        self.explained: list[Callable[[], str]] | None = None
 
     # ------------------------------------------------------------------ streams
 
@@ -82,6 +86,7 @@ class Environment:
         fresh = copy.copy(self)
         fresh.command = None
         fresh.buffers = []
+        fresh.why = False
         return fresh
 
     # ------------------------------------------------------------------ terminal

@@ -5,6 +5,7 @@ unit is a label and an arrow, each obstacle its legend character (NO_COLOR-safe)
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from d2d_cli.rules.board.grid import COMPASS, VECTORS, column_name, parse_space
@@ -18,7 +19,9 @@ SVG_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
 def _esc(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[")
+    from d2d_cli.inert import inert
+
+    return inert(text).replace("\\", "\\\\").replace("[", "\\[")
 
 
 def _factions(v: BoardView) -> dict[str | None, int]:
@@ -52,9 +55,10 @@ def what_it_is(k: Key) -> str:
     return k.name + (f" ({', '.join(bits)})" if bits else "")
 
 
-def lines(v: BoardView, width: int = 80) -> list[str]:
+def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
     """The map as Rich-markup lines at most ``width`` cells wide (wider maps in strips),
-    then the legend and the units."""
+    then the legend (unless not ``legend``: a line saying how to ask for it) and the
+    units."""
     colour = _factions(v)
     at = _cells(v)
     label_w = len(str(v.rows))
@@ -92,11 +96,14 @@ def lines(v: BoardView, width: int = 80) -> list[str]:
     import textwrap
 
     out.append("")
-    notes = ("Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
+    notes: tuple[str, ...] = (
+        "Legend: " + " · ".join(f"{k.symbol} {what_it_is(k)}" for k in v.legend),
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
              "to south; a unit is its label and its Facing " + (
                  "(↑ N … ↖ NW; · the back of a Double-sized unit, + units sharing a Space)"
                  if wide else "(below)"))
+    if not legend:
+        notes = ("Legend: d2d board --legend",)
     for note in notes:
         out += [_esc(t) for t in textwrap.wrap(note, width, subsequent_indent="  ")]
     for u in v.units:
@@ -120,7 +127,16 @@ MARGIN = 30
 _SHARED = ((-6, -6), (6, 6), (6, -6), (-6, 6))  # offsets of units sharing a Space
 
 
+_NOT_XML = re.compile("[\ufffe\uffff\ud800-\udfff]")
+
+
 def _x(text: str) -> str:
+    """Text as XML 1.0 character data: markup escaped, and what XML forbids (most of C0,
+    U+FFFE/FFFF, lone surrogates) or a terminal would obey shown as its escape, so the
+    SVG is well-formed for every name the session accepts (issue 30 item 2)."""
+    from d2d_cli.inert import inert
+
+    text = _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", inert(text))
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 

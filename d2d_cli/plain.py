@@ -18,6 +18,8 @@ import re
 import unicodedata
 from typing import Any, TextIO
 
+from d2d_cli.inert import inert
+
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
@@ -36,7 +38,8 @@ class NotPlain(Exception):
 
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
-    which the tests compare it with)."""
+    which the tests compare it with) and inert on a terminal (:func:`inert`)."""
+    text = inert(text)
     text = _ESCAPE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
     if text.endswith("\\") and not text.endswith("\\\\"):
         return text + "\\"
@@ -160,13 +163,28 @@ def rich_console(env: Any, *, stderr: bool = False, file: TextIO | None = None,
     if force is None and file is not None:
         force = terminal
     return Console(
-        file=file if file is not None else target, highlight=False,
+        file=InertFile(file if file is not None else target),  # type: ignore[arg-type]
+        highlight=False,
         no_color=not env.colors, soft_wrap=not terminal if soft_wrap is None else soft_wrap,
         force_terminal=force, width=env.width,
         # Text is printed as typed: d2d's markup holds no :emoji: codes, and a name or an
         # event a user typed with colons ("Restrict:Bind:4", ":x:") stays as it is.
         emoji=False,
     )
+
+
+class InertFile:
+    """A stream that writes text :func:`inert` (d2d's own styles kept): the boundary
+    every human view's output crosses, Rich's included."""
+
+    def __init__(self, file: TextIO) -> None:
+        self._inert_file = file
+
+    def write(self, text: str) -> int:
+        return self._inert_file.write(inert(text, keep_styles=True))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inert_file, name)
 
 
 class LineConsole:
@@ -194,7 +212,7 @@ class LineConsole:
 
     @property
     def file(self) -> TextIO:
-        return self._file if self._file is not None else self.target
+        return InertFile(self._file if self._file is not None else self.target)  # type: ignore[return-value]
 
     @property
     def width(self) -> int:

@@ -25,8 +25,8 @@ class Group(NamedTuple):
 
 
 GROUPS: dict[str, Group] = {
-    "fate": Group("fate", "The Fate deck: draw, shuffle, dice (d2…d108 and any dN), coin, "
-                  "high card.", True),
+    "fate": Group("fate", "The Fate deck: draw, shuffle, dice (any dN), coin, high card.",
+                  True),
     "scale": Group("scale", "Stats at any scale: mass, speed, IQ ↔ 8x1; compare; map scales.",
                    True),
     "conflict": Group("conflict", "Resolve a conflict between two approaches; the chart.",
@@ -45,7 +45,7 @@ GROUPS: dict[str, Group] = {
                  False),
     "task": Group("tasks", "Task clocks: Challenge and Progress tokens.", True),
     "clock": Group("clock", "The scene clock and its timed and random events.", True),
-    "round": Group("rounds", "Round start (refresh) and round end (upkeep).", True),
+    "round": Group("rounds", "Round start (refresh), round end (upkeep), who acts next.", True),
     "weather": Group("weather", "Weather: wind direction and speed from Fate reveals.", True),
     "roll": Group("roll", "Roll dice and cards: keep, explode, vs, bands; --odds; --system.",
                   False),
@@ -53,24 +53,21 @@ GROUPS: dict[str, Group] = {
     "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
     "session": Group("session", "Session files: new, list, use, show, path, log, undo, redo.",
                      True),
-    "board": Group("board", "The map: units on their Spaces with Facing, obstacles, terrain "
-                   "(--svg FILE for a picture).", False),
-    "tour": Group("tour", "A guided tour of d2d on a throwaway session (the README's main "
-                  "job).", False),
-    "oracle": Group("oracle", "Ask the Fate deck a yes/no question (and/but, --likely, "
-                    "--odds): GM-less play.", False),
-    "npc": Group("npc", "A Non-Player unit's turn by the NPC policy: plan it, or carry it "
-                 "out.", True),
-    "sim": Group("sim", "Play a scene to its end N times: each faction's chance of its "
-                 "goal.", False),
-    "play": Group("play", "An interactive shell on one session: every command without the "
-                  "d2d prefix, answered at once.", False),
+    "board": Group("board", "The map: units on their Spaces with Facing, obstacles, terrain.",
+                   False),
+    "tour": Group("tour", "A guided tour of d2d on a throwaway session.", False),
+    "oracle": Group("oracle", "Ask the Fate deck a yes/no question: GM-less play.", False),
+    "npc": Group("npc", "A Non-Player unit's turn by the NPC policy: plan it, or play it.",
+                 True),
+    "sim": Group("sim", "Play a scene to its end N times: each faction's chance.", False),
+    "play": Group("play", "An interactive shell on one session: commands without d2d.",
+                  False),
 }
 
 # Global options: given after the command too (``d2d fate coin --seed 1``), they are moved
 # in front of it by D2DGroup.parse_args, for every command at once.
 GLOBAL_WITH_VALUE = ("--session", "--seed")
-GLOBAL_FLAGS = ("--debug",)
+GLOBAL_FLAGS = ("--debug", "--why")
 
 
 @record(frozen=False)
@@ -80,6 +77,7 @@ class Settings:
     session: str | None = None
     seed: int | None = None
     debug: bool = False
+    why: bool = False  # --why: the reasons too (map readings, rule lines, what did not apply)
     argv: tuple[str, ...] = ()  # the command line as typed, for the journal's label
     # The root's own entry points, handed down so that a command that runs other command
     # lines (``d2d play``, ``d2d tour``) and the completion of ``d2d play`` reach the root

@@ -9,6 +9,7 @@ stdout; on error ``{"ok": false, "command": …, "error": {"kind", "message"}}``
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 HumanView = Callable[["Console", Any], None]
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def begin(command: str | None) -> None:
@@ -72,14 +74,42 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
         buffer = io.StringIO()
         human(console(file=buffer), result)  # the plain lines and Rich's, in order
         text = buffer.getvalue()
+        if here.explained is not None:  # d2d play keeps the reasons for its `why`,
+            here.explained[:] = [lambda: _explained(human, result)]  # drawn when asked
     here.fault("render")
     here.out(text)
+
+
+def why() -> bool:
+    """Whether the human view adds its reasons (``--why``, one global option): every map
+    reading, rule line and "does not apply". The answer alone is shown without it."""
+    return env.current().why
+
+
+def _explained(human: HumanView, result: Any) -> str:
+    """The human view of ``result`` with its reasons (``--why``), drawn now."""
+    import io
+
+    here = env.current()
+    buffer, was = io.StringIO(), here.why
+    here.why = True
+    try:
+        human(console(file=buffer), result)
+    finally:
+        here.why = was
+    return buffer.getvalue()
 
 
 def _json_line(envelope: dict[str, Any]) -> str:
     import json  # only a --json run (or an error envelope) pays for it
 
-    return json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n"
+    text = json.dumps(envelope, ensure_ascii=False, default=_jsonable) + "\n"
+    # json.dumps escapes C0 but leaves DEL, C1 (the 8-bit CSI and OSC), the line
+    # separators and the bidi overrides raw: escape them too, so an envelope piped to a
+    # terminal is as inert as the human view (issue 30 item 2). Outside strings JSON is
+    # ASCII, so this only ever touches string contents.
+    return text if text.isascii() else _JSON_UNSAFE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def write_json(envelope: dict[str, Any], here: env.Environment | None = None) -> None:
@@ -101,6 +131,10 @@ def error(command: str | None, kind: str, message: str, *, as_json: bool,
     (``here``: the command line's Environment, as the root passes it; by default the
     current one)."""
     here = here or env.current()
+    from d2d_cli.inert import brief, inert
+
+    # a key or a name from a file, shown, never obeyed; a huge name shown cut
+    message = brief(inert(message))
     if as_json:
         write_json(
             {"ok": False, "command": command, "error": {"kind": kind, "message": message}},

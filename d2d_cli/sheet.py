@@ -47,13 +47,15 @@ def _crits(data: dict[str, Any]) -> list[str]:
 
 
 def _stat_rows(data: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """(Stat, rating as it stands, base if conditions change it, real-world reading)."""
+    """(Stat, its rating before conditions, the rating with today's conditions when they
+    change it, real-world reading). The sheet prints the stat itself, the conditions
+    apart: a printout does not go stale when Fatigue clears."""
     rows = []
     for s in STAT_NAMES:
         # `char show --json`: stats after conditions, base_stats the character's own.
         base = str((data.get("base_stats") or data.get("stats") or {}).get(s, "—"))
         now = str((data.get("stats") or {}).get(s, base))
-        rows.append((s.capitalize(), now, base if now != base else "",
+        rows.append((s.capitalize(), base, now if now != base else "",
                      str((data.get("real") or {}).get(s, ""))))
     return rows
 
@@ -124,7 +126,7 @@ def html(data: dict[str, Any], *, paper: str | None = None) -> str:
     stats = "".join(
         f"<tr><td><b>{e(name)}</b><span class=\"meaning\">{e(STAT_MEANING[name.lower()])}"
         f"</span></td><td class=\"rating\">{e(now)}"
-        + (f"<span class=\"base\">base {e(base)}</span>" if base else "")
+        + (f"<span class=\"base\">{e(base)} with conditions</span>" if base else "")
         + f"</td><td>{e(real) or '<span class=none>—</span>'}</td></tr>"
         for name, now, base, real in _stat_rows(data))
     skills = [f"{k} {v}" for k, v in (data.get("skills") or {}).items()]
@@ -227,7 +229,7 @@ def svg(data: dict[str, Any], *, paper: str = "a4") -> str:
         text(m, y + 3.5, STAT_MEANING[name.lower()], size=2.6, color="#555")
         text(m + 38, y + 1, now, size=5, weight="bold")
         if base:
-            text(m + 38, y + 4.6, f"base {base}", size=2.6, color="#555")
+            text(m + 38, y + 4.6, f"{base} with conditions", size=2.6, color="#555")
         lines = _wrap(real or "—", right - (m + 62), 3.2)
         for i, line in enumerate(lines[:2]):
             text(m + 62, y + i * 4, line, size=3.2, family="serif")

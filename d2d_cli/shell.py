@@ -37,20 +37,33 @@ d2d play — every d2d command, without the "d2d" in front:
   fate draw 3          conflict fast block          unit show "Goblin Scout"
 Tab completes commands, options, cards, names (quoted when they hold spaces).
   help COMMAND         that command's help (also: COMMAND --help)
-  undo                 session undo: revert the last change
+  undo, redo           session undo / session redo: revert the last change, or
+                       re-apply the change undo reverted
+  why                  the last answer again, with its reasons (as --why)
+  next                 who acts next by the Countdown, and what they have left
   exit, quit, Ctrl-D   leave the shell; Ctrl-C cancels the line being typed
-The line at the bottom shows the round, the clock, the Fate cards left and the unit
-named last. The session file is read afresh for every line.
+The line at the bottom: the round, who acts next, the clock, the Fate cards left
+and the unit named last. The session file is read afresh for every line.
 """
 
 
-def shell_help() -> str:
+def shell_help(columns: int = 80) -> str:
     """The shell's ``help``: its own words, then the commands a line can start with (not
-    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion)."""
+    ``play`` or ``tour``, nor the root's one-shot options such as --install-completion),
+    wrapped at a word to fit ``columns`` (the pane), what wraps indented."""
+    import textwrap
+
     offered = {name: g.help for name, g in GROUPS.items() if name not in NOT_IN_PLAY}
     width = max(map(len, offered)) + 2
-    rows = [f"  {name.ljust(width)}{help_}" for name, help_ in offered.items()]
-    return SHELL_HELP + "\nCommands:\n" + "\n".join(rows) + "\n"
+    columns = max(columns, width + 20)
+    rows = [textwrap.fill(help_, columns, initial_indent=f"  {name.ljust(width)}",
+                          subsequent_indent=" " * (width + 2), break_long_words=False)
+            for name, help_ in offered.items()]
+    own = [textwrap.fill(line, columns, subsequent_indent=" " * (23 if line[:2] == "  "
+                                                                   else 0),
+                         break_long_words=False) if len(line) > columns else line
+           for line in SHELL_HELP.splitlines()]
+    return "\n".join(own) + "\n\nCommands:\n" + "\n".join(rows) + "\n"
 
 
 @record(frozen=False)
@@ -66,6 +79,8 @@ class Shell:
     # ``d2d play`` so the shell runs each line through the root without importing it.
     run_argv: Callable[[list[str]], int] | None = None
     root: Any = None
+    # The last command's view with its reasons (--why), for `why` (render.emit keeps it).
+    explained: list[Callable[[], str]] = field(default_factory=list)
 
     # ------------------------------------------------------------------- one line
 
@@ -100,11 +115,20 @@ class Shell:
             sys.stderr.write("d2d: error: this is d2d play already: type a command\n")
             return 2
         if words == ["help"]:
-            self.out.write(shell_help())
+            from d2d_cli import env
+
+            self.out.write(shell_help(env.current().width))
             return 0
+        if words == ["why"]:
+            self.out.write(self.explained[0]() if self.explained else
+                           "Nothing to explain: run a command first, then why.\n")
+            return 0
+        if words == ["next"]:
+            words = ["round", "next"]
+        self.explained.clear()
         if words[0] == "help":
             words = [*words[1:], "--help"]
-        elif words == ["undo"] or words[:1] == ["undo"] and words[1:] == ["--json"]:
+        elif words[:1] in (["undo"], ["redo"]) and set(words[1:]) <= {"--json", "--force"}:
             words = ["session", *words]
         code = self.run(words)
         self._remember_unit(words)
@@ -152,7 +176,7 @@ class Shell:
         except D2DError as e:
             return f"session unusable: {e.message}"
         return summary.status_line(summary.summarize(data),
-                                   summary.unit_tokens(data, self.current))
+                                   summary.unit_tokens(data, self.current), _up(data))
 
     def prompt(self) -> str:
         return f"{session.display_name(self.path())}> "
@@ -175,8 +199,10 @@ class Shell:
             if result is None:
                 break
             if result:
+                from d2d_cli.inert import inert, short
+
                 sys.stderr.write(f"d2d play: line {number} failed (exit {result}): "
-                                 f"{line.strip()}\n")
+                                 f"{short(inert(line.strip()), 4 * 60)}\n")
                 first = first or result
                 if not keep_going:
                     break
@@ -207,6 +233,22 @@ class Shell:
             if self.run_line(line) is None:
                 return 0
             status = self.status()
+
+
+def _up(data: dict[str, Any]) -> str | None:
+    """Who acts next by the Countdown (``round next``), while a round is under way; the
+    status line never refuses a file (a hand-edited roster it cannot read: nothing)."""
+    from d2d_cli.rules.time.groups import next_up
+    from d2d_cli.rules.time.round_state import Round
+    from d2d_cli.rules.units.roster import roster
+
+    try:
+        rnd = Round.from_state(data.get("round"))
+        if rnd.phase != "started":
+            return None
+        return next_up(roster(data), rnd.number, rnd.phase).summary
+    except (D2DError, ValueError, TypeError, KeyError):
+        return None
 
 
 def fit_status(status: str, width: int) -> str:
@@ -241,6 +283,9 @@ def start(settings: Settings, keep_going: bool = False) -> int:
     stdin."""
     shell = Shell(session=settings.session, seed=settings.seed, debug=settings.debug,
                   run_argv=settings.run, root=settings.root)
+    from d2d_cli import env
+
+    env.current().explained = shell.explained  # each line's view with its reasons
     shell.data()  # a bad --session or an unusable file is refused before anything else
     if sys.stdin.isatty() and sys.stdout.isatty():
         return shell.interact()

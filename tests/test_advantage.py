@@ -124,7 +124,7 @@ def test_both_sides_opposite_favour_the_same_side(d2d: Any) -> None:
 
 
 def test_advantage_human_output(d2d: Any) -> None:
-    out = d2d.ok("conflict", "fate", "strong", "--advantage", "a", "--card", "4H",
+    out = d2d.ok("--why", "conflict", "fate", "strong", "--advantage", "a", "--card", "4H",
                  "--card", "9S")
     assert out == (
         "A: Fast (9♠ 9 of Swords ↑)   vs   B: Strong\n"
@@ -212,7 +212,7 @@ def test_revealed_combo_with_advantage_keeps_the_best_cards(d2d: Any,
                  "--disadvantage", *cards)
     assert [x["card"]["code"] for x in r["revealed"]] == ["6H^", "9C^"]
     assert (r["hits"], r["combo"], r["glancing"]) == (1, None, True)
-    out = d2d.ok("--session", revealed, "hit", "5S", "--vs", 5, "--combo", "--advantage",
+    out = d2d.ok("--why", "--session", revealed, "hit", "5S", "--vs", 5, "--combo", "--advantage",
                  *cards)
     assert out == (
         "Your Level 0: not given (0)\n"

@@ -74,7 +74,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 92
+    assert len(LEAVES) == 94
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -216,9 +216,13 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "clock event random": (SCENE, "clock event random 'A patrol' 1/4 --repeat",
                            lambda s: s.clock.event.random("A patrol", "1/4", repeat=True)),
     "clock event list": (SCENE, "clock event list", lambda s: s.clock.event.list()),
+    "clock event rm": (SCENE, "clock event rm 'Reinforcements: another Goblin Skirmisher "
+                       "arrives (the 5th Turn)'", lambda s: s.clock.event.rm(
+                           "Reinforcements: another Goblin Skirmisher arrives (the 5th Turn)")),
     "round start": (SCENE, "round start", lambda s: s.round.start()),
     "round end": (ROUND, "round end", lambda s: s.round.end()),
     "round groups": (ROUND, "round groups", lambda s: s.round.groups()),
+    "round next": (ROUND, "round next", lambda s: s.round.next()),
     "weather wind": (SCENE, "weather wind", lambda s: s.weather.wind()),
     "weather show": ((*SCENE, "weather wind"), "weather show", lambda s: s.weather.show()),
     "odds conflict": (SCENE, "odds conflict fate 7S^ --level-b 2",

@@ -221,7 +221,7 @@ def test_an_unplaced_unit_moves_as_before(d2d: Runner, table: Any) -> None:
 
 
 def test_board_is_drawn_at_80_columns_with_a_legend(d2d: Runner, table: Any) -> None:
-    res = d2d(*table, "board")
+    res = d2d(*table, "board", "--legend")
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     assert lines[0] == "  A  B  C  D  E  F  G  H"
@@ -382,7 +382,7 @@ def test_hit_reads_the_map_too_and_says_where_it_came_from(d2d: Runner, table: A
     r = d2d.json(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
     assert r["map"]["range"] == 4 and r["map"]["cover"] == 25
     assert (r["your_level"], r["level"]) == (1 - 1, 0)
-    out = d2d.ok(*table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
+    out = d2d.ok("--why", *table, "hit", "7S", "--by", "Archer", "--vs", "Goblin")
     assert "From the map (Archer B6 → Goblin B2; d2d board):" in out
     assert re.search(r"Cover: Cover 25% of Goblin on the map", out)
 

@@ -37,10 +37,23 @@ def test_names_for_people() -> None:
     assert parse_card("BW").name() == "Black Wild (joker) ↑"
 
 
-@pytest.mark.parametrize("bad", ["11H", "QX", "", "H", "1", "ZW", "Q^", "10"])
+@pytest.mark.parametrize("bad", ["QX", "", "H", "1", "ZW", "Q^", "10"])
 def test_bad_cards(bad: str) -> None:
     with pytest.raises(BadInput, match="e.g. QH"):
         parse_card(bad)
+
+
+@pytest.mark.parametrize(("bad", "says"), [
+    ("11H", "no rank '11': the ranks are A 2–10 J Q K, e.g. 10S"),
+    ("ZS", "no rank 'Z'"),
+    ("QX", "no suit 'X': the suits are C D H S"),
+    ("7Y^", "no suit 'Y'"),
+])
+def test_a_card_like_word_names_what_is_wrong(bad: str, says: str) -> None:
+    """Issue 28 item 4: the rank or the suit that is wrong, by name."""
+    with pytest.raises(BadInput) as e:
+        parse_card(bad)
+    assert says in e.value.message
 
 
 def test_deck_is_54_and_outcomes_108() -> None:

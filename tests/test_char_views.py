@@ -75,20 +75,17 @@ def test_unit_show_and_the_status_bar(d2d: Runner) -> None:
         "Gob: body at 0 — flip to Crit (001 p.35)",
         "Skills: Stealth 1",
     ]
-    # The dashboard (issue 12 item 9): too narrow at 100 columns for its table, so one
-    # block per unit (tests/test_groups_dashboard.py has the table).
+    # The dashboard (issue 12 item 9; issue 28: one row a unit while it fits, the
+    # columns that say nothing for every unit left out; tests/test_groups_dashboard.py
+    # has the blocks of a narrower terminal).
     assert lines(d2d, "status") == [
         "No round yet (d2d round start)",
         "Clock 1 · no Timed Event ahead",
         "Tasks: none open",
-        "Rook",
-        "  Body 7x1  Mind 4x1 (6x1)  Will 5x1  Speed 4x0",
-        "  Move 4 · AC 2 · Actions — · Turn —",
-        "  Stun×2",
-        "Gob",
-        "  Body 0x1 (2x1)  Mind 6x1  Will 2x1  Speed 5x0",
-        "  Move 5 · AC 2 · Actions — · Turn —",
-        "  Fatigue×2, Crit Torso (Major)",
+        " Unit  Body       Mind       Will  Spd  Mv  AC  Act  Turn  Conditions",
+        " Rook  7x1        4x1 (6x1)  5x1   4x0  4   2   —    —     Stun×2",
+        " Gob   0x1 (2x1)  6x1        2x1   5x0  5   2   —    —     Fatigue×2, Crit Torso "
+        "(Major)",
         "Gob: body at 0 — flip to Crit (001 p.35)",
     ]
 

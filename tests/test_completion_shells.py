@@ -107,7 +107,7 @@ def test_a_unit_side_of_a_conflict_completes_with_its_approach(bash) -> None:  #
     bash.expect_exact("Thi")
     bash.expect_exact("ef:")
     out = _complete_and_run(bash, "bl", "block ")
-    assert "A: Fast   vs   B: Thief" in out and "error" not in out
+    assert ": Fast vs Thief " in out and "error" not in out
 
 
 # ---------------------------------------------------------------- zsh and fish

@@ -161,7 +161,7 @@ def test_level_bonus_000_adds_initiative_to_the_rivals_rank(d2d: Any,
         "outcome"] == "both"
     assert d2d.json("--session", s, "conflict", "10S", "KH", "--level-a", 9)[
         "outcome"] == "b"
-    out = d2d.ok("--session", s, "conflict", "3S^", "2H^", "--level-a", 5)
+    out = d2d.ok("--why", "--session", s, "conflict", "3S^", "2H^", "--level-a", 5)
     assert out == ("A: Fast (3♠ 3 of Swords ↑)   vs   B: Fast (2♥ 2 of Cups ↑)\n"
                    "Tiebreak by rank: A 3 vs B 7 (Level Bonus A 5, B 0)\n"
                    "A wins\n"
@@ -298,18 +298,18 @@ def test_errors_change_nothing(d2d: Any) -> None:
 
 
 def test_human_output(d2d: Any) -> None:
-    out = d2d.ok("conflict", "7S^", "5H^", "--level-a", "3")
+    out = d2d.ok("--why", "conflict", "7S^", "5H^", "--level-a", "3")
     assert "A wins" in out and "Tiebreak by rank: A 4 vs B 5" in out
     chart = d2d.ok("conflict", "chart")
     assert "Counter" in chart and "rank" in chart
 
 
 def test_human_output_exact(d2d: Any) -> None:
-    assert d2d.ok("conflict", "fate", "fast", "--card", "4H^") == (
+    assert d2d.ok("--why", "conflict", "fate", "fast", "--card", "4H^") == (
         "A: Block (4♥ 4 of Cups ↓)   vs   B: Fast\n"
         "  A's Fate 4♥ 4 of Cups ↑ is read ↓: red → Lower for a Non-Player (000 l.420)\n"
         "A wins\n"
-        "  A: Keep: return the Block card to your hand\n"
+        "  A: Keep: its Block holds (a Non-Player keeps no cards)\n"
         "  A: Draw a card\n")
     assert d2d.ok("conflict", "chart") == (
         "Conflict chart (001): A's result\n"

@@ -148,12 +148,12 @@ def test_status_wide(board: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "120")
     assert lines(board, "status") == [
         *HEADER,
-        " Unit          Body       Mind  Will  Speed  Move  AC  Acts  Turn  Target        "
+        " Unit          Body       Mind  Will  Spd  Mv  AC  Act  Turn  Target        "
         "Conditions",
-        " Archer        8x1        5x1   5x1   4x0    2     2   1     2     Goblin Scout  —",
-        " Thief         8x1        5x1   5x1   4x0    4     2   2     2     —             "
+        " Archer        8x1        5x1   5x1   4x0  2   2   1    2     Goblin Scout  —",
+        " Thief         8x1        5x1   5x1   4x0  4   2   2    2     —             "
         "DYING, Crit Torso (Major)",
-        " Goblin Scout  7x1 (8x1)  5x1   5x1   5x0    5     2   2     2     Archer        "
+        " Goblin Scout  7x1 (8x1)  5x1   5x1   5x0  5   2   2    2     Archer        "
         "Fatigue",
         "  Archer: facing N",
         "  Goblin Scout: Cooldown: Sneak · Hidden (2 tokens) · Push the Limit: Skill:+1 this "

@@ -112,7 +112,7 @@ def test_only_fast_or_strong_scores_hits(d2d: Any, card: str) -> None:
     (["5S", "--vs", "x1"], "a stat is <level>x<scale>"),
     (["5S", "--vs", "3", "--level", "-1"], "--level must be a whole number 0 or more"),
     (["5S", "--vs", "3", "--rival-level", "-2"], "--rival-level must be a whole number 0"),
-    (["5Z", "--vs", "3"], "a card is <rank><suit>"),
+    (["5Z", "--vs", "3"], "not a card: '5Z' — no suit 'Z'"),
 ])
 def test_bad_input(d2d: Any, args: list[str], message: str) -> None:
     res = d2d("hit", *args)
@@ -133,7 +133,7 @@ def test_ten_always_hits_option_000(d2d: Any, tmp_path: Path) -> None:
 
 
 def test_human_output(d2d: Any) -> None:
-    out = d2d.ok("hit", "2S", "3H", "4C", "--level", 2, "--rival-level", 1, "--vs", "2x1")
+    out = d2d.ok("--why", "hit", "2S", "3H", "4C", "--level", 2, "--rival-level", 1, "--vs", "2x1")
     assert "Combo: Straight 2-3-4" in out and "Hits: 3" in out
     assert "glancing blow" in d2d.ok("hit", "2S", "--vs", 9)
 
@@ -247,7 +247,7 @@ def test_revealed_combo_from_the_fate_deck(d2d: Any, revealed: Path) -> None:
     assert "hit 5S --level 1 --vs 5 --combo" in d2d.ok("--session", revealed, "session",
                                                          "log")
     stack_deck(revealed, "6H^", "7Cv")
-    out = d2d.ok("--session", revealed, "hit", "5S", "--vs", 5, "--combo")
+    out = d2d.ok("--why", "--session", revealed, "hit", "5S", "--vs", 5, "--combo")
     assert out == (
         "Level 0 vs Difficulty 5 (Fast)\n"
         "  5♠ 5 of Swords ↑: 5+0=5 ≤ 5 → no Hit\n"
@@ -260,7 +260,7 @@ def test_revealed_combo_from_the_fate_deck(d2d: Any, revealed: Path) -> None:
 
 
 def test_human_output_exact(d2d: Any) -> None:
-    out = d2d.ok("hit", "2S", "3H", "4C", "--level", 2, "--rival-level", 1, "--vs", "2x1")
+    out = d2d.ok("--why", "hit", "2S", "3H", "4C", "--level", 2, "--rival-level", 1, "--vs", "2x1")
     assert out == (
         "Level 1 vs Difficulty 2 (Fast)\n"
         "  2♠ 2 of Swords ↑: 2+1=3 > 2 → Hit\n"

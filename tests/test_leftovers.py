@@ -228,7 +228,7 @@ def test_an_oversize_session_is_refused_before_it_is_read(d2d, tmp_path: Path,
     for args in (("session", "undo"), ("session", "redo"), ("fate", "draw"),
                  ("fate", "status")):
         res = d2d("--session", path, *args)
-        _one_line(res, 3, str(path.resolve()), "over 268,435,456 bytes")
+        _one_line(res, 3, str(path.resolve()), "over 33,554,432 bytes")
     assert sum(reads) < 1 << 20
     assert os.path.getsize(path) == 300 << 20
 

@@ -169,7 +169,7 @@ def test_cover_target_reveal_hits_the_obstacle_001_l718(d2d: Any, board: Path) -
                            "target": "rock"},
                  "reshuffled": False}
     assert d2d.json("--session", board, "fate", "status") == before  # table mode
-    out = d2d.ok("--session", board, "conflict", "Archer:7S^", "Goblin", "--cover", 50,
+    out = d2d.ok("--why", "--session", board, "conflict", "Archer:7S^", "Goblin", "--cover", 50,
                  "--obstacle", "C=rock", "--card", "3C")
     assert out == ("Cover 50% (B; ♣ rock): revealed 3♣ 3 of Wands ↑ — ♣ is rock (001 "
                    "l.718–720)\n"
@@ -310,7 +310,7 @@ def test_weapon_scale_from_the_units_body_000_l334(d2d: Any, board: Path) -> Non
 
 
 def test_modifiers_human_output(d2d: Any, board: Path) -> None:
-    out = d2d.ok("--session", board, "conflict", "Merc:7S^", "Goblin:5S^", "--range", 0,
+    out = d2d.ok("--why", "--session", board, "conflict", "Merc:7S^", "Goblin:5S^", "--range", 0,
                  "--cover", "50", "--high-ground", "a")
     assert out == (
         "A: Merc — Fast (7♠ 7 of Swords ↑)   vs   B: Goblin — Fast (5♠ 5 of Swords ↑)\n"

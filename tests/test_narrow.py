@@ -98,10 +98,10 @@ def test_columns_sets_the_width(d2d: Runner, table: Path) -> None:
 
 def test_status_at_40_keeps_each_stat_beside_its_value(d2d: Runner, table: Path) -> None:
     out = _at(d2d, 40, "--session", table, "status", styled=True)
-    assert ("Goblin Scout\n"
+    assert ("Goblin Scout I2↙\n"
             "  Body 0x1 (2x1)  Mind 5x1 (6x1)\n"
             "  Will 2x1  Speed 5x0\n") in out
-    assert ("Archer\n"
+    assert ("Archer E9↑\n"
             "  Body 8x1  Mind 5x1  Will 5x1\n"
             "  Speed 5x0\n") in out
     assert not re.search(r"(Body|Mind|Will|Speed)\s*$", out, re.MULTILINE), out

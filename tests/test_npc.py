@@ -427,8 +427,8 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
     assert [d["command"] for d in got["done"]] == got["commands"]  # one result a line
     assert [d["plan"] for d in got["done"]] == [0, 0, 0, 0, 1, 1]  # two Actions
     assert summaries[0] == "Goblin Skirmisher: Interact Archer, Move 5 → 3"
-    assert summaries[1].startswith("Conflict: Goblin Skirmisher wins (A: Goblin Skirmisher"
-                                   " — Strong (")
+    assert summaries[1].startswith("Conflict: Goblin Skirmisher (Strong ")
+    assert " beats Archer (" in summaries[1]
     assert summaries[2] == ("Hits: 1" if not cards else "Hits: 1 (glancing blow)")
     assert summaries[3].startswith("Crit bash@") and summaries[3].endswith(
         " Critical on Archer")
@@ -444,7 +444,7 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
                for x in d2d.ok("--session", by_hand, "session", "log").splitlines())
 
     out = d2d.ok("--session", shown, "--seed", 1, "npc", "turn", "Goblin Skirmisher",
-                 *cards)
+                 *cards, "--why")
     lines = out.splitlines()
     reported = [x.removeprefix("  → ") for x in lines if x.startswith("  → ")]
     assert reported == summaries
@@ -472,6 +472,6 @@ def test_turn_all_says_what_happened_for_each_unit(d2d, data_dir, monkeypatch) -
     assert done[:3] == [(0, "Goblin Scout: Forward ×2 SW: I2 → G4, Move 5 → 3"),
                         (0, "Goblin Scout: Drift ×3 S: G4 → G7, Move 3 → 0"),
                         (1, "Goblin Skirmisher: Interact Archer, Move 5 → 3")]
-    assert done[3][1].startswith("Conflict: Goblin Skirmisher wins")
+    assert done[3][1].startswith("Conflict: Goblin Skirmisher (") and " beats " in done[3][1]
     typed = _typed_results(d2d, by_hand, got["commands"], monkeypatch)
     assert [r.summary for r in typed] == [s for _, s in done]

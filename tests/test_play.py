@@ -201,10 +201,12 @@ def test_the_status_line(d2d, tmp_path: Path) -> None:
         d2d.ok(*shlex.split(line))
     d2d.ok("unit", "condition", "Archer", "add", "fatigue", "--count", "2")
     shell.run_line("unit show archer")  # any case: shown as the roster spells it
-    assert shell.status() == ("Combat #1 · round 1 under way · clock 1 · 1 card left · "
+    assert shell.status() == ("Combat #1 · round 1 under way · next at Count 5: Archer, "
+                              "Goblin Scout, Goblin Skirmisher · clock 1 · 1 card left · "
                               "Archer: Move 5, AC 2, Turn 2, 2 condition tokens")
     d2d.ok("unit", "rm", "Archer")  # gone from the board: gone from the line
-    assert shell.status() == "Combat #1 · round 1 under way · clock 1 · 1 card left"
+    assert shell.status() == ("Combat #1 · round 1 under way · next at Count 5: Goblin "
+                              "Scout, Goblin Skirmisher · clock 1 · 1 card left")
 
 
 def test_the_status_line_of_an_unusable_file(d2d, data_dir: Path) -> None:

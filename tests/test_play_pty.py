@@ -82,7 +82,8 @@ class Terminal:
         def below(lines: list[str]) -> list[str]:
             return [x for x in lines[self.screen.cursor.y + 1:] if x]
 
-        return below(self.wait(lambda lines: bool(below(lines))))[-1].strip()
+        # The toolbar's lines (a long status line takes two), as one line.
+        return " · ".join(x.strip() for x in below(self.wait(lambda lines: bool(below(lines)))))
 
 
 @pytest.fixture
@@ -103,14 +104,19 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
     t.run("scene load combat1")
     assert t.status() == "Combat #1 · no round yet · clock 1 · 54 cards left"
     t.run("round start")
-    assert t.status() == "Combat #1 · round 1 under way · clock 1 · 54 cards left"
+    assert t.status() == ("Combat #1 · round 1 under way · next at Count 5: Archer, Goblin "
+                          "Scout, Goblin Skirmisher · clock 1 · 54 cards left")
 
     drawn = ["Revealed: 6♥ 6 of Cups ↑, J♣ Jack of Wands ↑, 10♣ 10 of Wands ↑",
              "51 left to draw, 3 in the discard pile"]
     assert t.run("fate draw 3") == drawn
-    assert t.status() == "Combat #1 · round 1 under way · clock 1 · 51 cards left"
+    assert t.status() == ("Combat #1 · round 1 under way · next at Count 5: Archer, Goblin "
+                          "Scout, Goblin Skirmisher · clock 1 · 51 cards left")
 
     assert t.run("conflict fast block") == [
+        "B wins: Fast vs Block",
+        "  B: Keep: return the Block card to your hand; Draw a card"]
+    assert t.run("why") == [  # the same answer with its reasons: here, none more
         "A: Fast   vs   B: Block", "B wins", "  B: Keep: return the Block card to your hand",
         "  B: Draw a card"]
 
@@ -123,7 +129,8 @@ def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) ->
         " Unit          Body  Mind  Will  Speed  Conditions  Move  AC  Turn  Target",
         " Goblin Scout  2x1   6x1   2x1   5x0    —           5     2   2     —",
         "Skills: Close Combat 1, Stealth 1"]
-    assert t.status() == ("Combat #1 · round 1 under way · clock 1 · 51 cards left · "
+    assert t.status() == ("Combat #1 · round 1 under way · next at Count 5: Archer, Goblin "
+                          "Scout, Goblin Skirmisher · clock 1 · 51 cards left · "
                           "Goblin Scout: Move 5, AC 2, Turn 2")
 
     assert t.run("undo") == ["Reverted fate draw 3 (revealed 6H^ JC^ 10C^)"]

@@ -153,7 +153,7 @@ def test_evade_000_in_the_conflict_only_on_a_win(d2d: Runner, tmp_path: Path) ->
     d2d.ok(*s, "unit", "act", "Goblin", "interact", "Archer")
     d2d.ok(*s, "unit", "respond", "Archer")  # the Target spends its Action (001 l.639)
     # No Range is said, so no Disadvantage reveals a card: each outcome is fixed.
-    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv")
+    won = d2d(*s, "conflict", "Goblin:9C^", "Archer:5Sv", "--why")
     assert won.exit_code == 0 and won.stdout.splitlines()[-2:] == [
         "B wins", "  B: Regain the Move spent on the Action (won; 000 l.494)"]
     lost = d2d.json(*s, "conflict", "Goblin:9S^", "Archer:5Sv")

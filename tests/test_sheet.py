@@ -27,9 +27,10 @@ def rook(d2d) -> None:
            "--card", "pierce@torso")
 
 
-# What the sheet must say, each as the reader sees it.
-EXPECTED = ["Rook", "Thief · template human-female · 22 stat points", "Body", "5x1",
-            "base 7x1", "Mind", "6x1", "IQ 110", "Will", "5x1", "Speed", "4x0",
+# What the sheet must say, each as the reader sees it: each stat before conditions, the
+# conditions apart (issue 28: a printout does not go stale when Fatigue clears).
+EXPECTED = ["Rook", "Thief · template human-female · 22 stat points", "Body", "7x1",
+            "5x1 with conditions", "Mind", "6x1", "IQ 110", "Will", "5x1", "Speed", "4x0",
             "70 kg / 154.3 lb; Deadlift 105 kg, Carry 70 kg, Load 35 kg",
             "4 km/h / 2.485 mph", "2", "3", "0", "Athletics 1", "Stealth 1", "Pick Lock",
             "Fatigue ×2", "Torso — Critical", "Pay the debt <now>", "Drowning", "Motivation",

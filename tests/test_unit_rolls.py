@@ -62,7 +62,7 @@ def test_hits_sample_by_unit_names_001_l852(d2d: Any, board: Path) -> None:
 
 
 def test_hit_by_units_human_output(d2d: Any, board: Path) -> None:
-    out = d2d.ok("--session", board, "hit", "2S", "3H", "4C", "--by", "Merc", "--vs",
+    out = d2d.ok("--why", "--session", board, "hit", "2S", "3H", "4C", "--by", "Merc", "--vs",
                  "Goblin")
     assert out == (
         "Your Level 2: Merc Melee 2 (its best Combat skill)\n"
@@ -171,7 +171,7 @@ def test_conflict_by_unit_names(d2d: Any, board: Path) -> None:
 
 
 def test_conflict_by_unit_names_human_output(d2d: Any, board: Path) -> None:
-    out = d2d.ok("--session", board, "conflict", "Merc:7S^", "Goblin", "--card", "5S")
+    out = d2d.ok("--why", "--session", board, "conflict", "Merc:7S^", "Goblin", "--card", "5S")
     assert out == (
         "A: Merc — Fast (7♠ 7 of Swords ↑)   vs   B: Goblin — Fast (5♠ 5 of Swords ↑)\n"
         "Level A 2: Merc Melee 2 (its best Combat skill)\n"

@@ -41,6 +41,42 @@ class D2DCommand(TyperCommand):
         render.begin(command_name(ctx))
         return super().invoke(ctx)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:  # one metavar convention (docs/conventions.md)
+            if param.metavar is None and not getattr(param, "is_flag", False):
+                param.metavar = default_metavar(param)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The line a group's help gives the command, whole: its ``short_help``, else its
+        help's first sentence (Click cuts it at ``limit`` with "..."; d2d keeps each
+        short enough for 80 columns instead, docs/conventions.md)."""
+        if self.short_help:
+            return self.short_help
+        first = (self.help or "").strip().split("\n\n")[0]
+        return " ".join(first.split(". ")[0].split()).rstrip(".") + "."
+
+
+# A value's metavar says what it is, in upper case (docs/conventions.md "Metavars"): a
+# whole number N, a number X, words TEXT, a file FILE; choices in lower case joined by |.
+_BY_TYPE = {"integer": "N", "int": "N", "float": "X", "text": "TEXT", "str": "TEXT",
+            "string": "TEXT", "path": "FILE", "file": "FILE", "integer range": "N",
+            "float range": "X"}
+
+
+def default_metavar(param: Any) -> str | None:
+    """The metavar of a parameter declared without one, by its type."""
+    kind = param.type
+    choices = getattr(kind, "choices", None)
+    if choices:
+        return "|".join(str(getattr(c, "value", c)) for c in choices)
+    name = _BY_TYPE.get(str(getattr(kind, "name", "")).lower())
+    if name is None:
+        return None
+    if param.param_type_name == "argument":
+        name = (param.name or name).upper()
+    return name + ("…" if getattr(param, "nargs", 1) == -1 else "")
+
 
 class D2DSubGroup(HelpWhenBare, TyperGroup):
     """A command group below the root (``d2d fate``): bare, it prints its help, exit 0."""

@@ -131,3 +131,47 @@ def show_map(con: Any, geometry: Any) -> None:
               f"{escape(geometry.rival)} {geometry.rival_space}; d2d board):")
     for key, text in geometry.sources.items():
         con.print(f"  {_MAP_NAMES.get(key, key)}: {escape(text)}")
+
+
+_ADV_WORD = {"option": "given", "unskilled": "Unskilled", "blessed": "Blessed",
+             "range": "Range", "weapon_scale": "Weapon Scale"}
+
+
+def numbers_line(a: Any, b: Any, modifiers: Any, advantage: dict[str, Any], geometry: Any,
+                 cover: str | None = None, names: dict[str, str] | None = None
+                 ) -> list[str]:
+    """The deciding numbers of a roll, one part each (joined with `` · ``): the Levels
+    and what moved them, Range, Cover, Advantage. ``a``/``b``: each side's ``unit``,
+    ``skill_level`` and ``level`` (None for a side with nothing to say); ``cover``: the
+    cover reveal, as said. The reasons behind each are --why's (:func:`show_map`)."""
+    from d2d_cli.render import escape
+
+    names = names or {"a": "A", "b": "B"}
+    parts: list[str] = []
+    levels = []
+    for key, side in (("a", a), ("b", b)):
+        if side is None:
+            continue
+        before, after = side
+        moved = ", ".join(f"{escape(m.name.split(' (')[0])} {m.level:+d}"
+                          for m in modifiers if m.side == key)
+        levels.append(f"{names[key]} {before}" + (f"→{after}" if after != before else "")
+                      + (f" ({moved})" if moved else ""))
+    if levels:
+        parts.append(", ".join(levels) if names.get("a") == "you" else
+                     "Level " + " vs ".join(levels))
+    if geometry is not None:
+        parts.append(f"Range {geometry.range}")
+        if not geometry.line_of_sight:
+            parts.append("no Line of Sight")
+    if cover:
+        parts.append(escape(cover))
+    elif geometry is not None and geometry.cover and not any(
+            m.key == "cover" for m in modifiers):
+        parts.append(f"Cover {geometry.cover}%")
+    for side, st in advantage.items():
+        if st.mode != "normal":
+            why = ", ".join(dict.fromkeys(_ADV_WORD.get(x.key, x.key) for x in st.sources))
+            parts.append(f"{names[side]} {st.mode.capitalize()}" + (f" ({why})" if why
+                                                                    else ""))
+    return parts

@@ -33,7 +33,7 @@ def _answer(q: str) -> Any:
                         rich_help_panel="Conception")
 
 
-@app.command()
+@app.command(short_help="Create a character: 22 points among the four stats.")
 def new(
     ctx: typer.Context,
     name: NameArg,
@@ -79,7 +79,7 @@ def new(
     render.emit(result, show_sheet, as_json=json)
 
 
-@app.command()
+@app.command(short_help="The character sheet: stats, skills, conception, points.")
 def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """The character sheet: stats in notation and real terms, skills, conception, points.
 
@@ -88,7 +88,7 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     render.emit(ops.show(_state.target(ctx), name), show_sheet, as_json=json)
 
 
-@app.command()
+@app.command(short_help="A printable sheet (SVG, HTML) or the record (TOML, JSON).")
 def export(
     ctx: typer.Context,
     name: NameArg,
@@ -115,7 +115,7 @@ def export(
         f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)
 
 
-@app.command("import")
+@app.command("import", short_help="Bring an exported character onto this session's roster.")
 def import_(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="A character's record as d2d "
@@ -141,7 +141,7 @@ def _show_imported(con: Any, r: Any) -> None:  # rules.units.travel.Imported
     show_sheet(con, r.sheet)
 
 
-@app.command("list")
+@app.command("list", short_help="The characters: archetype, stats, points, CP, SP and AP.")
 def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """The characters of the session: archetype, stats, stat points, CP, SP and AP.
 
@@ -167,7 +167,7 @@ def _show_list(con: Any, r: Any) -> None:  # rules.units.travel.Characters
     con.print(t)
 
 
-@app.command()
+@app.command(short_help="Award Milestone points: CP, SP or AP.")
 def award(
     ctx: typer.Context,
     name: NameArg,
@@ -185,7 +185,7 @@ def award(
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Raise a skill by one for SP (001 p.42).")
 def train(ctx: typer.Context, name: NameArg,
           skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                help="Skill, Magic type or Power.")],
@@ -198,7 +198,7 @@ def train(ctx: typer.Context, name: NameArg,
     render.emit(ops.train(_state.target(ctx), name, skill), _show_change, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Lower ONE skill by one level for the SP it cost.")
 def respec(ctx: typer.Context, name: NameArg,
            skill: Annotated[str, typer.Argument(click_type=_complete.SKILL,
                                                 help="The skill to reduce by one.")],
@@ -214,7 +214,7 @@ def respec(ctx: typer.Context, name: NameArg,
     render.emit(ops.respec(_state.target(ctx), name, skill), _show_change, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Spend 1 AP: an Ability, Specialty, Proficiency or Power +1.")
 def learn(ctx: typer.Context, name: NameArg,
           ability: Annotated[str | None, typer.Argument(help="The Ability, Specialty or "
                                                         "Proficiency gained.")] = None,
@@ -238,7 +238,7 @@ def learn(ctx: typer.Context, name: NameArg,
                           within=within, power=power), _show_change, as_json=json)
 
 
-@app.command()
+@app.command(short_help="AP Respec: give up ONE Ability or Power Rating for AP +1.")
 def unlearn(ctx: typer.Context, name: NameArg,
             ability: Annotated[str | None, typer.Argument(
                 help="The Ability, Item or Specialty given up.")] = None,
@@ -257,7 +257,7 @@ def unlearn(ctx: typer.Context, name: NameArg,
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Heroic Feat: spend 1 CP for Hits +1 or −1.")
 def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """Heroic Feat: spend 1 CP for Hits +1 or −1 (001 p.23 "Heroic Feat - Character
     Point:-1").
@@ -267,7 +267,7 @@ def feat(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     render.emit(ops.feat(_state.target(ctx), name), _show_change, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Downtime between sessions: each may respec ONE skill again.")
 def downtime(ctx: typer.Context,
              names: Annotated[list[str] | None, typer.Argument(
                  metavar="[NAME]...", help="The characters (default: every character).",

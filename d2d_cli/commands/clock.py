@@ -16,7 +16,8 @@ from d2d_cli.rules.time import clock as clocks
 app = _app.group("clock")
 event_app = _app.group("clock event", "Timed Events (placed in the Clock) and Random Events "
                     "(checked at round end).")
-app.add_typer(event_app, name="event")
+app.add_typer(event_app, name="event",
+              short_help="Timed and Random Events: add, random, list, rm.")
 
 DownOpt = Annotated[bool, typer.Option("--down", help="Tick down instead of up.")]
 
@@ -30,7 +31,7 @@ def show(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(ops.show(_state.target(ctx)), _show, as_json=json)
 
 
-@app.command("set")
+@app.command("set", short_help="Put card N on top of the clock (reveals no event).")
 def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's new number.")],
          json: _app.JsonOpt = False) -> None:
     """Put card N on top of the clock (a correction: reveals no event).
@@ -40,7 +41,7 @@ def set_(ctx: typer.Context, n: Annotated[int, typer.Argument(help="The clock's 
     render.emit(ops.set_to(_state.target(ctx), n), _show, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Discard the top card; reveal the Timed Events on the next.")
 def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) -> None:
     """Discard the clock's top card and reveal the Timed Events on the next.
 
@@ -50,7 +51,8 @@ def tick(ctx: typer.Context, down: DownOpt = False, json: _app.JsonOpt = False) 
 
 
 # "-3" reads as a number here, so the error can say what is accepted.
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(context_settings={"ignore_unknown_options": True},
+    short_help="Tick COUNT times; list every event passed.")
 def advance(ctx: typer.Context,
             count_: Annotated[int | None, typer.Argument(
                 metavar="[COUNT]", show_default=False, help="How many ticks (1–1000).")]
@@ -67,7 +69,7 @@ def advance(ctx: typer.Context,
     render.emit(ops.advance(_state.target(ctx), k, down=down), _show_moved, as_json=json)
 
 
-@event_app.command("add")
+@event_app.command("add", short_help="Place a Timed Event on card N of the Clock.")
 def event_add(ctx: typer.Context,
               text: Annotated[str, typer.Argument(metavar="TEXT", help="What happens.")],
               at_: Annotated[str | None, typer.Argument(
@@ -102,7 +104,7 @@ def _text_and_clock(first: str, second: str | None) -> tuple[str, int | None]:
     return first, int(second)
 
 
-@event_app.command("random")
+@event_app.command("random", short_help="Add a Random Event, checked at each round end.")
 def event_random(ctx: typer.Context, text: Annotated[str, typer.Argument(help="What happens.")],
                  chance_: Annotated[str | None, typer.Argument(
                      metavar="[CHANCE]", show_default=False,
@@ -130,6 +132,25 @@ def event_list(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     Example: d2d clock event list --json
     """
     render.emit(ops.event_list(_state.target(ctx)), _show, as_json=json)
+
+
+@event_app.command("rm", short_help="Take a Timed or Random Event out of the Clock.")
+def event_rm(ctx: typer.Context,
+             text: Annotated[str, typer.Argument(metavar="TEXT", help="The event's text "
+                                                 "(any case), as clock event list shows it.")],
+             at: Annotated[int | None, typer.Option(
+                 "--at", metavar="N", help="The clock number, when two Timed Events share "
+                 "the text.")] = None,
+             json: _app.JsonOpt = False) -> None:
+    """Take a Timed or Random Event out of the Clock (it will not happen).
+
+    JSON: kind (timed or random), text, at (a Timed Event's number) or chance (K/N).
+
+    Example: d2d clock event rm "The bridge collapses"
+    """
+    render.emit(ops.remove_event(_state.target(ctx), text, at=at), lambda con, r: con.print(
+        f"Removed the {r.kind} event: {render.escape(r.text)}"
+        + (f" (#{r.at})" if r.at is not None else f" ({r.chance})")), as_json=json)
 
 
 def _show(con: Any, r: clocks.ClockView) -> None:

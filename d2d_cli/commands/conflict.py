@@ -117,6 +117,61 @@ def _show_chart(con: Any, r: rules.Chart) -> None:
 
 def _show(con: Any, r: rules.Conflict | rules.Redirected,
           turned: list[tuple[str, Card, Card, str]] | None = None) -> None:
+    """The answer in a few lines (who won, the cards and approaches, the deciding
+    numbers, what the winner may do next); with --why every reading and rule line."""
+    if render.why():
+        _show_why(con, r, turned)
+        return
+    if r.reshuffled:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    if isinstance(r, rules.Redirected):
+        con.print(f"[bold]The target is {render.escape(r.target)}[/]: resolve the Conflict "
+                  f"against the obstacle instead ({_cover_short(r.cover)}).")
+        return
+    verdict = {"a": "A wins", "b": "B wins", "both": "Both win", "tie": "Tie: neither wins",
+               "rank": "Decided by rank: give both cards (e.g. 5S^ 9H^)"}[r.outcome]
+    tb = r.tiebreak
+    rank = f" (rank {tb.a.adjusted} vs {tb.b.adjusted})" if tb else ""
+    con.print(f"[bold]{verdict}[/]{rank}: {_side_short(r.side_a)} vs "
+              f"{_side_short(r.side_b)}")
+    units = r.side_a.unit or r.side_b.unit or r.modifiers
+    numbers = s.numbers_line(
+        (r.side_a.skill_level, r.side_a.level) if units else None,
+        (r.side_b.skill_level, r.side_b.level) if units else None,
+        r.modifiers, r.advantage, r.map, _cover_short(r.cover) if r.cover else None)
+    for who in r.cannot_block:
+        numbers.append(f"{who.upper()} can't Block")
+    if numbers:
+        con.print("  " + " · ".join(numbers))
+    nexts = [f"{name}: " + "; ".join(e.text for e in got)
+             for name, got in (("A", r.effects.a), ("B", r.effects.b)) if got]
+    nexts += [note.split(" (")[0] for note in r.notes]  # a benefit taken away
+    if nexts:
+        con.print("  " + render.escape(" · ".join(nexts)))
+
+
+def _side_short(side: rules.Side) -> str:
+    """``Archer Fast (7♠↑)``: who, the approach kept, the card (and what was set aside)."""
+    who = render.escape(side.unit) + " " if side.unit else ""
+    card = side.card.name().split(" ")[0] + side.card.name()[-1] if side.card else ""
+    aside = ""
+    if side.set_aside is not None:
+        aside = side.set_aside.capitalize() if side.set_aside in rules.approaches() else (
+            parse_card(side.set_aside).name().split(" ")[0])
+        aside = f"{aside} set aside"
+    inner = ", ".join(x for x in (card, aside) if x)
+    inner = f" ({inner})" if inner else ""
+    return f"{who}{side.approach.capitalize()}{inner}"
+
+
+def _cover_short(cover: rules.CoverTarget) -> str:
+    card = cover.card.name().split(" ")[0]
+    hit = render.escape(cover.target) if cover.target else "no obstacle"
+    return f"Cover {cover.percent}% {cover.side.upper()} ({card}: {hit})"
+
+
+def _show_why(con: Any, r: rules.Conflict | rules.Redirected,
+              turned: list[tuple[str, Card, Card, str]] | None = None) -> None:
     if r.reshuffled:
         con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
     if r.cover is not None:

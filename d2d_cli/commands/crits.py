@@ -12,7 +12,6 @@ from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as co
 from d2d_cli.commands._crit_options import (
     ArmorOpt,
-    HitsOpt,
     PowerOpt,
     StatOpt,
     TypesOpt,
@@ -46,7 +45,9 @@ def crit(
         help="The wielder: the stat of the --weapon formula from this unit "
         "(after its conditions).")] = None,
     armor: ArmorOpt = None,
-    hits: HitsOpt = 1,
+    hits: Annotated[int | None, typer.Option(
+        help="The Hits so far (d2d hit), 1 or more (default: the Hits of the hit after "
+        "the conflict, else 1).")] = None,
     types: TypesOpt = None,
     vehicle: VehicleOpt = False,
     target: Annotated[str | None, typer.Option(
@@ -63,7 +64,9 @@ def crit(
     1; Hits past Extreme are light damage (Fatigue, Stun, Stress, Slow).
 
     Units: --by takes the --weapon formula's stat from the wielder, --target the armor
-    from the unit hit (and places the Crit on it).
+    from the unit hit (and places the Crit on it). After a d2d conflict between units
+    (and its d2d hit), --by, --target and --hits default to its winner, its Rival and
+    the Hits counted (one line says so).
 
     Damage Modifiers (000 l.520–533), in the text's order, after the rating: Vulnerable
     +1, Wild Luck (all cancelled), Screen (ablative), Armor (with [rules] armor =
@@ -90,6 +93,8 @@ _SCOPE = {"location": "", "all": ", every location"}
 
 def _show(con: Any, r: rules.Crit) -> None:
     where = render.escape(r.location_name)  # a table's own chart may name it
+    if "exchange" in r.sources:
+        con.print(f"[dim]{render.escape(r.sources['exchange'])}[/]")
     if r.skipped:
         con.print(f"[dim]Drawn, no matching type: {', '.join(r.skipped)}[/]")
     if r.hit_location == "000":

@@ -46,7 +46,7 @@ def _show_draw(con: Any, r: fate.Drawn) -> None:
     con.print(f"[dim]{r.remaining} left to draw, {r.discarded} in the discard pile[/]")
 
 
-@app.command()
+@app.command(short_help="Shuffle the discard pile back into the Fate deck.")
 def shuffle(
     ctx: typer.Context,
     reset: Annotated[bool, typer.Option("--reset", help="Rebuild a complete 54-card deck "
@@ -60,7 +60,7 @@ def shuffle(
     render.emit(ops.shuffle(_state.target(ctx), reset=reset), _show_status, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Cards left, cards discarded, and the last reveal.")
 def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """How many cards are left, how many discarded, and the last reveal.
 
@@ -76,7 +76,7 @@ def _show_status(con: Any, r: fate.DeckCounts) -> None:
         con.print(f"Last reveal: {card_names(r.last)}")
 
 
-@app.command()
+@app.command(short_help="Coin toss (d2): black is Heads, red is Tails.")
 def coin(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """Coin toss (d2): black is Heads, red is Tails (000 "Fate > Randomizing").
 
@@ -90,7 +90,7 @@ def _show_coin(con: Any, r: fate.Coin) -> None:
     con.print(f"{card_names(r.cards)} → [bold]{r.side.capitalize()}[/]")
 
 
-@app.command("high-card")
+@app.command("high-card", short_help="Who acts first: each name reveals a card, highest first.")
 def high_card(
     ctx: typer.Context,
     names: Annotated[list[str], typer.Argument(click_type=_complete.UNIT,
@@ -120,7 +120,7 @@ def _show_high(con: Any, r: fate.HighCard) -> None:
                   "rerun.[/]")
 
 
-@app.command()
+@app.command(short_help="Fate cards read as a die: d2…d108 and any dN up to d1000.")
 def die(
     ctx: typer.Context,
     sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d1000, e.g. d10.")],

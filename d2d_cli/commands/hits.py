@@ -20,10 +20,10 @@ app = _app.single("hit")
 @s.situational(before="no_map")
 def hit(
     ctx: typer.Context,
-    cards: Annotated[list[str], typer.Argument(
-        click_type=_complete.CARD,
-        metavar="CARD [CARD…]", help="The winning Fast or Strong card first, then any combo "
-        "cards (e.g. 2S 3H 4C).")],
+    cards: Annotated[list[str] | None, typer.Argument(
+        click_type=_complete.CARD, show_default=False,
+        metavar="[CARD…]", help="The winning Fast or Strong card first, then any combo "
+        "cards (e.g. 2S 3H 4C); default: the card of the conflict just won.")] = None,
     level: Annotated[int | None, typer.Option(
         "--level", help="Your Skill Level (0 or more; default: --by's skill Level, else 0)."
     )] = None,
@@ -66,6 +66,10 @@ def hit(
     +1 if rank + Level > Difficulty; combos QQ KK AA KKK AAA AAAA or a straight of 3+
     (each card beyond 2 takes a card from the discard); no Hits is a glancing blow (1).
 
+    After a d2d conflict between two units that its winner may hit from, the winner,
+    its Rival, their skills and the winning card are taken for what is not typed (one
+    line says so).
+
     Units: --by reads your Level from the unit's skill (--skill, default its best Combat
     skill), --vs UNIT the Rival Level (its defending skill) and the Difficulty (its
     --stat); explicit numbers override. The situational options change a side's Level
@@ -80,7 +84,7 @@ def hit(
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
-    result = ops.hit(_state.target(ctx), *cards, level=level, rival_level=rival_level,
+    result = ops.hit(_state.target(ctx), *(cards or ()), level=level, rival_level=rival_level,
                      vs=vs, by=by, difficulty=difficulty, stat=stat, skill=skill,
                      rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
                      disadvantage=disadvantage, no_map=no_map, combo=combo, card=card,
@@ -94,6 +98,43 @@ def _row(con: Any, row: rules.CardHit) -> None:
 
 
 def _show(con: Any, r: rules.Hits) -> None:
+    """The Hits and each card's in a line, the deciding numbers in another; with --why
+    every reading and rule line."""
+    if render.why():
+        _show_why(con, r)
+        return
+    if isinstance(r, rules.RevealedHits) and r.reshuffled:
+        con.print("[yellow]The draw pile ran out: the discard pile was shuffled back in.[/]")
+    if "exchange" in r.sources:
+        con.print(f"[dim]{render.escape(r.sources['exchange'])}[/]")
+    rows = [*r.cards, *(r.revealed if isinstance(r, rules.RevealedHits) else ())]
+    cards = ", ".join(f"{x.card.name().split(' ')[0]} {'Hit' if x.hit else 'no Hit'}"
+                      for x in rows)
+    extra = []
+    if r.combo:
+        extra.append(("Of a Kind " if r.combo == "of_a_kind" else "Straight ")
+                     + str(r.combo_name))
+    if isinstance(r, rules.RevealedHits) and r.set_aside:
+        extra.append("set aside " + " ".join(x.name().split(" ")[0] for x in r.set_aside))
+    if r.discard_takes:
+        extra.append(f"take {r.discard_takes} from your discard")
+    if isinstance(r, rules.RevealedHits) and r.gain_ace:
+        extra.append("Gain:A")
+    con.print(f"[bold]{render.escape(r.summary)}[/] — {cards}"
+              + "".join(f"; {x}" for x in extra))
+    a_moved, b_moved = _moved(r, "a"), _moved(r, "b")
+    parts = [f"{r.approach.capitalize()}: Level {r.level} vs Difficulty {r.difficulty}"]
+    units = bool(r.modifiers or r.rival_level or r.sources.get("level", "")[:1].isupper())
+    parts += s.numbers_line((r.your_level - a_moved, r.your_level) if units else None,
+                            (r.rival_level - b_moved, r.rival_level) if units else None,
+                            r.modifiers, {"a": r.advantage}, r.map,
+                            names={"a": "you", "b": "Rival"})
+    con.print("  " + " · ".join(parts))
+
+
+def _show_why(con: Any, r: rules.Hits) -> None:
+    if "exchange" in r.sources:
+        con.print(render.escape(r.sources["exchange"]))
     s.show_map(con, r.map)
     if r.sources.get("level", "").startswith(("not given", "--level")) and not r.modifiers \
             and r.sources.get("rival_level", "").startswith(("not given", "--rival-level")) \

@@ -20,7 +20,7 @@ UnitArg = Annotated[str, typer.Argument(help="A Non-Player unit (case-insensitiv
                                         click_type=_complete.UNIT)]
 
 
-@app.command()
+@app.command(short_help="Propose a Non-Player unit's turn, with its reasons.")
 def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Propose a Non-Player unit's turn as the round stands — target, movement (on the
     scene's map: the Space, Facing and the unit move steps), Action and approach — each
@@ -38,11 +38,25 @@ def plan(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     render.emit(result, _show_plan, as_json=json)
 
 
-def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
-    head = {"attack": f"attack {p.target}", "task": f"work the task {p.target}",
+def _unprefixed(summary: str, unit: str) -> str:
+    """``Goblin Scout: Forward ×2`` under Goblin Scout's own line: ``Forward ×2``."""
+    return summary.removeprefix(f"{unit}: ")
+
+
+def _plan_line(p: Any) -> str:
+    return (f"[bold]{render.escape(p.unit)}[/]: {render.escape(_head(p))}"
+            + (f" ({p.chance:.0%} to win)" if p.chance is not None else ""))
+
+
+def _head(p: Any) -> str:
+    return {"attack": f"attack {p.target}", "task": f"work the task {p.target}",
             "withdraw": "withdraw", "none": "no Action",
             "move": f"close in on {p.target}", "leave": "leave the map",
             "away": "head for the map's edge"}[p.action]
+
+
+def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
+    head = _head(p)
     chance = f", chance to win {p.chance:.0%}" if p.chance is not None else ""
     con.print(f"[bold]{render.escape(p.unit)}[/]: {render.escape(head)}{chance}")
     for r in p.reasons:
@@ -53,7 +67,7 @@ def _show_plan(con: Any, p: Any) -> None:  # rules.assistant.policy.Plan
         con.print(f"  [dim]d2d unit leave {render.escape(shlex.join([p.unit, *p.leaves]))}[/]")
 
 
-@app.command()
+@app.command(short_help="Carry out a Non-Player unit's turn by the NPC policy.")
 def turn(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(
@@ -89,6 +103,19 @@ def turn(
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
+    """Each unit's plan in a line and a line per command it carried out; with --why the
+    reasons of each plan and the commands as typed."""
+    if not render.why():
+        for i, p in enumerate(r.plans):
+            con.print(_plan_line(p))
+            for d in r.done:
+                if d.plan == i:
+                    con.print(f"  → {render.escape(_unprefixed(d.summary, p.unit))}")
+        if not r.commands:
+            con.print("[dim]No Action taken.[/]")
+        if r.goal_reached:
+            con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
+        return
     for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
         _show_plan(con, p)
         for d in r.done:

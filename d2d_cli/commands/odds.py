@@ -25,7 +25,7 @@ FreshOpt = Annotated[bool, typer.Option(
     "--fresh", help="Odds from a full, freshly shuffled deck instead of the session's.")]
 
 
-@app.command()
+@app.command(short_help="The chance that A wins, B wins, both or neither.")
 def conflict(
     ctx: typer.Context,
     side_a: Annotated[str, typer.Argument(metavar="SIDE_A", click_type=_complete.SIDE,
@@ -81,7 +81,7 @@ def _show_conflict(con: Any, r: rules.ConflictOdds) -> None:
     bars(con, rows)
 
 
-@app.command()
+@app.command(short_help="The Hits of a winner holding COUNT Fate cards.")
 def hits(
     ctx: typer.Context,
     count_: Annotated[int | None, typer.Argument(
@@ -141,7 +141,7 @@ def _show_hits(con: Any, r: rules.HitsOdds) -> None:
               f"{r.combo.percent}")
 
 
-@app.command()
+@app.command(short_help="The chance of each value of the next fate die dN.")
 def die(
     ctx: typer.Context,
     sides: Annotated[str, typer.Argument(metavar="dN", help="The die: d2…d108.")],
@@ -164,7 +164,7 @@ def _show_die(con: Any, r: rules.DieOdds) -> None:
     con.print(f"Mean {r.mean_value:.4g} [dim]({r.mean})[/]")
 
 
-@app.command()
+@app.command(short_help="The wind weather wind would reveal next.")
 def weather(ctx: typer.Context, fresh: FreshOpt = False, json: _app.JsonOpt = False) -> None:
     """The wind d2d weather wind would reveal next: direction and speed.
 
@@ -184,7 +184,7 @@ def _show_weather(con: Any, r: rules.WeatherOdds) -> None:
     con.print(f"Mean speed {r.mean_kph_value:.3g} km/h")
 
 
-@app.command()
+@app.command(short_help="The Crit crit would rate: each location's chance.")
 @crit_opts.damage(before="fresh")
 def crit(
     ctx: typer.Context,

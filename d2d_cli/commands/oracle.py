@@ -17,7 +17,9 @@ app = _app.single("oracle")
 @app.command()
 def oracle(
     ctx: typer.Context,
-    question: Annotated[str, typer.Argument(help="The question, answered yes or no.")],
+    question: Annotated[list[str], typer.Argument(
+        metavar="QUESTION…", help="The question, answered yes or no: its words, quoted or "
+        "not (as roll takes its expression).")],
     likely: Annotated[bool, typer.Option(
         "--likely", help="Yes is likely: No only on a red Lower card (3 in 4).")] = False,
     unlikely: Annotated[bool, typer.Option(
@@ -35,12 +37,12 @@ def oracle(
     orientation (and colour, with --likely or --unlikely), "and" on A J Q K, "but" on
     2 3 4, a twist on a Wild; its suit names the theme. Table mode: --card.
 
-    Example: d2d oracle "Is the guard asleep?" --likely
+    Example: d2d oracle Is the guard asleep --likely
     """
     from d2d_cli.operations.oracle import oracle as ask
 
-    result = ask(_state.target(ctx), question, likely=likely, unlikely=unlikely, odds=odds,
-                 fresh=fresh, card=card)
+    result = ask(_state.target(ctx), " ".join(question), likely=likely, unlikely=unlikely,
+                 odds=odds, fresh=fresh, card=card)
     render.emit(result, _show_odds if odds else _show_answer, as_json=json)
 
 

@@ -16,7 +16,7 @@ from d2d_cli.rules.time import rounds, upkeep
 app = _app.group("round")
 
 
-@app.command()
+@app.command(short_help="Start the next round: refresh Move, Action Cost, Turn.")
 def start(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Start the next round: refresh every unit — Move = Speed, Action Cost = Speed/2
     (round down, at least 1), Turn = 2 — on the scene's map (Speed after condition
@@ -27,7 +27,7 @@ def start(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(ops.start(_state.target(ctx)), _show_start, as_json=json)
 
 
-@app.command()
+@app.command(short_help="End the round: the upkeep, once, in one summary.")
 def end(ctx: typer.Context,
         recover: Annotated[list[str] | None, typer.Option(
             "--recover", "-r", metavar="NAME=CHOICE",
@@ -121,7 +121,7 @@ def _show_end(con: Any, r: rounds.RoundEnded) -> None:
 # --- round groups (issue 12 item 5) ---------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Who resolves with whom: Groups from Targets.")
 def groups(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Who resolves with whom this round: Groups from Targets (001 l.475–477 "Unit and
     its Target are in the same Group"), each unit with its Move left, most first (the
@@ -146,3 +146,32 @@ def _show_groups(con: Any, r: Any) -> None:
         con.print(f"  {grp.number}. {names}")
     if not r.groups:
         con.print("  [dim]no units on the board[/]")
+
+
+@app.command(name="next", short_help="Who acts next by the Countdown, and what they have left.")
+def next_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
+    """Who acts next by the Countdown in each Group (001 l.499–505: the Count reaches
+    the unit with the most Move left first), with its Move, Actions and Turn left.
+
+    JSON: round, phase, next [{group, name, count, move, actions_left, turn, target}],
+    done (the units with no Move left).
+
+    Example: d2d round next
+    """
+    render.emit(ops.next(_state.target(ctx)), _show_next, as_json=json)
+
+
+def _show_next(con: Any, r: Any) -> None:
+    if r.phase != "started" or not r.next:
+        con.print(render.escape(r.summary[0].upper() + r.summary[1:]))
+        return
+    for u in r.next:
+        left = " · ".join(x for x in (
+            f"Move {u.move}", f"{u.actions_left} Action{'s' * (u.actions_left != 1)}"
+            if u.actions_left is not None else "", f"Turn {u.turn}"
+            if u.turn is not None else "") if x)
+        aim = f" → {render.escape(u.target)}" if u.target else ""
+        con.print(f"Group {u.group}, Count {u.count}: [bold]{render.escape(u.name)}[/]"
+                  f"{aim} — {left}")
+    if r.done and render.why():
+        con.print(f"  [dim]done this round: {render.escape(', '.join(r.done))}[/]")

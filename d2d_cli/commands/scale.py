@@ -29,7 +29,8 @@ ConventionOpt = Annotated[str | None, typer.Option(
          "Default: the session's [rules] speed_convention.")]
 
 
-@app.command(context_settings=_VALUE)
+@app.command(context_settings=_VALUE,
+    short_help="A real mass → Body, with Deadlift, Carry and Load.")
 def mass(
     value: Annotated[list[str], typer.Argument(
         metavar="VALUE", help="A mass: 80kg, 175lb, 60t, 5.97e24kg, 12oz, 2 short tons, "
@@ -44,7 +45,7 @@ def mass(
     render.emit(scale.mass(" ".join(value)), _show_value, as_json=json)
 
 
-@app.command(context_settings=_VALUE)
+@app.command(context_settings=_VALUE, short_help="A real speed → Speed, in both conventions.")
 def speed(
     ctx: typer.Context,
     value: Annotated[list[str], typer.Argument(
@@ -61,7 +62,7 @@ def speed(
                 as_json=json)
 
 
-@app.command(context_settings=_VALUE)
+@app.command(context_settings=_VALUE, short_help="An IQ → Mind (IQ − 50), or a Mind stat → its IQ.")
 def iq(
     value: Annotated[str, typer.Argument(metavar="VALUE", help="An IQ above 50 (e.g. 100), "
                                          "or a Mind stat (e.g. 5x1) for its IQ.")],
@@ -91,7 +92,7 @@ def show(
                 _show_value, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Which stat is higher: Level Bonus and scale difference.")
 def compare(
     a: Annotated[str, typer.Argument(metavar="STAT", help="The first stat (a).")],
     b: Annotated[str, typer.Argument(metavar="STAT", help="The second stat (b).")],
@@ -107,7 +108,7 @@ def compare(
     render.emit(result, _show_compare, as_json=json)
 
 
-@app.command("samples")
+@app.command("samples", short_help="The rules' samples, electron to universe, with their stats.")
 def samples_(json: _app.JsonOpt = False) -> None:
     """The rules' samples, from an electron to the universe, with d2d's stat for each.
 
@@ -116,7 +117,7 @@ def samples_(json: _app.JsonOpt = False) -> None:
     render.emit(scale.samples(), _show_samples, as_json=json)
 
 
-@app.command("map")
+@app.command("map", short_help="A map's space and round; a unit's Move and Action Cost there.")
 def map_(
     ctx: typer.Context,
     kind: Annotated[str | None, typer.Argument(
@@ -140,7 +141,7 @@ def map_(
                 as_json=json)
 
 
-@app.command("area")
+@app.command("area", short_help="The area a Power's Effect points buy.")
 def area(
     ctx: typer.Context,
     points: Annotated[int, typer.Argument(help="Effect points spent on Area (1–100).")],

@@ -15,7 +15,7 @@ from d2d_cli.rules.overview import scene
 app = _app.group("scene")
 
 
-@app.command()
+@app.command(short_help="Set up a scene: map, factions, units, tasks, clock.")
 def load(ctx: typer.Context,
          file: Annotated[str, typer.Argument(metavar="FILE.toml", click_type=_complete.SCENE,
                                              help="A scene file (a regular file up to "

@@ -20,7 +20,7 @@ NameArg = Annotated[str, typer.Argument(
     help="A session name (letters, digits, - _ .) or a path ending in .toml.")]
 
 
-@app.command()
+@app.command(short_help="Create a session with a freshly shuffled Fate deck.")
 def new(
     ctx: typer.Context,
     name: NameArg,
@@ -50,7 +50,7 @@ def _show_new(con: Any, r: dict[str, Any]) -> None:
                   f"{quoted} to a command)")
 
 
-@app.command("list")
+@app.command("list", short_help="The named sessions; the current one marked.")
 def list_(json: _app.JsonOpt = False) -> None:
     """The named sessions in the data folder; the current one is marked.
 
@@ -69,7 +69,7 @@ def _show_list(con: Any, r: dict[str, Any]) -> None:
         con.print(("* " if name == r["current"] else "  ") + name)
 
 
-@app.command()
+@app.command(short_help="Make NAME the current session.")
 def use(name: NameArg, json: _app.JsonOpt = False) -> None:
     """Make NAME the current session (used when --session is not given).
 
@@ -147,7 +147,7 @@ def _when(created: Any) -> str:
     return at.strftime("%Y-%m-%d %H:%M") + (f" {zone}" if zone else "")
 
 
-@app.command()
+@app.command(short_help="What changed, oldest first.")
 def log(
     ctx: typer.Context,
     last_: Annotated[int | None, typer.Argument(
@@ -180,7 +180,7 @@ ForceOpt = Annotated[bool, typer.Option(
                     "wrote it (edits elsewhere in the file are kept).")]
 
 
-@app.command()
+@app.command(short_help="Revert the last state-changing command.")
 def undo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False) -> None:
     """Revert the last state-changing command, and say what was reverted. Goes back at
     least 50 commands; refuses if the file was edited by hand since (see --force).
@@ -195,7 +195,7 @@ def undo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Re-apply what the last undo reverted.")
 def redo(ctx: typer.Context, force: ForceOpt = False, json: _app.JsonOpt = False) -> None:
     """Re-apply the command the last undo reverted (until another command changes the
     session).

@@ -42,6 +42,8 @@ def sim(
     log: Annotated[Path | None, typer.Option(
         "--log", metavar="FILE", help="With --runs 1: write the fight as d2d commands "
         "(every card given with --card), to replay with d2d play.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the --log FILE if it "
+                                        "exists.")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Play a scene to its end N times — Non-Players by the NPC policy, Players' units by
@@ -58,7 +60,7 @@ def sim(
         runs_, runs, "runs")
     with _progress(n if n is not None and precision is None else 0, json) as tick:
         report = ops.sim(_state.target(ctx), scene_file, n, precision=precision,
-                         workers=workers, pc=pc, log=log, tick=tick)
+                         workers=workers, pc=pc, log=log, force=force, tick=tick)
     render.emit(report, _show, as_json=json)
 
 

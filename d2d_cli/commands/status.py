@@ -45,7 +45,9 @@ def _show(con: Any, r: Dashboard) -> None:
         con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")
         return
     table = _table(r.units)
-    if table.natural_width() <= con.width:
+    # One row a unit while the table fits with one space between columns (the layout
+    # then gives each column its width); else one block per unit.
+    if table.natural_width() - len(table.columns) <= con.width:
         con.print(table)
         for u in r.units:
             if _extras(u):
@@ -96,7 +98,7 @@ def _extras(u: StatusRow) -> list[str]:
     out = []
     if u.cooldowns:
         out.append("Cooldown: " + e(", ".join(u.cooldowns)))
-    if u.facing:
+    if u.facing and not u.space:  # a placed unit's Facing is in its row
         out.append(f"facing {e(u.facing)}")
     if u.stealth:
         out.append(f"Hidden ({u.stealth} token{'s' * (u.stealth != 1)})")
@@ -116,13 +118,27 @@ def _table(rows: tuple[StatusRow, ...]) -> Any:
     from d2d_cli.layout import Table
     from d2d_cli.rules.units.roster import STATS
 
-    t = Table("Unit", "Body", "Mind", "Will", "Speed", "Move", "AC", "Acts", "Turn",
-              "Target", "Conditions", box=None)
+    # A column that would say nothing for every unit is left out (one row a unit at 80
+    # columns): the Space (with Facing) when none is placed, Target, Conditions.
+    placed = any(u.space for u in rows)
+    targets = any(u.target for u in rows)
+    marked = any(_marks(u) != "—" for u in rows)
+    # Headers as short as their cells (Spd, Mv, Act): the row is the unit's, at 80.
+    t = Table("Unit", *(("At",) if placed else ()), "Body", "Mind", "Will", "Spd", "Mv",
+              "AC", "Act", "Turn", *(("Target",) if targets else ()),
+              *(("Conditions",) if marked else ()), box=None)
     for u in rows:
-        t.add_row(render.escape(u.name), *(stat_cell(u, s) for s in STATS), _dash(u.move),
-                  _dash(u.action_cost), _dash(u.actions_left), _dash(u.turn),
-                  render.escape(_dash(u.target)), _marks(u))
+        at = (f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",) if placed else ()
+        t.add_row(render.escape(u.name), *at, *(stat_cell(u, s) for s in STATS),
+                  _dash(u.move), _dash(u.action_cost), _dash(u.actions_left), _dash(u.turn),
+                  *((render.escape(_dash(u.target)),) if targets else ()),
+                  *((_marks(u),) if marked else ()))
     return t
+
+
+# A Facing as the board draws it (d2d board): the row says where a unit stands and faces.
+ARROW = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←",
+         "NW": "↖"}
 
 
 def _stacked(con: Any, u: StatusRow) -> None:
@@ -131,7 +147,8 @@ def _stacked(con: Any, u: StatusRow) -> None:
     from d2d_cli.rules.units.roster import STATS
 
     e = render.escape
-    con.print(f"[bold]{e(u.name)}[/]" + (f" → {e(u.target)}" if u.target else ""))
+    at = f" {u.space}{ARROW.get(u.facing or '', '')}" if u.space else ""
+    con.print(f"[bold]{e(u.name)}[/]{at}" + (f" → {e(u.target)}" if u.target else ""))
     details = [*_packed([f"{s.title()} {stat_cell(u, s)}" for s in STATS], con.width - 2),
                f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
                f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]

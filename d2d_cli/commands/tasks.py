@@ -26,7 +26,7 @@ ByOpt = Annotated[str | None, typer.Option("--by", click_type=_complete.UNIT,
                                            "several characters may work one task).")]
 
 
-@app.command()
+@app.command(short_help="Start a task: Challenge and Progress at its Difficulty.")
 def new(ctx: typer.Context, name: NameArg,
         difficulty_: Annotated[int | None, typer.Argument(
             metavar="[DIFFICULTY]", show_default=False, help="The Difficulty (1–100).")]
@@ -49,7 +49,7 @@ def new(ctx: typer.Context, name: NameArg,
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="A won Conflict on the task: Challenge −Hits.")
 def win(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
         by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A won Conflict on the task: Challenge −Hits; no Challenge left → complete.
@@ -61,7 +61,7 @@ def win(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt 
     render.emit(ops.win(_state.target(ctx), name, hits, by=by), _show_one, as_json=json)
 
 
-@app.command()
+@app.command(short_help="A lost Conflict on the task: Progress −Hits.")
 def lose(ctx: typer.Context, name: NameArg, hits_: HitsArg = None, hits: HitsOpt = None,
          by: ByOpt = None, json: _app.JsonOpt = False) -> None:
     """A lost Conflict on the task: Progress −Hits; no Progress left → failed.
@@ -81,7 +81,7 @@ def show(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     render.emit(ops.show(_state.target(ctx), name), _show_one, as_json=json)
 
 
-@app.command("list")
+@app.command("list", short_help="Every task, as bars of Challenge and Progress.")
 def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """Every task, each drawn as a bar of Challenge and Progress tokens.
 
@@ -90,7 +90,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(ops.list_(_state.target(ctx)), _show_list, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Remove a task from the table.")
 def drop(ctx: typer.Context, name: NameArg, json: _app.JsonOpt = False) -> None:
     """Remove a task from the table. A bound unit that the task had freed (won) stays
     free; one it had not is still bound, and is named with how to free it (d2d unit

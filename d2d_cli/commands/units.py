@@ -31,7 +31,7 @@ def _stat_opt(name: str) -> Any:
                         "<level>x<scale>, e.g. 2x1.")
 
 
-@app.command()
+@app.command(short_help="Add a unit with its four stats and skills.")
 def add(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The unit's name (unique, case-insensitive).")],
@@ -53,7 +53,7 @@ def add(
     render.emit(result, show_unit, as_json=json)
 
 
-@app.command("list")
+@app.command("list", short_help="Every unit and character on the roster.")
 def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """List every unit and character on the roster, in the order they were added.
 
@@ -62,7 +62,7 @@ def list_(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(unit_ops.list_(_state.target(ctx)), show_table, as_json=json)
 
 
-@app.command()
+@app.command(short_help="One unit: stats, conditions, skills, tokens, target.")
 def show(ctx: typer.Context, name: UnitArg,
          json: _app.JsonOpt = False) -> None:
     """One unit: stats after conditions, conditions, skills, Move, Action Cost, Turn, target.
@@ -72,7 +72,7 @@ def show(ctx: typer.Context, name: UnitArg,
     render.emit(unit_ops.show(_state.target(ctx), name), show_unit, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Remove a unit (or character) from the roster.")
 def rm(ctx: typer.Context, name: UnitArg,
        json: _app.JsonOpt = False) -> None:
     """Remove a unit (or character) from the roster; units targeting it lose the target.
@@ -84,7 +84,7 @@ def rm(ctx: typer.Context, name: UnitArg,
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Add or remove condition tokens.")
 def condition(
     ctx: typer.Context,
     name: UnitArg,
@@ -109,7 +109,7 @@ def condition(
     render.emit(result, show_unit, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Take Crits off, and let days pass for conditions.")
 def heal(
     ctx: typer.Context,
     name: UnitArg,
@@ -133,7 +133,7 @@ def heal(
     render.emit(result, show_healed, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Set a unit's target.")
 def target(
     ctx: typer.Context,
     name: UnitArg,
@@ -225,7 +225,7 @@ def show_table(con: Any, r: units.Roster) -> None:
 # Each command parses, calls one rules function inside one locked edit, and renders.
 
 
-@app.command()
+@app.command(short_help="Spend Move or Turn: steps on the map, or N Move.")
 def move(
     ctx: typer.Context,
     name: UnitArg,
@@ -255,7 +255,7 @@ def move(
                 as_json=json)
 
 
-@app.command()
+@app.command(short_help="Take an Action (Move −Action Cost) or a free action.")
 def act(
     ctx: typer.Context,
     name: UnitArg,
@@ -288,7 +288,7 @@ def act(
     render.emit(result, show_spending, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Wait at a Count of the Countdown.")
 def wait(ctx: typer.Context, name: UnitArg,
          count: Annotated[int, typer.Argument(help="The Countdown's Count (10 to 1).")],
          json: _app.JsonOpt = False) -> None:
@@ -305,7 +305,7 @@ def wait(ctx: typer.Context, name: UnitArg,
         + (f" → {r.move} (Move = Count)" if r.lost else " (unchanged)")), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Face a compass heading without spending Turn.")
 def face(ctx: typer.Context, name: UnitArg,
          heading: Annotated[str, typer.Argument(metavar="HEADING",
                             help="N, NE, E, SE, S, SW, W or NW.")],
@@ -322,7 +322,7 @@ def face(ctx: typer.Context, name: UnitArg,
                                                  f"{r.facing}."), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Use an Ability: it goes into Cooldown.")
 def ability(
     ctx: typer.Context,
     name: UnitArg,
@@ -346,7 +346,7 @@ def ability(
                 show_abilities, as_json=json)
 
 
-@app.command("stealth")
+@app.command("stealth", short_help="Stealth tokens: hide, tick, spot, reveal.")
 def stealth_(
     ctx: typer.Context,
     name: UnitArg,
@@ -375,7 +375,7 @@ def stealth_(
     render.emit(result, show_stealth, as_json=json)
 
 
-@app.command()
+@app.command(short_help="Use a Power: its Standard and what its Effect buys.")
 def power(
     ctx: typer.Context,
     name: UnitArg,
@@ -511,7 +511,7 @@ def show_upkeep(con: Any, r: powers.Upkeep) -> None:
     con.print(f"  Conditions: {conditions_text(r.conditions)}")
 
 
-@app.command()
+@app.command(short_help="Put a unit on a Space of the map, with its Facing.")
 def place(
     ctx: typer.Context,
     name: UnitArg,
@@ -537,7 +537,7 @@ def place(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Step off the map at its edge.")
 def leave(
     ctx: typer.Context,
     name: UnitArg,
@@ -565,7 +565,7 @@ def leave(
     render.emit(result, lambda con, r: con.print(render.escape(r.summary)), as_json=json)
 
 
-@app.command()
+@app.command(short_help="Free a bound unit another way than its task.")
 def free(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
     """Free a bound unit another way than the task that would (an Ally cuts the rope, a
     Power, the Narrator's word): it may move, fight and leave the map. Combat #1's Thief
@@ -582,6 +582,8 @@ def free(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
 # --- what the table says once in a round (issue 19 item 11): commands/_exchange.py ---
 from d2d_cli.commands import _exchange  # noqa: E402
 
-app.command("situation")(_exchange.situation)
-app.command("interrupt")(_exchange.interrupt)
-app.command("respond")(_exchange.respond)
+app.command("situation",
+            short_help="Say once this round: cover, range, high ground.")(_exchange.situation)
+app.command("interrupt", short_help="Interrupt a unit's Move with an Action.")(_exchange.interrupt)
+app.command("respond",
+            short_help="The Target of an Interact spends an Action, or not.")(_exchange.respond)

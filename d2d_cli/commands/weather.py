@@ -14,7 +14,7 @@ from d2d_cli.rules.time import weather
 app = _app.group("weather")
 
 
-@app.command()
+@app.command(short_help="Reveal the wind: its direction and speed.")
 def wind(ctx: typer.Context, card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """Reveal the wind: direction from a d8 (N, S, E, W, NE, NW, SE, SW), speed from 3
     reveals where each J, Q, K or A adds 10 km/h and draws again. Stored as the scene's

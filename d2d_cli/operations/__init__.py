@@ -123,12 +123,15 @@ class Target:
         return o.parse(data.get("rules"), str(self.path()))
 
     def with_reveals(self, table: list[Card] | None, body: Callable[[Revealer], R],
-                     note: Callable[[R, list[Card]], str] | None = None
+                     note: Callable[[R, list[Card]], str] | None = None,
+                     after: Callable[[R, session.Transaction], None] | None = None
                      ) -> tuple[R, Revealer]:
         """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
         cards (read only). Returns body's result and the revealer; :attr:`revealed`
         keeps the cards as they were revealed. ``note(result, revealed)``: what the
-        journal adds (how a card was read), so the log says what was shown."""
+        journal adds (how a card was read), so the log says what was shown.
+        ``after(result, tx)``: a further change in the same transaction (the Fate deck's
+        path only; the table's cards change nothing)."""
         if table is not None:
             with reveals(None, table) as reveal:
                 out = body(reveal)
@@ -140,6 +143,8 @@ class Target:
             extra = note(out, reveal.used) if note is not None else ""
             if extra:
                 tx.summary += f"; {extra}"
+            if after is not None:
+                after(out, tx)
         self.revealed = list(reveal.used)
         return out, reveal
 
@@ -175,6 +180,31 @@ def reveals(tx: session.Transaction | None, table: list[Card] | None) -> Iterato
         tx.put("fate", reveal.deck.to_state())
 
 
+def _frozen(state: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy (the step changes the units in place)."""
+    import marshal
+
+    try:
+        return dict(marshal.loads(marshal.dumps(state)))
+    except ValueError:
+        import copy
+
+        return copy.deepcopy(state)
+
+
+def _put_roster(tx: Any, new: dict[str, Any], pristine: dict[str, Any]) -> None:
+    """The roster back into ``[units]``, each unit the step did not change kept as it
+    was stored (not as the roster writes it afresh), so the file changes — and the
+    journal entry grows — with the change alone (issue 30 item 6: ``unit rm`` on a 10 MB
+    session wrote every unit anew, a 21.7 MB entry)."""
+    stored = tx.data.get("units")
+    if isinstance(stored, dict):
+        for name, state in new.items():
+            if name in stored and pristine.get(name) == state:
+                new[name] = stored[name]
+    tx.put("units", new)
+
+
 def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
@@ -183,8 +213,9 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
 
     with t.edit() as tx:
         roster = units.roster(tx.data)
+        pristine = _frozen(units.roster_state(roster))
         result = step(roster)
-        tx.put("units", units.roster_state(roster))
+        _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
             from d2d_cli.rules.units import status_bar
@@ -203,7 +234,8 @@ def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
     with t.edit() as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
+        pristine = _frozen(units.roster_state(roster))
         result = step(roster, rnd.number, rnd.phase)
-        tx.put("units", units.roster_state(roster))
+        _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
     return result

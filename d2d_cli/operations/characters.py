@@ -106,7 +106,7 @@ def export(t: Target, name: str, *, format: str = "svg",  # noqa: A002 - --forma
     path = Path(output) if output is not None else Path(f"{text.name}.{format}")
     if str(path) == "-":
         return text
-    return write(text, path, force=force)
+    return write(text, path, force=force, protect=(t.path(),))
 
 
 def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
@@ -127,11 +127,13 @@ def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
     return Exported(unit.name, fmt, "", len(text.encode("utf-8")), text)  # as written
 
 
-def write(exported: Exported, path: Path, *, force: bool = False) -> Exported:
-    """Write an export to ``path`` (an existing file only with ``force``)."""
-    if path.exists() and not force:
-        raise BadInput(f"{path} exists — use --force to overwrite or -o for another file")
-    path.write_text(exported.text, encoding="utf-8")
+def write(exported: Exported, path: Path, *, force: bool = False,
+          protect: tuple[Path, ...] = ()) -> Exported:
+    """Write an export to ``path`` (an existing file only with ``force``; never through a
+    symlink, never over a session: session.outputs)."""
+    from d2d_cli.session import outputs
+
+    outputs.write(path, exported.text, force=force, protect=protect)
     return Exported(exported.name, exported.format, str(path), exported.bytes, exported.text)
 
 

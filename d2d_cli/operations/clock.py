@@ -70,3 +70,13 @@ def add_random(t: Target, text: str, chance: str, *,
         tx.put("clock", clock.to_state())
         tx.summary = f"random event {result.chance}"
     return result
+
+
+def remove_event(t: Target, text: str, *, at: int | None = None) -> clocks.EventRemoved:
+    """``d2d clock event rm TEXT [--at N]``: take an event out of the Clock."""
+    with t.edit() as tx:
+        clock = clocks.Clock.from_state(tx.data.get("clock"))
+        result = clocks.remove_event(clock, text, at)
+        tx.put("clock", clock.to_state())
+        tx.summary = f"{result.kind} event removed: {result.text}"
+    return result

@@ -11,6 +11,7 @@ from d2d_cli.operations import cards as table_cards
 from d2d_cli.operations import situation as situation_
 from d2d_cli.operations.damage import DAMAGE, CritDamage
 from d2d_cli.operations.situation import SITUATION, Situation
+from d2d_cli.rules.combat import exchange
 from d2d_cli.rules.core.options import Options
 
 if TYPE_CHECKING:
@@ -47,9 +48,27 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                     reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                     level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
                     target_action=opts.target_action, opts=opts)
-    if ask.reveals:
-        return t.with_reveals(table, ask.resolve, _journal_note)[0]
-    return ask.resolve(None)
+    if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
+        return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
+    result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
+              else ask.resolve(None))
+    if exchange.of_conflict(result) is not None or exchange.remembered(data) is not None:
+        with t.edit() as tx:
+            _remember(result, tx)
+    return result
+
+
+def _remember(result: Any, tx: Any) -> None:
+    """Keep the Conflict in the round for ``hit`` and ``crit`` (rules/combat/exchange.py),
+    or forget the one before when this one leaves nothing to hit with."""
+    rnd = exchange.after_conflict(tx.data, result)
+    if rnd is None:
+        return
+    tx.put("round", rnd)
+    kept = rnd.get(exchange.KEY)
+    if not tx.summary:
+        tx.summary = (f"conflict: {kept['winner']} may hit {kept['rival']}" if kept
+                      else "conflict: nobody to hit")
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
@@ -98,19 +117,45 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
     card_codes = list(cards)
     data = t.read()
     opts = t.options(data)
+    # After a conflict: its winner, Rival, skills and card, for what is not typed.
+    ex, took = exchange.remembered(data), []
+    if ex is not None and not card_codes and ex.cards:
+        card_codes, took = list(ex.cards), ["card"]
+    if ex is not None and by is None and vs is None and level is None and \
+            rival_level is None:
+        by, vs, took = ex.winner, ex.rival, [*took, "units"]
+        skill = skill if skill is not None else ex.skill
+        rival_skill = rival_skill if rival_skill is not None else ex.rival_skill
+    if not card_codes:
+        raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
+                       "conflict between two units first: hit then takes its card)")
     ask = rules.ask([parse_card(x) for x in card_codes], level=level,
                     rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
                     combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
                     by=by, difficulty=difficulty, terms=terms, skill=skill,
                     rival_skill=rival_skill, use_map=use_map, opts=opts,
                     heroic_feat=heroic_feat)
-    result: hits_.Hits = (t.with_reveals(ask.table, ask.count)[0] if ask.reveals
-                          else ask.count(None))
-    if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+    deck = ask.reveals and ask.table is None
+    result: hits_.Hits = (t.with_reveals(ask.table, ask.count, after=lambda r, tx: _hits(
+        r, tx, by, vs) if deck else None)[0] if ask.reveals else ask.count(None))
+    if took:
+        result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
+    if ask.feat_by is not None or (not deck and exchange.with_hits(data, by, vs, 0)):
         with t.edit() as tx:
-            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
-            tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+            if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+                tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
+                tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+            _hits(result, tx, by, vs)
     return result
+
+
+def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:
+    """The Hits of the remembered exchange's ``hit``, kept for ``crit``."""
+    rnd = exchange.with_hits(tx.data, by, vs, int(result.hits))
+    if rnd is not None:
+        tx.put("round", rnd)
+        if not tx.summary:
+            tx.summary = f"hit: {by} {result.hits} Hits on {vs}"
 
 
 def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
@@ -132,26 +177,37 @@ def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
 @DAMAGE.into(before=None)
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
-         hits: int = 1, types: str | None = None, vehicle: bool = False,
+         hits: int | None = None, types: str | None = None, vehicle: bool = False,
          target: str | None = None, card: list[str] | None = None,
          **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
-    ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py)."""
+    ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py). After a
+    conflict (and its ``hit``), ``by``, ``target`` and ``hits`` default to its winner,
+    its Rival and the Hits counted (else ``hits`` 1)."""
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits as rules
 
     ask_damage, difficulty = modifiers(damage)
     data = t.read()
     opts = t.options(data)
+    ex, took = exchange.remembered(data), []
+    if ex is not None and by is None and target is None and not vehicle:
+        by, target, took = ex.winner, ex.rival, ["units"]
+    if hits is None and ex is not None and ex.hits and (by, target) == (ex.winner, ex.rival):
+        hits, took = ex.hits, [*took, "hits"]
+    hits = 1 if hits is None else hits
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
                         tuple(card) if card else None, target, by, ask_damage, difficulty)
     charts = location_charts(t.path(), opts)
     if not ask.writes:
-        return rules.crit(ask, data, None, opts, charts)
-    with t.edit() as tx:
-        result = rules.crit(ask, tx.data, tx.rng, opts, charts)
-        for key, value in result.changes.items():
-            tx.put(key, value)
-        tx.summary = result.summary
+        result = rules.crit(ask, data, None, opts, charts)
+    else:
+        with t.edit() as tx:
+            result = rules.crit(ask, tx.data, tx.rng, opts, charts)
+            for key, value in result.changes.items():
+                tx.put(key, value)
+            tx.summary = result.summary
+    if took:
+        result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
     return result

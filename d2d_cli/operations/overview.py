@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.errors import RuleViolation
 from d2d_cli.operations import Target
 
 if TYPE_CHECKING:
@@ -24,9 +24,10 @@ def status(t: Target) -> Dashboard:
     return dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts))
 
 
-def board(t: Target, *, svg: str | Path | None = None) -> BoardView:
-    """``d2d board [--svg FILE]``: the map with its units (and, with ``svg``, the
-    drawing written to that file)."""
+def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> BoardView:
+    """``d2d board [--svg FILE [--force]]``: the map with its units (and, with ``svg``,
+    the drawing written to that file: an existing one only with ``force``, never through
+    a symlink nor over a session — session.outputs)."""
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.board.view import view
     from d2d_cli.rules.units.roster import roster
@@ -39,10 +40,8 @@ def board(t: Target, *, svg: str | Path | None = None) -> BoardView:
     result = view(drawn, roster(data).values())
     if svg is not None:
         from d2d_cli import mapview
+        from d2d_cli.session import outputs
 
         name = str(data.get("scene", {}).get("name") or "d2d board")
-        try:
-            Path(svg).write_text(mapview.svg(result, name), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {svg}: {e.strerror or e}") from None
+        outputs.write(svg, mapview.svg(result, name), force=force, protect=(t.path(),))
     return result

@@ -11,7 +11,7 @@ from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:
-    from d2d_cli.rules.time.groups import Groups
+    from d2d_cli.rules.time.groups import Groups, NextUp
 
 
 def start(t: Target) -> rounds.RoundStarted:
@@ -49,3 +49,12 @@ def groups(t: Target) -> Groups:
     data = t.read()
     rnd = Round.from_state(data.get("round"))
     return g.groups(units.roster(data), rnd.number, rnd.phase)
+
+
+def next(t: Target) -> NextUp:  # noqa: A001 - the command's name (d2d round next)
+    """``d2d round next``: who acts next by the Countdown in each Group (001 l.499–505)."""
+    from d2d_cli.rules.time import groups as g
+
+    data = t.read()
+    rnd = Round.from_state(data.get("round"))
+    return g.next_up(units.roster(data), rnd.number, rnd.phase)

@@ -18,12 +18,13 @@ MAX_WORKERS = 64
 
 def sim(t: Target, scene_file: str | None = None, runs: int | None = None, *,
         precision: float | None = None, workers: int | None = None, pc: str = "best",
-        log: str | Path | None = None,
+        log: str | Path | None = None, force: bool = False,
         tick: Callable[[int], None] | None = None) -> SimReport:
     """``d2d sim [SCENE] [RUNS] [--precision POINTS] [--workers N] [--pc best|fate]
-    [--log FILE]``: each faction's chance of reaching its goal. Without ``runs``, as many
-    fights as ``precision`` needs (±2 points at 95% by default); with it, at most
-    ``runs``, stopping at ``precision`` when given. ``tick(n)`` (not an option: the
+    [--log FILE [--force]]``: each faction's chance of reaching its goal. Without
+    ``runs``, as many fights as ``precision`` needs (±2 points at 95% by default); with
+    it, at most ``runs``, stopping at ``precision`` when given (the log replaces an
+    existing file only with ``force``: session.outputs). ``tick(n)`` (not an option: the
     command's progress bar) is called as fights end."""
     import os
 
@@ -58,10 +59,10 @@ def sim(t: Target, scene_file: str | None = None, runs: int | None = None, *,
         tally = rules.Tally()
         tally.add(out)
         lines = [*prefix, *(table.lines or [])]
-        try:
-            log.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-        except OSError as e:
-            raise BadInput(f"cannot write {log}: {e.strerror or e}") from None
+        from d2d_cli.session import outputs
+
+        outputs.write(log, "".join(f"{x}\n" for x in lines), force=force,
+                      protect=(t.path(),))
         report = rules.report(label, goals, tally, seed, 1, pc, str(log))
     else:
         tally = rules.simulate(start, goals, seed, runs, min(workers, runs), opts, pc, tick,

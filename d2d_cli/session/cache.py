@@ -2,12 +2,28 @@
 parsed data of the last file d2d wrote or read, keyed by the digest of its bytes, so a
 1,000-unit session is not parsed (~100 ms) by every command. It is bounded: a session
 file over ``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most
-``CACHE_LIMIT`` bytes, and the folder keeps the ``CACHE_KEEP`` most recently written."""
+``CACHE_LIMIT`` bytes, and the folder keeps the ``CACHE_KEEP`` most recently written.
+
+**The file is the truth** (issue 30 item 4). A slot is served only when
+
+* its key holds the file's own digest, the schema and :func:`build` — a digest of the
+  code that reads and checks a file (the session package's readers, the shape, the
+  rules modules the shape calls, the tables), taken once per process from those files'
+  sizes and modification times: data checked by another build (an older, laxer shape
+  check) is never served; and
+* its MAC checks with the user's own key (``<cache folder>/sessions/key``, 32 random
+  bytes, mode 600, made on the first write): a cache planted by someone else, who
+  cannot read the key, is ignored; and
+* the folder is the user's own and writable by no one else (else the cache is neither
+  read nor written: every command parses the file).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +34,15 @@ from d2d_cli.session import text as T
 from d2d_cli.session.files import real as _real
 
 SCHEMA = 1
-_CACHE_MAGIC = b"d2d-cache-3\n"  # 3: a slot keeps the text's grouping
+_CACHE_MAGIC = b"d2d-cache-4\n"  # 3: a slot keeps the text's grouping; 4: keyed MAC
+_KEY_BYTES = 32
+# The code a reading depends on (paths under d2d_cli/): a change of any is a new build.
+READERS = ("__init__.py", "plain.py", "session/shape.py", "session/reads.py",
+           "session/cache.py", "session/text.py", "session/fresh.py",
+           "rules/core/options.py", "rules/scale/stats.py", "rules/deck/cards.py",
+           "rules/deck/fate.py", "rules/board/grid.py", "rules/board/placement.py",
+           "rules/units/roster.py", "rules/units/characters.py", "tables/__init__.py",
+           "tables/_data.py")
 CACHE_SESSION_LIMIT = 16 * 1024 * 1024  # a bigger session file is parsed by every command
 CACHE_LIMIT = 32 * 1024 * 1024  # one cache file: two slots of marshalled data
 CACHE_KEEP = 16  # session caches kept in the cache folder, the most recently written
@@ -40,11 +64,81 @@ def _cache_path(real: Path) -> Path:
     return dirs.cache_dir() / "sessions" / f"{journal.digest(os.fsencode(real))}.cache"
 
 
+@functools.cache
+def build() -> str:
+    """This d2d's reading code, as a digest of its files' names, sizes and modification
+    times (once per process: ~20 stats; a reinstall or an edit changes it)."""
+    root = Path(__file__).resolve().parent.parent
+    parts = [__version__]
+    for rel in READERS:
+        try:
+            st = os.stat(root / rel)
+            parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{rel}:-")
+    return journal.digest("\n".join(parts).encode())
+
+
 def _cache_key(h: str) -> str:
-    """Data in the cache was checked by this d2d (and these [rules] keys) only."""
+    """Data in the cache was checked by this build of d2d (and these [rules] keys)."""
     from d2d_cli.rules.core.options import FINGERPRINT as checker
 
-    return f"{SCHEMA}:{__version__}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
+    return f"{SCHEMA}:{build()}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
+
+
+def _own_folder(folder: Path) -> bool:
+    """The folder is a real directory of this user that no one else may write to."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # pragma: no cover - Windows: the user's profile folder
+        return stat.S_ISDIR(st.st_mode)
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == getuid() and not st.st_mode & 0o022
+
+
+def _mac_key(folder: Path, create: bool) -> bytes | None:
+    """The user's cache key (made when ``create`` and missing); None when the folder or
+    the key is not this user's alone — then the cache is not used."""
+    if not _own_folder(folder):
+        return None
+    path = folder / "key"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        if not create:
+            return None
+        return _new_key(path)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        key = os.read(fd, _KEY_BYTES + 1)
+    finally:
+        os.close(fd)
+    getuid = getattr(os, "getuid", None)
+    if (not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077 or len(key) != _KEY_BYTES
+            or (getuid is not None and st.st_uid != getuid())):
+        return None
+    return key
+
+
+def _new_key(path: Path) -> bytes | None:
+    key = os.urandom(_KEY_BYTES)
+    try:
+        files.create_exclusive(path, key, private=True)
+    except FileExistsError:  # another command made it first: use theirs
+        return _mac_key(path.parent, create=False)
+    except OSError:
+        return None
+    return key
+
+
+def _mac(key: bytes, body: bytes) -> bytes:
+    # keyed BLAKE2 (a MAC by design), through the C module the journal already loaded:
+    # hashlib would cost every lookup its import
+    return journal.blake2b(body, key=key, digest_size=16).hexdigest().encode()
 
 
 # digest, marshalled data, marshalled grouping (decoded only by a write: a lookup
@@ -75,15 +169,19 @@ def _cache_read(real: Path) -> list[Slot]:
     damaged (its checksum does not match)."""
     import marshal
 
+    path = _cache_path(real)
+    key = _mac_key(path.parent, create=False)
+    if key is None:
+        return []
     try:
-        raw = files.read_limited(_cache_path(real), CACHE_LIMIT, "the cache")
+        raw = files.read_limited(path, CACHE_LIMIT, "the cache")
     except (OSError, D2DError):
         return []
     if raw is None or not raw.startswith(_CACHE_MAGIC):
         return []
     n = len(_CACHE_MAGIC)
     check, body = raw[n:n + 32], raw[n + 32:]
-    if journal.digest(body).encode() != check:
+    if _mac(key, body) != check:  # a local file: no timing oracle to guard against
         return []
     try:
         out = []
@@ -104,10 +202,15 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     path = _cache_path(real)
     with contextlib.suppress(OSError):
         os.unlink(real.with_name(f".{real.name}.cache"))  # where d2d kept it before
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = _mac_key(path.parent, create=True)
+    if key is None:
+        return  # a folder others may write: no cache at all
     for keep in (2, 1):
         body = marshal.dumps([(_cache_key(h), payload, r)
                               for h, payload, r in slots[:keep]])
-        data = _CACHE_MAGIC + journal.digest(body).encode() + body
+        data = _CACHE_MAGIC + _mac(key, body) + body
         if len(data) <= CACHE_LIMIT:
             break
     else:
@@ -115,7 +218,6 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
         return
     with contextlib.suppress(OSError):
         new = not path.exists()
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         files.write_atomic(path, data, None, durable=False, private=True)
         if new:
             _cache_prune(path.parent)
@@ -129,8 +231,14 @@ def _cache_drop(real: Path) -> None:
 
 def forget(path: Path) -> None:
     """A throwaway session file is being deleted (the tour's): drop its cache too, so
-    nothing of it is left in the user's cache folder."""
-    _cache_drop(_real(path))
+    nothing of it is left in the user's cache folder — and the cache key, when no other
+    cache needs it (a cache whose key is gone is only parsed again)."""
+    real = _real(path)
+    _cache_drop(real)
+    folder = _cache_path(real).parent
+    with contextlib.suppress(OSError):
+        if not any(p.suffix == ".cache" for p in folder.iterdir()):
+            os.unlink(folder / "key")
 
 
 def _cache_prune(folder: Path) -> None:

@@ -70,7 +70,8 @@ def _write(p: _Pending, raw_new: bytes, entry: dict[str, Any] | None) -> bool:
     tmp: list[Path] = []  # the temp file, while it exists
     try:
         if s.creating:
-            files.create_exclusive(s.real, raw_new)  # the commit point of a new session
+            # the commit point of a new session: private (mode 600), like its cache
+            files.create_exclusive(s.real, raw_new, private=True)
         else:
             _replace(s, writer, raw_new, entry, tmp)
     except BaseException as e:

@@ -95,33 +95,109 @@ def locked(path: Path) -> Iterator[int]:
     the lock is held (every writer holds it). FileNotFoundError if there is no file."""
     timeout = lock_timeout()
     deadline = time.monotonic() + timeout
-    while True:
-        fd = _open_for_lock(path)
-        try:
-            delay = 0.002
-            while not _try_lock(fd):
-                if time.monotonic() > deadline:
-                    raise SessionError(
-                        f"{path}: locked by another d2d command for over {timeout:g}s; "
-                        "try again (or check for a hung d2d process); nothing was changed")
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-            same = _same_file(fd, path)
-        except BaseException:
+    queue = _Queue(path, timeout)
+    try:
+        while True:
+            fd = _open_for_lock(path)
+            try:
+                while not (queue.first() and _try_lock(fd)):
+                    if time.monotonic() > deadline:
+                        raise SessionError(
+                            f"{path}: locked by another d2d command for over {timeout:g}s; "
+                            "try again (or check for a hung d2d process; D2D_LOCK_TIMEOUT "
+                            "sets the wait); nothing was changed")
+                    queue.wait()
+                same = _same_file(fd, path)
+            except BaseException:
+                os.close(fd)
+                raise
+            if same:
+                break
+            # Another command replaced the file while this one waited: lock the new one.
+            with contextlib.suppress(OSError):
+                _unlock(fd)
             os.close(fd)
-            raise
-        if same:
-            break
-        # Another command replaced the file while this one waited: lock the new one.
-        with contextlib.suppress(OSError):
-            _unlock(fd)
-        os.close(fd)
+    finally:
+        queue.leave()
     try:
         yield fd
     finally:
         with contextlib.suppress(OSError):
             _unlock(fd)
         os.close(fd)
+
+
+class _Queue:
+    """First come, first served (issue 30 item 6: flock keeps no queue, and polling let
+    newcomers overtake commands that had waited for seconds). A command that finds the
+    lock taken leaves a ticket beside the session (``.<file>.<time>.<pid>.wait``) and
+    asks for the lock only when its ticket is the oldest of a live process; a ticket of a
+    dead process, or older than the lock timeout, is passed over (and removed). Where no
+    ticket can be written (a read-only folder) it polls as before."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.folder, self.prefix = path.parent, f".{path.name}."
+        self.timeout = timeout
+        self.ticket: str | None = None
+        self.tried = False  # the first attempt is made at once when no one is queued
+        self.ahead = False  # others are ahead in the queue
+
+    def first(self) -> bool:
+        """Whether to ask for the lock now: at once when no one is queued; else when
+        this command's ticket is the oldest."""
+        if not self.tried:
+            self.tried = True
+            try:
+                if self._oldest() is None:
+                    return True  # no one waiting: no ticket needed
+            except OSError:
+                return True
+        if self.ticket is None:
+            self._join()
+            if self.ticket is None:
+                return True  # no queue here: plain polling
+        try:
+            self.ahead = self._oldest() != self.ticket
+        except OSError:
+            self.ahead = False
+        return not self.ahead
+
+    def wait(self) -> None:
+        """Next in line: ask again soon (1 ms); behind others: look again in 10 ms."""
+        time.sleep(0.01 if self.ahead else 0.001)
+
+    def _join(self) -> None:
+        name = f"{self.prefix}{time.time_ns():020d}.{os.getpid()}.wait"
+        try:
+            os.close(os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except OSError:
+            return
+        self.ticket = name
+
+    def _oldest(self) -> str | None:
+        now = time.time_ns()
+        with os.scandir(self.folder) as it:
+            tickets = sorted(e.name for e in it
+                             if e.name.startswith(self.prefix) and e.name.endswith(".wait"))
+        for name in tickets:
+            if name == self.ticket:
+                return name
+            stamp, _, pid = name[len(self.prefix):-len(".wait")].partition(".")
+            try:
+                stale = (now - int(stamp)) / 1e9 > self.timeout + 1 or not _alive(int(pid))
+            except ValueError:
+                stale = True
+            if not stale:
+                return name
+            with contextlib.suppress(OSError):
+                os.unlink(self.folder / name)
+        return None
+
+    def leave(self) -> None:
+        if self.ticket is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.folder / self.ticket)
+            self.ticket = None
 
 
 def _same_file(fd: int, path: Path) -> bool:
@@ -331,10 +407,11 @@ def sync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def create_exclusive(path: Path, data: bytes) -> None:
+def create_exclusive(path: Path, data: bytes, *, private: bool = False) -> None:
     """Create ``path`` holding ``data`` — atomically, and only if no file is there
-    (another command may create it at the same moment): FileExistsError otherwise."""
-    tmp = write_temp(path, data, None)
+    (another command may create it at the same moment): FileExistsError otherwise.
+    ``private``: mode 600, else as the umask says."""
+    tmp = write_temp(path, data, None, private=private)
     try:
         try:
             os.link(tmp, path)
@@ -344,15 +421,16 @@ def create_exclusive(path: Path, data: bytes) -> None:
             if e.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP,
                                errno.ENOSYS, errno.EMLINK):
                 raise
-            _create_by_open(path, data)
+            _create_by_open(path, data, 0o600 if private else 0o666)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     sync_dir(path.parent)
 
 
-def _create_by_open(path: Path, data: bytes) -> None:  # pragma: no cover - no hard links
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+def _create_by_open(path: Path, data: bytes,
+                    mode: int) -> None:  # pragma: no cover - no hard links
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     _fill(fd, path, data, durable=True)
 
 

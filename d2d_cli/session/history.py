@@ -76,13 +76,21 @@ def _target(real: Path, like: os.stat_result, h: str, text: str,
         if writer.open(create=False):
             # A torn tail, an entry whose write never happened, the first journal
             # format: all put right first (under the lock), so the walk is exact.
-            writer.repair(h, text)
-            entries = journal.newest_first(writer.fd)
+            # Not cut here: this undo may yet fail, and a failing exit leaves the
+            # journal as it was (the commit repairs it).
+            good = writer.repair(h, text, cut=False)
+            entries = journal.newest_first(writer.fd, good)
             target = journal.redo_target(entries) if redo else journal.undo_target(entries)
     except OSError as e:
         raise files.trouble(journal.path_for(real), e, "read it") from None
     finally:
         writer.close()
+    if target is not None and "bad" in target:
+        word = "redo" if redo else "undo"
+        raise SessionError(
+            f"{journal.path_for(real)}: an entry d2d cannot read ({target['bad']}) — "
+            f"d2d did not write it, so {word} stops there, even with --force; nothing was "
+            "changed (remove that line by hand to go further back)")
     if target is None or "d" not in target:
         if redo:
             raise BadInput("nothing to redo: no command was undone since the last change")

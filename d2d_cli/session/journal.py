@@ -94,10 +94,51 @@ def decode(line: bytes) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     if not isinstance(entry, dict):
-        return None
+        # a whole line with a good CRC is no torn write: never cut, but never used
+        return None if legacy else {"bad": "not a JSON object"}
     if legacy:
         entry["legacy"] = True
+        return entry
+    problem = _problem(entry)
+    if problem is not None:
+        return {"bad": problem, "id": entry.get("id") if type(entry.get("id")) is int else None}
     return entry
+
+
+OPS = ("do", "undo", "redo", "log")
+_HEX32 = frozenset("0123456789abcdef")
+
+
+def _problem(e: dict[str, Any]) -> str | None:
+    """What is wrong with the structure of an entry whose CRC is good (a line written by
+    hand or by another program), or None: issue 30 item 5 — such an entry is never
+    undone, redone or cut, even with --force."""
+    if type(e.get("v")) is not int or e["v"] != VERSION:
+        return f"version {e.get('v')!r}, not {VERSION}"
+    if e.get("op") not in OPS:
+        return f"unknown op {e.get('op')!r}"
+    if type(e.get("id")) is not int or e["id"] < 0:
+        return "its id is not a whole number"
+    for k in ("at", "command", "summary"):
+        if k in e and type(e[k]) is not str:
+            return f"{k} is not text"
+    for k in ("h0", "h1"):
+        if k in e and not (type(e[k]) is str and len(e[k]) == 32 and set(e[k]) <= _HEX32):
+            return f"{k} is not a digest"
+    if e["op"] in ("undo", "redo") and (type(e.get("ref")) is not int or e["ref"] < 0):
+        return "ref is not an entry's id"
+    if "d" in e:
+        if e["op"] != "do" or "h0" not in e or "h1" not in e:
+            return "hunks without the digests they go between"
+        d, last = e["d"], 0
+        if type(d) is not list:
+            return "its hunks are not a list"
+        for h in d:
+            if (type(h) is not list or len(h) != 3 or type(h[0]) is not int
+                    or type(h[1]) is not str or type(h[2]) is not str or h[0] < last):
+                return "a hunk is not [offset, old text, new text] in order"
+            last = h[0] + len(h[1])
+    return None
 
 
 # --------------------------------------------------------------------------- reading
@@ -135,9 +176,11 @@ def _lines_backward(fd: int, size: int) -> Iterator[tuple[int, bytes]]:
         block *= 2
 
 
-def newest_first(fd: int) -> Iterator[dict[str, Any]]:
-    """The entries, the newest first, reading only as far back as the caller goes."""
-    size = os.fstat(fd).st_size
+def newest_first(fd: int, size: int | None = None) -> Iterator[dict[str, Any]]:
+    """The entries, the newest first, reading only as far back as the caller goes
+    (``size``: the journal's first bytes only — its good part, :meth:`Writer.repair`).
+    A damaged line is skipped; a whole line of the wrong structure is ``{"bad": why}``."""
+    size = os.fstat(fd).st_size if size is None else size
     for _, line in _lines_backward(fd, size):
         entry = decode(line)
         if entry is not None:
@@ -150,7 +193,7 @@ def read_all(fd: int) -> list[dict[str, Any]]:
     out = []
     for line in data[:cut + 1].split(b"\n")[:-1] if cut >= 0 else []:
         entry = decode(line)
-        if entry is not None:
+        if entry is not None and "bad" not in entry:  # a rewrite drops what d2d cannot read
             out.append(entry)
     return out
 
@@ -182,6 +225,8 @@ def undo_target(entries: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
     """The command ``session undo`` reverts: the newest 'do' not undone, or None."""
     state: dict[int, str] = {}
     for entry in entries:
+        if "bad" in entry:
+            return entry  # never walked past: the caller refuses
         op = entry.get("op")
         if op in ("undo", "redo"):
             state.setdefault(entry.get("ref", -1), op)
@@ -199,6 +244,8 @@ def redo_target(entries: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
     redone: set[int] = set()
     wanted: int | None = None
     for entry in entries:
+        if "bad" in entry:
+            return entry  # never walked past: the caller refuses
         op = entry.get("op")
         if wanted is not None:
             if op == "do" and entry.get("id") == wanted:
@@ -220,6 +267,11 @@ def log_view(entries_newest_first: list[dict[str, Any]]) -> list[dict[str, Any]]
     state: dict[int, str] = {}
     rows = []
     for e in entries_newest_first:
+        if "bad" in e:
+            rows.append({"at": None, "command": None,
+                         "summary": f"(an entry d2d cannot read: {e['bad']})",
+                         "undone": False, "undoable": False})
+            continue
         op = e.get("op")
         if op in ("undo", "redo"):
             state.setdefault(e.get("ref", -1), op)
@@ -271,10 +323,12 @@ class Writer:
             os.close(self.fd)
             self.fd = -1
 
-    def repair(self, current: str, text: str) -> None:
+    def repair(self, current: str, text: str, *, cut: bool = True) -> int:
         """Cut a torn or damaged tail, and an entry whose write never happened (its
         ``h0`` is the file as it is now: digest ``current`` of ``text``); carry a
-        journal of the first format over to this one."""
+        journal of the first format over to this one. Returns the size of the good
+        part; with ``cut`` False nothing is written (undo and redo, which may yet fail:
+        the commit repairs it). A whole line with a good CRC is never cut."""
         size = os.fstat(self.fd).st_size
         good = 0
         first = True
@@ -282,15 +336,18 @@ class Writer:
             if first:
                 good, first = off + len(line) + 1, False
             entry = decode(line)
-            if entry is None or (entry.get("h0") == current and entry.get("h1") != current
-                                 and "h1" in entry):
+            if entry is None or ("bad" not in entry and entry.get("h0") == current
+                                 and entry.get("h1") != current and "h1" in entry):
                 good = off
                 continue
             break
+        if not cut and not (good and self._legacy()):
+            return good
         if good < size:
             os.ftruncate(self.fd, good)
         if good and self._legacy():
             self._migrate(text)
+        return os.fstat(self.fd).st_size
 
     def _legacy(self) -> bool:
         return os.pread(self.fd, 1, 0) == b"{"

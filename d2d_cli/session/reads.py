@@ -25,9 +25,12 @@ from d2d_cli.session.cache import (
 from d2d_cli.session.commit import settle
 from d2d_cli.session.fresh import _fresh
 from d2d_cli.session.names import _real
-from d2d_cli.session.scope import _Pending, _scope
+from d2d_cli.session.scope import _after_commit, _Pending, _scope
 
-MAX_SESSION_BYTES = 256 * 1024 * 1024
+# The biggest session file d2d reads (issue 30 item 6): parsing costs ~0.14 s and ~10 MB
+# of memory per MB of TOML (a 200 MB file took 28 s and 2 GB for `fate draw 1`), and a
+# write holds the lock for that long; a 1,000-unit session is under 1 MB.
+MAX_SESSION_BYTES = 32 * 1024 * 1024
 
 
 def _fail_shape(path: Path, bad: Any) -> SessionError:
@@ -140,10 +143,23 @@ def _load(real: Path, raw: bytes) -> _Loaded:
         with contextlib.suppress(ValueError):  # a hand-written date: marshal cannot hold it
             payload_or_none = marshal.dumps(data)
         if payload_or_none is not None:
-            _cache_write(real, [(h, payload_or_none, None)])
+            _keep_when_done(real, h, payload_or_none)
     pristine = _copy(data)  # the command may change ``data`` in place
     return _Loaded(text, h, data, None, lambda: _copy(pristine), payload_or_none)
 
+
+
+def _keep_when_done(real: Path, h: str, payload: bytes) -> None:
+    """Cache what was parsed — once the command has succeeded (a failing exit leaves
+    the cache as it was too, issue 30), and not when the command's own change is
+    committed (its commit caches the new file)."""
+    scope = _scope()
+
+    def keep() -> None:
+        if scope is None or real not in scope.pending:
+            _cache_write(real, [(h, payload, None)])
+
+    _after_commit(keep)
 
 
 def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[str, Any]:

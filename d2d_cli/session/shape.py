@@ -66,6 +66,21 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _control(text: str, where: tuple[Any, ...], *, key: bool = False) -> None:
+    """Text from a file is inert (issue 30 item 2): no character that drives a terminal
+    (C0 but tab and newline, ESC, DEL, C1, bidi overrides; d2d_cli.plain.inert) — in a
+    key, not even a tab or a newline."""
+    if text.isascii() and text.isprintable():
+        return
+    from d2d_cli.inert import unsafe
+
+    ch = unsafe(text) or (next((c for c in text if c in "\t\n"), None) if key else None)
+    if ch is not None:
+        raise Bad(where, f"control character U+{ord(ch):04X} in "
+                  f"{'a name' if key else 'text'}: refused, so a file from someone else "
+                  "cannot drive the terminal")
+
+
 def Int(lo: int = -MAX_INT, hi: int = MAX_INT) -> Check:  # noqa: N802 - reads as a type
     def check(v: Any, where: tuple[Any, ...]) -> None:
         if type(v) is not int:
@@ -79,6 +94,7 @@ def Str(max_len: int = MAX_TEXT) -> Check:  # noqa: N802
     def check(v: Any, where: tuple[Any, ...]) -> None:
         if type(v) is not str:
             raise Bad(where, f"expected text, found {_show(v)}")
+        _control(v, where)
         if len(v) > max_len:
             raise Bad(where, f"text longer than {max_len} characters")
     return check
@@ -101,8 +117,13 @@ def _walk(v: Any, where: tuple[Any, ...], dates: bool) -> None:
         if t is dict or t is list:
             if len(at) > MAX_DEPTH:  # named where the nesting starts: a readable line
                 raise Bad(where, f"nested deeper than {MAX_DEPTH} tables and lists")
+            if t is dict:
+                for k in x:
+                    _control(k, (*at, k), key=True)
             items = x.items() if t is dict else enumerate(x)
             todo.extend((y, (*at, k)) for k, y in items)
+        elif t is str:
+            _control(x, at)
         elif t is float:
             if not math.isfinite(x):
                 raise Bad(at, f"{x!r} is not a finite number")
@@ -164,6 +185,7 @@ class MapOf:
         for k, x in v.items():
             if k in same and same[k] == x:
                 continue  # checked when it was read: only what a command changed
+            _control(k, (*where, k), key=True)
             if self.key is not None:
                 self.key(k, (*where, k))
             self.value(x, (*where, k))
@@ -182,6 +204,8 @@ def Table(fields: dict[str, Check], required: Iterable[str] = (),  # noqa: N802
             if k not in v:
                 raise Bad((*where, k), "missing")
         for k, x in v.items():
+            if k not in fields:
+                _control(k, (*where, k), key=True)
             fields.get(k, other)(x, (*where, k))
         if after is not None:
             after(v, where)
@@ -314,6 +338,7 @@ def _unit_name(k: Any, where: tuple[Any, ...]) -> None:
 def _rules(v: Any, where: tuple[Any, ...]) -> None:
     if type(v) is not dict:
         raise Bad(where, f"expected a table of rule choices, found {_show(v)}")
+    _walk(v, where, dates=False)
     from d2d_cli.rules.core.options import problems
 
     for key, problem in problems(v):
@@ -324,6 +349,13 @@ def _board(v: Any, where: tuple[Any, ...]) -> None:
     """The map (rules.board.grid.parse_board's own checks, which name row and column)."""
     if v == {}:
         return
+    _walk(v, where, dates=False)  # plain, and its text inert (legend names)
+    rows = v.get("rows") if type(v) is dict else None
+    if type(rows) is list:  # a row emptied by hand would shift every row below it
+        for i, row in enumerate(rows):
+            if type(row) is str and not row.strip():
+                raise Bad((*where, "rows"), f"row {i + 1} is empty: a row holds one "
+                          "character a Space (remove the row, or fill it)")
     from d2d_cli.errors import D2DError
     from d2d_cli.rules.board.grid import parse_board
 
@@ -369,16 +401,27 @@ def _placed_on_the_board(data: dict[str, Any], changed: Iterable[str],
     two tables, so checked when either changes; with ``old``, only the units that
     changed, unless the map did."""
     board, units = data.get("board"), data.get("units")
-    if not board or type(units) is not dict:
+    scene = data.get("scene")
+    reserves = scene.get("reserves") if type(scene) is dict else None
+    if not board:
         return
     changed = set(changed)
-    if not changed & {"board", "units"}:
+    if type(reserves) is dict and changed & {"board", "scene"}:
+        # a reserve arrives where it says (clock advance): on the map, not in a wall
+        _standing(board, reserves, ("scene", "reserves"), None)
+    if type(units) is not dict or not changed & {"board", "units"}:
         return
+    before = (old or {}).get("units") if "board" not in changed else None
+    _standing(board, units, ("units",), before)
+
+
+def _standing(board: Any, units: dict[str, Any], where: tuple[Any, ...],
+              before: dict[str, Any] | None) -> None:
+    """Each placed unit of ``units`` stands on the map, where a unit may stand."""
     from d2d_cli.errors import D2DError
     from d2d_cli.rules.board.grid import COMPASS, parse_board, parse_space
     from d2d_cli.rules.board.placement import Placement, check_standing
 
-    before = (old or {}).get("units") if "board" not in changed else None
     grid = None
     for name, unit in units.items():
         if type(unit) is not dict or "space" not in unit:
@@ -394,7 +437,14 @@ def _placed_on_the_board(data: dict[str, Any], changed: Iterable[str],
                                            COMPASS.index(face) if face in COMPASS else None,
                                            bool(unit.get("double", False))))
         except D2DError as e:
-            raise Bad(("units", name, "space"), e.message) from None
+            raise Bad((*where, name, "space"), e.message) from None
+
+
+def _off_the_map(v: dict[str, Any], where: tuple[Any, ...]) -> None:
+    """A unit that left the map (``off_map``) stands on no Space of it."""
+    if v.get("off_map") is True and "space" in v:
+        raise Bad((*where, "off_map"), "a unit that left the map has no space: remove "
+                  "its space, or off_map")
 
 
 _NAME = Str(40)
@@ -441,7 +491,8 @@ UNIT = Table({
     "interrupted": Table({"round": _COUNT, "by": ListOf(_NAME), "pending": _NAME},
                          required=("round",)),
     "healing": MapOf(Int(0, MAX_INT), Str(100)),
-}, required=("body",))
+}, required=("body",), after=_off_the_map)
+
 
 SHAPE: dict[str, Check] = {
     "schema": Int(1, 10**6),
@@ -464,7 +515,13 @@ SHAPE: dict[str, Check] = {
                                 "repeat": Bool, "done": Bool},
                                required=("text", "k", "n", "repeat", "done"))),
     }),
-    "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended")}),
+    "round": Table({"number": Int(0, MAX_INT), "phase": Choice("none", "started", "ended"),
+                    # the last conflict between units, for hit and crit to default to
+                    # (rules/combat/exchange.py); round start and end forget it
+                    "exchange": Table({
+                        "winner": _NAME, "rival": _NAME, "cards": ListOf(Card, 54),
+                        "skill": Str(100), "rival_skill": Str(100), "hits": _COUNT},
+                        required=("winner", "rival"))}),
     "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
                     "factions": MapOf(Table({"goal": Str(), "players": ListOf(Str(100))})),
@@ -478,9 +535,12 @@ SHAPE: dict[str, Check] = {
 
 def where_text(where: tuple[Any, ...]) -> tuple[str, str]:
     """``("units", "Gob", "crits")`` → ("units.Gob", "crits"); list items as ``[i]``."""
+    from d2d_cli.inert import inert
+
     def key(k: Any) -> str:
         if isinstance(k, int):
             return f"[{k}]"
+        k = inert(k)  # a key from the file is shown, never obeyed
         return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else '"' + k.replace('"', '\\"') + '"'
 
     parts = [key(k) for k in where]
@@ -503,6 +563,7 @@ def check(data: dict[str, Any], keys: Iterable[str] | None = None,
         spec = SHAPE.get(k)
         if k not in data:
             continue
+        _control(k, (k,), key=True)
         if spec is None:  # a table's own notes
             Notes(data[k], (k,))
             continue

@@ -220,10 +220,23 @@ def merge(table: Any, value: dict[str, Any]) -> None:
     for k in [k for k in table if k not in value]:
         del table[k]
     for k, v in value.items():
-        if k in table and isinstance(v, dict) and hasattr(table[k], "items"):
+        if v == {} and isinstance(v, dict):
+            # emptied: a table whose text held only sub-tables ([scene.factions.X]) is
+            # a "super table" tomlkit writes no header for, so once empty it would
+            # vanish; an explicit empty table keeps its [header] (issue 30 item 1)
+            if _plain(table.get(k)) != {} or _super(table.get(k)):
+                import tomlkit
+
+                table[k] = tomlkit.table()
+        elif k in table and isinstance(v, dict) and hasattr(table[k], "items"):
             merge(table[k], v)
         elif k not in table or _plain(table[k]) != v:
             table[k] = v
+
+
+def _super(item: Any) -> bool:
+    is_super = getattr(item, "is_super_table", None)
+    return bool(is_super()) if callable(is_super) else False
 
 
 def _plain(item: Any) -> Any:

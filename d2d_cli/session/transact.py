@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from d2d_cli.errors import BadInput, NotFound, fault
+from d2d_cli.errors import BadInput, NotFound, SessionError, fault
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.session import text as T
 from d2d_cli.session.cache import _copy, unpack
@@ -140,9 +140,13 @@ def _render(real: Path, text: str, root: T.Grouping | None,
         shape.check(tx.data, sorted(tx.changed), tx._old)
     except shape.Bad as bad:
         table, key = shape.where_text(bad.where)
-        raise RuntimeError(f"d2d would write [{table}] {key}: {bad.problem}") from None
+        # what a command was asked to write does not fit what d2d reads: the input is
+        # refused (a D2DError, exit 2), never an internal error (issue 30 item 1)
+        raise BadInput(f"d2d would write [{table}] {key}: {bad.problem}; "
+                       "nothing was changed") from None
     try:
         return T.render(text, tx._old, tx.data, tx.changed, root)
-    except ValueError as e:
-        raise RuntimeError(f"{real}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise SessionError(f"{real}: cannot write this change ({e}); "
+                           "nothing was changed") from None
 

@@ -73,6 +73,7 @@ clock tick
 clock event add 9 'The bridge collapses'
 clock event random 'A patrol passes' --chance 1/6
 clock event list
+clock event rm 'The bridge collapses'
 clock advance 3
 weather wind
 weather show
@@ -84,6 +85,7 @@ session undo
 session show
 round start
 round groups
+round next
 unit face Archer N
 unit move Archer forward
 unit move Archer equip

@@ -253,6 +253,11 @@ class Table:
                            level_bonus=self.opts.level_bonus, use_map=mapped)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
+        from d2d_cli.rules.combat import exchange
+
+        rnd = exchange.after_conflict(self.data, out)  # as the command keeps it
+        if rnd is not None:
+            self.data["round"] = rnd
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
                   *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
@@ -266,6 +271,11 @@ class Table:
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped)
         out = ask.count(None)
+        from d2d_cli.rules.combat import exchange
+
+        rnd = exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
+        if rnd is not None:
+            self.data["round"] = rnd
         self._log("hit", card.code, *(["--by", by] if by else []),
                   *(["--vs", vs] if vs else []),
                   *(["--difficulty", difficulty] if difficulty is not None else []),

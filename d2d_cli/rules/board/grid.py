@@ -30,7 +30,7 @@ MAX_SIDE = 100  # columns and rows: far past a Personal Map's fight, small enoug
 
 Space = tuple[int, int]  # (column, row), both from 0; named "A1" for (0, 0)
 
-_NAME_RE = re.compile(r"^\s*([A-Za-z]{1,2})\s*(\d{1,3})\s*$")
+_NAME_RE = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")  # ASCII digits: E٩ is no E9
 
 
 def column_name(x: int) -> str:

@@ -256,15 +256,29 @@ class Effects(Result):
     b: tuple[Effect, ...]
 
 
-def effects(approach: str, won: bool, evade: str = "001") -> tuple[Effect, ...]:
+# A Non-Player reveals a Fate card (000 l.420), it keeps no cards: its Block
+# holds, no card is returned.
+NON_PLAYER_TEXT = {"keep": "Keep: its Block holds (a Non-Player keeps no cards)"}
+
+
+def effects(approach: str, won: bool, evade: str = "001",
+            non_player: bool = False) -> tuple[Effect, ...]:
     """What a side gets: its win effects when it wins, its always-effects anyway.
     ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
-    the Action, and only to a winner (000 l.494)."""
+    the Action, and only to a winner (000 l.494). A ``non_player`` side is never told
+    of a hand."""
     spec = table()["effects"][approach]
     if evade == "000" and approach in table()["effects_000"]:
         spec = table()["effects_000"][approach]
     keys = [*(spec["win"] if won else []), *spec["always"]]
-    return tuple(Effect(k, table()["effect_text"][k]) for k in keys)
+    text = table()["effect_text"]
+    return tuple(Effect(k, NON_PLAYER_TEXT.get(k, text[k]) if non_player else text[k])
+                 for k in keys)
+
+
+def _non_player(spec: SideSpec) -> bool:
+    return spec.source == "fate" or (spec.unit is not None
+                                     and spec.unit.extra.get("player") == NON_PLAYER)
 
 
 @record
@@ -291,6 +305,14 @@ class Side(Result):
         card = f" ({self.card.name()})" if self.card else ""
         who = f"{self.unit} — " if self.unit else ""
         return f"{who}{self.approach.capitalize()}{card}"
+
+    @property
+    def short(self) -> str:
+        """The side at a glance: ``Archer (Block Q♥↓)`` (who, the approach, the card)."""
+        name = self.card.name() if self.card else ""
+        card = f" {name.split(' ')[0]}{name[-1]}" if self.card else ""
+        what = f"{self.approach.capitalize()}{card}"
+        return f"{self.unit} ({what})" if self.unit else what
 
 
 @record
@@ -333,10 +355,13 @@ class Conflict(Result):
     def summary(self) -> str:
         """The Conflict in one line, for a report of many commands (``npc turn``): who
         won, and each side as ``conflict`` shows it."""
-        a, b = self.side_a.unit or "A", self.side_b.unit or "B"
-        verdict = {"a": f"{a} wins", "b": f"{b} wins", "both": "both win",
-                   "tie": "a tie, neither wins", "rank": "decided by rank"}[self.outcome]
-        return f"Conflict: {verdict} (A: {self.side_a.label} vs B: {self.side_b.label})"
+        a, b = self.side_a.short, self.side_b.short
+        if self.outcome in ("a", "b"):  # the winner first
+            won, lost = (a, b) if self.outcome == "a" else (b, a)
+            return f"Conflict: {won} beats {lost}"
+        verdict = {"both": "both win", "tie": "a tie, neither wins",
+                   "rank": "decided by rank"}[self.outcome]
+        return f"Conflict: {verdict} — {a} vs {b}"
 
 
 @record
@@ -573,12 +598,14 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     from d2d_cli.rules.combat import remembered
 
     effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both"), ask.evade), ask.unspent,
+        effects(b.approach, outcome in ("b", "both"), ask.evade, _non_player(m.b)),
+        ask.unspent,
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken,
-        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade), effects_b),
+        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade,
+                                _non_player(m.a)), effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),

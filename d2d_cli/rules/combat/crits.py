@@ -153,8 +153,9 @@ def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Sta
     if not m:
         if "x" in weapon.lower():
             return parse_stat(weapon)
-        raise BadInput(f"not a weapon rating: {weapon!r} — a rating is a stat (6x1) or a "
-                       "formula STAT[+N|-N] with STAT body, mind, will or speed, e.g. Body+2")
+        raise BadInput(f"{weapon!r} is not a weapon formula: --weapon takes a formula "
+                       "STAT[+N|-N] (STAT body, mind, will or speed), e.g. --weapon "
+                       "\"Body+2\", or a rating such as 6x1")
     if stat is None:
         raise BadInput(f"--weapon {weapon} needs --stat: the wielder's "
                        f"{m.group(1).capitalize()}, e.g. --stat 4x1")
@@ -172,6 +173,10 @@ def wielder_stat(weapon: str | None, stat: str | None, by: Unit | None) -> tuple
     if by is None:
         return stat, f"--stat {stat}" if stat is not None else ""
     m = _FORMULA_RE.match(weapon or "")
+    if m is None and weapon is not None and "x" not in weapon.lower():
+        raise BadInput(f"{weapon!r} is not a weapon formula: --weapon takes a formula "
+                       "STAT[+N|-N] (STAT body, mind, will or speed), e.g. --weapon "
+                       "\"Body+2\", or a rating such as 6x1")
     if m is None:
         raise BadInput("--by reads the stat of a --weapon formula (e.g. --weapon \"Body+2\" "
                        "--by Archer); --power and a --weapon rating need no unit")

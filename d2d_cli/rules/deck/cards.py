@@ -136,6 +136,15 @@ def parse_card(text: str) -> Card:
         suit = _SUIT_WORDS.get(m.group(2).strip().lower())
         if suit is not None:
             return Card(rank, suit, m.group(3) != "v")
+        if len(m.group(2).strip()) <= 2 and not re.search(r"\d", m.group(2)):
+            # a rank and a short word: the suit is wrong
+            raise BadInput(f"not a card: {text!r} — no suit {m.group(2).strip()!r}: the "
+                           "suits are C D H S (or ♣ ♦ ♥ ♠, clubs/wands, diamonds/coins, "
+                           "hearts/cups, spades/swords), e.g. QH")
+    wrong_rank = re.match(r"^(.+?)\s*([cdhs♣♦♥♠])\s*([\^v])?$", compact, re.IGNORECASE)
+    if wrong_rank and len(wrong_rank.group(1)) <= 3:  # a suit and a short word: the rank
+        raise BadInput(f"not a card: {text!r} — no rank {wrong_rank.group(1)!r}: the ranks "
+                       "are A 2–10 J Q K, e.g. 10S")
     raise BadInput(f"not a card: {text!r} — {ACCEPTED}")
 
 

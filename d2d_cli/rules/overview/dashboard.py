@@ -70,6 +70,7 @@ class StatusRow(UnitRow):
     continuous: tuple[str, ...]
     # What the table said this round (rules/units/exchange.py): cover, range, Interrupt…
     said: tuple[str, ...] = ()
+    space: str | None = None  # its Space on the map, when placed (rules/board/placement.py)
 
 
 @record
@@ -115,7 +116,8 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
         boosts=tuple(record.boosts),
         continuous=tuple(c["power"] for c in kept.continuous(unit)),
-        said=exchange.lines(unit, rnd.number, rnd.phase))
+        said=exchange.lines(unit, rnd.number, rnd.phase),
+        space=str(unit.extra["space"]) if unit.extra.get("space") else None)
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:

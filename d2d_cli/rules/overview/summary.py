@@ -108,11 +108,14 @@ def round_text(s: Summary) -> str:
     return f"round {s.round} {PHASES.get(s.phase, s.phase)}".rstrip()
 
 
-def status_line(s: Summary, current: UnitTokens | None) -> str:
-    """``Combat #1 · round 1 under way · clock 1 · 51 cards left · Archer: Move 4, AC 2,
-    Turn 2`` — one line for the bottom of ``d2d play``."""
+def status_line(s: Summary, current: UnitTokens | None, up: str | None = None) -> str:
+    """``Combat #1 · round 1 under way · next: Archer (5) · clock 1 · 51 cards left ·
+    Archer: Move 4, AC 2, Turn 2`` — one line for the bottom of ``d2d play``; ``up``:
+    who acts next (``round next``'s summary)."""
     parts = [s.scene] if s.scene else []
     parts.append(round_text(s))
+    if up:
+        parts.append(up)
     if s.clock is not None:
         parts.append(f"clock {s.clock}")
     parts.append(f"{s.cards_left} card{'' if s.cards_left == 1 else 's'} left")

@@ -297,3 +297,38 @@ def add_random(clock: Clock, text: str, chance: str, repeat: bool = False) -> Ra
     e = clock.add_random(text, chance, repeat)
     return RandomAdded(e["text"], e["k"], e["n"], e["repeat"], e["done"],
                        f"{e['k']}/{e['n']}")
+
+
+@record
+class EventRemoved(Result):
+    """``clock event rm``: the event taken out of the Clock (a Timed or Random Event)."""
+
+    kind: str  # "timed" or "random"
+    text: str
+    at: int | None  # a Timed Event's clock number
+    chance: str | None  # a Random Event's K/N
+
+
+def remove_event(clock: Clock, text: str, at: int | None = None) -> EventRemoved:
+    """Take the event called ``text`` (any case; on card ``at`` when given) out of the
+    Clock. Two events of that text (and no ``at`` to tell them apart) are refused, each
+    named; an unknown text names the events there are."""
+    want = text.strip().lower()
+    timed = [e for e in clock.timed if e["text"].lower() == want
+             and (at is None or e["at"] == at)]
+    rand = [e for e in clock.random if e["text"].lower() == want and at is None]
+    found: list[tuple[str, dict[str, Any]]] = [("timed", e) for e in timed] + [
+        ("random", e) for e in rand]
+    if not found:
+        names = [e["text"] for e in (*clock.timed, *clock.random)]
+        raise BadInput(f"no event {text!r}" + (" on card " + str(at) if at is not None
+                                               else "") + ": the Clock holds "
+                       + (", ".join(repr(n) for n in names) if names else "none")
+                       + " (d2d clock event list)")
+    if len(found) > 1:
+        raise BadInput(f"{len(found)} events are called {text!r}: give the card with "
+                       f"--at N (on " + ", ".join(str(e["at"]) for e in timed) + ")")
+    kind, e = found[0]
+    (clock.timed if kind == "timed" else clock.random).remove(e)
+    return EventRemoved(kind, e["text"], e.get("at"), f"{e['k']}/{e['n']}"
+                        if kind == "random" else None)

@@ -80,3 +80,60 @@ def groups(roster: dict[str, Unit], number: int, phase: str) -> Groups:
         members.sort(key=lambda m: (m.move is None, -(m.move or 0)))
         made.append(Group(i, tuple(members)))
     return Groups(number, phase, COUNTDOWN, tuple(made))
+
+
+@record
+class Up(Result):
+    """The unit the Countdown reaches next in a Group, and what it has left."""
+
+    group: int
+    name: str
+    count: int  # the Count that reaches it: its Move left (at most the Countdown's 10)
+    move: int
+    actions_left: int | None
+    turn: int | None
+    target: str | None
+
+
+@record
+class NextUp(Result):
+    """``round next``: in each Group, who acts next by the Countdown (001 l.499–505)."""
+
+    round: int
+    phase: str
+    next: tuple[Up, ...]  # in each Group with Move left, the units its next Count reaches
+    done: tuple[str, ...]  # units with no Move left this round
+
+    @property
+    def summary(self) -> str:
+        if self.phase != "started":
+            return "no round under way: d2d round start"
+        if not self.next:
+            return f"round {self.round}: every unit's Move is spent — d2d round end"
+        top = max(u.count for u in self.next)  # the Groups count down together
+        return f"next at Count {top}: " + ", ".join(u.name for u in self.next
+                                                    if u.count == top)
+
+
+def next_up(roster: dict[str, Unit], number: int, phase: str) -> NextUp:
+    """Who acts next in each Group: 001 l.499–505 "Countdown - Each Group counts down
+    from 10 / One each Count, do one of the following: Wait … IF Move = Count THEN
+    Move:-1": the Count comes down to the unit with the most Move left first (roster
+    order among equals). A unit with no Move left, off the map or Dead is done."""
+    from d2d_cli.rules.units.unit_state import actions_left, spent
+
+    made = groups(roster, number, phase)
+    ups, done = [], []
+    for grp in made.groups if phase == "started" else ():
+        ready = [m for m in grp.units if m.move and not roster[m.name].extra.get("off_map")]
+        done += [m.name for m in grp.units if m not in ready]
+        for m in ready:  # most Move first (groups() sorts them so); all at that Count
+            if m.move != ready[0].move:
+                break
+            unit = roster[m.name]
+            assert m.move is not None
+            ups.append(Up(grp.number, m.name, min(m.move, COUNTDOWN), m.move,
+                          actions_left(unit.move, unit.action_cost,
+                                       spent(unit, number, phase).actions),
+                          unit.turn, unit.target))
+    return NextUp(number, phase, tuple(ups), tuple(done))

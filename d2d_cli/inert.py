@@ -1,0 +1,67 @@
+"""Text from files made inert before it reaches a terminal (issue 30 item 2), and names
+cut for messages (item 7): what the shape check, the views, the error boundary, the SVG
+and the output writer share. Imports nothing but ``re``: the operations (the Python API)
+reach it through the map's SVG without importing Rich.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Characters that drive a terminal or reorder what it shows (issue 30 item 2): C0 but
+# tab and newline, DEL, C1 (U+0080-U+009F, which includes the 8-bit CSI and OSC), the
+# line and paragraph separators, and the bidi embeddings, overrides and isolates.
+_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE_RE = re.compile(f"[{_UNSAFE}]")
+# ... the same, but an SGR sequence (colour, bold) d2d's own views print is kept
+_UNSAFE_BUT_SGR = re.compile(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
+
+
+def _shown(ch: str) -> str:
+    n = ord(ch)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def inert(text: str, *, keep_styles: bool = False) -> str:
+    """``text`` with every character that could drive a terminal shown as its escape
+    (``\\x1b``, ``\\u202e``): text from a file — a session, scene, character or journal
+    someone else wrote — can never set a window title, clear the screen, write the
+    clipboard (OSC 52) or reverse a line. ``keep_styles``: a complete SGR sequence (the
+    colours d2d's own views print) is kept — used on the rendered output, whose data
+    was made inert before the styles were added."""
+    if text.isascii() and text.isprintable():
+        return text  # the common case: nothing to look at
+    if keep_styles:
+        return _UNSAFE_BUT_SGR.sub(lambda m: m.group() if len(m.group()) > 1
+                                   else _shown(m.group()), text)
+    return _UNSAFE_RE.sub(lambda m: _shown(m.group()), text)
+
+
+def unsafe(text: str) -> str | None:
+    """The first character of ``text`` that :func:`inert` would escape, or None."""
+    m = _UNSAFE_RE.search(text)
+    return None if m is None else m.group()
+
+
+NAME_SHOWN = 60  # characters of a name an error message shows (issue 30 item 7)
+# a quoted name: the opening quote not after a letter, the closing one not before one
+# (so the apostrophes of "it's … can't" are not taken for quotes)
+_AT_LEAST = f"{{{NAME_SHOWN + 1},}}"
+_QUOTED = re.compile(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
+                     f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
+_LONG_WORD = re.compile(f"\\S{{{4 * NAME_SHOWN + 1},}}")
+
+
+def short(text: str, limit: int = NAME_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def brief(message: str) -> str:
+    """A message with every quoted name over :data:`NAME_SHOWN` characters cut (and any
+    word over four times that): an error never echoes a 20,000-character name."""
+    if len(message) <= NAME_SHOWN:
+        return message
+    message = _QUOTED.sub(lambda m: (q := m.group()[0]) + short(m.group(1) or m.group(2))
+                          + q, message)
+    return _LONG_WORD.sub(lambda m: short(m.group(), 4 * NAME_SHOWN), message)

@@ -1,0 +1,97 @@
+"""One exchange typed once: the last Conflict between units, remembered in the round
+(``[round.exchange]``), so that ``hit`` and ``crit`` after it default to its winner, its
+Rival and the winner's card (001 p.28–31: the winner of a Conflict counts the Hits of
+its cards, then rates each Crit).
+
+A Conflict whose winner may hit (its effects hold Hit or Counter-attack; when both win,
+side A's) is remembered; a tie, a Block or one decided by rank is not. ``hit`` adds its
+Hits, which ``crit`` then takes. Whatever is typed wins over what is remembered; round
+start and round end forget it (they write the round afresh)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+KEY = "exchange"
+
+
+class Exchange(NamedTuple):
+    winner: str
+    rival: str
+    cards: tuple[str, ...]  # the winner's card codes (none when it gave an approach)
+    skill: str | None  # the winner's skill, as the Conflict read it
+    rival_skill: str | None
+    hits: int | None  # the Hits its `hit` counted, once counted
+
+    def said(self, took: list[str]) -> str:
+        """The one line a command says when it takes these defaults (``took``: "card",
+        "units", "hits")."""
+        parts = []
+        if "units" in took:
+            parts.append(f"{self.winner} vs {self.rival}")
+        if "card" in took:
+            parts.append(" ".join(self.cards))
+        if "hits" in took and self.hits is not None:
+            parts.append(f"{self.hits} Hit{'s' * (self.hits != 1)}")
+        return "From the conflict: " + ", ".join(parts)
+
+
+def remembered(data: dict[str, Any] | None) -> Exchange | None:
+    """The exchange the round remembers, or None."""
+    raw = ((data or {}).get("round") or {}).get(KEY)
+    if not isinstance(raw, dict) or "winner" not in raw or "rival" not in raw:
+        return None
+    return Exchange(str(raw["winner"]), str(raw["rival"]),
+                    tuple(str(c) for c in raw.get("cards", ())),
+                    raw.get("skill"), raw.get("rival_skill"),
+                    int(raw["hits"]) if "hits" in raw else None)
+
+
+def of_conflict(result: Any) -> dict[str, Any] | None:
+    """What a resolved Conflict (rules.combat.conflict.Conflict) leaves for ``hit`` and
+    ``crit``: None unless both sides are units and one side (or both) won."""
+    a, b = getattr(result, "side_a", None), getattr(result, "side_b", None)
+    outcome = getattr(result, "outcome", None)
+    if a is None or b is None or not a.unit or not b.unit or outcome not in ("a", "b",
+                                                                               "both"):
+        return None
+    won, lost = (b, a) if outcome == "b" else (a, b)
+    got = result.effects.b if outcome == "b" else result.effects.a
+    keys = {e.key for e in got}
+    if not keys & {"hit", "counterattack"}:
+        return None
+    out: dict[str, Any] = {"winner": won.unit, "rival": lost.unit}
+    if won.card is not None and "hit" in keys:  # a Counter-attack hits with another card
+        out["cards"] = [won.card.code]
+    if won.skill:
+        out["skill"] = won.skill
+    if lost.skill:
+        out["rival_skill"] = lost.skill
+    return out
+
+
+def with_hits(data: dict[str, Any], by: str | None, vs: str | None,
+              hits: int) -> dict[str, Any] | None:
+    """The round with the Hits a ``hit`` between the remembered sides counted (for
+    ``crit``), or None when that hit was not the remembered exchange's."""
+    ex = remembered(data)
+    if ex is None or by is None or vs is None or (by.lower(), vs.lower()) != (
+            ex.winner.lower(), ex.rival.lower()):
+        return None
+    rnd = dict(data.get("round") or {})
+    rnd[KEY] = {**rnd[KEY], "hits": hits}
+    return rnd
+
+
+def after_conflict(data: dict[str, Any], result: Any) -> dict[str, Any] | None:
+    """The round with ``result`` remembered (or the exchange before forgotten when this
+    one leaves nothing to hit with); None when the round does not change."""
+    kept = of_conflict(result)
+    rnd = dict(data.get("round") or {})
+    if kept is None and KEY not in rnd:
+        return None
+    if kept is None:
+        del rnd[KEY]
+    else:
+        rnd[KEY] = kept
+    return rnd

@@ -1,0 +1,111 @@
+"""The file is the truth (issue 30 item 4): the parsed-session cache is keyed by the
+build of the code that reads a file (not by ``__version__``, which stood still for 221
+commits) and authenticated with the user's own key, so a cache written by another
+build or planted by someone else is never served: the file is parsed and checked."""
+
+from __future__ import annotations
+
+import marshal
+import os
+from pathlib import Path
+
+import pytest
+
+from d2d_cli.session import cache, dirs, journal, shape
+from tests.test_safe_state import everything
+
+
+def _cache_file(session: Path) -> Path:
+    return cache._cache_path(Path(os.path.realpath(session)))
+
+
+@pytest.fixture
+def combat(d2d, data_dir: Path) -> Path:
+    d2d.ok("scene", "load", "combat1")
+    return data_dir / "default.toml"
+
+
+def test_a_cache_written_by_another_build_is_not_served(d2d, combat: Path) -> None:
+    # The issue's repro: a cache written by an older build (whose shape check let a unit
+    # stand off the map) was served to this one, and `hit` / `round start` exited 1.
+    text = combat.read_text("utf-8")
+    combat.write_text(text.replace('space = "E9"', 'space = "Z99"'), "utf-8")
+    with pytest.MonkeyPatch.context() as older:
+        older.setattr(cache, "build", lambda: "an-older-build")
+        older.setattr(shape, "_placed_on_the_board", lambda *a: None)  # its lax check
+        d2d.ok("status")  # the older build reads the file and caches it
+    assert _cache_file(combat).exists()
+    # this build, with its own check:
+    before = everything(combat.parent)
+    for args in (("status",), ("round", "start"), ("unit", "show", "Archer")):
+        res = d2d(*args)
+        assert res.exit_code == 3, (args, res.stdout, res.stderr)
+        assert "[units.Archer] space" in res.stderr
+    assert everything(combat.parent) == before
+
+
+def test_the_build_is_the_reading_code() -> None:
+    here = cache.build()
+    assert here == cache.build() and len(here) == 32  # once per process
+    root = Path(cache.__file__).resolve().parent.parent
+    assert all((root / rel).is_file() for rel in cache.READERS)
+    assert "session/shape.py" in cache.READERS
+
+
+def _plant(session: Path, change: dict[str, object], key: bytes | None) -> None:
+    """Rewrite the cache's newest slot to hold the file's digest but other data, and
+    seal it as someone without the user's key would (the old unkeyed checksum), or with
+    ``key``."""
+    path = _cache_file(session)
+    raw = path.read_bytes()
+    n = len(cache._CACHE_MAGIC)
+    slots = marshal.loads(raw[n + 32:])
+    k, payload, root = slots[0]
+    data = marshal.loads(payload)
+    for table, value in change.items():
+        data[table] = value
+    body = marshal.dumps([(k, marshal.dumps(data), root)])
+    check = journal.digest(body).encode() if key is None else cache._mac(key, body)
+    path.write_bytes(cache._CACHE_MAGIC + check + body)
+
+
+def test_a_planted_cache_is_never_served(d2d, combat: Path) -> None:
+    # The issue's repro: a planted cache in a shared D2D_DATA_DIR made `clock show`
+    # print 999 while the file said 1.
+    assert d2d.json("clock", "show")["clock"] == 1
+    clock = {"value": 999, "down": False, "timed": [], "random": []}
+    _plant(combat, {"clock": clock}, None)
+    assert d2d.json("clock", "show")["clock"] == 1
+    _plant(combat, {"clock": clock}, os.urandom(32))  # a key of someone else's
+    assert d2d.json("clock", "show")["clock"] == 1
+
+
+def test_the_key_is_the_users_alone(d2d, combat: Path) -> None:
+    d2d.ok("clock", "show")
+    key = _cache_file(combat).parent / "key"
+    assert (key.stat().st_mode & 0o777) == 0o600 and len(key.read_bytes()) == 32
+    folder = key.parent
+    assert (folder.stat().st_mode & 0o077) == 0
+    # Even a cache sealed with the right key is not read from a folder others may
+    # write (they could have swapped the key), nor with a key others may read.
+    clock = {"value": 999, "down": False, "timed": [], "random": []}
+    for where, mode in ((folder, 0o775), (key, 0o644)):
+        _plant(combat, {"clock": clock}, key.read_bytes())
+        os.chmod(where, mode)
+        try:
+            assert d2d.json("clock", "show")["clock"] == 1
+        finally:
+            os.chmod(where, 0o700 if where == folder else 0o600)
+    assert d2d.json("clock", "show")["clock"] == 999  # the control: sealed right, served
+
+
+def test_no_cache_is_written_into_a_folder_others_may_write(d2d, combat: Path) -> None:
+    folder = dirs.cache_dir() / "sessions"
+    for p in folder.iterdir():
+        p.unlink()
+    os.chmod(folder, 0o777)
+    try:
+        d2d.ok("fate", "draw")
+        assert list(folder.iterdir()) == []
+    finally:
+        os.chmod(folder, 0o700)
