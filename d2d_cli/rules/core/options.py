@@ -106,6 +106,9 @@ OPTIONS: tuple[Option, ...] = (
            'Win"'),
     Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
            '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
+    # issue 27: the Cover a map gives (docs/rules.md "Line of Sight and Cover").
+    Option("cover", "sweep", '"sweep" or "edges"', _one_of("sweep", "edges"),
+           '001 l.714 "Sweep edge across all of Target"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -142,6 +145,7 @@ class Options:
     hit_location: str = "001"
     target_action: str = "001"
     days_heal: str = "rounds"
+    cover: str = "sweep"
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""
