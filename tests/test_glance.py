@@ -179,6 +179,26 @@ def test_hit_and_crit_after_a_conflict_take_its_sides_and_card(table: Path) -> N
     assert "Placed on Goblin Scout" in out
 
 
+def test_crit_after_a_conflict_takes_a_rating_or_asks_for_the_power(table: Path) -> None:
+    """A --power rating needs no unit: after a conflict crit takes its Rival and Hits and
+    never refuses a --by nobody typed; with no Power at all it asks for one, changing
+    nothing."""
+    s = ["--session", table]
+    run(80, *s, "conflict", "Archer:7S^", "Goblin Scout", "--no-map", "--card", "4C")
+    run(80, *s, "hit", "--no-map")
+    before = table.read_bytes()
+    code, _, err = run(80, *s, "crit")
+    assert code == 2 and err == ("d2d: error: give the Power Rating: --power 6x1, or "
+                                 "--weapon \"Body+2\" rated by Archer's stat (From the "
+                                 "conflict: Archer vs Goblin Scout)\n")
+    assert table.read_bytes() == before
+    code, out, err = run(80, *s, "crit", "--power", "6x1", "--types", "pierce",
+                         "--card", "pierce@torso")
+    assert code == 0, err
+    assert out.splitlines()[0] == "From the conflict: Archer vs Goblin Scout, 1 Hit"
+    assert "Placed on Goblin Scout" in out
+
+
 def test_typed_values_win_over_the_conflict(table: Path) -> None:
     s = ["--session", table]
     run(80, *s, "conflict", "Archer:7S^", "Goblin Scout", "--no-map", "--card", "4C")
