@@ -111,6 +111,23 @@ def test_status_is_one_row_a_unit_with_its_space(table: Path) -> None:
     assert "I2↙" in lines[head + 3] and all(len(x) <= 80 for x in lines[head:])
 
 
+def test_status_stays_one_row_a_unit_when_a_unit_carries_crits(table: Path) -> None:
+    """Conditions and Crits wrap at their words in their column: two Crits on the Scout
+    do not turn the 80-column dashboard into one block per unit (found at the table)."""
+    for location in ("torso", "head"):
+        code, _, err = run(80, "--session", table, "crit", "--power", "6x1", "--types",
+                           "pierce", "--card", f"pierce@{location}", "--target",
+                           "Goblin Scout")
+        assert code == 0, err
+    code, out, _ = run(80, "--session", table, "status")
+    lines = out.splitlines()
+    head = lines.index(next(x for x in lines if x.split()[:1] == ["Unit"]))
+    names = [x.split()[:2] for x in lines[head + 1:] if not x.startswith(" " * 20)]
+    assert names == [["Archer", "E9↑"], ["Thief", "K1↓"], ["Goblin", "Scout"],
+                     ["Goblin", "Skirmisher"]]
+    assert "Crit Torso" in out and all(cell_width(x) <= 80 for x in lines)
+
+
 def test_board_shows_its_legend_on_request(table: Path) -> None:
     short = run(80, "--session", table, "board")[1]
     assert "Legend: d2d board --legend" in short and "open ground" not in short
