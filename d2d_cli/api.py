@@ -39,6 +39,7 @@ from d2d_cli.operations import characters as _char
 from d2d_cli.operations import clock as _clock
 from d2d_cli.operations import combat as _combat
 from d2d_cli.operations import fate as _fate
+from d2d_cli.operations import hands as _hands
 from d2d_cli.operations import history as _history
 from d2d_cli.operations import npc as _npc
 from d2d_cli.operations import odds as _odds
@@ -167,6 +168,7 @@ class Session(_Face):
         self.scene = _SceneGroup(self)
         self.char = _CharGroup(self)
         self.npc = _NpcGroup(self)
+        self.hand = _HandGroup(self)
         self.odds = _OddsGroup(self)
         self.scale = _ScaleGroup(self)
         self.session = _SessionGroup(self)
@@ -247,6 +249,7 @@ class _UnitGroup(_Group):
     """``s.unit``: units on the board."""
 
     add = _Op("unit add", _units.add)
+    side = _Op("unit side", _units.side)
     list = _Op("unit list", _units.list_)
     show = _Op("unit show", _units.show)
     rm = _Op("unit rm", _units.rm)
@@ -346,7 +349,18 @@ class _NpcGroup(_Group):
     """``s.npc``: the NPC policy."""
 
     plan = _Op("npc plan", _npc.plan)
-    turn = _Op("npc turn", _npc.turn)
+    turn = _Op("npc turn", _npc.turn, extra=("ask",))
+
+
+class _HandGroup(_Group):
+    """``s.hand``: the Players' Conflict hands, with ``[rules] hands = "d2d"``
+    (``choose`` is the face-down choice: the journal never names the card)."""
+
+    deal = _Op("hand deal", _hands.deal)
+    show = _Op("hand show", _hands.show)
+    choose = _Op("hand choose", _hands.choose)
+    draw = _Op("hand draw", _hands.draw)
+    gain = _Op("hand gain", _hands.gain)
 
 
 class _OddsGroup(_Group):

@@ -6,7 +6,7 @@ unit is a label and an arrow, each obstacle its legend character (NO_COLOR-safe)
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.board.grid import COMPASS, VECTORS, column_name, parse_space
 
@@ -22,6 +22,11 @@ def _esc(text: str) -> str:
     from d2d_cli.inert import inert
 
     return inert(text).replace("\\", "\\\\").replace("[", "\\[")
+
+
+def _side(u: Any) -> str:
+    """`` (Adventurers)``: the unit's side (rules.units.sides)."""
+    return f" ({u.faction})" if u.faction else ""  # the Player is in --json (short rows)
 
 
 def _factions(v: BoardView) -> dict[str | None, int]:
@@ -110,7 +115,7 @@ def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
         facing = f"facing {u.facing} {ARROWS.get(u.facing or '', '')}" if u.facing else \
             "no Facing"
         size = f", Double-sized ({', '.join(u.spaces)})" if u.double else ""
-        side = f" ({_esc(u.faction)})" if u.faction else ""
+        side = _esc(_side(u))
         out.append(f"  [bold {COLOURS[colour[u.faction] % len(COLOURS)]}]{u.label}[/] "
                    f"{_esc(u.name)}{side}: {u.space}, {facing}{size}")
     if v.unplaced:
@@ -168,7 +173,7 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
              "to south; a unit points where it faces:"]
     for u in v.units:
-        side = f" ({u.faction})" if u.faction else ""
+        side = _side(u)
         notes.append(f"{u.label}  {u.name}{side}: {u.space}, facing {u.facing or '-'}"
                      + (f", Double-sized ({', '.join(u.spaces)})" if u.double else ""))
     if v.unplaced:

@@ -60,6 +60,8 @@ GROUPS: dict[str, Group] = {
     "npc": Group("npc", "A Non-Player unit's turn by the NPC policy: plan it, or play it.",
                  True),
     "sim": Group("sim", "Play a scene to its end N times: each faction's chance.", False),
+    "hand": Group("hands", "The Players' Conflict hands: deal, show, choose face down.",
+                  True),
     "play": Group("play", "An interactive shell on one session: commands without d2d.",
                   False),
 }

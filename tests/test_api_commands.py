@@ -74,7 +74,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 94
+    assert len(LEAVES) == 100
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -110,6 +110,9 @@ ROUND = (*SCENE, "round start")
 ROOK = (*SCENE, "char new Rook --body 7 --speed 5 --archetype thief",
         "char award Rook --cp 2 --sp 6 --ap 4")
 FREED = (*ROUND, "task win Knot 2 --by Thief", "task win Knot 2 --by Thief")
+# [rules] hands = "d2d" as a table sets it by hand (no command sets [rules]), then a scene
+# whose Players are dealt their hands (issue 31).
+HANDS = ('@rules hands = "d2d"', *SCENE)
 
 Call = Callable[[Session], Any]
 CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
@@ -250,6 +253,13 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "sim": (SCENE, "sim combat1 3 --workers 1", lambda s: s.sim("combat1", 3, workers=1)),
     "npc plan": (ROUND, "npc plan 'Goblin Scout'", lambda s: s.npc.plan("Goblin Scout")),
     "npc turn": (ROUND, "npc turn 'Goblin Scout'", lambda s: s.npc.turn("Goblin Scout")),
+    "unit side": (SCENE, "unit side Archer --faction Goblins --player Ann",
+                  lambda s: s.unit.side("Archer", faction="Goblins", player="Ann")),
+    "hand deal": (HANDS, "hand deal Player2", lambda s: s.hand.deal("Player2")),
+    "hand show": (HANDS, "hand show Player1", lambda s: s.hand.show("Player1")),
+    "hand choose": (HANDS, "hand choose Archer 6Sv", lambda s: s.hand.choose("Archer", "6Sv")),
+    "hand draw": (HANDS, "hand draw Player1 2", lambda s: s.hand.draw("Player1", 2)),
+    "hand gain": (HANDS, "hand gain Player1", lambda s: s.hand.gain("Player1")),
 }
 
 _AT = re.compile(r'"at": "[^"]*"')
@@ -276,6 +286,10 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
         f = folder / "s.toml"
         d2d.ok("--seed", "4", "session", "new", f)
         for line in setup:
+            if line.startswith("@rules "):  # a [rules] key set by hand
+                f.write_text(f.read_text("utf-8").replace("[rules]\n", f"[rules]\n{line[7:]}\n",
+                                                          1), "utf-8")
+                continue
             d2d.ok("--seed", "4", "--session", f, *shlex.split(line.format(dir=folder)))
         if face == "cli":
             res = d2d("--seed", "4", "--session", f, *shlex.split(typed.format(dir=folder)),
@@ -306,7 +320,7 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
 
 
 GROUPS = ("fate", "unit", "task", "clock", "clock.event", "round", "weather", "scene", "char",
-          "npc", "odds", "scale", "session")
+          "npc", "hand", "odds", "scale", "session")
 
 
 def api_table() -> str:

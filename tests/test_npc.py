@@ -47,7 +47,7 @@ def test_plan_names_target_movement_action_and_approach_with_reasons(d2d, data_d
 def _round_two(d2d, data_dir) -> Path:
     """Combat #1 in round 2, after the Scout closed in to G7 in round 1."""
     path = _combat1(d2d, data_dir)
-    d2d.ok("--session", path, "--seed", 8, "npc", "turn", "Goblin Scout")
+    d2d.ok("--session", path, "--seed", 8, "npc", "turn", "Goblin Scout", "--players-stay")
     d2d.ok("--session", path, "round", "end")
     d2d.ok("--session", path, "round", "start")
     return path
@@ -98,7 +98,7 @@ def test_a_dying_unit_withdraws(d2d, data_dir) -> None:
     p = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
     assert (p["action"], p["target"]) == ("withdraw", None)
     assert p["reasons"][0]["step"] == "movement" and p["moves"]
-    got = d2d.json("--session", path, "npc", "turn", "Goblin Skirmisher")
+    got = d2d.json("--session", path, "npc", "turn", "Goblin Skirmisher", "--players-stay")
     assert all(x.startswith("unit move 'Goblin Skirmisher' ") for x in got["commands"])
     from d2d_cli.rules.board.grid import parse_space
     from d2d_cli.rules.board.sight import distance
@@ -137,8 +137,8 @@ def test_same_seed_same_deck_same_turn(d2d, data_dir) -> None:
     path = _combat1(d2d, data_dir)
     copy = data_dir / "c2.toml"
     shutil.copy(path, copy)
-    one = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all")
-    two = d2d.json("--session", copy, "--seed", 8, "npc", "turn", "--all")
+    one = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
+    two = d2d.json("--session", copy, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     assert one == two and one["units"] == ["Goblin Scout", "Goblin Skirmisher"]
     assert one["commands"][:4] == [
         "unit move 'Goblin Scout' forward 2", "unit move 'Goblin Scout' drift left 3",
@@ -151,7 +151,8 @@ def test_same_seed_same_deck_same_turn(d2d, data_dir) -> None:
 def test_turn_is_journaled_and_undone_in_one_step(d2d, data_dir) -> None:
     path = _combat1(d2d, data_dir)
     before = tomllib.loads(path.read_text("utf-8"))
-    got = d2d.json("--session", path, "--seed", 3, "npc", "turn", "Goblin Skirmisher")
+    got = d2d.json("--session", path, "--seed", 3, "npc", "turn", "Goblin Skirmisher",
+                   "--players-stay")
     after = tomllib.loads(path.read_text("utf-8"))
     sk = after["units"]["Goblin Skirmisher"]
     # It stays on C5 and takes both Actions at Cost 2: Move 1 left, too little for a third
@@ -171,7 +172,8 @@ def test_table_mode_reads_the_cards_given(d2d, data_dir) -> None:
     against Evade: a tie); no Cover reveal (the Archer has none on E9)."""
     path = _combat1(d2d, data_dir)
     fate_before = tomllib.loads(path.read_text("utf-8"))["fate"]
-    got = d2d.json("--session", path, "npc", "turn", "Goblin Skirmisher", "--card", "7C^",
+    got = d2d.json("--session", path, "npc", "turn", "Goblin Skirmisher",
+                   "--players-stay", "--card", "7C^",
                    "--card", "3Dv", "--card", "2Hv", "--card", "5Sv")
     assert [x for x in got["commands"] if x.startswith("conflict")] == [
         "conflict 'Goblin Skirmisher:fate' Archer:fate --card '7C^' --card 3Dv",
@@ -242,8 +244,8 @@ def test_the_space_chosen_is_the_best_covered_in_reach(d2d, data_dir) -> None:
     (["npc", "plan", "Nobody"], "Nobody"),
     (["npc", "turn"], "or give --all"),
     (["npc", "turn", "Goblin Scout", "--all"], "or give --all"),
-    (["npc", "turn", "Goblin Skirmisher", "--card", "7C^"], "not enough cards"),
-    (["npc", "turn", "Goblin Skirmisher", "--card", "7C^", "--card", "3Dv"],
+    (["npc", "turn", "Goblin Skirmisher", "--players-stay", "--card", "7C^"], "not enough cards"),
+    (["npc", "turn", "Goblin Skirmisher", "--players-stay", "--card", "7C^", "--card", "3Dv"],
      "not enough cards"),  # its second Action needs two more
 ])
 def test_refusals_change_nothing(d2d, data_dir, args, message) -> None:
@@ -371,11 +373,13 @@ def test_all_of_one_group(d2d, data_dir) -> None:
     groups = d2d.json("--session", path, "round", "groups")["groups"]
     assert [[m["name"] for m in g["units"]] for g in groups] == [
         ["Archer", "Goblin Scout"], ["Thief"], ["Goblin Skirmisher"]]
-    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 3)
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all",
+                   "--players-stay", "--group", 3)
     assert got["units"] == ["Goblin Skirmisher"]
     assert {x.split("'")[1] for x in got["commands"] if x.startswith("unit ")} == {
         "Goblin Skirmisher"}
-    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--group", 1)
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all",
+                   "--players-stay", "--group", 1)
     assert got["units"] == ["Goblin Scout"]
     for args, message in ((["--all", "--group", 2], "Group 2 (Thief) has no Non-Player"),
                           (["--all", "--group", 4], "no Group 4: this round has 3"),
@@ -422,6 +426,7 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
     shutil.copy(path, by_hand)
     shutil.copy(path, shown)
     got = d2d.json("--session", path, "--seed", 1, "npc", "turn", "Goblin Skirmisher",
+                   "--players-stay",
                    *cards)
     summaries = [d["summary"] for d in got["done"]]
     assert [d["command"] for d in got["done"]] == got["commands"]  # one result a line
@@ -444,7 +449,7 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
                for x in d2d.ok("--session", by_hand, "session", "log").splitlines())
 
     out = d2d.ok("--session", shown, "--seed", 1, "npc", "turn", "Goblin Skirmisher",
-                 *cards, "--why")
+                 "--players-stay", *cards, "--why")
     lines = out.splitlines()
     reported = [x.removeprefix("  → ") for x in lines if x.startswith("  → ")]
     assert reported == summaries
@@ -466,7 +471,7 @@ def test_turn_all_says_what_happened_for_each_unit(d2d, data_dir, monkeypatch) -
     path = _combat1(d2d, data_dir)
     by_hand = data_dir / "by_hand.toml"
     shutil.copy(path, by_hand)
-    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all")
+    got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     done = [(d["plan"], d["summary"]) for d in got["done"]]
     assert [p["unit"] for p in got["plans"]][:2] == ["Goblin Scout", "Goblin Skirmisher"]
     assert done[:3] == [(0, "Goblin Scout: Forward ×2 SW: I2 → G4, Move 5 → 3"),

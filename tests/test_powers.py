@@ -133,7 +133,7 @@ def test_round_end_pays_each_continuous_power_once(mage: Runner) -> None:
     assert (r["move_before"], r["move"], r["action_cost"]) == (4, 2, 2)
     # Its use pays for the use, not for the round's Event phase: that phase's Price is
     # paid as every later one's is ("Each Event Phase, you must pay", issue 27).
-    ended = mage.json("round", "end")
+    ended = mage.json("round", "end", "--recover", "Mage=none")
     step = next(st for st in ended["steps"] if st["kind"] == "continuous_powers")
     assert step["paid"] == [{"unit": "Mage", "paid": {"Fire": "stress"},
                              "conditions": {"stress": 2}}]
@@ -142,7 +142,7 @@ def test_round_end_pays_each_continuous_power_once(mage: Runner) -> None:
                                                              "upkeep").stderr
     mage.ok("round", "start")
     mage.ok("unit", "power", "Mage", "upkeep")  # round 2's phase, paid early by hand
-    ended = mage.json("round", "end")
+    ended = mage.json("round", "end", "--recover", "Mage=none")
     assert "continuous_powers" not in [st["kind"] for st in ended["steps"]]
     assert mage.json("unit", "show", "Mage")["conditions"] == {"stress": 3}
     assert "Continuous Powers — the Price of Power (000 l.878):\n   Mage: Fire (Stress " \

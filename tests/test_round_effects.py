@@ -87,7 +87,7 @@ def test_the_effects_end_with_the_round(table: Runner) -> None:
     # "this Round" (001 l.597, l.605): round end takes them off; the Fatigue stays.
     table.ok("unit", "act", "Archer", "push")
     table.ok("unit", "act", "Archer", "grit")
-    table.ok("round", "end")
+    table.ok("round", "end", "--recover", "Archer=none")  # the Fatigue stays
     r = table.json("hit", "5S", "--by", "Archer", "--vs", "Goblin")
     assert mods(r) == {"stat_penalties": -1}
     assert table.json("unit", "show", "Archer")["stats"]["will"] == "4x1"

@@ -128,7 +128,7 @@ def test_burst_of_speed(table: Runner) -> None:
     assert (r["move"], r["turn"], r["conditions_added"]) == (6, 3, {"slow": 1})
     assert r["actions_left"] == 3
     # Slow lowers the next round's Move, not this one's (001 l.463 "Move = Speed").
-    table.ok("round", "end")
+    table.ok("round", "end", "--recover", "Archer=none")  # the Slow stays
     assert table.json("round", "start")["units"][0]["move"] == 3
 
 

@@ -113,15 +113,23 @@ def test_round_end_steps_in_order_and_only_once(d2d, tmp_path, data_dir):
     assert d2d.json("task", "show", "Knot")["progress"] == 3
 
 
-def test_recover_lists_choices_without_a_pick(d2d, tmp_path):
+def test_recover_takes_the_first_choice_without_a_pick(d2d, tmp_path):
+    # 001 l.1039 "Recover - For each Unit: Remove a Fatigue, Stun, Stress, Slow OR Ready
+    # an Ability in Cooldown": d2d's default is the first listed (docs/rules.md "Recover").
     load_scene(d2d, tmp_path, "conditions = { stun = 1, slow = 1 }")
     d2d.json("round", "start")
     step = d2d.json("round", "end")["steps"][1]
-    assert step == {"kind": "recover", "applied": [],
+    assert step == {"kind": "recover", "applied": [{"unit": "Archer", "removed": "stun",
+                                                    "left": 0}],
                     "choices": [{"unit": "Archer", "choices": ["stun", "slow"]}]}
     d2d.json("round", "start")
+    before = d2d.json("unit", "show", "Archer")
     res = d2d("round", "end", "--recover", "Archer=stress")
-    assert res.exit_code == 2 and "Archer can recover stun, slow" in res.stderr
+    assert res.exit_code == 2 and "Archer can recover slow (or none)" in res.stderr
+    assert d2d.json("unit", "show", "Archer") == before  # refused: nothing changed
+    step = d2d.json("round", "end", "--recover", "Archer=none")["steps"][1]
+    assert step == {"kind": "recover", "applied": [], "choices": []}
+    assert d2d.json("unit", "show", "Archer")["conditions"] == {"slow": 1}
 
 
 def test_undo_then_end_applies_upkeep_once(d2d, tmp_path):
@@ -216,7 +224,7 @@ def test_round_end_human_output_exact(d2d):
         "End of round 1\n"
         "1. Draw - Each Player draws a card (a hand holds at most 10).\n"
         "2. Recover:\n"
-        "   Thief may recover one of: fatigue (--recover NAME=CHOICE)\n"
+        "   Thief: removed one fatigue\n"
         "3. Task Clock — Progress −1 on each task:\n"
         "   Knot: Progress 4 → 3 (open)\n"
         "4. Condition events:\n"
@@ -224,6 +232,7 @@ def test_round_end_human_output_exact(d2d):
         "5. Random events:\n"
         "   Rain (1/4): 3♣ 3 of Wands ↑ → 1: occurs!\n"
         "6. Clock: 1 → 2\n")
+    d2d.json("unit", "condition", "Thief", "add", "fatigue", "--count", "2")
     d2d.json("round", "start")
     assert d2d.ok("round", "end", "--recover", "Thief=fatigue", "--card", "7H") == (
         "End of round 2\n"

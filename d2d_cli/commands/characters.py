@@ -33,6 +33,12 @@ def _answer(q: str) -> Any:
                         rich_help_panel="Conception")
 
 
+FactionOpt = Annotated[str | None, typer.Option(help="The side it fights for (e.g. "
+                                               "Adventurers).")]
+PlayerOpt = Annotated[str | None, typer.Option(help="The Player who plays it (default: "
+                                               "none, a Non-Player).")]
+
+
 @app.command(short_help="Create a character: 22 points among the four stats.")
 def new(
     ctx: typer.Context,
@@ -55,6 +61,8 @@ def new(
     fear: Annotated[str | None, _answer("fear")] = None,
     humiliation: Annotated[str | None, _answer("humiliation")] = None,
     trigger: Annotated[str | None, _answer("trigger")] = None,
+    faction: FactionOpt = None,
+    player: PlayerOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
@@ -75,7 +83,7 @@ def new(
             sys.stderr.write("d2d: cancelled: no character was created\n")
             raise typer.Exit(130) from None
     result = ops.new(_state.target(ctx), name, template=template, archetype=archetype,
-                     **overrides, **answers)
+                     **overrides, **answers, faction=faction, player=player)
     render.emit(result, show_sheet, as_json=json)
 
 
@@ -125,14 +133,22 @@ def import_(
         "already has is refused otherwise).")] = None,
     replace: Annotated[bool, typer.Option(
         "--replace", help="Replace the unit of the same name in this session.")] = False,
+    faction: FactionOpt = None,
+    player: PlayerOpt = None,
+    place: Annotated[tuple[str, str] | None, typer.Option(
+        "--place", metavar="SPACE FACING", help="Put it on the map (e.g. --place E7 N); "
+        "by default it is placed nowhere.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Bring a character exported from another session (char export --format toml or
     json) onto this session's roster: a party follows from one game night to the next.
+    The character comes without the last table's state (Space, Facing, round tokens,
+    spent Actions, said situations, faction): give --faction, --player and --place.
 
-    Example: d2d char import rook.toml --rename Rook2
+    Example: d2d char import rook.toml --faction Adventurers --player Ann
     """
-    result = ops.import_(_state.target(ctx), file, rename=rename, replace=replace)
+    result = ops.import_(_state.target(ctx), file, rename=rename, replace=replace,
+                         faction=faction, player=player, place=place)
     render.emit(result, _show_imported, as_json=json)
 
 

@@ -216,6 +216,11 @@ def _show_why(con: Any, r: rules.Conflict | rules.Redirected,
             con.print(f"  {name}: {e.text}")
     for note in r.notes:
         con.print(f"  [dim]{render.escape(note)}[/]")
+    if r.hands:  # [rules] hands = "d2d": what the Conflict did to the hands (001 l.736–758)
+        from d2d_cli.rules.units.hands import said
+
+        for m in r.hands:
+            con.print(f"Hand: {render.escape(said(m))}")
 
 
 def _show_cover(con: Any, cover: rules.CoverTarget) -> None:

@@ -78,6 +78,12 @@ def turn(
     group: Annotated[int | None, typer.Option(
         "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
         "(the numbers of d2d round groups).")] = None,
+    answer: Annotated[list[str] | None, typer.Option(
+        "--answer", metavar="UNIT=CARD", help="The card a Player's unit plays if it is "
+        "attacked (Archer=7S^; Archer=fate to Stay). Repeat per unit.")] = None,
+    players_stay: Annotated[bool, typer.Option(
+        "--players-stay", help="A Player's unit attacked without a card chosen Stays "
+        "(reveals Fate) instead of stopping the turn to ask.")] = False,
     card: _reveal.CardOpt = None,
     json: _app.JsonOpt = False,
 ) -> None:
@@ -85,21 +91,51 @@ def turn(
     pays the Action Cost, each through the commands a Narrator would type (unit move on
     the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks Stays. Under each plan, what each command gave, in its own one-line words
-    (where the unit moved, the Conflict's winner, the Hits, the Crit); then the commands
-    as typed.
+    it attacks plays its Player's card: the one given with --answer, else the one chosen
+    face down (d2d hand choose), else the turn stops before the attack and says what to
+    type (a terminal asks for it; fate Stays); --players-stay makes them Stay. Under
+    each plan, what each command gave, in its own one-line words (where the unit moved,
+    the Conflict's winner, the Hits, the Crit); then the commands as typed.
 
     JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
     command in order: plan, the index of the plan it carries out; command; summary;
-    result, that command's --json result).
+    result, that command's --json result), asked (where it stopped for a Player's card:
+    attacker, target, player, type — what to type; else null), hands (what its Conflicts
+    did to d2d's hands, as conflict's).
 
     Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
     d2d npc turn --all --group 1)
     """
     from d2d_cli.operations import npc as ops
 
-    render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, card=card),
+    ask = _ask if _interactive() and not json else None  # d2d play, or any terminal
+    render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
+                         players_stay=players_stay, card=card, ask=ask),
                 _show_turn, as_json=json)
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ask(a: Any) -> str:  # rules.assistant.asking.Asked
+    text: str = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the card "
+                             f"{a.target} plays (e.g. 7S^; fate to Stay)")
+    return text
+
+
+def _show_asked(con: Any, r: NpcTurn) -> None:
+    """Where the turn stopped for a Player's card, and what to type (001 l.732)."""
+    a = r.asked
+    if a is None:
+        return
+    con.print(f"[bold]Stopped[/]: {render.escape(a.attacker)} attacks "
+              f"{render.escape(a.target)} — {render.escape(a.player)} chooses "
+              f"{render.escape(a.target)}'s card (001 l.732). Type:")
+    for line in a.type:
+        con.print(f"  {render.escape(line)}")
 
 
 def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
@@ -111,10 +147,11 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
             for d in r.done:
                 if d.plan == i:
                     con.print(f"  → {render.escape(_unprefixed(d.summary, p.unit))}")
-        if not r.commands:
+        if not r.commands and r.asked is None:
             con.print("[dim]No Action taken.[/]")
         if r.goal_reached:
             con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
+        _show_asked(con, r)
         return
     for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
         _show_plan(con, p)
@@ -125,7 +162,8 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
         con.print("[bold]As typed:[/]")
         for line in r.commands:
             con.print(f"  d2d {render.escape(line)}")
-    else:
+    elif r.asked is None:
         con.print("[dim]No Action taken.[/]")
     if r.goal_reached:
         con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
+    _show_asked(con, r)

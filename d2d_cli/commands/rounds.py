@@ -32,7 +32,8 @@ def end(ctx: typer.Context,
         recover: Annotated[list[str] | None, typer.Option(
             "--recover", "-r", metavar="NAME=CHOICE",
             help="What a unit recovers: a minor condition (Archer=fatigue) or an ability "
-                 "in cooldown. Repeat per unit; without it the choices are listed.")] = None,
+                 "in cooldown, or none. Repeat per unit; without it a unit recovers the "
+                 "first of its choices.")] = None,
         card: _reveal.CardOpt = None, json: _app.JsonOpt = False) -> None:
     """End the round, once: Draw, Recover, Task Clock (Progress −1), condition and
     Random Events (Fate reveals), Clock tick — one summary.
@@ -68,16 +69,17 @@ def _fmt(changes: dict[str, int]) -> str:
 def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
     """A step for people: its heading, its lines, and what to say when it has none."""
     if isinstance(s, rounds.DrawStep):
-        return s.text, [], ""
+        return s.text, [f"{render.escape(d.player)} drew {d.drew} ({d.hand} in hand)"
+                        for d in s.hands], ""
     if isinstance(s, rounds.RecoverStep):
         return "Recover:", [
             *(f"{render.escape(a.unit)}: " + (f"removed one {a.removed}"
                                               if isinstance(a, rounds.Removed)
                                               else f"readied {render.escape(a.readied)}")
               for a in s.applied),
-            *(f"{render.escape(ch.unit)} may recover one of: "
-              f"{render.escape(', '.join(ch.choices))} (--recover NAME=CHOICE)"
-              for ch in s.choices)], "nothing to recover"
+            *(f"{render.escape(ch.unit)} took the first of "
+              f"{render.escape(', '.join(ch.choices))} (choose before the round ends: "
+              "--recover NAME=CHOICE or NAME=none)" for ch in s.choices)], "nothing to recover"
     if isinstance(s, rounds.TaskClockStep):
         return "Task Clock — Progress −1 on each task:", [
             f"{render.escape(t.task)}: Progress {t.progress_before} → {t.progress} ({t.state})"

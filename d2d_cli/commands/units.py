@@ -42,6 +42,8 @@ def add(
     skill: Annotated[list[str] | None, typer.Option("--skill", metavar="NAME=LEVEL",
                      help="A skill and its level, e.g. \"Close Combat=1\"; repeat.")] = None,
     faction: Annotated[str | None, typer.Option(help="Side or group (optional).")] = None,
+    player: Annotated[str | None, typer.Option(
+        help="The Player who plays it (default: a Non-Player).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Add a unit (creature, NPC, vehicle) with its four stats and skills.
@@ -49,8 +51,33 @@ def add(
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
     result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
-                          speed=speed, skill=skill, faction=faction)
+                          speed=speed, skill=skill, faction=faction, player=player)
     render.emit(result, show_unit, as_json=json)
+
+
+@app.command(short_help="Put a unit on a side, or give it to a Player.")
+def side(
+    ctx: typer.Context, name: UnitArg,
+    faction: Annotated[str | None, typer.Option(help="The faction it now fights for.")]
+    = None,
+    no_faction: Annotated[bool, typer.Option("--no-faction", help="No faction: a side of "
+                                             "its own.")] = False,
+    player: Annotated[str | None, typer.Option(
+        help="The Player who now plays it; Non-Player for none.")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Put a unit on a side, or give it to a Player (or back to the Narrator): npc, sim,
+    Outnumbered, the board and status read it.
+
+    Example: d2d unit side Rook --faction Adventurers --player Ann
+    """
+    result = unit_ops.side(_state.target(ctx), name, faction=faction, player=player,
+                           no_faction=no_faction)
+    render.emit(result, _show_side, as_json=json)
+
+
+def _show_side(con: Any, r: Any) -> None:
+    con.print(render.escape(r.summary))
 
 
 @app.command("list", short_help="Every unit and character on the roster.")

@@ -49,15 +49,23 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
         archetype: str | None = None, motivation: str | None = None,
         impact: str | None = None, formative: str | None = None, plans: str | None = None,
         flaws: str | None = None, fear: str | None = None, humiliation: str | None = None,
-        trigger: str | None = None) -> ch.Sheet:
-    """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]``:
-    22 points among the four stats (``body`` … ``speed`` override the template's
-    levels); ``motivation`` … ``trigger`` are the Character Conception."""
+        trigger: str | None = None, faction: str | None = None,
+        player: str | None = None) -> ch.Sheet:
+    """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]
+    [--faction F] [--player P]``: 22 points among the four stats (``body`` … ``speed``
+    override the template's levels); ``motivation`` … ``trigger`` are the Character
+    Conception; ``faction`` and ``player`` its side (rules.units.sides)."""
+    from d2d_cli.rules.units import sides
+
     stats = {"body": body, "mind": mind, "will": will, "speed": speed}
     conception = {"motivation": motivation, "impact": impact, "formative": formative,
                   "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
                   "trigger": trigger}
     unit = ch.character(name, template, stats, archetype=archetype, conception=conception)
+    unit.faction = units.check_faction(faction)
+    who = sides.check_player(player)
+    if who is not None:
+        unit.extra["player"] = who
     result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
     return result
 
@@ -116,7 +124,8 @@ def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
     data = t.read()
     unit = ch.find_character(units.roster(data), name)
     if fmt in ("toml", "json"):
-        text = record_text(unit.name, unit.to_state(), fmt)
+        # the character, not the table it sat at (rules.units.travel.TABLE_STATE)
+        text = record_text(unit.name, travel.portable(unit.to_state()), fmt)
     else:
         from d2d_cli import sheet
         from d2d_cli.rules.core.result import to_json
@@ -188,14 +197,26 @@ def _no_constant(word: str) -> Any:
 
 
 def import_(t: Target, file: str | os.PathLike[str], *, rename: str | None = None,
-            replace: bool = False) -> travel.Imported:
-    """``d2d char import FILE [--rename NEW | --replace]``: a character exported from any
-    session onto this one's roster."""
+            replace: bool = False, faction: str | None = None, player: str | None = None,
+            place: tuple[str, str] | None = None) -> travel.Imported:
+    """``d2d char import FILE [--rename NEW | --replace] [--faction F] [--player P]
+    [--place SPACE FACING]``: a character exported from any session onto this one's
+    roster, without the table state it left behind; placed on the map only with
+    ``place``."""
     file = os.fspath(file)
     name, state = read_record(file)
-    result: travel.Imported = change(
-        t, lambda roster, o: travel.admit(roster, name, state, file, o, rename=rename,
-                                          replace=replace))
+    with t.edit() as tx:
+        roster = units.roster(tx.data)
+        opts = t.options(tx.data)
+        result = travel.admit(roster, name, state, file, opts, rename=rename,
+                              replace=replace, faction=faction, player=player)
+        if place is not None:
+            from d2d_cli.rules.board.grid import board_of
+            from d2d_cli.rules.board.placement import place as put
+
+            put(board_of(tx.data), roster[result.name], place[0], place[1])
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     return result
 
 

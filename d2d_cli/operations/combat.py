@@ -43,11 +43,17 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     table = table_cards(card)
     if list(sides) == ["chart"]:
         return rules.chart_result(opts.conflict_chart, table)
-    ask = rules.ask(list(sides), data, table, level_a=level_a, level_b=level_b, terms=terms,
-                    skill=skill, rival_skill=rival_skill, obstacles=tuple(obstacle or ()),
-                    reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
-                    level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
-                    target_action=opts.target_action, opts=opts)
+    def asked(typed: list[str], data: dict[str, Any]) -> Any:
+        return rules.ask(typed, data, table, level_a=level_a, level_b=level_b, terms=terms,
+                         skill=skill, rival_skill=rival_skill,
+                         obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
+                         fate_orientation=opts.fate_orientation,
+                         level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
+                         target_action=opts.target_action, opts=opts)
+
+    if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
+        return _from_hands(t, list(sides), opts, table, asked)
+    ask = asked(list(sides), data)
     if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
         return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
     result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
@@ -69,6 +75,45 @@ def _remember(result: Any, tx: Any) -> None:
     if not tx.summary:
         tx.summary = (f"conflict: {kept['winner']} may hit {kept['rival']}" if kept
                       else "conflict: nobody to hit")
+
+
+def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
+                asked: Any) -> conflict_.Conflict | conflict_.Redirected:
+    """A Conflict whose cards may come from the Players' hands (``[rules] hands =
+    "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
+    (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
+    (rules.units.hands.settle), in the same journal entry as the Fate cards revealed."""
+    from d2d_cli.operations import reveals
+    from d2d_cli.rules.combat.conflict import Conflict
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+    from d2d_cli.rules.units.roster import roster_view
+
+    with t.edit() as tx:
+        typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
+                                              opts.hands, opts.narrator_hand)
+        ask = asked(typed, tx.data)
+        if ask.reveals:
+            with reveals(tx if table is None else None, table) as reveal:
+                out = ask.resolve(reveal)
+            t.revealed = list(reveal.used)
+            if table is None:
+                note = _journal_note(out, reveal.used)
+                tx.summary = "revealed " + " ".join(x.code for x in reveal.used) + (
+                    f"; {note}" if note else "")
+        else:
+            out = ask.resolve(None)
+        _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+        if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
+            return out  # named an obstacle: no card moves (one face down stays)
+        held = hands.hands_of(tx.data)
+        moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
+                                           tuple(e.key for e in out.effects.b)),
+                             (out.side_a.unit, out.side_b.unit), tx.rng())
+        tx.put("players", hands.state_of(held))
+        said = "; ".join(hands.said(m) for m in moves)
+        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+        return replace(out, hands=moves)
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:

@@ -3,6 +3,7 @@ turn carried out through the commands a Narrator would type."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
@@ -64,15 +65,23 @@ class NpcTurn(Result):
     commands: tuple[str, ...]
     goal_reached: str | None
     done: tuple[Done, ...] = ()
+    # Where the turn stopped for a Player's card (rules.assistant.asking.Asked), or None.
+    asked: Any = None
+    hands: tuple[Any, ...] = ()  # what its Conflicts did to d2d's hands (HandMove)
 
 
 def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002 - --all
-         group: int | None = None, card: list[str] | None = None) -> NpcTurn:
-    """``d2d npc turn NAME | --all [--group N] [--card CARD]…``: each plan carried out,
-    one journal entry, one undo."""
+         group: int | None = None, answer: list[str] | None = None,
+         players_stay: bool = False, card: list[str] | None = None,
+         ask: Callable[[Any], str] | None = None) -> NpcTurn:
+    """``d2d npc turn NAME | --all [--group N] [--answer UNIT=CARD]… [--players-stay]
+    [--card CARD]…``: each plan carried out, one journal entry, one undo. A Player's unit
+    it attacks plays its Player's card (rules.assistant.asking): ``answer``, else the
+    card chosen face down, else ``ask(asked)`` gives it (a terminal), else the turn
+    stops there (``asked``); ``players_stay``: such a unit Stays instead."""
     import copy
 
-    from d2d_cli.rules.assistant import sim
+    from d2d_cli.rules.assistant import asking, sim
     from d2d_cli.rules.assistant.engine import Table, player_of
     from d2d_cli.rules.deck import fate
 
@@ -94,20 +103,42 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
         _bounded(names)
         goals = goals_of(data)
         deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
-        play = Table(data, tx.rng(), t.options(data), True, deck=deck,
-                     table_cards=table_cards, hands=False)
+        opts = t.options(data)
+        play = Table(data, tx.rng(), opts, True, deck=deck, table_cards=table_cards,
+                     hands=False)
+        from d2d_cli.rules.units.roster import roster_view
+
+        answers = asking.Answers(play.data, opts.hands,
+                                 asking.parse_answers(answer, roster_view(data)),
+                                 players_stay, play.rng)
+        if all_:
+            answers.carry = ["--all", *(["--group", str(group)] if group else [])]
+        play.answers = answers
         plans: list[Any] = []
-        reached = sim.turns(play, goals, "fate", only=names, plans=plans)
-        if play.table is not None:
+        asked = None
+        while True:
+            try:
+                reached = sim.turns(play, goals, "fate", only=names, plans=plans)
+                break
+            except asking.NeedsCard as stop:
+                if ask is None:
+                    reached, asked = None, stop.asked
+                    break
+                a = stop.asked  # asked for it: carry on from here (nothing spent yet)
+                answers.given.update(asking.parse_answers(
+                    [f"{a.target}={ask(a).strip()}"], roster_view(play.data)))
+        if play.table is not None and asked is None:
             play.table.finish()
-        for key in ("units", "tasks", "damage"):
+        for key in ("units", "tasks", "damage", "players"):
             if key in play.data and play.data[key] != tx.data.get(key):
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
-        tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands"
+        tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
+            f"; stopped: {asked.summary}" if asked is not None else "")
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
-    return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done)
+    return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
+                   asked, answers.moves)
 
 
 # Non-Player turns one command plays (issue 30 item 6): each takes 0.12-0.25 s on a 1,000-unit

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.operations import Target, cards, reveals
 from d2d_cli.rules.time import rounds, tasks
@@ -39,7 +39,24 @@ def end(t: Target, *, recover: list[str] | None = None,
                            ("tasks", tasks.board_state(board)), ("round", rnd.to_state())):
             tx.put(key, value)
         tx.summary = f"round {rnd.number} ended, clock {clock.value}"
+        if t.options(tx.data).hands == "d2d" and tx.data.get("players"):
+            result = _draw(tx, result)
     return result
+
+
+def _draw(tx: Any, result: rounds.RoundEnded) -> rounds.RoundEnded:
+    """Round end's Draw with d2d holding the hands: each Player draws a card (001 l.1037
+    "Draw - Each Player draws a card"), none past 10."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    held = hands.hands_of(tx.data)
+    drew = hands.round_draw(held, tx.rng())
+    tx.put("players", hands.state_of(held))
+    tx.summary += "; " + ", ".join(d.summary for d in drew)
+    first = result.steps[0]
+    assert isinstance(first, rounds.DrawStep)
+    return replace(result, steps=(replace(first, hands=drew), *result.steps[1:]))
 
 
 def groups(t: Target) -> Groups:

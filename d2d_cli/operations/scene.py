@@ -60,8 +60,14 @@ def load(t: Target, file: str | os.PathLike[str]) -> scene.SceneView:
     """``d2d scene load FILE``: a scene file's path, or a built-in scene (``combat1``)."""
     label, raw = read_scene_file(os.fspath(file))
     with t.edit() as tx:
-        sections, result = scene.load(raw, tx.data, t.options(tx.data))
+        opts = t.options(tx.data)
+        sections, result = scene.load(raw, tx.data, opts)
         _check(label, sections)
+        if opts.hands == "d2d":  # 000 l.401 "5 new cards at the beginning of a Scene"
+            from d2d_cli.operations.hands import deal_at_scene_start
+
+            sections["players"] = deal_at_scene_start({**tx.data, **sections}, opts,
+                                                      tx.rng()) or {}
         for key, value in sections.items():
             tx.put(key, value)
         tx.summary = f"scene {result.name!r} loaded from {label}"

@@ -14,14 +14,22 @@ if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
     from d2d_cli.rules.board import placement
     from d2d_cli.rules.time import exchange, leaving, turns
     from d2d_cli.rules.units import abilities, powers
+    from d2d_cli.rules.units import sides as sides_
     from d2d_cli.rules.units import stealth as stealth_
 
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
-        skill: list[str] | None = None, faction: str | None = None) -> units.UnitRow:
-    """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…``."""
+        skill: list[str] | None = None, faction: str | None = None,
+        player: str | None = None) -> units.UnitRow:
+    """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…
+    [--faction F] [--player P]``."""
+    from d2d_cli.rules.units import sides
+
     unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
                           skill or [], faction)
+    who = sides.check_player(player)
+    if who is not None:
+        unit.extra["player"] = who
     result: units.UnitRow = roster_change(t, lambda roster: units.add(roster, unit))
     return result
 
@@ -260,3 +268,27 @@ def show(t: Target, name: str) -> units.UnitRow:
 
     data = t.read()
     return status_bar.unit_on_bar(data, name, t.options(data))
+
+
+def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool = False,
+         player: str | None = None) -> sides_.SideRow:
+    """``d2d unit side NAME [--faction F | --no-faction] [--player P]``: the unit's side
+    and who plays it (a ``rules.units.sides.SideRow``; ``--player Non-Player`` makes it a
+    Non-Player again)."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.units import sides
+
+    if faction is None and player is None and not no_faction:
+        raise BadInput("give --faction F, --no-faction or --player P (Non-Player for none)")
+    if faction is not None and no_faction:
+        raise BadInput("--faction and --no-faction: give one")
+    with t.edit() as tx:
+        table = dict(tx.data.get("units", {}))
+        real = units.find(units.roster_view(tx.data), name).name
+        state = dict(table[real])
+        result = sides.set_side(state, real, faction=faction, player=player,
+                                clear_faction=no_faction)
+        table[real] = state
+        tx.put("units", table)
+        tx.summary = result.summary
+    return result

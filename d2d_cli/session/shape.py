@@ -494,6 +494,29 @@ UNIT = Table({
 }, required=("body",), after=_off_the_map)
 
 
+def _hand_whole(v: dict[str, Any], where: tuple[Any, ...]) -> None:
+    """A Player's Conflict Deck (issue 31, rules/units/hands.py): deck, hand, discard and
+    the card chosen face down hold the 54 cards exactly once; at most 10 are held."""
+    from d2d_cli.rules.deck.cards import full_deck
+
+    chosen = [v["chosen"]["card"]] if "chosen" in v else []
+    faces = sorted(str(_card_face(c)) for k in ("deck", "hand", "discard")
+                   for c in v.get(k, [])) + [str(_card_face(c)) for c in chosen]
+    if sorted(faces) != sorted(c.face for c in full_deck()):
+        raise Bad((*where, "deck"), "a Player's deck, hand, discard and chosen card must "
+                  "hold the 54 cards exactly once — or run d2d hand deal PLAYER")
+    if len(v.get("hand", [])) + len(chosen) > 10:
+        raise Bad((*where, "hand"), "more than 10 cards held (000 l.401 \"with a maximum "
+                  "of 10\")")
+
+
+# [players."NAME"]: a Player's Conflict Deck, hand, discard and face-down choice, held by
+# d2d under [rules] hands = "d2d" (issue 31; rules/units/hands.py; read by d2d serve).
+PLAYER = Table({"deck": ListOf(Card, 54), "hand": ListOf(Card, 10),
+                "discard": ListOf(Card, 54),
+                "chosen": Table({"unit": _NAME, "card": Card}, required=("unit", "card"))},
+               required=("deck", "hand", "discard"), after=_hand_whole)
+
 SHAPE: dict[str, Check] = {
     "schema": Int(1, 10**6),
     "meta": Table({"created": Str(100), "seed": Int(0, 2**63 - 1), "rng": Int(0, 2**63 - 1)}),
@@ -530,6 +553,7 @@ SHAPE: dict[str, Check] = {
                       "beaufort_number": Int(0, 100), "speed_stat": Stat,
                       "cards": ListOf(_card_field), "direction_cards": ListOf(Card),
                       "speed_cards": ListOf(Card)}),
+    "players": MapOf(PLAYER, Str(40)),
 }
 
 

@@ -53,6 +53,7 @@ char train Rook Stealth
 char learn Rook 'Pick Lock'
 char respec Rook Stealth
 unit add Ogre --body 6x2 --mind 2x1 --will 4x1 --speed 4x0 --skill 'Close Combat=2'
+unit side Ogre --faction Goblins
 unit list
 unit show Ogre
 unit condition Ogre add fatigue --count 2
@@ -126,6 +127,11 @@ odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
 oracle 'Is the guard asleep?' --likely
 npc plan 'Goblin Skirmisher'
 npc turn 'Goblin Skirmisher'
+hand deal
+hand show Player1
+hand choose Archer 7S^
+hand draw Player1
+hand gain Player1
 board
 session undo
 session redo

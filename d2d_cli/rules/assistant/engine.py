@@ -23,6 +23,7 @@ from d2d_cli.rules.time import rounds, tasks, turns
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
+from d2d_cli.rules.units import sides
 from d2d_cli.rules.units.roster import Unit
 
 if TYPE_CHECKING:
@@ -56,9 +57,9 @@ class Player:
 
 def player_of(unit: dict[str, Any]) -> str | None:
     """The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units
-    don't have hands, so they always choose Stay")."""
-    p = unit.get("player")
-    return None if p in (None, NON_PLAYER) else str(p)
+    don't have hands, so they always choose Stay"): ``rules.units.sides``, the one
+    answer."""
+    return sides.player_of(unit)
 
 
 @record
@@ -103,6 +104,8 @@ class Table:
         self.done: list[Typed] | None = [] if log else None  # with each line, its result
         self.acting: int | None = None  # the plan being carried out (rules.assistant.sim)
         self.players: dict[str, Player] = {}
+        # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
+        self.answers: Any = None
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:

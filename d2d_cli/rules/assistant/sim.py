@@ -100,6 +100,12 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     a, target = plan.unit, plan.target
     assert target is not None
     walk(t, plan)
+    side_b = None
+    if t.answers is not None and plan.action != "task" and \
+            player_of(t.units()[target]) is not None:
+        # npc turn: the Player chooses their unit's card (rules.assistant.asking); it may
+        # stop the turn here, after the moves and before the Action is spent.
+        side_b = t.answers.defend(a, target, policy.skill_for(t.units()[a]))
     t.act(a, "interact", target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
@@ -117,7 +123,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
             h = t.hit(c.side_b.card, by=None, difficulty=difficulty)
             t.task(target, False, h.hits, a)
         return
-    hand_b = _hand(t, target)
+    hand_b = _hand(t, target) if side_b is None else None
     defend = "fate"
     if hand_b:
         la, lb = policy._levels(t.data, a, target, t.opts)
@@ -126,9 +132,11 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
-    c = t.conflict(_side(a, plan.approach), _side(target, defend), skill)
+    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
+    if side_b is not None and t.answers is not None:
+        t.answers.settle(c)
     _settle(t, a, plan.approach, c, "a", True)
     _settle(t, target, defend, c, "b", False)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:

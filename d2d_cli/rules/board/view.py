@@ -10,6 +10,7 @@ from d2d_cli.rules.board.grid import Board, column_name, space_name
 from d2d_cli.rules.board.placement import OFF_MAP, placed
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.units.sides import player_of
 
 if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
@@ -41,6 +42,7 @@ class Standing(Result):
     spaces: tuple[str, ...]
     facing: str | None
     double: bool
+    player: str | None = None  # who plays it; None: a Non-Player (rules.units.sides)
 
 
 @record
@@ -75,7 +77,7 @@ def view(board: Board, units: Iterable[Unit]) -> BoardView:
         label = LABELS[i] if i < len(LABELS) else "+"
         standing.append(Standing(label, u.name, u.faction, space_name(p.space),
                                  tuple(space_name(s) for s in p.spaces), p.heading,
-                                 p.double))
+                                 p.double, player_of(u)))
     keys = tuple(Key(t.symbol, t.name, t.enter, t.cover, t.sight, t.elevation, t.move)
                  for t in board.used_legend().values())
     return BoardView(board.width, board.height, "A", column_name(board.width - 1),

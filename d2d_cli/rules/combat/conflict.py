@@ -161,7 +161,9 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
             f"with orientation (e.g. 7S^, QHv, RW), fate, or a unit as NAME or "
             f"NAME:APPROACH ({known})")
     unit = find(units, text.strip())
-    if unit.extra.get("player") != NON_PLAYER:
+    from d2d_cli.rules.units.sides import is_player_unit
+
+    if is_player_unit(unit):  # the one answer to "does a person play it" (rules.units.sides)
         raise BadInput(f"{unit.name} is not a Non-Player unit: give its approach or card, "
                        f"e.g. '{unit.name}:fast' or '{unit.name}:7S^'")
     return SideSpec(text, "fate", unit=unit)
@@ -350,6 +352,9 @@ class Conflict(Result):
     # What the round's record took away from B (rules/combat/remembered.py).
     notes: tuple[str, ...] = ()
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
+    # What it did to the Players' hands under [rules] hands = "d2d" (rules.units.hands
+    # HandMove: the card played, kept, drawn — never which card was drawn).
+    hands: tuple[Any, ...] = ()
 
     @property
     def summary(self) -> str:

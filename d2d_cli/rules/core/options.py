@@ -109,6 +109,12 @@ OPTIONS: tuple[Option, ...] = (
     # issue 27: the Cover a map gives (docs/rules.md "Line of Sight and Cover").
     Option("cover", "sweep", '"sweep" or "edges"', _one_of("sweep", "edges"),
            '001 l.714 "Sweep edge across all of Target"'),
+    # issue 31: who holds the Players' Conflict cards (rules/units/hands.py).
+    Option("hands", "table", '"table" or "d2d"', _one_of("table", "d2d"),
+           '000 l.205 "This randomized deck can be used at any time instead of using cards '
+           'from your hand"'),
+    Option("narrator_hand", False, "true or false", _boolean,
+           '000 l.401 "Each player (including Narrators if any) maintain a hand of cards"'),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
@@ -146,6 +152,8 @@ class Options:
     target_action: str = "001"
     days_heal: str = "rounds"
     cover: str = "sweep"
+    hands: str = "table"
+    narrator_hand: bool = False
 
     def changed(self) -> dict[str, Any]:
         """The keys set away from their defaults (for ``session show``)."""

@@ -72,6 +72,14 @@ def _unit(name: str, spec: Any, where: str, characters: dict[str, Any],
     if factions and unit.faction and unit.faction not in factions:
         raise BadInput(f"scene: {where}.{name}: faction {unit.faction!r} is not in "
                        f"[factions] ({', '.join(factions)})")
+    from d2d_cli.rules.units.sides import player_of
+
+    named = factions.get(unit.faction, {}).get("players") if unit.faction else None
+    who = player_of(unit)
+    if who is not None and isinstance(named, list) and who not in named:
+        # 000 l.184 "Players - Divide the Players into the given Factions"
+        raise BadInput(f"scene: {where}.{name}: player {who!r} is not one of the "
+                       f"{unit.faction} faction's players ({', '.join(map(str, named))})")
     return unit
 
 

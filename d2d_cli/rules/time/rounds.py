@@ -110,6 +110,8 @@ def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
 class DrawStep(Result):
     kind: str = field(default="draw", init=False)
     text: str
+    # [rules] hands = "d2d": each Player's draw (rules.units.hands.Drew: counts only).
+    hands: tuple[Any, ...] = ()
 
 
 @record
@@ -131,7 +133,10 @@ class Readied(Result):
 
 @record
 class Choices(Result):
-    """What a unit may recover (the player's choice: nothing is taken without one)."""
+    """What a unit could have recovered when no ``--recover`` chose (001 l.1039 "Remove a
+    Fatigue, Stun, Stress, Slow OR Ready an Ability in Cooldown"): d2d took the first,
+    ``choices[0]``; ``round end --recover NAME=CHOICE`` (or ``=none``) chooses before the
+    round ends."""
 
     unit: str
     choices: tuple[str, ...]
@@ -209,13 +214,19 @@ def parse_recover(values: list[str], roster: dict[str, units.Unit]) -> dict[str,
                                 "(000 l.1172 \"Dead - Permanent Negative Status\")")
         if unit.name in out:
             raise BadInput(f"--recover: {unit.name} recovers once a round")
+        if choice.strip().lower() == "none":  # the Player declines (d2d's default: first)
+            out[unit.name] = NO_RECOVER
+            continue
         key = units.condition_key(choice)
         options = recover_choices(unit)
         if key not in options and choice.strip() not in options:
             raise BadInput(f"--recover {v!r}: {unit.name} can recover "
-                           f"{', '.join(options) or 'nothing'}")
+                           f"{', '.join(options) or 'nothing'} (or none)")
         out[unit.name] = key if key in options else choice.strip()
     return out
+
+
+NO_RECOVER = "none"  # --recover NAME=none: the unit recovers nothing this round
 
 
 def recover_choices(unit: units.Unit) -> list[str]:
@@ -232,11 +243,16 @@ def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverSt
     choices = []
     for unit in roster.values():
         pick = chosen.get(unit.name)
-        if pick is None:
+        if pick == NO_RECOVER:
+            continue
+        if pick is None:  # d2d's default (docs/rules.md "Recover"): the first choice listed
             options = recover_choices(unit)
-            if options:
+            if not options:
+                continue
+            pick = options[0]
+            if len(options) > 1:
                 choices.append(Choices(unit.name, tuple(options)))
-        elif pick in conditions.MINOR:
+        if pick in conditions.MINOR:
             applied.append(Removed(unit.name, pick, unit.add_condition(pick, -1)))
         else:
             unit.extra["cooldown"] = [a for a in unit.extra.get("cooldown", []) if a != pick]

@@ -6,4 +6,5 @@ sessions (``travel``), what a unit keeps in play
 (``unit_state``), what a Special Action leaves on a unit for the Round (``effects``),
 Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``), the Status Bar
 (``status_bar``), what the round remembers between units (``exchange``) and days of
-healing (``downtime``)."""
+healing (``downtime``); whose side a unit is on and who plays it (``sides``) and the
+Players' Conflict hands (``hands``, 000 l.401)."""

@@ -21,6 +21,8 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import Stat, parse_stat
 from d2d_cli.rules.units.condition_table import condition_key as condition_key
 from d2d_cli.rules.units.condition_table import penalties
+from d2d_cli.rules.units.sides import check_faction as check_faction
+from d2d_cli.rules.units.sides import player_of
 
 STATS = ("body", "mind", "will", "speed")
 
@@ -180,10 +182,6 @@ def check_new_name(units: dict[str, Unit], name: str) -> str:
     return name
 
 
-def check_faction(faction: str | None) -> str | None:
-    if faction is not None and not _NAME_RE.match(faction):
-        raise BadInput(f"bad faction {faction!r}: 1–40 printable characters")
-    return faction
 
 
 # --------------------------------------------------------------------------- the Status Bar
@@ -236,6 +234,7 @@ class UnitRow(Result):
     target: str | None
     skills: dict[str, int]
     faction: str | None
+    player: str | None  # who plays it; None: a Non-Player (rules.units.sides)
     zero: tuple[str, ...]
     # The journal's one-line summary of the change that produced this row (not JSON).
     summary: str = hidden("")
@@ -249,7 +248,12 @@ def row_values(unit: Unit) -> dict[str, Any]:
         base_stats=base_stats(unit), conditions=dict(unit.conditions),
         crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
         move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
-        skills=dict(unit.skills), faction=unit.faction, zero=tuple(zero_stats(unit, eff)))
+        skills=dict(unit.skills), faction=unit.faction, player=_player(unit),
+        zero=tuple(zero_stats(unit, eff)))
+
+
+def _player(unit: Unit) -> str | None:
+    return player_of(unit)  # the one answer (rules.units.sides)
 
 
 def status_row(unit: Unit, summary: str = "") -> UnitRow:

@@ -9,6 +9,13 @@ on a roster, so export → import → export gives the same bytes. Reading the f
 checking the record's shape is the session layer's (``operations.characters``); here
 is what the rules say about it: a character (``kind = "character"``), under a name no
 other unit has unless the table says otherwise.
+
+A character travels without the table's state (issue 31): its stats, skills, abilities,
+powers, gear, conditions and Crits (they last until healed), days of healing, Milestone
+points and its Player go with it; its Space, Facing, the round's tokens and spent
+Actions, what the round said and remembered, Stealth, a task it is bound to, Abilities
+in Cooldown or Active in the scene, Continuous Powers and its faction (the new scene's
+sides are the new table's: ``char import --faction``) stay behind (:data:`TABLE_STATE`).
 """
 
 from __future__ import annotations
@@ -22,6 +29,16 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.units import characters as ch
 from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units.roster import STATS, Unit
+
+# The keys of a unit's table that belong to the table it sits at, not to the character.
+TABLE_STATE = frozenset(("space", "facing", "off_map", "turn", "move", "action_cost",
+                         "target", "spent", "said", "interacted", "interrupted", "effects",
+                         "stealth", "bound", "active", "continuous", "cooldown", "faction"))
+
+
+def portable(state: dict[str, Any]) -> dict[str, Any]:
+    """A character's record without the table's state (:data:`TABLE_STATE`)."""
+    return {k: v for k, v in state.items() if k not in TABLE_STATE}
 
 
 @record
@@ -71,10 +88,22 @@ class Imported(Result):
 
 
 def admit(roster: dict[str, Unit], name: str, state: dict[str, Any], file: str,
-          rules: Options, *, rename: str | None = None, replace: bool = False) -> Imported:
+          rules: Options, *, rename: str | None = None, replace: bool = False,
+          faction: str | None = None, player: str | None = None) -> Imported:
     """Put the character ``name`` (its record ``state``, already of the session's shape)
-    on the roster: under ``rename`` if given; a name another unit has is refused unless
-    ``replace``."""
+    on the roster, without the table state it may carry (:func:`portable`): under
+    ``rename`` if given; a name another unit has is refused unless ``replace``; on the
+    side ``faction``, played by ``player`` when given (``Non-Player``: by no one)."""
+    from d2d_cli.rules.units import sides
+
+    state = portable(state)
+    if faction is not None:
+        state["faction"] = units.check_faction(faction)
+    if player is not None:
+        who = sides.check_player(player)
+        state.pop("player", None)
+        if who is not None:
+            state["player"] = who
     if state.get("kind") != "character":
         raise BadInput(f"{file}: {name!r} is a unit, not a character (char import brings "
                        "characters; a scene file brings units: d2d scene load)")
