@@ -7,7 +7,8 @@ Reports, on this machine:
   processes (``rules.assistant.sim.simulate``);
 - the wall time of ``d2d --seed 1 sim combat1 --runs N --workers W --json`` in a fresh
   process, start-up included (the budget: 10,000 fights in under 15 s on 2 cores);
-- how the cost grows with units: a 10-versus-10 and a 50-versus-50 scene of Goblins
+- how the cost grows with units: a 1-versus-1, a 10-versus-10 and a 50-versus-50 scene
+  of Goblins
   (every unit a Non-Player; goal: every Rival down), fights per second on one core;
 - with ``--profile``, where a Combat #1 fight's time goes (cProfile, top 25).
 Nothing here is asserted by a test: numbers are read by people (the closing notes).
@@ -79,7 +80,7 @@ def main() -> None:
     w = wall(a.runs, a.workers)
     print(f"d2d sim combat1 --runs {a.runs} --workers {a.workers}: {w:.2f} s wall "
           f"({a.runs / w:.0f} fights/s, start-up included)")
-    for n, runs in ((10, 20), (50, 4)):
+    for n, runs in ((1, 200), (10, 20), (50, 4)):
         print(f"{n} v {n}, 1 core:              {rate(versus(n), runs):8.2f} fights/s")
     if a.profile:
         import cProfile

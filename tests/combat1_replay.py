@@ -103,9 +103,11 @@ def _attack(r: dict[str, Any]) -> None:
 
 
 def _hits(r: dict[str, Any]) -> None:
-    _eq([(m["key"], m["side"], m["level"]) for m in r["modifiers"]], [("cover", "b", -1)])
+    # The Archer's own Cover is no Level off the Scout in his Hits (001 l.711 "Cover
+    # makes it harder to hit the Target"): Level 1 - 1 = 0 (issue 27).
+    _eq(r["modifiers"], [])
     _eq((r["level"], r["difficulty"], r["sources"]["difficulty"], r["hits"]),
-        (1, 2, "Goblin Scout's Body 2x1", 1))
+        (0, 2, "Goblin Scout's Body 2x1", 1))
 
 
 def _knot_conflict(approach_b: str) -> Check:
@@ -194,7 +196,8 @@ STEPS: tuple[Step, ...] = (
          "The Scout holds no Ranged: it defends with Close Combat 1, less a Level for the "
          "Archer's Cover (001 l.718)."),
     Step(596, "Archer - Attacks the Scout.", ("hit", "7S", "--by", "Archer", "--vs", SCOUT),
-         _hits, "The Scout's Body 2x1 is the Difficulty (001 l.824)."),
+         _hits, "The Scout's Body 2x1 is the Difficulty (001 l.824); the Archer's own "
+         "Cover does not count in his Hits (001 l.711)."),
     Step(599, "Thief - Attempts to escape his Bindings. He is fully bound and tries to "
          "untie the Knot. Interact.", ("unit", "act", "Thief", "interact", "Knot"),
          _move("Thief", 4, 2)),

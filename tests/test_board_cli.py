@@ -292,9 +292,10 @@ def test_conflict_reads_the_geometry_off_the_map(d2d: Runner, table: Any) -> Non
     assert m["sources"]["range"] == ('Range 4 on the map: Archer B6 → Goblin B2 (001 '
                                      'l.681–683 "Count Spaces to the Target")')
     assert m["sources"]["cover"] == (
-        "Cover 25% of Goblin on the map, +25% for each obstacle met: the edge to A3 clear; "
-        "the edge to B3: the rock at B4; the edge to C3 clear; the line to Goblin: the "
-        "rock at B4 (000 l.330–332; 001 l.716)")
+        "Cover 25% of Goblin on the map, +25% for each obstacle the sweep across its Space "
+        "meets (001 l.714, l.716): the rock at B4; at most 000's count, 2 of the 4 edges "
+        "obstructed (000 l.330–332): the edge to A3 clear; the edge to B3: the rock at B4; "
+        "the edge to C3 clear; the line to Goblin: the rock at B4")
     assert [(x["key"], x["side"], x["level"], x["origin"]) for x in r["modifiers"]] == [
         ("cover", "a", -1, "map")]
     # 000 l.333 "IF there is any Cover THEN before Conflict, Reveal"; 001 l.719 "Assign
@@ -341,13 +342,10 @@ def test_flanking_high_ground_confined_and_outnumbered_come_from_the_map(
     # 000 l.325 the Merc is in the Ogre's Arc:Left (it faces N, the Merc is W of it): +1
     assert m["rival_arc"] == "left"
     # 000 l.457 the Archer (the Merc's Ally) stands next to the Ogre: Outnumbered, +1;
-    # 000 l.331 the wall at F4, a Space around the Merc, covers him against the Ogre's
-    # answer (the Ogre has none from the Merc): a:25
-    assert m["terms"] == {"range": 1, "flank": "a:side", "outnumbered": "b", "cover": "a:25"}
-    assert (m["cover"], m["actor_cover"]) == (0, 25)
-    assert m["sources"]["cover"].startswith(
-        "Cover 25% of Merc against Ogre's answer on the map, +25% for each obstacle met: "
-        "the edge to F4: the wall at F4;")
+    # the wall at F4, beside both, is in no sweep across either's Space (001 l.714
+    # "Sweep edge across all of Target"): no Cover
+    assert m["terms"] == {"range": 1, "flank": "a:side", "outnumbered": "b"}
+    assert (m["cover"], m["actor_cover"]) == (0, 0)
     assert {(x["key"], x["side"], x["level"], x["origin"]) for x in r["modifiers"]} >= {
         ("flank", "a", 1, "map"), ("outnumbered", "a", 1, "map")}
     # High Ground (000 l.323) and Confined (000 l.454): the Merc on the hillock with the

@@ -295,11 +295,14 @@ def test_line_of_sight_is_blocked_by_a_wall_not_by_a_rock() -> None:
 # --------------------------------------------------------------------------- Cover
 
 
-def cover_of(picture: str) -> int:
-    """Cover of T against A on a drawn map; other capital letters are units."""
+def cover_of(picture: str) -> tuple[int, int]:
+    """Cover of T against A on a drawn map, by each reading ("edges", "sweep"); other
+    capital letters are units."""
     board, at = drawn(picture)
     others = {s for k, s in at.items() if k not in "AT"}
-    return sight.cover(board, at["A"], at["T"], others).percent
+    edges, sweep = (sight.cover(board, at["A"], at["T"], others, reading=r).percent
+                    for r in ("edges", "sweep"))
+    return edges, sweep
 
 
 def test_cover_on_hand_drawn_maps() -> None:
@@ -309,9 +312,10 @@ def test_cover_on_hand_drawn_maps() -> None:
     assert "closest 3 Spaces surrounding the Rival Space" in rule_line("000", 330)
     assert "Each obstructed Space gives Cover:+25%." in rule_line("000", 331)
     assert "is obstructed THEN Cover:+25%" in rule_line("000", 332)
-    # … and 001 wins where they disagree: every obstacle those edges meet counts once,
-    # however many edges it obstructs (001 l.714–716 "Sweep edge across all of Target /
-    # Cover:+25% - for each obstacle encountered")
+    # … and 001 l.714–716 "Sweep edge across all of Target / Cover:+25% - for each
+    # obstacle encountered": each pair is (`[rules] cover = "edges"`: every obstacle those
+    # edges meet, once, at most one an obstructed edge; "sweep", the default: the
+    # obstacles a sweep across the Target's own Space meets, within the same count)
     assert "Sweep edge across all of Target" in rule_line("001", 714)
     assert "Cover:+25%** - for each obstacle encountered" in rule_line("001", 716)
     # open ground: none
@@ -320,7 +324,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . .
         . . .
         . T .
-    """) == 0
+    """) == (0, 0)
     # a rock on the line: it obstructs the line and the edge to the Space behind it,
     # one obstacle (25%)
     assert cover_of("""
@@ -329,7 +333,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . o .
         . . .
         . T .
-    """) == 25
+    """) == (25, 25)
     # a rock beside the Target, toward the Unit: it is one of the 3 Spaces and on the
     # line, one obstacle (25%)
     assert cover_of("""
@@ -337,7 +341,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . . . .
         . . . o .
         . . . T .
-    """) == 25
+    """) == (25, 25)
     # a rock beside the Unit meets every edge to a Target far off: still one obstacle
     # (000 l.331 alone would make it 100%: Combat #1's Archer on E9 and the Scout on I2)
     assert cover_of("""
@@ -348,15 +352,15 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . . . .
         . o . . .
         A . . . .
-    """) == 25
-    # two rocks, each on a different edge: two obstacles
+    """) == (25, 25)
+    # two rocks, each on a different edge: two obstacles; the sweep passes between them
     assert cover_of("""
         . . A . .
         . . . . .
         . o . o .
         . . . . .
         . . T . .
-    """) == 50
+    """) == (50, 0)
     # two rocks one behind the other on the line: the edges meet both, 50%
     assert cover_of("""
         . A .
@@ -365,7 +369,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . o .
         . . .
         . T .
-    """) == 50
+    """) == (50, 50)
     # at most 100% (000 l.455 "Cover:25%" a step, 001 l.718 "Level:-1 for each 25%"): a
     # wood of brush between them
     assert cover_of("""
@@ -374,21 +378,21 @@ def test_cover_on_hand_drawn_maps() -> None:
         % % % % %
         . . . . .
         . . T . .
-    """) == 100
+    """) == (100, 50)
     # the line passes exactly between two rocks, through their shared corner: the line is
     # clear, but the two edges to the Spaces beside it cross a rock each
     assert cover_of("""
         A o .
         o . .
         . . T
-    """) == 50
+    """) == (50, 50)
     # walled in toward the Unit: the 3 Spaces hold a rock each (the line meets the middle
-    # one again), three obstacles, 75%
+    # one again), three obstacles, 75%; the sweep meets only the middle one
     assert cover_of("""
         . . A . .
         . o o o .
         . . T . .
-    """) == 75
+    """) == (75, 25)
     # … and brush in front of them, met by every edge: a fourth obstacle, 100%
     assert cover_of("""
         . . A . .
@@ -396,7 +400,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . . . .
         . o o o .
         . . T . .
-    """) == 100
+    """) == (100, 50)
     # units give Cover too (001 l.712 "Rivals, Allies, and obsurment offer Cover"), brush
     # as well
     assert "Rivals, Allies, and obsurment offer Cover" in rule_line("001", 712)
@@ -405,7 +409,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . .
         . G .
         . T .
-    """) == 25
+    """) == (25, 25)
     # brush on the Target's corner toward the Unit: every edge and the line cross it,
     # one obstacle
     assert cover_of("""
@@ -413,7 +417,7 @@ def test_cover_on_hand_drawn_maps() -> None:
         . . . .
         . . % .
         . . . T
-    """) == 25
+    """) == (25, 25)
 
 
 def test_the_line_to_the_rival_adds_no_obstacle_of_its_own() -> None:
@@ -499,12 +503,20 @@ def test_sight_is_mutual_and_cover_comes_in_quarters(rows: list[str], a: grid.Sp
     board = parse_board({"grid": "\n".join(rows)})
     assert (sight.sight_blocker(board, a, b) is None) == (sight.sight_blocker(board, b, a)
                                                           is None)
-    found = sight.cover(board, a, b, set())
+    found = sight.cover(board, a, b, set(), reading="edges")
     assert found.percent in (0, 25, 50, 75, 100)
-    # each obstacle any edge meets, once (001 l.716), at most 100%
+    # each obstacle any edge meets, once (001 l.716), never more than 000's count of
+    # obstructed edges (000 l.331 "Each obstructed Space gives Cover:+25%"; issue 27)
     met = {s for e in found.edges for s in e.met}
-    assert set(found.obstacles) == met
-    assert found.percent == 25 * min(4, len(met))
+    obstructed = sum(1 for e in found.edges if e.met)
+    assert found.obstructed == obstructed
+    assert set(found.obstacles) <= met
+    assert found.percent == 25 * min(4, len(met), obstructed) == 25 * len(found.obstacles)
+    # the sweep across the Rival's Space (001 l.714): its obstacles, within 000's count
+    swept = sight.cover(board, a, b, set(), reading="sweep")
+    assert swept.percent <= 25 * obstructed
+    blocking = {s for s in sight.swept(a, b) if board.terrain(s).obstructs}
+    assert swept.percent == 25 * min(4, len(blocking), obstructed)
     if a != b:
         assert len(found.edges) == 1 + len(sight.surrounding(board, a, b))
 

@@ -107,7 +107,9 @@ def test_combat_1_with_the_map_doing_the_geometry(d2d: Any, tmp_path: Path) -> N
     assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
     r = d2d.json(*s, "hit", "7S", "--by", "Archer", "--vs", "Goblin Scout", "--skill",
                  "Ranged")
-    assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 1, 2, 1)
+    # His own Cover is no Level off the Scout in the Hits (001 l.711 "Cover makes it
+    # harder to hit the Target"): Level 1 - 1 = 0; the 7 still beats Difficulty 2.
+    assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 0, 2, 1)
 
     # Group2 (l.598–608): the Thief works at his Knot — not an attack, so nothing is read
     # off the map.
@@ -154,9 +156,9 @@ def test_round2s_replay_with_the_map_instead_of_what_is_said(d2d: Any,
         assert (r["approach_a"], r["approach_b"], r["outcome"]) == ("fast", "strong", "a")
 
     def hits(r: dict[str, Any]) -> None:
-        assert [(x["key"], x["side"], x["level"]) for x in r["modifiers"]] == [
-            ("cover", "b", -1)]
-        assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 1, 2, 1)
+        # The Archer's own Cover counts in the Conflict, not in his Hits (001 l.711).
+        assert r["modifiers"] == [] and "cover_ignored" in r["sources"]
+        assert (r["map"]["range"], r["level"], r["difficulty"], r["hits"]) == (3, 0, 2, 1)
 
     instead = {(587, "conflict"): javelin, (596, "conflict"): attack, (596, "hit"): hits}
     s = ["--session", tmp_path / "combat1.toml"]

@@ -111,6 +111,23 @@ def test_status_is_one_row_a_unit_with_its_space(table: Path) -> None:
     assert "I2↙" in lines[head + 3] and all(len(x) <= 80 for x in lines[head:])
 
 
+def test_status_stays_one_row_a_unit_when_a_unit_carries_crits(table: Path) -> None:
+    """Conditions and Crits wrap at their words in their column: two Crits on the Scout
+    do not turn the 80-column dashboard into one block per unit (found at the table)."""
+    for location in ("torso", "head"):
+        code, _, err = run(80, "--session", table, "crit", "--power", "6x1", "--types",
+                           "pierce", "--card", f"pierce@{location}", "--target",
+                           "Goblin Scout")
+        assert code == 0, err
+    code, out, _ = run(80, "--session", table, "status")
+    lines = out.splitlines()
+    head = lines.index(next(x for x in lines if x.split()[:1] == ["Unit"]))
+    names = [x.split()[:2] for x in lines[head + 1:] if not x.startswith(" " * 20)]
+    assert names == [["Archer", "E9↑"], ["Thief", "K1↓"], ["Goblin", "Scout"],
+                     ["Goblin", "Skirmisher"]]
+    assert "Crit Torso" in out and all(cell_width(x) <= 80 for x in lines)
+
+
 def test_board_shows_its_legend_on_request(table: Path) -> None:
     short = run(80, "--session", table, "board")[1]
     assert "Legend: d2d board --legend" in short and "open ground" not in short
@@ -173,6 +190,26 @@ def test_hit_and_crit_after_a_conflict_take_its_sides_and_card(table: Path) -> N
     assert got["sources"].pop("exchange") == "From the conflict: Archer vs Goblin Scout, 7S^"
     assert got == explicit
     code, out, err = run(80, *s, "crit", "--weapon", "Body+2", "--types", "pierce",
+                         "--card", "pierce@torso")
+    assert code == 0, err
+    assert out.splitlines()[0] == "From the conflict: Archer vs Goblin Scout, 1 Hit"
+    assert "Placed on Goblin Scout" in out
+
+
+def test_crit_after_a_conflict_takes_a_rating_or_asks_for_the_power(table: Path) -> None:
+    """A --power rating needs no unit: after a conflict crit takes its Rival and Hits and
+    never refuses a --by nobody typed; with no Power at all it asks for one, changing
+    nothing."""
+    s = ["--session", table]
+    run(80, *s, "conflict", "Archer:7S^", "Goblin Scout", "--no-map", "--card", "4C")
+    run(80, *s, "hit", "--no-map")
+    before = table.read_bytes()
+    code, _, err = run(80, *s, "crit")
+    assert code == 2 and err == ("d2d: error: give the Power Rating: --power 6x1, or "
+                                 "--weapon \"Body+2\" rated by Archer's stat (From the "
+                                 "conflict: Archer vs Goblin Scout)\n")
+    assert table.read_bytes() == before
+    code, out, err = run(80, *s, "crit", "--power", "6x1", "--types", "pierce",
                          "--card", "pierce@torso")
     assert code == 0, err
     assert out.splitlines()[0] == "From the conflict: Archer vs Goblin Scout, 1 Hit"

@@ -120,7 +120,7 @@ def test_reach_at_range_0_is_disadvantage_001_l691(d2d: Any, board: Path) -> Non
 
 @pytest.mark.parametrize(("cover", "side", "level"), [
     ("25", "a", -1), ("50", "a", -2), ("75%", "a", -3), ("100", "a", -4),
-    ("b:50", "a", -2), ("a:25", "b", -1),
+    ("b:50", "a", -2),
 ])
 def test_cover_is_level_minus_1_per_25_percent_001_l718(d2d: Any, board: Path, cover: str,
                                                         side: str, level: int) -> None:
@@ -132,6 +132,19 @@ def test_cover_is_level_minus_1_per_25_percent_001_l718(d2d: Any, board: Path, c
     assert (m["key"], m["side"], m["level"]) == ("cover", side, level)
     assert (r["your_level"], r["rival_level"]) == (
         (2 + level, 1) if side == "a" else (2, 1 + level))
+
+
+def test_the_actors_own_cover_counts_in_the_conflict_not_the_hits_001_l711(
+        d2d: Any, board: Path) -> None:
+    # 001 l.711 "Cover makes it harder to hit the Target": the Target is the Rival, so the
+    # Actor's Cover (a:25) is no Level off the Rival in the Hits; in the Conflict it is
+    # (000 l.455 "Cover - Initiative:+1/Cover:25%").
+    r = d2d.json("--session", board, "hit", "9S", "--by", "Merc", "--vs", "Goblin",
+                 "--cover", "a:25")
+    assert r["modifiers"] == [] and (r["your_level"], r["rival_level"]) == (2, 1)
+    assert "cover_ignored" in r["sources"]
+    r = d2d.json("--session", board, "conflict", "Merc:7S^", "Goblin:5S^", "--cover", "a:25")
+    assert [(m["key"], m["side"], m["level"]) for m in r["modifiers"]] == [("cover", "b", -1)]
 
 
 @pytest.mark.parametrize("cover", ["30", "125", "c:25", "half", "-25"])

@@ -131,20 +131,17 @@ def test_round_end_pays_each_continuous_power_once(mage: Runner) -> None:
     # 001 l.627 "Skill/Power/Item - Choose a Skill, Power, or Item to use": the
     # Interact Action, Move:-[Action Cost] (Speed 4x0: Move 4, Action Cost 2).
     assert (r["move_before"], r["move"], r["action_cost"]) == (4, 2, 2)
-    # Its use paid this round's phase: upkeep now is refused, round end pays nothing.
-    assert mage("unit", "power", "Mage", "upkeep").exit_code == 2
-    ended = mage.json("round", "end", "--recover", "Mage=none")
-    assert "continuous_powers" not in [st["kind"] for st in ended["steps"]]
-    mage.ok("round", "start")
+    # Its use pays for the use, not for the round's Event phase: that phase's Price is
+    # paid as every later one's is ("Each Event Phase, you must pay", issue 27).
     ended = mage.json("round", "end", "--recover", "Mage=none")
     step = next(st for st in ended["steps"] if st["kind"] == "continuous_powers")
     assert step["paid"] == [{"unit": "Mage", "paid": {"Fire": "stress"},
                              "conditions": {"stress": 2}}]
     # Paid at the phase: the same phase is not paid twice by hand.
-    assert "paid for round 2's Event phase already" in mage("unit", "power", "Mage",
+    assert "paid for round 1's Event phase already" in mage("unit", "power", "Mage",
                                                              "upkeep").stderr
     mage.ok("round", "start")
-    mage.ok("unit", "power", "Mage", "upkeep")  # round 3's phase, paid early by hand
+    mage.ok("unit", "power", "Mage", "upkeep")  # round 2's phase, paid early by hand
     ended = mage.json("round", "end", "--recover", "Mage=none")
     assert "continuous_powers" not in [st["kind"] for st in ended["steps"]]
     assert mage.json("unit", "show", "Mage")["conditions"] == {"stress": 3}

@@ -63,6 +63,8 @@ def test_detect_on_the_map_counts_the_spaces(d2d: Runner, tmp_path: Path) -> Non
     d2d.ok("--seed", "1", "scene", "load", "combat1")
     d2d.ok("round", "start")
     d2d.ok("unit", "stealth", "Goblin Scout", "hide", "1")
+    # Detect needs the Scout in the Thief's Arc:Front (001 l.591, issue 27): facing SW
+    d2d.ok("unit", "place", "Thief", "K1", "SW")
     r = d2d.json("unit", "act", "Thief", "detect", "Goblin Scout")["detect"]
     assert r["range"] == 2
 
@@ -179,9 +181,10 @@ def test_odds_conflict_counts_disadvantage_as_conflict_keeps_the_card(d2d: Runne
                                                                      tmp_path: Path) -> None:
     # 000 l.424 "Disadvantage - IF you have Disadvantage THEN Reveal Fate. Use the worst of
     # the 2 Conflict cards"; 001 l.695 "Disadvantage at Range:0-1": the Archer's Ranged at
-    # Range 1. odds conflict refused every Advantage or Disadvantage; now its fractions are
-    # those of conflict.resolve over every pair of reveals (the Skirmisher's Fate, then
-    # the Archer's extra card), each card Upper or Lower.
+    # Range 1, attacking (the Range is the attacker's, issue 27). odds conflict refused
+    # every Advantage or Disadvantage; now its fractions are those of conflict.resolve
+    # over every pair of reveals (the Archer's extra card and the Skirmisher's Fate), each
+    # card Upper or Lower.
     from d2d_cli.rules.combat import conflict
     from d2d_cli.rules.core.options import parse
     from d2d_cli.rules.deck.cards import full_deck
@@ -192,11 +195,11 @@ def test_odds_conflict_counts_disadvantage_as_conflict_keeps_the_card(d2d: Runne
     d2d.ok(*s, "--seed", "1", "scene", "load", "combat1")
     d2d.ok(*s, "round", "start")
     d2d.ok(*s, "unit", "situation", "Goblin Skirmisher", "--vs", "Archer", "--range", "1")
-    sides = ["Goblin Skirmisher", "Archer:5Sv"]
+    sides = ["Archer:5Sv", "Goblin Skirmisher"]
     got = d2d.json(*s, "odds", "conflict", *sides, "--fresh")
     data = tomllib.loads(path.read_text())
     ask = conflict.ask(sides, data, None, opts=parse(data.get("rules", {})))
-    assert (ask.situation.advantage_b.mode, ask.obstacles) == ("disadvantage", {})
+    assert (ask.situation.advantage_a.mode, ask.obstacles) == ("disadvantage", {})
     seen: Counter[str] = Counter()
     deck = full_deck()
     for first in deck:

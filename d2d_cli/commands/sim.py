@@ -24,9 +24,14 @@ def sim(
         "the session as it stands (never written).")] = None,
     runs_: Annotated[int | None, typer.Argument(
         metavar="[RUNS]", show_default=False,
-        help="How many fights (1–1,000,000; default 1000).")] = None,
+        help="How many fights (1–1,000,000); without it, as many as --precision needs.")
+    ] = None,
     runs: Annotated[int | None, typer.Option(
         "--runs", "-n", help="How many fights, by name (the same as RUNS).")] = None,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="POINTS", help="Stop once every faction's 95% interval is "
+        "at most ±POINTS (checked every 100 fights, in order; default 2 when no RUNS is "
+        "given; with RUNS, RUNS is the most).")] = None,
     workers: Annotated[int | None, typer.Option(
         help="Worker processes (default: every core). The report does not depend on it.")
     ] = None,
@@ -51,10 +56,11 @@ def sim(
     """
     from d2d_cli.operations import sim as ops
 
-    n = positional_or_option(runs_, runs, "runs", 1000)
-    with _progress(n, json) as tick:
-        report = ops.sim(_state.target(ctx), scene_file, n, workers=workers, pc=pc, log=log,
-                         force=force, tick=tick)
+    n = None if runs_ is None and runs is None else positional_or_option(
+        runs_, runs, "runs")
+    with _progress(n if n is not None and precision is None else 0, json) as tick:
+        report = ops.sim(_state.target(ctx), scene_file, n, precision=precision,
+                         workers=workers, pc=pc, log=log, force=force, tick=tick)
     render.emit(report, _show, as_json=json)
 
 
@@ -99,6 +105,9 @@ def _show(con: Any, r: Any) -> None:  # rules.assistant.sim.SimReport
                   f"{r.undecided:,}")
     con.print(f"Rounds: {r.rounds_mean:.2f} on average "
               f"({', '.join(f'{k}: {v}' for k, v in r.rounds.items())})")
+    if r.precision is not None:
+        con.print(f"Precision: every interval within ±{r.half_width:.2f} points "
+                  f"(wanted ±{r.precision:g}, checked every 100 fights in order)")
     if r.down:
         con.print("Went down (Dying or Dead): " + ", ".join(
             f"{render.escape(d.unit)} {d.share:.0%}" for d in r.down))

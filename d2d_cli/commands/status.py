@@ -44,11 +44,13 @@ def _show(con: Any, r: Dashboard) -> None:
     if not r.units:
         con.print("No units yet — d2d unit add NAME --body … or d2d char new NAME")
         return
-    table = _table(r.units)
     # One row a unit while the table fits with one space between columns (the layout
-    # then gives each column its width); else one block per unit.
-    if table.natural_width() - len(table.columns) <= con.width:
-        con.print(table)
+    # then gives each column its width, and Target and Conditions wrap at their words,
+    # each given at least _WRAPPED columns); else one block per unit.
+    fixed = _table(r.units, wrapping=False)
+    wrapping = len(_table(r.units).columns) - len(fixed.columns)
+    if fixed.natural_width() - len(fixed.columns) + (_WRAPPED + 1) * wrapping <= con.width:
+        con.print(_table(r.units))
         for u in r.units:
             if _extras(u):
                 con.print(f"  {render.escape(u.name)}: " + " · ".join(_extras(u)))
@@ -113,7 +115,13 @@ def _dash(v: Any) -> str:
     return "—" if v is None else str(v)
 
 
-def _table(rows: tuple[StatusRow, ...]) -> Any:
+# The least room a wrapping column (Target, Conditions) is given in the one-row table.
+_WRAPPED = 14
+
+
+def _table(rows: tuple[StatusRow, ...], wrapping: bool = True) -> Any:
+    """The one-row-a-unit table; without ``wrapping``, its columns that never wrap (to
+    measure what is left for Target and Conditions)."""
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.layout import Table
     from d2d_cli.rules.units.roster import STATS
@@ -121,8 +129,8 @@ def _table(rows: tuple[StatusRow, ...]) -> Any:
     # A column that would say nothing for every unit is left out (one row a unit at 80
     # columns): the Space (with Facing) when none is placed, Target, Conditions.
     placed = any(u.space for u in rows)
-    targets = any(u.target for u in rows)
-    marked = any(_marks(u) != "—" for u in rows)
+    targets = wrapping and any(u.target for u in rows)
+    marked = wrapping and any(_marks(u) != "—" for u in rows)
     # Headers as short as their cells (Spd, Mv, Act): the row is the unit's, at 80.
     t = Table("Unit", *(("At",) if placed else ()), "Body", "Mind", "Will", "Spd", "Mv",
               "AC", "Act", "Turn", *(("Target",) if targets else ()),

@@ -238,8 +238,14 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     opts = t.options(data)
     ex, took = exchange.remembered(data), []
     if ex is not None and by is None and target is None and not vehicle:
-        by, target, took = ex.winner, ex.rival, ["units"]
-    if hits is None and ex is not None and ex.hits and (by, target) == (ex.winner, ex.rival):
+        if power is None and weapon is None:
+            raise BadInput("give the Power Rating: --power 6x1, or --weapon \"Body+2\" "
+                           f"rated by {ex.winner}'s stat ({ex.said(['units'])})")
+        # the winner rates a --weapon formula by its stat; a rating needs no unit
+        formula = power is None and weapon is not None and "x" not in weapon.lower()
+        by, target, took = (ex.winner if formula else None), ex.rival, ["units"]
+    if hits is None and ex is not None and ex.hits and (by in (None, ex.winner)
+                                                        and target == ex.rival):
         hits, took = ex.hits, [*took, "hits"]
     hits = 1 if hits is None else hits
     ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,

@@ -16,23 +16,33 @@ if TYPE_CHECKING:
 MAX_WORKERS = 64
 
 
-def sim(t: Target, scene_file: str | None = None, runs: int = 1000, *,
-        workers: int | None = None, pc: str = "best", log: str | Path | None = None,
-        force: bool = False, tick: Callable[[int], None] | None = None) -> SimReport:
-    """``d2d sim [SCENE] [RUNS] [--workers N] [--pc best|fate] [--log FILE [--force]]``:
-    each faction's chance of reaching its goal (the log replaces an existing file only
-    with ``force``: session.outputs). ``tick(n)`` (not an option: the command's progress
-    bar) is called as fights end."""
+def sim(t: Target, scene_file: str | None = None, runs: int | None = None, *,
+        precision: float | None = None, workers: int | None = None, pc: str = "best",
+        log: str | Path | None = None, force: bool = False,
+        tick: Callable[[int], None] | None = None) -> SimReport:
+    """``d2d sim [SCENE] [RUNS] [--precision POINTS] [--workers N] [--pc best|fate]
+    [--log FILE [--force]]``: each faction's chance of reaching its goal. Without
+    ``runs``, as many fights as ``precision`` needs (±2 points at 95% by default); with
+    it, at most ``runs``, stopping at ``precision`` when given (the log replaces an
+    existing file only with ``force``: session.outputs). ``tick(n)`` (not an option: the
+    command's progress bar) is called as fights end."""
     import os
 
     from d2d_cli.rules.assistant import goals as g
     from d2d_cli.rules.assistant import sim as rules
 
+    fixed = runs is not None
+    if precision is None and not fixed:
+        precision = rules.DEFAULT_PRECISION
+    if precision is not None and not 0 < precision <= 50:
+        raise BadInput(f"--precision is a half-width in points, above 0 and at most 50, "
+                       f"not {precision:g}")
+    runs = runs if runs is not None else rules.MAX_RUNS
     if not 1 <= runs <= rules.MAX_RUNS:
         raise BadInput(f"--runs must be from 1 to {rules.MAX_RUNS:,}, not {runs}")
     if pc not in ("best", "fate"):
         raise BadInput(f"--pc is best or fate, not {pc!r}")
-    if log is not None and runs != 1:
+    if log is not None and (runs != 1 or not fixed):
         raise BadInput("--log writes one fight: give --runs 1")
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if not 1 <= workers <= MAX_WORKERS:
@@ -55,8 +65,9 @@ def sim(t: Target, scene_file: str | None = None, runs: int = 1000, *,
                       protect=(t.path(),))
         report = rules.report(label, goals, tally, seed, 1, pc, str(log))
     else:
-        tally = rules.simulate(start, goals, seed, runs, min(workers, runs), opts, pc, tick)
-        report = rules.report(label, goals, tally, seed, workers, pc)
+        tally = rules.simulate(start, goals, seed, runs, min(workers, runs), opts, pc, tick,
+                               precision)
+        report = rules.report(label, goals, tally, seed, workers, pc, precision=precision)
     return report
 
 

@@ -53,7 +53,7 @@ def move(t: Target, name: str, what: str, *rest: str) -> turns.Spending:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
-                            board=board_of(tx.data))
+                            board=board_of(tx.data), tasks=tx.data.get("tasks", {}))
         tx.put("units", units.roster_state(roster))
         tx.summary = result.summary
     return result
@@ -91,11 +91,13 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
         range: int | None = None,  # noqa: A002 - the command's --range
         ) -> turns.Spending:
     """``d2d unit act NAME ACTION [CHOICE] [--range N]`` (a ``turns.Spending``)."""
+    from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    opts = t.options(t.read())
+    data = t.read()
+    opts, board = t.options(data), board_of(data)
     return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range, opts))
+                                                          arg, range, opts, board))
 
 
 def rm(t: Target, name: str) -> units.Removed:

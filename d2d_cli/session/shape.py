@@ -483,7 +483,8 @@ UNIT = Table({
     # What the round remembers (rules/units/exchange.py) and days of healing carried
     # (rules/units/downtime.py).
     "said": Table({"round": _COUNT, "cover": MapOf(Int(0, 100), Str(100)),
-                   "range": MapOf(Int(0, 10_000), Str(100)), "high_ground": ListOf(_NAME)},
+                   "range": MapOf(Int(0, 10_000), Str(100)), "high_ground": ListOf(_NAME),
+                   "space": _space},
                   required=("round",)),
     "interacted": Table({"round": _COUNT, "by": _NAME, "interrupt": Bool, "action": Bool},
                         required=("round", "by")),

@@ -24,6 +24,7 @@ from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import sides
+from d2d_cli.rules.units.roster import Unit
 
 if TYPE_CHECKING:
     import random
@@ -161,23 +162,47 @@ class Table:
         roster, board = units.roster(self.data), tasks.board(self.data)
         clock = Clock.from_state(self.data.get("clock"))
         reveal = self.revealer()
-        out = rounds.end(rnd, roster, board, clock, reveal, None,
+        # Recover (000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or
+        # Slow"): each unit takes off the first it holds in that order, else readies an
+        # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
+        picks = [f"{n}={c[0]}" for n, u in roster.items()
+                 if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
+        out = rounds.end(rnd, roster, board, clock, reveal, picks,
                          self.data.get("scene", {}).get("reserves", {}))
         self.data["units"] = units.roster_state(roster)
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
-        self._log("round", "end", cards=reveal.used, result=out)
+        self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
+                  cards=reveal.used, result=out)
         for p in self.players.values():
             p.draw(1)
         return out
 
+    def _some(self, *names: str | None) -> dict[str, Unit]:
+        """The named units (those of the session) built from its data: what an Action or
+        a move by one unit reads and changes — the rest of the roster is neither built
+        nor written again (a fight's Actions are most of its time)."""
+        raw = self.units()
+        return {n: Unit.from_state(n, raw[n]) for n in names
+                if n is not None and n in raw}
+
+    def _store(self, some: dict[str, Unit]) -> None:
+        raw = self.units()
+        for n, u in some.items():
+            raw[n] = u.to_state()
+
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
-        """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost])."""
+        """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
+        Target (the one other unit an Action reads or marks) — every unit for a Hide,
+        which must be out of every Rival's sight on the map (rules.board.seen)."""
+        from d2d_cli.rules.board.grid import board_of
+
         rnd = self.round()
-        roster = units.roster(self.data)
-        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg)
-        self.data["units"] = units.roster_state(roster)
+        roster = units.roster(self.data) if action == "hide" else self._some(name, arg)
+        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg, opts=self.opts,
+                        board=board_of(self.data))
+        self._store(roster)
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
@@ -194,10 +219,11 @@ class Table:
         from d2d_cli.rules.board.grid import board_of
 
         rnd = self.round()
-        roster = units.roster(self.data)
+        roster = self._some(name)
         out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
-                         " ".join(words[1:]) or None, board=board_of(self.data))
-        self.data["units"] = units.roster_state(roster)
+                         " ".join(words[1:]) or None, board=board_of(self.data),
+                         tasks=self.data.get("tasks", {}))
+        self._store(roster)
         self._log("unit", "move", name, *words, result=out)
         return out
 

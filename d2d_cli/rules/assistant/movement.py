@@ -24,7 +24,7 @@ from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, field
+from d2d_cli.rules.board.derive import Field, arcs_of, field
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
@@ -86,10 +86,12 @@ def _turns_between(a: int, b: int) -> int:
     return min(d, 8 - d)
 
 
-def _facing_for(f: Field, p: Placement, target: Placement, turn: int
-                ) -> tuple[Placement, int] | None:
-    """``p`` as it stands when the target is in its Arc:Front; else turned the fewest
-    45° steps (Turn 1 each, 000 l.272) that bring it there, if its Turn pays them."""
+def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
+                arcs: tuple[str, ...] = (sight.FRONT,)) -> tuple[Placement, int] | None:
+    """``p`` as it stands when the target is in one of ``arcs`` (the attack's: Arc:Front,
+    and for Melee Arc:Left and Arc:Right too, ``rules.board.derive.arcs_of``); else
+    turned the fewest 45° steps (Turn 1 each, 000 l.272) that bring it there, if its Turn
+    pays them."""
     if p.facing is None:
         return None
     options = sorted(range(8), key=lambda h: (_turns_between(p.facing or 0, h), h))
@@ -97,7 +99,7 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int
         steps = _turns_between(p.facing, h)
         if steps > turn:
             break
-        if sight.arc(p.space, h, target.space) not in (sight.FRONT, None):
+        if sight.arc(p.space, h, target.space) not in (*arcs, None):
             continue
         try:
             return (p if steps == 0 else turned(f.board, p, h)), steps
@@ -107,7 +109,7 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int
 
 
 def _moved(f: Field, p: Placement) -> Field:
-    return Field(f.board, {**f.places, p.unit: p})
+    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading)
 
 
 def _blocked(f: Field, name: str) -> frozenset[Space]:
@@ -161,10 +163,10 @@ def _disadvantage_at(kind: str) -> tuple[int, ...]:
 
 def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move: int,
               turn: int, actions: int = 1) -> Movement | None:
-    from d2d_cli.rules.units.roster import roster
+    from d2d_cli.rules.units.roster import roster_view
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    units = roster_view(data)  # only the units looked up are built
+    f = field(data)
     if f is None or name not in f.places or target not in f.places:
         return None
     me, them = f.places[name], f.places[target]
@@ -180,7 +182,7 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
     for space, route in reachable(f.board, me, max(0, budget), blocked).items():
         key: tuple[Any, ...]
         at = Placement(me.unit, space, me.facing, me.double, me.faction)
-        got = _facing_for(f, at, them, turn)
+        got = _facing_for(f, at, them, turn, arcs_of(kinds[0]))
         if got is None:
             continue
         p, steps = got
@@ -247,10 +249,7 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
     """A Dying unit's Route away from the standing Rivals: the Space reachable with its
     Move where the nearest of them is farthest (Range, 001 l.681–683), then the least
     Move, then the name. None off the map, or when no Space is farther than its own."""
-    from d2d_cli.rules.units.roster import roster
-
-    units = roster(dict(data))
-    f = field(data, units.values())
+    f = field(data)
     if f is None or name not in f.places:
         return None
     me = f.places[name]
@@ -278,13 +277,11 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     map (``rules.board.edge.exits``), counting that step's Move. With the Move for all of
     it: the Movement and the step (``unit leave``); else as far along that Route as the
     Move goes, and None for the step. None off the map, or with no way out at all."""
-    from d2d_cli.rules.board.edge import exits
+    from d2d_cli.rules.board.edge import exits, on_edge
     from d2d_cli.rules.board.grid import ahead
     from d2d_cli.rules.board.moves import direction
-    from d2d_cli.rules.units.roster import roster
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    f = field(data)
     if f is None or name not in f.places:
         return None
     me = f.places[name]
@@ -294,6 +291,8 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     routes = reachable(f.board, me, far, _blocked(f, name))
     best: tuple[Any, ...] | None = None
     for space, route in routes.items():
+        if not on_edge(f.board, space):
+            continue  # no step leaves the map from here (edge.exits would find none)
         out = exits(f.board, Placement(me.unit, space, me.facing, me.double, me.faction))
         if out:
             key = (route.move + out[0].move, route.move, space_name(space))
@@ -327,10 +326,10 @@ def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     can't Block"): ``Field.derive``'s Flanking."""
     if not data.get("board"):
         return False
-    from d2d_cli.rules.units.roster import roster
+    from d2d_cli.rules.units.roster import roster_view
 
-    units = roster(dict(data))
-    f = field(data, units.values())
+    units = roster_view(data)  # only the units looked up are built
+    f = field(data)
     geo = f.derive(units[actor], units[rival]) if f is not None else None
     return geo is not None and geo.rival_arc == sight.BACK
 

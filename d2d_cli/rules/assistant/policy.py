@@ -70,12 +70,15 @@ class Plan(Result):
 @lru_cache(maxsize=4096)
 def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: str,
                fate_orientation: str, level_bonus: str) -> tuple[float, float]:
-    """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck."""
+    """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck. A
+    unit's Level after its penalties may be below 0 (Fatigue ×2 on a Level 1 skill), as
+    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27)."""
     from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
 
     got = conflict_odds(side_a, side_b, Piles.fresh(), DeckView("fresh", 54, 0),
                         level_a=level_a, level_b=level_b, reading=reading,
-                        fate_orientation=fate_orientation, level_bonus=level_bonus)
+                        fate_orientation=fate_orientation, level_bonus=level_bonus,
+                        typed=False)
     both = got.both_win.value
     return got.a_wins.value + both, got.b_wins.value + both
 
@@ -166,7 +169,23 @@ _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player
 
 def _fighter_key(u: Mapping[str, Any]) -> tuple[Any, ...]:
     """Everything of a unit a situation could read, but its round tokens, target, Crits
-    (their conditions count) and this round's Action count (its boosts count)."""
+    (their conditions count) and this round's Action count (its boosts count).
+    Remembered for the very table read (a fight stores a changed unit as a new table,
+    never changing one in place)."""
+    got = _KEYS.get(id(u))
+    if got is not None and got[0] is u:
+        return got[1]
+    key = _fighter_key_of(u)
+    if len(_KEYS) >= 1024:
+        _KEYS.clear()
+    _KEYS[id(u)] = (u, key)
+    return key
+
+
+_KEYS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+
+
+def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     from d2d_cli.rules.units.unit_state import SPENT
 
     out = []
@@ -217,6 +236,21 @@ def _still_bound(name: str, unit: Mapping[str, Any], data: Mapping[str, Any]) ->
     return None
 
 
+def hidden(unit: Mapping[str, Any]) -> bool:
+    """A unit with Stealth tokens is Hidden: no Rival targets it until found (000
+    l.1201 "Hidden - A Unit or Item that cannot automatically be noticed")."""
+    return int(unit.get("stealth", 0) or 0) > 0
+
+
+def walk_cap(unit: Mapping[str, Any]) -> int | None:
+    """The Move a Hidden unit may still spend on Movement this Round (000 l.804 "Forced:
+    Maximum Move=Tokens", less what it has moved), or None when it is not Hidden."""
+    if not hidden(unit):
+        return None
+    moved = int((unit.get("effects") or {}).get("moved_hidden", 0) or 0)
+    return max(0, int(unit.get("stealth", 0)) - moved)
+
+
 def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
          hand: Sequence[Card] | None = None) -> Plan:
     """The unit's turn: what it does, at whom, how, and why (one line each)."""
@@ -225,6 +259,10 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     faction = unit.get("faction")
     goal = goals.get(faction) if faction else None
     move, cost = unit.get("move"), unit.get("action_cost")
+    cap = walk_cap(unit)
+
+    def walkable(m: int) -> int:
+        return m if cap is None else min(m, cap)
     moving = Reason("movement", "stay put", "off the map (the unit or its target not "
                     "placed): its Move pays for Actions, rolled --no-map"
                     + (f" (Move {move}, Action Cost {cost})" if move is not None
@@ -239,7 +277,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
 
             standing = [n for n, u in units.items()
                         if u.get("faction") != faction and not is_down(u)]
-            away = withdraw(data, name, standing, int(move))
+            away = withdraw(data, name, standing, walkable(int(move)))
         reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                           "(no Action)"),)
         if away is None:
@@ -269,17 +307,21 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     if wanted is not None and move is not None:
         from d2d_cli.rules.assistant.movement import get_away
 
-        got = get_away(data, name, int(move))
+        got = get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
         if goal else set()
     held = _held(data)
     rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
-              and not u.get("off_map")]
+              and not u.get("off_map") and not hidden(u)]
     if not rivals:
-        return Plan(name, "none", None, "fate", None, (
-            Reason("target", "none", "no Rival is standing"),))
+        unseen = [n for n, u in units.items() if u.get("faction") != faction
+                  and not is_down(u) and not u.get("off_map")]
+        why = (f"no Rival in view: {', '.join(unseen)} Hidden (000 l.1201 \"Hidden - A Unit "
+               "or Item that cannot automatically be noticed\")" if unseen
+               else "no Rival is standing")
+        return Plan(name, "none", None, "fate", None, (Reason("target", "none", why),))
     first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
         or rivals
     why_pool = ("the goal names it" if first[0] in named else
@@ -310,7 +352,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         # first (Cover and a flank are worth less than a second attack), then one fewer.
         m, c = int(move), int(cost)
         for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = approach_on_map(data, name, target, m - keep * c, m,
+            way = approach_on_map(data, name, target, walkable(m - keep * c), walkable(m),
                                   int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break

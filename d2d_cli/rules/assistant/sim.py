@@ -28,6 +28,7 @@ from d2d_cli.rules.deck.cards import Card, parse_card
 
 MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
 MAX_RUNS = 1_000_000
+DEFAULT_PRECISION = 2.0  # sim's default stop: ±2 points at 95%
 Z95 = 1.959963984540054  # the 97.5% point of the normal distribution
 
 
@@ -141,7 +142,22 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
         h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        t.crit(a, target, h.hits)
+        if _rated(t, a):
+            t.crit(a, target, h.hits)
+
+
+def _rated(t: Table, name: str) -> bool:
+    """Whether the unit's own Body still rates a Hand to Hand weapon (000 l.506 "IF no
+    Weapon THEN use Hand to Hand Damage"): a Body brought to 0 by its penalties (Fatigue
+    ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
+    Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
+    from d2d_cli.rules.combat.situation import effective_stat
+    from d2d_cli.rules.units.roster import Unit
+
+    u = t.units()[name]
+    if "body" not in u:
+        return True
+    return effective_stat(Unit.from_state(name, u), "body").level > 0
 
 
 def walk(t: Table, plan: policy.Plan) -> None:
@@ -311,10 +327,22 @@ class SimReport(Result):
     rounds: dict[str, int]
     down: tuple[DownRow, ...]
     log: str | None = None
+    # --precision: the half-width wanted (points) and the widest one reached
+    precision: float | None = None
+    half_width: float = 0.0
+
+
+def half_width(tally: Tally, goals: Mapping[str, Goal]) -> float:
+    """The widest half of a faction's 95% Wilson interval, in points (0–50)."""
+    widest = 0.0
+    for faction in goals:
+        lo, hi = wilson(tally.wins.get(faction, 0), tally.runs)
+        widest = max(widest, (hi - lo) * 50)
+    return widest
 
 
 def report(scene: str, goals: Mapping[str, Goal], tally: Tally, seed: int, workers: int,
-           pc: str, log: str | None = None) -> SimReport:
+           pc: str, log: str | None = None, precision: float | None = None) -> SimReport:
     n = tally.runs
     rows = []
     for faction, goal in goals.items():
@@ -325,7 +353,8 @@ def report(scene: str, goals: Mapping[str, Goal], tally: Tally, seed: int, worke
     down = tuple(DownRow(u, c, c / n) for u, c in sorted(tally.down.items(),
                                                          key=lambda x: (-x[1], x[0])))
     return SimReport(scene, n, seed, workers, pc, tuple(rows), tally.wins.get("", 0), mean,
-                     {str(r): c for r, c in sorted(tally.rounds.items())}, down, log)
+                     {str(r): c for r, c in sorted(tally.rounds.items())}, down, log,
+                     precision, round(half_width(tally, goals), 3))
 
 
 __all__ = ["MAX_ROUNDS", "Outcome", "SimReport", "Tally", "exchange", "fight", "simulate",
@@ -338,12 +367,23 @@ def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Option
     return play_runs(start, goals, seed, range(lo, hi), opts, pc)
 
 
+PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
+
+
 def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
              workers: int = 1, opts: Options = DEFAULTS, pc: str = "best",
-             progress: Callable[[int], None] | None = None) -> Tally:
+             progress: Callable[[int], None] | None = None,
+             precision: float | None = None) -> Tally:
     """``runs`` fights, run ``i`` seeded by :func:`run_seed` alone, on ``workers``
     processes (concurrent.futures); the tallies are added up, so the report is the same
-    whatever the number of workers. ``progress(n)`` is told each chunk's run count."""
+    whatever the number of workers. ``progress(n)`` is told each chunk's run count.
+    ``precision`` (points): stop at the first multiple of :data:`PRECISION_BATCH` fights,
+    taken in index order, where every faction's 95% interval is at most that wide on
+    each side (``runs`` the most) — decided on the fights in order, never on which
+    worker finished first, so the report is the same for any ``workers``."""
+    if precision is not None:
+        return _to_precision(start, goals, seed, runs, workers, opts, pc, progress,
+                             precision)
     size = max(1, min(250, runs // (max(1, workers) * 8) or 1))
     chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
               for lo in range(0, runs, size)]
@@ -363,4 +403,44 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
             if progress is not None:
                 c = futures[fut]
                 progress(c[4] - c[3])
+    return total
+
+
+def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
+                  workers: int, opts: Options, pc: str,
+                  progress: Callable[[int], None] | None, precision: float) -> Tally:
+    # Work goes in chunks of half a checkpoint, in index order; the interval is looked at
+    # only at each multiple of PRECISION_BATCH (and at ``runs``), so where it stops does
+    # not depend on the chunks or the workers. Few chunks run ahead of the fights merged:
+    # those still running when it stops are the only fights played for nothing.
+    size = PRECISION_BATCH // 2
+    chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
+              for lo in range(0, runs, size)]
+    total = Tally()
+
+    def take(t: Tally, c: tuple[Any, ...]) -> bool:
+        total.merge(t)
+        if progress is not None:
+            progress(c[4] - c[3])
+        at_checkpoint = c[4] % PRECISION_BATCH == 0 or c[4] == runs
+        return at_checkpoint and half_width(total, goals) <= precision
+
+    if workers <= 1:
+        for c in chunks:
+            if take(_chunk(c), c):
+                break
+        return total
+    from concurrent.futures import ProcessPoolExecutor
+
+    ahead = workers + 1  # chunks under way at once: the next ones in index order
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_chunk, c) for c in chunks[:ahead]]
+        for i, c in enumerate(chunks):
+            got = futures[i].result()
+            if take(got, c):
+                for f in futures[i + 1:]:
+                    f.cancel()
+                break
+            if i + ahead < len(chunks):
+                futures.append(pool.submit(_chunk, chunks[i + ahead]))
     return total

@@ -22,6 +22,9 @@ Modules, bottom up:
   (``Field.refusal`` gives the reason without raising).
 - ``edge``: leaving the map at its edge (``exits``: the steps off it from a unit's front
   Space, cheapest first; the rules are silent, docs/rules.md "Leaving the map").
+- ``seen``: who sees whom, for Stealth — a unit's Arc:Front in Line of Sight
+  (``watches``, ``rivals_seeing``); Hide out of sight of Rivals, Detect in Arc:Front
+  (``check_hide``, ``check_detect``; 001 l.561–563, l.591).
 - ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints.
 
 Everything is pure: a ``Board`` and ``Placement``s in, records out; no session, no I/O.

@@ -110,11 +110,13 @@ class Field:
     Build it with :func:`field` from the session's data. Immutable: a unit that moves
     makes another Field (so a Geometry, once derived, is remembered in it)."""
 
-    __slots__ = ("board", "places", "_occupied", "_derived")
+    __slots__ = ("board", "places", "cover_reading", "_occupied", "_derived")
 
-    def __init__(self, board: Board, places: Mapping[str, Placement]) -> None:
+    def __init__(self, board: Board, places: Mapping[str, Placement],
+                 cover_reading: str = "sweep") -> None:
         self.board = board
         self.places = dict(places)
+        self.cover_reading = cover_reading  # [rules] cover (rules.board.sight.cover)
         self._occupied = occupancy(self.places.values())
         # (actor, rival, attack, typed) → Geometry, or the RuleViolation's message
         self._derived: dict[tuple[Any, ...], Geometry | str] = {}
@@ -180,12 +182,14 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
         return None
     board = parse_board(raw)
     places = placements_of(data.get("units", {})) if units is None else placements(units)
+    rules = data.get("rules")
+    reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
     # The same map (one Board while remembered) with the same units in the same places,
     # in the same order, is the same Field: its derivations are kept.
-    key = (board, tuple(places.items()))
+    key = (board, reading, tuple(places.items()))
     got = _FIELDS.get(key)
     if got is None:
-        got = Field(board, places)
+        got = Field(board, places, reading)
         if len(_FIELDS) >= FIELDS_KEPT:
             del _FIELDS[next(iter(_FIELDS))]
         _FIELDS[key] = got
@@ -247,10 +251,11 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     def same(s: Space) -> Any:  # one obstacle: the units on a Space (both of an Ogre's)
         return tuple(f._occupied[s]) if s in occupied else s
 
-    found = sight.cover(board, sa, sb, occupied, same)
+    found = sight.cover(board, sa, sb, occupied, same, f.cover_reading)
     edges, obstacles = _edges(board, f, sa, sb, found, same)
     values["cover"] = f"b:{found.percent}" if found.percent else None
-    src["cover"] = _cover_text(found.percent, pb.unit, edges)
+    src["cover"] = _cover_text(found.percent, pb.unit, edges, found, f.cover_reading,
+                               tuple(_what(board, s, f._occupied) for s in found.obstacles))
     actor_cover = 0
     if not found.percent and rng:
         # The Rival has none: the Actor's Cover from the Rival, against its answer (000
@@ -258,12 +263,14 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
         # the rock, then attacks the Scout, 000 l.592–594).
         # It lowers the Rival's Level only: the cover-target reveal is the Target's
         # (001 l.718–720 "IF Suit match THEN Target is the obstacle").
-        back = sight.cover(board, sb, sa, occupied, same)
+        back = sight.cover(board, sb, sa, occupied, same, f.cover_reading)
         if back.percent:
             actor_cover = back.percent
             back_edges, _ = _edges(board, f, sb, sa, back, same)
             values["cover"] = f"a:{back.percent}"
-            src["cover"] = (_cover_text(back.percent, pa.unit, back_edges).replace(
+            src["cover"] = (_cover_text(
+                back.percent, pa.unit, back_edges, back, f.cover_reading,
+                tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
                 " on the map", f" against {pb.unit}'s answer on the map", 1)
                 + f"; {pb.unit} has none from {pa.unit}")
 
@@ -314,25 +321,46 @@ def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound
     out: list[CoverEdge] = []
     obstacles: dict[str, str] = {}
     suited: set[Any] = set()
+    counted = {same(s) for s in found.obstacles}  # those the Cover counts (sight.cover)
+
+    def suit(s: Space) -> None:
+        if same(s) in counted and same(s) not in suited and len(obstacles) < len(EDGE_SUITS):
+            suited.add(same(s))
+            obstacles[EDGE_SUITS[len(obstacles)]] = _what(board, s, f._occupied)
+
     for e in ordered:
         out.append(CoverEdge(space_name(e.to), e.line,
                              tuple(_what(board, s, f._occupied) for s in e.met)))
         for s in e.met:
-            if same(s) not in suited and len(obstacles) < len(EDGE_SUITS):
-                suited.add(same(s))
-                obstacles[EDGE_SUITS[len(obstacles)]] = _what(board, s, f._occupied)
+            suit(s)
+    for s in found.obstacles:  # a sweep's obstacle no edge met: after them
+        suit(s)
     return tuple(out), obstacles
 
 
-def _cover_text(percent: int, rival: str, edges: tuple[CoverEdge, ...]) -> str:
+def _cover_text(percent: int, rival: str, edges: tuple[CoverEdge, ...],
+                found: sight.CoverFound | None = None, reading: str = "sweep",
+                counted: tuple[str, ...] = ()) -> str:
     if not edges:
         return "no Cover: the two share a Space (000 l.330–332)"
     parts = []
     for e in edges:
         to = f"the line to {rival}" if e.line else f"the edge to {e.to}"
         parts.append(f"{to}: {', '.join(e.obstacles)}" if e.obstacles else f"{to} clear")
+    if reading == "sweep":
+        most = found.obstructed if found is not None else 0
+        return (f"Cover {percent}% of {rival} on the map, +25% for each obstacle the sweep "
+                f"across its Space meets (001 l.714, l.716): {', '.join(counted) or 'none'}"
+                f"; at most 000's count, {most} of the 4 edges obstructed (000 l.330–332): "
+                f"{'; '.join(parts)}")
+    cap = ""
+    if found is not None:
+        met = {o for e in edges for o in e.obstacles}
+        if len(met) > len(found.obstacles):
+            cap = (f"; {len(met)} obstacles, but only {found.obstructed} of the 4 edges "
+                   "obstructed: 000's count is the most (000 l.331)")
     return (f"Cover {percent}% of {rival} on the map, +25% for each obstacle met: "
-            f"{'; '.join(parts)} (000 l.330–332; 001 l.716)")
+            f"{'; '.join(parts)}{cap} (000 l.330–332; 001 l.716)")
 
 
 def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, str]:
@@ -344,16 +372,23 @@ def _outnumbered(f: Field, pa: Placement, pb: Placement) -> tuple[str | None, st
         return sorted(n for n in near if n not in (attacker.unit, target.unit)
                       and f.places[n].faction == attacker.faction)
 
-    near_b, near_a = allies_beside(pa, pb), allies_beside(pb, pa)
-    line = " (000 l.457)"
-    if near_b and near_a:
-        return None, (f"both sides stand by the other's Allies ({', '.join(near_b)}; "
-                      f"{', '.join(near_a)}): the +1s cancel{line}")
+    # Only the one attacking (000 l.457, "you are attacking"): the Actor's Allies beside
+    # the Rival; the Rival defends, so its Allies beside the Actor give it nothing.
+    near_b = allies_beside(pa, pb)
+    line = ' (000 l.457 "IF you are attacking a target that is on or adjacent to an Ally")'
     if near_b:
         return "b", f"{pb.unit} is on or next to {pa.unit}'s Ally {', '.join(near_b)}{line}"
-    if near_a:
-        return "a", f"{pa.unit} is on or next to {pb.unit}'s Ally {', '.join(near_a)}{line}"
-    return None, f"no Ally of either side stands on or next to the other{line}"
+    return None, f"no Ally of {pa.unit} stands on or next to {pb.unit}{line}"
+
+
+def arcs_of(attack: str | None) -> tuple[str, ...]:
+    """The Arcs an attack of this kind reaches: Arc:Front (001 l.663 "Use Arc:Front if
+    Arc not specified"), and for Melee Arc:Left and Arc:Right too (001 l.667–669
+    "Arc:Side - Arc:Left or Arc:Right as appropriate / Melee and Shields act on the Left
+    OR Right", which wins over 000 l.318's "Arc:Forward")."""
+    if attack == "melee":
+        return (sight.FRONT, sight.LEFT, sight.RIGHT)
+    return (sight.FRONT,)
 
 
 def _verify(pa: Placement, pb: Placement, rng: int | None, arc_ab: str | None,
@@ -366,10 +401,13 @@ def _verify(pa: Placement, pb: Placement, rng: int | None, arc_ab: str | None,
     if top is not None and rng is not None and rng > top:
         raise RuleViolation(f"out of reach: {pb.unit} is {rng} Spaces from {pa.unit} on the "
                             f"map ({where}); {name} reaches Range 0-{top} ({line})")
-    if arc_ab is not None and arc_ab != sight.FRONT:
+    if arc_ab is not None and arc_ab not in arcs_of(attack):
+        why = ("Melee reaches Arc:Front, Arc:Left and Arc:Right (001 l.667–669 \"Arc:Side"
+               " - Arc:Left or Arc:Right as appropriate / Melee and Shields act on the Left"
+               " OR Right\")" if attack == "melee" else
+               "an attack needs Arc:Front (001 l.663 \"Arc:Front - Default Arc\")")
         raise RuleViolation(f"out of Arc: {pb.unit} is in {pa.unit}'s Arc:{arc_ab.title()} "
-                            f"({where}, facing {COMPASS[pa.facing or 0]}); an attack "
-                            "needs Arc:Front (001 l.663 \"Arc:Front - Default Arc\")")
+                            f"({where}, facing {COMPASS[pa.facing or 0]}); {why}")
     if wall is not None:
         raise RuleViolation(f"out of sight: {src['line_of_sight']}; 001 l.633–635 "
                             "\"Verify Target is in Arc, Range, and Line of Sight\"")

@@ -283,7 +283,13 @@ def parse_board(raw: Any) -> Board:
     not in the legend or a row is not as long as the first.
 
     Remembered by value (a fight reads its one map ~100 times): the same rows and legend
-    give the same :class:`Board`, which is immutable."""
+    give the same :class:`Board`, which is immutable. The very ``raw`` object read last
+    (a fight's one ``[board]`` table, which nothing changes in place) is not even
+    looked at again."""
+    last = _LAST
+    if raw is last[0] and last[1] is not None:
+        board: Board = last[1]
+        return board
     key = _board_key(raw)
     if key is None:
         return _parse_board(raw)
@@ -293,7 +299,11 @@ def parse_board(raw: Any) -> Board:
         if len(_BOARDS) >= BOARDS_KEPT:
             del _BOARDS[next(iter(_BOARDS))]
         _BOARDS[key] = got
+    _LAST[0], _LAST[1] = raw, got
     return got
+
+
+_LAST: list[Any] = [None, None]  # the raw [board] read last and its Board
 
 
 def _parse_board(raw: Any) -> Board:

@@ -15,12 +15,14 @@
   (docs/rules.md "A straight edge through a corner").
 - **Line of Sight** (001 l.709 "IF no obstacle THEN Line of Sight"): no Space between
   that blocks sight (``sight = false``: a wall).
-- **Cover** (000 l.330–332): a straight edge from the Unit's Space to each of the 3
-  Spaces around the Rival's Space closest to it, and one to the Rival's Space itself;
-  each obstacle those edges meet gives Cover +25% once, however many edges it
-  obstructs (001 l.716 "Cover:+25% - for each obstacle encountered"), at most 100%. Obstructing:
-  terrain that gives cover or blocks sight, and the Spaces of other units (001 l.712
-  "Rivals, Allies, and obsurment offer Cover").
+- **Cover**: +25% for each obstacle (001 l.716 "Cover:+25% - for each obstacle
+  encountered") a sweep across the Rival's own Space meets (001 l.714 "Sweep edge across
+  all of Target"; ``[rules] cover = "edges"``: that 000 l.330–332's edges meet, to the 3
+  Spaces around the Rival's closest to the Unit and to the Rival's own), never more than
+  000's count of those edges obstructed (000 l.331 "Each obstructed Space gives
+  Cover:+25%."), at most 100%. Obstructing: terrain that gives cover or blocks sight,
+  and the Spaces of other units (001 l.712 "Rivals, Allies, and obsurment offer
+  Cover").
 
 All integer arithmetic: a Space's dot is at its integer (column, row); its inside is the
 open square of side 1 around it.
@@ -145,24 +147,34 @@ class Edge:
 
 @record
 class CoverFound:
-    """``percent``: +25% for each obstacle met (at most 100%); ``obstacles``: each
-    obstacle once (its first Space met), edge by edge."""
+    """``percent``: +25% for each obstacle that counts (at most 100%); ``obstacles``:
+    those, each once (its first Space met); ``obstructed``: 000's count, the edges of
+    000 l.330–332 that meet an obstacle (the most that ever counts)."""
 
     percent: int
     edges: tuple[Edge, ...]
     obstacles: tuple[Space, ...]
+    obstructed: int = 0
+
+
+READINGS = ("edges", "sweep")  # [rules] cover (docs/rules.md "Line of Sight and Cover")
 
 
 def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
-          same: Callable[[Space], Hashable] | None = None) -> CoverFound:
-    """Cover of the Rival on ``rival`` against the Unit on ``unit``: the straight edges
-    of 000 l.330–332 (to the 3 surrounding Spaces, and the line between them) sweep the
-    Rival (001 l.714 "Sweep edge across all of Target"), and each obstacle they meet
-    gives +25% once (001 l.716 "Cover:+25% - for each obstacle encountered", where 000
-    l.331 would count one obstacle again for every edge it obstructs: 001 wins), at most
-    100%. ``occupied``: the Spaces of the other units, which obstruct (001 l.712);
-    neither side's own Spaces are in it. ``same``: what one obstacle is, for a Space
-    (default the Space itself; a Double-sized unit's two Spaces are one obstacle)."""
+          same: Callable[[Space], Hashable] | None = None,
+          reading: str = "sweep") -> CoverFound:
+    """Cover of the Rival on ``rival`` against the Unit on ``unit``. 000 l.330–332: a
+    straight edge to each of the 3 surrounding Spaces and the line between them, "Each
+    obstructed Space gives Cover:+25%" — 000's count, the edges that meet an obstacle,
+    is the most there ever is. Within it, 001 l.716 "Cover:+25% - for each obstacle
+    encountered" counts each obstacle once (``reading`` "edges", the default: the
+    obstacles those edges meet, at most as many as the edges they obstruct), or
+    (``reading`` "sweep") the obstacles met by sweeping a straight edge across all of
+    the Rival's own Space (001 l.714 "Sweep edge across all of Target"), never more than
+    000's count either. At most 100%. ``occupied``: the Spaces of the other units, which
+    obstruct (001 l.712); neither side's own Spaces are in it. ``same``: what one
+    obstacle is, for a Space (default the Space itself; a Double-sized unit's two Spaces
+    are one obstacle)."""
     if unit == rival:
         return CoverFound(0, (), ())
     legend, rows = board.legend, board.rows
@@ -177,10 +189,51 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     edges = [Edge(s, False, () if s == unit else met(s, True))
              for s in surrounding(board, unit, rival)]
     edges.append(Edge(rival, True, met(rival, False)))
+    obstructed = sum(1 for e in edges if e.met)
     key = same or (lambda s: s)
     seen: dict[Hashable, Space] = {}
-    for e in edges:
-        for s in e.met:
-            seen.setdefault(key(s), s)
-    found = tuple(seen.values())
-    return CoverFound(COVER_STEP * min(len(found), 100 // COVER_STEP), tuple(edges), found)
+    if reading == "sweep":
+        for s in swept(unit, rival):
+            if board.inside(s) and blocks(s):
+                seen.setdefault(key(s), s)
+    else:
+        for e in edges:
+            for s in e.met:
+                seen.setdefault(key(s), s)
+    found = tuple(seen.values())[:min(obstructed, 100 // COVER_STEP)]
+    return CoverFound(COVER_STEP * len(found), tuple(edges), found, obstructed)
+
+
+@lru_cache(maxsize=8192)
+def swept(unit: Space, rival: Space) -> tuple[Space, ...]:
+    """The Spaces (neither ``unit``'s nor ``rival``'s) whose inside a straight edge from
+    ``unit``'s dot to some point of ``rival``'s Space passes through: 001 l.714 "Sweep
+    edge across all of Target". Nearest ``unit`` first. In half-Spaces (integers): the
+    cone from the dot over the Rival's square, against each square by separating axes
+    (touching at a corner or along a side is not passing through)."""
+    px, py = 2 * unit[0], 2 * unit[1]
+    rx, ry = 2 * rival[0], 2 * rival[1]
+    corners = [(rx + dx, ry + dy) for dx in (-1, 1) for dy in (-1, 1)]
+    cone = [(px, py), *corners]
+    axes = [(1, 0), (0, 1)] + [(cy - py, px - cx) for cx, cy in corners]
+    out = []
+    x0, x1 = sorted((unit[0], rival[0]))
+    y0, y1 = sorted((unit[1], rival[1]))
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            if (x, y) in (unit, rival):
+                continue
+            sq = [(2 * x + dx, 2 * y + dy) for dx in (-1, 1) for dy in (-1, 1)]
+            if all(_overlap(cone, sq, ax) for ax in axes):
+                out.append((x, y))
+    out.sort(key=lambda s: (max(abs(s[0] - unit[0]), abs(s[1] - unit[1])),
+                            (s[0] - unit[0]) ** 2 + (s[1] - unit[1]) ** 2, s))
+    return tuple(out)
+
+
+def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]], ax: tuple[int, int]
+             ) -> bool:
+    """Whether the projections of ``a`` and ``b`` on ``ax`` overlap by more than a point."""
+    pa = [x * ax[0] + y * ax[1] for x, y in a]
+    pb = [x * ax[0] + y * ax[1] for x, y in b]
+    return max(pa) > min(pb) and max(pb) > min(pa)

@@ -39,7 +39,7 @@ from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
-from d2d_cli.rules.units.roster import Unit, find, roster, roster_state
+from d2d_cli.rules.units.roster import Unit, alive, find, roster, roster_state
 
 if TYPE_CHECKING:
     import random
@@ -503,7 +503,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                str(opts.locations_file))
     given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
     armor = parse_armor(ask.armor, ch)
-    unit = find(units, ask.target) if ask.target is not None else None
+    unit = alive(find(units, ask.target)) if ask.target is not None else None  # issue 27
     if armor is None and unit is not None:
         armor = unit_armor(unit, ch)
     source = _source(given, data, ch, deck, new_rng)

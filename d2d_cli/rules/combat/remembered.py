@@ -70,10 +70,14 @@ def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
     """The Range between two units placed on the session's map, or None."""
     if not data or not data.get("board"):
         return None
-    from d2d_cli.rules.board.derive import field
+    from d2d_cli.rules.board.placement import placed
+    from d2d_cli.rules.board.sight import distance
 
-    got = field(data)
-    return None if got is None else got.range(a, b)
+    # Field.range's measure (the nearest Spaces), without building the whole Field
+    pa, pb = placed(a), placed(b)
+    if pa is None or pb is None:
+        return None
+    return min(distance(x, y) for x in pa.spaces for y in pb.spaces)
 
 
 def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: Terms,

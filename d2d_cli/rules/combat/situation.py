@@ -392,7 +392,11 @@ def _from_unit(tally: _Tally, side: str, unit: Unit, sk: _Skilled,
 def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None],
            opts: Options = DEFAULTS) -> None:
     """001 l.685–695: Close Combat and Melee reach Range 0–1 (Melee Level -1 at 0),
-    Reach 0–2 (Disadvantage at 0), other attacks are at Disadvantage at Range 0–1."""
+    Reach 0–2 (Disadvantage at 0), other attacks are at Disadvantage at Range 0–1.
+    Only the attacker's (side a's): 001 l.681 "Powers/Items have limited Range" is the
+    reach of what is used to attack; the Rival defends and uses no Range (an Archer
+    struck in Close Combat defends at no Disadvantage; docs/rules.md "Situational
+    modifiers")."""
     if terms.range is None:
         return
     if terms.range < 0:
@@ -400,7 +404,7 @@ def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None],
     if kinds["a"] is None and kinds["b"] is None:
         raise BadInput("--range needs a kind of attack: --attack close|melee|reach|ranged, "
                        "or a unit side with a Close Combat, Melee or Ranged skill")
-    for side in SIDES:
+    for side in ("a",):
         kind = kinds[side]
         if kind is None:
             continue
@@ -421,12 +425,19 @@ def _range(tally: _Tally, terms: Terms, kinds: dict[str, str | None],
                        f"{spec['name']} at Range {terms.range}", spec["source"])
 
 
-def _position(tally: _Tally, terms: Terms, skilled: dict[str, _Skilled | None]
-              ) -> CoverSpec | None:
-    """Cover, High Ground, Flanking, Confined and Outnumbered, as typed."""
+def _position(tally: _Tally, terms: Terms, skilled: dict[str, _Skilled | None],
+              scoring: bool = False) -> CoverSpec | None:
+    """Cover, High Ground, Flanking, Confined and Outnumbered, as typed. In the Hits
+    (``scoring``) the Actor's own Cover counts for nothing: 001 l.711 "Cover makes it
+    harder to hit the Target" — the Target is the Rival, whom the Actor's Cover does not
+    make harder to hit (it counts in the Conflict, 000 l.455 "Cover -
+    Initiative:+1/Cover:25%")."""
     t = table()
     cover = parse_cover(terms.cover) if terms.cover is not None else None
-    if cover is not None and cover.percent:
+    if cover is not None and cover.percent and scoring and cover.side == "a":
+        tally.extra["cover_ignored"] = (f"A's Cover {cover.percent}% does not count in the Hits "
+                                "(001 l.711 \"Cover makes it harder to hit the Target\")")
+    elif cover is not None and cover.percent:
         spec = t["cover"]
         tally.mod("cover", f"Cover {cover.percent}% ({cover.side.upper()} in cover)",
                   other(cover.side), cover.percent // spec["step"] * spec["level_per_step"],
@@ -549,12 +560,16 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         if word not in ATTACKS:
             raise BadInput(f"--attack {terms.attack}: one of {', '.join(ATTACKS)}")
         kinds["a"] = word
+    if kinds["a"] is not None and b.unit is not None:  # an attack: find it first
+        from d2d_cli.rules.units.stealth import refuse_hidden
+
+        refuse_hidden(b.unit, a.unit.name if a.unit is not None else None)
     geometry = None if field is None or kinds["a"] is None else field.derive(
         a.unit, b.unit, kinds["a"], terms._asdict())
     if geometry is not None:
         terms = terms._replace(**geometry.terms)
     _range(tally, terms, kinds, opts)
-    cover = _position(tally, terms, {"a": sk_a, "b": sk_b})
+    cover = _position(tally, terms, {"a": sk_a, "b": sk_b}, scoring)
     fights = kinds["a"] is not None or bool(sk_a and sk_a.skill is not None
                                             and sk_a.skill.category == "Combat")
     _weapon_scale(tally, terms, a.unit, b.unit, fights, rival_stat, rival_stat_source)

@@ -106,6 +106,9 @@ OPTIONS: tuple[Option, ...] = (
            'Win"'),
     Option("days_heal", "rounds", '"rounds" or "glossary"', _one_of("rounds", "glossary"),
            '000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow"'),
+    # issue 27: the Cover a map gives (docs/rules.md "Line of Sight and Cover").
+    Option("cover", "sweep", '"sweep" or "edges"', _one_of("sweep", "edges"),
+           '001 l.714 "Sweep edge across all of Target"'),
     # issue 31: who holds the Players' Conflict cards (rules/units/hands.py).
     Option("hands", "table", '"table" or "d2d"', _one_of("table", "d2d"),
            '000 l.205 "This randomized deck can be used at any time instead of using cards '
@@ -148,6 +151,7 @@ class Options:
     hit_location: str = "001"
     target_action: str = "001"
     days_heal: str = "rounds"
+    cover: str = "sweep"
     hands: str = "table"
     narrator_hand: bool = False
 

@@ -26,19 +26,8 @@ from d2d_cli.rules.units import abilities, effects
 from d2d_cli.rules.units import stealth as hiding
 from d2d_cli.rules.units.roster import Unit, find
 
-BOUND = "bound"
-
-
-def binding(name: str, unit: Mapping[str, Any], tasks: Mapping[str, Any]) -> str | None:
-    """What still binds a unit: its ``bound`` text while no task it works is won (the
-    Knot untied frees the Thief, 000 l.599–606), else None."""
-    bound = unit.get(BOUND)
-    if not bound:
-        return None
-    for t in tasks.values():
-        if name in t.get("workers", ()) and int(t.get("challenge", 1)) <= 0:
-            return None
-    return str(bound)
+BOUND = turns.BOUND
+binding = turns.binding  # what still binds a unit (kept here for its readers)
 
 
 def has_left(unit: Mapping[str, Any]) -> bool:
@@ -91,6 +80,7 @@ def leave(units: dict[str, Unit], number: int, phase: str, name: str,
         raise RuleViolation(f"{unit.name} has Move {unit.move}; {step.label} off the map "
                             f"from {here} costs {step.move}")
     effects.hidden_move(unit, hiding.tokens(unit), step.move)
+    effects.moved(unit, step.move)
     before = unit.move
     unit.move = before - step.move
     unit.extra.pop(SPACE, None)

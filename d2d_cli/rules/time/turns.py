@@ -19,12 +19,13 @@ Refresh.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules.board import moves
+from d2d_cli.rules.board import moves, seen
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -210,14 +211,37 @@ def _turning(unit: Unit, arg: str | None) -> tuple[int, str, str]:
                    f"not {arg!r}")
 
 
+BOUND = "bound"  # a unit held until a task it works is won (docs/rules.md "Leaving the map")
+
+
+def binding(name: str, unit: Mapping[str, Any], tasks: Mapping[str, Any]) -> str | None:
+    """What still binds a unit: its ``bound`` text while no task it works is won (the
+    Knot untied frees the Thief, 000 l.599–606), else None."""
+    bound = unit.get(BOUND)
+    if not bound:
+        return None
+    for t in tasks.values():
+        if name in t.get("workers", ()) and int(t.get("challenge", 1)) <= 0:
+            return None
+    return str(bound)
+
+
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-         arg: str | None = None, board: Board | None = None) -> Spending:
+         arg: str | None = None, board: Board | None = None,
+         tasks: Mapping[str, Any] | None = None) -> Spending:
     """``unit move NAME N`` (N Move: Spaces, terrain, anything the table prices) or
     ``unit move NAME KIND [COUNT]`` (Forward, Drift 1; Slide, Backward, Drift Back 2;
     Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens). A unit
     placed on ``board`` moves there too (``KIND [left|right|HEADING] [COUNT]``), paying
-    the terrain's extra Move (rules.board.moves)."""
+    the terrain's extra Move (rules.board.moves). A ``bound`` unit does not move until
+    a task it works is won (``tasks``: the session's; 000 l.599 "He is fully bound"):
+    its Move goes on Actions (untying the Knot) or a Wait."""
     unit = abilities.alive(find(units, name))
+    held = binding(unit.name, unit.extra, tasks or {})
+    if held is not None:
+        raise RuleViolation(f"{unit.name} is bound ({held}) and cannot move (000 l.599 "
+                            "\"He is fully bound\"): win the task that frees it first (d2d "
+                            f"task win), or free it another way (d2d unit free {unit.name!r})")
     under_way(number, phase)
     have_move, have_turn = _tokens(unit)
     record = spent(unit, number, phase)
@@ -248,6 +272,7 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if turn_cost > have_turn:
         raise RuleViolation(f"{unit.name} has Turn {have_turn}; {label} costs {turn_cost}")
     effects.hidden_move(unit, hiding.tokens(unit), cost)
+    effects.moved(unit, cost)
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
@@ -304,7 +329,7 @@ def _as_read(action: Action, opts: Options) -> tuple[str | None, str, str | None
 
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         arg: str | None = None, range_: int | None = None,
-        opts: Options = DEFAULTS) -> Spending:
+        opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
     """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
     Evade's Move:+2), as ``tables/turns.toml`` prices it."""
@@ -326,6 +351,11 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         cost = action.cost if isinstance(action.cost, int) else 0
     if have_move is not None and cost > have_move:
         raise RuleViolation(f"{unit.name} has Move {have_move}; {action.name} costs {cost}")
+    if have_move is not None and cost > 0 and cost > effects.for_actions(unit, have_move):
+        raise RuleViolation(
+            f"{unit.name} has Move {have_move}, of which "
+            f"{have_move - effects.for_actions(unit, have_move)} is Evade's, to move with "
+            f"({effects.EVADE_MOVE_LINE}); {action.name} costs {cost}")
     # A refusal anywhere below still changes nothing: the session is written only when
     # the command finishes.
     removed: dict[str, int] = {}
@@ -350,10 +380,13 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         if arg is None:
             raise BadInput("Detect whom? d2d unit act NAME detect TARGET --range N")
         hidden_one = find(units, arg)
+        if hidden_one is not unit:
+            seen.check_detect(board, unit, hidden_one)  # Arc:Front, on a map
         if range_ is None and hidden_one is not unit and hiding.tokens(hidden_one):
             range_ = _detect_range(unit, hidden_one, number, phase)
         detect = hiding.detect(unit, hidden_one, range_ or 0, opts.detect)
     if action.key == "hide":
+        seen.check_hide(board, units, unit)  # out of sight of Rivals, on a map
         hiding.hide(unit)
     if action.key in effects.KEPT:  # "this Round": read by conflict, hit, odds, status
         effects.add(unit, action.key)

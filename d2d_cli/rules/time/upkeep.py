@@ -6,8 +6,8 @@ and ends what lasted "this Round".
 l.627 (Action: Interact) "Skill/Power/Item - Choose a Skill, Power, or Item to use": a
 Power is used by the Interact Action, Move:-[Action Cost] (001 l.569). 000 l.878
 "Continuous:+1. Each Event Phase, you must pay the Price of Power to maintain the
-effect": the Event phase is Round: End's "Events" (001 l.1033); a Power's use pays for
-the round it is used in, each later Event phase pays once (``rules.units.powers.charge``
+effect": the Event phase is Round: End's "Events" (001 l.1033); every Event phase
+after a use pays once, the round it was used in included (``rules.units.powers.charge``
 marks it). 000 l.807 "Remain Hidden - Clock: Tokens+1": at the Clock step each Hidden
 unit gains a token, never above 2×Stealth (000 l.803). The Dead pay nothing and gain
 nothing (000 l.1172 "Dead - Permanent Negative Status").
@@ -34,8 +34,9 @@ def use_power(roster: dict[str, Unit], number: int, phase: str, name: str,
     spent = None
     if phase == "started" and unit.move is not None:
         spent = turns.act(roster, number, phase, name, "interact", opts=opts)
-    used = powers.use(roster, name, order, area_rule,
-                      paid_round=number if phase == "started" else None)
+    # The use pays the Price of the use; the round's own Event phase is paid at round
+    # end like every later one (000 l.878 "Each Event Phase, you must pay", issue 27).
+    used = powers.use(roster, name, order, area_rule, paid_round=None)
     if spent is None:
         return used
     return replace(used, move_before=spent.move_before, move=spent.move,

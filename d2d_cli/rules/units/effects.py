@@ -36,6 +36,9 @@ KEPT = (PUSH, GRIT)  # the Special Actions whose effect lasts "this Round"
 INTERACT = "interact"  # Interact Actions taken this Round (a Power's use included)
 EVADE = "evade"  # Evades claimed this Round
 MOVED_HIDDEN = "moved_hidden"  # Move spent on Movement while Hidden this Round
+EVADE_MOVE = "evade_move"  # Evade's Move:+2 not yet moved: for Movement, not Actions
+EVADE_MOVE_LINE = ('001 l.1024–1025 "Evade - IF winner played Evade THEN they may '
+                   'immediately move 2 spaces"')
 
 NAMES = {PUSH: "Push the Limit", GRIT: "Grit your Teeth"}
 SOURCES = {
@@ -97,7 +100,24 @@ def evade(unit: Unit, action_cost: int | None, opts: Options = DEFAULTS) -> int:
             f"Action / IF not Target gains no benefits\"); {unit.name} took {spent} "
             f"Interact Action(s) this Round and claimed {got.get(EVADE, 0)} Evade(s)")
     add(unit, EVADE)
-    return (action_cost or 0) if opts.evade == "000" else 2
+    if opts.evade == "000":
+        return action_cost or 0
+    add(unit, EVADE_MOVE, 2)  # to move with, not to pay an Action (001 l.1024–1025)
+    return 2
+
+
+def for_actions(unit: Unit, move: int) -> int:
+    """The part of ``move`` that may pay for an Action: Evade's Move:+2 not yet moved is
+    for Movement only (001 l.1024–1025 "they may immediately move 2 spaces"; l.545
+    "Therefore, 2 Actions per Round are possible")."""
+    return move - min(move, held(unit).get(EVADE_MOVE, 0))
+
+
+def moved(unit: Unit, cost: int) -> None:
+    """Movement spends Evade's Move first."""
+    credit = held(unit).get(EVADE_MOVE, 0)
+    if credit and cost > 0:
+        add(unit, EVADE_MOVE, -min(credit, cost))
 
 
 def hidden_move(unit: Unit, tokens: int, cost: int) -> None:

@@ -10,8 +10,10 @@ Interrupt is complete. The target must now choose to spend an Action or not."
 Kept on the units (``Unit.extra``) with the round's number, as ``unit_state.spent`` is:
 a record of another round counts for nothing, so what was said ends with the round
 (``round end``, the next ``round start``) without either knowing about it. Within the
-round, what was said holds until it is said again (docs/rules.md "What the round
-remembers").
+round, what was said holds until it is said again — and, for a unit on a map, only while
+it stands on the Space it stood on when it was said (``space``): a unit that moves (or
+is placed elsewhere) leaves what was said of it behind, and a Range or High Ground said
+between two units lapses when either moves (docs/rules.md "What the round remembers").
 
 - ``said``: ``{"round": N, "cover": {"*" | NAME: PCT}, "range": {NAME: SPACES},
   "high_ground": [NAME…]}`` — ``*`` is cover against every Rival; a range is kept on
@@ -44,19 +46,31 @@ def _this_round(unit: Unit, key: str, number: int, phase: str) -> dict[str, Any]
 # --------------------------------------------------------------------------- said
 
 
+def moved(unit: Unit, number: int, phase: str) -> bool:
+    """Whether the unit stands elsewhere than when something was said of it this round
+    (what was said of it has lapsed)."""
+    raw = _this_round(unit, SAID, number, phase)
+    return raw is not None and "space" in raw and raw["space"] != unit.extra.get("space")
+
+
 def said(unit: Unit, number: int, phase: str) -> dict[str, Any]:
     """What was said of the unit this round: ``cover``, ``range``, ``high_ground``
-    (empty outside a round under way, or when said in another round)."""
+    (empty outside a round under way, when said in another round, or when the unit has
+    moved since)."""
     raw = _this_round(unit, SAID, number, phase) or {}
+    if moved(unit, number, phase):
+        raw = {}
     return {"cover": {str(k): int(v) for k, v in (raw.get("cover") or {}).items()},
             "range": {str(k): int(v) for k, v in (raw.get("range") or {}).items()},
             "high_ground": [str(n) for n in raw.get("high_ground") or []]}
 
 
 def keep_said(unit: Unit, number: int, state: dict[str, Any]) -> None:
-    kept = {k: v for k, v in state.items() if v}
+    kept = {k: v for k, v in state.items() if v and k != "space"}
     if kept:
-        unit.extra[SAID] = {"round": number, **kept}
+        where = unit.extra.get("space")
+        unit.extra[SAID] = {"round": number, **kept,
+                            **({"space": where} if where is not None else {})}
     else:
         unit.extra.pop(SAID, None)
 
@@ -70,6 +84,8 @@ def cover_of(unit: Unit, rival: str | None, number: int, phase: str) -> int | No
 
 
 def range_between(a: Unit, b: Unit, number: int, phase: str) -> int | None:
+    if moved(a, number, phase) or moved(b, number, phase):
+        return None  # said where one of them no longer stands
     mine: dict[str, int] = said(a, number, phase)["range"]
     theirs: dict[str, int] = said(b, number, phase)["range"]
     got = mine.get(b.name)
@@ -78,6 +94,8 @@ def range_between(a: Unit, b: Unit, number: int, phase: str) -> int | None:
 
 def higher(a: Unit, b: Unit, number: int, phase: str) -> str | None:
     """"a" when ``a`` was said to be higher than ``b``, "b" the other way, else None."""
+    if moved(a, number, phase) or moved(b, number, phase):
+        return None
     if b.name in said(a, number, phase)["high_ground"]:
         return "a"
     if a.name in said(b, number, phase)["high_ground"]:

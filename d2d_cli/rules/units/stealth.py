@@ -188,3 +188,17 @@ def detect(actor: Unit, target: Unit, range_: int, reading: str = "001") -> Dete
 
 def _level(stat: str | None) -> int:
     return 0 if stat is None else int(float(stat.partition("x")[0]))
+
+
+def refuse_hidden(target: Unit, by: str | None = None) -> None:
+    """An attack or a Conflict against a Hidden unit: refused until it is found (000
+    l.1201 "Hidden - A Unit or Item that cannot automatically be noticed"; Detect, 001
+    l.589–593)."""
+    if tokens(target):
+        import shlex
+
+        who = shlex.quote(by) if by else "ACTOR"
+        raise RuleViolation(f"{target.name} is Hidden ({tokens(target)} Stealth tokens) and "
+                            "cannot be attacked until it is found (000 l.1201 \"Hidden - A "
+                            "Unit or Item that cannot automatically be noticed\"): d2d unit "
+                            f"act {who} detect {shlex.quote(target.name)}")
