@@ -38,6 +38,7 @@ from d2d_cli.operations import Target
 from d2d_cli.operations import characters as _char
 from d2d_cli.operations import clock as _clock
 from d2d_cli.operations import combat as _combat
+from d2d_cli.operations import export as _export
 from d2d_cli.operations import fate as _fate
 from d2d_cli.operations import hands as _hands
 from d2d_cli.operations import history as _history
@@ -389,5 +390,6 @@ class _SessionGroup(_Group):
     show = _Op("session show", _history.show)
     path = _Op("session path", _history.path)
     log = _Op("session log", _history.log)
+    export = _Op("session export", _export.export)
     undo = _Op("session undo", _history.undo)
     redo = _Op("session redo", _history.redo)

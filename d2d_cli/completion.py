@@ -41,7 +41,7 @@ BUILTINS = {
 }
 # Commands that make no sense inside d2d play: play itself, and the tour (which runs a
 # session of its own); neither completes nor is listed by the shell's help.
-NOT_IN_PLAY = ("play", "tour")
+NOT_IN_PLAY = ("play", "tour", "serve")  # serve runs until q: its own terminal
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
             "@%+=:,./-_^♣♦♥♠×")
 

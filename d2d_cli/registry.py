@@ -64,6 +64,8 @@ GROUPS: dict[str, Group] = {
                   True),
     "play": Group("play", "An interactive shell on one session: commands without d2d.",
                   False),
+    "serve": Group("serve", "The players' screens: a live page, each hand on its phone.",
+                   False),
 }
 
 # Global options: given after the command too (``d2d fate coin --seed 1``), they are moved

@@ -34,6 +34,7 @@ NOT_SESSION = {
     "scale iq": "a pure conversion (rules.scale.quantities.iq)",
     "scale compare": "a pure comparison (rules.scale.quantities.comparison)",
     "scale samples": "the rules' sample table (rules.scale.quantities.samples)",
+    "serve": "a long-running server for the players' screens (d2d_cli.serve), not one call",
 }
 
 
@@ -74,7 +75,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 100
+    assert len(LEAVES) == 102
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -242,6 +243,9 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "session show": (SCENE, "session show", lambda s: s.session.show()),
     "session path": (SCENE, "session path", lambda s: s.session.path()),
     "session log": (SCENE, "session log 5", lambda s: s.session.log(5)),
+    "session export": (ROUND, "session export {dir}/story.md --format foundry-cards",
+                       lambda s: s.session.export(s.path.parent / "story.md",
+                                                  format="foundry-cards")),
     "session undo": ((*SCENE, "fate draw 2"), "session undo", lambda s: s.session.undo()),
     "session redo": ((*SCENE, "fate draw 2", "session undo"), "session redo",
                      lambda s: s.session.redo()),

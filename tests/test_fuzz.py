@@ -24,8 +24,10 @@ from d2d_cli.cli import app
 from d2d_cli.session import journal
 
 EXAMPLES = int(os.environ.get("D2D_FUZZ_EXAMPLES", "600"))
-SKIP = {"tour", "sim"}  # tour: twenty commands on its own session; sim: up to 1,000,000
-# fights — each covered by its own tests (test_sim.py holds its refusals)
+SKIP = {"tour", "sim", "serve"}  # tour: twenty commands on its own session; sim: up to
+# 1,000,000 fights; serve: a server that runs until told to stop (and a fuzzed --lan would
+# listen on every address) — each covered by its own tests (test_sim.py holds sim's
+# refusals; test_serve_http.py serve's)
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -216,3 +217,37 @@ def _show_step(verb: str, key: str) -> Any:
         con.print(f"{verb} [bold]{render.escape(e['command'] or '?')}[/] "
                   f"({render.escape(e['summary'])})")
     return show
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    output_: Annotated[Path | None, typer.Argument(
+        metavar="[FILE]", show_default=False, help="The file to write.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The file to write, by name (the same as FILE).")] = None,
+    format: Annotated[str, typer.Option(
+        "--format", "-f", click_type=_complete.Names("format", _complete.words(
+            "markdown", "foundry-journal", "foundry-cards")),
+        help="markdown (the story, YAML frontmatter), foundry-journal (a Foundry VTT "
+        "JournalEntry of it) or foundry-cards (the Fate deck as Foundry Cards: FILE the "
+        "deck, FILE-discard.json the discard pile).")] = "markdown",
+    force: Annotated[bool, typer.Option("--force", help="Replace a file that exists.")]
+    = False,
+    json: _app.JsonOpt = False,
+) -> None:
+    """The session for others: its story, or its Fate deck.
+
+    The story from the journal (rounds, conflicts and their cards, Hits, Crits, oracle
+    questions and answers, clock events) as Markdown or a Foundry journal, or the Fate
+    deck as Foundry Cards (docs/exports.md). A file that exists is kept unless --force;
+    a symlink is replaced, never written through.
+
+    Example: d2d session export --format markdown -o friday.md
+    """
+    from d2d_cli.operations import export as ops
+
+    path = positional_or_option(output_, output, "output", what="the file to write")
+    render.emit(ops.export(_state.target(ctx), path, format=format, force=force),
+                lambda con, r: con.print(f"Wrote {r.format} to {', '.join(r.files)}"),
+                as_json=json)

@@ -133,6 +133,9 @@ hand choose Archer 7S^
 hand draw Player1
 hand gain Player1
 board
+session export --format markdown -o {tmp}/story.md
+session export --format foundry-cards -o {tmp}/fate.json
+serve --port 0 <<< q
 session undo
 session redo
 session path
@@ -157,6 +160,8 @@ def _normalise(text: str, folder: Path) -> str:
     # The tour's throwaway folder (tempfile.mkdtemp): a new name every run.
     text = re.sub(re.escape(tempfile.gettempdir()) + r"/d2d-tour-\w+", "<tour>", text)
     text = re.sub(r'"(at|created)": "[^"]+"', r'"\1": "<time>"', text)
+    # d2d serve's URLs: a free port and fresh tokens every run.
+    text = re.sub(r"http://127\.0\.0\.1:\d+/[^\"\s]*", "<url>", text)
     # The time of a journal entry as a person reads it (the tour's session log).
     return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", "<time>", text)
 

@@ -1,0 +1,469 @@
+"""``d2d serve``: the standard library's ``ThreadingHTTPServer`` and Server-Sent Events
+(docs/serve.md has the security model).
+
+One thread watches the session file (its size, mtime and inode, every ``POLL``
+seconds); on a change it projects the session again (:mod:`.project`) and wakes every
+open stream, which sends its page's whole state. A page that (re)connects gets
+the whole state at once, so a phone waking up misses nothing.
+
+Fixed routes only, each behind the run's token (``t``), a player's routes also behind
+that player's token (``p``), both compared in constant time; the Host header must name
+this server (DNS rebinding); nothing is read from disk but the session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import secrets
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, TextIO
+from urllib.parse import parse_qs, urlsplit
+
+from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.operations import Target
+from d2d_cli.serve import page, project
+
+POLL = 0.2  # seconds between two looks at the session file
+KEEPALIVE = 15.0  # seconds between two comments on an idle stream
+MAX_CLIENTS = 64  # open event streams at once; more are refused (503)
+MAX_CONNECTIONS = 128  # connections at once (streams included); more are closed at once
+MAX_BODY = 2048  # bytes of a choice sent by a player's page
+ROUTES_GET = {"/", "/state.json", "/events", "/player", "/player/state.json",
+              "/player/events"}
+ROUTES_POST = {"/player/choose"}
+
+
+def _json(doc: Any) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class Table:
+    """The projected session shared by every request: the public state and each
+    player's, rebuilt when the session changes, with a version that streams wait on."""
+
+    def __init__(self, target: Target, *, log: TextIO | None = None) -> None:
+        self.target = target
+        self.token = secrets.token_urlsafe(24)
+        self.players: dict[str, str] = {}  # name → that player's token
+        self.public = project.BLANK
+        self.mine: dict[str, dict[str, Any]] = {}
+        self.version = 0
+        self.blank = False
+        self.stopping = False
+        self.changed = threading.Condition()
+        self.write_lock = threading.Lock()
+        self.clients = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.log = log or sys.stderr
+        self.error: str | None = None
+        self.new_players: list[str] = []
+        self._seen: tuple[int, int, int] | None = None
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        """The session file's mtime, size and inode. Only the session file: d2d appends
+        to the journal *before* it renames the new session into place, so when the
+        session changes its journal entry is already there — watching the journal too
+        would show a state whose log is ahead of its data."""
+        try:
+            st = os.stat(self.target.path())
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def refresh(self) -> bool:
+        """Project the session again; True when a page's state changed."""
+        from d2d_cli.operations import export
+
+        try:
+            snap = export.snapshot(self.target, project.LOG_SHOWN * 4)
+            public = project.public(snap.data, snap.log, snap.name)
+            names = project.player_names(snap.data)
+            mine = {n: project.player(snap.data, n) for n in names}
+        except D2DError as e:
+            if self.error != e.message:
+                self.error = e.message
+                self.log.write(f"d2d serve: cannot read the session: {e.message}\n")
+            return False
+        self.error = None
+        for n in names:
+            if n not in self.players:
+                self.players[n] = secrets.token_urlsafe(18)
+                self.new_players.append(n)
+        with self.changed:
+            if public == self.public and mine == self.mine:
+                return False
+            self.public, self.mine = public, mine
+            self.version += 1
+            self.changed.notify_all()
+        return True
+
+    def watch(self) -> None:
+        """Poll the session file until stopped (the watcher thread)."""
+        while not self.stopping:
+            stamp = self._stamp()
+            if stamp != self._seen:
+                self._seen = stamp
+                self.refresh()
+            time.sleep(POLL)
+
+    def set_blank(self, on: bool) -> None:
+        with self.changed:
+            self.blank = on
+            self.version += 1
+            self.changed.notify_all()
+
+    def stop(self) -> None:
+        with self.changed:
+            self.stopping = True
+            self.changed.notify_all()
+
+    # -- what a page gets ---------------------------------------------------------------
+
+    def state(self, player: str | None) -> dict[str, Any]:
+        if self.blank:
+            return project.BLANK
+        if player is None:
+            return self.public
+        return self.mine.get(player) or project.player({}, player)
+
+    def player_of(self, token: str) -> str | None:
+        """The player whose token this is (every token compared, in constant time)."""
+        found = None
+        for name, tok in self.players.items():
+            if hmac.compare_digest(tok.encode(), token.encode()):
+                found = name
+        return found
+
+    def choose(self, player: str, unit: str, card: str) -> dict[str, Any]:
+        """A player's face-down choice, through the command's own operation (journalled,
+        under the session's lock, undoable). Only that player's units may choose."""
+        from d2d_cli import session
+        from d2d_cli.operations import hands
+        from d2d_cli.rules.units import sides
+
+        if unit not in sides.units_of(self.target.read(), player):
+            raise BadInput(f"{unit!r} is not one of {player}'s units")
+        t = Target(self.target.spec, None, "hand choose")  # choose labels it, never the card
+        with self.write_lock, session.deferred() as scope:
+            hands.choose(t, unit, card)
+            scope.commit()
+        self._seen = None  # look at the file again at once
+        return {"ok": True, "unit": unit, "card": card}
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    table: Table
+    hosts: frozenset[str]
+    slots: threading.BoundedSemaphore
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # One thread a connection, but never more than MAX_CONNECTIONS of them: a client
+        # that opens connections without end gets the rest closed, not more threads.
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Server
+    server_version = "d2d"
+    sys_version = ""
+    timeout = 30  # seconds a request may take to arrive
+
+    # -- plumbing -----------------------------------------------------------------------
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
+        pass  # no request log: the URLs hold tokens
+
+    def _send(self, status: int, body: bytes, ctype: str, extra: dict[str, str] | None = None
+              ) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self._safety()
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _safety(self) -> None:
+        self.send_header("Content-Security-Policy", page.CSP)
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+
+    def _fail(self, status: HTTPStatus, text: str, extra: dict[str, str] | None = None
+              ) -> None:
+        self._send(status, _json({"ok": False, "error": text}),
+                   "application/json; charset=utf-8", extra)
+
+    def _gate(self, allowed: set[str]) -> tuple[str, str | None] | None:
+        """Host, route, method and token checks; the path and the player, or None when
+        an error was sent."""
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host not in self.server.hosts:
+            self._fail(HTTPStatus.MISDIRECTED_REQUEST, "unknown Host")
+            return None
+        parts = urlsplit(self.path)
+        route = parts.path
+        if route not in ROUTES_GET | ROUTES_POST:
+            self._fail(HTTPStatus.NOT_FOUND, "no such page")
+            return None
+        if route not in allowed:
+            allow = "GET, HEAD" if route in ROUTES_GET else "POST"
+            self._fail(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed", {"Allow": allow})
+            return None
+        query = parse_qs(parts.query)
+        token = (query.get("t") or [""])[0]
+        if not hmac.compare_digest(token.encode(), self.server.table.token.encode()):
+            self._fail(HTTPStatus.FORBIDDEN, "a token is needed: use the link d2d serve "
+                       "printed")
+            return None
+        player = None
+        if route.startswith("/player"):
+            player = self.server.table.player_of((query.get("p") or [""])[0])
+            if player is None:
+                self._fail(HTTPStatus.FORBIDDEN, "not a player's link")
+                return None
+        return route, player
+
+    def __getattr__(self, name: str) -> Any:
+        # Any other method (PUT, DELETE, OPTIONS, TRACE…) on any route: 405, after the
+        # Host check. BaseHTTPRequestHandler looks up do_<METHOD>.
+        if name.startswith("do_"):
+            return self._other
+        raise AttributeError(name)
+
+    def _other(self) -> None:
+        self._gate(set())
+
+    # -- routes -------------------------------------------------------------------------
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        gate = self._gate(ROUTES_GET)
+        if gate is None:
+            return
+        route, player = gate
+        if route in ("/", "/player"):
+            html = page.PUBLIC_HTML if route == "/" else page.PLAYER_HTML
+            self._send(HTTPStatus.OK, html, "text/html; charset=utf-8")
+        elif route.endswith("/state.json"):
+            self._send(HTTPStatus.OK, _json(self.server.table.state(player)),
+                       "application/json; charset=utf-8")
+        elif self.command == "GET":
+            self._stream(player)
+        else:
+            self._send(HTTPStatus.OK, b"", "text/event-stream")
+
+    def do_POST(self) -> None:
+        gate = self._gate(ROUTES_POST)
+        if gate is None:
+            return
+        _, player = gate
+        assert player is not None
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.lower() != f"http://{self.headers.get('Host', '')}":
+            self._fail(HTTPStatus.FORBIDDEN, "a choice is sent from the player's own page")
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or "0")
+        except ValueError:
+            length = -1
+        if ctype != "application/json" or not 0 < length <= MAX_BODY:
+            self._fail(HTTPStatus.BAD_REQUEST, "send {unit, card} as JSON")
+            return
+        try:
+            body = json.loads(self.rfile.read(length))
+            unit, card = body["unit"], body["card"]
+            if not isinstance(unit, str) or not isinstance(card, str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            self._fail(HTTPStatus.BAD_REQUEST, "send {unit, card} as JSON")
+            return
+        table = self.server.table
+        if table.blank:
+            self._fail(HTTPStatus.CONFLICT, "the Narrator has blanked the screens")
+            return
+        try:
+            answer = table.choose(player, unit, card)
+        except D2DError as e:
+            self._fail(HTTPStatus.BAD_REQUEST, e.message)
+            return
+        self._send(HTTPStatus.OK, _json(answer), "application/json; charset=utf-8")
+
+    def _stream(self, player: str | None) -> None:
+        table = self.server.table
+        if not table.clients.acquire(blocking=False):
+            self._fail(HTTPStatus.SERVICE_UNAVAILABLE, "too many open pages")
+            return
+        try:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self._safety()
+            self.end_headers()
+            self.wfile.write(b"retry: 1000\n\n")
+            sent: bytes | None = None
+            seen = [-1]
+            while not table.stopping:
+                with table.changed:
+                    table.changed.wait_for(
+                        lambda: table.version != seen[0] or table.stopping, timeout=KEEPALIVE)
+                    seen[0] = table.version
+                    body = _json(table.state(player))
+                if table.stopping:
+                    break
+                if body != sent:
+                    self.wfile.write(b"data: " + body + b"\n\n")
+                    sent = body
+                else:
+                    self.wfile.write(b": keepalive\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, TimeoutError, OSError):
+            pass
+        finally:
+            table.clients.release()
+
+
+# --------------------------------------------------------------------------- starting
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (no packet is sent: a UDP
+    socket's connect only picks the route)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            s.connect(("10.255.255.255", 1))
+            found.append(s.getsockname()[0])
+        finally:
+            s.close()
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+
+
+def start(target: Target, host: str, port: int, lan: list[str],
+          log: TextIO | None = None) -> Server:
+    """Bind the server and project the session once (a session that cannot be read is
+    refused before anything is served)."""
+    table = Table(target, log=log)
+    target.existing()
+    table.refresh()
+    if table.error is not None:
+        raise BadInput(f"cannot serve this session: {table.error}")
+    table._seen = table._stamp()
+    table.new_players.clear()  # the first ones are announced with the URL
+    try:
+        server = Server((host, port), Handler)
+    except OSError as e:
+        raise BadInput(f"cannot listen on {host}:{port}: {e.strerror or e} (try --port 0)"
+                       ) from None
+    server.table = table
+    server.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+    real_port = server.server_address[1]
+    names = {"127.0.0.1", "localhost", host.lower(), *lan}
+    if host in ("0.0.0.0", ""):
+        names |= set(lan_addresses())
+    server.hosts = frozenset(f"[{n}]:{real_port}" if ":" in n else f"{n}:{real_port}"
+                             for n in names)
+    return server
+
+
+def urls(server: Server, addresses: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The public page's URL on each address, and each player's own."""
+    port = server.server_address[1]
+    t = server.table.token
+    public = [f"http://{a}:{port}/?t={t}" for a in addresses]
+    mine = {n: f"http://{addresses[0]}:{port}/player?t={t}&p={tok}"
+            for n, tok in server.table.players.items()}
+    return public, mine
+
+
+def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
+        announce: Callable[[], None]) -> int:
+    """Serve until Ctrl-C, SIGTERM or ``q`` on stdin (the end of stdin does not stop
+    it): the watcher and the listener in threads, stdin's ``b`` toggling the blank
+    screen."""
+    import signal
+
+    table = server.table
+    done = threading.Event()
+    threads = [threading.Thread(target=table.watch, name="d2d-watch", daemon=True),
+               threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
+                                name="d2d-http", daemon=True)]
+    for th in threads:
+        th.start()
+    announce()
+
+    def keys() -> None:
+        # A stdin at its end (a script's `d2d serve … &`, </dev/null) or unreadable only
+        # ends the keys: the server goes on until q, Ctrl-C or SIGTERM.
+        assert stdin is not None
+        try:
+            for line in stdin:
+                word = line.strip().lower()
+                if word in ("b", "blank"):
+                    table.set_blank(not table.blank)
+                    err.write("d2d serve: the players' screens are "
+                              f"{'blank' if table.blank else 'shown again'}\n")
+                    err.flush()
+                elif word in ("q", "quit"):
+                    done.set()
+                    return
+        except (OSError, ValueError):
+            return
+
+    if stdin is not None and not stdin.closed:
+        threading.Thread(target=keys, name="d2d-keys", daemon=True).start()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
+    try:
+        while not done.wait(0.25):
+            while table.new_players:
+                name = table.new_players.pop(0)
+                err.write(f"d2d serve: {name}'s page: {urls(server, addresses)[1][name]}\n")
+                err.flush()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.stop()
+        server.shutdown()
+        server.server_close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        err.write("d2d serve: stopped\n")
+        err.flush()
+    return 0

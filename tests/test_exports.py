@@ -1,0 +1,217 @@
+"""``d2d session export`` and the JSON Schemas of what d2d writes for others
+(d2d_cli/schemas/*.json, docs/exports.md): each golden file under tests/golden/exports
+is what the exports write for one seeded session (timestamps normalised), and each is
+valid against its schema; the Foundry shapes follow Foundry VTT's published data model
+(CardsData / CardData / JournalEntryPageData)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from d2d_cli import session
+from d2d_cli.serve import project
+
+jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency: "
+                                 "pip install -e .[test]")
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "d2d_cli" / "schemas"
+GOLDEN = Path(__file__).resolve().parent / "golden" / "exports"
+STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
+HHMM = re.compile(r"(^|\\n)- \d\d:\d\d ", re.MULTILINE)  # in a file, or in a JSON string
+
+
+def schema(name: str) -> dict[str, Any]:
+    doc = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(doc)
+    return dict(doc)
+
+
+def valid(doc: Any, name: str) -> None:
+    jsonschema.Draft202012Validator(schema(name)).validate(doc)
+
+
+def story_session(d2d: Any, tmp_path: Path) -> Path:
+    path = tmp_path / "story.toml"
+    for args in (("fate", "shuffle", "--reset"), ("scene", "load", "combat1"),
+                 ("round", "start"), ("oracle", "Is the gate open?", "--likely"),
+                 ("conflict", "Archer:7S^", "fate"),
+                 ("crit", "--power", "8x1", "--types", "pierce", "--hits", "2", "--target",
+                  "Goblin Scout"),
+                 ("fate", "draw", "2"), ("clock", "tick"), ("round", "end"),
+                 ("round", "start")):
+        d2d.ok("--session", path, "--seed", "7", *args)
+    return path
+
+
+def normal(text: str, tmp_path: Path) -> str:
+    """Times and the test's folder replaced, so the golden file is the same every run."""
+    text = text.replace(str(tmp_path), "TMP")
+    return HHMM.sub(r"\1- HH:MM ", STAMP.sub("2000-01-01T00:00:00+00:00", text))
+
+
+def frontmatter(text: str) -> dict[str, Any]:
+    head, sep, _ = text.removeprefix("---\n").partition("\n---\n")
+    assert sep, "no frontmatter"
+    # each value is JSON, which YAML reads as the same value
+    return {k: json.loads(v) for k, v in (line.split(": ", 1) for line in head.splitlines())}
+
+
+def golden(name: str, text: str) -> None:
+    """The export equals the golden file (D2D_REGEN=1 rewrites it; read the diff)."""
+    path = GOLDEN / name
+    if os.environ.get("D2D_REGEN"):
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    assert text == path.read_text("utf-8")
+
+
+def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    out = tmp_path / "story.md"
+    res = d2d.json("--session", path, "session", "export", "--format", "markdown", "-o", out)
+    assert res == {"format": "markdown", "files": [str(out)], "entries": 10}
+    text = out.read_text("utf-8")
+    front = frontmatter(text)
+    valid(front, "frontmatter")
+    assert (front["title"], front["rounds"], front["entries"]) == ("Combat #1", 2, 10)
+    body = text.split("\n---\n", 1)[1]
+    assert "## Before the first round" in body and "## Round 1" in body
+    assert "## Round 2" in body
+    assert "**Oracle**: Is the gate open? (likely) — " in body
+    assert "`conflict 'Archer:7S^' fate`" in body
+    assert "**Crit**" in body and "--target 'Goblin Scout'" in body
+    assert "**Clock**" in body
+    golden("story.md", normal(text, tmp_path))
+
+
+def test_foundry_journal(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    out = tmp_path / "journal.json"
+    d2d.ok("--session", path, "session", "export", "-f", "foundry-journal", "-o", out)
+    doc = json.loads(out.read_text("utf-8"))
+    valid(doc, "foundry-journal")
+    page = doc["pages"][0]
+    assert (page["type"], page["text"]["format"]) == ("text", 2)  # 2: MARKDOWN
+    assert page["text"]["markdown"].startswith("# Combat #1\n")
+    assert "<h2>Round 1</h2>" in page["text"]["content"]
+    golden("foundry-journal.json", normal(out.read_text("utf-8"), tmp_path))
+
+
+def test_foundry_cards(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    out = tmp_path / "fate.json"
+    res = d2d.json("--session", path, "session", "export", "-f", "foundry-cards", "-o", out)
+    assert res["files"] == [str(out), str(tmp_path / "fate-discard.json")]
+    deck = json.loads(out.read_text("utf-8"))
+    pile = json.loads((tmp_path / "fate-discard.json").read_text("utf-8"))
+    valid(deck, "foundry-cards")
+    valid(pile, "foundry-cards")
+    assert (deck["type"], pile["type"]) == ("deck", "pile")
+    assert len(deck["cards"]) == 54
+    assert sorted(c["name"] for c in deck["cards"] if c["suit"] == "wild") == ["BW", "RW"]
+    fate = session.read(path)["fate"]
+    drawn = sorted(c["name"] for c in deck["cards"] if c["drawn"])
+    assert drawn == sorted(code[:-1] for code in fate["discard"])
+    assert all(c["face"] is None for c in deck["cards"])  # a deck's cards lie face down
+    assert [c["flags"]["d2d"]["code"] for c in pile["cards"]] == fate["discard"]
+    assert {c["origin"] for c in pile["cards"]} == {deck["_id"]}
+    golden("foundry-cards.json", out.read_text("utf-8"))
+    golden("foundry-cards-discard.json", (tmp_path / "fate-discard.json").read_text("utf-8"))
+
+
+def test_an_export_never_overwrites_without_force(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    out = tmp_path / "story.md"
+    out.write_text("mine\n")
+    res = d2d("--session", path, "session", "export", "-o", out)
+    assert res.exit_code == 2 and "exists: add --force" in res.stderr
+    assert out.read_text() == "mine\n"
+    d2d.ok("--session", path, "session", "export", "-o", out, "--force")
+    assert out.read_text("utf-8").startswith("---\ntitle: ")
+    # foundry-cards writes two files: neither is written when the second exists
+    (tmp_path / "fate-discard.json").write_text("keep\n")
+    res = d2d("--session", path, "session", "export", "-f", "foundry-cards", "-o",
+              tmp_path / "fate.json")
+    assert res.exit_code == 2 and not (tmp_path / "fate.json").exists()
+    assert (tmp_path / "fate-discard.json").read_text() == "keep\n"
+    assert not list(tmp_path.glob(".*.tmp"))  # no temp file left behind
+
+
+def test_an_export_never_writes_through_a_symlink(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    other = tmp_path / "notes.txt"
+    other.write_text("the Narrator's notes\n")
+    link = tmp_path / "story.md"
+    link.symlink_to(other)
+    res = d2d("--session", path, "session", "export", "-o", link)
+    assert res.exit_code == 2  # it exists (as a link)
+    d2d.ok("--session", path, "session", "export", "-o", link, "--force")
+    assert other.read_text() == "the Narrator's notes\n"
+    assert not link.is_symlink() and link.read_text("utf-8").startswith("---\n")
+
+
+def test_a_bad_format_or_folder_changes_nothing(d2d: Any, tmp_path: Path) -> None:
+    path = story_session(d2d, tmp_path)
+    before = path.read_bytes()
+    res = d2d("--session", path, "session", "export", "-f", "pdf", "-o", tmp_path / "x")
+    assert res.exit_code == 2 and "unknown export format 'pdf'" in res.stderr
+    res = d2d("--session", path, "session", "export", "-o", tmp_path / "no" / "x.md")
+    assert res.exit_code == 2 and "no folder" in res.stderr
+    assert path.read_bytes() == before and not (tmp_path / "x").exists()
+
+
+def test_the_served_states_match_their_schemas(d2d: Any, tmp_path: Path) -> None:
+    from tests import serve_helpers
+
+    path = serve_helpers.table(tmp_path)  # hands held by d2d, one card chosen face down
+    d2d.ok("--session", path, "oracle", "Is the gate open?")
+    data = session.read(path)
+    state = project.public(data, session.log(path, 30), "table")
+    valid(state, "state")
+    valid(project.BLANK, "state")
+    for name in ("Player1", "Player2"):
+        valid(project.player(data, name), "player-state")
+    golden("state.json", normal(json.dumps(state, indent=2, ensure_ascii=False) + "\n",
+                                tmp_path))
+    golden("player-state.json",
+           json.dumps(project.player(data, "Player1"), indent=2, ensure_ascii=False) + "\n")
+    # a key that could carry a hand is refused by the public schema
+    leaky = {**state, "players": [{**state["players"][0], "cards": ["7S"]}]}
+    with pytest.raises(jsonschema.ValidationError):
+        valid(leaky, "state")
+
+
+def test_char_export_json_matches_its_schema(d2d: Any, tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    d2d.ok("--session", path, "char", "new", "Rook", "--body", "7", "--speed", "5",
+           "--archetype", "thief", "--motivation", "gold")
+    out = tmp_path / "rook.json"
+    d2d.ok("--session", path, "char", "export", "Rook", "--format", "json", "-o", out)
+    valid(json.loads(out.read_text("utf-8")), "character")
+
+
+@pytest.mark.parametrize("scene", [ROOT / "examples" / "combat1.toml",
+                                   ROOT / "d2d_cli" / "tables" / "scenes" / "combat1.toml"])
+def test_scene_files_match_their_schema(scene: Path) -> None:
+    valid(tomllib.loads(scene.read_text("utf-8")), "scene")
+
+
+def test_every_golden_file_is_valid_against_its_schema() -> None:
+    pairs = {"foundry-journal.json": "foundry-journal", "foundry-cards.json": "foundry-cards",
+             "foundry-cards-discard.json": "foundry-cards", "state.json": "state",
+             "player-state.json": "player-state"}
+    for name, kind in pairs.items():
+        valid(json.loads((GOLDEN / name).read_text("utf-8")), kind)
+    valid(frontmatter((GOLDEN / "story.md").read_text("utf-8")), "frontmatter")
+    assert sorted(p.name for p in SCHEMAS.glob("*.json")) == [
+        "character.schema.json", "foundry-cards.schema.json", "foundry-journal.schema.json",
+        "frontmatter.schema.json", "player-state.schema.json", "scene.schema.json",
+        "state.schema.json"]

@@ -1,0 +1,159 @@
+"""``d2d serve`` in a real browser: Playwright for Python driving Debian's Chromium
+(``/usr/bin/chromium``; ``.ci/run`` installs it — Playwright's own browser download is
+never used). At a phone's size (390×844) and a TV's (1920×1080): the page shows the
+round, a command in another process changes it within a second, and no hand's card is
+in the public page. Screenshots go to tests/artifacts/ (git-ignored), to be looked at."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import serve_helpers as h
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it: "
+           "apt-get install chromium); the browser tests drive that one, never a download")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync = pytest.importorskip("playwright.sync_api",
+                               reason="playwright is a test dependency: pip install -e .[test]")
+    with sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM),
+                              args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[h.Served]:
+    yield from h.serve(h.table(tmp_path))
+
+
+def _expect() -> Any:
+    # Playwright's own assertions: they read the page without eval, which the page's
+    # Content-Security-Policy forbids (a string given to wait_for_function would fail).
+    from playwright.sync_api import expect
+
+    return expect
+
+
+def _page(browser: Any, size: str) -> Any:
+    w, hgt = SIZES[size]
+    page = browser.new_page(viewport={"width": w, "height": hgt})
+    page.set_default_timeout(10_000)
+    return page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_public_page_is_live(browser: Any, served: h.Served, tmp_path: Path,
+                                 size: str) -> None:
+    page = _page(browser, size)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(served.url)
+        expect = _expect()
+        expect(page.locator("#live")).to_have_class("live")
+        assert page.text_content("#round") == "Round 1"
+        assert page.text_content("#title") == "Combat #1"
+        assert "Archer" in page.inner_text("#units")
+        assert page.is_visible("#map") and not page.is_visible("#blank")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"serve-{size}.png"))
+        shot = ARTIFACTS / f"serve-{size}-full.png"
+        page.screenshot(path=str(shot), full_page=True)
+        # Nothing wider than the screen: the PNG's width (bytes 16–20) is the viewport's
+        assert int.from_bytes(shot.read_bytes()[16:20], "big") == SIZES[size][0]
+        done = h.d2d("--session", str(tmp_path / "table.toml"), "round", "end")
+        assert done.returncode == 0, done.stderr
+        written = time.monotonic()
+        expect(page.locator("#round")).to_have_text("Round 1 (ended)", timeout=1_000)
+        assert time.monotonic() - written < 1.0
+        html = page.content()
+        for card in h.HIDDEN:
+            assert card not in html, card
+        # round end's Draw gave each Player a card (issue 31): counts only, never which
+        assert page.inner_text("#players").splitlines() == [
+            "Player1: 3 cards in hand · card chosen", "Player2: 3 cards in hand"]
+        assert errors == []  # no script blocked by the Content-Security-Policy
+    finally:
+        page.close()
+
+
+def test_a_player_chooses_a_card_on_their_phone_and_conflict_uses_it(
+        browser: Any, served: h.Served, tmp_path: Path) -> None:
+    import json
+
+    page = _page(browser, "phone")
+    expect = _expect()
+    try:
+        page.goto(served.players["Player1"])
+        expect(page.locator("#hand button")).to_have_count(2)
+        assert page.inner_text("#hand").split() == ["7S", "KD"]
+        assert page.text_content("#chosen") == "Face down for Archer: QHv"
+        assert "AD" not in page.content()  # Player2's cards
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "player-phone.png"), full_page=True)
+        page.click("#hand button:text-is('7S')")
+        page.click("#up")
+        page.click("#go")
+        expect(page.locator("#msg")).to_have_text("Chosen face down: 7S^")
+        expect(page.locator("#chosen")).to_have_text("Face down for Archer: 7S^")
+        expect(page.locator("#hand button")).to_have_count(2)  # QH came back, 7S went
+        assert sorted(page.inner_text("#hand").split()) == ["KD", "QH"]
+        page.screenshot(path=str(ARTIFACTS / "player-phone-chosen.png"), full_page=True)
+    finally:
+        page.close()
+    done = h.d2d("--session", str(tmp_path / "table.toml"), "conflict", "Archer",
+                 "Goblin Scout", "--skill", "Ranged", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["side_a"]["card"]["code"] == "7S^"
+
+
+def test_names_from_files_are_shown_as_text_never_as_html(browser: Any, served: h.Served,
+                                                          tmp_path: Path) -> None:
+    """A unit's name comes from a file someone else wrote: it shows as the text it is."""
+    evil = "<img src=x onerror=alert(1)>"
+    done = h.d2d("--session", str(tmp_path / "table.toml"), "unit", "add", evil, "--body",
+                 "2x1", "--mind", "2x1", "--will", "2x1", "--speed", "2x0")
+    assert done.returncode == 0, done.stderr
+    page = _page(browser, "tv")
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(served.url)
+        expect = _expect()
+        expect(page.locator("#units")).to_contain_text(evil)
+        assert page.locator("#units img").count() == 0
+        page.wait_for_timeout(300)  # an onerror would have fired by now
+        assert dialogs == []
+    finally:
+        page.close()
+
+
+def test_blank_screens_in_the_browser(browser: Any, served: h.Served) -> None:
+    page = _page(browser, "tv")
+    try:
+        page.goto(served.url)
+        expect = _expect()
+        expect(page.locator("#round")).to_have_text("Round 1")
+        assert served.proc.stdin is not None
+        served.proc.stdin.write("b\n")
+        served.proc.stdin.flush()
+        expect(page.locator("body")).to_have_class("blank", timeout=2_000)
+        assert page.is_visible("#blank")
+        page.screenshot(path=str(ARTIFACTS / "serve-blank.png"))
+    finally:
+        page.close()

@@ -1,0 +1,285 @@
+"""``d2d serve`` over HTTP, read with the standard library's client: the first state, a
+push after a command in another process, the tokens, the methods, the Host check, the
+headers, the blank switch and the player's own page (docs/serve.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import serve_helpers as h
+
+
+def until(check: Callable[[], bool], seconds: float = 3) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, "the page did not follow within the time"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[h.Served]:
+    yield from h.serve(h.table(tmp_path))
+
+
+def test_first_line_is_the_url_and_the_first_state_is_the_table(served: h.Served) -> None:
+    assert served.url.startswith("http://127.0.0.1:") and "/?t=" in served.url
+    assert sorted(served.players) == ["Player1", "Player2"]
+    s = served.state()
+    assert (s["scene"], s["round"]) == ("Combat #1", {"number": 1, "phase": "started"})
+    stream = h.Stream(served)
+    try:
+        assert stream.next() == s  # the whole state on connect
+    finally:
+        stream.close()
+
+
+def test_a_command_in_another_process_is_pushed_within_a_second(served: h.Served,
+                                                                tmp_path: Path) -> None:
+    stream = h.Stream(served)
+    try:
+        assert stream.next()["fate"]["remaining"] == 54
+        done = h.d2d("--session", str(tmp_path / "table.toml"), "fate", "draw", "2")
+        assert done.returncode == 0, done.stderr
+        written = time.monotonic()
+        s = stream.next(timeout=3)
+        delay = time.monotonic() - written
+        assert s["fate"]["remaining"] == 52
+        assert delay < 1.0, f"pushed after {delay:.3f} s"
+        assert s["log"][-1]["command"] == "fate draw 2"
+    finally:
+        stream.close()
+
+
+def test_no_hand_card_or_choice_on_the_public_page_stream_or_state(served: h.Served) -> None:
+    stream = h.Stream(served)
+    try:
+        stream.next()
+        _, _, state = served.get(served.path("/state.json"))
+        _, _, html = served.get(served.path("/"))
+        for text in (state, b"".join(stream.raw), html):
+            for card in h.HIDDEN:
+                assert card.encode() not in text, card
+        players = {p["name"]: p for p in json.loads(state)["players"]}
+        # the chosen card has left the hand: two in it, one face down (which: unsaid)
+        assert (players["Player1"]["hand"], players["Player1"]["ready"]) == (2, True)
+    finally:
+        stream.close()
+
+
+def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> None:
+    mine = served.state("Player1")
+    assert [c["face"] for c in mine["hand"]] == ["7S", "KD"]
+    assert mine["chosen"] == {"unit": "Archer", "card": "QHv"}
+    other = served.state("Player2")
+    assert [c["face"] for c in other["hand"]] == ["AD", "RW"] and other["chosen"] is None
+    stream = h.Stream(served, "Player2")
+    try:
+        assert stream.next() == other
+    finally:
+        stream.close()
+
+
+def test_a_player_chooses_face_down_from_their_page_and_conflict_uses_it(
+        served: h.Served, tmp_path: Path) -> None:
+    """The one write: the same operation as ``d2d hand choose`` (journalled, undoable);
+    the public stream says only that a card is chosen."""
+    stream = h.Stream(served)
+    try:
+        assert {p["name"]: p["ready"] for p in stream.next()["players"]} == {
+            "Player1": True, "Player2": False}
+        status, _, body = served.get(
+            served.path("/choose", "Player2"), "POST", {"Content-Type": "application/json"},
+            json.dumps({"unit": "Thief", "card": "ADv"}).encode())
+        assert (status, json.loads(body)) == (200, {"ok": True, "unit": "Thief",
+                                                    "card": "ADv"})
+        s = stream.next(timeout=3)
+        assert {p["name"]: p["ready"] for p in s["players"]} == {"Player1": True,
+                                                                 "Player2": True}
+        assert b"ADv" not in b"".join(stream.raw)
+    finally:
+        stream.close()
+    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv"}
+    session = str(tmp_path / "table.toml")
+    log = json.loads(h.d2d("--session", session, "session", "log", "1", "--json").stdout)
+    assert log["result"]["entries"][0]["command"].startswith("hand choose Thief")
+    assert "AD" not in json.dumps(log)  # the journal never names the card
+    # undone and redone like any change, and the page follows
+    assert h.d2d("--session", session, "session", "undo").returncode == 0
+    until(lambda: served.state("Player2")["chosen"] is None)
+    assert h.d2d("--session", session, "session", "redo").returncode == 0
+    until(lambda: served.state("Player2")["chosen"] is not None)
+    # Player1 changes their mind on the page (QHv goes back to the hand): d2d conflict
+    # reveals the card chosen there
+    status, _, _ = served.get(
+        served.path("/choose", "Player1"), "POST", {"Content-Type": "application/json"},
+        json.dumps({"unit": "Archer", "card": "KDv"}).encode())
+    assert status == 200
+    done = h.d2d("--session", session, "conflict", "Archer", "Goblin Scout", "--skill",
+                 "Ranged", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["side_a"]["card"]["code"] == "KDv"
+    until(lambda: served.state("Player1")["chosen"] is None)  # played: revealed
+    assert [c["face"] for c in served.state("Player1")["hand"]] == ["7S", "QH"]
+
+
+def test_a_choice_outside_the_players_hand_or_units_is_refused(served: h.Served,
+                                                               tmp_path: Path) -> None:
+    before = (tmp_path / "table.toml").read_bytes()
+    for unit, card, why in (("Thief", "7S^", b"not in"), ("Archer", "ADv", b"not one of"),
+                            ("Thief", "nonsense", b"not a card")):
+        status, _, body = served.get(
+            served.path("/choose", "Player2"), "POST", {"Content-Type": "application/json"},
+            json.dumps({"unit": unit, "card": card}).encode())
+        assert status == 400 and why in body, body
+    for headers, payload in (({"Content-Type": "text/plain"}, b'{"unit":"Thief"}'),
+                             ({"Content-Type": "application/json"}, b"[1"),
+                             ({"Content-Type": "application/json",
+                               "Origin": "http://evil.example"},
+                              b'{"unit":"Thief","card":"ADv"}')):
+        status, _, _ = served.get(served.path("/choose", "Player2"), "POST", headers, payload)
+        assert status in (400, 403)
+    assert (tmp_path / "table.toml").read_bytes() == before
+
+
+def test_tokens_are_required_on_every_route(served: h.Served) -> None:
+    last = "B" if served.token.endswith("A") else "A"
+    wrong = served.token[:-1] + last  # one character off
+    for route in ("/", "/state.json", "/events"):
+        assert served.get(route)[0] == 403
+        assert served.get(route + "?t=" + wrong)[0] == 403
+    p1 = served.path("/state.json", "Player1")
+    assert served.get(p1.replace(served.token, "wrong"))[0] == 403
+    # the run's token with no player's token, or with a made-up one: refused
+    assert served.get(f"/player/state.json?t={served.token}")[0] == 403
+    assert served.get(f"/player/state.json?t={served.token}&p={served.token}")[0] == 403
+    # another player's token shows that player's page, never this one's
+    p2 = served.state("Player2")
+    assert "7S" not in json.dumps(p2)
+    choose = served.path("/choose", "Player2")
+    status, _, body = served.get(choose, "POST", {"Content-Type": "application/json"},
+                                 json.dumps({"unit": "Archer", "card": "7S^"}).encode())
+    assert status == 400 and b"not one of Player2's units" in body
+    assert served.get("/nowhere?t=" + served.token)[0] == 404
+
+
+def test_other_methods_are_refused(served: h.Served) -> None:
+    for method in ("PUT", "DELETE", "PATCH", "OPTIONS", "POST"):
+        status, headers, _ = served.get(served.path("/"), method)
+        assert status == 405, method
+        assert headers["allow"] == "GET, HEAD"
+    assert served.get(served.path("/choose", "Player1"))[0] == 405
+
+
+def test_the_host_header_must_name_this_server(served: h.Served) -> None:
+    """DNS rebinding: a page from evil.example resolved to 127.0.0.1 is refused."""
+    for host in ("evil.example", f"evil.example:{served.port}", "127.0.0.1:1"):
+        assert served.get(served.path("/state.json"), headers={"Host": host})[0] == 421
+    assert served.get(served.path("/state.json"),
+                      headers={"Host": f"localhost:{served.port}"})[0] == 200
+
+
+def test_every_answer_carries_the_safety_headers(served: h.Served) -> None:
+    status, headers, body = served.get(served.path("/"))
+    assert status == 200 and body.startswith(b"<!doctype html>")
+    assert headers["referrer-policy"] == "no-referrer"
+    assert headers["x-content-type-options"] == "nosniff"
+    csp = headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "'unsafe-inline'" not in csp
+    assert "script-src 'sha256-" in csp
+    assert served.get("/")[1]["referrer-policy"] == "no-referrer"  # a refusal too
+
+
+def test_the_narrator_blanks_the_screens(served: h.Served) -> None:
+    stream = h.Stream(served)
+    try:
+        assert stream.next()["blank"] is False
+        assert served.proc.stdin is not None
+        served.proc.stdin.write("b\n")
+        served.proc.stdin.flush()
+        assert stream.next() == {"v": 1, "blank": True}
+        assert served.state() == {"v": 1, "blank": True}
+        assert served.state("Player1") == {"v": 1, "blank": True}
+        served.proc.stdin.write("b\n")
+        served.proc.stdin.flush()
+        assert stream.next()["blank"] is False
+    finally:
+        stream.close()
+
+
+def test_open_streams_are_bounded(served: h.Served) -> None:
+    from d2d_cli.serve.server import MAX_CLIENTS
+
+    streams = [h.Stream(served) for _ in range(MAX_CLIENTS)]
+    try:
+        for s in streams:
+            assert s.next()["v"] == 1
+        status, _, body = served.get(served.path("/events"))
+        assert status == 503 and b"too many open pages" in body
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_q_stops_the_server_cleanly(tmp_path: Path) -> None:
+    gen = h.serve(h.table(tmp_path, hands=False))
+    served = next(gen)
+    assert served.proc.stdin is not None
+    served.proc.stdin.write("q\n")
+    served.proc.stdin.flush()
+    assert served.proc.wait(timeout=10) == 0
+    assert served.proc.stderr is not None
+    assert served.proc.stderr.read().splitlines()[-1] == "d2d serve: stopped"
+    gen.close()
+
+
+def test_started_by_a_script_with_no_stdin_it_serves_until_sigterm(tmp_path: Path) -> None:
+    """``d2d serve --port 0 > url &`` in a script: stdin is /dev/null, which must not stop
+    it; SIGTERM stops it cleanly (exit 0)."""
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    path = h.table(tmp_path, hands=False)
+    proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path), "serve",
+                             "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready
+        url = proc.stdout.readline().strip()
+        time.sleep(0.5)  # stdin's end has been read by now
+        assert proc.poll() is None, "stopped at the end of stdin"
+        served = h.Served(proc, url, {})
+        assert served.state()["round"]["number"] == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def test_serving_a_session_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    done = h.d2d("--session", "nosuch", "serve", "--port", "0")
+    assert done.returncode == 2 and done.stdout == ""
+
+
+def test_other_commands_do_not_import_the_server() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from d2d_cli.cli import main; main(['fate', 'draw'])\n")
+    probe = (code.replace("main(['fate', 'draw'])",
+                          "rc = main(['fate', 'draw']); "
+                          "print([m for m in ('http.server', 'd2d_cli.serve', "
+                          "'d2d_cli.serve.server', 'socketserver') if m in sys.modules])"))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr

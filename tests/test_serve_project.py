@@ -1,0 +1,130 @@
+"""The projections ``d2d serve`` sends (d2d_cli/serve/project.py): the public table and
+one Player's page. The public one must not depend on a hand's cards or a face-down
+choice, for any session (a property test), only on how many cards a hand holds."""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from d2d_cli import session
+from d2d_cli.rules.deck.cards import full_deck, parse_card
+from d2d_cli.serve import project
+
+CODES = [c.code for c in full_deck()] + [c.flipped(False).code for c in full_deck()]
+
+
+def combat1(d2d: Any, tmp_path: Path) -> dict[str, Any]:
+    path = tmp_path / "t.toml"
+    d2d.ok("--session", path, "--seed", "3", "scene", "load", "combat1")
+    d2d.ok("--session", path, "round", "start")
+    d2d.ok("--session", path, "oracle", "Is the gate open?", "--likely")
+    return session.read(path)
+
+
+def with_hands(data: dict[str, Any], hands: dict[str, list[str]],
+               chosen: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """The session as issue 31 stores hands: [players."NAME"] deck, hand, discard, chosen."""
+    out = copy.deepcopy(data)
+    out["players"] = {}
+    for name, cards in hands.items():
+        out["players"][name] = {"deck": cards[::-1], "hand": cards, "discard": cards[:1]}
+        if name in chosen:
+            unit, card = chosen[name]
+            out["players"][name]["chosen"] = {"unit": unit, "card": card}
+    return out
+
+
+def test_public_table_of_combat1(d2d: Any, tmp_path: Path) -> None:
+    data = combat1(d2d, tmp_path)
+    log = session.log(tmp_path / "t.toml", 10)
+    s = project.public(data, log, "t")
+    assert s["scene"] == "Combat #1"
+    assert s["round"] == {"number": 1, "phase": "started"}
+    # 001 l.499–505: the Countdown reaches the units with the most Move left first
+    assert s["next"] == ["Archer", "Goblin Scout", "Goblin Skirmisher"]
+    assert [u["name"] for u in s["units"]] == ["Archer", "Thief", "Goblin Scout",
+                                               "Goblin Skirmisher"]
+    archer = s["units"][0]
+    assert (archer["player"], archer["move_left"], archer["actions_left"]) == ("Player1", 5, 2)
+    assert s["units"][2]["player"] is None  # "Non-Player" in the scene: nobody's
+    assert [p["name"] for p in s["players"]] == ["Player1", "Player2"]
+    assert s["clock"]["next_event"]["at"] == 5
+    assert s["tasks"][0]["name"] == "Knot"
+    assert s["board"]["svg"].startswith("<svg")
+    assert [o["question"] for o in s["oracle"]] == ["Is the gate open?"]
+    assert [e["command"].split()[0] for e in s["log"]] == ["scene", "round", "oracle"]
+    # the next reveal's odds: exact, from the draw pile as a set
+    f = s["fate"]
+    assert f["remaining"] == 53 and f["discarded"] == 1
+    total = sum(Fraction(p["fraction"]) for p in f["next"]["suit"].values())
+    assert total == 1
+    assert sum(Fraction(p["fraction"]) for p in f["next"]["color"].values()) == 1
+
+
+def test_next_reveal_odds_count_the_pile(d2d: Any, tmp_path: Path) -> None:
+    """The chance of each suit on the next reveal is its share of the draw pile."""
+    data = combat1(d2d, tmp_path)
+    draw = [parse_card(c) for c in data["fate"]["draw"]]
+    f = project.public(data, [], "t")["fate"]
+    for suit in ("wands", "coins", "cups", "swords"):
+        n = sum(1 for c in draw if c.suit == suit)
+        assert Fraction(f["next"]["suit"][suit]["fraction"]) == Fraction(n, len(draw))
+    wild = sum(1 for c in draw if c.suit is None)
+    assert Fraction(f["next"]["suit"]["wild"]["fraction"]) == Fraction(wild, len(draw))
+    assert f["next"]["upper"]["fraction"] == "1/2"
+
+
+def test_player_page_shows_their_hand_only(d2d: Any, tmp_path: Path) -> None:
+    data = with_hands(combat1(d2d, tmp_path), {"Player1": ["7S", "QH"], "Player2": ["2C"]},
+                      {"Player1": ("Archer", "7S^")})
+    mine = project.player(data, "Player1")
+    assert [c["face"] for c in mine["hand"]] == ["7S", "QH"]
+    assert mine["units"] == ["Archer"]
+    assert mine["chosen"] == {"unit": "Archer", "card": "7S^"}
+    assert "2C" not in json.dumps(mine)
+    public = project.public(data, [], "t")
+    assert [(p["name"], p["hand"], p["ready"]) for p in public["players"]] == [
+        ("Player1", 2, True), ("Player2", 1, False)]
+    assert [u["hand"] for u in public["units"]] == [2, 1, None, None]
+
+
+def test_journal_lines_of_hidden_commands_stay_off_the_public_page() -> None:
+    rows = [{"at": "x", "command": "hand choose Archer 7S^", "summary": "chose 7S^"},
+            {"at": "x", "command": "session undo", "summary": "undid hand choose 7S^"},
+            {"at": "x", "command": "fate draw", "summary": "revealed 2C^"}]
+    assert [r["command"] for r in project._log(rows)] == ["fate draw"]
+
+
+HANDS = st.dictionaries(st.sampled_from(["Player1", "Player2", "Zed"]),
+                        st.lists(st.sampled_from(CODES), max_size=10), max_size=3)
+
+
+def test_public_projection_never_depends_on_a_hands_cards(d2d: Any, tmp_path: Path) -> None:
+    """Swap every card in every hand (same sizes) and the face-down choice: the public
+    projection is byte-identical, so no hidden card can reach it; each player's own
+    page holds their cards."""
+    base = combat1(d2d, tmp_path)  # one session; the hands vary over the examples
+
+    @settings(max_examples=60, deadline=None)
+    @given(hands=HANDS, other=st.lists(st.sampled_from(CODES), min_size=10, max_size=10),
+           pick=st.sampled_from(CODES), choose=st.booleans())
+    def check(hands: dict[str, list[str]], other: list[str], pick: str, choose: bool) -> None:
+        chosen = {n: ("Archer", pick) for n in hands if choose}
+        a = with_hands(base, hands, chosen)
+        swapped = {n: other[:len(cards)] for n, cards in hands.items()}
+        b = with_hands(base, swapped, {n: ("Thief", other[0]) for n in chosen})
+        pa = json.dumps(project.public(a, [], "t"), sort_keys=True)
+        pb = json.dumps(project.public(b, [], "t"), sort_keys=True)
+        assert pa == pb
+        for name, cards in hands.items():
+            assert [c["code"] for c in project.player(a, name)["hand"]] == [
+                parse_card(x).code for x in cards]
+
+    check()
