@@ -203,31 +203,46 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
         if best is None or key < best[0]:
             best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
     if best is not None:
-        (worse, theirs, *_), route, p, steps, cover, arc, kind, rng = best
-        bits = [f"{kind} attack on {target} not refused from {space_name(route.space)} "
-                f"(Range {rng}; 001 l.633–635 Verify Arc, Range, Line of Sight)"]
-        if _disadvantage_at(kind):
-            bits.append(f"at Disadvantage there (Range {rng}, 001 l.693–695): no Space in "
-                        "reach avoids it" if worse else f"no Disadvantage at Range {rng} "
-                        "(001 l.693–695)")
-        bits.append(
-            f"{target} has Cover {theirs}% against it there, the least in reach (001 "
-            "l.712–720: Level −1 a 25%, the attack may hit the obstacle)" if theirs else
-            f"{target} has no Cover against it (001 l.712–720: Cover costs Level and may "
-            "send the attack into the obstacle)")
-        bits.append(f"Cover {cover}% against {target} (000 l.330–332)" if cover else
-                    f"no Space in reach gives Cover against {target}")
-        if arc in (sight.BACK, sight.LEFT, sight.RIGHT):
-            bits.append(f"in {target}'s Arc:{arc.title()} (Flanking, 000 l.324–326)")
-        cost = "the Action Cost" if actions == 1 else f"{actions} Action Costs"
-        bits.append(f"Move {route.move} of {budget} that leaves {cost} (001 l.545)"
-                    if route.move else f"no Move spent ({cost} kept, 001 l.545)")
-        if steps:
-            bits.append(f"Turn {steps} to face {COMPASS[p.facing or 0]} (Arc:Front, "
-                        "001 l.663)")
-        return Movement(route.steps, COMPASS[p.facing or 0] if steps else None,
-                        space_name(route.space), route.move, steps, True, "; ".join(bits))
+        return _reached(best, target, budget, actions)
     # No Space in reach: close in with all the Move.
+    return _closing_in(f, me, actor, rival, target, budget, move, blocked)
+
+
+def _reached(best: tuple[Any, ...], target: str, budget: int, actions: int) -> Movement:
+    """The Space found, with why: the attack passes Verify there (001 l.633–635), with the
+    least Disadvantage (001 l.693–695) and Cover (001 l.712–720), the most Cover of its
+    own (000 l.330–332) and Flanking (000 l.324–326), the Move that keeps the Action Cost
+    (001 l.545), then the Turn to face it (001 l.663)."""
+    (worse, theirs, *_), route, p, steps, cover, arc, kind, rng = best
+    bits = [f"{kind} attack on {target} not refused from {space_name(route.space)} "
+            f"(Range {rng}; 001 l.633–635 Verify Arc, Range, Line of Sight)"]
+    if _disadvantage_at(kind):
+        bits.append(f"at Disadvantage there (Range {rng}, 001 l.693–695): no Space in "
+                    "reach avoids it" if worse else f"no Disadvantage at Range {rng} "
+                    "(001 l.693–695)")
+    bits.append(
+        f"{target} has Cover {theirs}% against it there, the least in reach (001 "
+        "l.712–720: Level −1 a 25%, the attack may hit the obstacle)" if theirs else
+        f"{target} has no Cover against it (001 l.712–720: Cover costs Level and may "
+        "send the attack into the obstacle)")
+    bits.append(f"Cover {cover}% against {target} (000 l.330–332)" if cover else
+                f"no Space in reach gives Cover against {target}")
+    if arc in (sight.BACK, sight.LEFT, sight.RIGHT):
+        bits.append(f"in {target}'s Arc:{arc.title()} (Flanking, 000 l.324–326)")
+    cost = "the Action Cost" if actions == 1 else f"{actions} Action Costs"
+    bits.append(f"Move {route.move} of {budget} that leaves {cost} (001 l.545)"
+                if route.move else f"no Move spent ({cost} kept, 001 l.545)")
+    if steps:
+        bits.append(f"Turn {steps} to face {COMPASS[p.facing or 0]} (Arc:Front, "
+                    "001 l.663)")
+    return Movement(route.steps, COMPASS[p.facing or 0] if steps else None,
+                    space_name(route.space), route.move, steps, True, "; ".join(bits))
+
+
+def _closing_in(f: Field, me: Placement, actor: Any, rival: Any, target: str, budget: int,
+                move: int, blocked: frozenset[Space]) -> Movement:
+    """No Space in reach lets the attack pass Verify (001 l.633–635): close in with all
+    the Move, to the least Range, then the most Cover."""
     closest: tuple[Any, ...] | None = None
     for space, route in reachable(f.board, me, max(0, move), blocked).items():
         g = _moved(f, Placement(me.unit, space, me.facing, me.double, me.faction))

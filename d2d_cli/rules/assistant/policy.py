@@ -30,14 +30,17 @@ map the unit spends its Move on Actions only and its conflicts are rolled ``--no
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.assistant.goals import Goal, is_down
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.assistant.movement import Movement
 
 SCORING = ("fast", "strong")
 
@@ -271,32 +274,10 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", "it has left the map (d2d unit leave)"),))
     if is_down(unit):
-        away = None
-        if move and not unit.get("conditions", {}).get("dead"):
-            from d2d_cli.rules.assistant.movement import withdraw
-
-            standing = [n for n, u in units.items()
-                        if u.get("faction") != faction and not is_down(u)]
-            away = withdraw(data, name, standing, walkable(int(move)))
-        reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
-                          "(no Action)"),)
-        if away is None:
-            return Plan(name, "withdraw", None, "fate", None, reasons)
-        return Plan(name, "withdraw", None, "fate", None, (
-            Reason("movement", f"to {away.space}", away.why), *reasons),
-            tuple(away.commands()), away.space)
+        return _withdraw_plan(data, name, walkable)
     task = _goal_task(name, unit, data, goal)
     if task is not None:
-        levels = (0, 0)
-        approach, chance = ("fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
-                                               opts.fate_orientation, opts.level_bonus)[0])
-        if hand:
-            approach, chance = best_card(hand, levels, opts, attacking=True)
-        return Plan(name, "task", task, approach, chance, (
-            Reason("target", f"task {task}", f"the {faction} goal needs {task} won"),
-            Reason("movement", "stay put", "a task is worked where the unit stands"),
-            Reason("action", "Interact", f"work the task {task} (Challenge −Hits on a win)"),
-            _approach_reason(approach, chance, hand)))
+        return _task_plan(name, faction, task, opts, hand)
     failed = _still_bound(name, unit, data)
     if failed is not None:
         return Plan(name, "none", None, "fate", None, (
@@ -322,6 +303,72 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                "or Item that cannot automatically be noticed\")" if unseen
                else "no Rival is standing")
         return Plan(name, "none", None, "fate", None, (Reason("target", "none", why),))
+    target, approach, chance, why_target = _target(data, name, rivals, named, held, opts,
+                                                   hand)
+    way = _way_to(data, name, target, walkable)
+    steps: tuple[tuple[str, ...], ...] = ()
+    if way is not None:
+        steps = tuple(way.commands())
+        moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
+                        if way.facing else "") if steps else "stay put", way.why)
+        if not way.in_reach:
+            return Plan(name, "move", target, approach, chance, (
+                why_target, moving,
+                Reason("action", "none", f"{target} is out of reach this round")),
+                steps, way.space)
+    return Plan(name, "attack", target, approach, chance, (
+        why_target, moving,
+        Reason("action", "Interact (Fight)", f"attack {target}"
+               + (f": Move −{cost}" if cost else "")),
+        _approach_reason(approach, chance, hand)), steps,
+        way.space if way is not None else None)
+
+
+def _withdraw_plan(data: dict[str, Any], name: str,
+                   walkable: Callable[[int], int]) -> Plan:
+    """A Dying unit takes no Action and leaves the fight, away from the Rivals standing."""
+    units = data.get("units", {})
+    unit = units[name]
+    faction = unit.get("faction")
+    move = unit.get("move")
+    away = None
+    if move and not unit.get("conditions", {}).get("dead"):
+        from d2d_cli.rules.assistant.movement import withdraw
+
+        standing = [n for n, u in units.items()
+                    if u.get("faction") != faction and not is_down(u)]
+        away = withdraw(data, name, standing, walkable(int(move)))
+    reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
+                      "(no Action)"),)
+    if away is None:
+        return Plan(name, "withdraw", None, "fate", None, reasons)
+    return Plan(name, "withdraw", None, "fate", None, (
+        Reason("movement", f"to {away.space}", away.why), *reasons),
+        tuple(away.commands()), away.space)
+
+
+def _task_plan(name: str, faction: Any, task: str, opts: Any,
+               hand: Sequence[Card] | None) -> Plan:
+    """The faction's goal needs a task won: the unit works it where it stands (Interact,
+    Challenge −Hits on a win)."""
+    levels = (0, 0)
+    approach, chance = ("fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
+                                           opts.fate_orientation, opts.level_bonus)[0])
+    if hand:
+        approach, chance = best_card(hand, levels, opts, attacking=True)
+    return Plan(name, "task", task, approach, chance, (
+        Reason("target", f"task {task}", f"the {faction} goal needs {task} won"),
+        Reason("movement", "stay put", "a task is worked where the unit stands"),
+        Reason("action", "Interact", f"work the task {task} (Challenge −Hits on a win)"),
+        _approach_reason(approach, chance, hand)))
+
+
+def _target(data: dict[str, Any], name: str, rivals: list[str], named: set[str],
+            held: set[str], opts: Any, hand: Sequence[Card] | None
+            ) -> tuple[str, str, float, Reason]:
+    """The Rival to attack: those the goal names first, then those no task holds; of
+    them the best chance to win, then the lowest Difficulty, then the most Crits."""
+    units = data.get("units", {})
     first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
         or rivals
     why_pool = ("the goal names it" if first[0] in named else
@@ -344,6 +391,15 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
                         f"Difficulty {body}"
                         + (f" of {len(first)} candidates" if len(first) > 1 else ""))
+    return target, approach, chance, why_target
+
+
+def _way_to(data: dict[str, Any], name: str, target: str,
+            walkable: Callable[[int], int]) -> Movement | None:
+    """The Movement to a Space the attack on ``target`` passes Verify from, keeping as
+    many Actions as the Move pays (001 l.545); None off the map or with no round."""
+    unit = data.get("units", {})[name]
+    move, cost = unit.get("move"), unit.get("action_cost")
     way = None
     if move is not None and cost is not None:
         from d2d_cli.rules.assistant.movement import approach as approach_on_map
@@ -356,22 +412,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                                   int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break
-    steps: tuple[tuple[str, ...], ...] = ()
-    if way is not None:
-        steps = tuple(way.commands())
-        moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
-                        if way.facing else "") if steps else "stay put", way.why)
-        if not way.in_reach:
-            return Plan(name, "move", target, approach, chance, (
-                why_target, moving,
-                Reason("action", "none", f"{target} is out of reach this round")),
-                steps, way.space)
-    return Plan(name, "attack", target, approach, chance, (
-        why_target, moving,
-        Reason("action", "Interact (Fight)", f"attack {target}"
-               + (f": Move −{cost}" if cost else "")),
-        _approach_reason(approach, chance, hand)), steps,
-        way.space if way is not None else None)
+    return way
 
 
 def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str | None:

@@ -212,7 +212,46 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
                            '(001 l.681–683 "Count Spaces to the Target")'}
     values: dict[str, Any] = {"range": rng}
 
-    # Arcs (001 l.655–667) and Flanking (000 l.324–326)
+    arc_ab, arc_ba = _arcs(pa, pb, sa, sb, rng, src, values)
+
+    # Line of Sight (001 l.705–709)
+    wall = sight.sight_blocker(board, sa, sb) if rng > 1 else None
+    if wall is None:
+        src["line_of_sight"] = (f"clear from {na} to {nb} (001 l.709 \"IF no obstacle THEN "
+                                "Line of Sight\")")
+    else:
+        src["line_of_sight"] = (f"blocked from {na} to {nb} by "
+                                f"{_what(board, wall, {})} (001 l.707–709)")
+
+    found, edges, obstacles, actor_cover = _cover(f, pa, pb, sa, sb, rng, src, values)
+
+    # High Ground (000 l.323)
+    ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
+    values["high_ground"] = "a" if ea > eb else "b" if eb > ea else None
+    src["high_ground"] = (f"Elevation {ea} ({pa.unit}, {na}) vs {eb} ({pb.unit}, {nb}) "
+                          "(000 l.323 \"High Ground - IF Elevation higher than Rival THEN "
+                          "Initiative:+1\")")
+
+    _confined(f, pa, pb, src, values)
+
+    # Outnumbered (000 l.457): the attacked side on or next to an Ally of its attacker
+    values["outnumbered"], src["outnumbered"] = _outnumbered(f, pa, pb)
+
+    _verify(pa, pb, None if typed.get("range") is not None else rng, arc_ab, wall, attack,
+            src)
+    for key, option in TYPED.items():
+        if typed.get(key) is not None:
+            src[key] = f"typed: {option} {typed[key]} (the map: {src[key]})"
+            values[key] = None
+    return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
+                    found.percent, edges, obstacles, ea, eb, src,
+                    {k: v for k, v in values.items() if v is not None}, actor_cover)
+
+
+def _arcs(pa: Placement, pb: Placement, sa: Space, sb: Space, rng: int,
+          src: dict[str, str], values: dict[str, Any]) -> tuple[str | None, str | None]:
+    """Arcs (001 l.655–667) and Flanking (000 l.324–326): each side's Arc of the other."""
+    na = space_name(sa)
     arc_ab = sight.arc(sa, pa.facing, sb) if pa.facing is not None else None
     arc_ba = sight.arc(sb, pb.facing, sa) if pb.facing is not None else None
     if rng == 0:
@@ -234,17 +273,14 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     elif rng:
         src["flank"] = f"{pb.unit} has no Facing: no Flanking read from the map"
     values["flank"] = flank
+    return arc_ab, arc_ba
 
-    # Line of Sight (001 l.705–709)
-    wall = sight.sight_blocker(board, sa, sb) if rng > 1 else None
-    if wall is None:
-        src["line_of_sight"] = (f"clear from {na} to {nb} (001 l.709 \"IF no obstacle THEN "
-                                "Line of Sight\")")
-    else:
-        src["line_of_sight"] = (f"blocked from {na} to {nb} by "
-                                f"{_what(board, wall, {})} (001 l.707–709)")
 
-    # Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)
+def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: int,
+           src: dict[str, str], values: dict[str, Any]
+           ) -> tuple[sight.CoverFound, tuple[CoverEdge, ...], dict[str, str], int]:
+    """Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)."""
+    board = f.board
     own = set(pa.spaces) | set(pb.spaces)
     occupied = {s for s in f._occupied if s not in own}
 
@@ -273,15 +309,12 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
                 tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
                 " on the map", f" against {pb.unit}'s answer on the map", 1)
                 + f"; {pb.unit} has none from {pa.unit}")
+    return found, edges, obstacles, actor_cover
 
-    # High Ground (000 l.323)
-    ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
-    values["high_ground"] = "a" if ea > eb else "b" if eb > ea else None
-    src["high_ground"] = (f"Elevation {ea} ({pa.unit}, {na}) vs {eb} ({pb.unit}, {nb}) "
-                          "(000 l.323 \"High Ground - IF Elevation higher than Rival THEN "
-                          "Initiative:+1\")")
 
-    # Confined (000 l.454): another unit on one of the side's Spaces
+def _confined(f: Field, pa: Placement, pb: Placement, src: dict[str, str],
+              values: dict[str, Any]) -> None:
+    """Confined (000 l.454): another unit on one of the side's Spaces."""
     conf = []
     for side, p in (("a", pa), ("b", pb)):
         others = sorted({n for s in p.spaces for n in f._occupied.get(s, ()) if n != p.unit})
@@ -292,19 +325,6 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
     src["confined"] = ("; ".join(src.pop(f"confined_{s}") for s in conf) or
                        "no other unit shares either Space") + (
         " (000 l.454 \"Confined - IF another Unit shares your Space THEN Initiative:-1\")")
-
-    # Outnumbered (000 l.457): the attacked side on or next to an Ally of its attacker
-    values["outnumbered"], src["outnumbered"] = _outnumbered(f, pa, pb)
-
-    _verify(pa, pb, None if typed.get("range") is not None else rng, arc_ab, wall, attack,
-            src)
-    for key, option in TYPED.items():
-        if typed.get(key) is not None:
-            src[key] = f"typed: {option} {typed[key]} (the map: {src[key]})"
-            values[key] = None
-    return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
-                    found.percent, edges, obstacles, ea, eb, src,
-                    {k: v for k, v in values.items() if v is not None}, actor_cover)
 
 
 def _edges(board: Board, f: Field, sa: Space, sb: Space, found: sight.CoverFound,

@@ -327,21 +327,10 @@ def _as_read(action: Action, opts: Options) -> tuple[str | None, str, str | None
     return boost, source, note
 
 
-def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
-        arg: str | None = None, range_: int | None = None,
-        opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
-    """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
-    action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
-    Evade's Move:+2), as ``tables/turns.toml`` prices it."""
-    unit = abilities.alive(find(units, name))
-    action: Action = _lookup(what, actions(), "action")
-    have_move: int | None = unit.move
-    have_turn: int | None = unit.turn
-    record = spent(unit, number, phase)
-    if action.needs_round:
-        under_way(number, phase)
-        have_move, have_turn = _tokens(unit)
-    _check_args(action, arg, range_)
+def _action_cost(unit: Unit, action: Action, record: Spent, have_move: int | None) -> int:
+    """What the Action costs in Move, refused when the unit lacks it: an Action costs the
+    Action Cost, at most 2 Actions a Round at Action Cost 0 (001 l.545); Evade's Move is
+    not for actions."""
     if action.cost == "action":
         cost = unit.action_cost or 0
         if cost == 0 and record.actions >= ACTIONS_AT_NO_COST:
@@ -356,25 +345,14 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
             f"{unit.name} has Move {have_move}, of which "
             f"{have_move - effects.for_actions(unit, have_move)} is Evade's, to move with "
             f"({effects.EVADE_MOVE_LINE}); {action.name} costs {cost}")
-    # A refusal anywhere below still changes nothing: the session is written only when
-    # the command finishes.
-    removed: dict[str, int] = {}
-    if action.removes:
-        removed[_choose(unit, action.removes, arg, action.name)] = 1
-    readied = abilities.ready(unit, arg) if action.key == "ready" else None
-    gain = action.move
-    if action.key == "evade":  # a response inside a Conflict, never on its own
-        gain = effects.evade(unit, unit.action_cost, opts)
-    elif action.key == "burst_of_speed" and opts.burst_of_speed == "000":
-        gain = BURST_000_MOVE
-    if have_move is not None:
-        unit.move = have_move - cost + gain
-    if have_turn is not None:
-        unit.turn = have_turn + action.turn
-    for key, n in action.takes.items():
-        unit.add_condition(key, n)
-    for key, n in removed.items():
-        unit.add_condition(key, -n)
+    return cost
+
+
+def _action_effects(units: dict[str, Unit], unit: Unit, action: Action, arg: str | None,
+                    range_: int | None, number: int, phase: str, opts: Options,
+                    board: Board | None) -> hiding.Detect | None:
+    """What the Action does beyond its tokens: Detect's test, Hide's tokens, the effects
+    kept "this Round", Interact's Target (001 l.583–613)."""
     detect = None
     if action.key == "detect":  # tested after its Stun (001 l.589 "Detect - Stun:+1")
         if arg is None:
@@ -398,6 +376,45 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
         if aimed is not None and aimed is not unit:
             exchange.open_interact(unit, aimed, number, phase)
+    return detect
+
+
+def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
+        arg: str | None = None, range_: int | None = None,
+        opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
+    """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
+    action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
+    Evade's Move:+2), as ``tables/turns.toml`` prices it."""
+    unit = abilities.alive(find(units, name))
+    action: Action = _lookup(what, actions(), "action")
+    have_move: int | None = unit.move
+    have_turn: int | None = unit.turn
+    record = spent(unit, number, phase)
+    if action.needs_round:
+        under_way(number, phase)
+        have_move, have_turn = _tokens(unit)
+    _check_args(action, arg, range_)
+    cost = _action_cost(unit, action, record, have_move)
+    # A refusal anywhere below still changes nothing: the session is written only when
+    # the command finishes.
+    removed: dict[str, int] = {}
+    if action.removes:
+        removed[_choose(unit, action.removes, arg, action.name)] = 1
+    readied = abilities.ready(unit, arg) if action.key == "ready" else None
+    gain = action.move
+    if action.key == "evade":  # a response inside a Conflict, never on its own
+        gain = effects.evade(unit, unit.action_cost, opts)
+    elif action.key == "burst_of_speed" and opts.burst_of_speed == "000":
+        gain = BURST_000_MOVE
+    if have_move is not None:
+        unit.move = have_move - cost + gain
+    if have_turn is not None:
+        unit.turn = have_turn + action.turn
+    for key, n in action.takes.items():
+        unit.add_condition(key, n)
+    for key, n in removed.items():
+        unit.add_condition(key, -n)
+    detect = _action_effects(units, unit, action, arg, range_, number, phase, opts, board)
     if action.cost == "action":
         record.actions += 1
     boost, source, note = _as_read(action, opts)
