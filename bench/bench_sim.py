@@ -7,6 +7,8 @@ Reports, on this machine:
   processes (``rules.assistant.sim.simulate``);
 - the wall time of ``d2d --seed 1 sim combat1 --runs N --workers W --json`` in a fresh
   process, start-up included (the budget: 10,000 fights in under 15 s on 2 cores);
+- the wall time of the default ``d2d --seed 2 sim combat1`` (``--precision 2``: 2,200
+  fights) in a fresh process (issue 27's budget: at most 10 s on 2 cores);
 - how the cost grows with units: a 1-versus-1, a 10-versus-10 and a 50-versus-50 scene
   of Goblins
   (every unit a Non-Player; goal: every Rival down), fights per second on one core;
@@ -56,12 +58,15 @@ def rate(start: dict, runs: int, workers: int = 1) -> float:
     return runs / (time.perf_counter() - t0)
 
 
-def wall(runs: int, workers: int) -> float:
+def wall(runs: int | None, workers: int, seed: int = 1) -> float:
+    """A fresh ``d2d sim combat1`` end to end; ``runs`` None: the default ``--precision
+    2`` (issue 27 item 12's budget: at most 10 s on 2 cores)."""
     with tempfile.TemporaryDirectory() as d:
         env = {**os.environ, "D2D_DATA_DIR": d}
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "d2d_cli", "--seed", "1", "sim", "combat1",
-                        "--runs", str(runs), "--workers", str(workers), "--json"],
+        subprocess.run([sys.executable, "-m", "d2d_cli", "--seed", str(seed), "sim",
+                        "combat1", *(["--runs", str(runs)] if runs is not None else []),
+                        "--workers", str(workers), "--json"],
                        check=True, capture_output=True, env=env)
         return time.perf_counter() - t0
 
@@ -80,6 +85,8 @@ def main() -> None:
     w = wall(a.runs, a.workers)
     print(f"d2d sim combat1 --runs {a.runs} --workers {a.workers}: {w:.2f} s wall "
           f"({a.runs / w:.0f} fights/s, start-up included)")
+    print(f"d2d --seed 2 sim combat1 (--precision 2, 2,200 fights) --workers {a.workers}: "
+          f"{wall(None, a.workers, 2):.2f} s wall (load {os.getloadavg()[0]:.1f})")
     for n, runs in ((1, 200), (10, 20), (50, 4)):
         print(f"{n} v {n}, 1 core:              {rate(versus(n), runs):8.2f} fights/s")
     if a.profile:

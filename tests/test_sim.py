@@ -332,3 +332,26 @@ def test_sim_on_the_session_mid_round_plays_the_round_on(d2d, data_dir: Path) ->
     assert table.lines == lines
     for key in COMPARED:
         assert after.get(key) == table.data.get(key), key
+
+
+def test_a_small_sim_is_pinned_exactly() -> None:
+    """Speed work must not change a single fight (issue 27 item 12: "make a fight cheaper
+    with the same rule functions"): 40 Combat #1 fights of seed 5 give exactly these
+    counts, and fight 3's log (184 commands, every card given) is exactly this text."""
+    import copy
+    import hashlib
+
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    goals = g.parse(start["scene"]["goals"], start)
+    t = sim.play_runs(start, goals, 5, range(40))
+    assert (t.runs, t.wins, t.down) == (
+        40, {"Adventurers": 17, "Goblins": 21, "": 2}, {"Archer": 23, "Goblin Scout": 2})
+    assert t.rounds == {2: 1, 3: 12, 4: 15, 5: 7, 6: 1, 7: 2, 9: 1, 10: 1}
+    out, table = sim.fight(start, goals, sim.run_seed(5, 3), log=True)
+    assert out == sim.Outcome("Goblins", 9, ("Archer", "Goblin Scout"))
+    assert table.lines is not None and len(table.lines) == 184
+    assert hashlib.sha256("\n".join(table.lines).encode()).hexdigest() == \
+        "7cdb5dbf23856d243d8b5c35fcae99ff86d05f50bdb211a43b3c5fa542a8f4dd"

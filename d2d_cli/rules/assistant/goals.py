@@ -115,8 +115,10 @@ def parse(raw: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Goal]:
 
 
 def is_down(unit: Mapping[str, Any]) -> bool:
-    cond = unit.get("conditions", {})
-    return any(bool(cond.get(k)) for k in DOWN)
+    cond = unit.get("conditions")
+    if not cond:  # the usual case: checked for every unit after every Action
+        return False
+    return any(cond.get(k) for k in DOWN)
 
 
 def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:

@@ -263,7 +263,23 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
              ) -> Movement | None:
     """A Dying unit's Route away from the standing Rivals: the Space reachable with its
     Move where the nearest of them is farthest (Range, 001 l.681–683), then the least
-    Move, then the name. None off the map, or when no Space is farther than its own."""
+    Move, then the name. None off the map, or when no Space is farther than its own.
+    Remembered by what it reads (:func:`_key`), as :func:`approach` is."""
+    if not data.get("board"):
+        return None
+    key = _key(data, "withdraw", name, tuple(rivals), move)
+    if key not in _WITHDRAWN:
+        if len(_WITHDRAWN) > 4096:
+            _WITHDRAWN.clear()
+        _WITHDRAWN[key] = _withdraw(data, name, rivals, move)
+    return _WITHDRAWN[key]
+
+
+_WITHDRAWN: dict[tuple[Any, ...], Movement | None] = {}
+
+
+def _withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
+              ) -> Movement | None:
     f = field(data)
     if f is None or name not in f.places:
         return None
@@ -291,7 +307,24 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     away"): the cheapest Route, its Facing kept, to a Space from which a step leaves the
     map (``rules.board.edge.exits``), counting that step's Move. With the Move for all of
     it: the Movement and the step (``unit leave``); else as far along that Route as the
-    Move goes, and None for the step. None off the map, or with no way out at all."""
+    Move goes, and None for the step. None off the map, or with no way out at all.
+    Remembered by what it reads (:func:`_key`), as :func:`approach` is: the way out
+    from the same positions is the same, run after run."""
+    if not data.get("board"):
+        return None
+    key = _key(data, "get_away", name, move)
+    if key not in _AWAY:
+        if len(_AWAY) > 4096:
+            _AWAY.clear()
+        _AWAY[key] = _get_away(data, name, move)
+    return _AWAY[key]
+
+
+_AWAY: dict[tuple[Any, ...], tuple[Movement, Exit | None] | None] = {}
+
+
+def _get_away(data: Mapping[str, Any], name: str, move: int
+              ) -> tuple[Movement, Exit | None] | None:
     from d2d_cli.rules.board.edge import exits, on_edge
     from d2d_cli.rules.board.grid import ahead
     from d2d_cli.rules.board.moves import direction

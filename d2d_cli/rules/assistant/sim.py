@@ -411,8 +411,10 @@ def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, r
                   progress: Callable[[int], None] | None, precision: float) -> Tally:
     # Work goes in chunks of half a checkpoint, in index order; the interval is looked at
     # only at each multiple of PRECISION_BATCH (and at ``runs``), so where it stops does
-    # not depend on the chunks or the workers. Few chunks run ahead of the fights merged:
-    # those still running when it stops are the only fights played for nothing.
+    # not depend on the chunks or the workers. The workers take the chunks in index order
+    # as each is free (never idle while a chunk waits), their tallies come back in that
+    # order, and at the stop the pool is terminated: the fights still under way are
+    # dropped unfinished rather than waited for.
     size = PRECISION_BATCH // 2
     chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
               for lo in range(0, runs, size)]
@@ -430,17 +432,10 @@ def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, r
             if take(_chunk(c), c):
                 break
         return total
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
 
-    ahead = workers + 1  # chunks under way at once: the next ones in index order
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_chunk, c) for c in chunks[:ahead]]
-        for i, c in enumerate(chunks):
-            got = futures[i].result()
+    with multiprocessing.Pool(workers) as pool:  # on leaving: terminate()
+        for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
             if take(got, c):
-                for f in futures[i + 1:]:
-                    f.cancel()
                 break
-            if i + ahead < len(chunks):
-                futures.append(pool.submit(_chunk, chunks[i + ahead]))
     return total

@@ -316,8 +316,9 @@ def _rival(vs: str | None, units: Mapping[str, Unit]) -> Unit | None:
     """``--vs`` names a unit when it is not a number and a unit has that name."""
     if vs is None or _NUMBER.fullmatch(vs.strip()):
         return None
-    folded = {n.lower(): u for n, u in units.items()}
-    return folded.get(vs.strip().lower())
+    folded = {n.lower(): n for n in units}  # names only: a roster view builds no unit
+    name = folded.get(vs.strip().lower())
+    return None if name is None else units[name]
 
 
 def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None = None,

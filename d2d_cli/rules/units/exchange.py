@@ -57,9 +57,9 @@ def said(unit: Unit, number: int, phase: str) -> dict[str, Any]:
     """What was said of the unit this round: ``cover``, ``range``, ``high_ground``
     (empty outside a round under way, when said in another round, or when the unit has
     moved since)."""
-    raw = _this_round(unit, SAID, number, phase) or {}
-    if moved(unit, number, phase):
-        raw = {}
+    raw = _this_round(unit, SAID, number, phase)
+    if not raw or ("space" in raw and raw["space"] != unit.extra.get("space")):  # moved
+        return {"cover": {}, "range": {}, "high_ground": []}
     return {"cover": {str(k): int(v) for k, v in (raw.get("cover") or {}).items()},
             "range": {str(k): int(v) for k, v in (raw.get("range") or {}).items()},
             "high_ground": [str(n) for n in raw.get("high_ground") or []]}
