@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from d2d_cli.errors import BadInput, fault
+from d2d_cli.session.files import sync_dir
 
 # What d2d keeps beside a session: a name ending like this is never an output.
 COMPANIONS = (".toml", ".bak", ".journal", ".lock", ".cache", ".tmp", ".oldbak")
@@ -99,7 +100,7 @@ def write(path: Path | str, data: str | bytes, *, force: bool = False,
             os.unlink(tmp)
         else:
             os.replace(tmp, target)  # a symlink is replaced, never followed
-        _sync(folder)
+        sync_dir(folder)
     except FileExistsError:
         _drop(tmp)
         raise BadInput(f"{shown} exists: add --force to replace it") from None
@@ -160,14 +161,3 @@ def _looks_own(path: Path) -> bool:
 def _drop(tmp: Path) -> None:
     with contextlib.suppress(OSError):
         os.unlink(tmp)
-
-
-def _sync(folder: Path) -> None:
-    if not hasattr(os, "O_DIRECTORY"):  # pragma: no cover - Windows
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
