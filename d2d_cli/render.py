@@ -54,6 +54,12 @@ def flush(buf: list[str]) -> None:
     env.current().flush(buf)
 
 
+def text(contents: str) -> None:
+    """A file's contents asked for on stdout (``-o -``), as they are: no markup read, no
+    envelope — to the Environment's stdout, like every other output."""
+    env.current().stdout.write(contents)
+
+
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     """Print a command's result: the JSON envelope, or the human view of the same object.
 

@@ -77,7 +77,7 @@ def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     path = story_session(d2d, tmp_path)
     out = tmp_path / "story.md"
     res = d2d.json("--session", path, "session", "export", "--format", "markdown", "-o", out)
-    assert res == {"format": "markdown", "files": [str(out)], "entries": 10}
+    assert res == {"format": "markdown", "files": [str(out)], "entries": 10, "text": None}
     text = out.read_text("utf-8")
     front = frontmatter(text)
     valid(front, "frontmatter")
@@ -90,6 +90,22 @@ def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     assert "**Crit**" in body and "--target 'Goblin Scout'" in body
     assert "**Clock**" in body
     golden("story.md", normal(text, tmp_path))
+
+
+def test_an_export_to_dash_is_printed_and_writes_no_file(d2d: Any, tmp_path: Path,
+                                                         monkeypatch: Any) -> None:
+    """-o - prints the story (as char export -o - prints the sheet): no file named '-';
+    the Fate deck, two files, asks for a name; nothing is written either way."""
+    path = story_session(d2d, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    res = d2d("--session", path, "session", "export", "-o", "-")
+    assert res.exit_code == 0, res.stderr
+    written = tmp_path / "story.md"
+    d2d.ok("--session", path, "session", "export", "-o", written)
+    assert res.stdout == written.read_text("utf-8") and not (tmp_path / "-").exists()
+    res = d2d("--session", path, "session", "export", "-o", "-", "--format", "foundry-cards")
+    assert res.exit_code == 2 and "give a file name, e.g. -o deck.json" in res.stderr
+    assert not (tmp_path / "-").exists() and not (tmp_path / "--discard.json").exists()
 
 
 def test_foundry_journal(d2d: Any, tmp_path: Path) -> None:

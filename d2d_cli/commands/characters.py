@@ -117,7 +117,7 @@ def export(
     """
     done = ops.export(_state.target(ctx), name, format=format, output=output, force=force)
     if not done.path:  # -o -: the sheet on stdout
-        sys.stdout.write(done.text)
+        render.text(done.text)
         return
     render.emit(done, lambda con, r: con.print(
         f"Wrote {r.format} sheet of {render.escape(r.name)} to {r.path}"), as_json=json)

@@ -225,7 +225,8 @@ def export(
     output_: Annotated[Path | None, typer.Argument(
         metavar="[FILE]", show_default=False, help="The file to write.")] = None,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="The file to write, by name (the same as FILE).")] = None,
+        "--output", "-o", help="The file to write, by name (the same as FILE); '-' for "
+        "stdout.")] = None,
     format: Annotated[str, typer.Option(
         "--format", "-f", click_type=_complete.Names("format", _complete.words(
             "markdown", "foundry-journal", "foundry-cards")),
@@ -248,6 +249,9 @@ def export(
     from d2d_cli.operations import export as ops
 
     path = positional_or_option(output_, output, "output", what="the file to write")
-    render.emit(ops.export(_state.target(ctx), path, format=format, force=force),
-                lambda con, r: con.print(f"Wrote {r.format} to {', '.join(r.files)}"),
+    done = ops.export(_state.target(ctx), path, format=format, force=force)
+    if done.text is not None and not json:  # -o -: the story on stdout
+        render.text(done.text)
+        return
+    render.emit(done, lambda con, r: con.print(f"Wrote {r.format} to {', '.join(r.files)}"),
                 as_json=json)

@@ -51,18 +51,23 @@ class Exported(Result):
     """``d2d session export``: what was written where."""
 
     format: str
-    files: tuple[str, ...]
+    files: tuple[str, ...]  # none with output "-"
     entries: int  # journal entries told (markdown, foundry-journal); cards (foundry-cards)
+    text: str | None = None  # with output "-": the export itself, written nowhere
 
 
 def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown",
            force: bool = False) -> Exported:
     """``d2d session export FILE --format F [--force]``: the story (``markdown``,
     ``foundry-journal``) or the Fate deck (``foundry-cards``, the discard pile beside it
-    as FILE-discard.json) written to FILE (docs/exports.md)."""
+    as FILE-discard.json) written to FILE (docs/exports.md). With ``output="-"`` nothing
+    is written: the result's ``text`` is the story (the command prints it)."""
     fmt, out = format, Path(output)
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if str(output) == "-" and fmt == "foundry-cards":
+        raise BadInput("foundry-cards writes two files (the deck and FILE-discard.json): "
+                       "give a file name, e.g. -o deck.json")
     snap = snapshot(t, STORY_ENTRIES)
     if fmt == "foundry-cards":
         deck, pile = foundry_cards(snap.data)
@@ -74,6 +79,8 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
         text = story.markdown() if fmt == "markdown" else _json(foundry_journal(story))
         files = [(out, text)]
         count = len(story.lines)
+        if str(output) == "-":
+            return Exported(fmt, (), count, text)
     for path, _ in files:  # both files checked before either is written
         _check_target(path, force)
     from d2d_cli.session import outputs  # the one writer of the files a user names
