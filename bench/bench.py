@@ -167,14 +167,24 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("npc turn 'Goblin Scout'", CHANGE, ()),
     ("unit leave Archer", CHANGE, ("unit place Archer E10 S",)),
     ("unit free Thief", CHANGE, ()),
+    ("unit side Ogre --faction Goblins", CHANGE, ("unit add Ogre --body 6x2 --mind 2x1 "
+                                                  "--will 4x1 --speed 4x0",)),
+    ("session export --format markdown -o -", LOOKUP, ()),
+    ("hand deal", CHANGE, ()),
+    ("hand show Player1", LOOKUP, ()),
+    ("hand choose Archer 6S^", CHANGE, ()),  # 6S: the first card SETUP deals Player1
+    ("hand draw Player1", CHANGE, ()),
+    ("hand gain Player1", CHANGE, ()),
 ]
 # A whole tour; a shell (measured by its lines, below); a simulation of many fights
 # (bench/bench_sim.py measures it: fights per second, not a command's latency).
-NOT_ONE_SHOT = {"tour", "play", "sim"}
+NOT_ONE_SHOT = {"tour", "play", "sim", "serve"}  # serve: a server, measured by its tests
 JSONLESS = ("char export",)  # writes the sheet itself (-o -)
 
 # The session every one-shot case starts from (made once, restored before each run).
-SETUP = ["--seed 7 session new bench --use", "scene load combat1", "round start",
+# A line "@rules KEY = VALUE" is a hand edit of the session's [rules] (d2d's hands).
+SETUP = ["--seed 7 session new bench --use", '@rules hands = "d2d"', "scene load combat1",
+         "round start",
          "char new Rook --template human-female --body 7 --will 5 --archetype thief",
          "char award Rook --cp 1 --sp 4 --ap 2", "char train Rook Stealth",
          "char train Rook Fire", "weather wind",
@@ -463,6 +473,11 @@ def main() -> int:
                        check=True)
         data = tmp / "xdg" / "d2d"
         for line in SETUP:
+            if line.startswith("@rules "):
+                f = data / "bench.toml"
+                f.write_text(f.read_text("utf-8").replace("[rules]\n", f"[rules]\n{line[7:]}\n",
+                                                          1), "utf-8")
+                continue
             subprocess.run([d2d, *shlex.split(line)], env=env, capture_output=True, check=True)
         shutil.copytree(data, tmp / "xdg" / "saved")
         long, huge, hundred = tmp / "long.toml", tmp / "huge.toml", tmp / "hundred.toml"
