@@ -100,10 +100,19 @@ def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
     (Stay) when none beats Stay. Attacking: the most wins with a Hit-scoring approach;
     defending: the fewest wins for the attacker; ``no_block``: the attacker is in the
     defender's Arc:Back, so it cannot Block (000 l.326 "Rival can't Block")."""
+    return _best_card(tuple(hand), levels[0], levels[1], opts.conflict_chart,
+                      opts.fate_orientation, opts.level_bonus, attacking, no_block)
+
+
+@lru_cache(maxsize=4096)
+def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
+               fate_orientation: str, level_bonus: str, attacking: bool,
+               no_block: bool) -> tuple[str, float]:
+    """:func:`best_card`, remembered: the same hand (in the same order) at the same
+    Levels and ``[rules]`` chooses the same card (a fight asks again every Action)."""
     from d2d_cli.rules.combat.conflict import approach_of, hit_value
 
-    la, lb = levels
-    keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
+    keys = (reading, fate_orientation, level_bonus)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
@@ -192,12 +201,17 @@ def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     from d2d_cli.rules.units.unit_state import SPENT
 
     out = []
-    for k, v in sorted(u.items()):
-        if k in _VOLATILE:
+    volatile = _VOLATILE
+    for k, v in u.items():
+        if k in volatile:
             continue
         if k == SPENT:
             v = tuple(v.get("boosts", ()))
-        out.append((k, repr(v)))
+        # A text or whole number is its own key (no repr to build); anything else by its
+        # repr, tagged so that it never equals a text value.
+        t = type(v)
+        out.append((k, v) if t is str or t is int else (k, repr(v), 0))
+    out.sort()  # by name (names are unique: the values are never compared)
     return tuple(out)
 
 

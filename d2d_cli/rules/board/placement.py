@@ -11,6 +11,7 @@ about it works as before, from what the Narrator types.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -50,8 +51,11 @@ class Placement:
         return None if self.facing is None else COMPASS[self.facing]
 
 
+@lru_cache(maxsize=4096)
 def _placement(name: str, raw: Any, face: Any, double: Any,
                faction: str | None) -> Placement | None:
+    # Remembered: a Placement is frozen, and a fight asks for the same few again and
+    # again (every map read of every Action).
     if raw is None:
         return None
     facing = COMPASS.index(face) if face in COMPASS else None

@@ -77,12 +77,14 @@ def shown(unit: Unit) -> list[str]:
 
 def pushed(unit: Unit | None) -> int:
     """Push the Limit taken this Round: Skill +1 each."""
-    return 0 if unit is None else held(unit).get(PUSH, 0)
+    if unit is None or not unit.extra.get(EFFECTS):  # a fight's usual case: none held
+        return 0
+    return held(unit).get(PUSH, 0)
 
 
 def gritted(unit: Unit | None) -> bool:
     """Grit your Teeth taken this Round: the unit's penalties are ignored."""
-    return unit is not None and held(unit).get(GRIT, 0) > 0
+    return unit is not None and bool(unit.extra.get(EFFECTS)) and held(unit).get(GRIT, 0) > 0
 
 
 def evade(unit: Unit, action_cost: int | None, opts: Options = DEFAULTS) -> int:
