@@ -68,6 +68,24 @@ def test_public_table_of_combat1(d2d: Any, tmp_path: Path) -> None:
     assert sum(Fraction(p["fraction"]) for p in f["next"]["color"].values()) == 1
 
 
+def test_who_is_next_is_what_round_next_says(d2d: Any, tmp_path: Path) -> None:
+    """The page's "Next" is the Countdown of `d2d round next` (001 l.499–505), one rules
+    function for both: a unit that left the map keeps Move but is never next."""
+    path = tmp_path / "t.toml"
+    d2d.ok("--session", path, "--seed", "3", "scene", "load", "combat1")
+    assert project.public(session.read(path), [])["next"] == []  # no round yet
+    d2d.ok("--session", path, "round", "start")
+    for line in (["unit", "place", "Archer", "E10", "S"], ["unit", "leave", "Archer"],
+                 ["unit", "move", "Goblin Scout", "forward"],
+                 ["unit", "move", "Goblin Skirmisher", "forward"]):
+        d2d.ok("--session", path, *line)  # now every unit has Move 4, the Archer off the map
+    said = d2d.json("--session", path, "round", "next")
+    top = max(u["count"] for u in said["next"])
+    want = [u["name"] for u in said["next"] if u["count"] == top]
+    assert want == ["Thief", "Goblin Scout", "Goblin Skirmisher"]
+    assert project.public(session.read(path), [])["next"] == want
+
+
 def test_next_reveal_odds_count_the_pile(d2d: Any, tmp_path: Path) -> None:
     """The chance of each suit on the next reveal is its share of the draw pile."""
     data = combat1(d2d, tmp_path)

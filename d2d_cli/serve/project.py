@@ -203,15 +203,18 @@ def _hands(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _next_up(units: list[dict[str, Any]]) -> list[str]:
-    """Who acts next in the Countdown: the units with the most Move left (001 l.499–505
-    "Each Group counts down from 10 … IF Move = Count"); none before a round starts."""
-    left = [(u["move_left"], u["name"]) for u in units
-            if isinstance(u["move_left"], int) and u["move_left"] > 0]
-    if not left:
-        return []
-    top = max(n for n, _ in left)
-    return [name for n, name in left if n == top]
+def _next_up(data: dict[str, Any]) -> list[str]:
+    """Who acts next by the Countdown: what ``d2d round next`` says (001 l.499–505, the
+    same rules function) — in every Group, the units the next Count reaches; none before
+    a round starts."""
+    from d2d_cli.rules.time import groups
+    from d2d_cli.rules.time.round_state import Round
+    from d2d_cli.rules.units import roster
+
+    rnd = Round.from_state(data.get("round"))
+    up = groups.next_up(roster.roster(data), rnd.number, rnd.phase).next
+    top = max((u.count for u in up), default=0)
+    return [u.name for u in up if u.count == top]
 
 
 def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> dict[str, Any]:
@@ -226,7 +229,7 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
         "session": name,
         "scene": scene.get("name") if isinstance(scene.get("name"), str) else None,
         "round": dash["round"],
-        "next": _next_up(units),
+        "next": _next_up(data),
         "clock": dash["clock"],
         "weather": dash["weather"],
         "tasks": dash["tasks"],
