@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
-import os
 import secrets
 import socket
 import sys
@@ -74,11 +73,9 @@ class Table:
         to the journal *before* it renames the new session into place, so when the
         session changes its journal entry is already there — watching the journal too
         would show a state whose log is ahead of its data."""
-        try:
-            st = os.stat(self.target.path())
-        except OSError:
-            return None
-        return (st.st_mtime_ns, st.st_size, st.st_ino)
+        from d2d_cli import session
+
+        return session.stamp(self.target.path())
 
     def refresh(self) -> bool:
         """Project the session again; True when a page's state changed."""

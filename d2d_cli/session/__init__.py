@@ -61,7 +61,7 @@ from d2d_cli.session.names import (
     resolve,
     set_current,
 )
-from d2d_cli.session.reads import MAX_SESSION_BYTES, read
+from d2d_cli.session.reads import MAX_SESSION_BYTES, read, stamp
 from d2d_cli.session.scope import Scope
 from d2d_cli.session.transact import Transaction, create, deferred, edit
 
@@ -73,5 +73,5 @@ __all__ = [
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "create", "current_name", "data_dir", "deferred", "dirs", "display_name", "edit",
     "files", "forget", "is_path", "journal", "journal_path", "list_sessions", "locate",
-    "log", "new_state", "read", "redo", "resolve", "rng_for", "set_current", "undo",
+    "log", "new_state", "read", "redo", "resolve", "rng_for", "set_current", "stamp", "undo",
 ]

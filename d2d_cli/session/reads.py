@@ -162,6 +162,17 @@ def _keep_when_done(real: Path, h: str, payload: bytes) -> None:
     _after_commit(keep)
 
 
+def stamp(path: Path) -> tuple[int, int, int] | None:
+    """The session file's modification time (ns), size and inode, or None when it is
+    not there: what changes whenever a write lands (a write renames a new file into
+    place), for a reader that watches it (``d2d serve``) without reading it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[str, Any]:
     """The session as plain data. A missing session is created (when ``create``: the
     default session or a named .toml path); inside a CLI run, only if the command
