@@ -110,7 +110,7 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
     if drawn is None:
         return None
     v = view(drawn, roster(data).values())
-    title = str(_table(data, "scene").get("name") or "d2d board")
+    title = str(_public_text(_table(data, "scene").get("name"), "a scene") or "d2d board")
     out: dict[str, Any] = to_json(v)
     out["legend"] = [{"symbol": k.symbol, "text": mapview.what_it_is(k)} for k in v.legend]
     out["svg"] = mapview.svg(v, title)
@@ -150,12 +150,84 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
-def _log(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    shown = [{"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary")}
-             for r in rows
-             if not r.get("undone") and _words(str(r.get("command") or ""))[:1]
-             and _words(str(r.get("command")))[0] in PUBLIC_COMMANDS]
+# Text the Narrator marks as theirs alone: a note, event, task or scene text that starts
+# with this word never reaches a public page (docs/serve.md "The Narrator's secrets").
+SECRET_MARK = "secret:"
+SECRET_SHOWN = "(the Narrator's secret)"
+
+
+def is_secret(text: Any) -> bool:
+    return isinstance(text, str) and text.strip().lower().startswith(SECRET_MARK)
+
+
+def _public_text(text: Any, shown: str = SECRET_SHOWN) -> Any:
+    return shown if is_secret(text) else text
+
+
+def hidden_texts(data: dict[str, Any]) -> list[str]:
+    """Every text the public page must not hold, whatever line carries it: each Timed
+    Event's until its card comes up (001 l.437–439 "Placed in the Clock Deck. Revealed by
+    a Clock card being discarded"), each Random Event's until it occurs, and every text
+    marked ``secret:`` (events, tasks, the scene's name)."""
+    clock = _table(data, "clock")
+    out: list[str] = []
+    for key in ("timed", "random"):
+        for e in _list(clock.get(key)):
+            if isinstance(e, dict) and isinstance(e.get("text"), str) and (
+                    not e.get("done") or is_secret(e["text"])):
+                out.append(e["text"])
+    for t in _table(data, "tasks").values():
+        if isinstance(t, dict) and is_secret(t.get("name")):
+            out.append(str(t["name"]))
+    for key in _table(data, "tasks"):
+        if is_secret(key):
+            out.append(str(key))
+    name = _table(data, "scene").get("name")
+    if is_secret(name):
+        out.append(str(name))
+    return sorted({t.strip() for t in out if t.strip()}, key=len, reverse=True)
+
+
+def _holds(row: dict[str, Any], hidden: list[str]) -> bool:
+    hay = " ".join([str(row.get("command") or ""), str(row.get("summary") or ""),
+                    *_words(str(row.get("command") or ""))]).lower()
+    return any(t.lower() in hay for t in hidden)
+
+
+def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
+         ) -> list[dict[str, Any]]:
+    """The last public things done, newest last; an undone one stays, marked undone (the
+    TV shows it struck through). A line that holds a hidden text (:func:`hidden_texts`)
+    or places a Clock event is shown only as what it is, never with its text."""
+    hidden = hidden or []
+    shown = []
+    for r in rows:
+        words = _words(str(r.get("command") or ""))
+        if not words or words[0] not in PUBLIC_COMMANDS:
+            continue
+        entry = {"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary"),
+                 "undone": bool(r.get("undone"))}
+        if words[:2] == ["clock", "event"]:
+            entry["command"] = " ".join(words[:3])
+            entry["summary"] = "a Clock event was set or taken out (its text is hidden)"
+        elif _holds(r, hidden):
+            entry["command"] = words[0]
+            entry["summary"] = SECRET_SHOWN
+        shown.append(entry)
     return shown[-LOG_SHOWN:]
+
+
+# A unit's state word on the Status Bar, the gravest first (001: Dead, Dying; Out: off
+# the fight for now).
+STATE_WORDS = (("dead", "Dead"), ("dying", "Dying"), ("out", "Out"), ("unconscious", "Out"))
+
+
+def _crit(c: Any) -> dict[str, str]:
+    """One Crit as the table reads it: its place and severity (``crit --target``
+    stores them), e.g. ``{"location": "torso", "severity": "critical"}``."""
+    c = c if isinstance(c, dict) else {}
+    return {"location": str(c.get("location") or "?"),
+            "severity": str(c.get("severity") or "?")}
 
 
 def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any], list[Any]]:
@@ -173,11 +245,14 @@ def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any],
         player = sides.player_of(spec) if isinstance(spec, dict) else None
         conditions = [f"{k} {v}" if v not in (True, 1) else k
                       for k, v in row.conditions.items() if v]
+        state = next((word for key, word in STATE_WORDS if row.conditions.get(key)), None)
         units.append({"name": row.name, "faction": row.faction, "player": player,
                       "move": row.move, "action_cost": row.action_cost,
                       "move_left": row.move_left, "actions_left": row.actions_left,
                       "facing": row.facing, "conditions": conditions,
                       "crits": len(row.crits),
+                      "crit_list": [_crit(c) for c in row.crits],
+                      "state": state,
                       "hand": hands.get(player) if player is not None else None})
     return to_json(dash), units
 
@@ -223,45 +298,71 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
     hands = _hands(data)
     dash, units = _units(data, {n: len(h["hand"]) for n, h in hands.items()})
     scene = _table(data, "scene")
+    hidden = hidden_texts(data)
+    clock = dict(dash["clock"])
+    if clock.get("next_event"):  # ahead, so not come up: where it waits, never its text
+        clock["next_event"] = {**clock["next_event"], "text": "an event is set"}
+    tasks = [{**t, "name": _public_text(t.get("name"), "a task")} for t in dash["tasks"]]
     return {
         "v": SCHEMA_VERSION,
         "blank": False,
         "session": name,
-        "scene": scene.get("name") if isinstance(scene.get("name"), str) else None,
+        "scene": _public_text(scene.get("name"), "a scene")
+        if isinstance(scene.get("name"), str) else None,
         "round": dash["round"],
         "next": _next_up(data),
-        "clock": dash["clock"],
+        "clock": clock,
         "weather": dash["weather"],
-        "tasks": dash["tasks"],
+        "tasks": tasks,
         "units": units,
         "players": [{"name": n, "hand": len(h["hand"]), "deck": len(h["deck"]),
                      "discard": len(h["discard"]), "ready": h["chosen"] is not None}
                     for n, h in hands.items()],
         "fate": _fate(data),
         "board": _board(data),
-        "log": _log(log),
+        "log": _log(log, hidden),
         "oracle": _oracle(log),
     }
 
 
-def player(data: dict[str, Any], name: str) -> dict[str, Any]:
-    """One Player's own page: their units, their hand and their face-down choice, and
-    the round it is for."""
-    from d2d_cli.rules.deck.cards import parse_card
+def card_view(code: str) -> dict[str, Any]:
+    """A card as a Player's page draws it: rank, suit symbol and colour, a name a screen
+    reader says ("King of Hearts"), and the approach it reads as Upper and as Lower — from
+    ``rules.combat.conflict.approach_of``, the function ``d2d conflict`` reads a card
+    with (000 "Conflict > 2) Select > Upper/Lower")."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.combat.conflict import approach_of
+    from d2d_cli.rules.deck.cards import SUIT_PLAYING, SUIT_SYMBOL, parse_card
 
+    try:
+        c = parse_card(code)
+    except BadInput:
+        return {"code": code, "face": code, "name": code, "rank": code, "symbol": "",
+                "color": "black", "label": code, "upper": None, "lower": None}
+    word = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}.get(c.rank, c.rank)
+    if c.suit is None:
+        label, symbol = f"{c.color.capitalize()} Joker (Wild)", "\u2605"
+    else:
+        label, symbol = f"{word} of {SUIT_PLAYING[c.suit].capitalize()}", SUIT_SYMBOL[c.suit]
+    return {"code": c.code, "face": c.face, "name": c.name()[:-2],
+            "rank": "W" if c.is_wild else c.rank, "symbol": symbol, "color": c.color,
+            "label": label, "upper": approach_of(c.flipped(True)).capitalize(),
+            "lower": approach_of(c.flipped(False)).capitalize()}
+
+
+def player(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """One Player's own page: their hand (each card drawn with what it gives), their
+    face-down choice, their units as the Status Bar reads them, which of them the
+    Countdown reaches next ("Your Archer is up"), and how many Players have chosen a card
+    face down (who, never what)."""
     h = _hands(data).get(name, {"deck": [], "hand": [], "discard": [], "chosen": None})
     from d2d_cli.rules.units import sides
 
     mine = sides.units_of(data, name)
-
-    def card(code: str) -> dict[str, Any]:
-        try:
-            c = parse_card(code)
-        except Exception:
-            return {"code": code, "face": code, "name": code}
-        return {"code": c.code, "face": c.face, "name": c.name()[:-2]}
-
     rnd = _table(data, "round")
+    everyone = _hands(data)
+    _, rows = _units(data, {}) if mine else (None, [])
+    up = [u for u in _next_up(data) if u in mine] if mine else []
     return {
         "v": SCHEMA_VERSION,
         "blank": False,
@@ -269,10 +370,16 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
         "round": {"number": int(rnd.get("number", 0) or 0),
                   "phase": str(rnd.get("phase", "none"))},
         "units": mine,
-        "hand": [card(c) for c in h["hand"]],
+        "mine": [{k: u[k] for k in ("name", "move", "move_left", "actions_left",
+                                     "conditions", "crit_list", "state")}
+                 for u in rows if u["name"] in mine],
+        "up": up,
+        "hand": [card_view(c) for c in h["hand"]],
         "deck": len(h["deck"]),
         "discard": list(h["discard"]),
         "chosen": h["chosen"],
+        "ready": {"chosen": [n for n, x in everyone.items() if x["chosen"] is not None],
+                  "of": len(everyone)},
     }
 
 

@@ -38,7 +38,7 @@ and the folder keeps the ``CACHE_KEEP`` most recently written.
 
 from __future__ import annotations
 
-from d2d_cli.session import dirs, files, journal
+from d2d_cli.session import dirs, files, journal, links
 from d2d_cli.session.cache import (
     CACHE_KEEP,
     CACHE_LIMIT,
@@ -72,6 +72,7 @@ __all__ = [
     "CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "DEFAULT_NAME", "JOURNAL_KEEP",
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "create", "current_name", "data_dir", "deferred", "dirs", "display_name", "edit",
-    "files", "forget", "is_path", "journal", "journal_path", "list_sessions", "locate",
+    "files", "forget", "is_path", "journal", "journal_path", "links", "list_sessions",
+    "locate",
     "log", "new_state", "read", "redo", "resolve", "rng_for", "set_current", "stamp", "undo",
 ]
