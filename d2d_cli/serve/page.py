@@ -199,7 +199,9 @@ function render(s) {
   const said = (e) => (e.summary || e.command) + (e.undone ? " (undone)" : "");
   fill("log", s.log.slice().reverse().map((e) => el("li", said(e), e.undone ? "undone" : "")));
   const last = s.log.length ? s.log[s.log.length - 1] : null;
-  const head = last ? said(last) : "";
+  const fight = last && !last.undone && s.result &&
+    ["conflict", "hit", "crit", "npc"].includes((last.command || "").split(" ")[0]);
+  const head = fight ? s.result.headline : last ? said(last) : "";
   if ($("headline").textContent !== head) $("headline").textContent = head;
   fill("oracle", s.oracle.slice().reverse().map((o) => el("li", o.question + " \u2192 " +
     o.answer + " (" + o.card + ")")));
@@ -247,6 +249,7 @@ function render(s) {
     if (up && up !== wasUp) signal();
   }
   wasUp = up;
+  $("last").textContent = s.last || "";
   const sel = $("unit");
   const keep = sel.value;
   sel.replaceChildren(...s.units.map((u) => { const o = el("option", u); o.value = u; return o; }));
@@ -325,6 +328,7 @@ _PLAYER_BODY = """
 """ + _GONE + """
 <main>
 <section class="wide"><div id="up-now" aria-live="assertive"></div>
+<p id="last" aria-live="polite"></p>
 <h2>Your units</h2><table><thead><tr><th>Unit</th><th>Move</th><th>Act.</th>
 <th>State, Crits</th></tr></thead><tbody id="mine"></tbody></table>
 <button id="buzz" type="button" aria-pressed="false">Buzz when my unit is up: off</button>

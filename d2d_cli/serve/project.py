@@ -224,10 +224,13 @@ STATE_WORDS = (("dead", "Dead"), ("dying", "Dying"), ("out", "Out"), ("unconscio
 
 def _crit(c: Any) -> dict[str, str]:
     """One Crit as the table reads it: its place and severity (``crit --target``
-    stores them), e.g. ``{"location": "torso", "severity": "critical"}``."""
+    stores them), in words: ``{"location": "Right Arm", "severity": "Critical"}``."""
     c = c if isinstance(c, dict) else {}
-    return {"location": str(c.get("location") or "?"),
-            "severity": str(c.get("severity") or "?")}
+
+    def words(v: Any) -> str:
+        return str(v or "?").replace("_", " ").title()
+
+    return {"location": words(c.get("location")), "severity": words(c.get("severity"))}
 
 
 def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any], list[Any]]:
@@ -255,6 +258,32 @@ def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any],
                       "state": state,
                       "hand": hands.get(player) if player is not None else None})
     return to_json(dash), units
+
+
+def _result(data: dict[str, Any], units: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The round's last Conflict between units as the table saw it revealed: the
+    remembered exchange (``[round.exchange]``, rules/combat/exchange.py — the record hit and
+    crit read), its winner, Rival, the winner's cards and the Hits once counted, and the
+    Rival's state word and Crits now; with ``headline``, the line the TV shows."""
+    from d2d_cli.rules.combat.exchange import remembered
+
+    ex = remembered(data)
+    if ex is None:
+        return None
+    cards = [card_view(c) for c in ex.cards]
+    rival = next((u for u in units if u["name"] == ex.rival), None)
+    hurt = [] if rival is None else [
+        *([rival["state"]] if rival["state"] else []),
+        *(f"{c['location']} {c['severity']}" for c in rival["crit_list"][-1:])]
+    with_card = f"{ex.winner}'s {' '.join(c['rank'] + c['symbol'] for c in cards)}" \
+        if cards else ex.winner
+    line = f"{with_card} beats {ex.rival}"
+    if ex.hits is not None:
+        line += f": {ex.hits} Hit{'s' * (ex.hits != 1)}"
+    if hurt and ex.hits:
+        line += ", " + ", ".join(hurt)
+    return {"winner": ex.winner, "rival": ex.rival, "cards": [c["code"] for c in cards],
+            "hits": ex.hits, "rival_state": hurt, "headline": line}
 
 
 def _options(data: dict[str, Any]) -> Any:
@@ -321,6 +350,7 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
         "fate": _fate(data),
         "board": _board(data),
         "log": _log(log, hidden),
+        "result": _result(data, units),
         "oracle": _oracle(log),
     }
 
@@ -363,6 +393,18 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
     everyone = _hands(data)
     _, rows = _units(data, {}) if mine else (None, [])
     up = [u for u in _next_up(data) if u in mine] if mine else []
+    result = _result(data, rows) if mine else None
+    last = None
+    if result is not None and (result["winner"] in mine or result["rival"] in mine):
+        won = result["winner"] in mine
+        who = result["winner"] if won else result["rival"]
+        cards = " ".join(card_view(c)["rank"] + card_view(c)["symbol"]
+                         for c in result["cards"])
+        hits = result["hits"]
+        last = (f"Your {who}" + (f"'s {cards}" if won and cards else "") +
+                (" won against " if won else " lost to ") +
+                (result["rival"] if won else result["winner"]) +
+                (f": {hits} Hit{'s' * (hits != 1)}" if hits is not None else ""))
     return {
         "v": SCHEMA_VERSION,
         "blank": False,
@@ -380,6 +422,7 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
         "chosen": h["chosen"],
         "ready": {"chosen": [n for n, x in everyone.items() if x["chosen"] is not None],
                   "of": len(everyone)},
+        "last": last,
     }
 
 
