@@ -172,6 +172,7 @@ function render(s) {
   $("clock").textContent = "Clock " + c.value + (c.down ? " (counting down)" : "");
   $("event").textContent = c.next_event ? "A Timed Event is set at " + c.next_event.at +
     " (" + c.next_event.ticks + " ticks)" : "No Timed Event ahead";
+  fill("came", c.revealed.slice().reverse().map((e) => el("li", e.at + ": " + e.text)));
   const w = s.weather;
   $("weather").textContent = w ? "Wind from " + w.direction + ", " + w.speed_kph +
     " km/h (" + w.beaufort + ")" : "No weather drawn";
@@ -311,7 +312,8 @@ aria-live="polite"></span>
 <ul id="placed"></ul></div></section>
 </div>
 <section class="wide"><h2>What happened</h2><ul id="log"></ul></section>
-<section><h2>Clock</h2><div id="clock" class="big"></div><div id="event"></div></section>
+<section><h2>Clock</h2><div id="clock" class="big"></div><div id="event"></div>
+<ul id="came"></ul></section>
 <section><h2>Weather</h2><div id="weather"></div></section>
 <section><h2>Tasks</h2><ul id="tasks"></ul></section>
 <section><h2>Fate deck</h2><div id="deck" class="big"></div><div id="discards" class="dim">

@@ -117,7 +117,8 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def _oracle(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
+            ) -> list[dict[str, Any]]:
     from d2d_cli.errors import BadInput
     from d2d_cli.rules.assistant import oracle
     from d2d_cli.rules.deck.cards import parse_card
@@ -137,6 +138,8 @@ def _oracle(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             card = None
         if card is None:
             continue
+        if _holds(row, hidden or []):
+            question = SECRET_SHOWN  # the question named a hidden text: the answer stays
         answer, qualifier = oracle.reading(card, likelihood)
         out.append({"question": question, "likelihood": likelihood, "card": card.code,
                     "answer": oracle.words(answer, qualifier), "at": row.get("at")})
@@ -331,6 +334,11 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
     clock = dict(dash["clock"])
     if clock.get("next_event"):  # ahead, so not come up: where it waits, never its text
         clock["next_event"] = {**clock["next_event"], "text": "an event is set"}
+    clock["revealed"] = [  # the Timed Events whose card came up, newest last
+        {"at": e["at"], "text": _public_text(e["text"])}
+        for e in _list(_table(data, "clock").get("timed"))
+        if isinstance(e, dict) and e.get("done") and isinstance(e.get("text"), str)
+        and isinstance(e.get("at"), int)][-3:]
     tasks = [{**t, "name": _public_text(t.get("name"), "a task")} for t in dash["tasks"]]
     return {
         "v": SCHEMA_VERSION,
@@ -351,7 +359,7 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
         "board": _board(data),
         "log": _log(log, hidden),
         "result": _result(data, units),
-        "oracle": _oracle(log),
+        "oracle": _oracle(log, hidden),
     }
 
 
