@@ -53,12 +53,13 @@ ul { margin:0; padding-left:1.1rem; }
 .state { color:var(--bad); font-weight:700; }
 #map { display:block; max-width:100%; height:auto; background:#fff; border-radius:.4rem; }
 /* The TV: the Status Bar and the whole map side by side within the first screen. */
-#top { display:contents; }
+#top, #top > .col { display:contents; }
 @media (min-width: 70rem) and (min-aspect-ratio: 4/3) {
   html { font-size: clamp(16px, 0.4rem + 0.75vw, 32px); }
   #top { display:grid; grid-column: 1 / -1; gap:.8rem;
     grid-template-columns: minmax(0, 1fr) minmax(0, 1.25fr); align-items:start; }
-  #top > section { grid-column:auto; }
+  #top > section, #top > .col { grid-column:auto; }
+  #top > .col { display:grid; gap:.8rem; }
   #map { width:100%; max-height: calc(100vh - 9rem); object-fit:contain;
     object-position:left top; }
   #boardbox .aside { display:none; }
@@ -261,7 +262,7 @@ function render(s) {
   $("up").textContent = "Upper \u2191" + (pc ? ": " + pc.upper : "");
   $("down").textContent = "Lower \u2193" + (pc ? ": " + pc.lower : "");
   $("chosen").textContent = s.chosen ? "Face down for " + s.chosen.unit + ": " +
-    s.chosen.card : "No card chosen yet";
+    s.chosen.shown : "No card chosen yet";
   // A message about a choice the session no longer holds is stale: cleared.
   if (sent && (!s.chosen || s.chosen.card !== sent)) { sent = null; $("msg").textContent = ""; }
   const r = s.ready;
@@ -306,12 +307,13 @@ aria-live="polite"></span>
 <div id="headline" aria-live="polite"></div>
 <main>
 <div id="top">
-<section class="wide"><h2>Status Bar</h2><table id="units"></table></section>
+<div class="col"><section class="wide"><h2>Status Bar</h2><table id="units"></table>
+</section>
+<section class="wide"><h2>What happened</h2><ul id="log"></ul></section></div>
 <section id="boardbox" class="wide" hidden><h2>Map</h2><img id="map" alt="the map">
 <div class="aside"><h2>Legend</h2><ul id="legend"></ul><h2>On the map</h2>
 <ul id="placed"></ul></div></section>
 </div>
-<section class="wide"><h2>What happened</h2><ul id="log"></ul></section>
 <section><h2>Clock</h2><div id="clock" class="big"></div><div id="event"></div>
 <ul id="came"></ul></section>
 <section><h2>Weather</h2><div id="weather"></div></section>

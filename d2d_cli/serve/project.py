@@ -388,6 +388,15 @@ def card_view(code: str) -> dict[str, Any]:
             "lower": approach_of(c.flipped(False)).capitalize()}
 
 
+def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The face-down choice with the words its owner reads ("Q♥ Lower: Block")."""
+    if chosen is None:
+        return None
+    v = card_view(str(chosen.get("card", "")))
+    way = "Lower" if str(chosen.get("card", "")).endswith("v") else "Upper"
+    return {**chosen, "shown": f"{v['rank']}{v['symbol']} {way}: {v[way.lower()]}"}
+
+
 def player(data: dict[str, Any], name: str) -> dict[str, Any]:
     """One Player's own page: their hand (each card drawn with what it gives), their
     face-down choice, their units as the Status Bar reads them, which of them the
@@ -427,7 +436,7 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
         "hand": [card_view(c) for c in h["hand"]],
         "deck": len(h["deck"]),
         "discard": list(h["discard"]),
-        "chosen": h["chosen"],
+        "chosen": _chosen(h["chosen"]),
         "ready": {"chosen": [n for n, x in everyone.items() if x["chosen"] is not None],
                   "of": len(everyone)},
         "last": last,
