@@ -74,7 +74,7 @@ def test_no_hand_card_or_choice_on_the_public_page_stream_or_state(served: h.Ser
 def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> None:
     mine = served.state("Player1")
     assert [c["face"] for c in mine["hand"]] == ["7S", "KD"]
-    assert mine["chosen"] == {"unit": "Archer", "card": "QHv"}
+    assert mine["chosen"] == {"unit": "Archer", "card": "QHv", "shown": "Q♥ Lower: Block"}
     other = served.state("Player2")
     assert [c["face"] for c in other["hand"]] == ["AD", "RW"] and other["chosen"] is None
     stream = h.Stream(served, "Player2")
@@ -103,7 +103,8 @@ def test_a_player_chooses_face_down_from_their_page_and_conflict_uses_it(
         assert b"ADv" not in b"".join(stream.raw)
     finally:
         stream.close()
-    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv"}
+    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv",
+                                                 "shown": "A♦ Lower: Counter"}
     session = str(tmp_path / "table.toml")
     log = json.loads(h.d2d("--session", session, "session", "log", "1", "--json").stdout)
     assert log["result"]["entries"][0]["command"].startswith("hand choose Thief")

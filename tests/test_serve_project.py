@@ -105,7 +105,7 @@ def test_player_page_shows_their_hand_only(d2d: Any, tmp_path: Path) -> None:
     mine = project.player(data, "Player1")
     assert [c["face"] for c in mine["hand"]] == ["7S", "QH"]
     assert mine["units"] == ["Archer"]
-    assert mine["chosen"] == {"unit": "Archer", "card": "7S^"}
+    assert mine["chosen"] == {"unit": "Archer", "card": "7S^", "shown": "7♠ Upper: Fast"}
     assert "2C" not in json.dumps(mine)
     public = project.public(data, [], "t")
     assert [(p["name"], p["hand"], p["ready"]) for p in public["players"]] == [

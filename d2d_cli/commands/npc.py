@@ -85,6 +85,11 @@ def turn(
         "--players-stay", help="A Player's unit attacked without a card chosen Stays "
         "(reveals Fate) instead of stopping the turn to ask.")] = False,
     card: _reveal.CardOpt = None,
+    wait: Annotated[float | None, typer.Option(
+        "--wait", metavar="SECONDS", min=0, max=86400,
+        help="Where a Player's card is needed, wait this long for it — chosen on their "
+        "d2d serve page or with d2d hand choose — without holding the session (a terminal "
+        "always waits).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
@@ -93,7 +98,11 @@ def turn(
     undo. Fate cards come from the deck, or from the table with --card. A Player's unit
     it attacks plays its Player's card: the one given with --answer, else the one chosen
     face down (d2d hand choose), else the turn stops before the attack and says what to
-    type (a terminal asks for it; fate Stays); --players-stay makes them Stay. Under
+    type; --players-stay makes them Stay. At a terminal (and in d2d play), and in a script
+    with --wait SECONDS, it asks instead: the question goes on the Player's d2d serve
+    page, the session is left free, and the turn goes on as soon as the card is chosen
+    there, with d2d hand choose, or typed here (fate Stays); a card not held is asked
+    again; Ctrl-C cancels the question, the session as it was before the attack. Under
     each plan, what each command gave, in its own one-line words (where the unit moved,
     the Conflict's winner, the Hits, the Crit); then the commands as typed.
 
@@ -108,10 +117,20 @@ def turn(
     """
     from d2d_cli.operations import npc as ops
 
-    ask = _ask if _interactive() and not json else None  # d2d play, or any terminal
-    render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
-                         players_stay=players_stay, card=card, ask=ask),
-                _show_turn, as_json=json)
+    interactive = _interactive() and not json  # d2d play, or any terminal
+    if players_stay or not (interactive or wait is not None):
+        render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
+                             players_stay=players_stay, card=card),
+                    _show_turn, as_json=json)
+        return
+    r = ops.turn_waiting(_state.target(ctx), name, all=all_, group=group, answer=answer,
+                         card=card, wait=wait, typed=_typed if interactive else None,
+                         on_part=None if json else _now(_show_part),
+                         said=_said)
+    if json:
+        render.emit(r, _show_turn, as_json=True)
+    elif r.asked is not None:  # no answer in time: where it stopped, what to type
+        render.emit(r, _show_asked, as_json=False)
 
 
 def _interactive() -> bool:
@@ -120,10 +139,59 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _ask(a: Any) -> str:  # rules.assistant.asking.Asked
-    text: str = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the card "
-                             f"{a.target} plays (e.g. 7S^; fate to Stay)")
-    return text
+_asked_at: list[Any] = []  # the question the waiting line was printed for
+
+
+def _typed(a: Any) -> str | None:  # rules.assistant.asking.Asked
+    """A line typed at this terminal, if one is waiting (never blocks): the turn waits
+    for the Player's page and the keyboard at once."""
+    import select
+    import sys
+
+    if not _asked_at or _asked_at[-1] != a:
+        _asked_at.append(a)
+        _said(f"Waiting: {a.attacker} attacks {a.target} — {a.player} chooses {a.target}'s "
+              "card on their d2d serve page, or type it here (e.g. 7S^; fate to Stay). "
+              "Ctrl-C cancels.")
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], 0)
+    except (OSError, ValueError):
+        return None
+    return sys.stdin.readline() if ready else None
+
+
+def _said(text: str) -> None:
+    from d2d_cli import env
+
+    err = env.current().stderr
+    err.write(text + "\n")
+    err.flush()
+
+
+def _now(show: Any) -> Any:
+    """Print a part of the turn at once: it is saved already (the turn waits after it)."""
+    from d2d_cli import env
+
+    def out(r: NpcTurn) -> None:
+        import io
+
+        buf = io.StringIO()
+        show(render.console(file=buf), r)
+        here = env.current()
+        here.stdout.write(buf.getvalue())
+        here.stdout.flush()
+
+    return out
+
+
+def _show_part(con: Any, r: NpcTurn) -> None:
+    """A part of a waiting turn: what it did, without the stop's "Type:" lines (the
+    waiting line says what is asked)."""
+    from d2d_cli.rules.core.record import replace
+
+    if r.asked is not None and not r.commands:
+        return
+    _show_turn(con, replace(r, asked=None))
 
 
 def _show_asked(con: Any, r: NpcTurn) -> None:

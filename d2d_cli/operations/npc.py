@@ -73,12 +73,14 @@ class NpcTurn(Result):
 def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002 - --all
          group: int | None = None, answer: list[str] | None = None,
          players_stay: bool = False, card: list[str] | None = None,
-         ask: Callable[[Any], str] | None = None) -> NpcTurn:
+         ask: Callable[[Any], str] | None = None, keep_question: bool = False) -> NpcTurn:
     """``d2d npc turn NAME | --all [--group N] [--answer UNIT=CARD]… [--players-stay]
     [--card CARD]…``: each plan carried out, one journal entry, one undo. A Player's unit
     it attacks plays its Player's card (rules.assistant.asking): ``answer``, else the
     card chosen face down, else ``ask(asked)`` gives it (a terminal), else the turn
-    stops there (``asked``); ``players_stay``: such a unit Stays instead."""
+    stops there (``asked``); ``players_stay``: such a unit Stays instead.
+    ``keep_question``: where it stops, the open question is kept in the round
+    (``[round.asking]``) for the Player's page; any question kept before is closed."""
     import copy
 
     from d2d_cli.rules.assistant import asking, sim
@@ -134,6 +136,7 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
+        _question(tx, asked if keep_question else None)
         tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
             f"; stopped: {asked.summary}" if asked is not None else "")
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
@@ -177,3 +180,151 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
         raise BadInput(f"Group {number} ({', '.join(made[number - 1])}) has no Non-Player "
                        "unit")
     return got
+
+
+# --------------------------------------------------------------- the Player's question
+
+ASKING = "asking"  # [round.asking]: the open question of a waiting `npc turn`
+POLL = 0.2  # seconds between two looks at the session while a turn waits
+
+
+def _question(tx: Any, asked: Any) -> None:
+    """Keep ``asked`` (rules.assistant.asking.Asked) as the round's open question, or
+    close the one kept (round start and end forget it too: they write the round anew)."""
+    rnd = dict(tx.data.get("round") or {})
+    if asked is None and ASKING not in rnd:
+        return
+    if asked is None:
+        del rnd[ASKING]
+    else:
+        rnd[ASKING] = {"attacker": asked.attacker, "target": asked.target,
+                       "player": asked.player}
+    tx.put("round", rnd)
+
+
+def question(data: dict[str, Any]) -> dict[str, str] | None:
+    """The open question a waiting ``npc turn`` kept (attacker, target, player), or None."""
+    raw = (data.get("round") or {}).get(ASKING)
+    if not isinstance(raw, dict) or not {"attacker", "target", "player"} <= set(raw):
+        return None
+    return {k: str(raw[k]) for k in ("attacker", "target", "player")}
+
+
+def cancel_question(t: Target) -> bool:
+    """Close the open question (Ctrl-C, or no answer in time): True when one was open."""
+    with t.edit() as tx:
+        if question(tx.data) is None:
+            return False
+        _question(tx, None)
+        tx.summary = "npc turn: the question to the Player was cancelled"
+    return True
+
+
+def _chosen_for(data: dict[str, Any], unit: str) -> bool:
+    """Whether a card lies face down for ``unit`` (d2d hand choose, from a page or a
+    terminal)."""
+    for p in (data.get("players") or {}).values():
+        chosen = p.get("chosen") if isinstance(p, dict) else None
+        if isinstance(chosen, dict) and str(chosen.get("unit", "")).lower() == unit.lower():
+            return True
+    return False
+
+
+def _merge(parts: list[NpcTurn]) -> NpcTurn:
+    """One result for a turn carried out in parts (it stopped to wait for a card)."""
+    plans: list[Any] = []
+    done: list[Done] = []
+    for r in parts:
+        done += [Done(None if d.plan is None else d.plan + len(plans), d.command, d.summary,
+                      d.result) for d in r.done]
+        plans += r.plans
+    last = parts[-1]
+    return NpcTurn(tuple(dict.fromkeys(u for r in parts for u in r.units)), tuple(plans),
+                   tuple(c for r in parts for c in r.commands), last.goal_reached,
+                   tuple(done), last.asked, tuple(m for r in parts for m in r.hands))
+
+
+def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
+                 group: int | None = None, answer: list[str] | None = None,
+                 card: list[str] | None = None, wait: float | None = None,
+                 typed: Callable[[Any], str | None] | None = None,
+                 on_part: Callable[[NpcTurn], None] | None = None,
+                 said: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], None] | None = None) -> NpcTurn:
+    """``npc turn`` that waits for a Player's card without holding the table up: where
+    it reaches an attack on a Player's unit and no card is given, it keeps the question
+    in the round (the Player's page shows it), commits and so releases the session's
+    lock, and waits — ``wait`` seconds at most (None: until answered) — for a card
+    chosen face down for that unit (``d2d hand choose``: the Player's page, or typed
+    elsewhere), or a card typed at this terminal (``typed(asked)`` returns a line once
+    one is typed, else None). Then the turn goes on by itself, within ``POLL`` seconds.
+    A card refused (not held, not a card) is said and asked again; the turn never ends
+    for it. Ctrl-C (KeyboardInterrupt) closes the question and leaves the session as it
+    was before the attack. No answer in time: the question is closed and the result
+    says where it stopped and what to type, as without waiting.
+
+    Each part (up to a stop) is one journal entry, one undo; ``on_part`` gets each as
+    it is done, so the first attack's result shows before the next question."""
+    import time
+
+    from d2d_cli import session
+    from d2d_cli.errors import D2DError
+
+    now = clock or time.monotonic
+    nap = sleep or time.sleep
+    end = None if wait is None else now() + wait
+    given = list(answer or [])
+    parts: list[NpcTurn] = []
+    while True:
+        try:
+            with session.deferred() as scope:  # commit now: the lock is free while waiting
+                r = turn(t, name, all=all, group=group, answer=given, card=card,
+                         keep_question=True)
+                scope.commit()
+        except D2DError as e:
+            if not given or not parts:
+                raise
+            # the card typed for the stop was refused: say so and ask again
+            if said is not None:
+                said(e.message)
+            given = list(answer or [])
+            r = parts[-1]
+        else:
+            parts.append(r)
+            if on_part is not None:
+                on_part(r)
+        if r.asked is None:
+            return _merge(parts)
+        a = r.asked
+        try:
+            got = _await(t, a, end, typed, now, nap)
+        except KeyboardInterrupt:
+            cancel_question(t)
+            raise
+        if got is None:  # no answer in time
+            cancel_question(t)
+            return _merge(parts)
+        given = list(answer or []) + ([f"{a.target}={got}"] if got else [])
+
+
+def _await(t: Target, a: Any, end: float | None, typed: Callable[[Any], str | None] | None,
+           now: Callable[[], float], nap: Callable[[float], None]) -> str | None:
+    """Wait for the answer to ``a``: "" once a card lies face down for its target (the
+    turn reads it from the hand), the text typed at the terminal, or None at ``end``."""
+    from d2d_cli import session
+
+    where = t.existing()
+    seen = session.stamp(where)  # a change from now on: the stop read what was there
+    while end is None or now() < end:
+        if typed is not None:
+            line = typed(a)
+            if line is not None and line.strip():
+                return line.strip()
+        stamp = session.stamp(where)
+        if stamp != seen:
+            seen = stamp
+            if _chosen_for(session.read(where, create=False), a.target):
+                return ""
+        nap(POLL)
+    return None

@@ -84,7 +84,9 @@ body.gone #gone { display:block; } body.gone main, body.gone #headline { display
   font-weight:700; }
 .go { background:#2f5d3a; color:#fff; border-color:var(--ok); margin-top:.6rem; }
 #up-now { font-size:1.4rem; font-weight:800; color:var(--accent); }
-#up-now:empty { display:none; }
+#up-now:empty, #asked:empty { display:none; }
+#asked { font-size:1.3rem; font-weight:800; color:#fff; background:#a4262c;
+  padding:.5rem .7rem; border-radius:.5rem; margin-bottom:.5rem; }
 #msg { min-height:1.4rem; margin-top:.4rem; }
 select { font-size:1.1rem; padding:.3rem; background:var(--btn); color:var(--fg); }
 """
@@ -163,7 +165,9 @@ _PUBLIC_JS = _COMMON_JS + r"""
 function render(s) {
   $("title").textContent = s.scene || s.session || "d2d";
   $("round").textContent = roundText(s.round);
-  $("next").textContent = s.next && s.next.length ? "Next: " + s.next.join(", ") : "";
+  $("next").textContent = s.asking ? s.asking.attacker + " attacks " + s.asking.target +
+    ": waiting for " + s.asking.player + "'s card" :
+    s.next && s.next.length ? "Next: " + s.next.join(", ") : "";
   fill("units", [row(["Unit", "Move", "Act.", "State, Crits", "Hand"], "th"),
     ...s.units.map((u) => row([named(u.name, u.player ? (u.faction || "") + " \u00b7 " +
         u.player : (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player"),
@@ -251,11 +255,18 @@ function render(s) {
     if (up && up !== wasUp) signal();
   }
   wasUp = up;
+  const a = s.asked;
+  const ask = a ? a.attacker + " attacks your " + a.target + " \u2014 choose a card" : "";
+  if ($("asked").textContent !== ask) {
+    $("asked").textContent = ask;
+    if (ask) signal();
+  }
   $("last").textContent = s.last || "";
   const sel = $("unit");
   const keep = sel.value;
   sel.replaceChildren(...s.units.map((u) => { const o = el("option", u); o.value = u; return o; }));
   if (s.units.includes(keep)) sel.value = keep;
+  if (a && s.units.includes(a.target)) sel.value = a.target;
   $("up").setAttribute("aria-pressed", upper ? "true" : "false");
   $("down").setAttribute("aria-pressed", upper ? "false" : "true");
   const pc = s.hand.find((c) => c.face === picked);
@@ -331,7 +342,8 @@ _PLAYER_BODY = """
 <span id="live" class="off">○ connecting…</span></header>
 """ + _GONE + """
 <main>
-<section class="wide"><div id="up-now" aria-live="assertive"></div>
+<section class="wide"><div id="asked" role="alert"></div>
+<div id="up-now" aria-live="assertive"></div>
 <p id="last" aria-live="polite"></p>
 <h2>Your units</h2><table><thead><tr><th>Unit</th><th>Move</th><th>Act.</th>
 <th>State, Crits</th></tr></thead><tbody id="mine"></tbody></table>

@@ -357,6 +357,7 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
                     for n, h in hands.items()],
         "fate": _fate(data),
         "board": _board(data),
+        "asking": _question(data),
         "log": _log(log, hidden),
         "result": _result(data, units),
         "oracle": _oracle(log, hidden),
@@ -386,6 +387,20 @@ def card_view(code: str) -> dict[str, Any]:
             "rank": "W" if c.is_wild else c.rank, "symbol": symbol, "color": c.color,
             "label": label, "upper": approach_of(c.flipped(True)).capitalize(),
             "lower": approach_of(c.flipped(False)).capitalize()}
+
+
+def _question(data: dict[str, Any]) -> dict[str, str] | None:
+    """The open question of a waiting ``npc turn`` (``[round.asking]``): who attacks
+    which Player's unit. Public: the table sees the attack coming, never the answer."""
+    raw = _table(data, "round").get("asking")
+    if not isinstance(raw, dict) or not {"attacker", "target", "player"} <= set(raw):
+        return None
+    return {k: str(raw[k]) for k in ("attacker", "target", "player")}
+
+
+def _asked(data: dict[str, Any], name: str) -> dict[str, str] | None:
+    q = _question(data)
+    return q if q is not None and q["player"] == name else None
 
 
 def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -440,6 +455,7 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
         "ready": {"chosen": [n for n, x in everyone.items() if x["chosen"] is not None],
                   "of": len(everyone)},
         "last": last,
+        "asked": _asked(data, name),
     }
 
 
