@@ -74,7 +74,10 @@ def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatc
     res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher", "--why",
               input="7S^\nfate\n")
     assert res.exit_code == 0, res.stderr
-    assert "Goblin Skirmisher attacks Archer: Player1, the card Archer plays" in res.stdout
+    # it waits for the card without holding the session (issue 35): the Player's page or
+    # this terminal answers; each part up to a question is saved, one journal entry each
+    assert "Waiting: Goblin Skirmisher attacks Archer — Player1 chooses Archer's card" \
+        in res.stderr
     assert "'Archer:7S^'" in res.stdout and "Archer:fate" in res.stdout
     log = d2d.ok("--session", path, "session", "log")
-    assert sum("npc turn" in line for line in log.splitlines()) == 1  # one entry, one undo
+    assert sum("npc turn" in line for line in log.splitlines()) == 3

@@ -92,19 +92,20 @@ def turn(
         "always waits).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
-    pays the Action Cost, each through the commands a Narrator would type (unit move on
-    the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
-    undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks plays its Player's card: the one given with --answer, else the one chosen
-    face down (d2d hand choose), else the turn stops before the attack and says what to
-    type; --players-stay makes them Stay. At a terminal (and in d2d play), and in a script
-    with --wait SECONDS, it asks instead: the question goes on the Player's d2d serve
-    page, the session is left free, and the turn goes on as soon as the card is chosen
-    there, with d2d hand choose, or typed here (fate Stays); a card not held is asked
-    again; Ctrl-C cancels the question, the session as it was before the attack. Under
-    each plan, what each command gave, in its own one-line words (where the unit moved,
-    the Conflict's winner, the Hits, the Crit); then the commands as typed.
+    """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move pays
+    the Action Cost, each through the commands a Narrator would type (unit move on the
+    map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one undo
+    (one for each part of a turn that waited for a card). Fate cards come from the deck,
+    or from the table with --card. A Player's unit it attacks plays its Player's card:
+    the one given with --answer, else the one chosen face down (d2d hand choose), else
+    the turn stops before the attack and says what to type; --players-stay makes them
+    Stay. At a terminal (and in d2d play), and in a script with --wait SECONDS, it asks
+    instead: the question goes on the Player's d2d serve page, the session is left free,
+    and the turn goes on as soon as the card is chosen there, with d2d hand choose, or
+    typed here (fate Stays); a card not held is asked again; Ctrl-C cancels the
+    question, the session as it was before the attack. Under each plan, what each
+    command gave, in its own one-line words (where the unit moved, the Conflict's
+    winner, the Hits, the Crit); then the commands as typed.
 
     JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
     command in order: plan, the index of the plan it carries out; command; summary;
@@ -118,6 +119,7 @@ def turn(
     from d2d_cli.operations import npc as ops
 
     interactive = _interactive() and not json  # d2d play, or any terminal
+    _asked_at.clear()
     if players_stay or not (interactive or wait is not None):
         render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
                              players_stay=players_stay, card=card),
@@ -143,21 +145,30 @@ _asked_at: list[Any] = []  # the question the waiting line was printed for
 
 
 def _typed(a: Any) -> str | None:  # rules.assistant.asking.Asked
-    """A line typed at this terminal, if one is waiting (never blocks): the turn waits
-    for the Player's page and the keyboard at once."""
+    """A line typed at this terminal, if one is waiting (never blocks on a terminal):
+    the turn waits for the Player's page and the keyboard at once. The end of the input
+    (Ctrl-D) ends the wait as no answer does (EOFError)."""
+    import io
     import select
-    import sys
 
+    from d2d_cli import env
+
+    stdin = env.current().stdin
     if not _asked_at or _asked_at[-1] != a:
         _asked_at.append(a)
         _said(f"Waiting: {a.attacker} attacks {a.target} — {a.player} chooses {a.target}'s "
               "card on their d2d serve page, or type it here (e.g. 7S^; fate to Stay). "
               "Ctrl-C cancels.")
     try:
-        ready, _, _ = select.select([sys.stdin], [], [], 0)
-    except (OSError, ValueError):
+        ready, _, _ = select.select([stdin], [], [], 0)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        ready = [stdin]  # no file behind it (a test's text): a line is there or never
+    if not ready:
         return None
-    return sys.stdin.readline() if ready else None
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    return line
 
 
 def _said(text: str) -> None:

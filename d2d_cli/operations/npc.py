@@ -258,7 +258,8 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     lock, and waits — ``wait`` seconds at most (None: until answered) — for a card
     chosen face down for that unit (``d2d hand choose``: the Player's page, or typed
     elsewhere), or a card typed at this terminal (``typed(asked)`` returns a line once
-    one is typed, else None). Then the turn goes on by itself, within ``POLL`` seconds.
+    one is typed, else None; EOFError when the input has ended: no answer). Then the
+    turn goes on by itself, within ``POLL`` seconds.
     A card refused (not held, not a card) is said and asked again; the turn never ends
     for it. Ctrl-C (KeyboardInterrupt) closes the question and leaves the session as it
     was before the attack. No answer in time: the question is closed and the result
@@ -302,6 +303,8 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
         except KeyboardInterrupt:
             cancel_question(t)
             raise
+        except EOFError:  # the terminal's input ended: nobody left to type it
+            got = None
         if got is None:  # no answer in time
             cancel_question(t)
             return _merge(parts)
