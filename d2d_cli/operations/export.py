@@ -42,8 +42,8 @@ def snapshot(t: Target, last: int = 12) -> Snapshot:
     """The session as it stands and its last ``last`` journal entries (nothing is
     created: a session that does not exist is refused)."""
     where = t.existing()
-    data = session.read(where, create=False)
-    return Snapshot(data, session.log(where, last), session.display_name(where))
+    data, log = session.read_with_log(where, last)
+    return Snapshot(data, log, session.display_name(where))
 
 
 @record

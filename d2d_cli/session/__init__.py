@@ -47,7 +47,7 @@ from d2d_cli.session.cache import (
     forget,
 )
 from d2d_cli.session.fresh import new_state, rng_for
-from d2d_cli.session.history import log, redo, undo
+from d2d_cli.session.history import log, read_with_log, redo, undo
 from d2d_cli.session.names import (
     DEFAULT_NAME,
     check_name,
@@ -73,5 +73,5 @@ __all__ = [
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "create", "current_name", "data_dir", "deferred", "dirs", "display_name", "edit",
     "files", "forget", "is_path", "journal", "journal_path", "list_sessions", "locate",
-    "log", "new_state", "read", "redo", "resolve", "rng_for", "set_current", "stamp", "undo",
+    "log", "new_state", "read", "read_with_log", "redo", "resolve", "rng_for", "set_current", "stamp", "undo",
 ]
