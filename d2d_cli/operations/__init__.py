@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from d2d_cli import session
 from d2d_cli.rules.deck.cards import Card, parse_card
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
 
 R = TypeVar("R")
+P = ParamSpec("P")
 
 
 class _Change(Protocol):
@@ -81,17 +82,31 @@ def label(path: str, arguments: Iterable[Any] = (),
     return shlex.join(words)
 
 
+class ReadBeforeLock(AssertionError):
+    """A change asked for after the same call read the session without its lock: what it
+    would write rests on a state another writer may have changed meanwhile (docs/
+    architecture.md "One unit of work"). A bug in an operation, never the user's."""
+
+
 class Target:
     """The session an operation works on: ``spec`` is a session name or a ``.toml``
     path (None: the current session, as ``d2d`` without ``--session``), ``seed`` the
-    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``)."""
+    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``);
+    ``create``: whether a missing default session (or ``.toml`` path) may be created
+    (False for ``d2d serve``: a page never makes a session).
 
-    __slots__ = ("label", "revealed", "seed", "spec")
+    A lookup reads without the lock (:meth:`read`); a change takes the lock first and
+    reads only inside it (:meth:`edit`, SQLite's BEGIN IMMEDIATE). So a target that has
+    read without the lock cannot then change the session: :meth:`edit` raises
+    :class:`ReadBeforeLock` (the suite trips on an operation that would)."""
+
+    __slots__ = ("_locked", "_looked", "create", "label", "seed", "spec")
 
     def __init__(self, spec: str | None = None, seed: int | None = None,
-                 label: str = "") -> None:
-        self.spec, self.seed, self.label = spec, seed, label
-        self.revealed: list[Card] = []  # the cards the last with_reveals revealed
+                 label: str = "", *, create: bool = True) -> None:
+        self.spec, self.seed, self.label, self.create = spec, seed, label, create
+        self._looked = False  # read without the lock
+        self._locked = False  # took the lock (its reads since are the locked state's)
 
     def path(self) -> Path:
         """The session file (it may not exist yet)."""
@@ -104,16 +119,27 @@ class Target:
 
     def read(self) -> dict[str, Any]:
         """The session's data for a lookup (the default session, or a path in an
-        existing folder, is created on first use)."""
+        existing folder, is created on first use unless :attr:`create` is False)."""
         where, create = session.locate(self.spec)
-        return session.read(where, seed=self.seed, create=create)
+        if not self._locked:
+            self._looked = True
+        return session.read(where, seed=self.seed, create=create and self.create)
 
     @contextlib.contextmanager
     def edit(self) -> Iterator[session.Transaction]:
-        """A locked read-modify-write of the session, journalled under ``label``."""
+        """A locked read-modify-write of the session, journalled under ``label``: the
+        lock is taken before anything is read (``tx.data`` is the locked state)."""
+        if self._looked:
+            raise ReadBeforeLock(
+                f"{self.label or 'this call'}: the session was read without its lock "
+                "before this change; read tx.data inside the edit instead")
         where, create = session.locate(self.spec)
+        self._locked = True
+        create = create and self.create
         with session.edit(where, self.label, seed=self.seed, create=create) as tx:
             yield tx
+        if create and not tx.changed:  # changed nothing: a new session as a lookup makes it
+            session.read(where, seed=self.seed, create=True)
 
     def options(self, data: dict[str, Any]) -> Options:
         """The session's ``[rules]``, parsed and checked (a bad hand edit: exit 3, the
@@ -127,15 +153,14 @@ class Target:
                      after: Callable[[R, session.Transaction], None] | None = None
                      ) -> tuple[R, Revealer]:
         """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
-        cards (read only). Returns body's result and the revealer; :attr:`revealed`
-        keeps the cards as they were revealed. ``note(result, revealed)``: what the
-        journal adds (how a card was read), so the log says what was shown.
-        ``after(result, tx)``: a further change in the same transaction (the Fate deck's
-        path only; the table's cards change nothing)."""
+        cards (read only). Returns body's result and the revealer (``reveal.used``: the
+        cards as they were revealed). ``note(result, revealed)``: what the journal adds
+        (how a card was read), so the log says what was shown. ``after(result, tx)``: a
+        further change in the same transaction (the Fate deck's path only; the table's
+        cards change nothing)."""
         if table is not None:
             with reveals(None, table) as reveal:
                 out = body(reveal)
-            self.revealed = list(reveal.used)
             return out, reveal
         with self.edit() as tx, reveals(tx, None) as reveal:
             out = body(reveal)
@@ -145,8 +170,39 @@ class Target:
                 tx.summary += f"; {extra}"
             if after is not None:
                 after(out, tx)
-        self.revealed = list(reveal.used)
         return out, reveal
+
+
+@contextlib.contextmanager
+def unit_of_work(*, join: bool = True) -> Iterator[session.Scope | None]:
+    """One call's scope — the one place the CLI, the Python API and ``d2d serve`` open
+    it: the changes made inside wait, their lock held, and are written only when the
+    front end calls ``scope.commit()`` (the CLI: after the command's output has been
+    rendered); anything else drops them. With ``join`` (a script's call, a page's),
+    inside a scope this thread already has open (a ``with Session(...)`` block) it
+    yields None: the call joins that scope, which commits or drops it. Without (a
+    command line, a ``with Session(...)`` block) it always opens its own: the tour's
+    commands, run inside a command, commit on their own."""
+    from d2d_cli.session.scope import _scope
+
+    if join and _scope() is not None:
+        yield None
+        return
+    with session.deferred() as scope:
+        yield scope
+
+
+def call(op: Callable[Concatenate[Target, P], R], target: Target, /,
+         *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run one operation as one unit of work (:func:`unit_of_work`): its change — a
+    session a lookup creates included — is written only if the whole call succeeds.
+    ``op`` and ``target`` are positional only: an operation's own ``target=`` (``crit``)
+    passes through."""
+    with unit_of_work() as scope:
+        out = op(target, *args, **kwargs)
+        if scope is not None:
+            scope.commit()
+    return out
 
 
 def cards(values: list[str] | tuple[str, ...] | None) -> list[Card] | None:
@@ -209,12 +265,19 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
+    return roster_change_reading(t, lambda roster, _data: step(roster))
+
+
+def roster_change_reading(t: Target,
+                          step: Callable[[dict[str, Unit], dict[str, Any]], C]) -> C:
+    """:func:`roster_change` whose step also reads the session (``[rules]``, the map):
+    the data it gets is the locked state's, the one the change is written over."""
     from d2d_cli.rules.units import roster as units
 
     with t.edit() as tx:
         roster = units.roster(tx.data)
         pristine = _frozen(units.roster_state(roster))
-        result = step(roster)
+        result = step(roster, tx.data)
         _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
@@ -228,6 +291,13 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
 
 def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
+    return in_round_reading(t, lambda roster, n, phase, _data: step(roster, n, phase))
+
+
+def in_round_reading(t: Target,
+                     step: Callable[[dict[str, Unit], int, str, dict[str, Any]], C]) -> C:
+    """:func:`in_round` whose step also reads the session (``[rules]``, the map): the
+    data it gets is the locked state's, the one the change is written over."""
     from d2d_cli.rules.time.round_state import Round
     from d2d_cli.rules.units import roster as units
 
@@ -235,7 +305,7 @@ def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         pristine = _frozen(units.roster_state(roster))
-        result = step(roster, rnd.number, rnd.phase)
+        result = step(roster, rnd.number, rnd.phase, tx.data)
         _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
     return result
