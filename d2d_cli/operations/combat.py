@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.combat import crits as crits_
     from d2d_cli.rules.combat import hits as hits_
     from d2d_cli.rules.deck.cards import Card
+    from d2d_cli.session import Transaction
 
 
 @SITUATION.into(before="obstacle", after={"obstacle": "cover"})
@@ -61,14 +62,14 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
             return _from_hands(tx, list(sides), opts, table, asked)
         ask = asked(list(sides), data)
         remembered = exchange.remembered(data) is not None
-        out, used = _resolve(tx, ask, table)
+        out, _ = _resolve(tx, ask, table)
         if (ask.reveals and table is None) or exchange.of_conflict(out) is not None \
                 or remembered:
             _remember(out, tx)
         return out
 
 
-def _resolve(tx: Any, ask: conflict_.ConflictAsk, table: list[Card] | None
+def _resolve(tx: Transaction, ask: conflict_.ConflictAsk, table: list[Card] | None
              ) -> tuple[conflict_.Conflict | conflict_.Redirected, list[Card]]:
     """Resolve the Conflict, revealing from the Fate deck (journalled in ``tx``, the
     log saying how each card was read) or from the table's cards; the result carries
@@ -108,7 +109,7 @@ def _remember(result: Any, tx: Any) -> None:
                       else "conflict: nobody to hit")
 
 
-def _from_hands(tx: Any, sides: list[str], opts: Options, table: list[Card] | None,
+def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Card] | None,
                 asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk]
                 ) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
