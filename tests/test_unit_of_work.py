@@ -28,6 +28,7 @@ from d2d_cli.operations import ReadBeforeLock, Target
 from d2d_cli.rules.core.result import to_json
 from d2d_cli.session import transact
 from tests import serve_helpers as h
+from tests.helpers import Runner
 
 FIGHT = ("Archer:7S^", "Goblin Scout")
 FIGHT_OPTIONS: dict[str, Any] = {"skill": "Ranged", "range": 3, "no_map": True}
@@ -239,3 +240,20 @@ def test_two_processes_writing_at_once_give_no_stale_conflict(tmp_path: Path) ->
             seen.append(level[tired])
     stale = sum(a != b for a, b in zip(shown, seen, strict=True))
     assert stale == 0, (shown, seen)
+
+
+def test_a_read_only_session_still_answers_what_writes_nothing(
+        tmp_path: Path, d2d: Runner) -> None:
+    """Taking the lock first must not cost a lookup its answer: on a read-only session
+    file, a conflict on typed approaches (001 l.736 "**Fast** - Win vs Strong") and a
+    hit with typed Levels answer as before; a conflict that reveals from the Fate deck is
+    refused (exit 3, read-only) and the file is unchanged."""
+    s = _combat(tmp_path / "r.toml")
+    s.path.chmod(0o444)
+    before = s.path.read_bytes()
+    for args in (("conflict", "fast", "strong"), ("hit", "2S", "--level", "1", "--vs", "2")):
+        res = d2d("--session", s.path, *args)
+        assert res.exit_code == 0, res.stderr
+    refused = d2d("--session", s.path, "conflict", *FIGHT, "--skill", "Ranged")
+    assert refused.exit_code == 3 and "read-only" in refused.stderr
+    assert s.path.read_bytes() == before

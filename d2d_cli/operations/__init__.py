@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from d2d_cli import session
+from d2d_cli.errors import D2DError
 from d2d_cli.rules.deck.cards import Card, parse_card
 
 if TYPE_CHECKING:
@@ -135,6 +136,16 @@ class Target:
                 "before this change; read tx.data inside the edit instead")
         where, create = session.locate(self.spec)
         self._locked = True
+        refusal = _read_only(where)
+        if refusal is not None:  # it can change nothing: what it reads, it may only show
+            data = session.read(where, seed=self.seed, create=False)
+            tx = session.Transaction(where, self.label, self.seed, _frozen(data), data)
+            yield tx
+            if tx.changed:  # refused as the edit refuses it (its words), nothing written
+                with session.edit(where, self.label, seed=self.seed, create=False):
+                    pass
+                raise refusal
+            return
         create = create and self.create
         with session.edit(where, self.label, seed=self.seed, create=create) as tx:
             yield tx
@@ -203,6 +214,28 @@ def call(op: Callable[Concatenate[Target, P], R], target: Target, /,
         if scope is not None:
             scope.commit()
     return out
+
+
+def _read_only(where: Path) -> D2DError | None:
+    """The refusal a change to a read-only session file gets (None: it may be written).
+    A change that ends up writing nothing (a conflict on the table's cards with no
+    exchange to keep) still works on such a file, as the lookup it then is."""
+    import os
+    import stat
+
+    from d2d_cli.session import files
+
+    try:
+        st = os.stat(where)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None  # not a session file at all: the edit says so
+    try:
+        files.check_writable(where, st)
+    except D2DError as refused:
+        return refused
+    return None
 
 
 def cards(values: list[str] | tuple[str, ...] | None) -> list[Card] | None:
