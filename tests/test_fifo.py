@@ -75,7 +75,7 @@ def test_a_fifo_session_is_refused(tmp_path: Path, args: tuple[str, ...]) -> Non
 
 def test_a_fifo_among_the_lock_tickets_is_refused(tmp_path: Path) -> None:
     path = _session(tmp_path)
-    ticket = tmp_path / f".{path.name}.{1:020d}.1.0.wait"
+    ticket = tmp_path / f".{path.name}.{1:020d}.1.wait"
     os.mkfifo(ticket)
     before = path.read_bytes()
     _refused(_d2d(tmp_path, "--session", str(path), "clock", "tick"), ticket)

@@ -131,7 +131,7 @@ def test_a_ticket_whose_owner_is_dead_is_passed_over(tmp_path: Path) -> None:
     t0 = _start(path)
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait(timeout=30)
-    stale = tmp_path / f".{path.name}.{time.time_ns() - 10**9:020d}.{gone.pid}.0.wait"
+    stale = tmp_path / f".{path.name}.{time.time_ns() - 10**9:020d}.{gone.pid}.wait"
     stale.write_bytes(b"")
     res = run_process("--session", str(path), "clock", "tick", "--json",
                       env={"D2D_LOCK_TIMEOUT": "30"})

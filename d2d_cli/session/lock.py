@@ -9,11 +9,12 @@ locked, and otherwise locks the new one.
 
 ``flock`` keeps no queue, so waiters queue themselves (issue 30 item 6, issue 38). A
 command that finds others waiting, or the lock taken, leaves a *ticket* beside the
-session, ``.<file>.<time_ns>.<pid>.<n>.wait``, and holds an exclusive ``flock`` on it
-for as long as it waits. The tickets sort in arrival order. A waiter blocks (in the
-kernel: no polling, no CPU) on a shared lock of the nearest live ticket ahead of its
-own; when that one goes — its owner got the session lock, gave up, or died — it looks
-again. The waiter with no live ticket ahead blocks on the session file's lock itself.
+session, ``.<file>.<time_ns>.<pid>.wait`` (the name older versions use), and
+holds an exclusive ``flock`` on it for as long as it waits. The tickets sort in arrival
+order. A waiter blocks (in the kernel: no polling, no CPU) on a shared lock of the
+nearest live ticket ahead of its own; when that one goes — its owner got the session
+lock, gave up, or died — it looks again. The waiter with no live ticket ahead blocks
+on the session file's lock itself.
 
 * A ticket is stale only when its owner is gone: its ``flock`` is then free (the kernel
   drops it with the process). No waiter judges another by its own clock, so a waiter's
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import itertools
 import os
 import re
 import stat
@@ -46,8 +46,9 @@ from pathlib import Path
 from d2d_cli.errors import SessionError
 from d2d_cli.session.files import lock_timeout, pid_alive
 
-_TICKET = re.compile(r"(\d{20})\.(\d+)\.(\d+)\.(wait|new)")
-_serial = itertools.count()  # tickets of one process (serve's threads) stay distinct
+_TICKET = re.compile(r"(\d{20})\.(\d+)\.(wait|new)")
+_last = [0]  # the last stamp this process used: serve's threads get distinct ones
+_stamps = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -137,7 +138,7 @@ class _Queue:
         if not _QUEUED:
             return True
         try:
-            return not any(m[4] == "wait" for _, m in self._listing())
+            return not any(m[3] == "wait" for _, m in self._listing())
         except OSError:
             return True
 
@@ -145,7 +146,9 @@ class _Queue:
         """Take a ticket: made under a ``.new`` name, locked, then renamed into place."""
         if not _QUEUED:
             return
-        base = f"{self.prefix}{time.time_ns():020d}.{os.getpid()}.{next(_serial)}"
+        with _stamps:
+            _last[0] = stamp = max(time.time_ns(), _last[0] + 1)
+        base = f"{self.prefix}{stamp:020d}.{os.getpid()}"
         new, name = self.folder / f"{base}.new", f"{base}.wait"
         try:
             fd = os.open(new, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW,
@@ -170,10 +173,10 @@ class _Queue:
             return None
         listing = self._listing()
         for name, m in listing:  # a ticket of a command killed while making it
-            if m[4] == "new" and not pid_alive(int(m[2])):
+            if m[3] == "new" and not pid_alive(int(m[2])):
                 with contextlib.suppress(OSError):
                     os.unlink(self.folder / name)
-        older = [name for name, m in listing if m[4] == "wait" and name < self.name]
+        older = [name for name, m in listing if m[3] == "wait" and name < self.name]
         for name in reversed(older):
             path = self.folder / name
             try:
