@@ -109,3 +109,17 @@ def test_a_fifo_bak_is_replaced_not_opened(tmp_path: Path) -> None:
     res = _d2d(tmp_path, "--session", str(path), "clock", "tick")
     assert res.returncode == 0, res.stderr
     assert bak.is_file() and bak.read_bytes() == before
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_a_fifo_named_as_an_output_is_refused_not_read(tmp_path: Path,
+                                                       force: tuple[str, ...]) -> None:
+    """An output file d2d is told to write (``-o``) is looked at to see whether it is one
+    of d2d's own; a FIFO there was opened for reading and hung. It is bad input (exit 2),
+    left as it is."""
+    path = _session(tmp_path)
+    out = tmp_path / "story.md"
+    os.mkfifo(out)
+    res = _d2d(tmp_path, "--session", str(path), "session", "export", "-o", str(out), *force)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert out.is_fifo()
