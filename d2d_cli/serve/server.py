@@ -27,7 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from d2d_cli.errors import BadInput, D2DError, NotFound
+from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError
 from d2d_cli.operations import Target
 from d2d_cli.serve import page, project
 
@@ -63,6 +63,7 @@ class Table:
         self.clients = threading.BoundedSemaphore(MAX_CLIENTS)
         self.log = log or sys.stderr
         self.error: str | None = None
+        self.fault: D2DError | None = None
         self.new_players: list[str] = []
         self._seen: tuple[int, int, int] | None = None
 
@@ -87,9 +88,9 @@ class Table:
             names = project.player_names(snap.data)
             mine = {n: project.player(snap.data, n) for n in names}
         except D2DError as e:
-            if self.error != e.message:
-                self.error = e.message
+            if self.error != e.message and self.version:  # before serving: start says it
                 self.log.write(f"d2d serve: cannot read the session: {e.message}\n")
+            self.error, self.fault = e.message, e
             return False
         self.error = None
         for n in names:
@@ -389,8 +390,9 @@ def start(target: Target, host: str, port: int, lan: list[str],
     table = Table(target, log=log)
     target.existing()
     table.refresh()
-    if table.error is not None:
-        raise BadInput(f"cannot serve this session: {table.error}")
+    if table.error is not None:  # said once, as the error (a damaged file: exit 3)
+        kind = SessionError if isinstance(table.fault, SessionError) else BadInput
+        raise kind(f"cannot serve this session: {table.error}")
     table._seen = table._stamp()
     table.new_players.clear()  # the first ones are announced with the URL
     try:
