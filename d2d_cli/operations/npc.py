@@ -211,12 +211,19 @@ def question(data: dict[str, Any]) -> dict[str, str] | None:
 
 
 def cancel_question(t: Target) -> bool:
-    """Close the open question (Ctrl-C, or no answer in time): True when one was open."""
-    with t.edit() as tx:
-        if question(tx.data) is None:
-            return False
-        _question(tx, None)
-        tx.summary = "npc turn: the question to the Player was cancelled"
+    """Close the open question (Ctrl-C, or no answer in time) in a unit of work of its
+    own, written at once (a command stopped by Ctrl-C drops its own): True when one was
+    open."""
+    from d2d_cli.operations import unit_of_work
+
+    with unit_of_work(join=False) as scope:
+        with t.edit() as tx:
+            if question(tx.data) is None:
+                return False
+            _question(tx, None)
+            tx.summary = "npc turn: the question to the Player was cancelled"
+        if scope is not None:
+            scope.commit()
     return True
 
 
@@ -269,8 +276,8 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     it is done, so the first attack's result shows before the next question."""
     import time
 
-    from d2d_cli import session
     from d2d_cli.errors import D2DError
+    from d2d_cli.operations import unit_of_work
 
     now = clock or time.monotonic
     nap = sleep or time.sleep
@@ -279,10 +286,12 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     parts: list[NpcTurn] = []
     while True:
         try:
-            with session.deferred() as scope:  # commit now: the lock is free while waiting
+            # each part its own unit of work, written now: the lock is free while waiting
+            with unit_of_work(join=False) as scope:
                 r = turn(t, name, all=all, group=group, answer=given, card=card,
                          keep_question=True)
-                scope.commit()
+                if scope is not None:
+                    scope.commit()
         except D2DError as e:
             if not given or not parts:
                 raise

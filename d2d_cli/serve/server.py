@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError
 from d2d_cli.operations import Target
 from d2d_cli.serve import page, project
 
@@ -56,7 +56,7 @@ class Table:
         self.target = target
         # The links kept with the session (session/links.py): a restarted server serves
         # the same URLs, so every open page comes back by itself; --new-links drops them.
-        kept = None if new_links else session.links.read(target.path())
+        kept = None if new_links else session.read_links(target.path())
         self.token = kept["token"] if kept else secrets.token_urlsafe(24)
         self.players: dict[str, str] = dict(kept["players"]) if kept else {}
         self.links_kept = kept is not None
@@ -72,6 +72,7 @@ class Table:
         self.clients = threading.BoundedSemaphore(MAX_CLIENTS)
         self.log = log or sys.stderr
         self.error: str | None = None
+        self.fault: D2DError | None = None
         self.stale: str | None = None  # why the pages are not following the session
         self.new_players: list[str] = []
         self.look = threading.Event()  # set: the watcher looks at the session at once
@@ -85,7 +86,7 @@ class Table:
         with self.changed:
             players = dict(self.players)
         try:
-            session.links.write(self.target.path(), self.token, players)
+            session.write_links(self.target.path(), self.token, players)
         except (OSError, D2DError) as e:
             self.log.write(f"d2d serve: the links could not be kept for a restart "
                            f"({getattr(e, 'message', None) or e.__class__.__name__})\n")
@@ -111,9 +112,9 @@ class Table:
             names = project.player_names(snap.data)
             mine = {n: project.player(snap.data, n) for n in names}
         except D2DError as e:
-            if self.error != e.message:
-                self.error = e.message
+            if self.error != e.message and self.version:  # before serving: start says it
                 self.log.write(f"d2d serve: cannot read the session: {e.message}\n")
+            self.error, self.fault = e.message, e
             self._set_stale(STALE)
             return False
         self.error = None
@@ -203,19 +204,30 @@ class Table:
     def choose(self, player: str, unit: str, card: str) -> dict[str, Any]:
         """A player's face-down choice, through the command's own operation (journalled,
         under the session's lock, undoable). Only that player's units may choose."""
-        from d2d_cli import session
-        from d2d_cli.operations import hands
-        from d2d_cli.rules.units import sides
+        from d2d_cli.operations import call, hands, label
 
-        if unit not in sides.units_of(self.target.read(), player):
-            raise BadInput(f"{unit!r} is not one of {player}'s units")
-        t = Target(self.target.spec, None, "hand choose")  # choose labels it, never the card
-        with self.write_lock, session.deferred() as scope:
-            hands.choose(t, unit, card)
-            scope.commit()
+        # labelled as the command is (never naming the card); the unit's owner is checked inside the
+        # locked write; a page never creates a session (nor shows where it lives)
+        t = Target(self.target.spec, None, label("hand choose", [unit, card]), create=False)
+        try:
+            with self.write_lock:
+                call(hands.choose, t, unit, card, player=player)
+        except NotFound:
+            if self._missing(t):
+                raise NotFound("the session is not there any more (the Narrator may have "
+                               "moved it): nothing was chosen") from None
+            raise
         self._seen = None  # look at the file again at once
         self.look.set()
         return {"ok": True, "unit": unit, "card": card}
+
+
+    @staticmethod
+    def _missing(t: Target) -> bool:
+        """The session file is gone (the Narrator moved or renamed it)."""
+        from d2d_cli import session
+
+        return session.stamp(t.path()) is None
 
 
 class Server(ThreadingHTTPServer):
@@ -446,8 +458,9 @@ def start(target: Target, host: str, port: int, lan: list[str],
     target.existing()
     table = Table(target, log=log, new_links=new_links)
     table.refresh()
-    if table.error is not None:
-        raise BadInput(f"cannot serve this session: {table.error}")
+    if table.error is not None:  # said once, as the error (a damaged file: exit 3)
+        kind = SessionError if isinstance(table.fault, SessionError) else BadInput
+        raise kind(f"cannot serve this session: {table.error}")
     table._seen = table._stamp()
     with table.changed:
         table.new_players.clear()  # the first ones are announced with the URL
