@@ -58,6 +58,10 @@ def conflict(
         "(default: what the round recorded: d2d unit act A interact B, d2d unit respond "
         "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
+    gain: Annotated[str | None, typer.Option(
+        metavar="CARD", help='With [rules] hands = "d2d": the card a Player\'s winning Wild '
+        "takes from their discard pile (000 l.444–445 \"Gain any card from Discard\"); "
+        "asked when two or more could be taken.")] = None,
     json: _app.JsonOpt = False,
     **situation: Unpack[Situation],
 ) -> None:
@@ -94,7 +98,7 @@ def conflict(
     result = ops.conflict(t, *sides, level_a=level_a, level_b=level_b, skill=skill,
                           rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
                           disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
-                          stat=stat, spent=spent, card=card, **situation)
+                          stat=stat, spent=spent, card=card, gain=gain, **situation)
     turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, turned), as_json=json)

@@ -26,13 +26,17 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              skill_stat: str | None = None, advantage: list[str] | None = None,
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
-             card: list[str] | None = None, **situation: Unpack[Situation]
+             card: list[str] | None = None, gain: str | None = None,
+             **situation: Unpack[Situation]
              ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
     (``["a"]``); ``situation`` the situational options (operations/situation.py); the
-    other options are the command's, by the same names."""
+    other options are the command's, by the same names. ``gain``: the card a Player's
+    winning Wild takes from their discard pile (000 l.444–445), under ``[rules] hands =
+    "d2d"``."""
     from d2d_cli.rules.combat import conflict as rules
+    from d2d_cli.rules.deck.cards import parse_card
 
     terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
                              advantage=tuple(advantage or ()),
@@ -52,7 +56,11 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                          target_action=opts.target_action, opts=opts)
 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
-        return _from_hands(t, list(sides), opts, table, asked)
+        return _from_hands(t, list(sides), opts, table, asked,
+                           parse_card(gain) if gain else None)
+    if gain:
+        raise BadInput("--gain names the card a Player's winning Wild takes from their "
+                       'discard pile: only when d2d holds the hands ([rules] hands = "d2d")')
     ask = asked(list(sides), data)
     if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
         return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
@@ -78,7 +86,7 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any) -> conflict_.Conflict | conflict_.Redirected:
+                asked: Any, gain: Any = None) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
@@ -109,7 +117,8 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
         held = hands.hands_of(tx.data)
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),
-                             (out.side_a.unit, out.side_b.unit), tx.rng())
+                             (out.side_a.unit, out.side_b.unit), tx.rng(),
+                             (out.side_a.card, out.side_b.card), gain, named=True)
         tx.put("players", hands.state_of(held))
         said = "; ".join(hands.said(m) for m in moves)
         tx.summary = f"{tx.summary}; {said}" if tx.summary else said

@@ -126,6 +126,6 @@ class Answers:
         held = hands.hands_of(self.data)
         self.moves += hands.settle(held, (self.pending,), (
             tuple(e.key for e in c.effects.a), tuple(e.key for e in c.effects.b)),
-            (c.side_a.unit, c.side_b.unit), self.rng)
+            (c.side_a.unit, c.side_b.unit), self.rng, (c.side_a.card, c.side_b.card))
         self.data["players"] = hands.state_of(held)
         self.pending = None

@@ -1,0 +1,104 @@
+"""Every card a Player plays comes from and goes to their hand (issue 34 item 3) when
+d2d holds the hands (``[rules] hands = "d2d"``): a typed ``NAME:CARD``, the combo cards of
+``hit``, the card set aside under Advantage or Disadvantage, the card a winning Wild gains,
+the Wild of Wild Luck and the Character Points of Luck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.helpers import assert_refused
+from tests.test_hands import players, stack_hand, table
+
+
+def test_a_typed_card_must_be_in_the_hand(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.732 "Play a Conflict facedown from hand"
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["7S", "QH", "2C"], top=["9D"])
+    s = ("--session", path)
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path,
+                   ["conflict", "Archer:5D^", "Goblin", "--skill", "Ranged"],
+                   "5D is not in Ann's hand")
+    # the README's own form: the card leaves the hand and, Fast winning, one is drawn
+    # (001 l.740 "Fast - Win vs Strong or Evade. Hit and Draw a card")
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Goblin", "--skill", "Ranged",
+                 "--card", "KC", "--card", "KS")
+    assert r["outcome"] == "a" and r["side_a"]["card"]["code"] == "7S^"
+    assert (r["hands"][0]["played"]["code"], r["hands"][0]["drew"]) == ("7S^", 1)
+    got = players(path)["Ann"]
+    assert (got["hand"], got["discard"]) == (["QH^", "2C^", "9D^"], ["7S^"])
+    # a card already played is no longer held
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path,
+                   ["conflict", "Archer:7S^", "Goblin", "--skill", "Ranged"],
+                   "7S is not in Ann's hand")
+
+
+def test_a_typed_card_that_is_the_face_down_one_plays_it(d2d: Any, tmp_path: Path) -> None:
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["7S", "QH"])
+    s = ("--session", path)
+    d2d.ok(*s, "hand", "choose", "Archer", "7S^")
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Goblin", "--skill", "Ranged",
+                 "--card", "KC", "--card", "KS")
+    assert r["hands"][0]["played"]["code"] == "7S^"
+    got = players(path)["Ann"]
+    assert "chosen" not in got and got["discard"] == ["7S^"]
+
+
+def test_a_players_unit_without_a_card_is_told_how_to_give_one(d2d: Any,
+                                                               tmp_path: Path) -> None:
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    res = assert_refused(lambda *a: d2d(*s, *a), tmp_path,
+                         ["conflict", "Archer", "Goblin", "--skill", "Ranged"],
+                         "Archer has no card chosen face down: Ann chooses one from the hand "
+                         "(d2d hand choose Archer CARD) or names it here as Archer:CARD")
+    assert "7S^" not in res.stderr  # no card suggested that may not be held
+
+
+def test_the_card_set_aside_by_advantage_is_discarded_never_kept(d2d: Any,
+                                                                tmp_path: Path) -> None:
+    # 000 l.423 "Advantage - IF you have Advantage THEN Reveal Fate. Use either of the 2
+    # Conflict cards"; 000 l.491 "Discard the remaining revealed Conflict cards";
+    # 000 l.1208 "Keep - Return this card to your hand" (the Fate Block that won is not
+    # the Player's: nothing returns, and the 2♣ set aside is discarded)
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["2C", "7S"], top=["9D"])
+    s = ("--session", path)
+    # A's 2♣ (Strong) or the Fate Q♥ (red: Lower, Block) against the Goblin's 10♠ and J♠
+    # (black: Upper, Fast; Unskilled, the worst kept): the Block is kept and wins.
+    r = d2d.json(*s, "conflict", "Archer:2C^", "Goblin", "--skill", "Ranged",
+                 "--advantage", "a", "--card", "QH", "--card", "10S", "--card", "JS")
+    assert r["outcome"] == "a" and r["side_a"]["card"]["code"] == "QHv", r["side_a"]
+    move = r["hands"][0]
+    assert (move["set_aside"], move["kept"], move["drew"]) == (True, False, 1)
+    got = players(path)["Ann"]
+    assert (got["hand"], got["discard"]) == (["7S^", "9D^"], ["2C^"])
+
+
+def test_a_winning_wild_gains_the_card_the_player_names(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.444–445 "Wild vs. Fast - Wild Succeeds. Gain any card from Discard"
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["BW", "4D"], discard=["8C", "JH"])
+    s = ("--session", path)
+    argv = ["conflict", "Archer:BW", "Goblin", "--skill", "Ranged", "--card", "KC",
+            "--card", "KS"]
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, argv,
+                   "the Wild wins: Ann gains any card from the discard pile (000 "
+                   "l.444–445): give --gain CARD, one of JH, 8C")
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, [*argv, "--gain", "QS"],
+                   "--gain QS: not in Ann's discard pile (it holds JH, 8C)")
+    r = d2d.json(*s, *argv, "--gain", "8C")
+    assert r["hands"][0]["took"]["code"] == "8C^"  # the older card: the Player's pick
+    got = players(path)["Ann"]
+    assert got["hand"] == ["4D^", "8C^"] and "JH^" in got["deck"]
+
+
+def test_gain_is_refused_without_hands(d2d: Any, tmp_path: Path) -> None:
+    from tests.helpers import with_rules
+
+    path = with_rules(d2d, tmp_path)
+    assert_refused(lambda *a: d2d("--session", path, *a), tmp_path,
+                   ["conflict", "wild", "fast", "--gain", "8C"],
+                   "--gain names the card a Player's winning Wild takes")
