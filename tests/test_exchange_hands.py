@@ -102,3 +102,21 @@ def test_gain_is_refused_without_hands(d2d: Any, tmp_path: Path) -> None:
     assert_refused(lambda *a: d2d("--session", path, *a), tmp_path,
                    ["conflict", "wild", "fast", "--gain", "8C"],
                    "--gain names the card a Player's winning Wild takes")
+
+
+def test_hit_takes_combo_cards_from_the_hand(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.826 "Combo - Play cards to make an allowed set"
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["QH", "QS", "4D"], top=["9D"])
+    s = ("--session", path)
+    # Strong (Q♥ … Upper Cups is Fast): Fast vs the Goblin's Strong (K♣, K♠ black Upper)
+    r = d2d.json(*s, "conflict", "Archer:QH^", "Goblin", "--skill", "Ranged",
+                 "--card", "KC", "--card", "KS")
+    assert r["outcome"] == "a"
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, ["hit", "QH", "QC"],
+                   "QC is not in Ann's hand")
+    h = d2d.json(*s, "hit", "QH", "QS")
+    assert h["combo"] == "of_a_kind" and h["hand"]["cards"][0]["code"] == "QS^"
+    got = players(path)["Ann"]
+    assert "QS^" not in got["hand"] and got["discard"] == ["QH^", "QS^"]
+    assert "Ann played QS (combo)" in d2d.ok(*s, "session", "log")

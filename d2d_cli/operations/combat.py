@@ -183,6 +183,7 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
     if not card_codes:
         raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
                        "conflict between two units first: hit then takes its card)")
+    combo_cards = _combo_from_hand(data, opts, by, card_codes)
     ask = rules.ask([parse_card(x) for x in card_codes], level=level,
                     rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
                     combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
@@ -194,13 +195,46 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
         r, tx, by, vs) if deck else None)[0] if ask.reveals else ask.count(None))
     if took:
         result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
-    if ask.feat_by is not None or (not deck and exchange.with_hits(data, by, vs, 0)):
+    if ask.feat_by is not None or combo_cards or (not deck and
+                                                  exchange.with_hits(data, by, vs, 0)):
         with t.edit() as tx:
             if ask.feat_by is not None:  # the Feat's Character Point (checked above)
                 tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
                 tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+            if combo_cards:
+                result = _spend_combo(result, tx, combo_cards)
             _hits(result, tx, by, vs)
     return result
+
+
+def _combo_from_hand(data: Any, opts: Options, by: str | None,
+                     codes: list[str]) -> tuple[str, str, list[Any]] | None:
+    """Under ``[rules] hands = "d2d"``, the combo cards a Player's unit plays come from
+    their hand (001 l.826 "Combo - Play cards to make an allowed set"): every card after
+    the first (the Conflict's card, already played) must be held — refused here, before
+    anything moves. (holder, unit, cards), or None when no hand is read."""
+    from d2d_cli.rules.deck.cards import parse_card
+    from d2d_cli.rules.units import hands
+
+    holder = hands.holder_in(data, by, opts.hands, opts.narrator_hand)
+    extra = [parse_card(x) for x in codes[1:]]
+    if holder is None or not extra or opts.combos == "revealed":
+        return None
+    hands.check_held(hands.hands_of(data), holder, extra)
+    return holder, str(by), extra
+
+
+def _spend_combo(result: Any, tx: Any, combo: tuple[str, str, list[Any]]) -> Any:
+    """The combo cards leave the hand for the discard pile, in ``hit``'s journal entry."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    held = hands.hands_of(tx.data)
+    moved = hands.spend(held, combo[0], combo[1], combo[2], "combo")
+    tx.put("players", hands.state_of(held))
+    said = hands.spent_said(moved)
+    tx.summary = f"{tx.summary}; {said}" if tx.summary else f"hit: {said}"
+    return replace(result, hand=moved)
 
 
 def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:

@@ -133,6 +133,9 @@ class Hits(Result):
     modifiers: tuple[Modifier, ...] = ()
     advantage: Standing = _NO_STANDING
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
+    # [rules] hands = "d2d": the combo cards played from the hitter's hand
+    # (rules.units.hands.Spent), or None
+    hand: Any = None
 
     @property
     def summary(self) -> str:

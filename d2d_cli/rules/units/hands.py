@@ -559,6 +559,65 @@ def _gained(h: Hand, gain: Card | None, named: bool) -> Card:
     return h.discard[-1]
 
 
+@record
+class Spent(Result):
+    """Cards a Player played from the hand outside a Conflict's reveal: a combo's cards
+    (001 l.826 "Combo - Play cards to make an allowed set"), the card of a
+    counter-attack (001 l.754), the Wild of Wild Luck (000 l.526). Public: they were
+    played face up."""
+
+    player: str
+    unit: str | None
+    cards: tuple[Card, ...]
+    why: str
+    hand: int
+
+
+def holder_in(data: Mapping[str, Any], unit_name: str | None, mode: str,
+              narrator: bool) -> str | None:
+    """The holder of ``unit_name``'s cards under ``hands = "d2d"`` (its Player, or the
+    Narrator with ``narrator_hand``); None at a table holding its own cards, for no unit,
+    or for a Non-Player without the Narrator's hand."""
+    if mode != "d2d" or not unit_name:
+        return None
+    from d2d_cli.rules.units.roster import find, roster_view
+
+    try:
+        unit = find(roster_view(data), unit_name)
+    except NotFound:
+        return None
+    return sides.player_of(unit) or (sides.NARRATOR if narrator else None)
+
+
+def check_held(hands: Mapping[str, Hand], player: str, cards: list[Card]) -> None:
+    """Refuse before anything moves when one of ``cards`` is not in the hand (each card
+    once: two of the same face need two in the hand, which a 54-card deck never has)."""
+    h = hand_for(hands, player)
+    seen: set[str] = set()
+    for c in cards:
+        if c.face in seen:
+            raise BadInput(f"{c.face} is given twice: {player}'s deck holds one")
+        seen.add(c.face)
+        h.find(c)
+
+
+def spend(hands: dict[str, Hand], player: str, unit: str | None, cards: list[Card],
+          why: str) -> Spent:
+    """Play ``cards`` from the hand to the discard pile (refused, nothing moved, when
+    one is not held)."""
+    check_held(hands, player, cards)
+    h = hands[player]
+    for c in cards:
+        h.discard.append(_up(h.take(c)))
+    return Spent(player, unit, tuple(cards), why, len(h.hand))
+
+
+def spent_said(m: Spent) -> str:
+    """A :class:`Spent` in one line: ``Ann played Q♠ (combo) (3 in hand)``."""
+    return (f"{m.player} played {' '.join(c.face for c in m.cards)} ({m.why}) "
+            f"({m.hand} in hand)")
+
+
 def said(m: HandMove) -> str:
     """A hand's move in one line (the journal, ``conflict``'s output): the revealed card
     and the counts, never a drawn card."""
