@@ -120,3 +120,61 @@ def test_hit_takes_combo_cards_from_the_hand(d2d: Any, tmp_path: Path) -> None:
     got = players(path)["Ann"]
     assert "QS^" not in got["hand"] and got["discard"] == ["QH^", "QS^"]
     assert "Ann played QS (combo)" in d2d.ok(*s, "session", "log")
+
+
+def _cp(path: Path, unit: str) -> int:
+    import tomllib
+
+    return int(tomllib.loads(path.read_text("utf-8"))["units"][unit].get("cp", 0))
+
+
+def test_wild_luck_discards_a_wild_from_the_hand(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.526 "Wild Luck - Discard a Wild Card to cancel ALL Successes. IF reasonable
+    # THEN an adjacent Ally may do this instead."
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["7S", "QH"])
+    argv = ["crit", "--power", "6x1", "--target", "Archer", "--hits", "3", "--wild-luck"]
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, argv,
+                   "--wild-luck: Ann holds no Wild to discard (000 l.526")
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, [*argv[:-3], "--target", "Goblin",
+                                                        "--hits", "3", "--wild-luck"],
+                   "--wild-luck: Goblin holds no hand to discard a Wild from")
+    stack_hand(path, "Ann", ["7S", "BW", "RW"])
+    r = d2d.json(*s, *argv)
+    assert r["damage_modifiers"]["damage"] == 0
+    assert r["hand"]["cards"][0]["code"] == "BW^" and r["hand"]["why"] == "Wild Luck"
+    got = players(path)["Ann"]
+    assert (got["hand"], got["discard"]) == (["7S^", "RW^"], ["BW^"])  # one Wild, not both
+    # an adjacent Ally's Player may do it instead: Bo's Wild for Archer
+    stack_hand(path, "Bo", ["RW", "2C"])
+    r = d2d.json(*s, *argv, "--from", "Thief")
+    assert r["hand"]["player"] == "Bo" and players(path)["Bo"]["hand"] == ["2C^"]
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, [*argv, "--from", "Goblin"],
+                   "--from Goblin: not an Ally of Archer")
+
+
+def test_luck_from_an_adjacent_allys_character_points(d2d: Any, tmp_path: Path) -> None:
+    # 000 l.533 "Luck - The Unit's Player (or an adjacent Unit's Player) may spend any
+    # number of Character Points to reduce the Damage by that amount."
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    from d2d_cli import session
+
+    with session.edit(path, "test: character points") as tx:
+        units = dict(tx.data["units"])
+        units["Thief"] = {**units["Thief"], "cp": 3, "space": "C3", "facing": "N"}
+        units["Archer"] = {**units["Archer"], "cp": 1, "space": "C4", "facing": "N"}
+        tx.put("units", units)
+    r = d2d.json(*s, "crit", "--power", "6x1", "--target", "Archer", "--hits", "2",
+                 "--luck", "2", "--from", "Thief")
+    assert r["damage_modifiers"]["cp_spent"] == 2
+    assert (_cp(path, "Thief"), _cp(path, "Archer")) == (1, 1)
+    with session.edit(path, "test: apart") as tx:
+        units = dict(tx.data["units"])
+        units["Thief"] = {**units["Thief"], "space": "C7"}
+        tx.put("units", units)
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path,
+                   ["crit", "--power", "6x1", "--target", "Archer", "--hits", "2",
+                    "--luck", "1", "--from", "Thief"],
+                   "--from Thief: not adjacent to Archer on the map (000 l.533")
