@@ -206,6 +206,19 @@ class Table:
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
+    def respond(self, name: str, action: bool) -> Any:
+        """``unit respond NAME [--no-action]``: the Target of the Interact just made
+        spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
+        not Target gains no benefits on a Win")."""
+        from d2d_cli.rules.time import exchange
+
+        rnd = self.round()
+        roster = self._some(name)
+        out = exchange.respond(roster, rnd.number, rnd.phase, name, action)
+        self._store(roster)
+        self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
+        return out
+
     def on_map(self, *names: str | None) -> bool:
         """Whether the session has a map and every named unit stands on it: then a
         conflict's geometry is read off the map, else it is rolled ``--no-map``."""

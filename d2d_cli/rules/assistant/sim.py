@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from d2d_cli.rules.assistant import policy
+from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.engine import Table, player_of
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
 from d2d_cli.rules.combat.conflict import Conflict
@@ -107,6 +108,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         # stop the turn here, after the moves and before the Action is spent.
         side_b = t.answers.defend(a, target, policy.skill_for(t.units()[a]))
     t.act(a, "interact", target)
+    responded = plan.action != "task" and _target_action(t, a, target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
         # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
@@ -138,12 +140,51 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     if side_b is not None and t.answers is not None:
         t.answers.settle(c)
     _settle(t, a, plan.approach, c, "a", True)
-    _settle(t, target, defend, c, "b", False)
+    _settle(t, target, defend, c, "b", responded)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
         h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
         if _rated(t, a):
             t.crit(a, target, h.hits)
+    if responded:
+        _target_wins(t, target, a, c)
+
+
+def _target_action(t: Table, attacker: str, target: str) -> bool:
+    """The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
+    gains no benefits on a Win"), spent with ``unit respond`` right after the Interact:
+    a Player's unit in ``npc turn`` as its Player says (rules.assistant.asking
+    ``Answers.responds``: --respond, or the terminal's question); otherwise by the
+    policy (``policy.responds``)."""
+    if t.answers is not None and player_of(t.units()[target]) is not None:
+        spend = t.answers.responds(attacker, target)
+        if spend:  # else the Conflict says what no Action cost (001 l.641)
+            t.respond(target, True)
+        return spend
+    if not policy.responds(t.data, target, t.opts):
+        return False
+    t.respond(target, True)
+    return True
+
+
+def _target_wins(t: Table, target: str, attacker: str, c: Conflict) -> None:
+    """What a Target that spent its Action gains on a Win, as the commands give it:
+    Fast's or Strong's Hits on the Actor (``hit``, ``crit``); Evade's Move (``unit act
+    NAME evade``, 001 l.748–750 "Move:+2 (Win or Lose)"; 000 l.494 under [rules]
+    evade = "000")."""
+    keys = {e.key for e in c.effects.b}
+    if keys & {"move", "regain_move"}:
+        t.act(target, "evade")
+    if c.outcome in ("b", "both") and c.approach_b in policy.SCORING and "hit" in keys:
+        assert c.side_b.card is not None
+        from d2d_cli.errors import RuleViolation
+
+        try:  # with the skill it defended with; one that cannot reach the Actor scores none
+            h = t.hit(c.side_b.card, by=target, vs=attacker, skill=c.side_b.skill)
+        except RuleViolation:
+            return
+        if _rated(t, target):
+            t.crit(target, attacker, h.hits)
 
 
 def _rated(t: Table, name: str) -> bool:
@@ -179,7 +220,7 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
         units = t.units()
         ready = [n for n, u in units.items() if n not in passed and not u.get("off_map")
                  and (allowed is None or n in allowed) and u.get("move") is not None
-                 and (u["move"] >= max(1, u.get("action_cost") or 1) if not is_down(u)
+                 and (can_respond(u) if not is_down(u)
                       else u["move"] >= 1 and bool(u.get("space"))
                       and not u.get("conditions", {}).get("dead"))]
         if not ready:
