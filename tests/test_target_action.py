@@ -67,7 +67,8 @@ def test_respond_is_for_a_players_unit(d2d: Any, tmp_path: Path) -> None:
     path = _stopped(d2d, tmp_path)
     assert_refused(lambda *a: d2d("--session", path, *a), tmp_path,
                    ["npc", "turn", "--all", "--respond", "Goblin Scout"],
-                   "--respond Goblin Scout: Goblin Scout is a Non-Player unit: the NPC policy decides")
+                   "--respond Goblin Scout: Goblin Scout is a Non-Player unit: the NPC "
+                   "policy decides")
 
 
 def test_a_non_player_target_responds_by_the_policy(d2d: Any, tmp_path: Path) -> None:
