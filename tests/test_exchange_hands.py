@@ -178,3 +178,51 @@ def test_luck_from_an_adjacent_allys_character_points(d2d: Any, tmp_path: Path) 
                    ["crit", "--power", "6x1", "--target", "Archer", "--hits", "2",
                     "--luck", "1", "--from", "Thief"],
                    "--from Thief: not adjacent to Archer on the map (000 l.533")
+
+
+def test_a_counter_win_plays_the_counter_attack_from_the_hand(d2d: Any,
+                                                              tmp_path: Path) -> None:
+    # 001 l.752–754 "Counter - Win vs Fast or Wild / Counterattack with a Fast or Strong";
+    # 000 l.442 "Counter Succeeds. Discard Counter. Play another Conflict vs. No Conflict"
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["5D", "KS", "3C", "BW"])
+    d2d.ok(*s, "round", "start")
+    d2d.ok(*s, "unit", "act", "Goblin", "interact", "Archer")
+    d2d.ok(*s, "unit", "respond", "Archer")
+    # the Goblin's 9♠ or 10♠ (black: Upper, Fast; Unskilled) against Archer's Counter (5♦ Lower)
+    argv = ["conflict", "Goblin", "Archer:5Dv", "--skill", "none", "--card", "9S",
+            "--card", "10S"]
+    assert_refused(lambda *a: d2d(*s, *a), tmp_path, [*argv, "--counter", "QH"],
+                   "QH is not in Ann's hand")
+    r = d2d.json(*s, *argv)
+    assert r["outcome"] == "b"
+    # not named: the best card held for Hits, a royal (001 l.836), never the Wild
+    assert r["counter"] == {"side": "b", "unit": "Archer", "card": r["counter"]["card"],
+                            "approach": "fast", "source": "hand", "reading": "001"}
+    assert r["counter"]["card"]["code"] == "KS^"
+    got = players(path)["Ann"]
+    assert sorted(got["hand"]) == ["3C^", "BW^"] and got["discard"] == ["5Dv", "KS^"]
+    # hit then counts the counter-attack card's Hits, Archer on the Goblin
+    h = d2d.json(*s, "hit")
+    assert [c["card"]["code"] for c in h["cards"]] == ["KS^"] and h["hits"] >= 1
+    assert h["sources"]["exchange"] == "From the conflict: Archer vs Goblin, KS^"
+
+
+def test_a_non_players_counter_reveals_fate(d2d: Any, tmp_path: Path) -> None:
+    # 001 l.734 "NPCs use a Fate card instead": the next Fate card, read Upper
+    path = table(d2d, tmp_path)
+    s = ("--session", path)
+    stack_hand(path, "Ann", ["7S", "QH"])
+    r = d2d.json(*s, "conflict", "Archer:7S^", "Goblin", "--skill", "Ranged", "--spent",
+                 "--card", "5D", "--card", "6D", "--card", "JC")
+    assert r["outcome"] == "b" and r["approach_b"] == "counter"
+    assert (r["counter"]["card"]["code"], r["counter"]["approach"],
+            r["counter"]["source"]) == ("JC^", "strong", "fate")
+    # under [rules] counter = "000" the Counter card itself scores (000 l.163 "IF a Fast,
+    # Strong, or Counter Succeeds THEN determine Successes"): no more Fate
+    other = table(d2d, tmp_path / "o", counter="000")
+    stack_hand(other, "Ann", ["7S", "QH"])
+    r = d2d.json("--session", other, "conflict", "Archer:7S^", "Goblin", "--skill",
+                 "Ranged", "--spent", "--card", "5D", "--card", "6D")
+    assert (r["counter"]["card"]["code"], r["counter"]["source"]) == ("5Dv", "counter")

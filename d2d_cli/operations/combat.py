@@ -27,14 +27,15 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
              card: list[str] | None = None, gain: str | None = None,
-             **situation: Unpack[Situation]
+             counter: str | None = None, **situation: Unpack[Situation]
              ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
     (``["a"]``); ``situation`` the situational options (operations/situation.py); the
     other options are the command's, by the same names. ``gain``: the card a Player's
     winning Wild takes from their discard pile (000 l.444–445), under ``[rules] hands =
-    "d2d"``."""
+    "d2d"``. ``counter``: the card a Player's side counter-attacks with if its Counter
+    wins (001 l.754; from the hand under ``hands = "d2d"``, else the best one held)."""
     from d2d_cli.rules.combat import conflict as rules
     from d2d_cli.rules.deck.cards import parse_card
 
@@ -53,11 +54,12 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                          obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
                          fate_orientation=opts.fate_orientation,
                          level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
-                         target_action=opts.target_action, opts=opts)
+                         target_action=opts.target_action, opts=opts,
+                         counter_card=parse_card(counter) if counter else None)
 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
         return _from_hands(t, list(sides), opts, table, asked,
-                           parse_card(gain) if gain else None)
+                           parse_card(gain) if gain else None, counter is not None)
     if gain:
         raise BadInput("--gain names the card a Player's winning Wild takes from their "
                        'discard pile: only when d2d holds the hands ([rules] hands = "d2d")')
@@ -86,7 +88,8 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any, gain: Any = None) -> conflict_.Conflict | conflict_.Redirected:
+                asked: Any, gain: Any = None,
+                named: bool = False) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
@@ -111,18 +114,53 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
                     f"; {note}" if note else "")
         else:
             out = ask.resolve(None)
-        _remember(out, tx)  # the exchange, for hit and crit (as without hands)
-        if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
-            return out  # named an obstacle: no card moves (one face down stays)
+        if not isinstance(out, Conflict):  # the Cover reveal named an obstacle: no card
+            _remember(out, tx)  # moves (one face down stays)
+            return out
         held = hands.hands_of(tx.data)
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),
                              (out.side_a.unit, out.side_b.unit), tx.rng(),
                              (out.side_a.card, out.side_b.card), gain, named=True)
-        tx.put("players", hands.state_of(held))
-        said = "; ".join(hands.said(m) for m in moves)
-        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
-        return replace(out, hands=moves)
+        out = replace(out, hands=moves)
+        spent = _counter_from_hand(out, tx.data, held, opts, named)
+        if spent is not None:
+            out = replace(out, counter=spent[0])
+        _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+        if moves or spent is not None:
+            tx.put("players", hands.state_of(held))
+        said = "; ".join([*(hands.said(m) for m in moves),
+                          *([hands.spent_said(spent[1])] if spent else [])])
+        if said:
+            tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+        return out
+
+
+def _counter_from_hand(out: Any, data: Any, held: Any, opts: Options,
+                       named: bool) -> tuple[Any, Any] | None:
+    """A Player's counter-attack card comes from their hand (001 l.754 "Counterattack
+    with a Fast or Strong"): the one named (``--counter``, refused when not held), else
+    the best one held (rules.units.hands.counter_card); it leaves the hand for the
+    discard pile. (the CounterAttack with its card, the hand's Spent), or None."""
+    from d2d_cli.rules.combat.conflict import counter_attack
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    c = out.counter
+    if c is None or c.source not in ("named", "counter") or c.reading == "000":
+        return None
+    holder = hands.holder_in(data, c.unit, opts.hands, opts.narrator_hand)
+    if holder is None:
+        return None
+    h = hands.hand_for(held, holder)
+    card = c.card if named and c.card is not None else hands.counter_card(h)
+    if card is None:
+        return replace(c, source="hand"), hands.Spent(holder, c.unit, (), "no card to "
+                                                      "counter-attack with", len(h.hand))
+    moved = hands.spend(held, holder, c.unit, [card], "counter-attack")
+    played = counter_attack(c.side, c.unit, card, "named" if named else "hand", c.reading,
+                            None)
+    return played, moved
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:

@@ -134,13 +134,19 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
-    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill)
+    played_b = side_b.rpartition(":")[2] if side_b is not None else defend
+    counter = _counter_card(t, a, plan.approach) or (
+        _counter_card(t, target, played_b) if responded else None)
+    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
+                   counter=counter)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
     if side_b is not None and t.answers is not None:
         t.answers.settle(c)
     _settle(t, a, plan.approach, c, "a", True)
     _settle(t, target, defend, c, "b", responded)
+    if c.counter is not None and c.counter.scores:
+        _counter_attack(t, a, target, c)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
         h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
@@ -148,6 +154,58 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
             t.crit(a, target, h.hits)
     if responded:
         _target_wins(t, target, a, c)
+
+
+def _counter_card(t: Table, name: str, played: str) -> Card | None:
+    """The card a Player's unit counter-attacks with if its Counter wins (001 l.754
+    "Counterattack with a Fast or Strong"), chosen before the reveal as the PC policy
+    does: the card of its hand, the one played aside, that scores best played Upper
+    (rules.units.hands.counter_card). None for a Non-Player (its Fate) or no hand."""
+    from d2d_cli.rules.units import hands
+
+    if played in ("fate", "stay") or player_of(t.units()[name]) is None:
+        return None
+    try:
+        out = parse_card(played)
+    except Exception:  # an approach, not a card: no hand in play
+        return None
+    if t.answers is not None and t.answers.mode == "d2d":
+        held = hands.hands_of(t.answers.data).get(player_of(t.units()[name]) or "")
+        cards = list(held.hand) if held is not None else []
+    else:
+        cards = list(_hand(t, name) or [])
+    rest = [c for c in cards if c.face != out.face]
+    return hands.counter_card(hands.Hand("", [], rest)) if rest else None
+
+
+def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
+    """The counter-attack of a Counter's win (001 l.752–754), as the commands play it:
+    its card leaves a Player's hand, then ``hit`` and ``crit`` on the other side. A
+    unit that cannot reach the other with its skill scores none."""
+    from d2d_cli.errors import RuleViolation
+    from d2d_cli.rules.units import hands
+
+    assert c.counter is not None and c.counter.card is not None
+    by, vs = (a, target) if c.counter.side == "a" else (target, a)
+    side = c.side_a if c.counter.side == "a" else c.side_b
+    card = c.counter.card
+    owner = player_of(t.units()[by])
+    if owner is not None and c.counter.source not in ("fate", "counter"):
+        if t.answers is not None and t.answers.mode == "d2d":
+            held = hands.hands_of(t.answers.data)
+            if owner in held and any(x.face == card.face for x in held[owner].hand):
+                hands.spend(held, owner, by, [card], "counter-attack")
+                t.answers.data["players"] = hands.state_of(held)
+        p = t.players.get(owner)
+        if p is not None and any(x.face == card.face for x in p.hand):
+            p.hand = [x for x in p.hand if x.face != card.face]
+            p.discard.append(card)
+    try:
+        h = t.hit(card, by=by, vs=vs, skill=side.skill)
+    except RuleViolation:
+        return
+    if _rated(t, by):
+        t.crit(by, vs, h.hits)
 
 
 def _target_action(t: Table, attacker: str, target: str) -> bool:

@@ -612,6 +612,17 @@ def spend(hands: dict[str, Hand], player: str, unit: str | None, cards: list[Car
     return Spent(player, unit, tuple(cards), why, len(h.hand))
 
 
+def counter_card(h: Hand) -> Card | None:
+    """The card a Player's counter-attack plays when none is named (001 l.754
+    "Counterattack with a Fast or Strong"): the one of the hand that scores best once
+    played Upper — a royal (always a Hit, 001 l.836), else the highest 2–10; never a
+    Wild (neither Fast nor Strong). None: no such card in the hand."""
+    from d2d_cli.rules.combat.conflict import hit_value
+
+    best = max((c for c in h.hand if not c.is_wild), key=hit_value, default=None)
+    return None if best is None else _up(best)
+
+
 def spent_said(m: Spent) -> str:
     """A :class:`Spent` in one line: ``Ann played Q♠ (combo) (3 in hand)``."""
     return (f"{m.player} played {' '.join(c.face for c in m.cards)} ({m.why}) "
