@@ -226,3 +226,26 @@ def test_a_non_players_counter_reveals_fate(d2d: Any, tmp_path: Path) -> None:
     r = d2d.json("--session", other, "conflict", "Archer:7S^", "Goblin", "--skill",
                  "Ranged", "--spent", "--card", "5D", "--card", "6D")
     assert (r["counter"]["card"]["code"], r["counter"]["source"]) == ("5Dv", "counter")
+
+
+def test_the_docs_quote_every_rule_issue_34_rests_on() -> None:
+    from tests.helpers import ROOT, check_quotes
+
+    text = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    start = text.index("## The exchange through the Players' hands (issue 34)")
+    section = text[start:text.index("\n## ", start + 1)]
+    assert check_quotes(section) >= 9
+
+
+def test_at_a_terminal_the_wilds_gain_is_asked(d2d: Any, tmp_path: Path,
+                                               monkeypatch: Any) -> None:
+    from d2d_cli.commands import conflict
+
+    monkeypatch.setattr(conflict, "_interactive", lambda: True)
+    path = table(d2d, tmp_path)
+    stack_hand(path, "Ann", ["BW", "4D"], discard=["8C", "JH"])
+    res = d2d("--session", path, "conflict", "Archer:BW", "Goblin", "--skill", "Ranged",
+              "--card", "KC", "--card", "KS", input="8C\n")
+    assert res.exit_code == 0, res.stderr
+    assert "The Wild wins: Ann gains a card from the discard pile (JH, 8C)" in res.stdout
+    assert players(path)["Ann"]["hand"] == ["4D^", "8C^"]

@@ -61,7 +61,8 @@ def conflict(
     gain: Annotated[str | None, typer.Option(
         metavar="CARD", help='With [rules] hands = "d2d": the card a Player\'s winning Wild '
         "takes from their discard pile (000 l.444–445 \"Gain any card from Discard\"); "
-        "asked when two or more could be taken.")] = None,
+        "asked at a terminal when two or more could be taken, else refused with the "
+        "list.")] = None,
     counter: Annotated[str | None, typer.Option(
         metavar="CARD", help="The card a Player's side counter-attacks with if its Counter "
         "wins (001 l.754 \"Counterattack with a Fast or Strong\"), played Upper; with "
@@ -104,10 +105,24 @@ def conflict(
                           rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
                           disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
                           stat=stat, spent=spent, card=card, gain=gain, counter=counter,
+                          ask_gain=_ask_gain if _interactive() and not json else None,
                           **situation)
     turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, turned), as_json=json)
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ask_gain(player: str, faces: list[str]) -> str:
+    """000 l.444–445: the Player names the card their winning Wild gains."""
+    text: str = typer.prompt(f"The Wild wins: {player} gains a card from the discard pile "
+                             f"({', '.join(faces)})")
+    return text
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -27,7 +28,9 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
              card: list[str] | None = None, gain: str | None = None,
-             counter: str | None = None, **situation: Unpack[Situation]
+             counter: str | None = None,
+             ask_gain: Callable[[str, list[str]], str] | None = None,
+             **situation: Unpack[Situation]
              ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
@@ -35,7 +38,8 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     other options are the command's, by the same names. ``gain``: the card a Player's
     winning Wild takes from their discard pile (000 l.444–445), under ``[rules] hands =
     "d2d"``. ``counter``: the card a Player's side counter-attacks with if its Counter
-    wins (001 l.754; from the hand under ``hands = "d2d"``, else the best one held)."""
+    wins (001 l.754; from the hand under ``hands = "d2d"``, else the best one held).
+    ``ask_gain(player, faces)``: a terminal's question for the Wild's gain."""
     from d2d_cli.rules.combat import conflict as rules
     from d2d_cli.rules.deck.cards import parse_card
 
@@ -59,7 +63,8 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
         return _from_hands(t, list(sides), opts, table, asked,
-                           parse_card(gain) if gain else None, counter is not None)
+                           parse_card(gain) if gain else None, counter is not None,
+                           ask_gain)
     if gain:
         raise BadInput("--gain names the card a Player's winning Wild takes from their "
                        'discard pile: only when d2d holds the hands ([rules] hands = "d2d")')
@@ -88,8 +93,8 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any, gain: Any = None,
-                named: bool = False) -> conflict_.Conflict | conflict_.Redirected:
+                asked: Any, gain: Any = None, named: bool = False,
+                ask_gain: Any = None) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
@@ -121,7 +126,8 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),
                              (out.side_a.unit, out.side_b.unit), tx.rng(),
-                             (out.side_a.card, out.side_b.card), gain, named=True)
+                             (out.side_a.card, out.side_b.card), gain, named=True,
+                             ask=ask_gain)
         out = replace(out, hands=moves)
         spent = _counter_from_hand(out, tx.data, held, opts, named)
         if spent is not None:
@@ -142,7 +148,7 @@ def _counter_from_hand(out: Any, data: Any, held: Any, opts: Options,
     with a Fast or Strong"): the one named (``--counter``, refused when not held), else
     the best one held (rules.units.hands.counter_card); it leaves the hand for the
     discard pile. (the CounterAttack with its card, the hand's Spent), or None."""
-    from d2d_cli.rules.combat.conflict import counter_attack
+    from d2d_cli.rules.combat.conflict import counter_attack, counter_card
     from d2d_cli.rules.core.record import replace
     from d2d_cli.rules.units import hands
 
@@ -153,7 +159,7 @@ def _counter_from_hand(out: Any, data: Any, held: Any, opts: Options,
     if holder is None:
         return None
     h = hands.hand_for(held, holder)
-    card = c.card if named and c.card is not None else hands.counter_card(h)
+    card = c.card if named and c.card is not None else counter_card(h.hand)
     if card is None:
         return replace(c, source="hand"), hands.Spent(holder, c.unit, (), "no card to "
                                                       "counter-attack with", len(h.hand))

@@ -160,7 +160,7 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
     """The card a Player's unit counter-attacks with if its Counter wins (001 l.754
     "Counterattack with a Fast or Strong"), chosen before the reveal as the PC policy
     does: the card of its hand, the one played aside, that scores best played Upper
-    (rules.units.hands.counter_card). None for a Non-Player (its Fate) or no hand."""
+    (rules.combat.conflict.counter_card). None for a Non-Player (its Fate) or no hand."""
     from d2d_cli.rules.units import hands
 
     if played in ("fate", "stay") or player_of(t.units()[name]) is None:
@@ -174,8 +174,9 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
         cards = list(held.hand) if held is not None else []
     else:
         cards = list(_hand(t, name) or [])
-    rest = [c for c in cards if c.face != out.face]
-    return hands.counter_card(hands.Hand("", [], rest)) if rest else None
+    from d2d_cli.rules.combat.conflict import counter_card
+
+    return counter_card([c for c in cards if c.face != out.face])
 
 
 def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
@@ -215,7 +216,7 @@ def _target_action(t: Table, attacker: str, target: str) -> bool:
     ``Answers.responds``: --respond, or the terminal's question); otherwise by the
     policy (``policy.responds``)."""
     if t.answers is not None and player_of(t.units()[target]) is not None:
-        spend = t.answers.responds(attacker, target)
+        spend = bool(t.answers.responds(attacker, target))
         if spend:  # else the Conflict says what no Action cost (001 l.641)
             t.respond(target, True)
         return spend

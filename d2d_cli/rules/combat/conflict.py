@@ -451,6 +451,15 @@ def hit_value(card: Card | None) -> int:
     return _ROYAL_HIT if card.rank in table()["tiebreak"]["royals"] else card.number or 0
 
 
+def counter_card(cards: Any) -> Card | None:
+    """The card a Player's counter-attack plays when none is named (001 l.754
+    "Counterattack with a Fast or Strong"): the one of ``cards`` (the hand) that scores
+    best once played Upper — a royal (always a Hit, 001 l.836), else the highest 2–10;
+    never a Wild (neither Fast nor Strong). None: no such card."""
+    best = max((c for c in cards if not c.is_wild), key=hit_value, default=None)
+    return None if best is None else (best if best.upper else best.flipped(True))
+
+
 class _Option(NamedTuple):
     approach: str
     card: Card | None

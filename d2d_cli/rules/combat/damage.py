@@ -122,7 +122,7 @@ def adjacent_ally(target: Any, giver: Any) -> str:
     the map (units not both placed: the table's own map, trusted). Returns the words
     saying who gave; refused otherwise."""
     if giver.name == target.name:
-        return giver.name
+        return str(giver.name)
     from d2d_cli.rules.board.placement import placed
     from d2d_cli.rules.board.sight import distance
     from d2d_cli.rules.units import sides

@@ -30,7 +30,7 @@ deck, hand, discard or the face-down choice (:meth:`Hand.check`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
@@ -426,9 +426,10 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
 def _typed_card(text: str) -> Card | None:
     """``rest`` of ``NAME:rest`` as a card (``7S^``, ``RW``), or None (an approach,
     ``fate``, ``stay``)."""
-    from d2d_cli.rules.combat.conflict import approaches
+    from d2d_cli import tables  # the approaches' words (rules.combat reads this chapter)
 
-    if not text.strip() or text.strip().lower() in (*approaches(), "fate", "stay"):
+    words = (*tables.load("conflict")["approaches"], "fate", "stay")
+    if not text.strip() or text.strip().lower() in words:
         return None
     try:
         return parse_card(text)
@@ -480,7 +481,8 @@ class HandMove(Result):
 def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple[str, ...],
            tuple[str, ...]], units: tuple[str | None, str | None],
            rng: random.Random, used: tuple[Card | None, Card | None] = (None, None),
-           gain: Card | None = None, named: bool = False) -> tuple[HandMove, ...]:
+           gain: Card | None = None, named: bool = False,
+           ask: Callable[[str, list[str]], str] | None = None) -> tuple[HandMove, ...]:
     """Move the cards of a resolved Conflict (001 l.736–758): the played card is
     discarded, or Kept (Block's win); Fast's and Block's win draw a card; a winning Wild
     takes a card of the discard pile; a Wild always shuffles the discard pile back into
@@ -496,7 +498,7 @@ def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple
     ``gain``: the card a winning Wild takes (000 l.444–445 "Wild Succeeds. Gain any card
     from Discard": the Player's choice). Without it the newest card is taken, unless
     ``named`` (the Player must name it): then a choice among two or more is refused with
-    the list (:func:`gain_choices`)."""
+    the list (:func:`gain_choices`), or ``ask(player, faces)`` names it (a terminal)."""
     moves = []
     for p in plays:
         h = hand_for(hands, p.player)
@@ -521,7 +523,7 @@ def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple
             h.give_back(p.card)
         else:
             if "take_from_discard" in got and h.discard:
-                took = _gained(h, gain, named)
+                took = _gained(h, gain, named, ask)
                 h.discard.remove(took)
                 h.give_back(took)
             h.discard.append(p.card)
@@ -544,9 +546,12 @@ def gain_choices(h: Hand) -> list[str]:
     return seen
 
 
-def _gained(h: Hand, gain: Card | None, named: bool) -> Card:
+def _gained(h: Hand, gain: Card | None, named: bool,
+            ask: Callable[[str, list[str]], str] | None = None) -> Card:
     """The discard pile's card a winning Wild takes (000 l.444–445)."""
     faces = gain_choices(h)
+    if gain is None and named and len(faces) > 1 and ask is not None:
+        gain = parse_card(ask(h.player, faces))
     if gain is not None:
         for c in reversed(h.discard):
             if c.face == gain.face:
@@ -610,17 +615,6 @@ def spend(hands: dict[str, Hand], player: str, unit: str | None, cards: list[Car
     for c in cards:
         h.discard.append(_up(h.take(c)))
     return Spent(player, unit, tuple(cards), why, len(h.hand))
-
-
-def counter_card(h: Hand) -> Card | None:
-    """The card a Player's counter-attack plays when none is named (001 l.754
-    "Counterattack with a Fast or Strong"): the one of the hand that scores best once
-    played Upper — a royal (always a Hit, 001 l.836), else the highest 2–10; never a
-    Wild (neither Fast nor Strong). None: no such card in the hand."""
-    from d2d_cli.rules.combat.conflict import hit_value
-
-    best = max((c for c in h.hand if not c.is_wild), key=hit_value, default=None)
-    return None if best is None else _up(best)
 
 
 def spent_said(m: Spent) -> str:
