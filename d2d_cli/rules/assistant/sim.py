@@ -209,6 +209,18 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
         t.crit(by, vs, h.hits)
 
 
+def _reach(t: Table, name: str) -> int:
+    """The Count that reaches the unit next (rules.units.unit_state.reach: its Move,
+    below the Count it last acted at — 001 l.499–505), as ``round next`` reads it."""
+    from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
+
+    u = t.units()[name]
+    raw = u.get(SPENT) or {}
+    rnd = (t.data.get("round") or {})
+    count = raw.get("count") if raw.get("round") == rnd.get("number") else None
+    return reach(u.get("move"), Spent(0, count=None if count is None else int(count)))
+
+
 def _target_action(t: Table, attacker: str, target: str) -> bool:
     """The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
     gains no benefits on a Win"), spent with ``unit respond`` right after the Interact:
@@ -284,7 +296,11 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
                       and not u.get("conditions", {}).get("dead"))]
         if not ready:
             return None
-        name = max(ready, key=lambda n: units[n]["move"])
+        reaches = {n: _reach(t, n) for n in ready}
+        ready = [n for n in ready if reaches[n] > 0 or is_down(units[n])]
+        if not ready:
+            return None
+        name = max(ready, key=reaches.__getitem__)  # the Countdown: it never rises
         hand = _hand(t, name)
         p = policy.plan(t.data, name, goals, t.opts,
                         hand if pc == "best" and hand is not None else
