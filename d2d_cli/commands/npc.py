@@ -81,14 +81,14 @@ def turn(
     answer: Annotated[list[str] | None, typer.Option(
         "--answer", metavar="UNIT=CARD", help="The card a Player's unit plays if it is "
         "attacked (Archer=7S^; Archer=fate to Stay). Repeat per unit.")] = None,
-    respond: Annotated[list[str] | None, typer.Option(
-        "--respond", metavar="UNIT", click_type=_complete.UNIT,
-        help="A Player's unit attacked spends its Action on the defence (unit respond): "
-        "a Win then gives its benefits. Repeat per unit; a terminal asks.")] = None,
     players_stay: Annotated[bool, typer.Option(
         "--players-stay", help="A Player's unit attacked without a card chosen Stays "
         "(reveals Fate) instead of stopping the turn to ask.")] = False,
     card: _reveal.CardOpt = None,
+    respond: Annotated[list[str] | None, typer.Option(
+        "--respond", metavar="UNIT", click_type=_complete.UNIT,
+        help="A Player's unit attacked spends its Action on the defence (unit respond): "
+        "a Win then gives its benefits. Repeat per unit; a terminal asks.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move

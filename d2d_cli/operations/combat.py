@@ -52,7 +52,7 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     table = table_cards(card)
     if list(sides) == ["chart"]:
         return rules.chart_result(opts.conflict_chart, table)
-    def asked(typed: list[str], data: dict[str, Any]) -> Any:
+    def asked(typed: list[str], data: dict[str, Any]) -> conflict_.ConflictAsk:
         return rules.ask(typed, data, table, level_a=level_a, level_b=level_b, terms=terms,
                          skill=skill, rival_skill=rival_skill,
                          obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
@@ -70,7 +70,9 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                        'discard pile: only when d2d holds the hands ([rules] hands = "d2d")')
     ask = asked(list(sides), data)
     if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
-        return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
+        got: conflict_.Conflict | conflict_.Redirected = t.with_reveals(
+            None, ask.resolve, _journal_note, _remember)[0]
+        return got
     result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
               else ask.resolve(None))
     if exchange.of_conflict(result) is not None or exchange.remembered(data) is not None:
@@ -93,7 +95,8 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any, gain: Any = None, named: bool = False,
+                asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk],
+                gain: Any = None, named: bool = False,
                 ask_gain: Any = None) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
