@@ -81,3 +81,18 @@ def test_a_non_player_target_responds_by_the_policy(d2d: Any, tmp_path: Path) ->
                       "E": {"move": 3, "action_cost": 2, "effects": {"evade_move": 2}}}}
     assert [policy.responds(data, n, None) for n in ("G", "H", "E")] == [True, False,
                                                                           False]
+
+
+def test_a_non_players_counter_win_counter_attacks_in_npc_turn(d2d: Any,
+                                                               tmp_path: Path) -> None:
+    # 001 l.752–754 "Counter - Win vs Fast or Wild / Counterattack with a Fast or Strong":
+    # the Skirmisher's 5♦ (red: Lower, Coins: Counter) beats the Archer's Fast 9♠; its
+    # counter-attack is the next Fate card, K♠ read Upper (Fast), and its Hits are counted
+    path = _stopped(d2d, tmp_path)
+    r = d2d.json("--session", path, "--seed", 2, "npc", "turn", "--all", "--answer",
+                 "Archer=9S^", "--card", "5D", "--card", "KS")
+    fight = r["done"][1]["result"]
+    assert fight["outcome"] == "a" and fight["approach_a"] == "counter"
+    assert (fight["counter"]["card"]["code"], fight["counter"]["source"]) == ("KS^", "fate")
+    assert r["commands"][2] == "hit 'KS^' --by 'Goblin Skirmisher' --vs Archer --skill Ranged"
+    assert r["commands"][3].startswith("crit --weapon Body --by 'Goblin Skirmisher' --hits ")
