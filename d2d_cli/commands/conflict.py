@@ -107,9 +107,8 @@ def conflict(
                           stat=stat, spent=spent, card=card, gain=gain, counter=counter,
                           ask_gain=_ask_gain if _interactive() and not json else None,
                           **situation)
-    turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
-                lambda con, r: _show(con, r, turned), as_json=json)
+                lambda con, r: _show(con, r, list(getattr(r, "turned", ()))), as_json=json)
 
 
 def _interactive() -> bool:

@@ -24,7 +24,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
-from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck import advantage
 from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
@@ -402,6 +402,9 @@ class Conflict(Result):
     # HandMove: the card played, kept, drawn — never which card was drawn).
     hands: tuple[Any, ...] = ()
     counter: CounterAttack | None = None  # a Counter's win played out (001 l.754)
+    # Each Fate card a side turned to read it by its colour: (side, as revealed, as read,
+    # why), for the human view (operations.combat.read_by_colour); not in the JSON.
+    turned: tuple[tuple[str, Any, Any, str], ...] = hidden(())
 
     @property
     def summary(self) -> str:
