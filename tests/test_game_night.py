@@ -140,7 +140,8 @@ def test_a_game_night(d2d: Any, tmp_path: Path) -> None:
     r = d2d.json(*s, "conflict", "Rook:hand:9C^", "Goblin Scout", *both, "--card", "5S")
     ledger.conflict(r)
     assert _whole(path)["Ann"] == ledger.held["Ann"]
-    r = d2d.json(*s, "conflict", "Rook:hand:BW", "Goblin Scout", *both, "--card", "KC")
+    r = d2d.json(*s, "conflict", "Rook:hand:BW", "Goblin Scout", *both, "--card", "KC",
+                 "--gain", "9C")
     assert r["outcome"] == "a" and r["hands"][0]["took"] is not None
     assert r["hands"][0]["shuffled"] is True
     ledger.conflict(r)

@@ -73,14 +73,23 @@ class NpcTurn(Result):
 def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002 - --all
          group: int | None = None, answer: list[str] | None = None,
          players_stay: bool = False, card: list[str] | None = None,
-         ask: Callable[[Any], str] | None = None, keep_question: bool = False) -> NpcTurn:
+         ask: Callable[[Any], str] | None = None, respond: list[str] | None = None,
+         ask_respond: Callable[[str, str], bool] | None = None,
+         keep_question: bool = False) -> NpcTurn:
     """``d2d npc turn NAME | --all [--group N] [--answer UNIT=CARD]… [--players-stay]
     [--card CARD]…``: each plan carried out, one journal entry, one undo. A Player's unit
     it attacks plays its Player's card (rules.assistant.asking): ``answer``, else the
     card chosen face down, else ``ask(asked)`` gives it (a terminal), else the turn
     stops there (``asked``); ``players_stay``: such a unit Stays instead.
     ``keep_question``: where it stops, the open question is kept in the round
-    (``[round.asking]``) for the Player's page; any question kept before is closed."""
+    (``[round.asking]``) for the Player's page; any question kept before is closed.
+
+    The Target's Action (001 l.639–641): ``respond`` names the Players' units that spend
+    it when attacked (``unit respond``, then everything a Win gives: Keep and Draw, the
+    Hits, Evade's Move); ``ask_respond(attacker, target)`` asks for the others (a
+    terminal), else they spend none — the Conflict's notes say what that cost. A
+    Non-Player Target spends it by the policy
+    (``rules.assistant.policy.responds``)."""
     import copy
 
     from d2d_cli.rules.assistant import asking, sim
@@ -112,7 +121,9 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
 
         answers = asking.Answers(play.data, opts.hands,
                                  asking.parse_answers(answer, roster_view(data)),
-                                 players_stay, play.rng)
+                                 players_stay, play.rng,
+                                 asking.parse_respond(respond, roster_view(data)),
+                                 ask_respond)
         if all_:
             answers.carry = ["--all", *(["--group", str(group)] if group else [])]
         play.answers = answers
@@ -253,24 +264,26 @@ def _merge(parts: list[NpcTurn]) -> NpcTurn:
 
 def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                  group: int | None = None, answer: list[str] | None = None,
-                 card: list[str] | None = None, wait: float | None = None,
+                 card: list[str] | None = None, respond: list[str] | None = None,
+                 wait: float | None = None,
                  typed: Callable[[Any], str | None] | None = None,
                  on_part: Callable[[NpcTurn], None] | None = None,
                  said: Callable[[str], None] | None = None,
                  clock: Callable[[], float] | None = None,
                  sleep: Callable[[float], None] | None = None) -> NpcTurn:
-    """``npc turn`` that waits for a Player's card without holding the table up: where
-    it reaches an attack on a Player's unit and no card is given, it keeps the question
-    in the round (the Player's page shows it), commits and so releases the session's
-    lock, and waits — ``wait`` seconds at most (None: until answered) — for a card
-    chosen face down for that unit (``d2d hand choose``: the Player's page, or typed
-    elsewhere), or a card typed at this terminal (``typed(asked)`` returns a line once
-    one is typed, else None; EOFError when the input has ended: no answer). Then the
-    turn goes on by itself, within ``POLL`` seconds.
-    A card refused (not held, not a card) is said and asked again; the turn never ends
-    for it. Ctrl-C (KeyboardInterrupt) closes the question and leaves the session as it
-    was before the attack. No answer in time: the question is closed and the result
-    says where it stopped and what to type, as without waiting.
+    """``npc turn`` that waits for a Player's card without holding the table up: where it
+    reaches an attack on a Player's unit and no card is given, it keeps the question in
+    the round (the Player's page shows it), commits and so releases the session's lock,
+    and waits — ``wait`` seconds at most (None: until answered) — for a card chosen face
+    down for that unit (``d2d hand choose``: the Player's page, or typed elsewhere), or
+    a card typed at this terminal (``typed(asked)`` returns a line once one is typed,
+    else None; EOFError when the input has ended: no answer). Then the turn goes on by
+    itself, within ``POLL`` seconds. A card refused (not held, not a card) is said and
+    asked again; the turn never ends for it. The Target's Action (001 l.639–641) comes
+    with the answer: ``respond``, the page's choice (``[round.asking] respond``), or a
+    line typed as ``7S^ respond``. Ctrl-C (KeyboardInterrupt) closes the question and
+    leaves the session as it was before the attack. No answer in time: the question is
+    closed and the result says where it stopped and what to type, as without waiting.
 
     Each part (up to a stop) is one journal entry, one undo; ``on_part`` gets each as
     it is done, so the first attack's result shows before the next question."""
@@ -283,13 +296,14 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     nap = sleep or time.sleep
     end = None if wait is None else now() + wait
     given = list(answer or [])
+    responds = list(respond or [])
     parts: list[NpcTurn] = []
     while True:
         try:
             # each part its own unit of work, written now: the lock is free while waiting
             with unit_of_work(join=False) as scope:
                 r = turn(t, name, all=all, group=group, answer=given, card=card,
-                         keep_question=True)
+                         respond=responds, keep_question=True)
                 if scope is not None:
                     scope.commit()
         except D2DError as e:
@@ -317,13 +331,19 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
         if got is None:  # no answer in time
             cancel_question(t)
             return _merge(parts)
-        given = list(answer or []) + ([f"{a.target}={got}"] if got else [])
+        text, act = got
+        given = list(answer or []) + ([f"{a.target}={text}"] if text else [])
+        if act and a.target not in responds:
+            responds.append(a.target)
 
 
 def _await(t: Target, a: Any, end: float | None, typed: Callable[[Any], str | None] | None,
-           now: Callable[[], float], nap: Callable[[float], None]) -> str | None:
-    """Wait for the answer to ``a``: "" once a card lies face down for its target (the
-    turn reads it from the hand), the text typed at the terminal, or None at ``end``."""
+           now: Callable[[], float], nap: Callable[[float], None]
+           ) -> tuple[str, bool] | None:
+    """Wait for the answer to ``a``: ("", respond) once a card lies face down for its
+    target (the turn reads it from the hand; ``respond``: the page asked for the Target's
+    Action), (card, respond) typed at the terminal (``7S^`` or ``7S^ respond``), or None
+    at ``end``."""
     from d2d_cli import session
 
     where = t.existing()
@@ -331,12 +351,33 @@ def _await(t: Target, a: Any, end: float | None, typed: Callable[[Any], str | No
     while end is None or now() < end:
         if typed is not None:
             line = typed(a)
-            if line is not None and line.strip():
-                return line.strip()
+            words = (line or "").split()
+            if words:
+                act = words[-1].lower() in ("respond", "r", "action") and len(words) > 1
+                return " ".join(words[:-1] if act else words), act
         stamp = session.stamp(where)
         if stamp != seen:
             seen = stamp
-            if _chosen_for(session.read(where, create=False), a.target):
-                return ""
+            data = session.read(where, create=False)
+            if _chosen_for(data, a.target):
+                q = (data.get("round") or {}).get(ASKING) or {}
+                return "", bool(q.get("respond")) if isinstance(q, dict) else False
         nap(POLL)
     return None
+
+
+def answer_question(t: Target, unit: str, respond: bool) -> bool:
+    """The Player's page answers the open question for ``unit``: whether its Target's
+    Action is spent (001 l.639–641), kept in ``[round.asking]`` for the waiting turn;
+    the card itself is chosen face down (``hand choose``) in the same unit of work.
+    False when no question is open for that unit."""
+    with t.edit() as tx:
+        q = question(tx.data)
+        if q is None or q["target"].lower() != unit.lower():
+            return False
+        rnd = dict(tx.data.get("round") or {})
+        rnd[ASKING] = {**rnd[ASKING], "respond": bool(respond)}
+        tx.put("round", rnd)
+        tx.summary = f"{q['player']} answers for {q['target']}" + (
+            ": respond with an Action" if respond else "")
+    return True

@@ -547,7 +547,8 @@ SHAPE: dict[str, Check] = {
                         required=("winner", "rival")),
                     # the open question of a waiting `npc turn` (operations/npc.py): the
                     # Player's page shows it; closed when answered or cancelled
-                    "asking": Table({"attacker": _NAME, "target": _NAME, "player": Str(40)},
+                    "asking": Table({"attacker": _NAME, "target": _NAME, "player": Str(40),
+                                     "respond": Bool},
                                     required=("attacker", "target", "player"))}),
     "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
