@@ -274,16 +274,17 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     """``npc turn`` that waits for a Player's card without holding the table up: where it
     reaches an attack on a Player's unit and no card is given, it keeps the question in
     the round (the Player's page shows it), commits and so releases the session's lock,
-    and waits — ``wait`` seconds at most (None: until answered) — for a card chosen face
-    down for that unit (``d2d hand choose``: the Player's page, or typed elsewhere), or
-    a card typed at this terminal (``typed(asked)`` returns a line once one is typed,
-    else None; EOFError when the input has ended: no answer). Then the turn goes on by
-    itself, within ``POLL`` seconds. A card refused (not held, not a card) is said and
-    asked again; the turn never ends for it. The Target's Action (001 l.639–641) comes
-    with the answer: ``respond``, the page's choice (``[round.asking] respond``), or a
-    line typed as ``7S^ respond``. Ctrl-C (KeyboardInterrupt) closes the question and
-    leaves the session as it was before the attack. No answer in time: the question is
-    closed and the result says where it stopped and what to type, as without waiting.
+    and waits — ``wait`` seconds at most for each question (None: until answered) — for
+    a card chosen face down for that unit (``d2d hand choose``: the Player's page, or
+    typed elsewhere), or a card typed at this terminal (``typed(asked)`` returns a line
+    once one is typed, else None; EOFError when the input has ended: no answer). Then
+    the turn goes on by itself, within ``POLL`` seconds. A card refused (not held, not a
+    card) is said and asked again; the turn never ends for it. The Target's Action (001
+    l.639–641) comes with the answer: ``respond``, the page's choice (``[round.asking]
+    respond``), or a line typed as ``7S^ respond``. Ctrl-C (KeyboardInterrupt) closes
+    the question and leaves the session as it was before the attack. No answer in time:
+    the question is closed and the result says where it stopped and what to type, as
+    without waiting.
 
     Each part (up to a stop) is one journal entry, one undo; ``on_part`` gets each as
     it is done, so the first attack's result shows before the next question."""
@@ -294,7 +295,6 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
 
     now = clock or time.monotonic
     nap = sleep or time.sleep
-    end = None if wait is None else now() + wait
     given = list(answer or [])
     responds = list(respond or [])
     parts: list[NpcTurn] = []
@@ -321,6 +321,7 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
         if r.asked is None:
             return _merge(parts)
         a = r.asked
+        end = None if wait is None else now() + wait  # each question gets its own wait
         try:
             got = _await(t, a, end, typed, now, nap)
         except KeyboardInterrupt:
@@ -333,8 +334,7 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
             return _merge(parts)
         text, act = got
         given = list(answer or []) + ([f"{a.target}={text}"] if text else [])
-        if act and a.target not in responds:
-            responds.append(a.target)
+        responds = list(respond or []) + ([a.target] if act else [])  # this answer's
 
 
 def _await(t: Target, a: Any, end: float | None, typed: Callable[[Any], str | None] | None,

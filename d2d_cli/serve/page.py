@@ -88,6 +88,9 @@ body.gone #gone { display:block; } body.gone main, body.gone #headline { display
 #asked { font-size:1.3rem; font-weight:800; color:#fff; background:#a4262c;
   padding:.5rem .7rem; border-radius:.5rem; margin-bottom:.5rem; }
 #msg { min-height:1.4rem; margin-top:.4rem; }
+[hidden] { display:none !important; }
+#respondbox { display:block; margin-top:.5rem; }
+#respond { width:1.3rem; height:1.3rem; vertical-align:middle; }
 select { font-size:1.1rem; padding:.3rem; background:var(--btn); color:var(--fg); }
 """
 
@@ -267,6 +270,7 @@ function render(s) {
   sel.replaceChildren(...s.units.map((u) => { const o = el("option", u); o.value = u; return o; }));
   if (s.units.includes(keep)) sel.value = keep;
   if (a && s.units.includes(a.target)) sel.value = a.target;
+  $("respondbox").hidden = !a;
   $("up").setAttribute("aria-pressed", upper ? "true" : "false");
   $("down").setAttribute("aria-pressed", upper ? "false" : "true");
   const pc = s.hand.find((c) => c.face === picked);
@@ -292,7 +296,9 @@ $("buzz").addEventListener("click", () => {
 $("go").addEventListener("click", async () => {
   if (!picked) { $("msg").textContent = "Pick a card first"; return; }
   const card = picked + (upper ? "^" : "v");
-  const body = JSON.stringify({unit: $("unit").value, card: card});
+  const ask = last && last.asked && last.asked.target === $("unit").value;
+  const body = JSON.stringify({unit: $("unit").value, card: card,
+    respond: !!(ask && $("respond").checked)});
   $("msg").textContent = "sending\u2026";
   try {
     const r = await fetch("/player/choose" + qs, {method: "POST", body: body,
@@ -355,6 +361,8 @@ _PLAYER_BODY = """
 <label>For <select id="unit"></select></label>
 <div class="ori"><button id="up" type="button" aria-pressed="true">Upper ↑</button>
 <button id="down" type="button" aria-pressed="false">Lower ↓</button></div>
+<label id="respondbox" hidden><input id="respond" type="checkbox"> Respond with an Action
+(spend it on the defence: a Win then gives everything)</label>
 <button id="go" class="go" type="button">Choose face down</button>
 <div id="msg" aria-live="polite"></div><p id="chosen" class="dim"></p>
 <p id="ready" class="dim" aria-live="polite"></p></section>

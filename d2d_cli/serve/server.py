@@ -201,17 +201,24 @@ class Table:
                 found = name
         return found if found in current else None
 
-    def choose(self, player: str, unit: str, card: str) -> dict[str, Any]:
+    def choose(self, player: str, unit: str, card: str, respond: bool = False
+               ) -> dict[str, Any]:
         """A player's face-down choice, through the command's own operation (journalled,
-        under the session's lock, undoable). Only that player's units may choose."""
-        from d2d_cli.operations import call, hands, label
+        under the session's lock, undoable). Only that player's units may choose. When a
+        waiting ``npc turn`` asks for this unit's card, ``respond`` (the Target's Action,
+        001 l.639–641) goes with it, in the same unit of work."""
+        from d2d_cli.operations import hands, label, npc, unit_of_work
 
         # labelled as the command is (never naming the card); the unit's owner is checked inside the
         # locked write; a page never creates a session (nor shows where it lives)
         t = Target(self.target.spec, None, label("hand choose", [unit, card]), create=False)
         try:
-            with self.write_lock:
-                call(hands.choose, t, unit, card, player=player)
+            with self.write_lock, unit_of_work() as scope:  # one unit of work, as call's
+                if respond:
+                    npc.answer_question(t, unit, True)
+                hands.choose(t, unit, card, player=player)
+                if scope is not None:
+                    scope.commit()
         except NotFound:
             if self._missing(t):
                 raise NotFound("the session is not there any more (the Narrator may have "
@@ -381,7 +388,9 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = json.loads(self.rfile.read(length))
             unit, card = body["unit"], body["card"]
-            if not isinstance(unit, str) or not isinstance(card, str):
+            respond = body.get("respond", False)  # the Target's Action, when asked
+            if not isinstance(unit, str) or not isinstance(card, str) or not isinstance(
+                    respond, bool):
                 raise TypeError
         except (ValueError, KeyError, TypeError):
             self._fail(HTTPStatus.BAD_REQUEST, "send {unit, card} as JSON")
@@ -391,7 +400,7 @@ class Handler(BaseHTTPRequestHandler):
             self._fail(HTTPStatus.CONFLICT, "the Narrator has blanked the screens")
             return
         try:
-            answer = table.choose(player, unit, card)
+            answer = table.choose(player, unit, card, respond)
         except D2DError as e:
             self._fail(HTTPStatus.BAD_REQUEST, e.message)
             return
