@@ -177,3 +177,42 @@ def test_a_script_with_wait_goes_on_once_hand_choose_is_typed_elsewhere(
     assert [("9C^" in c, "KD^" in c) for c in conflicts] == [(True, False), (False, True)]
     assert out["result"]["asked"] is None
     assert npc.question(session.read(table)) is None
+
+
+def test_the_targets_action_comes_with_the_answer(table: Path) -> None:
+    """001 l.639–641 "Target may spend an Action": "9C^ respond" typed (or the page's
+    Respond) spends it for that attack only; the next answer without it spends none."""
+    clock = Clock()
+    r = npc.turn_waiting(Target(str(table)), None, all=True, wait=5,
+                         typed=_typed([None, "9C^ respond", None, "KD^"]),
+                         clock=clock, sleep=clock.sleep)
+    steps = [c.split(" '")[0].split(" Archer")[0] for c in r.commands
+             if c.startswith(("unit respond", "conflict"))]
+    assert steps == ["unit respond", "conflict", "conflict"]
+    assert r.asked is None
+
+
+def test_ctrl_c_on_a_waiting_command_writes_the_cancel(table: Path) -> None:
+    """The command fails (Ctrl-C) yet the question it asked is closed in the file: the
+    cancel is its own unit of work, not the failed command's."""
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(table), "npc",
+                             "turn", "--all", "--wait", "60"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 30
+        while npc.question(session.read(table)) is None:
+            assert proc.poll() is None and time.monotonic() < end
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    data = session.read(table)
+    assert npc.question(data) is None
+    assert "chosen" not in data["players"]["Player1"]  # nothing was played for Archer
+    log = h.d2d("--session", str(table), "session", "log").stdout
+    assert "the question to the Player was cancelled" in log

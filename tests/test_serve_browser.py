@@ -188,7 +188,7 @@ def _width(shot: Path) -> int:
 def test_the_tv_shows_the_status_bar_and_the_whole_map_in_the_first_screen(
         browser: Any, served: h.Served, tmp_path: Path) -> None:
     path = str(tmp_path / "table.toml")
-    for args in (("conflict", "Archer:KH^", "Goblin Skirmisher", "--card", "2S^"),
+    for args in (("conflict", "Archer:KD^", "Goblin Skirmisher", "--card", "2S^"),
                  ("hit",), ("crit", "--power", "6x1", "--types", "pierce")):
         done = h.d2d("--session", path, *args)
         assert done.returncode == 0, done.stderr
@@ -196,8 +196,9 @@ def test_the_tv_shows_the_status_bar_and_the_whole_map_in_the_first_screen(
     try:
         page.goto(served.url)
         expect = _expect()
-        expect(page.locator("#headline")).to_contain_text("Archer's K♥ beats Goblin "
-                                                          "Skirmisher: ")
+        # 2♠ Upper (Fast) beats K♦ Upper (Strong); its Hit's Crit on the Archer
+        expect(page.locator("#headline")).to_contain_text("Goblin Skirmisher's 2♠ beats "
+                                                          "Archer: 1 Hit, ")
         expect(page.locator("#units")).to_contain_text("5 of 5")
         page.wait_for_timeout(300)  # the map image decoded
         m, bar = page.locator("#map").bounding_box(), page.locator("#units").bounding_box()
@@ -291,3 +292,56 @@ def test_a_secret_event_is_in_no_public_byte(browser: Any, tmp_path: Path) -> No
     finally:
         page.close()
         gen.close()
+
+
+def test_the_phone_answers_an_npc_turn(browser: Any, tmp_path: Path) -> None:
+    """``npc turn --all --wait`` (a script; a terminal or d2d play always waits) asks
+    Player1's phone for the Archer's card; the Player picks it there, with the Target's
+    Action, and the turn goes on by itself — then asks again for the second attack."""
+    import select
+    import subprocess
+    import sys
+
+    path = h.table(tmp_path, hands=False)
+    h.stack_hands(path, {"Player1": ["9C", "KD", "2D"], "Player2": ["AD", "RW"]})
+    gen = h.serve(path)
+    served = next(gen)
+    page = _page(browser, "phone")
+    expect = _expect()
+    proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path), "npc",
+                             "turn", "--all", "--wait", "60", "--json"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        page.goto(served.players["Player1"])
+        asked = page.locator("#asked")
+        expect(asked).to_have_text("Goblin Skirmisher attacks your Archer — choose a card",
+                                   timeout=30_000)
+        assert page.is_visible("#respondbox")
+        page.screenshot(path=str(ARTIFACTS / "phone-asked.png"), full_page=True)
+        page.get_by_role("button", name="9 of Clubs, Upper: Strong").click()
+        page.check("#respond")
+        page.click("#go")
+        # the turn went on: the first attack's result is on the phone while it asks again
+        expect(page.locator("#last")).to_contain_text("Goblin Skirmisher", timeout=10_000)
+        expect(page.locator("#hand button")).to_have_count(2, timeout=10_000)  # 9♣ played
+        expect(asked).to_have_text("Goblin Skirmisher attacks your Archer — choose a card")
+        page.screenshot(path=str(ARTIFACTS / "phone-answered.png"), full_page=True)
+        page.get_by_role("button", name="King of Diamonds, Upper: Strong").click()
+        page.click("#go")
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "the NPC turn did not go on"
+        out = json.loads(proc.stdout.read())
+        assert proc.wait(timeout=10) == 0
+        expect(asked).to_be_hidden(timeout=5_000)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        page.close()
+        gen.close()
+    commands = out["result"]["commands"]
+    fights = [c for c in commands if c.startswith(("conflict", "unit respond"))]
+    assert fights[0] == "unit respond Archer" and "'Archer:9C^'" in fights[1]
+    assert "'Archer:KD^'" in fights[2] and out["result"]["asked"] is None

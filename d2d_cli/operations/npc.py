@@ -147,6 +147,7 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
+        _remember(tx, play.done or ())
         _question(tx, asked if keep_question else None)
         tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
             f"; stopped: {asked.summary}" if asked is not None else "")
@@ -197,6 +198,27 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 
 ASKING = "asking"  # [round.asking]: the open question of a waiting `npc turn`
 POLL = 0.2  # seconds between two looks at the session while a turn waits
+
+
+def _remember(tx: Any, done: Any) -> None:
+    """The round remembers the turn's last Conflict between units, with its Hits once
+    counted (rules/combat/exchange.py), as it does for one typed: the table's headline
+    and the Player's "last result" read it (the turn plays on a copy of the session)."""
+    from d2d_cli.rules.combat import exchange
+
+    kept = None
+    for d in done:
+        found = exchange.of_conflict(d.result)
+        if found is not None:
+            kept = found
+        elif kept is not None and str(d.command).startswith("hit") and isinstance(
+                getattr(d.result, "hits", None), int):
+            kept = {**kept, "hits": d.result.hits}
+    if kept is None:
+        return
+    rnd = dict(tx.data.get("round") or {})
+    rnd[exchange.KEY] = kept
+    tx.put("round", rnd)
 
 
 def _question(tx: Any, asked: Any) -> None:

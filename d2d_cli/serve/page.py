@@ -304,7 +304,7 @@ $("go").addEventListener("click", async () => {
     const r = await fetch("/player/choose" + qs, {method: "POST", body: body,
       headers: {"Content-Type": "application/json"}});
     const a = await r.json();
-    if (a.ok) sent = a.card;
+    if (a.ok) { sent = a.card; $("respond").checked = false; }  // each question its own
     $("msg").textContent = a.ok ? "Chosen face down: " + a.card : (a.error || "refused");
   } catch (e) { $("msg").textContent = "Not sent: the connection is down"; }
 });
