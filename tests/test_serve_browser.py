@@ -253,19 +253,16 @@ def test_a_restarted_server_brings_the_open_page_back(browser: Any, tmp_path: Pa
         done = h.d2d("--session", str(path), "round", "end")  # and it follows again
         assert done.returncode == 0, done.stderr
         expect(page.locator("#round")).to_have_text("Round 1 (ended)", timeout=2_000)
-    finally:
-        page.close()
         gen.close()
-    fresh = h.serve(path, "--new-links")
-    served = next(fresh)
-    page = _page(browser, "phone")
-    try:
-        page.goto(first.players["Player1"].replace(str(first.port), str(served.port)))
-        assert "This link no longer works" in page.inner_text("body")
+        # --new-links on the same port: the open page is refused, and says so in words
+        gen = h.serve(path, "--port", str(first.port), "--new-links")
+        assert next(gen).players != first.players
+        expect(page.locator("#gone")).to_be_visible(timeout=5_000)
+        expect(page.locator("#live")).to_have_text("✖ link no longer valid")
         page.screenshot(path=str(ARTIFACTS / "phone-link-revoked.png"))
     finally:
         page.close()
-        fresh.close()
+        gen.close()
 
 
 def test_a_secret_event_is_in_no_public_byte(browser: Any, tmp_path: Path) -> None:
