@@ -216,3 +216,14 @@ def test_ctrl_c_on_a_waiting_command_writes_the_cancel(table: Path) -> None:
     assert "chosen" not in data["players"]["Player1"]  # nothing was played for Archer
     log = h.d2d("--session", str(table), "session", "log").stdout
     assert "the question to the Player was cancelled" in log
+
+
+def test_what_happened_tells_the_npc_turn_in_words(table: Path) -> None:
+    """The journal's line for a turn — and so the TV's "What happened" — is each step as
+    npc turn prints it under its plan, not "npc turn X: 2 commands"."""
+    done = h.d2d("--session", str(table), "npc", "turn", "--all", "--players-stay")
+    assert done.returncode == 0, done.stderr
+    line = project.public(session.read(table), session.log(table, 5))["log"][-1]
+    assert line["summary"].startswith("npc turn Goblin Scout, Goblin Skirmisher: Goblin "
+                                      "Scout: Forward ×2 SW: I2 → G4")
+    assert "Conflict: " in line["summary"] and "commands" not in line["summary"]

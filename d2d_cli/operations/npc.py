@@ -149,8 +149,12 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
             tx.put("fate", play.deck.to_state())
         _remember(tx, play.done or ())
         _question(tx, asked if keep_question else None)
-        tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
-            f"; stopped: {asked.summary}" if asked is not None else "")
+        # what each command gave, in its own words (as the command prints it under each
+        # plan): the log — and the players' "What happened" — tell the turn, not a count
+        steps = "; ".join(str(d.result.summary) for d in play.done or ())
+        tx.summary = (f"npc turn {', '.join(names)}: " + (steps or (
+            "nothing done yet" if asked is not None else "no Action taken")) + (
+            f"; stopped: {asked.summary}" if asked is not None else ""))[:SUMMARY_MAX]
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
                    asked, answers.moves)
@@ -196,6 +200,7 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 
 # --------------------------------------------------------------- the Player's question
 
+SUMMARY_MAX = 600  # characters of a turn's journal summary
 ASKING = "asking"  # [round.asking]: the open question of a waiting `npc turn`
 POLL = 0.2  # seconds between two looks at the session while a turn waits
 
