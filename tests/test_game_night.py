@@ -221,6 +221,9 @@ def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[A
                     if not m["stayed"]:
                         ledger[m["player"]] += (-1 + m["kept"] + (m["took"] is not None)
                                                 + m["drew"])
+                counter = r.get("counter")  # a Counter's win: its card from the hand
+                if counter and counter["source"] in ("hand", "named") and counter["card"]:
+                    ledger[PLAYERS[counter["unit"]]] -= 1  # (001 l.754, issue 34)
             elif kind == "draw":
                 ledger[player] += s.hand.draw(player, pick % 3 + 1).drew
             elif kind == "gain":

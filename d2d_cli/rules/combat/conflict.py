@@ -515,9 +515,10 @@ class ConflictAsk:
         sit = self.situation
         return (self.matchup.reveals or bool(self.obstacles) or
                 sit.advantage_a.extra > 0 or sit.advantage_b.extra > 0 or
-                (self.counter == "001" and any(  # a Non-Player's counter-attack: Fate
-                    s.unit is not None and _non_player(s) and s.approach == "counter"
-                    for s in (self.matchup.a, self.matchup.b))))
+                (self.counter == "001" and self.matchup.a.unit is not None
+                 and self.matchup.b.unit is not None and any(  # a Non-Player's counter
+                     _non_player(s) and s.approach == "counter"  # reveals Fate
+                     for s in (self.matchup.a, self.matchup.b))))
 
     def resolve(self, reveal: Revealer | None) -> Conflict | Redirected:
         return resolve(self, reveal)
@@ -676,8 +677,8 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, _non_player(m.a))
     counter = None
     for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
-        if counter is None and side.unit is not None and any(
-                e.key == "counterattack" for e in got):  # a unit's: it strikes a unit
+        if counter is None and a.unit is not None and b.unit is not None and any(
+                e.key == "counterattack" for e in got):  # a unit's, and it strikes a unit
             own = side.card if ask.counter == "000" else ask.counter_cards[name == "b"]
             counter = counter_attack(name, side.unit, own,
                                      "fate" if _non_player(spec) else "named", ask.counter,
