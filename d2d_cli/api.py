@@ -272,6 +272,18 @@ class _UnitGroup(_Group):
     interrupt = _Op("unit interrupt", _units.interrupt)
     respond = _Op("unit respond", _units.respond, off={"action": "--no-action"})
 
+    def __init__(self, s: Session) -> None:
+        super().__init__(s)
+        self.gear = _UnitGearGroup(s)
+
+
+class _UnitGearGroup(_Group):
+    """``s.unit.gear``: what a unit carries (weapons, armor, Shield)."""
+
+    add = _Op("unit gear add", _units.gear_add)
+    rm = _Op("unit gear rm", _units.gear_rm)
+    show = _Op("unit gear show", _units.gear_show)
+
 
 class _TaskGroup(_Group):
     """``s.task``: Tasks (Challenge and Progress)."""
