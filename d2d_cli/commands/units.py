@@ -622,8 +622,9 @@ gear_app = _app.group("unit gear", "What a unit carries: weapons, armor, a Shiel
                       "Proficiencies (000 l.506, l.379; 001 l.274–275, l.669).")
 app.add_typer(gear_app, name="gear", short_help="Weapons, armor, Shield: add, rm, show.")
 ItemArg = Annotated[str | None, typer.Argument(
-    help="A sample item (d2d ref gear lists them: \"Sword: Long\", Javelin, Bow, Helmet, "
-         "Shield…), or the name of your own with --rating, --armor or --shield.")]
+    help="A sample item (\"Sword: Long\", Javelin, Bow, Spear, Dagger, Helmet, \"Helm: "
+         "Heavy\", \"Leather Armor\", Shield), or the name of your own with --rating, "
+         "--armor or --shield.")]
 
 
 @gear_app.command("add", short_help="Give a unit a weapon, armor or Shield.")
