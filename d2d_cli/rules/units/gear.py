@@ -330,6 +330,24 @@ def view(unit_name: str, extra: Mapping[str, Any], changed: str | None = None) -
         {"weapons": SOURCES["weapon"]} if held else {"weapons": SOURCES["hand_to_hand"]})
 
 
+def sheet_lines(extra: Mapping[str, Any], unit_name: str) -> dict[str, list[str]]:
+    """The printable sheet's Weapons and Armor lines (empty: it carries nothing)."""
+    weapons = [w.text() for w in weapons_of(extra, unit_name)]
+    armor_lines: list[str] = []
+    armor = extra.get("armor")
+    if isinstance(armor, str):
+        armor_lines.append(f"{armor} every location")
+    elif armor:
+        armor_lines.append(", ".join(f"{k} {v}" for k, v in dict(armor).items()))
+    gear = extra.get("gear") or {}
+    if gear.get("magic_armor"):
+        armor_lines.append(f"Magic Armor +{gear['magic_armor']}")
+    if gear.get("shield") is not None:
+        arc = f" (Arc:{str(gear['shield_arc']).title()})" if gear.get("shield_arc") else ""
+        armor_lines.append(f"{gear.get('shield_name') or 'Shield'} {gear['shield']}{arc}")
+    return {"weapons": weapons, "armor": armor_lines}
+
+
 def summary_line(extra: Mapping[str, Any], unit_name: str) -> str:
     """One line for sheets, ``status --why`` and the players' page: the weapons, armor
     and Shield a unit carries (``Hand to Hand`` without a weapon)."""
