@@ -644,7 +644,7 @@ def _shield_side(gear: Gear, unit: Unit | None, wielder: Unit | None,
     sources["shield"] = (f"{wielder.name} is in {unit.name}'s Arc:{arc.title()}: the Shield "
                          f"held on the {side} does not cover (001 l.669 \"Melee and Shields "
                          "act on the Left OR Right\")")
-    return replace(gear, shield=None)
+    return replace(gear, shield=None, shield_covers=())
 
 
 def _power(ask: CritAsk, units: dict[str, Unit]) -> tuple[Stat, str, Unit | None]:

@@ -651,7 +651,8 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         _weapon(tally, terms, a.unit, arm)
         if arm.scale is not None and terms.weapon_scale is None:
             terms = terms._replace(weapon_scale=arm.scale)
-            tally.extra["weapon_scale_from"] = f"{arm.name}'s Weapon Scale {arm.scale}"
+            tally.extra["weapon_scale_from"] = (f"{a.unit.name}'s {arm.name}: Weapon Scale "
+                                                f"{arm.scale}")
     cover = _position(tally, terms, {"a": sk_a, "b": sk_b}, scoring)
     fights = kinds["a"] is not None or bool(sk_a and sk_a.skill is not None
                                             and sk_a.skill.category == "Combat")
