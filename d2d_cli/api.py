@@ -263,7 +263,7 @@ class _UnitGroup(_Group):
     face = _Op("unit face", _units.face)
     ability = _Op("unit ability", _units.ability)
     stealth = _Op("unit stealth", _units.stealth)
-    power = _Op("unit power", _units.power)
+    power = _Op("unit power", _units.power, off={"observed": "--unobserved"})
     place = _Op("unit place", _units.place, off={"double": "--single"})
     leave = _Op("unit leave", _units.leave)
     free = _Op("unit free", _units.free)

@@ -286,3 +286,41 @@ def test_an_old_session_without_gear_reads_unchanged(d2d: Any, table: Path) -> N
     d2d.ok("--session", table, "unit", "show", "Goblin")
     d2d.ok("--session", table, "unit", "gear", "show", "Goblin")
     assert table.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- Magic, Shield Block
+
+
+def test_vulgar_magic_and_armor_pierce_000_l913_914(d2d: Any, tmp_path: Path) -> None:
+    zero = rule_text("000").splitlines()
+    assert zero[912].strip() == ("- Disbelief / Vulgar - IF any observers who are not Allies "
+                                 "or Magic users/creatures THEN Result:-0x1")
+    assert zero[913].strip() == "- Armor Pierce:+0x1/point"
+    s = tmp_path / "m.toml"
+    d2d.ok("--session", s, "scene", "load", "combat1")
+    d2d.ok("--session", s, "unit", "add", "Mage", "--body", "5x1", "--mind", "6x1", "--will",
+           "5x1", "--speed", "4x0", "--skill", "Alchemy=3", "--faction", "Adventurers")
+    use = ("--session", s, "unit", "power", "Mage", "use", "Alchemy", "--effect", 4,
+           "--price", "fatigue")
+    unseen = d2d.json(*use)  # not on the map: no observer read
+    assert (unseen["result"], unseen["vulgar"], unseen["observers"]) == ("+3x0", False, [])
+    d2d.ok("--session", s, "unit", "place", "Mage", "E5", "N")
+    seen = d2d.json(*use, "--armor-pierce", 2)
+    # the Goblins are on the map, neither Allies nor Magic users; the Archer is an Ally
+    assert (seen["result"], seen["vulgar"], seen["observers"]) == (
+        "+3x-1", True, ["Goblin Scout", "Goblin Skirmisher"])
+    assert (seen["armor_pierce"], seen["points"]) == ("+0x2", {"armor_pierce": 2})
+    assert d2d.json(*use, "--unobserved")["result"] == "+3x0"
+    d2d.ok("--session", s, "unit", "add", "Psion", "--body", "5x1", "--mind", "6x1",
+           "--will", "5x1", "--speed", "4x0", "--skill", "Cold=2")
+    res = d2d("--session", s, "unit", "power", "Psion", "use", "Cold", "--effect", 2,
+              "--price", "stun", "--armor-pierce", 1)
+    assert res.exit_code == 2 and "Armor Pierce is Magic's" in res.stderr
+
+
+def test_shield_block_needs_a_shield(d2d: Any, table: Path) -> None:
+    d2d.ok("--session", table, "unit", "add", "Guard", *KNIGHT, "--skill", "Defense=1")
+    res = d2d("--session", table, "unit", "ability", "Guard", "use", "Shield Block")
+    assert res.exit_code == 2 and "holds no Shield" in res.stderr
+    d2d.ok("--session", table, "unit", "gear", "add", "Guard", "Shield")
+    d2d.ok("--session", table, "unit", "ability", "Guard", "use", "Shield Block")

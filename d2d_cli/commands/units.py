@@ -423,6 +423,11 @@ def power(
     continuous: Annotated[bool, typer.Option(help="Continuous (1 point).")] = False,
     area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
     close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
+    armor_pierce: Annotated[int, typer.Option(
+        help="Magic: points on Armor Pierce, +0x1 each (000 l.914).")] = 0,
+    observed: Annotated[bool | None, typer.Option(
+        "--observed/--unobserved", help="Magic: seen by someone not an Ally nor a Magic "
+        "user — Vulgar, Result -0x1 (000 l.913; default: read off the map).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
@@ -433,7 +438,8 @@ def power(
 
     JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
     range, duration, continuous, area, area_spaces, area_effect, price, conditions,
-    move_before, move, action_cost (null outside a round).
+    move_before, move, action_cost (null outside a round); Magic: armor_pierce, vulgar
+    (Result -0x1 when observed, 000 l.913) and observers.
     JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
@@ -441,7 +447,8 @@ def power(
     result = unit_ops.power(_state.target(ctx), name, action, which, effect=effect,
                             price=price, initiative=initiative, result=result_,
                             range=range_, duration=duration, continuous=continuous,
-                            area=area, close=close)
+                            area=area, close=close, armor_pierce=armor_pierce,
+                            observed=observed)
     render.emit(result, show_power if action == "use" else show_upkeep, as_json=json)
 
 
@@ -515,14 +522,20 @@ def show_power(con: Any, r: powers.PowerUsed) -> None:
     con.print(f"{e(r.unit)} uses {e(r.power)} {r.level} — Price of Power: "
               f"{conditions.name_of(r.price)} +1")
     con.print(f"  Effect {r.points_spent} of {r.effect} points"
-              + (f" ({', '.join(f'{k.title()} {v}' for k, v in r.points.items())})"
+              + (" (" + ", ".join(f"{k.replace('_', ' ').title()} {v}"
+                                  for k, v in r.points.items()) + ")"
                  if r.points else ""))
     line = [f"Initiative +{r.initiative}", f"Result {r.result}", f"Range {r.range}", r.area]
     if r.duration:
         line.append(f"Duration {r.duration}")
     if r.continuous:
         line.append("Continuous: round end pays the Price each Event phase")
+    if r.armor_pierce and r.armor_pierce != "+0x0":
+        line.append(f"Armor Pierce {r.armor_pierce}")
     con.print("  " + " · ".join(line))
+    if r.vulgar:
+        seen = f" by {e(', '.join(r.observers))}" if r.observers else ""
+        con.print(f"  Vulgar: observed{seen} — Result -0x1 (000 l.913)")
     if r.action_cost is not None:
         con.print(f"  Interact Action: Move {r.move_before} → {r.move} (Action Cost "
                   f"{r.action_cost})")

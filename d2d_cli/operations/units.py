@@ -198,7 +198,8 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
           price: str | None = None, initiative: int = 0, result: str | None = None,
           range: str | None = None,  # noqa: A002 - the command's --range
           duration: str | None = None, continuous: bool = False, area: int = 0,
-          close: bool = False) -> powers.PowerUsed | powers.Upkeep:
+          close: bool = False, armor_pierce: int = 0,
+          observed: bool | None = None) -> powers.PowerUsed | powers.Upkeep:
     """``d2d unit power NAME use POWER [--effect N]…``, ``upkeep`` or ``end POWER``."""
     from d2d_cli.rules.units import powers
 
@@ -208,7 +209,8 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
 
         order = powers.order(which, effect, price, initiative=initiative, result=result,
                              range_=range, duration=duration, continuous=continuous,
-                             area_points=area, close=close)
+                             area_points=area, close=close, armor_pierce=armor_pierce,
+                             observed=observed)
         opts = t.options(t.read())
         used: powers.PowerUsed = in_round(t, lambda roster, n, phase: upkeep.use_power(
             roster, n, phase, name, order, opts.power_area, opts))
