@@ -2047,6 +2047,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 },
                 'space': 'E9',
                 'facing': 'N',
+                'weapons': {
+                    'Bow': {
+                        'rating': 'Body+2',
+                        'types': ['pierce'],
+                        'hands': 2,
+                        'attack': 'ranged',
+                        'range': [10, 20],
+                        'proficiency': 'Bow',
+                    },
+                },
             },
             'Thief': {
                 'faction': 'Adventurers',
@@ -2089,6 +2099,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 },
                 'space': 'C5',
                 'facing': 'S',
+                'weapons': {
+                    'Javelin': {
+                        'rating': 'Body+1',
+                        'types': ['pierce'],
+                        'hands': 1,
+                        'attack': 'thrown',
+                        'range': [4, 8],
+                        'proficiency': 'Javelin',
+                    },
+                },
             },
         },
         'reserves': {
@@ -2102,6 +2122,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 'skills': {
                     'Close Combat': 1,
                     'Ranged': 1,
+                },
+                'weapons': {
+                    'Javelin': {
+                        'rating': 'Body+1',
+                        'types': ['pierce'],
+                        'hands': 1,
+                        'attack': 'thrown',
+                        'range': [4, 8],
+                        'proficiency': 'Javelin',
+                    },
                 },
             },
         },

@@ -132,7 +132,8 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
-    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill)
+    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
+                   with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
     if side_b is not None and t.answers is not None:
@@ -141,9 +142,9 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     _settle(t, target, defend, c, "b", False)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
-        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        if _rated(t, a):
-            t.crit(a, target, h.hits)
+        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill, with_=plan.weapon)
+        if plan.weapon is not None or _rated(t, a):
+            t.crit(a, target, h.hits, with_=plan.weapon)
 
 
 def _rated(t: Table, name: str) -> bool:
