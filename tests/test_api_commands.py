@@ -332,8 +332,8 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
         assert api[2] == cli[2], "the result differs"
 
 
-GROUPS = ("fate", "unit", "unit.gear", "task", "clock", "clock.event", "round", "weather", "scene", "char",
-          "npc", "hand", "odds", "scale", "session")
+GROUPS = ("fate", "unit", "unit.gear", "task", "clock", "clock.event", "round", "weather",
+          "scene", "char", "npc", "hand", "odds", "scale", "session")
 
 
 def api_table() -> str:

@@ -137,7 +137,6 @@ def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
     else:
         from d2d_cli import sheet
         from d2d_cli.rules.core.result import to_json
-
         from d2d_cli.rules.units import gear
 
         view = {**to_json(ch.sheet(unit, t.options(data))),
