@@ -424,10 +424,10 @@ def power(
     area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
     close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
     armor_pierce: Annotated[int, typer.Option(
-        help="Magic: points on Armor Pierce, +0x1 each (000 l.914).")] = 0,
+        help="Magic: points on Armor Pierce, +0x1 each.")] = 0,
     observed: Annotated[bool | None, typer.Option(
         "--observed/--unobserved", help="Magic: seen by someone not an Ally nor a Magic "
-        "user — Vulgar, Result -0x1 (000 l.913; default: read off the map).")] = None,
+        "user — Vulgar, Result -0x1 (default: read off the map).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
@@ -646,23 +646,23 @@ def gear_add(
     rating: Annotated[str | None, typer.Option(
         help="Your own weapon's rating: a formula (Body+2) or a rating (6x1).")] = None,
     types: Annotated[str | None, typer.Option(
-        help="Its 1 or 2 damage types, e.g. pierce,slash (000 l.510).")] = None,
+        help="Its 1 or 2 damage types, e.g. pierce,slash.")] = None,
     hands: Annotated[int | None, typer.Option(help="Hands it takes, 1 or 2.")] = None,
     melee: Annotated[bool, typer.Option(
-        "--melee", help="A Melee weapon, Range 0-1 (the default; 001 l.687).")] = False,
+        "--melee", help="A Melee weapon, Range 0-1 (the default).")] = False,
     reach: Annotated[bool, typer.Option(
-        "--reach", help="A Reach weapon, Range 0-2 (001 l.689).")] = False,
+        "--reach", help="A Reach weapon, Range 0-2.")] = False,
     range: Annotated[str | None, typer.Option(
         metavar="SHORT[,LONG]", help="A ranged weapon's bands in Spaces: past SHORT at "
         "Disadvantage, past LONG out of range.")] = None,
     thrown: Annotated[bool, typer.Option(
         "--thrown", help="Thrown (as a Javelin): ranged, with --range.")] = False,
     scale: Annotated[int | None, typer.Option(
-        help="Weapon Scale (000 l.334; default: the wielder's Body's scale).")] = None,
+        help="Weapon Scale (default: the wielder's Body's scale).")] = None,
     magic: Annotated[int | None, typer.Option(
-        help="Magic Weapon or Magic Armor +N, 1 to 5 (000 l.1213–1214).")] = None,
+        help="Magic Weapon or Magic Armor +N, 1 to 5.")] = None,
     proficiency: Annotated[str | None, typer.Option(
-        help="The weapon's type a Proficiency names (000 l.379; default: its name).")] = None,
+        help="The weapon's type a Proficiency names (default: its name).")] = None,
     armor: Annotated[str | None, typer.Option(
         metavar="STAT", help="Your own armor's rating, e.g. 2x1 (with --covers).")] = None,
     shield: Annotated[str | None, typer.Option(
@@ -671,8 +671,7 @@ def gear_add(
     covers: Annotated[str | None, typer.Option(
         metavar="LOC,…", help="Locations the armor or Shield covers (default: all).")] = None,
     arc: Annotated[str | None, typer.Option(
-        metavar="left|right", help="The side a Shield is held on (001 l.669; default "
-        "left).")] = None,
+        metavar="left|right", help="The side a Shield is held on (default left).")] = None,
     proficient: Annotated[list[str] | None, typer.Option(
         metavar="TYPE", help="A Proficiency the unit has (e.g. Bow); repeat.")] = None,
     json: _app.JsonOpt = False,
