@@ -324,3 +324,16 @@ def test_shield_block_needs_a_shield(d2d: Any, table: Path) -> None:
     assert res.exit_code == 2 and "holds no Shield" in res.stderr
     d2d.ok("--session", table, "unit", "gear", "add", "Guard", "Shield")
     d2d.ok("--session", table, "unit", "ability", "Guard", "use", "Shield Block")
+
+
+def test_odds_crit_by_reads_the_weapon_as_crit_does(d2d: Any, table: Path) -> None:
+    # The issue's own measurement with odds crit --fresh: Body 2x1 vs Armor 2x1 at Hits 1
+    # is Minor; the sword (001 l.274 "Rating:[Body]+2") makes every location Major.
+    args = ("--session", table, "odds", "crit", "--by", "Goblin", "--armor", "2x1",
+            "--fresh")
+    bare = d2d.json(*args)
+    d2d.ok("--session", table, "unit", "gear", "add", "Goblin", "Sword: Long")
+    armed = d2d.json(*args)
+    assert bare["power"] == "2x1" and armed["power"] == "4x1"
+    assert {r["severity"] for r in bare["locations"]} == {"minor"}
+    assert {r["severity"] for r in armed["locations"]} == {"major"}

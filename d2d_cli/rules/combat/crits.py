@@ -498,7 +498,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
     units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
     holder = find(units, ask.by) if ask.by is not None else None
-    ask, arm = _armed(ask, units)
+    ask, arm = armed(ask, units)
     power, power_from, wielder = _power(ask, units)
     wielder = wielder or holder
     deck, wanted = parse_types(ask.types)
@@ -553,7 +553,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     )
 
 
-def _armed(ask: CritAsk, units: dict[str, Unit]
+def armed(ask: CritAsk, units: dict[str, Unit]
            ) -> tuple[CritAsk, tuple[Weapon, str] | None]:
     """Issue 36: the weapon a Crit is rated with. ``--weapon NAME`` of a sample
     (tables/gear.toml); else with ``--by`` and neither ``--power`` nor ``--weapon``,
