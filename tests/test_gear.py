@@ -221,8 +221,8 @@ def test_a_shield_covers_only_from_its_side_001_l669(d2d: Any, tmp_path: Path) -
     d2d.ok("--session", path, "scene", "load", "combat1")
     d2d.ok("--session", path, "unit", "gear", "add", "Goblin Scout", "Shield")  # left, 2x1
     # The Scout on I2 faces SW; the Archer stands on its left, then on its right.
-    args = ("--session", path, "crit", "--by", "Archer", "--target",
-            "Goblin Scout", "--card", "slash@torso", "--hits", 2)
+    args = ("--session", path, "crit", "--by", "Archer", "--target",  # with his Bow
+            "Goblin Scout", "--card", "pierce@torso", "--hits", 2)
     d2d.ok("--session", path, "unit", "place", "Archer", "J3", "N")  # SE of I2: the left
     left = d2d.json(*args)
     assert [s["key"] for s in left["damage_modifiers"]["steps"]] == ["shield"]

@@ -7,12 +7,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
-from d2d_cli.operations import Target, in_round, roster_change
+from d2d_cli.operations import (
+    Target,
+    in_round,
+    in_round_reading,
+    roster_change,
+    roster_change_reading,
+)
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
     from d2d_cli.rules.board import placement
+    from d2d_cli.rules.core.options import Options
     from d2d_cli.rules.time import exchange, leaving, turns
     from d2d_cli.rules.units import abilities, gear, powers
     from d2d_cli.rules.units import sides as sides_
@@ -95,10 +102,12 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    data = t.read()
-    opts, board = t.options(data), board_of(data)
-    return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range, opts, board))
+    def step(roster: dict[str, units.Unit], n: int, phase: str,
+             data: dict[str, Any]) -> turns.Spending:  # the locked state's rules and map
+        return turns.act(roster, n, phase, name, action, arg, range, t.options(data),
+                         board_of(data))
+
+    return in_round_reading(t, step)
 
 
 def rm(t: Target, name: str) -> units.Removed:
@@ -111,9 +120,11 @@ def rm(t: Target, name: str) -> units.Removed:
 def heal(t: Target, name: str, *, crit: list[str] | None = None,
          days: int | None = None) -> conditions.Healed:
     """``d2d unit heal NAME [--crit LOCATION|N]… [--days N]``."""
-    order = conditions.healing(crit or [], days, t.options(t.read()).days_heal)
-    result: conditions.Healed = roster_change(
-        t, lambda roster: conditions.heal(roster, name, order))
+    def step(roster: dict[str, units.Unit], data: dict[str, Any]) -> conditions.Healed:
+        order = conditions.healing(crit or [], days, t.options(data).days_heal)
+        return conditions.heal(roster, name, order)
+
+    result: conditions.Healed = roster_change_reading(t, step)
     return result
 
 
@@ -211,9 +222,12 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
                              range_=range, duration=duration, continuous=continuous,
                              area_points=area, close=close, armor_pierce=armor_pierce,
                              observed=observed)
-        opts = t.options(t.read())
-        used: powers.PowerUsed = in_round(t, lambda roster, n, phase: upkeep.use_power(
-            roster, n, phase, name, order, opts.power_area, opts))
+        def use(roster: dict[str, units.Unit], n: int, phase: str,
+                data: dict[str, Any]) -> powers.PowerUsed:
+            opts = t.options(data)  # the locked state's [rules]
+            return upkeep.use_power(roster, n, phase, name, order, opts.power_area, opts)
+
+        used: powers.PowerUsed = in_round_reading(t, use)
         return used
     if action == "upkeep" and which is None:
         kept: powers.Upkeep = in_round(t, lambda roster, n, phase: powers.upkeep(
@@ -297,11 +311,12 @@ def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool =
     return result
 
 
-def _person_locations(t: Target, data: dict[str, Any]) -> tuple[str, ...]:
+def person_locations(t: Target, opts: Options) -> tuple[str, ...]:
+    """The person chart's locations (the table's ``[rules] locations_file``, else
+    d2d's): what armor and a Shield may cover."""
     from d2d_cli.operations.combat import location_charts
     from d2d_cli.rules.combat import crits
 
-    opts = t.options(data)
     return tuple(crits.chart("person", location_charts(t.path(), opts),
                              str(opts.locations_file)).names())
 
@@ -356,7 +371,7 @@ def _gear_change(t: Target, name: str,
         table = dict(tx.data.get("units", {}))
         real = units.find(units.roster_view(tx.data), name).name
         state = dict(table[real])
-        done = step(state, real, _person_locations(t, tx.data))
+        done = step(state, real, person_locations(t, t.options(tx.data)))
         table[real] = state
         tx.put("units", table)
         tx.summary = f"{real}: {done}"

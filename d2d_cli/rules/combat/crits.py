@@ -478,6 +478,7 @@ class CritAsk:
     by: str | None = None  # the wielder: the stat of a --weapon formula
     damage: DamageAsk = field(default_factory=DamageAsk)  # the Damage Modifiers typed
     difficulty: str | None = None  # [rules] weapon_damage = "difficulty": the stat
+    said: tuple[tuple[str, str], ...] = ()  # further sources, last (the exchange's)
     with_: str | None = None  # issue 36: which of the --by unit's weapons (--with NAME)
 
     @property
@@ -543,7 +544,8 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         light_damage=harm.light, table_mode=given is not None, reshuffled=reshuffled,
         new_deck=source.new_deck, target=placed,
         sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit, where),
-                 **extra_sources, **({"weapon": arm[1]} if arm is not None else {})},
+                 **extra_sources, **({"weapon": arm[1]} if arm is not None else {}),
+                 **dict(ask.said)},
         changes=changes, wielder=wielder.name if wielder is not None else None,
         summary=(f"Crit {card} → {where} {harm.severity.level.capitalize()}"
                  if harm.crit else f"no Crit ({card})")
