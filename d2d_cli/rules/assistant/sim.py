@@ -138,7 +138,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     counter = _counter_card(t, a, plan.approach) or (
         _counter_card(t, target, played_b) if responded else None)
     c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
-                   counter=counter)
+                   counter=counter, with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
     if side_b is not None and t.answers is not None:
@@ -149,9 +149,9 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         _counter_attack(t, a, target, c)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
-        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        if _rated(t, a):
-            t.crit(a, target, h.hits)
+        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill, with_=plan.weapon)
+        if plan.weapon is not None or _rated(t, a):
+            t.crit(a, target, h.hits, with_=plan.weapon)
     if responded:
         _target_wins(t, target, a, c)
 
