@@ -23,6 +23,7 @@ from d2d_cli.inert import inert
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_WORDS = re.compile(r" *[^ ]+ *")  # a word and the spaces after it (the first: before it too)
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
@@ -191,6 +192,122 @@ class InertFile:
         return getattr(self._inert_file, name)
 
 
+def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
+    """A cell's stretches cut into lines of at most ``width`` cells at its spaces, first
+    fit: a word goes on the line while its letters fit (the spaces after it may run
+    past the edge: the caller trims them). NotPlain for a word longer than a line."""
+    text = "".join(t for t, _ in pieces)
+    cuts: list[int] = []
+    used = 0
+    for word in _WORDS.finditer(text):
+        letters = len(word.group().rstrip(" "))
+        if letters > width:
+            raise NotPlain("a word to cut")
+        if used and letters > width - used:
+            cuts.append(word.start())
+            used = 0
+        used += len(word.group())
+    lines: list[list[Run]] = [[]]
+    at = 0  # where the piece starts in ``text``
+    for piece, names in pieces:
+        end = at + len(piece)
+        while cuts and cuts[0] < end:  # a cut inside this piece (never at its start 0)
+            cut = cuts.pop(0)
+            if cut > at:
+                lines[-1].append((piece[:cut - at], names))
+                piece, at = piece[cut - at:], cut
+            lines.append([])
+        if piece:
+            lines[-1].append((piece, names))
+        at = end
+    return lines
+
+
+def _justified(line: list[Run], width: int, justify: str,
+               base: tuple[str, ...]) -> list[Run]:
+    """A line of a cell padded to ``width``: left justified, the spaces past the edge
+    trimmed; right justified, every space at its end trimmed."""
+    line = [(t, base + names) for t, names in line]
+    while line:
+        text, names = line[-1]
+        used = sum(len(t) for t, _ in line)
+        keep = text.rstrip(" ") if justify == "right" else \
+            text[:max(len(text) - (used - width), len(text.rstrip(" ")))]
+        if keep == text:
+            break
+        line[-1:] = [(keep, names)] if keep else []
+        if keep:
+            break
+    room = width - sum(len(t) for t, _ in line)
+    if room:
+        line.insert(0 if justify == "right" else len(line), (" " * room, base))
+    if base:  # a header's text and its padding are one stretch of the header's style
+        return [("".join(t for t, _ in line), base)]
+    return line
+
+
+def table_lines(table: Any, width: int) -> list[list[Run]]:
+    """A table of the views (d2d_cli/layout.py :class:`Table`) drawn line by line as its
+    plan says (``Table.fitted``): as designed when it fits, each column as wide as its
+    widest cell, one space of padding each side of a cell (none at the outer edges
+    without ``pad_edge``); else at the planned widths, cells wrapped at their spaces,
+    with two spaces between columns or one. The header is bold. NotPlain for what only
+    Rich draws: a box, a title, a column style, a centred column, a row of another
+    length, a header with markup, a cell that begins or ends with a space or cannot be
+    measured here, a word longer than its column, a table stacked at this width."""
+    if table.box is not None or table.title:
+        raise NotPlain("a box or a title")
+    columns = table.columns
+    if not columns or any(style or justify not in ("left", "right")
+                          for _, justify, style in columns):
+        raise NotPlain("a column style or a centred column")
+    rows = [tuple(row) for row in table.rows]
+    if any(len(row) != len(columns) for row in rows):
+        raise NotPlain("a row of another length")
+    headers = [h for h, _, _ in columns]
+    if table.show_header and any(h and runs(h) != ((h, ()),) for h in headers):
+        raise NotPlain("a header with markup")
+    texts = ([headers] if table.show_header else []) + rows
+    for row in texts:
+        for cell in row:
+            if not isinstance(cell, str) or cell != cell.strip(" "):
+                raise NotPlain("a cell Rich trims")
+    ranges = table.plain_ranges()
+    natural = sum(high + 2 for _, high in ranges) - (0 if table.pad_edge else 2)
+    highs = [max(cell_width(row[n]) for row in texts) if texts else 0
+             for n in range(len(columns))]
+    if not all(highs):
+        raise NotPlain("an empty column")
+    if natural <= width:
+        tight, widths, pad_edge = False, highs, table.pad_edge
+    elif not rows:
+        raise NotPlain("a header to narrow")
+    else:
+        fitted = table.fitted(width, ranges)
+        if fitted is None:
+            raise NotPlain("a table stacked")
+        tight, widths = fitted
+        pad_edge = True if tight else table.pad_edge
+    last = len(columns) - 1
+    out = []
+    for r, row in enumerate(texts):
+        base: tuple[str, ...] = ("bold",) if table.show_header and r == 0 else ()
+        # The name column never wraps (its width is its widest name); the others do.
+        cells = [[list(runs(cell))] if n == table.name else _wrapped(list(runs(cell)), widths[n])
+                 for n, cell in enumerate(row)]
+        for i in range(max(len(c) for c in cells)):
+            line: list[Run] = []
+            for n, cell_lines in enumerate(cells):
+                if not tight and (n or pad_edge):
+                    line.append((" ", base))
+                part = cell_lines[i] if i < len(cell_lines) else []
+                line += _justified(part, widths[n], columns[n][1], base)
+                if n < last or pad_edge:
+                    line.append((" ", base))
+            out.append(line)
+    return out
+
+
 class LineConsole:
     """``con.print(markup)`` for the human views: a plain line printed here, anything
     else (a table, a panel, a line to wrap) by a Rich console made on first use."""
@@ -265,6 +382,15 @@ class LineConsole:
                 self.file.write(text)
                 self.file.flush()
                 return
+        if not options and getattr(objects[0], "plain_table", False) and len(objects) == 1:
+            try:  # layout.Table as designed: drawn here when it fits
+                text = self._table(objects[0], end)
+            except NotPlain:
+                pass
+            else:
+                self.file.write(text)
+                self.file.flush()
+                return
         if not options and all(isinstance(o, str) for o in objects):
             try:
                 text = self._text(objects, sep, end)
@@ -291,6 +417,25 @@ class LineConsole:
 
     def _terminal(self) -> bool:
         return bool(self._env.terminal(self.target))
+
+    def _table(self, table: Any, end: str) -> str:
+        """A layout.Table as it prints, or NotPlain."""
+        styled = self._styles()
+        if styled is None or _CONTROL.search(end.replace("\n", "")):
+            raise NotPlain("a terminal Rich judges its own way")
+        lines = table_lines(table, self.width)
+        return "\n".join(self._drawn(line, styled) for line in lines) + end
+
+    def _drawn(self, line: list[Run], styled: bool) -> str:
+        """A line of stretches: text alone, or each styled stretch in its ANSI codes."""
+        if not styled:
+            return "".join(t for t, _ in line)
+        color = self._env.colors
+        drawn = []
+        for text, names in line:
+            sgr = _sgr(names, color) if names else ""
+            drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
+        return "".join(drawn)
 
     def _text(self, objects: tuple[Any, ...], sep: str, end: str) -> str:
         """The markup as it prints, or NotPlain."""
