@@ -37,6 +37,7 @@ class NotPlain(Exception):
     """This text needs Rich itself."""
 
 
+@functools.lru_cache(maxsize=8192)
 def escape(text: str) -> str:
     """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
     which the tests compare it with) and inert on a terminal (:func:`inert`)."""
@@ -137,8 +138,10 @@ def _cells(line: str) -> int:
     return len(line)
 
 
+@functools.lru_cache(maxsize=8192)
 def cell_width(markup: str) -> int:
-    """The terminal cells of markup's text; NotPlain for what only Rich can measure."""
+    """The terminal cells of markup's text; NotPlain for what only Rich can measure.
+    Remembered: the dashboard measures each of its cells."""
     return _cells("".join(t for t, _ in runs(markup)))
 
 
@@ -254,7 +257,8 @@ def table_lines(table: Any, width: int) -> list[list[Run]]:
     with two spaces between columns or one. The header is bold. NotPlain for what only
     Rich draws: a box, a title, a column style, a centred column, a row of another
     length, a header with markup, a cell that begins or ends with a space or cannot be
-    measured here, a word longer than its column, a table stacked at this width."""
+    measured here, a word longer than its column, a header that wraps, a table stacked
+    at this width."""
     if table.box is not None or table.title:
         raise NotPlain("a box or a title")
     columns = table.columns
@@ -295,6 +299,8 @@ def table_lines(table: Any, width: int) -> list[list[Run]]:
         # The name column never wraps (its width is its widest name); the others do.
         cells = [[list(runs(cell))] if n == table.name else _wrapped(list(runs(cell)), widths[n])
                  for n, cell in enumerate(row)]
+        if base and any(len(c) > 1 for c in cells):
+            raise NotPlain("a header over lines")  # aligned unalike by Rich's versions
         for i in range(max(len(c) for c in cells)):
             line: list[Run] = []
             for n, cell_lines in enumerate(cells):
@@ -306,6 +312,47 @@ def table_lines(table: Any, width: int) -> list[list[Run]]:
                     line.append((" ", base))
             out.append(line)
     return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _line(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: bool,
+          width: int | None) -> str | None:
+    """Markup as it prints, made inert (the output's boundary), or None where Rich must
+    print it. ``width``: the console's, when a line wider than it would wrap (None: it
+    would not). Remembered: ``d2d play``'s dashboard prints the same hundreds of lines
+    at each call."""
+    try:
+        return inert(_text(objects, sep, end, styled, color, width), keep_styles=True)
+    except NotPlain:
+        return None
+
+
+def _text(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: bool,
+          width: int | None) -> str:
+    """The markup as it prints, or NotPlain."""
+    if _CONTROL.search(sep + end.replace("\n", "")):
+        raise NotPlain("control character")
+    pieces: list[Run] = []
+    for i, o in enumerate(objects):
+        if i and sep:
+            pieces.append((sep, ()))
+        pieces += runs(o)
+    lines = _lines(pieces)
+    if any(line and line[-1][0].endswith(" ") for line in lines):
+        raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
+    if width is not None and any(_cells("".join(t for t, _ in line)) > width
+                                 for line in lines):
+        raise NotPlain("a line to wrap")
+    if not styled:
+        return "".join(t for t, _ in pieces) + end
+    out = []
+    for line in lines:
+        drawn = []
+        for text, names in line:
+            sgr = _sgr(names, color)
+            drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
+        out.append("".join(drawn))
+    return "\n".join(out) + end
 
 
 class LineConsole:
@@ -325,6 +372,7 @@ class LineConsole:
         # Asked once per console (one command's output: the dashboard prints hundreds).
         self._styled: tuple[bool | None] | None = None
         self._width: int | None = None
+        self._color: bool | None = None
 
     @property
     def target(self) -> TextIO:
@@ -368,39 +416,45 @@ class LineConsole:
         return self._rich
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
-        indented = getattr(objects[0], "indented", None) if len(objects) == 1 else None
-        if not options and indented is not None:  # layout.Indented: a line that fits
-            left, markup = indented
-            try:
-                if "\n" in markup or _cells("".join(t for t, _ in runs(markup))) + left > \
-                        self.width:
-                    raise NotPlain("Rich wraps and indents it")
-                text = self._text((" " * left + markup,), sep, end)
-            except NotPlain:
-                pass
-            else:
-                self.file.write(text)
-                self.file.flush()
-                return
-        if not options and getattr(objects[0], "plain_table", False) and len(objects) == 1:
-            try:  # layout.Table as designed: drawn here when it fits
-                text = self._table(objects[0], end)
-            except NotPlain:
-                pass
-            else:
-                self.file.write(text)
-                self.file.flush()
-                return
-        if not options and all(isinstance(o, str) for o in objects):
-            try:
-                text = self._text(objects, sep, end)
-            except NotPlain:
-                pass
-            else:
-                self.file.write(text)
-                self.file.flush()
+        if not options and objects:
+            text = self._plain(objects, sep, end)
+            if text is not None:
+                raw = self._file if self._file is not None else self.target
+                raw.write(text)  # made inert already (_line)
+                raw.flush()
                 return
         self.rich.print(*objects, sep=sep, end=end, **options)
+
+    def _plain(self, objects: tuple[Any, ...], sep: str, end: str) -> str | None:
+        """What :meth:`print` prints without Rich, inert; None: Rich's business."""
+        styled = self._styles()
+        if styled is None:  # a terminal Rich judges its own way
+            return None
+        first = objects[0]
+        if len(objects) == 1 and not isinstance(first, str):
+            indented = getattr(first, "indented", None)
+            if indented is not None:  # layout.Indented: a line that fits
+                left, markup = indented
+                if "\n" in markup:
+                    return None  # Rich wraps and indents it
+                return _line((" " * left + markup,), sep, end, styled, self._colors(),
+                             self.width)
+            if getattr(first, "plain_table", False):  # layout.Table: drawn here
+                try:
+                    return inert(self._table(first, end), keep_styles=True)
+                except NotPlain:
+                    return None
+            return None
+        if not all(isinstance(o, str) for o in objects):
+            return None
+        # Rich would wrap a line wider than the console: on a terminal, or told to
+        return _line(objects, sep, end, styled, self._colors(),
+                     self.width if styled or not self.soft_wrap else None)
+
+    def _colors(self) -> bool:
+        if self._color is None:
+            self._color = bool(self._env.colors)
+        return self._color
 
     def out(self, *objects: Any, sep: str = " ", end: str = "\n",
             highlight: bool | None = None) -> None:
@@ -430,40 +484,9 @@ class LineConsole:
         """A line of stretches: text alone, or each styled stretch in its ANSI codes."""
         if not styled:
             return "".join(t for t, _ in line)
-        color = self._env.colors
+        color = self._colors()
         drawn = []
         for text, names in line:
             sgr = _sgr(names, color) if names else ""
             drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
         return "".join(drawn)
-
-    def _text(self, objects: tuple[Any, ...], sep: str, end: str) -> str:
-        """The markup as it prints, or NotPlain."""
-        if _CONTROL.search(sep + end.replace("\n", "")):
-            raise NotPlain("control character")
-        pieces: list[Run] = []
-        for i, o in enumerate(objects):
-            if i and sep:
-                pieces.append((sep, ()))
-            pieces += runs(o)
-        styled = self._styles()
-        if styled is None:
-            raise NotPlain("a terminal Rich judges its own way")
-        lines = _lines(pieces)
-        if any(line and line[-1][0].endswith(" ") for line in lines):
-            raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
-        if styled or not self.soft_wrap:  # Rich would wrap a line wider than the console
-            width = self.width
-            if any(_cells("".join(t for t, _ in line)) > width for line in lines):
-                raise NotPlain("a line to wrap")
-        if not styled:
-            return "".join(t for t, _ in pieces) + end
-        color = self._env.colors
-        out = []
-        for line in lines:
-            drawn = []
-            for text, names in line:
-                sgr = _sgr(names, color)
-                drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
-            out.append("".join(drawn))
-        return "\n".join(out) + end
