@@ -180,7 +180,7 @@ class Shell:
         mark = session.stamp(path)  # taken before the read: a write meanwhile rereads
         if mark is not None and self._seen is not None and self._seen[:2] == (mark, path):
             return self._seen[2]
-        data = session.read(path, seed=self.seed)
+        data = session.lookup(self.session, seed=self.seed)
         settled = mark is not None and mark[0] < (time.time() - SETTLED) * 1e9
         self._seen = (mark, path, data) if settled else None
         return data
@@ -242,7 +242,7 @@ class Shell:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory
 
-        history = session.dirs.play_history()  # in the state folder (platformdirs)
+        history = session.play_history()  # in the state folder (platformdirs)
         status = self.status()
         prompt: PromptSession[str] = PromptSession(
             history=FileHistory(str(history)),

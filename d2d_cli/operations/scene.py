@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 from d2d_cli.rules.overview import scene
@@ -31,14 +32,32 @@ def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
                            f"({', '.join(scene.BUILT_IN)})") from None
         label = spec
     try:
-        return label, tomllib.loads(text)
+        raw = tomllib.loads(text)
     except RecursionError:
-        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
+        raw = None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         where = f"line {m.group(1)}, column {m.group(2)}" if m else "?"
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "TOML syntax error"
         raise BadInput(f"{label}: {where}: {msg}") from None
+    if raw is None or _nested_deeper(raw, session.MAX_DEPTH):
+        # the parser's own limit is the interpreter's recursion limit, which other code
+        # in the process may have raised: the depth is checked on what was parsed too
+        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
+    return label, raw
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Tables and lists within each other deeper than ``limit`` (walked without
+    recursion: the value may be as deep as the parser could read)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        if children and depth + 1 > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children)
+    return False
 
 
 MAX_SCENE_BYTES = 1 << 20  # docs/commands.md: a scene file is a regular file up to 1 MiB
@@ -48,9 +67,7 @@ def _read_bounded(path: Path) -> bytes:
     """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES (the session
     module's bounded reader: a FIFO, device or folder is refused without waiting on it,
     /dev/zero is never read)."""
-    from d2d_cli.session.files import read_limited
-
-    data = read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
+    data = session.read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
     if data is None:
         raise FileNotFoundError(2, "No such file or directory", str(path))
     return data
@@ -78,14 +95,9 @@ def _check(label: str, sections: dict[str, Any]) -> None:
     """What a scene file sets up has the session's declared shape (a unit without a
     Body, a stat out of range…): refused naming the file, the table and the key, before
     anything is written."""
-    from d2d_cli.session import shape
-
-    try:
-        shape.check(sections, list(sections))
-    except shape.Bad as bad:
-        table, key = shape.where_text(bad.where)
-        place = f"[{table}] {key}" if table else key
-        raise BadInput(f"{label}: {place}: {bad.problem}") from None
+    problem = session.shape_problem(sections, list(sections))
+    if problem is not None:
+        raise BadInput(f"{label}: {problem}")
 
 
 def show(t: Target) -> scene.SceneView:

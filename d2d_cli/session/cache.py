@@ -36,13 +36,6 @@ from d2d_cli.session.files import real as _real
 SCHEMA = 1
 _CACHE_MAGIC = b"d2d-cache-4\n"  # 3: a slot keeps the text's grouping; 4: keyed MAC
 _KEY_BYTES = 32
-# The code a reading depends on (paths under d2d_cli/): a change of any is a new build.
-READERS = ("__init__.py", "plain.py", "session/shape.py", "session/reads.py",
-           "session/cache.py", "session/text.py", "session/fresh.py",
-           "rules/core/options.py", "rules/scale/stats.py", "rules/deck/cards.py",
-           "rules/deck/fate.py", "rules/board/grid.py", "rules/board/placement.py",
-           "rules/units/roster.py", "rules/units/characters.py", "tables/__init__.py",
-           "tables/_data.py")
 CACHE_SESSION_LIMIT = 16 * 1024 * 1024  # a bigger session file is parsed by every command
 CACHE_LIMIT = 32 * 1024 * 1024  # one cache file: two slots of marshalled data
 CACHE_KEEP = 16  # session caches kept in the cache folder, the most recently written
@@ -52,7 +45,8 @@ def _copy(data: dict[str, Any]) -> dict[str, Any]:
     import marshal
 
     try:
-        return marshal.loads(marshal.dumps(data))
+        copied: dict[str, Any] = marshal.loads(marshal.dumps(data))
+        return copied
     except ValueError:  # a date or time written by hand: marshal cannot hold it
         import copy
 
@@ -65,12 +59,35 @@ def _cache_path(real: Path) -> Path:
 
 
 @functools.cache
+def readers() -> tuple[str, ...]:
+    """The code a reading depends on (paths under the package folder): derived, never
+    listed — every module of the package and every table (``tables/*.toml``), so
+    whatever the shape check imports, today or in a later version (inert.py was missing
+    from the hand-kept list, issue 38), is part of the build.
+    tests/test_cache_truth.py checks that this holds the import graph of the session's
+    readers and shape check (import-linter's grimp). ~200 stats by one walk, once per
+    process."""
+    root = Path(__file__).resolve().parent.parent
+    found: list[str] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.endswith((".py", ".toml")):
+                    found.append(os.path.relpath(e.path, root))
+                elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
+                    folders.append(Path(e.path))
+    return tuple(sorted(found))
+
+
+@functools.cache
 def build() -> str:
     """This d2d's reading code, as a digest of its files' names, sizes and modification
-    times (once per process: ~20 stats; a reinstall or an edit changes it)."""
+    times (once per process; a reinstall or an edit changes it)."""
     root = Path(__file__).resolve().parent.parent
     parts = [__version__]
-    for rel in READERS:
+    for rel in readers():
         try:
             st = os.stat(root / rel)
             parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")
@@ -105,7 +122,8 @@ def _mac_key(folder: Path, create: bool) -> bytes | None:
         return None
     path = folder / "key"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))  # a FIFO: not read, not waited on
     except FileNotFoundError:
         if not create:
             return None
@@ -138,7 +156,7 @@ def _new_key(path: Path) -> bytes | None:
 def _mac(key: bytes, body: bytes) -> bytes:
     # keyed BLAKE2 (a MAC by design), through the C module the journal already loaded:
     # hashlib would cost every lookup its import
-    return journal.blake2b(body, key=key, digest_size=16).hexdigest().encode()
+    return journal.keyed_digest(body, key)
 
 
 # digest, marshalled data, marshalled grouping (decoded only by a write: a lookup
