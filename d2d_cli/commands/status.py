@@ -48,10 +48,10 @@ def _show(con: Any, r: Dashboard) -> None:
     # One row a unit while the table fits with one space between columns (the layout
     # then gives each column its width, and Target and Conditions wrap at their words,
     # each given at least _WRAPPED columns); else one block per unit.
-    fixed = _table(r.units, wrapping=False)
-    wrapping = len(_table(r.units).columns) - len(fixed.columns)
+    fixed, table = _table(r.units, wrapping=False), _table(r.units)
+    wrapping = len(table.columns) - len(fixed.columns)
     if fixed.natural_width() - len(fixed.columns) + (_WRAPPED + 1) * wrapping <= con.width:
-        con.print(_table(r.units))
+        con.print(table)
         for u in r.units:
             if _extras(u):
                 con.print(f"  {render.escape(u.name)}: " + " · ".join(_extras(u)))
