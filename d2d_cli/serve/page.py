@@ -171,11 +171,12 @@ function render(s) {
   $("next").textContent = s.asking ? s.asking.attacker + " attacks " + s.asking.target +
     ": waiting for " + s.asking.player + "'s card" :
     s.next && s.next.length ? "Next: " + s.next.join(", ") : "";
-  fill("units", [row(["Unit", "Move", "Act.", "State, Crits", "Hand"], "th"),
+  fill("units", [row(["Unit", "Move", "Act.", "State, Crits", "Weapons", "Hand"], "th"),
     ...s.units.map((u) => row([named(u.name, u.player ? (u.faction || "") + " \u00b7 " +
         u.player : (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player"),
       moveText(u), u.actions_left === null ? "\u2013" : u.actions_left,
-      critText(u), u.hand === null ? "" : u.hand + " cards"]))]);
+      critText(u), (u.weapons || []).join(", ") || "Hand to Hand",
+      u.hand === null ? "" : u.hand + " cards"]))]);
   const c = s.clock;
   $("clock").textContent = "Clock " + c.value + (c.down ? " (counting down)" : "");
   $("event").textContent = c.next_event ? "A Timed Event is set at " + c.next_event.at +
