@@ -176,7 +176,7 @@ function render(s) {
         u.player : (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player"),
       moveText(u), u.actions_left === null ? "\u2013" : u.actions_left,
       critText(u), (u.weapons || []).join(", ") || "Hand to Hand",
-      u.hand === null ? "" : u.hand + " cards"]))]);
+      u.hand === null ? "" : u.hand + (u.hand === 1 ? " card" : " cards")]))]);
   const c = s.clock;
   $("clock").textContent = "Clock " + c.value + (c.down ? " (counting down)" : "");
   $("event").textContent = c.next_event ? "A Timed Event is set at " + c.next_event.at +
