@@ -352,7 +352,7 @@ class _NpcGroup(_Group):
     """``s.npc``: the NPC policy."""
 
     plan = _Op("npc plan", _npc.plan)
-    turn = _Op("npc turn", _npc.turn, extra=("ask", "ask_respond"))
+    turn = _Op("npc turn", _npc.turn, extra=("ask", "ask_respond", "keep_question"))
 
 
 class _HandGroup(_Group):

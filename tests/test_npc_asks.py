@@ -72,12 +72,14 @@ def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatc
     monkeypatch.setattr(npc, "_interactive", lambda: True)
     path = _combat1(d2d, tmp_path)
     res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher", "--why",
-              input="7S^\nn\nfate\nn\n")
+              input="7S^\nfate\n")
     assert res.exit_code == 0, res.stderr
-    # and whether Archer spends its Action on the defence (001 l.639–641): no, twice
-    assert res.stdout.count("Archer is attacked by Goblin Skirmisher: respond with an "
-                            "Action? [y/N]") == 2
-    assert "Goblin Skirmisher attacks Archer: Player1, the card Archer plays" in res.stdout
+    # it waits for the card without holding the session (issue 35): the Player's page or
+    # this terminal answers; each part up to a question is saved, one journal entry each;
+    # the Target's Action (001 l.639–641) comes with the answer ("7S^ respond"): none here
+    assert "Waiting: Goblin Skirmisher attacks Archer — Player1 chooses Archer's card" \
+        in res.stderr
+    assert "respond with an Action?" not in res.stdout  # no prompt holds the session
     assert "'Archer:7S^'" in res.stdout and "Archer:fate" in res.stdout
     log = d2d.ok("--session", path, "session", "log")
-    assert sum("npc turn" in line for line in log.splitlines()) == 1  # one entry, one undo
+    assert sum("npc turn" in line for line in log.splitlines()) == 3

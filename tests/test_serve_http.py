@@ -74,7 +74,7 @@ def test_no_hand_card_or_choice_on_the_public_page_stream_or_state(served: h.Ser
 def test_a_players_page_holds_their_hand_and_nobody_elses(served: h.Served) -> None:
     mine = served.state("Player1")
     assert [c["face"] for c in mine["hand"]] == ["7S", "KD"]
-    assert mine["chosen"] == {"unit": "Archer", "card": "QHv"}
+    assert mine["chosen"] == {"unit": "Archer", "card": "QHv", "shown": "Q♥ Lower: Block"}
     other = served.state("Player2")
     assert [c["face"] for c in other["hand"]] == ["AD", "RW"] and other["chosen"] is None
     stream = h.Stream(served, "Player2")
@@ -103,7 +103,8 @@ def test_a_player_chooses_face_down_from_their_page_and_conflict_uses_it(
         assert b"ADv" not in b"".join(stream.raw)
     finally:
         stream.close()
-    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv"}
+    assert served.state("Player2")["chosen"] == {"unit": "Thief", "card": "ADv",
+                                                 "shown": "A♦ Lower: Counter"}
     session = str(tmp_path / "table.toml")
     log = json.loads(h.d2d("--session", session, "session", "log", "1", "--json").stdout)
     assert log["result"]["entries"][0]["command"].startswith("hand choose Thief")
@@ -279,7 +280,115 @@ def test_other_commands_do_not_import_the_server() -> None:
     probe = (code.replace("main(['fate', 'draw'])",
                           "rc = main(['fate', 'draw']); "
                           "print([m for m in ('http.server', 'd2d_cli.serve', "
-                          "'d2d_cli.serve.server', 'socketserver') if m in sys.modules])"))
+                          "'d2d_cli.serve.server', 'socketserver', 'segno') "
+                          "if m in sys.modules])"))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
+
+
+# ------------------------------------------------------- issue 35: links that survive
+
+
+def test_a_restart_serves_the_same_links_and_new_links_revokes_them(tmp_path: Path) -> None:
+    """The tokens are kept beside the session (mode 600): a restarted ``d2d serve`` on
+    the same session and port hands out the same links, so open pages come back; with
+    --new-links every old link is refused, and a page opened with one says so in words."""
+    import os
+    import stat
+
+    path = h.table(tmp_path)
+    gen = h.serve(path)
+    first = next(gen)
+    port = str(first.port)
+    links = path.with_name(path.name + ".links")
+    assert stat.S_IMODE(os.stat(links).st_mode) == 0o600
+    assert first.token in links.read_text("utf-8")
+    gen.close()
+    gen = h.serve(path, "--port", port)
+    again = next(gen)
+    try:
+        assert (again.url, again.players) == (first.url, first.players)
+        assert again.state("Player1")["hand"][0]["face"] == "7S"  # the old phone link works
+    finally:
+        gen.close()
+    gen = h.serve(path, "--new-links")
+    fresh = next(gen)
+    try:
+        assert fresh.token != first.token
+        assert set(fresh.players.values()).isdisjoint(first.players.values())
+        status, headers, body = fresh.get(f"/?t={first.token}")
+        assert status == 403 and headers["content-type"].startswith("text/html")
+        assert b"This link no longer works" in body and b"<script" not in body
+        old_p = first.players["Player1"].split("&p=")[1]
+        status, _, body = fresh.get(f"/player?t={fresh.token}&p={old_p}")
+        assert status == 403 and b"Ask the Narrator for the new link" in body
+        assert fresh.get(f"/state.json?t={first.token}")[0] == 403  # an API answer: JSON
+    finally:
+        gen.close()
+
+
+def test_a_qr_code_for_each_link(tmp_path: Path) -> None:
+    import select
+    import subprocess
+    import sys
+
+    path = h.table(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path), "serve",
+                             "--port", "0", "--qr"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "no URL within 30 s"
+        out, _ = proc.communicate("q\n", timeout=20)  # the codes come before the keys' line
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    lines = out.splitlines()
+    assert lines[0].startswith("http://127.0.0.1:")  # the first line is still the URL
+    assert "The table:" in lines and "Player1's page:" in lines
+    blocks = [x for x in lines if "\u2588" in x or "\u2580" in x or "\u2584" in x]
+    assert len(blocks) > 30  # three codes drawn with half blocks
+
+
+def test_the_watcher_outlives_any_error_and_the_pages_say_stale(tmp_path: Path) -> None:
+    """An unexpected error while projecting is logged once, the pages' state says stale,
+    and the next look recovers — the watcher thread never dies."""
+    import io
+    import threading
+
+    from d2d_cli.operations import Target
+    from d2d_cli.serve import project, server
+
+    path = h.table(tmp_path, hands=False)
+    log = io.StringIO()
+    table = server.Table(Target(str(path)), log=log)
+    table.refresh()
+    assert table.state(None).get("stale") is None
+    real = project.public
+    broken = [True]
+
+    def flaky(*args: object, **kw: object) -> object:
+        if broken[0]:
+            raise RuntimeError("a bug")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    project.public = flaky  # type: ignore[assignment]
+    watcher = threading.Thread(target=table.watch, daemon=True)
+    try:
+        watcher.start()
+        done = h.d2d("--session", str(path), "round", "end")
+        assert done.returncode == 0, done.stderr
+        until(lambda: table.state(None).get("stale") == server.STALE)
+        assert watcher.is_alive() and log.getvalue().count("RuntimeError: a bug") == 1
+        broken[0] = False
+        until(lambda: table.state(None).get("stale") is None)
+        assert table.state(None)["round"]["phase"] == "ended"
+        assert watcher.is_alive()
+    finally:
+        project.public = real  # type: ignore[assignment]
+        table.stop()
+        watcher.join(timeout=5)
+    assert not watcher.is_alive()

@@ -89,17 +89,27 @@ def turn(
         "--respond", metavar="UNIT", click_type=_complete.UNIT,
         help="A Player's unit attacked spends its Action on the defence (unit respond): "
         "a Win then gives its benefits. Repeat per unit; a terminal asks.")] = None,
+    wait: Annotated[float | None, typer.Option(
+        "--wait", metavar="SECONDS", min=0, max=86400,
+        help="Where a Player's card is needed, wait this long for it — chosen on their "
+        "d2d serve page or with d2d hand choose — without holding the session (a terminal "
+        "always waits).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
-    pays the Action Cost, each through the commands a Narrator would type (unit move on
-    the map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one
-    undo. Fate cards come from the deck, or from the table with --card. A Player's unit
-    it attacks plays its Player's card: the one given with --answer, else the one chosen
-    face down (d2d hand choose), else the turn stops before the attack and says what to
-    type (a terminal asks for it; fate Stays); --players-stay makes them Stay. Under
-    each plan, what each command gave, in its own one-line words (where the unit moved,
-    the Conflict's winner, the Hits, the Crit); then the commands as typed.
+    """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move pays
+    the Action Cost, each through the commands a Narrator would type (unit move on the
+    map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one undo
+    (one for each part of a turn that waited for a card). Fate cards come from the deck,
+    or from the table with --card. A Player's unit it attacks plays its Player's card:
+    the one given with --answer, else the one chosen face down (d2d hand choose), else
+    the turn stops before the attack and says what to type; --players-stay makes them
+    Stay. At a terminal (and in d2d play), and in a script with --wait SECONDS, it asks
+    instead: the question goes on the Player's d2d serve page, the session is left free,
+    and the turn goes on as soon as the card is chosen there, with d2d hand choose, or
+    typed here (fate Stays); a card not held is asked again; Ctrl-C cancels the
+    question, the session as it was before the attack. Under each plan, what each
+    command gave, in its own one-line words (where the unit moved, the Conflict's
+    winner, the Hits, the Crit); then the commands as typed.
 
     JSON: units, plans (as npc plan's), commands (as typed), goal_reached, done (each
     command in order: plan, the index of the plan it carries out; command; summary;
@@ -119,17 +129,23 @@ def turn(
     """
     from d2d_cli.operations import npc as ops
 
-    asks = _interactive() and not json  # d2d play, or any terminal
-    render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
-                         players_stay=players_stay, card=card, ask=_ask if asks else None,
-                         respond=respond, ask_respond=_ask_respond if asks else None),
-                _show_turn, as_json=json)
-
-
-def _ask_respond(attacker: str, target: str) -> bool:
-    """001 l.639–641: the Target may spend an Action on the Interact."""
-    return bool(typer.confirm(f"{target} is attacked by {attacker}: respond with an "
-                              "Action?", default=False))
+    interactive = _interactive() and not json  # d2d play, or any terminal
+    _asked_at.clear()
+    if players_stay or not (interactive or wait is not None):
+        render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
+                             players_stay=players_stay, card=card, respond=respond),
+                    _show_turn, as_json=json)
+        return
+    # It waits for the card (the Player's page, hand choose, or typed here), and the
+    # Target's Action comes with the answer: the page's "respond" or "7S^ respond" typed.
+    r = ops.turn_waiting(_state.target(ctx), name, all=all_, group=group, answer=answer,
+                         card=card, respond=respond, wait=wait,
+                         typed=_typed if interactive else None,
+                         on_part=None if json else _now(_show_part), said=_said)
+    if json:
+        render.emit(r, _show_turn, as_json=True)
+    elif r.asked is not None:  # no answer in time: where it stopped, what to type
+        render.emit(r, _show_asked, as_json=False)
 
 
 def _interactive() -> bool:
@@ -138,10 +154,68 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _ask(a: Any) -> str:  # rules.assistant.asking.Asked
-    text: str = typer.prompt(f"{a.attacker} attacks {a.target}: {a.player}, the card "
-                             f"{a.target} plays (e.g. 7S^; fate to Stay)")
-    return text
+_asked_at: list[Any] = []  # the question the waiting line was printed for
+
+
+def _typed(a: Any) -> str | None:  # rules.assistant.asking.Asked
+    """A line typed at this terminal, if one is waiting (never blocks on a terminal):
+    the turn waits for the Player's page and the keyboard at once. The end of the input
+    (Ctrl-D) ends the wait as no answer does (EOFError)."""
+    import io
+    import select
+
+    from d2d_cli import env
+
+    stdin = env.current().stdin
+    if not _asked_at or _asked_at[-1] != a:
+        _asked_at.append(a)
+        _said(f"Waiting: {a.attacker} attacks {a.target} — {a.player} chooses {a.target}'s "
+              "card on their d2d serve page, or type it here (e.g. 7S^; fate to Stay). "
+              "Ctrl-C cancels.")
+    try:
+        ready, _, _ = select.select([stdin], [], [], 0)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        ready = [stdin]  # no file behind it (a test's text): a line is there or never
+    if not ready:
+        return None
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _said(text: str) -> None:
+    from d2d_cli import env
+
+    err = env.current().stderr
+    err.write(text + "\n")
+    err.flush()
+
+
+def _now(show: Any) -> Any:
+    """Print a part of the turn at once: it is saved already (the turn waits after it)."""
+    from d2d_cli import env
+
+    def out(r: NpcTurn) -> None:
+        import io
+
+        buf = io.StringIO()
+        show(render.console(file=buf), r)
+        here = env.current()
+        here.stdout.write(buf.getvalue())
+        here.stdout.flush()
+
+    return out
+
+
+def _show_part(con: Any, r: NpcTurn) -> None:
+    """A part of a waiting turn: what it did, without the stop's "Type:" lines (the
+    waiting line says what is asked)."""
+    from d2d_cli.rules.core.record import replace
+
+    if r.asked is not None and not r.commands:
+        return
+    _show_turn(con, replace(r, asked=None))
 
 
 def _show_asked(con: Any, r: NpcTurn) -> None:

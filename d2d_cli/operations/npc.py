@@ -74,12 +74,15 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
          group: int | None = None, answer: list[str] | None = None,
          players_stay: bool = False, card: list[str] | None = None,
          ask: Callable[[Any], str] | None = None, respond: list[str] | None = None,
-         ask_respond: Callable[[str, str], bool] | None = None) -> NpcTurn:
+         ask_respond: Callable[[str, str], bool] | None = None,
+         keep_question: bool = False) -> NpcTurn:
     """``d2d npc turn NAME | --all [--group N] [--answer UNIT=CARD]… [--players-stay]
     [--card CARD]…``: each plan carried out, one journal entry, one undo. A Player's unit
     it attacks plays its Player's card (rules.assistant.asking): ``answer``, else the
     card chosen face down, else ``ask(asked)`` gives it (a terminal), else the turn
     stops there (``asked``); ``players_stay``: such a unit Stays instead.
+    ``keep_question``: where it stops, the open question is kept in the round
+    (``[round.asking]``) for the Player's page; any question kept before is closed.
 
     The Target's Action (001 l.639–641): ``respond`` names the Players' units that spend
     it when attacked (``unit respond``, then everything a Win gives: Keep and Draw, the
@@ -144,8 +147,14 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
-        tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
-            f"; stopped: {asked.summary}" if asked is not None else "")
+        _remember(tx, play.done or ())
+        _question(tx, asked if keep_question else None)
+        # what each command gave, in its own words (as the command prints it under each
+        # plan): the log — and the players' "What happened" — tell the turn, not a count
+        steps = "; ".join(str(d.result.summary) for d in play.done or ())
+        tx.summary = (f"npc turn {', '.join(names)}: " + (steps or (
+            "nothing done yet" if asked is not None else "no Action taken")) + (
+            f"; stopped: {asked.summary}" if asked is not None else ""))[:SUMMARY_MAX]
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
                    asked, answers.moves)
@@ -187,3 +196,215 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
         raise BadInput(f"Group {number} ({', '.join(made[number - 1])}) has no Non-Player "
                        "unit")
     return got
+
+
+# --------------------------------------------------------------- the Player's question
+
+SUMMARY_MAX = 600  # characters of a turn's journal summary
+ASKING = "asking"  # [round.asking]: the open question of a waiting `npc turn`
+POLL = 0.2  # seconds between two looks at the session while a turn waits
+
+
+def _remember(tx: Any, done: Any) -> None:
+    """The round remembers the turn's last Conflict between units, with its Hits once
+    counted (rules/combat/exchange.py), as it does for one typed: the table's headline
+    and the Player's "last result" read it (the turn plays on a copy of the session)."""
+    from d2d_cli.rules.combat import exchange
+
+    kept = None
+    for d in done:
+        found = exchange.of_conflict(d.result)
+        if found is not None:
+            kept = found
+        elif kept is not None and str(d.command).startswith("hit") and isinstance(
+                getattr(d.result, "hits", None), int):
+            kept = {**kept, "hits": d.result.hits}
+    if kept is None:
+        return
+    rnd = dict(tx.data.get("round") or {})
+    rnd[exchange.KEY] = kept
+    tx.put("round", rnd)
+
+
+def _question(tx: Any, asked: Any) -> None:
+    """Keep ``asked`` (rules.assistant.asking.Asked) as the round's open question, or
+    close the one kept (round start and end forget it too: they write the round anew)."""
+    rnd = dict(tx.data.get("round") or {})
+    if asked is None and ASKING not in rnd:
+        return
+    if asked is None:
+        del rnd[ASKING]
+    else:
+        rnd[ASKING] = {"attacker": asked.attacker, "target": asked.target,
+                       "player": asked.player}
+    tx.put("round", rnd)
+
+
+def question(data: dict[str, Any]) -> dict[str, str] | None:
+    """The open question a waiting ``npc turn`` kept (attacker, target, player), or None."""
+    raw = (data.get("round") or {}).get(ASKING)
+    if not isinstance(raw, dict) or not {"attacker", "target", "player"} <= set(raw):
+        return None
+    return {k: str(raw[k]) for k in ("attacker", "target", "player")}
+
+
+def cancel_question(t: Target) -> bool:
+    """Close the open question (Ctrl-C, or no answer in time) in a unit of work of its
+    own, written at once (a command stopped by Ctrl-C drops its own): True when one was
+    open."""
+    from d2d_cli.operations import unit_of_work
+
+    with unit_of_work(join=False) as scope:
+        with t.edit() as tx:
+            if question(tx.data) is None:
+                return False
+            _question(tx, None)
+            tx.summary = "npc turn: the question to the Player was cancelled"
+        if scope is not None:
+            scope.commit()
+    return True
+
+
+def _chosen_for(data: dict[str, Any], unit: str) -> bool:
+    """Whether a card lies face down for ``unit`` (d2d hand choose, from a page or a
+    terminal)."""
+    for p in (data.get("players") or {}).values():
+        chosen = p.get("chosen") if isinstance(p, dict) else None
+        if isinstance(chosen, dict) and str(chosen.get("unit", "")).lower() == unit.lower():
+            return True
+    return False
+
+
+def _merge(parts: list[NpcTurn]) -> NpcTurn:
+    """One result for a turn carried out in parts (it stopped to wait for a card)."""
+    plans: list[Any] = []
+    done: list[Done] = []
+    for r in parts:
+        done += [Done(None if d.plan is None else d.plan + len(plans), d.command, d.summary,
+                      d.result) for d in r.done]
+        plans += r.plans
+    last = parts[-1]
+    return NpcTurn(tuple(dict.fromkeys(u for r in parts for u in r.units)), tuple(plans),
+                   tuple(c for r in parts for c in r.commands), last.goal_reached,
+                   tuple(done), last.asked, tuple(m for r in parts for m in r.hands))
+
+
+def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
+                 group: int | None = None, answer: list[str] | None = None,
+                 card: list[str] | None = None, respond: list[str] | None = None,
+                 wait: float | None = None,
+                 typed: Callable[[Any], str | None] | None = None,
+                 on_part: Callable[[NpcTurn], None] | None = None,
+                 said: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], None] | None = None) -> NpcTurn:
+    """``npc turn`` that waits for a Player's card without holding the table up: where it
+    reaches an attack on a Player's unit and no card is given, it keeps the question in
+    the round (the Player's page shows it), commits and so releases the session's lock,
+    and waits — ``wait`` seconds at most for each question (None: until answered) — for
+    a card chosen face down for that unit (``d2d hand choose``: the Player's page, or
+    typed elsewhere), or a card typed at this terminal (``typed(asked)`` returns a line
+    once one is typed, else None; EOFError when the input has ended: no answer). Then
+    the turn goes on by itself, within ``POLL`` seconds. A card refused (not held, not a
+    card) is said and asked again; the turn never ends for it. The Target's Action (001
+    l.639–641) comes with the answer: ``respond``, the page's choice (``[round.asking]
+    respond``), or a line typed as ``7S^ respond``. Ctrl-C (KeyboardInterrupt) closes
+    the question and leaves the session as it was before the attack. No answer in time:
+    the question is closed and the result says where it stopped and what to type, as
+    without waiting.
+
+    Each part (up to a stop) is one journal entry, one undo; ``on_part`` gets each as
+    it is done, so the first attack's result shows before the next question."""
+    import time
+
+    from d2d_cli.errors import D2DError
+    from d2d_cli.operations import unit_of_work
+
+    now = clock or time.monotonic
+    nap = sleep or time.sleep
+    given = list(answer or [])
+    responds = list(respond or [])
+    parts: list[NpcTurn] = []
+    while True:
+        try:
+            # each part its own unit of work, written now: the lock is free while waiting
+            with unit_of_work(join=False) as scope:
+                r = turn(t, name, all=all, group=group, answer=given, card=card,
+                         respond=responds, keep_question=True)
+                if scope is not None:
+                    scope.commit()
+        except D2DError as e:
+            if not given or not parts:
+                raise
+            # the card typed for the stop was refused: say so and ask again
+            if said is not None:
+                said(e.message)
+            given = list(answer or [])
+            r = parts[-1]
+        else:
+            parts.append(r)
+            if on_part is not None:
+                on_part(r)
+        if r.asked is None:
+            return _merge(parts)
+        a = r.asked
+        end = None if wait is None else now() + wait  # each question gets its own wait
+        try:
+            got = _await(t, a, end, typed, now, nap)
+        except KeyboardInterrupt:
+            cancel_question(t)
+            raise
+        except EOFError:  # the terminal's input ended: nobody left to type it
+            got = None
+        if got is None:  # no answer in time
+            cancel_question(t)
+            return _merge(parts)
+        text, act = got
+        given = list(answer or []) + ([f"{a.target}={text}"] if text else [])
+        responds = list(respond or []) + ([a.target] if act else [])  # this answer's
+
+
+def _await(t: Target, a: Any, end: float | None, typed: Callable[[Any], str | None] | None,
+           now: Callable[[], float], nap: Callable[[float], None]
+           ) -> tuple[str, bool] | None:
+    """Wait for the answer to ``a``: ("", respond) once a card lies face down for its
+    target (the turn reads it from the hand; ``respond``: the page asked for the Target's
+    Action), (card, respond) typed at the terminal (``7S^`` or ``7S^ respond``), or None
+    at ``end``."""
+    from d2d_cli import session
+
+    where = t.existing()
+    seen = session.stamp(where)  # a change from now on: the stop read what was there
+    while end is None or now() < end:
+        if typed is not None:
+            line = typed(a)
+            words = (line or "").split()
+            if words:
+                act = words[-1].lower() in ("respond", "r", "action") and len(words) > 1
+                return " ".join(words[:-1] if act else words), act
+        stamp = session.stamp(where)
+        if stamp != seen:
+            seen = stamp
+            data = session.read(where, create=False)
+            if _chosen_for(data, a.target):
+                q = (data.get("round") or {}).get(ASKING) or {}
+                return "", bool(q.get("respond")) if isinstance(q, dict) else False
+        nap(POLL)
+    return None
+
+
+def answer_question(t: Target, unit: str, respond: bool) -> bool:
+    """The Player's page answers the open question for ``unit``: whether its Target's
+    Action is spent (001 l.639–641), kept in ``[round.asking]`` for the waiting turn;
+    the card itself is chosen face down (``hand choose``) in the same unit of work.
+    False when no question is open for that unit."""
+    with t.edit() as tx:
+        q = question(tx.data)
+        if q is None or q["target"].lower() != unit.lower():
+            return False
+        rnd = dict(tx.data.get("round") or {})
+        rnd[ASKING] = {**rnd[ASKING], "respond": bool(respond)}
+        tx.put("round", rnd)
+        tx.summary = f"{q['player']} answers for {q['target']}" + (
+            ": respond with an Action" if respond else "")
+    return True

@@ -110,14 +110,15 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
     if drawn is None:
         return None
     v = view(drawn, roster(data).values())
-    title = str(_table(data, "scene").get("name") or "d2d board")
+    title = str(_public_text(_table(data, "scene").get("name"), "a scene") or "d2d board")
     out: dict[str, Any] = to_json(v)
     out["legend"] = [{"symbol": k.symbol, "text": mapview.what_it_is(k)} for k in v.legend]
     out["svg"] = mapview.svg(v, title)
     return out
 
 
-def _oracle(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
+            ) -> list[dict[str, Any]]:
     from d2d_cli.errors import BadInput
     from d2d_cli.rules.assistant import oracle
     from d2d_cli.rules.deck.cards import parse_card
@@ -137,6 +138,8 @@ def _oracle(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             card = None
         if card is None:
             continue
+        if _holds(row, hidden or []):
+            question = SECRET_SHOWN  # the question named a hidden text: the answer stays
         answer, qualifier = oracle.reading(card, likelihood)
         out.append({"question": question, "likelihood": likelihood, "card": card.code,
                     "answer": oracle.words(answer, qualifier), "at": row.get("at")})
@@ -150,12 +153,87 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
-def _log(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    shown = [{"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary")}
-             for r in rows
-             if not r.get("undone") and _words(str(r.get("command") or ""))[:1]
-             and _words(str(r.get("command")))[0] in PUBLIC_COMMANDS]
+# Text the Narrator marks as theirs alone: a note, event, task or scene text that starts
+# with this word never reaches a public page (docs/serve.md "The Narrator's secrets").
+SECRET_MARK = "secret:"
+SECRET_SHOWN = "(the Narrator's secret)"
+
+
+def is_secret(text: Any) -> bool:
+    return isinstance(text, str) and text.strip().lower().startswith(SECRET_MARK)
+
+
+def _public_text(text: Any, shown: str = SECRET_SHOWN) -> Any:
+    return shown if is_secret(text) else text
+
+
+def hidden_texts(data: dict[str, Any]) -> list[str]:
+    """Every text the public page must not hold, whatever line carries it: each Timed
+    Event's until its card comes up (001 l.437–439 "Placed in the Clock Deck. Revealed by
+    a Clock card being discarded"), each Random Event's until it occurs, and every text
+    marked ``secret:`` (events, tasks, the scene's name)."""
+    clock = _table(data, "clock")
+    out: list[str] = []
+    for key in ("timed", "random"):
+        for e in _list(clock.get(key)):
+            if isinstance(e, dict) and isinstance(e.get("text"), str) and (
+                    not e.get("done") or is_secret(e["text"])):
+                out.append(e["text"])
+    for t in _table(data, "tasks").values():
+        if isinstance(t, dict) and is_secret(t.get("name")):
+            out.append(str(t["name"]))
+    for key in _table(data, "tasks"):
+        if is_secret(key):
+            out.append(str(key))
+    name = _table(data, "scene").get("name")
+    if is_secret(name):
+        out.append(str(name))
+    return sorted({t.strip() for t in out if t.strip()}, key=len, reverse=True)
+
+
+def _holds(row: dict[str, Any], hidden: list[str]) -> bool:
+    hay = " ".join([str(row.get("command") or ""), str(row.get("summary") or ""),
+                    *_words(str(row.get("command") or ""))]).lower()
+    return any(t.lower() in hay for t in hidden)
+
+
+def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
+         ) -> list[dict[str, Any]]:
+    """The last public things done, newest last; an undone one stays, marked undone (the
+    TV shows it struck through). A line that holds a hidden text (:func:`hidden_texts`)
+    or places a Clock event is shown only as what it is, never with its text."""
+    hidden = hidden or []
+    shown = []
+    for r in rows:
+        words = _words(str(r.get("command") or ""))
+        if not words or words[0] not in PUBLIC_COMMANDS:
+            continue
+        entry = {"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary"),
+                 "undone": bool(r.get("undone"))}
+        if words[:2] == ["clock", "event"]:
+            entry["command"] = " ".join(words[:3])
+            entry["summary"] = "a Clock event was set or taken out (its text is hidden)"
+        elif _holds(r, hidden):
+            entry["command"] = words[0]
+            entry["summary"] = SECRET_SHOWN
+        shown.append(entry)
     return shown[-LOG_SHOWN:]
+
+
+# A unit's state word on the Status Bar, the gravest first (001: Dead, Dying; Out: off
+# the fight for now).
+STATE_WORDS = (("dead", "Dead"), ("dying", "Dying"), ("out", "Out"), ("unconscious", "Out"))
+
+
+def _crit(c: Any) -> dict[str, str]:
+    """One Crit as the table reads it: its place and severity (``crit --target``
+    stores them), in words: ``{"location": "Right Arm", "severity": "Critical"}``."""
+    c = c if isinstance(c, dict) else {}
+
+    def words(v: Any) -> str:
+        return str(v or "?").replace("_", " ").title()
+
+    return {"location": words(c.get("location")), "severity": words(c.get("severity"))}
 
 
 def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any], list[Any]]:
@@ -173,11 +251,14 @@ def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any],
         player = sides.player_of(spec) if isinstance(spec, dict) else None
         conditions = [f"{k} {v}" if v not in (True, 1) else k
                       for k, v in row.conditions.items() if v]
+        state = next((word for key, word in STATE_WORDS if row.conditions.get(key)), None)
         units.append({"name": row.name, "faction": row.faction, "player": player,
                       "move": row.move, "action_cost": row.action_cost,
                       "move_left": row.move_left, "actions_left": row.actions_left,
                       "facing": row.facing, "conditions": conditions,
                       "crits": len(row.crits),
+                      "crit_list": [_crit(c) for c in row.crits],
+                      "state": state,
                       "hand": hands.get(player) if player is not None else None,
                       "weapons": _weapons(row.name, spec)})
     return to_json(dash), units
@@ -188,6 +269,32 @@ def _weapons(name: str, spec: Any) -> list[str]:
     from d2d_cli.rules.units.gear import weapons_of
 
     return [w.text() for w in weapons_of(spec, name)] if isinstance(spec, dict) else []
+
+
+def _result(data: dict[str, Any], units: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The round's last Conflict between units as the table saw it revealed: the
+    remembered exchange (``[round.exchange]``, rules/combat/exchange.py — the record hit and
+    crit read), its winner, Rival, the winner's cards and the Hits once counted, and the
+    Rival's state word and Crits now; with ``headline``, the line the TV shows."""
+    from d2d_cli.rules.combat.exchange import remembered
+
+    ex = remembered(data)
+    if ex is None:
+        return None
+    cards = [card_view(c) for c in ex.cards]
+    rival = next((u for u in units if u["name"] == ex.rival), None)
+    hurt = [] if rival is None else [
+        *([rival["state"]] if rival["state"] else []),
+        *(f"{c['location']} {c['severity']}" for c in rival["crit_list"][-1:])]
+    with_card = f"{ex.winner}'s {' '.join(c['rank'] + c['symbol'] for c in cards)}" \
+        if cards else ex.winner
+    line = f"{with_card} beats {ex.rival}"
+    if ex.hits is not None:
+        line += f": {ex.hits} Hit{'s' * (ex.hits != 1)}"
+    if hurt and ex.hits:
+        line += ", " + ", ".join(hurt)
+    return {"winner": ex.winner, "rival": ex.rival, "cards": [c["code"] for c in cards],
+            "hits": ex.hits, "rival_state": hurt, "headline": line}
 
 
 def _options(data: dict[str, Any]) -> Any:
@@ -231,45 +338,113 @@ def public(data: dict[str, Any], log: list[dict[str, Any]], name: str = "") -> d
     hands = _hands(data)
     dash, units = _units(data, {n: len(h["hand"]) for n, h in hands.items()})
     scene = _table(data, "scene")
+    hidden = hidden_texts(data)
+    clock = dict(dash["clock"])
+    if clock.get("next_event"):  # ahead, so not come up: where it waits, never its text
+        clock["next_event"] = {**clock["next_event"], "text": "an event is set"}
+    clock["revealed"] = [  # the Timed Events whose card came up, newest last
+        {"at": e["at"], "text": _public_text(e["text"])}
+        for e in _list(_table(data, "clock").get("timed"))
+        if isinstance(e, dict) and e.get("done") and isinstance(e.get("text"), str)
+        and isinstance(e.get("at"), int)][-3:]
+    tasks = [{**t, "name": _public_text(t.get("name"), "a task")} for t in dash["tasks"]]
     return {
         "v": SCHEMA_VERSION,
         "blank": False,
         "session": name,
-        "scene": scene.get("name") if isinstance(scene.get("name"), str) else None,
+        "scene": _public_text(scene.get("name"), "a scene")
+        if isinstance(scene.get("name"), str) else None,
         "round": dash["round"],
         "next": _next_up(data),
-        "clock": dash["clock"],
+        "clock": clock,
         "weather": dash["weather"],
-        "tasks": dash["tasks"],
+        "tasks": tasks,
         "units": units,
         "players": [{"name": n, "hand": len(h["hand"]), "deck": len(h["deck"]),
                      "discard": len(h["discard"]), "ready": h["chosen"] is not None}
                     for n, h in hands.items()],
         "fate": _fate(data),
         "board": _board(data),
-        "log": _log(log),
-        "oracle": _oracle(log),
+        "asking": _question(data),
+        "log": _log(log, hidden),
+        "result": _result(data, units),
+        "oracle": _oracle(log, hidden),
     }
 
 
-def player(data: dict[str, Any], name: str) -> dict[str, Any]:
-    """One Player's own page: their units, their hand and their face-down choice, and
-    the round it is for."""
-    from d2d_cli.rules.deck.cards import parse_card
+def card_view(code: str) -> dict[str, Any]:
+    """A card as a Player's page draws it: rank, suit symbol and colour, a name a screen
+    reader says ("King of Hearts"), and the approach it reads as Upper and as Lower — from
+    ``rules.combat.conflict.approach_of``, the function ``d2d conflict`` reads a card
+    with (000 "Conflict > 2) Select > Upper/Lower")."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.combat.conflict import approach_of
+    from d2d_cli.rules.deck.cards import SUIT_PLAYING, SUIT_SYMBOL, parse_card
 
+    try:
+        c = parse_card(code)
+    except BadInput:
+        return {"code": code, "face": code, "name": code, "rank": code, "symbol": "",
+                "color": "black", "label": code, "upper": None, "lower": None}
+    word = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}.get(c.rank, c.rank)
+    if c.suit is None:
+        label, symbol = f"{c.color.capitalize()} Joker (Wild)", "\u2605"
+    else:
+        label, symbol = f"{word} of {SUIT_PLAYING[c.suit].capitalize()}", SUIT_SYMBOL[c.suit]
+    return {"code": c.code, "face": c.face, "name": c.name()[:-2],
+            "rank": "W" if c.is_wild else c.rank, "symbol": symbol, "color": c.color,
+            "label": label, "upper": approach_of(c.flipped(True)).capitalize(),
+            "lower": approach_of(c.flipped(False)).capitalize()}
+
+
+def _question(data: dict[str, Any]) -> dict[str, str] | None:
+    """The open question of a waiting ``npc turn`` (``[round.asking]``): who attacks
+    which Player's unit. Public: the table sees the attack coming, never the answer."""
+    raw = _table(data, "round").get("asking")
+    if not isinstance(raw, dict) or not {"attacker", "target", "player"} <= set(raw):
+        return None
+    return {k: str(raw[k]) for k in ("attacker", "target", "player")}
+
+
+def _asked(data: dict[str, Any], name: str) -> dict[str, str] | None:
+    q = _question(data)
+    return q if q is not None and q["player"] == name else None
+
+
+def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The face-down choice with the words its owner reads ("Q♥ Lower: Block")."""
+    if chosen is None:
+        return None
+    v = card_view(str(chosen.get("card", "")))
+    way = "Lower" if str(chosen.get("card", "")).endswith("v") else "Upper"
+    return {**chosen, "shown": f"{v['rank']}{v['symbol']} {way}: {v[way.lower()]}"}
+
+
+def player(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """One Player's own page: their hand (each card drawn with what it gives), their
+    face-down choice, their units as the Status Bar reads them, which of them the
+    Countdown reaches next ("Your Archer is up"), and how many Players have chosen a card
+    face down (who, never what)."""
     h = _hands(data).get(name, {"deck": [], "hand": [], "discard": [], "chosen": None})
     from d2d_cli.rules.units import sides
 
     mine = sides.units_of(data, name)
-
-    def card(code: str) -> dict[str, Any]:
-        try:
-            c = parse_card(code)
-        except Exception:
-            return {"code": code, "face": code, "name": code}
-        return {"code": c.code, "face": c.face, "name": c.name()[:-2]}
-
     rnd = _table(data, "round")
+    everyone = _hands(data)
+    _, rows = _units(data, {}) if mine else (None, [])
+    up = [u for u in _next_up(data) if u in mine] if mine else []
+    result = _result(data, rows) if mine else None
+    last = None
+    if result is not None and (result["winner"] in mine or result["rival"] in mine):
+        won = result["winner"] in mine
+        who = result["winner"] if won else result["rival"]
+        cards = " ".join(card_view(c)["rank"] + card_view(c)["symbol"]
+                         for c in result["cards"])
+        hits = result["hits"]
+        last = (f"Your {who}" + (f"'s {cards}" if won and cards else "") +
+                (" won against " if won else " lost to ") +
+                (result["rival"] if won else result["winner"]) +
+                (f": {hits} Hit{'s' * (hits != 1)}" if hits is not None else ""))
     return {
         "v": SCHEMA_VERSION,
         "blank": False,
@@ -277,10 +452,18 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
         "round": {"number": int(rnd.get("number", 0) or 0),
                   "phase": str(rnd.get("phase", "none"))},
         "units": mine,
-        "hand": [card(c) for c in h["hand"]],
+        "mine": [{k: u[k] for k in ("name", "move", "move_left", "actions_left",
+                                     "conditions", "crit_list", "state")}
+                 for u in rows if u["name"] in mine],
+        "up": up,
+        "hand": [card_view(c) for c in h["hand"]],
         "deck": len(h["deck"]),
         "discard": list(h["discard"]),
-        "chosen": h["chosen"],
+        "chosen": _chosen(h["chosen"]),
+        "ready": {"chosen": [n for n, x in everyone.items() if x["chosen"] is not None],
+                  "of": len(everyone)},
+        "last": last,
+        "asked": _asked(data, name),
     }
 
 

@@ -20,7 +20,6 @@ import secrets
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +35,7 @@ KEEPALIVE = 15.0  # seconds between two comments on an idle stream
 MAX_CLIENTS = 64  # open event streams at once; more are refused (503)
 MAX_CONNECTIONS = 128  # connections at once (streams included); more are closed at once
 MAX_BODY = 2048  # bytes of a choice sent by a player's page
+STALE = "stale — check the Narrator's terminal"  # the pages' word when the watcher fails
 ROUTES_GET = {"/", "/state.json", "/events", "/player", "/player/state.json",
               "/player/events"}
 ROUTES_POST = {"/player/choose"}
@@ -49,23 +49,47 @@ class Table:
     """The projected session shared by every request: the public state and each
     player's, rebuilt when the session changes, with a version that streams wait on."""
 
-    def __init__(self, target: Target, *, log: TextIO | None = None) -> None:
+    def __init__(self, target: Target, *, log: TextIO | None = None,
+                 new_links: bool = False) -> None:
+        from d2d_cli import session
+
         self.target = target
-        self.token = secrets.token_urlsafe(24)
-        self.players: dict[str, str] = {}  # name → that player's token
+        # The links kept with the session (session/links.py): a restarted server serves
+        # the same URLs, so every open page comes back by itself; --new-links drops them.
+        kept = None if new_links else session.read_links(target.path())
+        self.token = kept["token"] if kept else secrets.token_urlsafe(24)
+        self.players: dict[str, str] = dict(kept["players"]) if kept else {}
+        self.links_kept = kept is not None
         self.public = project.BLANK
         self.mine: dict[str, dict[str, Any]] = {}
         self.version = 0
         self.blank = False
         self.stopping = False
+        # One lock for every structure the threads share (players, new_players, the
+        # projections, blank, stale): the watcher writes them, the requests read them.
         self.changed = threading.Condition()
         self.write_lock = threading.Lock()
         self.clients = threading.BoundedSemaphore(MAX_CLIENTS)
         self.log = log or sys.stderr
         self.error: str | None = None
         self.fault: D2DError | None = None
+        self.stale: str | None = None  # why the pages are not following the session
         self.new_players: list[str] = []
+        self.look = threading.Event()  # set: the watcher looks at the session at once
         self._seen: tuple[int, int, int] | None = None
+
+    def save_links(self) -> None:
+        """Keep the tokens beside the session (mode 600); a failure only costs the links
+        of a restart, so it is said once and the server goes on."""
+        from d2d_cli import session
+
+        with self.changed:
+            players = dict(self.players)
+        try:
+            session.write_links(self.target.path(), self.token, players)
+        except (OSError, D2DError) as e:
+            self.log.write(f"d2d serve: the links could not be kept for a restart "
+                           f"({getattr(e, 'message', None) or e.__class__.__name__})\n")
 
     # -- reading ----------------------------------------------------------------------
 
@@ -91,28 +115,58 @@ class Table:
             if self.error != e.message and self.version:  # before serving: start says it
                 self.log.write(f"d2d serve: cannot read the session: {e.message}\n")
             self.error, self.fault = e.message, e
+            self._set_stale(STALE)
             return False
         self.error = None
-        for n in names:
-            if n not in self.players:
-                self.players[n] = secrets.token_urlsafe(18)
-                self.new_players.append(n)
+        added = False
         with self.changed:
-            if public == self.public and mine == self.mine:
-                return False
-            self.public, self.mine = public, mine
-            self.version += 1
-            self.changed.notify_all()
-        return True
+            for n in names:
+                if n not in self.players:
+                    self.players[n] = secrets.token_urlsafe(18)
+                    self.new_players.append(n)
+                    added = True
+        if added:
+            self.save_links()
+        with self.changed:
+            changed = not (public == self.public and mine == self.mine and self.stale is None)
+            if changed:
+                self.public, self.mine, self.stale = public, mine, None
+                self.version += 1
+                self.changed.notify_all()
+        return changed
 
     def watch(self) -> None:
-        """Poll the session file until stopped (the watcher thread)."""
+        """Poll the session file until stopped (the watcher thread). Any error is logged
+        once, the pages say "stale", and the next look tries again: the thread never dies
+        while the server serves."""
+        import traceback
+
+        said: str | None = None
         while not self.stopping:
-            stamp = self._stamp()
-            if stamp != self._seen:
-                self._seen = stamp
-                self.refresh()
-            time.sleep(POLL)
+            try:
+                stamp = self._stamp()
+                if stamp != self._seen:
+                    self._seen = stamp
+                    self.refresh()
+                said = None
+            except Exception as e:  # noqa: BLE001 - the watcher must outlive any bug
+                text = f"{e.__class__.__name__}: {e}"
+                if text != said:
+                    said = text
+                    self.log.write("d2d serve: could not follow the session (the pages say "
+                                   "stale; trying again):\n" + traceback.format_exc())
+                    self.log.flush()
+                self._seen = None
+                self._set_stale(STALE)
+            self.look.wait(POLL)
+            self.look.clear()
+
+    def _set_stale(self, why: str | None) -> None:
+        with self.changed:
+            if self.stale != why:
+                self.stale = why
+                self.version += 1
+                self.changed.notify_all()
 
     def set_blank(self, on: bool) -> None:
         with self.changed:
@@ -128,37 +182,50 @@ class Table:
     # -- what a page gets ---------------------------------------------------------------
 
     def state(self, player: str | None) -> dict[str, Any]:
-        if self.blank:
-            return project.BLANK
-        if player is None:
-            return self.public
-        return self.mine.get(player) or project.player({}, player)
+        with self.changed:
+            if self.blank:
+                return project.BLANK
+            doc = self.public if player is None else (
+                self.mine.get(player) or project.player({}, player))
+            return {**doc, "stale": self.stale} if self.stale else doc
 
     def player_of(self, token: str) -> str | None:
-        """The player whose token this is (every token compared, in constant time)."""
+        """The player whose token this is (every token compared, in constant time); a
+        kept token of someone no longer a Player of the session opens nothing."""
         found = None
-        for name, tok in self.players.items():
+        with self.changed:
+            tokens = list(self.players.items())
+            current = set(self.mine)
+        for name, tok in tokens:
             if hmac.compare_digest(tok.encode(), token.encode()):
                 found = name
-        return found
+        return found if found in current else None
 
-    def choose(self, player: str, unit: str, card: str) -> dict[str, Any]:
+    def choose(self, player: str, unit: str, card: str, respond: bool = False
+               ) -> dict[str, Any]:
         """A player's face-down choice, through the command's own operation (journalled,
-        under the session's lock, undoable). Only that player's units may choose."""
-        from d2d_cli.operations import call, hands, label
+        under the session's lock, undoable). Only that player's units may choose. When a
+        waiting ``npc turn`` asks for this unit's card, ``respond`` (the Target's Action,
+        001 l.639–641) goes with it, in the same unit of work."""
+        from d2d_cli.operations import hands, label, npc, unit_of_work
 
         # labelled as the command is (never naming the card); the unit's owner is checked inside the
         # locked write; a page never creates a session (nor shows where it lives)
         t = Target(self.target.spec, None, label("hand choose", [unit, card]), create=False)
         try:
-            with self.write_lock:
-                call(hands.choose, t, unit, card, player=player)
+            with self.write_lock, unit_of_work() as scope:  # one unit of work, as call's
+                if respond:
+                    npc.answer_question(t, unit, True)
+                hands.choose(t, unit, card, player=player)
+                if scope is not None:
+                    scope.commit()
         except NotFound:
             if self._missing(t):
                 raise NotFound("the session is not there any more (the Narrator may have "
                                "moved it): nothing was chosen") from None
             raise
         self._seen = None  # look at the file again at once
+        self.look.set()
         return {"ok": True, "unit": unit, "card": card}
 
 
@@ -251,16 +318,23 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(parts.query)
         token = (query.get("t") or [""])[0]
         if not hmac.compare_digest(token.encode(), self.server.table.token.encode()):
-            self._fail(HTTPStatus.FORBIDDEN, "a token is needed: use the link d2d serve "
-                       "printed")
+            self._refuse(route, "a token is needed: use the link d2d serve printed")
             return None
         player = None
         if route.startswith("/player"):
             player = self.server.table.player_of((query.get("p") or [""])[0])
             if player is None:
-                self._fail(HTTPStatus.FORBIDDEN, "not a player's link")
+                self._refuse(route, "not a player's link")
                 return None
         return route, player
+
+    def _refuse(self, route: str, text: str) -> None:
+        """A wrong or revoked token: a page says so in words (a person opened it), an
+        API route in JSON."""
+        if route in ("/", "/player") and self.command in ("GET", "HEAD"):
+            self._send(HTTPStatus.FORBIDDEN, page.GONE_HTML, "text/html; charset=utf-8")
+        else:
+            self._fail(HTTPStatus.FORBIDDEN, text)
 
     def __getattr__(self, name: str) -> Any:
         # Any other method (PUT, DELETE, OPTIONS, TRACE…) on any route: 405, after the
@@ -314,7 +388,9 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = json.loads(self.rfile.read(length))
             unit, card = body["unit"], body["card"]
-            if not isinstance(unit, str) or not isinstance(card, str):
+            respond = body.get("respond", False)  # the Target's Action, when asked
+            if not isinstance(unit, str) or not isinstance(card, str) or not isinstance(
+                    respond, bool):
                 raise TypeError
         except (ValueError, KeyError, TypeError):
             self._fail(HTTPStatus.BAD_REQUEST, "send {unit, card} as JSON")
@@ -324,7 +400,7 @@ class Handler(BaseHTTPRequestHandler):
             self._fail(HTTPStatus.CONFLICT, "the Narrator has blanked the screens")
             return
         try:
-            answer = table.choose(player, unit, card)
+            answer = table.choose(player, unit, card, respond)
         except D2DError as e:
             self._fail(HTTPStatus.BAD_REQUEST, e.message)
             return
@@ -384,23 +460,26 @@ def lan_addresses() -> list[str]:
 
 
 def start(target: Target, host: str, port: int, lan: list[str],
-          log: TextIO | None = None) -> Server:
+          log: TextIO | None = None, new_links: bool = False) -> Server:
     """Bind the server and project the session once (a session that cannot be read is
-    refused before anything is served)."""
-    table = Table(target, log=log)
+    refused before anything is served). The links kept with the session are served
+    again unless ``new_links``; they are kept (again) once the server is bound."""
     target.existing()
+    table = Table(target, log=log, new_links=new_links)
     table.refresh()
     if table.error is not None:  # said once, as the error (a damaged file: exit 3)
         kind = SessionError if isinstance(table.fault, SessionError) else BadInput
         raise kind(f"cannot serve this session: {table.error}")
     table._seen = table._stamp()
-    table.new_players.clear()  # the first ones are announced with the URL
+    with table.changed:
+        table.new_players.clear()  # the first ones are announced with the URL
     try:
         server = Server((host, port), Handler)
     except OSError as e:
         raise BadInput(f"cannot listen on {host}:{port}: {e.strerror or e} (try --port 0)"
                        ) from None
     server.table = table
+    table.save_links()
     server.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
     real_port = server.server_address[1]
     names = {"127.0.0.1", "localhost", host.lower(), *lan}
@@ -415,9 +494,12 @@ def urls(server: Server, addresses: list[str]) -> tuple[list[str], dict[str, str
     """The public page's URL on each address, and each player's own."""
     port = server.server_address[1]
     t = server.table.token
+    with server.table.changed:
+        players = {n: tok for n, tok in server.table.players.items() if n in
+                   server.table.mine}
     public = [f"http://{a}:{port}/?t={t}" for a in addresses]
     mine = {n: f"http://{addresses[0]}:{port}/player?t={t}&p={tok}"
-            for n, tok in server.table.players.items()}
+            for n, tok in players.items()}
     return public, mine
 
 
@@ -462,8 +544,11 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
         previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     try:
         while not done.wait(0.25):
-            while table.new_players:
-                name = table.new_players.pop(0)
+            while True:
+                with table.changed:
+                    if not table.new_players:
+                        break
+                    name = table.new_players.pop(0)
                 err.write(f"d2d serve: {name}'s page: {urls(server, addresses)[1][name]}\n")
                 err.flush()
     except KeyboardInterrupt:
@@ -477,3 +562,17 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
         err.write("d2d serve: stopped\n")
         err.flush()
     return 0
+
+
+def qr_codes(links: list[tuple[str, str]]) -> str:
+    """A QR code for each link, drawn with half blocks for a terminal (segno, imported
+    only here: ~50 ms, paid by ``d2d serve`` alone)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    for title, url in links:
+        out.write(f"\n{title}:\n")
+        segno.make(url, error="l").terminal(out=out, compact=True)
+    return out.getvalue()

@@ -113,6 +113,26 @@ def shape_problem(data: dict[str, Any], keys: Iterable[str] | None = None) -> st
     return problem(data, keys)
 
 
+def read_links(path: Path) -> dict[str, Any] | None:
+    """The links ``d2d serve`` kept beside the session (:mod:`.links`), or None."""
+    from d2d_cli.session import links
+
+    return links.read(path)
+
+
+def write_links(path: Path, token: str, players: dict[str, str]) -> None:
+    """Keep ``d2d serve``'s links beside the session, mode 600 (:mod:`.links`)."""
+    from d2d_cli.session import links
+
+    links.write(path, token, players)
+
+
+def drop_links(path: Path) -> None:
+    from d2d_cli.session import links
+
+    links.drop(path)
+
+
 def unit_problem(name: str, state: Any) -> str | None:
     """What is wrong with ``state`` as the session's ``[units.NAME]`` table, or None."""
     from d2d_cli.session.shape import unit_problem as check
@@ -125,9 +145,9 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "check_writable",
-    "create", "current_name", "data_dir", "deferred", "display_name", "dump_table", "edit",
-    "forget", "is_path", "journal_path", "list_sessions", "locate", "log", "lookup",
-    "new_state", "play_history", "read", "read_limited", "read_with_log", "redo",
-    "resolve", "rng_for", "scope_open", "set_current", "shape_problem", "stamp", "undo",
-    "unit_problem", "write_output",
+    "create", "current_name", "data_dir", "deferred", "display_name", "drop_links",
+    "dump_table", "edit", "forget", "is_path", "journal_path", "list_sessions", "locate",
+    "log", "lookup", "new_state", "play_history", "read", "read_limited", "read_links",
+    "read_with_log", "redo", "resolve", "rng_for", "scope_open", "set_current",
+    "shape_problem", "stamp", "undo", "unit_problem", "write_links", "write_output",
 ]

@@ -554,7 +554,12 @@ SHAPE: dict[str, Check] = {
                     "exchange": Table({
                         "winner": _NAME, "rival": _NAME, "cards": ListOf(Card, 54),
                         "skill": Str(100), "rival_skill": Str(100), "hits": _COUNT},
-                        required=("winner", "rival"))}),
+                        required=("winner", "rival")),
+                    # the open question of a waiting `npc turn` (operations/npc.py): the
+                    # Player's page shows it; closed when answered or cancelled
+                    "asking": Table({"attacker": _NAME, "target": _NAME, "player": Str(40),
+                                     "respond": Bool},
+                                    required=("attacker", "target", "player"))}),
     "board": _board,
     "scene": Table({"name": Str(200), "map": _map_key, "backstory": Str(),
                     "factions": MapOf(Table({"goal": Str(), "players": ListOf(Str(100))})),
