@@ -51,6 +51,7 @@ from d2d_cli.operations import rounds as _rounds
 from d2d_cli.operations import scale as _scale
 from d2d_cli.operations import scene as _scene
 from d2d_cli.operations import sim as _sim
+from d2d_cli.operations import table_rules as _table_rules
 from d2d_cli.operations import tasks as _tasks
 from d2d_cli.operations import units as _units
 from d2d_cli.operations import weather as _weather
@@ -173,6 +174,7 @@ class Session(_Face):
         self.odds = _OddsGroup(self)
         self.scale = _ScaleGroup(self)
         self.session = _SessionGroup(self)
+        self.rules = _RulesGroup(self)
 
     def _session(self) -> Session:
         return self
@@ -382,6 +384,14 @@ class _ScaleGroup(_Group):
     show = _Op("scale show", _scale.show)
     map = _Op("scale map", _scale.map)
     area = _Op("scale area", _scale.area)
+
+
+class _RulesGroup(_Group):
+    """``s.rules``: the table's à la carte rules (``[rules]``), by key."""
+
+    show = _Op("rules show", _table_rules.show)
+    set = _Op("rules set", _table_rules.set_)
+    unset = _Op("rules unset", _table_rules.unset)
 
 
 class _SessionGroup(_Group):

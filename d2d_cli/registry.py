@@ -51,6 +51,7 @@ GROUPS: dict[str, Group] = {
                   False),
     "odds": Group("odds", "Exact odds of the next reveals from the deck as it stands.", True),
     "scene": Group("scene", "Load and show a scene file (units, tasks, clock, events).", True),
+    "rules": Group("table_rules", "The table's à la carte rules: show, set, unset.", True),
     "session": Group("session", "Session files: new, list, use, show, path, log, undo, redo.",
                      True),
     "board": Group("board", "The map: units on their Spaces with Facing, obstacles, terrain.",

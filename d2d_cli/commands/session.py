@@ -27,14 +27,26 @@ def new(
     name: NameArg,
     use: Annotated[bool, typer.Option("--use", help="Also make it the current session.")]
     = False,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", metavar="KEY=VALUE", help="A rule of the table, e.g. hands=d2d "
+        "(repeatable; d2d rules lists them).", show_default=False)] = None,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible).
+    """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible),
+    its rules set by --rule as d2d rules set would.
 
-    Example: d2d --seed 7 session new friday --use
+    Example: d2d --seed 7 session new friday --use --rule hands=d2d
     """
+    from d2d_cli.operations import table_rules
+
+    chosen = table_rules.assignments(rule or [])  # a typo: refused before anything exists
     path = session.resolve(name)
     session.create(path, seed=_app.settings(ctx).seed)
+    if chosen:
+        from d2d_cli.operations import Target
+
+        table_rules.initial(Target(str(path), _app.settings(ctx).seed, _app.label(ctx)),
+                            chosen)
     if use:
         session.set_current(name)
     result = {"name": session.display_name(path), "path": str(path), "current": use}

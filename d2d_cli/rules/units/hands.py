@@ -186,8 +186,7 @@ def require(mode: str) -> None:
     """Refuse a hand command when the table holds its own cards."""
     if mode != "d2d":
         raise BadInput('the Players hold their Conflict cards at the table ([rules] hands = '
-                       '"table"): d2d keeps no hand. To let d2d hold them, add hands = '
-                       '"d2d" to the session\'s [rules] table (docs/rules.md "The table")')
+                       '"table"): d2d keeps no hand. To let d2d hold them: d2d rules set hands d2d')
 
 
 def holder_of(data: Mapping[str, Any], unit: Any, narrator: bool) -> str:
