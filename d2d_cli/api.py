@@ -46,6 +46,7 @@ from d2d_cli.operations import npc as _npc
 from d2d_cli.operations import odds as _odds
 from d2d_cli.operations import oracle as _oracle
 from d2d_cli.operations import overview as _overview
+from d2d_cli.operations import players as _players
 from d2d_cli.operations import roll as _roll
 from d2d_cli.operations import rounds as _rounds
 from d2d_cli.operations import scale as _scale
@@ -175,6 +176,7 @@ class Session(_Face):
         self.scale = _ScaleGroup(self)
         self.session = _SessionGroup(self)
         self.rules = _RulesGroup(self)
+        self.player = _PlayerGroup(self)
 
     def _session(self) -> Session:
         return self
@@ -364,6 +366,13 @@ class _HandGroup(_Group):
     choose = _Op("hand choose", _hands.choose)
     draw = _Op("hand draw", _hands.draw)
     gain = _Op("hand gain", _hands.gain)
+    drop = _Op("hand drop", _hands.drop)
+
+
+class _PlayerGroup(_Group):
+    """``s.player``: the table's Players by name."""
+
+    rename = _Op("player rename", _players.rename)
 
 
 class _OddsGroup(_Group):

@@ -63,6 +63,7 @@ GROUPS: dict[str, Group] = {
     "sim": Group("sim", "Play a scene to its end N times: each faction's chance.", False),
     "hand": Group("hands", "The Players' Conflict hands: deal, show, choose face down.",
                   True),
+    "player": Group("players", "The table's Players by name: rename a stand-in.", True),
     "play": Group("play", "An interactive shell on one session: commands without d2d.",
                   False),
     "serve": Group("serve", "The players' screens: a live page, each hand on its phone.",

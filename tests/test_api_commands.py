@@ -75,7 +75,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 105
+    assert len(LEAVES) == 107
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -264,6 +264,9 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "hand choose": (HANDS, "hand choose Archer 6Sv", lambda s: s.hand.choose("Archer", "6Sv")),
     "hand draw": (HANDS, "hand draw Player1 2", lambda s: s.hand.draw("Player1", 2)),
     "hand gain": (HANDS, "hand gain Player1", lambda s: s.hand.gain("Player1")),
+    "hand drop": (HANDS, "hand drop player2", lambda s: s.hand.drop("player2")),
+    "player rename": (HANDS, "player rename Player1 Ann",
+                      lambda s: s.player.rename("Player1", "Ann")),
     "rules show": (SCENE, "rules show", lambda s: s.rules.show()),
     "rules set": (SCENE, "rules set hands D2D", lambda s: s.rules.set("hands", "D2D")),
     "rules unset": ((*SCENE, "rules set cover edges"), "rules unset cover",
@@ -331,7 +334,7 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
 
 
 GROUPS = ("fate", "unit", "task", "clock", "clock.event", "round", "weather", "scene", "char",
-          "npc", "hand", "odds", "scale", "session", "rules")
+          "npc", "hand", "player", "odds", "scale", "session", "rules")
 
 
 def api_table() -> str:

@@ -136,6 +136,8 @@ hand show Player1
 hand choose Archer 10H^
 hand draw Player1
 hand gain Player1
+player rename player1 Ann
+hand drop Player2
 board
 session export --format markdown -o {tmp}/story.md
 session export --format foundry-cards -o {tmp}/fate.json
