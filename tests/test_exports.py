@@ -54,6 +54,7 @@ def story_session(d2d: Any, tmp_path: Path) -> Path:
 def normal(text: str, tmp_path: Path) -> str:
     """Times and the test's folder replaced, so the golden file is the same every run."""
     text = text.replace(str(tmp_path), "TMP")
+    text = re.sub(r"<li>\d\d:\d\d ", "<li>HH:MM ", text)  # the JournalEntry's HTML
     return HHMM.sub(r"\1- HH:MM ", STAMP.sub("2000-01-01T00:00:00+00:00", text))
 
 
@@ -73,6 +74,18 @@ def golden(name: str, text: str) -> None:
     assert text == path.read_text("utf-8")
 
 
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: Any) -> Any:
+    """The exports tell local times: the golden files are written in UTC."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
 def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     path = story_session(d2d, tmp_path)
     out = tmp_path / "story.md"
@@ -81,14 +94,18 @@ def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     text = out.read_text("utf-8")
     front = frontmatter(text)
     valid(front, "frontmatter")
-    assert (front["title"], front["rounds"], front["entries"]) == ("Combat #1", 2, 10)
+    assert (front["title"], front["d2d_rounds"], front["d2d_entries"]) == ("Combat #1", 2,
+                                                                          10)
+    assert front["d2d_session"] == "story" and str(tmp_path) not in text  # no path
+    assert front["tags"] == ["d2d", "session-recap"] and front["date"] == front["d2d_first"]
     body = text.split("\n---\n", 1)[1]
     assert "## Before the first round" in body and "## Round 1" in body
     assert "## Round 2" in body
     assert "**Oracle**: Is the gate open? (likely) — " in body
-    assert "`conflict 'Archer:7S^' fate`" in body
-    assert "**Crit**" in body and "--target 'Goblin Scout'" in body
-    assert "**Clock**" in body
+    # the winner first, each side's approach and card (seed 7: the Fate side's Counter)
+    assert "**Conflict**: Counter K♦↓ beats Archer (Fast 7♠↑)\n" in body
+    assert "**Crit**: Crit " in body and " on Goblin Scout" in body
+    assert "**Clock**" in body and "`" not in body  # outcomes, not command lines
     golden("story.md", normal(text, tmp_path))
 
 
@@ -116,8 +133,16 @@ def test_foundry_journal(d2d: Any, tmp_path: Path) -> None:
     valid(doc, "foundry-journal")
     page = doc["pages"][0]
     assert (page["type"], page["text"]["format"]) == ("text", 2)  # 2: MARKDOWN
-    assert page["text"]["markdown"].startswith("# Combat #1\n")
+    assert page["name"] == "Combat #1" and page["title"]["show"] is True
+    # the title once: the page's own, not again as the story's "# title"
+    assert page["text"]["markdown"].startswith("## Before the first round\n")
+    assert "<h1>" not in page["text"]["content"]
     assert "<h2>Round 1</h2>" in page["text"]["content"]
+    # the HTML is the Markdown's lines: the same items, times included
+    items = [ln for ln in page["text"]["markdown"].splitlines() if ln.startswith("- ")]
+    html_items = re.findall(r"<li>(\d\d:\d\d) <strong>(\w+)</strong>",
+                            page["text"]["content"])
+    assert [(i[2:7], i.split("**")[1]) for i in items] == html_items
     golden("foundry-journal.json", normal(out.read_text("utf-8"), tmp_path))
 
 

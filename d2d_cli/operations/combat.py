@@ -51,23 +51,32 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                          level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
                          target_action=opts.target_action, opts=opts)
 
+    said = exchange.said_of(dict(situation), no_map)  # what hit reads back: typed once
+
+    def remember(result: Any, tx: Any) -> None:
+        _remember(result, tx, said)
+
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
-        return _from_hands(t, list(sides), opts, table, asked)
+        return _from_hands(t, list(sides), opts, table, asked, remember)
     ask = asked(list(sides), data)
     if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
-        return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
+        return t.with_reveals(None, ask.resolve, _journal_note, remember)[0]
     result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
               else ask.resolve(None))
     if exchange.of_conflict(result) is not None or exchange.remembered(data) is not None:
         with t.edit() as tx:
-            _remember(result, tx)
+            remember(result, tx)
     return result
 
 
-def _remember(result: Any, tx: Any) -> None:
+def _remember(result: Any, tx: Any, said: dict[str, Any] | None = None) -> None:
     """Keep the Conflict in the round for ``hit`` and ``crit`` (rules/combat/exchange.py),
-    or forget the one before when this one leaves nothing to hit with."""
-    rnd = exchange.after_conflict(tx.data, result)
+    with what it was told (``said``), or forget the one before when this one leaves
+    nothing to hit with."""
+    won = getattr(result, "summary", None)  # who beat whom, for the journal and the recap
+    if isinstance(won, str) and won.startswith("Conflict:") and won not in tx.summary:
+        tx.summary = f"{won}; {tx.summary}" if tx.summary else won
+    rnd = exchange.after_conflict(tx.data, result, said)
     if rnd is None:
         return
     tx.put("round", rnd)
@@ -78,7 +87,8 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any) -> conflict_.Conflict | conflict_.Redirected:
+                asked: Any, remember: Any = _remember
+                ) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
@@ -103,7 +113,7 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
                     f"; {note}" if note else "")
         else:
             out = ask.resolve(None)
-        _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+        remember(out, tx)  # the exchange, for hit and crit (as without hands)
         if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
             return out  # named an obstacle: no card moves (one face down stays)
         held = hands.hands_of(tx.data)
@@ -155,10 +165,6 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
 
-    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
-                             advantage=("a",) if advantage else (),
-                             disadvantage=("a",) if disadvantage else ())
-    use_map = not no_map
     card_codes = list(cards)
     data = t.read()
     opts = t.options(data)
@@ -171,6 +177,18 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
         by, vs, took = ex.winner, ex.rival, [*took, "units"]
         skill = skill if skill is not None else ex.skill
         rival_skill = rival_skill if rival_skill is not None else ex.rival_skill
+        # what the Conflict was told (--cover b:0, --no-map…), unless typed again
+        reused = {k: v for k, v in ex.told.items() if k != "no_map"
+                  and situation.get(k) is None}
+        situation = {**situation, **reused}  # type: ignore[typeddict-item]
+        no_map_said = bool(ex.told.get("no_map")) and not no_map
+        no_map = no_map or no_map_said
+        if reused or no_map_said:
+            took = [*took, "said"]
+    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                             advantage=("a",) if advantage else (),
+                             disadvantage=("a",) if disadvantage else ())
+    use_map = not no_map
     if not card_codes:
         raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
                        "conflict between two units first: hit then takes its card)")
@@ -181,8 +199,9 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
                     rival_skill=rival_skill, use_map=use_map, opts=opts,
                     heroic_feat=heroic_feat)
     deck = ask.reveals and ask.table is None
-    result: hits_.Hits = (t.with_reveals(ask.table, ask.count, after=lambda r, tx: _hits(
-        r, tx, by, vs) if deck else None)[0] if ask.reveals else ask.count(None))
+    result: hits_.Hits = (t.with_reveals(ask.table, ask.count, lambda r, _: _hits_said(
+        r, by, vs), after=lambda r, tx: _hits(r, tx, by, vs) if deck else None)[0]
+        if ask.reveals else ask.count(None))
     if took:
         result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
     if ask.feat_by is not None or (not deck and exchange.with_hits(data, by, vs, 0)):
@@ -199,8 +218,17 @@ def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:
     rnd = exchange.with_hits(tx.data, by, vs, int(result.hits))
     if rnd is not None:
         tx.put("round", rnd)
-        if not tx.summary:
-            tx.summary = f"hit: {by} {result.hits} Hits on {vs}"
+        said = _hits_said(result, by, vs)
+        if said not in tx.summary:
+            tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+
+
+def _hits_said(result: Any, by: str | None, vs: str | None) -> str:
+    """The Hits in the journal's words (the recap tells them): ``Archer: 2 Hits on
+    Goblin Scout``."""
+    n = int(result.hits)
+    counted = f"{n} Hit{'s' if n != 1 else ''}"
+    return f"{by}: {counted} on {vs}" if by and vs else counted
 
 
 def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:

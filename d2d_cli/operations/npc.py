@@ -44,6 +44,28 @@ def plan(t: Target, name: str) -> policy.Plan:
     return policy.plan_ahead(data, npc_name(data, name), goals_of(data), t.options(data))
 
 
+def _remember_last(tx: Any, done: list[Any]) -> None:
+    """The turn's last Conflict, when nothing after it in the turn used it (the Player's
+    unit won and may hit), kept for ``hit`` and ``crit`` as ``conflict`` keeps it, with
+    what it was told (``--no-map``…); a Conflict the turn went on to hit and crit leaves
+    nothing to reuse, and forgets the exchange before it."""
+    import shlex
+
+    from d2d_cli.rules.combat import exchange
+
+    fought = [i for i, d in enumerate(done) if hasattr(d.result, "side_a")]
+    if not fought:
+        return
+    last = done[fought[-1]]
+    if fought[-1] == len(done) - 1:
+        rnd = exchange.after_conflict(tx.data, last.result,
+                                      exchange.said_in(shlex.split(last.command)))
+    else:
+        rnd = exchange.after_conflict(tx.data, None)
+    if rnd is not None:
+        tx.put("round", rnd)
+
+
 @record
 class Done(Result):
     """One command ``npc turn`` carried out: the plan it carries out (an index into
@@ -134,7 +156,11 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
-        tx.summary = f"npc turn {', '.join(names)}: {len(play.lines or [])} commands" + (
+        _remember_last(tx, list(play.done or ()))
+        steps = [d.result.summary for d in play.done or () if getattr(d.result, "summary",
+                                                                        "")]
+        tx.summary = f"npc turn {', '.join(names)}: " + ("; ".join(steps) if steps else
+                                                         "nothing done") + (
             f"; stopped: {asked.summary}" if asked is not None else "")
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
