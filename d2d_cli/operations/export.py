@@ -58,22 +58,32 @@ class Exported(Result):
 
 
 def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown",
-           force: bool = False) -> Exported:
+           force: bool = False, deck_id: str | None = None) -> Exported:
     """``d2d session export FILE --format F [--force]``: the story (``markdown``,
     ``foundry-journal``) or the Fate deck (``foundry-cards``, the discard pile beside it
     as FILE-discard.json) written to FILE (docs/exports.md). With ``output="-"`` nothing
-    is written: the result's ``text`` is the story (the command prints it)."""
+    is written: the result's ``text`` is the story (the command prints it). ``deck_id``
+    (foundry-cards): the _id of the Fate deck already in the user's Foundry world, the
+    origin of every drawn card; each Player's hand (``hands = "d2d"``) is written beside
+    as FILE-hand-PLAYER.json."""
     fmt, out = format, Path(output)
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if deck_id is not None and (fmt != "foundry-cards" or not _FOUNDRY_ID.match(deck_id)):
+        raise BadInput(f"--deck-id {deck_id!r}: " + (
+            "a Foundry _id is 16 letters and digits (the deck's sheet shows it)"
+            if fmt == "foundry-cards" else "only with --format foundry-cards"))
     if str(output) == "-" and fmt == "foundry-cards":
         raise BadInput("foundry-cards writes two files (the deck and FILE-discard.json): "
                        "give a file name, e.g. -o deck.json")
     snap = snapshot(t, STORY_ENTRIES)
     if fmt == "foundry-cards":
-        deck, pile = foundry_cards(snap.data)
+        deck, pile = foundry_cards(snap.data, deck_id)
         second = out.with_name(out.stem + "-discard" + (out.suffix or ".json"))
         files = [(out, _json(deck)), (second, _json(pile))]
+        files += [(out.with_name(f"{out.stem}-hand-{_file_word(h['name'])}"
+                                 f"{out.suffix or '.json'}"), _json(h))
+                  for h in foundry_hands(snap.data)]
         count = len(deck["cards"])
     else:
         story = Story.of(snap)
@@ -385,23 +395,43 @@ def foundry_journal(story: Story) -> dict[str, Any]:
 
 
 ICON = "icons/svg/card-hand.svg"  # Foundry's own default icon for card stacks
+# Foundry's own card art, as its bundled poker decks name it (the "light-soft" set): a
+# face per card, the two jokers, a back. Nothing is copied: the paths point into Foundry.
+ART = "cards/light-soft"
+BACK = "cards/backs/light-soft.webp"
+_RANK_ART = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_FOUNDRY_ID = re.compile(r"^[a-zA-Z0-9]{16}$")
 
 
-def _card_doc(card: Card, deck_id: str, sort: int, *, drawn: bool,
-              face: int | None) -> dict[str, Any]:
+def card_art(card: Card) -> str:
+    """The image Foundry ships for ``card``: ``cards/light-soft/spades-king.webp``,
+    ``…/clubs-02.webp``; the Wilds its jokers (BW the black, RW the red)."""
+    if card.suit is None:
+        return f"{ART}/{'black' if card.color == 'black' else 'red'}-joker.webp"
+    rank = _RANK_ART.get(card.rank, card.rank.zfill(2))
+    return f"{ART}/{SUIT_PLAYING[card.suit]}-{rank}.webp"
+
+
+def _file_word(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "player"
+
+
+def _card_doc(card: Card, deck_id: str | None, sort: int, *, drawn: bool,
+              face: int | None, card_id: str) -> dict[str, Any]:
     up, down = card.flipped(True), card.flipped(False)
     suit = "wild" if card.suit is None else SUIT_PLAYING[card.suit]
+    art = card_art(card)
     return {
-        "_id": _id("card", deck_id, card.face),
+        "_id": card_id,
         "name": card.face,
         "description": "",
         "type": "base",
         "system": {},
         "suit": suit,
         "value": card.number,
-        "back": {"name": "Fate", "text": "", "img": ICON},
-        "faces": [{"name": up.name(), "text": f"{up.code}: Upper", "img": ICON},
-                  {"name": down.name(), "text": f"{down.code}: Lower", "img": ICON}],
+        "back": {"name": "Fate", "text": "", "img": BACK},
+        "faces": [{"name": up.name(), "text": f"{up.code}: Upper", "img": art},
+                  {"name": down.name(), "text": f"{down.code}: Lower", "img": art}],
         "face": face,
         "drawn": drawn,
         "origin": deck_id,
@@ -416,27 +446,50 @@ def _card_doc(card: Card, deck_id: str, sort: int, *, drawn: bool,
 def _stack(name: str, kind: str, doc_id: str, cards: list[dict[str, Any]],
            description: str) -> dict[str, Any]:
     return {"_id": doc_id, "name": name, "type": kind, "description": description,
-            "img": ICON, "system": {}, "cards": cards, "width": 2, "height": 3,
-            "rotation": 0, "displayCount": True, "folder": None, "sort": 0,
-            "ownership": {"default": 0}, "flags": {}}
+            "img": BACK if kind == "deck" else ICON, "system": {}, "cards": cards,
+            "width": 2, "height": 3, "rotation": 0, "displayCount": True, "folder": None,
+            "sort": 0, "ownership": {"default": 0}, "flags": {}}
 
 
-def foundry_cards(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The Fate deck as Foundry VTT ``Cards`` documents: a ``deck`` with all 54 cards
-    (the drawn ones marked ``drawn``, the others face down: ``face`` null) and a
-    ``pile`` holding the discards face up as they were revealed (0 Upper, 1 Lower)."""
+def foundry_cards(data: dict[str, Any], deck_id: str | None = None
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The Fate deck as Foundry VTT ``Cards`` documents: a ``deck`` with all 54 cards,
+    ``sort`` in d2d's draw order (the next card first, as Foundry draws from the top:
+    the lowest ``sort``), the drawn ones ``drawn: true``, all face down (``face`` null);
+    and a ``pile`` holding the discards face up as they were revealed (0 Upper, 1
+    Lower), each as Foundry's own ``Cards#pass`` leaves a card it deals: the deck card's
+    ``_id``, ``drawn: true`` on the deck's copy, ``origin`` the deck's ``_id`` (``deck_id``:
+    the id the user's world gave the deck), so Return and Reset find them."""
     from d2d_cli.rules.deck import fate
 
     deck = fate.Deck.from_state(data.get("fate"))
-    deck_id, pile_id = _id("deck", "fate"), _id("pile", "fate")
+    deck_id = deck_id or _id("deck", "fate")
+    pile_id = _id("pile", "fate", deck_id)
+    order = [*deck.draw, *deck.discard]  # the next card first, then those drawn
+    place = {c.face: i for i, c in enumerate(order)}
     drawn = {c.face for c in deck.discard}
-    cards = [_card_doc(c, deck_id, i, drawn=c.face in drawn, face=None)
-             for i, c in enumerate(full_deck())]
-    discards = [_card_doc(c, deck_id, i, drawn=False, face=0 if c.upper else 1)
-                for i, c in enumerate(deck.discard)]
-    for d in discards:  # a card in the pile is a copy of the deck's: its own id
-        d["_id"] = _id("discard", d["_id"])
+    ids = {c.face: _id("card", deck_id, c.face) for c in full_deck()}
+    cards = [_card_doc(c, deck_id, place.get(c.face, len(order)), drawn=c.face in drawn,
+                       face=None, card_id=ids[c.face]) for c in full_deck()]
+    cards.sort(key=lambda d: d["sort"])
+    discards = [_card_doc(c, deck_id, i, drawn=True, face=0 if c.upper else 1,
+                          card_id=ids[c.face]) for i, c in enumerate(deck.discard)]
     return (_stack("Fate deck", "deck", deck_id, cards,
                    f"The Fate deck: {len(deck.draw)} cards left, {len(deck.discard)} drawn"),
             _stack("Fate discards", "pile", pile_id, discards,
                    "The Fate deck's discard pile, newest last"))
+
+
+def foundry_hands(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each Player's hand (``[rules] hands = "d2d"``) as a Foundry ``hand`` stack, its
+    cards face up in the order held. A card chosen face down stays out (it is the
+    Player's secret until the conflict reveals it). Each Player's Conflict Deck is their
+    own, not the Fate deck: ``origin`` is null."""
+    out = []
+    for player, state in (data.get("players") or {}).items():
+        held = [parse_card(c) for c in (state or {}).get("hand", [])]
+        cards = [_card_doc(c, None, i, drawn=False, face=0,
+                           card_id=_id("hand", player, c.face)) for i, c in enumerate(held)]
+        out.append(_stack(str(player), "hand", _id("hand", player), cards,
+                          f"{player}'s Conflict cards in hand"))
+    return out
