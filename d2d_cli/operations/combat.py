@@ -59,8 +59,10 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
         return _from_hands(t, list(sides), opts, table, asked, remember)
     ask = asked(list(sides), data)
+    result: conflict_.Conflict | conflict_.Redirected
     if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
-        return t.with_reveals(None, ask.resolve, _journal_note, remember)[0]
+        result = t.with_reveals(None, ask.resolve, _journal_note, remember)[0]
+        return result
     result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
               else ask.resolve(None))
     if exchange.of_conflict(result) is not None or exchange.remembered(data) is not None:
@@ -115,7 +117,8 @@ def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
             out = ask.resolve(None)
         remember(out, tx)  # the exchange, for hit and crit (as without hands)
         if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
-            return out  # named an obstacle: no card moves (one face down stays)
+            early: conflict_.Conflict | conflict_.Redirected = out
+            return early  # named an obstacle: no card moves (one face down stays)
         held = hands.hands_of(tx.data)
         moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                            tuple(e.key for e in out.effects.b)),

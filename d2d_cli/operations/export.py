@@ -163,7 +163,7 @@ def symbols(text: str) -> str:
     ``BW↑`` (a code without orientation keeps its suit symbol: ``7C`` → ``7♣``)."""
     suit = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-    def one(m: Any) -> str:
+    def one(m: re.Match[str]) -> str:
         rank, letter, arrow = m.group(1), m.group(2), m.group(3)
         if rank in ("BW", "RW") and letter:
             return m.group(0)
