@@ -48,15 +48,10 @@ def _change(t: Target, key: str, value: Any) -> rules.RuleChange:
     with t.edit() as tx:
         old = _table(tx.data)
         before = None if any(rules.problems(old)) else rules.parse(old)
-        table, result = rules.changed(old, key, value)
+        table = rules.changed_table(old, key, value)
         tx.put("rules", table)
-        after = rules.parse(table, str(t.path()))
-        dealt = _deal(tx, before, after)
-        if dealt:
-            from d2d_cli.rules.core.record import replace
-
-            result = replace(result, dealt=dealt, summary=result.summary + "; dealt "
-                             + ", ".join(f"{h.player} {h.hand}" for h in dealt))
+        dealt = _deal(tx, before, rules.parse(table, str(t.path())))
+        result = rules.change_of(old, table, key, dealt)
         tx.summary = result.summary
     return result
 

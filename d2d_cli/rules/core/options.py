@@ -344,22 +344,29 @@ def shown(value: Any) -> str:
     return repr(value)
 
 
-def changed(table: dict[str, Any] | None, key: str, value: Any) -> tuple[dict[str, Any],
-                                                                        RuleChange]:
+def changed_table(table: dict[str, Any] | None, key: str, value: Any) -> dict[str, Any]:
     """The ``[rules]`` table with ``key`` set to ``value`` (None: back to its default,
-    the key removed), checked whole; and what changed."""
+    the key removed), checked whole: a hand edit that left another key wrong is refused
+    (exit 3, that key named) and nothing changes."""
     opt = option(key)
-    old = dict(table or {})
-    was = old.get(opt.key, opt.default)
-    new = dict(old)
+    new = dict(table or {})
     if value is None:
         new.pop(opt.key, None)
     else:
         new[opt.key] = value
-    now = new.get(opt.key, opt.default)
     for bad, problem in problems(new):
-        if bad != opt.key:  # a hand edit left another key wrong: say so, change nothing
+        if bad != opt.key:
             raise SessionError(f"[rules] {bad}: {problem}")
-    verb = "unset" if value is None else "set"
-    summary = f"rules {verb} {opt.key}: {shown(was)} → {shown(now)}"
-    return new, RuleChange(opt.key, now, was, opt.default, opt.meaning, (), summary)
+    return new
+
+
+def change_of(old: dict[str, Any] | None, new: dict[str, Any], key: str,
+              dealt: tuple[Any, ...] = ()) -> RuleChange:
+    """What changed from ``old`` to ``new`` at ``key`` (and the hands it dealt), with the
+    journal's words for it."""
+    opt = option(key)
+    was, now = (old or {}).get(opt.key, opt.default), new.get(opt.key, opt.default)
+    verb = "set" if opt.key in new else "unset"
+    summary = f"rules {verb} {opt.key}: {shown(was)} → {shown(now)}" + (
+        "; dealt " + ", ".join(f"{h.player} {h.hand}" for h in dealt) if dealt else "")
+    return RuleChange(opt.key, now, was, opt.default, opt.meaning, dealt, summary)
