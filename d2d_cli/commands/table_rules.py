@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands._app import D2DSubGroup
 from d2d_cli.operations import table_rules as ops
 from d2d_cli.rules.core import options
@@ -26,8 +26,9 @@ class ShowWhenBare(D2DSubGroup):
 
 app = _app.group("rules", cls=ShowWhenBare)
 
-KeyArg = Annotated[str, typer.Argument(help="The rule's key, e.g. hands (d2d rules lists "
-                                       "them).")]
+KeyArg = Annotated[str, typer.Argument(
+    click_type=_complete.Names("rule", _complete.words(*(o.key for o in options.OPTIONS))),
+    help="The rule's key, e.g. hands (d2d rules lists them).")]
 
 
 @app.command(short_help="Every rule: its value, default and meaning.")
