@@ -223,7 +223,8 @@ def test_typed_values_win_over_the_conflict(table: Path) -> None:
     assert got["sources"]["exchange"] == "From the conflict: 7S^"  # its card, not its units
     assert got["difficulty"] == 2 and got["cards"][0]["card"]["code"] == "7S^"
     got = json.loads(run(80, *s, "hit", "9S", "--json")[1])["result"]
-    assert got["sources"]["exchange"] == "From the conflict: Archer vs Goblin Scout"
+    # its units, and what it was told (issue 37: --no-map is not typed twice)
+    assert got["sources"]["exchange"] == "From the conflict: Archer vs Goblin Scout, --no-map"
     got = json.loads(run(80, *s, "hit", "9S", "--level", 0, "--vs", 2, "--json")[1])
     assert "exchange" not in got["result"]["sources"]  # numbers typed: no units taken
 
