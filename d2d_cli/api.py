@@ -171,10 +171,17 @@ class Session(_Face):
         return self
 
     @classmethod
-    def new(cls, session: str | os.PathLike[str], *, seed: int | None = None) -> Session:
-        """``d2d session new``: create the session (refused if it exists) and open it."""
+    def new(cls, session: str | os.PathLike[str], *, seed: int | None = None,
+            rule: list[str] | None = None) -> Session:
+        """``d2d session new [--rule KEY=VALUE]…``: create the session (refused if it
+        exists), its rules set as given (``rule=["hands=d2d"]``), and open it."""
         s = cls(session, seed=seed)
+        chosen = _table_rules.assignments(rule or [])  # a typo: refused, nothing made
         _session.create(s.path, seed=seed)
+        if chosen:  # in the journal as the command line says it
+            said = operations.label("session new", [os.fspath(session)],
+                                    [("--rule", None, rule)])
+            operations.call(_table_rules.initial, s.target(said), chosen)
         return s
 
     @property

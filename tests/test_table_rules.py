@@ -115,3 +115,16 @@ def test_the_api_sets_a_rule_as_the_command_does(tmp_path: Path) -> None:
     assert s.rules.show().rules[0].value == "000"
     s.rules.unset("speed_convention")
     assert rules_of(s.path) == {}
+
+
+def test_session_new_takes_rules_through_the_api_too(tmp_path: Path) -> None:
+    s = Session.new(tmp_path / "api.toml", seed=2, rule=["hands=D2D", "cover=edges"])
+    assert rules_of(s.path) == {"hands": "d2d", "cover": "edges"}
+    assert s.session.log().entries[-1].command.startswith("session new ")
+    import pytest
+
+    from d2d_cli.api import BadInput
+
+    with pytest.raises(BadInput, match="did you mean 'hands'"):
+        Session.new(tmp_path / "b.toml", rule=["hand=d2d"])
+    assert not (tmp_path / "b.toml").exists()
