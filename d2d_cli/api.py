@@ -223,9 +223,10 @@ class Session(_Face):
 
     # --- the commands that are one word ----------------------------------------------
 
-    conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"})
+    conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"},
+                   extra=("ask_gain",))
     hit = _Op("hit", _combat.hit)
-    crit = _Op("crit", _combat.crit)
+    crit = _Op("crit", _combat.crit, flags={"luck_from": "--from"})
     status = _Op("status", _overview.status)
     board = _Op("board", _overview.board)
     roll = _Op("roll", _roll.roll)
@@ -350,7 +351,7 @@ class _NpcGroup(_Group):
     """``s.npc``: the NPC policy."""
 
     plan = _Op("npc plan", _npc.plan)
-    turn = _Op("npc turn", _npc.turn, extra=("ask",))
+    turn = _Op("npc turn", _npc.turn, extra=("ask", "ask_respond"))
 
 
 class _HandGroup(_Group):

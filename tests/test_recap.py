@@ -128,13 +128,43 @@ def test_a_crit_after_hit_by_lands_on_that_rival(d2d: Any, tmp_path: Path) -> No
     assert got["target"]["unit"] == "Goblin Scout"
 
 
-def test_a_conflict_npc_turn_played_is_reused(d2d: Any, tmp_path: Path) -> None:
-    """seed 2: the Goblin Skirmisher's Counter beats the Archer and the turn ends there,
-    so the exchange is kept for the Narrator's hit (the Counter-attack's)."""
+def test_a_conflict_npc_turn_ended_on_is_kept_and_one_it_played_out_is_not(
+        d2d: Any, tmp_path: Path) -> None:
+    """npc turn keeps the turn's last Conflict for hit when the turn ended on it (its
+    --no-map as the turn typed it); a Conflict the turn went on to hit and crit leaves
+    nothing to reuse, and an older exchange is forgotten."""
+    from d2d_cli.api import Session
+    from d2d_cli.operations.npc import _remember_last
+    from d2d_cli.rules.assistant.engine import Typed
+
+    s = Session.new(tmp_path / "k.toml", seed=3)
+    s.scene.load("combat1")
+    s.round.start()
+    fought = s.conflict("Archer:7S^", "Goblin Scout", skill="Ranged", no_map=True,
+                        card=["4C"])
+
+    class Tx:
+        def __init__(self) -> None:
+            self.data: dict[str, Any] = {"round": {"number": 1, "phase": "started"}}
+
+        def put(self, key: str, value: Any) -> None:
+            self.data[key] = value
+
+    tx = Tx()
+    line = "conflict Archer:7S^ 'Goblin Scout' --no-map --cover b:0 --card 4C"
+    _remember_last(tx, [Typed("unit act Archer interact 'Goblin Scout'", None),
+                        Typed(line, fought)])
+    kept = tx.data["round"]["exchange"]
+    assert (kept["winner"], kept["rival"]) == (fought.side_a.unit, fought.side_b.unit) \
+        or (kept["winner"], kept["rival"]) == (fought.side_b.unit, fought.side_a.unit)
+    assert kept["said"] == {"cover": "b:0", "no_map": True}
+    _remember_last(tx, [Typed(line, fought), Typed("hit 7S^", None)])
+    assert "exchange" not in tx.data["round"]  # played out: nothing to reuse
+    # Through the command: seed 1, the Archer responds, wins, and the turn plays its
+    # Hits and Crit: no exchange is left for a second hit.
     path = tmp_path / "c.toml"
-    s = ("--session", path, "--seed", 2)
-    d2d.ok(*s, "scene", "load", "combat1")
-    d2d.ok(*s, "round", "start")
-    d2d.ok(*s, "npc", "turn", "Goblin Skirmisher", "--players-stay")
-    kept = tomllib.loads(path.read_text("utf-8"))["round"]["exchange"]
-    assert (kept["winner"], kept["rival"]) == ("Goblin Skirmisher", "Archer")
+    args = ("--session", path, "--seed", 1)
+    d2d.ok(*args, "scene", "load", "combat1")
+    d2d.ok(*args, "round", "start")
+    d2d.ok(*args, "npc", "turn", "Goblin Skirmisher", "--players-stay", "--respond", "Archer")
+    assert "exchange" not in tomllib.loads(path.read_text("utf-8"))["round"]

@@ -54,6 +54,11 @@ def crit(
         click_type=_complete.UNIT,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
+    luck_from: Annotated[str | None, typer.Option(
+        "--from", metavar="UNIT", click_type=_complete.UNIT,
+        help="An adjacent Ally whose Player spends the --luck Character Points (and, "
+        'with [rules] hands = "d2d", discards the --wild-luck Wild) for the --target '
+        "(000 l.526, l.533).")] = None,
     json: _app.JsonOpt = False,
     **damage: Unpack[CritDamage],
 ) -> None:
@@ -78,13 +83,19 @@ def crit(
     JSON: sources {power, armor}: where the Power Rating and the armor at the location
     came from; damage_modifiers {damage_before, damage, steps [{key, name, change,
     damage, source}], screen_left, item_damaged, cp_spent} or null; flipped (the cards
-    of light damage flipped to Crits); rated_against ("armor" or "difficulty").
+    of light damage flipped to Crits); rated_against ("armor" or "difficulty"); hand
+    (with [rules] hands = "d2d": the Wild of Wild Luck discarded: player, unit, cards,
+    why, hand) or null.
+
+    Hands held by d2d: --wild-luck discards a Wild from the hand of the target's Player
+    (or --from's, an adjacent Ally's) and is refused without one (000 l.526); --luck N
+    --from UNIT spends that Ally's Character Points (000 l.533).
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
-                      card=card, **damage)
+                      card=card, luck_from=luck_from, **damage)
     render.emit(result, _show, as_json=json)
 
 
@@ -124,6 +135,10 @@ def _show(con: Any, r: rules.Crit) -> None:
             con.print(f"  {st.change:+d} {render.escape(st.name)} → {st.damage} "
                       f"[dim]({line})[/]")
         con.print(f"Damage after modifiers: [bold]{m.damage}[/]")
+    if r.hand is not None:  # [rules] hands = "d2d": the Wild of Wild Luck (000 l.526)
+        from d2d_cli.rules.units.hands import spent_said
+
+        con.print(f"Hand: {render.escape(spent_said(r.hand))}")
     if r.severity == "none" and not r.light_damage and not r.flipped:
         con.print("[bold]No damage[/]: the modifiers stopped it all (000 l.537 \"Apply any "
                   "remaining Damage\")")

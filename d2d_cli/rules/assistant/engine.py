@@ -206,6 +206,19 @@ class Table:
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
+    def respond(self, name: str, action: bool) -> Any:
+        """``unit respond NAME [--no-action]``: the Target of the Interact just made
+        spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
+        not Target gains no benefits on a Win")."""
+        from d2d_cli.rules.time import exchange
+
+        rnd = self.round()
+        roster = self._some(name)
+        out = exchange.respond(roster, rnd.number, rnd.phase, name, action)
+        self._store(roster)
+        self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
+        return out
+
     def on_map(self, *names: str | None) -> bool:
         """Whether the session has a map and every named unit stands on it: then a
         conflict's geometry is read off the map, else it is rolled ``--no-map``."""
@@ -242,7 +255,8 @@ class Table:
         return out
 
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
-                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict | conflict.Redirected:
+                 disadvantage: tuple[str, ...] = (), counter: Card | None = None
+                 ) -> conflict.Conflict | conflict.Redirected:
         """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
         from the deck); on the map when both sides stand on it (its Cover may redirect
         the attack to an obstacle, 001 l.720)."""
@@ -253,7 +267,8 @@ class Table:
                            terms=Terms(disadvantage=disadvantage),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
-                           level_bonus=self.opts.level_bonus, use_map=mapped)
+                           level_bonus=self.opts.level_bonus, use_map=mapped,
+                           opts=self.opts, counter_card=counter)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         from d2d_cli.rules.combat import exchange
@@ -263,6 +278,10 @@ class Table:
             self.data["round"] = rnd
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
+                  # the counter card is said only when a Counter's win played it
+                  *(["--counter", counter.code] if counter is not None and isinstance(
+                      out, conflict.Conflict) and out.counter is not None
+                    and out.counter.source == "named" else []),
                   *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
         return out
 
@@ -272,7 +291,7 @@ class Table:
         mapped = vs is not None and self.on_map(by, vs)
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
-                       use_map=mapped)
+                       use_map=mapped, opts=self.opts)
         out = ask.count(None)
         from d2d_cli.rules.combat import exchange
 

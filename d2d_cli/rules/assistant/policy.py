@@ -136,6 +136,18 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
     return best, 1 - worst
 
 
+def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
+    """The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
+    gains no benefits on a Win"), the policy's choice for a Non-Player unit (and, in
+    ``sim``, for every unit): spend it whenever the unit's Move pays the Action Cost and
+    it is not down — a defence that can be won (Keep, Draw, Hits, the counter-attack,
+    Evade's Move) is worth the Action it may not reach later in the Round."""
+    from d2d_cli.rules.assistant.asking import can_respond
+
+    unit = data["units"][name]
+    return not is_down(unit) and can_respond(unit)
+
+
 def skill_for(unit: Mapping[str, Any]) -> str | None:
     """The skill a unit fights with: None (its best Combat skill, as ``conflict``
     chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""

@@ -459,6 +459,8 @@ class Crit(Result):
     rated_against: str = "armor"  # [rules] weapon_damage: "armor" (001) or "difficulty"
     stack: tuple[str, ...] = ()  # [rules] hit_location = "000": the Damage Stack, top first
     hit_location: str = "001"
+    # [rules] hands = "d2d": the Wild of Wild Luck discarded (rules.units.hands.Spent)
+    hand: Any = None
 
 
 @record
@@ -478,6 +480,8 @@ class CritAsk:
     damage: DamageAsk = field(default_factory=DamageAsk)  # the Damage Modifiers typed
     difficulty: str | None = None  # [rules] weapon_damage = "difficulty": the stat
     said: tuple[tuple[str, str], ...] = ()  # further sources, last (the exchange's)
+    # Luck's giver: an adjacent Ally whose Player spends the Character Points (000 l.533)
+    luck_from: str | None = None
 
     @property
     def writes(self) -> bool:
@@ -521,8 +525,9 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     harm = _harm(rated.total, modded, stack, wanted, spec["light"], unit, source.draw, opts)
     changes: dict[str, Any] = {}
     reshuffled = source.close(changes)
+    giver = _giver(ask, unit, units)
     mortal, count, placed = _land(unit, units, card, deck, location, harm, modded,
-                                  opts.mortal_wound, changes)
+                                  opts.mortal_wound, changes, giver)
     where = ch.names()[location]
     return Crit(
         power=str(power), armor=str(worn) if worn is not None else None,
@@ -692,9 +697,25 @@ def _harm(total: int, modded: Modified | None, stack: list[str], wanted: list[st
     return _Harm(sev, crit_here, light, flipped, total, stack)
 
 
+def _giver(ask: CritAsk, unit: Unit | None, units: dict[str, Unit]) -> Unit | None:
+    """``--from UNIT``: the adjacent Ally whose Player spends the Luck (000 l.533),
+    checked (rules.combat.damage.adjacent_ally); None: the target's own."""
+    if ask.luck_from is None:
+        return None
+    if unit is None:
+        raise BadInput(f"--from {ask.luck_from}: give --target, the unit the Luck is spent "
+                       "for (000 l.533)")
+    from d2d_cli.rules.combat.damage import adjacent_ally
+
+    giver = find(units, ask.luck_from)
+    adjacent_ally(unit, giver)
+    return giver
+
+
 def _land(unit: Unit | None, units: dict[str, Unit], card: str, deck: str,
           location: str, harm: _Harm, modded: Modified | None, mortal_rule: str,
-          changes: dict[str, Any]) -> tuple[bool | None, int | None, Placed | None]:
+          changes: dict[str, Any], giver: Unit | None = None
+          ) -> tuple[bool | None, int | None, Placed | None]:
     """The Mortal Wound (000 l.540 "IF 4 or more Crits", ``[rules] mortal_wound``) and,
     with a target, the Crit placed on it (001 l.1001 "Crits - Place any Crits on
     Target") and the Damage Modifiers paid (:func:`_pay`). Returns (mortal, the target's
@@ -709,7 +730,7 @@ def _land(unit: Unit | None, units: dict[str, Unit], card: str, deck: str,
                            severity=harm.severity.level, mortal=bool(mortal),
                            light=harm.light, flipped=harm.flipped, crit=harm.crit)
         if modded is not None:
-            _pay(unit, modded)
+            _pay(unit, modded, giver)
         changes["units"] = roster_state(units)
     return mortal, count, placed
 
@@ -795,16 +816,18 @@ def _difficulty(ask: CritAsk, unit: Unit | None) -> Stat:
     return effective_stat(unit, "body")
 
 
-def _pay(unit: Unit, modded: Modified) -> None:
+def _pay(unit: Unit, modded: Modified, giver: Unit | None = None) -> None:
     """The target's side of the Damage Modifiers: its Screen and Items wear (``gear``)
-    and the Character Points of its Luck are spent (a character's ``cp``)."""
+    and the Character Points of its Luck are spent (a character's ``cp``) — or the
+    ``giver``'s, an adjacent Ally's (000 l.533 "or an adjacent Unit's Player")."""
     wear(unit.extra, modded)
-    if modded.cp_spent and "cp" in unit.extra:
-        have = int(unit.extra["cp"])
+    payer = giver or unit
+    if modded.cp_spent and ("cp" in payer.extra or giver is not None):
+        have = int(payer.extra.get("cp", 0))
         if have < modded.cp_spent:
-            raise RuleViolation(f"{unit.name} has {have} Character Point(s); Luck spends "
+            raise RuleViolation(f"{payer.name} has {have} Character Point(s); Luck spends "
                                 f"{modded.cp_spent} (000 l.533)")
-        unit.extra["cp"] = have - modded.cp_spent
+        payer.extra["cp"] = have - modded.cp_spent
 
 
 def check_difficulty(text: str | None, opts: Options) -> None:

@@ -143,6 +143,10 @@ OPTIONS: tuple[Option, ...] = (
            '000 l.205 "This randomized deck can be used at any time instead of using cards '
            'from your hand"',
            meaning="who holds the Players' Conflict cards: the table, or d2d (hand, serve)"),
+    # issue 34: what a Counter's win plays (docs/rules.md "Counter-attacks").
+    Option("counter", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.754 "Counterattack with a Fast or Strong"',
+           meaning="a Counter's win: another Fast or Strong card (001) or itself (000)"),
     Option("narrator_hand", False, "true or false", _boolean,
            '000 l.401 "Each player (including Narrators if any) maintain a hand of cards"',
            meaning="whether the Narrator holds a hand for Non-Player units"),
@@ -184,6 +188,7 @@ class Options:
     days_heal: str = "rounds"
     cover: str = "sweep"
     hands: str = "table"
+    counter: str = "001"
     narrator_hand: bool = False
 
     def changed(self) -> dict[str, Any]:
