@@ -45,7 +45,7 @@ def test_the_offered_level_always_fits_the_budget(env: dict[str, str]) -> None:
     child.send("\r")
     child.expect_exact("Archetype")
     child.send("\r")
-    for _ in range(8 + 2):  # the conception questions, then side and Player, left blank
+    for _ in range(8 + 1 + 2):  # the conception questions, gear, side and Player: blank
         child.expect(r": $")
         child.send("\r")
     child.expect(pexpect.EOF)
@@ -89,6 +89,8 @@ def test_the_wizard_asks_side_and_player_and_forgives_their_case(
     for _ in range(8):
         child.expect(r": $")
         child.send("\r")
+    child.expect_exact("Gear")
+    child.send("\r")
     child.expect_exact("faction (Adventurers, Goblins; blank for none)")
     child.send("adventurrs\r")
     child.expect_exact("did you mean 'Adventurers'?")

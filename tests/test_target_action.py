@@ -37,7 +37,8 @@ def test_respond_spends_the_action_and_a_winning_block_keeps_and_draws(
                  "Archer=3Hv", "--card", "5S^", "--respond", "Archer")
     assert r["commands"][:3] == ["unit act 'Goblin Skirmisher' interact Archer",
                                  "unit respond Archer",
-                                 "conflict 'Goblin Skirmisher:fate' Archer:3Hv --card '5S^'"]
+                                 "conflict 'Goblin Skirmisher:fate' Archer:3Hv --with Javelin "
+                                 "--card '5S^'"]
     fight = r["done"][2]["result"]
     assert fight["outcome"] == "b" and fight["notes"] == []
     move = r["hands"][0]

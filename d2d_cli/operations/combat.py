@@ -407,7 +407,8 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int | None = None, types: str | None = None, vehicle: bool = False,
          target: str | None = None, card: list[str] | None = None,
-         luck_from: str | None = None, **damage: Unpack[CritDamage]) -> crits_.Crit:
+         luck_from: str | None = None, with_: str | None = None,
+         **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
     ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py). After a
@@ -424,11 +425,9 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
         opts = t.options(data)
         ex, took = exchange.remembered(data), []
         if ex is not None and by is None and target is None and not vehicle:
-            if power is None and weapon is None:
-                raise BadInput("give the Power Rating: --power 6x1, or --weapon \"Body+2\" "
-                               f"rated by {ex.winner}'s stat ({ex.said(['units'])})")
-            # the winner rates a --weapon formula by its stat; a rating needs no unit
-            formula = power is None and weapon is not None and "x" not in weapon.lower()
+            # the winner rates a --weapon formula by its stat, or with nothing typed its
+            # own weapon (Hand to Hand without one, 000 l.506); a rating needs no unit
+            formula = power is None and (weapon is None or "x" not in weapon.lower())
             by, target, took = (ex.winner if formula else None), ex.rival, ["units"]
         if hits is None and ex is not None and ex.hits and (by in (None, ex.winner)
                                                             and target == ex.rival):
@@ -438,7 +437,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
                             tuple(card) if card else None, target, by, ask_damage,
                             difficulty,
                             (("exchange", ex.said(took)),) if ex is not None and took else (),
-                            luck_from=luck_from)
+                            luck_from=luck_from, with_=with_)
         charts = location_charts(t.path(), opts)
         wild = _wild_holder(data, opts, ask) if ask_damage.wild_luck else None
         result = rules.crit(ask, data, tx.rng if ask.writes else None, opts, charts)

@@ -138,7 +138,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     counter = _counter_card(t, a, plan.approach) or (
         _counter_card(t, target, played_b) if responded else None)
     c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
-                   counter=counter)
+                   counter=counter, with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
     if side_b is not None and t.answers is not None:
@@ -149,9 +149,9 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         _counter_attack(t, a, target, c)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
-        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        if _rated(t, a):
-            t.crit(a, target, h.hits)
+        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill, with_=plan.weapon)
+        if plan.weapon is not None or _rated(t, a):
+            t.crit(a, target, h.hits, with_=plan.weapon)
     if responded:
         _target_wins(t, target, a, c)
 
@@ -484,6 +484,28 @@ def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Option
 
 
 PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
+PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
+
+
+def _worker_started(parent: int) -> None:
+    """Each worker of sim's pool, as it starts: Ctrl-C is the parent's to handle (it
+    terminates the pool; a worker's own KeyboardInterrupt only printed tracebacks), and
+    the worker ends itself within :data:`PARENT_LOOK` of its parent's death however the
+    parent died — a SIGKILL or SIGTERM leaves no one to terminate the pool, and the
+    workers of a killed ``d2d sim`` lived on as orphans (issue 40 item 1)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:  # an orphan is adopted by another process
+            time.sleep(PARENT_LOOK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="d2d-sim-parent", daemon=True).start()
 
 
 def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
@@ -491,7 +513,7 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
              progress: Callable[[int], None] | None = None,
              precision: float | None = None) -> Tally:
     """``runs`` fights, run ``i`` seeded by :func:`run_seed` alone, on ``workers``
-    processes (concurrent.futures); the tallies are added up, so the report is the same
+    processes (multiprocessing); the tallies are added up, so the report is the same
     whatever the number of workers. ``progress(n)`` is told each chunk's run count.
     ``precision`` (points): stop at the first multiple of :data:`PRECISION_BATCH` fights,
     taken in index order, where every faction's 95% interval is at most that wide on
@@ -510,14 +532,15 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
             if progress is not None:
                 progress(c[4] - c[3])
         return total
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+    import os
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_chunk, c): c for c in chunks}
-        for fut in as_completed(futures):
-            total.merge(fut.result())
+    # A Pool, not concurrent.futures: leaving it terminates the workers, so a Ctrl-C (or
+    # any error) stops the fights under way instead of waiting for every chunk queued.
+    with multiprocessing.Pool(workers, _worker_started, (os.getpid(),)) as pool:
+        for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
+            total.merge(got)
             if progress is not None:
-                c = futures[fut]
                 progress(c[4] - c[3])
     return total
 
@@ -549,8 +572,10 @@ def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, r
                 break
         return total
     import multiprocessing
+    import os
 
-    with multiprocessing.Pool(workers) as pool:  # on leaving: terminate()
+    with multiprocessing.Pool(workers, _worker_started,
+                              (os.getpid(),)) as pool:  # on leaving: terminate()
         for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
             if take(got, c):
                 break

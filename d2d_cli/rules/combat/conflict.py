@@ -679,7 +679,10 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
         if counter is None and a.unit is not None and b.unit is not None and any(
                 e.key == "counterattack" for e in got):  # a unit's, and it strikes a unit
-            own = side.card if ask.counter == "000" else ask.counter_cards[name == "b"]
+            # a Player's card named (--counter) is theirs alone: a Non-Player's
+            # counter-attack reveals Fate (001 l.754), whatever the other side named
+            own = (side.card if ask.counter == "000" else
+                   None if _non_player(spec) else ask.counter_cards[name == "b"])
             counter = counter_attack(name, side.unit, own,
                                      "fate" if _non_player(spec) else "named", ask.counter,
                                      reveal)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
-from d2d_cli.rules.time.turns import COUNTDOWN
+from d2d_cli.rules.time.round_state import COUNTDOWN
 from d2d_cli.rules.units.roster import Unit
 
 

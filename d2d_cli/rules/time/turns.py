@@ -31,6 +31,7 @@ from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.time import round_state
 from d2d_cli.rules.units import abilities, effects
 from d2d_cli.rules.units import stealth as hiding
 from d2d_cli.rules.units.roster import Unit, condition_key, find
@@ -45,7 +46,7 @@ from d2d_cli.rules.units.unit_state import (
 )
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
-COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
+COUNTDOWN = round_state.COUNTDOWN  # 001 l.499 (with the round: `round next` reads it)
 MAX_STEPS = 100
 PUSH_000_BOOST = "Initiative:+1 and Hits:+1 this Round"  # [rules] push_the_limit = "000"
 BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
