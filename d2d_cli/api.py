@@ -46,11 +46,13 @@ from d2d_cli.operations import npc as _npc
 from d2d_cli.operations import odds as _odds
 from d2d_cli.operations import oracle as _oracle
 from d2d_cli.operations import overview as _overview
+from d2d_cli.operations import players as _players
 from d2d_cli.operations import roll as _roll
 from d2d_cli.operations import rounds as _rounds
 from d2d_cli.operations import scale as _scale
 from d2d_cli.operations import scene as _scene
 from d2d_cli.operations import sim as _sim
+from d2d_cli.operations import table_rules as _table_rules
 from d2d_cli.operations import tasks as _tasks
 from d2d_cli.operations import units as _units
 from d2d_cli.operations import weather as _weather
@@ -162,15 +164,24 @@ class Session(_Face):
         self.odds = _OddsGroup(self)
         self.scale = _ScaleGroup(self)
         self.session = _SessionGroup(self)
+        self.rules = _RulesGroup(self)
+        self.player = _PlayerGroup(self)
 
     def _session(self) -> Session:
         return self
 
     @classmethod
-    def new(cls, session: str | os.PathLike[str], *, seed: int | None = None) -> Session:
-        """``d2d session new``: create the session (refused if it exists) and open it."""
+    def new(cls, session: str | os.PathLike[str], *, seed: int | None = None,
+            rule: list[str] | None = None) -> Session:
+        """``d2d session new [--rule KEY=VALUE]…``: create the session (refused if it
+        exists), its rules set as given (``rule=["hands=d2d"]``), and open it."""
         s = cls(session, seed=seed)
+        chosen = _table_rules.assignments(rule or [])  # a typo: refused, nothing made
         _session.create(s.path, seed=seed)
+        if chosen:  # in the journal as the command line says it
+            said = operations.label("session new", [os.fspath(session)],
+                                    [("--rule", None, rule)])
+            operations.call(_table_rules.initial, s.target(said), chosen)
         return s
 
     @property
@@ -365,6 +376,13 @@ class _HandGroup(_Group):
     choose = _Op("hand choose", _hands.choose, extra=("player",))
     draw = _Op("hand draw", _hands.draw)
     gain = _Op("hand gain", _hands.gain)
+    drop = _Op("hand drop", _hands.drop)
+
+
+class _PlayerGroup(_Group):
+    """``s.player``: the table's Players by name."""
+
+    rename = _Op("player rename", _players.rename)
 
 
 class _OddsGroup(_Group):
@@ -385,6 +403,14 @@ class _ScaleGroup(_Group):
     show = _Op("scale show", _scale.show)
     map = _Op("scale map", _scale.map)
     area = _Op("scale area", _scale.area)
+
+
+class _RulesGroup(_Group):
+    """``s.rules``: the table's à la carte rules (``[rules]``), by key."""
+
+    show = _Op("rules show", _table_rules.show)
+    set = _Op("rules set", _table_rules.set_)
+    unset = _Op("rules unset", _table_rules.unset)
 
 
 class _SessionGroup(_Group):

@@ -75,7 +75,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 105
+    assert len(LEAVES) == 110
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -111,8 +111,8 @@ ROUND = (*SCENE, "round start")
 ROOK = (*SCENE, "char new Rook --body 7 --speed 5 --archetype thief",
         "char award Rook --cp 2 --sp 6 --ap 4")
 FREED = (*ROUND, "task win Knot 2 --by Thief", "task win Knot 2 --by Thief")
-# [rules] hands = "d2d" as a table sets it by hand (no command sets [rules]), then a scene
-# whose Players are dealt their hands (issue 31).
+# [rules] hands = "d2d" as a table sets it by hand (the file, not `d2d rules set`: the
+# hands dealt are the scene's), then a scene whose Players are dealt their hands (issue 31).
 HANDS = ('@rules hands = "d2d"', *SCENE)
 
 Call = Callable[[Session], Any]
@@ -263,13 +263,21 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "sim": (SCENE, "sim combat1 3 --workers 1", lambda s: s.sim("combat1", 3, workers=1)),
     "npc plan": (ROUND, "npc plan 'Goblin Scout'", lambda s: s.npc.plan("Goblin Scout")),
     "npc turn": (ROUND, "npc turn 'Goblin Scout'", lambda s: s.npc.turn("Goblin Scout")),
-    "unit side": (SCENE, "unit side Archer --faction Goblins --player Ann",
-                  lambda s: s.unit.side("Archer", faction="Goblins", player="Ann")),
+    "unit side": (SCENE, "unit side Archer --faction Goblins --player Ann --new",
+                  lambda s: s.unit.side("Archer", faction="Goblins", player="Ann",
+                                        new=True)),
     "hand deal": (HANDS, "hand deal Player2", lambda s: s.hand.deal("Player2")),
     "hand show": (HANDS, "hand show Player1", lambda s: s.hand.show("Player1")),
     "hand choose": (HANDS, "hand choose Archer 6Sv", lambda s: s.hand.choose("Archer", "6Sv")),
     "hand draw": (HANDS, "hand draw Player1 2", lambda s: s.hand.draw("Player1", 2)),
     "hand gain": (HANDS, "hand gain Player1", lambda s: s.hand.gain("Player1")),
+    "hand drop": (HANDS, "hand drop player2", lambda s: s.hand.drop("player2")),
+    "player rename": (HANDS, "player rename Player1 Ann",
+                      lambda s: s.player.rename("Player1", "Ann")),
+    "rules show": (SCENE, "rules show", lambda s: s.rules.show()),
+    "rules set": (SCENE, "rules set hands D2D", lambda s: s.rules.set("hands", "D2D")),
+    "rules unset": ((*SCENE, "rules set cover edges"), "rules unset cover",
+                    lambda s: s.rules.unset("cover")),
 }
 
 _AT = re.compile(r'"at": "[^"]*"')
@@ -333,7 +341,7 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
 
 
 GROUPS = ("fate", "unit", "unit.gear", "task", "clock", "clock.event", "round", "weather",
-          "scene", "char", "npc", "hand", "odds", "scale", "session")
+          "scene", "char", "npc", "hand", "player", "odds", "scale", "session", "rules")
 
 
 def api_table() -> str:

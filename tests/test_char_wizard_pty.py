@@ -45,7 +45,7 @@ def test_the_offered_level_always_fits_the_budget(env: dict[str, str]) -> None:
     child.send("\r")
     child.expect_exact("Archetype")
     child.send("\r")
-    for _ in range(8):  # the conception questions, left blank
+    for _ in range(8 + 1 + 2):  # the conception questions, gear, side and Player: blank
         child.expect(r": $")
         child.send("\r")
     child.expect(pexpect.EOF)
@@ -69,3 +69,42 @@ def test_ctrl_c_leaves_on_a_new_line_with_exit_130(env: dict[str, str],
     assert child.before.endswith("\r\nd2d: cancelled: no character was created\r\n")
     after = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
     assert after == before
+
+
+def test_the_wizard_asks_side_and_player_and_forgives_their_case(
+        env: dict[str, str]) -> None:
+    """Issue 37 item 2: the wizard's last questions are the side and the Player, each
+    matched to the session's own (Combat #1: Adventurers, Goblins; Player1, Player2);
+    a typo is named with the nearest one and a new name is made only when confirmed."""
+    subprocess.run([sys.executable, "-m", "d2d_cli", "scene", "load", "combat1"], env=env,
+                   check=True, capture_output=True, timeout=60)
+    child = _spawn(env)
+    child.expect_exact("Template")
+    child.send("\r")
+    for _ in range(4):  # the template's levels
+        child.expect(r"\): $")
+        child.send("\r")
+    child.expect_exact("Archetype")
+    child.send("\r")
+    for _ in range(8):
+        child.expect(r": $")
+        child.send("\r")
+    child.expect_exact("Gear")
+    child.send("\r")
+    child.expect_exact("faction (Adventurers, Goblins; blank for none)")
+    child.send("adventurrs\r")
+    child.expect_exact("did you mean 'Adventurers'?")
+    child.expect_exact("Make 'adventurrs' a new faction?")
+    child.send("n\r")
+    child.expect_exact("faction (Adventurers, Goblins; blank for none)")
+    child.send("ADVENTURERS\r")
+    child.expect_exact("Player (Player1, Player2; blank for a Non-Player)")
+    child.send("Ann\r")
+    child.expect_exact("Make 'Ann' a new Player?")
+    child.send("y\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    got = subprocess.run([sys.executable, "-m", "d2d_cli", "unit", "show", "Rook", "--json"],
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert '"faction": "Adventurers"' in got.stdout and '"player": "Ann"' in got.stdout

@@ -408,7 +408,8 @@ def test_prompts_only_on_a_terminal(d2d, monkeypatch) -> None:
     # template; Body 9, Mind 6, Will 5, then Speed 4 breaks the budget and only Speed
     # is asked again; "?" lists the archetypes; a typo; the answers.
     answers = ["human-male", "9", "6", "5", "4", "2", "?", "theif", "thief",
-               "Glory", *[""] * 7, "?", "Dagger"]  # issue 36: gear last, "?" lists it
+               "Glory", *[""] * 7, "?", "Dagger",  # issue 36: gear, "?" lists it
+               "", ""]  # issue 37: side and Player (none known here: blank)
     res = d2d("char", "new", "Rook", input="\n".join(answers) + "\n")
     assert res.exit_code == 0, res.stderr
     assert "22 points left" in res.stdout and "13 points left" in res.stdout

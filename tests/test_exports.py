@@ -54,6 +54,7 @@ def story_session(d2d: Any, tmp_path: Path) -> Path:
 def normal(text: str, tmp_path: Path) -> str:
     """Times and the test's folder replaced, so the golden file is the same every run."""
     text = text.replace(str(tmp_path), "TMP")
+    text = re.sub(r"<li>\d\d:\d\d ", "<li>HH:MM ", text)  # the JournalEntry's HTML
     return HHMM.sub(r"\1- HH:MM ", STAMP.sub("2000-01-01T00:00:00+00:00", text))
 
 
@@ -73,6 +74,18 @@ def golden(name: str, text: str) -> None:
     assert text == path.read_text("utf-8")
 
 
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: Any) -> Any:
+    """The exports tell local times: the golden files are written in UTC."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
 def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     path = story_session(d2d, tmp_path)
     out = tmp_path / "story.md"
@@ -81,14 +94,18 @@ def test_markdown_story(d2d: Any, tmp_path: Path) -> None:
     text = out.read_text("utf-8")
     front = frontmatter(text)
     valid(front, "frontmatter")
-    assert (front["title"], front["rounds"], front["entries"]) == ("Combat #1", 2, 10)
+    assert (front["title"], front["d2d_rounds"], front["d2d_entries"]) == ("Combat #1", 2,
+                                                                          10)
+    assert front["d2d_session"] == "story" and str(tmp_path) not in text  # no path
+    assert front["tags"] == ["d2d", "session-recap"] and front["date"] == front["d2d_first"]
     body = text.split("\n---\n", 1)[1]
     assert "## Before the first round" in body and "## Round 1" in body
     assert "## Round 2" in body
     assert "**Oracle**: Is the gate open? (likely) — " in body
-    assert "`conflict 'Archer:7S^' fate`" in body
-    assert "**Crit**" in body and "--target 'Goblin Scout'" in body
-    assert "**Clock**" in body
+    # the winner first, each side's approach and card (seed 7: the Fate side's Counter)
+    assert "**Conflict**: Counter K♦↓ beats Archer (Fast 7♠↑)\n" in body
+    assert "**Crit**: Crit " in body and " on Goblin Scout" in body
+    assert "**Clock**" in body and "`" not in body  # outcomes, not command lines
     golden("story.md", normal(text, tmp_path))
 
 
@@ -116,8 +133,16 @@ def test_foundry_journal(d2d: Any, tmp_path: Path) -> None:
     valid(doc, "foundry-journal")
     page = doc["pages"][0]
     assert (page["type"], page["text"]["format"]) == ("text", 2)  # 2: MARKDOWN
-    assert page["text"]["markdown"].startswith("# Combat #1\n")
+    assert page["name"] == "Combat #1" and page["title"]["show"] is True
+    # the title once: the page's own, not again as the story's "# title"
+    assert page["text"]["markdown"].startswith("## Before the first round\n")
+    assert "<h1>" not in page["text"]["content"]
     assert "<h2>Round 1</h2>" in page["text"]["content"]
+    # the HTML is the Markdown's lines: the same items, times included
+    items = [ln for ln in page["text"]["markdown"].splitlines() if ln.startswith("- ")]
+    html_items = re.findall(r"<li>(\d\d:\d\d) <strong>(\w+)</strong>",
+                            page["text"]["content"])
+    assert [(i[2:7], i.split("**")[1]) for i in items] == html_items
     golden("foundry-journal.json", normal(out.read_text("utf-8"), tmp_path))
 
 
@@ -139,8 +164,87 @@ def test_foundry_cards(d2d: Any, tmp_path: Path) -> None:
     assert all(c["face"] is None for c in deck["cards"])  # a deck's cards lie face down
     assert [c["flags"]["d2d"]["code"] for c in pile["cards"]] == fate["discard"]
     assert {c["origin"] for c in pile["cards"]} == {deck["_id"]}
+    # Foundry's own Cards#pass keeps the deck card's _id in the pile and marks the deck's
+    # copy drawn: so Return and a deck Reset find each discard (no 54 + 4 after Reset).
+    by_id = {c["_id"]: c for c in deck["cards"]}
+    assert {c["_id"] for c in pile["cards"]} <= set(by_id)
+    assert all(c["drawn"] and by_id[c["_id"]]["drawn"] for c in pile["cards"])
+    # sort is d2d's draw order: the next card first (Foundry draws the lowest sort)
+    assert [c["flags"]["d2d"]["code"] for c in sorted(deck["cards"], key=lambda c: c["sort"])
+            ][:len(fate["draw"])] == [code[:-1] for code in fate["draw"]]
+    # Foundry's own card art: a face per card, its jokers for the Wilds, a back
+    arts = {c["name"]: c["faces"][0]["img"] for c in deck["cards"]}
+    assert (arts["KS"], arts["10D"], arts["AC"], arts["BW"], arts["RW"]) == (
+        "cards/light-soft/spades-king.webp", "cards/light-soft/diamonds-10.webp",
+        "cards/light-soft/clubs-ace.webp", "cards/light-soft/black-joker.webp",
+        "cards/light-soft/red-joker.webp")
+    assert len(set(arts.values())) == 54
+    assert {c["back"]["img"] for c in deck["cards"]} == {"cards/backs/light-soft.webp"}
+    foundry_field_rules(deck)
+    foundry_field_rules(pile)
     golden("foundry-cards.json", out.read_text("utf-8"))
     golden("foundry-cards-discard.json", (tmp_path / "fate-discard.json").read_text("utf-8"))
+
+
+def foundry_field_rules(stack: dict[str, Any]) -> None:
+    """The field rules of Foundry VTT's published data model (v13), read from its API
+    documentation — https://foundryvtt.com/api/classes/foundry.documents.BaseCards.html
+    and .../foundry.documents.BaseCard.html (their ``defineSchema``), as the MIT
+    League-of-Foundry-Developers/foundry-vtt-types declares them
+    (src/foundry/common/documents/card.d.mts, cards.d.mts): ``_id`` a DocumentIdField
+    (16 letters and digits); ``name`` a required, non-blank StringField; Cards ``type``
+    one of ``deck``, ``hand``, ``pile``; Card ``face`` a nullable integer index into
+    ``faces`` (null: face down); ``drawn`` a boolean; ``origin`` a ForeignDocumentField
+    (a Cards _id, or null); ``width``/``height`` positive integers; ``sort`` an integer;
+    each face's and the back's ``img`` a file path (here: Foundry's own card art)."""
+    ident = re.compile(r"^[a-zA-Z0-9]{16}$")
+    assert ident.match(stack["_id"]) and stack["name"].strip()
+    assert stack["type"] in ("deck", "hand", "pile")
+    assert isinstance(stack["width"], int) and stack["width"] > 0
+    seen = set()
+    for card in stack["cards"]:
+        assert ident.match(card["_id"]) and card["_id"] not in seen  # unique in the stack
+        seen.add(card["_id"])
+        assert card["name"].strip() and isinstance(card["drawn"], bool)
+        assert card["face"] is None or (isinstance(card["face"], int)
+                                        and 0 <= card["face"] < len(card["faces"]))
+        assert card["origin"] is None or ident.match(card["origin"])
+        assert card["width"] > 0 and card["height"] > 0 and isinstance(card["sort"], int)
+        for face in [*card["faces"], card["back"]]:
+            assert isinstance(face["img"], str) and face["img"].endswith((".webp", ".svg"))
+
+
+def test_foundry_deck_id_and_hands(d2d: Any, tmp_path: Path) -> None:
+    """--deck-id: the id of the deck already in the user's world is every drawn card's
+    origin (Import Data drops a file's _id); each Player's hand is a Foundry hand stack."""
+    from tests import serve_helpers
+
+    path = serve_helpers.table(tmp_path)  # hands held by d2d
+    out = tmp_path / "fate.json"
+    d2d.ok("--session", path, "fate", "draw", "2")
+    d2d.ok("--session", path, "session", "export", "-f", "foundry-cards", "-o", out,
+           "--deck-id", "Abc123Abc123Abc1")
+    deck = json.loads(out.read_text("utf-8"))
+    pile = json.loads((tmp_path / "fate-discard.json").read_text("utf-8"))
+    assert deck["_id"] == "Abc123Abc123Abc1"
+    assert {c["origin"] for c in pile["cards"]} == {"Abc123Abc123Abc1"}
+    assert {c["_id"] for c in pile["cards"]} <= {c["_id"] for c in deck["cards"]}
+    players = session.read(path)["players"]
+    for name, held in players.items():
+        hand = json.loads((tmp_path / f"fate-hand-{name}.json").read_text("utf-8"))
+        valid(hand, "foundry-cards")
+        foundry_field_rules(hand)
+        assert (hand["type"], hand["name"]) == ("hand", name)
+        assert [c["name"] for c in hand["cards"]] == [c[:-1] for c in held["hand"]]
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    for bad in ("short", "has-a-dash-in-it"):
+        res = d2d("--session", path, "session", "export", "-f", "foundry-cards", "-o",
+                  tmp_path / "x.json", "--deck-id", bad)
+        assert res.exit_code == 2 and "a Foundry _id is 16 letters and digits" in res.stderr
+    res = d2d("--session", path, "session", "export", "-o", tmp_path / "x.md", "--deck-id",
+              "Abc123Abc123Abc1")
+    assert res.exit_code == 2 and "only with --format foundry-cards" in res.stderr
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
 
 def test_an_export_never_overwrites_without_force(d2d: Any, tmp_path: Path) -> None:

@@ -72,9 +72,9 @@ def _party(d2d: Any, tmp_path: Path) -> list[Path]:
     s = ("--session", old)
     d2d.ok(*s, "scene", "load", "combat1")
     d2d.ok(*s, "char", "new", "Rook", "--body", "7", "--speed", "5", "--archetype",
-           "thief", "--faction", "Party", "--player", "Ann")
+           "thief", "--faction", "Party", "--player", "Ann", "--new")
     d2d.ok(*s, "char", "new", "Wren", "--body", "6", "--mind", "6", "--will", "6",
-           "--speed", "4", "--archetype", "archer", "--player", "Bo")
+           "--speed", "4", "--archetype", "archer", "--player", "Bo", "--new")
     d2d.ok(*s, "unit", "place", "Rook", "A1", "S")
     d2d.ok(*s, "round", "start")
     d2d.ok(*s, "unit", "act", "Wren", "push")  # Fatigue, which lasts: it travels
@@ -190,8 +190,9 @@ def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[A
     path.write_text(text, "utf-8")
     for name, player in PLAYERS.items():
         s.unit.add(name, body="5x1", mind="5x1", will="5x1", speed="5x0",
-                   faction="Adventurers", player=player)
-    s.unit.add("Gob", body="2x1", mind="2x1", will="2x1", speed="5x0", faction="Goblins")
+                   faction="Adventurers", player=player, new=True)
+    s.unit.add("Gob", body="2x1", mind="2x1", will="2x1", speed="5x0", faction="Goblins",
+               new=True)
     ledger: dict[str, int] = {h.player: h.hand for h in s.hand.deal().hands}
     s.round.start()
     rng = random.Random(len(steps))

@@ -198,17 +198,15 @@ def test_hit_and_crit_after_a_conflict_take_its_sides_and_card(table: Path) -> N
 
 def test_crit_after_a_conflict_takes_a_rating_or_asks_for_the_power(table: Path) -> None:
     """A --power rating needs no unit: after a conflict crit takes its Rival and Hits and
-    never refuses a --by nobody typed; with no Power at all it asks for one, changing
-    nothing."""
+    never refuses a --by nobody typed; with no Power at all it rates the winner's own
+    weapon (issue 36: Combat #1's Archer carries a Bow, Body+2 — 000 l.579)."""
     s = ["--session", table]
     run(80, *s, "conflict", "Archer:7S^", "Goblin Scout", "--no-map", "--card", "4C")
     run(80, *s, "hit", "--no-map")
-    before = table.read_bytes()
-    code, _, err = run(80, *s, "crit")
-    assert code == 2 and err == ("d2d: error: give the Power Rating: --power 6x1, or "
-                                 "--weapon \"Body+2\" rated by Archer's stat (From the "
-                                 "conflict: Archer vs Goblin Scout)\n")
-    assert table.read_bytes() == before
+    code, out, err = run(80, *s, "crit", "--card", "pierce@torso")
+    assert code == 0, err
+    assert "Weapon: Archer's Bow" in out and "Power 10x1: Body+2 with Archer's Body 8x1" in out
+    assert run(80, *s, "session", "undo")[0] == 0
     code, out, err = run(80, *s, "crit", "--power", "6x1", "--types", "pierce",
                          "--card", "pierce@torso")
     assert code == 0, err
@@ -223,7 +221,8 @@ def test_typed_values_win_over_the_conflict(table: Path) -> None:
     assert got["sources"]["exchange"] == "From the conflict: 7S^"  # its card, not its units
     assert got["difficulty"] == 2 and got["cards"][0]["card"]["code"] == "7S^"
     got = json.loads(run(80, *s, "hit", "9S", "--json")[1])["result"]
-    assert got["sources"]["exchange"] == "From the conflict: Archer vs Goblin Scout"
+    # its units, and what it was told (issue 37: --no-map is not typed twice)
+    assert got["sources"]["exchange"] == "From the conflict: Archer vs Goblin Scout, --no-map"
     got = json.loads(run(80, *s, "hit", "9S", "--level", 0, "--vs", 2, "--json")[1])
     assert "exchange" not in got["result"]["sources"]  # numbers typed: no units taken
 

@@ -31,7 +31,9 @@ def test_a_card_turned_by_colour_says_why_and_the_log_agrees(d2d: Runner,
         "  A: Draw a card\n")
     entry = d2d.json("--session", path, "session", "log")["entries"][-1]
     assert entry["command"] == "conflict fate fate"
-    assert entry["summary"] == ("revealed 4H^ 5Sv; read by colour: A 4H^ as 4Hv (red → Lower "
+    # the outcome first (issue 37: the recap tells it), then how the cards were read
+    assert entry["summary"] == ("Conflict: Block 4♥↓ beats Fast 5♠↑; "
+                                "revealed 4H^ 5Sv; read by colour: A 4H^ as 4Hv (red → Lower "
                                 "for a Non-Player), B 5Sv as 5S^ (black → Upper for a "
                                 "Non-Player)")
     log = d2d.ok("--session", path, "session", "log")
@@ -46,7 +48,7 @@ def test_a_card_lying_as_its_colour_reads_needs_no_word(d2d: Runner, tmp_path: P
     out = d2d.ok("--why", "--session", path, "conflict", "fate", "fate")
     assert out.startswith("A: Block (4♥ 4 of Cups ↓)   vs   B: Fast (5♠ 5 of Swords ↑)\nA wins")
     assert d2d.json("--session", path, "session", "log")["entries"][-1]["summary"] == \
-        "revealed 4Hv 5S^"
+        "Conflict: Block 4♥↓ beats Fast 5♠↑; revealed 4Hv 5S^"
 
 
 def test_table_mode_says_why_too(d2d: Runner) -> None:
@@ -66,4 +68,4 @@ def test_read_as_it_lies_there_is_nothing_to_explain(d2d: Runner, tmp_path: Path
     assert out.startswith("A: Fast (4♥ 4 of Cups ↑)   vs   B: Evade (5♠ 5 of Swords ↓)\n")
     assert "000 l.420" not in out
     entry = d2d.json("--session", path, "session", "log")["entries"][-1]
-    assert entry["summary"] == "revealed 4H^ 5Sv"
+    assert entry["summary"] == "Conflict: Fast 4♥↑ beats Evade 5♠↓; revealed 4H^ 5Sv"

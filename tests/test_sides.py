@@ -34,7 +34,7 @@ def test_char_new_and_unit_add_take_a_side_and_a_player(d2d: Any, tmp_path: Path
                  "Adventurers", "--player", "Ann")
     assert r["name"] == "Rook"
     r = d2d.json(*s, "unit", "add", "Gob", "--body", "2x1", "--mind", "2x1", "--will",
-                 "2x1", "--speed", "5x0", "--faction", "Goblins")
+                 "2x1", "--speed", "5x0", "--faction", "Goblins", "--new")
     assert (r["faction"], r["player"]) == ("Goblins", None)
     assert (units(path)["Rook"]["faction"], units(path)["Rook"]["player"]) == (
         "Adventurers", "Ann")
@@ -80,7 +80,7 @@ def test_a_character_travels_without_the_tables_state(d2d: Any, tmp_path: Path) 
     old, new = tmp_path / "old.toml", tmp_path / "new.toml"
     d2d.ok("--session", old, "scene", "load", "combat1")
     d2d.ok("--session", old, "char", "new", "Rook", "--body", "7", "--speed", "5",
-           "--archetype", "thief", "--faction", "Player1", "--player", "Cy")
+           "--archetype", "thief", "--faction", "Player1", "--player", "Cy", "--new")
     d2d.ok("--session", old, "unit", "place", "Rook", "B2", "N")
     d2d.ok("--session", old, "round", "start")
     d2d.ok("--session", old, "unit", "condition", "Rook", "add", "fatigue")

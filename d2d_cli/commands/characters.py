@@ -67,6 +67,8 @@ def new(
         "--gear", metavar="ITEM", help="A sample weapon, armor or Shield it carries "
         "(\"Sword: Long\", Bow, Helmet, Shield…; d2d unit gear add for your own); "
         "repeat.")] = None,
+    new: Annotated[bool, typer.Option("--new", help="A faction or Player this session does "
+                                      "not know yet is meant (not a typo).")] = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
@@ -84,12 +86,14 @@ def new(
         try:
             template, overrides, archetype, answers = _ask(archetype, answers)
             gear = gear or _ask_gear()
+            faction, player, new = _ask_side(ctx, faction, player, new)
         except (KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D: leave, nothing saved
             sys.stdout.write("\n")
             sys.stderr.write("d2d: cancelled: no character was created\n")
             raise typer.Exit(130) from None
     result = ops.new(_state.target(ctx), name, template=template, archetype=archetype,
-                     **overrides, **answers, faction=faction, player=player, gear=gear)
+                     **overrides, **answers, faction=faction, player=player, gear=gear,
+                     new=new)
     render.emit(result, show_sheet, as_json=json)
 
 
@@ -421,3 +425,39 @@ def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[
         if answers.get(q) is None:
             answers[q] = Prompt.ask(f"{q.capitalize()}", default="", console=con) or None
     return template, dict(chosen), archetype, answers
+
+
+def _ask_side(ctx: typer.Context, faction: str | None, player: str | None,
+              new: bool) -> tuple[str | None, str | None, bool]:
+    """The wizard's last two questions: the side the character fights for and the
+    Player who plays it, each matched to the session's own names (a name it does not
+    know is made only when confirmed: the --new of the flags)."""
+    from rich.prompt import Confirm, Prompt
+
+    from d2d_cli.operations import players
+    from d2d_cli.rules.units import sides
+
+    con = render.console()
+    factions, people = players.known(_state.target(ctx))
+
+    def one(what: str, known: list[str], blank: str) -> tuple[str | None, bool]:
+        listed = f"{', '.join(known)}; " if known else ""
+        while True:
+            typed = Prompt.ask(f"{what} ({listed}blank for {blank})", default="",
+                               console=con).strip()
+            if not typed:
+                return None, False
+            try:
+                return sides.matched(typed, known, what, otherwise=""), False
+            except D2DError as err:
+                con.print(f"[red]{render.escape(err.message)}[/]")
+                if Confirm.ask(f"Make {typed!r} a new {what}?", default=False,
+                               console=con):
+                    return typed, True
+    if faction is None:
+        faction, made = one("faction", factions, "none")
+        new = new or made
+    if player is None:
+        player, made = one("Player", people, "a Non-Player")
+        new = new or made
+    return faction, player, new

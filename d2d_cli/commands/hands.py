@@ -79,6 +79,25 @@ def gain(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> N
     render.emit(ops.gain(_state.target(ctx), player), _show_drew, as_json=json)
 
 
+@app.command(short_help="Take a Player's hand off the table (a stand-in gone).")
+def drop(ctx: typer.Context, player: PlayerArg, json: _app.JsonOpt = False) -> None:
+    """Take a Player's Conflict Deck, hand and discard off the table: a stand-in Player
+    who is not playing (or rename them: d2d player rename OLD NEW). Their units stay
+    theirs; d2d hand deal PLAYER deals them again.
+
+    Example: d2d hand drop Player2
+    """
+    render.emit(ops.drop(_state.target(ctx), player), _show_dropped, as_json=json)
+
+
+def _show_dropped(con: Any, r: hands.Dropped) -> None:
+    con.print(f"{render.escape(r.player)}'s hand is off the table ({r.hand} cards)")
+    if r.units:
+        con.print(f"{render.escape(r.player)} still plays {render.escape(', '.join(r.units))}"
+                  f": give them to a Player (d2d unit side NAME --player P) or deal again "
+                  f"(d2d hand deal {render.escape(r.player)})")
+
+
 def _show_counts(con: Any, r: hands.Dealt) -> None:
     for h in r.hands:
         con.print(f"{render.escape(h.player)}: {h.hand} cards in hand, {h.deck} in the "

@@ -27,14 +27,26 @@ def new(
     name: NameArg,
     use: Annotated[bool, typer.Option("--use", help="Also make it the current session.")]
     = False,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", metavar="KEY=VALUE", help="A rule of the table, e.g. hands=d2d "
+        "(repeatable; d2d rules lists them).", show_default=False)] = None,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible).
+    """Create a session with a freshly shuffled Fate deck (--seed makes it reproducible),
+    its rules set by --rule as d2d rules set would.
 
-    Example: d2d --seed 7 session new friday --use
+    Example: d2d --seed 7 session new friday --use --rule hands=d2d
     """
+    from d2d_cli.operations import table_rules
+
+    chosen = table_rules.assignments(rule or [])  # a typo: refused before anything exists
     path = session.resolve(name)
     session.create(path, seed=_app.settings(ctx).seed)
+    if chosen:
+        from d2d_cli.operations import Target
+
+        table_rules.initial(Target(str(path), _app.settings(ctx).seed, _app.label(ctx)),
+                            chosen)
     if use:
         session.set_current(name)
     result = {"name": session.display_name(path), "path": str(path), "current": use}
@@ -232,9 +244,14 @@ def export(
             "markdown", "foundry-journal", "foundry-cards")),
         help="markdown (the story, YAML frontmatter), foundry-journal (a Foundry VTT "
         "JournalEntry of it) or foundry-cards (the Fate deck as Foundry Cards: FILE the "
-        "deck, FILE-discard.json the discard pile).")] = "markdown",
+        "deck, FILE-discard.json the discard pile, FILE-hand-PLAYER.json each hand d2d "
+        "holds).")] = "markdown",
     force: Annotated[bool, typer.Option("--force", help="Replace a file that exists.")]
     = False,
+    deck_id: Annotated[str | None, typer.Option(
+        "--deck-id", metavar="ID", help="foundry-cards: the _id of the Fate deck already in "
+        "your Foundry world, written as every drawn card's origin.", show_default=False)]
+    = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """The session for others: its story, or its Fate deck.
@@ -249,7 +266,7 @@ def export(
     from d2d_cli.operations import export as ops
 
     path = positional_or_option(output_, output, "output", what="the file to write")
-    done = ops.export(_state.target(ctx), path, format=format, force=force)
+    done = ops.export(_state.target(ctx), path, format=format, force=force, deck_id=deck_id)
     if done.text is not None and not json:  # -o -: the story on stdout
         render.text(done.text)
         return

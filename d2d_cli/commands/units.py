@@ -31,6 +31,10 @@ def _stat_opt(name: str) -> Any:
                         "<level>x<scale>, e.g. 2x1.")
 
 
+NewOpt = Annotated[bool, typer.Option("--new", help="A faction or Player this session does "
+                                      "not know yet is meant (not a typo).")]
+
+
 @app.command(short_help="Add a unit with its four stats and skills.")
 def add(
     ctx: typer.Context,
@@ -44,14 +48,17 @@ def add(
     faction: Annotated[str | None, typer.Option(help="Side or group (optional).")] = None,
     player: Annotated[str | None, typer.Option(
         help="The Player who plays it (default: a Non-Player).")] = None,
+    new: NewOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
-    """Add a unit (creature, NPC, vehicle) with its four stats and skills.
+    """Add a unit (creature, NPC, vehicle) with its four stats and skills. A faction or
+    Player is matched to the session's own whatever its case; a name it does not know
+    is refused as a typo (with the nearest one) unless --new.
 
     Example: d2d unit add Goblin --body 2x1 --mind 6x1 --will 2x1 --speed 5x0 --skill Stealth=1
     """
     result = unit_ops.add(_state.target(ctx), name, body=body, mind=mind, will=will,
-                          speed=speed, skill=skill, faction=faction, player=player)
+                          speed=speed, skill=skill, faction=faction, player=player, new=new)
     render.emit(result, show_unit, as_json=json)
 
 
@@ -64,15 +71,18 @@ def side(
                                              "its own.")] = False,
     player: Annotated[str | None, typer.Option(
         help="The Player who now plays it; Non-Player for none.")] = None,
+    new: NewOpt = False,
     json: _app.JsonOpt = False,
 ) -> None:
     """Put a unit on a side, or give it to a Player (or back to the Narrator): npc, sim,
-    Outnumbered, the board and status read it.
+    Outnumbered, the board and status read it. A faction or Player is matched to the
+    session's own whatever its case; one it does not know is refused as a typo (with
+    the nearest one) unless --new.
 
     Example: d2d unit side Rook --faction Adventurers --player Ann
     """
     result = unit_ops.side(_state.target(ctx), name, faction=faction, player=player,
-                           no_faction=no_faction)
+                           no_faction=no_faction, new=new)
     render.emit(result, _show_side, as_json=json)
 
 

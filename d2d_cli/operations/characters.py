@@ -51,12 +51,14 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
         impact: str | None = None, formative: str | None = None, plans: str | None = None,
         flaws: str | None = None, fear: str | None = None, humiliation: str | None = None,
         trigger: str | None = None, faction: str | None = None,
-        player: str | None = None, gear: list[str] | None = None) -> ch.Sheet:
+        player: str | None = None, gear: list[str] | None = None,
+        new: bool = False) -> ch.Sheet:
     """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]
-    [--faction F] [--player P]``: 22 points among the four stats (``body`` … ``speed``
-    override the template's levels); ``motivation`` … ``trigger`` are the Character
-    Conception; ``faction`` and ``player`` its side (rules.units.sides); ``gear`` the
-    sample items it carries (rules.units.gear)."""
+    [--faction F] [--player P] [--gear ITEM]… [--new]``: 22 points among the four stats
+    (``body`` … ``speed`` override the template's levels); ``motivation`` … ``trigger``
+    are the Character Conception; ``faction`` and ``player`` its side, matched to the
+    session's own (a name it does not know only with ``new``: rules.units.sides.matched);
+    ``gear`` the sample items it carries (rules.units.gear)."""
     from d2d_cli.rules.units import sides
 
     stats = {"body": body, "mind": mind, "will": will, "speed": speed}
@@ -64,12 +66,15 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
                   "plans": plans, "flaws": flaws, "fear": fear, "humiliation": humiliation,
                   "trigger": trigger}
     unit = ch.character(name, template, stats, archetype=archetype, conception=conception)
-    unit.faction = units.check_faction(faction)
-    who = sides.check_player(player)
-    if who is not None:
-        unit.extra["player"] = who
-
-    def create(roster: dict[str, units.Unit], o: Options) -> ch.Sheet:
+    units.check_faction(faction)
+    sides.check_player(player)
+    with t.edit() as tx:  # change()'s steps, with the sides this session knows
+        faction, player = sides.resolve_side(tx.data, faction, player, new)
+        unit.faction = faction
+        who = sides.check_player(player)
+        if who is not None:
+            unit.extra["player"] = who
+        o = t.options(tx.data)
         if gear:  # issue 36: the sample items it carries (unit gear add's)
             from d2d_cli.operations.units import person_locations
             from d2d_cli.rules.units import gear as gear_
@@ -77,9 +82,10 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
             locations = person_locations(t, o)
             for item in gear:
                 gear_.give(unit.extra, unit.name, gear_.GearAsk(item), locations)
-        return ch.create(roster, unit, o)
-
-    result: ch.Sheet = change(t, create)
+        roster = units.roster(tx.data)
+        result = ch.create(roster, unit, o)
+        tx.put("units", units.roster_state(roster))
+        tx.summary = result.summary
     return result
 
 

@@ -67,10 +67,11 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                              target_action=opts.target_action, opts=opts,
                              counter_card=parse_card(counter) if counter else None)
 
+        said = exchange.said_of(dict(situation), no_map)  # what hit reads back: typed once
         if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
             return _from_hands(tx, list(sides), opts, table, asked,
                                parse_card(gain) if gain else None, counter is not None,
-                               ask_gain)
+                               ask_gain, said)
         if gain:
             raise BadInput("--gain names the card a Player's winning Wild takes from their "
                            'discard pile: only when d2d holds the hands ([rules] hands = '
@@ -80,7 +81,7 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
         out, _ = _resolve(tx, ask, table)
         if (ask.reveals and table is None) or exchange.of_conflict(out) is not None \
                 or remembered:
-            _remember(out, tx)
+            _remember(out, tx, said)
         return out
 
 
@@ -111,10 +112,14 @@ def _resolve(tx: Transaction, ask: conflict_.ConflictAsk, table: list[Card] | No
     return out, used
 
 
-def _remember(result: Any, tx: Any) -> None:
+def _remember(result: Any, tx: Any, said: dict[str, Any] | None = None) -> None:
     """Keep the Conflict in the round for ``hit`` and ``crit`` (rules/combat/exchange.py),
-    or forget the one before when this one leaves nothing to hit with."""
-    rnd = exchange.after_conflict(tx.data, result)
+    with what it was told (``said``), or forget the one before when this one leaves
+    nothing to hit with."""
+    won = getattr(result, "summary", None)  # who beat whom, for the journal and the recap
+    if isinstance(won, str) and won.startswith("Conflict:") and won not in tx.summary:
+        tx.summary = f"{won}; {tx.summary}" if tx.summary else won
+    rnd = exchange.after_conflict(tx.data, result, said)
     if rnd is None:
         return
     tx.put("round", rnd)
@@ -127,7 +132,8 @@ def _remember(result: Any, tx: Any) -> None:
 def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Card] | None,
                 asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk],
                 gain: Card | None = None, named: bool = False,
-                ask_gain: Callable[[str, list[str]], str] | None = None
+                ask_gain: Callable[[str, list[str]], str] | None = None,
+                said: dict[str, Any] | None = None
                 ) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
@@ -142,7 +148,7 @@ def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Ca
                                           opts.hands, opts.narrator_hand)
     out, _ = _resolve(tx, asked(typed, tx.data), table)
     if not isinstance(out, Conflict):  # the Cover reveal named an obstacle: no card
-        _remember(out, tx)  # moves (one face down stays)
+        _remember(out, tx, said)  # moves (one face down stays)
         return out
     held = hands.hands_of(tx.data)
     moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
@@ -154,13 +160,13 @@ def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Ca
     spent = _counter_from_hand(out, tx.data, held, opts, named)
     if spent is not None:
         out = replace(out, counter=spent[0])
-    _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+    _remember(out, tx, said)  # the exchange, for hit and crit (as without hands)
     if moves or spent is not None:
         tx.put("players", hands.state_of(held))
-    said = "; ".join([*(hands.said(m) for m in moves),
-                      *([hands.spent_said(spent[1])] if spent else [])])
-    if said:
-        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+    moved = "; ".join([*(hands.said(m) for m in moves),
+                       *([hands.spent_said(spent[1])] if spent else [])])
+    if moved:
+        tx.summary = f"{tx.summary}; {moved}" if tx.summary else moved
     return out
 
 
@@ -230,10 +236,6 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
     from d2d_cli.rules.combat import hits as rules
     from d2d_cli.rules.deck.cards import parse_card
 
-    terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
-                             advantage=("a",) if advantage else (),
-                             disadvantage=("a",) if disadvantage else ())
-    use_map = not no_map
     card_codes = list(cards)
     with t.edit() as tx:  # the lock first: the Levels are the locked state's
         data = tx.data
@@ -247,6 +249,18 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
             by, vs, took = ex.winner, ex.rival, [*took, "units"]
             skill = skill if skill is not None else ex.skill
             rival_skill = rival_skill if rival_skill is not None else ex.rival_skill
+            # what the Conflict was told (--cover b:0, --no-map…), unless typed again
+            reused = {k: v for k, v in ex.told.items() if k != "no_map"
+                      and situation.get(k) is None}
+            situation = {**situation, **reused}  # type: ignore[typeddict-item]
+            no_map_said = bool(ex.told.get("no_map")) and not no_map
+            no_map = no_map or no_map_said
+            if reused or no_map_said:
+                took = [*took, "said"]
+        terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
+                                 advantage=("a",) if advantage else (),
+                                 disadvantage=("a",) if disadvantage else ())
+        use_map = not no_map
         if not card_codes:
             raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
                            "conflict between two units first: hit then takes its card)")
@@ -265,7 +279,8 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
             with reveals(tx if deck else None, ask.table) as reveal:
                 result = ask.count(reveal)
             if deck:
-                tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+                tx.summary = ("revealed " + " ".join(x.code for x in reveal.used) + "; "
+                              + _hits_said(result, by, vs))
                 _hits(result, tx, by, vs)
         else:
             result = ask.count(None)
@@ -315,8 +330,17 @@ def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:
     rnd = exchange.with_hits(tx.data, by, vs, int(result.hits))
     if rnd is not None:
         tx.put("round", rnd)
-        if not tx.summary:
-            tx.summary = f"hit: {by} {result.hits} Hits on {vs}"
+        said = _hits_said(result, by, vs)
+        if said not in tx.summary:
+            tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+
+
+def _hits_said(result: Any, by: str | None, vs: str | None) -> str:
+    """The Hits in the journal's words (the recap tells them): ``Archer: 2 Hits on
+    Goblin Scout``."""
+    n = int(result.hits)
+    counted = f"{n} Hit{'s' if n != 1 else ''}"
+    return f"{by}: {counted} on {vs}" if by and vs else counted
 
 
 def _wild_holder(data: Any, opts: Options, ask: Any) -> tuple[str, str, Any] | None:

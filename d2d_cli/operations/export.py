@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -57,22 +58,32 @@ class Exported(Result):
 
 
 def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown",
-           force: bool = False) -> Exported:
+           force: bool = False, deck_id: str | None = None) -> Exported:
     """``d2d session export FILE --format F [--force]``: the story (``markdown``,
     ``foundry-journal``) or the Fate deck (``foundry-cards``, the discard pile beside it
     as FILE-discard.json) written to FILE (docs/exports.md). With ``output="-"`` nothing
-    is written: the result's ``text`` is the story (the command prints it)."""
+    is written: the result's ``text`` is the story (the command prints it). ``deck_id``
+    (foundry-cards): the _id of the Fate deck already in the user's Foundry world, the
+    origin of every drawn card; each Player's hand (``hands = "d2d"``) is written beside
+    as FILE-hand-PLAYER.json."""
     fmt, out = format, Path(output)
     if fmt not in FORMATS:
         raise BadInput(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if deck_id is not None and (fmt != "foundry-cards" or not _FOUNDRY_ID.match(deck_id)):
+        raise BadInput(f"--deck-id {deck_id!r}: " + (
+            "a Foundry _id is 16 letters and digits (the deck's sheet shows it)"
+            if fmt == "foundry-cards" else "only with --format foundry-cards"))
     if str(output) == "-" and fmt == "foundry-cards":
         raise BadInput("foundry-cards writes two files (the deck and FILE-discard.json): "
                        "give a file name, e.g. -o deck.json")
     snap = snapshot(t, STORY_ENTRIES)
     if fmt == "foundry-cards":
-        deck, pile = foundry_cards(snap.data)
+        deck, pile = foundry_cards(snap.data, deck_id)
         second = out.with_name(out.stem + "-discard" + (out.suffix or ".json"))
         files = [(out, _json(deck)), (second, _json(pile))]
+        files += [(out.with_name(f"{out.stem}-hand-{_file_word(h['name'])}"
+                                 f"{out.suffix or '.json'}"), _json(h))
+                  for h in foundry_hands(snap.data)]
         count = len(deck["cards"])
     else:
         story = Story.of(snap)
@@ -111,13 +122,20 @@ def _check_target(path: Path, force: bool) -> None:
 
 @record
 class Line:
-    """One thing that happened, as the story tells it."""
+    """One thing that happened, as the story tells it (the typed line the Markdown, the
+    Foundry JournalEntry — and any other view of "what happened" — are written from)."""
 
-    kind: str  # round, conflict, hit, crit, oracle, clock, fate, other
-    at: str
+    kind: str  # round, conflict, hit, crit, oracle, npc, clock, fate, rules, other
+    at: str  # when, as the journal keeps it (UTC, ISO 8601)
     round: int
-    text: str
+    text: str  # the outcome in words, cards as symbols (K♠↑)
     command: str
+    steps: tuple[str, ...] = ()  # an NPC turn's steps, as npc turn prints them
+
+    def local(self) -> str:
+        """When, in this machine's zone (``04:11``)."""
+        moment = _moment(self.at)
+        return moment.strftime("%H:%M") if moment is not None else self.at
 
 
 def _words(command: str) -> list[str]:
@@ -127,14 +145,40 @@ def _words(command: str) -> list[str]:
         return command.split()
 
 
+def _moment(at: str) -> Any:
+    """A journal time (UTC) in this machine's zone, or None when it is not a time."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(at).astimezone()
+    except (TypeError, ValueError):
+        return None
+
+
+_CARD = re.compile(r"(?<![\w'])(10|[2-9AJQK]|BW|RW)([CDHS]?)([\^v]?)(?![\w])")
+
+
+def symbols(text: str) -> str:
+    """Card codes as people read them: ``KS^`` → ``K♠↑``, ``2Hv`` → ``2♥↓``, ``BW^`` →
+    ``BW↑`` (a code without orientation keeps its suit symbol: ``7C`` → ``7♣``)."""
+    suit = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+    def one(m: re.Match[str]) -> str:
+        rank, letter, arrow = m.group(1), m.group(2), m.group(3)
+        if rank in ("BW", "RW") and letter:
+            return m.group(0)
+        if rank not in ("BW", "RW") and not letter:
+            return m.group(0)  # a bare rank or number is not a card
+        return rank + suit.get(letter, "") + {"^": "↑", "v": "↓"}.get(arrow, "")
+    return _CARD.sub(one, text)
+
+
 def _oracle(words: list[str], summary: str) -> str:
-    """``Is it raining? (likely) — Yes, but… (9D Lower)`` from the command and the card
+    """``Is it raining? (likely) — Yes, but… (9♦↓)`` from the command and the card
     the journal says it revealed."""
     from d2d_cli.rules.assistant import oracle
 
-    likelihood = ("likely" if "--likely" in words else
-                  "unlikely" if "--unlikely" in words else "even")
-    question = next((w for w in words[1:] if not w.startswith("-")), "")
+    question, likelihood = oracle.asked(words)
     head = f"{question} ({likelihood})"
     code = summary.removeprefix("revealed ").split(";")[0].split()
     if not code:
@@ -144,18 +188,83 @@ def _oracle(words: list[str], summary: str) -> str:
     except BadInput:
         return f"{head} — {summary}"
     answer, qualifier = oracle.reading(card, likelihood)
-    return f"{head} — {oracle.words(answer, qualifier)} ({card.code})"
+    return f"{head} — {oracle.words(answer, qualifier)} ({symbols(card.code)})"
 
 
 KINDS = {"conflict": "conflict", "hit": "hit", "crit": "crit", "oracle": "oracle",
          "clock": "clock", "fate": "fate", "round": "round", "weather": "weather",
-         "task": "task", "unit": "unit", "scene": "scene", "npc": "npc"}
+         "task": "task", "unit": "unit", "scene": "scene", "npc": "npc", "hand": "hand",
+         "player": "player", "rules": "rules", "char": "char"}
+# Bookkeeping a recap leaves out: undo and redo (their entries are marked undone or
+# say nothing new), a face-down choice (it is told by the conflict that reveals it).
+_UNTOLD = (("session",), ("hand", "choose"), ("hand", "show"))
+
+
+def _outcome(kind: str, summary: str) -> str:
+    """What the journal's summary says happened, without how the cards were read: for
+    a conflict its outcome (who beat whom, each side's approach and card), the cards
+    revealed as a note after what they decided."""
+    parts = [p.strip() for p in summary.split("; ") if p.strip()]
+    parts = [p for p in parts if not p.startswith("read by colour")]
+    told = [p for p in parts if not p.startswith("revealed ")]
+    cards = [p.removeprefix("revealed ") for p in parts if p.startswith("revealed ")]
+    if kind == "conflict" and any(p.startswith("Conflict:") for p in told):
+        told = [p for p in told if not p.startswith("conflict: ")]
+        cards = []  # each side's card is in the outcome
+    if kind == "fate" and cards and not told:
+        return "drew " + symbols(" ".join(cards))
+    text = "; ".join(told) or (f"revealed {' '.join(cards)}" if cards else "")
+    if cards and told:
+        text += f" ({' '.join(cards)})"
+    return symbols(text)
+
+
+def told(rows: list[dict[str, Any]]) -> list[Line]:
+    """The journal's entries (oldest first) as the story tells them: what happened, in
+    order, with the round it happened in; undone entries and bookkeeping (undo, redo,
+    a face-down choice) left out. The one place a recap's lines are made."""
+    lines: list[Line] = []
+    rnd = 0
+    for row in rows:
+        if row.get("undone"):
+            continue
+        command = str(row.get("command") or "")
+        summary = str(row.get("summary") or "")
+        words = _words(command)
+        if any(tuple(words[:len(u)]) == u for u in _UNTOLD):
+            continue
+        head = words[0] if words else ""
+        kind = KINDS.get(head, "other")
+        if kind == "round" and words[1:2] == ["start"]:
+            rnd += 1
+            # "round 3 started": the journal's own count wins over ours
+            bits = summary.split()
+            if len(bits) > 1 and bits[0] == "round" and bits[1].isdigit():
+                rnd = int(bits[1])
+        steps: tuple[str, ...] = ()
+        if kind == "npc" and summary.startswith("npc turn "):
+            who, _, done = summary.removeprefix("npc turn ").partition(": ")
+            text = f"{who}'s turn"
+            steps = tuple(symbols(x) for x in done.split("; ") if x and x != "nothing done")
+        elif kind == "oracle":
+            text = _oracle(words, summary)
+        else:
+            text = _outcome(kind, summary).removeprefix("Conflict: ")
+        lines.append(Line(kind, str(row.get("at") or ""), rnd, text, command, steps))
+    return lines
+
+
+def _short_name(name: str) -> str:
+    """A session's name for others to read: a name as it is, a path as its file's name
+    without the folders of the Narrator's machine (``friday.toml`` → ``friday``)."""
+    if "/" in name or "\\" in name or name.endswith(".toml"):
+        return Path(name.replace("\\", "/")).name.removesuffix(".toml")
+    return name
 
 
 @record
 class Story:
-    """The session's story from its journal: what was done, round by round (undone
-    entries are left out, as they did not happen)."""
+    """The session's story from its journal: what happened, round by round."""
 
     title: str
     session: str
@@ -166,49 +275,54 @@ class Story:
 
     @classmethod
     def of(cls, snap: Snapshot) -> Story:
-        lines: list[Line] = []
-        rnd = 0
-        for row in snap.log:
-            if row.get("undone"):
-                continue
-            command = str(row.get("command") or "")
-            summary = str(row.get("summary") or "")
-            words = _words(command)
-            head = words[0] if words else ""
-            kind = KINDS.get(head, "other")
-            if kind == "round" and words[1:2] == ["start"]:
-                rnd += 1
-                # "round 3 started": the journal's own count wins over ours
-                bits = summary.split()
-                if len(bits) > 1 and bits[0] == "round" and bits[1].isdigit():
-                    rnd = int(bits[1])
-            text = _oracle(words, summary) if kind == "oracle" else summary
-            lines.append(Line(kind, str(row.get("at") or ""), rnd, text, command))
+        lines = told(snap.log)
+        rnd = max((ln.round for ln in lines), default=0)
         scene = snap.data.get("scene", {})
-        title = str(scene.get("name") or snap.name) if isinstance(scene, dict) else snap.name
+        name = _short_name(snap.name)
+        title = str(scene.get("name") or name) if isinstance(scene, dict) else name
         ats = [ln.at for ln in lines if ln.at]
-        return cls(title, snap.name, lines, rnd, ats[0] if ats else None,
+        return cls(title, name, lines, rnd, ats[0] if ats else None,
                    ats[-1] if ats else None)
 
     def frontmatter(self) -> dict[str, Any]:
-        return {"title": self.title, "session": self.session, "generator": "d2d",
-                "d2d_version": __version__, "rounds": self.rounds,
-                "entries": len(self.lines), "first": self.first, "last": self.last}
+        """The recap's YAML frontmatter: ``title``, ``date`` (the first thing told, in
+        this machine's zone with its offset) and ``tags`` as note apps read them, then
+        d2d's own keys, each prefixed ``d2d_``. No path of the Narrator's machine."""
+        def local(at: str | None) -> str | None:
+            moment = _moment(at) if at else None
+            return moment.isoformat() if moment is not None else at
 
-    def body(self) -> str:
-        out = [f"# {_md(self.title)}", ""]
+        return {"title": self.title, "date": local(self.first),
+                "tags": ["d2d", "session-recap"], "d2d_session": self.session,
+                "d2d_version": __version__, "d2d_rounds": self.rounds,
+                "d2d_entries": len(self.lines), "d2d_first": local(self.first),
+                "d2d_last": local(self.last)}
+
+    def blocks(self) -> list[tuple[str, str, Line | None]]:
+        """The story as headings and items, each once: ("h2", "Round 1", None) or
+        ("item", label, line); Markdown and HTML are both written from these."""
+        out: list[tuple[str, str, Line | None]] = []
         current = -1
         for ln in self.lines:
             if ln.round != current:
                 current = ln.round
-                out += ["", f"## Round {current}" if current else "## Before the first round",
-                        ""]
-            label = ln.kind.capitalize() if ln.kind != "other" else "Note"
-            time = ln.at[11:16] if len(ln.at) >= 16 else ln.at
-            out.append(f"- {time} **{label}**: {_md(ln.text)}  \n  `{_code(ln.command)}`")
+                out.append(("h2", f"Round {current}" if current else
+                            "Before the first round", None))
+            label = {"other": "Note", "npc": "NPC"}.get(ln.kind, ln.kind.capitalize())
+            out.append(("item", label, ln))
+        return out
+
+    def body(self, heading: bool = True) -> str:
+        out = [f"# {_md(self.title)}", ""] if heading else []
+        for _kind, text, ln in self.blocks():
+            if ln is None:
+                out += ["", f"## {_md(text)}", ""]
+            else:
+                out.append(f"- {ln.local()} **{text}**: {_md(ln.text)}")
+                out += [f"  - {_md(step)}" for step in ln.steps]
         if not self.lines:
             out.append("Nothing has happened yet.")
-        return "\n".join(out).replace("\n\n\n", "\n\n") + "\n"
+        return "\n".join(out).replace("\n\n\n", "\n\n").lstrip("\n") + "\n"
 
     def markdown(self) -> str:
         # Each value is written as JSON, which is also a YAML scalar: no YAML library
@@ -218,22 +332,27 @@ class Story:
         return f"---\n{front}\n---\n\n{self.body()}"
 
     def html(self) -> str:
+        """The same blocks as :meth:`body` (without the title: Foundry shows the page's
+        own), as HTML; every text escaped."""
         import html
 
-        out = [f"<h1>{html.escape(self.title)}</h1>"]
-        current = -1
-        for ln in self.lines:
-            if ln.round != current:
-                if current != -1:
+        out: list[str] = []
+        open_list = False
+        for _kind, text, ln in self.blocks():
+            if ln is None:
+                if open_list:
                     out.append("</ul>")
-                current = ln.round
-                out.append(f"<h2>Round {current}</h2>" if current else
-                           "<h2>Before the first round</h2>")
-                out.append("<ul>")
-            out.append(f"<li><strong>{html.escape(ln.kind.capitalize())}</strong>: "
-                       f"{html.escape(ln.text)} <code>{html.escape(ln.command)}</code></li>")
-        if current != -1:
+                out += [f"<h2>{html.escape(text)}</h2>", "<ul>"]
+                open_list = True
+            else:
+                steps = "".join(f"<li>{html.escape(x)}</li>" for x in ln.steps)
+                out.append(f"<li>{html.escape(ln.local())} <strong>{html.escape(text)}"
+                           f"</strong>: {html.escape(ln.text)}"
+                           + (f"<ul>{steps}</ul>" if steps else "") + "</li>")
+        if open_list:
             out.append("</ul>")
+        if not self.lines:
+            out.append("<p>Nothing has happened yet.</p>")
         return "\n".join(out)
 
 
@@ -243,10 +362,6 @@ _MD_SPECIAL = "\\`*_[]<>"
 def _md(text: str) -> str:
     """Text shown as itself in Markdown (names and questions others typed)."""
     return "".join("\\" + c if c in _MD_SPECIAL else c for c in text.replace("\n", " "))
-
-
-def _code(text: str) -> str:
-    return text.replace("`", "'").replace("\n", " ")
 
 
 def _id(*parts: str) -> str:
@@ -265,8 +380,9 @@ def foundry_journal(story: Story) -> dict[str, Any]:
         "pages": [{
             "name": story.title,
             "type": "text",
-            "title": {"show": True, "level": 1},
-            "text": {"format": 2, "markdown": story.body(), "content": story.html()},
+            "title": {"show": True, "level": 1},  # the page's title, shown once
+            "text": {"format": 2, "markdown": story.body(heading=False),
+                     "content": story.html()},
             "sort": 0,
             "flags": {},
         }],
@@ -278,23 +394,43 @@ def foundry_journal(story: Story) -> dict[str, Any]:
 
 
 ICON = "icons/svg/card-hand.svg"  # Foundry's own default icon for card stacks
+# Foundry's own card art, as its bundled poker decks name it (the "light-soft" set): a
+# face per card, the two jokers, a back. Nothing is copied: the paths point into Foundry.
+ART = "cards/light-soft"
+BACK = "cards/backs/light-soft.webp"
+_RANK_ART = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_FOUNDRY_ID = re.compile(r"^[a-zA-Z0-9]{16}$")
 
 
-def _card_doc(card: Card, deck_id: str, sort: int, *, drawn: bool,
-              face: int | None) -> dict[str, Any]:
+def card_art(card: Card) -> str:
+    """The image Foundry ships for ``card``: ``cards/light-soft/spades-king.webp``,
+    ``…/clubs-02.webp``; the Wilds its jokers (BW the black, RW the red)."""
+    if card.suit is None:
+        return f"{ART}/{'black' if card.color == 'black' else 'red'}-joker.webp"
+    rank = _RANK_ART.get(card.rank, card.rank.zfill(2))
+    return f"{ART}/{SUIT_PLAYING[card.suit]}-{rank}.webp"
+
+
+def _file_word(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "player"
+
+
+def _card_doc(card: Card, deck_id: str | None, sort: int, *, drawn: bool,
+              face: int | None, card_id: str) -> dict[str, Any]:
     up, down = card.flipped(True), card.flipped(False)
     suit = "wild" if card.suit is None else SUIT_PLAYING[card.suit]
+    art = card_art(card)
     return {
-        "_id": _id("card", deck_id, card.face),
+        "_id": card_id,
         "name": card.face,
         "description": "",
         "type": "base",
         "system": {},
         "suit": suit,
         "value": card.number,
-        "back": {"name": "Fate", "text": "", "img": ICON},
-        "faces": [{"name": up.name(), "text": f"{up.code}: Upper", "img": ICON},
-                  {"name": down.name(), "text": f"{down.code}: Lower", "img": ICON}],
+        "back": {"name": "Fate", "text": "", "img": BACK},
+        "faces": [{"name": up.name(), "text": f"{up.code}: Upper", "img": art},
+                  {"name": down.name(), "text": f"{down.code}: Lower", "img": art}],
         "face": face,
         "drawn": drawn,
         "origin": deck_id,
@@ -309,27 +445,50 @@ def _card_doc(card: Card, deck_id: str, sort: int, *, drawn: bool,
 def _stack(name: str, kind: str, doc_id: str, cards: list[dict[str, Any]],
            description: str) -> dict[str, Any]:
     return {"_id": doc_id, "name": name, "type": kind, "description": description,
-            "img": ICON, "system": {}, "cards": cards, "width": 2, "height": 3,
-            "rotation": 0, "displayCount": True, "folder": None, "sort": 0,
-            "ownership": {"default": 0}, "flags": {}}
+            "img": BACK if kind == "deck" else ICON, "system": {}, "cards": cards,
+            "width": 2, "height": 3, "rotation": 0, "displayCount": True, "folder": None,
+            "sort": 0, "ownership": {"default": 0}, "flags": {}}
 
 
-def foundry_cards(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The Fate deck as Foundry VTT ``Cards`` documents: a ``deck`` with all 54 cards
-    (the drawn ones marked ``drawn``, the others face down: ``face`` null) and a
-    ``pile`` holding the discards face up as they were revealed (0 Upper, 1 Lower)."""
+def foundry_cards(data: dict[str, Any], deck_id: str | None = None
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The Fate deck as Foundry VTT ``Cards`` documents: a ``deck`` with all 54 cards,
+    ``sort`` in d2d's draw order (the next card first, as Foundry draws from the top:
+    the lowest ``sort``), the drawn ones ``drawn: true``, all face down (``face`` null);
+    and a ``pile`` holding the discards face up as they were revealed (0 Upper, 1
+    Lower), each as Foundry's own ``Cards#pass`` leaves a card it deals: the deck card's
+    ``_id``, ``drawn: true`` on the deck's copy, ``origin`` the deck's ``_id`` (``deck_id``:
+    the id the user's world gave the deck), so Return and Reset find them."""
     from d2d_cli.rules.deck import fate
 
     deck = fate.Deck.from_state(data.get("fate"))
-    deck_id, pile_id = _id("deck", "fate"), _id("pile", "fate")
+    deck_id = deck_id or _id("deck", "fate")
+    pile_id = _id("pile", "fate", deck_id)
+    order = [*deck.draw, *deck.discard]  # the next card first, then those drawn
+    place = {c.face: i for i, c in enumerate(order)}
     drawn = {c.face for c in deck.discard}
-    cards = [_card_doc(c, deck_id, i, drawn=c.face in drawn, face=None)
-             for i, c in enumerate(full_deck())]
-    discards = [_card_doc(c, deck_id, i, drawn=False, face=0 if c.upper else 1)
-                for i, c in enumerate(deck.discard)]
-    for d in discards:  # a card in the pile is a copy of the deck's: its own id
-        d["_id"] = _id("discard", d["_id"])
+    ids = {c.face: _id("card", deck_id, c.face) for c in full_deck()}
+    cards = [_card_doc(c, deck_id, place.get(c.face, len(order)), drawn=c.face in drawn,
+                       face=None, card_id=ids[c.face]) for c in full_deck()]
+    cards.sort(key=lambda d: d["sort"])
+    discards = [_card_doc(c, deck_id, i, drawn=True, face=0 if c.upper else 1,
+                          card_id=ids[c.face]) for i, c in enumerate(deck.discard)]
     return (_stack("Fate deck", "deck", deck_id, cards,
                    f"The Fate deck: {len(deck.draw)} cards left, {len(deck.discard)} drawn"),
             _stack("Fate discards", "pile", pile_id, discards,
                    "The Fate deck's discard pile, newest last"))
+
+
+def foundry_hands(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each Player's hand (``[rules] hands = "d2d"``) as a Foundry ``hand`` stack, its
+    cards face up in the order held. A card chosen face down stays out (it is the
+    Player's secret until the conflict reveals it). Each Player's Conflict Deck is their
+    own, not the Fate deck: ``origin`` is null."""
+    out = []
+    for player, state in (data.get("players") or {}).items():
+        held = [parse_card(c) for c in (state or {}).get("hand", [])]
+        cards = [_card_doc(c, None, i, drawn=False, face=0,
+                           card_id=_id("hand", player, c.face)) for i, c in enumerate(held)]
+        out.append(_stack(str(player), "hand", _id("hand", player), cards,
+                          f"{player}'s Conflict cards in hand"))
+    return out

@@ -101,6 +101,18 @@ def gain(t: Target, player: str) -> rules.Drew:
     return result
 
 
+def drop(t: Target, player: str) -> rules.Dropped:
+    """``d2d hand drop PLAYER``: a Player's Conflict Deck, hand and discard taken off the
+    table (a stand-in who is not playing); their units stay theirs."""
+    with t.edit() as tx:
+        rules.require(t.options(tx.data).hands)
+        hands = rules.hands_of(tx.data)
+        result = rules.drop(tx.data, hands, player)
+        tx.put("players", rules.state_of(hands))
+        tx.summary = result.summary
+    return result
+
+
 def deal_at_scene_start(data: dict[str, Any], opts: Any, rng: Any) -> dict[str, Any] | None:
     """The ``[players]`` table a scene's start deals (``scene load``), or None when the
     table holds its own cards."""
@@ -111,4 +123,4 @@ def deal_at_scene_start(data: dict[str, Any], opts: Any, rng: Any) -> dict[str, 
     return rules.state_of(hands)
 
 
-__all__ = ["choose", "deal", "deal_at_scene_start", "draw", "gain", "show"]
+__all__ = ["choose", "deal", "deal_at_scene_start", "draw", "drop", "gain", "show"]

@@ -44,6 +44,28 @@ def plan(t: Target, name: str) -> policy.Plan:
     return policy.plan_ahead(data, npc_name(data, name), goals_of(data), t.options(data))
 
 
+def _remember_last(tx: Any, done: list[Any]) -> None:
+    """The turn's last Conflict, when nothing after it in the turn used it (the Player's
+    unit won and may hit), kept for ``hit`` and ``crit`` as ``conflict`` keeps it, with
+    what it was told (``--no-map``…); a Conflict the turn went on to hit and crit leaves
+    nothing to reuse, and forgets the exchange before it."""
+    import shlex
+
+    from d2d_cli.rules.combat import exchange
+
+    fought = [i for i, d in enumerate(done) if hasattr(d.result, "side_a")]
+    if not fought:
+        return
+    last = done[fought[-1]]
+    if fought[-1] == len(done) - 1:
+        rnd = exchange.after_conflict(tx.data, last.result,
+                                      exchange.said_in(shlex.split(last.command)))
+    else:
+        rnd = exchange.after_conflict(tx.data, None)
+    if rnd is not None:
+        tx.put("round", rnd)
+
+
 @record
 class Done(Result):
     """One command ``npc turn`` carried out: the plan it carries out (an index into
@@ -147,13 +169,14 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 tx.put(key, play.data[key])
         if deck is not None and play.deck.draw != fate.Deck.from_state(tx.data["fate"]).draw:
             tx.put("fate", play.deck.to_state())
-        _remember(tx, play.done or ())
+        # for hit and crit, the Conflict the turn ended on (i37); the open question
+        _remember_last(tx, list(play.done or ()))
         _question(tx, asked if keep_question else None)
         # what each command gave, in its own words (as the command prints it under each
         # plan): the log — and the players' "What happened" — tell the turn, not a count
-        steps = "; ".join(str(d.result.summary) for d in play.done or ())
-        tx.summary = (f"npc turn {', '.join(names)}: " + (steps or (
-            "nothing done yet" if asked is not None else "no Action taken")) + (
+        steps = "; ".join(str(d.result.summary) for d in play.done or ()
+                          if getattr(d.result, "summary", ""))
+        tx.summary = (f"npc turn {', '.join(names)}: " + (steps or "nothing done") + (
             f"; stopped: {asked.summary}" if asked is not None else ""))[:SUMMARY_MAX]
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
@@ -203,27 +226,6 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
 SUMMARY_MAX = 600  # characters of a turn's journal summary
 ASKING = "asking"  # [round.asking]: the open question of a waiting `npc turn`
 POLL = 0.2  # seconds between two looks at the session while a turn waits
-
-
-def _remember(tx: Any, done: Any) -> None:
-    """The round remembers the turn's last Conflict between units, with its Hits once
-    counted (rules/combat/exchange.py), as it does for one typed: the table's headline
-    and the Player's "last result" read it (the turn plays on a copy of the session)."""
-    from d2d_cli.rules.combat import exchange
-
-    kept = None
-    for d in done:
-        found = exchange.of_conflict(d.result)
-        if found is not None:
-            kept = found
-        elif kept is not None and str(d.command).startswith("hit") and isinstance(
-                getattr(d.result, "hits", None), int):
-            kept = {**kept, "hits": d.result.hits}
-    if kept is None:
-        return
-    rnd = dict(tx.data.get("round") or {})
-    rnd[exchange.KEY] = kept
-    tx.put("round", rnd)
 
 
 def _question(tx: Any, asked: Any) -> None:

@@ -53,10 +53,12 @@ def _draw(tx: Any, result: rounds.RoundEnded) -> rounds.RoundEnded:
     "Draw - Each Player draws a card"), none past 10."""
     from d2d_cli.rules.core.record import replace
     from d2d_cli.rules.time import rounds
-    from d2d_cli.rules.units import hands
+    from d2d_cli.rules.units import hands, sides
 
     held = hands.hands_of(tx.data)
-    drew = hands.round_draw(held, tx.rng())
+    playing = {p for u in (tx.data.get("units") or {}).values()
+               if (p := sides.player_of(u)) is not None}
+    drew = hands.round_draw(held, tx.rng(), playing | {sides.NARRATOR})
     tx.put("players", hands.state_of(held))
     tx.summary += "; " + ", ".join(d.summary for d in drew)
     first = result.steps[0]

@@ -28,18 +28,31 @@ if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
         skill: list[str] | None = None, faction: str | None = None,
-        player: str | None = None) -> units.UnitRow:
+        player: str | None = None, new: bool = False) -> units.UnitRow:
     """``d2d unit add NAME --body … --mind … --will … --speed … [--skill NAME=LEVEL]…
-    [--faction F] [--player P]``."""
+    [--faction F] [--player P] [--new]``: a faction or Player the session does not know
+    is a typo unless ``--new`` (``rules.units.sides.matched``)."""
     from d2d_cli.rules.units import sides
 
-    unit = units.new_unit(name, {"body": body, "mind": mind, "will": will, "speed": speed},
-                          skill or [], faction)
-    who = sides.check_player(player)
-    if who is not None:
-        unit.extra["player"] = who
-    result: units.UnitRow = roster_change(t, lambda roster: units.add(roster, unit))
-    return result
+    stats = {"body": body, "mind": mind, "will": will, "speed": speed}
+    units.new_unit(name, stats, skill or [], sides.check_faction(faction))  # checked first
+    sides.check_player(player)
+    from d2d_cli.rules.units import status_bar
+
+    with t.edit() as tx:  # roster_change's steps, with the names this session knows
+        faction, player = sides.resolve_side(tx.data, faction, player, new)
+        unit = units.new_unit(name, stats, skill or [], faction)
+        who = sides.check_player(player)
+        if who is not None:
+            unit.extra["player"] = who
+        roster = units.roster(tx.data)
+        added = units.add(roster, unit)
+        table = dict(tx.data.get("units") or {})
+        table[added.name] = roster[added.name].to_state()
+        tx.put("units", table)
+        tx.summary = added.summary
+        row: units.UnitRow = status_bar.unit_on_bar(tx.data, added.name, t.options(tx.data))
+    return row
 
 
 def condition(t: Target, name: str, action: str, cond: str, count: int = 1) -> units.UnitRow:
@@ -288,7 +301,7 @@ def show(t: Target, name: str) -> units.UnitRow:
 
 
 def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool = False,
-         player: str | None = None) -> sides_.SideRow:
+         player: str | None = None, new: bool = False) -> sides_.SideRow:
     """``d2d unit side NAME [--faction F | --no-faction] [--player P]``: the unit's side
     and who plays it (a ``rules.units.sides.SideRow``; ``--player Non-Player`` makes it a
     Non-Player again)."""
@@ -303,6 +316,7 @@ def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool =
         table = dict(tx.data.get("units", {}))
         real = units.find(units.roster_view(tx.data), name).name
         state = dict(table[real])
+        faction, player = sides.resolve_side(tx.data, faction, player, new)
         result = sides.set_side(state, real, faction=faction, player=player,
                                 clear_faction=no_faction)
         table[real] = state

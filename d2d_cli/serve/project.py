@@ -128,9 +128,7 @@ def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
         words = _words(str(row.get("command") or ""))
         if words[:1] != ["oracle"] or row.get("undone"):
             continue
-        likelihood = ("likely" if "--likely" in words else
-                      "unlikely" if "--unlikely" in words else "even")
-        question = next((w for w in words[1:] if not w.startswith("-")), "")
+        question, likelihood = oracle.asked(words)
         code = str(row.get("summary") or "").removeprefix("revealed ").split(";")[0].split()
         try:
             card = parse_card(code[0]) if code else None

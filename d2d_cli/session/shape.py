@@ -553,7 +553,13 @@ SHAPE: dict[str, Check] = {
                     # (rules/combat/exchange.py); round start and end forget it
                     "exchange": Table({
                         "winner": _NAME, "rival": _NAME, "cards": ListOf(Card, 54),
-                        "skill": Str(100), "rival_skill": Str(100), "hits": _COUNT},
+                        "skill": Str(100), "rival_skill": Str(100), "hits": _COUNT,
+                        # what the Conflict was told (--cover, --no-map…), for hit
+                        "said": Table({"range": Int(0, 10_000), "attack": Str(40),
+                                       "cover": Str(40), "high_ground": Str(40),
+                                       "flank": Str(40), "confined": Str(40),
+                                       "outnumbered": Str(40), "weapon_scale": Int(-100, 100),
+                                       "no_map": Bool})},
                         required=("winner", "rival")),
                     # the open question of a waiting `npc turn` (operations/npc.py): the
                     # Player's page shows it; closed when answered or cancelled

@@ -130,11 +130,17 @@ odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
 oracle 'Is the guard asleep?' --likely
 npc plan 'Goblin Skirmisher'
 npc turn 'Goblin Skirmisher'
+rules set hand d2d
+rules set hands d2d
+rules show
+rules unset cover
 hand deal
 hand show Player1
-hand choose Archer 7S^
+hand choose Archer 10H^
 hand draw Player1
 hand gain Player1
+player rename player1 Ann
+hand drop Player2
 board
 session export --format markdown -o {tmp}/story.md
 session export --format foundry-cards -o {tmp}/fate.json
@@ -142,7 +148,7 @@ serve --port 0 <<< q
 session undo
 session redo
 session path
-session new friday
+session new friday --rule hands=d2d
 session use friday
 session list
 --seed 1 sim combat1 --runs 2 --workers 1

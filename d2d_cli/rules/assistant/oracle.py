@@ -42,6 +42,28 @@ THEMES = {"body": "force", "mind": "a clever idea", "will": "a surprising act",
 MAX_QUESTION = 500
 
 
+_FLAGS = ("--likely", "--unlikely", "--odds", "--fresh", "--json")
+_WITH_VALUE = ("--card",)
+
+
+def asked(words: list[str]) -> tuple[str, str]:
+    """The question and its likelihood from an ``oracle`` command line as the journal
+    keeps it (``oracle Do the goblins flee --likely``): every word of the question, quoted
+    or not — the one reading the recap and the players' page share."""
+    question: list[str] = []
+    skip = False
+    for w in words[1:]:
+        if skip:
+            skip = False
+        elif w in _WITH_VALUE:
+            skip = True
+        elif not (w in _FLAGS or any(w.startswith(f + "=") for f in _WITH_VALUE)):
+            question.append(w)
+    likelihood = ("likely" if "--likely" in words else
+                  "unlikely" if "--unlikely" in words else "even")
+    return " ".join(question), likelihood
+
+
 def check_likelihood(likelihood: str) -> str:
     if likelihood not in LIKELIHOODS:
         raise BadInput(f"the likelihood is one of {', '.join(LIKELIHOODS)}, not "

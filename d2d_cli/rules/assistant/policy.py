@@ -8,8 +8,9 @@ for every unit of a simulated fight (``d2d sim``). In order:
    needs won works the task (the Thief on his Knot); a unit the goal wants ``off map``,
    the rest of that alternative holding (the Knot won), heads for the map's edge and
    leaves it (``unit leave``; ``rules.assistant.movement.get_away``).
-3. **Choose the target** — among the Rivals still standing: first those the faction's
-   goal names (``down UNIT``), then those not held by a task (a prisoner is kept, not
+3. **Choose the target** — the unit's own target when the Narrator set one (``d2d unit
+   target``) and it is a Rival in view; else among the Rivals still standing: first those
+   the faction's goal names (``down UNIT``), then those not held by a task (a prisoner is kept, not
    fought); of those, the one this unit is likeliest to beat in a conflict (exact odds
    of ``odds conflict`` from a full deck, at the two sides' Levels), then the lowest
    Difficulty (Body), then the one already holding the most Crits.
@@ -461,6 +462,11 @@ def _target(data: dict[str, Any], name: str, rivals: list[str], named: set[str],
         or rivals
     why_pool = ("the goal names it" if first[0] in named else
                 "a Rival not held by a task" if first[0] not in held else "the only Rivals")
+    chosen = units[name].get("target")
+    if chosen in rivals:  # the Narrator's own choice (d2d unit target) comes first
+        first, why_pool = [chosen], "its target (d2d unit target)"
+    elif chosen:
+        why_pool += f" ({chosen}, its target, is not a Rival in view)"
     keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
     scored = []
     for n in first:

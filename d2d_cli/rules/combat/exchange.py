@@ -22,6 +22,7 @@ class Exchange(NamedTuple):
     skill: str | None  # the winner's skill, as the Conflict read it
     rival_skill: str | None
     hits: int | None  # the Hits its `hit` counted, once counted
+    told: dict[str, Any] = {}  # what the Conflict was told: --cover, --no-map, situations
 
     def said(self, took: list[str]) -> str:
         """The one line a command says when it takes these defaults (``took``: "card",
@@ -33,6 +34,8 @@ class Exchange(NamedTuple):
             parts.append(" ".join(self.cards))
         if "hits" in took and self.hits is not None:
             parts.append(f"{self.hits} Hit{'s' * (self.hits != 1)}")
+        if "said" in took and self.told:
+            parts.append(" ".join(_option(k, v) for k, v in self.told.items()))
         return "From the conflict: " + ", ".join(parts)
 
 
@@ -44,7 +47,36 @@ def remembered(data: dict[str, Any] | None) -> Exchange | None:
     return Exchange(str(raw["winner"]), str(raw["rival"]),
                     tuple(str(c) for c in raw.get("cards", ())),
                     raw.get("skill"), raw.get("rival_skill"),
-                    int(raw["hits"]) if "hits" in raw else None)
+                    int(raw["hits"]) if "hits" in raw else None,
+                    dict(raw.get("said") or {}))
+
+
+def _option(key: str, value: Any) -> str:
+    flag = "--" + key.replace("_", "-")
+    return flag if value is True else f"{flag} {value}"
+
+
+SAID = ("range", "attack", "cover", "high_ground", "flank", "confined", "outnumbered",
+        "weapon_scale")
+
+
+def said_of(situation: dict[str, Any], no_map: bool) -> dict[str, Any]:
+    """What a Conflict was told, to remember: the situational options given, and
+    ``--no-map``."""
+    out = {k: situation[k] for k in SAID if situation.get(k) is not None}
+    return out | ({"no_map": True} if no_map else {})
+
+
+def said_in(words: list[str]) -> dict[str, Any]:
+    """The same from a command line (``npc turn``'s conflicts, as it typed them)."""
+    out: dict[str, Any] = {}
+    for i, w in enumerate(words):
+        key = w.removeprefix("--").replace("-", "_")
+        if w.startswith("--") and key in SAID and i + 1 < len(words):
+            value = words[i + 1]
+            out[key] = int(value) if key in ("range", "weapon_scale") and \
+                value.lstrip("-").isdigit() else value
+    return out | ({"no_map": True} if "--no-map" in words else {})
 
 
 def of_conflict(result: Any) -> dict[str, Any] | None:
@@ -76,20 +108,31 @@ def of_conflict(result: Any) -> dict[str, Any] | None:
 def with_hits(data: dict[str, Any], by: str | None, vs: str | None,
               hits: int) -> dict[str, Any] | None:
     """The round with the Hits a ``hit`` between the remembered sides counted (for
-    ``crit``), or None when that hit was not the remembered exchange's."""
-    ex = remembered(data)
-    if ex is None or by is None or vs is None or (by.lower(), vs.lower()) != (
-            ex.winner.lower(), ex.rival.lower()):
+    ``crit``); a ``hit --by UNIT --vs UNIT`` between two other units (a Conflict played
+    at the table) becomes the exchange, so its ``crit`` lands on that Rival. None when
+    the hit names no two units."""
+    if by is None or vs is None:
         return None
+    ex = remembered(data)
     rnd = dict(data.get("round") or {})
-    rnd[KEY] = {**rnd[KEY], "hits": hits}
+    if ex is not None and (by.lower(), vs.lower()) == (ex.winner.lower(), ex.rival.lower()):
+        rnd[KEY] = {**rnd[KEY], "hits": hits}
+        return rnd
+    names = {n.lower(): n for n in (data.get("units") or {})}
+    if by.lower() not in names or vs.lower() not in names or by.lower() == vs.lower():
+        return None
+    rnd[KEY] = {"winner": names[by.lower()], "rival": names[vs.lower()], "hits": hits}
     return rnd
 
 
-def after_conflict(data: dict[str, Any], result: Any) -> dict[str, Any] | None:
-    """The round with ``result`` remembered (or the exchange before forgotten when this
-    one leaves nothing to hit with); None when the round does not change."""
+def after_conflict(data: dict[str, Any], result: Any,
+                   said: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The round with ``result`` remembered (and ``said``, what the Conflict was told),
+    or the exchange before forgotten when this one leaves nothing to hit with; None when
+    the round does not change."""
     kept = of_conflict(result)
+    if kept is not None and said:
+        kept["said"] = dict(said)
     rnd = dict(data.get("round") or {})
     if kept is None and KEY not in rnd:
         return None

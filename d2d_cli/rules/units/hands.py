@@ -30,7 +30,7 @@ deck, hand, discard or the face-down choice (:meth:`Hand.check`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
@@ -186,8 +186,7 @@ def require(mode: str) -> None:
     """Refuse a hand command when the table holds its own cards."""
     if mode != "d2d":
         raise BadInput('the Players hold their Conflict cards at the table ([rules] hands = '
-                       '"table"): d2d keeps no hand. To let d2d hold them, add hands = '
-                       '"d2d" to the session\'s [rules] table (docs/rules.md "The table")')
+                       '"table"): d2d keeps no hand. To let d2d hold them: d2d rules set hands d2d')
 
 
 def holder_of(data: Mapping[str, Any], unit: Any, narrator: bool) -> str:
@@ -260,6 +259,11 @@ class HandView(Result):
 
 
 def view(data: Mapping[str, Any], hands: Mapping[str, Hand], player: str) -> HandView:
+    if player not in hands and player.lower() not in {p.lower() for p in hands}:
+        known = {p.lower(): p for p in sides.players(data)}
+        if player.lower() in known:  # a Player of the session who was never dealt
+            name = known[player.lower()]
+            raise NotFound(f"{name} holds no hand yet: d2d hand deal {name}")
     h = hand_for(hands, _holder_name(hands, player))
     return HandView(h.player, tuple(sides.units_of(data, h.player)), tuple(h.hand),
                     h.chosen.unit if h.chosen else None, h.chosen.card if h.chosen else None,
@@ -333,9 +337,32 @@ def gain(hands: dict[str, Hand], player: str, rank: str = "A") -> Drew:
     return Drew(h.player, 0, False, len(h.hand), f"{h.player}: no {rank} left to gain")
 
 
-def round_draw(hands: dict[str, Hand], rng: random.Random) -> tuple[Drew, ...]:
-    """Round end's Draw (001 l.1037 "Draw - Each Player draws a card")."""
-    return tuple(draw(hands, p, 1, rng) for p in hands)
+def round_draw(hands: dict[str, Hand], rng: random.Random,
+               playing: Iterable[str] | None = None) -> tuple[Drew, ...]:
+    """Round end's Draw (001 l.1037 "Draw - Each Player draws a card"): each holder in
+    ``playing`` (None: every holder) — a Player with no unit on the board is not in the
+    round and draws nothing (docs/rules.md "Recover at round end")."""
+    who = set(hands) if playing is None else set(playing)
+    return tuple(draw(hands, p, 1, rng) for p in hands if p in who)
+
+
+@record
+class Dropped(Result):
+    """``hand drop PLAYER``: the Player's Conflict Deck, hand and discard are gone."""
+
+    player: str
+    hand: int  # the cards that were in the hand
+    units: tuple[str, ...]  # the units the Player still plays (their cards: Fate or dealt)
+    summary: str = hidden("")
+
+
+def drop(data: Mapping[str, Any], hands: dict[str, Hand], player: str) -> Dropped:
+    """Take a Player's hand off the table (a stand-in who left): case-insensitive."""
+    name = _holder_name(hands, player)
+    gone = hands.pop(name)
+    still = tuple(sides.units_of(data, name))
+    return Dropped(name, len(gone.hand), still, f"dropped {name}'s hand ({len(gone.hand)} "
+                   "cards)")
 
 
 # --------------------------------------------------------------------------- conflict

@@ -117,6 +117,45 @@ def factions(units: Iterable[Any]) -> list[str]:
     return list(seen)
 
 
+def known_factions(data: Mapping[str, Any]) -> list[str]:
+    """The factions a session knows: its units', then its scene's ``[factions]``."""
+    seen = dict.fromkeys(factions((data.get("units") or {}).values()))
+    for f in ((data.get("scene") or {}).get("factions") or {}):
+        seen.setdefault(str(f))
+    return list(seen)
+
+
+def matched(name: str, known: list[str], what: str, *, new: bool = False,
+            otherwise: str = "; add --new to make a new one") -> str:
+    """``name`` as the session spells it: a known faction or Player matched whatever its
+    case (``adventurers`` is ``Adventurers``). A name the session does not know is a
+    typo until said otherwise — refused (exit 2) with the nearest known one — unless
+    ``new`` (``--new``) or the session knows none yet (nothing to mistype)."""
+    folded = {k.lower(): k for k in known}
+    if name.lower() in folded:
+        return folded[name.lower()]
+    if new or not known:
+        return name
+    import difflib
+
+    near = difflib.get_close_matches(name.lower(), folded, n=1, cutoff=0.6)
+    hint = f"did you mean {folded[near[0]]!r}? " if near else ""
+    raise BadInput(f"no {what} {name!r} in this session ({hint}{what}s: "
+                   f"{', '.join(known)}){otherwise}")
+
+
+def resolve_side(data: Mapping[str, Any], faction: str | None, player: str | None,
+                 new: bool = False) -> tuple[str | None, str | None]:
+    """A ``--faction`` and ``--player`` as typed, matched against the session's own
+    (:func:`matched`); a Player's "Non-Player" or "" stays as typed (it clears)."""
+    if faction is not None:
+        faction = matched(check_faction(faction) or faction, known_factions(data),
+                          "faction", new=new)
+    if player is not None and check_player(player) is not None:
+        player = matched(player.strip(), players(data), "Player", new=new)
+    return faction, player
+
+
 @record
 class SideRow(Result):
     """``unit side NAME``: the unit's faction and Player after the change."""
@@ -148,3 +187,52 @@ def set_side(state: dict[str, Any], name: str, *, faction: str | None = None,
     said = (f"{name}: faction {row.faction or '(none)'}, "
             f"{'played by ' + row.player if row.player else 'a Non-Player'}")
     return SideRow(row.name, row.faction, row.player, said)
+
+
+@record
+class Renamed(Result):
+    """``player rename OLD NEW``: what moved to the new name."""
+
+    old: str
+    new: str
+    units: tuple[str, ...]  # the units NEW now plays
+    hand: bool  # NEW now holds OLD's Conflict Deck, hand and discard
+    summary: str = hidden("")
+
+
+def rename(data: dict[str, Any], old: str, new: str) -> Renamed:
+    """A Player renamed everywhere the session names them, in place: each unit's
+    ``player``, the scene's ``[factions] players`` and the ``[players]`` hand (a stand-in
+    Player1 becomes Ann). OLD is matched whatever its case (a typo: the nearest Player);
+    NEW must not already play a unit or hold a hand (that would merge two Players)."""
+    every = players(data)
+    if not every:
+        raise BadInput("this session has no Player to rename (d2d unit side NAME --player P)")
+    was = matched(old, every, "Player", otherwise="")
+    if was not in every:  # matched() lets a name through only when it knows none
+        raise BadInput(f"no Player {old!r} in this session (Players: {', '.join(every)})")
+    now = check_player(new)
+    if now is None:
+        raise BadInput(f"{new!r} is no Player's name: to make {was}'s units Non-Players, "
+                       "d2d unit side NAME --player Non-Player")
+    hands = data.get("players") or {}
+    busy = {p.lower(): p for p in [*every, *hands] if p != was and (units_of(data, p)
+                                                                    or p in hands)}
+    if now.lower() in busy:
+        other = busy[now.lower()]
+        raise BadInput(f"{other} already plays a unit or holds a hand: give {was}'s units "
+                       f"with d2d unit side NAME --player {other}")
+    moved = []
+    for name, unit in (data.get("units") or {}).items():
+        if player_of(unit) == was:
+            unit["player"] = now
+            moved.append(name)
+    for f in ((data.get("scene") or {}).get("factions") or {}).values():
+        if isinstance(f, dict) and isinstance(f.get("players"), list):
+            f["players"] = list(dict.fromkeys(now if p == was else p for p in f["players"]))
+    held = was in hands
+    if held:
+        data["players"] = {now if p == was else p: h for p, h in hands.items()}
+    said = f"player {was} is now {now}" + (f" ({', '.join(moved)})" if moved else "") + (
+        ", with the hand" if held else "")
+    return Renamed(was, now, tuple(moved), held, said)
