@@ -91,15 +91,29 @@ function roundText(r) {
   return "Round " + r.number + (r.phase === "ended" ? " (ended)" : "");
 }
 function connect(path, render) {
-  const es = new EventSource(path + "/events" + qs);
-  es.onopen = () => live(true);
-  es.onerror = () => live(false);
-  es.onmessage = (ev) => {
-    live(true);
-    const s = JSON.parse(ev.data);
-    document.body.classList.toggle("blank", !!s.blank);
-    if (!s.blank) render(s);
+  // EventSource retries by itself after a dropped stream, but gives up for good after an
+  // HTTP error (a 503 while every slot is taken): then a new one is opened after a
+  // growing wait (0.5, 1, 2, then every 3 s, a little jitter), so the page is live again
+  // within 5 s of a slot freeing, without a reload.
+  let wait = 0;
+  const open = () => {
+    const es = new EventSource(path + "/events" + qs);
+    es.onopen = () => { wait = 0; live(true); };
+    es.onerror = () => {
+      live(false);
+      if (es.readyState === EventSource.CLOSED) {
+        wait = Math.min(3000, wait ? wait * 2 : 500);
+        setTimeout(open, wait * (0.8 + Math.random() / 5));
+      }
+    };
+    es.onmessage = (ev) => {
+      live(true);
+      const s = JSON.parse(ev.data);
+      document.body.classList.toggle("blank", !!s.blank);
+      if (!s.blank) render(s);
+    };
   };
+  open();
 }
 """
 
