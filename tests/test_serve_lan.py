@@ -343,3 +343,18 @@ def test_the_gate_keeps_each_address_to_its_share_and_makes_room_from_the_busies
         for a, b in pairs:
             a.close()
             b.close()
+
+
+def test_an_error_for_a_page_names_nothing_of_the_machine() -> None:
+    """The texts of issue 39's report, as a phone would get them."""
+    home = Path("/home/narrator")
+    assert limits.for_a_page("/home/narrator/.local/share/d2d/default.toml: [clock] value: "
+                             "expected a whole number", home) == \
+        "The Narrator's session cannot take this now: ask the Narrator."
+    assert limits.for_a_page("/home/narrator/x.toml: locked by another d2d command for "
+                             "over 10s; try again", home) == \
+        "The session is busy: try again in a moment."
+    assert limits.for_a_page("C:\\Users\\n\\d2d\\a.toml: bad") .startswith("The Narrator's")
+    # an operation's own sentence about the choice is kept
+    assert limits.for_a_page("'Archer' is not one of Player2's units", home) == \
+        "'Archer' is not one of Player2's units"

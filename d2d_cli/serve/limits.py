@@ -216,6 +216,11 @@ class Dropped:
         self.last = -LOG_EVERY
 
     def note(self, log: TextIO, error: BaseException | None) -> None:
+        if error is not None and not isinstance(error, OSError):
+            # not the client's doing: said at once, in one line (still no traceback)
+            log.write(f"d2d serve: a request failed: {type(error).__name__}: "
+                      f"{str(error)[:200]}\n")
+            return
         with self.lock:
             self.count += 1
             now = time.monotonic()
@@ -232,6 +237,9 @@ class Dropped:
 _PATHLIKE = re.compile(r"(?:^|[\s'\"(=:])(?:/|~[/\\]|[A-Za-z]:[\\/]|\\\\)\S")
 
 
+_BUSY = re.compile(r"\blocked by another\b|\bbusy\b|\bD2D_LOCK_TIMEOUT\b", re.I)
+
+
 def for_a_page(message: str, *homes: Path) -> str:
     """An error as a phone may see it: the operation's own sentence when it names nothing
     of this machine, else a short one of ours (no path, no file name)."""
@@ -239,8 +247,7 @@ def for_a_page(message: str, *homes: Path) -> str:
     folders = [str(h) for h in homes if str(h) not in ("", ".", "/")]
     if (not text or _PATHLIKE.search(text) or any(f in text for f in folders)
             or ".toml" in text or ".jsonl" in text):
-        low = message.lower()
-        if "lock" in low or "busy" in low:
+        if _BUSY.search(message):
             return "The session is busy: try again in a moment."
         return "The Narrator's session cannot take this now: ask the Narrator."
     return text
