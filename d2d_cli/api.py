@@ -130,9 +130,9 @@ class _Op(Generic[P, R]):
 
 def _open_block() -> bool:
     """This thread has a scope open (a ``with Session(...)`` block): a call joins it."""
-    from d2d_cli.session.scope import _scope
+    from d2d_cli import session
 
-    return _scope() is not None
+    return session.scope_open()
 
 
 class _Face:

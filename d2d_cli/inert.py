@@ -65,3 +65,18 @@ def brief(message: str) -> str:
     message = _QUOTED.sub(lambda m: (q := m.group()[0]) + short(m.group(1) or m.group(2))
                           + q, message)
     return _LONG_WORD.sub(lambda m: short(m.group(), 4 * NAME_SHOWN), message)
+
+
+# Rich's markup (docs: rich.readthedocs.io "Console Markup"): an opening tag to escape.
+_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def escape(text: str) -> str:
+    """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
+    which the tests compare it with) and inert on a terminal (:func:`inert`). The one
+    markup escape: ``render.escape``, ``plain.escape`` and the terminal map use it."""
+    text = inert(text)
+    text = _MARKUP_TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    if text.endswith("\\") and not text.endswith("\\\\"):
+        return text + "\\"
+    return text

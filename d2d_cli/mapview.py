@@ -19,9 +19,11 @@ SVG_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
 def _esc(text: str) -> str:
-    from d2d_cli.inert import inert
+    """Markup-safe and inert: the one escape (``render.escape`` is the same function; a
+    second hand-made one doubled every backslash of a name on the map)."""
+    from d2d_cli.inert import escape
 
-    return inert(text).replace("\\", "\\\\").replace("[", "\\[")
+    return escape(text)
 
 
 def _side(u: Any) -> str:

@@ -18,11 +18,10 @@ import re
 import unicodedata
 from typing import Any, TextIO
 
-from d2d_cli.inert import inert
+from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as before
 
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
-_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
@@ -36,14 +35,6 @@ class NotPlain(Exception):
     """This text needs Rich itself."""
 
 
-def escape(text: str) -> str:
-    """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
-    which the tests compare it with) and inert on a terminal (:func:`inert`)."""
-    text = inert(text)
-    text = _ESCAPE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
-    if text.endswith("\\") and not text.endswith("\\\\"):
-        return text + "\\"
-    return text
 
 
 @functools.lru_cache(maxsize=256)

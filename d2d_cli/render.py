@@ -157,7 +157,7 @@ def escape(text: str) -> str:
     """Text from the user or the session, safe inside Rich markup (``[/]`` prints as is).
     The one escape every human view uses (``rich.markup.escape``, without importing
     Rich)."""
-    from d2d_cli.plain import escape as plain_escape
+    from d2d_cli.inert import escape as plain_escape
 
     return plain_escape(text)
 

@@ -159,7 +159,7 @@ class Shell:
         return session.resolve(self.session)
 
     def data(self) -> dict[str, Any]:
-        return session.read(self.path(), seed=self.seed)
+        return session.lookup(self.session, seed=self.seed)
 
     def _remember_unit(self, words: list[str]) -> None:
         try:
@@ -213,7 +213,7 @@ class Shell:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory
 
-        history = session.dirs.play_history()  # in the state folder (platformdirs)
+        history = session.play_history()  # in the state folder (platformdirs)
         status = self.status()
         prompt: PromptSession[str] = PromptSession(
             history=FileHistory(str(history)),

@@ -509,3 +509,18 @@ def test_from_the_rivals_back_arc_it_cannot_block(d2d: Runner, table: Any,
     assert r["cannot_block"] == ["b"]
     assert_refused(d2d, tmp_path, [*table, "conflict", "Merc:strong", "Ogre:block"],
                    "B can't Block")
+
+
+
+@pytest.mark.parametrize("text", ["hill\\top", "x[bold]y", "c:\\[red]", "a\\\\b"])
+def test_the_map_escapes_text_with_the_one_markup_escape(text: str) -> None:
+    """The terminal map escapes its text as every view does (render.escape): Rich then
+    prints it as typed. A second, hand-made escape doubled every backslash."""
+    from rich.console import Console
+
+    from d2d_cli import mapview
+
+    console = Console(width=80, color_system=None)
+    with console.capture() as cap:
+        console.print(mapview._esc(text), end="")
+    assert cap.get() == text

@@ -48,8 +48,8 @@ def test_the_build_is_the_reading_code() -> None:
     here = cache.build()
     assert here == cache.build() and len(here) == 32  # once per process
     root = Path(cache.__file__).resolve().parent.parent
-    assert all((root / rel).is_file() for rel in cache.READERS)
-    assert "session/shape.py" in cache.READERS
+    assert all((root / rel).is_file() for rel in cache.readers())
+    assert os.path.join("session", "shape.py") in cache.readers()
 
 
 def _plant(session: Path, change: dict[str, object], key: bytes | None) -> None:
@@ -109,3 +109,68 @@ def test_no_cache_is_written_into_a_folder_others_may_write(d2d, combat: Path) -
         assert list(folder.iterdir()) == []
     finally:
         os.chmod(folder, 0o700)
+
+
+def _package_copy(tmp: Path) -> Path:
+    """A copy of d2d's source, for a test to stand in a later build (the installed
+    package is never written)."""
+    import shutil
+
+    src = Path(cache.__file__).resolve().parent.parent
+    dst = tmp / "build" / "d2d_cli"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+    return dst
+
+
+def test_a_change_to_any_reading_module_is_a_new_build(d2d, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 38 item 3: inert.py (which the shape check calls to refuse control
+    # characters) was missing from the hand-kept list of readers, so a file checked by
+    # an older, laxer inert.py was served from the cache by a newer one: exit 0 through
+    # the cache, exit 3 without it.
+    from d2d_cli import inert
+    from tests.helpers import build_table
+
+    path = build_table(d2d, tmp_path / "t.toml")
+    path.write_text(path.read_text("utf-8").replace("reinforcements", "rein\u202eforcements"),
+                    "utf-8")
+    pkg = _package_copy(tmp_path)
+    monkeypatch.setattr(cache, "__file__", str(pkg / "session" / "cache.py"))
+    cache.build.cache_clear()
+    cache.readers.cache_clear()
+    with pytest.MonkeyPatch.context() as older:
+        older.setattr(inert, "unsafe", lambda text: None)  # the older build's lax check
+        d2d.ok("--session", path, "clock", "show")  # it reads the file and caches it
+    assert _cache_file(path).exists()
+    with open(pkg / "inert.py", "a", encoding="utf-8") as f:
+        f.write("# the later build\n")
+    cache.build.cache_clear()
+    cache.readers.cache_clear()
+    res = d2d("--session", path, "clock", "show")
+    cache.build.cache_clear()
+    cache.readers.cache_clear()
+    assert res.exit_code == 3, res.stdout
+    assert "U+202E" in res.stderr
+    # and the same file, parsed without any cache, is refused the same way
+    _cache_file(path).unlink()
+    res = d2d("--session", path, "clock", "show")
+    assert res.exit_code == 3 and "U+202E" in res.stderr
+
+
+def test_the_readers_hold_the_import_graph_of_the_shape_check() -> None:
+    """Every module the session's reading and checking code imports (at module level or
+    inside a function), as import-linter's graph (grimp) sees it, is part of the build."""
+    import grimp
+
+    graph = grimp.build_graph("d2d_cli", cache_dir=None)
+    roots = {"d2d_cli.session.reads", "d2d_cli.session.shape", "d2d_cli.session.cache",
+             "d2d_cli.session.fresh", "d2d_cli.session.text"}
+    needed = set(roots)
+    for r in roots:
+        needed |= graph.find_upstream_modules(r)
+    assert "d2d_cli.inert" in needed  # the module the hand-kept list missed
+    root = Path(cache.__file__).resolve().parent.parent
+    held = {str(Path(rel).with_suffix("")).replace(os.sep, ".") for rel in cache.readers()}
+    held = {("d2d_cli." + m).removesuffix(".__init__") for m in held}
+    assert needed <= held, sorted(needed - held)
+    assert all((root / rel).is_file() for rel in cache.readers())

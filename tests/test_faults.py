@@ -24,8 +24,10 @@ from tests.helpers import build_table
 
 STEPS = ["read", "validated", "render", "journal", "temp", "backup", "renamed"]
 
-# Every state-changing command, with arguments that succeed on build_table's session
-# plus a character Rook (so char advancement has someone to advance).
+# State-changing commands whose failures (an exception at each step, rolled back) are
+# checked here, with arguments that succeed on build_table's session plus a character
+# Rook. Every command that writes — walked from the Click tree, not listed — is killed
+# at every step of its write in tests/test_faults_walk.py.
 COMMANDS = [
     ("fate", "draw", "3"), ("fate", "shuffle"), ("fate", "coin"),
     ("fate", "high-card", "A", "B"), ("fate", "die", "d6"),

@@ -105,8 +105,7 @@ class Target:
     def read(self) -> dict[str, Any]:
         """The session's data for a lookup (the default session, or a path in an
         existing folder, is created on first use)."""
-        where, create = session.locate(self.spec)
-        return session.read(where, seed=self.seed, create=create)
+        return session.lookup(self.spec, seed=self.seed)
 
     @contextlib.contextmanager
     def edit(self) -> Iterator[session.Transaction]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 from d2d_cli.rules.core.options import Options
@@ -99,10 +100,8 @@ def record_text(name: str, state: dict[str, Any], fmt: str) -> str:
     ``{"units": {NAME: …}}`` (JSON)."""
     if fmt == "json":
         return json.dumps({"units": {name: state}}, ensure_ascii=False, indent=2) + "\n"
-    from d2d_cli.session import text as T
-
     return (f"# d2d character {name}: bring it into a session with\n"
-            f"#   d2d char import FILE\n\n" + T.dump(("units", name), state))
+            f"#   d2d char import FILE\n\n" + session.dump_table(("units", name), state))
 
 
 def export(t: Target, name: str, *, format: str = "svg",  # noqa: A002 - --format
@@ -140,9 +139,7 @@ def write(exported: Exported, path: Path, *, force: bool = False,
           protect: tuple[Path, ...] = ()) -> Exported:
     """Write an export to ``path`` (an existing file only with ``force``; never through a
     symlink, never over a session: session.outputs)."""
-    from d2d_cli.session import outputs
-
-    outputs.write(path, exported.text, force=force, protect=protect)
+    session.write_output(path, exported.text, force=force, protect=protect)
     return Exported(exported.name, exported.format, str(path), exported.bytes, exported.text)
 
 
@@ -150,12 +147,9 @@ def read_record(file: str) -> tuple[str, dict[str, Any]]:
     """The one character a ``char export`` file holds (TOML or JSON): its name and its
     record, checked against the session's declared shape of a unit. A file that is not
     one is refused (exit 2) naming the file, the table and the key."""
-    from d2d_cli.session import shape
-    from d2d_cli.session.files import read_limited
-
     path = Path(file)
     try:
-        raw = read_limited(path, MAX_CHARACTER_BYTES, "a character file", BadInput)
+        raw = session.read_limited(path, MAX_CHARACTER_BYTES, "a character file", BadInput)
         if raw is None:
             raise FileNotFoundError(2, "No such file or directory", file)
         text = raw.decode("utf-8")
@@ -168,13 +162,9 @@ def read_record(file: str) -> tuple[str, dict[str, Any]]:
         raise BadInput(f"{file}: not a character file: it must hold one [units.NAME] table "
                        "and nothing else, as d2d char export writes it")
     (name, state), = people.items()
-    try:
-        shape.UNIT(state, ("units", name))
-        if type(state) is dict:
-            shape.Plain(state, ("units", name))
-    except shape.Bad as bad:
-        table, key = shape.where_text(bad.where)
-        raise BadInput(f"{file}: [{table}] {key}: {bad.problem}") from None
+    problem = session.unit_problem(name, state)
+    if problem is not None:
+        raise BadInput(f"{file}: {problem}")
     return name, state
 
 

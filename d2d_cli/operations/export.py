@@ -42,8 +42,8 @@ def snapshot(t: Target, last: int = 12) -> Snapshot:
     """The session as it stands and its last ``last`` journal entries (nothing is
     created: a session that does not exist is refused)."""
     where = t.existing()
-    data = session.read(where, create=False)
-    return Snapshot(data, session.log(where, last), session.display_name(where))
+    data, log = session.read_with_log(where, last)
+    return Snapshot(data, log, session.display_name(where))
 
 
 @record
@@ -83,10 +83,9 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
             return Exported(fmt, (), count, text)
     for path, _ in files:  # both files checked before either is written
         _check_target(path, force)
-    from d2d_cli.session import outputs  # the one writer of the files a user names
 
     for path, text in files:
-        outputs.write(path, text, force=force, protect=[t.existing()])
+        session.write_output(path, text, force=force, protect=[t.existing()])
     return Exported(fmt, tuple(str(p) for p, _ in files), count)
 
 

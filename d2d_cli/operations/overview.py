@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from d2d_cli import session
 from d2d_cli.errors import RuleViolation
 from d2d_cli.operations import Target
 
@@ -40,8 +41,7 @@ def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> B
     result = view(drawn, roster(data).values())
     if svg is not None:
         from d2d_cli import mapview
-        from d2d_cli.session import outputs
 
         name = str(data.get("scene", {}).get("name") or "d2d board")
-        outputs.write(svg, mapview.svg(result, name), force=force, protect=(t.path(),))
+        session.write_output(svg, mapview.svg(result, name), force=force, protect=(t.path(),))
     return result

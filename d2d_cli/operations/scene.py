@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 from d2d_cli.rules.overview import scene
@@ -48,9 +49,7 @@ def _read_bounded(path: Path) -> bytes:
     """A scene file's bytes: a regular file of at most MAX_SCENE_BYTES (the session
     module's bounded reader: a FIFO, device or folder is refused without waiting on it,
     /dev/zero is never read)."""
-    from d2d_cli.session.files import read_limited
-
-    data = read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
+    data = session.read_limited(path, MAX_SCENE_BYTES, "a scene file", BadInput)
     if data is None:
         raise FileNotFoundError(2, "No such file or directory", str(path))
     return data
@@ -78,14 +77,9 @@ def _check(label: str, sections: dict[str, Any]) -> None:
     """What a scene file sets up has the session's declared shape (a unit without a
     Body, a stat out of range…): refused naming the file, the table and the key, before
     anything is written."""
-    from d2d_cli.session import shape
-
-    try:
-        shape.check(sections, list(sections))
-    except shape.Bad as bad:
-        table, key = shape.where_text(bad.where)
-        place = f"[{table}] {key}" if table else key
-        raise BadInput(f"{label}: {place}: {bad.problem}") from None
+    problem = session.shape_problem(sections, list(sections))
+    if problem is not None:
+        raise BadInput(f"{label}: {problem}")
 
 
 def show(t: Target) -> scene.SceneView:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import Target
 
@@ -59,9 +60,8 @@ def sim(t: Target, scene_file: str | None = None, runs: int | None = None, *,
         tally = rules.Tally()
         tally.add(out)
         lines = [*prefix, *(table.lines or [])]
-        from d2d_cli.session import outputs
 
-        outputs.write(log, "".join(f"{x}\n" for x in lines), force=force,
+        session.write_output(log, "".join(f"{x}\n" for x in lines), force=force,
                       protect=(t.path(),))
         report = rules.report(label, goals, tally, seed, 1, pc, str(log))
     else:

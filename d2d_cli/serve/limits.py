@@ -254,12 +254,11 @@ def for_a_page(message: str, *homes: Path) -> str:
 
 
 def homes() -> list[Path]:
-    """The folders of this machine an error may name: d2d's data, state and cache folders
-    and the home folder."""
-    from d2d_cli.session import dirs
+    """The folders of this machine an error may name: d2d's data folder (its state and
+    cache folders are in it, or in the home folder) and the home folder."""
+    from d2d_cli import session
 
     found = [Path.home()]
-    for where in (dirs.data_dir, dirs.state_dir, dirs.cache_dir):
-        with contextlib.suppress(Exception):
-            found.append(where())
+    with contextlib.suppress(Exception):
+        found.append(session.data_dir())
     return found

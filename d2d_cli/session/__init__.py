@@ -23,7 +23,11 @@ other than 0 means the file did not change. Outside a CLI run (tests, the bench)
 :func:`edit` commits when its block ends. The stack of scopes is per thread, and a
 scope holds one session file's change (:mod:`.scope`).
 
-This module is the facade: the code lives in :mod:`.names` (resolution),
+**The interface** (issue 38 item 4). This module is the facade, and the only door:
+the names in ``__all__`` below are what the rest of d2d may use; the modules behind it
+are private to the package (the import-linter contract ``session-facade`` in
+pyproject.toml refuses ``d2d_cli.session.<module>`` anywhere outside ``session/``).
+The code lives in :mod:`.names` (resolution),
 :mod:`.cache` and :mod:`.reads`, :mod:`.fresh` (a new session), :mod:`.scope`,
 :mod:`.transact` (edit, create, deferred), :mod:`.commit` and :mod:`.history` (log,
 undo, redo).
@@ -38,7 +42,11 @@ and the folder keeps the ``CACHE_KEEP`` most recently written.
 
 from __future__ import annotations
 
-from d2d_cli.session import dirs, files, journal
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from d2d_cli.session import journal
 from d2d_cli.session.cache import (
     CACHE_KEEP,
     CACHE_LIMIT,
@@ -46,8 +54,10 @@ from d2d_cli.session.cache import (
     SCHEMA,
     forget,
 )
+from d2d_cli.session.dirs import play_history
+from d2d_cli.session.files import read_limited
 from d2d_cli.session.fresh import new_state, rng_for
-from d2d_cli.session.history import log, redo, undo
+from d2d_cli.session.history import log, read_with_log, redo, undo
 from d2d_cli.session.names import (
     DEFAULT_NAME,
     check_name,
@@ -61,17 +71,60 @@ from d2d_cli.session.names import (
     resolve,
     set_current,
 )
-from d2d_cli.session.reads import MAX_SESSION_BYTES, read, stamp
+from d2d_cli.session.reads import MAX_SESSION_BYTES, lookup, read, stamp
 from d2d_cli.session.scope import Scope
 from d2d_cli.session.transact import Transaction, create, deferred, edit
 
 JOURNAL_KEEP = journal.JOURNAL_KEEP
 UNDO_DEPTH = journal.UNDO_DEPTH
 
+
+def scope_open() -> bool:
+    """This thread has a scope open (a CLI command, a ``with Session(...)`` block): a
+    change joins it and is committed when it closes."""
+    from d2d_cli.session.scope import _scope
+
+    return _scope() is not None
+
+
+def write_output(path: Path | str, data: str | bytes, *, force: bool = False,
+                 protect: Iterable[Path | str] = ()) -> Path:
+    """A file the user named (an export, a map, a sim log), written whole or not at all:
+    never through a symlink, an existing file only with ``force``, never over a file of
+    ``protect`` (the running session) — :func:`.outputs.write`."""
+    from d2d_cli.session import outputs
+
+    return outputs.write(path, data, force=force, protect=protect)
+
+
+def dump_table(path: tuple[str, ...], table: dict[str, Any]) -> str:
+    """``[path]`` and its contents laid out as the session file lays them out (TOML)."""
+    from d2d_cli.session.text import dump
+
+    return dump(path, table)
+
+
+def shape_problem(data: dict[str, Any], keys: Iterable[str] | None = None) -> str | None:
+    """What is wrong first with ``data`` (or its tables ``keys``) against the session's
+    declared shape, as ``[table] key: problem``; None when nothing is."""
+    from d2d_cli.session.shape import problem
+
+    return problem(data, keys)
+
+
+def unit_problem(name: str, state: Any) -> str | None:
+    """What is wrong with ``state`` as the session's ``[units.NAME]`` table, or None."""
+    from d2d_cli.session.shape import unit_problem as check
+
+    return check(name, state)
+
+
 __all__ = [
     "CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "DEFAULT_NAME", "JOURNAL_KEEP",
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
-    "create", "current_name", "data_dir", "deferred", "dirs", "display_name", "edit",
-    "files", "forget", "is_path", "journal", "journal_path", "list_sessions", "locate",
-    "log", "new_state", "read", "redo", "resolve", "rng_for", "set_current", "stamp", "undo",
+    "create", "current_name", "data_dir", "deferred", "display_name", "dump_table", "edit",
+    "forget", "is_path", "journal_path", "list_sessions", "locate", "log", "lookup",
+    "new_state", "play_history", "read", "read_limited", "read_with_log", "redo",
+    "resolve", "rng_for", "scope_open", "set_current", "shape_problem", "stamp", "undo",
+    "unit_problem", "write_output",
 ]

@@ -36,13 +36,6 @@ from d2d_cli.session.files import real as _real
 SCHEMA = 1
 _CACHE_MAGIC = b"d2d-cache-4\n"  # 3: a slot keeps the text's grouping; 4: keyed MAC
 _KEY_BYTES = 32
-# The code a reading depends on (paths under d2d_cli/): a change of any is a new build.
-READERS = ("__init__.py", "plain.py", "session/shape.py", "session/reads.py",
-           "session/cache.py", "session/text.py", "session/fresh.py",
-           "rules/core/options.py", "rules/scale/stats.py", "rules/deck/cards.py",
-           "rules/deck/fate.py", "rules/board/grid.py", "rules/board/placement.py",
-           "rules/units/roster.py", "rules/units/characters.py", "tables/__init__.py",
-           "tables/_data.py")
 CACHE_SESSION_LIMIT = 16 * 1024 * 1024  # a bigger session file is parsed by every command
 CACHE_LIMIT = 32 * 1024 * 1024  # one cache file: two slots of marshalled data
 CACHE_KEEP = 16  # session caches kept in the cache folder, the most recently written
@@ -65,12 +58,35 @@ def _cache_path(real: Path) -> Path:
 
 
 @functools.cache
+def readers() -> tuple[str, ...]:
+    """The code a reading depends on (paths under the package folder): derived, never
+    listed — every module of the package and every table (``tables/*.toml``), so
+    whatever the shape check imports, today or in a later version (inert.py was missing
+    from the hand-kept list, issue 38), is part of the build.
+    tests/test_cache_truth.py checks that this holds the import graph of the session's
+    readers and shape check (import-linter's grimp). ~200 stats by one walk, once per
+    process."""
+    root = Path(__file__).resolve().parent.parent
+    found: list[str] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.endswith((".py", ".toml")):
+                    found.append(os.path.relpath(e.path, root))
+                elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
+                    folders.append(Path(e.path))
+    return tuple(sorted(found))
+
+
+@functools.cache
 def build() -> str:
     """This d2d's reading code, as a digest of its files' names, sizes and modification
-    times (once per process: ~20 stats; a reinstall or an edit changes it)."""
+    times (once per process; a reinstall or an edit changes it)."""
     root = Path(__file__).resolve().parent.parent
     parts = [__version__]
-    for rel in READERS:
+    for rel in readers():
         try:
             st = os.stat(root / rel)
             parts.append(f"{rel}:{st.st_size}:{st.st_mtime_ns}")

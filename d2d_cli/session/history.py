@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +16,59 @@ from d2d_cli.session.cache import Slot, _cache_read
 from d2d_cli.session.commit import settle
 from d2d_cli.session.journal import UNDO_DEPTH
 from d2d_cli.session.names import _real
-from d2d_cli.session.reads import _decode, _parse, _root_schema, locked_read
+from d2d_cli.session.reads import _decode, _load, _parse, _read_raw, _root_schema, locked_read
 from d2d_cli.session.scope import _Pending, _scope, _State
 
 
 def log(path: Path, last: int) -> list[dict[str, Any]]:
-    """The last ``last`` journal entries, oldest first, without their hunks."""
+    """The last ``last`` journal entries whose commit completed, oldest first, without
+    their hunks (:func:`completed`)."""
+    real = _real(path)
+    raw = _read_raw(real)
+    return _log(real, None if raw is None else journal.digest(raw), last)
+
+
+def read_with_log(path: Path, last: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The session's data and the last ``last`` entries of its journal, both of one read
+    of the file: the log never runs ahead of (or behind) the data it is shown with
+    (``d2d serve``'s snapshot, ``session export``). Nothing is created."""
+    real = _real(path)
+    raw = _read_raw(real)
+    if raw is None:
+        raise NotFound(f"no session at {path}")
+    loaded = _load(real, raw)
+    return loaded.data, _log(real, loaded.digest, last)
+
+
+def completed(entries: Iterator[dict[str, Any]], current: str | None
+              ) -> Iterator[dict[str, Any]]:
+    """``entries`` (newest first) without the entries whose commit never completed: a
+    command killed after its journal append and before the session's rename leaves an
+    entry whose ``h0`` is the file as it is (digest ``current``) and whose ``h1`` is
+    not — the rule :meth:`journal.Writer.repair` cuts by, so every reader of history
+    sees what the next write will keep (issue 38)."""
+    tail = True
+    for entry in entries:
+        if tail and current is not None and _phantom(entry, current):
+            continue
+        tail = False
+        yield entry
+
+
+def _phantom(entry: dict[str, Any], current: str) -> bool:
+    return ("bad" not in entry and "h1" in entry and entry.get("h0") == current
+            and entry.get("h1") != current)
+
+
+def _log(real: Path, current: str | None, last: int) -> list[dict[str, Any]]:
     if last <= 0:
         return []
-    real = _real(path)
     try:
         with journal.opened(real) as fd:
             if fd is None:
                 return []
             newest: list[dict[str, Any]] = []
-            for entry in journal.newest_first(fd):
+            for entry in completed(journal.newest_first(fd), current):
                 newest.append(entry)
                 if len(newest) >= last:
                     break

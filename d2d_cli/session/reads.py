@@ -173,9 +173,21 @@ def stamp(path: Path) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def read(path: Path, *, seed: int | None = None, create: bool = True) -> dict[str, Any]:
-    """The session as plain data. A missing session is created (when ``create``: the
-    default session or a named .toml path); inside a CLI run, only if the command
+def lookup(spec: str | None, *, seed: int | None = None) -> dict[str, Any]:
+    """The data of the session ``spec`` names (None: the current one) for a lookup —
+    the one home of "a lookup creates the default session": only the default session,
+    or a ``.toml`` path in an existing folder, is created on first use (DESIGN.md "No
+    setup step"; :func:`.names.locate` says which); any other missing name is refused
+    with the nearest names."""
+    from d2d_cli.session.names import locate
+
+    where, create = locate(spec)
+    return read(where, seed=seed, create=create)
+
+
+def read(path: Path, *, seed: int | None = None, create: bool = False) -> dict[str, Any]:
+    """The session as plain data. A missing session is refused, or created when
+    ``create`` (:func:`lookup` decides); inside a CLI run, only if the command
     succeeds."""
     real = _real(path)
     scope = _scope()

@@ -574,6 +574,33 @@ def where_text(where: tuple[Any, ...]) -> tuple[str, str]:
     return table, parts[-1] if parts else ""
 
 
+def problem(data: dict[str, Any], keys: Iterable[str] | None = None) -> str | None:
+    """What :func:`check` finds first, in words (``[table] key: problem``; a top-level
+    key alone), or None when ``data`` has its declared shape."""
+    try:
+        check(data, keys)
+    except Bad as bad:
+        return _said(bad)
+    return None
+
+
+def unit_problem(name: str, state: Any) -> str | None:
+    """What is wrong with ``state`` as the ``[units.NAME]`` table of a session (a
+    character file's one unit), in words, or None."""
+    try:
+        UNIT(state, ("units", name))
+        if type(state) is dict:
+            Plain(state, ("units", name))
+    except Bad as bad:
+        return _said(bad)
+    return None
+
+
+def _said(bad: Bad) -> str:
+    table, key = where_text(bad.where)
+    return f"[{table}] {key}: {bad.problem}" if table else f"{key}: {bad.problem}"
+
+
 def check(data: dict[str, Any], keys: Iterable[str] | None = None,
           old: dict[str, Any] | None = None) -> None:
     """Raise Bad for the first key of ``data`` (or of its tables ``keys``) that does not

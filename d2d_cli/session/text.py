@@ -1,6 +1,7 @@
 """The session file's text: cut at its table headers, re-render only the tables that
 changed (so comments written by hand survive and a big session costs no more to write
-than a small one), and say exactly which bytes changed (the journal's hunks).
+than a small one). How a table is written (:mod:`.tomltext`) and the journal's hunks
+— exactly which bytes changed — (:mod:`.hunks`) live beside it.
 
 **Chunks.** The text is cut before every line that looks like a table header; a
 chunk belongs to the header's first one or two keys (``[units."Goblin 1".skills]`` →
@@ -20,48 +21,12 @@ one with only the re-rendered chunks cut anew.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import itertools
-import re
-from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
-Owner = tuple[str, str | None] | None
-
-# A table header's first one or two keys: [units."Goblin 1".skills] → units, Goblin 1.
-_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
-_HEADER_RE = re.compile(rf"^[ \t]*\[\[?[ \t]*({_KEY})(?:[ \t]*\.[ \t]*({_KEY}))?", re.M)
-
-
-def _unquote(key: str | None) -> str | None:
-    if key is None or key[0] not in "\"'":
-        return key
-    if key[0] == "'" or "\\" not in key:
-        return key[1:-1]
-    import json  # a key with an escape: rare
-
-    return str(json.loads(key))
-
-
-def root_text(text: str) -> str:
-    """The text before the first table header (where ``schema`` is)."""
-    m = _HEADER_RE.search(text)
-    return text if m is None else text[:m.start()]
-
-
-def split(text: str) -> list[list[Any]]:
-    """``[[owner, chunk_text], …]``: the text cut before each header-looking line."""
-    chunks: list[list[Any]] = []
-    owner: Owner = None
-    start = 0
-    for m in _HEADER_RE.finditer(text):
-        chunks.append([owner, text[start:m.start()]])
-        owner = (str(_unquote(m.group(1))), _unquote(m.group(2)))
-        start = m.start()
-    chunks.append([owner, text[start:]])
-    return chunks
+from d2d_cli.session.headers import Owner, owners, root_text, split
+from d2d_cli.session.hunks import Hunk, apply, apply_reverse_fuzzy, diff
+from d2d_cli.session.tomltext import dump
 
 
 def groups(text: str) -> tuple[dict[str, Any], Grouping] | None:
@@ -115,10 +80,10 @@ def _place(data: dict[str, Any], owner: tuple[str, str | None], part: dict[str, 
 
 def _headers_ok(text: str, key: str, subs: set[str | None] | None) -> bool:
     """Every header in a rendered group belongs to ``key`` (and to one of ``subs``)."""
-    for m in _HEADER_RE.finditer(text):
-        if _unquote(m.group(1)) != key:
+    for first, second in owners(text):
+        if first != key:
             return False
-        if subs is not None and _unquote(m.group(2)) not in subs:
+        if subs is not None and second not in subs:
             return False
     return '"""' not in text and "'''" not in text
 
@@ -148,70 +113,6 @@ def _render(chunk_text: str, key: str, sub: str | None, value: Any) -> str | Non
     merge(table, value)
     return tomlkit.dumps(doc)
 
-
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def _key(k: str) -> str:
-    return k if _BARE.fullmatch(k) else _string(k)
-
-
-def _string(v: str) -> str:
-    # JSON's escapes are TOML's, but for DEL, which TOML wants escaped too
-    return _json_dumps()(v, ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-@functools.cache
-def _json_dumps() -> Callable[..., str]:
-    """``json.dumps``, imported on the first write (a lookup never renders TOML)."""
-    import json
-
-    return json.dumps
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return "nan" if v != v else "inf" if v == float("inf") else "-inf" \
-            if v == float("-inf") else repr(v)
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
-    raise ValueError(f"cannot write a {type(v).__name__} by hand")  # tomlkit will
-
-
-def dump(path: tuple[str, ...], table: dict[str, Any]) -> str:
-    """``[path]`` and its contents as tomlkit lays them out: keys, then sub-tables and
-    arrays of tables, a blank line before each header; a table of tables alone gets no
-    header of its own. Linear in the size of the data."""
-    out: list[str] = []
-    _dump(out, path, table, False)
-    return "".join(out)
-
-
-def _dump(out: list[str], path: tuple[str, ...], table: dict[str, Any], aot: bool) -> None:
-    plain: list[str] = []
-    subs: list[tuple[str, Any, bool]] = []
-    for k, v in table.items():
-        if isinstance(v, dict):
-            subs.append((k, v, False))
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            subs.append((k, v, True))
-        else:
-            plain.append(f"{_key(k)} = {_value(v)}\n")
-    if aot or plain or not subs:
-        name = ".".join(_key(k) for k in path)
-        out.append(("\n" if out else "") + (f"[[{name}]]\n" if aot else f"[{name}]\n"))
-        out.extend(plain)
-    for k, v, is_aot in subs:
-        for item in (v if is_aot else [v]):
-            _dump(out, (*path, k), item, is_aot)
 
 
 def merge(table: Any, value: dict[str, Any]) -> None:
@@ -509,195 +410,5 @@ def render_whole(text: str, new: dict[str, Any], changed: set[str]) -> str:
     return tomlkit.dumps(doc)
 
 
-# --------------------------------------------------------------------------- hunks
-# A hunk is [offset in the old text, old text, new text]; hunks are sorted, apart and
-# start at line starts; a hunk's new text is never empty unless the file is (so undo
-# --force can find where it is in a file edited by hand since).
-
-Hunk = list[Any]
-_SMALL = 64 * 1024
-
-
-def _prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    lo, step = 0, 256
-    while lo < n:
-        hi = min(lo + step, n)
-        if a[lo:hi] != b[lo:hi]:
-            break
-        lo, step = hi, step * 2
-    else:
-        return n
-    hi = min(lo + step, n)
-    while lo < hi:  # a[:lo] == b[:lo]; the first difference is before hi
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _suffix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    lo, step = 0, 256
-    while lo < n:
-        hi = min(lo + step, n)
-        if a[len(a) - hi:len(a) - lo] != b[len(b) - hi:len(b) - lo]:
-            break
-        lo, step = hi, step * 2
-    else:
-        return n
-    hi = min(lo + step, n)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid:len(a) - lo] == b[len(b) - mid:len(b) - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def diff(a: str, b: str) -> list[Hunk]:
-    """The hunks that turn ``a`` into ``b``: what changed, at table granularity."""
-    if a == b:
-        return []
-    p = _prefix(a, b)
-    p = a.rfind("\n", 0, p) + 1  # back to a line start
-    s = _suffix(a[p:], b[p:])
-    i = len(a) - s
-    if s and i > p and a[i - 1] != "\n":  # forward to a line start
-        j = a.find("\n", i)
-        s = 0 if j < 0 else len(a) - (j + 1)
-    a_mid, b_mid = a[p:len(a) - s], b[p:len(b) - s]
-    if len(a_mid) + len(b_mid) <= _SMALL:
-        hunks = [[p, a_mid, b_mid]]
-    else:
-        hunks = _chunk_diff(a_mid, b_mid, p)
-    return _anchor(hunks, a)
-
-
-def _chunk_diff(a: str, b: str, base: int) -> list[Hunk]:
-    ac = [t for _, t in split(a)]
-    bc = [t for _, t in split(b)]
-    a_off = [0]
-    for t in ac:
-        a_off.append(a_off[-1] + len(t))
-    return [[base + a_off[alo], "".join(ac[alo:ahi]), "".join(bc[blo:bhi])]
-            for alo, ahi, blo, bhi in _seq_diff(ac, bc)]
-
-
-def _seq_diff(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
-    """Replaced ranges between two sequences (patience diff: unique items anchor)."""
-    out = []
-    stack = [(0, len(a), 0, len(b))]
-    while stack:
-        alo, ahi, blo, bhi = stack.pop()
-        while alo < ahi and blo < bhi and a[alo] == b[blo]:
-            alo, blo = alo + 1, blo + 1
-        while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
-            ahi, bhi = ahi - 1, bhi - 1
-        if alo == ahi and blo == bhi:
-            continue
-        if alo == ahi or blo == bhi:
-            out.append((alo, ahi, blo, bhi))
-            continue
-        ca, cb = Counter(a[alo:ahi]), Counter(b[blo:bhi])
-        where = {x: j for j, x in enumerate(b[blo:bhi], blo) if cb[x] == 1 and ca[x] == 1}
-        pairs = [(i, where[x]) for i, x in enumerate(a[alo:ahi], alo) if x in where]
-        anchors = _lis(pairs)
-        if not anchors:
-            out.append((alo, ahi, blo, bhi))
-            continue
-        pi, pj = alo, blo
-        for i, j in anchors:
-            stack.append((pi, i, pj, j))
-            pi, pj = i + 1, j + 1
-        stack.append((pi, ahi, pj, bhi))
-    return sorted(out)
-
-
-def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The longest run of pairs increasing in both (they come sorted by the first)."""
-    tails: list[int] = []
-    tail_idx: list[int] = []
-    prev = [-1] * len(pairs)
-    for n, (_, j) in enumerate(pairs):
-        k = bisect.bisect_left(tails, j)
-        if k == len(tails):
-            tails.append(j)
-            tail_idx.append(n)
-        else:
-            tails[k] = j
-            tail_idx[k] = n
-        prev[n] = tail_idx[k - 1] if k else -1
-    out = []
-    n = tail_idx[-1] if tail_idx else -1
-    while n >= 0:
-        out.append(pairs[n])
-        n = prev[n]
-    return out[::-1]
-
-
-def _anchor(hunks: list[Hunk], a: str) -> list[Hunk]:
-    """Give every hunk a non-empty new text: a deletion takes the line before it along
-    (or, at the very start, the line after). Touching hunks are merged first, so the
-    line taken along is never part of another hunk."""
-    merged: list[Hunk] = []
-    for off, old, new in hunks:
-        if merged and merged[-1][0] + len(merged[-1][1]) == off:
-            merged[-1][1] += old
-            merged[-1][2] += new
-        else:
-            merged.append([off, old, new])
-    for h in merged:
-        off, old, new = h
-        if new:
-            continue
-        if off > 0:
-            ls = a.rfind("\n", 0, off - 1) + 1
-            h[:] = [ls, a[ls:off] + old, a[ls:off]]
-        else:
-            end = off + len(old)
-            le = a.find("\n", end)
-            le = len(a) if le < 0 else le + 1
-            h[:] = [off, old + a[end:le], a[end:le]]
-    return merged
-
-
-def apply(text: str, hunks: list[Hunk], *, reverse: bool = False) -> str | None:
-    """Forward: ``text`` is the old text, returns the new. Reverse: ``text`` is the new
-    text, returns the old. None if the hunks do not fit ``text`` exactly."""
-    out: list[str] = []
-    pos = delta = 0
-    for off, old, new in hunks:
-        at = off + delta if reverse else off
-        want, put = (new, old) if reverse else (old, new)
-        if at < pos or text[at:at + len(want)] != want:
-            return None
-        out += [text[pos:at], put]
-        pos = at + len(want)
-        delta += len(new) - len(old)
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def apply_reverse_fuzzy(text: str, hunks: list[Hunk]) -> str | None:
-    """Reverse hunks in a file edited by hand since: each hunk's new text must still be
-    there, where it was or found exactly once further on. None if any is not."""
-    out: list[str] = []
-    pos = delta = drift = 0
-    for off, old, new in hunks:
-        if not new:
-            return None
-        at = off + delta + drift
-        if not (at >= pos and text.startswith(new, at)):
-            at = text.find(new, pos)
-            if at < 0 or text.find(new, at + 1) >= 0:
-                return None
-            drift = at - (off + delta)
-        out += [text[pos:at], old]
-        pos = at + len(new)
-        delta += len(new) - len(old)
-    out.append(text[pos:])
-    return "".join(out)
+__all__ = ["Hunk", "Owner", "apply", "apply_reverse_fuzzy", "diff", "dump", "root_text",
+           "split"]  # the text's tools, one door
