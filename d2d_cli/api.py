@@ -112,27 +112,16 @@ class _Op(Generic[P, R]):
         s = face._session()
 
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
-            target = s.target(self.label(*args, **kwargs))
-            if _open_block():  # the block this thread has open commits (or drops) it
-                return self.fn(target, *args, **kwargs)
-            # One call is one command: its change — a session a lookup creates included
-            # — is written only if the whole call succeeds, as the CLI's boundary does.
-            with _session.deferred() as scope:
-                out = self.fn(target, *args, **kwargs)
-                scope.commit()
-            return out
+            # One call is one command (operations.call): its change — a session a
+            # lookup creates included — is written only if the whole call succeeds; in a
+            # block this thread has open, the block commits (or drops) it.
+            return operations.call(self.fn, s.target(self.label(*args, **kwargs)),
+                                   *args, **kwargs)
 
         call.__doc__ = self.fn.__doc__
         call.__name__ = call.__qualname__ = self.fn.__name__
         call.__signature__ = self.signature  # type: ignore[attr-defined]
         return call
-
-
-def _open_block() -> bool:
-    """This thread has a scope open (a ``with Session(...)`` block): a call joins it."""
-    from d2d_cli import session
-
-    return session.scope_open()
 
 
 class _Face:
@@ -197,7 +186,7 @@ class Session(_Face):
     def __enter__(self) -> Session:
         if self._scope is not None:
             raise RuntimeError("this Session is already inside a with block")
-        cm = _session.deferred()
+        cm = operations.unit_of_work(join=False)  # its own scope: it holds one session
         self._scope = (cm, cm.__enter__())
         return self
 
@@ -355,11 +344,12 @@ class _NpcGroup(_Group):
 
 class _HandGroup(_Group):
     """``s.hand``: the Players' Conflict hands, with ``[rules] hands = "d2d"``
-    (``choose`` is the face-down choice: the journal never names the card)."""
+    (``choose`` is the face-down choice: the journal never names the card; ``player=``
+    refuses a unit that is not that Player's, checked under the session's lock)."""
 
     deal = _Op("hand deal", _hands.deal)
     show = _Op("hand show", _hands.show)
-    choose = _Op("hand choose", _hands.choose)
+    choose = _Op("hand choose", _hands.choose, extra=("player",))
     draw = _Op("hand draw", _hands.draw)
     gain = _Op("hand gain", _hands.gain)
 

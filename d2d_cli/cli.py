@@ -166,15 +166,17 @@ class D2DGroup(HelpWhenBare, TyperGroup):
         out: list[str] = []
         try:
             _check_argv(argv)
-            from d2d_cli import session
+            from d2d_cli import operations
 
             # Commit last: the command's change waits, its lock held, until the command
             # (and the rendering of its output) has succeeded; anything else drops it.
-            with session.deferred() as pending, here.buffered() as out:
+            # A command line is its own unit of work, even inside another (the tour).
+            with operations.unit_of_work(join=False) as pending, \
+                    here.buffered() as out:
                 rv = super().main(argv, prog_name or "d2d", complete_var,
                                   standalone_mode=False, **extra)
                 code = rv if isinstance(rv, int) else 0
-                if code == 0:
+                if code == 0 and pending is not None:
                     pending.commit()
         except D2DError as e:
             message = e.message

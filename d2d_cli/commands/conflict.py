@@ -95,9 +95,8 @@ def conflict(
                           rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
                           disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
                           stat=stat, spent=spent, card=card, **situation)
-    turned = ops.read_by_colour(result, t.revealed)  # one card, two arrows: say why
     render.emit(result, _show_chart if sides == ["chart"] else
-                lambda con, r: _show(con, r, turned), as_json=json)
+                lambda con, r: _show(con, r, list(getattr(r, "turned", ()))), as_json=json)
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}

@@ -23,9 +23,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from d2d_cli import session
+from d2d_cli.errors import D2DError
 from d2d_cli.rules.deck.cards import Card, parse_card
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
 
 R = TypeVar("R")
+P = ParamSpec("P")
 
 
 class _Change(Protocol):
@@ -42,6 +44,11 @@ class _Change(Protocol):
 
 
 C = TypeVar("C", bound=_Change)
+
+
+# A command whose argument at this index is a card chosen face down (001 l.732): the
+# journal, the log, the export and the players' pages never name it.
+FACE_DOWN = {"hand choose": 1}
 
 
 def label(path: str, arguments: Iterable[Any] = (),
@@ -63,6 +70,10 @@ def label(path: str, arguments: Iterable[Any] = (),
         return str(v.value if isinstance(v, Enum) else v)
 
     words: list[str] = path.split()
+    arguments = list(arguments)
+    face_down = FACE_DOWN.get(path)
+    if face_down is not None and len(arguments) > face_down:
+        del arguments[face_down:]  # the card chosen face down is named nowhere
     for value in arguments:
         if isinstance(value, list | tuple):
             words += [word(v) for v in value]
@@ -78,20 +89,34 @@ def label(path: str, arguments: Iterable[Any] = (),
                 words += [flag, word(v)]
         elif value is not None:
             words += [flag, word(value)]
-    return shlex.join(words)
+    return shlex.join(words) + (" (a card face down)" if face_down is not None else "")
+
+
+class ReadBeforeLock(AssertionError):
+    """A change asked for after the same call read the session without its lock: what it
+    would write rests on a state another writer may have changed meanwhile (docs/
+    architecture.md "One unit of work"). A bug in an operation, never the user's."""
 
 
 class Target:
     """The session an operation works on: ``spec`` is a session name or a ``.toml``
     path (None: the current session, as ``d2d`` without ``--session``), ``seed`` the
-    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``)."""
+    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``);
+    ``create``: whether a missing default session (or ``.toml`` path) may be created
+    (False for ``d2d serve``: a page never makes a session).
 
-    __slots__ = ("label", "revealed", "seed", "spec")
+    A lookup reads without the lock (:meth:`read`); a change takes the lock first and
+    reads only inside it (:meth:`edit`, SQLite's BEGIN IMMEDIATE). So a target that has
+    read without the lock cannot then change the session: :meth:`edit` raises
+    :class:`ReadBeforeLock` (the suite trips on an operation that would)."""
+
+    __slots__ = ("_locked", "_looked", "create", "label", "seed", "spec")
 
     def __init__(self, spec: str | None = None, seed: int | None = None,
-                 label: str = "") -> None:
-        self.spec, self.seed, self.label = spec, seed, label
-        self.revealed: list[Card] = []  # the cards the last with_reveals revealed
+                 label: str = "", *, create: bool = True) -> None:
+        self.spec, self.seed, self.label, self.create = spec, seed, label, create
+        self._looked = False  # read without the lock
+        self._locked = False  # took the lock (its reads since are the locked state's)
 
     def path(self) -> Path:
         """The session file (it may not exist yet)."""
@@ -104,15 +129,39 @@ class Target:
 
     def read(self) -> dict[str, Any]:
         """The session's data for a lookup (the default session, or a path in an
-        existing folder, is created on first use)."""
-        return session.lookup(self.spec, seed=self.seed)
+        existing folder, is created on first use unless :attr:`create` is False:
+        ``session.lookup`` decides)."""
+        if not self._locked:
+            self._looked = True
+        if self.create:
+            return session.lookup(self.spec, seed=self.seed)
+        return session.read(session.locate(self.spec)[0], seed=self.seed)
 
     @contextlib.contextmanager
     def edit(self) -> Iterator[session.Transaction]:
-        """A locked read-modify-write of the session, journalled under ``label``."""
+        """A locked read-modify-write of the session, journalled under ``label``: the
+        lock is taken before anything is read (``tx.data`` is the locked state)."""
+        if self._looked:
+            raise ReadBeforeLock(
+                f"{self.label or 'this call'}: the session was read without its lock "
+                "before this change; read tx.data inside the edit instead")
         where, create = session.locate(self.spec)
+        self._locked = True
+        refusal = _read_only(where)
+        if refusal is not None:  # it can change nothing: what it reads, it may only show
+            data = session.read(where, seed=self.seed, create=False)
+            tx = session.Transaction(where, self.label, self.seed, _frozen(data), data)
+            yield tx
+            if tx.changed:  # refused as the edit refuses it (its words), nothing written
+                with session.edit(where, self.label, seed=self.seed, create=False):
+                    pass
+                raise refusal
+            return
+        create = create and self.create
         with session.edit(where, self.label, seed=self.seed, create=create) as tx:
             yield tx
+        if create and not tx.changed:  # changed nothing: a new session as a lookup makes it
+            session.read(where, seed=self.seed, create=True)
 
     def options(self, data: dict[str, Any]) -> Options:
         """The session's ``[rules]``, parsed and checked (a bad hand edit: exit 3, the
@@ -126,15 +175,14 @@ class Target:
                      after: Callable[[R, session.Transaction], None] | None = None
                      ) -> tuple[R, Revealer]:
         """Run ``body(reveal)`` on the Fate deck (saved and journalled) or on the table's
-        cards (read only). Returns body's result and the revealer; :attr:`revealed`
-        keeps the cards as they were revealed. ``note(result, revealed)``: what the
-        journal adds (how a card was read), so the log says what was shown.
-        ``after(result, tx)``: a further change in the same transaction (the Fate deck's
-        path only; the table's cards change nothing)."""
+        cards (read only). Returns body's result and the revealer (``reveal.used``: the
+        cards as they were revealed). ``note(result, revealed)``: what the journal adds
+        (how a card was read), so the log says what was shown. ``after(result, tx)``: a
+        further change in the same transaction (the Fate deck's path only; the table's
+        cards change nothing)."""
         if table is not None:
             with reveals(None, table) as reveal:
                 out = body(reveal)
-            self.revealed = list(reveal.used)
             return out, reveal
         with self.edit() as tx, reveals(tx, None) as reveal:
             out = body(reveal)
@@ -144,8 +192,57 @@ class Target:
                 tx.summary += f"; {extra}"
             if after is not None:
                 after(out, tx)
-        self.revealed = list(reveal.used)
         return out, reveal
+
+
+@contextlib.contextmanager
+def unit_of_work(*, join: bool = True) -> Iterator[session.Scope | None]:
+    """One call's scope — the one place the CLI, the Python API and ``d2d serve`` open
+    it: the changes made inside wait, their lock held, and are written only when the
+    front end calls ``scope.commit()`` (the CLI: after the command's output has been
+    rendered); anything else drops them. With ``join`` (a script's call, a page's),
+    inside a scope this thread already has open (a ``with Session(...)`` block) it
+    yields None: the call joins that scope, which commits or drops it. Without (a
+    command line, a ``with Session(...)`` block) it always opens its own: the tour's
+    commands, run inside a command, commit on their own."""
+    if join and session.scope_open():
+        yield None
+        return
+    with session.deferred() as scope:
+        yield scope
+
+
+def call(op: Callable[Concatenate[Target, P], R], target: Target, /,
+         *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run one operation as one unit of work (:func:`unit_of_work`): its change — a
+    session a lookup creates included — is written only if the whole call succeeds.
+    ``op`` and ``target`` are positional only: an operation's own ``target=`` (``crit``)
+    passes through."""
+    with unit_of_work() as scope:
+        out = op(target, *args, **kwargs)
+        if scope is not None:
+            scope.commit()
+    return out
+
+
+def _read_only(where: Path) -> D2DError | None:
+    """The refusal a change to a read-only session file gets (None: it may be written).
+    A change that ends up writing nothing (a conflict on the table's cards with no
+    exchange to keep) still works on such a file, as the lookup it then is."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(where)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None  # not a session file at all: the edit says so
+    try:
+        session.check_writable(where, st)
+    except D2DError as refused:
+        return refused
+    return None
 
 
 def cards(values: list[str] | tuple[str, ...] | None) -> list[Card] | None:
@@ -208,12 +305,19 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first
     Refresh gives, before one: ``status_bar.unit_on_bar``)."""
+    return roster_change_reading(t, lambda roster, _data: step(roster))
+
+
+def roster_change_reading(t: Target,
+                          step: Callable[[dict[str, Unit], dict[str, Any]], C]) -> C:
+    """:func:`roster_change` whose step also reads the session (``[rules]``, the map):
+    the data it gets is the locked state's, the one the change is written over."""
     from d2d_cli.rules.units import roster as units
 
     with t.edit() as tx:
         roster = units.roster(tx.data)
         pristine = _frozen(units.roster_state(roster))
-        result = step(roster)
+        result = step(roster, tx.data)
         _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
@@ -227,6 +331,13 @@ def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
 
 def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
     """One change to the roster that reads the round's number and phase (``[round]``)."""
+    return in_round_reading(t, lambda roster, n, phase, _data: step(roster, n, phase))
+
+
+def in_round_reading(t: Target,
+                     step: Callable[[dict[str, Unit], int, str, dict[str, Any]], C]) -> C:
+    """:func:`in_round` whose step also reads the session (``[rules]``, the map): the
+    data it gets is the locked state's, the one the change is written over."""
     from d2d_cli.rules.time.round_state import Round
     from d2d_cli.rules.units import roster as units
 
@@ -234,7 +345,7 @@ def in_round(t: Target, step: Callable[[dict[str, Unit], int, str], C]) -> C:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
         pristine = _frozen(units.roster_state(roster))
-        result = step(roster, rnd.number, rnd.phase)
+        result = step(roster, rnd.number, rnd.phase, tx.data)
         _put_roster(tx, units.roster_state(roster), pristine)
         tx.summary = result.summary
     return result

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from d2d_cli.rules.combat import conflict as conflict_
     from d2d_cli.rules.combat import crits as crits_
     from d2d_cli.rules.combat import hits as hits_
+    from d2d_cli.rules.deck.cards import Card
+    from d2d_cli.session import Transaction
 
 
 @SITUATION.into(before="obstacle", after={"obstacle": "cover"})
@@ -38,30 +41,59 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                              advantage=tuple(advantage or ()),
                              disadvantage=tuple(disadvantage or ()))
     use_map = not no_map
-    data = t.read()
-    opts = t.options(data)
     table = table_cards(card)
-    if list(sides) == ["chart"]:
-        return rules.chart_result(opts.conflict_chart, table)
-    def asked(typed: list[str], data: dict[str, Any]) -> Any:
-        return rules.ask(typed, data, table, level_a=level_a, level_b=level_b, terms=terms,
-                         skill=skill, rival_skill=rival_skill,
-                         obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
-                         fate_orientation=opts.fate_orientation,
-                         level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
-                         target_action=opts.target_action, opts=opts)
+    if list(sides) == ["chart"]:  # a lookup: the table's reading of the chart
+        return rules.chart_result(t.options(t.read()).conflict_chart, table)
+    # A change (the Fate deck, the round's exchange, the hands): the lock is taken
+    # first and every Level, Cover and Range is read from the locked state.
+    with t.edit() as tx:
+        data = tx.data
+        opts = t.options(data)
 
-    if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
-        return _from_hands(t, list(sides), opts, table, asked)
-    ask = asked(list(sides), data)
-    if ask.reveals and table is None:  # the Fate deck: one transaction, the exchange in it
-        return t.with_reveals(None, ask.resolve, _journal_note, _remember)[0]
-    result = (t.with_reveals(table, ask.resolve, _journal_note)[0] if ask.reveals
-              else ask.resolve(None))
-    if exchange.of_conflict(result) is not None or exchange.remembered(data) is not None:
-        with t.edit() as tx:
-            _remember(result, tx)
-    return result
+        def asked(typed: list[str], data: dict[str, Any]) -> conflict_.ConflictAsk:
+            return rules.ask(typed, data, table, level_a=level_a, level_b=level_b,
+                             terms=terms, skill=skill, rival_skill=rival_skill,
+                             obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
+                             fate_orientation=opts.fate_orientation,
+                             level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
+                             target_action=opts.target_action, opts=opts)
+
+        if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
+            return _from_hands(tx, list(sides), opts, table, asked)
+        ask = asked(list(sides), data)
+        remembered = exchange.remembered(data) is not None
+        out, _ = _resolve(tx, ask, table)
+        if (ask.reveals and table is None) or exchange.of_conflict(out) is not None \
+                or remembered:
+            _remember(out, tx)
+        return out
+
+
+def _resolve(tx: Transaction, ask: conflict_.ConflictAsk, table: list[Card] | None
+             ) -> tuple[conflict_.Conflict | conflict_.Redirected, list[Card]]:
+    """Resolve the Conflict, revealing from the Fate deck (journalled in ``tx``, the
+    log saying how each card was read) or from the table's cards; the result carries
+    the cards it turned to read by colour (``Conflict.turned``, for the view)."""
+    from d2d_cli.operations import reveals
+    from d2d_cli.rules.combat.conflict import Conflict
+    from d2d_cli.rules.core.record import replace
+
+    used: list[Card] = []
+    if ask.reveals:
+        with reveals(tx if table is None else None, table) as reveal:
+            out = ask.resolve(reveal)
+        used = list(reveal.used)
+        if table is None:
+            note = _journal_note(out, used)
+            tx.summary = "revealed " + " ".join(x.code for x in used) + (
+                f"; {note}" if note else "")
+    else:
+        out = ask.resolve(None)
+    if isinstance(out, Conflict) and used:
+        turned = read_by_colour(out, used)
+        if turned:
+            out = replace(out, turned=tuple(turned))
+    return out, used
 
 
 def _remember(result: Any, tx: Any) -> None:
@@ -77,43 +109,32 @@ def _remember(result: Any, tx: Any) -> None:
                       else "conflict: nobody to hit")
 
 
-def _from_hands(t: Target, sides: list[str], opts: Options, table: Any,
-                asked: Any) -> conflict_.Conflict | conflict_.Redirected:
+def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Card] | None,
+                asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk]
+                ) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
     (``NAME:stay``). Both are revealed at once; the cards move as 001 l.736–758 say
     (rules.units.hands.settle), in the same journal entry as the Fate cards revealed."""
-    from d2d_cli.operations import reveals
     from d2d_cli.rules.combat.conflict import Conflict
     from d2d_cli.rules.core.record import replace
     from d2d_cli.rules.units import hands
     from d2d_cli.rules.units.roster import roster_view
 
-    with t.edit() as tx:
-        typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
-                                              opts.hands, opts.narrator_hand)
-        ask = asked(typed, tx.data)
-        if ask.reveals:
-            with reveals(tx if table is None else None, table) as reveal:
-                out = ask.resolve(reveal)
-            t.revealed = list(reveal.used)
-            if table is None:
-                note = _journal_note(out, reveal.used)
-                tx.summary = "revealed " + " ".join(x.code for x in reveal.used) + (
-                    f"; {note}" if note else "")
-        else:
-            out = ask.resolve(None)
-        _remember(out, tx)  # the exchange, for hit and crit (as without hands)
-        if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
-            return out  # named an obstacle: no card moves (one face down stays)
-        held = hands.hands_of(tx.data)
-        moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
-                                           tuple(e.key for e in out.effects.b)),
-                             (out.side_a.unit, out.side_b.unit), tx.rng())
-        tx.put("players", hands.state_of(held))
-        said = "; ".join(hands.said(m) for m in moves)
-        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
-        return replace(out, hands=moves)
+    typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
+                                          opts.hands, opts.narrator_hand)
+    out, _ = _resolve(tx, asked(typed, tx.data), table)
+    _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+    if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
+        return out  # named an obstacle: no card moves (one face down stays)
+    held = hands.hands_of(tx.data)
+    moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
+                                       tuple(e.key for e in out.effects.b)),
+                         (out.side_a.unit, out.side_b.unit), tx.rng())
+    tx.put("players", hands.state_of(held))
+    said = "; ".join(hands.said(m) for m in moves)
+    tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+    return replace(out, hands=moves)
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
@@ -160,36 +181,44 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
                              disadvantage=("a",) if disadvantage else ())
     use_map = not no_map
     card_codes = list(cards)
-    data = t.read()
-    opts = t.options(data)
-    # After a conflict: its winner, Rival, skills and card, for what is not typed.
-    ex, took = exchange.remembered(data), []
-    if ex is not None and not card_codes and ex.cards:
-        card_codes, took = list(ex.cards), ["card"]
-    if ex is not None and by is None and vs is None and level is None and \
-            rival_level is None:
-        by, vs, took = ex.winner, ex.rival, [*took, "units"]
-        skill = skill if skill is not None else ex.skill
-        rival_skill = rival_skill if rival_skill is not None else ex.rival_skill
-    if not card_codes:
-        raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
-                       "conflict between two units first: hit then takes its card)")
-    ask = rules.ask([parse_card(x) for x in card_codes], level=level,
-                    rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
-                    combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
-                    by=by, difficulty=difficulty, terms=terms, skill=skill,
-                    rival_skill=rival_skill, use_map=use_map, opts=opts,
-                    heroic_feat=heroic_feat)
-    deck = ask.reveals and ask.table is None
-    result: hits_.Hits = (t.with_reveals(ask.table, ask.count, after=lambda r, tx: _hits(
-        r, tx, by, vs) if deck else None)[0] if ask.reveals else ask.count(None))
-    if took:
-        result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
-    if ask.feat_by is not None or (not deck and exchange.with_hits(data, by, vs, 0)):
-        with t.edit() as tx:
-            if ask.feat_by is not None:  # the Feat's Character Point (checked above)
-                tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
-                tx.summary = f"Heroic Feat: {ask.feat_by} −1 CP"
+    with t.edit() as tx:  # the lock first: the Levels are the locked state's
+        data = tx.data
+        opts = t.options(data)
+        # After a conflict: its winner, Rival, skills and card, for what is not typed.
+        ex, took = exchange.remembered(data), []
+        if ex is not None and not card_codes and ex.cards:
+            card_codes, took = list(ex.cards), ["card"]
+        if ex is not None and by is None and vs is None and level is None and \
+                rival_level is None:
+            by, vs, took = ex.winner, ex.rival, [*took, "units"]
+            skill = skill if skill is not None else ex.skill
+            rival_skill = rival_skill if rival_skill is not None else ex.rival_skill
+        if not card_codes:
+            raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
+                           "conflict between two units first: hit then takes its card)")
+        ask = rules.ask([parse_card(x) for x in card_codes], level=level,
+                        rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
+                        combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
+                        by=by, difficulty=difficulty, terms=terms, skill=skill,
+                        rival_skill=rival_skill, use_map=use_map, opts=opts,
+                        heroic_feat=heroic_feat,
+                        said={"exchange": ex.said(took)} if ex is not None and took else None)
+        deck = ask.reveals and ask.table is None
+        if ask.reveals:
+            from d2d_cli.operations import reveals
+
+            with reveals(tx if deck else None, ask.table) as reveal:
+                result = ask.count(reveal)
+            if deck:
+                tx.summary = "revealed " + " ".join(x.code for x in reveal.used)
+                _hits(result, tx, by, vs)
+        else:
+            result = ask.count(None)
+        if ask.feat_by is not None:  # the Feat's Character Point (checked above)
+            tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
+            feat = f"Heroic Feat: {ask.feat_by} −1 CP"
+            tx.summary = f"{tx.summary}; {feat}" if tx.summary else feat
+        if not deck:
             _hits(result, tx, by, vs)
     return result
 
@@ -234,31 +263,29 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     from d2d_cli.rules.combat import crits as rules
 
     ask_damage, difficulty = modifiers(damage)
-    data = t.read()
-    opts = t.options(data)
-    ex, took = exchange.remembered(data), []
-    if ex is not None and by is None and target is None and not vehicle:
-        if power is None and weapon is None:
-            raise BadInput("give the Power Rating: --power 6x1, or --weapon \"Body+2\" "
-                           f"rated by {ex.winner}'s stat ({ex.said(['units'])})")
-        # the winner rates a --weapon formula by its stat; a rating needs no unit
-        formula = power is None and weapon is not None and "x" not in weapon.lower()
-        by, target, took = (ex.winner if formula else None), ex.rival, ["units"]
-    if hits is None and ex is not None and ex.hits and (by in (None, ex.winner)
-                                                        and target == ex.rival):
-        hits, took = ex.hits, [*took, "hits"]
-    hits = 1 if hits is None else hits
-    ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
-                        tuple(card) if card else None, target, by, ask_damage, difficulty)
-    charts = location_charts(t.path(), opts)
-    if not ask.writes:
-        result = rules.crit(ask, data, None, opts, charts)
-    else:
-        with t.edit() as tx:
-            result = rules.crit(ask, tx.data, tx.rng, opts, charts)
+    with t.edit() as tx:  # the lock first: the exchange and the target are the locked state's
+        data = tx.data
+        opts = t.options(data)
+        ex, took = exchange.remembered(data), []
+        if ex is not None and by is None and target is None and not vehicle:
+            if power is None and weapon is None:
+                raise BadInput("give the Power Rating: --power 6x1, or --weapon \"Body+2\" "
+                               f"rated by {ex.winner}'s stat ({ex.said(['units'])})")
+            # the winner rates a --weapon formula by its stat; a rating needs no unit
+            formula = power is None and weapon is not None and "x" not in weapon.lower()
+            by, target, took = (ex.winner if formula else None), ex.rival, ["units"]
+        if hits is None and ex is not None and ex.hits and (by in (None, ex.winner)
+                                                            and target == ex.rival):
+            hits, took = ex.hits, [*took, "hits"]
+        hits = 1 if hits is None else hits
+        ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
+                            tuple(card) if card else None, target, by, ask_damage,
+                            difficulty,
+                            (("exchange", ex.said(took)),) if ex is not None and took else ())
+        charts = location_charts(t.path(), opts)
+        result = rules.crit(ask, data, tx.rng if ask.writes else None, opts, charts)
+        if ask.writes:
             for key, value in result.changes.items():
                 tx.put(key, value)
             tx.summary = result.summary
-    if took:
-        result.sources["exchange"] = ex.said(took)  # type: ignore[union-attr]
     return result

@@ -50,16 +50,21 @@ def show(t: Target, player: str) -> rules.HandView:
     return rules.view(data, rules.hands_of(data), player)
 
 
-def choose(t: Target, unit: str, card: str) -> rules.Choice:
+def choose(t: Target, unit: str, card: str, *, player: str | None = None) -> rules.Choice:
     """``d2d hand choose UNIT CARD``: the unit's Player puts CARD (e.g. ``7S^``: the
     orientation is theirs to choose, 000 l.412–413) face down for its coming Conflict
     (001 l.732). Any order, either side; the card is named nowhere but in the session
-    file and its owner's ``hand show``."""
+    file and its owner's ``hand show``.
+
+    ``player``: who asks (``d2d serve``'s player page) — UNIT must be one of theirs,
+    checked inside the locked write, so a unit handed over meanwhile is refused."""
+    from d2d_cli.rules.units import sides
     from d2d_cli.rules.units.roster import find, roster_view
 
     picked = parse_card(card)
-    t.label = f"hand choose {unit} (a card face down)"  # the journal never names it
     with t.edit() as tx:
+        if player is not None and unit not in sides.units_of(tx.data, player):
+            raise BadInput(f"{unit!r} is not one of {player}'s units")
         opts = t.options(tx.data)
         rules.require(opts.hands)
         who = find(roster_view(tx.data), unit)

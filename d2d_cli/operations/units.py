@@ -3,10 +3,16 @@ l.527–609)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
-from d2d_cli.operations import Target, in_round, roster_change
+from d2d_cli.operations import (
+    Target,
+    in_round,
+    in_round_reading,
+    roster_change,
+    roster_change_reading,
+)
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
@@ -94,10 +100,12 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
     from d2d_cli.rules.board.grid import board_of
     from d2d_cli.rules.time import turns
 
-    data = t.read()
-    opts, board = t.options(data), board_of(data)
-    return in_round(t, lambda roster, n, phase: turns.act(roster, n, phase, name, action,
-                                                          arg, range, opts, board))
+    def step(roster: dict[str, units.Unit], n: int, phase: str,
+             data: dict[str, Any]) -> turns.Spending:  # the locked state's rules and map
+        return turns.act(roster, n, phase, name, action, arg, range, t.options(data),
+                         board_of(data))
+
+    return in_round_reading(t, step)
 
 
 def rm(t: Target, name: str) -> units.Removed:
@@ -110,9 +118,11 @@ def rm(t: Target, name: str) -> units.Removed:
 def heal(t: Target, name: str, *, crit: list[str] | None = None,
          days: int | None = None) -> conditions.Healed:
     """``d2d unit heal NAME [--crit LOCATION|N]… [--days N]``."""
-    order = conditions.healing(crit or [], days, t.options(t.read()).days_heal)
-    result: conditions.Healed = roster_change(
-        t, lambda roster: conditions.heal(roster, name, order))
+    def step(roster: dict[str, units.Unit], data: dict[str, Any]) -> conditions.Healed:
+        order = conditions.healing(crit or [], days, t.options(data).days_heal)
+        return conditions.heal(roster, name, order)
+
+    result: conditions.Healed = roster_change_reading(t, step)
     return result
 
 
@@ -208,9 +218,12 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
         order = powers.order(which, effect, price, initiative=initiative, result=result,
                              range_=range, duration=duration, continuous=continuous,
                              area_points=area, close=close)
-        opts = t.options(t.read())
-        used: powers.PowerUsed = in_round(t, lambda roster, n, phase: upkeep.use_power(
-            roster, n, phase, name, order, opts.power_area, opts))
+        def use(roster: dict[str, units.Unit], n: int, phase: str,
+                data: dict[str, Any]) -> powers.PowerUsed:
+            opts = t.options(data)  # the locked state's [rules]
+            return upkeep.use_power(roster, n, phase, name, order, opts.power_area, opts)
+
+        used: powers.PowerUsed = in_round_reading(t, use)
         return used
     if action == "upkeep" and which is None:
         kept: powers.Upkeep = in_round(t, lambda roster, n, phase: powers.upkeep(

@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from d2d_cli.errors import BadInput, D2DError
+from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError
 from d2d_cli.operations import Target
 from d2d_cli.serve import limits, page, project
 
@@ -61,6 +61,7 @@ class Table:
         self.write_lock = threading.Lock()
         self.log = log or sys.stderr
         self.error: str | None = None
+        self.fault: D2DError | None = None
         self.new_players: list[str] = []
         self._seen: tuple[int, int, int] | None = None
 
@@ -85,9 +86,9 @@ class Table:
             names = project.player_names(snap.data)
             mine = {n: project.player(snap.data, n) for n in names}
         except D2DError as e:
-            if self.error != e.message:
-                self.error = e.message
+            if self.error != e.message and self.version:  # before serving: start says it
                 self.log.write(f"d2d serve: cannot read the session: {e.message}\n")
+            self.error, self.fault = e.message, e
             return False
         self.error = None
         for n in names:
@@ -142,18 +143,29 @@ class Table:
     def choose(self, player: str, unit: str, card: str) -> dict[str, Any]:
         """A player's face-down choice, through the command's own operation (journalled,
         under the session's lock, undoable). Only that player's units may choose."""
-        from d2d_cli import session
-        from d2d_cli.operations import hands
-        from d2d_cli.rules.units import sides
+        from d2d_cli.operations import call, hands, label
 
-        if unit not in sides.units_of(self.target.read(), player):
-            raise BadInput(f"{unit!r} is not one of {player}'s units")
-        t = Target(self.target.spec, None, "hand choose")  # choose labels it, never the card
-        with self.write_lock, session.deferred() as scope:
-            hands.choose(t, unit, card)
-            scope.commit()
+        # labelled as the command is (never naming the card); the unit's owner is checked inside the
+        # locked write; a page never creates a session (nor shows where it lives)
+        t = Target(self.target.spec, None, label("hand choose", [unit, card]), create=False)
+        try:
+            with self.write_lock:
+                call(hands.choose, t, unit, card, player=player)
+        except NotFound:
+            if self._missing(t):
+                raise NotFound("the session is not there any more (the Narrator may have "
+                               "moved it): nothing was chosen") from None
+            raise
         self._seen = None  # look at the file again at once
         return {"ok": True, "unit": unit, "card": card}
+
+
+    @staticmethod
+    def _missing(t: Target) -> bool:
+        """The session file is gone (the Narrator moved or renamed it)."""
+        from d2d_cli import session
+
+        return session.stamp(t.path()) is None
 
 
 class Server(ThreadingHTTPServer):
@@ -420,8 +432,9 @@ def start(target: Target, host: str, port: int, lan: list[str],
     table = Table(target, log=log)
     target.existing()
     table.refresh()
-    if table.error is not None:
-        raise BadInput(f"cannot serve this session: {table.error}")
+    if table.error is not None:  # said once, as the error (a damaged file: exit 3)
+        kind = SessionError if isinstance(table.fault, SessionError) else BadInput
+        raise kind(f"cannot serve this session: {table.error}")
     table._seen = table._stamp()
     table.new_players.clear()  # the first ones are announced with the URL
     try:

@@ -55,7 +55,7 @@ from d2d_cli.session.cache import (
     forget,
 )
 from d2d_cli.session.dirs import play_history
-from d2d_cli.session.files import read_limited
+from d2d_cli.session.files import check_writable, read_limited
 from d2d_cli.session.fresh import new_state, rng_for
 from d2d_cli.session.history import log, read_with_log, redo, undo
 from d2d_cli.session.names import (
@@ -122,6 +122,7 @@ def unit_problem(name: str, state: Any) -> str | None:
 __all__ = [
     "CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "DEFAULT_NAME", "JOURNAL_KEEP",
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
+    "check_writable",
     "create", "current_name", "data_dir", "deferred", "display_name", "dump_table", "edit",
     "forget", "is_path", "journal_path", "list_sessions", "locate", "log", "lookup",
     "new_state", "play_history", "read", "read_limited", "read_with_log", "redo",

@@ -121,7 +121,8 @@ def _mac_key(folder: Path, create: bool) -> bytes | None:
         return None
     path = folder / "key"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))  # a FIFO: not read, not waited on
     except FileNotFoundError:
         if not create:
             return None

@@ -1,12 +1,8 @@
-"""File-system work under the session: the lock, atomic writes that keep a file's mode
+"""File-system work under the session: atomic writes that keep a file's mode
 and owner, the ``.bak`` link, and turning file-system trouble into exit 3 naming the
 file (docs/architecture.md "Guarantees").
 
-The lock is an ``flock`` on the session file itself, not on a separate ``.lock`` file:
-a lock file can be deleted while a writer holds it, and the next command would then
-lock a new one and write at the same time. The session file is replaced (renamed
-over) by every write, so after getting the lock a command checks that the name still
-points at the file it locked, and otherwise locks the new one.
+The lock is in :mod:`d2d_cli.session.lock`.
 """
 
 from __future__ import annotations
@@ -85,169 +81,30 @@ def check_size(path: Path | str, size: int, limit: int, what: str) -> None:
                            "read it; nothing was changed")
 
 
-# --------------------------------------------------------------------------- locking
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[int]:
-    """An exclusive lock on the session file ``path`` (its real path); yields an fd
-    open on the very file that is locked, which is the file at ``path`` for as long as
-    the lock is held (every writer holds it). FileNotFoundError if there is no file."""
-    timeout = lock_timeout()
-    deadline = time.monotonic() + timeout
-    queue = _Queue(path, timeout)
+def open_regular(path: Path | str, flags: int, what: str, mode: int = 0o666) -> int:
+    """``os.open`` that refuses at once (exit 3, naming the file) anything but a regular
+    file: a FIFO would hang a reader for good, a device is not d2d's. The open itself
+    never waits (``O_NONBLOCK``); the fd returned blocks as usual."""
     try:
-        while True:
-            fd = _open_for_lock(path)
-            try:
-                while not (queue.first() and _try_lock(fd)):
-                    if time.monotonic() > deadline:
-                        raise SessionError(
-                            f"{path}: locked by another d2d command for over {timeout:g}s; "
-                            "try again (or check for a hung d2d process; D2D_LOCK_TIMEOUT "
-                            "sets the wait); nothing was changed")
-                    queue.wait()
-                same = _same_file(fd, path)
-            except BaseException:
-                os.close(fd)
-                raise
-            if same:
-                break
-            # Another command replaced the file while this one waited: lock the new one.
-            with contextlib.suppress(OSError):
-                _unlock(fd)
-            os.close(fd)
-    finally:
-        queue.leave()
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0),
+                     mode)
+    except OSError as e:
+        if e.errno == errno.ENXIO:  # a FIFO opened for writing with no reader
+            raise _not_regular(path, what) from None
+        raise
     try:
-        yield fd
-    finally:
-        with contextlib.suppress(OSError):
-            _unlock(fd)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _not_regular(path, what)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
         os.close(fd)
+        raise
+    return fd
 
 
-class _Queue:
-    """First come, first served (issue 30 item 6: flock keeps no queue, and polling let
-    newcomers overtake commands that had waited for seconds). A command that finds the
-    lock taken leaves a ticket beside the session (``.<file>.<time>.<pid>.wait``) and
-    asks for the lock only when its ticket is the oldest of a live process; a ticket of a
-    dead process, or older than the lock timeout, is passed over (and removed). Where no
-    ticket can be written (a read-only folder) it polls as before."""
-
-    def __init__(self, path: Path, timeout: float) -> None:
-        self.folder, self.prefix = path.parent, f".{path.name}."
-        self.timeout = timeout
-        self.ticket: str | None = None
-        self.tried = False  # the first attempt is made at once when no one is queued
-        self.ahead = False  # others are ahead in the queue
-
-    def first(self) -> bool:
-        """Whether to ask for the lock now: at once when no one is queued; else when
-        this command's ticket is the oldest."""
-        if not self.tried:
-            self.tried = True
-            try:
-                if self._oldest() is None:
-                    return True  # no one waiting: no ticket needed
-            except OSError:
-                return True
-        if self.ticket is None:
-            self._join()
-            if self.ticket is None:
-                return True  # no queue here: plain polling
-        try:
-            self.ahead = self._oldest() != self.ticket
-        except OSError:
-            self.ahead = False
-        return not self.ahead
-
-    def wait(self) -> None:
-        """Next in line: ask again soon (1 ms); behind others: look again in 10 ms."""
-        time.sleep(0.01 if self.ahead else 0.001)
-
-    def _join(self) -> None:
-        name = f"{self.prefix}{time.time_ns():020d}.{os.getpid()}.wait"
-        try:
-            os.close(os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        except OSError:
-            return
-        self.ticket = name
-
-    def _oldest(self) -> str | None:
-        now = time.time_ns()
-        with os.scandir(self.folder) as it:
-            tickets = sorted(e.name for e in it
-                             if e.name.startswith(self.prefix) and e.name.endswith(".wait"))
-        for name in tickets:
-            if name == self.ticket:
-                return name
-            stamp, _, pid = name[len(self.prefix):-len(".wait")].partition(".")
-            try:
-                stale = (now - int(stamp)) / 1e9 > self.timeout + 1 or not _alive(int(pid))
-            except ValueError:
-                stale = True
-            if not stale:
-                return name
-            with contextlib.suppress(OSError):
-                os.unlink(self.folder / name)
-        return None
-
-    def leave(self) -> None:
-        if self.ticket is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.folder / self.ticket)
-            self.ticket = None
-
-
-def _same_file(fd: int, path: Path) -> bool:
-    try:
-        now = os.stat(path)
-    except FileNotFoundError:
-        return False
-    mine = os.fstat(fd)
-    return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
-
-
-if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
-    def _open_for_lock(path: Path) -> int:
-        # Windows cannot rename over an open file; lock a companion file instead.
-        if not path.exists():
-            raise FileNotFoundError(errno.ENOENT, "No such file", str(path))
-        return os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
-
-    def _same_file(fd: int, path: Path) -> bool:  # noqa: F811 - the Windows variant
-        return path.exists()
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-            return True
-        except OSError:
-            return False
-
-    def _unlock(fd: int) -> None:
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _open_for_lock(path: Path) -> int:
-        # O_RDWR: flock over NFS is emulated with byte-range locks, which need it. The
-        # file's mode was checked first, so a read-only file never gets here.
-        return os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            return False
-
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
+def _not_regular(path: Path | str, what: str) -> SessionError:
+    return SessionError(f"{path}: not a regular file ({what}); nothing was changed")
 
 
 def read_fd(fd: int) -> bytes:
@@ -501,7 +358,7 @@ def sweep_orphans(folder: Path, name: str) -> list[Path]:
             if pid == os.getpid() or not entry.is_file(follow_symlinks=False):
                 continue
             old = now - entry.stat(follow_symlinks=False).st_mtime > stale_after
-            if old or not _alive(pid):
+            if old or not pid_alive(pid):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
         except OSError:
@@ -509,7 +366,7 @@ def sweep_orphans(folder: Path, name: str) -> list[Path]:
     return removed
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     """Whether ``pid`` is a running process (on Windows, not asked: a signal there would
     end it, so only the age of a leftover counts)."""
     if sys.platform == "win32" or pid <= 0:  # pragma: no cover - Windows

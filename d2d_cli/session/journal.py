@@ -203,7 +203,7 @@ def opened(session: Path) -> Iterator[int | None]:
     """The journal open for reading, or None if there is none."""
     jp = path_for(session)
     try:
-        fd = os.open(jp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = files.open_regular(jp, os.O_RDONLY, "the journal")
     except FileNotFoundError:
         yield None
         return
@@ -300,8 +300,8 @@ class Writer:
         """Open (and by default create) the journal; False if there is none."""
         flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
         try:
-            self.fd = os.open(self.path, flags | (os.O_CREAT if create else 0),
-                              0o600 if self.like is not None else 0o666)
+            self.fd = files.open_regular(self.path, flags | (os.O_CREAT if create else 0),
+                                         "the journal", 0o600 if self.like is not None else 0o666)
         except FileNotFoundError:
             if create:
                 raise

@@ -153,11 +153,18 @@ def _refuse_own(target: Path, old: os.stat_result | None,
 
 
 def _looks_own(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
+    try:  # O_NONBLOCK: a FIFO named as the output must not hang this look
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False  # not a file d2d wrote
+        head = os.read(fd, 4096)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     return bool(_SESSION_HEAD.match(head) or _JOURNAL_HEAD.match(head))
 
 

@@ -24,6 +24,7 @@ from d2d_cli.session.cache import (
 )
 from d2d_cli.session.commit import settle
 from d2d_cli.session.fresh import _fresh
+from d2d_cli.session.lock import locked
 from d2d_cli.session.names import _real
 from d2d_cli.session.scope import _after_commit, _Pending, _scope
 
@@ -210,7 +211,7 @@ def locked_read(real: Path, stack: contextlib.ExitStack) -> tuple[os.stat_result
     and is not too big, and read it: its stat and bytes; None if there is no file. The
     one lock-check-read sequence of every read-modify-write (edit, undo, redo)."""
     try:
-        fd = stack.enter_context(files.locked(real))
+        fd = stack.enter_context(locked(real))
     except FileNotFoundError:
         return None
     except OSError as e:

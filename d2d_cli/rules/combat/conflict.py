@@ -24,7 +24,7 @@ from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
-from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck import advantage
 from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
@@ -355,6 +355,9 @@ class Conflict(Result):
     # What it did to the Players' hands under [rules] hands = "d2d" (rules.units.hands
     # HandMove: the card played, kept, drawn — never which card was drawn).
     hands: tuple[Any, ...] = ()
+    # Each Fate card a side turned to read it by its colour: (side, as revealed, as read,
+    # why), for the human view (operations.combat.read_by_colour); not in the JSON.
+    turned: tuple[tuple[str, Any, Any, str], ...] = hidden(())
 
     @property
     def summary(self) -> str:

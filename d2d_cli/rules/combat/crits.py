@@ -477,6 +477,7 @@ class CritAsk:
     by: str | None = None  # the wielder: the stat of a --weapon formula
     damage: DamageAsk = field(default_factory=DamageAsk)  # the Damage Modifiers typed
     difficulty: str | None = None  # [rules] weapon_damage = "difficulty": the stat
+    said: tuple[tuple[str, str], ...] = ()  # further sources, last (the exchange's)
 
     @property
     def writes(self) -> bool:
@@ -534,7 +535,8 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         mortal_wound=mortal, mortal_rule=opts.mortal_wound, crit_count=count,
         light_damage=harm.light, table_mode=given is not None, reshuffled=reshuffled,
         new_deck=source.new_deck, target=placed,
-        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit, where)},
+        sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit, where),
+                 **dict(ask.said)},
         changes=changes, wielder=wielder.name if wielder is not None else None,
         summary=(f"Crit {card} → {where} {harm.severity.level.capitalize()}"
                  if harm.crit else f"no Crit ({card})")

@@ -278,6 +278,9 @@ class HitAsk:
     bonus: tuple[Modifier, ...] = ()  # why Hits are added after the count
     bonus_hits: int = 0  # Push the Limit under [rules] push_the_limit = "000"; a Feat
     feat_by: str | None = None  # the character whose Heroic Feat spends 1 CP
+    # Where the rest came from, said last in ``Hits.sources`` (e.g. "exchange": what was
+    # taken from the Conflict the round remembers)
+    said: tuple[tuple[str, str], ...] = ()
 
     @property
     def reveals(self) -> bool:
@@ -297,10 +300,12 @@ class HitAsk:
                                difficulty=self.difficulty,
                                ten_always_hits=self.ten_always_hits, mode=mode)
         if sit is None:
-            return out
+            return replace(out, sources={**out.sources, **dict(self.said)}) if self.said \
+                else out
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
         found.update(sit.extra_sources)
+        found.update(self.said)
         mods = sit.modifiers
         if self.bonus:
             out = replace(out, hits=max(0, out.hits + self.bonus_hits))
@@ -328,7 +333,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         difficulty: int | None = None, terms: Terms | None = None,
         skill: str | None = None, rival_skill: str | None = None,
         opts: Options = DEFAULTS, heroic_feat: str | None = None,
-        use_map: bool = True) -> HitAsk:
+        use_map: bool = True, said: dict[str, str] | None = None) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -336,7 +341,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     Units (``data`` is the session's): ``by`` is the Actor, whose Level is its skill's;
     ``vs`` may name the Rival unit, whose defending skill gives the Rival Level and
     whose stat (``terms.stat``, Body by default: 001 l.824 "Weapons default to Body")
-    the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override."""
+    the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override. ``said``:
+    further sources the Hits name (the remembered exchange's), last."""
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     if combos == "played" and (combo or table is not None):
@@ -367,7 +373,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     feat, feat_by, change = heroic_feat_of(heroic_feat, actor, data, vs)
     bonus = tuple(m for m in (pushed, feat) if m is not None)
     return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
-                  combos, combo, table, sit, source, bonus, extra + change, feat_by)
+                  combos, combo, table, sit, source, bonus, extra + change, feat_by,
+                  tuple((said or {}).items()))
 
 
 def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, int]:
