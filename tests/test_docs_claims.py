@@ -214,3 +214,19 @@ def test_every_claim_marker_is_closed(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
     assert text.count("<!-- claim:") == text.count("<!-- /claim -->")
 
+
+
+# ---------------------------------------------------------------- the promised types
+
+def test_operations_and_the_api_are_clean_under_mypy_strict() -> None:
+    """docs/architecture.md: "operations/ and api.py are held to mypy --strict" — the
+    type a script's call promises (``s.conflict()``: a Conflict, a Redirected or a Chart)
+    is the one it returns, with no ``Any`` closure in between. Run as a reader would,
+    `mypy --strict d2d_cli/operations d2d_cli/api.py` (which follows every import)."""
+    pytest.importorskip("mypy", reason="mypy is a dev dependency (pip install -e '.[dev]')")
+    from mypy import api
+
+    assert "mypy --strict" in claim(ARCH, "strict")
+    out, err, status = api.run(["--strict",
+                                str(PACKAGE / "operations"), str(PACKAGE / "api.py")])
+    assert status == 0, out + err

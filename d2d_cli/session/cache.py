@@ -45,7 +45,8 @@ def _copy(data: dict[str, Any]) -> dict[str, Any]:
     import marshal
 
     try:
-        return marshal.loads(marshal.dumps(data))
+        copied: dict[str, Any] = marshal.loads(marshal.dumps(data))
+        return copied
     except ValueError:  # a date or time written by hand: marshal cannot hold it
         import copy
 
@@ -155,7 +156,7 @@ def _new_key(path: Path) -> bytes | None:
 def _mac(key: bytes, body: bytes) -> bytes:
     # keyed BLAKE2 (a MAC by design), through the C module the journal already loaded:
     # hashlib would cost every lookup its import
-    return journal.blake2b(body, key=key, digest_size=16).hexdigest().encode()
+    return journal.keyed_digest(body, key)
 
 
 # digest, marshalled data, marshalled grouping (decoded only by a write: a lookup

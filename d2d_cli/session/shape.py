@@ -564,8 +564,9 @@ def where_text(where: tuple[Any, ...]) -> tuple[str, str]:
     def key(k: Any) -> str:
         if isinstance(k, int):
             return f"[{k}]"
-        k = inert(k)  # a key from the file is shown, never obeyed
-        return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else '"' + k.replace('"', '\\"') + '"'
+        shown = inert(str(k))  # a key from the file is shown, never obeyed
+        return (shown if re.fullmatch(r"[A-Za-z0-9_-]+", shown)
+                else '"' + shown.replace('"', '\\"') + '"')
 
     parts = [key(k) for k in where]
     table = ""
