@@ -212,9 +212,10 @@ class Session(_Face):
 
     # --- the commands that are one word ----------------------------------------------
 
-    conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"})
+    conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"},
+                   extra=("ask_gain",))
     hit = _Op("hit", _combat.hit)
-    crit = _Op("crit", _combat.crit)
+    crit = _Op("crit", _combat.crit, flags={"luck_from": "--from"})
     status = _Op("status", _overview.status)
     board = _Op("board", _overview.board)
     roll = _Op("roll", _roll.roll)
@@ -252,7 +253,7 @@ class _UnitGroup(_Group):
     face = _Op("unit face", _units.face)
     ability = _Op("unit ability", _units.ability)
     stealth = _Op("unit stealth", _units.stealth)
-    power = _Op("unit power", _units.power)
+    power = _Op("unit power", _units.power, off={"observed": "--unobserved"})
     place = _Op("unit place", _units.place, off={"double": "--single"})
     leave = _Op("unit leave", _units.leave)
     free = _Op("unit free", _units.free)
@@ -260,6 +261,18 @@ class _UnitGroup(_Group):
                     off={"high_ground": "--no-high-ground"})
     interrupt = _Op("unit interrupt", _units.interrupt)
     respond = _Op("unit respond", _units.respond, off={"action": "--no-action"})
+
+    def __init__(self, s: Session) -> None:
+        super().__init__(s)
+        self.gear = _UnitGearGroup(s)
+
+
+class _UnitGearGroup(_Group):
+    """``s.unit.gear``: what a unit carries (weapons, armor, Shield)."""
+
+    add = _Op("unit gear add", _units.gear_add)
+    rm = _Op("unit gear rm", _units.gear_rm)
+    show = _Op("unit gear show", _units.gear_show)
 
 
 class _TaskGroup(_Group):
@@ -339,7 +352,7 @@ class _NpcGroup(_Group):
     """``s.npc``: the NPC policy."""
 
     plan = _Op("npc plan", _npc.plan)
-    turn = _Op("npc turn", _npc.turn, extra=("ask",))
+    turn = _Op("npc turn", _npc.turn, extra=("ask", "ask_respond"))
 
 
 class _HandGroup(_Group):

@@ -28,7 +28,10 @@ _NO_BLANK = ("", "—")
 
 class Table:
     """A table of the views: Rich's ``Table`` API subset, drawn by Rich, stacked when the
-    console is too narrow for it (see the module's docstring)."""
+    console is too narrow for it (see the module's docstring). As designed (it fits, no
+    box, plain cells) it is drawn by d2d_cli/plain.py without Rich: :attr:`plain_table`."""
+
+    plain_table = True  # d2d_cli/plain.py's LineConsole may draw it (table_lines)
 
     def __init__(self, *headers: str, box: Any = "default", title: str | None = None,
                  title_justify: str = "center", show_header: bool = True,
@@ -78,14 +81,14 @@ class Table:
     def natural_width(self, console: Any = None) -> int:
         """The width the table takes when nothing has to wrap (Rich's measure maximum);
         measured once (the dashboard asks before it prints)."""
-        from rich.measure import Measurement
-
         key = len(self.rows) + 1000 * len(self.columns)
         if self._natural is None or self._natural[0] != key:
             plain = self._plain_natural()
             if plain is not None:
                 self._natural = (key, plain)
                 return plain
+            from rich.measure import Measurement
+
             if console is None:
                 from rich.console import Console
 
@@ -125,7 +128,18 @@ class Table:
         if not self.rows or self.natural_width(console) <= room:
             yield self.rich_table()
             return
-        ranges = self._ranges(console, options)
+        fitted = self.fitted(room, self._ranges(console, options))
+        if fitted is None:
+            yield from self._stacked()
+            return
+        tight, widths = fitted
+        yield self.rich_table(tight=tight, widths=widths)
+
+    def fitted(self, room: int, ranges: list[tuple[int, int]]) -> tuple[bool, list[int]] | None:
+        """The columns' text widths in ``room`` cells, given each column's (longest word,
+        longest line): two spaces between columns if that fits (``tight`` False), else
+        one (True); None: it does not fit, stacked. The one plan both printers follow
+        (Rich's and d2d_cli/plain.py's)."""
         bars = len(ranges) + 1 if self.box is not None else 0
         for tight in (False, True):  # two spaces between columns, else one
             pad = 1 if tight else 2  # Rich's padding of a column, as it counts it
@@ -137,9 +151,30 @@ class Table:
                 n = max((i for i, (low, _) in enumerate(ranges) if widths[i] > low),
                         key=lambda i: widths[i])
                 widths[n] -= 1
-            yield self.rich_table(tight=tight, widths=widths)
-            return
-        yield from self._stacked()
+            return tight, widths
+        return None
+
+    def plain_ranges(self) -> list[tuple[int, int]]:
+        """Each column's text width measured without Rich: (its longest word, its longest
+        line), headers included, the name column's whole name at least; NotPlain
+        (d2d_cli/plain.py) for a cell only Rich can measure."""
+        from d2d_cli.plain import NotPlain, cell_width, runs
+
+        out = []
+        for n, (header, _, _) in enumerate(self.columns):
+            cells = [header] if self.show_header else []
+            cells += [row[n] if n < len(row) else "" for row in self.rows]
+            low = high = 0
+            for cell in cells:
+                text = "".join(t for t, _ in runs(cell))
+                if any(ch.isspace() and ch != " " for ch in text):
+                    raise NotPlain("a newline or a space of another kind")
+                width = cell_width(cell)
+                low = max(low, width if n == self.name else
+                          max((len(w) for w in text.split(" ")), default=0))
+                high = max(high, width)
+            out.append((max(low, 1), max(high, 1)))
+        return out
 
     def _ranges(self, console: Any, options: Any) -> list[tuple[int, int]]:
         """Each column's text width: (its longest word, its longest line), headers
@@ -147,6 +182,12 @@ class Table:
         from rich.measure import Measurement
         from rich.text import Text
 
+        from d2d_cli.plain import NotPlain
+
+        try:
+            return self.plain_ranges()
+        except NotPlain:
+            pass
         wide = options.update_width(_ROOM)
         out = []
         for n, (header, _, _) in enumerate(self.columns):

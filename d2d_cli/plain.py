@@ -22,6 +22,7 @@ from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as
 
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+_WORDS = re.compile(r" *[^ ]+ *")  # a word and the spaces after it (the first: before it too)
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
@@ -127,8 +128,10 @@ def _cells(line: str) -> int:
     return len(line)
 
 
+@functools.lru_cache(maxsize=8192)
 def cell_width(markup: str) -> int:
-    """The terminal cells of markup's text; NotPlain for what only Rich can measure."""
+    """The terminal cells of markup's text; NotPlain for what only Rich can measure.
+    Remembered: the dashboard measures each of its cells."""
     return _cells("".join(t for t, _ in runs(markup)))
 
 
@@ -182,6 +185,166 @@ class InertFile:
         return getattr(self._inert_file, name)
 
 
+def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
+    """A cell's stretches cut into lines of at most ``width`` cells at its spaces, first
+    fit: a word goes on the line while its letters fit (the spaces after it may run
+    past the edge: the caller trims them). NotPlain for a word longer than a line."""
+    text = "".join(t for t, _ in pieces)
+    cuts: list[int] = []
+    used = 0
+    for word in _WORDS.finditer(text):
+        letters = len(word.group().rstrip(" "))
+        if letters > width:
+            raise NotPlain("a word to cut")
+        if used and letters > width - used:
+            cuts.append(word.start())
+            used = 0
+        used += len(word.group())
+    lines: list[list[Run]] = [[]]
+    at = 0  # where the piece starts in ``text``
+    for piece, names in pieces:
+        end = at + len(piece)
+        while cuts and cuts[0] < end:  # a cut inside this piece (never at its start 0)
+            cut = cuts.pop(0)
+            if cut > at:
+                lines[-1].append((piece[:cut - at], names))
+                piece, at = piece[cut - at:], cut
+            lines.append([])
+        if piece:
+            lines[-1].append((piece, names))
+        at = end
+    return lines
+
+
+def _justified(line: list[Run], width: int, justify: str,
+               base: tuple[str, ...]) -> list[Run]:
+    """A line of a cell padded to ``width``: left justified, the spaces past the edge
+    trimmed; right justified, every space at its end trimmed."""
+    line = [(t, base + names) for t, names in line]
+    while line:
+        text, names = line[-1]
+        used = sum(len(t) for t, _ in line)
+        keep = text.rstrip(" ") if justify == "right" else \
+            text[:max(len(text) - (used - width), len(text.rstrip(" ")))]
+        if keep == text:
+            break
+        line[-1:] = [(keep, names)] if keep else []
+        if keep:
+            break
+    room = width - sum(len(t) for t, _ in line)
+    if room:
+        line.insert(0 if justify == "right" else len(line), (" " * room, base))
+    if base:  # a header's text and its padding are one stretch of the header's style
+        return [("".join(t for t, _ in line), base)]
+    return line
+
+
+def table_lines(table: Any, width: int) -> list[list[Run]]:
+    """A table of the views (d2d_cli/layout.py :class:`Table`) drawn line by line as its
+    plan says (``Table.fitted``): as designed when it fits, each column as wide as its
+    widest cell, one space of padding each side of a cell (none at the outer edges
+    without ``pad_edge``); else at the planned widths, cells wrapped at their spaces,
+    with two spaces between columns or one. The header is bold. NotPlain for what only
+    Rich draws: a box, a title, a column style, a centred column, a row of another
+    length, a header with markup, a cell that begins or ends with a space or cannot be
+    measured here, a word longer than its column, a header that wraps, a table stacked
+    at this width."""
+    if table.box is not None or table.title:
+        raise NotPlain("a box or a title")
+    columns = table.columns
+    if not columns or any(style or justify not in ("left", "right")
+                          for _, justify, style in columns):
+        raise NotPlain("a column style or a centred column")
+    rows = [tuple(row) for row in table.rows]
+    if any(len(row) != len(columns) for row in rows):
+        raise NotPlain("a row of another length")
+    headers = [h for h, _, _ in columns]
+    if table.show_header and any(h and runs(h) != ((h, ()),) for h in headers):
+        raise NotPlain("a header with markup")
+    texts = ([headers] if table.show_header else []) + rows
+    for row in texts:
+        for cell in row:
+            if not isinstance(cell, str) or cell != cell.strip(" "):
+                raise NotPlain("a cell Rich trims")
+    ranges = table.plain_ranges()
+    natural = sum(high + 2 for _, high in ranges) - (0 if table.pad_edge else 2)
+    highs = [max(cell_width(row[n]) for row in texts) if texts else 0
+             for n in range(len(columns))]
+    if not all(highs):
+        raise NotPlain("an empty column")
+    if natural <= width:
+        tight, widths, pad_edge = False, highs, table.pad_edge
+    elif not rows:
+        raise NotPlain("a header to narrow")
+    else:
+        fitted = table.fitted(width, ranges)
+        if fitted is None:
+            raise NotPlain("a table stacked")
+        tight, widths = fitted
+        pad_edge = True if tight else table.pad_edge
+    last = len(columns) - 1
+    out = []
+    for r, row in enumerate(texts):
+        base: tuple[str, ...] = ("bold",) if table.show_header and r == 0 else ()
+        # The name column never wraps (its width is its widest name); the others do.
+        cells = [[list(runs(cell))] if n == table.name else _wrapped(list(runs(cell)), widths[n])
+                 for n, cell in enumerate(row)]
+        if base and any(len(c) > 1 for c in cells):
+            raise NotPlain("a header over lines")  # aligned unalike by Rich's versions
+        for i in range(max(len(c) for c in cells)):
+            line: list[Run] = []
+            for n, cell_lines in enumerate(cells):
+                if not tight and (n or pad_edge):
+                    line.append((" ", base))
+                part = cell_lines[i] if i < len(cell_lines) else []
+                line += _justified(part, widths[n], columns[n][1], base)
+                if n < last or pad_edge:
+                    line.append((" ", base))
+            out.append(line)
+    return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _line(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: bool,
+          width: int | None) -> str | None:
+    """Markup as it prints, made inert (the output's boundary), or None where Rich must
+    print it. ``width``: the console's, when a line wider than it would wrap (None: it
+    would not). Remembered: ``d2d play``'s dashboard prints the same hundreds of lines
+    at each call."""
+    try:
+        return inert(_text(objects, sep, end, styled, color, width), keep_styles=True)
+    except NotPlain:
+        return None
+
+
+def _text(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: bool,
+          width: int | None) -> str:
+    """The markup as it prints, or NotPlain."""
+    if _CONTROL.search(sep + end.replace("\n", "")):
+        raise NotPlain("control character")
+    pieces: list[Run] = []
+    for i, o in enumerate(objects):
+        if i and sep:
+            pieces.append((sep, ()))
+        pieces += runs(o)
+    lines = _lines(pieces)
+    if any(line and line[-1][0].endswith(" ") for line in lines):
+        raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
+    if width is not None and any(_cells("".join(t for t, _ in line)) > width
+                                 for line in lines):
+        raise NotPlain("a line to wrap")
+    if not styled:
+        return "".join(t for t, _ in pieces) + end
+    out = []
+    for line in lines:
+        drawn = []
+        for text, names in line:
+            sgr = _sgr(names, color)
+            drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
+        out.append("".join(drawn))
+    return "\n".join(out) + end
+
+
 class LineConsole:
     """``con.print(markup)`` for the human views: a plain line printed here, anything
     else (a table, a panel, a line to wrap) by a Rich console made on first use."""
@@ -199,6 +362,7 @@ class LineConsole:
         # Asked once per console (one command's output: the dashboard prints hundreds).
         self._styled: tuple[bool | None] | None = None
         self._width: int | None = None
+        self._color: bool | None = None
 
     @property
     def target(self) -> TextIO:
@@ -242,30 +406,45 @@ class LineConsole:
         return self._rich
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", **options: Any) -> None:
-        indented = getattr(objects[0], "indented", None) if len(objects) == 1 else None
-        if not options and indented is not None:  # layout.Indented: a line that fits
-            left, markup = indented
-            try:
-                if "\n" in markup or _cells("".join(t for t, _ in runs(markup))) + left > \
-                        self.width:
-                    raise NotPlain("Rich wraps and indents it")
-                text = self._text((" " * left + markup,), sep, end)
-            except NotPlain:
-                pass
-            else:
-                self.file.write(text)
-                self.file.flush()
-                return
-        if not options and all(isinstance(o, str) for o in objects):
-            try:
-                text = self._text(objects, sep, end)
-            except NotPlain:
-                pass
-            else:
-                self.file.write(text)
-                self.file.flush()
+        if not options and objects:
+            text = self._plain(objects, sep, end)
+            if text is not None:
+                raw = self._file if self._file is not None else self.target
+                raw.write(text)  # made inert already (_line)
+                raw.flush()
                 return
         self.rich.print(*objects, sep=sep, end=end, **options)
+
+    def _plain(self, objects: tuple[Any, ...], sep: str, end: str) -> str | None:
+        """What :meth:`print` prints without Rich, inert; None: Rich's business."""
+        styled = self._styles()
+        if styled is None:  # a terminal Rich judges its own way
+            return None
+        first = objects[0]
+        if len(objects) == 1 and not isinstance(first, str):
+            indented = getattr(first, "indented", None)
+            if indented is not None:  # layout.Indented: a line that fits
+                left, markup = indented
+                if "\n" in markup:
+                    return None  # Rich wraps and indents it
+                return _line((" " * left + markup,), sep, end, styled, self._colors(),
+                             self.width)
+            if getattr(first, "plain_table", False):  # layout.Table: drawn here
+                try:
+                    return inert(self._table(first, end), keep_styles=True)
+                except NotPlain:
+                    return None
+            return None
+        if not all(isinstance(o, str) for o in objects):
+            return None
+        # Rich would wrap a line wider than the console: on a terminal, or told to
+        return _line(objects, sep, end, styled, self._colors(),
+                     self.width if styled or not self.soft_wrap else None)
+
+    def _colors(self) -> bool:
+        if self._color is None:
+            self._color = bool(self._env.colors)
+        return self._color
 
     def out(self, *objects: Any, sep: str = " ", end: str = "\n",
             highlight: bool | None = None) -> None:
@@ -283,33 +462,21 @@ class LineConsole:
     def _terminal(self) -> bool:
         return bool(self._env.terminal(self.target))
 
-    def _text(self, objects: tuple[Any, ...], sep: str, end: str) -> str:
-        """The markup as it prints, or NotPlain."""
-        if _CONTROL.search(sep + end.replace("\n", "")):
-            raise NotPlain("control character")
-        pieces: list[Run] = []
-        for i, o in enumerate(objects):
-            if i and sep:
-                pieces.append((sep, ()))
-            pieces += runs(o)
+    def _table(self, table: Any, end: str) -> str:
+        """A layout.Table as it prints, or NotPlain."""
         styled = self._styles()
-        if styled is None:
+        if styled is None or _CONTROL.search(end.replace("\n", "")):
             raise NotPlain("a terminal Rich judges its own way")
-        lines = _lines(pieces)
-        if any(line and line[-1][0].endswith(" ") for line in lines):
-            raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
-        if styled or not self.soft_wrap:  # Rich would wrap a line wider than the console
-            width = self.width
-            if any(_cells("".join(t for t, _ in line)) > width for line in lines):
-                raise NotPlain("a line to wrap")
+        lines = table_lines(table, self.width)
+        return "\n".join(self._drawn(line, styled) for line in lines) + end
+
+    def _drawn(self, line: list[Run], styled: bool) -> str:
+        """A line of stretches: text alone, or each styled stretch in its ANSI codes."""
         if not styled:
-            return "".join(t for t, _ in pieces) + end
-        color = self._env.colors
-        out = []
-        for line in lines:
-            drawn = []
-            for text, names in line:
-                sgr = _sgr(names, color)
-                drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
-            out.append("".join(drawn))
-        return "\n".join(out) + end
+            return "".join(t for t, _ in line)
+        color = self._colors()
+        drawn = []
+        for text, names in line:
+            sgr = _sgr(names, color) if names else ""
+            drawn.append(f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text)
+        return "".join(drawn)

@@ -109,6 +109,21 @@ dd { margin: 0; padding: .8mm 0; border-bottom: .4pt solid #bbb; min-height: 5mm
 """
 
 
+def _gear(data: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The weapons and the armor/Shield lines of ``data["gear"]`` (issue 36), or none
+    for a character that carries nothing (its sheet is as before)."""
+    gear = data.get("gear") or {}
+    return list(gear.get("weapons") or []), list(gear.get("armor") or [])
+
+
+def _gear_html(data: dict[str, Any], items: Any) -> str:
+    weapons, armor = _gear(data)
+    if not (weapons or armor):
+        return ""
+    return (f'<div class="cols">\n<section><h2>Weapons</h2>{items(weapons, 2)}</section>\n'
+            f'<section><h2>Armor and Shield</h2>{items(armor, 2)}</section>\n</div>\n')
+
+
 def html(data: dict[str, Any], *, paper: str | None = None) -> str:
     """The sheet as one self-contained HTML page (``paper``: None leaves the size to
     the print dialog; "a4" or "letter" fixes it)."""
@@ -164,7 +179,7 @@ def html(data: dict[str, Any], *, paper: str | None = None) -> str:
 <section><h2>Conditions</h2>{items(_conditions(data), 3)}</section>
 <section><h2>Crits</h2>{items(_crits(data), 3)}</section>
 </div>
-<h2>Character conception</h2>
+{_gear_html(data, items)}<h2>Character conception</h2>
 <dl>{conception}</dl>
 <section class="notes"><h2>Notes</h2>{'<div class="blank"></div>' * 4}</section>
 </main>
@@ -268,6 +283,11 @@ def svg(data: dict[str, Any], *, paper: str = "a4") -> str:
     left_y = column(m, y, "Conditions", _conditions(data), 3)
     right_y = column(col2, y, "Crits", _crits(data), 3)
     y = max(left_y, right_y) + 2
+    weapons, armor = _gear(data)
+    if weapons or armor:  # issue 36: what the character carries
+        left_y = column(m, y, "Weapons", weapons, 2)
+        right_y = column(col2, y, "Armor and Shield", armor, 2)
+        y = max(left_y, right_y) + 2
 
     y = heading(y, "Character conception")
     answers = data.get("conception") or {}

@@ -66,6 +66,11 @@ def shell_help(columns: int = 80) -> str:
     return "\n".join(own) + "\n\nCommands:\n" + "\n".join(rows) + "\n"
 
 
+# Seconds after its last write before a session file's stamp alone tells a change (file
+# times are as coarse as 2 s on some file systems).
+SETTLED = 2.0
+
+
 @record(frozen=False)
 class Shell:
     """One shell: the global options it was started with, and the unit named last."""
@@ -81,6 +86,11 @@ class Shell:
     root: Any = None
     # The last command's view with its reasons (--why), for `why` (render.emit keeps it).
     explained: list[Callable[[], str]] = field(default_factory=list)
+    # The session as last read and the status line drawn from it, each with the file's
+    # stamp (mtime, size, inode) when read: after every line the shell reads the session
+    # for the unit named and the status line, and a lookup changes nothing.
+    _seen: tuple[Any, Path, dict[str, Any]] | None = None
+    _drawn: tuple[Any, str] | None = None
 
     # ------------------------------------------------------------------- one line
 
@@ -159,7 +169,21 @@ class Shell:
         return session.resolve(self.session)
 
     def data(self) -> dict[str, Any]:
-        return session.lookup(self.session, seed=self.seed)
+        """The session, read again only when its file may have changed since the last
+        read. Read-only for its callers. A read is kept only when the file was last
+        written more than :data:`SETTLED` seconds before it: any later write then bears
+        a later time, whatever the clock's or the file system's granularity (git's
+        "racily clean" rule), so a same-size edit in place is never missed."""
+        import time
+
+        path = self.path()
+        mark = session.stamp(path)  # taken before the read: a write meanwhile rereads
+        if mark is not None and self._seen is not None and self._seen[:2] == (mark, path):
+            return self._seen[2]
+        data = session.lookup(self.session, seed=self.seed)
+        settled = mark is not None and mark[0] < (time.time() - SETTLED) * 1e9
+        self._seen = (mark, path, data) if settled else None
+        return data
 
     def _remember_unit(self, words: list[str]) -> None:
         try:
@@ -175,8 +199,13 @@ class Shell:
             data = self.data()
         except D2DError as e:
             return f"session unusable: {e.message}"
-        return summary.status_line(summary.summarize(data),
+        key = (*self._seen[:2], self.current) if self._seen is not None else None
+        if key is not None and self._drawn is not None and self._drawn[0] == key:
+            return self._drawn[1]
+        line = summary.status_line(summary.summarize(data),
                                    summary.unit_tokens(data, self.current), _up(data))
+        self._drawn = (key, line)
+        return line
 
     def prompt(self) -> str:
         return f"{session.display_name(self.path())}> "

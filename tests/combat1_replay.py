@@ -77,6 +77,9 @@ def _javelin(r: dict[str, Any]) -> None:
     # "Skill - Ranged": read from the session, at the Range said once, no --skill typed.
     _eq((r["side_a"]["skill"], r["side_a"]["level"], r["side_b"]["skill"]),
         ("Ranged", 1, "Ranged"))
+    # "Weapon - Javelin" (l.588): the scene's Javelin, Range 3 inside its short band
+    _eq(r["sources"]["weapon"], "Goblin Skirmisher's Javelin (Body+1, pierce, 1-handed, "
+        "thrown 4/8)")
     _eq(r["sources"]["said_range"],
         "Range 3 between Goblin Skirmisher and Archer (said this round)")
     # On Combat #1's map the Range agrees, and the map's readout names it as said.
@@ -99,6 +102,7 @@ def _attack(r: dict[str, Any]) -> None:
          r["side_b"]["level"]), ("Ranged", "Close Combat", 1, 0))
     _eq([(m["key"], m["side"], m["level"]) for m in r["modifiers"]], [("cover", "b", -1)])
     _eq(r["sources"]["said_cover"], "Archer in Cover 25% (said this round)")
+    _eq(r["sources"]["weapon"], "Archer's Bow (Body+2, pierce, 2-handed, ranged 10/20)")
     _eq((r["approach_a"], r["approach_b"], r["outcome"]), ("fast", "strong", "a"))
 
 

@@ -75,7 +75,7 @@ def _method(path: str) -> _Op[Any, Any] | None:
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 102
+    assert len(LEAVES) == 105
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -204,6 +204,12 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
     "unit respond": ((*ROUND, "unit act 'Goblin Scout' interact Archer"),
                      "unit respond Archer --no-action",
                      lambda s: s.unit.respond("Archer", action=False)),
+    "unit gear add": (SCENE, "unit gear add Archer Dagger --proficient Bow",
+                      lambda s: s.unit.gear.add("Archer", "Dagger", proficient=["Bow"])),
+    "unit gear rm": ((*SCENE, "unit gear add Archer Dagger"), "unit gear rm Archer Dagger",
+                     lambda s: s.unit.gear.rm("Archer", "Dagger")),
+    "unit gear show": ((*SCENE, "unit gear add Archer Dagger"), "unit gear show Archer",
+                       lambda s: s.unit.gear.show("Archer")),
     "task new": (SCENE, "task new Rope 4 --worker Thief",
                  lambda s: s.task.new("Rope", 4, worker=["Thief"])),
     "task win": (SCENE, "task win Knot 2 --by Thief", lambda s: s.task.win("Knot", 2, by="Thief")),
@@ -326,8 +332,8 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
         assert api[2] == cli[2], "the result differs"
 
 
-GROUPS = ("fate", "unit", "task", "clock", "clock.event", "round", "weather", "scene", "char",
-          "npc", "hand", "odds", "scale", "session")
+GROUPS = ("fate", "unit", "unit.gear", "task", "clock", "clock.event", "round", "weather",
+          "scene", "char", "npc", "hand", "odds", "scale", "session")
 
 
 def api_table() -> str:

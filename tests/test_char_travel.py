@@ -170,6 +170,7 @@ def _game_night() -> list[str]:
     return block.group(1).splitlines()
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_the_readme_game_night_runs_as_written(tmp_path: Path) -> None:
     """Each line through a real `d2d` process (`&&` as the shell reads it)."""
     env = {"PATH": "", "D2D_DATA_DIR": str(tmp_path / "data"), "NO_COLOR": "1"}

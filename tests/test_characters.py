@@ -408,7 +408,7 @@ def test_prompts_only_on_a_terminal(d2d, monkeypatch) -> None:
     # template; Body 9, Mind 6, Will 5, then Speed 4 breaks the budget and only Speed
     # is asked again; "?" lists the archetypes; a typo; the answers.
     answers = ["human-male", "9", "6", "5", "4", "2", "?", "theif", "thief",
-               "Glory", *[""] * 7]
+               "Glory", *[""] * 7, "?", "Dagger"]  # issue 36: gear last, "?" lists it
     res = d2d("char", "new", "Rook", input="\n".join(answers) + "\n")
     assert res.exit_code == 0, res.stderr
     assert "22 points left" in res.stdout and "13 points left" in res.stdout
@@ -420,6 +420,9 @@ def test_prompts_only_on_a_terminal(d2d, monkeypatch) -> None:
     r = d2d.json("char", "show", "Rook")
     assert r["stats"] == {"body": "9x1", "mind": "6x1", "will": "5x1", "speed": "2x0"}
     assert r["archetype"] == "Thief" and r["conception"] == {"motivation": "Glory"}
+    assert "Sword: Long, Javelin, Bow" in res.stdout  # the samples, after "?"
+    g = d2d.json("unit", "gear", "show", "Rook")
+    assert [w["name"] for w in g["weapons"]] == ["Dagger"]
 
 
 def test_never_prompts_in_a_script(d2d) -> None:

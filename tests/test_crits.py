@@ -305,6 +305,8 @@ def test_crit_json_is_complete_and_stable(d2d: Any) -> None:
         # issue 19: no Damage Modifier given, no light damage flipped, 001's rating
         "damage_modifiers": None, "flipped": [], "rated_against": "armor", "stack": [],
         "hit_location": "001",
+        # issue 34: no Wild of Wild Luck discarded from a hand
+        "hand": None,
     }
 
 

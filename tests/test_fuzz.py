@@ -200,6 +200,7 @@ def invocations(draw: Any, special: list[str]) -> list[str]:
     return [*extra, *argv, *draw(st.sampled_from([[], [], ["--json"]]))]
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_fuzz_every_command(d2d, sandbox: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
                             ) -> None:
     path: Path = sandbox["path"]

@@ -140,7 +140,8 @@ def test_a_game_night(d2d: Any, tmp_path: Path) -> None:
     r = d2d.json(*s, "conflict", "Rook:hand:9C^", "Goblin Scout", *both, "--card", "5S")
     ledger.conflict(r)
     assert _whole(path)["Ann"] == ledger.held["Ann"]
-    r = d2d.json(*s, "conflict", "Rook:hand:BW", "Goblin Scout", *both, "--card", "KC")
+    r = d2d.json(*s, "conflict", "Rook:hand:BW", "Goblin Scout", *both, "--card", "KC",
+                 "--gain", "9C")
     assert r["outcome"] == "a" and r["hands"][0]["took"] is not None
     assert r["hands"][0]["shuffled"] is True
     ledger.conflict(r)
@@ -220,6 +221,9 @@ def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[A
                     if not m["stayed"]:
                         ledger[m["player"]] += (-1 + m["kept"] + (m["took"] is not None)
                                                 + m["drew"])
+                counter = r.get("counter")  # a Counter's win: its card from the hand
+                if counter and counter["source"] in ("hand", "named") and counter["card"]:
+                    ledger[PLAYERS[counter["unit"]]] -= 1  # (001 l.754, issue 34)
             elif kind == "draw":
                 ledger[player] += s.hand.draw(player, pick % 3 + 1).drew
             elif kind == "gain":

@@ -233,7 +233,7 @@ def test_a_card_played_from_the_hand_leaves_it(d2d: Any, tmp_path: Path) -> None
     assert r["outcome"] == "a" and r["side_a"]["card"]["code"] == "2C^"
     assert r["hands"] == [{"player": "Ann", "unit": "Archer", "played": r["side_a"]["card"],
                            "stayed": False, "kept": False, "drew": 0, "took": None,
-                           "shuffled": False, "hand": 2}]
+                           "shuffled": False, "hand": 2, "set_aside": False}]
     got = players(path)["Ann"]
     assert (got["hand"], got["discard"]) == (["7S^", "QH^"], ["2C^"])
 
@@ -263,7 +263,7 @@ def test_a_wild_takes_from_the_discard_and_shuffles(d2d: Any, tmp_path: Path) ->
     s = ("--session", path)
     stack_hand(path, "Ann", ["BW", "4D"], discard=["8C", "JH"])
     r = d2d.json(*s, "conflict", "Archer:hand:BW", "Goblin", "--skill", "Ranged",
-                 "--card", "KC", "--card", "KS")
+                 "--card", "KC", "--card", "KS", "--gain", "JH")
     assert r["outcome"] == "a", r
     move = r["hands"][0]
     assert (move["took"]["code"], move["shuffled"], move["hand"]) == ("JH^", True, 2)

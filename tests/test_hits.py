@@ -142,7 +142,7 @@ def test_hit_json_fields(d2d: Any) -> None:
     r = d2d.json("hit", "QS", "QH", "--vs", 5)
     assert list(r) == ["hits", "glancing", "combo", "combo_name", "discard_takes",
                        "approach", "level", "difficulty", "cards", "your_level",
-                       "rival_level", "sources", "modifiers", "advantage", "map"]
+                       "rival_level", "sources", "modifiers", "advantage", "map", "hand"]
     assert r["sources"] == {"level": "not given (0)", "rival_level": "not given (0)",
                             "difficulty": "--vs 5"}
     assert isinstance(r["hits"], int) and isinstance(r["discard_takes"], int)

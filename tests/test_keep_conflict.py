@@ -84,6 +84,7 @@ def test_one_side_keeps_its_best_or_worst_of_every_pair_of_reveals(side: str,
                     first, second, rival)
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_opposite_modes_keep_the_pair_best_for_the_side_with_advantage() -> None:
     # Every pair of A's reveals against pairs of B's of every approach; A at Advantage
     # and B at Disadvantage, then the other way round: the chooser is the side with

@@ -82,6 +82,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert res.stderr == "" and res.stdout.startswith("Revealed: ")
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_the_tour_leaves_nothing_in_tmp(tmp_path: Path) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()

@@ -27,11 +27,16 @@ def test_plan_names_target_movement_action_and_approach_with_reasons(d2d, data_d
     p = d2d.json("--session", path, "npc", "plan", "goblin skirmisher")
     assert (p["unit"], p["action"], p["target"], p["approach"]) == (
         "Goblin Skirmisher", "attack", "Archer", "fate")
-    assert [r["step"] for r in p["reasons"]] == ["target", "movement", "action", "approach"]
+    assert [r["step"] for r in p["reasons"]] == [
+        "target", "movement", "action", "weapon", "approach"]
     # "Keep the prisoner and catch the Archer": the goal names the Archer; the bound Thief
     # is kept, not fought; a Non-Player reveals Fate (000 l.417).
     assert p["reasons"][0]["why"].startswith("the goal names it")
-    assert "000 l.417" in p["reasons"][3]["why"]
+    assert "000 l.417" in p["reasons"][4]["why"]
+    # issue 36: its Javelin (000 l.588), rated against the Archer's armor (none)
+    assert (p["weapon"], p["reasons"][3]["choice"]) == ("Javelin", "Javelin")
+    assert p["reasons"][3]["why"].startswith("Javelin (Body+1, pierce, 1-handed, thrown "
+                                             "4/8): Power 3x1 vs Archer: no armor: Hits +2")
     assert p["chance"] == pytest.approx(0.3860936408106219)
     # On Combat #1's map the Skirmisher's Javelin reaches the Archer from C5 (Range 4, no
     # Disadvantage, no Cover for him): it keeps both Actions (Move 5, Action Cost 2)
@@ -143,7 +148,7 @@ def test_same_seed_same_deck_same_turn(d2d, data_dir) -> None:
     assert one["commands"][:4] == [
         "unit move 'Goblin Scout' forward 2", "unit move 'Goblin Scout' drift left 3",
         "unit act 'Goblin Skirmisher' interact Archer",
-        "conflict 'Goblin Skirmisher:fate' Archer:fate --card 'KC^' --card QHv"]
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --with Javelin --card 'KC^' --card QHv"]
     assert one["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 2
     assert not any("--no-map" in x for x in one["commands"])  # rolled on the map
 
@@ -176,8 +181,8 @@ def test_table_mode_reads_the_cards_given(d2d, data_dir) -> None:
                    "--players-stay", "--card", "7C^",
                    "--card", "3Dv", "--card", "2Hv", "--card", "5Sv")
     assert [x for x in got["commands"] if x.startswith("conflict")] == [
-        "conflict 'Goblin Skirmisher:fate' Archer:fate --card '7C^' --card 3Dv",
-        "conflict 'Goblin Skirmisher:fate' Archer:fate --card 2Hv --card 5Sv"]
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --with Javelin --card '7C^' --card 3Dv",
+        "conflict 'Goblin Skirmisher:fate' Archer:fate --with Javelin --card 2Hv --card 5Sv"]
     assert tomllib.loads(path.read_text("utf-8"))["fate"] == fate_before
 
 
@@ -266,7 +271,7 @@ def test_plan_between_rounds_is_the_next_rounds_plan(d2d, data_dir) -> None:
     before = path.read_bytes()
     p = d2d.json("--session", path, "npc", "plan", "Goblin Skirmisher")
     assert [r["step"] for r in p["reasons"]] == [
-        "round", "target", "movement", "action", "approach"]
+        "round", "target", "movement", "action", "weapon", "approach"]
     assert p["reasons"][0]["why"] == ("no round is under way: planned with the Move that "
                                       "d2d round start gives (Move 5, Action Cost 2)")
     assert "off the map" not in p["reasons"][2]["why"]
@@ -435,7 +440,8 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
     assert summaries[1].startswith("Conflict: Goblin Skirmisher (Strong ")
     assert " beats Archer (" in summaries[1]
     assert summaries[2] == ("Hits: 1" if not cards else "Hits: 1 (glancing blow)")
-    assert summaries[3].startswith("Crit bash@") and summaries[3].endswith(
+    # the Javelin's Pierce picks the card (000 l.510; issue 36), no longer any type
+    assert summaries[3].startswith("Crit pierce@") and summaries[3].endswith(
         " Critical on Archer")
     assert got["done"][2]["result"]["hits"] == 1  # the command's --json result, whole
 
@@ -445,7 +451,7 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
     hand = tomllib.loads(by_hand.read_text("utf-8"))
     assert hand["units"] == after["units"]  # (the decks differ: by hand, --card)
     # the crit typed by hand is journalled under the same words
-    assert any(x.endswith(f"  {summaries[3]}") and "  crit --weapon" in x
+    assert any(x.endswith(f"  {summaries[3]}") and "  crit " in x and "--with Javelin" in x
                for x in d2d.ok("--session", by_hand, "session", "log").splitlines())
 
     out = d2d.ok("--session", shown, "--seed", 1, "npc", "turn", "Goblin Skirmisher",

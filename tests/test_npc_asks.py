@@ -72,8 +72,11 @@ def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatc
     monkeypatch.setattr(npc, "_interactive", lambda: True)
     path = _combat1(d2d, tmp_path)
     res = d2d("--session", path, "--seed", 8, "npc", "turn", "Goblin Skirmisher", "--why",
-              input="7S^\nfate\n")
+              input="7S^\nn\nfate\nn\n")
     assert res.exit_code == 0, res.stderr
+    # and whether Archer spends its Action on the defence (001 l.639–641): no, twice
+    assert res.stdout.count("Archer is attacked by Goblin Skirmisher: respond with an "
+                            "Action? [y/N]") == 2
     assert "Goblin Skirmisher attacks Archer: Player1, the card Archer plays" in res.stdout
     assert "'Archer:7S^'" in res.stdout and "Archer:fate" in res.stdout
     log = d2d.ok("--session", path, "session", "log")

@@ -112,6 +112,7 @@ def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
     assert "Goblin Scout" in buf.getvalue() and con._rich is not None
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_every_view_of_the_transcript_prints_what_rich_prints(
         d2d, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every command of the Combat #1 transcript, human output, run twice on twin

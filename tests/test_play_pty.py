@@ -93,6 +93,7 @@ def env(tmp_path: Path) -> dict[str, str]:
             "COLUMNS": str(COLS), "LINES": str(ROWS)}
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_a_scripted_game_at_the_terminal(env: dict[str, str], tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "d2d_cli", "--seed", "7", "session", "new", "game"],
                    env=env, check=True, capture_output=True)  # a named session is made first

@@ -42,7 +42,12 @@ def test_a_killed_writer_leaves_a_whole_file(tmp_path: Path) -> None:
                              stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
-        time.sleep(0.02 + 0.013 * i)  # land at different points of the write cycle
+        # the writer has written at least once (however loaded the machine), then the
+        # kill lands at different points of the write cycle
+        before, deadline = path.read_bytes(), time.monotonic() + 120
+        while path.read_bytes() == before and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.013 * i)
         p.send_signal(signal.SIGKILL)
         p.wait()
         text = path.read_text()

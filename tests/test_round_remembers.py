@@ -53,10 +53,15 @@ def test_an_unanswered_interact_gives_no_benefit(d2d: Any, tmp_path: Path) -> No
     r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D")
     assert (r["approach_b"], r["outcome"], r["effects"]["b"]) == ("counter", "b", [])
     assert r["notes"][0].startswith("No benefit for B: Goblin Scout spent no Action on "
-                                    "Archer's Interact (001 l.639–641")
+                                    "Archer's Interact, so no Counter-attack (001 "
+                                    "l.639–641")
     # --spent overrides what the round recorded.
-    r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D", "--spent")
+    # (and the Scout's Counter, a Non-Player's, counter-attacks with the next Fate card
+    # read Upper: 001 l.754 "Counterattack with a Fast or Strong")
+    r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D", "--card", "KS",
+                 "--spent")
     assert [e["key"] for e in r["effects"]["b"]] == ["counterattack"]
+    assert r["counter"]["card"]["code"] == "KS^" and r["counter"]["approach"] == "fast"
 
 
 def test_000_reading_asks_only_an_interrupted_target(d2d: Any, tmp_path: Path) -> None:
@@ -67,7 +72,8 @@ def test_000_reading_asks_only_an_interrupted_target(d2d: Any, tmp_path: Path) -
         d2d.ok(*s, "unit", "place", name, "off")
     d2d.ok(*s, "round", "start")
     d2d.ok(*s, "unit", "act", "Archer", "interact", "Goblin Scout")
-    r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D")
+    r = d2d.json(*s, "conflict", "Archer:4H^", "Goblin Scout", "--card", "5D", "--card",
+                 "KS")
     assert [e["key"] for e in r["effects"]["b"]] == ["counterattack"]  # not interrupted
     d2d.ok(*s, "unit", "interrupt", "Goblin Skirmisher", "Archer")
     d2d.ok(*s, "unit", "act", "Goblin Skirmisher", "interact", "Archer")

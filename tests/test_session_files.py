@@ -361,3 +361,14 @@ def test_session_new_creates_no_folder_and_retires_a_stale_journal(d2d, tmp_path
     d2d.ok("--session", "old", "session", "undo")
     res = d2d("--session", "old", "session", "undo")
     assert res.exit_code == 2 and "nothing to undo" in res.stderr
+
+
+def test_a_scene_nested_deeper_than_the_session_allows_is_refused_whatever_the_stack(
+        d2d, tmp_path: Path) -> None:
+    """Deep nesting is refused by the depth of what was parsed, not only by the parser
+    running out of stack: 40 lists deep parse fine (and the parser's limit is the
+    interpreter's recursion limit, which other code in a process may raise — the suite
+    on xdist met "unknown key(s) x" for a 5,000-deep file)."""
+    deep = tmp_path / "deep40.toml"
+    deep.write_text('name = "Deep"\nx = ' + "[" * 40 + "]" * 40 + "\n")
+    _one_line(d2d("scene", "load", deep), 2, "nested too deeply")

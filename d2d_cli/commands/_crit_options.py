@@ -21,7 +21,8 @@ ArmorOpt = Annotated[list[str] | None, typer.Option(
 # The options a Crit is rated from (also `d2d odds crit`).
 PowerOpt = Annotated[str | None, typer.Option(help="Power Rating, e.g. 6x1.")]
 WeaponOpt = Annotated[str | None, typer.Option(
-    help='Weapon rating formula, e.g. "Body+2" (with --stat).')]
+    help='Weapon rating formula, e.g. "Body+2" (with --stat or --by), or a sample '
+    'weapon\'s name ("Sword: Long").')]
 StatOpt = Annotated[str | None, typer.Option(help="The wielder's stat, e.g. 4x1.")]
 HitsOpt = Annotated[int, typer.Option(help="The Hits so far (d2d hit), 1 or more.")]
 TypesOpt = Annotated[str | None, typer.Option(

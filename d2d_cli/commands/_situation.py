@@ -52,6 +52,9 @@ OPTIONS: dict[str, Any] = {
     "weapon_scale": typer.Option(
         "--weapon-scale", metavar="N", help="The Actor's weapon scale (default: a unit's "
         "Body scale): Level +(Rival's stat scale - N) and Advantage or Disadvantage."),
+    "with_": typer.Option(
+        "--with", metavar="WEAPON", help="Which of the Actor's weapons it attacks with "
+        "(d2d unit gear show; default: the one its skill uses; none: Hand to Hand)."),
 }
 assert tuple(OPTIONS) == SITUATION.names, "commands/_situation.py: one --option per name"
 

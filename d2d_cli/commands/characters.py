@@ -63,13 +63,18 @@ def new(
     trigger: Annotated[str | None, _answer("trigger")] = None,
     faction: FactionOpt = None,
     player: PlayerOpt = None,
+    gear: Annotated[list[str] | None, typer.Option(
+        "--gear", metavar="ITEM", help="A sample weapon, armor or Shield it carries "
+        "(\"Sword: Long\", Bow, Helmet, Shield…; d2d unit gear add for your own); "
+        "repeat.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Create a character: 22 points among Body, Mind, Will and Speed (each 2–10).
 
     On a terminal without stat or template flags it asks step by step, offering only
     levels the budget allows (Ctrl-C leaves with exit 130, nothing created); in a script
-    it never prompts. Example: d2d char new Rook --body 7 --speed 5 --archetype thief
+    it never prompts. --gear gives it sample items to carry (the wizard asks last).
+    Example: d2d char new Rook --body 7 --speed 5 --archetype thief --gear Dagger
     """
     overrides = {"body": body, "mind": mind, "will": will, "speed": speed}
     answers = {"motivation": motivation, "impact": impact, "formative": formative,
@@ -78,12 +83,13 @@ def new(
     if template is None and not any(overrides.values()) and _interactive():
         try:
             template, overrides, archetype, answers = _ask(archetype, answers)
+            gear = gear or _ask_gear()
         except (KeyboardInterrupt, EOFError):  # Ctrl-C / Ctrl-D: leave, nothing saved
             sys.stdout.write("\n")
             sys.stderr.write("d2d: cancelled: no character was created\n")
             raise typer.Exit(130) from None
     result = ops.new(_state.target(ctx), name, template=template, archetype=archetype,
-                     **overrides, **answers, faction=faction, player=player)
+                     **overrides, **answers, faction=faction, player=player, gear=gear)
     render.emit(result, show_sheet, as_json=json)
 
 
@@ -359,6 +365,22 @@ def _fitting(stat: str, preferred: int, left: int, after: int) -> int:
 
     levels = sorted(range(MIN_LEVEL, MAX_LEVEL + 1), key=lambda v: (abs(v - preferred), v))
     return next((v for v in levels if ch.stat_step(stat, v, left, after) is None), preferred)
+
+
+def _ask_gear() -> list[str]:
+    """The wizard's last step (issue 36): the sample items the character carries."""
+    from rich.prompt import Prompt
+
+    from d2d_cli.rules.units import gear
+
+    con = render.console()
+    while True:
+        pick = Prompt.ask("Gear (sample items, comma-separated; ? lists them; blank for "
+                          "none: Hand to Hand)", default="", console=con)
+        if pick.strip() != "?":
+            break
+        con.print(render.escape(", ".join(gear.sample_names())))
+    return [x.strip() for x in pick.split(",") if x.strip()]
 
 
 def _ask(archetype: str | None, answers: dict[str, str | None]) -> tuple[

@@ -58,6 +58,18 @@ def conflict(
         "(default: what the round recorded: d2d unit act A interact B, d2d unit respond "
         "B). Unspent: no benefit on a Win.")] = None,
     card: _reveal.CardOpt = None,
+    gain: Annotated[str | None, typer.Option(
+        metavar="CARD", click_type=_complete.CARD,
+        help='With [rules] hands = "d2d": the card a Player\'s winning Wild '
+        "takes from their discard pile (000 l.444–445 \"Gain any card from Discard\"); "
+        "asked at a terminal when two or more could be taken, else refused with the "
+        "list.")] = None,
+    counter: Annotated[str | None, typer.Option(
+        metavar="CARD", click_type=_complete.CARD,
+        help="The card a Player's side counter-attacks with if its Counter "
+        "wins (001 l.754 \"Counterattack with a Fast or Strong\"), played Upper; with "
+        '[rules] hands = "d2d" from the hand (default: the best one held). A '
+        "Non-Player's counter-attack reveals Fate.")] = None,
     json: _app.JsonOpt = False,
     **situation: Unpack[Situation],
 ) -> None:
@@ -94,9 +106,24 @@ def conflict(
     result = ops.conflict(t, *sides, level_a=level_a, level_b=level_b, skill=skill,
                           rival_skill=rival_skill, skill_stat=skill_stat, advantage=advantage,
                           disadvantage=disadvantage, obstacle=obstacle, no_map=no_map,
-                          stat=stat, spent=spent, card=card, **situation)
+                          stat=stat, spent=spent, card=card, gain=gain, counter=counter,
+                          ask_gain=_ask_gain if _interactive() and not json else None,
+                          **situation)
     render.emit(result, _show_chart if sides == ["chart"] else
                 lambda con, r: _show(con, r, list(getattr(r, "turned", ()))), as_json=json)
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ask_gain(player: str, faces: list[str]) -> str:
+    """000 l.444–445: the Player names the card their winning Wild gains."""
+    text: str = typer.prompt(f"The Wild wins: {player} gains a card from the discard pile "
+                             f"({', '.join(faces)})")
+    return text
 
 
 _WORD = {"a": "wins", "b": "loses", "tie": "tie", "both": "both win", "rank": "rank"}
@@ -147,6 +174,25 @@ def _show(con: Any, r: rules.Conflict | rules.Redirected,
     nexts += [note.split(" (")[0] for note in r.notes]  # a benefit taken away
     if nexts:
         con.print("  " + render.escape(" · ".join(nexts)))
+    if r.counter is not None:
+        con.print("  " + render.escape(counter_line(r.counter)))
+
+
+def counter_line(c: rules.CounterAttack) -> str:
+    """A Counter's win played out, in a line (001 l.754; 000 l.163 under [rules]
+    counter = "000")."""
+    who = f"{c.unit} " if c.unit else ""
+    if c.card is None:
+        return (f"Counter-attack: {who}plays a Fast or Strong card (--counter CARD), then "
+                "d2d hit")
+    name = c.card.name()
+    if c.source == "counter":
+        return f"Counter-attack: {who}scores the Hits of its Counter {name}: d2d hit"
+    how = {"fate": "reveals Fate", "hand": "plays from the hand", "named": "plays"}[c.source]
+    if not c.scores:
+        return f"Counter-attack: {who}{how} {name}: neither Fast nor Strong, no Hits"
+    return (f"Counter-attack: {who}{how} {name} ({str(c.approach).capitalize()}) vs No "
+            "Conflict: d2d hit counts its Hits")
 
 
 def _side_short(side: rules.Side) -> str:
@@ -215,6 +261,9 @@ def _show_why(con: Any, r: rules.Conflict | rules.Redirected,
             con.print(f"  {name}: {e.text}")
     for note in r.notes:
         con.print(f"  [dim]{render.escape(note)}[/]")
+    if r.counter is not None:
+        con.print(render.escape(counter_line(r.counter)) + " [dim](001 l.752–754; 000 "
+                  "l.442)[/]")
     if r.hands:  # [rules] hands = "d2d": what the Conflict did to the hands (001 l.736–758)
         from d2d_cli.rules.units.hands import said
 

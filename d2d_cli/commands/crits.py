@@ -54,6 +54,15 @@ def crit(
         click_type=_complete.UNIT,
         metavar="UNIT", help="Place the Crit and light damage on this unit.")] = None,
     card: DamageCardOpt = None,
+    luck_from: Annotated[str | None, typer.Option(
+        "--from", metavar="UNIT", click_type=_complete.UNIT,
+        help="An adjacent Ally whose Player spends the --luck Character Points (and, "
+        'with [rules] hands = "d2d", discards the --wild-luck Wild) for the --target '
+        "(000 l.526, l.533).")] = None,
+    with_: Annotated[str | None, typer.Option(
+        "--with", metavar="WEAPON",
+        help="Which of the --by unit's weapons (when it carries several; d2d unit gear "
+        "show).")] = None,
     json: _app.JsonOpt = False,
     **damage: Unpack[CritDamage],
 ) -> None:
@@ -63,8 +72,12 @@ def crit(
     counts as 0x0); severity Minor → Major → Critical → Extreme, one step per Hit above
     1; Hits past Extreme are light damage (Fatigue, Stun, Stress, Slow).
 
-    Units: --by takes the --weapon formula's stat from the wielder, --target the armor
-    from the unit hit (and places the Crit on it). After a d2d conflict between units
+    Units: --by takes the --weapon formula's stat from the wielder — or, with neither
+    --power nor --weapon, rates with the wielder's own weapon (d2d unit gear; --with
+    NAME when it carries several; Hand to Hand, its Body, without one: 000 l.506) and
+    its damage types; --weapon NAME rates a sample weapon ("Sword: Long"). --target
+    gives the armor of the unit hit (its Magic Armor, and a Shield on the Arc the
+    blow comes from, 001 l.669) and places the Crit on it. After a d2d conflict between units
     (and its d2d hit), --by, --target and --hits default to its winner, its Rival and
     the Hits counted (one line says so).
 
@@ -78,13 +91,19 @@ def crit(
     JSON: sources {power, armor}: where the Power Rating and the armor at the location
     came from; damage_modifiers {damage_before, damage, steps [{key, name, change,
     damage, source}], screen_left, item_damaged, cp_spent} or null; flipped (the cards
-    of light damage flipped to Crits); rated_against ("armor" or "difficulty").
+    of light damage flipped to Crits); rated_against ("armor" or "difficulty"); hand
+    (with [rules] hands = "d2d": the Wild of Wild Luck discarded: player, unit, cards,
+    why, hand) or null.
+
+    Hands held by d2d: --wild-luck discards a Wild from the hand of the target's Player
+    (or --from's, an adjacent Ally's) and is refused without one (000 l.526); --luck N
+    --from UNIT spends that Ally's Character Points (000 l.533).
 
     Example: d2d crit --weapon "Body+2" --stat 4x1 --armor torso=2x1 --hits 3 --types pierce
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
-                      card=card, **damage)
+                      card=card, luck_from=luck_from, with_=with_, **damage)
     render.emit(result, _show, as_json=json)
 
 
@@ -107,6 +126,10 @@ def _show(con: Any, r: rules.Crit) -> None:
             f"{render.escape(r.target.unit)}'s armor" if r.target else "the unit's armor")
         con.print(f"Armor at {where}: {r.armor} "
                   f"(from {who}{_SCOPE[r.armor_scope or 'location']})")
+    for key in ("weapon", "magic_armor", "magic_weapon", "shield"):  # issue 36
+        if key in r.sources:
+            con.print(f"{key.replace('_', ' ').capitalize()}: "
+                      f"{render.escape(r.sources[key])}")
     if r.wielder is not None:  # read from a unit (--by): say whose
         con.print(f"Power {r.power}: {render.escape(r.sources['power'])}")
     b = r.bonus
@@ -124,6 +147,10 @@ def _show(con: Any, r: rules.Crit) -> None:
             con.print(f"  {st.change:+d} {render.escape(st.name)} → {st.damage} "
                       f"[dim]({line})[/]")
         con.print(f"Damage after modifiers: [bold]{m.damage}[/]")
+    if r.hand is not None:  # [rules] hands = "d2d": the Wild of Wild Luck (000 l.526)
+        from d2d_cli.rules.units.hands import spent_said
+
+        con.print(f"Hand: {render.escape(spent_said(r.hand))}")
     if r.severity == "none" and not r.light_damage and not r.flipped:
         con.print("[bold]No damage[/]: the modifiers stopped it all (000 l.537 \"Apply any "
                   "remaining Damage\")")

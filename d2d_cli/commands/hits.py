@@ -80,7 +80,12 @@ def hit(
     difficulty, weapon_scale, rival_stat_scale), modifiers [{key, name, side, level,
     origin, source}], advantage {mode, sources, cancelled}, map (what was read off the
     map, as conflict's; docs/board.md); revealed combos add set_aside (the card not
-    kept).
+    kept); hand (with [rules] hands = "d2d": the combo cards played from the hitter's
+    hand: player, unit, cards, why, hand) or null.
+
+    Hands held by d2d: the combo cards (every card after the first, the Conflict's)
+    come from the hitter's Player's hand and go to the discard pile; one not held is
+    refused (001 l.826 "Combo - Play cards to make an allowed set").
 
     Example: d2d hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1
     """
@@ -130,6 +135,15 @@ def _show(con: Any, r: rules.Hits) -> None:
                             r.modifiers, {"a": r.advantage}, r.map,
                             names={"a": "you", "b": "Rival"})
     con.print("  " + " · ".join(parts))
+    _show_hand(con, r)
+
+
+def _show_hand(con: Any, r: rules.Hits) -> None:
+    """[rules] hands = "d2d": the combo cards that left the hand (001 l.826)."""
+    if r.hand is not None:
+        from d2d_cli.rules.units.hands import spent_said
+
+        con.print(f"Hand: {render.escape(spent_said(r.hand))}")
 
 
 def _show_why(con: Any, r: rules.Hits) -> None:
@@ -175,6 +189,7 @@ def _show_why(con: Any, r: rules.Hits) -> None:
     if isinstance(r, rules.RevealedHits) and r.gain_ace:
         con.print("Gain:A — take an A from your discard pile or deck into your hand.")
     con.print(f"[bold]{render.escape(r.summary)}[/]")
+    _show_hand(con, r)
 
 
 def _moved(r: rules.Hits, side: str) -> int:

@@ -85,6 +85,10 @@ def turn(
         "--players-stay", help="A Player's unit attacked without a card chosen Stays "
         "(reveals Fate) instead of stopping the turn to ask.")] = False,
     card: _reveal.CardOpt = None,
+    respond: Annotated[list[str] | None, typer.Option(
+        "--respond", metavar="UNIT", click_type=_complete.UNIT,
+        help="A Player's unit attacked spends its Action on the defence (unit respond): "
+        "a Win then gives its benefits. Repeat per unit; a terminal asks.")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move
@@ -103,15 +107,29 @@ def turn(
     attacker, target, player, type — what to type; else null), hands (what its Conflicts
     did to d2d's hands, as conflict's).
 
-    Example: d2d npc turn "Goblin Scout"   (every NPC: d2d npc turn --all; one Group's:
-    d2d npc turn --all --group 1)
+    The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
+    gains no benefits on a Win"): a Player's unit named with --respond spends it (unit
+    respond), and a Win then gives it everything (Keep and Draw, its Hits on the
+    attacker, Evade's Move); a terminal asks for the others; otherwise the Conflict's
+    line says no Action was spent and what that cost. A Non-Player
+    Target spends it when its Move pays the Action Cost (docs/solo.md).
+
+    Example: d2d npc turn "Goblin Scout" --respond Archer   (every NPC: d2d npc turn
+    --all; one Group's: d2d npc turn --all --group 1)
     """
     from d2d_cli.operations import npc as ops
 
-    ask = _ask if _interactive() and not json else None  # d2d play, or any terminal
+    asks = _interactive() and not json  # d2d play, or any terminal
     render.emit(ops.turn(_state.target(ctx), name, all=all_, group=group, answer=answer,
-                         players_stay=players_stay, card=card, ask=ask),
+                         players_stay=players_stay, card=card, ask=_ask if asks else None,
+                         respond=respond, ask_respond=_ask_respond if asks else None),
                 _show_turn, as_json=json)
+
+
+def _ask_respond(attacker: str, target: str) -> bool:
+    """001 l.639–641: the Target may spend an Action on the Interact."""
+    return bool(typer.confirm(f"{target} is attacked by {attacker}: respond with an "
+                              "Action?", default=False))
 
 
 def _interactive() -> bool:
@@ -138,6 +156,12 @@ def _show_asked(con: Any, r: NpcTurn) -> None:
         con.print(f"  {render.escape(line)}")
 
 
+def _show_notes(con: Any, d: Any) -> None:
+    """What a Conflict took away (a Target that spent no Action: 001 l.641), under it."""
+    for note in getattr(d.result, "notes", ()):
+        con.print(f"    [dim]{render.escape(note)}[/]")
+
+
 def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
     """Each unit's plan in a line and a line per command it carried out; with --why the
     reasons of each plan and the commands as typed."""
@@ -147,6 +171,7 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
             for d in r.done:
                 if d.plan == i:
                     con.print(f"  → {render.escape(_unprefixed(d.summary, p.unit))}")
+                    _show_notes(con, d)
         if not r.commands and r.asked is None:
             con.print("[dim]No Action taken.[/]")
         if r.goal_reached:
@@ -158,6 +183,7 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
         for d in r.done:
             if d.plan == i:
                 con.print(f"  → {render.escape(d.summary)}")
+                _show_notes(con, d)
     if r.commands:
         con.print("[bold]As typed:[/]")
         for line in r.commands:

@@ -203,6 +203,9 @@ def crit(
     types: crit_opts.TypesOpt = None,
     vehicle: crit_opts.VehicleOpt = False,
     fresh: FreshOpt = False,
+    with_: Annotated[str | None, typer.Option(
+        "--with", metavar="WEAPON", help="Which of the --by unit's weapons (when it "
+        "carries several), as d2d crit --with.")] = None,
     json: _app.JsonOpt = False,
     **damage: Unpack[CritDamage],
 ) -> None:
@@ -212,13 +215,15 @@ def crit(
     severity; then the chance of each severity.
 
     Units: --by takes the --weapon formula's stat from the wielder as d2d crit does
-    (its conditions, and Grit your Teeth's "ignore all penalties").
+    (its conditions, and Grit your Teeth's "ignore all penalties"); with neither --power
+    nor --weapon, the wielder's own weapon and its damage types (Hand to Hand without
+    one), as d2d crit --by.
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, target=target, hits=hits, types=types, vehicle=vehicle,
-                      fresh=fresh, **damage)
+                      fresh=fresh, with_=with_, **damage)
     render.emit(result, _show_crit, as_json=json)
 
 

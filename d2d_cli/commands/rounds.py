@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from d2d_cli import render
 from d2d_cli.commands import _app, _reveal, _state
-from d2d_cli.commands.clock import show_reached
 from d2d_cli.operations import rounds as ops
-from d2d_cli.rules.deck.cards import names as card_names
-from d2d_cli.rules.time import rounds, upkeep
+
+if TYPE_CHECKING:  # imported where drawn: `round next`, a lookup, needs none of them
+    from d2d_cli.rules.time import rounds
 
 app = _app.group("round")
 
@@ -68,6 +68,9 @@ def _fmt(changes: dict[str, int]) -> str:
 
 def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
     """A step for people: its heading, its lines, and what to say when it has none."""
+    from d2d_cli.rules.deck.cards import names as card_names
+    from d2d_cli.rules.time import rounds, upkeep
+
     if isinstance(s, rounds.DrawStep):
         return s.text, [f"{render.escape(d.player)} drew {d.drew} ({d.hand} in hand)"
                         for d in s.hands], ""
@@ -106,6 +109,9 @@ def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
 
 
 def _show_end(con: Any, r: rounds.RoundEnded) -> None:
+    from d2d_cli.commands.clock import show_reached
+    from d2d_cli.rules.time import rounds
+
     con.print(f"[bold]End of round {r.round}[/]")
     for i, s in enumerate(r.steps, 1):
         heading, lines, empty = _step_lines(s)

@@ -23,7 +23,8 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     the weather, and every unit: stats after conditions, conditions and Crits (Dying
     highlighted), Move, Action Cost, Actions and Turn left, target, Abilities in
     Cooldown, Facing, Stealth tokens and the round's boosts. Move, Action Cost and Turn
-    are the tokens of the round's Refresh (001 l.459–465) less what was spent.
+    are the tokens of the round's Refresh (001 l.459–465) less what was spent. With
+    --why, what each unit carries (d2d unit gear show; Hand to Hand without a weapon).
 
     JSON: round (number, phase), clock (value, down, next_event), tasks (the open ones),
     weather (or null), units (the keys of unit show, and move_left, actions_left,
@@ -47,16 +48,19 @@ def _show(con: Any, r: Dashboard) -> None:
     # One row a unit while the table fits with one space between columns (the layout
     # then gives each column its width, and Target and Conditions wrap at their words,
     # each given at least _WRAPPED columns); else one block per unit.
-    fixed = _table(r.units, wrapping=False)
-    wrapping = len(_table(r.units).columns) - len(fixed.columns)
+    fixed, table = _table(r.units, wrapping=False), _table(r.units)
+    wrapping = len(table.columns) - len(fixed.columns)
     if fixed.natural_width() - len(fixed.columns) + (_WRAPPED + 1) * wrapping <= con.width:
-        con.print(_table(r.units))
+        con.print(table)
         for u in r.units:
             if _extras(u):
                 con.print(f"  {render.escape(u.name)}: " + " · ".join(_extras(u)))
     else:  # too narrow for the table: one block per unit
         for u in r.units:
             _stacked(con, u)
+    if render.why():  # issue 36: what each unit carries (Hand to Hand without a weapon)
+        for u in r.units:
+            con.print(f"  {render.escape(u.name)} carries: {render.escape(u.carries)}")
     for u in r.units:
         if u.zero:
             con.print(f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — "

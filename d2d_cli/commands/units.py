@@ -16,7 +16,7 @@ from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:
     from d2d_cli.rules.time import turns
-    from d2d_cli.rules.units import abilities, powers, stealth
+    from d2d_cli.rules.units import abilities, gear, powers, stealth
 
 
 app = _app.group("unit")
@@ -423,6 +423,11 @@ def power(
     continuous: Annotated[bool, typer.Option(help="Continuous (1 point).")] = False,
     area: Annotated[int, typer.Option(help="Points on Area.")] = 0,
     close: Annotated[bool, typer.Option(help="The target is at Range 0–1.")] = False,
+    armor_pierce: Annotated[int, typer.Option(
+        help="Magic: points on Armor Pierce, +0x1 each.")] = 0,
+    observed: Annotated[bool | None, typer.Option(
+        "--observed/--unobserved", help="Magic: seen by someone not an Ally nor a Magic "
+        "user — Vulgar, Result -0x1 (default: read off the map).")] = None,
     json: _app.JsonOpt = False,
 ) -> None:
     """Use a Power (000 l.862–885): the Standard (Initiative +Level, Result +Levelx0),
@@ -433,7 +438,8 @@ def power(
 
     JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
     range, duration, continuous, area, area_spaces, area_effect, price, conditions,
-    move_before, move, action_cost (null outside a round).
+    move_before, move, action_cost (null outside a round); Magic: armor_pierce, vulgar
+    (Result -0x1 when observed, 000 l.913) and observers.
     JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
@@ -441,7 +447,8 @@ def power(
     result = unit_ops.power(_state.target(ctx), name, action, which, effect=effect,
                             price=price, initiative=initiative, result=result_,
                             range=range_, duration=duration, continuous=continuous,
-                            area=area, close=close)
+                            area=area, close=close, armor_pierce=armor_pierce,
+                            observed=observed)
     render.emit(result, show_power if action == "use" else show_upkeep, as_json=json)
 
 
@@ -515,14 +522,20 @@ def show_power(con: Any, r: powers.PowerUsed) -> None:
     con.print(f"{e(r.unit)} uses {e(r.power)} {r.level} — Price of Power: "
               f"{conditions.name_of(r.price)} +1")
     con.print(f"  Effect {r.points_spent} of {r.effect} points"
-              + (f" ({', '.join(f'{k.title()} {v}' for k, v in r.points.items())})"
+              + (" (" + ", ".join(f"{k.replace('_', ' ').title()} {v}"
+                                  for k, v in r.points.items()) + ")"
                  if r.points else ""))
     line = [f"Initiative +{r.initiative}", f"Result {r.result}", f"Range {r.range}", r.area]
     if r.duration:
         line.append(f"Duration {r.duration}")
     if r.continuous:
         line.append("Continuous: round end pays the Price each Event phase")
+    if r.armor_pierce and r.armor_pierce != "+0x0":
+        line.append(f"Armor Pierce {r.armor_pierce}")
     con.print("  " + " · ".join(line))
+    if r.vulgar:
+        seen = f" by {e(', '.join(r.observers))}" if r.observers else ""
+        con.print(f"  Vulgar: observed{seen} — Result -0x1 (000 l.913)")
     if r.action_cost is not None:
         con.print(f"  Interact Action: Move {r.move_before} → {r.move} (Action Cost "
                   f"{r.action_cost})")
@@ -614,3 +627,112 @@ app.command("situation",
 app.command("interrupt", short_help="Interrupt a unit's Move with an Action.")(_exchange.interrupt)
 app.command("respond",
             short_help="The Target of an Interact spends an Action, or not.")(_exchange.respond)
+
+
+# --------------------------------------------------------------------------- gear (issue 36)
+
+gear_app = _app.group("unit gear", "What a unit carries: weapons, armor, a Shield and its "
+                      "Proficiencies (000 l.506, l.379; 001 l.274–275, l.669).")
+app.add_typer(gear_app, name="gear", short_help="Weapons, armor, Shield: add, rm, show.")
+ItemArg = Annotated[str | None, typer.Argument(
+    help="A sample item (\"Sword: Long\", Javelin, Bow, Spear, Dagger, Helmet, \"Helm: "
+         "Heavy\", \"Leather Armor\", Shield), or the name of your own with --rating, "
+         "--armor or --shield.")]
+
+
+@gear_app.command("add", short_help="Give a unit a weapon, armor or Shield.")
+def gear_add(
+    ctx: typer.Context, name: UnitArg, item: ItemArg = None,
+    rating: Annotated[str | None, typer.Option(
+        help="Your own weapon's rating: a formula (Body+2) or a rating (6x1).")] = None,
+    types: Annotated[str | None, typer.Option(
+        help="Its 1 or 2 damage types, e.g. pierce,slash.")] = None,
+    hands: Annotated[int | None, typer.Option(help="Hands it takes, 1 or 2.")] = None,
+    melee: Annotated[bool, typer.Option(
+        "--melee", help="A Melee weapon, Range 0-1 (the default).")] = False,
+    reach: Annotated[bool, typer.Option(
+        "--reach", help="A Reach weapon, Range 0-2.")] = False,
+    range: Annotated[str | None, typer.Option(
+        metavar="SHORT[,LONG]", help="A ranged weapon's bands in Spaces: past SHORT at "
+        "Disadvantage, past LONG out of range.")] = None,
+    thrown: Annotated[bool, typer.Option(
+        "--thrown", help="Thrown (as a Javelin): ranged, with --range.")] = False,
+    scale: Annotated[int | None, typer.Option(
+        help="Weapon Scale (default: the wielder's Body's scale).")] = None,
+    magic: Annotated[int | None, typer.Option(
+        help="Magic Weapon or Magic Armor +N, 1 to 5.")] = None,
+    proficiency: Annotated[str | None, typer.Option(
+        help="The weapon's type a Proficiency names (default: its name).")] = None,
+    armor: Annotated[str | None, typer.Option(
+        metavar="STAT", help="Your own armor's rating, e.g. 2x1 (with --covers).")] = None,
+    shield: Annotated[str | None, typer.Option(
+        metavar="STAT", help="Your own Shield's Armor value, e.g. 2x1 (with --covers, "
+        "--arc).")] = None,
+    covers: Annotated[str | None, typer.Option(
+        metavar="LOC,…", help="Locations the armor or Shield covers (default: all).")] = None,
+    arc: Annotated[str | None, typer.Option(
+        metavar="left|right", help="The side a Shield is held on (default left).")] = None,
+    proficient: Annotated[list[str] | None, typer.Option(
+        metavar="TYPE", help="A Proficiency the unit has (e.g. Bow); repeat.")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Give a unit a weapon, armor or a Shield: a sample item by name, or your own.
+
+    Example: d2d unit gear add Archer Bow --proficient Bow
+    """
+    result = unit_ops.gear_add(
+        _state.target(ctx), name, item, rating=rating, types=types, hands=hands, melee=melee,
+        reach=reach, range=range, thrown=thrown, scale=scale, magic=magic,
+        proficiency=proficiency, armor=armor, shield=shield, covers=covers, arc=arc,
+        proficient=proficient)
+    render.emit(result, show_gear, as_json=json)
+
+
+@gear_app.command("rm", short_help="Take a weapon, the armor or the Shield off a unit.")
+def gear_rm(
+    ctx: typer.Context, name: UnitArg,
+    item: Annotated[str | None, typer.Argument(
+        help="The weapon's name, armor, or shield.")] = None,
+    proficient: Annotated[list[str] | None, typer.Option(
+        metavar="TYPE", help="A Proficiency the unit loses; repeat.")] = None,
+    json: _app.JsonOpt = False,
+) -> None:
+    """Take a weapon (by name), all its armor, or its Shield off a unit.
+
+    Example: d2d unit gear rm Archer Bow
+    """
+    result = unit_ops.gear_rm(_state.target(ctx), name, item, proficient=proficient)
+    render.emit(result, show_gear, as_json=json)
+
+
+@gear_app.command("show", short_help="What a unit carries.")
+def gear_show(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> None:
+    """What a unit carries: weapons (Hand to Hand without one), armor, Shield, Screen.
+
+    Example: d2d unit gear show "Goblin Skirmisher"
+    """
+    render.emit(unit_ops.gear_show(_state.target(ctx), name), show_gear, as_json=json)
+
+
+def show_gear(con: Any, r: gear.GearView) -> None:
+    if r.changed:
+        con.print(f"{render.escape(r.unit)}: {render.escape(r.changed)}.")
+    con.print(f"{render.escape(r.unit)} carries:")
+    for w in r.weapons:
+        con.print(f"  weapon  {render.escape(w.text())}")
+    if r.hand_to_hand:
+        con.print("  weapon  none: Hand to Hand, its own Body (000 l.506)")
+    if r.armor:
+        names = f" ({', '.join(r.armor_names)})" if r.armor_names else ""
+        con.print(f"  armor   {', '.join(f'{k} {v}' for k, v in r.armor.items())}"
+                  f"{render.escape(names)}")
+    if r.magic_armor:
+        con.print(f"  Magic Armor +{r.magic_armor} (000 l.1213)")
+    if r.shield is not None:
+        arc = f" on Arc:{r.shield_arc.title()}" if r.shield_arc else ""
+        con.print(f"  shield  {render.escape(r.shield_name or 'Shield')} {r.shield}{arc} "
+                  f"over {', '.join(r.shield_covers)}")
+    if r.screen:
+        con.print(f"  screen  {r.screen}")
+    if r.proficiencies is not None:
+        con.print(f"  Proficiencies: {render.escape(', '.join(r.proficiencies) or 'none')}")

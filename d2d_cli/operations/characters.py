@@ -51,11 +51,12 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
         impact: str | None = None, formative: str | None = None, plans: str | None = None,
         flaws: str | None = None, fear: str | None = None, humiliation: str | None = None,
         trigger: str | None = None, faction: str | None = None,
-        player: str | None = None) -> ch.Sheet:
+        player: str | None = None, gear: list[str] | None = None) -> ch.Sheet:
     """``d2d char new NAME [--template T] [--body L]… [--archetype A] [--motivation …]
     [--faction F] [--player P]``: 22 points among the four stats (``body`` … ``speed``
     override the template's levels); ``motivation`` … ``trigger`` are the Character
-    Conception; ``faction`` and ``player`` its side (rules.units.sides)."""
+    Conception; ``faction`` and ``player`` its side (rules.units.sides); ``gear`` the
+    sample items it carries (rules.units.gear)."""
     from d2d_cli.rules.units import sides
 
     stats = {"body": body, "mind": mind, "will": will, "speed": speed}
@@ -67,7 +68,18 @@ def new(t: Target, name: str, *, template: str | None = None, body: str | None =
     who = sides.check_player(player)
     if who is not None:
         unit.extra["player"] = who
-    result: ch.Sheet = change(t, lambda roster, o: ch.create(roster, unit, o))
+
+    def create(roster: dict[str, units.Unit], o: Options) -> ch.Sheet:
+        if gear:  # issue 36: the sample items it carries (unit gear add's)
+            from d2d_cli.operations.units import person_locations
+            from d2d_cli.rules.units import gear as gear_
+
+            locations = person_locations(t, o)
+            for item in gear:
+                gear_.give(unit.extra, unit.name, gear_.GearAsk(item), locations)
+        return ch.create(roster, unit, o)
+
+    result: ch.Sheet = change(t, create)
     return result
 
 
@@ -128,9 +140,11 @@ def sheet_text(t: Target, name: str, fmt: str = "toml") -> Exported:
     else:
         from d2d_cli import sheet
         from d2d_cli.rules.core.result import to_json
+        from d2d_cli.rules.units import gear
 
         view = {**to_json(ch.sheet(unit, t.options(data))),
-                "crits": list(unit.extra.get("crits", []))}
+                "crits": list(unit.extra.get("crits", [])),
+                "gear": gear.sheet_lines(unit.extra, unit.name)}
         text = sheet.svg(view) if fmt == "svg" else sheet.html(view)
     return Exported(unit.name, fmt, "", len(text.encode("utf-8")), text)  # as written
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
-from d2d_cli.errors import BadInput
+from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.operations import Target
 from d2d_cli.operations import cards as table_cards
 from d2d_cli.operations import situation as situation_
@@ -29,13 +29,21 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
              skill_stat: str | None = None, advantage: list[str] | None = None,
              disadvantage: list[str] | None = None, obstacle: list[str] | None = None,
              no_map: bool = False, stat: str | None = None, spent: bool | None = None,
-             card: list[str] | None = None, **situation: Unpack[Situation]
+             card: list[str] | None = None, gain: str | None = None,
+             counter: str | None = None,
+             ask_gain: Callable[[str, list[str]], str] | None = None,
+             **situation: Unpack[Situation]
              ) -> conflict_.Conflict | conflict_.Redirected | conflict_.Chart:
     """``d2d conflict SIDE_A SIDE_B`` (or ``chart``): who wins and what each side gets
     (a ``rules.combat.conflict`` result). ``advantage``/``disadvantage``: the sides
     (``["a"]``); ``situation`` the situational options (operations/situation.py); the
-    other options are the command's, by the same names."""
+    other options are the command's, by the same names. ``gain``: the card a Player's
+    winning Wild takes from their discard pile (000 l.444–445), under ``[rules] hands =
+    "d2d"``. ``counter``: the card a Player's side counter-attacks with if its Counter
+    wins (001 l.754; from the hand under ``hands = "d2d"``, else the best one held).
+    ``ask_gain(player, faces)``: a terminal's question for the Wild's gain."""
     from d2d_cli.rules.combat import conflict as rules
+    from d2d_cli.rules.deck.cards import parse_card
 
     terms = situation_.terms(situation, skill_stat=skill_stat, stat=stat,
                              advantage=tuple(advantage or ()),
@@ -56,10 +64,17 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                              obstacles=tuple(obstacle or ()), reading=opts.conflict_chart,
                              fate_orientation=opts.fate_orientation,
                              level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
-                             target_action=opts.target_action, opts=opts)
+                             target_action=opts.target_action, opts=opts,
+                             counter_card=parse_card(counter) if counter else None)
 
         if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
-            return _from_hands(tx, list(sides), opts, table, asked)
+            return _from_hands(tx, list(sides), opts, table, asked,
+                               parse_card(gain) if gain else None, counter is not None,
+                               ask_gain)
+        if gain:
+            raise BadInput("--gain names the card a Player's winning Wild takes from their "
+                           'discard pile: only when d2d holds the hands ([rules] hands = '
+                           '"d2d")')
         ask = asked(list(sides), data)
         remembered = exchange.remembered(data) is not None
         out, _ = _resolve(tx, ask, table)
@@ -110,7 +125,9 @@ def _remember(result: Any, tx: Any) -> None:
 
 
 def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Card] | None,
-                asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk]
+                asked: Callable[[list[str], dict[str, Any]], conflict_.ConflictAsk],
+                gain: Card | None = None, named: bool = False,
+                ask_gain: Callable[[str, list[str]], str] | None = None
                 ) -> conflict_.Conflict | conflict_.Redirected:
     """A Conflict whose cards may come from the Players' hands (``[rules] hands =
     "d2d"``): ``NAME:hand:CARD``, a card chosen face down (``hand choose``), or a Stay
@@ -124,17 +141,54 @@ def _from_hands(tx: Transaction, sides: list[str], opts: Options, table: list[Ca
     typed, plays = hands.sides_from_hands(sides, tx.data, roster_view(tx.data),
                                           opts.hands, opts.narrator_hand)
     out, _ = _resolve(tx, asked(typed, tx.data), table)
-    _remember(out, tx)  # the exchange, for hit and crit (as without hands)
-    if not plays or not isinstance(out, Conflict):  # no hand, or the Cover reveal
-        return out  # named an obstacle: no card moves (one face down stays)
+    if not isinstance(out, Conflict):  # the Cover reveal named an obstacle: no card
+        _remember(out, tx)  # moves (one face down stays)
+        return out
     held = hands.hands_of(tx.data)
     moves = hands.settle(held, plays, (tuple(e.key for e in out.effects.a),
                                        tuple(e.key for e in out.effects.b)),
-                         (out.side_a.unit, out.side_b.unit), tx.rng())
-    tx.put("players", hands.state_of(held))
-    said = "; ".join(hands.said(m) for m in moves)
-    tx.summary = f"{tx.summary}; {said}" if tx.summary else said
-    return replace(out, hands=moves)
+                         (out.side_a.unit, out.side_b.unit), tx.rng(),
+                         (out.side_a.card, out.side_b.card), gain, named=True,
+                         ask=ask_gain)
+    out = replace(out, hands=moves)
+    spent = _counter_from_hand(out, tx.data, held, opts, named)
+    if spent is not None:
+        out = replace(out, counter=spent[0])
+    _remember(out, tx)  # the exchange, for hit and crit (as without hands)
+    if moves or spent is not None:
+        tx.put("players", hands.state_of(held))
+    said = "; ".join([*(hands.said(m) for m in moves),
+                      *([hands.spent_said(spent[1])] if spent else [])])
+    if said:
+        tx.summary = f"{tx.summary}; {said}" if tx.summary else said
+    return out
+
+
+def _counter_from_hand(out: Any, data: Any, held: Any, opts: Options,
+                       named: bool) -> tuple[Any, Any] | None:
+    """A Player's counter-attack card comes from their hand (001 l.754 "Counterattack
+    with a Fast or Strong"): the one named (``--counter``, refused when not held), else
+    the best one held (rules.units.hands.counter_card); it leaves the hand for the
+    discard pile. (the CounterAttack with its card, the hand's Spent), or None."""
+    from d2d_cli.rules.combat.conflict import counter_attack, counter_card
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    c = out.counter
+    if c is None or c.source not in ("named", "counter") or c.reading == "000":
+        return None
+    holder = hands.holder_in(data, c.unit, opts.hands, opts.narrator_hand)
+    if holder is None:
+        return None
+    h = hands.hand_for(held, holder)
+    card = c.card if named and c.card is not None else counter_card(h.hand)
+    if card is None:
+        return replace(c, source="hand"), hands.Spent(holder, c.unit, (), "no card to "
+                                                      "counter-attack with", len(h.hand))
+    moved = hands.spend(held, holder, c.unit, [card], "counter-attack")
+    played = counter_attack(c.side, c.unit, card, "named" if named else "hand", c.reading,
+                            None)
+    return played, moved
 
 
 def read_by_colour(r: Any, revealed: list[Any]) -> list[tuple[str, Any, Any, str]]:
@@ -196,6 +250,7 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
         if not card_codes:
             raise BadInput("give the winning card(s), e.g. d2d hit 7S^ (or resolve a d2d "
                            "conflict between two units first: hit then takes its card)")
+        combo_cards = _combo_from_hand(data, opts, by, card_codes)
         ask = rules.ask([parse_card(x) for x in card_codes], level=level,
                         rival_level=rival_level, vs=vs, combo=combo, table=table_cards(card),
                         combos=opts.combos, ten_always_hits=opts.ten_always_hits, data=data,
@@ -218,9 +273,41 @@ def hit(t: Target, *cards: str, level: int | None = None, rival_level: int | Non
             tx.put("units", rules.spend_feat(tx.data, ask.feat_by))
             feat = f"Heroic Feat: {ask.feat_by} −1 CP"
             tx.summary = f"{tx.summary}; {feat}" if tx.summary else feat
+        if combo_cards:
+            result = _spend_combo(result, tx, combo_cards)
         if not deck:
             _hits(result, tx, by, vs)
     return result
+
+
+def _combo_from_hand(data: Any, opts: Options, by: str | None,
+                     codes: list[str]) -> tuple[str, str, list[Any]] | None:
+    """Under ``[rules] hands = "d2d"``, the combo cards a Player's unit plays come from
+    their hand (001 l.826 "Combo - Play cards to make an allowed set"): every card after
+    the first (the Conflict's card, already played) must be held — refused here, before
+    anything moves. (holder, unit, cards), or None when no hand is read."""
+    from d2d_cli.rules.deck.cards import parse_card
+    from d2d_cli.rules.units import hands
+
+    holder = hands.holder_in(data, by, opts.hands, opts.narrator_hand)
+    extra = [parse_card(x) for x in codes[1:]]
+    if holder is None or not extra or opts.combos == "revealed":
+        return None
+    hands.check_held(hands.hands_of(data), holder, extra)
+    return holder, str(by), extra
+
+
+def _spend_combo(result: Any, tx: Any, combo: tuple[str, str, list[Any]]) -> Any:
+    """The combo cards leave the hand for the discard pile, in ``hit``'s journal entry."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    held = hands.hands_of(tx.data)
+    moved = hands.spend(held, combo[0], combo[1], combo[2], "combo")
+    tx.put("players", hands.state_of(held))
+    said = hands.spent_said(moved)
+    tx.summary = f"{tx.summary}; {said}" if tx.summary else f"hit: {said}"
+    return replace(result, hand=moved)
 
 
 def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:
@@ -230,6 +317,49 @@ def _hits(result: Any, tx: Any, by: str | None, vs: str | None) -> None:
         tx.put("round", rnd)
         if not tx.summary:
             tx.summary = f"hit: {by} {result.hits} Hits on {vs}"
+
+
+def _wild_holder(data: Any, opts: Options, ask: Any) -> tuple[str, str, Any] | None:
+    """Under ``[rules] hands = "d2d"``, Wild Luck discards a Wild from a hand (000 l.526
+    "Discard a Wild Card to cancel ALL Successes. IF reasonable THEN an adjacent Ally may
+    do this instead"): the hand of the target's Player, or of ``--from``'s. Refused,
+    before anything moves, when that hand holds no Wild. (holder, unit, the Wild)."""
+    from d2d_cli.rules.units import hands
+
+    if opts.hands != "d2d":
+        return None
+    who = ask.luck_from or ask.target
+    if who is None:
+        raise BadInput("--wild-luck: name whose hand the Wild comes from, --target UNIT "
+                       "(or --from UNIT, an adjacent Ally: 000 l.526)")
+    if ask.luck_from is not None and ask.target is not None:  # an adjacent Ally's, first
+        from d2d_cli.rules.combat.damage import adjacent_ally
+        from d2d_cli.rules.units.roster import find, roster_view
+
+        units = roster_view(data)
+        adjacent_ally(find(units, ask.target), find(units, ask.luck_from))
+    holder = hands.holder_in(data, who, opts.hands, opts.narrator_hand)
+    if holder is None:
+        raise RuleViolation(f"--wild-luck: {who} holds no hand to discard a Wild from "
+                            "(000 l.417 \"Non-Player Units don't have hands\")")
+    h = hands.hand_for(hands.hands_of(data), holder)
+    wild = next((c for c in h.hand if c.is_wild), None)
+    if wild is None:
+        raise RuleViolation(f"--wild-luck: {holder} holds no Wild to discard (000 l.526 "
+                            "\"Discard a Wild Card to cancel ALL Successes\")")
+    return holder, str(who), wild
+
+
+def _spend_wild(result: Any, tx: Any, wild: tuple[str, str, Any]) -> Any:
+    """The Wild of Wild Luck leaves the hand for the discard pile, in ``crit``'s entry."""
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.units import hands
+
+    held = hands.hands_of(tx.data)
+    moved = hands.spend(held, wild[0], wild[1], [wild[2]], "Wild Luck")
+    tx.put("players", hands.state_of(held))
+    tx.summary = f"{tx.summary}; {hands.spent_said(moved)}"
+    return replace(result, hand=moved)
 
 
 def location_charts(session_file: Path, opts: Options) -> dict[str, Any] | None:
@@ -253,12 +383,15 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int | None = None, types: str | None = None, vehicle: bool = False,
          target: str | None = None, card: list[str] | None = None,
+         luck_from: str | None = None, with_: str | None = None,
          **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
     ``damage``: the Damage Modifiers and the Difficulty (operations/damage.py). After a
     conflict (and its ``hit``), ``by``, ``target`` and ``hits`` default to its winner,
-    its Rival and the Hits counted (else ``hits`` 1)."""
+    its Rival and the Hits counted (else ``hits`` 1). ``luck_from``: the adjacent Ally
+    whose Player spends the Luck and, under ``[rules] hands = "d2d"``, discards the Wild
+    of Wild Luck (000 l.526, l.533); else the target's own."""
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits as rules
 
@@ -268,11 +401,9 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
         opts = t.options(data)
         ex, took = exchange.remembered(data), []
         if ex is not None and by is None and target is None and not vehicle:
-            if power is None and weapon is None:
-                raise BadInput("give the Power Rating: --power 6x1, or --weapon \"Body+2\" "
-                               f"rated by {ex.winner}'s stat ({ex.said(['units'])})")
-            # the winner rates a --weapon formula by its stat; a rating needs no unit
-            formula = power is None and weapon is not None and "x" not in weapon.lower()
+            # the winner rates a --weapon formula by its stat, or with nothing typed its
+            # own weapon (Hand to Hand without one, 000 l.506); a rating needs no unit
+            formula = power is None and (weapon is None or "x" not in weapon.lower())
             by, target, took = (ex.winner if formula else None), ex.rival, ["units"]
         if hits is None and ex is not None and ex.hits and (by in (None, ex.winner)
                                                             and target == ex.rival):
@@ -281,11 +412,16 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
         ask = rules.CritAsk(power, weapon, stat, tuple(armor or ()), hits, types, vehicle,
                             tuple(card) if card else None, target, by, ask_damage,
                             difficulty,
-                            (("exchange", ex.said(took)),) if ex is not None and took else ())
+                            (("exchange", ex.said(took)),) if ex is not None and took else (),
+                            luck_from=luck_from, with_=with_)
         charts = location_charts(t.path(), opts)
+        wild = _wild_holder(data, opts, ask) if ask_damage.wild_luck else None
         result = rules.crit(ask, data, tx.rng if ask.writes else None, opts, charts)
         if ask.writes:
             for key, value in result.changes.items():
                 tx.put(key, value)
             tx.summary = result.summary
+        if wild is not None and result.damage_modifiers is not None and any(
+                st.key == "wild_luck" for st in result.damage_modifiers.steps):
+            result = _spend_wild(result, tx, wild)  # 000 l.526: the Wild leaves the hand
     return result

@@ -73,12 +73,20 @@ class NpcTurn(Result):
 def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002 - --all
          group: int | None = None, answer: list[str] | None = None,
          players_stay: bool = False, card: list[str] | None = None,
-         ask: Callable[[Any], str] | None = None) -> NpcTurn:
+         ask: Callable[[Any], str] | None = None, respond: list[str] | None = None,
+         ask_respond: Callable[[str, str], bool] | None = None) -> NpcTurn:
     """``d2d npc turn NAME | --all [--group N] [--answer UNIT=CARD]… [--players-stay]
     [--card CARD]…``: each plan carried out, one journal entry, one undo. A Player's unit
     it attacks plays its Player's card (rules.assistant.asking): ``answer``, else the
     card chosen face down, else ``ask(asked)`` gives it (a terminal), else the turn
-    stops there (``asked``); ``players_stay``: such a unit Stays instead."""
+    stops there (``asked``); ``players_stay``: such a unit Stays instead.
+
+    The Target's Action (001 l.639–641): ``respond`` names the Players' units that spend
+    it when attacked (``unit respond``, then everything a Win gives: Keep and Draw, the
+    Hits, Evade's Move); ``ask_respond(attacker, target)`` asks for the others (a
+    terminal), else they spend none — the Conflict's notes say what that cost. A
+    Non-Player Target spends it by the policy
+    (``rules.assistant.policy.responds``)."""
     import copy
 
     from d2d_cli.rules.assistant import asking, sim
@@ -110,7 +118,9 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
 
         answers = asking.Answers(play.data, opts.hands,
                                  asking.parse_answers(answer, roster_view(data)),
-                                 players_stay, play.rng)
+                                 players_stay, play.rng,
+                                 asking.parse_respond(respond, roster_view(data)),
+                                 ask_respond)
         if all_:
             answers.carry = ["--all", *(["--group", str(group)] if group else [])]
         play.answers = answers

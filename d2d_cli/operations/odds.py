@@ -109,9 +109,11 @@ def weather(t: Target, *, fresh: bool = False) -> rules.WeatherOdds:
 def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          target: str | None = None, hits: int = 1, types: str | None = None,
-         vehicle: bool = False, fresh: bool = False,
+         vehicle: bool = False, fresh: bool = False, with_: str | None = None,
          **damage: Unpack[CritDamage]) -> rules.CritOdds:
-    """``d2d odds crit``: the Crit ``d2d crit`` would rate, location by location."""
+    """``d2d odds crit``: the Crit ``d2d crit`` would rate, location by location; ``by``
+    without ``power`` or ``weapon``: the wielder's own weapon (``with_`` of several),
+    as ``crit`` (issue 36)."""
     from d2d_cli.operations.combat import location_charts
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits
@@ -119,6 +121,10 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     from d2d_cli.rules.units import roster as units
 
     data = t.read()
+    if by is not None or weapon is not None or with_ is not None:
+        got, _ = crits.armed(crits.CritAsk(power, weapon, stat, types=types, by=by,
+                                           with_=with_), units.roster(data))
+        power, weapon, stat, types, by = got.power, got.weapon, got.stat, got.types, got.by
     if by is not None:
         wielder = units.find(units.roster(data), by)
         stat = crits.wielder_stat(weapon, stat, wielder)[0]

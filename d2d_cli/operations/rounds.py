@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.operations import Target, cards, reveals
-from d2d_cli.rules.time import rounds, tasks
-from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the round's start and end import them: `round next` needs none
+    from d2d_cli.rules.time import rounds
     from d2d_cli.rules.time.groups import Groups, NextUp
 
 
 def start(t: Target) -> rounds.RoundStarted:
     """``d2d round start``: refresh every unit's Move, Action Cost and Turn."""
+    from d2d_cli.rules.time import rounds
+
     with t.edit() as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
@@ -29,6 +30,9 @@ def start(t: Target) -> rounds.RoundStarted:
 def end(t: Target, *, recover: list[str] | None = None,
         card: list[str] | None = None) -> rounds.RoundEnded:
     """``d2d round end [--recover NAME=CHOICE]… [--card CARD]…``: the upkeep, once."""
+    from d2d_cli.rules.time import rounds, tasks
+    from d2d_cli.rules.time.clock import Clock
+
     with t.edit() as tx, reveals(tx, cards(card)) as reveal:
         rnd = Round.from_state(tx.data.get("round"))
         roster, board = units.roster(tx.data), tasks.board(tx.data)
@@ -48,6 +52,7 @@ def _draw(tx: Any, result: rounds.RoundEnded) -> rounds.RoundEnded:
     """Round end's Draw with d2d holding the hands: each Player draws a card (001 l.1037
     "Draw - Each Player draws a card"), none past 10."""
     from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.time import rounds
     from d2d_cli.rules.units import hands
 
     held = hands.hands_of(tx.data)

@@ -32,14 +32,32 @@ def read_scene_file(spec: str) -> tuple[str, dict[str, Any]]:
                            f"({', '.join(scene.BUILT_IN)})") from None
         label = spec
     try:
-        return label, tomllib.loads(text)
+        raw = tomllib.loads(text)
     except RecursionError:
-        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
+        raw = None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         where = f"line {m.group(1)}, column {m.group(2)}" if m else "?"
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "TOML syntax error"
         raise BadInput(f"{label}: {where}: {msg}") from None
+    if raw is None or _nested_deeper(raw, session.MAX_DEPTH):
+        # the parser's own limit is the interpreter's recursion limit, which other code
+        # in the process may have raised: the depth is checked on what was parsed too
+        raise BadInput(f"{label}: nested too deeply to be a scene file") from None
+    return label, raw
+
+
+def _nested_deeper(value: Any, limit: int) -> bool:
+    """Tables and lists within each other deeper than ``limit`` (walked without
+    recursion: the value may be as deep as the parser could read)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        if children and depth + 1 > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children)
+    return False
 
 
 MAX_SCENE_BYTES = 1 << 20  # docs/commands.md: a scene file is a regular file up to 1 MiB

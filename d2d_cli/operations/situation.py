@@ -26,6 +26,7 @@ class Situation(TypedDict, total=False):
     confined: str | None
     outnumbered: str | None
     weapon_scale: int | None
+    with_: str | None
 
 
 SITUATION = Declared(Situation)

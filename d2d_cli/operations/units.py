@@ -3,6 +3,7 @@ l.527–609)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
@@ -18,8 +19,9 @@ from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
     from d2d_cli.rules.board import placement
+    from d2d_cli.rules.core.options import Options
     from d2d_cli.rules.time import exchange, leaving, turns
-    from d2d_cli.rules.units import abilities, powers
+    from d2d_cli.rules.units import abilities, gear, powers
     from d2d_cli.rules.units import sides as sides_
     from d2d_cli.rules.units import stealth as stealth_
 
@@ -207,7 +209,8 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
           price: str | None = None, initiative: int = 0, result: str | None = None,
           range: str | None = None,  # noqa: A002 - the command's --range
           duration: str | None = None, continuous: bool = False, area: int = 0,
-          close: bool = False) -> powers.PowerUsed | powers.Upkeep:
+          close: bool = False, armor_pierce: int = 0,
+          observed: bool | None = None) -> powers.PowerUsed | powers.Upkeep:
     """``d2d unit power NAME use POWER [--effect N]…``, ``upkeep`` or ``end POWER``."""
     from d2d_cli.rules.units import powers
 
@@ -217,7 +220,8 @@ def power(t: Target, name: str, action: str, which: str | None = None, *, effect
 
         order = powers.order(which, effect, price, initiative=initiative, result=result,
                              range_=range, duration=duration, continuous=continuous,
-                             area_points=area, close=close)
+                             area_points=area, close=close, armor_pierce=armor_pierce,
+                             observed=observed)
         def use(roster: dict[str, units.Unit], n: int, phase: str,
                 data: dict[str, Any]) -> powers.PowerUsed:
             opts = t.options(data)  # the locked state's [rules]
@@ -305,3 +309,70 @@ def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool =
         tx.put("units", table)
         tx.summary = result.summary
     return result
+
+
+def person_locations(t: Target, opts: Options) -> tuple[str, ...]:
+    """The person chart's locations (the table's ``[rules] locations_file``, else
+    d2d's): what armor and a Shield may cover."""
+    from d2d_cli.operations.combat import location_charts
+    from d2d_cli.rules.combat import crits
+
+    return tuple(crits.chart("person", location_charts(t.path(), opts),
+                             str(opts.locations_file)).names())
+
+
+def gear_add(t: Target, name: str, item: str | None = None, *, rating: str | None = None,
+             types: str | None = None, hands: int | None = None, melee: bool = False,
+             reach: bool = False, range: str | None = None, thrown: bool = False,
+             scale: int | None = None, magic: int | None = None,
+             proficiency: str | None = None, armor: str | None = None,
+             shield: str | None = None, covers: str | None = None,
+             arc: str | None = None, proficient: list[str] | None = None) -> gear.GearView:
+    """``d2d unit gear add UNIT [ITEM] [--rating R --types T …] [--armor R | --shield R]
+    [--proficient TYPE]…``: a sample item by name, or one's own (issue 36)."""
+    from d2d_cli.rules.units import gear
+
+    kinds = [k for k, on in (("melee", melee), ("reach", reach), ("thrown", thrown)) if on]
+    if len(kinds) > 1:
+        raise BadInput(f"--{' and --'.join(kinds)}: a weapon is one kind of attack")
+    if (melee or reach) and range is not None:
+        raise BadInput("--range is a ranged or thrown weapon's; --melee and --reach reach "
+                       "Range 0-1 and 0-2 (001 l.687–689)")
+    ask = gear.GearAsk(item, rating, types, hands, kinds[0] if kinds else None, range,
+                       scale, magic, proficiency, armor, shield, covers, arc,
+                       tuple(proficient or ()))
+    return _gear_change(t, name, lambda extra, real, locs: gear.give(extra, real, ask, locs))
+
+
+def gear_rm(t: Target, name: str, item: str | None = None, *,
+            proficient: list[str] | None = None) -> gear.GearView:
+    """``d2d unit gear rm UNIT ITEM|armor|shield [--proficient TYPE]…``."""
+    from d2d_cli.rules.units import gear
+
+    return _gear_change(t, name, lambda extra, real, _: gear.take(
+        extra, real, item, tuple(proficient or ())))
+
+
+def gear_show(t: Target, name: str) -> gear.GearView:
+    """``d2d unit gear show UNIT``: its weapons (or Hand to Hand), armor, Shield."""
+    from d2d_cli.rules.units import gear
+
+    data = t.read()
+    unit = units.find(units.roster_view(data), name)
+    return gear.view(unit.name, unit.extra)
+
+
+def _gear_change(t: Target, name: str,
+                 step: Callable[[dict[str, Any], str, tuple[str, ...]], str]
+                 ) -> gear.GearView:
+    from d2d_cli.rules.units import gear
+
+    with t.edit() as tx:
+        table = dict(tx.data.get("units", {}))
+        real = units.find(units.roster_view(tx.data), name).name
+        state = dict(table[real])
+        done = step(state, real, person_locations(t, t.options(tx.data)))
+        table[real] = state
+        tx.put("units", table)
+        tx.summary = f"{real}: {done}"
+        return gear.view(real, state, done)

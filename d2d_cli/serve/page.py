@@ -122,13 +122,14 @@ function render(s) {
   $("title").textContent = s.scene || s.session || "d2d";
   $("round").textContent = roundText(s.round);
   $("next").textContent = s.next && s.next.length ? "Next: " + s.next.join(", ") : "";
-  fill("units", [row(["Unit", "Move", "Actions", "Conditions", "Hand"], "th"),
+  fill("units", [row(["Unit", "Move", "Actions", "Conditions", "Weapons", "Hand"], "th"),
     ...s.units.map((u) => row([named(u.name, u.player ? (u.faction || "") + " \u00b7 " +
         u.player : (u.faction || "") + (u.faction ? " \u00b7 " : "") + "Non-Player"),
       u.move_left === null ? (u.move === null ? "\u2013" : u.move) : u.move_left + "/" + u.move,
       u.actions_left === null ? "\u2013" : u.actions_left,
       u.conditions.join(", ") + (u.crits ? (u.conditions.length ? ", " : "") + u.crits +
         " Crit" + (u.crits > 1 ? "s" : "") : ""),
+      (u.weapons || []).join(", ") || "Hand to Hand",
       u.hand === null ? "" : u.hand + " cards"]))]);
   const c = s.clock;
   $("clock").textContent = "Clock " + c.value + (c.down ? " (counting down)" : "");

@@ -178,8 +178,16 @@ def _units(data: dict[str, Any], hands: dict[str, int]) -> tuple[dict[str, Any],
                       "move_left": row.move_left, "actions_left": row.actions_left,
                       "facing": row.facing, "conditions": conditions,
                       "crits": len(row.crits),
-                      "hand": hands.get(player) if player is not None else None})
+                      "hand": hands.get(player) if player is not None else None,
+                      "weapons": _weapons(row.name, spec)})
     return to_json(dash), units
+
+
+def _weapons(name: str, spec: Any) -> list[str]:
+    """What a unit openly carries (issue 36): its weapons, or none (Hand to Hand)."""
+    from d2d_cli.rules.units.gear import weapons_of
+
+    return [w.text() for w in weapons_of(spec, name)] if isinstance(spec, dict) else []
 
 
 def _options(data: dict[str, Any]) -> Any:

@@ -73,6 +73,7 @@ from d2d_cli.session.names import (
 )
 from d2d_cli.session.reads import MAX_SESSION_BYTES, lookup, read, stamp
 from d2d_cli.session.scope import Scope
+from d2d_cli.session.shape import MAX_DEPTH
 from d2d_cli.session.transact import Transaction, create, deferred, edit
 
 JOURNAL_KEEP = journal.JOURNAL_KEEP
@@ -121,6 +122,7 @@ def unit_problem(name: str, state: Any) -> str | None:
 
 __all__ = [
     "CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "DEFAULT_NAME", "JOURNAL_KEEP",
+    "MAX_DEPTH",
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "check_writable",
     "create", "current_name", "data_dir", "deferred", "display_name", "dump_table", "edit",

@@ -479,7 +479,17 @@ UNIT = Table({
     "gear": Table({"vulnerable": ListOf(Str(100)), "screen": Int(0, MAX_INT),
                    "shield": Any_, "shield_covers": ListOf(Str(100)),
                    "items": MapOf(Str(100), Str(100)),
-                   "damaged": MapOf(Int(0, MAX_INT), Str(100))}),
+                   "damaged": MapOf(Int(0, MAX_INT), Str(100)),
+                   # issue 36: what a unit carries (rules/units/gear.py)
+                   "shield_arc": Choice("left", "right"), "shield_name": Str(40),
+                   "armor_names": ListOf(Str(40)), "magic_armor": Int(0, 5)}),
+    "weapons": MapOf(Table({"rating": Str(100), "types": ListOf(Str(100), 2),
+                            "hands": Int(0, 2),
+                            "attack": Choice("melee", "reach", "ranged", "thrown"),
+                            "range": ListOf(Int(1, 10_000), 2), "scale": Int(-100, 100),
+                            "magic": Int(0, 5), "proficiency": Str(100)},
+                           required=("rating",)), Str(40)),
+    "proficiencies": ListOf(Str(100)),
     # What the round remembers (rules/units/exchange.py) and days of healing carried
     # (rules/units/downtime.py).
     "said": Table({"round": _COUNT, "cover": MapOf(Int(0, 100), Str(100)),

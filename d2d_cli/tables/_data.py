@@ -878,6 +878,86 @@ def _damage() -> dict[str, Any]:
     }
 
 
+def _gear() -> dict[str, Any]:
+    return {
+        'weapons': {
+            'Sword: Long': {
+                'rating': 'Body+2',
+                'types': ['pierce', 'slash'],
+                'hands': 1,
+                'attack': 'melee',
+                'proficiency': 'Sword',
+                'source': '001 l.267–275 "Sword: Long … [Weapon]: Rating:[Body]+2 [Pierce] [Slash] [1-Handed] [Melee Weapon]"',
+            },
+            'Javelin': {
+                'rating': 'Body+1',
+                'types': ['pierce'],
+                'hands': 1,
+                'attack': 'thrown',
+                'range': [4, 8],
+                'proficiency': 'Javelin',
+                'source': '000 l.586–588 "Throws a Javelin at the Archer … Skill - Ranged / Weapon - Javelin"',
+                'choice': "rating Body+1, Pierce, 1 hand, Range 4 (short) and 8 (long) are d2d's: the text prints no figure",
+            },
+            'Bow': {
+                'rating': 'Body+2',
+                'types': ['pierce'],
+                'hands': 2,
+                'attack': 'ranged',
+                'range': [10, 20],
+                'proficiency': 'Bow',
+                'source': '000 l.579 "puts an Arrow in his offhand"; 000 l.775 "Ranged - … Bows, Crossbows"',
+                'choice': "rating Body+2, Pierce, 2 hands, Range 10 (short) and 20 (long) are d2d's",
+            },
+            'Spear': {
+                'rating': 'Body+2',
+                'types': ['pierce'],
+                'hands': 2,
+                'attack': 'reach',
+                'proficiency': 'Spear',
+                'source': '001 l.689 "Reach - Range:0-2"',
+                'choice': "a Reach weapon for the table: rating Body+2, Pierce, 2 hands are d2d's",
+            },
+            'Dagger': {
+                'rating': 'Body+1',
+                'types': ['pierce', 'slash'],
+                'hands': 1,
+                'attack': 'melee',
+                'proficiency': 'Dagger',
+                'source': '001 l.687 "Melee - Range:0-1"',
+                'choice': "a light Melee weapon: rating Body+1, Pierce and Slash, 1 hand are d2d's",
+            },
+        },
+        'armor': {
+            'Helmet': {
+                'rating': '1x1',
+                'covers': ['head'],
+                'source': '001 l.900 "[Armor]: Rating:1x1 (Armor: Head)"',
+            },
+            'Helm: Heavy': {
+                'rating': '2x1',
+                'covers': ['head'],
+                'source': '001 l.924 "[Armor]: Rating:2x1 [Armor: Head]"',
+            },
+            'Leather Armor': {
+                'rating': '1x1',
+                'covers': ['torso', 'left_arm', 'right_arm'],
+                'source': '001 l.898 "Armor Location - Find Armor at the Location"',
+                'choice': "rating 1x1 over Torso and both Arms is d2d's",
+            },
+        },
+        'shields': {
+            'Shield': {
+                'rating': '2x1',
+                'covers': ['left_arm', 'torso'],
+                'arc': 'left',
+                'source': '000 l.530 "Shield - IF you have a Shield and it Shield covers that location THEN reduce by the Armor value"; 001 l.669 "Melee and Shields act on the Left OR Right"',
+                'choice': "Armor value 2 (2x1) over the Left Arm and Torso, held on the left, are d2d's",
+            },
+        },
+    }
+
+
 def _glossary() -> dict[str, Any]:
     return {
         'ability': {
@@ -1967,6 +2047,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 },
                 'space': 'E9',
                 'facing': 'N',
+                'weapons': {
+                    'Bow': {
+                        'rating': 'Body+2',
+                        'types': ['pierce'],
+                        'hands': 2,
+                        'attack': 'ranged',
+                        'range': [10, 20],
+                        'proficiency': 'Bow',
+                    },
+                },
             },
             'Thief': {
                 'faction': 'Adventurers',
@@ -2009,6 +2099,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 },
                 'space': 'C5',
                 'facing': 'S',
+                'weapons': {
+                    'Javelin': {
+                        'rating': 'Body+1',
+                        'types': ['pierce'],
+                        'hands': 1,
+                        'attack': 'thrown',
+                        'range': [4, 8],
+                        'proficiency': 'Javelin',
+                    },
+                },
             },
         },
         'reserves': {
@@ -2022,6 +2122,16 @@ def _scenes__combat1() -> dict[str, Any]:
                 'skills': {
                     'Close Combat': 1,
                     'Ranged': 1,
+                },
+                'weapons': {
+                    'Javelin': {
+                        'rating': 'Body+1',
+                        'types': ['pierce'],
+                        'hands': 1,
+                        'attack': 'thrown',
+                        'range': [4, 8],
+                        'proficiency': 'Javelin',
+                    },
                 },
             },
         },
@@ -3711,6 +3821,7 @@ TABLES = {
     'conditions': _conditions,
     'conflict': _conflict,
     'damage': _damage,
+    'gear': _gear,
     'glossary': _glossary,
     'locations': _locations,
     'maps': _maps,

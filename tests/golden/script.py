@@ -46,6 +46,9 @@ conflict chart
 hit 9S^ 10H 8C --level 1 --rival-level 1 --vs 2x1
 crit --weapon Body+2 --stat 8x1 --hits 3 --types pierce --target 'Goblin Scout'
 crit --vehicle --power 6x3 --card bash@engine
+unit gear add 'Goblin Scout' Shield
+unit gear show 'Goblin Scout'
+unit gear rm 'Goblin Scout' shield
 char new Rook --template human-female --body 7 --will 5 --archetype thief --fear Drowning
 char show Rook
 char award Rook --sp 2 --ap 1

@@ -13,7 +13,7 @@ d2d holding the hands, the card leaves the hand and moves as the Conflict says
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
@@ -52,6 +52,37 @@ class NeedsCard(Exception):  # noqa: N818 - a stop, not an error: the turn asks
         self.asked = asked
 
 
+def can_respond(unit: Mapping[str, Any]) -> bool:
+    """Whether a unit's Move pays an Action now (the Target's Action, 001 l.639): Move
+    tokens, less Evade's Move not yet moved, at least its Action Cost (1 when not
+    set)."""
+    from d2d_cli.rules.units.effects import EFFECTS, EVADE_MOVE
+
+    move = unit.get("move")
+    if move is None:
+        return False
+    # Evade's Move is for Movement only (001 l.1024–1025; rules.units.effects.for_actions)
+    evading = int((unit.get(EFFECTS) or {}).get(EVADE_MOVE, 0) or 0)
+    return int(move) - min(int(move), max(0, evading)) >= max(
+        1, int(unit.get("action_cost") or 1))
+
+
+def parse_respond(values: list[str] | None, units: Mapping[str, Any]) -> frozenset[str]:
+    """``--respond UNIT``: Players' units, by stored name (a Non-Player's is the NPC
+    policy's to decide: rules.assistant.policy.responds)."""
+    from d2d_cli.rules.units.roster import find
+
+    out = set()
+    for v in values or []:
+        unit = find(units, v.strip())
+        if not sides.is_player_unit(unit):
+            raise BadInput(f"--respond {v}: {unit.name} is a Non-Player unit: the NPC "
+                           "policy decides its Action (docs/solo.md \"The Target's "
+                           "Action\")")
+        out.add(unit.name)
+    return frozenset(out)
+
+
 def parse_answers(values: list[str] | None, units: Mapping[str, Any]) -> dict[str, str]:
     """``--answer UNIT=CARD`` (or ``UNIT=fate``): the card each Player's unit plays if
     attacked, by the unit's stored name."""
@@ -77,9 +108,14 @@ class Answers:
     """The Players' side of the Conflicts an ``npc turn`` starts (see the module)."""
 
     def __init__(self, data: dict[str, Any], mode: str, given: dict[str, str],
-                 players_stay: bool, rng: random.Random) -> None:
+                 players_stay: bool, rng: random.Random,
+                 respond: frozenset[str] = frozenset(),
+                 ask_respond: Callable[[str, str], bool] | None = None) -> None:
         self.data, self.mode, self.given = data, mode, dict(given)
         self.players_stay, self.rng = players_stay, rng
+        # the Players' units that spend their Action when attacked (--respond), and a
+        # terminal's question for the others (001 l.639–641)
+        self.respond, self.ask_respond = respond, ask_respond
         self.pending: hands.Play | None = None
         self.carry: list[str] | None = None  # how the turn was asked for (--all …)
         self.moves: tuple[hands.HandMove, ...] = ()  # what the Conflicts did to hands
@@ -119,6 +155,17 @@ class Answers:
             self.pending = hands.Play(1, player, card, "hand")
         return f"{target}:{card.code}"
 
+    def responds(self, attacker: str, target: str) -> bool:
+        """Whether the Player's unit ``target`` spends its Action on ``attacker``'s
+        Interact (001 l.639–641 "Target may spend an Action / IF not Target gains no
+        benefits on a Win"): named with ``--respond``, else the terminal's answer, else
+        no. Asked only when its Move pays the Action Cost."""
+        if target in self.respond:
+            return True
+        if self.ask_respond is None or not can_respond(self.data["units"][target]):
+            return False
+        return bool(self.ask_respond(attacker, target))
+
     def settle(self, c: Conflict) -> None:
         """The defending Player's cards after the Conflict (d2d's hands only)."""
         if self.pending is None:
@@ -126,6 +173,6 @@ class Answers:
         held = hands.hands_of(self.data)
         self.moves += hands.settle(held, (self.pending,), (
             tuple(e.key for e in c.effects.a), tuple(e.key for e in c.effects.b)),
-            (c.side_a.unit, c.side_b.unit), self.rng)
+            (c.side_a.unit, c.side_b.unit), self.rng, (c.side_a.card, c.side_b.card))
         self.data["players"] = hands.state_of(held)
         self.pending = None

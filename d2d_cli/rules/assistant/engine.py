@@ -206,6 +206,19 @@ class Table:
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
+    def respond(self, name: str, action: bool) -> Any:
+        """``unit respond NAME [--no-action]``: the Target of the Interact just made
+        spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
+        not Target gains no benefits on a Win")."""
+        from d2d_cli.rules.time import exchange
+
+        rnd = self.round()
+        roster = self._some(name)
+        out = exchange.respond(roster, rnd.number, rnd.phase, name, action)
+        self._store(roster)
+        self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
+        return out
+
     def on_map(self, *names: str | None) -> bool:
         """Whether the session has a map and every named unit stands on it: then a
         conflict's geometry is read off the map, else it is rolled ``--no-map``."""
@@ -242,7 +255,9 @@ class Table:
         return out
 
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
-                 disadvantage: tuple[str, ...] = ()) -> conflict.Conflict | conflict.Redirected:
+                 disadvantage: tuple[str, ...] = (), counter: Card | None = None,
+                 with_: str | None = None
+                 ) -> conflict.Conflict | conflict.Redirected:
         """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
         from the deck); on the map when both sides stand on it (its Cover may redirect
         the attack to an obstacle, 001 l.720)."""
@@ -250,10 +265,11 @@ class Table:
 
         mapped = self.on_map(side_a.split(":")[0], side_b.split(":")[0])
         ask = conflict.ask([side_a, side_b], self.data, skill=skill,
-                           terms=Terms(disadvantage=disadvantage),
+                           terms=Terms(disadvantage=disadvantage, with_=with_),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
-                           level_bonus=self.opts.level_bonus, use_map=mapped)
+                           level_bonus=self.opts.level_bonus, use_map=mapped,
+                           opts=self.opts, counter_card=counter)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         from d2d_cli.rules.combat import exchange
@@ -263,16 +279,25 @@ class Table:
             self.data["round"] = rnd
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
                   *[w for side in disadvantage for w in ("--disadvantage", side)],
+                  *(["--with", with_] if with_ else []),
+                  # the counter card is said only when a Counter's win played it
+                  *(["--counter", counter.code] if counter is not None and isinstance(
+                      out, conflict.Conflict) and out.counter is not None
+                    and out.counter.source == "named" else []),
                   *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
-            difficulty: int | None = None, skill: str | None = None) -> hits.Hits:
-        """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S]``"""
+            difficulty: int | None = None, skill: str | None = None,
+            with_: str | None = None) -> hits.Hits:
+        """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S] [--with W]``"""
+        from d2d_cli.rules.combat.situation import Terms
+
         mapped = vs is not None and self.on_map(by, vs)
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
-                       use_map=mapped)
+                       use_map=mapped, opts=self.opts,
+                       terms=Terms(with_=with_) if with_ else None)
         out = ask.count(None)
         from d2d_cli.rules.combat import exchange
 
@@ -282,21 +307,25 @@ class Table:
         self._log("hit", card.code, *(["--by", by] if by else []),
                   *(["--vs", vs] if vs else []),
                   *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []), *([] if mapped else ["--no-map"]),
-                  result=out)
+                  *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
+                  *([] if mapped else ["--no-map"]), result=out)
         return out
 
-    def crit(self, by: str, target: str, n: int, weapon: str = "Body") -> crits.Crit:
+    def crit(self, by: str, target: str, n: int, weapon: str = "Body",
+             with_: str | None = None) -> crits.Crit:
         """``crit --weapon W --by UNIT --hits N --target UNIT`` (damage cards drawn from
-        the virtual Damage Deck; the log gives them with ``--card``)."""
-        ask = crits.CritAsk(weapon=weapon, hits=n, target=target, by=by)
+        the virtual Damage Deck; the log gives them with ``--card``); with ``with_``,
+        ``crit --by UNIT --with NAME``: the unit's own weapon (issue 36)."""
+        ask = crits.CritAsk(weapon=None if with_ else weapon, hits=n, target=target, by=by,
+                            with_=with_)
         out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
         for key, value in out.changes.items():
             self.data[key] = value
         if self.lines is not None:
             drawn = [*out.skipped, out.card]
+            rated = ["--with", with_] if with_ else ["--weapon", weapon]
             self._logged(shlex.join(
-                ["crit", "--weapon", weapon, "--by", by, "--hits", str(n), "--target", target,
+                ["crit", *rated, "--by", by, "--hits", str(n), "--target", target,
                  *[w for c in drawn for w in ("--card", c)]]), out)
         return out
 

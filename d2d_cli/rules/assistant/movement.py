@@ -78,7 +78,22 @@ def _attack_kinds(unit: Any) -> list[str]:
         kind = sit.table()["skill_kind"].get(sk.key)
         if sk.category == "Combat" and level > 0 and kind and kind not in kinds:
             kinds.append(kind)
+    from d2d_cli.rules.units.gear import weapons_of
+
+    for w in weapons_of(unit.extra, unit.name):  # issue 36: what it carries reaches too
+        if w.kind not in kinds:
+            kinds.append(w.kind)
     return kinds or ["close"]
+
+
+def _weapon_reach(unit: Any) -> int | None:
+    """The longest band of the ranged or thrown weapons the unit carries (issue 36), or
+    None (no such weapon: a ranged attack's reach is the map's)."""
+    from d2d_cli.rules.units.gear import weapons_of
+
+    bands = [w.range[-1] for w in weapons_of(unit.extra, unit.name)
+             if w.kind == "ranged" and w.range]
+    return max(bands) if bands else None
 
 
 def _turns_between(a: int, b: int) -> int:
@@ -122,7 +137,8 @@ def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     units = data.get("units", {})
     return (repr(data.get("board")), rest, tuple(
         (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-         repr(u.get("skills"))) for n, u in units.items() if u.get("space")))
+         repr(u.get("skills")), repr(u.get("weapons"))) for n, u in units.items()
+        if u.get("space")))
 
 
 _PLANS: dict[tuple[Any, ...], Movement | None] = {}
@@ -146,9 +162,13 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     return _PLANS[key]
 
 
-def _reach_of(kind: str) -> int | None:
+def _reach_of(kind: str, ranged: int | None = None) -> int | None:
+    """How far an attack of ``kind`` reaches (001 l.685–695); ``ranged``: the reach of
+    the unit's ranged weapon (issue 36)."""
     from d2d_cli.rules.combat import situation as sit
 
+    if kind == "ranged" and ranged is not None:
+        return ranged
     top = sit.table()["range"][kind].get("max")
     return None if top is None else int(top)
 
@@ -175,8 +195,9 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
     actor, rival = units[name], units[target]
     # the kinds by reach, the farthest first: Verify differs between them only in Range
     # (001 l.685–695), so the farthest is the one to ask; the nearest that reaches names it
-    kinds = sorted(_attack_kinds(actor), key=lambda k: -(_reach_of(k) or 10**6))
-    widest = _reach_of(kinds[0])
+    top = _weapon_reach(actor)
+    kinds = sorted(_attack_kinds(actor), key=lambda k: -(_reach_of(k, top) or 10**6))
+    widest = _reach_of(kinds[0], top)
     blocked = _blocked(f, name)
     best: tuple[Any, ...] | None = None
     for space, route in reachable(f.board, me, max(0, budget), blocked).items():
@@ -195,8 +216,10 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
             continue
         back = g.derive(rival, actor)
         assert geo is not None and back is not None
+        if widest is not None and geo.range > widest:
+            continue  # past the longest band of its ranged weapon (issue 36)
         kind = next(k for k in reversed(kinds)
-                    if (_reach_of(k) is None or geo.range <= (_reach_of(k) or 0)))
+                    if (_reach_of(k, top) is None or geo.range <= (_reach_of(k, top) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
         worse = geo.range in _disadvantage_at(kind)
         key = (worse, geo.cover, -back.cover, -flank, route.move, steps, space_name(space))

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant.goals import Goal, is_down
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
@@ -68,6 +69,8 @@ class Plan(Result):
     space: str | None = None
     # getting away: the ``unit leave`` step (``("backward",)``) taken after the moves
     leaves: tuple[str, ...] = ()
+    # issue 36: the weapon it attacks with (``--with``); None: Hand to Hand (000 l.506)
+    weapon: str | None = None
 
 
 @lru_cache(maxsize=4096)
@@ -133,6 +136,18 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
         if p < worst - 1e-12:
             best, worst = c.code, p
     return best, 1 - worst
+
+
+def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
+    """The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
+    gains no benefits on a Win"), the policy's choice for a Non-Player unit (and, in
+    ``sim``, for every unit): spend it whenever the unit's Move pays the Action Cost and
+    it is not down — a defence that can be won (Keep, Draw, Hits, the counter-attack,
+    Evade's Move) is worth the Action it may not reach later in the Round."""
+    from d2d_cli.rules.assistant.asking import can_respond
+
+    unit = data["units"][name]
+    return not is_down(unit) and can_respond(unit)
 
 
 def skill_for(unit: Mapping[str, Any]) -> str | None:
@@ -330,12 +345,71 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                 why_target, moving,
                 Reason("action", "none", f"{target} is out of reach this round")),
                 steps, way.space)
+    weapon, why_weapon = choose_weapon(data, name, target, way.space if way else None)
     return Plan(name, "attack", target, approach, chance, (
         why_target, moving,
         Reason("action", "Interact (Fight)", f"attack {target}"
                + (f": Move −{cost}" if cost else "")),
+        *((why_weapon,) if why_weapon is not None else ()),
         _approach_reason(approach, chance, hand)), steps,
-        way.space if way is not None else None)
+        way.space if way is not None else None, weapon=weapon)
+
+
+def choose_weapon(data: Mapping[str, Any], name: str, target: str,
+                  space: str | None = None) -> tuple[str | None, Reason | None]:
+    """Issue 36: of the weapons the unit carries, the one to attack ``target`` with —
+    those that reach it (its Range on the map, from ``space`` when the plan moves
+    there), then the most Hits its Power adds through the Rival's armor (001 l.908–936;
+    the Rival's heaviest armor), then the greater Power. None and no reason: it carries
+    none (Hand to Hand, 000 l.506, as before)."""
+    from d2d_cli.rules.combat.crits import bonus_hits, power_rating
+    from d2d_cli.rules.combat.situation import effective_stat
+    from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import gear
+    from d2d_cli.rules.units.roster import Unit
+
+    units = data.get("units", {})
+    held = gear.weapons_of(units[name], name)
+    if not held:
+        return None, None
+    me = Unit.from_state(name, units[name])
+    rival = units.get(target, {})
+    armor = rival.get("armor")
+    rated = [str(armor)] if isinstance(armor, str) else [str(v) for v in
+                                                          dict(armor or {}).values()]
+    worst = max((parse_stat(a) for a in rated), key=lambda x: x.value, default=None)
+    rng = _range_to(data, name, target, space)
+    scored = []
+    for i, w in enumerate(held):
+        stat = w.rating.rstrip("+-0123456789").lower()
+        try:
+            power = power_rating(None, w.rating, str(effective_stat(me, stat))
+                                 if stat in me.stats else None)
+        except (BadInput, KeyError):
+            continue
+        reach = rng is None or w.reaches(rng)
+        scored.append((reach, bonus_hits(power, worst), power.value, -i, w, power))
+    if not scored:
+        return None, None
+    reach, hits, _, _, w, power = max(scored, key=lambda x: x[:4])
+    against = f"{target}'s armor {worst}" if worst is not None else f"{target}: no armor"
+    where = f"; reaches Range {rng}" if rng is not None and reach else (
+        f"; none reaches Range {rng}" if rng is not None else "")
+    return w.name, Reason("weapon", w.name, f"{w.text()}: Power {power} vs {against}: "
+                          f"Hits +{hits} (001 l.908–936){where}")
+
+
+def _range_to(data: Mapping[str, Any], name: str, target: str,
+              space: str | None) -> int | None:
+    units = data.get("units", {})
+    there = space or units[name].get("space")
+    them = units.get(target, {}).get("space")
+    if not there or not them or not data.get("board"):
+        return None
+    from d2d_cli.rules.board.grid import parse_space
+    from d2d_cli.rules.board.sight import distance
+
+    return distance(parse_space(str(there)), parse_space(str(them)))
 
 
 def _withdraw_plan(data: dict[str, Any], name: str,

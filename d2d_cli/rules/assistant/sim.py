@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from d2d_cli.rules.assistant import policy
+from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.engine import Table, player_of
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
 from d2d_cli.rules.combat.conflict import Conflict
@@ -107,6 +108,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         # stop the turn here, after the moves and before the Action is spent.
         side_b = t.answers.defend(a, target, policy.skill_for(t.units()[a]))
     t.act(a, "interact", target)
+    responded = plan.action != "task" and _target_action(t, a, target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
         # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
@@ -132,18 +134,128 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
-    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill)
+    played_b = side_b.rpartition(":")[2] if side_b is not None else defend
+    counter = _counter_card(t, a, plan.approach) or (
+        _counter_card(t, target, played_b) if responded else None)
+    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
+                   counter=counter, with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
     if side_b is not None and t.answers is not None:
         t.answers.settle(c)
     _settle(t, a, plan.approach, c, "a", True)
-    _settle(t, target, defend, c, "b", False)
+    _settle(t, target, defend, c, "b", responded)
+    if c.counter is not None and c.counter.scores:
+        _counter_attack(t, a, target, c)
     if c.outcome in ("a", "both") and c.approach_a in policy.SCORING:
         assert c.side_a.card is not None
-        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill)
-        if _rated(t, a):
-            t.crit(a, target, h.hits)
+        h = t.hit(c.side_a.card, by=a, vs=target, skill=skill, with_=plan.weapon)
+        if plan.weapon is not None or _rated(t, a):
+            t.crit(a, target, h.hits, with_=plan.weapon)
+    if responded:
+        _target_wins(t, target, a, c)
+
+
+def _counter_card(t: Table, name: str, played: str) -> Card | None:
+    """The card a Player's unit counter-attacks with if its Counter wins (001 l.754
+    "Counterattack with a Fast or Strong"), chosen before the reveal as the PC policy
+    does: the card of its hand, the one played aside, that scores best played Upper
+    (rules.combat.conflict.counter_card). None for a Non-Player (its Fate) or no hand."""
+    from d2d_cli.rules.units import hands
+
+    if played in ("fate", "stay") or player_of(t.units()[name]) is None:
+        return None
+    try:
+        out = parse_card(played)
+    except Exception:  # an approach, not a card: no hand in play
+        return None
+    if t.answers is not None and t.answers.mode == "d2d":
+        held = hands.hands_of(t.answers.data).get(player_of(t.units()[name]) or "")
+        cards = list(held.hand) if held is not None else []
+    else:
+        cards = list(_hand(t, name) or [])
+    from d2d_cli.rules.combat.conflict import counter_card
+
+    return counter_card([c for c in cards if c.face != out.face])
+
+
+def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
+    """The counter-attack of a Counter's win (001 l.752–754), as the commands play it:
+    its card leaves a Player's hand, then ``hit`` and ``crit`` on the other side. A
+    unit that cannot reach the other with its skill scores none."""
+    from d2d_cli.errors import RuleViolation
+    from d2d_cli.rules.units import hands
+
+    assert c.counter is not None and c.counter.card is not None
+    by, vs = (a, target) if c.counter.side == "a" else (target, a)
+    side = c.side_a if c.counter.side == "a" else c.side_b
+    card = c.counter.card
+    owner = player_of(t.units()[by])
+    if owner is not None and c.counter.source not in ("fate", "counter"):
+        if t.answers is not None and t.answers.mode == "d2d":
+            held = hands.hands_of(t.answers.data)
+            if owner in held and any(x.face == card.face for x in held[owner].hand):
+                hands.spend(held, owner, by, [card], "counter-attack")
+                t.answers.data["players"] = hands.state_of(held)
+        p = t.players.get(owner)
+        if p is not None and any(x.face == card.face for x in p.hand):
+            p.hand = [x for x in p.hand if x.face != card.face]
+            p.discard.append(card)
+    try:
+        h = t.hit(card, by=by, vs=vs, skill=side.skill)
+    except RuleViolation:
+        return
+    if _rated(t, by):
+        t.crit(by, vs, h.hits)
+
+
+def _reach(t: Table, name: str) -> int:
+    """The Count that reaches the unit next (rules.units.unit_state.reach: its Move,
+    below the Count it last acted at — 001 l.499–505), as ``round next`` reads it."""
+    from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
+
+    u = t.units()[name]
+    raw = u.get(SPENT) or {}
+    rnd = (t.data.get("round") or {})
+    count = raw.get("count") if raw.get("round") == rnd.get("number") else None
+    return reach(u.get("move"), Spent(0, count=None if count is None else int(count)))
+
+
+def _target_action(t: Table, attacker: str, target: str) -> bool:
+    """The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
+    gains no benefits on a Win"), spent with ``unit respond`` right after the Interact:
+    a Player's unit in ``npc turn`` as its Player says (rules.assistant.asking
+    ``Answers.responds``: --respond, or the terminal's question); otherwise by the
+    policy (``policy.responds``)."""
+    if t.answers is not None and player_of(t.units()[target]) is not None:
+        spend = bool(t.answers.responds(attacker, target))
+        if spend:  # else the Conflict says what no Action cost (001 l.641)
+            t.respond(target, True)
+        return spend
+    if not policy.responds(t.data, target, t.opts):
+        return False
+    t.respond(target, True)
+    return True
+
+
+def _target_wins(t: Table, target: str, attacker: str, c: Conflict) -> None:
+    """What a Target that spent its Action gains on a Win, as the commands give it:
+    Fast's or Strong's Hits on the Actor (``hit``, ``crit``); Evade's Move (``unit act
+    NAME evade``, 001 l.748–750 "Move:+2 (Win or Lose)"; 000 l.494 under [rules]
+    evade = "000")."""
+    keys = {e.key for e in c.effects.b}
+    if keys & {"move", "regain_move"}:
+        t.act(target, "evade")
+    if c.outcome in ("b", "both") and c.approach_b in policy.SCORING and "hit" in keys:
+        assert c.side_b.card is not None
+        from d2d_cli.errors import RuleViolation
+
+        try:  # with the skill it defended with; one that cannot reach the Actor scores none
+            h = t.hit(c.side_b.card, by=target, vs=attacker, skill=c.side_b.skill)
+        except RuleViolation:
+            return
+        if _rated(t, target):
+            t.crit(target, attacker, h.hits)
 
 
 def _rated(t: Table, name: str) -> bool:
@@ -179,12 +291,16 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
         units = t.units()
         ready = [n for n, u in units.items() if n not in passed and not u.get("off_map")
                  and (allowed is None or n in allowed) and u.get("move") is not None
-                 and (u["move"] >= max(1, u.get("action_cost") or 1) if not is_down(u)
+                 and (can_respond(u) if not is_down(u)
                       else u["move"] >= 1 and bool(u.get("space"))
                       and not u.get("conditions", {}).get("dead"))]
         if not ready:
             return None
-        name = max(ready, key=lambda n: units[n]["move"])
+        reaches = {n: _reach(t, n) for n in ready}
+        ready = [n for n in ready if reaches[n] > 0 or is_down(units[n])]
+        if not ready:
+            return None
+        name = max(ready, key=reaches.__getitem__)  # the Countdown: it never rises
         hand = _hand(t, name)
         p = policy.plan(t.data, name, goals, t.opts,
                         hand if pc == "best" and hand is not None else
@@ -368,6 +484,28 @@ def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Option
 
 
 PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
+PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
+
+
+def _worker_started(parent: int) -> None:
+    """Each worker of sim's pool, as it starts: Ctrl-C is the parent's to handle (it
+    terminates the pool; a worker's own KeyboardInterrupt only printed tracebacks), and
+    the worker ends itself within :data:`PARENT_LOOK` of its parent's death however the
+    parent died — a SIGKILL or SIGTERM leaves no one to terminate the pool, and the
+    workers of a killed ``d2d sim`` lived on as orphans (issue 40 item 1)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:  # an orphan is adopted by another process
+            time.sleep(PARENT_LOOK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="d2d-sim-parent", daemon=True).start()
 
 
 def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
@@ -375,7 +513,7 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
              progress: Callable[[int], None] | None = None,
              precision: float | None = None) -> Tally:
     """``runs`` fights, run ``i`` seeded by :func:`run_seed` alone, on ``workers``
-    processes (concurrent.futures); the tallies are added up, so the report is the same
+    processes (multiprocessing); the tallies are added up, so the report is the same
     whatever the number of workers. ``progress(n)`` is told each chunk's run count.
     ``precision`` (points): stop at the first multiple of :data:`PRECISION_BATCH` fights,
     taken in index order, where every faction's 95% interval is at most that wide on
@@ -394,14 +532,15 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
             if progress is not None:
                 progress(c[4] - c[3])
         return total
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+    import os
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_chunk, c): c for c in chunks}
-        for fut in as_completed(futures):
-            total.merge(fut.result())
+    # A Pool, not concurrent.futures: leaving it terminates the workers, so a Ctrl-C (or
+    # any error) stops the fights under way instead of waiting for every chunk queued.
+    with multiprocessing.Pool(workers, _worker_started, (os.getpid(),)) as pool:
+        for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
+            total.merge(got)
             if progress is not None:
-                c = futures[fut]
                 progress(c[4] - c[3])
     return total
 
@@ -433,8 +572,10 @@ def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, r
                 break
         return total
     import multiprocessing
+    import os
 
-    with multiprocessing.Pool(workers) as pool:  # on leaving: terminate()
+    with multiprocessing.Pool(workers, _worker_started,
+                              (os.getpid(),)) as pool:  # on leaving: terminate()
         for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
             if take(got, c):
                 break

@@ -331,6 +331,52 @@ class CoverTarget(Result):
 
 
 @record
+class CounterAttack(Result):
+    """A Counter's win played out (001 l.752–754 "Counter - Win vs Fast or Wild /
+    Counterattack with a Fast or Strong"): the side that counter-attacks, the card it
+    plays — a Player's from the hand (``hand``) or as named (``named``), a Non-Player's
+    Fate reveal (``fate``) — read Upper, so Fast or Strong by its suit (a Wild is
+    neither: no Hits). Under ``[rules] counter = "000"`` the Counter card itself
+    scores (000 l.163 "IF a Fast, Strong, or Counter Succeeds THEN determine
+    Successes"): ``source`` "counter". ``card`` None: the Player has not given it yet
+    (hands held at the table: ``--counter CARD``)."""
+
+    side: str
+    unit: str | None
+    card: Card | None
+    approach: str | None  # "fast" or "strong"; None for a Wild or no card yet
+    source: str
+    reading: str
+
+    @property
+    def scores(self) -> bool:
+        return self.card is not None and (self.approach in ("fast", "strong")
+                                          or self.source == "counter")
+
+
+def counter_attack(side: str, unit: str | None, counter_card: Card | None, source: str,
+                   reading: str, reveal: Revealer | None) -> CounterAttack:
+    """The counter-attack of a side whose Counter won (one function for ``conflict``,
+    ``npc turn``, ``odds`` and ``sim``). ``reading`` "001" (the default, 001 l.754):
+    another card — ``counter_card`` (a Player's), else for a Non-Player (``source``
+    "fate") the next Fate card — played Upper against No Conflict (000 l.442 "Play
+    another Conflict vs. No Conflict"), so it wins and, Fast or Strong, counts its
+    Hits. "000": the Counter card is ``counter_card`` and scores itself (000 l.163)."""
+    if reading == "000":
+        return CounterAttack(side, unit, counter_card, "counter", "counter", reading)
+    card = counter_card
+    if card is None and source == "fate":
+        assert reveal is not None, "a Non-Player's counter-attack reveals Fate"
+        card = reveal()
+        source = "fate"
+    if card is None:
+        return CounterAttack(side, unit, None, None, source, reading)
+    card = card if card.upper else card.flipped(True)
+    approach = None if card.is_wild else approach_of(card)
+    return CounterAttack(side, unit, card, approach, source, reading)
+
+
+@record
 class Conflict(Result):
     """``d2d conflict SIDE_A SIDE_B``: who wins, the tiebreak if any, what each side
     gets; where each Level came from, the modifiers and Advantage of each side."""
@@ -355,6 +401,7 @@ class Conflict(Result):
     # What it did to the Players' hands under [rules] hands = "d2d" (rules.units.hands
     # HandMove: the card played, kept, drawn — never which card was drawn).
     hands: tuple[Any, ...] = ()
+    counter: CounterAttack | None = None  # a Counter's win played out (001 l.754)
     # Each Fate card a side turned to read it by its colour: (side, as revealed, as read,
     # why), for the human view (operations.combat.read_by_colour); not in the JSON.
     turned: tuple[tuple[str, Any, Any, str], ...] = hidden(())
@@ -407,6 +454,15 @@ def hit_value(card: Card | None) -> int:
     return _ROYAL_HIT if card.rank in table()["tiebreak"]["royals"] else card.number or 0
 
 
+def counter_card(cards: Any) -> Card | None:
+    """The card a Player's counter-attack plays when none is named (001 l.754
+    "Counterattack with a Fast or Strong"): the one of ``cards`` (the hand) that scores
+    best once played Upper — a royal (always a Hit, 001 l.836), else the highest 2–10;
+    never a Wild (neither Fast nor Strong). None: no such card."""
+    best = max((c for c in cards if not c.is_wild), key=hit_value, default=None)
+    return None if best is None else (best if best.upper else best.flipped(True))
+
+
 class _Option(NamedTuple):
     approach: str
     card: Card | None
@@ -450,12 +506,19 @@ class ConflictAsk:
     target_action: str = "001"  # [rules] target_action
     range: int | None = None  # Spaces between the sides, typed or said
     evade: str = "001"  # [rules] evade: what an Evade gives (001 l.750; 000 l.494)
+    counter: str = "001"  # [rules] counter: what a Counter's win plays (001 l.754)
+    # The card a Player's side counter-attacks with, if its Counter wins (--counter)
+    counter_cards: tuple[Card | None, Card | None] = (None, None)
 
     @property
     def reveals(self) -> bool:
         sit = self.situation
         return (self.matchup.reveals or bool(self.obstacles) or
-                sit.advantage_a.extra > 0 or sit.advantage_b.extra > 0)
+                sit.advantage_a.extra > 0 or sit.advantage_b.extra > 0 or
+                (self.counter == "001" and self.matchup.a.unit is not None
+                 and self.matchup.b.unit is not None and any(  # a Non-Player's counter
+                     _non_player(s) and s.approach == "counter"  # reveals Fate
+                     for s in (self.matchup.a, self.matchup.b))))
 
     def resolve(self, reveal: Revealer | None) -> Conflict | Redirected:
         return resolve(self, reveal)
@@ -486,7 +549,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         rival_skill: str | None = None, obstacles: tuple[str, ...] = (),
         reading: str = "001", fate_orientation: str = "color",
         level_bonus: str = "001", use_map: bool = True, spent: bool | None = None,
-        target_action: str = "001", opts: Options = DEFAULTS) -> ConflictAsk:
+        target_action: str = "001", opts: Options = DEFAULTS,
+        counter_card: Card | None = None) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
     when both are placed, unless ``use_map`` is False)."""
@@ -519,7 +583,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
                                 "Arc:Back (000 l.326 \"Rival can't Block\")")
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus, got.unspent, target_action,
-                      _range_of(got.terms, sit), opts.evade)
+                      _range_of(got.terms, sit), opts.evade, opts.counter,
+                      (counter_card, counter_card))
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")
@@ -609,11 +674,22 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         effects(b.approach, outcome in ("b", "both"), ask.evade, _non_player(m.b)),
         ask.unspent,
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
+    effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, _non_player(m.a))
+    counter = None
+    for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
+        if counter is None and a.unit is not None and b.unit is not None and any(
+                e.key == "counterattack" for e in got):  # a unit's, and it strikes a unit
+            # a Player's card named (--counter) is theirs alone: a Non-Player's
+            # counter-attack reveals Fate (001 l.754), whatever the other side named
+            own = (side.card if ask.counter == "000" else
+                   None if _non_player(spec) else ask.counter_cards[name == "b"])
+            counter = counter_attack(name, side.unit, own,
+                                     "fate" if _non_player(spec) else "named", ask.counter,
+                                     reveal)
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
-        tiebreak=broken,
-        effects=Effects(effects(a.approach, outcome in ("a", "both"), ask.evade,
-                                _non_player(m.a)), effects_b),
+        tiebreak=broken, counter=counter,
+        effects=Effects(effects_a, effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
         sources=sources(sit, {"a": "level_a", "b": "level_b"}),

@@ -35,10 +35,11 @@ from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.damage import DamageAsk, Gear, Modified, gear_of, modify, wear
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units.gear import Weapon
 from d2d_cli.rules.units.roster import Unit, alive, find, roster, roster_state
 
 if TYPE_CHECKING:
@@ -459,6 +460,8 @@ class Crit(Result):
     rated_against: str = "armor"  # [rules] weapon_damage: "armor" (001) or "difficulty"
     stack: tuple[str, ...] = ()  # [rules] hit_location = "000": the Damage Stack, top first
     hit_location: str = "001"
+    # [rules] hands = "d2d": the Wild of Wild Luck discarded (rules.units.hands.Spent)
+    hand: Any = None
 
 
 @record
@@ -478,6 +481,9 @@ class CritAsk:
     damage: DamageAsk = field(default_factory=DamageAsk)  # the Damage Modifiers typed
     difficulty: str | None = None  # [rules] weapon_damage = "difficulty": the stat
     said: tuple[tuple[str, str], ...] = ()  # further sources, last (the exchange's)
+    # Luck's giver: an adjacent Ally whose Player spends the Character Points (000 l.533)
+    luck_from: str | None = None
+    with_: str | None = None  # issue 36: which of the --by unit's weapons (--with NAME)
 
     @property
     def writes(self) -> bool:
@@ -496,7 +502,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     data (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
     units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
+    holder = find(units, ask.by) if ask.by is not None else None
+    ask, arm = armed(ask, units)
     power, power_from, wielder = _power(ask, units)
+    wielder = wielder or holder
     deck, wanted = parse_types(ask.types)
     check_hits(ask.hits)
     check_difficulty(ask.difficulty, opts)
@@ -509,11 +518,14 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         armor = unit_armor(unit, ch)
     source = _source(given, data, ch, deck, new_rng)
     gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
+    extra_sources: dict[str, str] = {}
+    gear = _shield_side(gear, unit, wielder, extra_sources)
     first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
     card, skipped, stack = _locate(source.draw, wanted, len(deck_cards(deck, ch)),
                                    first.total if first is not None else None)
     type_, location = card.split("@")
     worn, scope = armor.at_location(location) if armor is not None else (None, None)
+    worn = _magic(worn, unit, arm, armor, extra_sources)
     rated = first or _rate(ask, power, unit, worn, opts)
     modded = _modifiers(rated.total, ask.damage, gear, worn, location, type_, wanted, ch,
                         opts)
@@ -521,8 +533,9 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     harm = _harm(rated.total, modded, stack, wanted, spec["light"], unit, source.draw, opts)
     changes: dict[str, Any] = {}
     reshuffled = source.close(changes)
+    giver = _giver(ask, unit, units)
     mortal, count, placed = _land(unit, units, card, deck, location, harm, modded,
-                                  opts.mortal_wound, changes)
+                                  opts.mortal_wound, changes, giver)
     where = ch.names()[location]
     return Crit(
         power=str(power), armor=str(worn) if worn is not None else None,
@@ -536,6 +549,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         light_damage=harm.light, table_mode=given is not None, reshuffled=reshuffled,
         new_deck=source.new_deck, target=placed,
         sources={"power": power_from, "armor": _armor_from(worn, armor, scope, unit, where),
+                 **extra_sources, **({"weapon": arm[1]} if arm is not None else {}),
                  **dict(ask.said)},
         changes=changes, wielder=wielder.name if wielder is not None else None,
         summary=(f"Crit {card} → {where} {harm.severity.level.capitalize()}"
@@ -544,6 +558,100 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         damage_modifiers=modded, flipped=harm.flipped, rated_against=opts.weapon_damage,
         stack=tuple(harm.stack), hit_location=opts.hit_location,
     )
+
+
+def armed(ask: CritAsk, units: dict[str, Unit]
+           ) -> tuple[CritAsk, tuple[Weapon, str] | None]:
+    """Issue 36: the weapon a Crit is rated with. ``--weapon NAME`` of a sample
+    (tables/gear.toml); else with ``--by`` and neither ``--power`` nor ``--weapon``,
+    the wielder's own weapon (``--with NAME`` when it carries several), or Hand to
+    Hand — its Body (000 l.506). Its rating and (unless ``--types``) its damage types
+    stand in for the options. Returns (the ask, (weapon, where it came from))."""
+    from d2d_cli.rules.units import gear as gear_
+
+    if ask.with_ is not None and ask.by is None:
+        raise BadInput("--with names one of the --by unit's weapons: give --by UNIT")
+    if ask.weapon is not None and _FORMULA_RE.match(ask.weapon) is None \
+            and "x" not in ask.weapon.lower():
+        got = gear_.sample_weapon(ask.weapon)
+        if got is not None:
+            return _with_weapon(ask, got), (got, f"the sample {got.name} (tables/gear.toml)")
+    if ask.by is None or ask.power is not None or ask.weapon is not None:
+        if ask.with_ is not None:
+            raise BadInput("--with chooses the --by unit's weapon; --power and --weapon "
+                           "rate one typed instead")
+        return ask, None
+    wielder = find(units, ask.by)
+    held = gear_.weapons_of(wielder.extra, wielder.name)
+    if ask.with_ is not None:
+        w = gear_.find_weapon(wielder.extra, wielder.name, ask.with_)
+    elif len(held) > 1:
+        raise BadInput(f"{wielder.name} carries {', '.join(x.name for x in held)}: say "
+                       "which with --with NAME")
+    else:
+        w = held[0] if held else gear_.hand_to_hand()
+    why = (f"{wielder.name}'s {w.name}" + ("" if held else
+                                            f" ({gear_.SOURCES['hand_to_hand']})"))
+    return replace(_with_weapon(ask, w), with_=None), (w, why)
+
+
+def _with_weapon(ask: CritAsk, w: Weapon) -> CritAsk:
+    """The weapon's rating and types in place of the options: a formula keeps the
+    wielder (its stat), a rating such as 6x1 needs none."""
+    types = ask.types if ask.types is not None or not w.types else ",".join(w.types)
+    if _FORMULA_RE.match(w.rating) is None:
+        return replace(ask, weapon=None, power=w.rating, types=types, by=None)
+    return replace(ask, weapon=w.rating, types=types)
+
+
+def _magic(worn: Stat | None, unit: Unit | None, arm: tuple[Weapon, str] | None,
+           armor: Armor | None, sources: dict[str, str]) -> Stat | None:
+    """000 l.1213 Magic Armor "Armor:+1x1/point" on the armor worn there, 000 l.1214
+    Magic Weapon "Target Armor:-1x-1/point" (read as −1x1, docs/rules.md "What a unit
+    carries"); armor brought to 0 or below is none."""
+    plus = 0
+    if worn is not None and unit is not None and armor is not None and \
+            armor.source == "unit":
+        magic_armor = int((unit.extra.get("gear") or {}).get("magic_armor", 0))
+        if magic_armor:
+            plus += magic_armor
+            sources["magic_armor"] = f"{unit.name}'s Magic Armor +{magic_armor} (000 l.1213)"
+    if arm is not None and arm[0].magic and worn is not None:
+        plus -= arm[0].magic
+        sources["magic_weapon"] = (f"{arm[0].name} Magic +{arm[0].magic}: Target Armor "
+                                   f"-{arm[0].magic}x1 (000 l.1214)")
+    if worn is None or not plus:
+        return worn
+    value = worn.value + 10 * plus
+    return canonical(value, 0) if value >= 1 else None
+
+
+def _shield_side(gear: Gear, unit: Unit | None, wielder: Unit | None,
+                 sources: dict[str, str]) -> Gear:
+    """001 l.669 "Melee and Shields act on the Left OR Right": a Shield held on one
+    side covers an attack from the target's Arc:Front or that side, not from the other
+    side or the back — read off the map when the wielder (``--by``) and the target are
+    both placed; otherwise the Shield counts as before."""
+    if unit is None or wielder is None or gear.shield is None:
+        return gear
+    side = (unit.extra.get("gear") or {}).get("shield_arc")
+    if side is None:
+        return gear
+    from d2d_cli.rules.board import sight
+    from d2d_cli.rules.board.placement import placed
+
+    pa, pb = placed(wielder), placed(unit)
+    if pa is None or pb is None or pb.facing is None:
+        return gear
+    arc = sight.arc(pb.space, pb.facing, pa.space)
+    if arc is None or arc in (sight.FRONT, side):
+        sources["shield"] = (f"{wielder.name} is in {unit.name}'s Arc:{(arc or 'front').title()}"
+                             f": the Shield held on the {side} covers (001 l.669)")
+        return gear
+    sources["shield"] = (f"{wielder.name} is in {unit.name}'s Arc:{arc.title()}: the Shield "
+                         f"held on the {side} does not cover (001 l.669 \"Melee and Shields "
+                         "act on the Left OR Right\")")
+    return replace(gear, shield=None, shield_covers=())
 
 
 def _power(ask: CritAsk, units: dict[str, Unit]) -> tuple[Stat, str, Unit | None]:
@@ -692,9 +800,25 @@ def _harm(total: int, modded: Modified | None, stack: list[str], wanted: list[st
     return _Harm(sev, crit_here, light, flipped, total, stack)
 
 
+def _giver(ask: CritAsk, unit: Unit | None, units: dict[str, Unit]) -> Unit | None:
+    """``--from UNIT``: the adjacent Ally whose Player spends the Luck (000 l.533),
+    checked (rules.combat.damage.adjacent_ally); None: the target's own."""
+    if ask.luck_from is None:
+        return None
+    if unit is None:
+        raise BadInput(f"--from {ask.luck_from}: give --target, the unit the Luck is spent "
+                       "for (000 l.533)")
+    from d2d_cli.rules.combat.damage import adjacent_ally
+
+    giver = find(units, ask.luck_from)
+    adjacent_ally(unit, giver)
+    return giver
+
+
 def _land(unit: Unit | None, units: dict[str, Unit], card: str, deck: str,
           location: str, harm: _Harm, modded: Modified | None, mortal_rule: str,
-          changes: dict[str, Any]) -> tuple[bool | None, int | None, Placed | None]:
+          changes: dict[str, Any], giver: Unit | None = None
+          ) -> tuple[bool | None, int | None, Placed | None]:
     """The Mortal Wound (000 l.540 "IF 4 or more Crits", ``[rules] mortal_wound``) and,
     with a target, the Crit placed on it (001 l.1001 "Crits - Place any Crits on
     Target") and the Damage Modifiers paid (:func:`_pay`). Returns (mortal, the target's
@@ -709,7 +833,7 @@ def _land(unit: Unit | None, units: dict[str, Unit], card: str, deck: str,
                            severity=harm.severity.level, mortal=bool(mortal),
                            light=harm.light, flipped=harm.flipped, crit=harm.crit)
         if modded is not None:
-            _pay(unit, modded)
+            _pay(unit, modded, giver)
         changes["units"] = roster_state(units)
     return mortal, count, placed
 
@@ -795,16 +919,18 @@ def _difficulty(ask: CritAsk, unit: Unit | None) -> Stat:
     return effective_stat(unit, "body")
 
 
-def _pay(unit: Unit, modded: Modified) -> None:
+def _pay(unit: Unit, modded: Modified, giver: Unit | None = None) -> None:
     """The target's side of the Damage Modifiers: its Screen and Items wear (``gear``)
-    and the Character Points of its Luck are spent (a character's ``cp``)."""
+    and the Character Points of its Luck are spent (a character's ``cp``) — or the
+    ``giver``'s, an adjacent Ally's (000 l.533 "or an adjacent Unit's Player")."""
     wear(unit.extra, modded)
-    if modded.cp_spent and "cp" in unit.extra:
-        have = int(unit.extra["cp"])
+    payer = giver or unit
+    if modded.cp_spent and ("cp" in payer.extra or giver is not None):
+        have = int(payer.extra.get("cp", 0))
         if have < modded.cp_spent:
-            raise RuleViolation(f"{unit.name} has {have} Character Point(s); Luck spends "
+            raise RuleViolation(f"{payer.name} has {have} Character Point(s); Luck spends "
                                 f"{modded.cp_spent} (000 l.533)")
-        unit.extra["cp"] = have - modded.cp_spent
+        payer.extra["cp"] = have - modded.cp_spent
 
 
 def check_difficulty(text: str | None, opts: Options) -> None:

@@ -115,6 +115,30 @@ class DamageAsk:
                     or self.shield is not None or self.item is not None or self.luck)
 
 
+def adjacent_ally(target: Any, giver: Any) -> str:
+    """The Unit whose Player spends for ``target`` (000 l.526 "IF reasonable THEN an
+    adjacent Ally may do this instead"; l.533 "The Unit's Player (or an adjacent Unit's
+    Player)"): ``giver`` itself, or an Ally of the target's faction on or next to it on
+    the map (units not both placed: the table's own map, trusted). Returns the words
+    saying who gave; refused otherwise."""
+    if giver.name == target.name:
+        return str(giver.name)
+    from d2d_cli.rules.board.placement import placed
+    from d2d_cli.rules.board.sight import distance
+    from d2d_cli.rules.units import sides
+
+    mine, theirs = sides.faction_of(target), sides.faction_of(giver)
+    if mine is None or mine != theirs:
+        raise RuleViolation(f"--from {giver.name}: not an Ally of {target.name} (000 l.526 "
+                            "\"an adjacent Ally may do this instead\")")
+    pa, pb = placed(target), placed(giver)
+    if pa is not None and pb is not None and min(
+            distance(a, b) for a in pa.spaces for b in pb.spaces) > 1:
+        raise RuleViolation(f"--from {giver.name}: not adjacent to {target.name} on the map "
+                            "(000 l.533 \"or an adjacent Unit's Player\")")
+    return f"{giver.name}, {target.name}'s adjacent Ally"
+
+
 def check(ask: DamageAsk) -> DamageAsk:
     if ask.screen is not None and not 0 <= ask.screen <= MAX_LUCK:
         raise BadInput(f"--screen {ask.screen}: a Screen's rating, 0 to {MAX_LUCK}")

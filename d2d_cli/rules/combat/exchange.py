@@ -63,6 +63,9 @@ def of_conflict(result: Any) -> dict[str, Any] | None:
     out: dict[str, Any] = {"winner": won.unit, "rival": lost.unit}
     if won.card is not None and "hit" in keys:  # a Counter-attack hits with another card
         out["cards"] = [won.card.code]
+    counter = getattr(result, "counter", None)
+    if "counterattack" in keys and counter is not None and counter.scores:
+        out["cards"] = [counter.card.code]  # played out (001 l.754; 000 l.163)
     if won.skill:
         out["skill"] = won.skill
     if lost.skill:

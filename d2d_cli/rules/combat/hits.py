@@ -133,6 +133,9 @@ class Hits(Result):
     modifiers: tuple[Modifier, ...] = ()
     advantage: Standing = _NO_STANDING
     map: Geometry | None = None  # the geometry read off the map (rules.board.derive)
+    # [rules] hands = "d2d": the combo cards played from the hitter's hand
+    # (rules.units.hands.Spent), or None
+    hand: Any = None
 
     @property
     def summary(self) -> str:
@@ -161,9 +164,12 @@ def _card_hit(card: Card, net: int, difficulty: int, ten_always_hits: bool) -> C
     return CardHit(card, hit, f"{card.number}+{net}={total} {'>' if hit else '≤'} {difficulty}")
 
 
-def _scoring_approach(card: Card) -> str:
+def _scoring_approach(card: Card, counter_scores: bool = False) -> str:
+    """The approach that scores: Fast or Strong (001 p.31), and a Counter under ``[rules]
+    counter = "000"`` (000 l.163 "IF a Fast, Strong, or Counter Succeeds THEN determine
+    Successes")."""
     approach = conflict.approach_of(card)
-    if approach not in SCORING:
+    if approach not in SCORING and not (counter_scores and approach == "counter"):
         raise RuleViolation(
             f"only a Fast or Strong winner scores Hits (001 p.31): {card.code} is "
             f"{approach.capitalize()} — a Counter winner counter-attacks with a Fast or "
@@ -180,7 +186,7 @@ def _check(level: int, rival_level: int, difficulty: int) -> int:
 
 
 def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: int,
-               ten_always_hits: bool = False) -> Hits:
+               ten_always_hits: bool = False, counter_scores: bool = False) -> Hits:
     """The Hits of the winner's cards (the played card first, then any combo cards).
 
     ``ten_always_hits`` is 000's reading ("5) Successes": "10, J, Q, K, A -
@@ -189,7 +195,7 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     net = _check(level, rival_level, difficulty)
-    approach = _scoring_approach(cards[0])
+    approach = _scoring_approach(cards[0], counter_scores)
     kind, name, takes = combo(cards)
     rows = tuple(_card_hit(card, net, difficulty, ten_always_hits) for card in cards)
     raw = sum(r.hit for r in rows)
@@ -281,6 +287,7 @@ class HitAsk:
     # Where the rest came from, said last in ``Hits.sources`` (e.g. "exchange": what was
     # taken from the Conflict the round remembers)
     said: tuple[tuple[str, str], ...] = ()
+    counter_scores: bool = False  # [rules] counter = "000": a Counter card scores
 
     @property
     def reveals(self) -> bool:
@@ -294,7 +301,8 @@ class HitAsk:
         out: Hits
         if self.combos == "played":
             out = count_hits(list(self.cards), level=level, rival_level=rival,
-                             difficulty=self.difficulty, ten_always_hits=self.ten_always_hits)
+                             difficulty=self.difficulty, ten_always_hits=self.ten_always_hits,
+                             counter_scores=self.counter_scores)
         else:
             out = reveal_combo(self.cards[0], reveal, level=level, rival_level=rival,
                                difficulty=self.difficulty,
@@ -374,7 +382,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     bonus = tuple(m for m in (pushed, feat) if m is not None)
     return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
                   combos, combo, table, sit, source, bonus, extra + change, feat_by,
-                  tuple((said or {}).items()))
+                  tuple((said or {}).items()), opts.counter == "000")
 
 
 def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, int]:

@@ -25,6 +25,10 @@ UNSPENT_LINE = ('001 l.639–641 "Target may spend an Action / IF not Target gai
                 'on a Win"')
 INTERRUPT_LINE = ('000 l.310 "The target must now choose to spend an Action or not. IF they '
                   'do not THEN they gain no benefit if they Succeed in the Conflict"')
+# What a Target that spent no Action loses, in a word each (tables/conflict.toml's keys).
+_SHORT = {"hit": "Hit", "draw": "Draw", "keep": "Keep", "move": "Move +2",
+          "regain_move": "Move regained", "counterattack": "Counter-attack",
+          "take_from_discard": "card from the Discard"}
 # Effects that are no benefit: the Wild goes back into the deck whoever played it.
 NOT_A_BENEFIT = ("reshuffle",)
 
@@ -161,9 +165,11 @@ def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
     notes: list[str] = []
     kept = list(effects)
     if unspent is not None and any(getattr(e, "key", "") not in NOT_A_BENEFIT for e in kept):
+        lost = [_SHORT.get(getattr(e, "key", ""), getattr(e, "key", "")) for e in kept
+                if getattr(e, "key", "") not in NOT_A_BENEFIT]
         kept = [e for e in kept if getattr(e, "key", "") in NOT_A_BENEFIT]
         line = UNSPENT_LINE if reading == "001" else INTERRUPT_LINE
-        notes.append(f"No benefit for B: {unspent} ({line})")
+        notes.append(f"No benefit for B: {unspent}, so no {', no '.join(lost)} ({line})")
     if not reaches and any(getattr(e, "key", "") == "counterattack" for e in kept):
         kept = [e for e in kept if getattr(e, "key", "") != "counterattack"]
         notes.append("No Counter-attack for B: it cannot reach A at this Range "

@@ -36,6 +36,7 @@ from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Field, Geometry
+    from d2d_cli.rules.units.gear import Weapon
     from d2d_cli.rules.units.roster import Unit
 
 SIDES = ("a", "b")
@@ -70,6 +71,7 @@ class Terms(NamedTuple):
     disadvantage: tuple[str, ...] = ()
     skill_stat: str | None = None  # the skills' main Stat (000 l.453)
     stat: str | None = None  # the Rival's stat the attack targets (default body)
+    with_: str | None = None  # issue 36: the Actor's weapon by name (--with)
 
 
 class Who(NamedTuple):
@@ -482,7 +484,9 @@ def _weapon_scale(tally: _Tally, terms: Terms, a: Unit | None, b: Unit | None,
     target = target_stat(terms.stat) if terms.stat is not None else "body"
     if terms.stat is not None and b is None:
         raise BadInput("--stat names the Rival unit's stat: name the Rival as a unit")
-    weapon, weapon_from = terms.weapon_scale, "--weapon-scale"
+    weapon, weapon_from = terms.weapon_scale, tally.extra.pop("weapon_scale_from",
+                                                               "--weapon-scale")
+    typed = weapon_from == "--weapon-scale"
     if weapon is None and a is not None and fights and "body" in a.stats:
         weapon, weapon_from = a.stats["body"].scale, f"{a.name}'s Body {a.stats['body']}"
     scale: int | None = None
@@ -502,11 +506,76 @@ def _weapon_scale(tally: _Tally, terms: Terms, a: Unit | None, b: Unit | None,
     tally.extra["rival_stat_scale"] = f"{scale} ({scale_from})"
     diff = scale - weapon
     if diff:
-        origin = "option" if terms.weapon_scale is not None else "session"
+        origin = "option" if terms.weapon_scale is not None and typed else "session"
         tally.mod("weapon_scale", f"{spec['name']} {weapon} vs stat scale {scale}", "a",
                   diff, origin, spec["source"])
         tally.edge("a", "weapon_scale", adv.ADVANTAGE if diff > 0 else adv.DISADVANTAGE,
                    f"Weapon Scale difference {diff:+d}", spec["source"])
+
+
+_KIND_OF_SKILL = {"close": ("melee", "reach"), "melee": ("melee", "reach"),
+                  "reach": ("reach",), "ranged": ("ranged",)}
+
+
+def _armed(unit: Unit | None, terms: Terms, kinds: dict[str, str | None],
+           sk: _Skilled | None) -> Weapon | None:
+    """Issue 36: the weapon the Actor attacks with — ``--with NAME``; else, of the
+    weapons it carries, the one of the kind of attack typed (``--attack``) or its
+    skill's (a Ranged skill throws or shoots, Close Combat and Melee strike), else its
+    first. None: it carries none (Hand to Hand, 000 l.506, exactly as before) or none of
+    the kind typed."""
+    if unit is None:
+        if terms.with_ is not None:
+            raise BadInput("--with names one of the Actor unit's weapons: name the Actor "
+                           "as a unit")
+        return None
+    from d2d_cli.rules.units import gear
+
+    if terms.with_ is not None:
+        w = gear.find_weapon(unit.extra, unit.name, terms.with_)
+        if terms.attack is not None and terms.attack.strip().lower() != w.kind and \
+                not w.hand_to_hand:
+            raise RuleViolation(f"--with {w.name} is a {w.attack} weapon, not --attack "
+                                f"{terms.attack} ({gear.SOURCES['weapon']})")
+        return None if w.hand_to_hand else w
+    held = gear.weapons_of(unit.extra, unit.name)
+    if not held:
+        return None
+    typed = terms.attack.strip().lower() if terms.attack is not None else None
+    if typed is not None:
+        return next((w for w in held if w.kind == typed), None)
+    fits = _KIND_OF_SKILL.get(kinds["a"] or "", ())
+    if kinds["a"] is None and not (sk is not None and sk.skill is not None
+                                   and sk.skill.category == "Combat"):
+        return None  # not an attack (a task, a Block of no Combat skill)
+    return next((w for w in held if w.kind in fits), held[0])
+
+
+def _weapon(tally: _Tally, terms: Terms, unit: Unit, w: Weapon) -> None:
+    """What the weapon brings to the Conflict: its range bands (a ranged weapon past
+    its long band is out of range, past its short band at Disadvantage), Magic Weapon
+    +N (000 l.1214 "Initiative:+1/point") and Proficiency (000 l.379: without it,
+    Disadvantage — docs/rules.md "What a unit carries")."""
+    from d2d_cli.rules.units import gear
+
+    tally.extra["weapon"] = f"{unit.name}'s {w.text()}"
+    rng = terms.range
+    if rng is not None and w.kind == "ranged" and w.range:
+        if not w.reaches(rng):
+            raise RuleViolation(f"{unit.name}'s {w.name} reaches Range {w.range[-1]} "
+                                f"(d2d unit gear show): Range {rng} is out of range")
+        if w.long_range(rng):
+            tally.edge("a", "long_range", adv.DISADVANTAGE,
+                       f"{w.name} at Range {rng}, past its short band {w.range[0]}",
+                       gear.SOURCES["range"] + " (bands: docs/rules.md \"What a unit "
+                       "carries\")")
+    if w.magic:
+        tally.mod("magic_weapon", f"Magic Weapon {w.name} +{w.magic}", "a", w.magic,
+                  "session", gear.SOURCES["magic_weapon"])
+    if gear.proficient(unit.extra, w) is False:
+        tally.edge("a", "proficiency", adv.DISADVANTAGE,
+                   f"{unit.name} has no Proficiency in {w.proficiency or w.name}",
+                   gear.SOURCES["proficiency"])
 
 
 def _fighter(who: Who, sk: _Skilled | None, tally: _Tally, side: str) -> Fighter:
@@ -560,6 +629,9 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         if word not in ATTACKS:
             raise BadInput(f"--attack {terms.attack}: one of {', '.join(ATTACKS)}")
         kinds["a"] = word
+    arm = _armed(a.unit, terms, kinds, sk_a)
+    if arm is not None and terms.attack is None:
+        kinds["a"] = arm.kind  # what it attacks with gives its reach (001 l.685–695)
     if kinds["a"] is not None and b.unit is not None:  # an attack: find it first
         from d2d_cli.rules.units.stealth import refuse_hidden
 
@@ -568,7 +640,19 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
         a.unit, b.unit, kinds["a"], terms._asdict())
     if geometry is not None:
         terms = terms._replace(**geometry.terms)
-    _range(tally, terms, kinds, opts)
+    try:
+        _range(tally, terms, kinds, opts)
+    except RuleViolation as e:
+        if arm is None or terms.attack is not None:
+            raise
+        raise RuleViolation(f"{a.unit.name if a.unit else 'A'}'s {arm.name} is a "
+                            f"{arm.attack.title()} weapon: {e.message}") from None
+    if arm is not None and a.unit is not None:
+        _weapon(tally, terms, a.unit, arm)
+        if arm.scale is not None and terms.weapon_scale is None:
+            terms = terms._replace(weapon_scale=arm.scale)
+            tally.extra["weapon_scale_from"] = (f"{a.unit.name}'s {arm.name}: Weapon Scale "
+                                                f"{arm.scale}")
     cover = _position(tally, terms, {"a": sk_a, "b": sk_b}, scoring)
     fights = kinds["a"] is not None or bool(sk_a and sk_a.skill is not None
                                             and sk_a.skill.category == "Combat")

@@ -113,6 +113,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("hands", "table", '"table" or "d2d"', _one_of("table", "d2d"),
            '000 l.205 "This randomized deck can be used at any time instead of using cards '
            'from your hand"'),
+    # issue 34: what a Counter's win plays (docs/rules.md "Counter-attacks").
+    Option("counter", "001", '"001" or "000"', _one_of("001", "000"),
+           '001 l.754 "Counterattack with a Fast or Strong"'),
     Option("narrator_hand", False, "true or false", _boolean,
            '000 l.401 "Each player (including Narrators if any) maintain a hand of cards"'),
 )
@@ -153,6 +156,7 @@ class Options:
     days_heal: str = "rounds"
     cover: str = "sweep"
     hands: str = "table"
+    counter: str = "001"
     narrator_hand: bool = False
 
     def changed(self) -> dict[str, Any]:

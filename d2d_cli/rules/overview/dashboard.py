@@ -16,11 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from d2d_cli.rules.core.record import record
-from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import TaskView, board
-from d2d_cli.rules.units import exchange
+from d2d_cli.rules.units import exchange, gear
 from d2d_cli.rules.units import unit_state as kept
 from d2d_cli.rules.units.roster import Unit, UnitRow, roster, row_values
 
@@ -71,6 +71,8 @@ class StatusRow(UnitRow):
     # What the table said this round (rules/units/exchange.py): cover, range, Interrupt…
     said: tuple[str, ...] = ()
     space: str | None = None  # its Space on the map, when placed (rules/board/placement.py)
+    # issue 36: what it carries, one line (status --why; unit gear show --json has it all)
+    carries: str = hidden("")
 
 
 @record
@@ -117,7 +119,8 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         boosts=tuple(record.boosts),
         continuous=tuple(c["power"] for c in kept.continuous(unit)),
         said=exchange.lines(unit, rnd.number, rnd.phase),
-        space=str(unit.extra["space"]) if unit.extra.get("space") else None)
+        space=str(unit.extra["space"]) if unit.extra.get("space") else None,
+        carries=gear.summary_line(unit.extra, unit.name))
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:

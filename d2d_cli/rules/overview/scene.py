@@ -10,7 +10,9 @@ defined in the file's ``[characters]`` or already in the session), ``[reserves.N
 (units that arrive with a Timed Event), ``[tasks.NAME]`` with ``difficulty``,
 ``[clock]`` with ``start``, ``[[clock.events]]`` (``at``, ``text``, ``unit``) and
 ``[[clock.random]]`` (``text``, ``chance``, ``repeat``), and a map: ``[board]`` with
-``grid`` and ``legend``, each unit's ``space``, ``facing`` and ``double`` (docs/board.md).
+``grid`` and ``legend``, each unit's ``space``, ``facing`` and ``double`` (docs/board.md);
+what a unit carries: ``[units.NAME.weapons.WEAPON]``, ``armor``, ``gear`` and
+``proficiencies`` (rules/units/gear.py).
 See examples/combat1.toml.
 """
 
@@ -69,6 +71,12 @@ def _unit(name: str, spec: Any, where: str, characters: dict[str, Any],
         raise BadInput(f"scene: {where}.{name}: {e.message}") from None
     if "speed" not in unit.stats:
         raise BadInput(f"scene: {where}.{name} needs a speed stat (e.g. speed = \"4x0\")")
+    from d2d_cli.rules.units.gear import weapons_of
+
+    try:  # issue 36: [units.NAME.weapons.WEAPON], checked as unit gear add checks it
+        weapons_of(unit.extra, name)
+    except BadInput as e:
+        raise BadInput(f"scene: {where}.{name}: {e.message}") from None
     if factions and unit.faction and unit.faction not in factions:
         raise BadInput(f"scene: {where}.{name}: faction {unit.faction!r} is not in "
                        f"[factions] ({', '.join(factions)})")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
-from d2d_cli.rules.time.turns import COUNTDOWN
+from d2d_cli.rules.time.round_state import COUNTDOWN
 from d2d_cli.rules.units.roster import Unit
 
 
@@ -119,20 +119,30 @@ def next_up(roster: dict[str, Unit], number: int, phase: str) -> NextUp:
     """Who acts next in each Group: 001 l.499–505 "Countdown - Each Group counts down
     from 10 / One each Count, do one of the following: Wait … IF Move = Count THEN
     Move:-1": the Count comes down to the unit with the most Move left first (roster
-    order among equals). A unit with no Move left, off the map or Dead is done."""
-    from d2d_cli.rules.units.unit_state import actions_left, spent
+    order among equals). A unit with no Move left, off the map or Dead is done.
+
+    The Countdown never rises: a unit is reached at its Move, but never again at or
+    above the Count it last did something at (rules.units.unit_state.reach) — a Burst
+    of Speed, an Evade, a Wait or an Interrupt's Action taken at Count 5 leaves it to
+    Count 4 and below, whatever Move it gained; every unit the Count reaches is
+    listed."""
+    from d2d_cli.rules.units.unit_state import actions_left, reach, spent
 
     made = groups(roster, number, phase)
     ups, done = [], []
     for grp in made.groups if phase == "started" else ():
-        ready = [m for m in grp.units if m.move and not roster[m.name].extra.get("off_map")]
+        counts = {m.name: reach(m.move, spent(roster[m.name], number, phase))
+                  for m in grp.units}
+        ready = [m for m in grp.units if m.move and counts[m.name] > 0
+                 and not roster[m.name].extra.get("off_map")]
         done += [m.name for m in grp.units if m not in ready]
-        for m in ready:  # most Move first (groups() sorts them so); all at that Count
-            if m.move != ready[0].move:
-                break
+        top = max((counts[m.name] for m in ready), default=0)
+        for m in ready:  # all at the Group's Count, roster order among equals
+            if counts[m.name] != top:
+                continue
             unit = roster[m.name]
             assert m.move is not None
-            ups.append(Up(grp.number, m.name, min(m.move, COUNTDOWN), m.move,
+            ups.append(Up(grp.number, m.name, top, m.move,
                           actions_left(unit.move, unit.action_cost,
                                        spent(unit, number, phase).actions),
                           unit.turn, unit.target))

@@ -11,6 +11,8 @@ from typing import Any
 
 from d2d_cli.rules.core.record import record
 
+COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
+
 
 @record(frozen=False)
 class Round:

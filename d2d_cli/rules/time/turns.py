@@ -31,6 +31,7 @@ from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result, hidden
+from d2d_cli.rules.time import round_state
 from d2d_cli.rules.units import abilities, effects
 from d2d_cli.rules.units import stealth as hiding
 from d2d_cli.rules.units.roster import Unit, condition_key, find
@@ -41,10 +42,11 @@ from d2d_cli.rules.units.unit_state import (
     actions_left,
     keep_spent,
     spent,
+    stepped,
 )
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
-COUNTDOWN = 10  # 001 l.499 "Each Group counts down from 10"
+COUNTDOWN = round_state.COUNTDOWN  # 001 l.499 (with the round: `round next` reads it)
 MAX_STEPS = 100
 PUSH_000_BOOST = "Initiative:+1 and Hits:+1 this Round"  # [rules] push_the_limit = "000"
 BURST_000_MOVE = 1  # 000 l.257 "Burst of Speed - Slow:+1 to Move:+1 AND Facing:+1"
@@ -273,6 +275,7 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         raise RuleViolation(f"{unit.name} has Turn {have_turn}; {label} costs {turn_cost}")
     effects.hidden_move(unit, hiding.tokens(unit), cost)
     effects.moved(unit, cost)
+    record = stepped(unit, number, phase, have_move, record)  # the Countdown (001 l.499)
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
@@ -421,7 +424,8 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if boost:
         record.boosts.append(f"{action.name}: {boost}")
     if action.needs_round:
-        keep_spent(unit, record)
+        stepped(unit, number, phase, have_move, record,  # the Countdown (001 l.499)
+                free=action.cost != "action")
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
     return _spending(unit, label, (have_move, have_turn), record, source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,
@@ -468,6 +472,9 @@ def wait(units: dict[str, Unit], number: int, phase: str, name: str, count: int)
         raise BadInput(f"Count {count}: the Countdown goes from {COUNTDOWN} to 1 (001 l.499)")
     have, _ = _tokens(unit)
     lost = 1 if have == count and have > 0 else 0
+    record = spent(unit, number, phase)
+    record.count = min(count, record.count) if record.count is not None else count
+    keep_spent(unit, record)  # it Waited at this Count: reached next below it
     unit.move = have - lost
     return Waited(unit.name, count, have, unit.move, lost,
                   f"{unit.name} waits at Count {count}: Move {have} → {unit.move}")

@@ -7,4 +7,5 @@ sessions (``travel``), what a unit keeps in play
 Abilities (``abilities``), Powers (``powers``), Stealth (``stealth``), the Status Bar
 (``status_bar``), what the round remembers between units (``exchange``) and days of
 healing (``downtime``); whose side a unit is on and who plays it (``sides``) and the
-Players' Conflict hands (``hands``, 000 l.401)."""
+Players' Conflict hands (``hands``, 000 l.401); what a unit carries — weapons, armor,
+a Shield and Proficiencies (``gear``, 000 l.506, l.379)."""

@@ -125,6 +125,12 @@ def use(units: dict[str, Unit], name: str, ability: str, skill: str | None = Non
         raise RuleViolation(f"{unit.name} has no Ability {ability!r} (abilities: "
                             f"{', '.join(learned) or 'none — d2d char learn'})")
     ability = _named(learned, ability) or ability
+    if ability.strip().lower() == "shield block" and \
+            (unit.extra.get("gear") or {}).get("shield") is None:
+        # issue 36: Shield Block (000 l.768–769, a Defense specialty) blocks with a
+        # Shield; without one there is nothing to block with (docs/rules.md)
+        raise RuleViolation(f"{unit.name} holds no Shield to Shield Block with (000 "
+                            "l.769; d2d unit gear add NAME Shield)")
     skill_name, specialty = _linked(unit, ability, skill)
     now = active(unit)
     in_play = now.get(skill_name, [])

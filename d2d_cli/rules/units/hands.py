@@ -30,7 +30,7 @@ deck, hand, discard or the face-down choice (:meth:`Hand.check`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
@@ -385,6 +385,13 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
         if not sep or text.strip().lower() in {n.lower() for n in units}:
             name, rest = text, ""  # a bare name (which may hold a colon itself)
         word = rest.strip().lower()
+        typed = _typed_card(rest) if mode == "d2d" and name.strip() else None
+        if typed is not None:  # NAME:CARD: from the hand when the unit's holder has one
+            play = _from_hand(name, typed, i, data, units, hands, narrator)
+            if play is not None:
+                out.append(f"{play[0]}:{typed.code}")
+                plays.append(play[1])
+                continue
         if mode != "d2d" or not name.strip() or (rest and word not in ("stay", "fate")):
             out.append(text if word != "stay" else f"{name}:fate")
             continue
@@ -396,6 +403,13 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
         owner = sides.player_of(unit) or (sides.NARRATOR if narrator else None)
         h = hands.get(owner) if owner else None
         ch = h.chosen if h is not None else None
+        if owner is not None and not rest and (ch is None or ch.unit != unit.name):
+            hand_for(hands, owner)  # no hand yet: say how to deal one
+            raise BadInput(
+                f"{unit.name} has no card chosen face down: {owner} chooses one from the "
+                f"hand (d2d hand choose {_q(unit.name)} CARD) or names it here as "
+                f"{_q(unit.name + ':CARD')} (d2d hand show {_q(owner)}); or Stays: "
+                f"{_q(unit.name + ':stay')} (000 l.419)")
         if owner is None or ch is None or ch.unit != unit.name:
             out.append(f"{name}:fate" if word == "stay" else text)
             continue
@@ -407,6 +421,44 @@ def sides_from_hands(texts: list[str], data: Mapping[str, Any], units: Mapping[s
             out.append(f"{unit.name}:{ch.card.code}")
             plays.append(Play(i, holder, ch.card, "chosen"))
     return out, tuple(plays)
+
+
+def _typed_card(text: str) -> Card | None:
+    """``rest`` of ``NAME:rest`` as a card (``7S^``, ``RW``), or None (an approach,
+    ``fate``, ``stay``)."""
+    from d2d_cli import tables  # the approaches' words (rules.combat reads this chapter)
+
+    words = (*tables.load("conflict")["approaches"], "fate", "stay")
+    if not text.strip() or text.strip().lower() in words:
+        return None
+    try:
+        return parse_card(text)
+    except BadInput:
+        return None
+
+
+def _from_hand(name: str, card: Card, side: int, data: Mapping[str, Any],
+               units: Mapping[str, Any], hands: Mapping[str, Hand],
+               narrator: bool) -> tuple[str, Play] | None:
+    """``NAME:CARD`` under ``hands = "d2d"``: the card a Player plays comes from their
+    hand (001 l.732 "Play a Conflict facedown from hand"), refused when it is not there;
+    the card they chose face down for the unit, if it is that one. None when the unit
+    has no holder (a Non-Player without the Narrator's hand: the card is as typed)."""
+    from d2d_cli.rules.units.roster import find
+
+    try:
+        unit = find(units, name.strip())
+    except NotFound:
+        return None
+    owner = sides.player_of(unit) or (sides.NARRATOR if narrator else None)
+    if owner is None:
+        return None
+    h = hand_for(hands, owner)
+    ch = h.chosen
+    if ch is not None and ch.unit == unit.name and ch.card.face == card.face:
+        return unit.name, Play(side, owner, card, "chosen")
+    h.find(card)
+    return unit.name, Play(side, owner, card, "hand")
 
 
 @record
@@ -423,16 +475,30 @@ class HandMove(Result):
     took: Card | None  # taken from the (public) discard pile by a winning Wild
     shuffled: bool
     hand: int
+    set_aside: bool = False  # Advantage/Disadvantage used the Fate card: this one discarded
 
 
 def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple[str, ...],
            tuple[str, ...]], units: tuple[str | None, str | None],
-           rng: random.Random) -> tuple[HandMove, ...]:
+           rng: random.Random, used: tuple[Card | None, Card | None] = (None, None),
+           gain: Card | None = None, named: bool = False,
+           ask: Callable[[str, list[str]], str] | None = None) -> tuple[HandMove, ...]:
     """Move the cards of a resolved Conflict (001 l.736–758): the played card is
     discarded, or Kept (Block's win); Fast's and Block's win draw a card; a winning Wild
-    takes the newest card of the discard pile; a Wild always shuffles the discard pile
-    back into the deck; a Stay returns the face-down card to the hand. ``effects``: each
-    side's effect keys (``rules.combat.conflict.effects``)."""
+    takes a card of the discard pile; a Wild always shuffles the discard pile back into
+    the deck; a Stay returns the face-down card to the hand. ``effects``: each side's
+    effect keys (``rules.combat.conflict.effects``).
+
+    ``used``: the card each side's Conflict used. Under Advantage or Disadvantage the
+    Player's card may be set aside for the Fate card revealed (000 l.423–424 "Use either
+    of the 2 Conflict cards"); the card set aside is discarded, never Kept (000 l.491
+    "Discard the remaining revealed Conflict cards"; Keep returns "this card", 000
+    l.1208, the one that won), and the win's Draw is still the Player's.
+
+    ``gain``: the card a winning Wild takes (000 l.444–445 "Wild Succeeds. Gain any card
+    from Discard": the Player's choice). Without it the newest card is taken, unless
+    ``named`` (the Player must name it): then a choice among two or more is refused with
+    the list (:func:`gain_choices`), or ``ask(player, faces)`` names it (a terminal)."""
     moves = []
     for p in plays:
         h = hand_for(hands, p.player)
@@ -449,22 +515,112 @@ def settle(hands: dict[str, Hand], plays: tuple[Play, ...], effects: tuple[tuple
             h.chosen = None
         else:
             h.take(p.card)
-        kept = "keep" in got
+        won_with = used[p.side]
+        aside = won_with is not None and won_with.face != p.card.face
+        kept = "keep" in got and not aside
         took = None
         if kept:
             h.give_back(p.card)
         else:
             if "take_from_discard" in got and h.discard:
-                took = h.discard.pop()
+                took = _gained(h, gain, named, ask)
+                h.discard.remove(took)
                 h.give_back(took)
             h.discard.append(p.card)
-        shuffled = "reshuffle" in got
+        # 001 l.758 "Always Shuffle": the Wild played shuffles its own deck, win or lose
+        shuffled = ("reshuffle" in got and not aside) or (aside and p.card.is_wild)
         if shuffled:
             h.shuffle_in(rng)
         drew = h.draw(rng, 1)[0] if "draw" in got else 0
         moves.append(HandMove(h.player, units[p.side], p.card, False, kept, drew, took,
-                              shuffled, len(h.hand)))
+                              shuffled, len(h.hand), aside))
     return tuple(moves)
+
+
+def gain_choices(h: Hand) -> list[str]:
+    """The distinct faces of a discard pile, newest first: what a winning Wild may take."""
+    seen: list[str] = []
+    for c in reversed(h.discard):
+        if c.face not in seen:
+            seen.append(c.face)
+    return seen
+
+
+def _gained(h: Hand, gain: Card | None, named: bool,
+            ask: Callable[[str, list[str]], str] | None = None) -> Card:
+    """The discard pile's card a winning Wild takes (000 l.444–445)."""
+    faces = gain_choices(h)
+    if gain is None and named and len(faces) > 1 and ask is not None:
+        gain = parse_card(ask(h.player, faces))
+    if gain is not None:
+        for c in reversed(h.discard):
+            if c.face == gain.face:
+                return c
+        raise RuleViolation(f"--gain {gain.face}: not in {h.player}'s discard pile (it holds "
+                            f"{', '.join(faces)})")
+    if named and len(faces) > 1:
+        raise BadInput(f"the Wild wins: {h.player} gains any card from the discard pile "
+                       f"(000 l.444–445): give --gain CARD, one of {', '.join(faces)}")
+    return h.discard[-1]
+
+
+@record
+class Spent(Result):
+    """Cards a Player played from the hand outside a Conflict's reveal: a combo's cards
+    (001 l.826 "Combo - Play cards to make an allowed set"), the card of a
+    counter-attack (001 l.754), the Wild of Wild Luck (000 l.526). Public: they were
+    played face up."""
+
+    player: str
+    unit: str | None
+    cards: tuple[Card, ...]
+    why: str
+    hand: int
+
+
+def holder_in(data: Mapping[str, Any], unit_name: str | None, mode: str,
+              narrator: bool) -> str | None:
+    """The holder of ``unit_name``'s cards under ``hands = "d2d"`` (its Player, or the
+    Narrator with ``narrator_hand``); None at a table holding its own cards, for no unit,
+    or for a Non-Player without the Narrator's hand."""
+    if mode != "d2d" or not unit_name:
+        return None
+    from d2d_cli.rules.units.roster import find, roster_view
+
+    try:
+        unit = find(roster_view(data), unit_name)
+    except NotFound:
+        return None
+    return sides.player_of(unit) or (sides.NARRATOR if narrator else None)
+
+
+def check_held(hands: Mapping[str, Hand], player: str, cards: list[Card]) -> None:
+    """Refuse before anything moves when one of ``cards`` is not in the hand (each card
+    once: two of the same face need two in the hand, which a 54-card deck never has)."""
+    h = hand_for(hands, player)
+    seen: set[str] = set()
+    for c in cards:
+        if c.face in seen:
+            raise BadInput(f"{c.face} is given twice: {player}'s deck holds one")
+        seen.add(c.face)
+        h.find(c)
+
+
+def spend(hands: dict[str, Hand], player: str, unit: str | None, cards: list[Card],
+          why: str) -> Spent:
+    """Play ``cards`` from the hand to the discard pile (refused, nothing moved, when
+    one is not held)."""
+    check_held(hands, player, cards)
+    h = hands[player]
+    for c in cards:
+        h.discard.append(_up(h.take(c)))
+    return Spent(player, unit, tuple(cards), why, len(h.hand))
+
+
+def spent_said(m: Spent) -> str:
+    """A :class:`Spent` in one line: ``Ann played Q♠ (combo) (3 in hand)``."""
+    return (f"{m.player} played {' '.join(c.face for c in m.cards)} ({m.why}) "
+            f"({m.hand} in hand)")
 
 
 def said(m: HandMove) -> str:
@@ -474,6 +630,8 @@ def said(m: HandMove) -> str:
         return f"{m.player} Stays: the card goes back to the hand, Fate is revealed"
     assert m.played is not None
     parts = [f"{m.player} played {m.played.face}"]
+    if m.set_aside:
+        parts.append("set it aside for the Fate card and discarded it")
     if m.kept:
         parts.append("kept it")
     if m.took is not None:

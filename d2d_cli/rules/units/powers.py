@@ -126,13 +126,17 @@ class Order:
     area: int
     close: bool
     price: str
+    armor_pierce: int = 0  # issue 36: Magic's Armor Pierce points (000 l.914)
+    observed: bool | None = None  # Vulgar (000 l.913): typed; None: read off the map
 
 
 def order(power: str, effect: int, price: str | None, *, initiative: int = 0,
           result: str | None = None, range_: str | None = None,
           duration: str | None = None, continuous: bool = False, area_points: int = 0,
-          close: bool = False) -> Order:
-    for what, n in (("effect", effect), ("initiative", initiative), ("area", area_points)):
+          close: bool = False, armor_pierce: int = 0,
+          observed: bool | None = None) -> Order:
+    for what, n in (("effect", effect), ("initiative", initiative), ("area", area_points),
+                    ("armor-pierce", armor_pierce)):
         if not 0 <= n <= MAX_POINTS:
             raise BadInput(f"--{what} {n}: 0 to {MAX_POINTS} points")
     if price is None:
@@ -141,7 +145,7 @@ def order(power: str, effect: int, price: str | None, *, initiative: int = 0,
                        "Stun, Stress, Slow)\")")
     return Order(power, effect, initiative, bonus(result, "result"), bonus(range_, "range"),
                  bonus(duration, "duration"), continuous, area_points, close,
-                 conditions.lookup(price).key)
+                 conditions.lookup(price).key, armor_pierce, observed)
 
 
 @record
@@ -170,6 +174,11 @@ class PowerUsed(Result):
     move_before: int | None = None
     move: int | None = None
     action_cost: int | None = None
+    # issue 36, Magic only (000 l.909–914): Armor Pierce bought (+0xN), whether the use
+    # was Vulgar (Result:-0x1) and who observed it (from the map and sides, or typed)
+    armor_pierce: str | None = None
+    vulgar: bool | None = None
+    observers: tuple[str, ...] = ()
 
 
 def _power(unit: Unit, name: str) -> tuple[str, int]:
@@ -203,9 +212,14 @@ def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table",
     (rules.time.upkeep; the Interact Action it spends is charged there too)."""
     unit = alive(find(units, name))
     power, level = _power(unit, o.power)
+    magic = _kind(power) == "magic"
+    if o.armor_pierce and not magic:
+        raise RuleViolation(f"{power} is not Magic: Armor Pierce is Magic's (000 l.914 "
+                            "\"Armor Pierce:+0x1/point\")")
     points = {"initiative": o.initiative, "result": o.result.points,
               "range": o.range.points, "duration": o.duration.points,
-              "continuous": int(o.continuous), "area": o.area}
+              "continuous": int(o.continuous), "area": o.area,
+              "armor_pierce": o.armor_pierce}
     bought = {k: v for k, v in points.items() if v}
     total = sum(bought.values())
     if total > o.effect:
@@ -221,11 +235,39 @@ def use(units: dict[str, Unit], name: str, o: Order, area_rule: str = "table",
             entry[PAID] = paid_round
         unit.extra[CONTINUOUS] = [*kept, entry]
     duration = f"{o.duration.text()} Turns" if o.duration.points else None
+    watching = _observers(units, unit) if magic else ()
+    vulgar = (o.observed if o.observed is not None else bool(watching)) if magic else None
+    result = o.result.text(level + int(o.close))
+    if vulgar:  # 000 l.913 "Disbelief / Vulgar - … THEN Result:-0x1"
+        result = f"+{level + int(o.close) + o.result.level}x{o.result.scale - 1}"
     return PowerUsed(
         unit.name, power, level, o.effect, total, bought, level + o.initiative,
-        o.result.text(level + int(o.close)), f"Stat {o.range.text()}", duration,
+        result, f"Stat {o.range.text()}", duration,
         o.continuous, area_text, spaces, cards, o.price, dict(unit.conditions),
-        f"{unit.name} uses {power}: {conditions.name_of(o.price)} +1")
+        f"{unit.name} uses {power}: {conditions.name_of(o.price)} +1",
+        armor_pierce=f"+0x{o.armor_pierce}" if magic else None, vulgar=vulgar,
+        observers=watching if o.observed is None else ())
+
+
+def _observers(units: dict[str, Unit], caster: Unit) -> tuple[str, ...]:
+    """000 l.913 "Disbelief / Vulgar - IF any observers who are not Allies or Magic
+    users/creatures": the units on the map (placed, not gone, not Dead) that are not of
+    the caster's faction and hold no Magic skill — d2d's reading of an observer is a unit
+    on the map (docs/rules.md "What a unit carries"); the caster off the map: none (the
+    table says so with --observed)."""
+    if not caster.extra.get("space"):
+        return ()
+    out = []
+    for u in units.values():
+        if u is caster or not u.extra.get("space") or u.extra.get("off_map") \
+                or u.conditions.get("dead"):
+            continue
+        if caster.faction is not None and u.faction == caster.faction:
+            continue  # an Ally
+        if any(_kind(k) == "magic" for k in u.skills):
+            continue  # a Magic user
+        out.append(u.name)
+    return tuple(out)
 
 
 @record

@@ -97,6 +97,9 @@ def admit(roster: dict[str, Unit], name: str, state: dict[str, Any], file: str,
     from d2d_cli.rules.units import sides
 
     state = portable(state)
+    from d2d_cli.rules.units.gear import weapons_of
+
+    weapons_of(state, name)  # issue 36: its weapons, checked as unit gear add checks them
     if faction is not None:
         state["faction"] = units.check_faction(faction)
     if player is not None:

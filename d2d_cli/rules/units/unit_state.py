@@ -46,6 +46,10 @@ class Spent:
     round: int
     actions: int = 0
     boosts: list[str] = field(default_factory=list)
+    # The Count at which the unit last did something this round (001 l.499–505 "Each
+    # Group counts down from 10 / One each Count, do one of the following"): it is
+    # next reached at a lower Count, so the Countdown never rises (rules.time.groups).
+    count: int | None = None
 
 
 def spent(unit: Unit, number: int, phase: str) -> Spent:
@@ -54,12 +58,45 @@ def spent(unit: Unit, number: int, phase: str) -> Spent:
     raw = unit.extra.get(SPENT) or {}
     if phase != "started" or int(raw.get("round", -1)) != number:
         return Spent(number)
-    return Spent(number, int(raw.get("actions", 0)), [str(b) for b in raw.get("boosts", [])])
+    return Spent(number, int(raw.get("actions", 0)), [str(b) for b in raw.get("boosts", [])],
+                 int(raw["count"]) if raw.get("count") is not None else None)
 
 
 def keep_spent(unit: Unit, record: Spent) -> None:
     unit.extra[SPENT] = {"round": record.round, "actions": record.actions,
-                         "boosts": list(record.boosts)}
+                         "boosts": list(record.boosts),
+                         **({"count": record.count} if record.count is not None else {})}
+
+
+COUNTDOWN_FROM = 10  # 001 l.499 "Each Group counts down from 10"
+
+
+def reach(move: int | None, record: Spent) -> int:
+    """The Count that reaches the unit next: its Move left (at most 10), and below the
+    Count it last did something at — a Move gained later (Burst of Speed, Evade) never
+    brings it back up (001 l.499–505)."""
+    limit = COUNTDOWN_FROM if record.count is None else record.count - 1
+    return max(0, min(move or 0, limit))
+
+
+def stepped(unit: Unit, number: int, phase: str, move_before: int | None,
+            record: Spent | None = None, free: bool = False) -> Spent:
+    """Record that the unit did something (Movement, an Action) at the Count that
+    reached it: :func:`reach` before the step (its Move then, if nothing reached it
+    yet); it is next reached below that Count. A ``free`` action (Burst of Speed, Evade,
+    Push the Limit…) takes no Count of its own: the unit stays at the Count it was at,
+    and the Move it gains never lifts it above. Returns the record, kept on the unit."""
+    if phase != "started":
+        return record or spent(unit, number, phase)
+    rec = record or spent(unit, number, phase)
+    at = reach(move_before, rec)
+    if free:  # no Count of its own: capped where it stood, never lowered
+        if rec.count is None:
+            rec.count = at + 1
+    elif at > 0:
+        rec.count = at if rec.count is None else min(rec.count, at)
+    keep_spent(unit, rec)
+    return rec
 
 
 def actions_left(move: int | None, action_cost: int | None, taken: int) -> int | None:
