@@ -55,9 +55,12 @@ def flush(buf: list[str]) -> None:
 
 
 def text(contents: str) -> None:
-    """A file's contents asked for on stdout (``-o -``), as they are: no markup read, no
-    envelope — to the Environment's stdout, like every other output."""
-    env.current().stdout.write(contents)
+    """A file's contents asked for on stdout (``-o -``): no markup read, no envelope —
+    to the Environment's stdout, like every other output, and inert like every other
+    view (a journal line's text can never drive the terminal: issue 39 item 5)."""
+    from d2d_cli.inert import inert
+
+    env.current().stdout.write(inert(contents))
 
 
 def emit(result: Any, human: HumanView, *, as_json: bool) -> None:

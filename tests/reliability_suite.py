@@ -281,3 +281,170 @@ def fuzz(folder: Path, n: int = 40, seed: int = 3) -> dict[str, int]:
         else:
             os.environ["D2D_DATA_DIR"] = old
     return {"argument lists": n, "exit 1": internal}
+
+
+def threads(folder: Path, workers: int = 8, per: int = 5) -> dict[str, int]:
+    """``workers`` threads of one process, each ``per`` clock ticks through the API (the
+    Python API from threads, issue 39 item 6): every tick reported done is on the clock."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from d2d_cli import api
+    from d2d_cli.errors import D2DError
+
+    data = folder / "tdata"
+    path = folder / "threads.toml"
+    assert d2d(data, "--seed", "1", "session", "new", str(path)).returncode == 0
+    assert d2d(data, "--session", str(path), "clock", "set", "--", "-999").returncode == 0
+    start = _clock(data, path)
+    old = {k: os.environ.get(k) for k in ("D2D_DATA_DIR", "D2D_LOCK_TIMEOUT")}
+    os.environ.update({"D2D_DATA_DIR": str(data), "D2D_LOCK_TIMEOUT": "60"})
+
+    def work(_: int) -> tuple[int, int, int]:
+        ok = bad = internal = 0
+        for _ in range(per):
+            try:
+                api.Session(str(path)).clock.tick()
+                ok += 1
+            except D2DError:
+                bad += 1
+            except Exception:
+                internal += 1
+        return ok, bad, internal
+
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            got = list(pool.map(work, range(workers)))
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    ok, bad, internal = (sum(g[i] for g in got) for i in range(3))
+    corrupt = 0 if _whole(path) else 1
+    ticks = _clock(data, path) - start if not corrupt else 0
+    return {"operations": workers * per, "ok": ok, "refused": bad, "exit 1": internal,
+            "lost": ok - ticks, "corrupt": corrupt}
+
+
+FULL_DISK_COMMANDS = [("fate", "draw"), ("clock", "tick"), ("unit", "add", "U{i}", "--body",
+                      "2x1"), ("npc", "turn", "--all"), ("session", "undo"),
+                      ("session", "redo"), ("round", "end"), ("round", "start")]
+FULL_DISK_STEPS = ("backup", "journal", "temp", "renamed")
+
+
+def full_disk(folder: Path, n: int = 16, seed: int = 5) -> dict[str, int]:
+    """``n`` state-changing commands, each meeting a full disk (ENOSPC) at one step of
+    its write (the backup, the journal, the temp file, after the rename): a failing
+    exit is 2 or 3, never 1, and leaves the session, .bak and journal byte for byte; the
+    file is always whole."""
+    import errno
+    import io
+
+    from d2d_cli import cli, env
+
+    rng = random.Random(seed)
+    data = folder / "ddata"
+    assert d2d(data, "scene", "load", "combat1").returncode == 0
+    assert d2d(data, "round", "start").returncode == 0
+    old = os.environ.get("D2D_DATA_DIR")
+    os.environ["D2D_DATA_DIR"] = str(data)
+    internal = changed = corrupt = failed = 0
+    try:
+        for i in range(n):
+            step = FULL_DISK_STEPS[i % len(FULL_DISK_STEPS)] if i < 8 else \
+                rng.choice(FULL_DISK_STEPS)
+            args = [a.format(i=i) for a in FULL_DISK_COMMANDS[i % len(FULL_DISK_COMMANDS)]]
+
+            def fail(at: str, step: str = step) -> None:
+                if at == step:
+                    raise OSError(errno.ENOSPC, "No space left on device (injected)")
+
+            before = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+            code = cli.main(args, env=env.Environment(fault=fail, stdout=io.StringIO(),
+                                                      stderr=io.StringIO()))
+            if code not in (0, 2, 3):
+                internal += 1
+            elif code:
+                failed += 1
+                after = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+                changed += after != before
+            corrupt += not _whole(data / "default.toml")
+    finally:
+        if old is None:
+            os.environ.pop("D2D_DATA_DIR", None)
+        else:
+            os.environ["D2D_DATA_DIR"] = old
+    return {"commands": n, "refused (disk full)": failed, "exit 1": internal,
+            "changed on a failing exit": changed, "corrupt": corrupt}
+
+
+def server_kills(folder: Path, n: int = 6, seed: int = 6) -> dict[str, int]:
+    """``d2d serve`` SIGKILLed ``n`` times while a Player's page chooses face-down cards
+    as fast as it can (issue 39 item 6): the file is always whole, the choice on file is
+    the last one answered 200 or the one in flight (lost otherwise), and the next
+    command works."""
+    import json as _json
+    import threading
+
+    from tests import serve_helpers as h
+
+    rng = random.Random(seed)
+    old = os.environ.get("D2D_DATA_DIR")
+    os.environ["D2D_DATA_DIR"] = str(folder / "sdata")
+    lost = corrupt = internal = answered = 0
+    try:
+        path = h.table(folder)  # Player1 holds 7S, KD; QHv chosen for the Archer
+        for _ in range(n):
+            first = tomllib.loads(path.read_text("utf-8"))["players"]["Player1"]["chosen"]
+            gen = h.serve(path)
+            served = next(gen)
+            stop = threading.Event()
+            done: list[str] = []
+            flight: list[str] = []
+
+            def choose(served: h.Served = served, stop: threading.Event = stop,
+                       done: list[str] = done, flight: list[str] = flight) -> None:
+                data = tomllib.loads(path.read_text("utf-8"))
+                now = data["players"]["Player1"]["chosen"]["card"][:-1]
+                ring = ["KD", "7S", "QH"]
+                while not stop.is_set():
+                    card = ring[(ring.index(now) + 1) % 3] + rng.choice("^v")
+                    flight[:] = [card]
+                    try:
+                        status, _, _ = served.get(
+                            served.path("/choose", "Player1"), "POST",
+                            {"Content-Type": "application/json"},
+                            _json.dumps({"unit": "Archer", "card": card}).encode())
+                    except Exception:  # noqa: BLE001 - reset, refused, a cut answer
+                        return  # the server is gone: this one may or may not be on file
+                    if status == 200:
+                        done.append(card)
+                        now = card[:-1]
+                    flight.clear()
+
+            th = threading.Thread(target=choose, daemon=True)
+            th.start()
+            time.sleep(rng.uniform(0.3, 1.5))
+            served.proc.send_signal(signal.SIGKILL)
+            served.proc.wait(timeout=30)
+            stop.set()
+            th.join(timeout=30)
+            gen.close()
+            answered += len(done)
+            if not _whole(path):
+                corrupt += 1
+                continue
+            on_file = tomllib.loads(path.read_text("utf-8"))["players"]["Player1"]
+            card = (on_file.get("chosen") or {}).get("card")
+            if card not in {*(done[-1:] or [first["card"]]), *flight}:
+                lost += 1
+            nxt = h.d2d("--session", str(path), "fate", "status")
+            internal += nxt.returncode == 1
+    finally:
+        if old is None:
+            os.environ.pop("D2D_DATA_DIR", None)
+        else:
+            os.environ["D2D_DATA_DIR"] = old
+    return {"server kills": n, "choices answered 200": answered, "lost": lost,
+            "corrupt": corrupt, "exit 1": internal}

@@ -68,8 +68,12 @@ class Served:
         self.host, self.port = parts.hostname or "", parts.port or 0
         self.token = parse_qs(parts.query)["t"][0]
 
-    def conn(self, timeout: float = 5) -> http.client.HTTPConnection:
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+    def conn(self, timeout: float = 5, source: str | None = None
+             ) -> http.client.HTTPConnection:
+        """A connection, from another loopback address when ``source`` is given
+        (127.0.0.2… are this machine too: another client address to the server)."""
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout,
+                                          source_address=(source, 0) if source else None)
 
     def get(self, path: str, method: str = "GET", headers: dict[str, str] | None = None,
             body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -96,8 +100,9 @@ class Served:
 class Stream:
     """An event stream read line by line, every read bounded by a deadline."""
 
-    def __init__(self, served: Served, player: str | None = None) -> None:
-        self.c = served.conn(timeout=10)
+    def __init__(self, served: Served, player: str | None = None,
+                 source: str | None = None) -> None:
+        self.c = served.conn(timeout=10, source=source)
         self.c.request("GET", served.path("/events", player))
         self.sock = self.c.sock  # the client lets go of it once the answer is read
         self.r = self.c.getresponse()

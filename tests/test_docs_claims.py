@@ -187,16 +187,17 @@ def test_the_fault_steps_are_the_ones_the_docs_and_the_suite_name() -> None:
 # ---------------------------------------------------------------- the server's numbers
 
 def test_the_servers_limits_are_the_ones_docs_serve_states() -> None:
-    """Every number of docs/serve.md's "Too many clients" row and the tokens' bits is a
-    constant of the server: a changed limit changes the sentence."""
-    from d2d_cli.serve import server
+    """Every number of docs/serve.md's limits (the "On a LAN nobody trusts" table) and
+    the tokens' bits is a constant of the server or of its connection layer
+    (``serve/limits.py``): a changed limit changes the sentence."""
+    from d2d_cli.serve import limits, server
 
     text = claim(SERVE, "limits")
     stated = {name: float(num) for num, name in re.findall(r"([\d.]+)\s*<!--\s*(\w+)\s*-->",
                                                              text)}
     assert stated, "docs/serve.md marks no limit"
     for name, value in stated.items():
-        assert float(getattr(server, name)) == value, name
+        assert float(getattr(server, name, None) or getattr(limits, name)) == value, name
 
 
 # ---------------------------------------------------------------- the routes

@@ -131,6 +131,32 @@ def test_argument_fuzz_never_exits_1(tmp_path: Path) -> None:
     assert suite.fuzz(tmp_path, n=60)["exit 1"] == 0
 
 
+def test_api_threads_lose_no_tick(tmp_path: Path) -> None:
+    """Issue 39 item 6: the Python API from threads of one process."""
+    from tests import reliability_suite as suite
+
+    got = suite.threads(tmp_path, workers=4, per=3)
+    assert (got["lost"], got["corrupt"], got["exit 1"], got["ok"]) == (0, 0, 0, 12), got
+
+
+def test_a_full_disk_at_every_step_of_a_write_changes_nothing(tmp_path: Path) -> None:
+    """Issue 39 item 6: ENOSPC at the backup, the journal, the temp file, after the
+    rename — every failing exit leaves every file byte for byte."""
+    from tests import reliability_suite as suite
+
+    got = suite.full_disk(tmp_path, n=8)
+    assert (got["exit 1"], got["changed on a failing exit"], got["corrupt"]) == (0, 0, 0), got
+    assert got["refused (disk full)"] >= 4, got  # the faults really were met
+
+
+def test_the_server_killed_mid_choose_loses_no_answered_choice(tmp_path: Path) -> None:
+    """Issue 39 item 6: d2d serve SIGKILLed while a Player's page chooses."""
+    from tests import reliability_suite as suite
+
+    got = suite.server_kills(tmp_path, n=2)
+    assert (got["lost"], got["corrupt"], got["exit 1"]) == (0, 0, 0), got
+
+
 def test_lock_waits_are_served_first_come_first_served(tmp_path: Path) -> None:
     """Issue 30 item 6: flock keeps no queue, and polling let newcomers overtake commands
     that had waited for seconds (63 of 100 API calls timed out in a burst). Eight

@@ -212,15 +212,40 @@ def test_the_narrator_blanks_the_screens(served: h.Served) -> None:
         stream.close()
 
 
-def test_open_streams_are_bounded(served: h.Served) -> None:
-    from d2d_cli.serve.server import MAX_CLIENTS
+def test_open_streams_are_shared_out_per_address_and_per_link(served: h.Served) -> None:
+    """64 streams in all, 16 per client address, 48 on the table's link (16 always left
+    for the Players' pages), 8 per Player; a refusal is a 503 that says the page retries
+    by itself (docs/serve.md, "On a LAN nobody trusts")."""
+    from d2d_cli.serve import limits
 
-    streams = [h.Stream(served) for _ in range(MAX_CLIENTS)]
+    def refused(source: str, player: str | None = None) -> bytes:
+        c = served.conn(source=source)
+        try:
+            c.request("GET", served.path("/events", player))
+            r = c.getresponse()
+            assert r.status == 503 and r.getheader("Retry-After") == "2"
+            return r.read()
+        finally:
+            c.close()
+
+    streams: list[h.Stream] = []
     try:
+        streams += [h.Stream(served, source="127.0.0.2")
+                    for _ in range(limits.STREAMS_PER_ADDRESS)]
+        assert b"on this device" in refused("127.0.0.2")
+        for n in range(3, 3 + limits.STREAMS_PUBLIC // limits.STREAMS_PER_ADDRESS - 1):
+            streams += [h.Stream(served, source=f"127.0.0.{n}")
+                        for _ in range(limits.STREAMS_PER_ADDRESS)]
+        assert b"on this link" in refused("127.0.0.9")  # the table's link is full
+        streams += [h.Stream(served, "Player1", source="127.0.0.10")
+                    for _ in range(limits.STREAMS_PER_PLAYER)]
+        assert b"on this link" in refused("127.0.0.11", "Player1")
+        streams += [h.Stream(served, "Player2", source="127.0.0.12")
+                    for _ in range(limits.STREAMS_PER_PLAYER)]
+        assert len(streams) == limits.MAX_STREAMS
+        assert b"Too many open pages" in refused("127.0.0.13", "Player2")
         for s in streams:
             assert s.next()["v"] == 1
-        status, _, body = served.get(served.path("/events"))
-        assert status == 503 and b"too many open pages" in body
     finally:
         for s in streams:
             s.close()

@@ -30,8 +30,10 @@ def combat1(d2d: Any, tmp_path: Path) -> dict[str, Any]:
 
 def with_hands(data: dict[str, Any], hands: dict[str, list[str]],
                chosen: dict[str, tuple[str, str]]) -> dict[str, Any]:
-    """The session as issue 31 stores hands: [players."NAME"] deck, hand, discard, chosen."""
+    """The session as issue 31 stores hands: [players."NAME"] deck, hand, discard, chosen,
+    under [rules] hands = "d2d" (with "table" the pages show none: issue 39 item 5)."""
     out = copy.deepcopy(data)
+    out["rules"] = {**out.get("rules", {}), "hands": "d2d"}
     out["players"] = {}
     for name, cards in hands.items():
         out["players"][name] = {"deck": cards[::-1], "hand": cards, "discard": cards[:1]}

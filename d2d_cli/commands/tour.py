@@ -7,6 +7,7 @@ never touches the user's sessions. The README's main-job command runs it.
 
 from __future__ import annotations
 
+import os
 import shlex
 import tempfile
 from pathlib import Path
@@ -112,6 +113,10 @@ def tour(
     folder = Path(tempfile.mkdtemp(prefix="d2d-tour-"))
     session_file = folder / "tour.toml"
     failures, shown = 0, 0
+    # Run from the tour's own (empty) folder: a file or folder named like a built-in
+    # scene (combat1) in the user's working folder would be read instead of the scene.
+    here = os.getcwd()
+    os.chdir(folder)
     try:
         for i, (why, line) in enumerate(STEPS, 1):
             argv = shlex.split(line.format(s=session_file))
@@ -127,6 +132,7 @@ def tour(
                 code = e.exit_code
             failures += code != 0 and i not in EXPECTED_REFUSALS
     finally:  # even when a step fails or Ctrl-C stops it: nothing left in the temp folder
+        os.chdir(here)
         if not keep:  # …nor of its session in the cache folder
             import shutil
 

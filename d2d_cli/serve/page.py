@@ -145,22 +145,32 @@ function gone() {
   $("live").textContent = "\u2716 link no longer valid";
 }
 function connect(path, render) {
-  const es = new EventSource(path + "/events" + qs);
-  es.onopen = () => live(true);
-  es.onerror = () => {
-    live(false);
-    if (es.readyState !== EventSource.CLOSED) return;  // the browser retries by itself
-    // Refused (a revoked link says 403): ask once in words, else try again shortly.
-    fetch(path + "/state.json" + qs).then((r) => {
-      if (r.status === 403) gone(); else setTimeout(() => connect(path, render), 2000);
-    }, () => setTimeout(() => connect(path, render), 2000));
+  // EventSource retries by itself after a dropped stream, but gives up for good after an
+  // HTTP error (a 503 while every slot is taken, a 403 for a revoked link): then the page
+  // asks once in words (a revoked link says so), else opens a new stream after a growing
+  // wait (0.5, 1, 2, then every 3 s, a little jitter), so it is live again within 5 s of
+  // a slot freeing, without a reload.
+  let wait = 0;
+  const open = () => {
+    const es = new EventSource(path + "/events" + qs);
+    es.onopen = () => { wait = 0; live(true); };
+    es.onerror = () => {
+      live(false);
+      if (es.readyState !== EventSource.CLOSED) return;  // the browser retries by itself
+      wait = Math.min(3000, wait ? wait * 2 : 500);
+      const again = () => setTimeout(open, wait * (0.8 + Math.random() / 5));
+      fetch(path + "/state.json" + qs).then((r) => {
+        if (r.status === 403) gone(); else again();
+      }, again);
+    };
+    es.onmessage = (ev) => {
+      const s = JSON.parse(ev.data);
+      live(true, s.stale);
+      document.body.classList.toggle("blank", !!s.blank);
+      if (!s.blank) render(s);
+    };
   };
-  es.onmessage = (ev) => {
-    const s = JSON.parse(ev.data);
-    live(true, s.stale);
-    document.body.classList.toggle("blank", !!s.blank);
-    if (!s.blank) render(s);
-  };
+  open();
 }
 """
 

@@ -302,9 +302,11 @@ def _options(data: dict[str, Any]) -> Any:
 
 
 def _hands(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each Player's cards as stored (missing pieces read as empty)."""
+    """Each Player's cards as stored (missing pieces read as empty); all empty when the
+    table holds the hands (``[rules] hands = "table"``): cards left in ``[players]`` from
+    a time d2d held them are not the hands in play, and are never shown."""
     out: dict[str, dict[str, Any]] = {}
-    players = _table(data, "players")
+    players = _table(data, "players") if _options(data).hands == "d2d" else {}
     for name in player_names(data):
         p = players.get(name)
         p = p if isinstance(p, dict) else {}

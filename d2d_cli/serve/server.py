@@ -8,7 +8,8 @@ the whole state at once, so a phone waking up misses nothing.
 
 Fixed routes only, each behind the run's token (``t``), a player's routes also behind
 that player's token (``p``), both compared in constant time; the Host header must name
-this server (DNS rebinding); nothing is read from disk but the session.
+this server (DNS rebinding); nothing is read from disk but the session. What a client
+may hold before and after its token is checked is :mod:`.limits`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import secrets
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,12 +30,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from d2d_cli.errors import BadInput, D2DError, NotFound, SessionError
 from d2d_cli.operations import Target
-from d2d_cli.serve import page, project
+from d2d_cli.serve import limits, page, project
 
 POLL = 0.2  # seconds between two looks at the session file
-KEEPALIVE = 15.0  # seconds between two comments on an idle stream
-MAX_CLIENTS = 64  # open event streams at once; more are refused (503)
-MAX_CONNECTIONS = 128  # connections at once (streams included); more are closed at once
+KEEPALIVE = 15.0  # seconds between two comments on a stream, whatever happens elsewhere
 MAX_BODY = 2048  # bytes of a choice sent by a player's page
 STALE = "stale — check the Narrator's terminal"  # the pages' word when the watcher fails
 ROUTES_GET = {"/", "/state.json", "/events", "/player", "/player/state.json",
@@ -69,7 +69,6 @@ class Table:
         # projections, blank, stale): the watcher writes them, the requests read them.
         self.changed = threading.Condition()
         self.write_lock = threading.Lock()
-        self.clients = threading.BoundedSemaphore(MAX_CLIENTS)
         self.log = log or sys.stderr
         self.error: str | None = None
         self.fault: D2DError | None = None
@@ -240,36 +239,64 @@ class Table:
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    request_queue_size = limits.BACKLOG  # a table joining at once waits on no retry
     table: Table
     hosts: frozenset[str]
-    slots: threading.BoundedSemaphore
+    gate: limits.Gate
+    dropped: limits.Dropped
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        # One thread a connection, but never more than MAX_CONNECTIONS of them: a client
-        # that opens connections without end gets the rest closed, not more threads.
-        if not self.slots.acquire(blocking=False):
+        # One thread a connection, within the limits of each client address and of all
+        # (limits.Gate): the rest are closed unanswered, not given more threads.
+        if not self.gate.admit(request, client_address[0]):
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except Exception:
-            self.slots.release()
+            self.gate.closed(request, True)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.slots.release()
+            self.gate.closed(request, True)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client gone before its answer: one line now and then, never a traceback.
+        self.dropped.note(self.table.log, sys.exc_info()[1])
 
 
 class Handler(BaseHTTPRequestHandler):
     server: Server
     server_version = "d2d"
     sys_version = ""
-    timeout = 30  # seconds a request may take to arrive
+    timeout = limits.WRITE_TIMEOUT  # reads have their own deadline: limits.bounded_reader
 
     # -- plumbing -----------------------------------------------------------------------
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = limits.bounded_reader(self.connection)
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except limits.TooLarge:
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self.wfile.write(b"HTTP/1.0 431 Request Header Fields Too Large\r\n"
+                                 b"Connection: close\r\nContent-Length: 0\r\n\r\n")
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if len(self.headers) > limits.MAX_HEADERS:
+            self.close_connection = True
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Too many headers")
+            return False
+        return True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
         pass  # no request log: the URLs hold tokens
@@ -326,6 +353,7 @@ class Handler(BaseHTTPRequestHandler):
             if player is None:
                 self._refuse(route, "not a player's link")
                 return None
+        self.server.gate.cleared(self.connection)  # may now outlive its deadline
         return route, player
 
     def _refuse(self, route: str, text: str) -> None:
@@ -402,14 +430,22 @@ class Handler(BaseHTTPRequestHandler):
         try:
             answer = table.choose(player, unit, card, respond)
         except D2DError as e:
-            self._fail(HTTPStatus.BAD_REQUEST, e.message)
+            self._fail(HTTPStatus.BAD_REQUEST, limits.for_a_page(
+                e.message, table.target.path().parent, *limits.homes()))
             return
         self._send(HTTPStatus.OK, _json(answer), "application/json; charset=utf-8")
 
     def _stream(self, player: str | None) -> None:
+        """The page's state whenever *its own* projection changes, and a keep-alive on a
+        fixed cadence from the connection on (never sooner because something happened
+        elsewhere: the timing of a stream tells nothing of another's page). The slot is
+        given back within ``limits.CHECK`` s of the client going."""
         table = self.server.table
-        if not table.clients.acquire(blocking=False):
-            self._fail(HTTPStatus.SERVICE_UNAVAILABLE, "too many open pages")
+        address = self.client_address[0]
+        refused = self.server.gate.open_stream(address, player)
+        if refused is not None:
+            self._fail(HTTPStatus.SERVICE_UNAVAILABLE, refused,
+                       {"Retry-After": limits.RETRY_AFTER})
             return
         try:
             self.send_response(HTTPStatus.OK)
@@ -419,24 +455,31 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"retry: 1000\n\n")
             sent: bytes | None = None
             seen = [-1]
+            beat = time.monotonic() + KEEPALIVE
             while not table.stopping:
                 with table.changed:
                     table.changed.wait_for(
-                        lambda: table.version != seen[0] or table.stopping, timeout=KEEPALIVE)
+                        lambda: table.version != seen[0] or table.stopping,
+                        timeout=max(0.0, min(limits.CHECK, beat - time.monotonic())))
                     seen[0] = table.version
                     body = _json(table.state(player))
                 if table.stopping:
                     break
+                out = b""
                 if body != sent:
-                    self.wfile.write(b"data: " + body + b"\n\n")
-                    sent = body
-                else:
-                    self.wfile.write(b": keepalive\n\n")
-                self.wfile.flush()
+                    out, sent = b"data: " + body + b"\n\n", body
+                if time.monotonic() >= beat:
+                    out += b": keepalive\n\n"
+                    beat += KEEPALIVE
+                if out:
+                    self.wfile.write(out)
+                    self.wfile.flush()
+                elif limits.gone(self.connection):
+                    break
         except (BrokenPipeError, ConnectionResetError, TimeoutError, OSError):
             pass
         finally:
-            table.clients.release()
+            self.server.gate.close_stream(address, player)
 
 
 # --------------------------------------------------------------------------- starting
@@ -480,7 +523,8 @@ def start(target: Target, host: str, port: int, lan: list[str],
                        ) from None
     server.table = table
     table.save_links()
-    server.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+    server.gate = limits.Gate()
+    server.dropped = limits.Dropped()
     real_port = server.server_address[1]
     names = {"127.0.0.1", "localhost", host.lower(), *lan}
     if host in ("0.0.0.0", ""):
@@ -509,8 +553,12 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
     it): the watcher and the listener in threads, stdin's ``b`` toggling the blank
     screen."""
     import signal
+    from typing import cast
 
+    log = limits.Log(err)  # the terminal never holds the server up, even a full pipe
+    err = cast(TextIO, log)
     table = server.table
+    table.log = err
     done = threading.Event()
     threads = [threading.Thread(target=table.watch, name="d2d-watch", daemon=True),
                threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
@@ -560,7 +608,7 @@ def run(server: Server, addresses: list[str], err: TextIO, stdin: TextIO | None,
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         err.write("d2d serve: stopped\n")
-        err.flush()
+        log.close()
     return 0
 
 

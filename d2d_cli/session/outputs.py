@@ -79,6 +79,7 @@ def write(path: Path | str, data: str | bytes, *, force: bool = False,
     # a new file gets the umask's mode; a replaced file keeps its own
     mode = stat.S_IMODE(old.st_mode) if old is not None and stat.S_ISREG(old.st_mode) \
         else None
+    _sweep(folder)
     tmp = folder / f".{target.name[:100]}.{os.getpid()}.out.tmp"
     try:
         with contextlib.suppress(FileNotFoundError):
@@ -138,7 +139,9 @@ def _refuse_own(target: Path, old: os.stat_result | None,
         keep |= {real, *(real.with_name(real.name + s) for s in (".bak", ".journal", ".lock"))}
     own = {Path(os.path.realpath(d))
            for d in (dirs.data_dir(), dirs.state_dir(), dirs.cache_dir())}
-    if where in keep or pointed in keep or (
+    cache = Path(os.path.realpath(dirs.cache_dir()))  # every file under it is d2d's own
+    if where in keep or pointed in keep or cache in where.parents or (
+            cache in pointed.parents) or (
             (where.parent in own or pointed.parent in own)
             and (where.name == "current" or where.name.endswith(COMPANIONS)
                  or pointed.name.endswith(COMPANIONS))):
@@ -168,3 +171,35 @@ def _looks_own(path: Path) -> bool:
 def _drop(tmp: Path) -> None:
     with contextlib.suppress(OSError):
         os.unlink(tmp)
+
+
+_TMP = re.compile(r"\A\..*\.(\d+)\.out\.tmp\Z", re.S)
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the temp files of writes killed before they could (``.NAME.PID.out.tmp``
+    whose process is gone): a killed export leaves nothing after the next write here."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".out.tmp")]
+    except OSError:
+        return
+    for name in names:
+        m = _TMP.match(name)
+        if m is None or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            st = os.lstat(folder / name)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == getattr(os, "getuid", lambda: -1)():
+                os.unlink(folder / name)
+
+
+def _alive(pid: int) -> bool:
+    if os.name == "nt":  # os.kill would end it there: never swept
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
