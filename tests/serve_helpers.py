@@ -148,3 +148,31 @@ def serve(session: Path, *extra: str) -> Iterator[Served]:
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+# ----------------------------------------------------------------- the real browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+# CI (.ci/run sets up chromium; CI=true) must never skip them: there a missing browser fails.
+IN_CI = os.environ.get("CI") == "true"
+NEEDS_CHROMIUM = dict(
+    condition=not CHROMIUM.exists() and not IN_CI,
+    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it: "
+           "apt-get install chromium); the browser tests drive that one, never a download")
+
+
+def launch_browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright (executable_path: never a download); the
+    body of each browser test module's ``browser`` fixture."""
+    import pytest
+
+    if IN_CI:
+        import playwright.sync_api as sync
+    else:
+        sync = pytest.importorskip("playwright.sync_api", reason="playwright is a test "
+                                   "dependency: pip install -e .[test]")
+    with sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM),
+                              args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
+        yield b
+        b.close()

@@ -7,7 +7,6 @@ in the public page. Screenshots go to tests/artifacts/ (git-ignored), to be look
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,31 +16,16 @@ import pytest
 
 from tests import serve_helpers as h
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
 
-# CI (.ci/run sets up chromium; CI=true) must never skip them: there a missing browser fails.
-IN_CI = os.environ.get("CI") == "true"
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and not IN_CI,
-    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it: "
-           "apt-get install chromium); the browser tests drive that one, never a download")
+pytestmark = pytest.mark.skipif(**h.NEEDS_CHROMIUM)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if IN_CI:
-        import playwright.sync_api as sync
-    else:
-        sync = pytest.importorskip("playwright.sync_api", reason="playwright is a test "
-                                   "dependency: pip install -e .[test]")
-    with sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
-        yield b
-        b.close()
+    yield from h.launch_browser()
 
 
 @pytest.fixture

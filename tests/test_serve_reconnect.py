@@ -6,7 +6,6 @@ they let go, the page's own retry makes it live again within 5 s, without a relo
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,27 +16,12 @@ import pytest
 from d2d_cli.serve import limits
 from tests import serve_helpers as h
 
-CHROMIUM = Path("/usr/bin/chromium")
-IN_CI = os.environ.get("CI") == "true"
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and not IN_CI,
-    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it: "
-           "apt-get install chromium); the browser tests drive that one, never a download")
+pytestmark = pytest.mark.skipif(**h.NEEDS_CHROMIUM)
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    if IN_CI:
-        import playwright.sync_api as sync
-    else:
-        sync = pytest.importorskip("playwright.sync_api", reason="playwright is a test "
-                                   "dependency: pip install -e .[test]")
-    with sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM),
-                              args=["--no-sandbox", "--disable-gpu"], timeout=30_000)
-        yield b
-        b.close()
+    yield from h.launch_browser()
 
 
 def _hold_every_slot(served: h.Served) -> list[h.Stream]:
