@@ -310,6 +310,9 @@ def test_vulgar_magic_and_armor_pierce_000_l913_914(d2d: Any, tmp_path: Path) ->
     assert (seen["result"], seen["vulgar"], seen["observers"]) == (
         "+3x-1", True, ["Goblin Scout", "Goblin Skirmisher"])
     assert (seen["armor_pierce"], seen["points"]) == ("+0x2", {"armor_pierce": 2})
+    d2d.ok("--session", s, "session", "undo")  # the same use, told: how its Crit pierces
+    assert "Armor Pierce +0x2 (its Crit: crit --armor-pierce 2)" in d2d.ok(
+        *use, "--armor-pierce", 2)
     assert d2d.json(*use, "--unobserved")["result"] == "+3x0"
     d2d.ok("--session", s, "unit", "add", "Psion", "--body", "5x1", "--mind", "6x1",
            "--will", "5x1", "--speed", "4x0", "--skill", "Cold=2")

@@ -80,9 +80,9 @@ def crit(
     its damage types; --weapon NAME rates a sample weapon ("Sword: Long"). --target
     gives the armor of the unit hit (its Magic Armor, and a Shield on the Arc the
     blow comes from, 001 l.669) and places the Crit on it. --armor-pierce N: a Magic
-    Power's Armor Pierce lowers the scale of the armor met by N (000 l.914). After a d2d conflict between units
-    (and its d2d hit), --by, --target and --hits default to its winner, its Rival and
-    the Hits counted (one line says so).
+    Power's Armor Pierce lowers the scale of the armor met by N (000 l.914). After a
+    d2d conflict between units (and its d2d hit), --by, --target and --hits default to
+    its winner, its Rival and the Hits counted (one line says so).
 
     Damage Modifiers (000 l.520–533), in the text's order, after the rating: Vulnerable
     +1, Wild Luck (all cancelled), Screen (ablative), Armor (with [rules] armor =
