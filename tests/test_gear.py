@@ -310,6 +310,9 @@ def test_vulgar_magic_and_armor_pierce_000_l913_914(d2d: Any, tmp_path: Path) ->
     assert (seen["result"], seen["vulgar"], seen["observers"]) == (
         "+3x-1", True, ["Goblin Scout", "Goblin Skirmisher"])
     assert (seen["armor_pierce"], seen["points"]) == ("+0x2", {"armor_pierce": 2})
+    d2d.ok("--session", s, "session", "undo")  # the same use, told: how its Crit pierces
+    assert "Armor Pierce +0x2 (its Crit: crit --armor-pierce 2)" in d2d.ok(
+        *use, "--armor-pierce", 2)
     assert d2d.json(*use, "--unobserved")["result"] == "+3x0"
     d2d.ok("--session", s, "unit", "add", "Psion", "--body", "5x1", "--mind", "6x1",
            "--will", "5x1", "--speed", "4x0", "--skill", "Cold=2")
@@ -337,3 +340,96 @@ def test_odds_crit_by_reads_the_weapon_as_crit_does(d2d: Any, table: Path) -> No
     assert bare["power"] == "2x1" and armed["power"] == "4x1"
     assert {r["severity"] for r in bare["locations"]} == {"minor"}
     assert {r["severity"] for r in armed["locations"]} == {"major"}
+
+
+# ------------------------------------------------- Armor Pierce; odds crit reads what crit reads
+
+
+def test_armor_pierce_lowers_the_armor_a_crit_meets_000_l914(d2d: Any, table: Path) -> None:
+    # 000 l.914 "Armor Pierce:+0x1/point": a Magic Power's points (unit power … use
+    # --armor-pierce N) read the armor met N scales lower; 001 l.934–936 "IF Power Scale
+    # >= Armor Scale THEN Hits:+Difference" then counts, never past no armor.
+    assert rule_text("000").splitlines()[913].strip() == "- Armor Pierce:+0x1/point"
+    args = ("--session", table, "crit", "--power", "4x1", "--armor", "torso=4x1", "--card",
+            "pierce@torso")
+    plain = d2d.json(*args)
+    assert (plain["armor"], plain["bonus_hits"], plain["severity"]) == ("4x1", 0, "minor")
+    one = d2d.json(*args, "--armor-pierce", 1)  # 4x1 met as 4x0: scale 1 − 0 = Hits +1
+    assert (one["armor"], one["bonus_hits"], one["severity"]) == ("4x0", 1, "major")
+    assert "Armor Pierce +0x1" in one["sources"]["armor_pierce"]
+    # 4x-1: level 4 > 4 no, scale +2 — but no armor gives only +2 (level 4 > 0, scale 1)
+    assert d2d.json(*args, "--armor-pierce", 2)["bonus_hits"] == 2
+    before = table.read_bytes()
+    res = d2d(*args, "--armor-pierce", -1)
+    assert res.exit_code == 2 and "0 or more points" in res.stderr
+    assert table.read_bytes() == before
+    odds = d2d.json("--session", table, "odds", "crit", "--power", "4x1", "--armor", "4x1",
+                    "--fresh", "--armor-pierce", 1)
+    assert {(r["armor"], r["bonus_hits"]) for r in odds["locations"]} == {("4x0", 1)}
+
+
+def _agree(d2d: Any, path: Path, tmp: Path, *case: Any) -> dict[str, Any]:
+    """``odds crit CASE --fresh`` location by location against ``crit CASE --card`` of
+    that location (on a copy of the session: crit places the Crit), and each location's
+    chance against the fresh Damage Deck enumerated (001 l.892 "Draw until you find
+    matching a Type": the first matching card)."""
+    from fractions import Fraction
+
+    from d2d_cli.rules.combat import crits
+
+    odds = d2d.json("--session", path, "odds", "crit", *case, "--fresh")
+    cards = crits.deck_cards(odds["damage_deck"], crits.chart("person"))
+    kind = odds["types"][0]
+    matching = [c.split("@")[1] for c in cards if c.split("@")[0] in odds["types"]]
+    severities: dict[str, Fraction] = {}
+    for row in odds["locations"]:
+        p = Fraction(matching.count(row["location"]), len(matching))
+        assert Fraction(row["probability"]["fraction"]) == p
+        copy = tmp / f"{row['location']}.toml"
+        copy.write_bytes(path.read_bytes())
+        r = d2d.json("--session", copy, "crit", *case, "--card", f"{kind}@{row['location']}")
+        assert (row["armor"], row["bonus_hits"], row["hits"], row["severity"],
+                row["light_damage"] + row["flipped"]) == (
+            r["armor"], r["bonus_hits"], r["hits"], r["severity"], len(r["light_damage"]))
+        severities[r["severity"]] = severities.get(r["severity"], Fraction(0)) + p
+    assert {s["severity"]: Fraction(s["probability"]["fraction"])
+            for s in odds["severities"]} == severities
+    return odds
+
+
+def test_odds_crit_reads_magic_armor_and_weapons_as_crit_does(d2d: Any, table: Path,
+                                                             tmp_path: Path) -> None:
+    # 000 l.1213 Magic Armor "Armor:+1x1/point", l.1214 Magic Weapon "Target
+    # Armor:-1x-1/point" (read as -1x1): odds crit --by/--target meets crit's armor.
+    d2d.ok("--session", table, "unit", "gear", "add", "Knight", "Breastplate", "--armor",
+           "3x1", "--covers", "torso", "--magic", "1")
+    d2d.ok("--session", table, "unit", "gear", "add", "Goblin", "Wand", "--rating", "Body+2",
+           "--types", "pierce")
+    case = ("--by", "Goblin", "--target", "Knight")
+    odds = _agree(d2d, table, tmp_path, *case)
+    torso = next(r for r in odds["locations"] if r["location"] == "torso")
+    assert (torso["armor"], torso["bonus_hits"]) == ("4x1", 0)  # 3x1 + 1x1 cancels 4x1
+    d2d.ok("--session", table, "unit", "gear", "rm", "Goblin", "Wand")
+    d2d.ok("--session", table, "unit", "gear", "add", "Goblin", "Wand", "--rating", "Body+2",
+           "--types", "pierce", "--magic", "4")
+    odds = _agree(d2d, table, tmp_path, *case)  # 4x1 − 4x1: no armor left at the torso
+    torso = next(r for r in odds["locations"] if r["location"] == "torso")
+    assert (torso["armor"], torso["bonus_hits"]) == (None, 2)
+    _agree(d2d, table, tmp_path, *case, "--armor-pierce", 1)
+
+
+def test_odds_crit_reads_the_shield_side_as_crit_does_001_l669(d2d: Any,
+                                                               tmp_path: Path) -> None:
+    # 001 l.669 "Melee and Shields act on the Left OR Right": the Scout's Shield (left,
+    # 2x1 over Left Arm and Torso) stops the Archer's arrow from its left, not its right.
+    path = tmp_path / "m.toml"
+    d2d.ok("--session", path, "scene", "load", "combat1")
+    d2d.ok("--session", path, "unit", "gear", "add", "Goblin Scout", "Shield")
+    case = ("--by", "Archer", "--target", "Goblin Scout")
+    d2d.ok("--session", path, "unit", "place", "Archer", "H1", "N")  # NW of I2: the right
+    right = _agree(d2d, path, tmp_path, *case)
+    assert {s["severity"] for s in right["severities"]} == {"critical"}
+    d2d.ok("--session", path, "unit", "place", "Archer", "J3", "N")  # SE of I2: the left
+    left = _agree(d2d, path, tmp_path, *case)
+    assert {r["location"]: r["severity"] for r in left["locations"]
+            if r["severity"] == "minor"} == {"torso": "minor", "left_arm": "minor"}

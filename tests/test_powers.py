@@ -60,7 +60,9 @@ def test_use_a_power(mage: Runner) -> None:
         # 000 l.866 "Normally, you must take a Minor Condition"
         "price": "fatigue", "conditions": {"fatigue": 1},
         # no round under way: no Interact Action is spent (001 l.627)
-        "move_before": None, "move": None, "action_cost": None}
+        "move_before": None, "move": None, "action_cost": None,
+        # Fire is a Power, not Magic: no Armor Pierce nor Vulgar (000 l.909–914)
+        "armor_pierce": None, "vulgar": None, "observers": []}
 
 
 def test_result_range_and_duration_by_level_or_scale(mage: Runner) -> None:

@@ -12,6 +12,7 @@ from d2d_cli.commands import _app, _complete, _state
 from d2d_cli.commands import _crit_options as co
 from d2d_cli.commands._crit_options import (
     ArmorOpt,
+    ArmorPierceOpt,
     PowerOpt,
     StatOpt,
     TypesOpt,
@@ -63,6 +64,7 @@ def crit(
         "--with", metavar="WEAPON",
         help="Which of the --by unit's weapons (when it carries several; d2d unit gear "
         "show).")] = None,
+    armor_pierce: ArmorPierceOpt = 0,
     json: _app.JsonOpt = False,
     **damage: Unpack[CritDamage],
 ) -> None:
@@ -77,9 +79,10 @@ def crit(
     NAME when it carries several; Hand to Hand, its Body, without one: 000 l.506) and
     its damage types; --weapon NAME rates a sample weapon ("Sword: Long"). --target
     gives the armor of the unit hit (its Magic Armor, and a Shield on the Arc the
-    blow comes from, 001 l.669) and places the Crit on it. After a d2d conflict between units
-    (and its d2d hit), --by, --target and --hits default to its winner, its Rival and
-    the Hits counted (one line says so).
+    blow comes from, 001 l.669) and places the Crit on it. --armor-pierce N: a Magic
+    Power's Armor Pierce lowers the scale of the armor met by N (000 l.914). After a
+    d2d conflict between units (and its d2d hit), --by, --target and --hits default to
+    its winner, its Rival and the Hits counted (one line says so).
 
     Damage Modifiers (000 l.520–533), in the text's order, after the rating: Vulnerable
     +1, Wild Luck (all cancelled), Screen (ablative), Armor (with [rules] armor =
@@ -103,7 +106,8 @@ def crit(
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, hits=hits, types=types, vehicle=vehicle, target=target,
-                      card=card, luck_from=luck_from, with_=with_, **damage)
+                      card=card, luck_from=luck_from, with_=with_,
+                      armor_pierce=armor_pierce, **damage)
     render.emit(result, _show, as_json=json)
 
 
@@ -126,7 +130,8 @@ def _show(con: Any, r: rules.Crit) -> None:
             f"{render.escape(r.target.unit)}'s armor" if r.target else "the unit's armor")
         con.print(f"Armor at {where}: {r.armor} "
                   f"(from {who}{_SCOPE[r.armor_scope or 'location']})")
-    for key in ("weapon", "magic_armor", "magic_weapon", "shield"):  # issue 36
+    for key in ("weapon", "magic_armor", "magic_weapon", "armor_pierce",
+                "shield"):  # issue 36
         if key in r.sources:
             con.print(f"{key.replace('_', ' ').capitalize()}: "
                       f"{render.escape(r.sources[key])}")

@@ -206,6 +206,7 @@ def crit(
     with_: Annotated[str | None, typer.Option(
         "--with", metavar="WEAPON", help="Which of the --by unit's weapons (when it "
         "carries several), as d2d crit --with.")] = None,
+    armor_pierce: crit_opts.ArmorPierceOpt = 0,
     json: _app.JsonOpt = False,
     **damage: Unpack[CritDamage],
 ) -> None:
@@ -217,13 +218,15 @@ def crit(
     Units: --by takes the --weapon formula's stat from the wielder as d2d crit does
     (its conditions, and Grit your Teeth's "ignore all penalties"); with neither --power
     nor --weapon, the wielder's own weapon and its damage types (Hand to Hand without
-    one), as d2d crit --by.
+    one), as d2d crit --by. The armor met is crit's: the target's Magic Armor, the
+    weapon's Magic (000 l.1213–1214), --armor-pierce (000 l.914); and a Shield covers
+    only from the side it is held on (001 l.669).
 
     Example: d2d odds crit --power 6x1 --armor head=2x1 --hits 2 --types pierce
     """
     result = ops.crit(_state.target(ctx), power=power, weapon=weapon, stat=stat, by=by,
                       armor=armor, target=target, hits=hits, types=types, vehicle=vehicle,
-                      fresh=fresh, with_=with_, **damage)
+                      fresh=fresh, with_=with_, armor_pierce=armor_pierce, **damage)
     render.emit(result, _show_crit, as_json=json)
 
 

@@ -541,7 +541,8 @@ def show_power(con: Any, r: powers.PowerUsed) -> None:
     if r.continuous:
         line.append("Continuous: round end pays the Price each Event phase")
     if r.armor_pierce and r.armor_pierce != "+0x0":
-        line.append(f"Armor Pierce {r.armor_pierce}")
+        points = r.armor_pierce.removeprefix("+0x")
+        line.append(f"Armor Pierce {r.armor_pierce} (its Crit: crit --armor-pierce {points})")
     con.print("  " + " · ".join(line))
     if r.vulgar:
         seen = f" by {e(', '.join(r.observers))}" if r.observers else ""

@@ -407,7 +407,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          hits: int | None = None, types: str | None = None, vehicle: bool = False,
          target: str | None = None, card: list[str] | None = None,
-         luck_from: str | None = None, with_: str | None = None,
+         luck_from: str | None = None, with_: str | None = None, armor_pierce: int = 0,
          **damage: Unpack[CritDamage]) -> crits_.Crit:
     """``d2d crit``: location, armor, Power vs Armor, severity (a
     ``rules.combat.crits.Crit``); with ``target`` the Crit is placed on the unit.
@@ -415,7 +415,8 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     conflict (and its ``hit``), ``by``, ``target`` and ``hits`` default to its winner,
     its Rival and the Hits counted (else ``hits`` 1). ``luck_from``: the adjacent Ally
     whose Player spends the Luck and, under ``[rules] hands = "d2d"``, discards the Wild
-    of Wild Luck (000 l.526, l.533); else the target's own."""
+    of Wild Luck (000 l.526, l.533); else the target's own. ``armor_pierce``: a Magic
+    Power's Armor Pierce points (000 l.914), the armor met read that many scales lower."""
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits as rules
 
@@ -437,7 +438,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
                             tuple(card) if card else None, target, by, ask_damage,
                             difficulty,
                             (("exchange", ex.said(took)),) if ex is not None and took else (),
-                            luck_from=luck_from, with_=with_)
+                            luck_from=luck_from, with_=with_, armor_pierce=armor_pierce)
         charts = location_charts(t.path(), opts)
         wild = _wild_holder(data, opts, ask) if ask_damage.wild_luck else None
         result = rules.crit(ask, data, tx.rng if ask.writes else None, opts, charts)

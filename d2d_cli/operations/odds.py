@@ -12,6 +12,7 @@ from d2d_cli.operations.damage import DAMAGE, CritDamage
 
 if TYPE_CHECKING:
     from d2d_cli.rules.odds import exact as rules
+    from d2d_cli.rules.scale.stats import Stat
 
 
 def piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckView]:
@@ -110,39 +111,50 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
          stat: str | None = None, by: str | None = None, armor: list[str] | None = None,
          target: str | None = None, hits: int = 1, types: str | None = None,
          vehicle: bool = False, fresh: bool = False, with_: str | None = None,
-         **damage: Unpack[CritDamage]) -> rules.CritOdds:
+         armor_pierce: int = 0, **damage: Unpack[CritDamage]) -> rules.CritOdds:
     """``d2d odds crit``: the Crit ``d2d crit`` would rate, location by location; ``by``
     without ``power`` or ``weapon``: the wielder's own weapon (``with_`` of several),
-    as ``crit`` (issue 36)."""
+    as ``crit`` (issue 36). The armor met is ``crit``'s (``crits.armor_met``: the
+    target's Magic Armor, the weapon's Magic, ``armor_pierce``) and so is the target's
+    Shield on its side Arc (``crits.shield_side``, 001 l.669)."""
     from d2d_cli.operations.combat import location_charts
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.odds import exact as rules
     from d2d_cli.rules.units import roster as units
 
+    crits.check_pierce(armor_pierce)
     data = t.read()
+    everyone = units.roster(data)
+    holder = units.find(everyone, by) if by is not None else None
+    arm = None
     if by is not None or weapon is not None or with_ is not None:
-        got, _ = crits.armed(crits.CritAsk(power, weapon, stat, types=types, by=by,
-                                           with_=with_), units.roster(data))
+        got, arm = crits.armed(crits.CritAsk(power, weapon, stat, types=types, by=by,
+                                             with_=with_), everyone)
         power, weapon, stat, types, by = got.power, got.weapon, got.stat, got.types, got.by
     if by is not None:
-        wielder = units.find(units.roster(data), by)
-        stat = crits.wielder_stat(weapon, stat, wielder)[0]
+        stat = crits.wielder_stat(weapon, stat, units.find(everyone, by))[0]
     rating = crits.power_rating(power, weapon, stat)
     deck, wanted = crits.parse_types(types)
     opts = t.options(data)
     ch = crits.chart("vehicle" if vehicle else "person", location_charts(t.path(), opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
-    unit = units.find(units.roster(data), target) if target is not None else None
+    unit = units.find(everyone, target) if target is not None else None
     if worn is None and unit is not None:
         worn = crits.unit_armor(unit, ch)
     state = data.get("damage", {}).get(ch.kind, {}).get(deck)
     ask, difficulty = modifiers(damage)
+    gear = crits.target_gear(unit)
+    if gear is not None:  # 001 l.669: the Shield on the side the blow comes from
+        gear = crits.shield_side(gear, unit, holder, {})
+
+    def met(at: Stat | None) -> Stat | None:
+        return crits.armor_met(at, unit, arm, worn, armor_pierce, {})
+
     result = rules.crit_odds(power=rating, armor=worn, hits_before=hits, deck=deck,
                              types=wanted, ch=ch, state=state, fresh=fresh, opts=opts,
-                             gear=crits.target_gear(unit),
-                             modifiers=ask,
+                             gear=gear, modifiers=ask,
                              difficulty=crits.difficulty_of(difficulty, unit, opts),
-                             target=unit)
+                             target=unit, met=met)
     return result

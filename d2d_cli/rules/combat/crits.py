@@ -484,6 +484,7 @@ class CritAsk:
     # Luck's giver: an adjacent Ally whose Player spends the Character Points (000 l.533)
     luck_from: str | None = None
     with_: str | None = None  # issue 36: which of the --by unit's weapons (--with NAME)
+    armor_pierce: int = 0  # issue 36: the Magic Power's Armor Pierce points (000 l.914)
 
     @property
     def writes(self) -> bool:
@@ -501,6 +502,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     is the size of the Damage Stack the location is found in. ``data`` is the session's
     data (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
+    check_pierce(ask.armor_pierce)
     units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
     holder = find(units, ask.by) if ask.by is not None else None
     ask, arm = armed(ask, units)
@@ -519,13 +521,13 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     source = _source(given, data, ch, deck, new_rng)
     gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
     extra_sources: dict[str, str] = {}
-    gear = _shield_side(gear, unit, wielder, extra_sources)
+    gear = shield_side(gear, unit, wielder, extra_sources)
     first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
     card, skipped, stack = _locate(source.draw, wanted, len(deck_cards(deck, ch)),
                                    first.total if first is not None else None)
     type_, location = card.split("@")
     worn, scope = armor.at_location(location) if armor is not None else (None, None)
-    worn = _magic(worn, unit, arm, armor, extra_sources)
+    worn = armor_met(worn, unit, arm, armor, ask.armor_pierce, extra_sources)
     rated = first or _rate(ask, power, unit, worn, opts)
     modded = _modifiers(rated.total, ask.damage, gear, worn, location, type_, wanted, ch,
                         opts)
@@ -604,6 +606,34 @@ def _with_weapon(ask: CritAsk, w: Weapon) -> CritAsk:
     return replace(ask, weapon=w.rating, types=types)
 
 
+def armor_met(worn: Stat | None, unit: Unit | None, arm: tuple[Weapon, str] | None,
+              armor: Armor | None, pierce: int, sources: dict[str, str]) -> Stat | None:
+    """The armor a Crit meets at its location: the armor worn there with the Magic of
+    :func:`_magic`, then a Magic Power's Armor Pierce (:func:`pierced`). ``crit`` and
+    ``odds crit`` both read it here."""
+    return pierced(_magic(worn, unit, arm, armor, sources), pierce, sources)
+
+
+def check_pierce(points: int) -> None:
+    if points < 0:
+        raise BadInput(f"--armor-pierce {points}: Armor Pierce is 0 or more points (000 "
+                       "l.914 \"Armor Pierce:+0x1/point\")")
+
+
+def pierced(worn: Stat | None, points: int, sources: dict[str, str]) -> Stat | None:
+    """000 l.914 "Armor Pierce:+0x1/point": a Magic Power's Armor Pierce reads the armor
+    it meets ``points`` scales lower (2x1 → 2x0), so the Power gains the scale
+    difference (001 l.934–936 "IF Power Scale >= Armor Scale THEN Hits:+Difference")
+    but never more than against no armor (:func:`bonus_hits`)."""
+    check_pierce(points)
+    if worn is None or not points:
+        return worn
+    got = Stat(worn.level, worn.scale - points, worn.partial)
+    sources["armor_pierce"] = (f"Armor Pierce +0x{points}: Armor {worn} met as {got} "
+                               "(000 l.914)")
+    return got
+
+
 def _magic(worn: Stat | None, unit: Unit | None, arm: tuple[Weapon, str] | None,
            armor: Armor | None, sources: dict[str, str]) -> Stat | None:
     """000 l.1213 Magic Armor "Armor:+1x1/point" on the armor worn there, 000 l.1214
@@ -626,7 +656,7 @@ def _magic(worn: Stat | None, unit: Unit | None, arm: tuple[Weapon, str] | None,
     return canonical(value, 0) if value >= 1 else None
 
 
-def _shield_side(gear: Gear, unit: Unit | None, wielder: Unit | None,
+def shield_side(gear: Gear, unit: Unit | None, wielder: Unit | None,
                  sources: dict[str, str]) -> Gear:
     """001 l.669 "Melee and Shields act on the Left OR Right": a Shield held on one
     side covers an attack from the target's Arc:Front or that side, not from the other

@@ -5,6 +5,7 @@ lands — the first card of a matching type drawn from the Damage Deck as it sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -100,14 +101,19 @@ def _locations(pile_list: list[str], discard_list: list[str], types: list[str],
 def _at(key: str, name: str, p: Fraction, *, power: Stat, armor: crits.Armor | None,
         hits_before: int, deck: str, types: list[str], ch: crits.Chart, opts: Options,
         gear: damage.Gear | None, modifiers: damage.DamageAsk | None,
-        difficulty: Stat | None, target: Unit | None) -> tuple[LocationRow, str]:
+        difficulty: Stat | None, target: Unit | None,
+        met: Callable[[Stat | None], Stat | None] | None = None) -> tuple[LocationRow, str]:
     """The Crit at one location, as ``crit`` rates it there: the armor found there
     cancels the Power (``crits.bonus_hits``), the Damage Modifiers apply
     (``damage.modify``), the Hits turn the card (``crits.severity``) and light damage on
-    a stat at 0 flips (``crits.flipped_count``). Returns the row and its severity."""
+    a stat at 0 flips (``crits.flipped_count``). ``met``: the armor worn there → the
+    armor the Crit meets (``crits.armor_met``: Magic Armor and Weapons, Armor Pierce).
+    Returns the row and its severity."""
     from d2d_cli.rules.combat import crits, damage
 
     worn = armor.at_location(key)[0] if armor is not None else None
+    if met is not None:
+        worn = met(worn)
     rated = worn if opts.armor == "rating" else None
     bonus = crits.bonus_hits(power, difficulty if opts.weapon_damage == "difficulty"
                              else rated)
@@ -131,14 +137,16 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
               types: list[str], ch: crits.Chart, state: dict[str, Any] | None,
               fresh: bool, opts: Options = DEFAULTS, gear: damage.Gear | None = None,
               modifiers: damage.DamageAsk | None = None,
-              difficulty: Stat | None = None, target: Unit | None = None) -> CritOdds:
+              difficulty: Stat | None = None, target: Unit | None = None,
+              met: Callable[[Stat | None], Stat | None] | None = None) -> CritOdds:
     """The Crit ``d2d crit`` would rate: the location is the first card of a matching
     type drawn from the Damage Deck as it stands (its order unknown), as
     ``crits.find_crit`` draws it; then the armor at that location cancels the Power
     (``crits.bonus_hits``) and the Hits turn the card (``crits.severity``). The Damage
     Modifiers (``damage.modify``: ``modifiers`` typed, ``gear`` the target's) and the
     ``[rules] weapon_damage``/``armor`` readings apply at each location as ``crit``
-    applies them; a location whose Damage is stopped is severity "none"."""
+    applies them; a location whose Damage is stopped is severity "none". ``met``: the
+    armor worn at a location → the armor the Crit meets there (``crits.armor_met``)."""
     from d2d_cli.rules.combat import crits
 
     if opts.hit_location == "000":
@@ -157,7 +165,7 @@ def crit_odds(*, power: Stat, armor: crits.Armor | None, hits_before: int, deck:
         row, level = _at(key, name, dist[key], power=power, armor=armor,
                          hits_before=hits_before, deck=deck, types=types, ch=ch, opts=opts,
                          gear=gear, modifiers=modifiers, difficulty=difficulty,
-                         target=target)
+                         target=target, met=met)
         rows.append(row)
         by_severity[level] = by_severity.get(level, Fraction(0)) + Fraction(dist[key])
     spec = crits.damage_table()["decks"][deck]
