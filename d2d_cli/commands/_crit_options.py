@@ -31,8 +31,7 @@ VehicleOpt = Annotated[bool, typer.Option(help="Use the vehicle location chart."
 ArmorPierceOpt = Annotated[int, typer.Option(
     "--armor-pierce", metavar="N",
     help="A Magic Power's Armor Pierce (d2d unit power … use --armor-pierce N): the "
-    "armor met is read N scales lower, 2x1 as 2x0 (000 l.914 \"Armor "
-    "Pierce:+0x1/point\").")]
+    "armor met is read N scales lower, 2x1 as 2x0.")]
 
 
 # The Damage Modifiers (000 l.520–533), in the text's order (issue 19).

@@ -61,13 +61,13 @@ def conflict(
     gain: Annotated[str | None, typer.Option(
         metavar="CARD", click_type=_complete.CARD,
         help='With [rules] hands = "d2d": the card a Player\'s winning Wild '
-        "takes from their discard pile (000 l.444–445 \"Gain any card from Discard\"); "
+        "takes from their discard pile; "
         "asked at a terminal when two or more could be taken, else refused with the "
         "list.")] = None,
     counter: Annotated[str | None, typer.Option(
         metavar="CARD", click_type=_complete.CARD,
         help="The card a Player's side counter-attacks with if its Counter "
-        "wins (001 l.754 \"Counterattack with a Fast or Strong\"), played Upper; with "
+        "wins, played Upper; with "
         '[rules] hands = "d2d" from the hand (default: the best one held). A '
         "Non-Player's counter-attack reveals Fate.")] = None,
     json: _app.JsonOpt = False,

@@ -58,8 +58,8 @@ def crit(
     luck_from: Annotated[str | None, typer.Option(
         "--from", metavar="UNIT", click_type=_complete.UNIT,
         help="An adjacent Ally whose Player spends the --luck Character Points (and, "
-        'with [rules] hands = "d2d", discards the --wild-luck Wild) for the --target '
-        "(000 l.526, l.533).")] = None,
+        'with [rules] hands = "d2d", discards the --wild-luck Wild) for the --target'
+        ".")] = None,
     with_: Annotated[str | None, typer.Option(
         "--with", metavar="WEAPON",
         help="Which of the --by unit's weapons (when it carries several; d2d unit gear "

@@ -448,8 +448,8 @@ def power(
 
     JSON (use): unit, power, level, effect, points_spent, points, initiative, result,
     range, duration, continuous, area, area_spaces, area_effect, price, conditions,
-    move_before, move, action_cost (null outside a round); Magic: armor_pierce, vulgar
-    (Result -0x1 when observed, 000 l.913) and observers.
+    move_before, move, action_cost (null outside a round), armor_pierce, vulgar,
+    observers (the last three a Magic Power's; vulgar: Result -0x1 when observed).
     JSON (upkeep, end): unit, action, paid, ended, continuous, conditions.
 
     Example: d2d unit power Mage use Fire --effect 4 --area 3 --price fatigue
