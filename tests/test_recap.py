@@ -159,7 +159,12 @@ def test_a_conflict_npc_turn_ended_on_is_kept_and_one_it_played_out_is_not(
         or (kept["winner"], kept["rival"]) == (fought.side_b.unit, fought.side_a.unit)
     assert kept["said"] == {"cover": "b:0", "no_map": True}
     _remember_last(tx, [Typed(line, fought), Typed("hit 7S^", None)])
-    assert "exchange" not in tx.data["round"]  # played out: nothing to reuse
+    from d2d_cli.rules.combat import exchange
+
+    # played out: nothing to reuse, only the table's last result (the pages' headline)
+    assert tx.data["round"]["exchange"]["played"] is True
+    assert exchange.remembered(tx.data) is None
+    assert exchange.remembered(tx.data, played=True) is not None
     # Through the command: seed 1, the Archer responds, wins, and the turn plays its
     # Hits and Crit: no exchange is left for a second hit.
     path = tmp_path / "c.toml"
@@ -167,4 +172,5 @@ def test_a_conflict_npc_turn_ended_on_is_kept_and_one_it_played_out_is_not(
     d2d.ok(*args, "scene", "load", "combat1")
     d2d.ok(*args, "round", "start")
     d2d.ok(*args, "npc", "turn", "Goblin Skirmisher", "--players-stay", "--respond", "Archer")
-    assert "exchange" not in tomllib.loads(path.read_text("utf-8"))["round"]
+    after = tomllib.loads(path.read_text("utf-8"))
+    assert exchange.remembered(after) is None  # no exchange left for a second hit

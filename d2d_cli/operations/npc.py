@@ -48,7 +48,8 @@ def _remember_last(tx: Any, done: list[Any]) -> None:
     """The turn's last Conflict, when nothing after it in the turn used it (the Player's
     unit won and may hit), kept for ``hit`` and ``crit`` as ``conflict`` keeps it, with
     what it was told (``--no-map``…); a Conflict the turn went on to hit and crit leaves
-    nothing to reuse, and forgets the exchange before it."""
+    nothing to reuse — it is kept ``played``, with the Hits counted, as the table's last
+    result (the players' pages' headline, issue 35), never for ``hit`` or ``crit``."""
     import shlex
 
     from d2d_cli.rules.combat import exchange
@@ -62,6 +63,15 @@ def _remember_last(tx: Any, done: list[Any]) -> None:
                                       exchange.said_in(shlex.split(last.command)))
     else:
         rnd = exchange.after_conflict(tx.data, None)
+        kept = exchange.of_conflict(last.result)
+        if kept is not None:
+            for d in done[fought[-1] + 1:]:  # the Hits its hit counted, for the headline
+                if str(d.command).startswith("hit") and isinstance(
+                        getattr(d.result, "hits", None), int):
+                    kept["hits"] = d.result.hits
+                    break
+            rnd = {**(rnd or tx.data.get("round") or {}),
+                   exchange.KEY: {**kept, "played": True}}
     if rnd is not None:
         tx.put("round", rnd)
 

@@ -276,7 +276,7 @@ def _result(data: dict[str, Any], units: list[dict[str, Any]]) -> dict[str, Any]
     Rival's state word and Crits now; with ``headline``, the line the TV shows."""
     from d2d_cli.rules.combat.exchange import remembered
 
-    ex = remembered(data)
+    ex = remembered(data, played=True)  # one an npc turn played out is news all the same
     if ex is None:
         return None
     cards = [card_view(c) for c in ex.cards]

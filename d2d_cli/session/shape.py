@@ -559,7 +559,9 @@ SHAPE: dict[str, Check] = {
                                        "cover": Str(40), "high_ground": Str(40),
                                        "flank": Str(40), "confined": Str(40),
                                        "outnumbered": Str(40), "weapon_scale": Int(-100, 100),
-                                       "no_map": Bool})},
+                                       "no_map": Bool}),
+                        # an npc turn hit and crit with it already: not for hit to reuse
+                        "played": Bool},
                         required=("winner", "rival")),
                     # the open question of a waiting `npc turn` (operations/npc.py): the
                     # Player's page shows it; closed when answered or cancelled

@@ -274,7 +274,8 @@ class Table:
         out = ask.resolve(reveal if ask.reveals else None)
         from d2d_cli.rules.combat import exchange
 
-        rnd = exchange.after_conflict(self.data, out)  # as the command keeps it
+        # as the command keeps it, with what it was told (its --no-map: issue 37)
+        rnd = exchange.after_conflict(self.data, out, exchange.said_of({}, not mapped))
         if rnd is not None:
             self.data["round"] = rnd
         self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),

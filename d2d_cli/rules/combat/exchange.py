@@ -39,10 +39,15 @@ class Exchange(NamedTuple):
         return "From the conflict: " + ", ".join(parts)
 
 
-def remembered(data: dict[str, Any] | None) -> Exchange | None:
-    """The exchange the round remembers, or None."""
+def remembered(data: dict[str, Any] | None, *, played: bool = False) -> Exchange | None:
+    """The exchange the round remembers for ``hit`` and ``crit``, or None. One an ``npc
+    turn`` already played out (its Hits and Crit done: ``played``) is not theirs to reuse,
+    but still the table's last result: ``played=True`` reads it too (the players'
+    pages)."""
     raw = ((data or {}).get("round") or {}).get(KEY)
     if not isinstance(raw, dict) or "winner" not in raw or "rival" not in raw:
+        return None
+    if raw.get("played") and not played:
         return None
     return Exchange(str(raw["winner"]), str(raw["rival"]),
                     tuple(str(c) for c in raw.get("cards", ())),
