@@ -18,7 +18,7 @@ from d2d_cli import tables
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import policy, sim
 from d2d_cli.rules.assistant.engine import Table, player_of
-from d2d_cli.rules.deck.cards import full_deck, parse_card
+from d2d_cli.rules.deck.cards import parse_card
 from d2d_cli.rules.overview import scene
 from tests.helpers import rule_line
 

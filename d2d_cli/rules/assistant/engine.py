@@ -14,7 +14,6 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from d2d_cli.rules.assistant import policy
 from d2d_cli.rules.assistant.goals import is_down
 from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -346,14 +345,16 @@ class Table:
                  *played, *[w for c in drawn for w in ("--card", c)]]), out)
         return out
 
-    def _luck(self, target: str, dry: crits.Crit) -> policy.Luck | None:
+    def _luck(self, target: str, dry: crits.Crit) -> Any:
         """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
-        (``rules.assistant.policy.luck``) once the Crit's card and Hits are seen: the
-        Wilds held by the hand of the unit's Player or an adjacent Ally's, the Character
-        Points of the unit or of that Ally. Non-Players have no Player to spend them."""
+        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen:
+        the Wilds held by the hand of the unit's Player or an adjacent Ally's, the
+        Character Points of the unit or of that Ally. Non-Players have no Player to spend them.
+        A ``policy.Luck``, or None."""
         if not self.players or dry.hits <= 0:
             return None
         from d2d_cli.errors import RuleViolation
+        from d2d_cli.rules.assistant import damage_play as policy  # the PC policy's
         from d2d_cli.rules.board.placement import placed
         from d2d_cli.rules.combat.damage import adjacent_ally
 
