@@ -126,3 +126,18 @@ def test_a_fight_with_wild_luck_replays_with_play(d2d: Any, data_dir: Path) -> N
     after = _replay(path, table.lines, data_dir)
     for key in ("units", "tasks", "clock", "scene"):
         assert key in COMPARED and after.get(key) == table.data.get(key), key
+
+
+@pytest.mark.parametrize(("thief_at", "from_ally"), [("E8", True), ("K1", False)])
+def test_an_adjacent_allys_wild_cancels_the_crit(thief_at: str, from_ally: bool) -> None:
+    """000 l.526 "IF reasonable THEN an adjacent Ally may do this instead": the Archer's
+    Player holds no Wild, the Thief's does; only when the Thief stands next to him (E8
+    beside E9) is the Thief's Wild discarded — from K1 the Crit lands."""
+    t, _ = _table(3, wild=False)
+    t.data["units"]["Thief"]["space"] = thief_at
+    ally = t.players["Player2"]
+    ally.hand = [c for c in ally.hand if not c.is_wild] + [parse_card("BW")]
+    got = t.crit("Goblin Scout", "Archer", 4)
+    assert (got.hits == 0) is from_ally
+    assert any(c.is_wild for c in ally.hand) is not from_ally
+    assert bool(t.data["units"]["Archer"].get("crits")) is not from_ally
