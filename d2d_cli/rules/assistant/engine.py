@@ -14,9 +14,10 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from d2d_cli.rules.assistant.goals import is_down
 from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.deck import fate
 from d2d_cli.rules.deck.cards import Card, full_deck
 from d2d_cli.rules.time import rounds, tasks, turns
@@ -319,16 +320,71 @@ class Table:
         ``crit --by UNIT --with NAME``: the unit's own weapon (issue 36)."""
         ask = crits.CritAsk(weapon=None if with_ else weapon, hits=n, target=target, by=by,
                             with_=with_)
+        state = self.rng.getstate()
         out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
+        luck = self._luck(target, out)
+        if luck is not None:  # the same cards again, with the Damage Modifiers played
+            self.rng.setstate(state)
+            ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
+            out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
+            if luck.wild is not None:  # 000 l.526: the Wild leaves the hand
+                held = self.players[str(player_of(self.data["units"][luck.wild]))]
+                wild = next(c for c in held.hand if c.is_wild)
+                held.hand.remove(wild)
+                held.discard.append(wild)
         for key, value in out.changes.items():
             self.data[key] = value
         if self.lines is not None:
             drawn = [*out.skipped, out.card]
             rated = ["--with", with_] if with_ else ["--weapon", weapon]
+            played = ([] if luck is None else
+                      [*(["--wild-luck"] if luck.damage.wild_luck else []),
+                       *(["--luck", str(luck.damage.luck)] if luck.damage.luck else []),
+                       *(["--from", luck.giver] if luck.giver else [])])
             self._logged(shlex.join(
                 ["crit", *rated, "--by", by, "--hits", str(n), "--target", target,
-                 *[w for c in drawn for w in ("--card", c)]]), out)
+                 *played, *[w for c in drawn for w in ("--card", c)]]), out)
         return out
+
+    def _luck(self, target: str, dry: crits.Crit) -> Any:
+        """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
+        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen:
+        the Wilds held by the hand of the unit's Player or an adjacent Ally's, the
+        Character Points of the unit or of that Ally. Non-Players have no Player to spend them.
+        A ``policy.Luck``, or None."""
+        if not self.players or dry.hits <= 0:
+            return None
+        from d2d_cli.errors import RuleViolation
+        from d2d_cli.rules.assistant import damage_play as policy  # the PC policy's
+        from d2d_cli.rules.board.placement import placed
+        from d2d_cli.rules.combat.damage import adjacent_ally
+
+        roster = units.roster(self.data)
+        unit = units.find(roster, target)
+        if player_of(unit.extra) is None:
+            return None
+        givers = [unit]
+        for other in roster.values():
+            if other.name == unit.name or player_of(other.extra) is None:
+                continue
+            if placed(unit) is None or placed(other) is None:
+                continue  # off the map nobody is adjacent
+            try:
+                adjacent_ally(unit, other)
+            except RuleViolation:
+                continue
+            if not is_down(self.data["units"][other.name]):
+                givers.append(other)
+        offers = [policy.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
+                  for g in givers]
+        chosen = policy.luck(dry.hits, offers)
+        if chosen is None:
+            return None
+        return replace(chosen, giver=None if chosen.giver == unit.name else chosen.giver)
+
+    def _wilds(self, unit: Unit) -> int:
+        p = self.players.get(player_of(unit.extra) or "")
+        return sum(1 for c in p.hand if c.is_wild) if p is not None else 0
 
     def task(self, name: str, won: bool, n: int, by: str | None) -> tasks.TaskView:
         """``task win|lose NAME --hits N --by UNIT``"""

@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.assistant.damage_play import Luck, Offer, luck
 from d2d_cli.rules.assistant.goals import Goal, is_down
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
@@ -591,4 +592,5 @@ def plan_ahead(data: dict[str, Any], name: str, goals: Mapping[str, Goal],
         f"Action Cost {u.get('action_cost')})"), *got.reasons))
 
 
-__all__ = ["Plan", "Reason", "best_card", "plan", "plan_ahead", "win_chance"]
+__all__ = ["Luck", "Offer", "Plan", "Reason", "best_card", "luck", "plan", "plan_ahead",
+           "win_chance"]
