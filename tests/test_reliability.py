@@ -12,6 +12,8 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from d2d_cli.rules.deck.cards import full_deck
 from tests.helpers import KILLABLE_WRITER, run_process
 
@@ -110,6 +112,7 @@ def test_cli_and_api_processes_lose_no_tick(tmp_path: Path) -> None:
     assert got["ok"] == 24, got  # a 60 s lock wait: nothing times out at this scale
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_kills_during_scene_load_npc_turn_char_import_leave_whole_files(
         tmp_path: Path) -> None:
     from tests import reliability_suite as suite
@@ -118,6 +121,7 @@ def test_kills_during_scene_load_npc_turn_char_import_leave_whole_files(
     assert (got["corrupt"], got["exit 1"], got["unusable after"]) == (0, 0, 0), got
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_hand_edits_of_every_table_and_of_the_journal(tmp_path: Path) -> None:
     from tests import reliability_suite as suite
 

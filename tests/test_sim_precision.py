@@ -9,6 +9,8 @@ import random
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import Runner, rule_line
 
 # The Thief works a Knot of Difficulty 1 (Challenge 1): one Conflict, and the Knot is
@@ -78,6 +80,7 @@ def _exact() -> tuple[int, int]:
     return wins, n
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_the_interval_holds_the_exact_chance_of_a_one_exchange_scene(
         d2d: Runner, tmp_path: Path) -> None:
     assert "The Disadvantages cancel" in rule_line("000", 601)

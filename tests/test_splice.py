@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
+import pytest
 import tomlkit
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -119,6 +120,7 @@ def _commented(text: str, where: int) -> str:
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 @given(STATE, st.lists(st.tuples(NEW_STATE, st.sets(st.sampled_from(["units", "tasks",
                                                                         "clock"]))),
                        min_size=1, max_size=4), st.integers(0, 5))
