@@ -27,7 +27,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 def _spawn(env: dict[str, str]):  # type: ignore[no-untyped-def]
     return pexpect.spawn(sys.executable, ["-m", "d2d_cli", "char", "new", "Rook"], env=env,
-                         encoding="utf-8", timeout=30, dimensions=(40, 100))
+                         encoding="utf-8", timeout=120, dimensions=(40, 100))
 
 
 def test_the_offered_level_always_fits_the_budget(env: dict[str, str]) -> None:
