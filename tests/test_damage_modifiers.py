@@ -205,3 +205,12 @@ def test_000_hit_location_reveals_a_damage_stack(goblin: Runner, tmp_path: Path,
     assert (r["severity"], r["light_damage"]) == ("none", ["fatigue", "fatigue"])
     assert_refused(goblin, data_dir, [*s, "odds", "crit", "--power", "1x0"],
                    'under [rules] hit_location = "000"')
+
+
+def test_odds_crit_refuses_a_dead_target_as_crit_does(goblin: Runner, data_dir: Path) -> None:
+    # 000 l.1172 "Dead - Permanent Negative Status": crit refuses a Dead target, so the odds
+    # of that Crit are refused too (they were given as if the unit stood).
+    goblin.ok("unit", "condition", "Goblin", "add", "dead")
+    for cmd in (["crit", "--power", "5x1", "--target", "Goblin", "--card", "pierce@torso"],
+                ["odds", "crit", "--power", "5x1", "--target", "Goblin"]):
+        assert_refused(goblin, data_dir, cmd, "Goblin is Dead (000 l.1172")

@@ -140,7 +140,8 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     ch = crits.chart("vehicle" if vehicle else "person", location_charts(t.path(), opts),
                      str(opts.locations_file))
     worn = crits.parse_armor(armor or [], ch)
-    unit = units.find(everyone, target) if target is not None else None
+    # As crit: a Dead target takes no Crit (000 l.1172), so there are no odds to give.
+    unit = units.alive(units.find(everyone, target)) if target is not None else None
     if worn is None and unit is not None:
         worn = crits.unit_armor(unit, ch)
     state = data.get("damage", {}).get(ch.kind, {}).get(deck)
