@@ -420,6 +420,90 @@ def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**chosen, "shown": f"{v['rank']}{v['symbol']} {way}: {v[way.lower()]}"}
 
 
+# The odds of a Player's cards against the coming Conflict, by what they depend on (the
+# cards, the attack, and the sections the Levels and the Fate deck are read from): a
+# projection runs on every change, the odds only when those change. Bounded: the oldest
+# answers go first.
+_ODDS_CACHE: dict[tuple[str, ...], dict[str, Any] | None] = {}
+_ODDS_KEPT = 256
+# What ``odds conflict`` reads of the session: the Fate deck, the units and the map, the
+# round (what it remembers: cover, range, high ground), the table's rules.
+_ODDS_READS = ("fate", "units", "board", "round", "rules", "scene")
+
+
+def _odds(data: dict[str, Any], name: str, hand: list[str],
+          chosen: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The exact odds of this Player's cards in the Conflict d2d knows is coming: the
+    open question of a waiting ``npc turn`` (``[round.asking]``) — its Non-Player
+    attacker reveals Fate (001 l.732 "NPCs use a Fate card instead"), the Player's unit
+    plays a card. For each card of the hand, Upper and Lower, and the card chosen face
+    down for that unit: the chance it wins, loses, both win, or a tie — computed by
+    ``d2d odds conflict``'s own path (``operations.odds.conflict_of``), the attacker with
+    the skill the turn gives it (``rules.assistant.policy.skill_for``), over the Fate
+    deck's draw pile as a set: the cards not in the public discard, which the public
+    page's next-reveal odds already read (docs/serve.md). None when no such question is
+    open for this Player (d2d knows no coming Conflict: no guess)."""
+    q = _asked(data, name)
+    if q is None:
+        return None
+    units = _table(data, "units")
+    attacker, target = units.get(q["attacker"]), units.get(q["target"])
+    if not isinstance(attacker, dict) or not isinstance(target, dict):
+        return None
+    face_down = str(chosen["card"]) if chosen is not None and str(
+        chosen.get("unit", "")).lower() == q["target"].lower() else None
+    codes = list(dict.fromkeys([*(f"{c[:-1] if c[-1] in '^v' else c}{o}" for c in hand
+                                  for o in "^v"), *([face_down] if face_down else [])]))
+    if not codes:
+        return None
+    import json
+
+    state = json.dumps([data.get(k) for k in _ODDS_READS], sort_keys=True, default=str)
+    key = (q["attacker"], q["target"], state, *codes)
+    if key not in _ODDS_CACHE:
+        if len(_ODDS_CACHE) >= _ODDS_KEPT:
+            del _ODDS_CACHE[next(iter(_ODDS_CACHE))]
+        _ODDS_CACHE[key] = _odds_of(data, q["attacker"], q["target"], attacker, codes)
+    got = _ODDS_CACHE[key]
+    if got is None:
+        return None
+    return {**got, "chosen": None if face_down is None else {
+        "card": face_down, **got["cards"][face_down]} if got["cards"].get(face_down)
+        else None}
+
+
+def _odds_of(data: dict[str, Any], attacker: str, target: str, spec: dict[str, Any],
+             codes: list[str]) -> dict[str, Any] | None:
+    from d2d_cli.errors import D2DError
+    from d2d_cli.operations.odds import conflict_of
+    from d2d_cli.rules.assistant.policy import skill_for
+
+    skill = skill_for(spec)
+    try:
+        opts = _options(data)
+    except D2DError:
+        return None
+    cards: dict[str, Any] = {}
+    deck = None
+    for code in codes:
+        try:
+            r = conflict_of(data, opts, f"{attacker}:fate", f"{target}:{code}", skill=skill)
+        except D2DError:  # this card cannot be played here (a Block from behind)
+            cards[code] = None
+            continue
+        deck = r.deck
+        cards[code] = {"win": _prob(r.b_wins.fraction), "lose": _prob(r.a_wins.fraction),
+                       "both": _prob(r.both_win.fraction), "tie": _prob(r.tie.fraction)}
+        obstacle = getattr(r, "obstacle", None)
+        if obstacle is not None and obstacle.fraction:
+            cards[code]["obstacle"] = _prob(obstacle.fraction)  # the Cover reveal's
+    if deck is None:
+        return None
+    return {"attacker": attacker, "target": target, "skill": skill,
+            "deck": {"remaining": deck.remaining, "discarded": deck.discarded},
+            "cards": cards}
+
+
 def player(data: dict[str, Any], name: str) -> dict[str, Any]:
     """One Player's own page: their hand (each card drawn with what it gives), their
     face-down choice, their units as the Status Bar reads them, which of them the
@@ -464,6 +548,7 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
                   "of": len(everyone)},
         "last": last,
         "asked": _asked(data, name),
+        "odds": _odds(data, name, h["hand"], h["chosen"]),
     }
 
 

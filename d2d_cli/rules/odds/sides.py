@@ -35,9 +35,11 @@ def _plain(spec: Any) -> str:
 
 
 def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None,
-             level_b: int | None, opts: Options = DEFAULTS) -> Sides | None:
+             level_b: int | None, opts: Options = DEFAULTS,
+             skill: str | None = None) -> Sides | None:
     """The sides and Levels when a side names a unit (``Archer:7S^``, ``"Goblin
-    Scout"``); None when neither does."""
+    Scout"``); None when neither does. ``skill``: side A's, as ``conflict --skill``
+    (None: its best by reach)."""
     from d2d_cli.rules.combat import conflict
 
     if not data.get("units"):
@@ -48,7 +50,7 @@ def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None
     if m.a.unit is None and m.b.unit is None:
         return None
     ask = conflict.ask([side_a, side_b], data, None, level_a=level_a, level_b=level_b,
-                      opts=opts)
+                      opts=opts, skill=skill)
     sit = ask.situation
     if sit.no_block:
         raise BadInput("odds conflict does not count a side that can't Block (Flanking "
