@@ -119,24 +119,20 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
 
 def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
             ) -> list[dict[str, Any]]:
-    from d2d_cli.errors import BadInput
+    """The oracle's last answers, newest last: each as the oracle wrote it in its journal
+    entry (``rec``), or read from the line of an entry journalled before that."""
     from d2d_cli.rules.assistant import oracle
-    from d2d_cli.rules.deck.cards import parse_card
 
     out = []
     for row in rows:
-        words = _words(str(row.get("command") or ""))
+        words = _words(row)
         if words[:1] != ["oracle"] or row.get("undone"):
             continue
-        question, likelihood = oracle.asked(words)
-        code = str(row.get("summary") or "").removeprefix("revealed ").split(";")[0].split()
-        try:
-            card = parse_card(code[0]) if code else None
-        except BadInput:
-            card = None
-        if card is None:
+        got = _oracle_typed(_rec(row).get("oracle")) or _oracle_text(row, words)
+        if got is None:
             continue
-        if _holds(row, hidden or []):
+        question, likelihood, card = got
+        if _holds(row, hidden or [], [*words, question]):
             question = SECRET_SHOWN  # the question named a hidden text: the answer stays
         answer, qualifier = oracle.reading(card, likelihood)
         out.append({"question": question, "likelihood": likelihood, "card": card.code,
@@ -144,7 +140,51 @@ def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
     return out[-ORACLE_SHOWN:]
 
 
-def _words(command: str) -> list[str]:
+def _oracle_typed(typed: Any) -> tuple[str, str, Any] | None:
+    """An oracle's answer as the oracle wrote it in its journal entry (operations/
+    oracle.py: question, likelihood, card), or None when there is none fit to read."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.assistant import oracle
+    from d2d_cli.rules.deck.cards import parse_card
+
+    if not isinstance(typed, dict) or not all(
+            isinstance(typed.get(k), str) for k in ("question", "likelihood", "card")):
+        return None
+    try:
+        return (typed["question"], oracle.check_likelihood(typed["likelihood"]),
+                parse_card(typed["card"]))
+    except BadInput:
+        return None
+
+
+def _oracle_text(row: dict[str, Any], words: list[str]) -> tuple[str, str, Any] | None:
+    """An oracle's answer read from its line and summary (an entry journalled before
+    typed records): the words as the recap reads them, the card its summary names."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.assistant import oracle
+    from d2d_cli.rules.deck.cards import parse_card
+
+    question, likelihood = oracle.asked(words)
+    code = str(row.get("summary") or "").removeprefix("revealed ").split(";")[0].split()
+    try:
+        return (question, likelihood, parse_card(code[0])) if code else None
+    except BadInput:
+        return None
+
+
+def _rec(row: dict[str, Any]) -> dict[str, Any]:
+    """The typed record the operation wrote in the row's journal entry (``rec``), or {}."""
+    rec = row.get("rec")
+    return rec if isinstance(rec, dict) else {}
+
+
+def _words(row: dict[str, Any]) -> list[str]:
+    """The words of a row's command: as the command was given (its typed record's
+    ``words``); for an entry journalled before typed records, parsed from its text."""
+    words = _rec(row).get("words")
+    if isinstance(words, list) and all(isinstance(w, str) for w in words):
+        return words
+    command = str(row.get("command") or "")
     try:
         return shlex.split(command)
     except ValueError:
@@ -189,9 +229,13 @@ def hidden_texts(data: dict[str, Any]) -> list[str]:
     return sorted({t.strip() for t in out if t.strip()}, key=len, reverse=True)
 
 
-def _holds(row: dict[str, Any], hidden: list[str]) -> bool:
+def _holds(row: dict[str, Any], hidden: list[str], words: list[str]) -> bool:
+    """Whether a row's line, summary or words (``words``: :func:`_words`, each word as
+    given, unquoted) hold a hidden text."""
+    if not hidden:
+        return False
     hay = " ".join([str(row.get("command") or ""), str(row.get("summary") or ""),
-                    *_words(str(row.get("command") or ""))]).lower()
+                    *words]).lower()
     return any(t.lower() in hay for t in hidden)
 
 
@@ -203,7 +247,7 @@ def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
     hidden = hidden or []
     shown = []
     for r in rows:
-        words = _words(str(r.get("command") or ""))
+        words = _words(r)
         if not words or words[0] not in PUBLIC_COMMANDS:
             continue
         entry = {"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary"),
@@ -211,7 +255,7 @@ def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
         if words[:2] == ["clock", "event"]:
             entry["command"] = " ".join(words[:3])
             entry["summary"] = "a Clock event was set or taken out (its text is hidden)"
-        elif _holds(r, hidden):
+        elif _holds(r, hidden, words):
             entry["command"] = words[0]
             entry["summary"] = SECRET_SHOWN
         shown.append(entry)
