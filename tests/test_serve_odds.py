@@ -153,3 +153,28 @@ def test_no_odds_where_no_conflict_is_known(tmp_path: Path) -> None:
     # nor does one d2d cannot resolve (the Goblin Scout is 2 Spaces from the Thief: out
     # of its reach, 001 l.685): no figure rather than a wrong one
     assert project.player(data, "Player2")["odds"] is None
+
+
+def test_the_odds_are_worked_out_once_per_state(asked: Path, monkeypatch: Any) -> None:
+    """A projection runs on every change: the odds are worked out again only when what
+    they depend on changed (another Player's hand did not; the Fate deck did)."""
+    calls: list[list[str]] = []
+    real = project._odds_of
+
+    def counted(*args: Any) -> Any:
+        calls.append(list(args[-1]))
+        return real(*args)
+
+    monkeypatch.setattr(project, "_odds_of", counted)
+    project._ODDS_CACHE.clear()
+    data = session.read(asked)
+    first = project.player(data, "Player1")["odds"]
+    assert project.player(data, "Player1")["odds"] == first and len(calls) == 1
+    done = h.d2d("--session", str(asked), "hand", "choose", "Thief", "AD^")
+    assert done.returncode == 0, done.stderr  # Player2's hand: not what the odds read
+    assert project.player(session.read(asked), "Player1")["odds"] == first
+    assert len(calls) == 1
+    done = h.d2d("--session", str(asked), "fate", "draw")
+    assert done.returncode == 0, done.stderr
+    project.player(session.read(asked), "Player1")
+    assert len(calls) == 2

@@ -21,6 +21,7 @@ or chooses cards is left out, whatever its summary says.
 from __future__ import annotations
 
 import shlex
+import threading
 from fractions import Fraction
 from typing import Any
 
@@ -470,6 +471,7 @@ def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
 # answers go first.
 _ODDS_CACHE: dict[tuple[str, ...], dict[str, Any] | None] = {}
 _ODDS_KEPT = 256
+_ODDS_LOCK = threading.Lock()  # the watcher projects; a request may too (a blank page)
 # What ``odds conflict`` reads of the session: the Fate deck, the units and the map, the
 # round (what it remembers: cover, range, high ground), the table's rules.
 _ODDS_READS = ("fate", "units", "board", "round", "rules", "scene")
@@ -504,11 +506,15 @@ def _odds(data: dict[str, Any], name: str, hand: list[str],
 
     state = json.dumps([data.get(k) for k in _ODDS_READS], sort_keys=True, default=str)
     key = (q["attacker"], q["target"], state, *codes)
-    if key not in _ODDS_CACHE:
-        if len(_ODDS_CACHE) >= _ODDS_KEPT:
-            del _ODDS_CACHE[next(iter(_ODDS_CACHE))]
-        _ODDS_CACHE[key] = _odds_of(data, q["attacker"], q["target"], attacker, codes)
-    got = _ODDS_CACHE[key]
+    with _ODDS_LOCK:
+        known = key in _ODDS_CACHE
+        got = _ODDS_CACHE.get(key)
+    if not known:
+        got = _odds_of(data, q["attacker"], q["target"], attacker, codes)
+        with _ODDS_LOCK:
+            while len(_ODDS_CACHE) >= _ODDS_KEPT:
+                del _ODDS_CACHE[next(iter(_ODDS_CACHE))]
+            _ODDS_CACHE[key] = got
     if got is None:
         return None
     return {**got, "chosen": None if face_down is None else {
