@@ -178,3 +178,25 @@ def test_the_odds_are_worked_out_once_per_state(asked: Path, monkeypatch: Any) -
     assert done.returncode == 0, done.stderr
     project.player(session.read(asked), "Player1")
     assert len(calls) == 2
+
+
+def test_the_odds_are_what_the_npc_turn_then_plays(asked: Path) -> None:
+    """The page's figure against what the waiting turn then does: for every card of the
+    draw pile put on top in turn, ``npc turn`` played on with the Archer's 9♣ Upper (in a
+    unit of work never committed, so the session stays as it was): the share of each
+    outcome of its Conflict is the page's. Slow-ish: one turn per card (~54)."""
+    from d2d_cli.operations import unit_of_work
+
+    data = session.read(asked)
+    row = project.player(data, "Player1")["odds"]["cards"]["9C^"]
+    pile = list(data["fate"]["draw"])
+    got: Counter[str] = Counter()
+    for i, top in enumerate(pile):
+        with session.edit(asked, "test: this card on top") as tx:
+            tx.put("fate", {**tx.data["fate"], "draw": [top, *pile[:i], *pile[i + 1:]]})
+        with unit_of_work(join=False):  # dropped: nothing the turn does is written
+            r = npc.turn(Target(str(asked)), None, all=True, answer=["Archer=9C^"])
+        fought = [d.result for d in r.done if isinstance(d.result, conflict.Conflict)]
+        assert fought[0].side_a.card is not None and fought[0].side_a.card.face == top[:-1]
+        got[fought[0].outcome] += 1
+    assert {k: Fraction(n, len(pile)) for k, n in got.items()} == as_fractions(row)
