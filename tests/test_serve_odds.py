@@ -24,6 +24,7 @@ from d2d_cli import operations, session
 from d2d_cli.operations import Target, npc
 from d2d_cli.rules.assistant.policy import skill_for
 from d2d_cli.rules.combat import conflict
+from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.core import options
 from d2d_cli.rules.deck import fate
 from d2d_cli.serve import project
@@ -62,10 +63,12 @@ class Reveal:
 def enumerated(data: dict[str, Any], attacker: str, target: str, card: str
                ) -> dict[str, Fraction]:
     """Each outcome's share over every card of the draw pile revealed for the attacker,
-    resolved as ``d2d conflict`` resolves it (not the odds walk)."""
+    resolved as ``d2d conflict`` resolves it (not the odds walk), with the weapon the
+    turn attacks with (its command line says ``--with Javelin``)."""
     opts = options.parse(data.get("rules"), "t")
     ask = conflict.ask([f"{attacker}:fate", f"{target}:{card}"], data, opts=opts,
                        skill=skill_for(data["units"][attacker]),
+                       terms=Terms(with_="Javelin"),
                        reading=opts.conflict_chart, fate_orientation=opts.fate_orientation,
                        level_bonus=opts.level_bonus)
     assert ask.reveals == 1 and not ask.obstacles  # one Fate card decides it
@@ -88,7 +91,8 @@ def test_each_card_s_odds_are_the_enumerated_conflict(asked: Path) -> None:
     data = session.read(asked)
     mine = project.player(data, "Player1")
     odds = mine["odds"]
-    assert (odds["attacker"], odds["target"]) == ("Goblin Skirmisher", "Archer")
+    assert (odds["attacker"], odds["target"], odds["weapon"]) == (
+        "Goblin Skirmisher", "Archer", "Javelin")
     assert odds["deck"]["remaining"] == len(data["fate"]["draw"])
     assert sorted(odds["cards"]) == ["2D^", "2Dv", "9C^", "9Cv", "KD^", "KDv"]
     for code, row in odds["cards"].items():

@@ -485,7 +485,8 @@ def _odds(data: dict[str, Any], name: str, hand: list[str],
     plays a card. For each card of the hand, Upper and Lower, and the card chosen face
     down for that unit: the chance it wins, loses, both win, or a tie — computed by
     ``d2d odds conflict``'s own path (``operations.odds.conflict_of``), the attacker with
-    the skill the turn gives it (``rules.assistant.policy.skill_for``), over the Fate
+    the skill and weapon the turn gives it (``rules.assistant.policy.skill_for``,
+    ``choose_weapon``), over the Fate
     deck's draw pile as a set: the cards not in the public discard, which the public
     page's next-reveal odds already read (docs/serve.md). None when no such question is
     open for this Player (d2d knows no coming Conflict: no guess)."""
@@ -526,9 +527,11 @@ def _odds_of(data: dict[str, Any], attacker: str, target: str, spec: dict[str, A
              codes: list[str]) -> dict[str, Any] | None:
     from d2d_cli.errors import D2DError
     from d2d_cli.operations.odds import conflict_of
-    from d2d_cli.rules.assistant.policy import skill_for
+    from d2d_cli.rules.assistant.policy import choose_weapon, skill_for
 
     skill = skill_for(spec)
+    weapon = choose_weapon(data, attacker, target)[0]  # the plan's: it stands where it
+    # moved to, so the weapon that reaches the Target from there is the one it attacks with
     try:
         opts = _options(data)
     except D2DError:
@@ -537,7 +540,8 @@ def _odds_of(data: dict[str, Any], attacker: str, target: str, spec: dict[str, A
     deck = None
     for code in codes:
         try:
-            r = conflict_of(data, opts, f"{attacker}:fate", f"{target}:{code}", skill=skill)
+            r = conflict_of(data, opts, f"{attacker}:fate", f"{target}:{code}", skill=skill,
+                            with_=weapon)
         except D2DError:  # this card cannot be played here (a Block from behind)
             cards[code] = None
             continue
@@ -549,7 +553,7 @@ def _odds_of(data: dict[str, Any], attacker: str, target: str, spec: dict[str, A
             cards[code]["obstacle"] = _prob(obstacle.fraction)  # the Cover reveal's
     if deck is None:
         return None
-    return {"attacker": attacker, "target": target, "skill": skill,
+    return {"attacker": attacker, "target": target, "skill": skill, "weapon": weapon,
             "deck": {"remaining": deck.remaining, "discarded": deck.discarded},
             "cards": cards}
 
