@@ -51,8 +51,22 @@ C = TypeVar("C", bound=_Change)
 FACE_DOWN = {"hand choose": 1}
 
 
+class Label(str):
+    """A journal label (``unit place Archer E7 NE``) that keeps what it was built from:
+    the command's ``path`` (``unit place``) and its ``words`` as given, which the journal
+    entry carries as typed data (``rec``) so a reader never parses the text again."""
+
+    path: str
+    words: tuple[str, ...]
+
+    def __new__(cls, text: str, path: str, words: Iterable[str]) -> Label:
+        out = super().__new__(cls, text)
+        out.path, out.words = path, tuple(words)
+        return out
+
+
 def label(path: str, arguments: Iterable[Any] = (),
-          options: Iterable[tuple[str, str | None, Any]] = ()) -> str:
+          options: Iterable[tuple[str, str | None, Any]] = ()) -> Label:
     """The journal's label for one call of a command (``unit place Archer E7 NE``): the
     one function both faces build it with — a typed command from its parsed parameters
     (``commands._app.label``), a script from its call's bound arguments
@@ -89,7 +103,8 @@ def label(path: str, arguments: Iterable[Any] = (),
                 words += [flag, word(v)]
         elif value is not None:
             words += [flag, word(value)]
-    return shlex.join(words) + (" (a card face down)" if face_down is not None else "")
+    return Label(shlex.join(words) + (" (a card face down)" if face_down is not None else ""),
+                 path, words)
 
 
 class ReadBeforeLock(AssertionError):
@@ -159,6 +174,8 @@ class Target:
             return
         create = create and self.create
         with session.edit(where, self.label, seed=self.seed, create=create) as tx:
+            if isinstance(self.label, Label):  # the words as given, for the pages
+                tx.record.update(path=self.label.path, words=list(self.label.words))
             yield tx
         if create and not tx.changed:  # changed nothing: a new session as a lookup makes it
             session.read(where, seed=self.seed, create=True)

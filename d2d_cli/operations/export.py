@@ -39,11 +39,12 @@ class Snapshot:
     name: str
 
 
-def snapshot(t: Target, last: int = 12) -> Snapshot:
+def snapshot(t: Target, last: int = 12, typed: bool = False) -> Snapshot:
     """The session as it stands and its last ``last`` journal entries (nothing is
-    created: a session that does not exist is refused)."""
+    created: a session that does not exist is refused); ``typed``: each with its typed
+    record where the command wrote one (``rec``: what ``d2d serve``'s pages read)."""
     where = t.existing()
-    data, log = session.read_with_log(where, last)
+    data, log = session.read_with_log(where, last, typed)
     return Snapshot(data, log, session.display_name(where))
 
 

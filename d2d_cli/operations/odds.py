@@ -11,6 +11,7 @@ from d2d_cli.operations import Target
 from d2d_cli.operations.damage import DAMAGE, CritDamage
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.core.options import Options
     from d2d_cli.rules.odds import exact as rules
     from d2d_cli.rules.scale.stats import Stat
 
@@ -31,13 +32,25 @@ def piles(data: dict[str, Any], fresh: bool) -> tuple[rules.Piles, rules.DeckVie
 def conflict(t: Target, side_a: str, side_b: str, *, level_a: int | None = None,
              level_b: int | None = None, fresh: bool = False) -> rules.ConflictOdds:
     """``d2d odds conflict SIDE_A SIDE_B [--level-a N] [--level-b N] [--fresh]``."""
+    data = t.read()
+    return conflict_of(data, t.options(data), side_a, side_b, level_a=level_a,
+                       level_b=level_b, fresh=fresh)
+
+
+def conflict_of(data: dict[str, Any], opts: Options, side_a: str, side_b: str, *,
+                level_a: int | None = None, level_b: int | None = None,
+                fresh: bool = False, skill: str | None = None,
+                with_: str | None = None) -> rules.ConflictOdds:
+    """:func:`conflict` on a session's data already read: the one path ``d2d odds
+    conflict`` and a Player's page (``d2d serve``: the odds of their card against an
+    NPC's coming attack) both take, so the page's figure is the command's. ``skill``:
+    side A's (``conflict --skill``; None: its best by reach, as ``odds conflict``);
+    ``with_``: side A's weapon (``conflict --with``; None: as ``odds conflict``)."""
     from d2d_cli.rules.odds import exact as rules
     from d2d_cli.rules.odds import sides
 
-    data = t.read()
-    opts = t.options(data)
     piles_, deck = piles(data, fresh)
-    named = sides.of_units(side_a, side_b, data, level_a, level_b, opts)
+    named = sides.of_units(side_a, side_b, data, level_a, level_b, opts, skill, with_)
     plain = named or sides.Sides(side_a, side_b, level_a or 0, level_b or 0)
     result = rules.conflict_odds(
         plain.side_a, plain.side_b, piles_, deck, level_a=plain.level_a,

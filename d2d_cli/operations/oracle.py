@@ -32,8 +32,16 @@ def oracle(t: Target, question: str, *, likely: bool = False, unlikely: bool = F
         raise BadInput("--fresh is for --odds")
     answer: OracleAnswer = t.with_reveals(
         cards(card),
-        lambda r: rules.ask(question, r, likelihood, reshuffled=lambda: r.reshuffled))[0]
+        lambda r: rules.ask(question, r, likelihood, reshuffled=lambda: r.reshuffled),
+        after=_record)[0]
     return answer
+
+
+def _record(answer: OracleAnswer, tx: Any) -> None:
+    """What the players' page shows of this answer, typed in the journal entry (``rec``):
+    the question, its likelihood and the card read (docs/serve.md)."""
+    tx.record["oracle"] = {"question": answer.question, "likelihood": answer.likelihood,
+                           "card": answer.card.code}
 
 
 def piles_of(data: dict[str, Any], fresh: bool) -> tuple[Any, Any]:

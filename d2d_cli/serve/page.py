@@ -77,6 +77,7 @@ body.gone #gone { display:block; } body.gone main, body.gone #headline { display
 .hand button .rank { font-size:1.6rem; font-weight:800; }
 .hand button.red { color:var(--facered); }
 .hand button .gives { font-size:.72rem; color:#444; }
+.hand button .odds { font-size:.72rem; font-weight:700; color:#0b5394; }
 .hand button[aria-pressed="true"] { border-color:var(--accent); outline:3px solid var(--accent); }
 .go, .ori button, #buzz { font-size:1.15rem; padding:.5rem .8rem; border-radius:.5rem;
   border:2px solid var(--btnline); background:var(--btn); color:var(--fg); }
@@ -238,12 +239,22 @@ function cardButton(c) {
   b.append(el("span", c.rank + c.symbol, "rank"));
   b.append(el("span", c.upper === c.lower ? c.upper : "\u2191 " + c.upper, "gives"));
   if (c.upper !== c.lower) b.append(el("span", "\u2193 " + c.lower, "gives"));
+  const odds = chance(c.face + (upper ? "^" : "v"));
+  if (odds) b.append(el("span", odds, "odds"));
   const on = picked === c.face;
   b.setAttribute("aria-pressed", on ? "true" : "false");
   b.setAttribute("aria-label", c.label + ", " + (upper ? "Upper: " + c.upper :
-    "Lower: " + c.lower));
+    "Lower: " + c.lower) + (odds ? ", " + odds : ""));
   b.addEventListener("click", () => { picked = c.face; render(last); });
   return b;
+}
+// The exact odds of a card (its code with ^ or v) against the coming Conflict, when d2d
+// knows it (s.odds: the open question of an NPC's attack); "" otherwise.
+function chance(code) {
+  const o = last && last.odds && last.odds.cards[code];
+  if (!o) return "";
+  return "wins " + o.win.percent + (o.both.fraction !== "0/1" ? ", both " + o.both.percent : "") +
+    (o.tie.fraction !== "0/1" ? ", tie " + o.tie.percent : "");
 }
 function signal() {
   if (!buzz) return;
@@ -287,8 +298,12 @@ function render(s) {
   const pc = s.hand.find((c) => c.face === picked);
   $("up").textContent = "Upper \u2191" + (pc ? ": " + pc.upper : "");
   $("down").textContent = "Lower \u2193" + (pc ? ": " + pc.lower : "");
+  const o = s.odds;
+  $("odds").textContent = o ? "Exact odds against " + o.attacker + "'s Fate (" +
+    o.deck.remaining + " Fate cards left): on each card, as you turn it" : "";
   $("chosen").textContent = s.chosen ? "Face down for " + s.chosen.unit + ": " +
-    s.chosen.shown : "No card chosen yet";
+    s.chosen.shown + (o && o.chosen ? " \u2014 " + chance(o.chosen.card) : "") :
+    "No card chosen yet";
   // A message about a choice the session no longer holds is stale: cleared.
   if (sent && (!s.chosen || s.chosen.card !== sent)) { sent = null; $("msg").textContent = ""; }
   const r = s.ready;
@@ -366,7 +381,8 @@ _PLAYER_BODY = """
 <th>State, Crits</th></tr></thead><tbody id="mine"></tbody></table>
 <button id="buzz" type="button" aria-pressed="false">Buzz when my unit is up: off</button>
 </section>
-<section class="wide"><h2>Your hand</h2><div id="hand" class="hand"></div>
+<section class="wide"><h2>Your hand</h2><p id="odds" class="dim"></p>
+<div id="hand" class="hand"></div>
 <p id="left" class="dim"></p></section>
 <section class="wide"><h2>Choose face down</h2>
 <label>For <select id="unit"></select></label>

@@ -21,6 +21,7 @@ or chooses cards is left out, whatever its summary says.
 from __future__ import annotations
 
 import shlex
+import threading
 from fractions import Fraction
 from typing import Any
 
@@ -119,24 +120,20 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
 
 def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
             ) -> list[dict[str, Any]]:
-    from d2d_cli.errors import BadInput
+    """The oracle's last answers, newest last: each as the oracle wrote it in its journal
+    entry (``rec``), or read from the line of an entry journalled before that."""
     from d2d_cli.rules.assistant import oracle
-    from d2d_cli.rules.deck.cards import parse_card
 
     out = []
     for row in rows:
-        words = _words(str(row.get("command") or ""))
+        words = _words(row)
         if words[:1] != ["oracle"] or row.get("undone"):
             continue
-        question, likelihood = oracle.asked(words)
-        code = str(row.get("summary") or "").removeprefix("revealed ").split(";")[0].split()
-        try:
-            card = parse_card(code[0]) if code else None
-        except BadInput:
-            card = None
-        if card is None:
+        got = _oracle_typed(_rec(row).get("oracle")) or _oracle_text(row, words)
+        if got is None:
             continue
-        if _holds(row, hidden or []):
+        question, likelihood, card = got
+        if _holds(row, hidden or [], [*words, question]):
             question = SECRET_SHOWN  # the question named a hidden text: the answer stays
         answer, qualifier = oracle.reading(card, likelihood)
         out.append({"question": question, "likelihood": likelihood, "card": card.code,
@@ -144,7 +141,51 @@ def _oracle(rows: list[dict[str, Any]], hidden: list[str] | None = None
     return out[-ORACLE_SHOWN:]
 
 
-def _words(command: str) -> list[str]:
+def _oracle_typed(typed: Any) -> tuple[str, str, Any] | None:
+    """An oracle's answer as the oracle wrote it in its journal entry (operations/
+    oracle.py: question, likelihood, card), or None when there is none fit to read."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.assistant import oracle
+    from d2d_cli.rules.deck.cards import parse_card
+
+    if not isinstance(typed, dict) or not all(
+            isinstance(typed.get(k), str) for k in ("question", "likelihood", "card")):
+        return None
+    try:
+        return (typed["question"], oracle.check_likelihood(typed["likelihood"]),
+                parse_card(typed["card"]))
+    except BadInput:
+        return None
+
+
+def _oracle_text(row: dict[str, Any], words: list[str]) -> tuple[str, str, Any] | None:
+    """An oracle's answer read from its line and summary (an entry journalled before
+    typed records): the words as the recap reads them, the card its summary names."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.assistant import oracle
+    from d2d_cli.rules.deck.cards import parse_card
+
+    question, likelihood = oracle.asked(words)
+    code = str(row.get("summary") or "").removeprefix("revealed ").split(";")[0].split()
+    try:
+        return (question, likelihood, parse_card(code[0])) if code else None
+    except BadInput:
+        return None
+
+
+def _rec(row: dict[str, Any]) -> dict[str, Any]:
+    """The typed record the operation wrote in the row's journal entry (``rec``), or {}."""
+    rec = row.get("rec")
+    return rec if isinstance(rec, dict) else {}
+
+
+def _words(row: dict[str, Any]) -> list[str]:
+    """The words of a row's command: as the command was given (its typed record's
+    ``words``); for an entry journalled before typed records, parsed from its text."""
+    words = _rec(row).get("words")
+    if isinstance(words, list) and all(isinstance(w, str) for w in words):
+        return words
+    command = str(row.get("command") or "")
     try:
         return shlex.split(command)
     except ValueError:
@@ -189,9 +230,13 @@ def hidden_texts(data: dict[str, Any]) -> list[str]:
     return sorted({t.strip() for t in out if t.strip()}, key=len, reverse=True)
 
 
-def _holds(row: dict[str, Any], hidden: list[str]) -> bool:
+def _holds(row: dict[str, Any], hidden: list[str], words: list[str]) -> bool:
+    """Whether a row's line, summary or words (``words``: :func:`_words`, each word as
+    given, unquoted) hold a hidden text."""
+    if not hidden:
+        return False
     hay = " ".join([str(row.get("command") or ""), str(row.get("summary") or ""),
-                    *_words(str(row.get("command") or ""))]).lower()
+                    *words]).lower()
     return any(t.lower() in hay for t in hidden)
 
 
@@ -203,7 +248,7 @@ def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
     hidden = hidden or []
     shown = []
     for r in rows:
-        words = _words(str(r.get("command") or ""))
+        words = _words(r)
         if not words or words[0] not in PUBLIC_COMMANDS:
             continue
         entry = {"at": r.get("at"), "command": r.get("command"), "summary": r.get("summary"),
@@ -211,7 +256,7 @@ def _log(rows: list[dict[str, Any]], hidden: list[str] | None = None
         if words[:2] == ["clock", "event"]:
             entry["command"] = " ".join(words[:3])
             entry["summary"] = "a Clock event was set or taken out (its text is hidden)"
-        elif _holds(r, hidden):
+        elif _holds(r, hidden, words):
             entry["command"] = words[0]
             entry["summary"] = SECRET_SHOWN
         shown.append(entry)
@@ -420,6 +465,99 @@ def _chosen(chosen: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**chosen, "shown": f"{v['rank']}{v['symbol']} {way}: {v[way.lower()]}"}
 
 
+# The odds of a Player's cards against the coming Conflict, by what they depend on (the
+# cards, the attack, and the sections the Levels and the Fate deck are read from): a
+# projection runs on every change, the odds only when those change. Bounded: the oldest
+# answers go first.
+_ODDS_CACHE: dict[tuple[str, ...], dict[str, Any] | None] = {}
+_ODDS_KEPT = 256
+_ODDS_LOCK = threading.Lock()  # the watcher projects; a request may too (a blank page)
+# What ``odds conflict`` reads of the session: the Fate deck, the units and the map, the
+# round (what it remembers: cover, range, high ground), the table's rules.
+_ODDS_READS = ("fate", "units", "board", "round", "rules", "scene")
+
+
+def _odds(data: dict[str, Any], name: str, hand: list[str],
+          chosen: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The exact odds of this Player's cards in the Conflict d2d knows is coming: the
+    open question of a waiting ``npc turn`` (``[round.asking]``) — its Non-Player
+    attacker reveals Fate (001 l.732 "NPCs use a Fate card instead"), the Player's unit
+    plays a card. For each card of the hand, Upper and Lower, and the card chosen face
+    down for that unit: the chance it wins, loses, both win, or a tie — computed by
+    ``d2d odds conflict``'s own path (``operations.odds.conflict_of``), the attacker with
+    the skill and weapon the turn gives it (``rules.assistant.policy.skill_for``,
+    ``choose_weapon``), over the Fate
+    deck's draw pile as a set: the cards not in the public discard, which the public
+    page's next-reveal odds already read (docs/serve.md). None when no such question is
+    open for this Player (d2d knows no coming Conflict: no guess)."""
+    q = _asked(data, name)
+    if q is None:
+        return None
+    units = _table(data, "units")
+    attacker, target = units.get(q["attacker"]), units.get(q["target"])
+    if not isinstance(attacker, dict) or not isinstance(target, dict):
+        return None
+    face_down = str(chosen["card"]) if chosen is not None and str(
+        chosen.get("unit", "")).lower() == q["target"].lower() else None
+    codes = list(dict.fromkeys([*(f"{c[:-1] if c[-1] in '^v' else c}{o}" for c in hand
+                                  for o in "^v"), *([face_down] if face_down else [])]))
+    if not codes:
+        return None
+    import json
+
+    state = json.dumps([data.get(k) for k in _ODDS_READS], sort_keys=True, default=str)
+    key = (q["attacker"], q["target"], state, *codes)
+    with _ODDS_LOCK:
+        known = key in _ODDS_CACHE
+        got = _ODDS_CACHE.get(key)
+    if not known:
+        got = _odds_of(data, q["attacker"], q["target"], attacker, codes)
+        with _ODDS_LOCK:
+            while len(_ODDS_CACHE) >= _ODDS_KEPT:
+                del _ODDS_CACHE[next(iter(_ODDS_CACHE))]
+            _ODDS_CACHE[key] = got
+    if got is None:
+        return None
+    return {**got, "chosen": None if face_down is None else {
+        "card": face_down, **got["cards"][face_down]} if got["cards"].get(face_down)
+        else None}
+
+
+def _odds_of(data: dict[str, Any], attacker: str, target: str, spec: dict[str, Any],
+             codes: list[str]) -> dict[str, Any] | None:
+    from d2d_cli.errors import D2DError
+    from d2d_cli.operations.odds import conflict_of
+    from d2d_cli.rules.assistant.policy import choose_weapon, skill_for
+
+    skill = skill_for(spec)
+    weapon = choose_weapon(data, attacker, target)[0]  # the plan's: it stands where it
+    # moved to, so the weapon that reaches the Target from there is the one it attacks with
+    try:
+        opts = _options(data)
+    except D2DError:
+        return None
+    cards: dict[str, Any] = {}
+    deck = None
+    for code in codes:
+        try:
+            r = conflict_of(data, opts, f"{attacker}:fate", f"{target}:{code}", skill=skill,
+                            with_=weapon)
+        except D2DError:  # this card cannot be played here (a Block from behind)
+            cards[code] = None
+            continue
+        deck = r.deck
+        cards[code] = {"win": _prob(r.b_wins.fraction), "lose": _prob(r.a_wins.fraction),
+                       "both": _prob(r.both_win.fraction), "tie": _prob(r.tie.fraction)}
+        obstacle = getattr(r, "obstacle", None)
+        if obstacle is not None and obstacle.fraction:
+            cards[code]["obstacle"] = _prob(obstacle.fraction)  # the Cover reveal's
+    if deck is None:
+        return None
+    return {"attacker": attacker, "target": target, "skill": skill, "weapon": weapon,
+            "deck": {"remaining": deck.remaining, "discarded": deck.discarded},
+            "cards": cards}
+
+
 def player(data: dict[str, Any], name: str) -> dict[str, Any]:
     """One Player's own page: their hand (each card drawn with what it gives), their
     face-down choice, their units as the Status Bar reads them, which of them the
@@ -464,6 +602,7 @@ def player(data: dict[str, Any], name: str) -> dict[str, Any]:
                   "of": len(everyone)},
         "last": last,
         "asked": _asked(data, name),
+        "odds": _odds(data, name, h["hand"], h["chosen"]),
     }
 
 

@@ -106,7 +106,7 @@ class Table:
         from d2d_cli.operations import export
 
         try:
-            snap = export.snapshot(self.target, project.LOG_SHOWN * 4)
+            snap = export.snapshot(self.target, project.LOG_SHOWN * 4, typed=True)
             public = project.public(snap.data, snap.log, snap.name)
             names = project.player_names(snap.data)
             mine = {n: project.player(snap.data, n) for n in names}

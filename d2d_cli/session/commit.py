@@ -51,6 +51,8 @@ def _entry(p: _Pending, h1: str) -> dict[str, Any] | None:
                              "command": p.command, "summary": p.summary}
     if p.ref is not None:
         entry["ref"] = p.ref
+    if p.record and p.op == "do":
+        entry["rec"] = p.record
     entry["h0"], entry["h1"] = _base_digest(s), h1
     if p.op == "do":
         entry["d"] = T.diff(s.text, p.new_text)

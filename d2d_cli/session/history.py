@@ -28,16 +28,18 @@ def log(path: Path, last: int) -> list[dict[str, Any]]:
     return _log(real, None if raw is None else journal.digest(raw), last)
 
 
-def read_with_log(path: Path, last: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def read_with_log(path: Path, last: int, typed: bool = False
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The session's data and the last ``last`` entries of its journal, both of one read
     of the file: the log never runs ahead of (or behind) the data it is shown with
-    (``d2d serve``'s snapshot, ``session export``). Nothing is created."""
+    (``d2d serve``'s snapshot, ``session export``). Nothing is created. ``typed``: each
+    row with its entry's typed record (``rec``, journal.log_view)."""
     real = _real(path)
     raw = _read_raw(real)
     if raw is None:
         raise NotFound(f"no session at {path}")
     loaded = _load(real, raw)
-    return loaded.data, _log(real, loaded.digest, last)
+    return loaded.data, _log(real, loaded.digest, last, typed)
 
 
 def completed(entries: Iterator[dict[str, Any]], current: str | None
@@ -60,7 +62,8 @@ def _phantom(entry: dict[str, Any], current: str) -> bool:
             and entry.get("h1") != current)
 
 
-def _log(real: Path, current: str | None, last: int) -> list[dict[str, Any]]:
+def _log(real: Path, current: str | None, last: int, typed: bool = False
+         ) -> list[dict[str, Any]]:
     if last <= 0:
         return []
     try:
@@ -74,7 +77,7 @@ def _log(real: Path, current: str | None, last: int) -> list[dict[str, Any]]:
                     break
     except OSError as e:
         raise files.trouble(journal.path_for(real), e, "read it") from None
-    return journal.log_view(newest)
+    return journal.log_view(newest, typed)
 
 
 def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:

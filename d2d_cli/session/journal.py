@@ -10,7 +10,12 @@ so a torn line can never swallow the next command's entry.
 "d": [hunks]}``: ``h0``/``h1`` are digests of the whole file before and after, ``d``
 the hunks (``[offset, old text, new text]``, only the tables that changed) that undo
 reverses. ``session undo`` and ``session redo`` append ``{"op": "undo"|"redo", "ref":
-N}`` naming the entry they reverted or re-applied. Because every entry says which file
+N}`` naming the entry they reverted or re-applied. A ``do`` entry may also hold ``rec``:
+what the command did as typed data, written by the operation that made it (its
+``words`` as parsed, its ``path``; the oracle's ``question``, ``likelihood`` and
+``card``), which ``d2d serve``'s pages read instead of parsing ``command`` again. It is
+additive: an entry without it (an older journal) is read from its text, and a reader
+ignores a ``rec`` that is not a JSON object. Because every entry says which file
 it produced, an undo checks the file still is that file (a hand edit shows as a
 different digest) and that reversing the hunks gives exactly the file before.
 
@@ -267,9 +272,11 @@ def redo_target(entries: Iterator[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def log_view(entries_newest_first: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def log_view(entries_newest_first: list[dict[str, Any]], typed: bool = False
+             ) -> list[dict[str, Any]]:
     """``session log`` rows, oldest first (the format is unchanged since the first
-    journal: at, command, summary, undone, undoable)."""
+    journal: at, command, summary, undone, undoable); with ``typed``, a row whose entry
+    holds a typed record has it too (``rec``: the pages' reading)."""
     state: dict[int, str] = {}
     rows = []
     for e in entries_newest_first:
@@ -283,9 +290,12 @@ def log_view(entries_newest_first: list[dict[str, Any]]) -> list[dict[str, Any]]
             state.setdefault(e.get("ref", -1), op)
         undone = op == "do" and is_undone(e, state) or bool(e.get("legacy") and e.get("undone"))
         has_undo = ("d" in e) if not e.get("legacy") else ("before" in e)
-        rows.append({"at": e.get("at"), "command": e.get("command"),
-                     "summary": e.get("summary", ""), "undone": undone,
-                     "undoable": has_undo and not undone and op in ("do", None)})
+        row = {"at": e.get("at"), "command": e.get("command"),
+               "summary": e.get("summary", ""), "undone": undone,
+               "undoable": has_undo and not undone and op in ("do", None)}
+        if typed and isinstance(e.get("rec"), dict):
+            row["rec"] = e["rec"]
+        rows.append(row)
     return rows[::-1]
 
 

@@ -54,6 +54,8 @@ class _Pending:
     ref: int | None = None
     lookup: bool = False  # a session created by a lookup: someone else's is as good
     cached: list[Slot] = field(default_factory=list)
+    # what the command did as typed data (the journal entry's ``rec``): Transaction.record
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 class Scope:

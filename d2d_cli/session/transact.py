@@ -31,6 +31,10 @@ class Transaction:
     _old: dict[str, Any]
     summary: str = ""
     changed: set[str] = field(default_factory=set)
+    # What the change was, as typed data for the pages that show it (the journal entry's
+    # ``rec``, docs/architecture.md "The journal"): the command's words, and what the
+    # operation adds (the oracle's question, likelihood and card). Plain JSON values.
+    record: dict[str, Any] = field(default_factory=dict)
 
     def put(self, key: str, value: Any) -> None:
         """Replace top-level section ``key`` with ``value`` (plain data)."""
@@ -122,11 +126,13 @@ def edit(path: Path, command: str, *, seed: int | None = None,
             before.new_text, before.new_data, before.new_root = new_text, new_data, new_root
             before.summary = "; ".join(s for s in (before.summary, tx.summary) if s)
             before.command = before.command or command
+            before.record = {**tx.record, **before.record}  # the first call's words win
             before.lookup = False
             return
         if new_text == state.text and not state.creating:
             return
-        pending = _Pending(state, new_text, new_data, new_root, command, tx.summary)
+        pending = _Pending(state, new_text, new_data, new_root, command, tx.summary,
+                           record=dict(tx.record))
         settle(pending, scope)
 
 

@@ -35,9 +35,11 @@ def _plain(spec: Any) -> str:
 
 
 def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None,
-             level_b: int | None, opts: Options = DEFAULTS) -> Sides | None:
+             level_b: int | None, opts: Options = DEFAULTS,
+             skill: str | None = None, with_: str | None = None) -> Sides | None:
     """The sides and Levels when a side names a unit (``Archer:7S^``, ``"Goblin
-    Scout"``); None when neither does."""
+    Scout"``); None when neither does. ``skill``: side A's, as ``conflict --skill``
+    (None: its best by reach); ``with_``: side A's weapon, as ``conflict --with``."""
     from d2d_cli.rules.combat import conflict
 
     if not data.get("units"):
@@ -47,8 +49,11 @@ def of_units(side_a: str, side_b: str, data: dict[str, Any], level_a: int | None
     m = conflict.matchup([side_a, side_b], roster(data))
     if m.a.unit is None and m.b.unit is None:
         return None
+    from d2d_cli.rules.combat.situation import Terms
+
     ask = conflict.ask([side_a, side_b], data, None, level_a=level_a, level_b=level_b,
-                      opts=opts)
+                      opts=opts, skill=skill,
+                      terms=Terms(with_=with_) if with_ is not None else None)
     sit = ask.situation
     if sit.no_block:
         raise BadInput("odds conflict does not count a side that can't Block (Flanking "
