@@ -116,7 +116,8 @@ _BASE = ("columns", "rows", "first_column", "last_column", "grid", "legend", "un
 
 def players_view(v: BoardView, fog: Fog) -> BoardView:
     """The map as the players may see it: a Space under fog drawn as fog (its terrain
-    unknown), no unit standing in fog, the legend of what shows."""
+    unknown), no Non-Player's unit standing in fog (a Player's own unit is always seen
+    by its Player), the legend of what shows."""
     from d2d_cli.rules.board.fog import FOG_NAME
     from d2d_cli.rules.board.grid import parse_space
 
@@ -132,7 +133,7 @@ def players_view(v: BoardView, fog: Fog) -> BoardView:
         for ch in row:
             if ch not in used:
                 used[ch] = keys[ch]
-    units = tuple(u for u in v.units
-                  if not any(parse_space(s) in fog.fogged for s in u.spaces))
+    units = tuple(u for u in v.units if u.player is not None  # a Player's own: seen
+                  or not any(parse_space(s) in fog.fogged for s in u.spaces))
     return BoardView(v.columns, v.rows, v.first_column, v.last_column, grid,
                      tuple(used.values()), units, v.unplaced, v.left)
