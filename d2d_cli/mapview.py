@@ -135,14 +135,16 @@ def _fog_notes(v: BoardView, width: int) -> list[str]:
     the Events on the map — none when the map has no fog section."""
     import textwrap
 
-    if not hasattr(v, "fog"):
+    from d2d_cli.rules.board.view import FoggedView
+
+    if not isinstance(v, FoggedView):
         return []
-    notes = [f"Under fog (the players see fog there; drawn dim): {getattr(v, 'fogged')}"
-             if getattr(v, "fogged") else "No Space under fog.",
-             f"A Player's unit sees {getattr(v, 'sight')} Spaces into the fog."]
-    notes += [f"Place {n}: {', '.join(sp)}" for n, sp in (getattr(v, "places") or {}).items()]
+    notes = [f"Under fog (the players see fog there; drawn dim): {v.fogged}"
+             if v.fogged else "No Space under fog.",
+             f"A Player's unit sees {v.sight} Spaces into the fog."]
+    notes += [f"Place {n}: {', '.join(sp)}" for n, sp in (v.places or {}).items()]
     notes += [f"{e.label} ({'revealed' if e.revealed else 'face down'}): {e.text}"
-              for e in getattr(v, "events")]
+              for e in v.events]
     return [_esc(t) for n in notes for t in textwrap.wrap(n, width, subsequent_indent="  ")]
 
 
@@ -210,9 +212,9 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
     if v.left:
         notes.append(f"Left the map: {', '.join(v.left)}")
     if fog:
-        notes += [f"Under fog (shaded): {getattr(v, 'fogged') or 'nothing'}",
+        notes += [f"Under fog (shaded): {getattr(v, 'fogged', '') or 'nothing'}",
                   *(f"{e.label} ({'revealed' if e.revealed else 'face down'}): {e.text}"
-                    for e in getattr(v, "events"))]
+                    for e in getattr(v, "events", ()))]
     w = max(MARGIN + v.columns * CELL + 10, MARGIN + 7 * max(len(n) for n in notes))
     h = MARGIN + v.rows * CELL + 20 + 16 * len(notes)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '

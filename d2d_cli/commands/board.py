@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,12 +12,13 @@ from d2d_cli import render
 from d2d_cli.commands import _app, _state
 
 app = _app.group("board", cls=_app.DefaultGroup)
-event_app = _app.group("board", help="Events placed on the map: Fog of War Events face down "
-                       "on a Space, Location Events under a Place (001 l.441–447).")
+event_app = _app.group("board", help="Events on the map (001 l.441–447).\n\nFog of War "
+                       "Events lie face down on a Space, Location Events under a Place."
+                       "\n\nExample: d2d board event add C3 \"A pit trap\"")
 app.add_typer(event_app, name="event")
 
 
-@app.callback(invoke_without_command=True)
+@app.callback(invoke_without_command=True, subcommand_metavar="[COMMAND [ARGS]...]")
 def board(
     ctx: typer.Context,
     svg: Annotated[Path | None, typer.Option(
@@ -45,6 +47,8 @@ def board(
     players' pages (d2d serve) show fog there instead. JSON then adds fog (rows: ? under
     fog), fogged, sight, places, events.
 
+    Its commands put Spaces under fog, lift it, name Places and place Events.
+
     Example: d2d board --svg combat1.svg
     """
     if ctx.invoked_subcommand is not None:
@@ -57,6 +61,10 @@ def board(
     result = drawn(t, svg=svg, force=force)
     render.emit(result, lambda con, r: _show(con, r, legend or _first_in_play(t)),
                 as_json=json)
+
+
+# `d2d board --help` is the callback's docstring (the root's list reads GROUPS).
+app.info.help = inspect.getdoc(board)
 
 
 # The sessions whose legend this process has shown: in d2d play (one process) the

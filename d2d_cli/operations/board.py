@@ -77,16 +77,13 @@ def place(t: Target, name: str, spaces: str | None = None, *,
 
     if rm == (spaces is not None):
         raise BadInput("give the Place's Spaces (B2:D4), or --rm")
-    return _change(t, lambda board, f: _summed(rules.set_place(board, f, name, spaces),
-                                               f"Place {name} " + (
-                                                   "forgotten" if rm else f"is {spaces}")))
-
-
-def _summed(got: tuple[fog_.Fog, Any], summary: str) -> tuple[fog_.Fog, Any]:
-    from d2d_cli.rules.core.record import replace
-
-    new, result = got
-    return new, replace(result, summary=summary) if hasattr(result, "summary") else result
+    with t.edit() as tx:
+        board = _board(tx.data)
+        new, result = rules.set_place(board, rules.of(tx.data, board) or rules.EMPTY, name,
+                                      spaces)
+        tx.put(rules.SECTION, new.to_state(board))
+        tx.summary = f"Place {name} " + ("forgotten" if rm else f"is {spaces}")
+    return result
 
 
 def event_add(t: Target, where: str, text: str, *,

@@ -4,7 +4,7 @@ l.527–609)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import (
@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
     from d2d_cli.rules.units import abilities, gear, powers
     from d2d_cli.rules.units import sides as sides_
     from d2d_cli.rules.units import stealth as stealth_
+
+
+S = TypeVar("S")  # a result a movement's exploring adds to (rules.board.fog)
 
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
@@ -89,7 +92,7 @@ def _standing(roster: dict[str, units.Unit], name: str) -> placement.Placement |
     return placed(units.find(roster, name))
 
 
-def _explored(tx: Any, result: Any, before: placement.Placement | None) -> Any:
+def _explored(tx: Any, result: S, before: placement.Placement | None) -> S:
     """What a Player's unit revealed by entering and seeing (rules.board.fog), added to
     the report it gives: nothing at all without fog."""
     if not tx.data.get("fog"):
@@ -97,11 +100,12 @@ def _explored(tx: Any, result: Any, before: placement.Placement | None) -> Any:
     from d2d_cli.operations.board import explore
     from d2d_cli.rules.core.record import replace
 
-    words = explore(tx, result.unit, before)
+    words = explore(tx, str(getattr(result, "unit", "")), before)
     if not words:
         return result
-    note = f"{result.note}; {words}" if getattr(result, "note", None) else words
-    return replace(result, summary=f"{result.summary}; {words}", **(
+    had = getattr(result, "note", None)
+    note = f"{had}; {words}" if had else words
+    return replace(result, summary=f"{getattr(result, 'summary', '')}; {words}", **(
         {"note": note} if hasattr(result, "note") else {}))
 
 

@@ -467,14 +467,14 @@ def from_scene(raw: Any, board: Board | None) -> dict[str, Any] | None:
         fog, _ = cover(board, fog, text) if text.strip() else (fog, None)
     except BadInput as e:
         raise BadInput(f"scene: fog.spaces: {e.message}") from None
-    for i, e in enumerate(raw.get("events", []) or [], 1):
-        if not isinstance(e, dict) or "at" not in e or "text" not in e:
+    for i, spec in enumerate(raw.get("events", []) or [], 1):
+        if not isinstance(spec, dict) or "at" not in spec or "text" not in spec:
             raise BadInput(f"scene: fog event #{i} needs at = \"C3\" and text = \"…\"")
-        kind = str(e.get("kind", "fog"))
+        kind = str(spec.get("kind", "fog"))
         if kind not in KINDS:
             raise BadInput(f"scene: fog event #{i}: kind is fog or location, not {kind!r}")
         try:
-            fog, _ = add_event(board, fog, str(e["at"]), str(e["text"]), kind)
+            fog, _ = add_event(board, fog, str(spec["at"]), str(spec["text"]), kind)
         except BadInput as err:
             raise BadInput(f"scene: fog event #{i}: {err.message}") from None
     return fog.to_state(board)

@@ -103,15 +103,11 @@ class FoggedView(BoardView):
 def with_fog(v: BoardView, board: Board, fog: Fog) -> FoggedView:
     from d2d_cli.rules.board.fog import mask, runs
 
-    return FoggedView(*(getattr(v, f) for f in _BASE), fog=tuple(mask(board, fog.fogged)),
-                      fogged=runs(fog.fogged), sight=fog.sight,
-                      places={n: tuple(space_name(s) for s in sp)
-                              for n, sp in fog.places.items()},
-                      events=fog.events)
-
-
-_BASE = ("columns", "rows", "first_column", "last_column", "grid", "legend", "units",
-         "unplaced", "left")
+    return FoggedView(v.columns, v.rows, v.first_column, v.last_column, v.grid, v.legend,
+                      v.units, v.unplaced, v.left, tuple(mask(board, fog.fogged)),
+                      runs(fog.fogged), fog.sight,
+                      {n: tuple(space_name(s) for s in sp) for n, sp in fog.places.items()},
+                      fog.events)
 
 
 def players_view(v: BoardView, fog: Fog) -> BoardView:
