@@ -1,5 +1,5 @@
-"""Fog of War and the map's Events (001 l.441–447 "Location Event - Placed under a Place
-on the Map. Revealed when searched or explored." / "Fog of War Event - Placed face down
+"""Fog of War and the map's Events (001 l.441–447 "Location Event … Placed under a Place
+on the Map. Revealed when searched or explored." / "Fog of War Event … Placed face down
 on the Map. Revealed when entered."; 001 l.565 "Search … Quickly search the current
 Place"): rules.board.fog, ``d2d board fog|reveal|place|event``, and the exploring a
 Player's unit does through ``unit move``, ``unit place`` and ``unit act … search``."""

@@ -1,8 +1,8 @@
 """Fog of War and the map's Events (001 l.441–447): Spaces the players have not explored
 yet, named Places, and the Events placed on the map face down.
 
-001 l.441–443 "Location Event - Placed under a Place on the Map. Revealed when searched
-or explored." and l.445–447 "Fog of War Event - Placed face down on the Map. Revealed
+001 l.441–443 "Location Event … Placed under a Place on the Map. Revealed when searched
+or explored." and l.445–447 "Fog of War Event … Placed face down on the Map. Revealed
 when entered." d2d's readings (docs/rules.md "Fog of War and Location Events"):
 
 * A Space under fog is revealed when a Player's unit enters it (every Space of its
