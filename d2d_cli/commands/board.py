@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from d2d_cli import render
-from d2d_cli.commands import _app, _state
+from d2d_cli.commands import _app, _complete, _state
 
 app = _app.group("board", cls=_app.DefaultGroup)
 event_app = _app.group("board", help="Events on the map (001 l.441–447).\n\nFog of War "
@@ -63,8 +63,9 @@ def board(
                 as_json=json)
 
 
-# `d2d board --help` is the callback's docstring (the root's list reads GROUPS).
-app.info.help = inspect.getdoc(board)
+# `d2d board --help` is the callback's docstring; the root's list, GROUPS' line.
+assert app.registered_callback is not None
+app.registered_callback.help = inspect.getdoc(board)
 
 
 # The sessions whose legend this process has shown: in d2d play (one process) the
@@ -91,8 +92,9 @@ def _show(con: Any, r: Any, legend: bool = False) -> None:
 
 
 Where = Annotated[str | None, typer.Argument(
-    metavar="[SPACES|PLACE]", help="Spaces (G5), rectangles (B2:D4) separated by commas, "
-    "or a Place's name.", show_default=False)]
+    metavar="[SPACES|PLACE]", click_type=_complete.PLACE,
+    help="Spaces (G5), rectangles (B2:D4) separated by commas, or a Place's name.",
+    show_default=False)]
 AllOpt = Annotated[bool, typer.Option("--all", help="The whole map.")]
 
 
@@ -130,7 +132,8 @@ def reveal_cmd(ctx: typer.Context, where: Where = None, all_: AllOpt = False,
 
 @app.command("place")
 def place_cmd(ctx: typer.Context,
-              name: Annotated[str, typer.Argument(help="The Place's name, e.g. Cellar.")],
+              name: Annotated[str, typer.Argument(
+                  help="The Place's name, e.g. Cellar.", click_type=_complete.PLACE)],
               spaces: Annotated[str | None, typer.Argument(
                   metavar="[SPACES]", help="Its Spaces: G5, B2:D4, separated by commas.",
                   show_default=False)] = None,
@@ -150,8 +153,8 @@ def place_cmd(ctx: typer.Context,
 @event_app.command("add")
 def event_add(ctx: typer.Context,
               where: Annotated[str, typer.Argument(
-                  metavar="SPACE|PLACE", help="The Space it lies on (a Location Event: "
-                  "its Place, or a Space).")],
+                  metavar="SPACE|PLACE", click_type=_complete.PLACE,
+                  help="The Space it lies on (a Location Event: its Place, or a Space).")],
               text: Annotated[str, typer.Argument(help="What happens when it is revealed.")],
               location: Annotated[bool, typer.Option(
                   "--location/--fog", help="A Location Event under a Place, revealed when "
