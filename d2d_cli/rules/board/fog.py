@@ -119,15 +119,28 @@ def read(raw: Any, board: Board | None) -> Fog | None:
                               if ch == FOGGED)
     sight = raw.get("sight", SIGHT)
     sight = sight if type(sight) is int and 0 <= sight <= MAX_SIGHT else SIGHT
+    # A hand-edited section is read as far as it makes sense: a Space that is no Space,
+    # an Event without a number or kind, is left out (never a crash on a players' page).
     places: dict[str, tuple[Space, ...]] = {}
-    for name, spaces in dict(raw.get("places") or {}).items():
+    given = raw.get("places")
+    for name, spaces in (given.items() if isinstance(given, Mapping) else ()):
         if isinstance(spaces, list):
-            places[str(name)] = tuple(parse_space(str(s)) for s in spaces)
-    events = tuple(Event(int(e.get("id", i + 1)), str(e.get("kind", "fog")),
-                         str(e.get("at", "")), str(e.get("text", "")),
-                         bool(e.get("revealed", False)))
-                   for i, e in enumerate(raw.get("events") or []) if isinstance(e, Mapping))
+            places[str(name)] = tuple(s for s in map(_space_or_none, spaces)
+                                      if s is not None)
+    listed = raw.get("events")
+    events = tuple(Event(e["id"], e.get("kind", "fog"), str(e.get("at", "")),
+                         str(e.get("text", "")), bool(e.get("revealed", False)))
+                   for e in (listed if isinstance(listed, list) else [])
+                   if isinstance(e, Mapping) and type(e.get("id")) is int
+                   and e.get("kind", "fog") in KINDS)
     return Fog(frozenset(fogged), sight, places, events)
+
+
+def _space_or_none(text: Any) -> Space | None:
+    try:
+        return parse_space(str(text))
+    except BadInput:
+        return None
 
 
 def of(data: Mapping[str, Any], board: Board | None) -> Fog | None:
