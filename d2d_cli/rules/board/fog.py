@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound
@@ -96,11 +97,11 @@ class Fog:
 
 def mask(board: Board, fogged: Iterable[Space]) -> list[str]:
     """The fog as rows like the map's: ``?`` under fog, ``.`` revealed."""
-    cells = [[CLEAR] * board.width for _ in range(board.height)]
+    cells = [bytearray(b"." * board.width) for _ in range(board.height)]
     for x, y in fogged:
         if 0 <= y < board.height and 0 <= x < board.width:
-            cells[y][x] = FOGGED
-    return ["".join(r) for r in cells]
+            cells[y][x] = 63  # "?"
+    return [r.decode("ascii") for r in cells]
 
 
 EMPTY = Fog(frozenset(), SIGHT, {}, ())
@@ -110,13 +111,9 @@ def read(raw: Any, board: Board | None) -> Fog | None:
     """The session's ``[fog]`` (None when it has none, or no map to lay it on)."""
     if not raw or board is None or not isinstance(raw, Mapping):
         return None
-    fogged: set[Space] = set()
     rows = raw.get("rows") or []
-    if isinstance(rows, list):
-        for y, row in enumerate(rows[:board.height]):
-            if isinstance(row, str) and FOGGED in row:
-                fogged.update((x, y) for x, ch in enumerate(row[:board.width])
-                              if ch == FOGGED)
+    fogged = _fogged(tuple(r for r in rows if isinstance(r, str)) if isinstance(rows, list)
+                     else (), board.width, board.height)
     sight = raw.get("sight", SIGHT)
     sight = sight if type(sight) is int and 0 <= sight <= MAX_SIGHT else SIGHT
     # A hand-edited section is read as far as it makes sense: a Space that is no Space,
@@ -133,7 +130,21 @@ def read(raw: Any, board: Board | None) -> Fog | None:
                    for e in (listed if isinstance(listed, list) else [])
                    if isinstance(e, Mapping) and type(e.get("id")) is int
                    and e.get("kind", "fog") in KINDS)
-    return Fog(frozenset(fogged), sight, places, events)
+    return Fog(fogged, sight, places, events)
+
+
+@lru_cache(maxsize=8)  # every command of a fogged fight reads the same rows again
+def _fogged(rows: tuple[str, ...], width: int, height: int) -> frozenset[Space]:
+    fogged: set[Space] = set()
+    for y, row in enumerate(rows[:height]):
+        if FOGGED not in row:
+            continue
+        row = row[:width]
+        if row == FOGGED * len(row):  # a row all under fog: the common case
+            fogged.update(zip(range(len(row)), [y] * len(row), strict=True))
+        else:
+            fogged.update((x, y) for x, ch in enumerate(row) if ch == FOGGED)
+    return frozenset(fogged)
 
 
 def _space_or_none(text: Any) -> Space | None:
