@@ -99,7 +99,7 @@ def test_the_players_map_draws_fog_and_shows_what_was_revealed(d2d: Any,
     assert {"symbol": "?", "text": "fog (unexplored)"} in b["legend"]
     assert [u["name"] for u in b["units"]] == ["Archer", "Thief", "Goblin Scout",
                                                "Goblin Skirmisher"]  # none in the fog
-    assert b["events"] == [{"kind": "fog", "at": "H5", "text": "Bones"}]
+    assert b["events"] == [{"kind": "fog", "where": "H5", "text": "Bones"}]
     assert "A pit" not in json.dumps(b) and "#aab4c0" in b["svg"]  # the fog's colour
     data["units"]["Goblin Scout"]["space"] = "J4"  # walks into the fog: off their map
     b = project.public(data, [], "t")["board"]

@@ -214,7 +214,7 @@ function render(s) {
     fill("placed", b.units.map((u) => el("li", u.label + "  " + u.name + ": " + u.space +
       ", facing " + (u.facing || "\u2013"))));
     fill("mapevents", (b.events || []).map((e) => el("li", (e.kind === "fog" ?
-      "Fog of War Event on " : "Location Event under ") + e.at + ": " + e.text)));
+      "Fog of War Event on " : "Location Event under ") + e.where + ": " + e.text)));
   }
   fill("players", s.players.map((p) => el("li", p.name + ": " + p.hand + " cards in hand" +
     (p.ready ? " \u00b7 card chosen" : ""))));

@@ -118,7 +118,7 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
         f = fog.of(data, drawn)
         if f is not None:
             v = players_view(v, f)
-            events = [{"kind": e.kind, "at": e.at, "text": _public_text(e.text)}
+            events = [{"kind": e.kind, "where": e.where, "text": _public_text(e.text)}
                       for e in f.events if e.revealed]
     title = str(_public_text(_table(data, "scene").get("name"), "a scene") or "d2d board")
     out: dict[str, Any] = to_json(v)

@@ -49,18 +49,19 @@ _RECT = re.compile(r"^\s*([A-Za-z]{1,2}[0-9]{1,3})\s*[:\-–]\s*([A-Za-z]{1,2}[0
 
 @record
 class Event(Result):
-    """One Event placed on the map: ``kind`` fog (face down on Space ``at``) or location
-    (under Place ``at``, a Place's name or one Space), its ``text`` and whether it is
+    """One Event placed on the map: ``kind`` fog (face down on Space ``where``) or location
+    (under Place ``where``, a Place's name or one Space; ``at`` in the session and a
+    scene file, as a Clock event's), its ``text`` and whether it is
     ``revealed``."""
 
     id: int
     kind: str
-    at: str
+    where: str
     text: str
     revealed: bool = False
 
     def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "at": self.at,
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "at": self.where,
                                "text": self.text}
         if self.revealed:
             out["revealed"] = True
@@ -69,7 +70,7 @@ class Event(Result):
     @property
     def label(self) -> str:
         what = "Fog of War Event on" if self.kind == "fog" else "Location Event under"
-        return f"#{self.id} {what} {self.at}"
+        return f"#{self.id} {what} {self.where}"
 
 
 @record
@@ -308,7 +309,7 @@ def reveal(board: Board, fog: Fog, spec: str) -> tuple[Fog, FogChanged]:
     new = replace(fog, fogged=fog.fogged - spaces)
     shown: tuple[Event, ...] = ()
     if place_named(fog, spec) is not None:
-        new, shown = _show(new, lambda e: e.kind == "location" and e.at == name)
+        new, shown = _show(new, lambda e: e.kind == "location" and e.where == name)
     changed = len(fog.fogged) - len(new.fogged)
     words = f"{name} revealed: {changed} Space{'s' * (changed != 1)} out of the fog, " \
         f"{len(new.fogged)} still under it"
@@ -388,7 +389,7 @@ def set_place(board: Board, fog: Fog, name: str, spec: str | None) -> tuple[Fog,
     if spec is None:
         if old is None:
             raise NotFound(f"no Place {name!r} (Places: {', '.join(fog.places) or 'none'})")
-        if any(e.at == old and e.kind == "location" and not e.revealed for e in fog.events):
+        if any(e.where == old and e.kind == "location" and not e.revealed for e in fog.events):
             raise BadInput(f"a Location Event lies under {old}: take it off first "
                            "(d2d board event rm N)")
     else:
@@ -424,7 +425,7 @@ def entered(board: Board, fog: Fog, path: Iterable[Space], stand: Space) -> Expl
                     seen.add((x, y))
     new = replace(fog, fogged=fog.fogged - seen) if seen else fog
     names = {space_name(s) for s in walked}
-    new, shown = _show(new, lambda e: e.kind == "fog" and e.at in names)
+    new, shown = _show(new, lambda e: e.kind == "fog" and e.where in names)
     return Explored(new, frozenset(seen), shown)
 
 
@@ -433,7 +434,7 @@ def searched(fog: Fog, space: Space) -> tuple[Fog, tuple[Event, ...]]:
     holding that Space (or under that Space itself) are revealed (001 l.441–443)."""
     here = space_name(space)
     places = {n for n, sp in fog.places.items() if space in sp}
-    return _show(fog, lambda e: e.kind == "location" and (e.at == here or e.at in places))
+    return _show(fog, lambda e: e.kind == "location" and (e.where == here or e.where in places))
 
 
 def hidden_spaces(fog: Fog, units_at: Iterable[Space]) -> frozenset[Space]:
@@ -443,11 +444,11 @@ def hidden_spaces(fog: Fog, units_at: Iterable[Space]) -> frozenset[Space]:
     for e in fog.events:
         if e.revealed:
             continue
-        spaces = fog.places.get(e.at) if e.kind == "location" and e.at in fog.places \
+        spaces = fog.places.get(e.where) if e.kind == "location" and e.where in fog.places \
             else None
         if spaces is None:
             try:
-                spaces = (parse_space(e.at),)
+                spaces = (parse_space(e.where),)
             except BadInput:
                 continue
         out.update(s for s in spaces if s in fog.fogged)
