@@ -105,3 +105,27 @@ def test_the_players_map_draws_fog_and_shows_what_was_revealed(d2d: Any,
     b = project.public(data, [], "t")["board"]
     assert "Goblin Scout" not in [u["name"] for u in b["units"]]
     assert "Goblin Scout" not in b["svg"]
+
+
+def test_the_fogged_state_and_a_fogged_scene_fit_their_schemas(d2d: Any,
+                                                               tmp_path: Path) -> None:
+    """The public state with fog and revealed Events fits state.schema.json; a scene
+    file's [fog] fits scene.schema.json (and a misspelt key does not)."""
+    import tomllib
+
+    import pytest
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from tests.test_board_fog import SCENE
+    from tests.test_exports import schema
+
+    data = combat1(d2d, tmp_path)
+    data["fog"] = {"rows": FOG_ROWS, "events": [
+        {"id": 1, "kind": "fog", "at": "H5", "text": "Bones", "revealed": True}]}
+    jsonschema.Draft202012Validator(schema("state")).validate(
+        project.public(data, [], "t"))
+    scene = tomllib.loads(SCENE)
+    jsonschema.Draft202012Validator(schema("scene")).validate(scene)
+    scene["fog"]["sights"] = 2
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema("scene")).validate(scene)
