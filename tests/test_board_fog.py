@@ -250,3 +250,39 @@ def test_a_map_without_fog_keeps_its_json(d2d: Any, tmp_path: Path) -> None:
     d2d.ok("--session", path, "scene", "load", "combat1")
     res = json.loads(d2d.ok("--session", path, "board", "--json"))["result"]
     assert "fog" not in res and "events" not in res
+
+
+def test_a_scene_s_fog_is_checked_before_anything_is_written(d2d: Any,
+                                                             tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    d2d.ok("--session", path, "scene", "load", "combat1")
+    before = path.read_bytes()
+    for bad, said in (("[fog]\nsights = 2\n", "unknown key(s) sights"),
+                      ("[fog]\nspaces = [\"Z40\"]\n", "fog.spaces: space Z40 is off the map"),
+                      ("[[fog.events]]\nat = \"A1\"\n", "fog event #1 needs at"),
+                      ("[[fog.events]]\nat = \"A1\"\ntext = \"x\"\nkind = \"trap\"\n",
+                       "kind is fog or location"),
+                      ("[fog.places]\nA1 = \"B2\"\n", "reads as Spaces")):
+        scene = tmp_path / "bad.toml"
+        scene.write_text(SCENE.split("[fog]")[0] + bad, encoding="utf-8")
+        res = d2d("--session", path, "scene", "load", scene)
+        assert res.exit_code == 2 and said in res.output, (bad, res.output)
+        assert path.read_bytes() == before
+    (tmp_path / "nomap.toml").write_text('name = "x"\n[fog]\n', encoding="utf-8")
+    res = d2d("--session", path, "scene", "load", tmp_path / "nomap.toml")
+    assert res.exit_code == 2 and "[fog] needs a [board] map" in res.output
+
+
+def test_a_place_is_forgotten_only_with_nothing_under_it(d2d: Any, fogged: Path) -> None:
+    res = d2d("--session", fogged, "board", "place", "Den", "--rm")
+    assert res.exit_code == 2 and "a Location Event lies under Den" in res.output
+    d2d.ok("--session", fogged, "board", "event", "rm", "2")
+    d2d.ok("--session", fogged, "board", "place", "den", "--rm")  # any case
+    assert "places" not in _fog(fogged)
+
+
+def test_a_new_scene_takes_the_last_scene_s_fog_away(d2d: Any, fogged: Path) -> None:
+    d2d.ok("--session", fogged, "scene", "load", "combat1")
+    assert session.read(fogged)["fog"] == {}
+    res = json.loads(d2d.ok("--session", fogged, "board", "--json"))["result"]
+    assert "fog" not in res
