@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from d2d_cli import operations
 from d2d_cli import session as _session
@@ -57,6 +57,9 @@ from d2d_cli.operations import table_rules as _table_rules
 from d2d_cli.operations import tasks as _tasks
 from d2d_cli.operations import units as _units
 from d2d_cli.operations import weather as _weather
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.board.view import BoardView
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
 
@@ -342,7 +345,8 @@ class _BoardGroup(_Group):
     reveal = _Op("board reveal", _board.reveal)
     place = _Op("board place", _board.place)
 
-    def __call__(self, *, svg: str | Path | None = None, force: bool = False) -> Any:
+    def __call__(self, *, svg: str | Path | None = None,
+                 force: bool = False) -> BoardView:
         return self.draw(svg=svg, force=force)
 
 
