@@ -29,12 +29,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from d2d_cli import operations
 from d2d_cli import session as _session
 from d2d_cli.errors import BadInput, D2DError, NotFound, RuleViolation, SessionError
 from d2d_cli.operations import Target
+from d2d_cli.operations import board as _board
 from d2d_cli.operations import characters as _char
 from d2d_cli.operations import clock as _clock
 from d2d_cli.operations import combat as _combat
@@ -56,6 +57,9 @@ from d2d_cli.operations import table_rules as _table_rules
 from d2d_cli.operations import tasks as _tasks
 from d2d_cli.operations import units as _units
 from d2d_cli.operations import weather as _weather
+
+if TYPE_CHECKING:
+    from d2d_cli.rules.board.view import BoardView
 
 __all__ = ["BadInput", "D2DError", "NotFound", "RuleViolation", "Session", "SessionError"]
 
@@ -166,6 +170,7 @@ class Session(_Face):
         self.session = _SessionGroup(self)
         self.rules = _RulesGroup(self)
         self.player = _PlayerGroup(self)
+        self.board = _BoardGroup(self)
 
     def _session(self) -> Session:
         return self
@@ -228,7 +233,6 @@ class Session(_Face):
     hit = _Op("hit", _combat.hit)
     crit = _Op("crit", _combat.crit, flags={"luck_from": "--from"})
     status = _Op("status", _overview.status)
-    board = _Op("board", _overview.board)
     roll = _Op("roll", _roll.roll)
     oracle = _Op("oracle", _oracle.oracle)
     sim = _Op("sim", _sim.sim, extra=("tick",))
@@ -317,6 +321,33 @@ class _ClockGroup(_Group):
     set = _Op("clock set", _clock.set_to)
     tick = _Op("clock tick", _clock.tick)
     advance = _Op("clock advance", _clock.advance)
+
+
+class _BoardEventGroup(_Group):
+    """``s.board.event``: Events placed on the map (001 l.441–447)."""
+
+    add = _Op("board event add", _board.event_add)
+    list = _Op("board event list", _board.event_list)
+    reveal = _Op("board event reveal", _board.event_reveal)
+    rm = _Op("board event rm", _board.event_rm)
+
+
+class _BoardGroup(_Group):
+    """``s.board``: the map — ``s.board()`` draws it as ``d2d board`` does (the same as
+    ``s.board.draw()``) — its Fog of War, Places and Events."""
+
+    def __init__(self, s: Session) -> None:
+        super().__init__(s)
+        self.event = _BoardEventGroup(s)
+
+    draw = _Op("board", _overview.board)
+    fog = _Op("board fog", _board.fog)
+    reveal = _Op("board reveal", _board.reveal)
+    place = _Op("board place", _board.place)
+
+    def __call__(self, *, svg: str | Path | None = None,
+                 force: bool = False) -> BoardView:
+        return self.draw(svg=svg, force=force)
 
 
 class _RoundGroup(_Group):

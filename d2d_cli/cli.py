@@ -290,7 +290,10 @@ def _leaf(argv: list[str]) -> Any:
         command = command.get_command(ctx, word)
         if command is None:
             return None
-    return None if hasattr(command, "get_command") else command
+    # a group that is a command too (``d2d board`` draws the map) is its own leaf
+    leaf = not hasattr(command, "get_command") or getattr(command, "invoke_without_command",
+                                                          False)
+    return command if leaf else None
 
 
 def argv_of(e: Exception) -> list[str]:

@@ -68,6 +68,7 @@ def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
     units."""
     colour = _factions(v)
     at = _cells(v)
+    fog = getattr(v, "fog", ())  # the Narrator's map with Fog of War: dim under fog
     label_w = len(str(v.rows))
     cell = next((c for c in (3, 2) if label_w + 1 + c * v.columns <= width), 1)
     wide = cell > 1
@@ -95,6 +96,8 @@ def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
                     parts.append(f"[bold {COLOURS[colour[u.faction] % len(COLOURS)]}]"
                                  f"{_esc(text.rstrip())}[/]" + " " * (len(text) -
                                                                      len(text.rstrip())))
+                elif fog and fog[y][x] == "?":
+                    parts.append(f"[dim]{_esc(row[x])}[/]" + " " * (cell - 1))
                 else:
                     ch = row[x]
                     pad = " " * (cell - 1)
@@ -124,7 +127,25 @@ def lines(v: BoardView, width: int = 80, legend: bool = True) -> list[str]:
         out.append("Not on the map: " + ", ".join(_esc(n) for n in v.unplaced))
     if v.left:
         out.append("Left the map: " + ", ".join(_esc(n) for n in v.left))
-    return out
+    return out + _fog_notes(v, width)
+
+
+def _fog_notes(v: BoardView, width: int) -> list[str]:
+    """The Narrator's Fog of War lines: what is under fog (drawn dim), the Places and
+    the Events on the map — none when the map has no fog section."""
+    import textwrap
+
+    from d2d_cli.rules.board.view import FoggedView
+
+    if not isinstance(v, FoggedView):
+        return []
+    notes = [f"Under fog (the players see fog there; drawn dim): {v.fogged}"
+             if v.fogged else "No Space under fog.",
+             f"A Player's unit sees {v.sight} Spaces into the fog."]
+    notes += [f"Place {n}: {', '.join(sp)}" for n, sp in (v.places or {}).items()]
+    notes += [f"{e.label} ({'revealed' if e.revealed else 'face down'}): {e.text}"
+              for e in v.events]
+    return [_esc(t) for n in notes for t in textwrap.wrap(n, width, subsequent_indent="  ")]
 
 
 # --------------------------------------------------------------------------- SVG
@@ -148,7 +169,14 @@ def _x(text: str) -> str:
             .replace('"', "&quot;"))
 
 
+FOG_FILL = "#aab4c0"
+
+
 def _fill(k: Key) -> str | None:
+    from d2d_cli.rules.board.fog import FOG_NAME
+
+    if k.name == FOG_NAME:
+        return FOG_FILL
     if not k.sight:
         return "#555555"
     if k.cover and not k.enter:
@@ -170,6 +198,7 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
     with its label and a pointer toward its Facing, and the legend below."""
     keys = {k.symbol: k for k in v.legend}
     colour = _factions(v)
+    fog = getattr(v, "fog", ())
     swatch = {f"{k.symbol}  {what_it_is(k)}": _fill(k) for k in v.legend}
     notes = ["Legend:", *swatch,
              f"Columns {v.first_column}–{v.last_column} west to east, rows 1–{v.rows} north "
@@ -182,6 +211,10 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
         notes.append(f"Not on the map: {', '.join(v.unplaced)}")
     if v.left:
         notes.append(f"Left the map: {', '.join(v.left)}")
+    if fog:
+        notes += [f"Under fog (shaded): {getattr(v, 'fogged', '') or 'nothing'}",
+                  *(f"{e.label} ({'revealed' if e.revealed else 'face down'}): {e.text}"
+                    for e in getattr(v, "events", ()))]
     w = max(MARGIN + v.columns * CELL + 10, MARGIN + 7 * max(len(n) for n in notes))
     h = MARGIN + v.rows * CELL + 20 + 16 * len(notes)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
@@ -208,6 +241,10 @@ def svg(v: BoardView, title: str = "d2d board") -> str:
                            f'width="{CELL - 2}" height="{CELL - 2}" fill="{fill}">'
                            f"<title>{_x(what_it_is(k))}</title></rect>")
             out.append(f'<circle cx="{cx}" cy="{cy}" r="1.8" fill="#888888"/>')
+            if fog and fog[y][x] == "?":  # the Narrator's map: under fog, still seen
+                out.append(f'<rect x="{cx - CELL // 2 + 1}" y="{cy - CELL // 2 + 1}" '
+                           f'width="{CELL - 2}" height="{CELL - 2}" fill="{FOG_FILL}" '
+                           'opacity="0.55"/>')
     # Units sharing a Space (000 l.279) are drawn smaller, side by side, so none hides
     # another; a lone unit sits on the dot.
     sharing: dict[str, list[str]] = {}

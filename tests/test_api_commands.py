@@ -45,6 +45,8 @@ def _leaves() -> list[tuple[str, Any]]:
     def walk(path: list[str], cmd: Any) -> None:
         subs = getattr(cmd, "commands", None)
         if subs is not None and hasattr(cmd, "list_commands"):
+            if getattr(cmd, "invoke_without_command", False):  # `d2d board` draws
+                out.append((" ".join(path), cmd))
             for name in list(subs):
                 walk([*path, name], subs[name])
         else:
@@ -71,11 +73,13 @@ def _method(path: str) -> _Op[Any, Any] | None:
     last = words[-1]
     owner = type(obj)
     op = inspect.getattr_static(owner, last + "_" if last in ("import",) else last, None)
+    if op is None and callable(getattr(obj, last, None)):  # s.board() is s.board.draw()
+        op = inspect.getattr_static(type(getattr(obj, last)), "draw", None)
     return op if isinstance(op, _Op) else None
 
 
 def test_the_tree_has_the_commands_it_is_known_to_have() -> None:
-    assert len(LEAVES) == 110
+    assert len(LEAVES) == 117
     assert set(NOT_SESSION) <= set(LEAVES)
 
 
@@ -136,6 +140,20 @@ CASES: dict[str, tuple[tuple[str, ...], str, Call]] = {
              lambda s: s.crit(power="5x1", hits=2, target="Goblin Scout", luck=0)),
     "status": (ROUND, "status", lambda s: s.status()),
     "board": (SCENE, "board", lambda s: s.board()),
+    "board fog": (SCENE, "board fog A1:D4 --sight 2",
+                  lambda s: s.board.fog("A1:D4", sight=2)),
+    "board reveal": ((*SCENE, "board fog --all"), "board reveal --all",
+                     lambda s: s.board.reveal(all=True)),
+    "board place": (SCENE, "board place Den J8:K9", lambda s: s.board.place("Den", "J8:K9")),
+    "board event add": ((*SCENE, "board place Den J8:K9"),
+                        "board event add Den 'A chest of gold' --location",
+                        lambda s: s.board.event.add("Den", "A chest of gold", location=True)),
+    "board event list": ((*SCENE, "board event add C3 'A pit'"), "board event list",
+                         lambda s: s.board.event.list()),
+    "board event reveal": ((*SCENE, "board event add C3 'A pit'"), "board event reveal 1",
+                           lambda s: s.board.event.reveal(1)),
+    "board event rm": ((*SCENE, "board event add C3 'A pit'"), "board event rm 1",
+                       lambda s: s.board.event.rm(1)),
     "roll": (SCENE, "roll 'd6 + 2c'", lambda s: s.roll("d6 + 2c")),
     "oracle": (SCENE, "oracle 'Is the guard asleep?' --likely",
                lambda s: s.oracle("Is the guard asleep?", likely=True)),
@@ -341,7 +359,8 @@ def test_the_api_and_the_typed_command_leave_the_same_session_and_journal(
 
 
 GROUPS = ("fate", "unit", "unit.gear", "task", "clock", "clock.event", "round", "weather",
-          "scene", "char", "npc", "hand", "player", "odds", "scale", "session", "rules")
+          "scene", "char", "npc", "hand", "player", "odds", "scale", "session", "rules",
+          "board", "board.event")
 
 
 def api_table() -> str:

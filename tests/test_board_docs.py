@@ -13,7 +13,7 @@ from d2d_cli.rules.board.placement import Placement
 from d2d_cli.rules.units.roster import Unit
 from tests.helpers import ROOT, check_quotes
 
-MODULES = ("grid", "placement", "moves", "sight", "derive", "view")
+MODULES = ("grid", "placement", "moves", "sight", "derive", "view", "fog")
 
 
 def test_every_quote_is_in_the_rule_text() -> None:

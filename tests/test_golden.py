@@ -26,10 +26,12 @@ def test_transcript_matches_the_recorded_json() -> None:
 
 def _leaves(command: Any, ctx: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     """The path of every leaf command under ``command`` (a group's own callback is not
-    a command a user runs)."""
+    a command a user runs, unless the group runs without a subcommand: ``d2d board``)."""
     if not hasattr(command, "list_commands"):
         yield path
         return
+    if getattr(command, "invoke_without_command", False):
+        yield path
     for name in command.list_commands(ctx):
         yield from _leaves(command.get_command(ctx, name), ctx, (*path, name))
 

@@ -82,6 +82,11 @@ class D2DSubGroup(HelpWhenBare, TyperGroup):
     """A command group below the root (``d2d fate``): bare, it prints its help, exit 0."""
 
 
+class DefaultGroup(TyperGroup):
+    """A group that is a command of its own too: ``d2d board`` draws the map (its
+    callback), ``d2d board fog …`` runs a subcommand."""
+
+
 class _App(typer.Typer):
     def command(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("cls", D2DCommand)

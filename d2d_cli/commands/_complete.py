@@ -110,6 +110,13 @@ def _tasks(ctx: Any) -> list[str]:
     return _session_names(ctx, "tasks")
 
 
+def _places(ctx: Any) -> list[str]:
+    """The Places named on the map (``[fog.places]``, rules.board.fog)."""
+    fog = _read(ctx).get("fog", {})
+    places = fog.get("places", {}) if isinstance(fog, dict) else {}
+    return [str(n) for n in places] if isinstance(places, dict) else []
+
+
 def _conditions(ctx: Any = None) -> list[str]:
     from d2d_cli.rules.units import conditions
 
@@ -231,6 +238,7 @@ def words(*choices: str) -> Callable[[Any], list[str]]:
 UNIT = Names("unit", _units)
 CHARACTER = Names("character", _characters)
 TASK = Names("task", _tasks)
+PLACE = Names("place", _places)
 CONDITION = Names("condition", _conditions)
 SKILL = Names("skill", _skills)
 ARCHETYPE = Names("archetype", _archetypes)

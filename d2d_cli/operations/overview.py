@@ -39,6 +39,13 @@ def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> B
         raise RuleViolation("the session has no map: load a scene with a [board] (d2d "
                             "scene load combat1; docs/board.md)")
     result = view(drawn, roster(data).values())
+    if data.get("fog"):  # the Narrator's map shows everything, the fog marked
+        from d2d_cli.rules.board import fog
+        from d2d_cli.rules.board.view import with_fog
+
+        f = fog.of(data, drawn)
+        if f is not None:
+            result = with_fog(result, drawn, f)
     if svg is not None:
         from d2d_cli import mapview
 

@@ -4,7 +4,7 @@ l.527–609)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import (
@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # each rule module is imported by the operation that reads it
     from d2d_cli.rules.units import abilities, gear, powers
     from d2d_cli.rules.units import sides as sides_
     from d2d_cli.rules.units import stealth as stealth_
+
+
+S = TypeVar("S")  # a result a movement's exploring adds to (rules.board.fog)
 
 
 def add(t: Target, name: str, *, body: str, mind: str, will: str, speed: str,
@@ -73,11 +76,37 @@ def move(t: Target, name: str, what: str, *rest: str) -> turns.Spending:
     with t.edit() as tx:  # as in_round, with the map for a placed unit
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
+        before = _standing(roster, name)
         result = turns.move(roster, rnd.number, rnd.phase, name, what, arg,
                             board=board_of(tx.data), tasks=tx.data.get("tasks", {}))
         tx.put("units", units.roster_state(roster))
+        result = _explored(tx, result, before)
         tx.summary = result.summary
     return result
+
+
+def _standing(roster: dict[str, units.Unit], name: str) -> placement.Placement | None:
+    """Where the unit stood before a change (None: not on the map), for the fog."""
+    from d2d_cli.rules.board.placement import placed
+
+    return placed(units.find(roster, name))
+
+
+def _explored(tx: Any, result: S, before: placement.Placement | None) -> S:
+    """What a Player's unit revealed by entering and seeing (rules.board.fog), added to
+    the report it gives: nothing at all without fog."""
+    if not tx.data.get("fog"):
+        return result
+    from d2d_cli.operations.board import explore
+    from d2d_cli.rules.core.record import replace
+
+    words = explore(tx, str(getattr(result, "unit", "")), before)
+    if not words:
+        return result
+    had = getattr(result, "note", None)
+    note = f"{had}; {words}" if had else words
+    return replace(result, summary=f"{getattr(result, 'summary', '')}; {words}", **(
+        {"note": note} if hasattr(result, "note") else {}))
 
 
 def leave(t: Target, name: str, kind: str | None = None, side: str | None = None) -> leaving.Left:
@@ -120,7 +149,23 @@ def act(t: Target, name: str, action: str, arg: str | None = None, *,
         return turns.act(roster, n, phase, name, action, arg, range, t.options(data),
                          board_of(data))
 
-    return in_round_reading(t, step)
+    if action.strip().lower() != "search":
+        return in_round_reading(t, step)
+    from d2d_cli.operations.board import search
+    from d2d_cli.rules.core.record import replace
+    from d2d_cli.rules.time.round_state import Round
+
+    with t.edit() as tx:  # a Search reveals what lies under the Place (001 l.441–443)
+        rnd = Round.from_state(tx.data.get("round"))
+        roster = units.roster(tx.data)
+        result = step(roster, rnd.number, rnd.phase, tx.data)
+        tx.put("units", units.roster_state(roster))
+        found = search(tx, result.unit)
+        if found:
+            note = f"{result.note}; {found}" if result.note else found
+            result = replace(result, summary=f"{result.summary}; {found}", note=note)
+        tx.summary = result.summary
+    return result
 
 
 def rm(t: Target, name: str) -> units.Removed:
@@ -182,6 +227,8 @@ def place(t: Target, name: str, space: str, facing: str | None = None, *,
         where = None if space.strip().lower() == "off" else space
         result = placement.place(board_of(tx.data), unit, where, facing, double)
         tx.put("units", units.roster_state(roster))
+        if where is not None:  # set down there: it sees what is around (no path walked)
+            result = _explored(tx, result, None)
         tx.summary = result.summary
     return result
 

@@ -214,6 +214,8 @@ function render(s) {
     fill("legend", b.legend.map((k) => el("li", k.symbol + "  " + k.text)));
     fill("placed", b.units.map((u) => el("li", u.label + "  " + u.name + ": " + u.space +
       ", facing " + (u.facing || "\u2013"))));
+    fill("mapevents", (b.events || []).map((e) => el("li", (e.kind === "fog" ?
+      "Fog of War Event on " : "Location Event under ") + e.where + ": " + e.text)));
   }
   fill("players", s.players.map((p) => el("li", p.name + ": " + p.hand + " cards in hand" +
     (p.ready ? " \u00b7 card chosen" : ""))));
@@ -354,6 +356,7 @@ aria-live="polite"></span>
 </section>
 <section class="wide"><h2>What happened</h2><ul id="log"></ul></section></div>
 <section id="boardbox" class="wide" hidden><h2>Map</h2><img id="map" alt="the map">
+<ul id="mapevents"></ul>
 <div class="aside"><h2>Legend</h2><ul id="legend"></ul><h2>On the map</h2>
 <ul id="placed"></ul></div></section>
 </div>

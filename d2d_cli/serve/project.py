@@ -111,8 +111,20 @@ def _board(data: dict[str, Any]) -> dict[str, Any] | None:
     if drawn is None:
         return None
     v = view(drawn, roster(data).values())
+    events: list[dict[str, Any]] = []
+    if data.get("fog"):  # Fog of War: the players' map (rules.board.view.players_view)
+        from d2d_cli.rules.board import fog
+        from d2d_cli.rules.board.view import players_view
+
+        f = fog.of(data, drawn)
+        if f is not None:
+            v = players_view(v, f)
+            events = [{"kind": e.kind, "where": e.where, "text": _public_text(e.text)}
+                      for e in f.events if e.revealed]
     title = str(_public_text(_table(data, "scene").get("name"), "a scene") or "d2d board")
     out: dict[str, Any] = to_json(v)
+    if events:
+        out["events"] = events  # the Events revealed; one face down is never here
     out["legend"] = [{"symbol": k.symbol, "text": mapview.what_it_is(k)} for k in v.legend]
     out["svg"] = mapview.svg(v, title)
     return out
@@ -227,7 +239,28 @@ def hidden_texts(data: dict[str, Any]) -> list[str]:
     name = _table(data, "scene").get("name")
     if is_secret(name):
         out.append(str(name))
+    out += _fog_secrets(data)
     return sorted({t.strip() for t in out if t.strip()}, key=len, reverse=True)
+
+
+def _fog_secrets(data: dict[str, Any]) -> list[str]:
+    """What Fog of War hides in any line (rules.board.fog): each Event's text until it is
+    revealed (001 l.441–447), and the name of each fogged Space that holds a unit or an
+    Event face down (a line naming it would say where)."""
+    if not data.get("fog"):
+        return []
+    from d2d_cli.rules.board import fog
+    from d2d_cli.rules.board.grid import board_of, space_name
+    from d2d_cli.rules.board.placement import placements_of
+
+    drawn = board_of(data)
+    f = fog.of(data, drawn)
+    if f is None:
+        return []
+    out = [e.text for e in f.events if not e.revealed or is_secret(e.text)]
+    standing = [s for p in placements_of(_table(data, "units")).values() for s in p.spaces]
+    out += [space_name(s) for s in fog.hidden_spaces(f, standing)]
+    return out
 
 
 def _holds(row: dict[str, Any], hidden: list[str], words: list[str]) -> bool:

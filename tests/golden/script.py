@@ -148,6 +148,15 @@ serve --port 0 <<< q
 session undo
 session redo
 session path
+board place Den H8:I9
+board fog --all --sight 2
+board event add C3 'A pit trap'
+board event add Den 'A chest of gold' --location
+board event list
+board event reveal 1
+board event rm 1
+board reveal Den
+board
 session new friday --rule hands=d2d
 session use friday
 session list

@@ -25,7 +25,11 @@ Modules, bottom up:
 - ``seen``: who sees whom, for Stealth — a unit's Arc:Front in Line of Sight
   (``watches``, ``rivals_seeing``); Hide out of sight of Rivals, Detect in Arc:Front
   (``check_hide``, ``check_detect``; 001 l.561–563, l.591).
-- ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints.
+- ``view``: ``view(board, units)`` → ``BoardView``, what ``d2d board`` draws and prints;
+  ``with_fog`` (the Narrator's map, fog marked) and ``players_view`` (fog drawn as fog).
+- ``fog``: Fog of War, Places and the Events on the map (001 l.441–447): ``cover`` and
+  ``reveal`` an area, ``entered`` (what a Player's unit reveals by entering and seeing),
+  ``searched`` (a Search reveals the Location Events under its Place), ``add_event``.
 
 Everything is pure: a ``Board`` and ``Placement``s in, records out; no session, no I/O.
 A planner (an NPC's turn, a simulated fight) calls the same functions as the commands:

@@ -4,7 +4,7 @@ every placed unit with its Space(s), Facing and a one-character label for drawin
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.board.grid import Board, column_name, space_name
 from d2d_cli.rules.board.placement import OFF_MAP, placed
@@ -13,6 +13,7 @@ from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.units.sides import player_of
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.board.fog import Fog
     from d2d_cli.rules.units.roster import Unit
 
 LABELS = "123456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -83,3 +84,52 @@ def view(board: Board, units: Iterable[Unit]) -> BoardView:
     return BoardView(board.width, board.height, "A", column_name(board.width - 1),
                      board.rows, keys, tuple(standing), tuple(unplaced),
                      tuple(left))
+
+
+@record
+class FoggedView(BoardView):
+    """The Narrator's map when the scene has Fog of War (rules.board.fog): everything,
+    with ``fog`` (rows: ``?`` a Space under fog, ``.`` one explored), ``fogged`` (those
+    Spaces in few words), ``sight``, the named ``places`` and the ``events`` on the map,
+    face down or revealed."""
+
+    fog: tuple[str, ...] = ()
+    fogged: str = ""
+    sight: int = 0
+    places: dict[str, tuple[str, ...]] | None = None
+    events: tuple[Any, ...] = ()
+
+
+def with_fog(v: BoardView, board: Board, fog: Fog) -> FoggedView:
+    from d2d_cli.rules.board.fog import mask, runs
+
+    return FoggedView(v.columns, v.rows, v.first_column, v.last_column, v.grid, v.legend,
+                      v.units, v.unplaced, v.left, tuple(mask(board, fog.fogged)),
+                      runs(fog.fogged), fog.sight,
+                      {n: tuple(space_name(s) for s in sp) for n, sp in fog.places.items()},
+                      fog.events)
+
+
+def players_view(v: BoardView, fog: Fog) -> BoardView:
+    """The map as the players may see it: a Space under fog drawn as fog (its terrain
+    unknown), no Non-Player's unit standing in fog (a Player's own unit is always seen
+    by its Player), the legend of what shows."""
+    from d2d_cli.rules.board.fog import FOG_NAME
+    from d2d_cli.rules.board.grid import parse_space
+
+    if not fog.fogged:
+        return v
+    keys = {k.symbol: k for k in v.legend}
+    mark = next(c for c in "?░▒¿*" if c not in keys)
+    grid = tuple("".join(mark if (x, y) in fog.fogged else ch for x, ch in enumerate(row))
+                 for y, row in enumerate(v.grid))
+    keys[mark] = Key(mark, FOG_NAME, True, False, True, 0, 0)
+    used: dict[str, Key] = {}
+    for row in grid:
+        for ch in row:
+            if ch not in used:
+                used[ch] = keys[ch]
+    units = tuple(u for u in v.units if u.player is not None  # a Player's own: seen
+                  or not any(parse_space(s) in fog.fogged for s in u.spaces))
+    return BoardView(v.columns, v.rows, v.first_column, v.last_column, grid,
+                     tuple(used.values()), units, v.unplaced, v.left)

@@ -32,7 +32,7 @@ from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import status_bar
 
 TOP_KEYS = {"name", "map", "backstory", "factions", "characters", "units", "reserves",
-            "tasks", "clock", "board", "goals"}
+            "tasks", "clock", "board", "goals", "fog"}
 BUILT_IN = ("combat1",)
 ROUND_TOKENS = ("move", "action_cost", "turn")
 
@@ -143,8 +143,32 @@ def build(raw: dict[str, Any], session_data: dict[str, Any]) -> dict[str, Any]:
     drawn = on_scene_map(raw.get("board"), roster, set(_table(raw, "units")), reserves)
     if drawn is not None or "board" in session_data:
         sections["board"] = drawn or {}
+    # Fog of War and the map's Events (rules.board.fog); the last scene's go with it.
+    if raw.get("fog") is not None or session_data.get("fog"):
+        sections["fog"] = _fog(raw.get("fog"), drawn, roster)
     sections["units"] = units.roster_state(roster)
     return sections
+
+
+def _fog(raw: Any, drawn: dict[str, Any] | None, roster: dict[str, units.Unit]
+         ) -> dict[str, Any]:
+    """The scene's ``[fog]`` (rules.board.fog.from_scene), each Player's unit placed on
+    the map already seeing what is around it."""
+    from d2d_cli.rules.board import fog
+    from d2d_cli.rules.board.grid import parse_board
+    from d2d_cli.rules.board.placement import placed
+    from d2d_cli.rules.units.sides import player_of
+
+    board = None if drawn is None else parse_board(drawn)
+    state = fog.from_scene(raw, board)
+    f = fog.read(state, board)
+    if f is None or board is None:
+        return state or {}
+    for u in roster.values():
+        p = placed(u) if player_of(u) is not None else None
+        if p is not None:
+            f = fog.entered(board, f, p.spaces, p.space).fog
+    return f.to_state(board)
 
 
 def _tasks(raw: dict[str, Any], roster: dict[str, units.Unit]) -> dict[str, task_rules.Task]:
