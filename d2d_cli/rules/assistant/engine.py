@@ -107,6 +107,7 @@ class Table:
         self.players: dict[str, Player] = {}
         # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
         self.answers: Any = None
+        self._seen_round: tuple[Any, int, str] | None = None
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -144,6 +145,17 @@ class Table:
 
     def round(self) -> Round:
         return Round.from_state(self.data.get("round"))
+
+    def _now(self) -> tuple[int, str]:
+        """The round's number and phase, for an Action's rules call: read again only when
+        the round's table is a new one (every change stores a new table, never edits
+        one in place)."""
+        raw = self.data.get("round")
+        seen = self._seen_round
+        if seen is None or seen[0] is not raw:
+            rnd = Round.from_state(raw)
+            seen = self._seen_round = (raw, rnd.number, rnd.phase)
+        return seen[1], seen[2]
 
     # ------------------------------------------------------------------ commands
     def round_start(self) -> rounds.RoundStarted:
@@ -199,9 +211,9 @@ class Table:
         which must be out of every Rival's sight on the map (rules.board.seen)."""
         from d2d_cli.rules.board.grid import board_of
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = units.roster(self.data) if action == "hide" else self._some(name, arg)
-        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg, opts=self.opts,
+        out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                         board=board_of(self.data))
         self._store(roster)
         self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
@@ -213,9 +225,9 @@ class Table:
         not Target gains no benefits on a Win")."""
         from d2d_cli.rules.time import exchange
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = self._some(name)
-        out = exchange.respond(roster, rnd.number, rnd.phase, name, action)
+        out = exchange.respond(roster, number, phase, name, action)
         self._store(roster)
         self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -232,9 +244,9 @@ class Table:
         the map when the unit is placed (rules.board.moves)."""
         from d2d_cli.rules.board.grid import board_of
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = self._some(name)
-        out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
+        out = turns.move(roster, number, phase, name, words[0],
                          " ".join(words[1:]) or None, board=board_of(self.data),
                          tasks=self.data.get("tasks", {}))
         self._store(roster)
@@ -359,13 +371,18 @@ class Table:
         from d2d_cli.rules.board.placement import placed
         from d2d_cli.rules.combat.damage import adjacent_ally
 
-        roster = units.roster(self.data)
-        unit = units.find(roster, target)
-        if player_of(unit.extra) is None:
-            return None
+        raw = self.units()
+        name = target if target in raw else units.find(units.roster_view(self.data),
+                                                        target).name
+        if player_of(raw[name]) is None:
+            return None  # a Non-Player's: no unit need be built
+        # only the Players' units are read (the unit and its possible givers)
+        roster = {n: Unit.from_state(n, u) for n, u in raw.items()
+                  if player_of(u) is not None}
+        unit = roster[name]
         givers = [unit]
         for other in roster.values():
-            if other.name == unit.name or player_of(other.extra) is None:
+            if other.name == unit.name:
                 continue
             if placed(unit) is None or placed(other) is None:
                 continue  # off the map nobody is adjacent
