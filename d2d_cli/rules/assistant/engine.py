@@ -165,7 +165,8 @@ class Table:
         out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
         self.data["units"] = units.roster_state(roster)
         self.data["round"] = rnd.to_state()
-        self._log("round", "start", result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("round", "start", result=out)
         return out
 
     def round_end(self) -> rounds.RoundEnded:
@@ -186,8 +187,9 @@ class Table:
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
-        self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
-                  cards=reveal.used, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
+                      cards=reveal.used, result=out)
         for p in self.players.values():
             p.draw(1)
         return out
@@ -216,7 +218,8 @@ class Table:
         out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                         board=board_of(self.data))
         self._store(roster)
-        self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
     def respond(self, name: str, action: bool) -> Any:
@@ -229,7 +232,8 @@ class Table:
         roster = self._some(name)
         out = exchange.respond(roster, number, phase, name, action)
         self._store(roster)
-        self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
 
     def on_map(self, *names: str | None) -> bool:
@@ -250,7 +254,8 @@ class Table:
                          " ".join(words[1:]) or None, board=board_of(self.data),
                          tasks=self.data.get("tasks", {}))
         self._store(roster)
-        self._log("unit", "move", name, *words, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "move", name, *words, result=out)
         return out
 
     def leave(self, name: str, *words: str) -> Any:
@@ -264,7 +269,8 @@ class Table:
         out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
                             self.data.get("tasks", {}), *(list(words) + [None, None])[:2])
         self.data["units"] = units.roster_state(roster)
-        self._log("unit", "leave", name, *words, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "leave", name, *words, result=out)
         return out
 
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
@@ -291,14 +297,15 @@ class Table:
         rnd = exchange.after_conflict(self.data, out, exchange.said_of({}, not mapped))
         if rnd is not None:
             self.data["round"] = rnd
-        self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
-                  *[w for side in disadvantage for w in ("--disadvantage", side)],
-                  *(["--with", with_] if with_ else []),
-                  # the counter card is said only when a Counter's win played it
-                  *(["--counter", counter.code] if counter is not None and isinstance(
-                      out, conflict.Conflict) and out.counter is not None
-                    and out.counter.source == "named" else []),
-                  *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
+                      *[w for side in disadvantage for w in ("--disadvantage", side)],
+                      *(["--with", with_] if with_ else []),
+                      # the counter card is said only when a Counter's win played it
+                      *(["--counter", counter.code] if counter is not None and isinstance(
+                          out, conflict.Conflict) and out.counter is not None
+                        and out.counter.source == "named" else []),
+                      *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
@@ -318,11 +325,12 @@ class Table:
         rnd = exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
         if rnd is not None:
             self.data["round"] = rnd
-        self._log("hit", card.code, *(["--by", by] if by else []),
-                  *(["--vs", vs] if vs else []),
-                  *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
-                  *([] if mapped else ["--no-map"]), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("hit", card.code, *(["--by", by] if by else []),
+                      *(["--vs", vs] if vs else []),
+                      *(["--difficulty", difficulty] if difficulty is not None else []),
+                      *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
+                      *([] if mapped else ["--no-map"]), result=out)
         return out
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body",
@@ -408,8 +416,9 @@ class Table:
         board = tasks.board(self.data)
         out = tasks.resolve(board, name, won, n, by, self.opts.task_win if won else "001")
         self.data["tasks"] = tasks.board_state(board)
-        self._log("task", "win" if won else "lose", name, "--hits", n,
-                  *(["--by", by] if by else []), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("task", "win" if won else "lose", name, "--hits", n,
+                      *(["--by", by] if by else []), result=out)
         return out
 
 
