@@ -12,7 +12,10 @@ Reports, on this machine:
 - how the cost grows with units: a 1-versus-1, a 10-versus-10 and a 50-versus-50 scene
   of Goblins
   (every unit a Non-Player; goal: every Rival down), fights per second on one core;
-- with ``--profile``, where a Combat #1 fight's time goes (cProfile, top 25).
+- with ``--profile``, where a Combat #1 fight's time goes (cProfile, top 25, then the
+  share of each step of a fight: :data:`PARTS`).
+The budget figure (sim's CPU over a fixed yardstick's, issue 40) is
+``bench/bench_sim_yardstick.py``.
 Nothing here is asserted by a test: numbers are read by people (the closing notes).
 """
 
@@ -76,8 +79,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--profile-only", action="store_true",
+                    help="only the profile (no rates, no wall times)")
     a = ap.parse_args()
     start = combat1()
+    if a.profile_only:
+        profile(start)
+        return
     rate(start, 20)  # warm the caches (tables, odds) as a long run would
     print(f"Combat #1, 1 core:            {rate(start, max(50, a.runs // 10)):8.1f} fights/s")
     print(f"Combat #1, {a.workers} workers:          "
@@ -90,15 +98,58 @@ def main() -> None:
     for n, runs in ((1, 200), (10, 20), (50, 4)):
         print(f"{n} v {n}, 1 core:              {rate(versus(n), runs):8.2f} fights/s")
     if a.profile:
-        import cProfile
-        import pstats
+        profile(start)
 
-        goals = g.parse(start["scene"]["goals"], start)
-        prof = cProfile.Profile()
-        prof.enable()
-        sim.play_runs(start, goals, 2, range(100))
-        prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+def profile(start: dict, runs: int = 100) -> None:
+    """cProfile on ``runs`` Combat #1 fights (after 20 that warm the caches)."""
+    import cProfile
+    import pstats
+
+    goals = g.parse(start["scene"]["goals"], start)
+    sim.play_runs(start, goals, 2, range(1000, 1020))
+    import time as clock
+
+    prof = cProfile.Profile(clock.process_time)  # CPU, not wall: robust to load
+    prof.enable()
+    sim.play_runs(start, goals, 2, range(runs))
+    prof.disable()
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(25)
+    shares(stats)
+
+
+# Where a fight's time goes, by the step of the fight (each a rules call the command
+# makes) and by what every step pays (the unit tables turned into Units and back, the
+# situation both a conflict and a hit assess). Cumulative: the parts overlap.
+PARTS = (("sim.py", "turns", "the round's Actions (all of a round but start and end)"),
+         ("sim.py", "exchange", "an attack or a task: act, conflict, hit, crit, task"),
+         ("engine.py", "conflict", "  conflict (ask: situation; resolve: the cards)"),
+         ("engine.py", "hit", "  hit"),
+         ("engine.py", "crit", "  crit (and the Luck it may play)"),
+         ("engine.py", "act", "  unit act"),
+         ("engine.py", "respond", "  unit respond (the Target's Action)"),
+         ("policy.py", "plan", "the policy's plan (target, movement, weapon, card)"),
+         ("engine.py", "move", "unit move"),
+         ("engine.py", "round_start", "round start"),
+         ("engine.py", "round_end", "round end"),
+         ("sim.py", "_check", "the goals looked at after each Action"),
+         ("situation.py", "assess", "every situation assessed (conflict, hit, policy)"),
+         ("roster.py", "from_state", "every unit table made a Unit"),
+         ("roster.py", "to_state", "every Unit stored as a table"))
+
+
+def shares(stats: object) -> None:
+    raw = stats.stats  # type: ignore[attr-defined]
+    total = sum(ct for (f, _, name), (_, _, _, ct, _) in raw.items()
+                if f.endswith("/sim.py") and name == "play_runs")
+    print(f"Where a Combat #1 fight's time goes (cumulative, of {total:.2f} s profiled):")
+    for file, func, what in PARTS:
+        got = [(cc, ct) for (f, _, name), (cc, _, _, ct, _) in raw.items()
+               if f.endswith("/" + file) and name == func]
+        calls = sum(c for c, _ in got)
+        ct = sum(t for _, t in got)
+        print(f"  {100 * ct / total:5.1f}%  {calls:7d} calls  {what}")
 
 
 if __name__ == "__main__":

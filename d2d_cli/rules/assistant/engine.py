@@ -107,6 +107,7 @@ class Table:
         self.players: dict[str, Player] = {}
         # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
         self.answers: Any = None
+        self._seen_round: tuple[Any, int, str] | None = None
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -145,6 +146,17 @@ class Table:
     def round(self) -> Round:
         return Round.from_state(self.data.get("round"))
 
+    def _now(self) -> tuple[int, str]:
+        """The round's number and phase, for an Action's rules call: read again only when
+        the round's table is a new one (every change stores a new table, never edits
+        one in place)."""
+        raw = self.data.get("round")
+        seen = self._seen_round
+        if seen is None or seen[0] is not raw:
+            rnd = Round.from_state(raw)
+            seen = self._seen_round = (raw, rnd.number, rnd.phase)
+        return seen[1], seen[2]
+
     # ------------------------------------------------------------------ commands
     def round_start(self) -> rounds.RoundStarted:
         """``round start``"""
@@ -153,7 +165,8 @@ class Table:
         out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
         self.data["units"] = units.roster_state(roster)
         self.data["round"] = rnd.to_state()
-        self._log("round", "start", result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("round", "start", result=out)
         return out
 
     def round_end(self) -> rounds.RoundEnded:
@@ -174,8 +187,9 @@ class Table:
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
-        self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
-                  cards=reveal.used, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("round", "end", *[w for p in picks for w in ("--recover", p)],
+                      cards=reveal.used, result=out)
         for p in self.players.values():
             p.draw(1)
         return out
@@ -199,12 +213,13 @@ class Table:
         which must be out of every Rival's sight on the map (rules.board.seen)."""
         from d2d_cli.rules.board.grid import board_of
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = units.roster(self.data) if action == "hide" else self._some(name, arg)
-        out = turns.act(roster, rnd.number, rnd.phase, name, action, arg, opts=self.opts,
+        out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                         board=board_of(self.data))
         self._store(roster)
-        self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
     def respond(self, name: str, action: bool) -> Any:
@@ -213,11 +228,12 @@ class Table:
         not Target gains no benefits on a Win")."""
         from d2d_cli.rules.time import exchange
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = self._some(name)
-        out = exchange.respond(roster, rnd.number, rnd.phase, name, action)
+        out = exchange.respond(roster, number, phase, name, action)
         self._store(roster)
-        self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
 
     def on_map(self, *names: str | None) -> bool:
@@ -232,13 +248,14 @@ class Table:
         the map when the unit is placed (rules.board.moves)."""
         from d2d_cli.rules.board.grid import board_of
 
-        rnd = self.round()
+        number, phase = self._now()
         roster = self._some(name)
-        out = turns.move(roster, rnd.number, rnd.phase, name, words[0],
+        out = turns.move(roster, number, phase, name, words[0],
                          " ".join(words[1:]) or None, board=board_of(self.data),
                          tasks=self.data.get("tasks", {}))
         self._store(roster)
-        self._log("unit", "move", name, *words, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "move", name, *words, result=out)
         return out
 
     def leave(self, name: str, *words: str) -> Any:
@@ -252,7 +269,8 @@ class Table:
         out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
                             self.data.get("tasks", {}), *(list(words) + [None, None])[:2])
         self.data["units"] = units.roster_state(roster)
-        self._log("unit", "leave", name, *words, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("unit", "leave", name, *words, result=out)
         return out
 
     def conflict(self, side_a: str, side_b: str, skill: str | None = None,
@@ -279,14 +297,15 @@ class Table:
         rnd = exchange.after_conflict(self.data, out, exchange.said_of({}, not mapped))
         if rnd is not None:
             self.data["round"] = rnd
-        self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
-                  *[w for side in disadvantage for w in ("--disadvantage", side)],
-                  *(["--with", with_] if with_ else []),
-                  # the counter card is said only when a Counter's win played it
-                  *(["--counter", counter.code] if counter is not None and isinstance(
-                      out, conflict.Conflict) and out.counter is not None
-                    and out.counter.source == "named" else []),
-                  *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("conflict", side_a, side_b, *(["--skill", skill] if skill else []),
+                      *[w for side in disadvantage for w in ("--disadvantage", side)],
+                      *(["--with", with_] if with_ else []),
+                      # the counter card is said only when a Counter's win played it
+                      *(["--counter", counter.code] if counter is not None and isinstance(
+                          out, conflict.Conflict) and out.counter is not None
+                        and out.counter.source == "named" else []),
+                      *([] if mapped else ["--no-map"]), cards=reveal.used, result=out)
         return out
 
     def hit(self, card: Card, *, by: str | None, vs: str | None = None,
@@ -306,11 +325,12 @@ class Table:
         rnd = exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
         if rnd is not None:
             self.data["round"] = rnd
-        self._log("hit", card.code, *(["--by", by] if by else []),
-                  *(["--vs", vs] if vs else []),
-                  *(["--difficulty", difficulty] if difficulty is not None else []),
-                  *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
-                  *([] if mapped else ["--no-map"]), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("hit", card.code, *(["--by", by] if by else []),
+                      *(["--vs", vs] if vs else []),
+                      *(["--difficulty", difficulty] if difficulty is not None else []),
+                      *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
+                      *([] if mapped else ["--no-map"]), result=out)
         return out
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body",
@@ -359,13 +379,18 @@ class Table:
         from d2d_cli.rules.board.placement import placed
         from d2d_cli.rules.combat.damage import adjacent_ally
 
-        roster = units.roster(self.data)
-        unit = units.find(roster, target)
-        if player_of(unit.extra) is None:
-            return None
+        raw = self.units()
+        name = target if target in raw else units.find(units.roster_view(self.data),
+                                                        target).name
+        if player_of(raw[name]) is None:
+            return None  # a Non-Player's: no unit need be built
+        # only the Players' units are read (the unit and its possible givers)
+        roster = {n: Unit.from_state(n, u) for n, u in raw.items()
+                  if player_of(u) is not None}
+        unit = roster[name]
         givers = [unit]
         for other in roster.values():
-            if other.name == unit.name or player_of(other.extra) is None:
+            if other.name == unit.name:
                 continue
             if placed(unit) is None or placed(other) is None:
                 continue  # off the map nobody is adjacent
@@ -391,8 +416,9 @@ class Table:
         board = tasks.board(self.data)
         out = tasks.resolve(board, name, won, n, by, self.opts.task_win if won else "001")
         self.data["tasks"] = tasks.board_state(board)
-        self._log("task", "win" if won else "lose", name, "--hits", n,
-                  *(["--by", by] if by else []), result=out)
+        if self.lines is not None:  # the line is built only for a log
+            self._log("task", "win" if won else "lose", name, "--hits", n,
+                      *(["--by", by] if by else []), result=out)
         return out
 
 

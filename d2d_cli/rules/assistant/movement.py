@@ -135,12 +135,24 @@ def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     """What a movement plan reads of the session: the map, and every placed unit's
     Space, Facing, size, faction and skills (its kinds of attack)."""
     units = data.get("units", {})
-    return (repr(data.get("board")), rest, tuple(
+    return (_board_key(data.get("board")), rest, tuple(
         (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
          repr(u.get("skills")), repr(u.get("weapons"))) for n, u in units.items()
         if u.get("space")))
 
 
+def _board_key(board: Any) -> str:
+    """The map's repr, remembered for the very table read (the map of a fight is never
+    changed; a session read again is a new table)."""
+    seen = _BOARD_KEY
+    if seen and seen[0] is board:
+        return str(seen[1])
+    key = repr(board)
+    _BOARD_KEY[:] = [board, key]
+    return key
+
+
+_BOARD_KEY: list[Any] = []
 _PLANS: dict[tuple[Any, ...], Movement | None] = {}
 
 

@@ -374,13 +374,19 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     held = gear.weapons_of(units[name], name)
     if not held:
         return None, None
-    me = Unit.from_state(name, units[name])
     rival = units.get(target, {})
     armor = rival.get("armor")
+    rng = _range_to(data, name, target, space)
+    # Remembered by all it reads: the unit as a situation reads it (stats, conditions,
+    # weapons, boosts), the Rival's armor and the Range (a fight asks every Action).
+    key = (name, target, _fighter_key(units[name]), repr(armor), rng)
+    got = _WEAPON_CHOICE.get(key)
+    if got is not None:
+        return got
+    me = Unit.from_state(name, units[name])
     rated = [str(armor)] if isinstance(armor, str) else [str(v) for v in
                                                           dict(armor or {}).values()]
     worst = max((parse_stat(a) for a in rated), key=lambda x: x.value, default=None)
-    rng = _range_to(data, name, target, space)
     scored = []
     for i, w in enumerate(held):
         stat = w.rating.rstrip("+-0123456789").lower()
@@ -397,8 +403,15 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     against = f"{target}'s armor {worst}" if worst is not None else f"{target}: no armor"
     where = f"; reaches Range {rng}" if rng is not None and reach else (
         f"; none reaches Range {rng}" if rng is not None else "")
-    return w.name, Reason("weapon", w.name, f"{w.text()}: Power {power} vs {against}: "
-                          f"Hits +{hits} (001 l.908–936){where}")
+    got = w.name, Reason("weapon", w.name, f"{w.text()}: Power {power} vs {against}: "
+                         f"Hits +{hits} (001 l.908–936){where}")
+    if len(_WEAPON_CHOICE) >= 1024:
+        _WEAPON_CHOICE.clear()
+    _WEAPON_CHOICE[key] = got
+    return got
+
+
+_WEAPON_CHOICE: dict[tuple[Any, ...], tuple[str | None, Reason | None]] = {}
 
 
 def _range_to(data: Mapping[str, Any], name: str, target: str,

@@ -26,6 +26,7 @@ from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card, parse_card
+from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
 
 MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
 MAX_RUNS = 1_000_000
@@ -212,8 +213,6 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
 def _reach(t: Table, name: str) -> int:
     """The Count that reaches the unit next (rules.units.unit_state.reach: its Move,
     below the Count it last acted at — 001 l.499–505), as ``round next`` reads it."""
-    from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
-
     u = t.units()[name]
     raw = u.get(SPENT) or {}
     rnd = (t.data.get("round") or {})

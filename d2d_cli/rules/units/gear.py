@@ -223,8 +223,21 @@ def weapons_of(extra: Mapping[str, Any], name: str) -> tuple[Weapon, ...]:
     if not isinstance(raw, Mapping):
         raise BadInput(f"the weapons of unit {name!r} must be a table of weapon = "
                        "{rating, types, …}")
-    return tuple(make_weapon(str(k), v, f"unit {name!r}: weapon {k!r}")
-                 for k, v in raw.items())
+    # Remembered by content (a simulated fight asks for the same weapons thousands of
+    # times): a plain table's repr is its content, and a Weapon is frozen.
+    key = (name, repr(raw)) if type(raw) is dict else None
+    got = _WEAPONS.get(key) if key is not None else None
+    if got is None:
+        got = tuple(make_weapon(str(k), v, f"unit {name!r}: weapon {k!r}")
+                    for k, v in raw.items())
+        if key is not None:
+            if len(_WEAPONS) >= 1024:
+                _WEAPONS.clear()
+            _WEAPONS[key] = got
+    return got
+
+
+_WEAPONS: dict[tuple[str, str], tuple[Weapon, ...]] = {}
 
 
 def find_weapon(extra: Mapping[str, Any], unit: str, name: str) -> Weapon:

@@ -1,0 +1,92 @@
+"""What sim's speed work remembers gives what a fresh reading gives, and a fight played
+without a log builds no log line (issue 40 item 1: "nothing rendered that nobody reads";
+the same rule functions, no result changed — tests/test_sim.py pins whole fights)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from d2d_cli import tables
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import policy, sim
+from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.overview import scene
+from d2d_cli.rules.units import gear
+
+
+def combat1() -> dict[str, Any]:
+    return dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+
+
+def fresh_weapons(extra: dict[str, Any], name: str) -> tuple[gear.Weapon, ...]:
+    return tuple(gear.make_weapon(str(k), v, f"unit {name!r}: weapon {k!r}")
+                 for k, v in extra["weapons"].items())
+
+
+def test_weapons_are_remembered_by_what_the_table_says_not_by_the_table() -> None:
+    extra = {"weapons": {"Bow": {"rating": "Body+2", "types": ["pierce"], "hands": 2,
+                                 "attack": "ranged", "range": [10, 20]}}}
+    first = gear.weapons_of(extra, "Archer")
+    assert first == fresh_weapons(extra, "Archer")
+    assert first[0].rating == "Body+2" and first[0].range == (10, 20)
+    # the same table changed in place: the remembered Bow is not given back
+    extra["weapons"]["Bow"]["rating"] = "Body+3"
+    extra["weapons"]["Bow"]["range"] = [12, 24]
+    again = gear.weapons_of(extra, "Archer")
+    assert again == fresh_weapons(extra, "Archer")
+    assert (again[0].rating, again[0].range) == ("Body+3", (12, 24))
+    # a table refused is refused every time (a refusal is never remembered)
+    extra["weapons"]["Bow"]["range"] = [24, 12]
+    for _ in range(2):
+        with pytest.raises(BadInput, match="short < long"):
+            gear.weapons_of(extra, "Archer")
+
+
+def test_the_weapon_choice_remembered_is_the_one_a_fresh_look_makes() -> None:
+    """A Skirmisher with a Club and his Javelins (issue 36): at Range 4 only the Javelin
+    reaches; beside the Archer the Club's greater Power is chosen; the Archer's armor
+    changes the Hits it adds. Each answer, asked twice, is the one a fresh look gives."""
+    data = combat1()
+    me = data["units"]["Goblin Skirmisher"]
+    me["weapons"] = {"Club": {"rating": "Body+3", "types": ["bash"], "attack": "melee"},
+                     **me["weapons"]}
+
+    def fresh() -> tuple[str | None, Any]:
+        policy._WEAPON_CHOICE.clear()
+        return policy.choose_weapon(data, "Goblin Skirmisher", "Archer")
+
+    seen = []
+    for change in (None, ("space", "E8"), ("armor", "5x1")):
+        if change == ("space", "E8"):  # beside the Archer (E9): a new table, as stored
+            data["units"]["Goblin Skirmisher"] = {**data["units"]["Goblin Skirmisher"],
+                                                  "space": "E8"}
+        elif change is not None:
+            data["units"]["Archer"] = {**data["units"]["Archer"], "armor": "5x1"}
+        got = policy.choose_weapon(data, "Goblin Skirmisher", "Archer")
+        assert policy.choose_weapon(data, "Goblin Skirmisher", "Archer") == got == fresh()
+        seen.append(got)
+    assert seen[0][0] == "Javelin" and "reaches Range 4" in seen[0][1].why
+    assert seen[1][0] == "Club"
+    assert "armor 5x1" in seen[2][1].why and seen[2] != seen[1]
+
+
+def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line of each command is built only for ``--log``: a fight without one never
+    assembles a line (before, every Action assembled its words and dropped them); with
+    one, every command is written."""
+    data = combat1()
+    goals = g.parse(data["scene"]["goals"], data)
+    logged = sim.fight(data, goals, sim.run_seed(5, 3), log=True)
+
+    def refused(*_: Any, **__: Any) -> None:
+        raise AssertionError("a log line was built with no log asked for")
+
+    monkeypatch.setattr(Table, "_log", refused)
+    quiet, table = sim.fight(data, goals, sim.run_seed(5, 3))
+    assert table.lines is None
+    assert quiet == logged[0] == sim.Outcome("Goblins", 3, ("Archer",))
+    assert logged[1].lines is not None and len(logged[1].lines) == 67
