@@ -230,6 +230,24 @@ def _show_asked(con: Any, r: NpcTurn) -> None:
         con.print(f"  {render.escape(line)}")
 
 
+def _show_stopped(con: Any, r: NpcTurn) -> None:
+    """Where --all stopped because the Count reaches a Player's unit, and what to type
+    (001 l.499–505; docs/rules.md "npc turn --all, one Count at a time")."""
+    s = r.stopped
+    if s is None:
+        return
+    who = ", ".join(f"{u} ({p})" for u, p in zip(s.units, s.players, strict=True))
+    con.print(f"[bold]Stopped at Count {s.count}[/]: {render.escape(who)} may act "
+              "first (001 l.499–505). Type:")
+    for line in s.type:
+        con.print(f"  {render.escape(line)}")
+
+
+def _count_of(r: NpcTurn, i: int) -> str:
+    """``Count 5: `` before the plan played at Count 5 (--all), else nothing."""
+    return f"Count {r.counts[i]}: " if i < len(r.counts) else ""
+
+
 def _show_notes(con: Any, d: Any) -> None:
     """What a Conflict took away (a Target that spent no Action: 001 l.641), under it."""
     for note in getattr(d.result, "notes", ()):
@@ -241,18 +259,21 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
     reasons of each plan and the commands as typed."""
     if not render.why():
         for i, p in enumerate(r.plans):
-            con.print(_plan_line(p))
+            con.print(_count_of(r, i) + _plan_line(p))
             for d in r.done:
                 if d.plan == i:
                     con.print(f"  → {render.escape(_unprefixed(d.summary, p.unit))}")
                     _show_notes(con, d)
-        if not r.commands and r.asked is None:
+        if not r.commands and r.asked is None and r.stopped is None:
             con.print("[dim]No Action taken.[/]")
         if r.goal_reached:
             con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
         _show_asked(con, r)
+        _show_stopped(con, r)
         return
     for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
+        if i < len(r.counts):
+            con.print(f"[dim]Count {r.counts[i]}[/]")
         _show_plan(con, p)
         for d in r.done:
             if d.plan == i:
@@ -262,8 +283,9 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
         con.print("[bold]As typed:[/]")
         for line in r.commands:
             con.print(f"  d2d {render.escape(line)}")
-    elif r.asked is None:
+    elif r.asked is None and r.stopped is None:
         con.print("[dim]No Action taken.[/]")
     if r.goal_reached:
         con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
     _show_asked(con, r)
+    _show_stopped(con, r)
