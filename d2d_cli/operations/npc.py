@@ -348,19 +348,34 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     it is done, so the first attack's result shows before the next question."""
     import time
 
+    now = clock or time.monotonic
+    nap = sleep or time.sleep
+    parts: list[NpcTurn] = []
+    try:  # Ctrl-C anywhere once a question may be out (printing a part too) closes it
+        return _parts(t, name, all, group, answer, card, respond, wait, typed, on_part,
+                      said, now, nap, parts)
+    except KeyboardInterrupt:
+        cancel_question(t)
+        raise
+
+
+def _parts(t: Target, name: str | None, all_: bool, group: int | None,
+           answer: list[str] | None, card: list[str] | None, respond: list[str] | None,
+           wait: float | None, typed: Callable[[Any], str | None] | None,
+           on_part: Callable[[NpcTurn], None] | None, said: Callable[[str], None] | None,
+           now: Callable[[], float], nap: Callable[[float], None], parts: list[NpcTurn]
+           ) -> NpcTurn:
+    """:func:`turn_waiting`'s parts, each up to a stop, until no question is left."""
     from d2d_cli.errors import D2DError
     from d2d_cli.operations import unit_of_work
 
-    now = clock or time.monotonic
-    nap = sleep or time.sleep
     given = list(answer or [])
     responds = list(respond or [])
-    parts: list[NpcTurn] = []
     while True:
         try:
             # each part its own unit of work, written now: the lock is free while waiting
             with unit_of_work(join=False) as scope:
-                r = turn(t, name, all=all, group=group, answer=given, card=card,
+                r = turn(t, name, all=all_, group=group, answer=given, card=card,
                          respond=responds, keep_question=True)
                 if scope is not None:
                     scope.commit()
@@ -382,9 +397,6 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
         end = None if wait is None else now() + wait  # each question gets its own wait
         try:
             got = _await(t, a, end, typed, now, nap)
-        except KeyboardInterrupt:
-            cancel_question(t)
-            raise
         except EOFError:  # the terminal's input ended: nobody left to type it
             got = None
         if got is None:  # no answer in time
