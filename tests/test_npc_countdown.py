@@ -1,7 +1,7 @@
 """``npc turn --all`` one Count at a time (issue 34 item 4; docs/rules.md "npc turn --all,
 one Count at a time").
 
-001 l.499–505 "Countdown - Each Group counts down from 10 / One each Count, do one of the
+001 l.499–513 "Countdown - Each Group counts down from 10 / One each Count, do one of the
 following: / Wait - Do nothing / IF Move = Count THEN Move:-1 / Movement - Move somewhere
 / … / Action - Perform an Action"; 000 l.124 "Simultaneous - All Units that choose to
 Move, move simultaneously"; 000 l.126 "Interrupt - IF your Move is Interrupted by an
@@ -25,11 +25,13 @@ QUOTES = """
 001 l.501 "One each Count, do one of the following:"
 000 l.124 "Simultaneous - All Units that choose to Move, move simultaneously."
 000 l.126 "Interrupt - IF your Move is Interrupted by an Action THEN stop moving"
+001 l.511 "Action - Perform an Action"
+001 l.479 "Each group will simultaneously resolve their"
 """
 
 
 def test_the_lines_quoted_are_in_the_rule_texts() -> None:
-    assert check_quotes(QUOTES) == 4
+    assert check_quotes(QUOTES) == 6
 
 
 def _combat1(d2d: Any, tmp_path: Path, **rules: Any) -> Path:

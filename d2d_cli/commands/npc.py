@@ -74,7 +74,8 @@ def turn(
         help="A Non-Player unit; or --all.", click_type=_complete.UNIT)
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
-                                       "the most Move first.")] = False,
+                                       "one Count of the Countdown at a time; stops where "
+                                       "the Count reaches a Player's unit.")] = False,
     group: Annotated[int | None, typer.Option(
         "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
         "(the numbers of d2d round groups).")] = None,
@@ -99,7 +100,13 @@ def turn(
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move pays
     the Action Cost, each through the commands a Narrator would type (unit move on the
     map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one undo
-    (one for each part of a turn that waited for a card). Fate cards come from the deck,
+    (one for each part of a turn that waited for a card). With --all the Countdown is
+    walked one Count at a time, as round next reads it (001 l.499–505): at each Count
+    every Non-Player it reaches takes one Movement or its Action, and the turn stops
+    before a Count that reaches a Player's unit — "Stopped at Count 5: Archer (Ann) may
+    act first" — for the Player to act or Wait (unit wait Archer 5); then type it again
+    ([rules] shared_count = "npcs": the Non-Players at that Count go first). Fate cards
+    come from the deck,
     or from the table with --card. A Player's unit it attacks plays its Player's card:
     the one given with --answer, else the one chosen face down (d2d hand choose), else
     the turn stops before the attack and says what to type; --players-stay makes them
@@ -115,7 +122,9 @@ def turn(
     command in order: plan, the index of the plan it carries out; command; summary;
     result, that command's --json result), asked (where it stopped for a Player's card:
     attacker, target, player, type — what to type; else null), hands (what its Conflicts
-    did to d2d's hands, as conflict's).
+    did to d2d's hands, as conflict's), counts (with --all: the Count each plan was
+    played at), stopped (with --all, where the Count reaches Players' units: count,
+    units, players, type — what to type; else null).
 
     The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
     gains no benefits on a Win"): a Player's unit named with --respond spends it (unit

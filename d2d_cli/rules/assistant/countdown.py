@@ -1,6 +1,6 @@
 """``npc turn --all`` one Count at a time (docs/rules.md "The Countdown never rises").
 
-001 l.499–505 "Countdown - Each Group counts down from 10 / One each Count, do one of
+001 l.499–513 "Countdown - Each Group counts down from 10 / One each Count, do one of
 the following: Wait … Movement - Move somewhere … Action - Perform an Action"; 000
 l.124 "Simultaneous - All Units that choose to Move, move simultaneously"; 000 l.126
 "Interrupt - IF your Move is Interrupted by an Action THEN stop moving, resolve the
@@ -20,7 +20,7 @@ in ``sim``.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from d2d_cli.rules.assistant import policy, sim
@@ -71,13 +71,13 @@ def _able(u: Mapping[str, Any]) -> bool:
     return can_respond(u)
 
 
-def _next_command(again: Sequence[str]) -> str:
-    return shlex.join(["d2d", "npc", "turn", *again])
+def _next_command(again: Sequence[str] | None) -> str:
+    return shlex.join(["d2d", "npc", "turn", *(again or ["--all"])])
 
 
 def play(t: Table, goals: Mapping[str, Goal], names: Sequence[str],
-         players: Sequence[str] | None, plans: list[policy.Plan], counts: list[int],
-         passed: set[str], again: Sequence[str] = ("--all",)
+         players: Collection[str] | None, plans: list[policy.Plan], counts: list[int],
+         passed: set[str], again: Sequence[str] | None = None
          ) -> tuple[str | None, Stop | None]:
     """Walk the Countdown for the Non-Player units ``names``: at each Count every one it
     reaches does one thing (:func:`one_count`), until none is left to play (``(None,
@@ -121,7 +121,7 @@ def play(t: Table, goals: Mapping[str, Goal], names: Sequence[str],
                 passed.add(name)  # it did nothing at this Count: nothing left to do
 
 
-def _stop(t: Table, count: int, waiting: list[str], again: Sequence[str]) -> Stop:
+def _stop(t: Table, count: int, waiting: list[str], again: Sequence[str] | None) -> Stop:
     units = t.units()
     owners = tuple(str(player_of(units[n])) for n in waiting)
     typed = tuple(f"d2d unit act|move {shlex.quote(n)} …  or  d2d unit wait "
