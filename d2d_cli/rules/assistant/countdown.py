@@ -33,6 +33,7 @@ from d2d_cli.rules.core.result import Result
 # [rules] shared_count: who takes a Count first when it reaches a Player's unit and a
 # Non-Player together (docs/rules.md "npc turn --all, one Count at a time").
 PLAYERS_FIRST = "players"
+SHOWN = 6  # the Players' units a stop spells out what to type for
 NPCS_FIRST = "npcs"
 
 
@@ -124,8 +125,10 @@ def play(t: Table, goals: Mapping[str, Goal], names: Sequence[str],
 def _stop(t: Table, count: int, waiting: list[str], again: Sequence[str] | None) -> Stop:
     units = t.units()
     owners = tuple(str(player_of(units[n])) for n in waiting)
-    typed = tuple(f"d2d unit act|move {shlex.quote(n)} …  or  d2d unit wait "
-                  f"{shlex.quote(n)} {count}" for n in waiting)
+    typed = [f"d2d unit act|move {shlex.quote(n)} …  or  d2d unit wait "
+             f"{shlex.quote(n)} {count}" for n in waiting[:SHOWN]]
+    if len(waiting) > SHOWN:  # the units are all in ``units``; the lines stay readable
+        typed.append(f"… and the same for {len(waiting) - SHOWN} more (d2d round next)")
     return Stop(count, tuple(waiting), owners, (*typed, _next_command(again)))
 
 
