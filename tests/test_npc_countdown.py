@@ -82,7 +82,7 @@ def test_the_output_says_where_it_stopped_and_what_to_type(d2d: Any,
                                                            tmp_path: Path) -> None:
     path = _combat1(d2d, tmp_path)
     out = d2d.ok("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
-    assert out == ("Stopped at Count 5: Archer (Player1) may act first (001 l.499–505). "
+    assert out == ("Stopped at Count 5: Archer (Player1) may act now (001 l.499–505). "
                    "Type:\n"
                    "  d2d unit act|move Archer …  or  d2d unit wait Archer 5\n"
                    "  d2d npc turn --all\n")

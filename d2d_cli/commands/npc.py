@@ -104,7 +104,7 @@ def turn(
     walked one Count at a time, as round next reads it (001 l.499–505): at each Count
     every Non-Player it reaches takes one Movement or its Action, and the turn stops
     before a Count that reaches a Player's unit — "Stopped at Count 5: Archer (Ann) may
-    act first" — for the Player to act or Wait (unit wait Archer 5); then type it again
+    act now" — for the Player to act or Wait (unit wait Archer 5); then type it again
     ([rules] shared_count = "npcs": the Non-Players at that Count go first). Fate cards
     come from the deck,
     or from the table with --card. A Player's unit it attacks plays its Player's card:
@@ -245,9 +245,10 @@ def _show_stopped(con: Any, r: NpcTurn) -> None:
     s = r.stopped
     if s is None:
         return
-    who = ", ".join(f"{u} ({p})" for u, p in zip(s.units, s.players, strict=True))
-    con.print(f"[bold]Stopped at Count {s.count}[/]: {render.escape(who)} may act "
-              "first (001 l.499–505). Type:")
+    pairs = [f"{u} ({p})" for u, p in zip(s.units, s.players, strict=True)]
+    who = ", ".join(pairs[:6]) + (f" and {len(pairs) - 6} more" if len(pairs) > 6 else "")
+    con.print(f"[bold]Stopped at Count {s.count}[/]: {render.escape(who)} may act now "
+              "(001 l.499–505). Type:")
     for line in s.type:
         con.print(f"  {render.escape(line)}")
 
