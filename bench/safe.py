@@ -87,6 +87,16 @@ def npc() -> None:
         run(env, "round", "start")
         print("  npc turn --all, 25 Non-Players (the bound):",
               fmt(run(env, "npc", "turn", "--all", "--json")))
+        # the Players' units have spent their Move (U25…): nothing stops the Countdown,
+        # so the 25 play to the end of the round one Count at a time (the most work under
+        # the lock; the run above stops at Count 4, which reaches the Players' units too)
+        path = folder / "default.toml"
+        path.write_text(re.sub(
+            r'(\[units\."?U(\d+)"?\]\n(?:[^\[\n][^\n]*\n)*?move = )(\d+)',
+            lambda m: m.group(1) + ("0" if int(m.group(2)) >= 25 else m.group(3)),
+            path.read_text("utf-8")), "utf-8")
+        print("  npc turn --all, 25 Non-Players, the Players' units done:",
+              fmt(run(env, "npc", "turn", "--all", "--json")))
 
 
 def rm() -> None:

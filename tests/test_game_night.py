@@ -109,7 +109,9 @@ def test_a_game_night(d2d: Any, tmp_path: Path) -> None:
                and u["player"] != "Non-Player"}
     assert players == {"Archer", "Thief", "Rook", "Wren"}
     commands: list[str] = []
-    for _ in range(8):  # npc turn --all, each stop answered by a card chosen face down
+    waited: list[str] = []
+    for _ in range(40):  # npc turn --all, each stop for a card answered by one chosen
+        # face down, each stop at a Count that reaches Players' units by their Wait
         r = d2d.json(*s, "--seed", 5, "npc", "turn", "--all")
         commands += r["commands"]
         ledger.conflict(r)  # the chosen cards it played
@@ -120,6 +122,11 @@ def test_a_game_night(d2d: Any, tmp_path: Path) -> None:
                     if unit in players:
                         assert side.split(":")[1] != "fate", c  # never Stays for them
         _whole(path)
+        if r["stopped"] is not None:  # 001 l.503–505 "Wait - Do nothing"
+            for unit in r["stopped"]["units"]:
+                d2d.ok(*s, "unit", "wait", unit, str(r["stopped"]["count"]))
+                waited.append(unit)
+            continue
         if r["asked"] is None:
             break
         who, owner = r["asked"]["target"], r["asked"]["player"]
@@ -130,6 +137,7 @@ def test_a_game_night(d2d: Any, tmp_path: Path) -> None:
     actors = {c.split("'")[1] if "'" in c.split()[2] else c.split()[2]
               for c in commands if c.startswith(("unit move", "unit act", "unit leave"))}
     assert actors and actors <= npcs, actors  # no NPC action for a Player's unit
+    assert set(waited) <= players and "Archer" in waited
     # the ledger: each hand as dealt − played + drawn (npc turn's conflicts included)
     assert _whole(path) == ledger.held
 

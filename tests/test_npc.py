@@ -140,16 +140,20 @@ def test_same_plan_twice(d2d, data_dir) -> None:
 
 def test_same_seed_same_deck_same_turn(d2d, data_dir) -> None:
     path = _combat1(d2d, data_dir)
+    # Count 5 reaches the Archer too: he Waits first (docs/rules.md "npc turn --all, one
+    # Count at a time"), then the Goblins take Count 5 and the turn stops at Count 4
+    d2d.ok("--session", path, "unit", "wait", "Archer", "5")
     copy = data_dir / "c2.toml"
     shutil.copy(path, copy)
     one = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     two = d2d.json("--session", copy, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     assert one == two and one["units"] == ["Goblin Scout", "Goblin Skirmisher"]
-    assert one["commands"][:4] == [
-        "unit move 'Goblin Scout' forward 2", "unit move 'Goblin Scout' drift left 3",
+    assert one["commands"][:3] == [
+        "unit move 'Goblin Scout' forward 2",
         "unit act 'Goblin Skirmisher' interact Archer",
         "conflict 'Goblin Skirmisher:fate' Archer:fate --with Javelin --card 'KC^' --card QHv"]
-    assert one["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 2
+    assert one["commands"].count("unit act 'Goblin Skirmisher' interact Archer") == 1
+    assert one["stopped"]["count"] == 4
     assert not any("--no-map" in x for x in one["commands"])  # rolled on the map
 
 
@@ -472,17 +476,18 @@ def test_turn_says_what_happened_as_the_commands_would(d2d, data_dir, monkeypatc
 
 
 def test_turn_all_says_what_happened_for_each_unit(d2d, data_dir, monkeypatch) -> None:
-    """--all: each unit's plan with its own results under it — the Scout's moves (where
-    it went), then the Skirmisher's Actions — the same summaries the typed commands give."""
+    """--all: each plan with its own results under it, Count by Count — the Scout's
+    first Movement (where it went), then the Skirmisher's Action at the same Count — the
+    same summaries the typed commands give."""
     path = _combat1(d2d, data_dir)
+    d2d.ok("--session", path, "unit", "wait", "Archer", "5")  # Count 5 is his first
     by_hand = data_dir / "by_hand.toml"
     shutil.copy(path, by_hand)
     got = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     done = [(d["plan"], d["summary"]) for d in got["done"]]
     assert [p["unit"] for p in got["plans"]][:2] == ["Goblin Scout", "Goblin Skirmisher"]
-    assert done[:3] == [(0, "Goblin Scout: Forward ×2 SW: I2 → G4, Move 5 → 3"),
-                        (0, "Goblin Scout: Drift ×3 S: G4 → G7, Move 3 → 0"),
+    assert done[:2] == [(0, "Goblin Scout: Forward ×2 SW: I2 → G4, Move 5 → 3"),
                         (1, "Goblin Skirmisher: Interact Archer, Move 5 → 3")]
-    assert done[3][1].startswith("Conflict: Goblin Skirmisher (") and " beats " in done[3][1]
+    assert done[2][1].startswith("Conflict: Goblin Skirmisher (") and " beats " in done[2][1]
     typed = _typed_results(d2d, by_hand, got["commands"], monkeypatch)
     assert [r.summary for r in typed] == [s for _, s in done]

@@ -20,14 +20,14 @@ def _combat1(d2d: Any, tmp_path: Path, **rules: Any) -> Path:
 
 def test_the_turn_stops_and_says_what_to_type(d2d: Any, tmp_path: Path) -> None:
     path = _combat1(d2d, tmp_path)
+    d2d.ok("--session", path, "unit", "wait", "Archer", "5")  # his Count 5 comes first
     r = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all")
     assert r["asked"] == {"attacker": "Goblin Skirmisher", "target": "Archer",
                           "player": "Player1", "type": [
                               "d2d npc turn --all --answer Archer=CARD",
                               "d2d npc turn --all --answer Archer=fate  (Stay: 000 l.419)"]}
-    # the moves before the attack are kept; the attack is not begun, no Fate for Archer
-    assert r["commands"] == ["unit move 'Goblin Scout' forward 2",
-                             "unit move 'Goblin Scout' drift left 3"]
+    # the Scout's Movement at the same Count is kept; the attack is not begun, no Fate
+    assert r["commands"] == ["unit move 'Goblin Scout' forward 2"]
     skirmisher = tomllib.loads(path.read_text("utf-8"))["units"]["Goblin Skirmisher"]
     assert skirmisher["move"] == 5  # no Action spent
     r = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--answer",
@@ -35,11 +35,13 @@ def test_the_turn_stops_and_says_what_to_type(d2d: Any, tmp_path: Path) -> None:
     assert r["commands"][:2] == ["unit act 'Goblin Skirmisher' interact Archer",
                                  r["commands"][1]]
     assert r["commands"][1].startswith("conflict 'Goblin Skirmisher:fate' 'Archer:7S^' ")
-    assert r["asked"]["target"] == "Archer"  # its second attack asks again
+    # Count 4 reaches the Archer and the Thief before the Skirmisher's second throw
+    assert r["asked"] is None and r["stopped"]["count"] == 4
 
 
 def test_players_stay_only_when_told(d2d: Any, tmp_path: Path) -> None:
     path = _combat1(d2d, tmp_path)
+    d2d.ok("--session", path, "unit", "wait", "Archer", "5")
     r = d2d.json("--session", path, "--seed", 8, "npc", "turn", "--all", "--players-stay")
     assert r["asked"] is None
     fights = [c for c in r["commands"] if c.startswith("conflict")]

@@ -4,8 +4,10 @@ the turn going on once the card is chosen (their page, ``hand choose`` elsewhere
 typed at the terminal); a card not held is asked again; Ctrl-C closes the question and
 leaves the session as it was before the attack.
 
-Combat #1 under ``[rules] hands = "d2d"`` after a round start: ``npc turn --all`` moves
-the Goblin Scout, then the Goblin Skirmisher attacks the Archer (Player1's), twice."""
+Combat #1 under ``[rules] hands = "d2d"`` after a round start and the Archer's Wait at
+Count 5: ``npc turn --all`` moves the Goblin Scout, then the Goblin Skirmisher attacks
+the Archer (Player1's), and the turn stops at Count 4, which reaches the Archer and the
+Thief."""
 
 from __future__ import annotations
 
@@ -32,6 +34,10 @@ HANDS = {"Player1": ["9C", "KD", "2D"], "Player2": ["AD", "RW"]}
 def table(tmp_path: Path) -> Path:
     path = h.table(tmp_path, hands=False)
     h.stack_hands(path, HANDS)
+    # Count 5 reaches the Archer with the Goblins: he Waits (Move 5 → 4), so npc turn
+    # --all plays the Goblins' Count 5 (docs/rules.md "npc turn --all, one Count at a time")
+    done = h.d2d("--session", str(path), "unit", "wait", "Archer", "5")
+    assert done.returncode == 0, done.stderr
     return path
 
 
@@ -65,7 +71,9 @@ def test_a_card_not_held_is_asked_again_and_the_turn_goes_on(table: Path) -> Non
     said: list[str] = []
     parts: list[Any] = []
     clock = Clock()
-    r = npc.turn_waiting(Target(str(table)), None, all=True, wait=5,
+    # Group 4, the Skirmisher alone (no Target joins it to the Archer's Group 1): its two
+    # throws come at Counts 5 and 3 with no Player's unit of its Group in between
+    r = npc.turn_waiting(Target(str(table)), None, all=True, group=4, wait=5,
                          typed=_typed([None, "KS^", None, "9C^"]), said=said.append,
                          on_part=parts.append, clock=clock, sleep=clock.sleep)
     assert said == ["KS is not in Player1's hand (d2d hand show Player1)"]
@@ -138,8 +146,9 @@ def test_a_script_without_wait_stops_and_says_what_to_type(table: Path) -> None:
 
 @pytest.fixture
 def waiting(table: Path) -> Iterator[subprocess.Popen[str]]:
+    # Group 4: the Skirmisher alone, both its throws in one command (see above)
     proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(table), "npc",
-                             "turn", "--all", "--wait", "30", "--json"],
+                             "turn", "--all", "--group", "4", "--wait", "30", "--json"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -183,7 +192,7 @@ def test_the_targets_action_comes_with_the_answer(table: Path) -> None:
     """001 l.639–641 "Target may spend an Action": "9C^ respond" typed (or the page's
     Respond) spends it for that attack only; the next answer without it spends none."""
     clock = Clock()
-    r = npc.turn_waiting(Target(str(table)), None, all=True, wait=5,
+    r = npc.turn_waiting(Target(str(table)), None, all=True, group=4, wait=5,
                          typed=_typed([None, "9C^ respond", None, "KD^"]),
                          clock=clock, sleep=clock.sleep)
     steps = [c.split(" '")[0].split(" Archer")[0] for c in r.commands

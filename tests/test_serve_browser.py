@@ -289,8 +289,9 @@ def test_the_phone_answers_an_npc_turn(browser: Any, tmp_path: Path) -> None:
     served = next(gen)
     page = _page(browser, "phone")
     expect = _expect()
+    # Group 4: the Skirmisher alone, no Player's unit of its Group to stop its Countdown
     proc = subprocess.Popen([sys.executable, "-m", "d2d_cli", "--session", str(path), "npc",
-                             "turn", "--all", "--wait", "60", "--json"],
+                             "turn", "--all", "--group", "4", "--wait", "60", "--json"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -318,7 +318,8 @@ def test_sim_on_the_session_mid_round_plays_the_round_on(d2d, data_dir: Path) ->
     path = data_dir / "s.toml"
     d2d.ok("--session", path, "--seed", 1, "scene", "load", "combat1")
     d2d.ok("--session", path, "round", "start")
-    d2d.ok("--session", path, "--seed", 2, "npc", "turn", "--all")
+    d2d.ok("--session", path, "unit", "wait", "Archer", "5")  # his Count 5 first
+    d2d.ok("--session", path, "--seed", 2, "npc", "turn", "--all")  # stops at Count 4
     before = path.read_bytes()
     log = data_dir / "fight.log"
     got = d2d.json("--session", path, "--seed", 3, "sim", "--runs", 1, "--log", log)

@@ -15,11 +15,13 @@ from tests.helpers import with_rules
 
 def _stopped(d2d: Any, tmp_path: Path) -> Path:
     """Combat #1, d2d holding the hands, seed 2: the Goblin Skirmisher is about to
-    attack the Archer (Player1 holds Q♣ 3♥ 9♠ 5♦ 6♣)."""
+    attack the Archer (Player1 holds Q♣ 3♥ 9♠ 5♦ 6♣); the Archer Waited at Count 5, the
+    first Count that reaches him (001 l.505 "IF Move = Count THEN Move:-1": Move 4)."""
     path = with_rules(d2d, tmp_path, hands="d2d")
     s = ("--session", path)
     d2d.ok(*s, "--seed", 2, "scene", "load", "combat1")
     d2d.ok(*s, "round", "start")
+    d2d.ok(*s, "unit", "wait", "Archer", "5")
     r = d2d.json(*s, "--seed", 2, "npc", "turn", "--all")
     assert r["asked"]["target"] == "Archer"
     return path
@@ -43,7 +45,7 @@ def test_respond_spends_the_action_and_a_winning_block_keeps_and_draws(
     assert fight["outcome"] == "b" and fight["notes"] == []
     move = r["hands"][0]
     assert (move["kept"], move["drew"], move["hand"]) == (True, 1, 6)
-    assert _archer(path)["move"] == 3  # Move 5, Action Cost 2: as unit respond by hand
+    assert _archer(path)["move"] == 2  # Move 4, Action Cost 2: as unit respond by hand
 
 
 def test_without_respond_the_conflict_says_what_no_action_cost(d2d: Any,
@@ -59,7 +61,7 @@ def test_without_respond_the_conflict_says_what_no_action_cost(d2d: Any,
         "Keep, no Draw (001 l.639–641")
     move = r["hands"][0]
     assert (move["kept"], move["drew"], move["hand"]) == (False, 0, 4)
-    assert _archer(path)["move"] == 5
+    assert _archer(path)["move"] == 4
 
 
 def test_respond_is_for_a_players_unit(d2d: Any, tmp_path: Path) -> None:

@@ -74,7 +74,8 @@ def turn(
         help="A Non-Player unit; or --all.", click_type=_complete.UNIT)
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every Non-Player unit standing, "
-                                       "the most Move first.")] = False,
+                                       "one Count of the Countdown at a time; stops where "
+                                       "the Count reaches a Player's unit.")] = False,
     group: Annotated[int | None, typer.Option(
         "--group", metavar="N", help="With --all: only the Non-Player units of Group N "
         "(the numbers of d2d round groups).")] = None,
@@ -99,7 +100,13 @@ def turn(
     """Carry out a Non-Player unit's turn by the NPC policy: its Actions while its Move pays
     the Action Cost, each through the commands a Narrator would type (unit move on the
     map, unit act, conflict, hit, crit, task win|lose) — one journal entry, one undo
-    (one for each part of a turn that waited for a card). Fate cards come from the deck,
+    (one for each part of a turn that waited for a card). With --all the Countdown is
+    walked one Count at a time, as round next reads it (001 l.499–505): at each Count
+    every Non-Player it reaches takes one Movement or its Action, and the turn stops
+    before a Count that reaches a Player's unit — "Stopped at Count 5: Archer (Ann) may
+    act now" — for the Player to act or Wait (unit wait Archer 5); then type it again
+    ([rules] shared_count = "npcs": the Non-Players at that Count go first). Fate cards
+    come from the deck,
     or from the table with --card. A Player's unit it attacks plays its Player's card:
     the one given with --answer, else the one chosen face down (d2d hand choose), else
     the turn stops before the attack and says what to type; --players-stay makes them
@@ -115,7 +122,9 @@ def turn(
     command in order: plan, the index of the plan it carries out; command; summary;
     result, that command's --json result), asked (where it stopped for a Player's card:
     attacker, target, player, type — what to type; else null), hands (what its Conflicts
-    did to d2d's hands, as conflict's).
+    did to d2d's hands, as conflict's), counts (with --all: the Count each plan was
+    played at), stopped (with --all, where the Count reaches Players' units: count,
+    units, players, type — what to type; else null).
 
     The Target's Action (001 l.639–641 "Target may spend an Action / IF not Target
     gains no benefits on a Win"): a Player's unit named with --respond spends it (unit
@@ -230,6 +239,25 @@ def _show_asked(con: Any, r: NpcTurn) -> None:
         con.print(f"  {render.escape(line)}")
 
 
+def _show_stopped(con: Any, r: NpcTurn) -> None:
+    """Where --all stopped because the Count reaches a Player's unit, and what to type
+    (001 l.499–505; docs/rules.md "npc turn --all, one Count at a time")."""
+    s = r.stopped
+    if s is None:
+        return
+    pairs = [f"{u} ({p})" for u, p in zip(s.units, s.players, strict=True)]
+    who = ", ".join(pairs[:6]) + (f" and {len(pairs) - 6} more" if len(pairs) > 6 else "")
+    con.print(f"[bold]Stopped at Count {s.count}[/]: {render.escape(who)} may act now "
+              "(001 l.499–505). Type:")
+    for line in s.type:
+        con.print(f"  {render.escape(line)}")
+
+
+def _count_of(r: NpcTurn, i: int) -> str:
+    """``Count 5: `` before the plan played at Count 5 (--all), else nothing."""
+    return f"Count {r.counts[i]}: " if i < len(r.counts) else ""
+
+
 def _show_notes(con: Any, d: Any) -> None:
     """What a Conflict took away (a Target that spent no Action: 001 l.641), under it."""
     for note in getattr(d.result, "notes", ()):
@@ -241,18 +269,21 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
     reasons of each plan and the commands as typed."""
     if not render.why():
         for i, p in enumerate(r.plans):
-            con.print(_plan_line(p))
+            con.print(_count_of(r, i) + _plan_line(p))
             for d in r.done:
                 if d.plan == i:
                     con.print(f"  → {render.escape(_unprefixed(d.summary, p.unit))}")
                     _show_notes(con, d)
-        if not r.commands and r.asked is None:
+        if not r.commands and r.asked is None and r.stopped is None:
             con.print("[dim]No Action taken.[/]")
         if r.goal_reached:
             con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
         _show_asked(con, r)
+        _show_stopped(con, r)
         return
     for i, p in enumerate(r.plans):  # each plan, then what its commands gave, in order
+        if i < len(r.counts):
+            con.print(f"[dim]Count {r.counts[i]}[/]")
         _show_plan(con, p)
         for d in r.done:
             if d.plan == i:
@@ -262,8 +293,9 @@ def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
         con.print("[bold]As typed:[/]")
         for line in r.commands:
             con.print(f"  d2d {render.escape(line)}")
-    elif r.asked is None:
+    elif r.asked is None and r.stopped is None:
         con.print("[dim]No Action taken.[/]")
     if r.goal_reached:
         con.print(f"[green]Goal reached: {render.escape(r.goal_reached)}[/]")
     _show_asked(con, r)
+    _show_stopped(con, r)

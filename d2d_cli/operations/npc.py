@@ -100,6 +100,10 @@ class NpcTurn(Result):
     # Where the turn stopped for a Player's card (rules.assistant.asking.Asked), or None.
     asked: Any = None
     hands: tuple[Any, ...] = ()  # what its Conflicts did to d2d's hands (HandMove)
+    # --all, one Count at a time (rules.assistant.countdown): the Count each plan was
+    # played at, and where the Countdown reached a Player's unit (countdown.Stop) or None
+    counts: tuple[int, ...] = ()
+    stopped: Any = None
 
 
 def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002 - --all
@@ -121,10 +125,14 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
     Hits, Evade's Move); ``ask_respond(attacker, target)`` asks for the others (a
     terminal), else they spend none — the Conflict's notes say what that cost. A
     Non-Player Target spends it by the policy
-    (``rules.assistant.policy.responds``)."""
+    (``rules.assistant.policy.responds``).
+
+    ``all``: the Countdown is walked one Count at a time (rules.assistant.countdown):
+    each Non-Player it reaches does one thing at its Count, and the turn stops where the
+    Count reaches a Player's unit (``stopped``: the Count, the units, what to type)."""
     import copy
 
-    from d2d_cli.rules.assistant import asking, sim
+    from d2d_cli.rules.assistant import asking, countdown, sim
     from d2d_cli.rules.assistant.engine import Table, player_of
     from d2d_cli.rules.deck import fate
 
@@ -141,8 +149,9 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
         under_way(rnd.number, rnd.phase)  # Actions are taken in a round (001 l.453)
         names = [npc_name(data, name)] if name is not None else [
             n for n, u in data.get("units", {}).items() if player_of(u) is None]
+        scope = None  # the Players' units whose Counts stop --all: all, or the Group's
         if group is not None:
-            names = _of_group(data, names, group, all_)
+            names, scope = _of_group(data, names, group, all_)
         _bounded(names)
         goals = goals_of(data)
         deck = None if table_cards is not None else fate.Deck.from_state(data.get("fate"))
@@ -160,10 +169,16 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
             answers.carry = ["--all", *(["--group", str(group)] if group else [])]
         play.answers = answers
         plans: list[Any] = []
-        asked = None
+        counts: list[int] = []
+        passed: set[str] = set()
+        asked = stopped = None
         while True:
             try:
-                reached = sim.turns(play, goals, "fate", only=names, plans=plans)
+                if all_:
+                    reached, stopped = countdown.play(play, goals, names, scope, plans,
+                                                      counts, passed, answers.carry)
+                else:  # a unit named: its whole turn, as the Narrator asked
+                    reached = sim.turns(play, goals, "fate", only=names, plans=plans)
                 break
             except asking.NeedsCard as stop:
                 if ask is None:
@@ -172,7 +187,7 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
                 a = stop.asked  # asked for it: carry on from here (nothing spent yet)
                 answers.given.update(asking.parse_answers(
                     [f"{a.target}={ask(a).strip()}"], roster_view(play.data)))
-        if play.table is not None and asked is None:
+        if play.table is not None and asked is None and stopped is None:
             play.table.finish()
         for key in ("units", "tasks", "damage", "players"):
             if key in play.data and play.data[key] != tx.data.get(key):
@@ -187,10 +202,11 @@ def turn(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
         steps = "; ".join(str(d.result.summary) for d in play.done or ()
                           if getattr(d.result, "summary", ""))
         tx.summary = (f"npc turn {', '.join(names)}: " + (steps or "nothing done") + (
-            f"; stopped: {asked.summary}" if asked is not None else ""))[:SUMMARY_MAX]
+            f"; stopped: {asked.summary}" if asked is not None else "") + (
+            f"; {stopped.summary}" if stopped is not None else ""))[:SUMMARY_MAX]
     done = tuple(Done(d.plan, d.command, d.result.summary, d.result) for d in play.done or ())
     return NpcTurn(tuple(names), tuple(plans), tuple(play.lines or []), reached, done,
-                   asked, answers.moves)
+                   asked, answers.moves, tuple(counts), stopped)
 
 
 # Non-Player turns one command plays (issue 30 item 6): each takes 0.12-0.25 s on a 1,000-unit
@@ -213,9 +229,11 @@ def _bounded(names: list[str]) -> None:
         sys.stderr.flush()
 
 
-def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -> list[str]:
+def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool
+              ) -> tuple[list[str], set[str]]:
     """The Non-Player units of Group ``number`` as d2d round groups numbers them (001
-    l.475 "Split Units into Groups by Target")."""
+    l.475 "Split Units into Groups by Target"), and every unit of the Group (its
+    Players' units are those whose Counts stop the Group's Non-Players)."""
     from d2d_cli.rules.time.groups import components
     from d2d_cli.rules.units.roster import roster
 
@@ -228,7 +246,7 @@ def _of_group(data: dict[str, Any], names: list[str], number: int, all_: bool) -
     if not got:
         raise BadInput(f"Group {number} ({', '.join(made[number - 1])}) has no Non-Player "
                        "unit")
-    return got
+    return got, set(made[number - 1])
 
 
 # --------------------------------------------------------------- the Player's question
@@ -298,7 +316,8 @@ def _merge(parts: list[NpcTurn]) -> NpcTurn:
     last = parts[-1]
     return NpcTurn(tuple(dict.fromkeys(u for r in parts for u in r.units)), tuple(plans),
                    tuple(c for r in parts for c in r.commands), last.goal_reached,
-                   tuple(done), last.asked, tuple(m for r in parts for m in r.hands))
+                   tuple(done), last.asked, tuple(m for r in parts for m in r.hands),
+                   tuple(c for r in parts for c in r.counts), last.stopped)
 
 
 def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # noqa: A002
@@ -329,19 +348,34 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
     it is done, so the first attack's result shows before the next question."""
     import time
 
+    now = clock or time.monotonic
+    nap = sleep or time.sleep
+    parts: list[NpcTurn] = []
+    try:  # Ctrl-C anywhere once a question may be out (printing a part too) closes it
+        return _parts(t, name, all, group, answer, card, respond, wait, typed, on_part,
+                      said, now, nap, parts)
+    except KeyboardInterrupt:
+        cancel_question(t)
+        raise
+
+
+def _parts(t: Target, name: str | None, all_: bool, group: int | None,
+           answer: list[str] | None, card: list[str] | None, respond: list[str] | None,
+           wait: float | None, typed: Callable[[Any], str | None] | None,
+           on_part: Callable[[NpcTurn], None] | None, said: Callable[[str], None] | None,
+           now: Callable[[], float], nap: Callable[[float], None], parts: list[NpcTurn]
+           ) -> NpcTurn:
+    """:func:`turn_waiting`'s parts, each up to a stop, until no question is left."""
     from d2d_cli.errors import D2DError
     from d2d_cli.operations import unit_of_work
 
-    now = clock or time.monotonic
-    nap = sleep or time.sleep
     given = list(answer or [])
     responds = list(respond or [])
-    parts: list[NpcTurn] = []
     while True:
         try:
             # each part its own unit of work, written now: the lock is free while waiting
             with unit_of_work(join=False) as scope:
-                r = turn(t, name, all=all, group=group, answer=given, card=card,
+                r = turn(t, name, all=all_, group=group, answer=given, card=card,
                          respond=responds, keep_question=True)
                 if scope is not None:
                     scope.commit()
@@ -363,9 +397,6 @@ def turn_waiting(t: Target, name: str | None = None, *, all: bool = False,  # no
         end = None if wait is None else now() + wait  # each question gets its own wait
         try:
             got = _await(t, a, end, typed, now, nap)
-        except KeyboardInterrupt:
-            cancel_question(t)
-            raise
         except EOFError:  # the terminal's input ended: nobody left to type it
             got = None
         if got is None:  # no answer in time

@@ -5,5 +5,6 @@ oracle for GM-less play (``oracle``), faction goals a program can check (``goals
 NPC policy (``policy``), the Wild Luck and Luck a Player's unit plays on a Crit
 (``damage_play``) and its movement on the map (``movement``), and the simulator
 that plays a scene by the same rules functions as the commands (``engine``, ``sim``),
-and the Player's card an NPC's attack asks for (``asking``).
+the Player's card an NPC's attack asks for (``asking``), and ``npc turn --all`` walking
+the Countdown one Count at a time (``countdown``).
 The top chapter: it reads every chapter below it; docs/solo.md gives each choice."""

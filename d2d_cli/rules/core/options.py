@@ -147,6 +147,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("counter", "001", '"001" or "000"', _one_of("001", "000"),
            '001 l.754 "Counterattack with a Fast or Strong"',
            meaning="a Counter's win: another Fast or Strong card (001) or itself (000)"),
+    # issue 34: npc turn --all at a Count that reaches a Player's unit too
+    # (docs/rules.md "npc turn --all, one Count at a time").
+    Option("shared_count", "players", '"players" or "npcs"', _one_of("players", "npcs"),
+           '000 l.124 "Simultaneous - All Units that choose to Move, move simultaneously"',
+           meaning="at a Count shared with a Player's unit, who goes first in npc turn --all"),
     Option("narrator_hand", False, "true or false", _boolean,
            '000 l.401 "Each player (including Narrators if any) maintain a hand of cards"',
            meaning="whether the Narrator holds a hand for Non-Player units"),
@@ -189,6 +194,7 @@ class Options:
     cover: str = "sweep"
     hands: str = "table"
     counter: str = "001"
+    shared_count: str = "players"
     narrator_hand: bool = False
 
     def changed(self) -> dict[str, Any]:

@@ -19,6 +19,8 @@ must move or discard a Move").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.time.round_state import COUNTDOWN
@@ -136,9 +138,9 @@ def next_up(roster: dict[str, Unit], number: int, phase: str) -> NextUp:
         ready = [m for m in grp.units if m.move and counts[m.name] > 0
                  and not roster[m.name].extra.get("off_map")]
         done += [m.name for m in grp.units if m not in ready]
-        top = max((counts[m.name] for m in ready), default=0)
+        top, at = reached({m.name: counts[m.name] for m in ready})
         for m in ready:  # all at the Group's Count, roster order among equals
-            if counts[m.name] != top:
+            if m.name not in at:
                 continue
             unit = roster[m.name]
             assert m.move is not None
@@ -147,3 +149,19 @@ def next_up(roster: dict[str, Unit], number: int, phase: str) -> NextUp:
                                        spent(unit, number, phase).actions),
                           unit.turn, unit.target))
     return NextUp(number, phase, tuple(ups), tuple(done))
+
+
+def reached(counts: Mapping[str, int]) -> tuple[int, tuple[str, ...]]:
+    """The Count the Countdown comes to next and the units it reaches there: 001
+    l.499–505 "Each Group counts down from 10 / One each Count, do one of the
+    following". ``counts`` holds each unit's Count (rules.units.unit_state.reach: its
+    Move left, below the Count it last did something at; 0: not reached again this
+    round); the Countdown is at the highest of them and reaches every unit there, in
+    the order given (roster order among equals). (0, ()) when it reaches nobody.
+
+    The one answer to "who is reached now": ``round next`` (:func:`next_up`) per Group,
+    ``npc turn --all`` (rules.assistant.countdown) Count by Count."""
+    top = max(counts.values(), default=0)
+    if top <= 0:
+        return 0, ()
+    return top, tuple(n for n, c in counts.items() if c == top)

@@ -23,6 +23,7 @@ which write it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from d2d_cli.rules.core.record import field, record
@@ -77,6 +78,14 @@ def reach(move: int | None, record: Spent) -> int:
     brings it back up (001 l.499–505)."""
     limit = COUNTDOWN_FROM if record.count is None else record.count - 1
     return max(0, min(move or 0, limit))
+
+
+def reach_of(unit: Mapping[str, Any], number: int) -> int:
+    """:func:`reach` of a unit as stored (``[units.NAME]``) in round ``number``: a record
+    of another round counts for nothing."""
+    raw = unit.get(SPENT) or {}
+    count = raw.get("count") if raw.get("round") == number else None
+    return reach(unit.get("move"), Spent(number, count=None if count is None else int(count)))
 
 
 def stepped(unit: Unit, number: int, phase: str, move_before: int | None,
