@@ -35,11 +35,15 @@ HANDS = {"Player1": ["9C", "KD", "2D"], "Player2": ["AD", "RW"]}
 
 @pytest.fixture
 def asked(tmp_path: Path) -> Path:
-    """Combat #1, hands held by d2d: ``npc turn --all`` moves the Goblin Scout, then
-    stops where the Goblin Skirmisher attacks the Archer, the question kept for the
-    page (as ``npc turn --wait`` keeps it while it waits)."""
+    """Combat #1, hands held by d2d, the Archer's Wait at Count 5: ``npc turn --all``
+    moves the Goblin Scout, then stops where the Goblin Skirmisher attacks the Archer,
+    the question kept for the page (as ``npc turn --wait`` keeps it while it waits)."""
     path = h.table(tmp_path, hands=False)
     h.stack_hands(path, HANDS)
+    # Count 5 reaches the Archer with the Goblins: he Waits (Move 5 → 4), so npc turn
+    # --all plays the Goblins' Count 5 (docs/rules.md "npc turn --all, one Count at a time")
+    done = h.d2d("--session", str(path), "unit", "wait", "Archer", "5")
+    assert done.returncode == 0, done.stderr
     r = operations.call(npc.turn, Target(str(path)), None, all=True, keep_question=True)
     assert r.asked is not None and r.asked.target == "Archer"
     assert npc.question(session.read(path)) == {

@@ -32,6 +32,10 @@ def test_the_phone_shows_each_card_s_odds_against_the_attack(browser: Any,
 
     path = h.table(tmp_path, hands=False)
     h.stack_hands(path, {"Player1": ["9C", "KD", "2D"], "Player2": ["AD", "RW"]})
+    # The Archer Waits at Count 5, which reaches him with the Goblins (docs/rules.md "npc
+    # turn --all, one Count at a time"), so the Skirmisher's attack is the turn's question
+    done = h.d2d("--session", str(path), "unit", "wait", "Archer", "5")
+    assert done.returncode == 0, done.stderr
     gen = h.serve(path)
     served = next(gen)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
