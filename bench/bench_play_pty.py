@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, os.environ.get("D2D_BENCH_ROOT", str(ROOT)))  # bench.py --against's build
 
 # Each line, and words of its output's end (never in the line typed): the prompt is
 # awaited after them, not the redraw of the line being accepted.
