@@ -57,6 +57,15 @@ class Table:
     def add_row(self, *cells: str) -> None:
         self.rows.append(cells)
 
+    def first_columns(self, n: int) -> Table:
+        """The table of its first ``n`` columns (the same rows, cut): what is measured
+        of a table whose last columns may wrap."""
+        t = Table(box=self.box, title=self.title, title_justify=self.title_justify,
+                  show_header=self.show_header, pad_edge=self.pad_edge, name=self.name)
+        t.columns = self.columns[:n]
+        t.rows = [row[:n] for row in self.rows]
+        return t
+
     # ------------------------------------------------------------------ Rich
 
     def rich_table(self, tight: bool = False, widths: list[int] | None = None) -> Any:
