@@ -129,8 +129,8 @@ class Stat:
         """The same stat without its partial level."""
         return Stat(self.level, self.scale)
 
-    def __str__(self) -> str:
-        return format_stat(self)
+    def __str__(self) -> str:  # format_stat(self), written here: a roster writes thousands
+        return f"{self.level}x{self.scale}"
 
     def to_json(self) -> dict[str, object]:
         return {
