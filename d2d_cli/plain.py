@@ -190,6 +190,8 @@ def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
     fit: a word goes on the line while its letters fit (the spaces after it may run
     past the edge: the caller trims them). NotPlain for a word longer than a line."""
     text = "".join(t for t, _ in pieces)
+    if len(text) <= width:  # it fits: no word is cut (most cells of a table)
+        return [pieces]
     cuts: list[int] = []
     used = 0
     for word in _WORDS.finditer(text):
@@ -245,7 +247,14 @@ def _justified(line: list[Run], width: int, justify: str,
                base: tuple[str, ...]) -> list[Run]:
     """A line of a cell padded to ``width``: left justified, the spaces past the edge
     trimmed; right justified, every space at its end trimmed."""
-    line = [(t, base + names) for t, names in line]
+    line = [(t, base + names) for t, names in line] if base else list(line)
+    used = sum(len(t) for t, _ in line)
+    if used <= width and (justify != "right" or not line or not line[-1][0].endswith(" ")):
+        if used < width:  # nothing to trim (most cells): padded
+            line.insert(0 if justify == "right" else len(line), (" " * (width - used), base))
+        if base:
+            return [("".join(t for t, _ in line), base)]
+        return line
     while line:
         text, names = line[-1]
         used = sum(len(t) for t, _ in line)
