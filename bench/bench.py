@@ -5,6 +5,17 @@ Run from the project root with the venv's interpreter:
     .venv/bin/python bench/bench.py                 # every command, 10 rounds
     .venv/bin/python bench/bench.py --rounds 25
     .venv/bin/python bench/bench.py --only fate     # the cases whose label holds "fate"
+    .venv/bin/python bench/bench.py --speed         # issue 40's figures (below)
+    .venv/bin/python bench/bench.py --speed --against ../old   # and another build's
+
+``--speed`` runs only the figures issue 40 items 2 and 3 hold to a budget, in one
+interleaved run: the one-shot lookups and views against the Typer hello-world, the
+1,000-unit ``status`` and ``session export`` against a fresh session, then the lines
+inside ``d2d play`` (ms, with the load) and the prompt's redraw through a pty
+(bench_play_pty.py). ``--against DIR`` runs every one-shot case of the run a second time
+with the build checked out in DIR (its own venv and cache folder, the same data), each
+paired and shuffled like the others, and prints new/old per case: before/after measured
+in the same conditions.
 
 One interleaved run measures (1) every one-shot command of docs/commands.md, human
 output and ``--json``, against ``python -c pass`` and against a Typer hello-world app run by
@@ -44,7 +55,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# A build's play child (--play-json) imports the build it was started for.
+sys.path.insert(0, os.environ.get("D2D_BENCH_ROOT", str(ROOT)))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 # DESIGN.md "Budgets" (issue 28): ratios to a Typer hello-world app of the same Typer in the
 # same venv, not to bare Python — Typer's own start-up is 6.4–6.6× `python -c pass` here, so
@@ -78,6 +91,7 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("scale samples", VIEW, ()),
     ("scale map car --speed 5x1", LOOKUP, ()),
     ("conflict strong block", LOOKUP, ()),
+    ("conflict 7S^ 5H^", LOOKUP, ()),  # two cards: reads no unit, no map, no hand
     ("conflict chart", VIEW, ()),
     ("hit 2S 3H 4C --level 2 --rival-level 1 --vs 2x1", LOOKUP, ()),
     ("crit --weapon Body+2 --stat 4x1 --armor 2x1 --hits 3 --types pierce", CHANGE, ()),
@@ -175,6 +189,14 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("hand choose Archer 6S^", CHANGE, ()),  # 6S: the first card SETUP deals Player1
     ("hand draw Player1", CHANGE, ()),
     ("hand gain Player1", CHANGE, ()),
+    ("hand drop Player1", CHANGE, ()),
+    ("player rename Player1 Ann", CHANGE, ()),
+    ("unit gear show Archer", LOOKUP, ()),
+    ("unit gear add Archer Dagger", CHANGE, ()),
+    ("unit gear rm Archer Dagger", CHANGE, ("unit gear add Archer Dagger",)),
+    ("rules show", VIEW, ()),
+    ("rules set cover edges", CHANGE, ()),
+    ("rules unset hands", CHANGE, ()),
 ]
 # A whole tour; a shell (measured by its lines, below); a simulation of many fights
 # (bench/bench_sim.py measures it: fights per second, not a command's latency).
@@ -189,6 +211,13 @@ SETUP = ["--seed 7 session new bench --use", '@rules hands = "d2d"', "scene load
          "char award Rook --cp 1 --sp 4 --ap 2", "char train Rook Stealth",
          "char train Rook Fire", "weather wind",
          "fate draw 2"]
+
+# Issue 40 items 2 and 3 (--speed): the one-shot figures held to a budget, with
+# `fate status` beside them as the lookup that is within it.
+SPEED = {"conflict 7S^ 5H^", "conflict 7S^ 5H^ --json", "round next", "round next --json",
+         "status", "status --json", "unit list", "unit list --json", "fate status",
+         "session export --format markdown -o -", "long campaign: status",
+         "long campaign: status --json", "long campaign: session export --format markdown -o -"}
 
 # Lines timed inside `d2d play` on the long campaign (100 units, 50 tasks).
 PLAY_LINES: list[tuple[str, str]] = [
@@ -261,21 +290,21 @@ if __name__ == '__main__':
 """
 
 
-def installed(tmp: Path) -> tuple[str, str]:
-    """A venv that sees this checkout and this venv's packages as a regular install does
-    (a .pth of plain paths: no import hook), and its ``d2d`` script, written as pip
-    writes console scripts. Returns (python, d2d)."""
-    venv = tmp / "venv"
+def installed(tmp: Path, root: Path = ROOT, name: str = "venv") -> tuple[str, str]:
+    """A venv that sees the checkout ``root`` (this one by default) and this venv's
+    packages as a regular install does (a .pth of plain paths: no import hook), and its
+    ``d2d`` script, written as pip writes console scripts. Returns (python, d2d)."""
+    venv = tmp / name
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig."
                            "get_paths()['purelib'])"], capture_output=True, text=True,
                           check=True).stdout.strip()
-    Path(site, "d2d_bench.pth").write_text(f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n")
+    Path(site, "d2d_bench.pth").write_text(f"{root}\n{sysconfig.get_paths()['purelib']}\n")
     import tomllib
 
-    entry = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["d2d"]
+    entry = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]["d2d"]
     module, function = entry.split(":")
     script = venv / "bin" / "d2d"
     script.write_text(SCRIPT.format(python=python, module=module, function=function))
@@ -300,8 +329,8 @@ app()
 """
 
 
-def one_shot_cases(d2d: str, python: str, data: Path, long: Path, huge: Path,
-                   only: str | None) -> list[dict[str, object]]:
+def one_shot_cases(d2d: str, python: str, data: Path, long: Path, huge: Path | None,
+                   only: str | None, speed: bool = False) -> list[dict[str, object]]:
     hello = data.parent.parent / "hello.py"
     hello.write_text(HELLO)
     cases: list[dict[str, object]] = [
@@ -329,18 +358,47 @@ def one_shot_cases(d2d: str, python: str, data: Path, long: Path, huge: Path,
         {"label": "long campaign: unit condition add --json",
          "argv": [d2d, "--session", str(long), "unit", "condition", "Goblin 5", "add", "stun",
                   "--json"], "budget": "≤ 1.5× fresh change"},
-        # 10,000 units: undo and redo alternate, so each always has something to do.
-        {"label": "10,000 units: session redo --json",
-         "argv": [d2d, "--session", str(huge), "session", "redo", "--json"],
-         "budget": "≤ 0.5 s"},
-        {"label": "10,000 units: session undo --json",
-         "argv": [d2d, "--session", str(huge), "session", "undo", "--json"],
-         "budget": "≤ 0.5 s"},
+        {"label": "long campaign: status",
+         "argv": [d2d, "--session", str(long), "status"], "budget": "≤ 1.5× fresh status"},
+        {"label": "long campaign: status --json",
+         "argv": [d2d, "--session", str(long), "status", "--json"],
+         "budget": "≤ 1.5× fresh status"},
+        {"label": "long campaign: session export --format markdown -o -",
+         "argv": [d2d, "--session", str(long), "session", "export", "--format", "markdown",
+                  "-o", "-"], "budget": "≤ 1.5× fresh export"},
     ]
+    if huge is not None:  # 10,000 units: undo and redo alternate, so each has work to do
+        cases += [{"label": "10,000 units: session redo --json",
+                   "argv": [d2d, "--session", str(huge), "session", "redo", "--json"],
+                   "budget": "≤ 0.5 s"},
+                  {"label": "10,000 units: session undo --json",
+                   "argv": [d2d, "--session", str(huge), "session", "undo", "--json"],
+                   "budget": "≤ 0.5 s"}]
     if only:
         cases = [c for c in cases if only in str(c["label"])
                  or c["budget"] in ("baseline", "floor")]
+    if speed:
+        cases = [c for c in cases if c["label"] in SPEED or c["budget"] in ("baseline",
+                                                                            "floor")]
     return cases
+
+
+def against_cases(cases: list[dict[str, object]], d2d: str, other: str,
+                  cache: Path) -> list[dict[str, object]]:
+    """Each d2d case again with the other build's ``d2d`` (label ``old: …``), its own
+    cache folder (the parsed cache is keyed by the build that checked it)."""
+    def swap(a: list[str]) -> list[str]:
+        return [other if x == d2d else x for x in a]
+
+    twins = []
+    for c in cases:
+        argv = list(c["argv"])  # type: ignore[call-overload]
+        if argv[0] != d2d:
+            continue
+        twins.append({**c, "label": "old: " + str(c["label"]), "argv": swap(argv),
+                      "setup": [swap(a) for a in c.get("setup", [])],  # type: ignore[attr-defined]
+                      "env": {"XDG_CACHE_HOME": str(cache)}})
+    return cases + twins
 
 
 def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
@@ -375,14 +433,15 @@ def run_one_shot(cases: list[dict[str, object]], rounds: int, env: dict[str, str
                                         str(c["label"]))
         dirty = True
         for case in order:  # shuffled: each case starts from the saved session
+            own = {**env, **case.get("env", {})}  # type: ignore[dict-item]
             if case.get("restore") or dirty:
                 shutil.rmtree(data, ignore_errors=True)
                 shutil.copytree(saved, data)
                 for argv in case.get("setup", []):  # type: ignore[attr-defined]
-                    subprocess.run(argv, env=env, capture_output=True, check=True)
+                    subprocess.run(argv, env=own, capture_output=True, check=True)
             dirty = bool(case.get("restore"))  # a state change leaves its change behind
             b_wall, b_cpu, _ = _timed(baseline["argv"], env)  # type: ignore[arg-type]
-            wall, cpu, code = _timed(case["argv"], env)  # type: ignore[arg-type]
+            wall, cpu, code = _timed(case["argv"], own)  # type: ignore[arg-type]
             if code != 0 and case["budget"] != "baseline":
                 raise SystemExit(f"bench: {case['label']!r} failed (exit {code})")
             for into, value in zip(times[str(case["label"])], (wall, cpu, b_wall, b_cpu),
@@ -394,10 +453,10 @@ def run_one_shot(cases: list[dict[str, object]], rounds: int, env: dict[str, str
 # --------------------------------------------------------------------------- inside play
 
 
-def run_play(long: Path, rounds: int, data: Path) -> list[tuple[str, str, float, float]]:
+def run_play(long: Path, rounds: int, data: Path) -> dict[str, tuple[list[float], list[float]]]:
     """Each line through d2d play's Shell, in this process, on the long campaign; output
-    goes to a pseudo-terminal (as at the table: Rich draws for a terminal). Returns
-    (line, budget, median ms of the command, median ms line-to-prompt incl. status)."""
+    goes to a pseudo-terminal (as at the table: Rich draws for a terminal). Returns per
+    line the ms of each run of the command, and of line-to-prompt incl. the status line."""
     import io
     import threading
 
@@ -417,7 +476,7 @@ def run_play(long: Path, rounds: int, data: Path) -> list[tuple[str, str, float,
         sys.stdout = sys.stderr = tty
         for line, _ in PLAY_LINES:  # warm up: each group built, each table loaded once
             shell.run_line(line)
-        for _ in range(max(rounds, 20)):
+        for _ in range(rounds):
             for line, _ in PLAY_LINES:
                 t0 = time.perf_counter()
                 code = shell.run_line(line)
@@ -426,12 +485,62 @@ def run_play(long: Path, rounds: int, data: Path) -> list[tuple[str, str, float,
                 t2 = time.perf_counter()
                 if code != 0:
                     raise SystemExit(f"bench: play line {line!r} failed (exit {code})")
-                results[line][0].append(t1 - t0)
-                results[line][1].append(t2 - t0)
+                results[line][0].append((t1 - t0) * 1000)
+                results[line][1].append((t2 - t0) * 1000)
     finally:
         sys.stdout, sys.stderr = real_out, real_err
-    return [(line, budget, statistics.median(results[line][0]) * 1000,
-             statistics.median(results[line][1]) * 1000) for line, budget in PLAY_LINES]
+    return results
+
+
+def play_samples(hundred: Path, rounds: int, data: Path, pty: bool) -> dict[str, object]:
+    """What one build's ``--play-json`` child prints: the play lines' samples and, with
+    ``pty``, bench_play_pty's lines in process and through a pseudo-terminal."""
+    import bench_play_pty
+
+    out: dict[str, object] = {"play": run_play(hundred, rounds, data)}
+    if pty:
+        out["inside"] = bench_play_pty._in_process(hundred, rounds)
+        out["pty"] = bench_play_pty._pty(hundred, rounds)
+    return out
+
+
+def play_builds(builds: list[tuple[str, str, Path]], hundred: Path, rounds: int,
+                tmp: Path, pty: bool) -> dict[str, dict[str, object]]:
+    """Each build's play figures, in a child run by that build's interpreter (one
+    process imports one build), the builds alternated in two halves so both meet the
+    same load. Returns per build: line → (command ms, to-prompt ms) medians, and the
+    pty lines → (in process ms, through the pty ms)."""
+    import json
+
+    runs: dict[str, list[dict[str, object]]] = {name: [] for name, _, _ in builds}
+    for half in range(2):
+        for name, python, root in builds:
+            env = {**os.environ, "D2D_BENCH_ROOT": str(root)}
+            own = tmp / f"play-{name}-{half}"  # each child from the same saved files
+            own.mkdir()
+            for f in hundred.parent.glob(hundred.name + "*"):
+                shutil.copy2(f, own / f.name)
+            child = subprocess.run(
+                [python, str(Path(__file__).resolve()), "--play-json", str(own / hundred.name),
+                 "--rounds", str(max(rounds // 2, 5)), "--play-data", str(own / "data"),
+                 *(["--pty"] if pty else [])],
+                env=env, capture_output=True, text=True)
+            if child.returncode != 0:
+                raise SystemExit(f"bench: play ({name}) failed:\n{child.stderr[-2000:]}")
+            runs[name].append(json.loads(child.stdout.splitlines()[-1]))
+    out: dict[str, dict[str, object]] = {}
+    for name, got in runs.items():
+        play = {line: (statistics.median(x for g in got for x in g["play"][line][0]),  # type: ignore[index]
+                       statistics.median(x for g in got for x in g["play"][line][1]))  # type: ignore[index]
+                for line, _ in PLAY_LINES}
+        shown = {}
+        if pty:
+            shown = {line: (statistics.median(g["inside"].get(line, 0.0)  # type: ignore[attr-defined]
+                                              for g in got),
+                            statistics.median(g["pty"][line] for g in got))  # type: ignore[index]
+                     for line in got[0]["pty"]}  # type: ignore[attr-defined]
+        out[name] = {"play": play, "pty": shown}
+    return out
 
 
 def _drain(fd: int) -> None:
@@ -450,7 +559,19 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--only", help="only the cases whose label holds this text")
     ap.add_argument("--no-play", action="store_true", help="skip the d2d play lines")
+    ap.add_argument("--speed", action="store_true",
+                    help="only issue 40's figures, the prompt's redraw included")
+    ap.add_argument("--against", type=Path, metavar="DIR",
+                    help="another build's checkout, run interleaved with this one")
+    ap.add_argument("--play-json", type=Path, help=argparse.SUPPRESS)  # a build's child
+    ap.add_argument("--play-data", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--pty", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.play_json:
+        import json
+
+        print(json.dumps(play_samples(args.play_json, args.rounds, args.play_data, args.pty)))
+        return 0
     from tests.test_cli import _leaf_commands
 
     words = [w for w, _, _ in COMMANDS]
@@ -463,6 +584,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="d2d-bench-"))
     try:
         python, d2d = installed(tmp)
+        builds = [("new", python, ROOT)]
         # As a user runs it: bytecode cached (an install compiles it; a shell that sets
         # PYTHONDONTWRITEBYTECODE would recompile every edited module on every run),
         # stdout buffered.
@@ -471,6 +593,11 @@ def main() -> int:
         env.update(XDG_DATA_HOME=str(tmp / "xdg"), HOME=str(tmp / "home"))
         subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "d2d_cli")], env=env,
                        check=True)
+        if args.against:
+            other_python, other = installed(tmp, args.against.resolve(), "venv-old")
+            builds.append(("old", other_python, args.against.resolve()))
+            subprocess.run([other_python, "-m", "compileall", "-q",
+                            str(args.against / "d2d_cli")], env=env, check=True)
         data = tmp / "xdg" / "d2d"
         for line in SETUP:
             if line.startswith("@rules "):
@@ -483,23 +610,53 @@ def main() -> int:
         long, huge, hundred = tmp / "long.toml", tmp / "huge.toml", tmp / "hundred.toml"
         build_long_campaign(long)  # 1,000 units (DESIGN.md: at most 1.5× a fresh one)
         build_long_campaign(hundred, 100)  # inside d2d play: a 100-unit session
-        build_long_campaign(huge, 10_000)
-        subprocess.run([d2d, "--session", str(huge), "session", "undo"], env=env,
-                       check=True, capture_output=True)  # rounds alternate redo, undo…
-        cases = one_shot_cases(d2d, python, data, long, huge, args.only)
+        if not args.speed:
+            build_long_campaign(huge, 10_000)
+            subprocess.run([d2d, "--session", str(huge), "session", "undo"], env=env,
+                           check=True, capture_output=True)  # rounds alternate redo, undo…
+        cases = one_shot_cases(d2d, python, data, long, None if args.speed else huge,
+                               args.only, args.speed)
+        if args.against:
+            cases = against_cases(cases, d2d, other, tmp / "cache-old")
         times = run_one_shot(cases, args.rounds, env, data)
         _report_one_shot(args.rounds, cases, times)  # printed before play can fail
-        play = [] if args.no_play else run_play(hundred, args.rounds, tmp / "play-data")
+        play = {} if args.no_play else play_builds(builds, hundred, args.rounds, tmp,
+                                                   args.speed)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if play:
-        print(f"\n{'inside d2d play, 100-unit session':44} {'command ms':>10} "
-              f"{'to prompt ms':>12}  budget")
-        for line, budget, ms, prompt_ms in play:
-            limit = float(budget.split("≤ ")[1].split()[0])
-            mark = " OVER" if ms > limit else ""
-            print(f"{line:44} {ms:10.2f} {prompt_ms:12.2f}  {budget}{mark}")
+        _report_play(play)
     return 0
+
+
+def _report_play(play: dict[str, dict[str, object]]) -> None:
+    new, old = play["new"], play.get("old")
+    print(f"\ninside d2d play, 100-unit session, load average {os.getloadavg()[0]:.1f}"
+          + (" (old: the --against build, alternated with this one)" if old else ""))
+    print(f"{'line':44} {'command ms':>10} {'to prompt ms':>12}"
+          + (f" {'old ms':>7} {'new/old':>7}" if old else "") + "  budget")
+    for line, budget in PLAY_LINES:
+        ms, prompt_ms = new["play"][line]  # type: ignore[index]
+        limit = float(budget.split("≤ ")[1].split()[0])
+        mark = " OVER" if ms > limit else ""
+        was = ""
+        if old:
+            old_ms = old["play"][line][0]  # type: ignore[index]
+            was = f" {old_ms:7.2f} {ms / old_ms:7.2f}"
+        print(f"{line:44} {ms:10.2f} {prompt_ms:12.2f}{was}  {budget}{mark}")
+    if new["pty"]:
+        print("\nthrough a pty (bench_play_pty.py): the line typed, then Enter to the next "
+              "prompt; the terminal's side = pty − in process (the same line in this process, "
+              "output to a pty); an empty line is the prompt's redraw alone (budget ≤ 5 ms)")
+        print(f"{'line':38} {'in process':>10} {'pty':>8} {'redraw':>8}"
+              + (f" {'old redraw':>10}" if old else ""))
+        for line, (inside, shown) in new["pty"].items():  # type: ignore[attr-defined]
+            was = ""
+            if old:
+                o_in, o_pty = old["pty"][line]  # type: ignore[index]
+                was = f" {o_pty - o_in:8.1f}ms"
+            mark = " OVER" if inside == 0 and shown > 5 else ""  # the empty line's
+            print(f"{line:38} {inside:8.1f}ms {shown:6.1f}ms {shown - inside:6.1f}ms{was}{mark}")
 
 
 def _report_one_shot(rounds: int, cases: list[dict[str, object]], times: Times) -> None:
@@ -511,8 +668,12 @@ def _report_one_shot(rounds: int, cases: list[dict[str, object]], times: Times) 
     med = {k: statistics.median(w / b for w, b in zip(v[0], v[2], strict=True))
            for k, v in times.items()}  # each case's paired ratio to python -c pass
     floor = med.get("typer hello-world", float("nan"))
+    # The same in CPU time (user + system), which a busy machine disturbs less.
+    cpu_med = {k: statistics.median(c / b for c, b in zip(v[1], v[3], strict=True))
+               for k, v in times.items()}
+    cpu_floor = cpu_med.get("typer hello-world", float("nan"))
     print(f"{'one-shot command':58} {'wall ms':>8} {'× pass':>7} {'× hello':>8} "
-          f"{'cpu ms':>7}  budget")
+          f"{'cpu ms':>7} {'cpu×h':>6}  budget")
     over = []
     for case in cases:
         label, budget = str(case["label"]), str(case["budget"])
@@ -525,15 +686,26 @@ def _report_one_shot(rounds: int, cases: list[dict[str, object]], times: Times) 
             over.append(label)
         short = label if len(label) <= 58 else label[:55] + "..."
         print(f"{short:58} {wall * 1000:8.1f} {med[label]:7.2f} {to_hello:8.2f} "
-              f"{cpu * 1000:7.1f}  {budget}{mark}")
+              f"{cpu * 1000:7.1f} {cpu_med[label] / cpu_floor:6.2f}  {budget}{mark}")
     pairs = [("draw", "long campaign: fate draw --json", "fate draw 3 --json"),
-             ("status", "long campaign: fate status --json", "fate status --json"),
+             ("fate status", "long campaign: fate status --json", "fate status --json"),
              ("change", "long campaign: unit condition add --json",
-              "unit condition 'Goblin Scout' add Fatigue --count 2 --json")]
-    growth = [f"{name} {med[long] / med[fresh]:.2f}×" for name, long, fresh in pairs
-              if long in med and fresh in med]
-    if growth:
-        print(f"\nlong campaign / fresh: {', '.join(growth)} (budget ≤ 1.5×)")
+              "unit condition 'Goblin Scout' add Fatigue --count 2 --json"),
+             ("status", "long campaign: status", "status"),
+             ("status --json", "long campaign: status --json", "status --json"),
+             ("export", "long campaign: session export --format markdown -o -",
+              "session export --format markdown -o -")]
+    for who in ("", "old: ") if any(k.startswith("old: ") for k in med) else ("",):
+        growth = [f"{name} {med[who + long] / med[who + fresh]:.2f}×"
+                  for name, long, fresh in pairs if who + long in med and who + fresh in med]
+        if growth:
+            print(f"\n{who}long campaign (1,000 units) / fresh: {', '.join(growth)} "
+                  "(budget ≤ 1.5×)")
+    olds = [k for k in med if k.startswith("old: ")]
+    if olds:
+        print("\nnew / old (the --against build), same run: wall, cpu")
+        for k in olds:
+            print(f"  {k[5:]:56} {med[k[5:]] / med[k]:5.2f}× {cpu_med[k[5:]] / cpu_med[k]:5.2f}×")
     budgeted = sum(1 for c in cases if str(c["budget"]) in LIMITS)
     print(f"\nover budget: {len(over)} of {budgeted}" + (f": {', '.join(over)}"
                                                         if over else ""), flush=True)

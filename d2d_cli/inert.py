@@ -6,6 +6,7 @@ reach it through the map's SVG without importing Rich.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Characters that drive a terminal or reorder what it shows (issue 30 item 2): C0 but
@@ -71,7 +72,8 @@ def brief(message: str) -> str:
 _MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 
 
-def escape(text: str) -> str:
+@functools.lru_cache(maxsize=4096)  # a unit's name is escaped for every view of it:
+def escape(text: str) -> str:  # the dashboard of 100 units asks ~800 times a call
     """Text from the user or the session, safe inside markup (as ``rich.markup.escape``,
     which the tests compare it with) and inert on a terminal (:func:`inert`). The one
     markup escape: ``render.escape``, ``plain.escape`` and the terminal map use it."""

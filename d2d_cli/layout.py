@@ -18,6 +18,7 @@ Rich is imported when something is drawn, never when this module is.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -56,6 +57,15 @@ class Table:
 
     def add_row(self, *cells: str) -> None:
         self.rows.append(cells)
+
+    def first_columns(self, n: int) -> Table:
+        """The table of its first ``n`` columns (the same rows, cut): what is measured
+        of a table whose last columns may wrap."""
+        t = Table(box=self.box, title=self.title, title_justify=self.title_justify,
+                  show_header=self.show_header, pad_edge=self.pad_edge, name=self.name)
+        t.columns = self.columns[:n]
+        t.rows = [row[:n] for row in self.rows]
+        return t
 
     # ------------------------------------------------------------------ Rich
 
@@ -158,20 +168,14 @@ class Table:
         """Each column's text width measured without Rich: (its longest word, its longest
         line), headers included, the name column's whole name at least; NotPlain
         (d2d_cli/plain.py) for a cell only Rich can measure."""
-        from d2d_cli.plain import NotPlain, cell_width, runs
-
         out = []
         for n, (header, _, _) in enumerate(self.columns):
             cells = [header] if self.show_header else []
             cells += [row[n] if n < len(row) else "" for row in self.rows]
             low = high = 0
             for cell in cells:
-                text = "".join(t for t, _ in runs(cell))
-                if any(ch.isspace() and ch != " " for ch in text):
-                    raise NotPlain("a newline or a space of another kind")
-                width = cell_width(cell)
-                low = max(low, width if n == self.name else
-                          max((len(w) for w in text.split(" ")), default=0))
+                word, width = _cell_range(cell)
+                low = max(low, width if n == self.name else word)
                 high = max(high, width)
             out.append((max(low, 1), max(high, 1)))
         return out
@@ -225,6 +229,19 @@ class Table:
                 if n != self.name and cell not in _NO_BLANK:
                     pad = " " * (key - cell_len(header))
                     yield Padding(f"[dim]{header}[/]{pad} {cell}", (0, 0, 0, 2), expand=False)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell_range(cell: str) -> tuple[int, int]:
+    """A cell's longest word and its width, measured without Rich (remembered: a view
+    of 100 units measures each of its cells at every call inside d2d play); NotPlain
+    for a cell only Rich can measure."""
+    from d2d_cli.plain import NotPlain, cell_width, runs
+
+    text = "".join(t for t, _ in runs(cell))
+    if any(ch.isspace() and ch != " " for ch in text):
+        raise NotPlain("a newline or a space of another kind")
+    return max((len(w) for w in text.split(" ")), default=0), cell_width(cell)
 
 
 class Indented:

@@ -190,6 +190,8 @@ def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
     fit: a word goes on the line while its letters fit (the spaces after it may run
     past the edge: the caller trims them). NotPlain for a word longer than a line."""
     text = "".join(t for t, _ in pieces)
+    if len(text) <= width:  # it fits: no word is cut (most cells of a table)
+        return [pieces]
     cuts: list[int] = []
     used = 0
     for word in _WORDS.finditer(text):
@@ -216,11 +218,43 @@ def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
     return lines
 
 
+def _wrap(line: list[Run], width: int) -> list[list[Run]]:
+    """A printed line wider than the console, as it wraps: cut first fit at its spaces
+    (:func:`_wrapped`), each part's spaces past the edge trimmed, no padding — what a
+    terminal shows of Rich's wrapped text (tests/test_plain.py compares them). NotPlain
+    for a word longer than the line, or white space other than a space (Rich cuts at
+    any)."""
+    text = "".join(t for t, _ in line)
+    if _cells(text) <= width:
+        return [line]
+    if any(ch.isspace() and ch != " " for ch in text):
+        raise NotPlain("white space other than a space")
+    out = []
+    for part in _wrapped(line, width):
+        over = sum(len(t) for t, _ in part) - width
+        while over > 0 and part and part[-1][0].endswith(" "):
+            text, names = part[-1]
+            keep = text[:max(len(text) - over, len(text.rstrip(" ")))]
+            over -= len(text) - len(keep)
+            part[-1:] = [(keep, names)] if keep else []
+            if keep:
+                break
+        out.append(part)
+    return out
+
+
 def _justified(line: list[Run], width: int, justify: str,
                base: tuple[str, ...]) -> list[Run]:
     """A line of a cell padded to ``width``: left justified, the spaces past the edge
     trimmed; right justified, every space at its end trimmed."""
-    line = [(t, base + names) for t, names in line]
+    line = [(t, base + names) for t, names in line] if base else list(line)
+    used = sum(len(t) for t, _ in line)
+    if used <= width and (justify != "right" or not line or not line[-1][0].endswith(" ")):
+        if used < width:  # nothing to trim (most cells): padded
+            line.insert(0 if justify == "right" else len(line), (" " * (width - used), base))
+        if base:
+            return [("".join(t for t, _ in line), base)]
+        return line
     while line:
         text, names = line[-1]
         used = sum(len(t) for t, _ in line)
@@ -332,8 +366,10 @@ def _text(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: boo
         raise NotPlain("a line ending in a space")  # Rich's versions trim it unalike
     if width is not None and any(_cells("".join(t for t, _ in line)) > width
                                  for line in lines):
-        raise NotPlain("a line to wrap")
-    if not styled:
+        lines = [part for line in lines for part in _wrap(line, width)]
+        if not styled:
+            return "\n".join("".join(t for t, _ in line) for line in lines) + end
+    elif not styled:
         return "".join(t for t, _ in pieces) + end
     out = []
     for line in lines:
@@ -425,8 +461,11 @@ class LineConsole:
             indented = getattr(first, "indented", None)
             if indented is not None:  # layout.Indented: a line that fits
                 left, markup = indented
-                if "\n" in markup:
-                    return None  # Rich wraps and indents it
+                try:  # what wraps is indented and padded by Rich's Padding: Rich's
+                    if "\n" in markup or left + cell_width(markup) > self.width:
+                        return None
+                except NotPlain:
+                    return None
                 return _line((" " * left + markup,), sep, end, styled, self._colors(),
                              self.width)
             if getattr(first, "plain_table", False):  # layout.Table: drawn here

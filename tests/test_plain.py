@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.errors import MarkupError
@@ -34,20 +34,24 @@ def _env(*, terminal: bool, width: int = 200, no_color: bool = False) -> Environ
                                                               if no_color else {})})
 
 
-def _rich(markup: str, *, terminal: bool, no_color: bool = False, width: int = 200) -> str:
+def _rich(markup: str, *, terminal: bool, no_color: bool = False, width: int = 200,
+          soft_wrap: bool | None = None) -> str:
     out = _Tty() if terminal else io.StringIO()
     Console(file=out, highlight=False, force_terminal=terminal, color_system="truecolor"
-            if terminal else None, no_color=no_color or None, soft_wrap=not terminal,
+            if terminal else None, no_color=no_color or None,
+            soft_wrap=not terminal if soft_wrap is None else soft_wrap,
             width=width, emoji=False).print(markup)
     return out.getvalue()
 
 
 def _plain(markup: str, *, terminal: bool, no_color: bool = False,
-           width: int = 200) -> tuple[str, bool]:
+           width: int = 200, soft_wrap: bool | None = None) -> tuple[str, bool]:
     """What LineConsole prints, and whether it made a Rich console to print it."""
     buf = io.StringIO()
     con = plain.LineConsole(_env(terminal=terminal, no_color=no_color, width=width),
                             file=buf)
+    if soft_wrap is not None:
+        con.soft_wrap = soft_wrap
     con.print(markup)
     return buf.getvalue(), con._rich is not None
 
@@ -94,13 +98,48 @@ def test_common_lines_never_need_rich() -> None:
             assert got == _rich(markup, terminal=terminal, width=80)
 
 
+# Words of a wrapping line: styled stretches that a cut falls inside, runs of spaces that
+# end up at a line's edge, words as long as the line and longer (those go to Rich).
+WORDS = ["Clock", "1", "·", "next:", "#5", "in", "4", "ticks", "—", "[bold]", "[/]", "[red]",
+         "[/red]", "Reinforcements:", "Goblin", "Skirmisher", "Challenge", "4/4,", "  ",
+         "   ", "x", "ab", "abcdefghijkl", "Q♥", "↑", "\n", "aé"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=24),
+       st.sampled_from([" ", "  ", ""]), st.integers(min_value=6, max_value=40))
+@example(["Clock", "1", "·", "next:", "#5", "in", "4", "ticks", "—", "[bold]Reinforcements:[/]",
+          "Goblin", "Skirmisher"], " ", 20)
+def test_a_line_that_wraps_prints_as_rich_wraps_it(words: list[str], sep: str,
+                                                   width: int) -> None:
+    """A line wider than the console wraps as Rich wraps it — on a terminal, with
+    NO_COLOR, and piped when told to wrap (the dashboard) — printed without Rich unless
+    a word is longer than the line."""
+    markup = sep.join(words).rstrip(" ")
+    for terminal, no_color, soft_wrap in ((True, False, None), (True, True, None),
+                                          (False, False, False)):
+        try:
+            want = _rich(markup, terminal=terminal, no_color=no_color, width=width,
+                         soft_wrap=soft_wrap)
+        except MarkupError:
+            continue
+        got, made_rich = _plain(markup, terminal=terminal, no_color=no_color, width=width,
+                                soft_wrap=soft_wrap)
+        assert got == want, (markup, width, terminal, no_color)
+        if markup == "Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements:[/] Goblin Skirmisher":
+            assert not made_rich  # the plain printer's own wrap, not Rich's
+
+
 def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
-    """A line wider than the terminal (Rich wraps it), a table."""
+    """A line with a word wider than the terminal (Rich folds it), a table."""
     from rich.table import Table
 
     line = "Clock 1 · next: #5 in 4 ticks — [bold]Reinforcements[/] arrive"
-    got, made_rich = _plain(line, terminal=True, width=20)
-    assert made_rich and got == _rich(line, terminal=True, width=20)
+    got, made_rich = _plain(line, terminal=True, width=12)
+    assert made_rich and got == _rich(line, terminal=True, width=12)
+    assert got.count("\n") == 5  # "Reinforcements" folded in two
+    got, made_rich = _plain(line, terminal=True, width=20)  # wrapped here (issue 40)
+    assert not made_rich and got == _rich(line, terminal=True, width=20)
     assert got.count("\n") == 4
     got, made_rich = _plain("[bold blink]x[/]", terminal=True)
     assert made_rich and got == _rich("[bold blink]x[/]", terminal=True)

@@ -93,6 +93,32 @@ def test_the_unit_list_and_the_dashboard_import_no_rich(d2d, tmp_path: Path) -> 
     assert out.splitlines()[-1] == "[]"
 
 
+def test_a_dashboard_whose_lines_wrap_imports_no_rich(d2d, tmp_path: Path) -> None:
+    """The Tasks line of a scene with many tasks wraps at 80 columns (piped too: the
+    dashboard wraps at the width): printed by the plain printer, as Rich wraps it
+    (tests/test_plain.py compares the two), without importing Rich (issue 40: on the old
+    code a wrapping line was Rich's, ~30 ms of a one-shot ``status``)."""
+    path = tmp_path / "s.toml"
+    d2d.ok("--session", path, "unit", "add", "Goblin", "--body", "2x1", "--mind", "6x1",
+           "--will", "2x1", "--speed", "5x0")
+    for i in range(6):
+        d2d.ok("--session", path, "task", "new", f"Door {i}", "--difficulty", "3")
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'status'])\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich'}))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT,
+                         capture_output=True, text=True, check=True,
+                         env={"COLUMNS": "80", "PATH": "/usr/bin:/bin",
+                              "D2D_DATA_DIR": str(tmp_path / "data")}).stdout
+    lines = out.splitlines()
+    assert lines[-1] == "[]"
+    tasks = [n for n, line in enumerate(lines) if line.startswith("Tasks: Door 0")][0]
+    assert lines[tasks] == ("Tasks: Door 0 — Challenge 3/3, Progress 3/3; Door 1 — "
+                            "Challenge 3/3, Progress ")
+    assert lines[tasks + 1].startswith("3/3; Door 2 — Challenge 3/3")
+    assert all(len(line) <= 80 for line in lines)
+
+
 def test_what_the_printer_leaves_to_rich_is_drawn_by_rich() -> None:
     """A table as designed and narrowed (its cells wrapped) is drawn here, exactly as
     Rich draws it; stacked (too narrow for its columns), boxed or titled, by Rich."""

@@ -48,16 +48,18 @@ def _show(con: Any, r: Dashboard) -> None:
     # One row a unit while the table fits with one space between columns (the layout
     # then gives each column its width, and Target and Conditions wrap at their words,
     # each given at least _WRAPPED columns); else one block per unit.
-    fixed, table = _table(r.units, wrapping=False), _table(r.units)
-    wrapping = len(table.columns) - len(fixed.columns)
+    marks = [_marks(u) for u in r.units]  # each unit's once: the row and the block
+    table, wrapping = _table(r.units, marks)
+    fixed = table.first_columns(len(table.columns) - wrapping)  # measured, never drawn
     if fixed.natural_width() - len(fixed.columns) + (_WRAPPED + 1) * wrapping <= con.width:
         con.print(table)
         for u in r.units:
-            if _extras(u):
-                con.print(f"  {render.escape(u.name)}: " + " · ".join(_extras(u)))
+            extras = _extras(u)
+            if extras:
+                con.print(f"  {render.escape(u.name)}: " + " · ".join(extras))
     else:  # too narrow for the table: one block per unit
-        for u in r.units:
-            _stacked(con, u)
+        for u, m in zip(r.units, marks, strict=True):
+            _stacked(con, u, m)
     if render.why():  # issue 36: what each unit carries (Hand to Hand without a weapon)
         for u in r.units:
             con.print(f"  {render.escape(u.name)} carries: {render.escape(u.carries)}")
@@ -123,9 +125,10 @@ def _dash(v: Any) -> str:
 _WRAPPED = 14
 
 
-def _table(rows: tuple[StatusRow, ...], wrapping: bool = True) -> Any:
-    """The one-row-a-unit table; without ``wrapping``, its columns that never wrap (to
-    measure what is left for Target and Conditions)."""
+def _table(rows: tuple[StatusRow, ...], marks: list[str]) -> tuple[Any, int]:
+    """The one-row-a-unit table (``marks``: each unit's :func:`_marks`), and how many of
+    its last columns wrap (Target, Conditions): the others are measured to see what is
+    left for them."""
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.layout import Table
     from d2d_cli.rules.units.roster import STATS
@@ -133,19 +136,19 @@ def _table(rows: tuple[StatusRow, ...], wrapping: bool = True) -> Any:
     # A column that would say nothing for every unit is left out (one row a unit at 80
     # columns): the Space (with Facing) when none is placed, Target, Conditions.
     placed = any(u.space for u in rows)
-    targets = wrapping and any(u.target for u in rows)
-    marked = wrapping and any(_marks(u) != "—" for u in rows)
+    targets = any(u.target for u in rows)
+    marked = any(m != "—" for m in marks)
     # Headers as short as their cells (Spd, Mv, Act): the row is the unit's, at 80.
     t = Table("Unit", *(("At",) if placed else ()), "Body", "Mind", "Will", "Spd", "Mv",
               "AC", "Act", "Turn", *(("Target",) if targets else ()),
               *(("Conditions",) if marked else ()), box=None)
-    for u in rows:
+    for u, m in zip(rows, marks, strict=True):
         at = (f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",) if placed else ()
         t.add_row(render.escape(u.name), *at, *(stat_cell(u, s) for s in STATS),
                   _dash(u.move), _dash(u.action_cost), _dash(u.actions_left), _dash(u.turn),
                   *((render.escape(_dash(u.target)),) if targets else ()),
-                  *((_marks(u),) if marked else ()))
-    return t
+                  *((m,) if marked else ()))
+    return t, targets + marked
 
 
 # A Facing as the board draws it (d2d board): the row says where a unit stands and faces.
@@ -153,7 +156,7 @@ ARROW = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "�
          "NW": "↖"}
 
 
-def _stacked(con: Any, u: StatusRow) -> None:
+def _stacked(con: Any, u: StatusRow, marks: str) -> None:
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.layout import Indented
     from d2d_cli.rules.units.roster import STATS
@@ -164,7 +167,7 @@ def _stacked(con: Any, u: StatusRow) -> None:
     details = [*_packed([f"{s.title()} {stat_cell(u, s)}" for s in STATS], con.width - 2),
                f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
                f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]
-    marks, extras = _marks(u), _extras(u)
+    extras = _extras(u)
     if marks != "—":
         details.append(marks)
     if extras:

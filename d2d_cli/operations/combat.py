@@ -68,7 +68,11 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                              counter_card=parse_card(counter) if counter else None)
 
         said = exchange.said_of(dict(situation), no_map)  # what hit reads back: typed once
-        if opts.hands == "d2d" or any(":hand" in x.lower() for x in sides):
+        # Cards or approaches alone name no unit, so no Player's hand: none is read
+        # (a --gain or --counter is still answered by the hands' own checks).
+        cards_only = rules.unitless(list(sides)) and gain is None and counter is None
+        if (opts.hands == "d2d" and not cards_only) or any(":hand" in x.lower()
+                                                          for x in sides):
             return _from_hands(tx, list(sides), opts, table, asked,
                                parse_card(gain) if gain else None, counter is not None,
                                ask_gain, said)

@@ -139,7 +139,14 @@ class Line:
         return moment.strftime("%H:%M") if moment is not None else self.at
 
 
+# What makes shlex.split differ from str.split: a quote, an escape, white space only
+# str.split cuts at (shlex cuts at space, tab, CR and LF), anything not ASCII.
+_NOT_PLAIN = re.compile("[\"'\\\\\x0b\x0c\x1c-\x1f]|[^\x00-\x7f]")
+
+
 def _words(command: str) -> list[str]:
+    if not _NOT_PLAIN.search(command):  # a journal of 2,000 entries: shlex was a
+        return command.split()  # quarter of a long campaign's export
     try:
         return shlex.split(command)
     except ValueError:

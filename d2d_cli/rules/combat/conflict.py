@@ -181,6 +181,13 @@ class Matchup:
         return self.a.source == "fate" or self.b.source == "fate"
 
 
+def unitless(sides: list[str]) -> bool:
+    """Whether every side is an approach, a card or ``fate``: a Conflict that names no
+    unit (a side's text is read as a play before it is read as a unit's name), so it
+    reads no roster, no map and no hand."""
+    return all(_play(text) is not None for text in sides)
+
+
 def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchup:
     """``SIDE_A SIDE_B`` (each an approach, a card, ``fate`` or a unit)."""
     if len(sides) != 2:
@@ -559,24 +566,29 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     if level_b is not None:
         check_level(level_b, "--level-b")
     units: Mapping[str, Unit] = {}
-    if data.get("units"):
+    if data.get("units") and not unitless(sides):  # two cards name no unit: none built
         from d2d_cli.rules.units.roster import roster_view
 
         units = roster_view(data)  # only the units named are built
     m = matchup(sides, units)
-    from d2d_cli.rules.board.derive import field, reveal_obstacles
     from d2d_cli.rules.combat import remembered
 
     got = remembered.recall(data, m.a.unit, m.b.unit, terms or Terms(), skill, spent,
                             target_action, use_map)
+    placed = use_map and m.a.unit is not None and m.b.unit is not None
+    if placed:  # the map gives a geometry only between two units: else it is not read
+        from d2d_cli.rules.board.derive import field
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill,
-                 field=field(data) if use_map else None, opts=opts)
+                 field=field(data) if placed else None, opts=opts)
     if got.sources:
         sit = remembered.relabel(
             sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
-    obstacles = obstacles or reveal_obstacles(sit.geometry)
+    if not obstacles and sit.geometry is not None:
+        from d2d_cli.rules.board.derive import reveal_obstacles
+
+        obstacles = reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "

@@ -32,10 +32,10 @@ from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck import advantage as adv
 from d2d_cli.rules.deck.advantage import Source, Standing
-from d2d_cli.rules.scale.stats import Stat
 
 if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Field, Geometry
+    from d2d_cli.rules.scale.stats import Stat
     from d2d_cli.rules.units.gear import Weapon
     from d2d_cli.rules.units.roster import Unit
 
@@ -326,6 +326,8 @@ def effective_stat(unit: Unit, stat: str) -> Stat:
     from d2d_cli.rules.units.conditions import penalties
 
     delta = penalties(unit.conditions).get(stat, 0)
+    from d2d_cli.rules.scale.stats import Stat  # decimal: only where a stat is read
+
     return st if delta == 0 else Stat(max(0, st.level + delta), st.scale)
 
 

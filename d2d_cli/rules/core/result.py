@@ -54,8 +54,20 @@ def _fields(cls: type[Result]) -> tuple[tuple[str, str], ...]:
         cls._json_fields = cached
     return cached
 
+# Values that are their own JSON view, by exact type: a dict or list of them is copied
+# without a call per item (status --json of 1,000 units holds ~37,000 values).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_json(value: Any) -> Any:
     """The JSON view of a result (or of any value a result holds)."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is dict:
+        return {k: v if type(v) in _PLAIN else to_json(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [v if type(v) in _PLAIN else to_json(v) for v in value]
     if isinstance(value, Result):
         return _result_json(value)
     if isinstance(value, (str, int, float, bool)) or value is None:
@@ -74,4 +86,8 @@ def to_json(value: Any) -> Any:
 
 
 def _result_json(value: Result) -> dict[str, Any]:
-    return {key: to_json(getattr(value, name)) for name, key in _fields(type(value))}
+    out = {}
+    for name, key in _fields(type(value)):
+        v = getattr(value, name)
+        out[key] = v if type(v) in _PLAIN else to_json(v)
+    return out

@@ -10,6 +10,7 @@ cards exactly once.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from d2d_cli.errors import BadInput
@@ -65,7 +66,7 @@ class Deck:
     def check(self) -> None:
         """Conservation: draw + discard hold each of the 54 faces exactly once."""
         faces = sorted(c.face for c in self.draw + self.discard)
-        if faces != sorted(c.face for c in full_deck()):
+        if faces != _all_faces():
             raise BadInput(
                 "the session's Fate deck does not hold the 54 cards exactly once "
                 "(edited by hand?); run: d2d fate shuffle --reset"
@@ -169,6 +170,13 @@ class Revealer:
 
 
 # --------------------------------------------------------------------------- results
+
+
+@functools.cache
+def _all_faces() -> list[str]:
+    """The 54 faces, sorted: what a deck's check compares with (once per process: it is
+    asked by every read of the deck, at every line of d2d play)."""
+    return sorted(c.face for c in full_deck())
 
 
 @record

@@ -27,12 +27,16 @@ except at level 10, whose partial runs from just above 9.5 up to 15.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from decimal import ROUND_HALF_DOWN, Context, Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
+
+if TYPE_CHECKING:  # decimal is imported where a value is computed: reading a roster's
+    from decimal import Context, Decimal  # whole-level stats needs none of it
 
 MIN_LEVEL = 2
 MAX_LEVEL = 10
@@ -43,9 +47,22 @@ MAX_PARTIAL = 15
 # scale bounded keeps every exact value inside CTX.
 MAX_SCALE = 999
 
-# Enough digits for a Mind of 2x-99 read back from an IQ of 50.000…0002 and for
-# 1e100 kg in ounces: every value d2d handles is exact in this context.
-CTX = Context(prec=250, Emin=-9999, Emax=9999)
+
+
+@functools.cache
+def _ctx() -> Context:
+    """Enough digits for a Mind of 2x-99 read back from an IQ of 50.000…0002 and for
+    1e100 kg in ounces: every value d2d handles is exact in this context."""
+    from decimal import Context
+
+    return Context(prec=250, Emin=-9999, Emax=9999)
+
+
+def __getattr__(name: str) -> Context:
+    """``CTX``, the context of :func:`_ctx`, made when first asked (PEP 562)."""
+    if name == "CTX":
+        return _ctx()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _STAT_RE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*[x×X]\s*([+-]?\d+)\s*$")
 
@@ -59,6 +76,8 @@ ACCEPTED = (
 def to_decimal(value: object) -> Decimal:
     """An exact Decimal for an int, a str or a Decimal; a float by its shortest repr
     (so 45.0 is 45 and 0.1 is 0.1, not the binary approximation)."""
+    from decimal import Decimal, InvalidOperation
+
     if isinstance(value, Decimal):
         return value
     if isinstance(value, float):
@@ -88,8 +107,10 @@ class Stat:
     @property
     def exact(self) -> Decimal:
         """The number the stat stands for, exactly: level × 10^scale (partial if any)."""
+        from decimal import Decimal
+
         lvl = Decimal(self.level) if self.partial is None else to_decimal(self.partial)
-        return lvl.scaleb(self.scale, CTX)
+        return lvl.scaleb(self.scale, _ctx())
 
     @property
     def value(self) -> float:
@@ -108,8 +129,8 @@ class Stat:
         """The same stat without its partial level."""
         return Stat(self.level, self.scale)
 
-    def __str__(self) -> str:
-        return format_stat(self)
+    def __str__(self) -> str:  # format_stat(self), written here: a roster writes thousands
+        return f"{self.level}x{self.scale}"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -136,16 +157,19 @@ def canonical(level: float | int | str | Decimal, scale: int = 0) -> Stat:
     ``canonical("5.97e24")`` → ``6x24`` (partial 5.97); ``canonical(1.2)`` →
     ``10x-1`` (partial 12.0). See the module docstring for the rounding.
     """
+    from decimal import ROUND_HALF_DOWN
+
+    ctx = _ctx()
     d = to_decimal(level)
     if not (d.is_finite() and d > 0):
         raise BadInput(f"a stat stands for a positive finite number, not {level!r}")
-    d = d.normalize(CTX)
+    d = d.normalize(ctx)
     e = d.adjusted()  # the power of ten of the first digit
-    m = d.scaleb(-e, CTX)  # mantissa in [1, 10), exact
+    m = d.scaleb(-e, ctx)  # mantissa in [1, 10), exact
     s = scale + e
     whole = int(m.to_integral_value(rounding=ROUND_HALF_DOWN))
     if whole == 1:  # [1, 1.5]: nearer 10x(s−1) than 2x(s)
-        m, s, whole = m.scaleb(1, CTX), s - 1, MAX_LEVEL
+        m, s, whole = m.scaleb(1, ctx), s - 1, MAX_LEVEL
     # A partial a float cannot tell from the whole level (5.000…01 read back from a
     # rounded m/s) is no partial.
     partial = float(m)
@@ -169,12 +193,15 @@ def parse_stat(text: str) -> Stat:
     raw_level, scale = m.group(1), int(m.group(2))
     if abs(scale) > MAX_SCALE:
         raise BadInput(f"scale {scale} is beyond ±{MAX_SCALE} in {text!r} — {ACCEPTED}")
-    level = Decimal(raw_level)
     if "." in raw_level:
-        if not (1 <= level <= MAX_PARTIAL):
+        from decimal import Decimal
+
+        exact = Decimal(raw_level)
+        if not (1 <= exact <= MAX_PARTIAL):
             raise BadInput(f"partial level {raw_level} is outside 1–{MAX_PARTIAL} in "
                            f"{text!r} — {ACCEPTED}")
-        return canonical(level, scale)
+        return canonical(exact, scale)
+    level = int(raw_level)  # digits alone: a whole level, read without decimal
     if level == 1:
         return Stat(MAX_LEVEL, scale - 1)
     if not (MIN_LEVEL <= level <= MAX_LEVEL):
@@ -184,6 +211,8 @@ def parse_stat(text: str) -> Stat:
 
 def order_key(stat: Stat) -> tuple[int, Decimal]:
     """Sort stats by what they stand for: (power of ten, mantissa), exact at any scale."""
+    from decimal import Decimal
+
     lvl = Decimal(stat.level) if stat.partial is None else to_decimal(stat.partial)
     e = lvl.adjusted()
     return (stat.scale + e, lvl.scaleb(-e))

@@ -26,9 +26,10 @@ between two units lapses when either moves (docs/rules.md "What the round rememb
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from d2d_cli.rules.units.roster import Unit
+if TYPE_CHECKING:  # annotations only: a conflict of two cards never builds a unit
+    from d2d_cli.rules.units.roster import Unit
 
 SAID = "said"
 INTERACTED = "interacted"

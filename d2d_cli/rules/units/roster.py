@@ -187,19 +187,20 @@ def check_new_name(units: dict[str, Unit], name: str) -> str:
 # --------------------------------------------------------------------------- the Status Bar
 
 
-def effective_stats(unit: Unit) -> dict[str, str]:
+def effective_stats(unit: Unit, base: dict[str, str] | None = None) -> dict[str, str]:
     """Stats after the unit's condition penalties, per token (000 Glossary: "Fatigue - A
     Minor Condition that gives Body:-1"). The scale stays; the level may fall below 2
     and stops at 0 ("6x1" with 2 Fatigue → "4x1"; → "0x1" at worst): 001 p.35 "IF Unit
     has Stat=0 THEN flip to Crit". Unchanged stats keep their canonical form. Grit your
     Teeth ignores them for the Round (001 l.605 "Ignore all penalties this Round";
-    rules.units.effects)."""
+    rules.units.effects). ``base``: :func:`base_stats`, when already written."""
     delta = {} if (unit.extra.get("effects") or {}).get("grit_your_teeth") else \
         penalties(unit.conditions)
     out = {}
     for s, st in unit.stats.items():
         d = delta.get(s, 0)
-        out[s] = str(st) if d == 0 else f"{max(0, st.level + d)}x{st.scale}"
+        out[s] = (base[s] if base is not None else str(st)) if d == 0 else \
+            f"{max(0, st.level + d)}x{st.scale}"
     return out
 
 
@@ -242,10 +243,11 @@ class UnitRow(Result):
 
 def row_values(unit: Unit) -> dict[str, Any]:
     """The fields of a unit's :class:`UnitRow` (for results that extend the row)."""
-    eff = effective_stats(unit)
+    base = base_stats(unit)
+    eff = effective_stats(unit, base)  # each stat written once
     return dict(
         name=unit.name, kind=unit.kind, stats=eff,
-        base_stats=base_stats(unit), conditions=dict(unit.conditions),
+        base_stats=base, conditions=dict(unit.conditions),
         crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
         move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
         skills=dict(unit.skills), faction=unit.faction, player=_player(unit),

@@ -1,0 +1,50 @@
+"""A Conflict of two cards loads only what it asks (issue 40 item 3): it names no unit,
+so it reads no roster, no map and no Player's hand, and no stat (``decimal``) — even on a
+session with a map, placed units and dealt hands (``[rules] hands = "d2d"``). Timings are
+bench/'s; this pins the modules, and that the answer is still the chart's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+# The map (rules/board), the hands, the roster and a stat's exact value: none is read
+# by "conflict 7S^ 5H^" (001 p.28 "Conflict": two cards' approaches and ranks decide).
+NOT_FOR_CARDS = {"d2d_cli.rules.board", "d2d_cli.rules.board.derive",
+                 "d2d_cli.rules.units.hands", "d2d_cli.rules.units.roster",
+                 "d2d_cli.rules.scale.stats", "decimal", "rich"}
+
+SETUP = ("import sys\nfrom d2d_cli.cli import main\n"
+         "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
+         "              ['rules', 'set', 'hands', 'd2d'], ['hand', 'deal']):\n"
+         "    try:\n        main(['--session', sys.argv[1], *words])\n"
+         "    except SystemExit as e:\n        assert not e.code\n")
+
+
+def _loaded(session: str, *argv: str) -> tuple[str, set[str]]:
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            f"code = main(['--session', sys.argv[1], *{list(argv)!r}])\n"
+            "assert not code, code\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return out, set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+
+
+def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path) -> None:
+    session = str(tmp_path / "s.toml")
+    subprocess.run([sys.executable, "-c", SETUP, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    before = Path(session).read_bytes()
+    out, loaded = _loaded(session, "conflict", "7S^", "5H^")
+    # 7♠↑ and 5♥↑ are both Fast: the higher rank wins (001 p.28 "Fast vs Fast")
+    assert out.startswith("B wins (rank 7 vs 5): Fast (7♠↑) vs Fast (5♥↑)\n")
+    assert loaded & NOT_FOR_CARDS == set()
+    assert Path(session).read_bytes() == before  # nothing to keep: the file unchanged
+    # a unit side still reads them (the guard above is about the cards, not a blind spot)
+    out, loaded = _loaded(session, "conflict", "Archer:fast", "Goblin Scout")
+    assert {"d2d_cli.rules.units.roster", "d2d_cli.rules.board.derive",
+            "d2d_cli.rules.units.hands"} <= loaded
