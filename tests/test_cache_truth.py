@@ -67,6 +67,9 @@ def _plant(session: Path, change: dict[str, object], key: bytes | None) -> None:
     body = marshal.dumps([(k, marshal.dumps(data), root)])
     check = journal.digest(body).encode() if key is None else cache._mac(key, body)
     path.write_bytes(cache._CACHE_MAGIC + check + body)
+    # the next command reads the cache file as a new process would: not from what this
+    # process (the tests' own) remembers of the slot it read or wrote last
+    cache._RECENT.clear()
 
 
 def test_a_planted_cache_is_never_served(d2d, combat: Path) -> None:

@@ -78,3 +78,76 @@ def test_a_fresh_write_is_always_read_again(
     assert session.stamp(path) == stamp
     assert shell.data()["fate"]["shuffles"] == 7
     assert len(reads) == 2
+
+
+def test_a_line_unmarshals_the_session_once(
+        d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Each line of d2d play read the cache file again, checked its MAC and unmarshalled
+    # it (both slots) and then the session's slot: two unmarshallings of the whole
+    # session a line. The process keeps the slot it read or wrote last, keyed by the
+    # file's digest and the build (session/cache.py ``recent``).
+    import marshal
+
+    from d2d_cli.session import reads
+
+    d2d.ok("session", "new", "t")
+    d2d.ok("--session", "t", "unit", "add", "Goblin", "--body", "2x1", "--mind", "2x1",
+           "--will", "2x1", "--speed", "4x0")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
+    shell.run_line("fate draw 2")  # a change: its commit leaves the new slot
+    capsys.readouterr()
+    files_read: list[Path] = []
+    loads: list[int] = []
+    real_read, real_loads = reads._cache_read, marshal.loads
+    monkeypatch.setattr(reads, "_cache_read", lambda r: files_read.append(r) or real_read(r))
+    monkeypatch.setattr(marshal, "loads", lambda b: loads.append(len(b)) or real_loads(b))
+    for _ in range(3):
+        assert shell.run_line("fate status --json") == 0
+        assert '"remaining": 52,' in capsys.readouterr().out
+    assert files_read == []  # the cache file is not read again for the same bytes
+    assert len(loads) == 3  # one unmarshalling of the session a line (two before)
+    before = (data_dir / "t.toml").read_bytes()
+    d2d.ok("--session", "t", "fate", "draw", "3")  # another change: new bytes
+    assert shell.run_line("fate status --json") == 0
+    assert '"remaining": 49,' in capsys.readouterr().out
+    (data_dir / "t.toml").write_bytes(before)  # the old bytes back, by hand
+    assert shell.run_line("fate status --json") == 0
+    assert '"remaining": 52,' in capsys.readouterr().out
+    assert len(files_read) == 1  # not the remembered slot's bytes: the cache file read
+
+
+def test_the_session_path_is_resolved_once_while_it_reaches_the_same_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every line resolved the session's path ~5 times (realpath: ~10 lstat each). It is
+    # now served again while a stat through it reaches the same file (session/files.py).
+    from d2d_cli.session import files
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "s.toml").write_text("1", "utf-8")
+    (b / "s.toml").write_text("2", "utf-8")
+    link = tmp_path / "here"
+    link.symlink_to(a)
+    calls: list[str] = []
+    realpath = os.path.realpath
+    monkeypatch.setattr(files.os.path, "realpath",
+                        lambda p, *a, **k: calls.append(str(p)) or realpath(p, *a, **k))
+    path = link / "s.toml"
+    assert files.real(path) == a / "s.toml"
+    assert files.real(path) == a / "s.toml"
+    assert files.real(str(path)) == a / "s.toml"
+    assert len(calls) == 1
+    link.unlink()
+    link.symlink_to(b)  # pointed elsewhere: resolved again
+    assert files.real(path) == b / "s.toml"
+    tmp = b / "new"
+    tmp.write_text("3", "utf-8")
+    os.replace(tmp, b / "s.toml")  # replaced, as a write does: a new inode
+    assert files.real(path) == b / "s.toml"
+    assert len(calls) == 3
+    (b / "s.toml").unlink()  # gone: resolved every time, nothing remembered
+    assert files.real(path) == b / "s.toml"
+    assert files.real(path) == b / "s.toml"
+    assert len(calls) == 5

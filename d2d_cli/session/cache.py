@@ -163,6 +163,32 @@ def _mac(key: bytes, body: bytes) -> bytes:
 # never pays for the layout)
 Slot = tuple[str, bytes, bytes | None]
 
+# The newest slot this process read from or wrote to each session's cache (issue 40):
+# inside `d2d play` every line read the cache file again, checked its MAC and unmarshalled
+# both of its slots to find the one whose digest is the file's. A slot is keyed by the
+# digest of the session file's bytes and by the build that checked it (:func:`_cache_key`,
+# asked again at each use), so it answers for those bytes as the cache file would.
+# Bounded: a few sessions at most.
+_RECENT: dict[Path, tuple[str, Slot]] = {}
+_RECENT_KEEP = 4
+
+
+def recent(real: Path, digest: str) -> Slot | None:
+    """The slot this process last read or wrote for ``real``, if it is for ``digest``."""
+    known = _RECENT.get(real)
+    if known is None or known[1][0] != digest or known[0] != _cache_key(""):
+        return None
+    return known[1]
+
+
+def remember(real: Path, slot: Slot | None) -> None:
+    """``slot`` answers for ``real`` in this process (read from the cache or written)."""
+    _RECENT.pop(real, None)
+    if slot is not None:
+        if len(_RECENT) >= _RECENT_KEEP:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[real] = (_cache_key(""), slot)
+
 
 def pack(grouping: T.Grouping | None) -> bytes | None:
     import marshal
@@ -225,6 +251,7 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     key = _mac_key(path.parent, create=True)
     if key is None:
         return  # a folder others may write: no cache at all
+    remember(real, slots[0] if slots else None)
     for keep in (2, 1):
         body = marshal.dumps([(_cache_key(h), payload, r)
                               for h, payload, r in slots[:keep]])
@@ -243,6 +270,7 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
 
 def _cache_drop(real: Path) -> None:
     """No cache for this session (its file is over ``CACHE_SESSION_LIMIT``)."""
+    remember(real, None)
     with contextlib.suppress(OSError):
         os.unlink(_cache_path(real))
 

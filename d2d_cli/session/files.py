@@ -22,9 +22,33 @@ from d2d_cli.errors import D2DError, SessionError, fault
 DEFAULT_LOCK_TIMEOUT_S = 15.0
 
 
+# Resolved paths, each with the file's (device, inode) when it was resolved (issue 40):
+# inside `d2d play` every line resolved the session's path five times, ~10 lstat each.
+_REAL: dict[str, tuple[tuple[int, int], Path]] = {}
+_REAL_KEEP = 16
+
+
 def real(path: Path | str) -> Path:
-    """Symlinks are written through: every file d2d keeps is beside the real file."""
-    return Path(os.path.realpath(path))
+    """Symlinks are written through: every file d2d keeps is beside the real file.
+
+    A path resolved before is served again while one ``stat`` through it still reaches
+    the same file (device and inode) as when it was resolved: a session replaced by a
+    write (a rename: a new inode), a symlink pointed elsewhere, or a file gone is
+    resolved again."""
+    where = os.path.abspath(path)
+    try:
+        st = os.stat(where)
+    except (OSError, ValueError):
+        return Path(os.path.realpath(where))
+    mark = (st.st_dev, st.st_ino)
+    known = _REAL.get(where)
+    if known is not None and known[0] == mark:
+        return known[1]
+    resolved = Path(os.path.realpath(where))
+    if len(_REAL) >= _REAL_KEEP:
+        _REAL.clear()
+    _REAL[where] = (mark, resolved)
+    return resolved
 
 
 def lock_timeout() -> float:

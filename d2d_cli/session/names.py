@@ -51,7 +51,7 @@ def resolve(spec: str | None) -> Path:
     if "\x00" in spec:
         raise BadInput(f"bad session name {spec!r}")
     if is_path(spec):
-        return Path(spec).expanduser().resolve()
+        return files.real(Path(spec).expanduser())  # Path.resolve, remembered
     return data_dir() / f"{check_name(spec)}.toml"
 
 

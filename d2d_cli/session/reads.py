@@ -132,8 +132,11 @@ def _load(real: Path, raw: bytes) -> _Loaded:
 
     h = journal.digest(raw)
     text = _decode(real, raw)
-    for digest, payload, root in _cache_read(real):
+    slot = cache.recent(real, h)  # this process's last read or write of the same bytes
+    for digest, payload, root in [slot] if slot is not None else _cache_read(real):
         if digest == h:
+            if slot is None:
+                cache.remember(real, (digest, payload, root))
             return _Loaded(text, h, marshal.loads(payload), root,
                            functools.partial(marshal.loads, payload), payload)
     data = _parse(real, text)
@@ -174,7 +177,8 @@ def stamp(path: Path) -> tuple[int, int, int] | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def lookup(spec: str | None, *, seed: int | None = None) -> dict[str, Any]:
+def lookup(spec: str | None, *, seed: int | None = None,
+           shared: bool = False) -> dict[str, Any]:
     """The data of the session ``spec`` names (None: the current one) for a lookup —
     the one home of "a lookup creates the default session": only the default session,
     or a ``.toml`` path in an existing folder, is created on first use (DESIGN.md "No
@@ -183,13 +187,21 @@ def lookup(spec: str | None, *, seed: int | None = None) -> dict[str, Any]:
     from d2d_cli.session.names import locate
 
     where, create = locate(spec)
-    return read(where, seed=seed, create=create)
+    return read(where, seed=seed, create=create, shared=shared)
 
 
-def read(path: Path, *, seed: int | None = None, create: bool = False) -> dict[str, Any]:
+# The data last read with ``shared=True`` for each session file, by the digest of its
+# bytes (``d2d play``'s status line after each line: it unmarshalled the session again
+# for bytes it had read a line before).
+_SHARED: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def read(path: Path, *, seed: int | None = None, create: bool = False,
+         shared: bool = False) -> dict[str, Any]:
     """The session as plain data. A missing session is refused, or created when
     ``create`` (:func:`lookup` decides); inside a CLI run, only if the command
-    succeeds."""
+    succeeds. ``shared``: for a caller that never changes what it is given — the same
+    object as the last shared read while the file holds the same bytes."""
     real = _real(path)
     scope = _scope()
     if scope is not None and real in scope.pending and scope.pending[real].op == "do":
@@ -202,7 +214,16 @@ def read(path: Path, *, seed: int | None = None, create: bool = False) -> dict[s
         pending = _Pending(state, state.text, state.data, state.root, "", "", lookup=True)
         settle(pending, scope)
         return state.twin()
-    return _load(real, raw).data
+    if not shared:
+        return _load(real, raw).data
+    h = journal.digest(raw)
+    known = _SHARED.get(real)
+    if known is not None and known[0] == h:
+        return known[1]
+    data = _load(real, raw).data
+    _SHARED.clear()  # one session at a time: the shell's
+    _SHARED[real] = (h, data)
+    return data
 
 
 
