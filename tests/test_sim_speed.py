@@ -90,3 +90,27 @@ def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatc
     assert table.lines is None
     assert quiet == logged[0] == sim.Outcome("Goblins", 3, ("Archer",))
     assert logged[1].lines is not None and len(logged[1].lines) == 67
+
+
+def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
+    """A Unit is stored with each stat's text remembered by the very Stat, and a unit
+    without skills or conditions builds none: the tables read back are what a fresh
+    ``str(stat)`` writes, for every stat of every size (the memo's bound included)."""
+    from d2d_cli.rules.scale.stats import Stat
+    from d2d_cli.rules.units import roster
+
+    raw = {"kind": "unit", "body": "8x1", "mind": "1x2", "will": "2x-3", "speed": "5x0",
+           "skills": {}, "conditions": {"stun": 0}, "space": "E9"}
+    u = roster.Unit.from_state("Archer", raw)
+    assert u.skills == {} and u.conditions == {}
+    assert u.to_state() == {"kind": "unit", "body": "8x1", "mind": "10x1", "will": "2x-3",
+                            "speed": "5x0", "skills": {}, "conditions": {}, "space": "E9"}
+    stats = [Stat(level, scale, partial) for level in range(2, 11)
+             for scale in range(-3, 600) for partial in (None, level + 0.5)]
+    assert len(stats) > 2 * 4096  # past the memo's bound: it is emptied and refilled
+    for stat in stats + stats[:100]:
+        assert roster._text(stat) == str(stat) == f"{stat.level}x{stat.scale}"
+    # a skill or condition given as text is read as a number, as before
+    v = roster.Unit.from_state("Thief", {"body": "8x1", "skills": {"Stealth": "1"},
+                                         "conditions": {"stun": "2"}})
+    assert v.skills == {"Stealth": 1} and v.conditions == {"stun": 2}
