@@ -114,3 +114,32 @@ def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
     v = roster.Unit.from_state("Thief", {"body": "8x1", "skills": {"Stealth": "1"},
                                          "conditions": {"stun": "2"}})
     assert v.skills == {"Stealth": 1} and v.conditions == {"stun": 2}
+
+
+def test_a_fighters_key_is_one_number_per_reading_never_reused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy remembers Levels and weapon choices by a unit's reading as a number:
+    two tables that read alike share it, one that reads otherwise (a condition, a stat)
+    gets another, and after the numbers' table is emptied a reading gets a fresh number,
+    never one already given to another reading (so nothing remembered is mistaken)."""
+    start = combat1()
+    archer = start["units"]["Archer"]
+    same = copy.deepcopy(archer)
+    same["move"] = 3  # a round token: not read by a situation
+    hurt = {**copy.deepcopy(archer), "conditions": {"stun": 1}}
+    weaker = {**copy.deepcopy(archer), "body": "6x1"}
+    k = policy._fighter_key(archer)
+    assert isinstance(k, int)
+    assert policy._fighter_key(same) == k
+    others = {policy._fighter_key(hurt), policy._fighter_key(weaker)}
+    assert k not in others and len(others) == 2
+    given = {k, *others}
+    monkeypatch.setattr(policy, "_TOKENS", {})  # as when the bound empties it
+    monkeypatch.setattr(policy, "_KEYS", {})
+    again = policy._fighter_key(copy.deepcopy(hurt))
+    assert again not in given
+    # the Levels remembered by the number are the ones a fresh look gives
+    data = {"units": {"Archer": archer, "Scout": start["units"]["Goblin Scout"]}}
+    first = policy._levels(data, "Archer", "Scout", None)
+    monkeypatch.setattr(policy, "_LEVELS", {})
+    assert policy._levels(data, "Archer", "Scout", None) == first
