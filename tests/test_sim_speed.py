@@ -143,3 +143,22 @@ def test_a_fighters_key_is_one_number_per_reading_never_reused(
     first = policy._levels(data, "Archer", "Scout", None)
     monkeypatch.setattr(policy, "_LEVELS", {})
     assert policy._levels(data, "Archer", "Scout", None) == first
+
+
+def test_a_damage_decks_cards_remembered_are_a_fresh_list_each_time() -> None:
+    """Every Crit counts its Damage Deck's cards (and a new pile shuffles them): the
+    cards remembered by deck and chart are what the damage table and the chart say, in
+    order, and each caller gets its own list (a shuffle leaves the next one whole)."""
+    from d2d_cli.rules.combat import crits
+
+    for kind in ("person", "vehicle"):
+        ch = crits.chart(kind)
+        for deck in crits.damage_table()["decks"]:
+            types = crits.damage_table()["decks"][deck]["types"]
+            fresh = [f"{t}@{key}" for t in types for key, _, n in ch.locations
+                     for _ in range(n)]
+            got = crits.deck_cards(deck, ch)
+            assert got == fresh and len(got) == sum(n for *_, n in ch.locations) * len(types)
+            got.reverse()
+            got.pop()
+            assert crits.deck_cards(deck, ch) == fresh
