@@ -162,3 +162,26 @@ def test_a_damage_decks_cards_remembered_are_a_fresh_list_each_time() -> None:
             got.reverse()
             got.pop()
             assert crits.deck_cards(deck, ch) == fresh
+
+
+def test_a_crit_keeps_the_generators_state_only_when_luck_may_be_played() -> None:
+    """Wild Luck and Luck (000 l.526, l.533) are a Player's: a Crit on a Non-Player
+    copies no generator state for a second look; one on a Player's unit does, and the
+    second look still gives the Crit the first one would (tests/test_sim_luck.py plays
+    whole fights)."""
+    import random
+
+    data = combat1()
+    calls: list[int] = []
+
+    class Counting(random.Random):
+        def getstate(self) -> Any:
+            calls.append(1)
+            return super().getstate()
+
+    t = Table(copy.deepcopy(data), Counting(7))
+    assert t.players  # Combat #1's Players hold hands
+    t.crit("Archer", "Goblin Scout", 3)
+    assert calls == []  # a Non-Player's Crit: nothing kept
+    t.crit("Goblin Scout", "Archer", 3)
+    assert calls == [1]
