@@ -90,3 +90,98 @@ def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatc
     assert table.lines is None
     assert quiet == logged[0] == sim.Outcome("Goblins", 3, ("Archer",))
     assert logged[1].lines is not None and len(logged[1].lines) == 67
+
+
+def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
+    """A Unit is stored with each stat's text remembered by the very Stat, and a unit
+    without skills or conditions builds none: the tables read back are what a fresh
+    ``str(stat)`` writes, for every stat of every size (the memo's bound included)."""
+    from d2d_cli.rules.scale.stats import Stat
+    from d2d_cli.rules.units import roster
+
+    raw = {"kind": "unit", "body": "8x1", "mind": "1x2", "will": "2x-3", "speed": "5x0",
+           "skills": {}, "conditions": {"stun": 0}, "space": "E9"}
+    u = roster.Unit.from_state("Archer", raw)
+    assert u.skills == {} and u.conditions == {}
+    assert u.to_state() == {"kind": "unit", "body": "8x1", "mind": "10x1", "will": "2x-3",
+                            "speed": "5x0", "skills": {}, "conditions": {}, "space": "E9"}
+    stats = [Stat(level, scale, partial) for level in range(2, 11)
+             for scale in range(-3, 600) for partial in (None, level + 0.5)]
+    assert len(stats) > 2 * 4096  # past the memo's bound: it is emptied and refilled
+    for stat in stats + stats[:100]:
+        assert roster._text(stat) == str(stat) == f"{stat.level}x{stat.scale}"
+    # a skill or condition given as text is read as a number, as before
+    v = roster.Unit.from_state("Thief", {"body": "8x1", "skills": {"Stealth": "1"},
+                                         "conditions": {"stun": "2"}})
+    assert v.skills == {"Stealth": 1} and v.conditions == {"stun": 2}
+
+
+def test_a_fighters_key_is_one_number_per_reading_never_reused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy remembers Levels and weapon choices by a unit's reading as a number:
+    two tables that read alike share it, one that reads otherwise (a condition, a stat)
+    gets another, and after the numbers' table is emptied a reading gets a fresh number,
+    never one already given to another reading (so nothing remembered is mistaken)."""
+    start = combat1()
+    archer = start["units"]["Archer"]
+    same = copy.deepcopy(archer)
+    same["move"] = 3  # a round token: not read by a situation
+    hurt = {**copy.deepcopy(archer), "conditions": {"stun": 1}}
+    weaker = {**copy.deepcopy(archer), "body": "6x1"}
+    k = policy._fighter_key(archer)
+    assert isinstance(k, int)
+    assert policy._fighter_key(same) == k
+    others = {policy._fighter_key(hurt), policy._fighter_key(weaker)}
+    assert k not in others and len(others) == 2
+    given = {k, *others}
+    monkeypatch.setattr(policy, "_TOKENS", {})  # as when the bound empties it
+    monkeypatch.setattr(policy, "_KEYS", {})
+    again = policy._fighter_key(copy.deepcopy(hurt))
+    assert again not in given
+    # the Levels remembered by the number are the ones a fresh look gives
+    data = {"units": {"Archer": archer, "Scout": start["units"]["Goblin Scout"]}}
+    first = policy._levels(data, "Archer", "Scout", None)
+    monkeypatch.setattr(policy, "_LEVELS", {})
+    assert policy._levels(data, "Archer", "Scout", None) == first
+
+
+def test_a_damage_decks_cards_remembered_are_a_fresh_list_each_time() -> None:
+    """Every Crit counts its Damage Deck's cards (and a new pile shuffles them): the
+    cards remembered by deck and chart are what the damage table and the chart say, in
+    order, and each caller gets its own list (a shuffle leaves the next one whole)."""
+    from d2d_cli.rules.combat import crits
+
+    for kind in ("person", "vehicle"):
+        ch = crits.chart(kind)
+        for deck in crits.damage_table()["decks"]:
+            types = crits.damage_table()["decks"][deck]["types"]
+            fresh = [f"{t}@{key}" for t in types for key, _, n in ch.locations
+                     for _ in range(n)]
+            got = crits.deck_cards(deck, ch)
+            assert got == fresh and len(got) == sum(n for *_, n in ch.locations) * len(types)
+            got.reverse()
+            got.pop()
+            assert crits.deck_cards(deck, ch) == fresh
+
+
+def test_a_crit_keeps_the_generators_state_only_when_luck_may_be_played() -> None:
+    """Wild Luck and Luck (000 l.526, l.533) are a Player's: a Crit on a Non-Player
+    copies no generator state for a second look; one on a Player's unit does, and the
+    second look still gives the Crit the first one would (tests/test_sim_luck.py plays
+    whole fights)."""
+    import random
+
+    data = combat1()
+    calls: list[int] = []
+
+    class Counting(random.Random):
+        def getstate(self) -> Any:
+            calls.append(1)
+            return super().getstate()
+
+    t = Table(copy.deepcopy(data), Counting(7))
+    assert t.players  # Combat #1's Players hold hands
+    t.crit("Archer", "Goblin Scout", 3)
+    assert calls == []  # a Non-Player's Crit: nothing kept
+    t.crit("Goblin Scout", "Archer", 3)
+    assert calls == [1]

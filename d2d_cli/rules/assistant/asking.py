@@ -21,6 +21,7 @@ from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import parse_card
 from d2d_cli.rules.units import hands, sides
+from d2d_cli.rules.units.effects import EFFECTS, EVADE_MOVE
 
 if TYPE_CHECKING:
     import random
@@ -55,9 +56,8 @@ class NeedsCard(Exception):  # noqa: N818 - a stop, not an error: the turn asks
 def can_respond(unit: Mapping[str, Any]) -> bool:
     """Whether a unit's Move pays an Action now (the Target's Action, 001 l.639): Move
     tokens, less Evade's Move not yet moved, at least its Action Cost (1 when not
-    set)."""
-    from d2d_cli.rules.units.effects import EFFECTS, EVADE_MOVE
-
+    set). (Its effects' names are imported with the module: a fight asks this of every
+    unit before each Action, and this module is only ever imported with sim's.)"""
     move = unit.get("move")
     if move is None:
         return False

@@ -340,10 +340,15 @@ class Table:
         ``crit --by UNIT --with NAME``: the unit's own weapon (issue 36)."""
         ask = crits.CritAsk(weapon=None if with_ else weapon, hits=n, target=target, by=by,
                             with_=with_)
-        state = self.rng.getstate()
+        # The generator's state is kept for a second look only when Luck may be played:
+        # a Player's unit hit while Players hold hands (a Non-Player has no Player).
+        raw = self.units().get(target)
+        state = self.rng.getstate() if self.players and (
+            raw is None or player_of(raw) is not None) else None
         out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
-        luck = self._luck(target, out)
+        luck = self._luck(target, out) if state is not None else None
         if luck is not None:  # the same cards again, with the Damage Modifiers played
+            assert state is not None
             self.rng.setstate(state)
             ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts)

@@ -31,6 +31,7 @@ map the unit spends its Move on Actions only and its conflicts are rolled ``--no
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -196,22 +197,33 @@ _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player
                        "faction"))
 
 
-def _fighter_key(u: Mapping[str, Any]) -> tuple[Any, ...]:
+def _fighter_key(u: Mapping[str, Any]) -> int:
     """Everything of a unit a situation could read, but its round tokens, target, Crits
-    (their conditions count) and this round's Action count (its boosts count).
+    (their conditions count) and this round's Action count (its boosts count), as a
+    number: the same number for the same reading (its tuple is hashed once, when first
+    seen, not at every look-up of the Levels and weapons remembered by it), never given
+    to another reading (numbers are not reused when the table of them is emptied: a
+    reading seen again after that gets a new one, a miss, never a wrong answer).
     Remembered for the very table read (a fight stores a changed unit as a new table,
     never changing one in place)."""
     got = _KEYS.get(id(u))
     if got is not None and got[0] is u:
         return got[1]
     key = _fighter_key_of(u)
+    token = _TOKENS.get(key)
+    if token is None:
+        if len(_TOKENS) >= 4096:
+            _TOKENS.clear()
+        token = _TOKENS[key] = next(_NEXT_TOKEN)
     if len(_KEYS) >= 1024:
         _KEYS.clear()
-    _KEYS[id(u)] = (u, key)
-    return key
+    _KEYS[id(u)] = (u, token)
+    return token
 
 
-_KEYS: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+_KEYS: dict[int, tuple[Mapping[str, Any], int]] = {}
+_TOKENS: dict[tuple[Any, ...], int] = {}
+_NEXT_TOKEN = itertools.count()
 
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:

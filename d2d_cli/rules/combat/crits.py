@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
@@ -300,8 +300,16 @@ def unit_armor(unit: Unit, ch: Chart) -> Armor | None:
 
 def deck_cards(deck: str, ch: Chart) -> list[str]:
     """Every card of a Damage Deck for a chart: each type × each location × its cards."""
+    return list(_deck_cards(deck, ch))
+
+
+@lru_cache(maxsize=64)
+def _deck_cards(deck: str, ch: Chart) -> tuple[str, ...]:
+    """:func:`deck_cards`, remembered by the deck and the chart (a frozen record; the
+    damage table is read once): every Crit counts the deck's cards."""
     types = damage_table()["decks"][deck]["types"]
-    return [f"{t}@{key}" for t in types for key, _, n in ch.locations for _ in range(n)]
+    return tuple(f"{t}@{key}" for t in types for key, _, n in ch.locations
+                 for _ in range(n))
 
 
 def parse_damage_card(text: str, ch: Chart) -> str:
@@ -523,7 +531,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     extra_sources: dict[str, str] = {}
     gear = shield_side(gear, unit, wielder, extra_sources)
     first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
-    card, skipped, stack = _locate(source.draw, wanted, len(deck_cards(deck, ch)),
+    card, skipped, stack = _locate(source.draw, wanted, len(_deck_cards(deck, ch)),
                                    first.total if first is not None else None)
     type_, location = card.split("@")
     worn, scope = armor.at_location(location) if armor is not None else (None, None)

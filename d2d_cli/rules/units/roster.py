@@ -32,6 +32,23 @@ def _stat(text: str) -> Stat:
     """parse_stat, remembered: a roster of 1,000 units holds a handful of distinct stats,
     and Stat is immutable."""
     return parse_stat(text)
+
+
+def _text(stat: Stat) -> str:
+    """A stat as its table stores it (``str(stat)``, 000's ``8x1``), remembered for the
+    very Stat read (:func:`_stat` gives the same Stat for the same text, and a Stat is
+    immutable): a fight stores units back about 100 times."""
+    got = _TEXTS.get(id(stat))
+    if got is not None and got[0] is stat:
+        return got[1]
+    text = str(stat)
+    if len(_TEXTS) >= 4096:
+        _TEXTS.clear()
+    _TEXTS[id(stat)] = (stat, text)
+    return text
+
+
+_TEXTS: dict[int, tuple[Stat, str]] = {}
 _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 
 
@@ -71,14 +88,18 @@ class Unit:
     @classmethod
     def from_state(cls, name: str, state: dict[str, Any]) -> Unit:
         # Positional, in the fields' order: a roster is built ~100 times a fight.
+        # An empty skills or conditions table builds no comprehension (most units hold
+        # no conditions most of a fight).
         get = state.get
+        skills = get("skills")
+        conditions = get("conditions")
         return cls(
             name,
             {s: _stat(state[s]) for s in STATS if s in state},
             get("kind", "unit"),
             get("faction"),
-            {k: int(v) for k, v in get("skills", {}).items()},
-            {k: int(v) for k, v in get("conditions", {}).items() if v},
+            {k: int(v) for k, v in skills.items()} if skills else {},
+            {k: int(v) for k, v in conditions.items() if v} if conditions else {},
             get("target"),
             get("move"),
             get("action_cost"),
@@ -91,7 +112,7 @@ class Unit:
         stats = self.stats
         for s in STATS:
             if s in stats:
-                out[s] = str(stats[s])
+                out[s] = _text(stats[s])
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = dict(self.skills)
