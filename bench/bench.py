@@ -197,6 +197,13 @@ COMMANDS: list[tuple[str, str, tuple[str, ...]]] = [
     ("rules show", VIEW, ()),
     ("rules set cover edges", CHANGE, ()),
     ("rules unset hands", CHANGE, ()),
+    ("board fog B2:D4", CHANGE, ()),
+    ("board reveal B2:D4", CHANGE, ("board fog B2:D4",)),
+    ("board place Cellar B2:C3", CHANGE, ()),
+    ("board event add C3 'A pit trap'", CHANGE, ()),
+    ("board event list", LOOKUP, ("board event add C3 'A pit trap'",)),
+    ("board event reveal 1", CHANGE, ("board event add C3 'A pit trap'",)),
+    ("board event rm 1", CHANGE, ("board event add C3 'A pit trap'",)),
 ]
 # A whole tour; a shell (measured by its lines, below); a simulation of many fights
 # (bench/bench_sim.py measures it: fights per second, not a command's latency).
