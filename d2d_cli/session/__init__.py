@@ -30,7 +30,8 @@ pyproject.toml refuses ``d2d_cli.session.<module>`` anywhere outside ``session/`
 The code lives in :mod:`.names` (resolution),
 :mod:`.cache` and :mod:`.reads`, :mod:`.fresh` (a new session), :mod:`.scope`,
 :mod:`.transact` (edit, create, deferred), :mod:`.commit` and :mod:`.history` (log,
-undo, redo).
+undo, redo). Each name is imported from its module on first use (PEP 562
+``__getattr__``), so a lookup loads what reads, not what undoes or checks a new file.
 
 **The cache** (one file per session in the user cache folder, :mod:`.dirs`) holds the
 parsed data of the last file d2d wrote or read, keyed by the digest of its bytes, so a
@@ -113,6 +114,10 @@ def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:  # ``session.files`` as an eager package had it (tests)
         return importlib.import_module(f"d2d_cli.session.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE})
 
 
 def scope_open() -> bool:
