@@ -45,3 +45,34 @@ def _imported(tmp_path: Path, *argv: str) -> set[str]:
 def test_a_lookup_imports_nothing_it_does_not_use(tmp_path: Path, argv: tuple[str, ...],
                                                   allowed: set[str]) -> None:
     assert _imported(tmp_path, *argv) <= allowed
+
+
+# A lookup reads the session through the facade's lazy names (session/__init__.py,
+# PEP 562): the modules behind undo and redo (history) and the shape check of a file met
+# for the first time (shape) are not loaded when the cache answers; the clock's dice
+# are read only when a chance is typed or a Random Event is read (issue 40 item 3).
+NOT_FOR_A_READ = {"d2d_cli.session.history", "d2d_cli.session.shape"}
+
+
+@pytest.mark.parametrize(("argv", "absent"), [
+    (("round", "next"), NOT_FOR_A_READ),
+    (("status", "--json"), NOT_FOR_A_READ | {"d2d_cli.rules.deck.dice"}),
+])
+def test_a_read_loads_no_history_no_shape_check(tmp_path: Path, argv: tuple[str, ...],
+                                                 absent: set[str]) -> None:
+    session = str(tmp_path / "s.toml")
+    setup = ("import sys\nfrom d2d_cli.cli import main\n"
+             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
+             "              ['clock', 'event', 'random', 'A patrol passes', '1/4'],\n"
+             f"              {list(argv)!r}):\n"  # the second run of it: the cache warm
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            f"assert not main(['--session', sys.argv[1], *{list(argv)!r}])\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    assert "d2d_cli.session.reads" in loaded  # it did read the session
+    assert loaded & absent == set()

@@ -30,7 +30,8 @@ pyproject.toml refuses ``d2d_cli.session.<module>`` anywhere outside ``session/`
 The code lives in :mod:`.names` (resolution),
 :mod:`.cache` and :mod:`.reads`, :mod:`.fresh` (a new session), :mod:`.scope`,
 :mod:`.transact` (edit, create, deferred), :mod:`.commit` and :mod:`.history` (log,
-undo, redo).
+undo, redo). Each name is imported from its module on first use (PEP 562
+``__getattr__``), so a lookup loads what reads, not what undoes or checks a new file.
 
 **The cache** (one file per session in the user cache folder, :mod:`.dirs`) holds the
 parsed data of the last file d2d wrote or read, keyed by the digest of its bytes, so a
@@ -42,42 +43,81 @@ and the folder keeps the ``CACHE_KEEP`` most recently written.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from d2d_cli.session import journal
-from d2d_cli.session.cache import (
-    CACHE_KEEP,
-    CACHE_LIMIT,
-    CACHE_SESSION_LIMIT,
-    SCHEMA,
-    forget,
-)
-from d2d_cli.session.dirs import play_history
-from d2d_cli.session.files import check_writable, read_limited
-from d2d_cli.session.fresh import new_state, rng_for
-from d2d_cli.session.history import log, read_with_log, redo, undo
-from d2d_cli.session.names import (
-    DEFAULT_NAME,
-    check_name,
-    current_name,
-    data_dir,
-    display_name,
-    is_path,
-    journal_path,
-    list_sessions,
-    locate,
-    resolve,
-    set_current,
-)
-from d2d_cli.session.reads import MAX_SESSION_BYTES, lookup, read, stamp
-from d2d_cli.session.scope import Scope
-from d2d_cli.session.shape import MAX_DEPTH
-from d2d_cli.session.transact import Transaction, create, deferred, edit
+if TYPE_CHECKING:  # what the names below are; at run time each is imported when first used
+    from d2d_cli.session.cache import (
+        CACHE_KEEP,
+        CACHE_LIMIT,
+        CACHE_SESSION_LIMIT,
+        SCHEMA,
+        forget,
+    )
+    from d2d_cli.session.dirs import play_history
+    from d2d_cli.session.files import check_writable, read_limited
+    from d2d_cli.session.fresh import new_state, rng_for
+    from d2d_cli.session.history import log, read_with_log, redo, undo
+    from d2d_cli.session.journal import JOURNAL_KEEP, UNDO_DEPTH
+    from d2d_cli.session.names import (
+        DEFAULT_NAME,
+        check_name,
+        current_name,
+        data_dir,
+        display_name,
+        is_path,
+        journal_path,
+        list_sessions,
+        locate,
+        resolve,
+        set_current,
+    )
+    from d2d_cli.session.reads import MAX_SESSION_BYTES, lookup, read, stamp
+    from d2d_cli.session.scope import Scope
+    from d2d_cli.session.shape import MAX_DEPTH
+    from d2d_cli.session.transact import Transaction, create, deferred, edit
 
-JOURNAL_KEEP = journal.JOURNAL_KEEP
-UNDO_DEPTH = journal.UNDO_DEPTH
+# Lazy (PEP 562): a name of the facade is imported from its module on first use, so a
+# lookup loads the modules that read (names, reads, cache…), not the history's undo
+# and redo, the shape check of a file met for the first time, or the edit's (a command
+# imports what it calls; docs/architecture.md "Speed of a one-shot command").
+_WHERE = {
+    "cache": ("CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "SCHEMA", "forget"),
+    "dirs": ("play_history",),
+    "files": ("check_writable", "read_limited"),
+    "fresh": ("new_state", "rng_for"),
+    "history": ("log", "read_with_log", "redo", "undo"),
+    "journal": ("JOURNAL_KEEP", "UNDO_DEPTH"),
+    "names": ("DEFAULT_NAME", "check_name", "current_name", "data_dir", "display_name",
+              "is_path", "journal_path", "list_sessions", "locate", "resolve",
+              "set_current"),
+    "reads": ("MAX_SESSION_BYTES", "lookup", "read", "stamp"),
+    "scope": ("Scope",),
+    "shape": ("MAX_DEPTH",),
+    "transact": ("Transaction", "create", "deferred", "edit"),
+}
+_MODULE = {name: module for module, names in _WHERE.items() for name in names}
+_SUBMODULES = frozenset({"cache", "commit", "dirs", "files", "fresh", "headers",
+                         "history", "hunks", "journal", "links", "lock", "names",
+                         "outputs", "reads", "scope", "shape", "text", "tomltext",
+                         "transact"})
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"d2d_cli.session.{module}"), name)
+        globals()[name] = value  # once: the next use is a plain attribute
+        return value
+    if name in _SUBMODULES:  # ``session.files`` as an eager package had it (tests)
+        return importlib.import_module(f"d2d_cli.session.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE})
 
 
 def scope_open() -> bool:

@@ -27,7 +27,6 @@ from typing import Any
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
-from d2d_cli.rules.deck import dice
 from d2d_cli.rules.deck.cards import Card
 from d2d_cli.rules.units import roster as units
 
@@ -62,6 +61,8 @@ def parse_chance(text: str) -> tuple[int, int]:
         raise BadInput(f"not a chance: {text!r} — give K/N (e.g. 1/4, occurs when a dN "
                        "reads K or less) or P% (e.g. 25%)")
     k, n = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), 100)
+    from d2d_cli.rules.deck import dice  # a chance typed or a Random Event read: not a view
+
     if not dice.MIN_SIDES <= n <= dice.MAX_SIDES:
         raise BadInput(f"chance {text!r}: N must be from {dice.MIN_SIDES} to {dice.MAX_SIDES}")
     if not 1 <= k <= n:
@@ -245,6 +246,8 @@ class Clock:
         """Round End: one dN reading per pending Random Event (all read before any
         event changes, so running out of table cards changes nothing)."""
         out = []
+        from d2d_cli.rules.deck import dice
+
         pending = [e for e in self.random if not e["done"]]
         rolls = []
         for event in pending:
