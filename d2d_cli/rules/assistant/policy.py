@@ -156,15 +156,12 @@ def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
 def skill_for(unit: Mapping[str, Any]) -> str | None:
     """The skill a unit fights with: None (its best Combat skill, as ``conflict``
     chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""
-    from d2d_cli.errors import BadInput
-    from d2d_cli.rules.combat.situation import find_skill
+    from d2d_cli.rules.combat.situation import known_skill
 
     for name, level in unit.get("skills", {}).items():
-        try:
-            if int(level) > 0 and find_skill(name).category == "Combat":
-                return None
-        except BadInput:
-            continue
+        sk = known_skill(name)  # a name the table does not know is passed over
+        if sk is not None and int(level) > 0 and sk.category == "Combat":
+            return None
     return "none"
 
 

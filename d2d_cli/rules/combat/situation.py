@@ -160,10 +160,16 @@ def _skill_index() -> dict[str, Skill]:
     return index
 
 
+def known_skill(name: str) -> Skill | None:
+    """A skill by any spelling, or None: no refusal built (its suggestions cost a fuzzy
+    match over every skill) where the caller only asks whether the name is a skill."""
+    return _skill_index().get(_norm(name))
+
+
 def find_skill(name: str) -> Skill:
     """A skill by any spelling; an unknown one is refused with rules.units.characters' message
     (its suggestions)."""
-    sk = _skill_index().get(_norm(name))
+    sk = known_skill(name)
     if sk is None:
         from d2d_cli.rules.units.characters import find_skill as refuse
 
