@@ -194,9 +194,17 @@ def _typed(a: Any) -> str | None:  # rules.assistant.asking.Asked
 
 
 def _said(text: str) -> None:
+    """A line to the Narrator while the turn waits; at a terminal, wrapped at its words to
+    the terminal's width (a 40-column one cut "Archer" in two)."""
     from d2d_cli import env
 
     err = env.current().stderr
+    isatty = getattr(err, "isatty", None)
+    if isatty is not None and isatty():
+        import shutil
+        import textwrap
+
+        text = textwrap.fill(text, max(20, shutil.get_terminal_size().columns - 1))
     err.write(text + "\n")
     err.flush()
 
