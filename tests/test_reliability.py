@@ -18,6 +18,7 @@ from d2d_cli.rules.deck.cards import full_deck
 from tests.helpers import KILLABLE_WRITER, run_process
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) -> None:
     path = tmp_path / "race.toml"
     assert run_process("--seed", "1", "session", "new", str(path)).returncode == 0
@@ -34,6 +35,7 @@ def test_twenty_concurrent_draws_reveal_twenty_distinct_cards(tmp_path: Path) ->
 
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_a_killed_writer_leaves_a_whole_file(tmp_path: Path) -> None:
     path = tmp_path / "kill.toml"
     assert run_process("--seed", "2", "session", "new", str(path)).returncode == 0
@@ -153,6 +155,7 @@ def test_a_full_disk_at_every_step_of_a_write_changes_nothing(tmp_path: Path) ->
     assert got["refused (disk full)"] >= 4, got  # the faults really were met
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_the_server_killed_mid_choose_loses_no_answered_choice(tmp_path: Path) -> None:
     """Issue 39 item 6: d2d serve SIGKILLed while a Player's page chooses."""
     from tests import reliability_suite as suite
@@ -161,6 +164,7 @@ def test_the_server_killed_mid_choose_loses_no_answered_choice(tmp_path: Path) -
     assert (got["lost"], got["corrupt"], got["exit 1"]) == (0, 0, 0), got
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_lock_waits_are_served_first_come_first_served(tmp_path: Path) -> None:
     """Issue 30 item 6: flock keeps no queue, and polling let newcomers overtake commands
     that had waited for seconds (63 of 100 API calls timed out in a burst). Eight

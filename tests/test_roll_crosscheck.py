@@ -10,6 +10,7 @@ from collections import Counter
 from fractions import Fraction
 from math import sqrt
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from d2d_cli.errors import BadInput
@@ -23,6 +24,7 @@ def _exact(text: str) -> dict[int, Fraction]:
     return {o.value: o.probability.fraction for o in dn.odds(dn.parse(text)).outcomes}
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_exact_odds_match_icepool_on_300_random_expressions() -> None:
     rng = random.Random(13)
     checked = 0

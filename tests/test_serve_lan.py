@@ -221,6 +221,7 @@ class RawStream:
         self.sock.close()
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_a_re_choice_is_silent_on_every_other_stream_until_the_regular_keepalive(
         served: h.Served) -> None:
     """Issue 39 item 3: Player1 changes the card chosen face down (QHv → KDv); the public

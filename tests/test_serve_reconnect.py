@@ -40,6 +40,7 @@ def _hold_every_slot(served: h.Served) -> list[h.Stream]:
     return held
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_a_refused_page_is_live_again_within_5_s_of_the_slots_freeing(
         browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
