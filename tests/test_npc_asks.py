@@ -81,6 +81,7 @@ def test_at_a_terminal_it_asks_for_the_card(d2d: Any, tmp_path: Path, monkeypatc
     # the Target's Action (001 l.639–641) comes with the answer ("7S^ respond"): none here
     assert "Waiting: Goblin Skirmisher attacks Archer — Player1 chooses Archer's card" \
         in res.stderr
+    assert "7S^ respond to spend Archer's Action on the defence" in res.stderr  # how to say yes
     assert "respond with an Action?" not in res.stdout  # no prompt holds the session
     assert "'Archer:7S^'" in res.stdout and "Archer:fate" in res.stdout
     log = d2d.ok("--session", path, "session", "log")

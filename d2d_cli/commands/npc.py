@@ -179,8 +179,9 @@ def _typed(a: Any) -> str | None:  # rules.assistant.asking.Asked
     if not _asked_at or _asked_at[-1] != a:
         _asked_at.append(a)
         _said(f"Waiting: {a.attacker} attacks {a.target} — {a.player} chooses {a.target}'s "
-              "card on their d2d serve page, or type it here (e.g. 7S^; fate to Stay). "
-              "Ctrl-C cancels.")
+              "card on their d2d serve page, or type it here: e.g. 7S^; 7S^ respond to "
+              f"spend {a.target}'s Action on the defence (a Win then gives everything: "
+              "001 l.639–641); fate to Stay. Ctrl-C cancels.")
     try:
         ready, _, _ = select.select([stdin], [], [], 0)
     except (OSError, ValueError, io.UnsupportedOperation):
