@@ -60,6 +60,7 @@ FIXED = ["4d6kh3", "3d6", "d20 + d4", "6d6>=5", "d6!x3", "2d6r1", "d6ro<=2", "4d
          "{d20, d{11..20}}kh1", "3cp=hearts", "2cf", "2d4 * d3 - 2", "d{1,1,2,3} + d%"]
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_odds_match_20000_seeded_rolls() -> None:
     for i, text in enumerate(FIXED):
         assert within_bound(_exact(text), _rolls(text, i), ROLLS), text

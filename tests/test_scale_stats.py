@@ -298,6 +298,7 @@ def test_speed_needs_a_unit() -> None:
 ALL = [Stat(level, sc) for level in range(2, 11) for sc in range(-35, 61)]
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 def test_round_trip_every_stat_body_mind_speed() -> None:
     for s in ALL:
         kg = scale.describe(s, "body")

@@ -56,6 +56,7 @@ def one_unit_session(d2d: Runner, folder: Path, map_key: str, speed: str,
     return path
 
 
+@pytest.mark.slow  # run by .ci/run, not by the README's quick command
 @settings(max_examples=30, deadline=None)
 @given(level=st.sampled_from(LEVELS), sc=st.sampled_from(SCALES), map_key=st.sampled_from(MAPS),
        convention=st.sampled_from(["001", "000"]))
