@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -183,11 +184,27 @@ STEPS = st.lists(st.tuples(st.sampled_from(["deal", "choose", "play", "draw", "g
                            st.integers(0, 1), st.integers(0, 9)), min_size=1, max_size=12)
 
 
-@settings(max_examples=20, deadline=None,
+# A few sequences in the README's quick command; the thorough twin (marked slow, run by
+# .ci/run) plays twenty.
+@settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(steps=STEPS)
 def test_hands_stay_whole_over_any_sequence(tmp_path_factory: Any, steps: list[Any]) -> None:
+    _hands_stay_whole(tmp_path_factory, steps)
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(steps=STEPS)
+def test_hands_stay_whole_over_any_sequence_thoroughly(tmp_path_factory: Any,
+                                                       steps: list[Any]) -> None:
+    _hands_stay_whole(tmp_path_factory, steps)
+
+
+def _hands_stay_whole(tmp_path_factory: Any, steps: list[Any]) -> None:
     from d2d_cli.api import Session
     from d2d_cli.errors import D2DError
 

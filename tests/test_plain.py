@@ -105,9 +105,14 @@ WORDS = ["Clock", "1", "·", "next:", "#5", "in", "4", "ticks", "—", "[bold]",
          "   ", "x", "ab", "abcdefghijkl", "Q♥", "↑", "\n", "aé"]
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=24),
-       st.sampled_from([" ", "  ", ""]), st.integers(min_value=6, max_value=40))
+WRAPPED = given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=24),
+              st.sampled_from([" ", "  ", ""]), st.integers(min_value=6, max_value=40))
+
+
+# 100 lines in the README's quick command; the thorough twin (marked slow, run by
+# .ci/run) draws 400.
+@settings(max_examples=100, deadline=None)
+@WRAPPED
 @example(["Clock", "1", "·", "next:", "#5", "in", "4", "ticks", "—", "[bold]Reinforcements:[/]",
           "Goblin", "Skirmisher"], " ", 20)
 def test_a_line_that_wraps_prints_as_rich_wraps_it(words: list[str], sep: str,
@@ -115,6 +120,18 @@ def test_a_line_that_wraps_prints_as_rich_wraps_it(words: list[str], sep: str,
     """A line wider than the console wraps as Rich wraps it — on a terminal, with
     NO_COLOR, and piped when told to wrap (the dashboard) — printed without Rich unless
     a word is longer than the line."""
+    _wraps_as_rich(words, sep, width)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@WRAPPED
+def test_a_line_that_wraps_prints_as_rich_wraps_it_thoroughly(words: list[str], sep: str,
+                                                              width: int) -> None:
+    _wraps_as_rich(words, sep, width)
+
+
+def _wraps_as_rich(words: list[str], sep: str, width: int) -> None:
     markup = sep.join(words).rstrip(" ")
     for terminal, no_color, soft_wrap in ((True, False, None), (True, True, None),
                                           (False, False, False)):

@@ -36,11 +36,16 @@ def _drawn(t: Table, *, terminal: bool, no_color: bool, width: int,
     return buf.getvalue(), con._rich is not None
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(HEADERS), st.sampled_from(["left", "right"])),
-                min_size=1, max_size=4),
-       st.lists(st.lists(st.sampled_from(CELLS), min_size=4, max_size=4), max_size=4),
-       st.booleans(), st.booleans(), st.integers(0, 3), st.integers(8, 60))
+TABLES = given(st.lists(st.tuples(st.sampled_from(HEADERS),
+                                 st.sampled_from(["left", "right"])), min_size=1, max_size=4),
+               st.lists(st.lists(st.sampled_from(CELLS), min_size=4, max_size=4), max_size=4),
+               st.booleans(), st.booleans(), st.integers(0, 3), st.integers(8, 60))
+
+
+# 60 tables in the README's quick command; the thorough twin (marked slow, run by
+# .ci/run) draws 300.
+@settings(max_examples=60, deadline=None)
+@TABLES
 @example([("Unit", "left"), ("Body", "right")], [["Goblin 5", "[bold]3[/]", "", ""]],
          True, True, 0, 200)
 @example([("Unit", "left"), ("Conditions", "left")],
@@ -51,6 +56,21 @@ def test_a_table_prints_as_rich_prints_it(columns: list[tuple[str, str]],
                                           pad_edge: bool, name: int, width: int) -> None:
     """Piped, on a terminal, with NO_COLOR; at widths where tables fit, are narrowed
     (cells wrapped, by the printer too) or stacked (Rich's)."""
+    _prints_as_rich(columns, rows, show_header, pad_edge, name, width)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@TABLES
+def test_a_table_prints_as_rich_prints_it_thoroughly(columns: list[tuple[str, str]],
+                                                     rows: list[list[str]], show_header: bool,
+                                                     pad_edge: bool, name: int,
+                                                     width: int) -> None:
+    _prints_as_rich(columns, rows, show_header, pad_edge, name, width)
+
+
+def _prints_as_rich(columns: list[tuple[str, str]], rows: list[list[str]], show_header: bool,
+                    pad_edge: bool, name: int, width: int) -> None:
     t = Table(box=None, show_header=show_header, pad_edge=pad_edge,
               name=min(name, len(columns) - 1))
     for header, justify in columns:

@@ -42,10 +42,27 @@ def _text(data: dict[str, Any]) -> str:
     return "# my campaign\n" + body.replace("[clock]\n", "[clock]\n# ticks down at night\n")
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
-@given(STATE, NEW_STATE, st.sets(st.sampled_from(["units", "tasks", "clock"]), min_size=1))
+KEYS = st.sets(st.sampled_from(["units", "tasks", "clock"]), min_size=1)
+
+
+# Each property runs a few dozen examples in the README's quick command and its
+# thorough twin (marked slow, run by .ci/run) the full count.
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(STATE, NEW_STATE, KEYS)
 def test_splice_writes_exactly_the_new_data_and_keeps_the_rest(
         old: dict[str, Any], other: dict[str, Any], keys: set[str]) -> None:
+    _splice_writes(old, other, keys)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(STATE, NEW_STATE, KEYS)
+def test_splice_writes_exactly_the_new_data_and_keeps_the_rest_thoroughly(
+        old: dict[str, Any], other: dict[str, Any], keys: set[str]) -> None:
+    _splice_writes(old, other, keys)
+
+
+def _splice_writes(old: dict[str, Any], other: dict[str, Any], keys: set[str]) -> None:
     old = {"schema": 1, **old}
     new = {**old, **{k: other[k] for k in keys}}
     changed = {k for k in keys if new[k] != old[k]}
@@ -88,12 +105,25 @@ WEATHER = st.fixed_dictionaries({"direction": st.sampled_from(["N", "E", "SW"]),
                                           "timed": st.lists(EVENT, min_size=1, max_size=3)})
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(TABLE, WEATHER, WEATHER)
 def test_splice_rewrites_arrays_of_tables_in_place(units: dict[str, Any], old_w: dict[str, Any],
                                                     new_w: dict[str, Any]) -> None:
     """``[[weather.cards]]``, ``[[clock.timed]]``: a changed array of tables is spliced too
     (it used to send the whole document through tomlkit: ~15 ms a ``weather wind``)."""
+    _arrays_spliced(units, old_w, new_w)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(TABLE, WEATHER, WEATHER)
+def test_splice_rewrites_arrays_of_tables_in_place_thoroughly(
+        units: dict[str, Any], old_w: dict[str, Any], new_w: dict[str, Any]) -> None:
+    _arrays_spliced(units, old_w, new_w)
+
+
+def _arrays_spliced(units: dict[str, Any], old_w: dict[str, Any],
+                    new_w: dict[str, Any]) -> None:
     old = {"schema": 1, "units": units, "weather": old_w}
     new = {**old, "weather": new_w}
     text = "# my campaign\n" + tomlkit.dumps(old)
