@@ -263,12 +263,10 @@ def _rated(t: Table, name: str) -> bool:
     ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
     Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
     from d2d_cli.rules.combat.situation import effective_stat
-    from d2d_cli.rules.units.roster import Unit
 
-    u = t.units()[name]
-    if "body" not in u:
+    if "body" not in t.units()[name]:
         return True
-    return effective_stat(Unit.from_state(name, u), "body").level > 0
+    return effective_stat(t.unit(name), "body").level > 0
 
 
 def walk(t: Table, plan: policy.Plan) -> None:
