@@ -384,7 +384,7 @@ class Table:
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus, use_map=mapped,
-                           opts=self.opts, counter_card=counter)
+                           opts=self.opts, counter_card=counter, roster=self.live())
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         from d2d_cli.rules.combat import exchange
@@ -414,7 +414,7 @@ class Table:
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
-                       terms=Terms(with_=with_) if with_ else None)
+                       terms=Terms(with_=with_) if with_ else None, roster=self.live())
         out = ask.count(None)
         from d2d_cli.rules.combat import exchange
 
@@ -441,20 +441,26 @@ class Table:
         raw = self.units().get(target)
         state = self.rng.getstate() if self.players and (
             raw is None or player_of(raw) is not None) else None
-        out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
-        luck = self._luck(target, out) if state is not None else None
-        if luck is not None:  # the same cards again, with the Damage Modifiers played
-            assert state is not None
-            self.rng.setstate(state)
-            ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
+        # Where Luck may be played, a first look reads units built apart from the live
+        # ones; it stands, and is stored, unless Luck is played. Then (and where no Luck
+        # can be played) the Crit is played on the live units.
+        luck = None
+        if state is not None:
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
-            if luck.wild is not None:  # 000 l.526: the Wild leaves the hand
-                held = self.players[str(player_of(self.data["units"][luck.wild]))]
-                wild = next(c for c in held.hand if c.is_wild)
-                held.hand.remove(wild)
-                held.discard.append(wild)
-        for key, value in out.changes.items():
-            self.data[key] = value
+            luck = self._luck(target, out)
+            if luck is None:
+                for key, value in out.changes.items():
+                    self.data[key] = value
+            else:  # the same cards again, with the Damage Modifiers played
+                self.rng.setstate(state)
+                ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
+        if state is None or luck is not None:
+            out = self._crit(ask)
+        if luck is not None and luck.wild is not None:  # 000 l.526: the Wild leaves the hand
+            held = self.players[str(player_of(self.data["units"][luck.wild]))]
+            wild = next(c for c in held.hand if c.is_wild)
+            held.hand.remove(wild)
+            held.discard.append(wild)
         if self.lines is not None:
             drawn = [*out.skipped, out.card]
             rated = ["--with", with_] if with_ else ["--weapon", weapon]
@@ -465,6 +471,28 @@ class Table:
             self._logged(shlex.join(
                 ["crit", *rated, "--by", by, "--hits", str(n), "--target", target,
                  *played, *[w for c in drawn for w in ("--card", c)]]), out)
+        return out
+
+    def _crit(self, ask: crits.CritAsk) -> crits.Crit:
+        """``crits.crit`` on the live roster, its changes stored (the units changed are
+        kept live with their new tables)."""
+        roster = self._roster()
+        try:
+            out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
+        except BaseException:
+            self._forget()
+            raise
+        changes = out.changes
+        for key, value in changes.items():
+            self.data[key] = value
+        stored = changes.get("units")
+        if stored is None:
+            self._forget()  # nothing stored: the live units are read again
+        else:
+            live = self._live
+            for n, u in roster.items():
+                if n in stored:
+                    live[n] = (stored[n], u)
         return out
 
     def _luck(self, target: str, dry: crits.Crit) -> Any:
