@@ -12,8 +12,8 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.rules.assistant.goals import is_down
 from d2d_cli.rules.combat import conflict, crits, hits
@@ -31,6 +31,7 @@ from d2d_cli.rules.units.roster import Unit
 if TYPE_CHECKING:
     import random
 
+T = TypeVar("T")
 HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
 HAND_MAX = 10  # "Max Cards in Hand is 10" (000 l.109, l.401)
 NON_PLAYER = "Non-Player"
@@ -137,6 +138,7 @@ class Table:
         # (``data["units"][name]``); it stands for that table as long as the session
         # holds that very table — a change anywhere stores a new one, never edits it.
         self._live: dict[str, tuple[dict[str, Any], Unit]] = {}
+        self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -289,7 +291,8 @@ class Table:
             d = raw[n] = u.to_state()
             live[n] = (d, u)
 
-    def _change(self, some: dict[str, Unit], call: Any, *args: Any, **kw: Any) -> Any:
+    def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
+                **kw: Any) -> T:
         """A rules function that changes ``some`` (live Units), then those stored; if it
         raises, the Units it may have half-changed are forgotten (the session's tables
         are untouched, as a refused command leaves them)."""
@@ -441,21 +444,20 @@ class Table:
         raw = self.units().get(target)
         state = self.rng.getstate() if self.players and (
             raw is None or player_of(raw) is not None) else None
-        # Where Luck may be played, a first look reads units built apart from the live
-        # ones; it stands, and is stored, unless Luck is played. Then (and where no Luck
-        # can be played) the Crit is played on the live units.
-        luck = None
+        # The Crit is played on the live units; where Luck may be played that is a first
+        # look, which stands unless Luck is played — then the live units it changed are
+        # forgotten (the session's tables are as they were) and the same cards are
+        # drawn again with the Damage Modifiers played.
+        out = self._crit(ask, stored=state is None)
+        luck = self._luck(target, out) if state is not None else None
         if state is not None:
-            out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
-            luck = self._luck(target, out)
             if luck is None:
-                for key, value in out.changes.items():
-                    self.data[key] = value
-            else:  # the same cards again, with the Damage Modifiers played
+                self._keep(out)
+            else:
+                self._forget()
                 self.rng.setstate(state)
                 ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
-        if state is None or luck is not None:
-            out = self._crit(ask)
+                out = self._crit(ask)
         if luck is not None and luck.wild is not None:  # 000 l.526: the Wild leaves the hand
             held = self.players[str(player_of(self.data["units"][luck.wild]))]
             wild = next(c for c in held.hand if c.is_wild)
@@ -473,15 +475,22 @@ class Table:
                  *played, *[w for c in drawn for w in ("--card", c)]]), out)
         return out
 
-    def _crit(self, ask: crits.CritAsk) -> crits.Crit:
-        """``crits.crit`` on the live roster, its changes stored (the units changed are
-        kept live with their new tables)."""
+    def _crit(self, ask: crits.CritAsk, stored: bool = True) -> crits.Crit:
+        """``crits.crit`` on the live roster, its changes stored (:meth:`_keep`) unless
+        ``stored`` is False (a look before Luck)."""
         roster = self._roster()
         try:
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
         except BaseException:
             self._forget()
             raise
+        self._crit_roster = roster
+        if stored:
+            self._keep(out)
+        return out
+
+    def _keep(self, out: crits.Crit) -> None:
+        """A Crit's changes stored; the live units it changed kept with their new tables."""
         changes = out.changes
         for key, value in changes.items():
             self.data[key] = value
@@ -490,10 +499,9 @@ class Table:
             self._forget()  # nothing stored: the live units are read again
         else:
             live = self._live
-            for n, u in roster.items():
+            for n, u in self._crit_roster.items():
                 if n in stored:
                     live[n] = (stored[n], u)
-        return out
 
     def _luck(self, target: str, dry: crits.Crit) -> Any:
         """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
@@ -509,11 +517,14 @@ class Table:
         from d2d_cli.rules.combat.damage import adjacent_ally
 
         raw = self.units()
-        name = target if target in raw else units.find(self.live(), target).name
+        name = target if target in raw else units.find(units.roster_view(self.data),
+                                                        target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers)
-        roster = {n: self.unit(n) for n, u in raw.items() if player_of(u) is not None}
+        # only the Players' units are read (the unit and its possible givers), as the
+        # session holds them: the live ones carry the first look's Crit, not stored
+        roster = {n: Unit.from_state(n, u) for n, u in raw.items()
+                  if player_of(u) is not None}
         unit = roster[name]
         givers = [unit]
         for other in roster.values():
