@@ -362,3 +362,67 @@ def test_a_small_sim_is_pinned_exactly() -> None:
     assert table.lines is not None and len(table.lines) == 67
     assert hashlib.sha256("\n".join(table.lines).encode()).hexdigest() == \
         "ec3d30cbdcf28dbf5428ca7b1fc8653e7193b8f4d810a915b042e15a47ec15da"
+
+
+def _combat1() -> tuple[dict[str, Any], Any]:
+    import copy
+
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
+
+
+def test_the_live_units_always_stand_for_the_tables_stored(monkeypatch) -> None:
+    """A fight keeps its units live (issue 40 item 1): a Unit is built once and read again
+    only while the session holds the very table it was built from or stored as. With
+    every read checked against a Unit built afresh from that table, 12 whole fights (the
+    Luck looks, the leaves, the counters among them) never read a stale or half-changed
+    Unit — and the live Units were really read again (not rebuilt every time)."""
+    from d2d_cli.rules.assistant import engine
+    from d2d_cli.rules.units import roster
+
+    start, goals = _combat1()
+    monkeypatch.setattr(engine.Table, "verify_live", True)
+    for i in range(12):
+        sim.fight(start, goals, sim.run_seed(3, i), DEFAULTS, log=i % 2 == 0)
+    monkeypatch.setattr(engine.Table, "verify_live", False)
+    built = reads = 0
+    build, read = roster.Unit.from_state.__func__, engine.Table.unit  # type: ignore[attr-defined]
+
+    def counted_build(cls: Any, name: str, state: dict[str, Any]) -> Any:
+        nonlocal built
+        built += 1
+        return build(cls, name, state)
+
+    def counted_read(self: Any, name: str) -> Any:
+        nonlocal reads
+        reads += 1
+        return read(self, name)
+
+    monkeypatch.setattr(roster.Unit, "from_state", classmethod(counted_build))
+    monkeypatch.setattr(engine.Table, "unit", counted_read)
+    for i in range(12):
+        sim.fight(start, goals, sim.run_seed(3, i), DEFAULTS)
+    assert 0 < built < reads / 3, (built, reads)  # was every read before the live units
+
+
+def test_a_rules_call_that_raises_leaves_no_half_changed_live_unit() -> None:
+    """A refused Action changes no table; the live Units it may have touched are built
+    again from the tables, so the next read sees the session as stored."""
+    import random
+
+    from d2d_cli.errors import D2DError
+    from d2d_cli.rules.units.roster import Unit
+
+    start, _ = _combat1()
+    t = Table(start, random.Random(1))
+    t.round_start()
+    name = next(iter(t.units()))
+    before = dict(t.units()[name])
+    t.unit(name).move = 99  # as a rules function might, half-way, before refusing
+    with pytest.raises(D2DError):
+        t.act(name, "no-such-action")
+    assert t.units()[name] == before
+    assert t.unit(name) == Unit.from_state(name, before) and t.unit(name).move != 99

@@ -12,7 +12,8 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.rules.assistant.goals import is_down
 from d2d_cli.rules.combat import conflict, crits, hits
@@ -30,6 +31,7 @@ from d2d_cli.rules.units.roster import Unit
 if TYPE_CHECKING:
     import random
 
+T = TypeVar("T")
 HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
 HAND_MAX = 10  # "Max Cards in Hand is 10" (000 l.109, l.401)
 NON_PLAYER = "Non-Player"
@@ -87,6 +89,30 @@ class Exchange:
     down: bool
 
 
+class LiveRoster(Mapping[str, Unit]):
+    """The roster of a :class:`Table` for a rules function that reads it: the live Units,
+    each built only if looked up and not built again while its table is unchanged (the
+    commands read the same through ``rules.units.roster.roster_view``)."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._raw = table.units()
+
+    def __getitem__(self, name: str) -> Unit:
+        if name not in self._raw:
+            raise KeyError(name)
+        return self._table.unit(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
 class Table:
     """The state of one fight and the commands that change it."""
 
@@ -108,6 +134,11 @@ class Table:
         # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
         self.answers: Any = None
         self._seen_round: tuple[Any, int, str] | None = None
+        # The live units: each unit's Unit with the table it was built from or stored as
+        # (``data["units"][name]``); it stands for that table as long as the session
+        # holds that very table — a change anywhere stores a new one, never edits it.
+        self._live: dict[str, tuple[dict[str, Any], Unit]] = {}
+        self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -143,6 +174,51 @@ class Table:
         units_: dict[str, dict[str, Any]] = self.data.get("units", {})
         return units_
 
+    # ------------------------------------------------------------------ live units
+    verify_live = False  # tests: every live Unit is checked against its stored table
+
+    def unit(self, name: str) -> Unit:
+        """The live Unit of ``name``: built from the session's table once, then kept
+        while the session holds that same table (what the rules functions changed is
+        stored back by :meth:`_store`, with the Unit it was stored from)."""
+        raw = self.data["units"][name]
+        got = self._live.get(name)
+        if got is not None and got[0] is raw:
+            if self.verify_live:
+                assert got[1] == Unit.from_state(name, raw), f"stale live unit {name}"
+            return got[1]
+        unit = Unit.from_state(name, raw)
+        self._live[name] = (raw, unit)
+        return unit
+
+    def live(self) -> LiveRoster:
+        """Every unit of the session, live, built as looked up (rules functions that read
+        the roster take this instead of building it from the session's tables)."""
+        return LiveRoster(self)
+
+    def _roster(self) -> dict[str, Unit]:
+        """The whole roster, live, for a rules function that changes it."""
+        return {n: self.unit(n) for n in self.units()}
+
+    def _forget(self, names: Any = None) -> None:
+        """A rules function that changes live Units raised: they may be half-changed
+        while the session's tables are not, so they are built again when next read."""
+        if names is None:
+            self._live.clear()
+        else:
+            for n in names:
+                self._live.pop(n, None)
+
+    def _store_all(self, roster: dict[str, Unit]) -> None:
+        """The roster changed by a rules function, stored (in its order), each Unit kept
+        live with its new table."""
+        raw = {}
+        live = self._live
+        for n, u in roster.items():
+            d = raw[n] = u.to_state()
+            live[n] = (d, u)
+        self.data["units"] = raw
+
     def round(self) -> Round:
         return Round.from_state(self.data.get("round"))
 
@@ -161,9 +237,13 @@ class Table:
     def round_start(self) -> rounds.RoundStarted:
         """``round start``"""
         rnd = self.round()
-        roster = units.roster(self.data)
-        out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
-        self.data["units"] = units.roster_state(roster)
+        roster = self._roster()
+        try:
+            out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
+        except BaseException:
+            self._forget()
+            raise
+        self._store_all(roster)
         self.data["round"] = rnd.to_state()
         if self.lines is not None:  # the line is built only for a log
             self._log("round", "start", result=out)
@@ -173,7 +253,7 @@ class Table:
         """``round end`` — then each Player draws a card (001 l.1037 "Draw - Each Player
         draws a card"), up to 10 in hand."""
         rnd = self.round()
-        roster, board = units.roster(self.data), tasks.board(self.data)
+        roster, board = self._roster(), tasks.board(self.data)
         clock = Clock.from_state(self.data.get("clock"))
         reveal = self.revealer()
         # Recover (000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or
@@ -181,9 +261,13 @@ class Table:
         # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
         picks = [f"{n}={c[0]}" for n, u in roster.items()
                  if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
-        out = rounds.end(rnd, roster, board, clock, reveal, picks,
-                         self.data.get("scene", {}).get("reserves", {}))
-        self.data["units"] = units.roster_state(roster)
+        try:
+            out = rounds.end(rnd, roster, board, clock, reveal, picks,
+                             self.data.get("scene", {}).get("reserves", {}))
+        except BaseException:
+            self._forget()
+            raise
+        self._store_all(roster)
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
@@ -195,17 +279,30 @@ class Table:
         return out
 
     def _some(self, *names: str | None) -> dict[str, Unit]:
-        """The named units (those of the session) built from its data: what an Action or
-        a move by one unit reads and changes — the rest of the roster is neither built
-        nor written again (a fight's Actions are most of its time)."""
+        """The named units (those of the session), live: what an Action or a move by one
+        unit reads and changes — the rest of the roster is neither built nor written."""
         raw = self.units()
-        return {n: Unit.from_state(n, raw[n]) for n in names
-                if n is not None and n in raw}
+        return {n: self.unit(n) for n in names if n is not None and n in raw}
 
     def _store(self, some: dict[str, Unit]) -> None:
         raw = self.units()
+        live = self._live
         for n, u in some.items():
-            raw[n] = u.to_state()
+            d = raw[n] = u.to_state()
+            live[n] = (d, u)
+
+    def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
+                **kw: Any) -> T:
+        """A rules function that changes ``some`` (live Units), then those stored; if it
+        raises, the Units it may have half-changed are forgotten (the session's tables
+        are untouched, as a refused command leaves them)."""
+        try:
+            out = call(*args, **kw)
+        except BaseException:
+            self._forget(list(some))
+            raise
+        self._store(some)
+        return out
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
@@ -214,10 +311,9 @@ class Table:
         from d2d_cli.rules.board.grid import board_of
 
         number, phase = self._now()
-        roster = units.roster(self.data) if action == "hide" else self._some(name, arg)
-        out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
-                        board=board_of(self.data))
-        self._store(roster)
+        roster = self._roster() if action == "hide" else self._some(name, arg)
+        out = self._change(roster, turns.act, roster, number, phase, name, action, arg,
+                           opts=self.opts, board=board_of(self.data))
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
@@ -230,8 +326,7 @@ class Table:
 
         number, phase = self._now()
         roster = self._some(name)
-        out = exchange.respond(roster, number, phase, name, action)
-        self._store(roster)
+        out = self._change(roster, exchange.respond, roster, number, phase, name, action)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -250,10 +345,9 @@ class Table:
 
         number, phase = self._now()
         roster = self._some(name)
-        out = turns.move(roster, number, phase, name, words[0],
-                         " ".join(words[1:]) or None, board=board_of(self.data),
-                         tasks=self.data.get("tasks", {}))
-        self._store(roster)
+        out = self._change(roster, turns.move, roster, number, phase, name, words[0],
+                           " ".join(words[1:]) or None, board=board_of(self.data),
+                           tasks=self.data.get("tasks", {}))
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out
@@ -265,10 +359,15 @@ class Table:
         from d2d_cli.rules.time import leaving
 
         rnd = self.round()
-        roster = units.roster(self.data)
-        out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
-                            self.data.get("tasks", {}), *(list(words) + [None, None])[:2])
-        self.data["units"] = units.roster_state(roster)
+        roster = self._roster()
+        try:
+            out = leaving.leave(roster, rnd.number, rnd.phase, name, board_of(self.data),
+                                self.data.get("tasks", {}),
+                                *(list(words) + [None, None])[:2])
+        except BaseException:
+            self._forget()
+            raise
+        self._store_all(roster)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "leave", name, *words, result=out)
         return out
@@ -288,7 +387,7 @@ class Table:
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus, use_map=mapped,
-                           opts=self.opts, counter_card=counter)
+                           opts=self.opts, counter_card=counter, roster=self.live())
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         from d2d_cli.rules.combat import exchange
@@ -318,7 +417,7 @@ class Table:
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
-                       terms=Terms(with_=with_) if with_ else None)
+                       terms=Terms(with_=with_) if with_ else None, roster=self.live())
         out = ask.count(None)
         from d2d_cli.rules.combat import exchange
 
@@ -345,20 +444,25 @@ class Table:
         raw = self.units().get(target)
         state = self.rng.getstate() if self.players and (
             raw is None or player_of(raw) is not None) else None
-        out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
+        # The Crit is played on the live units; where Luck may be played that is a first
+        # look, which stands unless Luck is played — then the live units it changed are
+        # forgotten (the session's tables are as they were) and the same cards are
+        # drawn again with the Damage Modifiers played.
+        out = self._crit(ask, stored=state is None)
         luck = self._luck(target, out) if state is not None else None
-        if luck is not None:  # the same cards again, with the Damage Modifiers played
-            assert state is not None
-            self.rng.setstate(state)
-            ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
-            out = crits.crit(ask, self.data, lambda: self.rng, self.opts)
-            if luck.wild is not None:  # 000 l.526: the Wild leaves the hand
-                held = self.players[str(player_of(self.data["units"][luck.wild]))]
-                wild = next(c for c in held.hand if c.is_wild)
-                held.hand.remove(wild)
-                held.discard.append(wild)
-        for key, value in out.changes.items():
-            self.data[key] = value
+        if state is not None:
+            if luck is None:
+                self._keep(out)
+            else:
+                self._forget()
+                self.rng.setstate(state)
+                ask = replace(ask, damage=luck.damage, luck_from=luck.giver)
+                out = self._crit(ask)
+        if luck is not None and luck.wild is not None:  # 000 l.526: the Wild leaves the hand
+            held = self.players[str(player_of(self.data["units"][luck.wild]))]
+            wild = next(c for c in held.hand if c.is_wild)
+            held.hand.remove(wild)
+            held.discard.append(wild)
         if self.lines is not None:
             drawn = [*out.skipped, out.card]
             rated = ["--with", with_] if with_ else ["--weapon", weapon]
@@ -370,6 +474,34 @@ class Table:
                 ["crit", *rated, "--by", by, "--hits", str(n), "--target", target,
                  *played, *[w for c in drawn for w in ("--card", c)]]), out)
         return out
+
+    def _crit(self, ask: crits.CritAsk, stored: bool = True) -> crits.Crit:
+        """``crits.crit`` on the live roster, its changes stored (:meth:`_keep`) unless
+        ``stored`` is False (a look before Luck)."""
+        roster = self._roster()
+        try:
+            out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
+        except BaseException:
+            self._forget()
+            raise
+        self._crit_roster = roster
+        if stored:
+            self._keep(out)
+        return out
+
+    def _keep(self, out: crits.Crit) -> None:
+        """A Crit's changes stored; the live units it changed kept with their new tables."""
+        changes = out.changes
+        for key, value in changes.items():
+            self.data[key] = value
+        stored = changes.get("units")
+        if stored is None:
+            self._forget()  # nothing stored: the live units are read again
+        else:
+            live = self._live
+            for n, u in self._crit_roster.items():
+                if n in stored:
+                    live[n] = (stored[n], u)
 
     def _luck(self, target: str, dry: crits.Crit) -> Any:
         """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
@@ -389,7 +521,8 @@ class Table:
                                                         target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers)
+        # only the Players' units are read (the unit and its possible givers), as the
+        # session holds them: the live ones carry the first look's Crit, not stored
         roster = {n: Unit.from_state(n, u) for n, u in raw.items()
                   if player_of(u) is not None}
         unit = roster[name]

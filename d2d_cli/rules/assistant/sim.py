@@ -263,12 +263,10 @@ def _rated(t: Table, name: str) -> bool:
     ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
     Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
     from d2d_cli.rules.combat.situation import effective_stat
-    from d2d_cli.rules.units.roster import Unit
 
-    u = t.units()[name]
-    if "body" not in u:
+    if "body" not in t.units()[name]:
         return True
-    return effective_stat(Unit.from_state(name, u), "body").level > 0
+    return effective_stat(t.unit(name), "body").level > 0
 
 
 def walk(t: Table, plan: policy.Plan) -> None:
@@ -341,8 +339,14 @@ def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
     """Play one fight from ``start`` (a session's data; copied, never changed). A round
     under way in ``start`` (the session mid-round) is played on from where it stands: its
     remaining Actions, then ``round end``."""
-    # A pickle round trip copies the session's plain data ~5x faster than deepcopy.
-    t = Table(pickle.loads(pickle.dumps(start, -1)), random.Random(seed), opts, log)
+    return _fight(pickle.dumps(start, -1), goals, seed, opts, log, pc)
+
+
+def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = DEFAULTS,
+           log: bool = False, pc: str = "best") -> tuple[Outcome, Table]:
+    """:func:`fight` from the starting state pickled (once for all the runs of a chunk):
+    a pickle round trip copies the session's plain data ~5x faster than deepcopy."""
+    t = Table(pickle.loads(start), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
     under_way = t.round().phase == "started"
@@ -406,8 +410,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 def play_runs(start: dict[str, Any], goals: Mapping[str, Goal], seed: int,
               indexes: Iterable[int], opts: Options = DEFAULTS, pc: str = "best") -> Tally:
     tally = Tally()
+    blob = pickle.dumps(start, -1)
     for i in indexes:
-        out, _ = fight(start, goals, run_seed(seed, i), opts, False, pc)
+        out, _ = _fight(blob, goals, run_seed(seed, i), opts, False, pc)
         tally.add(out)
     return tally
 

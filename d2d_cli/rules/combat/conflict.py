@@ -557,10 +557,12 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         reading: str = "001", fate_orientation: str = "color",
         level_bonus: str = "001", use_map: bool = True, spent: bool | None = None,
         target_action: str = "001", opts: Options = DEFAULTS,
-        counter_card: Card | None = None) -> ConflictAsk:
+        counter_card: Card | None = None,
+        roster: Mapping[str, Unit] | None = None) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
-    when both are placed, unless ``use_map`` is False)."""
+    when both are placed, unless ``use_map`` is False). ``roster``: the session's units
+    already built (a simulated fight's live units), read instead of ``data``'s tables."""
     if level_a is not None:
         check_level(level_a, "--level-a")
     if level_b is not None:
@@ -569,7 +571,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     if data.get("units") and not unitless(sides):  # two cards name no unit: none built
         from d2d_cli.rules.units.roster import roster_view
 
-        units = roster_view(data)  # only the units named are built
+        # only the units named are built
+        units = roster if roster is not None else roster_view(data)
     m = matchup(sides, units)
     from d2d_cli.rules.combat import remembered
 

@@ -40,7 +40,8 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
 from d2d_cli.rules.units.gear import Weapon
-from d2d_cli.rules.units.roster import Unit, alive, find, roster, roster_state
+from d2d_cli.rules.units.roster import Unit, alive, find, roster_state
+from d2d_cli.rules.units.roster import roster as roster_
 
 if TYPE_CHECKING:
     import random
@@ -501,7 +502,8 @@ class CritAsk:
 
 
 def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
-         opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None) -> Crit:
+         opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None,
+         roster: dict[str, Unit] | None = None) -> Crit:
     """The whole Crit (001 l.878–955), in its steps: the Power (:func:`_power`), the
     card source (:func:`_source`), the location (:func:`_locate`) and the rating against
     the armor found there (:func:`_rate`), the Damage Modifiers (:func:`_modifiers`),
@@ -509,9 +511,13 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     (:func:`_land`). Under ``[rules] hit_location = "000"`` the rating comes first: it
     is the size of the Damage Stack the location is found in. ``data`` is the session's
     data (read, never changed: the sections to write are in ``Crit.changes``);
-    ``custom_charts`` the table's ``[rules] locations_file``, read by the caller."""
+    ``custom_charts`` the table's ``[rules] locations_file``, read by the caller.
+    ``roster``: the session's units already built (a simulated fight's live units), read
+    and changed in place instead of built from ``data`` (``changes["units"]`` is still
+    what to store)."""
     check_pierce(ask.armor_pierce)
-    units = roster(dict(data)) if ask.target is not None or ask.by is not None else {}
+    units = (roster if roster is not None else roster_(dict(data))) \
+        if ask.target is not None or ask.by is not None else {}
     holder = find(units, ask.by) if ask.by is not None else None
     ask, arm = armed(ask, units)
     power, power_from, wielder = _power(ask, units)

@@ -341,7 +341,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         difficulty: int | None = None, terms: Terms | None = None,
         skill: str | None = None, rival_skill: str | None = None,
         opts: Options = DEFAULTS, heroic_feat: str | None = None,
-        use_map: bool = True, said: dict[str, str] | None = None) -> HitAsk:
+        use_map: bool = True, said: dict[str, str] | None = None,
+        roster: Mapping[str, Unit] | None = None) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -350,7 +351,9 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     ``vs`` may name the Rival unit, whose defending skill gives the Rival Level and
     whose stat (``terms.stat``, Body by default: 001 l.824 "Weapons default to Body")
     the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override. ``said``:
-    further sources the Hits name (the remembered exchange's), last."""
+    further sources the Hits name (the remembered exchange's), last. ``roster``: the
+    session's units already built (a simulated fight's live units), read instead of
+    ``data``'s tables."""
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     if combos == "played" and (combo or table is not None):
@@ -372,7 +375,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
-                                       opts=opts, use_map=use_map)
+                                       opts=opts, use_map=use_map, roster=roster)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "
@@ -440,8 +443,9 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
            level: int | None = None, rival_level: int | None = None,
            difficulty: int | None = None, terms: Terms | None = None,
            skill: str | None = None, rival_skill: str | None = None,
-           opts: Options = DEFAULTS,
-           use_map: bool = True) -> tuple[Situation, int, str, Unit | None]:
+           opts: Options = DEFAULTS, use_map: bool = True,
+           roster: Mapping[str, Unit] | None = None
+           ) -> tuple[Situation, int, str, Unit | None]:
     """The Levels, the Difficulty and where it came from, and the scoring unit, as
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
     terms = terms or Terms()
@@ -449,7 +453,8 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     if data and data.get("units"):
         from d2d_cli.rules.units.roster import roster_view
 
-        units = roster_view(data)  # only the units named are built
+        # only the units named are built
+        units = roster if roster is not None else roster_view(data)
     actor = None
     if by is not None:
         from d2d_cli.rules.units.roster import find

@@ -110,13 +110,18 @@ class Unit:
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         stats = self.stats
-        for s in STATS:
-            if s in stats:
-                out[s] = _text(stats[s])
+        texts = _TEXTS
+        for s in STATS:  # _text, inlined: a fight stores units back thousands of times
+            stat = stats.get(s)
+            if stat is not None:
+                got = texts.get(id(stat))
+                out[s] = got[1] if got is not None and got[0] is stat else _text(stat)
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = dict(self.skills)
-        out["conditions"] = {k: v for k, v in self.conditions.items() if v > 0}
+        conditions = self.conditions
+        out["conditions"] = {k: v for k, v in conditions.items() if v > 0} \
+            if conditions else {}
         # target, move, action_cost, turn: when set
         if self.target is not None:
             out["target"] = self.target
