@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any
 from d2d_cli import __version__
 from d2d_cli.errors import D2DError
 from d2d_cli.session import dirs, files, journal
-from d2d_cli.session import text as T
 from d2d_cli.session.files import real as _real
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from d2d_cli.session import text as T
 
 SCHEMA = 1
 _CACHE_MAGIC = b"d2d-cache-4\n"  # 3: a slot keeps the text's grouping; 4: keyed MAC
@@ -217,6 +218,8 @@ def pack(grouping: T.Grouping | None) -> bytes | None:
 def unpack(packed: bytes | None) -> T.Grouping | None:
     """A cached grouping (None if there is none, or it does not decode)."""
     import marshal
+
+    from d2d_cli.session import text as T  # a write's splice: a lookup never unpacks
 
     if packed is None:
         return None

@@ -15,13 +15,15 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.session.cache import Slot
 from d2d_cli.session.files import real as _real
-from d2d_cli.session.text import Grouping
+
+if TYPE_CHECKING:  # annotations only: a read imports neither the cache nor the splicer here
+    from d2d_cli.session.cache import Slot
+    from d2d_cli.session.text import Grouping
 
 
 @record(frozen=False)
@@ -128,4 +130,5 @@ def _after_commit(action: Callable[[], None]) -> None:
         action()
     else:
         scope.after.append(action)
+
 

@@ -12,12 +12,13 @@ from typing import Any
 from d2d_cli.errors import BadInput, NotFound, SessionError, fault
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.session import text as T
+from d2d_cli.session.boundary import deferred  # noqa: F401 - kept importable from here
 from d2d_cli.session.cache import _copy, unpack
-from d2d_cli.session.commit import _commit, settle
+from d2d_cli.session.commit import settle
 from d2d_cli.session.fresh import _fresh, rng_for
 from d2d_cli.session.names import _exists, _real, display_name
 from d2d_cli.session.reads import _load, locked_read, read
-from d2d_cli.session.scope import Scope, _Pending, _scope, _scope_pending, _stack, _State
+from d2d_cli.session.scope import _Pending, _scope, _scope_pending, _State
 
 
 @record(frozen=False)
@@ -80,21 +81,6 @@ def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str,
     scope = _scope()
     settle(pending, scope)
     return state.twin()
-
-
-@contextlib.contextmanager
-def deferred() -> Iterator[Scope]:
-    """Changes made inside wait for ``scope.commit()``; nested scopes (the tour runs
-    commands inside a command) are separate. The scope is this thread's only: a call
-    from another thread does not join it."""
-    scope = Scope(_commit)
-    scopes = _stack()  # the opening thread's, even if another thread ends the scope
-    scopes.append(scope)
-    try:
-        yield scope
-    finally:
-        scopes.remove(scope)
-        scope.close()
 
 
 @contextlib.contextmanager
