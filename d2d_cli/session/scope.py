@@ -40,6 +40,17 @@ class _State:
     creating: bool = False
     twin: Callable[[], dict[str, Any]] = dict
     payload: bytes | None = None  # data, marshalled, when it came from the cache
+    packed: bytes | None = None  # ``root`` as the cache holds it, until a change needs it
+
+    def grouping(self) -> Grouping | None:
+        """The file's grouping, unpacked from the cache on first use: an edit that
+        changes nothing (a Conflict of the table's cards) never decodes it, nor imports
+        the text splicer that does (issue 40 item 3)."""
+        if self.root is None and self.packed is not None:
+            from d2d_cli.session.cache import unpack
+
+            self.root, self.packed = unpack(self.packed), None
+        return self.root
 
 
 @record(frozen=False)
