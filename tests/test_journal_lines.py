@@ -46,3 +46,46 @@ def test_every_complete_line_the_last_first(tmp_path: Path, block: int,
         assert got == _expected(data), (block, data)
         if lines and case % 3:
             assert got[-1] == (0, lines[0]) and got[0][1] == lines[-1]
+
+
+def _outcome(read: object, line: bytes) -> object:
+    try:
+        return ("value", read(line))  # type: ignore[operator]
+    except (ValueError, RecursionError) as e:
+        return ("error", type(e).__name__)
+
+
+LINES = [
+    b'{"v":2,"id":1,"op":"do","at":"2026-01-01T00:00:00+00:00","command":"fate draw 2"}',
+    '{"summary":"revealed Q\u2665\u2191","n":[1,2.5,-3e2,true,null]}'.encode(),
+    b'  {"a":1}', b'{"a":1}  ', b'{"a":1}\t', b'{"a":1} {"b":2}', b'{"a":1}x', b"",
+    b" ", b"[]", b"1", b'"text"', b"NaN", b"-Infinity", b"{", b'{"a":}',
+    b"\xef\xbb\xbf" + b'{"a":1}',  # a UTF-8 BOM
+    '{"a":"\u00e9"}'.encode("utf-16"), '{"a":1}'.encode("utf-16-le"),
+    '{"a":1}'.encode("utf-32-be"), b'{"a":"\xff"}', b'{"a":"\xc3"}',
+    b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser goes
+    b'{"a":1}\x00', b"1\x00",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_lines_json_reads_as_json_loads_reads_it(line: bytes) -> None:
+    """The journal's fast reading of a line's JSON gives json.loads's value or its
+    kind of error, for the lines d2d writes and for anything a hand or another program
+    may have put there."""
+    import json
+
+    assert _outcome(journal._json, line) == _outcome(json.loads, line)
+
+
+def test_every_entry_of_a_journal_reads_as_before(tmp_path: Path) -> None:
+    import json
+
+    rng = random.Random(40)
+    for _ in range(300):
+        entry = {"v": 2, "id": rng.randrange(10**6), "op": rng.choice(journal.OPS),
+                 "at": "2026-01-01T00:00:00+00:00",
+                 "command": "".join(rng.choice("ab \"\\é♥\n\t{}") for _ in range(12)),
+                 "summary": rng.choice(["", "revealed 7S^", "x" * 50])}
+        line = journal.encode(entry)[9:-1]
+        assert journal._json(line) == json.loads(line) == entry
