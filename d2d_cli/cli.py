@@ -37,6 +37,23 @@ from d2d_cli.registry import (
 )
 
 
+def evaluated(func: Any) -> Any:
+    """``func`` with its annotations evaluated once, in place (issue 40). Under ``from
+    __future__ import annotations`` they are strings, and Typer reads a command's
+    signature twice or three times as it builds it (its parameters, its callback), each
+    time evaluating every ``Annotated[…, typer.Option(…)]`` anew: for the root's eight
+    options and a conflict's twenty-six, a third to a half of a lookup's own run. The
+    values are the ones Typer evaluates (``typing.get_type_hints``, extras kept); one it
+    cannot evaluate is left a string, for Typer to report as before."""
+    import typing
+
+    notes = getattr(func, "__annotations__", None)
+    if notes and any(isinstance(v, str) for v in notes.values()):
+        with contextlib.suppress(Exception):
+            func.__annotations__ = typing.get_type_hints(func, include_extras=True)
+    return func
+
+
 def lazy_group(info: Any, app: typer.Typer) -> Any:
     """The Click group of a Typer group app whose subcommands are built when first
     used: ``d2d fate status`` builds ``status`` only, not the group's five other
@@ -61,6 +78,7 @@ class LazyCommands(MutableMapping[str, Any]):
             if compat.is_group_info(info):
                 self._built[name] = lazy_group(info, self._app)
             else:
+                evaluated(info.callback)
                 self._built[name] = compat.command_from_info(info, self._app)
         return self._built[name]
 
@@ -375,7 +393,7 @@ def _completion(install: bool) -> Any:
         typer.echo(text)
         raise typer.Exit()
 
-    return callback
+    return evaluated(callback)
 
 
 def _install_completion(root: Any, prog: str, shell: str) -> None:
@@ -464,6 +482,10 @@ def root(
         env.current().why = True  # read by the human views (render.why)
     ctx.obj = Settings(session=session, seed=seed, debug=debug, why=why, argv=given.argv,
                        run=given.run, root=given.root, env=given.env)
+
+
+evaluated(root)
+evaluated(_version)
 
 
 def root_command() -> Any:

@@ -12,10 +12,21 @@ import re
 # Characters that drive a terminal or reorder what it shows (issue 30 item 2): C0 but
 # tab and newline, DEL, C1 (U+0080-U+009F, which includes the 8-bit CSI and OSC), the
 # line and paragraph separators, and the bidi embeddings, overrides and isolates.
+# Each pattern is compiled on first use: text that is printable ASCII (nearly all of it)
+# never needs one, and their ranges of non-ASCII characters took ~1 ms to compile at
+# every command's start (issue 40).
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_UNSAFE_RE = re.compile(f"[{_UNSAFE}]")
-# ... the same, but an SGR sequence (colour, bold) d2d's own views print is kept
-_UNSAFE_BUT_SGR = re.compile(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
+
+
+@functools.cache
+def _unsafe_re() -> re.Pattern[str]:
+    return re.compile(f"[{_UNSAFE}]")
+
+
+@functools.cache
+def _unsafe_but_sgr() -> re.Pattern[str]:
+    """The same, but an SGR sequence (colour, bold) d2d's own views print is kept."""
+    return re.compile(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
 
 
 def _shown(ch: str) -> str:
@@ -33,14 +44,14 @@ def inert(text: str, *, keep_styles: bool = False) -> str:
     if text.isascii() and text.isprintable():
         return text  # the common case: nothing to look at
     if keep_styles:
-        return _UNSAFE_BUT_SGR.sub(lambda m: m.group() if len(m.group()) > 1
+        return _unsafe_but_sgr().sub(lambda m: m.group() if len(m.group()) > 1
                                    else _shown(m.group()), text)
-    return _UNSAFE_RE.sub(lambda m: _shown(m.group()), text)
+    return _unsafe_re().sub(lambda m: _shown(m.group()), text)
 
 
 def unsafe(text: str) -> str | None:
     """The first character of ``text`` that :func:`inert` would escape, or None."""
-    m = _UNSAFE_RE.search(text)
+    m = _unsafe_re().search(text)
     return None if m is None else m.group()
 
 
@@ -48,9 +59,17 @@ NAME_SHOWN = 60  # characters of a name an error message shows (issue 30 item 7)
 # a quoted name: the opening quote not after a letter, the closing one not before one
 # (so the apostrophes of "it's … can't" are not taken for quotes)
 _AT_LEAST = f"{{{NAME_SHOWN + 1},}}"
-_QUOTED = re.compile(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
-                     f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
-_LONG_WORD = re.compile(f"\\S{{{4 * NAME_SHOWN + 1},}}")
+
+
+@functools.cache
+def _quoted() -> re.Pattern[str]:
+    return re.compile(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
+                      f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
+
+
+@functools.cache
+def _long_word() -> re.Pattern[str]:
+    return re.compile(f"\\S{{{4 * NAME_SHOWN + 1},}}")
 
 
 def short(text: str, limit: int = NAME_SHOWN) -> str:
@@ -63,13 +82,15 @@ def brief(message: str) -> str:
     word over four times that): an error never echoes a 20,000-character name."""
     if len(message) <= NAME_SHOWN:
         return message
-    message = _QUOTED.sub(lambda m: (q := m.group()[0]) + short(m.group(1) or m.group(2))
+    message = _quoted().sub(lambda m: (q := m.group()[0]) + short(m.group(1) or m.group(2))
                           + q, message)
-    return _LONG_WORD.sub(lambda m: short(m.group(), 4 * NAME_SHOWN), message)
+    return _long_word().sub(lambda m: short(m.group(), 4 * NAME_SHOWN), message)
 
 
 # Rich's markup (docs: rich.readthedocs.io "Console Markup"): an opening tag to escape.
-_MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+@functools.cache
+def _markup_tag() -> re.Pattern[str]:
+    return re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 
 
 @functools.lru_cache(maxsize=4096)  # a unit's name is escaped for every view of it:
@@ -78,7 +99,7 @@ def escape(text: str) -> str:  # the dashboard of 100 units asks ~800 times a ca
     which the tests compare it with) and inert on a terminal (:func:`inert`). The one
     markup escape: ``render.escape``, ``plain.escape`` and the terminal map use it."""
     text = inert(text)
-    text = _MARKUP_TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    text = _markup_tag().sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
     if text.endswith("\\") and not text.endswith("\\\\"):
         return text + "\\"
     return text

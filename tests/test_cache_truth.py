@@ -160,6 +160,63 @@ def test_a_change_to_any_reading_module_is_a_new_build(d2d, tmp_path: Path,
     assert res.exit_code == 3 and "U+202E" in res.stderr
 
 
+def _long_way(root: Path) -> str:
+    """The build key derived the obvious way: every reader, by path, with its size and
+    modification time from its own ``stat``."""
+    readers = sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                     if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts)
+    lines = sorted(f"{rel}:{(root / rel).stat().st_size}:{(root / rel).stat().st_mtime_ns}"
+                   for rel in readers)
+    from d2d_cli import __version__
+
+    return journal.digest("\n".join([__version__, *lines]).encode())
+
+
+def test_the_build_is_every_readers_name_size_and_time(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40 item 3: the key is taken by one walk, each file's ``stat`` from its folder
+    entry (a lookup paid ~4.7 ms for it before): the same information as each reader's
+    own ``stat``, so every edit that changed the key before still changes it — an edit
+    in place that keeps the size (a new mtime), a new module deep in a folder, a module
+    gone, a table touched."""
+    pkg = _package_copy(tmp_path)
+    monkeypatch.setattr(cache, "__file__", str(pkg / "session" / "cache.py"))
+
+    def key() -> str:
+        cache.build.cache_clear()
+        cache.readers.cache_clear()
+        got = cache.build()
+        assert got == _long_way(pkg)  # at each step
+        return got
+
+    try:
+        seen = [key()]
+        assert cache.readers() == tuple(sorted(
+            str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.suffix in (".py", ".toml")))
+        shape_py = pkg / "session" / "shape.py"
+        text = shape_py.read_bytes()
+        st = shape_py.stat()
+        with open(shape_py, "r+b") as f:  # in place, same size, another byte
+            f.write(b"#" if text[:1] != b"#" else b" ")
+        os.utime(shape_py, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        assert shape_py.stat().st_size == st.st_size
+        seen.append(key())
+        (pkg / "rules" / "core" / "later.py").write_text("X = 1\n", "utf-8")
+        seen.append(key())
+        (pkg / "rules" / "core" / "later.py").unlink()
+        seen.append(key())
+        table = next((pkg / "tables").glob("*.toml"))
+        os.utime(table, ns=(0, table.stat().st_mtime_ns + 1_000_000))
+        seen.append(key())
+        # each step a new build; with the new module gone the files are those of the
+        # step before it was added, and so is the key
+        assert seen[3] == seen[1]
+        assert len({seen[0], seen[1], seen[2], seen[4]}) == 4, seen
+    finally:
+        cache.build.cache_clear()
+        cache.readers.cache_clear()
+
+
 def test_the_readers_hold_the_import_graph_of_the_shape_check() -> None:
     """Every module the session's reading and checking code imports (at module level or
     inside a function), as import-linter's graph (grimp) sees it, is part of the build."""

@@ -352,3 +352,24 @@ def test_a_journal_command_is_cut_into_words_as_shlex_cuts_it(command: str) -> N
     except ValueError:  # an open quote: the words as typed
         want = command.split()
     assert _words(command) == want
+
+
+@given(st.text(alphabet="ab \n\\`*_[]<>é♥\t", max_size=20))
+def test_markdown_escapes_each_special_character_and_joins_lines(text: str) -> None:
+    """A name or question shown as itself in the recap: each of \\ ` * _ [ ] < > behind
+    a backslash, a newline a space (now one str.translate, issue 40)."""
+    from d2d_cli.operations.export import _md
+
+    want = ""
+    for c in text:
+        want += " " if c == "\n" else "\\" + c if c in "\\`*_[]<>" else c
+    assert _md(text) == want
+
+
+@given(st.datetimes(timezones=st.timezones()))
+def test_a_lines_time_is_the_hour_and_minute_of_this_machines_zone(moment: Any) -> None:
+    from d2d_cli.operations.export import Line
+
+    at = moment.isoformat()
+    local = moment.astimezone()
+    assert Line("fate", at, 0, "", "").local() == local.strftime("%H:%M")

@@ -17,6 +17,13 @@ NOT_FOR_CARDS = {"d2d_cli.rules.board", "d2d_cli.rules.board.derive",
                  "d2d_cli.rules.units.hands", "d2d_cli.rules.units.roster",
                  "d2d_cli.rules.scale.stats", "decimal", "rich"}
 
+# It takes the session's lock (a Conflict may keep or forget the round's exchange: a
+# change decided on the locked state), but when it ends up changing nothing it renders
+# and commits nothing, so neither the text splicer nor the commit is imported.
+NOTHING_WRITTEN = {"d2d_cli.session.text", "d2d_cli.session.headers", "d2d_cli.session.hunks",
+                   "d2d_cli.session.tomltext", "d2d_cli.session.commit",
+                   "d2d_cli.session.fresh"}
+
 SETUP = ("import sys\nfrom d2d_cli.cli import main\n"
          "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
          "              ['rules', 'set', 'hands', 'd2d'], ['hand', 'deal']):\n"
@@ -43,6 +50,8 @@ def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path)
     # 7♠↑ and 5♥↑ are both Fast: the higher rank wins (001 p.28 "Fast vs Fast")
     assert out.startswith("B wins (rank 7 vs 5): Fast (7♠↑) vs Fast (5♥↑)\n")
     assert loaded & NOT_FOR_CARDS == set()
+    assert loaded & NOTHING_WRITTEN == set()
+    assert "d2d_cli.session.lock" in loaded  # it did lock: the guard is not a blind spot
     assert Path(session).read_bytes() == before  # nothing to keep: the file unchanged
     # a unit side still reads them (the guard above is about the cards, not a blind spot)
     out, loaded = _loaded(session, "conflict", "Archer:fast", "Goblin Scout")

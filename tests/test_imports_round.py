@@ -13,7 +13,10 @@ from tests.helpers import ROOT
 NOT_FOR_NEXT = {"d2d_cli.rules.time.rounds", "d2d_cli.rules.time.upkeep",
                 "d2d_cli.rules.time.turns", "d2d_cli.rules.board.moves",
                 "d2d_cli.rules.board.sight", "d2d_cli.commands.clock",
-                "d2d_cli.rules.time.clock", "rich"}
+                "d2d_cli.rules.time.clock", "rich",
+                # nor the card parser: who acts next reveals no card (operations imports
+                # it where a card is read, issue 40's fourth round)
+                "d2d_cli.rules.deck.cards"}
 
 
 def test_round_next_loads_neither_the_rounds_start_and_end_nor_the_map(

@@ -7,8 +7,24 @@ import dataclasses
 
 import pytest
 
+from d2d_cli.rules.core import record as record_module
 from d2d_cli.rules.core.record import FrozenError, field, fields, record, replace
 from d2d_cli.rules.core.result import Result, hidden, renamed
+
+
+@pytest.fixture(autouse=True, params=["written out", "generic"])
+def init_kind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every behaviour with each of a record's two inits: the one written out for its
+    class (its first instance on), and the generic one it is made by until it has made
+    ``_SPECIALIZE_AFTER`` instances (never, here)."""
+    after = 0 if request.param == "written out" else 10**9
+    monkeypatch.setattr(record_module, "_SPECIALIZE_AFTER", after)
+    for value in list(globals().values()):  # this module's records start afresh
+        if isinstance(value, type) and "__record_fields__" in value.__dict__:
+            value.__init__ = record_module._init  # type: ignore[misc]
+            if "__record_made__" in value.__dict__:
+                delattr(value, "__record_made__")
+    return str(request.param)
 
 
 @record
@@ -134,3 +150,22 @@ def test_a_mutable_default_is_refused_as_by_dataclass() -> None:
         @record
         class Bad:
             tags: list[str] = []  # noqa: RUF012
+
+
+def test_a_class_gets_its_own_init_once_it_is_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40: a one-shot command made a handful of instances of most record types
+    it used and compiled an init for each; now the generic init makes the first
+    ``_SPECIALIZE_AFTER`` and the class's own is written for the rest."""
+    monkeypatch.setattr(record_module, "_SPECIALIZE_AFTER", 3)
+
+    @record
+    class Few:
+        a: int
+        b: str = "x"
+
+    made = [Few(i) for i in range(3)]
+    assert Few.__init__ is record_module._init  # not written yet
+    made.append(Few(3, b="y"))
+    assert Few.__init__ is not record_module._init  # written on the fourth
+    assert [(f.a, f.b) for f in made] == [(0, "x"), (1, "x"), (2, "x"), (3, "y")]
+    assert Few(4) == Few(4) and Few(5, "z").b == "z"

@@ -135,8 +135,8 @@ class Line:
 
     def local(self) -> str:
         """When, in this machine's zone (``04:11``)."""
-        moment = _moment(self.at)
-        return moment.strftime("%H:%M") if moment is not None else self.at
+        moment = _moment(self.at)  # strftime was ~a tenth of a 2,000-line export
+        return f"{moment.hour:02d}:{moment.minute:02d}" if moment is not None else self.at
 
 
 # What makes shlex.split differ from str.split: a quote, an escape, white space only
@@ -365,11 +365,14 @@ class Story:
 
 
 _MD_SPECIAL = "\\`*_[]<>"
+_MD_TABLE = str.maketrans({"\n": " ", **{c: "\\" + c for c in _MD_SPECIAL}})
 
 
 def _md(text: str) -> str:
-    """Text shown as itself in Markdown (names and questions others typed)."""
-    return "".join("\\" + c if c in _MD_SPECIAL else c for c in text.replace("\n", " "))
+    """Text shown as itself in Markdown (names and questions others typed): each of
+    ``_MD_SPECIAL`` escaped, a newline a space — one ``str.translate``, not a Python
+    step per character (a 2,000-line export)."""
+    return text.translate(_MD_TABLE)
 
 
 def _id(*parts: str) -> str:

@@ -29,8 +29,9 @@ are private to the package (the import-linter contract ``session-facade`` in
 pyproject.toml refuses ``d2d_cli.session.<module>`` anywhere outside ``session/``).
 The code lives in :mod:`.names` (resolution),
 :mod:`.cache` and :mod:`.reads`, :mod:`.fresh` (a new session), :mod:`.scope`,
-:mod:`.transact` (edit, create, deferred), :mod:`.commit` and :mod:`.history` (log,
-undo, redo). Each name is imported from its module on first use (PEP 562
+:mod:`.boundary` (deferred: a command's scope, which imports the commit only when it
+has a change to commit), :mod:`.transact` (edit, create), :mod:`.commit` and
+:mod:`.history` (log, undo, redo). Each name is imported from its module on first use (PEP 562
 ``__getattr__``), so a lookup loads what reads, not what undoes or checks a new file.
 
 **The cache** (one file per session in the user cache folder, :mod:`.dirs`) holds the
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the names below are; at run time each is imported when first used
+    from d2d_cli.session.boundary import deferred
     from d2d_cli.session.cache import (
         CACHE_KEEP,
         CACHE_LIMIT,
@@ -77,13 +79,14 @@ if TYPE_CHECKING:  # what the names below are; at run time each is imported when
     from d2d_cli.session.reads import MAX_SESSION_BYTES, lookup, read, stamp
     from d2d_cli.session.scope import Scope
     from d2d_cli.session.shape import MAX_DEPTH
-    from d2d_cli.session.transact import Transaction, create, deferred, edit
+    from d2d_cli.session.transact import Transaction, create, edit
 
 # Lazy (PEP 562): a name of the facade is imported from its module on first use, so a
 # lookup loads the modules that read (names, reads, cache…), not the history's undo
 # and redo, the shape check of a file met for the first time, or the edit's (a command
 # imports what it calls; docs/architecture.md "Speed of a one-shot command").
 _WHERE = {
+    "boundary": ("deferred",),
     "cache": ("CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "SCHEMA", "forget"),
     "dirs": ("play_history",),
     "files": ("check_writable", "read_limited"),
@@ -96,10 +99,10 @@ _WHERE = {
     "reads": ("MAX_SESSION_BYTES", "lookup", "read", "stamp"),
     "scope": ("Scope",),
     "shape": ("MAX_DEPTH",),
-    "transact": ("Transaction", "create", "deferred", "edit"),
+    "transact": ("Transaction", "create", "edit"),
 }
 _MODULE = {name: module for module, names in _WHERE.items() for name in names}
-_SUBMODULES = frozenset({"cache", "commit", "dirs", "files", "fresh", "headers",
+_SUBMODULES = frozenset({"boundary", "cache", "commit", "dirs", "files", "fresh", "headers",
                          "history", "hunks", "journal", "links", "lock", "names",
                          "outputs", "reads", "scope", "shape", "text", "tomltext",
                          "transact"})

@@ -157,7 +157,8 @@ def _keep_in_cache(p: _Pending, raw_new: bytes, h1: str) -> None:
     elif p.op == "do":
         slots: list[Slot] = [(h1, marshal.dumps(p.new_data), pack(p.new_root))]
         if not s.creating and s.digest:
-            slots.append((s.digest, s.payload or marshal.dumps(s.twin()), pack(s.root)))
+            slots.append((s.digest, s.payload or marshal.dumps(s.twin()),
+                          s.packed if s.root is None else pack(s.root)))
         _cache_write(s.real, slots)
     elif p.cached:
         _cache_write(s.real, p.cached)

@@ -31,6 +31,7 @@ read, with exit 3.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import zlib
 from collections.abc import Iterator
@@ -99,9 +100,7 @@ def decode(line: bytes) -> dict[str, Any] | None:
         if zlib.crc32(line) != crc:
             return None
     try:
-        import json
-
-        entry = json.loads(line)
+        entry = _json(line)
     except (ValueError, RecursionError):
         return None
     if not isinstance(entry, dict):
@@ -114,6 +113,32 @@ def decode(line: bytes) -> dict[str, Any] | None:
     if problem is not None:
         return {"bad": problem, "id": entry.get("id") if type(entry.get("id")) is int else None}
     return entry
+
+
+def _json(line: bytes) -> Any:
+    """``json.loads(line)``, for a line of UTF-8 text that is one JSON value from its
+    first byte to its last (every line d2d writes) by the decoder's documented
+    ``raw_decode``: ``json.loads`` of bytes first guesses their encoding, in Python, at
+    each call — ~half the time of a 2,000-entry journal's reading (``session export``,
+    issue 40). Anything else (another encoding, a BOM, white space around the value,
+    more after it) is read by ``json.loads`` itself: the same value or the same error."""
+    import json
+
+    try:
+        text = line.decode("utf-8")
+        value, end = _decoder().raw_decode(text)
+        if end == len(text):
+            return value
+    except ValueError:  # not UTF-8, or not a value at its first character
+        pass
+    return json.loads(line)
+
+
+@functools.cache
+def _decoder() -> Any:
+    import json
+
+    return json.JSONDecoder()  # json.loads's own, with no hooks
 
 
 OPS = ("do", "undo", "redo", "log")
@@ -171,19 +196,21 @@ def _lines_backward(fd: int, size: int) -> Iterator[tuple[int, bytes]]:
         buf = os.pread(fd, n, pos) + buf
         block *= 2
     block = _BLOCK
+    end = len(buf) - 1  # buf[end]: the newline after the next line to yield
     while True:
-        i = buf.rfind(b"\n", 0, len(buf) - 1)
+        i = buf.rfind(b"\n", 0, end)
         if i >= 0:
-            yield pos + i + 1, buf[i + 1:-1]
-            buf = buf[:i + 1]
-            block = _BLOCK
+            yield pos + i + 1, buf[i + 1:end]
+            end = i  # the buffer is not cut at each line: a 2,000-entry journal's
+            block = _BLOCK  # export copied ~32 KB for each of its lines
             continue
         if pos == 0:
-            yield 0, buf[:-1]
+            yield 0, buf[:end]
             return
         n = min(block, pos)
         pos -= n
-        buf = os.pread(fd, n, pos) + buf
+        buf = os.pread(fd, n, pos) + buf[:end + 1]
+        end += n
         block *= 2
 
 

@@ -1,6 +1,11 @@
 """Reading a session: the file's bytes to checked plain data, through the cache when
 it holds them (:mod:`.cache`), else parsed and checked against the declared shape
-(:mod:`.shape`). Reads take no lock: writes are atomic renames."""
+(:mod:`.shape`). Reads take no lock: writes are atomic renames.
+
+A read the cache answers imports none of the writing side (issue 40 item 3): the text
+splicer (:mod:`.text`), the commit, a fresh session's making and the lock are imported
+where a file is created, parsed or locked for a change (~4 ms a lookup paid at its
+start); ``tests/test_imports.py`` pins it."""
 
 from __future__ import annotations
 
@@ -14,7 +19,6 @@ from typing import Any
 from d2d_cli.errors import NotFound, SessionError
 from d2d_cli.rules.core.record import record
 from d2d_cli.session import cache, files, journal
-from d2d_cli.session import text as T
 from d2d_cli.session.cache import (
     SCHEMA,
     _cache_drop,
@@ -22,9 +26,6 @@ from d2d_cli.session.cache import (
     _cache_write,
     _copy,
 )
-from d2d_cli.session.commit import settle
-from d2d_cli.session.fresh import _fresh
-from d2d_cli.session.lock import locked
 from d2d_cli.session.names import _real
 from d2d_cli.session.scope import _after_commit, _Pending, _scope
 
@@ -95,6 +96,8 @@ def _check_schema(path: Path, schema: Any) -> None:
 def _root_schema(path: Path, text: str) -> None:
     """The schema check alone, from the text before the first table (cheap)."""
     import tomllib
+
+    from d2d_cli.session import text as T
 
     try:
         root = tomllib.loads(T.root_text(text))
@@ -210,6 +213,9 @@ def read(path: Path, *, seed: int | None = None, create: bool = False,
     if raw is None:
         if not create:
             raise NotFound(f"no session at {path}")
+        from d2d_cli.session.commit import settle
+        from d2d_cli.session.fresh import _fresh
+
         state = _fresh(real, seed)
         pending = _Pending(state, state.text, state.data, state.root, "", "", lookup=True)
         settle(pending, scope)
@@ -231,6 +237,8 @@ def locked_read(real: Path, stack: contextlib.ExitStack) -> tuple[os.stat_result
     """Lock the session file (``stack`` keeps the lock), check that it may be written
     and is not too big, and read it: its stat and bytes; None if there is no file. The
     one lock-check-read sequence of every read-modify-write (edit, undo, redo)."""
+    from d2d_cli.session.lock import locked
+
     try:
         fd = stack.enter_context(locked(real))
     except FileNotFoundError:

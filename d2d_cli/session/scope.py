@@ -15,13 +15,15 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.session.cache import Slot
 from d2d_cli.session.files import real as _real
-from d2d_cli.session.text import Grouping
+
+if TYPE_CHECKING:  # annotations only: a read imports neither the cache nor the splicer here
+    from d2d_cli.session.cache import Slot
+    from d2d_cli.session.text import Grouping
 
 
 @record(frozen=False)
@@ -38,6 +40,17 @@ class _State:
     creating: bool = False
     twin: Callable[[], dict[str, Any]] = dict
     payload: bytes | None = None  # data, marshalled, when it came from the cache
+    packed: bytes | None = None  # ``root`` as the cache holds it, until a change needs it
+
+    def grouping(self) -> Grouping | None:
+        """The file's grouping, unpacked from the cache on first use: an edit that
+        changes nothing (a Conflict of the table's cards) never decodes it, nor imports
+        the text splicer that does (issue 40 item 3)."""
+        if self.root is None and self.packed is not None:
+            from d2d_cli.session.cache import unpack
+
+            self.root, self.packed = unpack(self.packed), None
+        return self.root
 
 
 @record(frozen=False)
@@ -128,4 +141,5 @@ def _after_commit(action: Callable[[], None]) -> None:
         action()
     else:
         scope.after.append(action)
+
 

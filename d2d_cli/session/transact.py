@@ -7,17 +7,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, NotFound, SessionError, fault
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.session import text as T
-from d2d_cli.session.cache import _copy, unpack
-from d2d_cli.session.commit import _commit, settle
-from d2d_cli.session.fresh import _fresh, rng_for
+from d2d_cli.session.boundary import deferred  # noqa: F401 - kept importable from here
+from d2d_cli.session.cache import _copy
 from d2d_cli.session.names import _exists, _real, display_name
 from d2d_cli.session.reads import _load, locked_read, read
-from d2d_cli.session.scope import Scope, _Pending, _scope, _scope_pending, _stack, _State
+from d2d_cli.session.scope import _Pending, _scope, _scope_pending, _State
+
+if TYPE_CHECKING:
+    from d2d_cli.session import text as T
 
 
 @record(frozen=False)
@@ -48,6 +49,8 @@ class Transaction:
         counter = int(meta.get("rng", 0))
         meta["rng"] = counter + 1
         self.put("meta", meta)
+        from d2d_cli.session.fresh import rng_for
+
         return rng_for(int(meta.get("seed", 0)), self.seed, counter)
 
 
@@ -58,13 +61,15 @@ def _begin(real: Path, shown: Path, seed: int | None, create: bool,
     if got is None:
         if not create:
             raise NotFound(f"no session at {shown}")
+        from d2d_cli.session.fresh import _fresh
+
         return _fresh(real, seed)
     like, raw = got
     fault("read")
     loaded = _load(real, raw)
     fault("validated")
-    return _State(real, loaded.text, raw, loaded.digest, loaded.data, unpack(loaded.root), like,
-                  twin=loaded.twin, payload=loaded.payload)
+    return _State(real, loaded.text, raw, loaded.digest, loaded.data, None, like,
+                  twin=loaded.twin, payload=loaded.payload, packed=loaded.root)
 
 
 def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str, Any]:
@@ -75,6 +80,9 @@ def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str,
         if exist_ok:
             return read(path)
         raise BadInput(f"session {display_name(path)!r} already exists ({path})")
+    from d2d_cli.session.commit import settle
+    from d2d_cli.session.fresh import _fresh
+
     state = _fresh(real, seed)
     pending = _Pending(state, state.text, state.data, state.root, "", "")
     scope = _scope()
@@ -83,26 +91,12 @@ def create(path: Path, *, seed: int | None, exist_ok: bool = False) -> dict[str,
 
 
 @contextlib.contextmanager
-def deferred() -> Iterator[Scope]:
-    """Changes made inside wait for ``scope.commit()``; nested scopes (the tour runs
-    commands inside a command) are separate. The scope is this thread's only: a call
-    from another thread does not join it."""
-    scope = Scope(_commit)
-    scopes = _stack()  # the opening thread's, even if another thread ends the scope
-    scopes.append(scope)
-    try:
-        yield scope
-    finally:
-        scopes.remove(scope)
-        scope.close()
-
-
-@contextlib.contextmanager
 def edit(path: Path, command: str, *, seed: int | None = None,
          create: bool = True) -> Iterator[Transaction]:
     """Lock, load, let the caller change sections; then check and render the new file
     and commit it — when the block ends, or (inside a CLI run) when the command has
-    succeeded. If the body raises, or nothing was ``put``, nothing is written."""
+    succeeded. If the body raises, or nothing was ``put``, nothing is written — and
+    neither the text splicer nor the commit is imported (a lookup that locks, issue 40)."""
     real = _real(path)
     scope = _scope()
     if scope is not None:
@@ -115,12 +109,14 @@ def edit(path: Path, command: str, *, seed: int | None = None,
         else:
             state = _begin(real, path, seed, create,
                            scope.locks if scope is not None else stack)
-            base_text, base_data, base_root = state.text, state.data, state.root
+            base_text, base_data, base_root = state.text, state.data, None
         tx = Transaction(path, command, seed, _copy(base_data) if before else base_data,
                          _copy(base_data) if before else state.twin())
         yield tx
         if not tx.changed:
             return
+        if before is None:
+            base_root = state.grouping()
         new_text, new_data, new_root = _render(real, base_text, base_root, tx)
         if before is not None:
             before.new_text, before.new_data, before.new_root = new_text, new_data, new_root
@@ -133,6 +129,8 @@ def edit(path: Path, command: str, *, seed: int | None = None,
             return
         pending = _Pending(state, new_text, new_data, new_root, command, tx.summary,
                            record=dict(tx.record))
+        from d2d_cli.session.commit import settle
+
         settle(pending, scope)
 
 
@@ -141,6 +139,7 @@ def _render(real: Path, text: str, root: T.Grouping | None,
     """The new file text and the data it holds; every changed table is checked against
     the declared shape first (a command must never write what d2d cannot read)."""
     from d2d_cli.session import shape
+    from d2d_cli.session import text as T
 
     try:
         shape.check(tx.data, sorted(tx.changed), tx._old)

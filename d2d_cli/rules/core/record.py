@@ -131,9 +131,9 @@ def _field_source(f: Any) -> tuple[str | None, str | None]:
 
 def _specialize(cls: Any) -> Callable[..., None] | None:
     """An ``__init__`` written out for this class's fields (as ``dataclasses`` writes
-    one, but on the first instance rather than at import: ~190 record types stay cheap
-    to define, the ones in use get an init several times faster than the generic
-    :func:`_init`). None when the fields cannot make a Python signature (a required
+    one, but once a class is in use, ``_SPECIALIZE_AFTER``, rather than at import: ~190
+    record types stay cheap to define, the ones in use get an init several times faster
+    than the generic :func:`_init`). None when the fields cannot make a Python signature (a required
     positional field after a defaulted one): the generic init then stays."""
     spec = cls.__record_fields__
     if any(f.name in _NAMES_TAKEN or not f.name.isidentifier() for f in spec):
@@ -172,9 +172,21 @@ def _specialize(cls: Any) -> Callable[..., None] | None:
     return init
 
 
+# A class's own init is written out (compiled: ~0.17 ms) once the generic one has made
+# this many of its instances, each ~1.4 µs slower: a one-shot command makes a handful of
+# most of the ~20 record types it uses, and compiled an init for each (~1-2 ms of a
+# lookup, issue 40); sim's fights and a long session's units and cards still get theirs.
+_SPECIALIZE_AFTER = 32
+
+
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     if cls.__dict__.get("__init__") is _init and "__record_fields__" in cls.__dict__:
+        made = cls.__dict__.get("__record_made__", 0)
+        if made < _SPECIALIZE_AFTER:
+            cls.__record_made__ = made + 1
+            _generic_init(self, *args, **kwargs)
+            return
         fast = _specialize(cls)
         if fast is not None:
             cls.__init__ = fast  # this class only: each record class has its own
