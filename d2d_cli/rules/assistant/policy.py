@@ -226,19 +226,18 @@ _NEXT_TOKEN = itertools.count()
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     from d2d_cli.rules.units.unit_state import SPENT
 
-    out = []
+    # A text or whole number is its own key (no repr to build); anything else by its
+    # repr, tagged so that it never equals a text value; the spent table by its boosts.
     volatile = _VOLATILE
-    for k, v in u.items():
-        if k in volatile:
-            continue
-        if k == SPENT:
-            v = tuple(v.get("boosts", ()))
-        # A text or whole number is its own key (no repr to build); anything else by its
-        # repr, tagged so that it never equals a text value.
-        t = type(v)
-        out.append((k, v) if t is str or t is int else (k, repr(v), 0))
+    out = [(k, v) if type(v) in _PLAIN else (k, repr(v), 0) for k, v in u.items()
+           if k not in volatile and k != SPENT]
+    if SPENT in u:
+        out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
     out.sort()  # by name (names are unique: the values are never compared)
     return tuple(out)
+
+
+_PLAIN = frozenset((str, int))
 
 
 def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
@@ -306,10 +305,6 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
 
     def walkable(m: int) -> int:
         return m if cap is None else min(m, cap)
-    moving = Reason("movement", "stay put", "off the map (the unit or its target not "
-                    "placed): its Move pays for Actions, rolled --no-map"
-                    + (f" (Move {move}, Action Cost {cost})" if move is not None
-                       else " (no round under way: d2d round start)"))
     if unit.get("off_map"):
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", "it has left the map (d2d unit leave)"),))
@@ -347,7 +342,12 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                                                    hand)
     way = _way_to(data, name, target, walkable)
     steps: tuple[tuple[str, ...], ...] = ()
-    if way is not None:
+    if way is None:
+        moving = Reason("movement", "stay put", "off the map (the unit or its target not "
+                        "placed): its Move pays for Actions, rolled --no-map"
+                        + (f" (Move {move}, Action Cost {cost})" if move is not None
+                           else " (no round under way: d2d round start)"))
+    else:
         steps = tuple(way.commands())
         moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
                         if way.facing else "") if steps else "stay put", way.why)
@@ -569,7 +569,14 @@ def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
 
 
 def _body_level(unit: Mapping[str, Any]) -> int:
-    text = str(unit.get("body", "0x0")).lower().replace("×", "x")
+    return _body_level_of(str(unit.get("body", "0x0")))
+
+
+@lru_cache(maxsize=256)
+def _body_level_of(body: str) -> int:
+    """A Body's Level (its Difficulty), remembered by its text (every target choice
+    reads each Rival's)."""
+    text = body.lower().replace("×", "x")
     try:
         return int(float(text.split("x")[0]))
     except ValueError:
