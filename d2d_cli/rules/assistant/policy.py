@@ -536,14 +536,15 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    from d2d_cli.rules.assistant.goals import holds
-    from d2d_cli.rules.time.leaving import binding
-
     if goal is None:
         return None
     for alt in goal.any:
-        if any(c.kind == "off_map" and name in c.names for c in alt) and all(
-                holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+        if not any(c.kind == "off_map" and name in c.names for c in alt):
+            continue  # the usual case: no alternative wants this unit off the map
+        from d2d_cli.rules.assistant.goals import holds
+        from d2d_cli.rules.time.leaving import binding
+
+        if all(holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
             return ", ".join(c.text for c in alt)

@@ -185,8 +185,11 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     rules = data.get("rules")
     reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
     # The same map (one Board while remembered) with the same units in the same places,
-    # in the same order, is the same Field: its derivations are kept.
-    key = (board, reading, tuple(places.items()))
+    # in the same order, is the same Field: its derivations are kept. The Board and the
+    # Placements (remembered, frozen) go in the key by identity — no record hashed at
+    # every look-up: a Field kept holds them, so an id in a kept key is never another
+    # object's; an equal Placement built anew is only a miss (a new, equal Field).
+    key = (id(board), reading, *[(n, id(p)) for n, p in places.items()])
     got = _FIELDS.get(key)
     if got is None:
         got = Field(board, places, reading)
