@@ -75,7 +75,7 @@ class Card:
     @property
     def number(self) -> int | None:
         """The rank as a number 1–13 (A=1 … K=13); None for a Wild."""
-        return None if self.is_wild else RANKS.index(self.rank) + 1
+        return _NUMBER.get(self.rank)
 
     @property
     def stat(self) -> str | None:
@@ -84,11 +84,7 @@ class Card:
     @property
     def code(self) -> str:
         """The canonical notation: ``QH^``, ``10Sv``, ``BW^``."""
-        arrow = "^" if self.upper else "v"
-        if self.is_wild:
-            return f"{'B' if self.color == 'black' else 'R'}W{arrow}"
-        assert self.suit is not None
-        return f"{self.rank}{SUIT_LETTER[self.suit]}{arrow}"
+        return _code(self.rank, self.suit, self.upper, self.wild_color)
 
     @property
     def face(self) -> str:
@@ -96,7 +92,7 @@ class Card:
         return self.code[:-1]
 
     def flipped(self, upper: bool) -> Card:
-        return Card(self.rank, self.suit, upper, self.wild_color)
+        return _card(self.rank, self.suit, upper, self.wild_color)
 
     def name(self) -> str:
         """A person's name for the card: ``Q♥ Queen of Cups ↑``."""
@@ -118,6 +114,26 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+
+_NUMBER = {rank: i for i, rank in enumerate(RANKS, 1)}  # a Wild has none
+
+
+# A Card is immutable and there are 108 outcomes: each notation and each turned card is
+# worked out once (a fight reads them thousands of times), by all that makes the card.
+@lru_cache(maxsize=512)
+def _code(rank: str, suit: str | None, upper: bool, wild_color: str | None) -> str:
+    arrow = "^" if upper else "v"
+    if rank == WILD:
+        color = (wild_color or "black") if suit is None else SUIT_COLOR[suit]
+        return f"{'B' if color == 'black' else 'R'}W{arrow}"
+    assert suit is not None
+    return f"{rank}{SUIT_LETTER[suit]}{arrow}"
+
+
+@lru_cache(maxsize=512)
+def _card(rank: str, suit: str | None, upper: bool, wild_color: str | None) -> Card:
+    return Card(rank, suit, upper, wild_color)
 
 
 @lru_cache(maxsize=1024)  # a Card is immutable; the spellings typed or logged are few
