@@ -190,8 +190,13 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
 _LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
 
 
+# What no situation off the map reads (``assess`` without a Field, and the weapon
+# choice, whose Range is keyed apart): the round's tokens, the target, the Crits, the
+# Player; where the unit stands (``space``, ``facing``, ``double``: read by a Field
+# only); and the Interact aimed at it this round (``interacted``: read by
+# rules.combat.remembered only) — they change at nearly every Action of a fight.
 _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
-                       "faction"))
+                       "faction", "space", "facing", "double", "interacted"))
 
 
 def _fighter_key(u: Mapping[str, Any]) -> int:
