@@ -116,29 +116,44 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
                no_block: bool) -> tuple[str, float]:
     """:func:`best_card`, remembered: the same hand (in the same order) at the same
     Levels and ``[rules]`` chooses the same card (a fight asks again every Action)."""
-    from d2d_cli.rules.combat.conflict import approach_of, hit_value
-
     keys = (reading, fate_orientation, level_bonus)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
         best, score = "fate", (win_chance("fate", "fate", la, lb, *keys)[0] / 2, 0)
         for c in _faces(hand):
-            if approach_of(c) not in SCORING:
-                continue
-            s = (win_chance(c.code, "fate", la, lb, *keys)[0], hit_value(c))
-            if s > score:
+            s = _face_score(c, la, lb, *keys, True, False)
+            if s is not None and s > score:
                 best, score = c.code, s
         return best, score[0] * 2 if best == "fate" else score[0]
     stay = win_chance("fate", "fate", la, lb, *keys)[0]
     best, worst = "fate", stay
     for c in _faces(hand):
-        if no_block and approach_of(c) == "block":
-            continue
-        p = win_chance("fate", c.code, la, lb, *keys)[0]
-        if p < worst - 1e-12:
-            best, worst = c.code, p
+        got = _face_score(c, la, lb, *keys, False, no_block)
+        if got is not None and got[0] < worst - 1e-12:
+            best, worst = c.code, got[0]
     return best, 1 - worst
+
+
+@lru_cache(maxsize=8192)
+def _face_score(c: Card, la: int, lb: int, reading: str, fate_orientation: str,
+                level_bonus: str, attacking: bool, no_block: bool
+                ) -> tuple[float, int] | None:
+    """One face of a card in :func:`_best_card`, remembered by all it reads (a hand
+    seldom comes back in the same order, its cards often do): attacking, (its chance to
+    win, how well it scores Hits), None when its approach scores no Hits; defending,
+    (the attacker's chance against it,), None when it is a Block the attacker in its
+    Arc:Back does not allow."""
+    from d2d_cli.rules.combat.conflict import approach_of, hit_value
+
+    keys = (reading, fate_orientation, level_bonus)
+    if attacking:
+        if approach_of(c) not in SCORING:
+            return None
+        return win_chance(c.code, "fate", la, lb, *keys)[0], hit_value(c)
+    if no_block and approach_of(c) == "block":
+        return None
+    return win_chance("fate", c.code, la, lb, *keys)[0], 0
 
 
 def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
