@@ -102,7 +102,10 @@ def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: T
     number, phase = round_of(data)
     out: dict[str, str] = {}
     changes: dict[str, Any] = {}
-    if a is not None and b is not None:
+    # Nothing said of either unit (``unit situation``; a fight's usual case): no Range,
+    # Cover or High Ground to recall (exchange.said is empty for both).
+    if a is not None and b is not None and (a.extra.get(exchange.SAID)
+                                            or b.extra.get(exchange.SAID)):
         if terms.range is None:
             got = exchange.range_between(a, b, number, phase)
             if got is not None:
