@@ -164,6 +164,14 @@ _FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))
 
 def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:
     """``--power 6x1``, or ``--weapon "Body+2" --stat 4x1`` → 6x1 (001 p.34)."""
+    return _power_rating(power, weapon, stat)
+
+
+@lru_cache(maxsize=1024)
+def _power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:
+    """:func:`power_rating`, remembered by the three texts it reads (a Stat is
+    immutable; a refusal is raised again, never remembered): a fight rates the same
+    weapon with the same stat at every Crit and every weapon choice."""
     if power is not None and weapon is not None:
         raise BadInput("give --power or --weapon (with --stat), not both")
     if power is not None:
