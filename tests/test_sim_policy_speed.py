@@ -132,3 +132,17 @@ def test_a_field_is_the_same_for_the_same_places_and_new_after_a_move() -> None:
     again = derive.field(data)
     assert again is not None and again is not f and again.places == f.places
     assert again.derive(units["Archer"], units["Goblin Scout"]) == before
+
+
+def test_a_cards_hash_and_equality_are_the_records_own() -> None:
+    """Card's one-call hash and equality give exactly what every record's give (the
+    same hash, so sets and memos of cards behave as before)."""
+    from d2d_cli.rules.core.record import _eq, _hash
+
+    outcomes = all_outcomes()
+    for c in outcomes:
+        assert hash(c) == _hash(c)
+        assert hash(parse_card(c.code)) == hash(c)
+        for d in outcomes:
+            assert (c == d) is _eq(c, d) is (c.code == d.code)
+        assert c != c.code and c.__eq__(None) is NotImplemented  # not a Card: never equal
