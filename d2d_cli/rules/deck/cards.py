@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -126,13 +127,13 @@ def _card_hash(self: Card) -> int:
     return hash(_VALUES(self.__dict__))
 
 
-def _card_eq(self: Card, other: object) -> bool:
+def _card_eq(self: Card, other: object) -> Any:
     if other.__class__ is not Card:
         return NotImplemented
-    return bool(_VALUES(self.__dict__) == _VALUES(other.__dict__))
+    return _VALUES(self.__dict__) == _VALUES(other.__dict__)
 
 
-Card.__hash__ = _card_hash  # type: ignore[method-assign]
+Card.__hash__ = _card_hash  # type: ignore[method-assign,assignment]
 Card.__eq__ = _card_eq  # type: ignore[method-assign,assignment]
 
 
