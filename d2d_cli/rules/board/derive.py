@@ -131,7 +131,15 @@ class Field:
         the Rival must be in Arc:Front, within reach and in sight, else the roll is
         refused with the reason. ``typed``: the options the Narrator typed (by
         :data:`TYPED`'s keys); those keep their typed value and say so."""
-        pa, pb = self.place_of(actor), self.place_of(rival)
+        return self.derive_named(actor.name if actor is not None else None,
+                                 rival.name if rival is not None else None, attack, typed)
+
+    def derive_named(self, actor: str | None, rival: str | None, attack: str | None = None,
+                     typed: Mapping[str, Any] | None = None) -> Geometry | None:
+        """:meth:`derive` by the units' names: a derivation reads only where they stand
+        (the Field's Placements), so a caller holding names builds no Unit for it."""
+        pa = self.places.get(actor) if actor is not None else None
+        pb = self.places.get(rival) if rival is not None else None
         if pa is None or pb is None:
             return None
         typed = typed or {}
