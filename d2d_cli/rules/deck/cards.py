@@ -76,7 +76,7 @@ class Card:
     @property
     def number(self) -> int | None:
         """The rank as a number 1–13 (A=1 … K=13); None for a Wild."""
-        return _NUMBER.get(self.rank)
+        return None if self.rank == WILD else _NUMBER[self.rank]
 
     @property
     def stat(self) -> str | None:
