@@ -61,10 +61,11 @@ def can_respond(unit: Mapping[str, Any]) -> bool:
     move = unit.get("move")
     if move is None:
         return False
+    move = int(move)
     # Evade's Move is for Movement only (001 l.1024–1025; rules.units.effects.for_actions)
-    evading = int((unit.get(EFFECTS) or {}).get(EVADE_MOVE, 0) or 0)
-    return int(move) - min(int(move), max(0, evading)) >= max(
-        1, int(unit.get("action_cost") or 1))
+    effects = unit.get(EFFECTS)
+    evading = int(effects.get(EVADE_MOVE, 0) or 0) if effects else 0
+    return move - min(move, max(0, evading)) >= max(1, int(unit.get("action_cost") or 1))
 
 
 def parse_respond(values: list[str] | None, units: Mapping[str, Any]) -> frozenset[str]:

@@ -409,11 +409,8 @@ def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     can't Block"): ``Field.derive``'s Flanking."""
     if not data.get("board"):
         return False
-    from d2d_cli.rules.units.roster import roster_view
-
-    units = roster_view(data)  # only the units looked up are built
     f = field(data)
-    geo = f.derive(units[actor], units[rival]) if f is not None else None
+    geo = f.derive_named(actor, rival) if f is not None else None
     return geo is not None and geo.rival_arc == sight.BACK
 
 

@@ -116,29 +116,44 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
                no_block: bool) -> tuple[str, float]:
     """:func:`best_card`, remembered: the same hand (in the same order) at the same
     Levels and ``[rules]`` chooses the same card (a fight asks again every Action)."""
-    from d2d_cli.rules.combat.conflict import approach_of, hit_value
-
     keys = (reading, fate_orientation, level_bonus)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
         best, score = "fate", (win_chance("fate", "fate", la, lb, *keys)[0] / 2, 0)
         for c in _faces(hand):
-            if approach_of(c) not in SCORING:
-                continue
-            s = (win_chance(c.code, "fate", la, lb, *keys)[0], hit_value(c))
-            if s > score:
+            s = _face_score(c, la, lb, *keys, True, False)
+            if s is not None and s > score:
                 best, score = c.code, s
         return best, score[0] * 2 if best == "fate" else score[0]
     stay = win_chance("fate", "fate", la, lb, *keys)[0]
     best, worst = "fate", stay
     for c in _faces(hand):
-        if no_block and approach_of(c) == "block":
-            continue
-        p = win_chance("fate", c.code, la, lb, *keys)[0]
-        if p < worst - 1e-12:
-            best, worst = c.code, p
+        got = _face_score(c, la, lb, *keys, False, no_block)
+        if got is not None and got[0] < worst - 1e-12:
+            best, worst = c.code, got[0]
     return best, 1 - worst
+
+
+@lru_cache(maxsize=8192)
+def _face_score(c: Card, la: int, lb: int, reading: str, fate_orientation: str,
+                level_bonus: str, attacking: bool, no_block: bool
+                ) -> tuple[float, int] | None:
+    """One face of a card in :func:`_best_card`, remembered by all it reads (a hand
+    seldom comes back in the same order, its cards often do): attacking, (its chance to
+    win, how well it scores Hits), None when its approach scores no Hits; defending,
+    (the attacker's chance against it,), None when it is a Block the attacker in its
+    Arc:Back does not allow."""
+    from d2d_cli.rules.combat.conflict import approach_of, hit_value
+
+    keys = (reading, fate_orientation, level_bonus)
+    if attacking:
+        if approach_of(c) not in SCORING:
+            return None
+        return win_chance(c.code, "fate", la, lb, *keys)[0], hit_value(c)
+    if no_block and approach_of(c) == "block":
+        return None
+    return win_chance("fate", c.code, la, lb, *keys)[0], 0
 
 
 def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
@@ -190,8 +205,13 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
 _LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
 
 
+# What no situation off the map reads (``assess`` without a Field, and the weapon
+# choice, whose Range is keyed apart): the round's tokens, the target, the Crits, the
+# Player; where the unit stands (``space``, ``facing``, ``double``: read by a Field
+# only); and the Interact aimed at it this round (``interacted``: read by
+# rules.combat.remembered only) — they change at nearly every Action of a fight.
 _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
-                       "faction"))
+                       "faction", "space", "facing", "double", "interacted"))
 
 
 def _fighter_key(u: Mapping[str, Any]) -> int:
@@ -226,19 +246,18 @@ _NEXT_TOKEN = itertools.count()
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     from d2d_cli.rules.units.unit_state import SPENT
 
-    out = []
+    # A text or whole number is its own key (no repr to build); anything else by its
+    # repr, tagged so that it never equals a text value; the spent table by its boosts.
     volatile = _VOLATILE
-    for k, v in u.items():
-        if k in volatile:
-            continue
-        if k == SPENT:
-            v = tuple(v.get("boosts", ()))
-        # A text or whole number is its own key (no repr to build); anything else by its
-        # repr, tagged so that it never equals a text value.
-        t = type(v)
-        out.append((k, v) if t is str or t is int else (k, repr(v), 0))
+    out = [(k, v) if type(v) in _PLAIN else (k, repr(v), 0) for k, v in u.items()
+           if k not in volatile and k != SPENT]
+    if SPENT in u:
+        out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
     out.sort()  # by name (names are unique: the values are never compared)
     return tuple(out)
+
+
+_PLAIN = frozenset((str, int))
 
 
 def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
@@ -306,10 +325,6 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
 
     def walkable(m: int) -> int:
         return m if cap is None else min(m, cap)
-    moving = Reason("movement", "stay put", "off the map (the unit or its target not "
-                    "placed): its Move pays for Actions, rolled --no-map"
-                    + (f" (Move {move}, Action Cost {cost})" if move is not None
-                       else " (no round under way: d2d round start)"))
     if unit.get("off_map"):
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", "it has left the map (d2d unit leave)"),))
@@ -347,7 +362,12 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                                                    hand)
     way = _way_to(data, name, target, walkable)
     steps: tuple[tuple[str, ...], ...] = ()
-    if way is not None:
+    if way is None:
+        moving = Reason("movement", "stay put", "off the map (the unit or its target not "
+                        "placed): its Move pays for Actions, rolled --no-map"
+                        + (f" (Move {move}, Action Cost {cost})" if move is not None
+                           else " (no round under way: d2d round start)"))
+    else:
         steps = tuple(way.commands())
         moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
                         if way.facing else "") if steps else "stay put", way.why)
@@ -536,14 +556,15 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    from d2d_cli.rules.assistant.goals import holds
-    from d2d_cli.rules.time.leaving import binding
-
     if goal is None:
         return None
     for alt in goal.any:
-        if any(c.kind == "off_map" and name in c.names for c in alt) and all(
-                holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+        if not any(c.kind == "off_map" and name in c.names for c in alt):
+            continue  # the usual case: no alternative wants this unit off the map
+        from d2d_cli.rules.assistant.goals import holds
+        from d2d_cli.rules.time.leaving import binding
+
+        if all(holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
             return ", ".join(c.text for c in alt)
@@ -569,7 +590,14 @@ def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
 
 
 def _body_level(unit: Mapping[str, Any]) -> int:
-    text = str(unit.get("body", "0x0")).lower().replace("×", "x")
+    return _body_level_of(str(unit.get("body", "0x0")))
+
+
+@lru_cache(maxsize=256)
+def _body_level_of(body: str) -> int:
+    """A Body's Level (its Difficulty), remembered by its text (every target choice
+    reads each Rival's)."""
+    text = body.lower().replace("×", "x")
     try:
         return int(float(text.split("x")[0]))
     except ValueError:

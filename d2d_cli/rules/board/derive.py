@@ -131,7 +131,15 @@ class Field:
         the Rival must be in Arc:Front, within reach and in sight, else the roll is
         refused with the reason. ``typed``: the options the Narrator typed (by
         :data:`TYPED`'s keys); those keep their typed value and say so."""
-        pa, pb = self.place_of(actor), self.place_of(rival)
+        return self.derive_named(actor.name if actor is not None else None,
+                                 rival.name if rival is not None else None, attack, typed)
+
+    def derive_named(self, actor: str | None, rival: str | None, attack: str | None = None,
+                     typed: Mapping[str, Any] | None = None) -> Geometry | None:
+        """:meth:`derive` by the units' names: a derivation reads only where they stand
+        (the Field's Placements), so a caller holding names builds no Unit for it."""
+        pa = self.places.get(actor) if actor is not None else None
+        pb = self.places.get(rival) if rival is not None else None
         if pa is None or pb is None:
             return None
         typed = typed or {}
@@ -185,8 +193,11 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     rules = data.get("rules")
     reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
     # The same map (one Board while remembered) with the same units in the same places,
-    # in the same order, is the same Field: its derivations are kept.
-    key = (board, reading, tuple(places.items()))
+    # in the same order, is the same Field: its derivations are kept. The Board and the
+    # Placements (remembered, frozen) go in the key by identity — no record hashed at
+    # every look-up: a Field kept holds them, so an id in a kept key is never another
+    # object's; an equal Placement built anew is only a miss (a new, equal Field).
+    key = (id(board), reading, *[(n, id(p)) for n, p in places.items()])
     got = _FIELDS.get(key)
     if got is None:
         got = Field(board, places, reading)

@@ -204,13 +204,25 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     return CoverFound(COVER_STEP * len(found), tuple(edges), found, obstructed)
 
 
-@lru_cache(maxsize=8192)
 def swept(unit: Space, rival: Space) -> tuple[Space, ...]:
     """The Spaces (neither ``unit``'s nor ``rival``'s) whose inside a straight edge from
     ``unit``'s dot to some point of ``rival``'s Space passes through: 001 l.714 "Sweep
     edge across all of Target". Nearest ``unit`` first. In half-Spaces (integers): the
     cone from the dot over the Rival's square, against each square by separating axes
-    (touching at a corner or along a side is not passing through)."""
+    (touching at a corner or along a side is not passing through). The same at any
+    offset: worked out once for ``rival``'s place relative to ``unit``
+    (:func:`_swept_from_origin`) and moved to ``unit``."""
+    ux, uy = unit
+    return tuple((x + ux, y + uy) for x, y in
+                 _swept_from_origin(rival[0] - ux, rival[1] - uy))
+
+
+@lru_cache(maxsize=8192)
+def _swept_from_origin(dx: int, dy: int) -> tuple[Space, ...]:
+    """:func:`swept` from the Space (0, 0) to (``dx``, ``dy``): the geometry only
+    depends on the offset, and moving both Spaces keeps the order (nearest ``unit``
+    first, then by the Spaces themselves)."""
+    unit, rival = (0, 0), (dx, dy)
     px, py = 2 * unit[0], 2 * unit[1]
     rx, ry = 2 * rival[0], 2 * rival[1]
     corners = [(rx + dx, ry + dy) for dx in (-1, 1) for dy in (-1, 1)]

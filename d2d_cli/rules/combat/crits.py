@@ -82,8 +82,19 @@ def chart(kind: str, custom: dict[str, Any] | None = None,
           source: str = "d2d default") -> Chart:
     """The person or vehicle chart: the table's own (a ``[rules] locations_file``
     parsed by the caller) where it defines one, else d2d's default."""
-    data = (custom or {}).get(kind) or default_charts()[kind]
-    where = f"the {kind} chart ({source})" if custom and custom.get(kind) else f"the {kind} chart"
+    if not (custom and custom.get(kind)):
+        return _default_chart(kind)
+    return _chart(kind, custom[kind], f"the {kind} chart ({source})")
+
+
+@lru_cache(maxsize=8)
+def _default_chart(kind: str) -> Chart:
+    """d2d's own chart of ``kind``, read once (a Chart is a frozen record; every Crit
+    asks for it)."""
+    return _chart(kind, default_charts()[kind], f"the {kind} chart")
+
+
+def _chart(kind: str, data: Any, where: str) -> Chart:
     rows = data.get("locations") if isinstance(data, dict) else None
     if not isinstance(rows, list) or not rows:
         raise BadInput(f"{where} needs `locations = [{{key, name, cards}}, …]`")
@@ -123,6 +134,15 @@ def parse_types(text: str | None) -> tuple[str, list[str]]:
     ("Weapons default to Body", 001 p.31) and the first card is the location."""
     if text is None or not text.strip():
         return "wound", []
+    deck, names = _parse_types(text)
+    return deck, list(names)  # a new list each call: the caller may change it
+
+
+@lru_cache(maxsize=256)
+def _parse_types(text: str) -> tuple[str, tuple[str, ...]]:
+    """:func:`parse_types`, remembered by the text (the damage table is read once): a
+    fight rates a weapon's same types at every Crit. A text refused is not remembered
+    (the error is raised again)."""
     names = [_key(t) for t in re.split(r"[,\s]+", text.strip()) if t]
     known = type_decks()
     bad = [t for t in names if t not in known]
@@ -133,7 +153,7 @@ def parse_types(text: str | None) -> tuple[str, list[str]]:
     if len(decks) > 1:
         raise BadInput(f"--types {text} name types of different Damage Decks "
                        f"({', '.join(decks)}); rate each deck separately")
-    return decks[0], list(dict.fromkeys(names))
+    return decks[0], tuple(dict.fromkeys(names))
 
 
 # --------------------------------------------------------------------------- rating
@@ -145,6 +165,14 @@ _FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))
 
 def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:
     """``--power 6x1``, or ``--weapon "Body+2" --stat 4x1`` → 6x1 (001 p.34)."""
+    return _power_rating(power, weapon, stat)
+
+
+@lru_cache(maxsize=1024)
+def _power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:
+    """:func:`power_rating`, remembered by the three texts it reads (a Stat is
+    immutable; a refusal is raised again, never remembered): a fight rates the same
+    weapon with the same stat at every Crit and every weapon choice."""
     if power is not None and weapon is not None:
         raise BadInput("give --power or --weapon (with --stat), not both")
     if power is not None:

@@ -10,6 +10,7 @@ Typed options always win over what was said; what was said is named in the resul
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from d2d_cli.rules.combat import situation as sit
@@ -50,9 +51,16 @@ def _reach_skill(unit: Unit, range_: int) -> str | None:
     """The unit's best Combat skill whose kind of attack reaches ``range_`` (001
     l.685–695), when its best Combat skill does not: the Skirmisher's Ranged 1 at Range
     3, not its Close Combat 1. None when the best Combat skill reaches (or none does)."""
+    return _reach_skill_of(tuple(unit.skills.items()), range_)
+
+
+@lru_cache(maxsize=1024)
+def _reach_skill_of(skills: tuple[tuple[str, int], ...], range_: int) -> str | None:
+    """:func:`_reach_skill`, remembered by all it reads: the unit's skills in their
+    order (the first of equal Levels wins) and the Range (the tables are read once)."""
     best: tuple[int, str] | None = None
     top_any: tuple[int, str] | None = None
-    for name, level in unit.skills.items():
+    for name, level in skills:
         try:
             sk = sit.find_skill(name)
         except Exception:  # a skill the table does not know is no Combat skill
@@ -94,7 +102,10 @@ def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: T
     number, phase = round_of(data)
     out: dict[str, str] = {}
     changes: dict[str, Any] = {}
-    if a is not None and b is not None:
+    # Nothing said of either unit (``unit situation``; a fight's usual case): no Range,
+    # Cover or High Ground to recall (exchange.said is empty for both).
+    if a is not None and b is not None and (a.extra.get(exchange.SAID)
+                                            or b.extra.get(exchange.SAID)):
         if terms.range is None:
             got = exchange.range_between(a, b, number, phase)
             if got is not None:

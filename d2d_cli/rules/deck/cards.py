@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -75,7 +76,7 @@ class Card:
     @property
     def number(self) -> int | None:
         """The rank as a number 1–13 (A=1 … K=13); None for a Wild."""
-        return None if self.is_wild else RANKS.index(self.rank) + 1
+        return None if self.rank == WILD else _NUMBER[self.rank]
 
     @property
     def stat(self) -> str | None:
@@ -84,11 +85,7 @@ class Card:
     @property
     def code(self) -> str:
         """The canonical notation: ``QH^``, ``10Sv``, ``BW^``."""
-        arrow = "^" if self.upper else "v"
-        if self.is_wild:
-            return f"{'B' if self.color == 'black' else 'R'}W{arrow}"
-        assert self.suit is not None
-        return f"{self.rank}{SUIT_LETTER[self.suit]}{arrow}"
+        return _code(self.rank, self.suit, self.upper, self.wild_color)
 
     @property
     def face(self) -> str:
@@ -96,7 +93,7 @@ class Card:
         return self.code[:-1]
 
     def flipped(self, upper: bool) -> Card:
-        return Card(self.rank, self.suit, upper, self.wild_color)
+        return _card(self.rank, self.suit, upper, self.wild_color)
 
     def name(self) -> str:
         """A person's name for the card: ``Q♥ Queen of Cups ↑``."""
@@ -118,6 +115,43 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+
+_NUMBER = {rank: i for i, rank in enumerate(RANKS, 1)}  # a Wild has none
+_VALUES = Card.__record_values__  # type: ignore[attr-defined]  # its fields, in C
+
+
+def _card_hash(self: Card) -> int:
+    # The record's own hash (of its fields' tuple) in one call, not two: a Card keys
+    # the odds, the policy's hands and every memo of cards, tens of thousands of times.
+    return hash(_VALUES(self.__dict__))
+
+
+def _card_eq(self: Card, other: object) -> Any:
+    if other.__class__ is not Card:
+        return NotImplemented
+    return _VALUES(self.__dict__) == _VALUES(other.__dict__)
+
+
+Card.__hash__ = _card_hash  # type: ignore[method-assign,assignment]
+Card.__eq__ = _card_eq  # type: ignore[method-assign,assignment]
+
+
+# A Card is immutable and there are 108 outcomes: each notation and each turned card is
+# worked out once (a fight reads them thousands of times), by all that makes the card.
+@lru_cache(maxsize=512)
+def _code(rank: str, suit: str | None, upper: bool, wild_color: str | None) -> str:
+    arrow = "^" if upper else "v"
+    if rank == WILD:
+        color = (wild_color or "black") if suit is None else SUIT_COLOR[suit]
+        return f"{'B' if color == 'black' else 'R'}W{arrow}"
+    assert suit is not None
+    return f"{rank}{SUIT_LETTER[suit]}{arrow}"
+
+
+@lru_cache(maxsize=512)
+def _card(rank: str, suit: str | None, upper: bool, wild_color: str | None) -> Card:
+    return Card(rank, suit, upper, wild_color)
 
 
 @lru_cache(maxsize=1024)  # a Card is immutable; the spellings typed or logged are few

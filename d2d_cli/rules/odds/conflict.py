@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.core.probability import Probability
@@ -72,6 +73,21 @@ class CoveredConflictOdds(ConflictOdds):
 _Option = tuple[Any, Card | None]  # a side's candidate: its key and the card it stands for
 
 
+@lru_cache(maxsize=2048)
+def _key_of(card: Card, by_color: bool, ranked: bool, same: frozenset[str]
+            ) -> tuple[Key, Card]:
+    """:meth:`_Procedure.key`'s reading of a card and the card as read (turned by its
+    colour for a Fate side), remembered by all it reads (the card, the Fate orientation,
+    whether ranks count, the approaches a tiebreak compares by rank; the conflict table
+    is read once): every odds walk reads the 108 outcomes."""
+    from d2d_cli.rules.combat import conflict
+
+    if by_color:  # as resolve turns a fate side's card: by its colour
+        card = card.flipped(card.color == "black")
+    approach = conflict.approach_of(card)
+    return (approach, card.rank if ranked or approach in same else None), card
+
+
 class _Procedure:
     """``conflict.resolve`` as the walk runs it: each revealed card read as a key (its
     approach, and its rank where a rank can decide), and the outcome of the sides' keys
@@ -88,7 +104,7 @@ class _Procedure:
         self.modes = modes
         self.by_color = fate_orientation == "color"  # [rules] values, checked by options
         self.table = conflict.chart(reading)
-        self.same = set(conflict.table()["tiebreak"]["same_approach"])
+        self.same = frozenset(conflict.table()["tiebreak"]["same_approach"])
         self.extra = [0 if m == NORMAL else 1 for m in modes]
         # A kept card is chosen by its outcome, then its Hits (conflict.hit_value). The
         # Hits change which card is kept only between equal outcomes, except "rank"
@@ -109,11 +125,8 @@ class _Procedure:
 
     def key(self, card: Card) -> Key:
         """What a revealed card reads as for this Conflict."""
-        if self.by_color:  # as resolve turns a fate side's card: by its colour
-            card = card.flipped(card.color == "black")
-        approach = self.rules.approach_of(card)
-        k = (approach, card.rank if self.ranked or approach in self.same else None)
-        self.rep.setdefault(k, card)
+        k, read = _key_of(card, self.by_color, self.ranked, self.same)
+        self.rep.setdefault(k, read)
         return k
 
     def verdict(self, a: _Option, b: _Option) -> str:

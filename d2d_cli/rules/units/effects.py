@@ -55,7 +55,7 @@ EVADE_000 = '000 l.494 "Evade - IF the Winner played an Evade THEN they regain t
 def held(unit: Unit) -> dict[str, int]:
     """What is on the unit this Round: key → count."""
     raw: Any = unit.extra.get(EFFECTS) or {}
-    return {str(k): int(v) for k, v in raw.items() if int(v) > 0}
+    return {str(k): n for k, v in raw.items() if (n := int(v)) > 0}
 
 
 def add(unit: Unit, key: str, n: int = 1) -> None:
