@@ -451,6 +451,44 @@ class LineConsole:
                 return
         self.rich.print(*objects, sep=sep, end=end, **options)
 
+    def print_lines(self, items: list[Any]) -> None:
+        """``print(item)`` for each of ``items`` (markup, or a ``layout.Indented``), the
+        same output in the same order, written at once: the dashboard's blocks are
+        hundreds of lines. What Rich must print is printed by Rich in its place."""
+        styled = self._styles()
+        if styled is None:  # a terminal Rich judges its own way: each item as print does
+            for item in items:
+                self.print(item)
+            return
+        color, width = self._colors(), self.width
+        wrap_at = width if styled or not self.soft_wrap else None
+        raw = self._file if self._file is not None else self.target
+        done: list[str] = []
+        for item in items:
+            text: str | None = None
+            if isinstance(item, str):
+                text = _line((item,), " ", "\n", styled, color, wrap_at)
+            elif (indented := getattr(item, "indented", None)) is not None:
+                left, markup = indented  # layout.Indented, as _plain takes it
+                try:  # what wraps is Rich's (its Padding indents each line)
+                    fits = "\n" not in markup and left + cell_width(markup) <= width
+                except NotPlain:
+                    fits = False
+                if fits:
+                    text = _line((" " * left + markup,), " ", "\n", styled, color, width)
+            else:
+                text = self._plain((item,), " ", "\n")
+            if text is None:  # Rich's: what came before it is written first
+                if done:
+                    raw.write("".join(done))
+                    done.clear()
+                self.print(item)
+            else:
+                done.append(text)
+        if done:
+            raw.write("".join(done))
+        raw.flush()
+
     def _plain(self, objects: tuple[Any, ...], sep: str, end: str) -> str | None:
         """What :meth:`print` prints without Rich, inert; None: Rich's business."""
         styled = self._styles()

@@ -151,3 +151,41 @@ def test_the_session_path_is_resolved_once_while_it_reaches_the_same_file(
     assert files.real(path) == b / "s.toml"
     assert files.real(path) == b / "s.toml"
     assert len(calls) == 5
+
+
+LINES = ("status", "status --json", "--why status", "status")
+
+
+def test_the_dashboard_reads_the_status_lines_data(
+        d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `status` inside d2d play unmarshalled the whole session again for bytes the status
+    # line had just read: it now takes the shared read (it never changes its data), so
+    # a dashboard after a change unmarshals nothing more, and leaves the data as it was.
+    import copy
+    import marshal
+
+    d2d.ok("session", "new", "t")
+    for name in ("Goblin", "Archer"):
+        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
+               "--will", "2x1", "--speed", "4x0")
+    d2d.ok("--session", "t", "unit", "condition", "Goblin", "add", "fatigue")
+    d2d.ok("--session", "t", "unit", "target", "Goblin", "Archer")
+    d2d.ok("--session", "t", "round", "start")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
+    for line in LINES:  # each module imported once (an import unmarshals its code)
+        assert shell.run_line(line) == 0
+    assert shell.run_line("unit condition Goblin add bleeding") == 0  # a change
+    shared = shell.data()  # the status line's read of the new bytes
+    before = copy.deepcopy(shared)
+    capsys.readouterr()
+    loads: list[int] = []
+    real_loads = marshal.loads
+    monkeypatch.setattr(marshal, "loads", lambda b: loads.append(len(b)) or real_loads(b))
+    for line in LINES:
+        assert shell.run_line(line) == 0
+        shell.status()
+    out = capsys.readouterr().out
+    assert "Goblin" in out and "Bleeding" in out and '"target": "Archer"' in out
+    assert loads == []  # one unmarshalling a line before, for the same bytes
+    assert shell.data() is shared and shared == before  # read, never changed
