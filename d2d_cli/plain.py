@@ -22,6 +22,8 @@ from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as
 
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+# One tag opened first and closed over some text, nothing to escape (runs' short cut).
+_ONE_TAG = re.compile(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
 _WORDS = re.compile(r" *[^ ]+ *")  # a word and the spaces after it (the first: before it too)
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
@@ -66,6 +68,16 @@ def runs(markup: str) -> tuple[Run, ...]:
         raise NotPlain("control character or tab")
     if "[" not in markup:  # no tag, no escape
         return ((markup, ()),) if markup else ()
+    one = _ONE_TAG.match(markup)
+    if one is not None:  # "[bold]Goblin 5[/] → Archer": most lines with a tag
+        tag, text, rest = one.groups()
+        _sgr((tag,), True)  # an unknown style: Rich's business
+        return ((text, (tag,)), (rest, ())) if rest else ((text, (tag,)),)
+    return _parsed(markup)
+
+
+def _parsed(markup: str) -> tuple[Run, ...]:
+    """:func:`runs` of markup holding a tag or an escape, read tag by tag."""
     out: list[Run] = []
     stack: list[str] = []
     text: list[str] = []
@@ -128,10 +140,17 @@ def _cells(line: str) -> int:
     return len(line)
 
 
-@functools.lru_cache(maxsize=8192)
 def cell_width(markup: str) -> int:
     """The terminal cells of markup's text; NotPlain for what only Rich can measure.
-    Remembered: the dashboard measures each of its cells."""
+    Printable ASCII without a tag is its own text (a name, a stat: most cells); the rest
+    is remembered: the dashboard measures each of its cells."""
+    if "[" not in markup and markup.isascii() and markup.isprintable():
+        return len(markup)
+    return _cell_width(markup)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell_width(markup: str) -> int:
     return _cells("".join(t for t, _ in runs(markup)))
 
 

@@ -172,6 +172,28 @@ def test_print_lines_prints_what_each_print_prints(items: list[tuple[str, int]],
         assert outs[1] == want.getvalue(), (items, width, terminal, no_color)
 
 
+def _read(read: Any, markup: str) -> Any:
+    try:
+        return read(markup)
+    except plain.NotPlain:
+        return plain.NotPlain
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + ["Goblin 5", " → ", "x=1", "[#ff0000]", "[Bold]",
+                                          "[bold]]", "]", "[a/b]", "é", "漢", "\t"]), max_size=6))
+@example(["[bold]", "Goblin 5", "[/]", " → ", "Archer"])
+def test_the_short_cuts_read_markup_as_the_parser_does(pieces: list[str]) -> None:
+    """``runs``' short cut for one tag closed over some text, and ``cell_width``'s for
+    printable ASCII without a tag, give what reading the markup tag by tag gives."""
+    markup = "".join(pieces)
+    plain.runs.cache_clear()
+    full = plain.NotPlain if plain._CONTROL.search(markup) else _read(plain._parsed, markup)
+    if "[" in markup:
+        assert _read(plain.runs, markup) == full, markup
+    assert _read(plain.cell_width, markup) == _read(plain._cell_width, markup), markup
+
+
 def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
     """A line with a word wider than the terminal (Rich folds it), a table."""
     from rich.table import Table

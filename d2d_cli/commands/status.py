@@ -50,7 +50,7 @@ def _show(con: Any, r: Dashboard) -> None:
     # each given at least _WRAPPED columns); else one block per unit. Each unit's cells
     # are written once, for the measure and for the row or the block; the table is
     # built only when it is drawn.
-    cells = [_cells(u) for u in r.units]
+    cells = _cells(r.units)
     placed = any(u.space for u in r.units)
     targets = any(u.target for u in r.units)
     marked = any(c[-1] != "—" for c in cells)
@@ -134,13 +134,24 @@ Cells = tuple[str, ...]
 _FIXED = ("Unit", "At", "Body", "Mind", "Will", "Spd", "Mv", "AC", "Act", "Turn")
 
 
-def _cells(u: StatusRow) -> Cells:
+def _cells(rows: tuple[StatusRow, ...]) -> list[Cells]:
+    """Each unit's cells; units holding the same conditions share their markup."""
     from d2d_cli.commands.units import stat_cell
+    from d2d_cli.inert import escape
     from d2d_cli.rules.units.roster import STATS
 
-    return (render.escape(u.name), f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",
-            *(stat_cell(u, s) for s in STATS), _dash(u.move), _dash(u.action_cost),
-            _dash(u.actions_left), _dash(u.turn), render.escape(_dash(u.target)), _marks(u))
+    marks: dict[tuple[tuple[str, int], ...], str] = {}
+    out = []
+    for u in rows:
+        if u.crits:
+            m = _marks(u)
+        else:
+            held = tuple(u.conditions.items())
+            m = marks.get(held) or marks.setdefault(held, _marks(u))
+        out.append((escape(u.name), f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",
+                    *[stat_cell(u, s) for s in STATS], _dash(u.move), _dash(u.action_cost),
+                    _dash(u.actions_left), _dash(u.turn), escape(_dash(u.target)), m))
+    return out
 
 
 def _fixed_width(cells: list[Cells], placed: bool) -> int:
