@@ -133,7 +133,7 @@ def _cells(line: str) -> int:
     character (Rich measures those with its own tables)."""
     if line.isascii():
         return len(line)
-    for ch in line:
+    for ch in set(line):  # each character once ("Goblin 5 → Archer": 12, not 17)
         if not ch.isascii() and (unicodedata.east_asian_width(ch) in "WF"
                                  or unicodedata.category(ch) in ("Mn", "Me", "Cf")):
             raise NotPlain("a character of another width")

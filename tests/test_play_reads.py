@@ -153,15 +153,17 @@ def test_the_session_path_is_resolved_once_while_it_reaches_the_same_file(
     assert len(calls) == 5
 
 
-LINES = ("status", "status --json", "--why status", "status")
+LINES = ("status", "status --json", "--why status", "status", "unit show Goblin",
+         "unit show archer --json")
 
 
 def test_the_dashboard_reads_the_status_lines_data(
         d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    # `status` inside d2d play unmarshalled the whole session again for bytes the status
-    # line had just read: it now takes the shared read (it never changes its data), so
-    # a dashboard after a change unmarshals nothing more, and leaves the data as it was.
+    # `status` and `unit show` inside d2d play unmarshalled the whole session again for
+    # bytes the status line had just read: they now take the shared read (they never
+    # change their data), so a dashboard or a unit after a change unmarshals nothing
+    # more, and leaves the data as it was.
     import copy
     import marshal
 
@@ -187,5 +189,6 @@ def test_the_dashboard_reads_the_status_lines_data(
         shell.status()
     out = capsys.readouterr().out
     assert "Goblin" in out and "Bleeding" in out and '"target": "Archer"' in out
+    assert '"name": "Archer"' in out
     assert loads == []  # one unmarshalling a line before, for the same bytes
     assert shell.data() is shared and shared == before  # read, never changed
