@@ -12,9 +12,11 @@ up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Hashable
 from typing import Any
 
+from d2d_cli.rules.core.record import fields as record_fields
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time.clock import Clock
@@ -123,7 +125,11 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         carries=gear.summary_line(unit.extra, unit.name))
 
 
-def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:
+def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
+              same: Hashable | None = None) -> Dashboard:
+    """The dashboard of the session's ``data``; ``bar``: each unit's Move and Action
+    Cost. ``same``: all that ``bar`` reads besides the unit (the map, the table's
+    options), when rows may be remembered (:func:`_rows`)."""
     rnd = Round.from_state(data.get("round"))
     clock = Clock.from_state(data.get("clock"))
     return Dashboard(
@@ -131,4 +137,48 @@ def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:
         ClockInfo(clock.value, clock.down, next_event(clock)),
         tuple(t.view() for t in board(data).values() if t.state == "open"),
         _weather(data.get("weather")),
+        _rows(data.get("units", {}), rnd, bar, same) if same is not None else
         tuple(row(u, rnd, bar) for u in roster(data).values()))
+
+
+# Rows built in this process: (same, round, phase, name, the unit's table marshalled) →
+# the row's fields marshalled. From a process's second dashboard on (d2d play's): the
+# first one (a one-shot's only one) keeps nothing.
+_ROWS: dict[tuple[Any, ...], bytes] = {}
+_ROWS_KEEP = 4096
+_DASHBOARDS = [0]
+
+
+def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
+          same: Hashable) -> tuple[StatusRow, ...]:
+    """Each unit's row; a unit whose table, round and ``same`` are those of a row built
+    before gets that row again, built afresh from its fields (its own dicts: a caller
+    may change what it is given). A row is a function of them alone (:func:`row`)."""
+    import marshal
+
+    _DASHBOARDS[0] += 1
+    keep = _DASHBOARDS[0] > 1
+    out = []
+    for name, raw in units.items():
+        key = None
+        if keep:
+            # What marshal cannot hold, or an option that cannot be hashed: not kept.
+            with contextlib.suppress(ValueError, TypeError):
+                key = (same, rnd.number, rnd.phase, name, marshal.dumps(raw))
+                hash(key)
+            blob = _ROWS.get(key) if key is not None else None
+            if blob is not None:
+                out.append(StatusRow(**marshal.loads(blob)))
+                continue
+        r = row(Unit.from_state(name, raw), rnd, bar)
+        if key is not None:
+            with contextlib.suppress(ValueError):
+                fields = {f: getattr(r, f) for f in _INIT}
+                if len(_ROWS) >= _ROWS_KEEP:
+                    _ROWS.clear()
+                _ROWS[key] = marshal.dumps(fields)
+        out.append(r)
+    return tuple(out)
+
+
+_INIT = tuple(f.name for f in record_fields(StatusRow) if f.init)
