@@ -165,7 +165,8 @@ def test_the_dashboard_reads_the_status_lines_data(
     # change their data), so a dashboard or a unit after a change unmarshals nothing
     # more, and leaves the data as it was.
     import copy
-    import marshal
+
+    from d2d_cli.session import reads
 
     d2d.ok("session", "new", "t")
     for name in ("Goblin", "Archer"):
@@ -181,9 +182,9 @@ def test_the_dashboard_reads_the_status_lines_data(
     shared = shell.data()  # the status line's read of the new bytes
     before = copy.deepcopy(shared)
     capsys.readouterr()
-    loads: list[int] = []
-    real_loads = marshal.loads
-    monkeypatch.setattr(marshal, "loads", lambda b: loads.append(len(b)) or real_loads(b))
+    loads: list[Path] = []  # the session's bytes loaded (unmarshalled from the cache)
+    real_load = reads._load
+    monkeypatch.setattr(reads, "_load", lambda r, raw: loads.append(r) or real_load(r, raw))
     for line in LINES:
         assert shell.run_line(line) == 0
         shell.status()
