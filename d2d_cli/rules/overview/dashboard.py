@@ -146,6 +146,7 @@ def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
 # first one (a one-shot's only one) keeps nothing.
 _ROWS: dict[tuple[Any, ...], bytes] = {}
 _ROWS_KEEP = 4096
+_SAME: dict[Hashable, int] = {}  # each ``same`` met, numbered; never renumbered
 _DASHBOARDS = [0]
 
 
@@ -157,15 +158,16 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
     import marshal
 
     _DASHBOARDS[0] += 1
-    keep = _DASHBOARDS[0] > 1
+    tag = None  # ``same`` as a number: hashed once a call, not once a unit
+    if _DASHBOARDS[0] > 1:
+        with contextlib.suppress(TypeError):  # an option that cannot be hashed: none kept
+            tag = _SAME.setdefault(same, len(_SAME))
     out = []
     for name, raw in units.items():
         key = None
-        if keep:
-            # What marshal cannot hold, or an option that cannot be hashed: not kept.
-            with contextlib.suppress(ValueError, TypeError):
-                key = (same, rnd.number, rnd.phase, name, marshal.dumps(raw))
-                hash(key)
+        if tag is not None:
+            with contextlib.suppress(ValueError):  # what marshal cannot hold: not kept
+                key = (tag, rnd.number, rnd.phase, name, marshal.dumps(raw))
             blob = _ROWS.get(key) if key is not None else None
             if blob is not None:
                 out.append(StatusRow(**marshal.loads(blob)))
