@@ -109,18 +109,20 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         values["move"], values["action_cost"] = bar(unit)
     if unit.conditions.get("dead"):  # the Refresh gives the Dead nothing (round start)
         values["move"] = values["action_cost"] = None
-    record = kept.spent(unit, rnd.number, rnd.phase)
+    # Outside a round under way nothing was spent or said this round (kept.spent and
+    # exchange.lines would give an empty record): neither is asked.
     now = rnd.phase == "started"
+    record = kept.spent(unit, rnd.number, rnd.phase) if now else None
     return StatusRow(
         **values,
         move_left=unit.move if now else None,
         actions_left=kept.actions_left(unit.move, unit.action_cost, record.actions)
-        if now else None,
+        if record is not None else None,
         cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
         facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
-        boosts=tuple(record.boosts),
+        boosts=tuple(record.boosts) if record is not None else (),
         continuous=tuple(c["power"] for c in kept.continuous(unit)),
-        said=exchange.lines(unit, rnd.number, rnd.phase),
+        said=exchange.lines(unit, rnd.number, rnd.phase) if now else (),
         space=str(unit.extra["space"]) if unit.extra.get("space") else None,
         carries=gear.summary_line(unit.extra, unit.name))
 
