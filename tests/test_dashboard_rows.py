@@ -71,3 +71,42 @@ def test_a_row_is_rebuilt_only_for_a_unit_that_changed(
     assert status(t) == _fresh(path)
     assert len(built) == 10  # five remembered, five for the comparison
 
+
+
+def test_a_units_cells_and_block_are_written_again_only_when_it_changed(
+        d2d: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The human dashboard remembers each unit's cells and block by what its row holds
+    (commands/status.py): a repeated dashboard writes only the changed unit's, and
+    prints what a dashboard written from scratch prints."""
+    from d2d_cli.commands import status as view
+    from d2d_cli.commands import units as unit_views
+
+    path = tmp_path / "v.toml"
+    for i in range(5):
+        d2d.ok("--session", path, "unit", "add", f"Goblin {i}", "--body", "2x1", "--mind",
+               "2x1", "--will", "2x1", "--speed", "4x0")
+    d2d.ok("--session", path, "unit", "target", "Goblin 1", "Goblin 2")
+    written: list[str] = []
+    real = unit_views.stat_cell
+    monkeypatch.setattr(unit_views, "stat_cell",
+                        lambda r, s: written.append(r.name) or real(r, s))
+
+    def fresh() -> str:
+        monkeypatch.setattr(view, "_SHOWN", [0])  # nothing remembered: a first dashboard
+        monkeypatch.setattr(view, "_CELLS", {})
+        monkeypatch.setattr(view, "_BLOCKS", {})
+        return str(d2d.ok("--session", path, "status"))
+
+    for width in (200, 40):  # the one-row table, the blocks
+        monkeypatch.setenv("COLUMNS", str(width))
+        first = fresh()
+        assert d2d.ok("--session", path, "status") == first  # remembered from here on
+        written.clear()
+        assert d2d.ok("--session", path, "status") == first
+        assert written == []
+        d2d.ok("--session", path, "unit", "condition", "Goblin 3", "add", "fatigue")
+        written.clear()
+        changed = d2d.ok("--session", path, "status")
+        assert set(written) == {"Goblin 3"} and "Fatigue" in changed
+        assert changed == fresh()
+        d2d.ok("--session", path, "unit", "condition", "Goblin 3", "remove", "fatigue")

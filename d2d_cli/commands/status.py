@@ -50,7 +50,8 @@ def _show(con: Any, r: Dashboard) -> None:
     # each given at least _WRAPPED columns); else one block per unit. Each unit's cells
     # are written once, for the measure and for the row or the block; the table is
     # built only when it is drawn.
-    cells = _cells(r.units)
+    keys = _keys(r.units)
+    cells = _cells(r.units, keys)
     placed = any(u.space for u in r.units)
     targets = any(u.target for u in r.units)
     marked = any(c[-1] != "—" for c in cells)
@@ -62,7 +63,7 @@ def _show(con: Any, r: Dashboard) -> None:
             if extras:
                 con.print(f"  {render.escape(u.name)}: " + " · ".join(extras))
     else:  # too narrow for the table: one block per unit
-        _blocks(con, r.units, cells)
+        _blocks(con, r.units, cells, keys)
     if render.why():  # issue 36: what each unit carries (Hand to Hand without a weapon)
         for u in r.units:
             con.print(f"  {render.escape(u.name)} carries: {render.escape(u.carries)}")
@@ -134,7 +135,40 @@ Cells = tuple[str, ...]
 _FIXED = ("Unit", "At", "Body", "Mind", "Will", "Spd", "Mv", "AC", "Act", "Turn")
 
 
-def _cells(rows: tuple[StatusRow, ...]) -> list[Cells]:
+# Each unit's cells and block remembered by what its row holds (its fields,
+# marshalled), from a process's second dashboard on (d2d play's: a dashboard after a
+# change writes again only the units that changed); a one-shot's one dashboard keeps
+# nothing. Both are functions of the row alone (and the block of the width).
+_CELLS: dict[bytes, Cells] = {}
+_BLOCKS: dict[tuple[bytes, int], list[Any]] = {}
+_KEEP = 4096
+_SHOWN = [0]
+
+
+def _keys(rows: tuple[StatusRow, ...]) -> list[bytes | None]:
+    """Each row's key in :data:`_CELLS` (None: not remembered)."""
+    _SHOWN[0] += 1
+    if _SHOWN[0] < 2:
+        return [None] * len(rows)
+    import marshal
+
+    from d2d_cli.rules.core.record import fields
+    from d2d_cli.rules.overview.dashboard import StatusRow
+
+    names = [f.name for f in fields(StatusRow)]
+    out: list[bytes | None] = []
+    for u in rows:
+        try:
+            out.append(marshal.dumps(tuple(getattr(u, n) for n in names)))
+        except ValueError:  # what marshal cannot hold: not remembered
+            out.append(None)
+    if len(_CELLS) + len(rows) > _KEEP or len(_BLOCKS) + len(rows) > _KEEP:
+        _CELLS.clear()
+        _BLOCKS.clear()
+    return out
+
+
+def _cells(rows: tuple[StatusRow, ...], keys: list[bytes | None]) -> list[Cells]:
     """Each unit's cells; units holding the same conditions share their markup."""
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.inert import escape
@@ -142,15 +176,23 @@ def _cells(rows: tuple[StatusRow, ...]) -> list[Cells]:
 
     marks: dict[tuple[tuple[str, int], ...], str] = {}
     out = []
-    for u in rows:
+    for u, key in zip(rows, keys, strict=True):
+        if key is not None:
+            known = _CELLS.get(key)
+            if known is not None:
+                out.append(known)
+                continue
         if u.crits:
             m = _marks(u)
         else:
             held = tuple(u.conditions.items())
             m = marks.get(held) or marks.setdefault(held, _marks(u))
-        out.append((escape(u.name), f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",
-                    *[stat_cell(u, s) for s in STATS], _dash(u.move), _dash(u.action_cost),
-                    _dash(u.actions_left), _dash(u.turn), escape(_dash(u.target)), m))
+        cells = (escape(u.name), f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",
+                 *[stat_cell(u, s) for s in STATS], _dash(u.move), _dash(u.action_cost),
+                 _dash(u.actions_left), _dash(u.turn), escape(_dash(u.target)), m)
+        if key is not None:
+            _CELLS[key] = cells
+        out.append(cells)
     return out
 
 
@@ -190,7 +232,8 @@ ARROW = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "�
          "NW": "↖"}
 
 
-def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells]) -> None:
+def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells],
+            keys: list[bytes | None]) -> None:
     """One block per unit: its name (its Space and Target), then indented its stats (a
     stat's name beside its value), Move to Turn, conditions and what else it holds."""
     from d2d_cli.layout import Indented
@@ -201,9 +244,15 @@ def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells]) -> None:
     packed: dict[tuple[str, ...], list[str]] = {}  # units alike share their stat lines
     room = con.width - 2
     items: list[Any] = []  # printed at once (d2d_cli/plain.py), as many prints would
-    for u, c in zip(rows, cells, strict=True):
+    for u, c, key in zip(rows, cells, keys, strict=True):
+        if key is not None:
+            known = _BLOCKS.get((key, room))
+            if known is not None:
+                items += known
+                continue
+        block: list[Any] = []
         at = f" {u.space}{ARROW.get(u.facing or '', '')}" if u.space else ""
-        items.append(f"[bold]{c[0]}[/]{at}" + (f" → {e(u.target)}" if u.target else ""))
+        block.append(f"[bold]{c[0]}[/]{at}" + (f" → {e(u.target)}" if u.target else ""))
         stats = c[2:6]
         lines = packed.get(stats)
         if lines is None:
@@ -215,7 +264,10 @@ def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells]) -> None:
         extras = _extras(u)
         if extras:
             details.append(" · ".join(extras))
-        items += [Indented(line, 2) for line in details]  # indented, and what wraps too
+        block += [Indented(line, 2) for line in details]  # indented, and what wraps too
+        if key is not None:
+            _BLOCKS[key, room] = block
+        items += block
     print_lines = getattr(con, "print_lines", None)
     if print_lines is not None:
         print_lines(items)
