@@ -184,7 +184,7 @@ def test_the_dashboard_reads_the_status_lines_data(
     capsys.readouterr()
     loads: list[Path] = []  # the session's bytes loaded (unmarshalled from the cache)
     real_load = reads._load
-    monkeypatch.setattr(reads, "_load", lambda r, raw: loads.append(r) or real_load(r, raw))
+    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
     for line in LINES:
         assert shell.run_line(line) == 0
         shell.status()
