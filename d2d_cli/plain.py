@@ -156,6 +156,8 @@ def _cell_width(markup: str) -> int:
 
 def _lines(pieces: list[Run]) -> list[list[Run]]:
     """Runs cut at each newline (every line's stretches are styled apart)."""
+    if not any("\n" in text for text, _ in pieces):  # one line (most): as it is
+        return [[(text, names) for text, names in pieces if text]]
     lines: list[list[Run]] = [[]]
     for text, names in pieces:
         for j, part in enumerate(text.split("\n")):
