@@ -22,6 +22,8 @@ from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as
 
 # The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+# One tag opened first and closed over some text, nothing to escape (runs' short cut).
+_ONE_TAG = re.compile(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
 _WORDS = re.compile(r" *[^ ]+ *")  # a word and the spaces after it (the first: before it too)
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
@@ -66,6 +68,16 @@ def runs(markup: str) -> tuple[Run, ...]:
         raise NotPlain("control character or tab")
     if "[" not in markup:  # no tag, no escape
         return ((markup, ()),) if markup else ()
+    one = _ONE_TAG.match(markup)
+    if one is not None:  # "[bold]Goblin 5[/] → Archer": most lines with a tag
+        tag, text, rest = one.groups()
+        _sgr((tag,), True)  # an unknown style: Rich's business
+        return ((text, (tag,)), (rest, ())) if rest else ((text, (tag,)),)
+    return _parsed(markup)
+
+
+def _parsed(markup: str) -> tuple[Run, ...]:
+    """:func:`runs` of markup holding a tag or an escape, read tag by tag."""
     out: list[Run] = []
     stack: list[str] = []
     text: list[str] = []
@@ -121,22 +133,31 @@ def _cells(line: str) -> int:
     character (Rich measures those with its own tables)."""
     if line.isascii():
         return len(line)
-    for ch in line:
+    for ch in set(line):  # each character once ("Goblin 5 → Archer": 12, not 17)
         if not ch.isascii() and (unicodedata.east_asian_width(ch) in "WF"
                                  or unicodedata.category(ch) in ("Mn", "Me", "Cf")):
             raise NotPlain("a character of another width")
     return len(line)
 
 
-@functools.lru_cache(maxsize=8192)
 def cell_width(markup: str) -> int:
     """The terminal cells of markup's text; NotPlain for what only Rich can measure.
-    Remembered: the dashboard measures each of its cells."""
+    Printable ASCII without a tag is its own text (a name, a stat: most cells); the rest
+    is remembered: the dashboard measures each of its cells."""
+    if "[" not in markup and markup.isascii() and markup.isprintable():
+        return len(markup)
+    return _cell_width(markup)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cell_width(markup: str) -> int:
     return _cells("".join(t for t, _ in runs(markup)))
 
 
 def _lines(pieces: list[Run]) -> list[list[Run]]:
     """Runs cut at each newline (every line's stretches are styled apart)."""
+    if not any("\n" in text for text, _ in pieces):  # one line (most): as it is
+        return [[(text, names) for text, names in pieces if text]]
     lines: list[list[Run]] = [[]]
     for text, names in pieces:
         for j, part in enumerate(text.split("\n")):
@@ -450,6 +471,44 @@ class LineConsole:
                 raw.flush()
                 return
         self.rich.print(*objects, sep=sep, end=end, **options)
+
+    def print_lines(self, items: list[Any]) -> None:
+        """``print(item)`` for each of ``items`` (markup, or a ``layout.Indented``), the
+        same output in the same order, written at once: the dashboard's blocks are
+        hundreds of lines. What Rich must print is printed by Rich in its place."""
+        styled = self._styles()
+        if styled is None:  # a terminal Rich judges its own way: each item as print does
+            for item in items:
+                self.print(item)
+            return
+        color, width = self._colors(), self.width
+        wrap_at = width if styled or not self.soft_wrap else None
+        raw = self._file if self._file is not None else self.target
+        done: list[str] = []
+        for item in items:
+            text: str | None = None
+            if isinstance(item, str):
+                text = _line((item,), " ", "\n", styled, color, wrap_at)
+            elif (indented := getattr(item, "indented", None)) is not None:
+                left, markup = indented  # layout.Indented, as _plain takes it
+                try:  # what wraps is Rich's (its Padding indents each line)
+                    fits = "\n" not in markup and left + cell_width(markup) <= width
+                except NotPlain:
+                    fits = False
+                if fits:
+                    text = _line((" " * left + markup,), " ", "\n", styled, color, width)
+            else:
+                text = self._plain((item,), " ", "\n")
+            if text is None:  # Rich's: what came before it is written first
+                if done:
+                    raw.write("".join(done))
+                    done.clear()
+                self.print(item)
+            else:
+                done.append(text)
+        if done:
+            raw.write("".join(done))
+        raw.flush()
 
     def _plain(self, objects: tuple[Any, ...], sep: str, end: str) -> str | None:
         """What :meth:`print` prints without Rich, inert; None: Rich's business."""

@@ -147,6 +147,70 @@ def _wraps_as_rich(words: list[str], sep: str, width: int) -> None:
             assert not made_rich  # the plain printer's own wrap, not Rich's
 
 
+# Lines of the dashboard's blocks: plain, styled, wrapping, indented, and ones only Rich
+# prints (a wide character, a word longer than the line, a tab).
+BLOCK = ["[bold]Goblin 5[/] → Archer", "Body 2x1  Mind [yellow]5x1[/] [dim](6x1)[/]",
+         "Move 5 · AC 2 · Actions — · Turn 2", "Fatigue×2, [bold red]DYING[/]",
+         "Cover 50% · Range 3 to Archer · Interrupted by Goblin Skirmisher", "漢字 x",
+         "abcdefghijklmnopqrstuvwxyz", "a\tb", "", "[cyan]Burst of Speed[/]"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(BLOCK), st.sampled_from([0, 2])), max_size=8),
+       st.sampled_from([12, 24, 40, 80]))
+def test_print_lines_prints_what_each_print_prints(items: list[tuple[str, int]],
+                                                   width: int) -> None:
+    """``print_lines`` (the dashboard's blocks at once) writes what a ``print`` of each
+    item writes, in order — Rich's lines in their place — piped (wrapped, as the
+    dashboard is), on a terminal and with NO_COLOR; and what Rich prints of them."""
+    from d2d_cli.layout import Indented
+
+    lines = [Indented(m, left) if left else m for m, left in items]
+    for terminal, no_color in ((False, False), (True, False), (True, True)):
+        outs = []
+        for at_once in (False, True):
+            buf = io.StringIO()
+            con = plain.LineConsole(_env(terminal=terminal, no_color=no_color, width=width),
+                                    file=buf)
+            con.soft_wrap = False
+            if at_once:
+                con.print_lines(lines)
+            else:
+                for line in lines:
+                    con.print(line)
+            outs.append(buf.getvalue())
+        assert outs[1] == outs[0], (items, width, terminal, no_color)
+        want = io.StringIO()
+        rich = Console(file=want, highlight=False, force_terminal=terminal, color_system=
+                       "truecolor" if terminal else None, no_color=no_color or None,
+                       soft_wrap=False, width=width, emoji=False)
+        for line in lines:
+            rich.print(line)
+        assert outs[1] == want.getvalue(), (items, width, terminal, no_color)
+
+
+def _read(read: Any, markup: str) -> Any:
+    try:
+        return read(markup)
+    except plain.NotPlain:
+        return plain.NotPlain
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + ["Goblin 5", " → ", "x=1", "[#ff0000]", "[Bold]",
+                                          "[bold]]", "]", "[a/b]", "é", "漢", "\t"]), max_size=6))
+@example(["[bold]", "Goblin 5", "[/]", " → ", "Archer"])
+def test_the_short_cuts_read_markup_as_the_parser_does(pieces: list[str]) -> None:
+    """``runs``' short cut for one tag closed over some text, and ``cell_width``'s for
+    printable ASCII without a tag, give what reading the markup tag by tag gives."""
+    markup = "".join(pieces)
+    plain.runs.cache_clear()
+    full = plain.NotPlain if plain._CONTROL.search(markup) else _read(plain._parsed, markup)
+    if "[" in markup:
+        assert _read(plain.runs, markup) == full, markup
+    assert _read(plain.cell_width, markup) == _read(plain._cell_width, markup), markup
+
+
 def test_what_it_cannot_print_plainly_goes_to_rich() -> None:
     """A line with a word wider than the terminal (Rich folds it), a table."""
     from rich.table import Table

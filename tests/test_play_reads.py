@@ -151,3 +151,91 @@ def test_the_session_path_is_resolved_once_while_it_reaches_the_same_file(
     assert files.real(path) == b / "s.toml"
     assert files.real(path) == b / "s.toml"
     assert len(calls) == 5
+
+
+LINES = ("status", "status --json", "--why status", "status", "unit show Goblin",
+         "unit show archer --json")
+
+
+def test_the_dashboard_reads_the_status_lines_data(
+        d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `status` and `unit show` inside d2d play unmarshalled the whole session again for
+    # bytes the status line had just read: they now take the shared read (they never
+    # change their data), so a dashboard or a unit after a change unmarshals nothing
+    # more, and leaves the data as it was.
+    import copy
+
+    from d2d_cli.session import reads
+
+    d2d.ok("session", "new", "t")
+    for name in ("Goblin", "Archer"):
+        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
+               "--will", "2x1", "--speed", "4x0")
+    d2d.ok("--session", "t", "unit", "condition", "Goblin", "add", "fatigue")
+    d2d.ok("--session", "t", "unit", "target", "Goblin", "Archer")
+    d2d.ok("--session", "t", "round", "start")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
+    for line in LINES:  # each module imported once (an import unmarshals its code)
+        assert shell.run_line(line) == 0
+    assert shell.run_line("unit condition Goblin add bleeding") == 0  # a change
+    shared = shell.data()  # the status line's read of the new bytes
+    before = copy.deepcopy(shared)
+    capsys.readouterr()
+    loads: list[Path] = []  # the session's bytes loaded (unmarshalled from the cache)
+    real_load = reads._load
+    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
+    for line in LINES:
+        assert shell.run_line(line) == 0
+        shell.status()
+    out = capsys.readouterr().out
+    assert "Goblin" in out and "Bleeding" in out and '"target": "Archer"' in out
+    assert '"name": "Archer"' in out
+    assert loads == []  # one unmarshalling a line before, for the same bytes
+    assert shell.data() is shared and shared == before  # read, never changed
+
+
+def test_a_conflict_that_changes_nothing_is_a_lookup(
+        d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `conflict strong block` took the session's lock and read it twice (the locked
+    # state and its pristine copy) to change nothing: approaches reveal no Fate and
+    # leave no exchange. It is now answered from the status line's read. One that must
+    # forget the round's exchange (hit's) still changes the session, under the lock.
+    import marshal
+
+    from d2d_cli.session import reads
+
+    d2d.ok("session", "new", "t")
+    for name in ("Goblin", "Archer"):
+        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
+               "--will", "2x1", "--speed", "4x0")
+    d2d.ok("--session", "t", "round", "start")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
+    lines = ("conflict strong block", "conflict fast 7S^ --json", "conflict 7S^ 5H^")
+    for line in lines:  # each module imported once
+        assert shell.run_line(line) == 0
+    path = data_dir / "t.toml"
+    before = path.read_bytes()
+    shell.status()
+    locks: list[Path] = []
+    real_locked = reads.locked  # every read-modify-write's lock (reads.locked_read)
+    monkeypatch.setattr(reads, "locked", lambda p, *a, **k: locks.append(p)
+                        or real_locked(p, *a, **k))
+    loads: list[int] = []
+    real_loads = marshal.loads
+    monkeypatch.setattr(marshal, "loads", lambda b: loads.append(len(b)) or real_loads(b))
+    capsys.readouterr()
+    for line in lines:
+        assert shell.run_line(line) == 0
+        shell.status()
+    out = capsys.readouterr().out
+    assert "A wins: Strong vs Block" in out and '"ok": true' in out and "B wins (rank 7" in out
+    assert (locks, loads) == ([], [])  # a lock and two unmarshallings a line before
+    assert path.read_bytes() == before
+    # A Conflict of two units is kept for hit; a Conflict of approaches then forgets it.
+    d2d.ok("--session", "t", "conflict", "Archer:strong", "Goblin:block", "--skill", "none")
+    assert "exchange" in session.read(path)["round"]
+    assert shell.run_line("conflict strong block") == 0
+    assert "exchange" not in session.read(path)["round"]
+    assert locks  # under the lock

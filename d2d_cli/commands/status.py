@@ -47,19 +47,23 @@ def _show(con: Any, r: Dashboard) -> None:
         return
     # One row a unit while the table fits with one space between columns (the layout
     # then gives each column its width, and Target and Conditions wrap at their words,
-    # each given at least _WRAPPED columns); else one block per unit.
-    marks = [_marks(u) for u in r.units]  # each unit's once: the row and the block
-    table, wrapping = _table(r.units, marks)
-    fixed = table.first_columns(len(table.columns) - wrapping)  # measured, never drawn
-    if fixed.natural_width() - len(fixed.columns) + (_WRAPPED + 1) * wrapping <= con.width:
-        con.print(table)
+    # each given at least _WRAPPED columns); else one block per unit. Each unit's cells
+    # are written once, for the measure and for the row or the block; the table is
+    # built only when it is drawn.
+    keys = _keys(r.units)
+    cells = _cells(r.units, keys)
+    placed = any(u.space for u in r.units)
+    targets = any(u.target for u in r.units)
+    marked = any(c[-1] != "—" for c in cells)
+    wrapping = targets + marked
+    if _fixed_width(cells, placed) - 9 - placed + (_WRAPPED + 1) * wrapping <= con.width:
+        con.print(_table(cells, placed, targets, marked))
         for u in r.units:
             extras = _extras(u)
             if extras:
                 con.print(f"  {render.escape(u.name)}: " + " · ".join(extras))
     else:  # too narrow for the table: one block per unit
-        for u, m in zip(r.units, marks, strict=True):
-            _stacked(con, u, m)
+        _blocks(con, r.units, cells, keys)
     if render.why():  # issue 36: what each unit carries (Hand to Hand without a weapon)
         for u in r.units:
             con.print(f"  {render.escape(u.name)} carries: {render.escape(u.carries)}")
@@ -125,30 +129,102 @@ def _dash(v: Any) -> str:
 _WRAPPED = 14
 
 
-def _table(rows: tuple[StatusRow, ...], marks: list[str]) -> tuple[Any, int]:
-    """The one-row-a-unit table (``marks``: each unit's :func:`_marks`), and how many of
-    its last columns wrap (Target, Conditions): the others are measured to see what is
-    left for them."""
+# A unit's cells (:func:`_cells`): its name, Space, the four stats, Move, Action Cost,
+# Actions, Turn, Target and conditions (:func:`_marks`), as markup.
+Cells = tuple[str, ...]
+_FIXED = ("Unit", "At", "Body", "Mind", "Will", "Spd", "Mv", "AC", "Act", "Turn")
+
+
+# Each unit's cells and block remembered by what its row holds (its fields,
+# marshalled), from a process's second dashboard on (d2d play's: a dashboard after a
+# change writes again only the units that changed); a one-shot's one dashboard keeps
+# nothing. Both are functions of the row alone (and the block of the width).
+_CELLS: dict[bytes, Cells] = {}
+_BLOCKS: dict[tuple[bytes, int], list[Any]] = {}
+_KEEP = 4096
+_SHOWN = [0]
+
+
+def _keys(rows: tuple[StatusRow, ...]) -> list[bytes | None]:
+    """Each row's key in :data:`_CELLS` (None: not remembered)."""
+    _SHOWN[0] += 1
+    if _SHOWN[0] < 2:
+        return [None] * len(rows)
+    import marshal
+
+    from d2d_cli.rules.core.record import fields
+    from d2d_cli.rules.overview.dashboard import StatusRow
+
+    names = [f.name for f in fields(StatusRow)]
+    out: list[bytes | None] = []
+    for u in rows:
+        try:
+            out.append(marshal.dumps(tuple(getattr(u, n) for n in names)))
+        except ValueError:  # what marshal cannot hold: not remembered
+            out.append(None)
+    if len(_CELLS) + len(rows) > _KEEP or len(_BLOCKS) + len(rows) > _KEEP:
+        _CELLS.clear()
+        _BLOCKS.clear()
+    return out
+
+
+def _cells(rows: tuple[StatusRow, ...], keys: list[bytes | None]) -> list[Cells]:
+    """Each unit's cells; units holding the same conditions share their markup."""
     from d2d_cli.commands.units import stat_cell
-    from d2d_cli.layout import Table
+    from d2d_cli.inert import escape
     from d2d_cli.rules.units.roster import STATS
+
+    marks: dict[tuple[tuple[str, int], ...], str] = {}
+    out = []
+    for u, key in zip(rows, keys, strict=True):
+        if key is not None:
+            known = _CELLS.get(key)
+            if known is not None:
+                out.append(known)
+                continue
+        if u.crits:
+            m = _marks(u)
+        else:
+            held = tuple(u.conditions.items())
+            m = marks.get(held) or marks.setdefault(held, _marks(u))
+        cells = (escape(u.name), f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",
+                 *[stat_cell(u, s) for s in STATS], _dash(u.move), _dash(u.action_cost),
+                 _dash(u.actions_left), _dash(u.turn), escape(_dash(u.target)), m)
+        if key is not None:
+            _CELLS[key] = cells
+        out.append(cells)
+    return out
+
+
+def _fixed_width(cells: list[Cells], placed: bool) -> int:
+    """The natural width of the table's columns that never wrap (Unit to Turn): each its
+    widest cell, header included, and a space of padding each side — measured on the
+    cells, the table not built (each distinct cell once); Rich's measure of the built
+    table where a cell is one only Rich can measure."""
+    from d2d_cli.plain import NotPlain, cell_width
+
+    try:
+        return sum(max(cell_width(_FIXED[i]), *map(cell_width, {c[i] for c in cells})) + 2
+                   for i in range(10) if placed or i != 1)
+    except NotPlain:
+        table = _table(cells, placed, False, False)
+        return table.natural_width()
+
+
+def _table(cells: list[Cells], placed: bool, targets: bool, marked: bool) -> Any:
+    """The one-row-a-unit table of the units' :func:`_cells`."""
+    from d2d_cli.layout import Table
 
     # A column that would say nothing for every unit is left out (one row a unit at 80
     # columns): the Space (with Facing) when none is placed, Target, Conditions.
-    placed = any(u.space for u in rows)
-    targets = any(u.target for u in rows)
-    marked = any(m != "—" for m in marks)
     # Headers as short as their cells (Spd, Mv, Act): the row is the unit's, at 80.
     t = Table("Unit", *(("At",) if placed else ()), "Body", "Mind", "Will", "Spd", "Mv",
               "AC", "Act", "Turn", *(("Target",) if targets else ()),
               *(("Conditions",) if marked else ()), box=None)
-    for u, m in zip(rows, marks, strict=True):
-        at = (f"{u.space or '—'}{ARROW.get(u.facing or '', '')}",) if placed else ()
-        t.add_row(render.escape(u.name), *at, *(stat_cell(u, s) for s in STATS),
-                  _dash(u.move), _dash(u.action_cost), _dash(u.actions_left), _dash(u.turn),
-                  *((render.escape(_dash(u.target)),) if targets else ()),
-                  *((m,) if marked else ()))
-    return t, targets + marked
+    keep = [i for i in range(12) if (i != 1 or placed) and (i != 10 or targets)
+            and (i != 11 or marked)]
+    t.rows = [tuple(c[i] for i in keep) for c in cells]
+    return t
 
 
 # A Facing as the board draws it (d2d board): the row says where a unit stands and faces.
@@ -156,24 +232,48 @@ ARROW = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "�
          "NW": "↖"}
 
 
-def _stacked(con: Any, u: StatusRow, marks: str) -> None:
-    from d2d_cli.commands.units import stat_cell
+def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells],
+            keys: list[bytes | None]) -> None:
+    """One block per unit: its name (its Space and Target), then indented its stats (a
+    stat's name beside its value), Move to Turn, conditions and what else it holds."""
     from d2d_cli.layout import Indented
     from d2d_cli.rules.units.roster import STATS
 
     e = render.escape
-    at = f" {u.space}{ARROW.get(u.facing or '', '')}" if u.space else ""
-    con.print(f"[bold]{e(u.name)}[/]{at}" + (f" → {e(u.target)}" if u.target else ""))
-    details = [*_packed([f"{s.title()} {stat_cell(u, s)}" for s in STATS], con.width - 2),
-               f"Move {_dash(u.move)} · AC {_dash(u.action_cost)} · Actions "
-               f"{_dash(u.actions_left)} · Turn {_dash(u.turn)}"]
-    extras = _extras(u)
-    if marks != "—":
-        details.append(marks)
-    if extras:
-        details.append(" · ".join(extras))
-    for line in details:  # indented, and so is what wraps
-        con.print(Indented(line, 2))
+    titles = [s.title() for s in STATS]
+    packed: dict[tuple[str, ...], list[str]] = {}  # units alike share their stat lines
+    room = con.width - 2
+    items: list[Any] = []  # printed at once (d2d_cli/plain.py), as many prints would
+    for u, c, key in zip(rows, cells, keys, strict=True):
+        if key is not None:
+            known = _BLOCKS.get((key, room))
+            if known is not None:
+                items += known
+                continue
+        block: list[Any] = []
+        at = f" {u.space}{ARROW.get(u.facing or '', '')}" if u.space else ""
+        block.append(f"[bold]{c[0]}[/]{at}" + (f" → {e(u.target)}" if u.target else ""))
+        stats = c[2:6]
+        lines = packed.get(stats)
+        if lines is None:
+            lines = packed[stats] = _packed([f"{t} {v}" for t, v in zip(titles, stats,
+                                                                       strict=True)], room)
+        details = [*lines, f"Move {c[6]} · AC {c[7]} · Actions {c[8]} · Turn {c[9]}"]
+        if c[11] != "—":
+            details.append(c[11])
+        extras = _extras(u)
+        if extras:
+            details.append(" · ".join(extras))
+        block += [Indented(line, 2) for line in details]  # indented, and what wraps too
+        if key is not None:
+            _BLOCKS[key, room] = block
+        items += block
+    print_lines = getattr(con, "print_lines", None)
+    if print_lines is not None:
+        print_lines(items)
+    else:
+        for item in items:
+            con.print(item)
 
 
 def _packed(items: list[str], width: int) -> list[str]:

@@ -142,15 +142,17 @@ class Target:
         names; nothing is created)."""
         return session.locate(self.spec)[0]
 
-    def read(self) -> dict[str, Any]:
+    def read(self, *, shared: bool = False) -> dict[str, Any]:
         """The session's data for a lookup (the default session, or a path in an
         existing folder, is created on first use unless :attr:`create` is False:
-        ``session.lookup`` decides)."""
+        ``session.lookup`` decides). ``shared``: for an operation that never changes
+        what it is given — inside ``d2d play`` the same object as the shell's status
+        line read from the same bytes, not unmarshalled again (``session.read``)."""
         if not self._locked:
             self._looked = True
         if self.create:
-            return session.lookup(self.spec, seed=self.seed)
-        return session.read(session.locate(self.spec)[0], seed=self.seed)
+            return session.lookup(self.spec, seed=self.seed, shared=shared)
+        return session.read(session.locate(self.spec)[0], seed=self.seed, shared=shared)
 
     @contextlib.contextmanager
     def edit(self) -> Iterator[session.Transaction]:

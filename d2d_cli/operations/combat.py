@@ -52,12 +52,13 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
     table = table_cards(card)
     if list(sides) == ["chart"]:  # a lookup: the table's reading of the chart
         return rules.chart_result(t.options(t.read()).conflict_chart, table)
-    # A change (the Fate deck, the round's exchange, the hands): the lock is taken
-    # first and every Level, Cover and Range is read from the locked state.
-    with t.edit() as tx:
-        data = tx.data
-        opts = t.options(data)
+    said = exchange.said_of(dict(situation), no_map)  # what hit reads back: typed once
+    # Cards or approaches alone name no unit, so no Player's hand: none is read
+    # (a --gain or --counter is still answered by the hands' own checks).
+    cards_only = rules.unitless(list(sides)) and gain is None and counter is None
 
+    def asked_of(opts: Options) -> Callable[[list[str], dict[str, Any]],
+                                            conflict_.ConflictAsk]:
         def asked(typed: list[str], data: dict[str, Any]) -> conflict_.ConflictAsk:
             return rules.ask(typed, data, table, level_a=level_a, level_b=level_b,
                              terms=terms, skill=skill, rival_skill=rival_skill,
@@ -66,11 +67,27 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
                              level_bonus=opts.level_bonus, use_map=use_map, spent=spent,
                              target_action=opts.target_action, opts=opts,
                              counter_card=parse_card(counter) if counter else None)
+        return asked
 
-        said = exchange.said_of(dict(situation), no_map)  # what hit reads back: typed once
-        # Cards or approaches alone name no unit, so no Player's hand: none is read
-        # (a --gain or --counter is still answered by the hands' own checks).
-        cards_only = rules.unitless(list(sides)) and gain is None and counter is None
+    if cards_only and not any(":hand" in x.lower() for x in sides):
+        # Approaches or the table's cards, no Fate to reveal and no exchange of the
+        # round to forget: the session stays as it is, so the Conflict is a lookup,
+        # answered from a read without the lock (another Target: this one may still
+        # take it). Anything else is done below, all read again under the lock.
+        peek = Target(t.spec, seed=t.seed, label=t.label, create=t.create)
+        data = peek.read(shared=True)  # only read (tests/test_play_reads.py)
+        ask = asked_of(peek.options(data))(list(sides), data)
+        if not (ask.reveals and table is None):
+            out, _ = _resolve(None, ask, table)
+            if exchange.remembered(data) is None or \
+                    exchange.after_conflict(data, out, said) is None:
+                return out
+    # A change (the Fate deck, the round's exchange, the hands): the lock is taken
+    # first and every Level, Cover and Range is read from the locked state.
+    with t.edit() as tx:
+        data = tx.data
+        opts = t.options(data)
+        asked = asked_of(opts)
         if (opts.hands == "d2d" and not cards_only) or any(":hand" in x.lower()
                                                           for x in sides):
             return _from_hands(tx, list(sides), opts, table, asked,
@@ -89,11 +106,12 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
         return out
 
 
-def _resolve(tx: Transaction, ask: conflict_.ConflictAsk, table: list[Card] | None
+def _resolve(tx: Transaction | None, ask: conflict_.ConflictAsk, table: list[Card] | None
              ) -> tuple[conflict_.Conflict | conflict_.Redirected, list[Card]]:
     """Resolve the Conflict, revealing from the Fate deck (journalled in ``tx``, the
     log saying how each card was read) or from the table's cards; the result carries
-    the cards it turned to read by colour (``Conflict.turned``, for the view)."""
+    the cards it turned to read by colour (``Conflict.turned``, for the view). ``tx``
+    None: nothing is revealed from the Fate deck (a lookup)."""
     from d2d_cli.operations import reveals
     from d2d_cli.rules.combat.conflict import Conflict
     from d2d_cli.rules.core.record import replace
@@ -103,7 +121,7 @@ def _resolve(tx: Transaction, ask: conflict_.ConflictAsk, table: list[Card] | No
         with reveals(tx if table is None else None, table) as reveal:
             out = ask.resolve(reveal)
         used = list(reveal.used)
-        if table is None:
+        if table is None and tx is not None:
             note = _journal_note(out, used)
             tx.summary = "revealed " + " ".join(x.code for x in used) + (
                 f"; {note}" if note else "")

@@ -19,10 +19,11 @@ def status(t: Target) -> Dashboard:
     from d2d_cli.rules.overview.dashboard import dashboard
     from d2d_cli.rules.units import status_bar
 
-    data = t.read()
+    data = t.read(shared=True)  # the dashboard only reads it (tests/test_play_reads.py)
     opts, where = t.options(data), status_bar.map_of(data)
     # Before a unit's first Refresh, Move and Action Cost are what it will give.
-    return dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts))
+    return dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts),
+                     same=(where, opts))
 
 
 def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> BoardView:

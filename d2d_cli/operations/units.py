@@ -343,7 +343,7 @@ def show(t: Target, name: str) -> units.UnitRow:
     """``d2d unit show NAME``: one unit as the Status Bar shows it."""
     from d2d_cli.rules.units import status_bar
 
-    data = t.read()
+    data = t.read(shared=True)  # only read: the row is built on a copy of the unit
     return status_bar.unit_on_bar(data, name, t.options(data))
 
 

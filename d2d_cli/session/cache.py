@@ -192,6 +192,12 @@ _RECENT: dict[Path, tuple[str, Slot]] = {}
 _RECENT_KEEP = 4
 
 
+def checker() -> str:
+    """Who checks what this process reads (the build and the [rules] keys): what the
+    process remembers of a session answers only while it is the same."""
+    return _cache_key("")
+
+
 def recent(real: Path, digest: str) -> Slot | None:
     """The slot this process last read or wrote for ``real``, if it is for ``digest``."""
     known = _RECENT.get(real)

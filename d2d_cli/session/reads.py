@@ -130,10 +130,11 @@ class _Loaded:
     payload: bytes | None  # data, marshalled (for the cache)
 
 
-def _load(real: Path, raw: bytes) -> _Loaded:
+def _load(real: Path, raw: bytes, h: str | None = None) -> _Loaded:
+    """The session's bytes ``raw`` as data (``h``: their digest, when already taken)."""
     import marshal
 
-    h = journal.digest(raw)
+    h = h or journal.digest(raw)
     text = _decode(real, raw)
     slot = cache.recent(real, h)  # this process's last read or write of the same bytes
     for digest, payload, root in [slot] if slot is not None else _cache_read(real):
@@ -196,7 +197,7 @@ def lookup(spec: str | None, *, seed: int | None = None,
 # The data last read with ``shared=True`` for each session file, by the digest of its
 # bytes (``d2d play``'s status line after each line: it unmarshalled the session again
 # for bytes it had read a line before).
-_SHARED: dict[Path, tuple[str, dict[str, Any]]] = {}
+_SHARED: dict[Path, tuple[str, str, dict[str, Any]]] = {}
 
 
 def read(path: Path, *, seed: int | None = None, create: bool = False,
@@ -224,11 +225,11 @@ def read(path: Path, *, seed: int | None = None, create: bool = False,
         return _load(real, raw).data
     h = journal.digest(raw)
     known = _SHARED.get(real)
-    if known is not None and known[0] == h:
-        return known[1]
-    data = _load(real, raw).data
+    if known is not None and known[0] == h and known[1] == cache.checker():
+        return known[2]  # the same bytes, checked by the same build
+    data = _load(real, raw, h).data
     _SHARED.clear()  # one session at a time: the shell's
-    _SHARED[real] = (h, data)
+    _SHARED[real] = (h, cache.checker(), data)
     return data
 
 

@@ -12,9 +12,11 @@ up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Hashable
 from typing import Any
 
+from d2d_cli.rules.core.record import fields as record_fields
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time.clock import Clock
@@ -107,23 +109,29 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
         values["move"], values["action_cost"] = bar(unit)
     if unit.conditions.get("dead"):  # the Refresh gives the Dead nothing (round start)
         values["move"] = values["action_cost"] = None
-    record = kept.spent(unit, rnd.number, rnd.phase)
+    # Outside a round under way nothing was spent or said this round (kept.spent and
+    # exchange.lines would give an empty record): neither is asked.
     now = rnd.phase == "started"
+    record = kept.spent(unit, rnd.number, rnd.phase) if now else None
     return StatusRow(
         **values,
         move_left=unit.move if now else None,
         actions_left=kept.actions_left(unit.move, unit.action_cost, record.actions)
-        if now else None,
+        if record is not None else None,
         cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
         facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
-        boosts=tuple(record.boosts),
+        boosts=tuple(record.boosts) if record is not None else (),
         continuous=tuple(c["power"] for c in kept.continuous(unit)),
-        said=exchange.lines(unit, rnd.number, rnd.phase),
+        said=exchange.lines(unit, rnd.number, rnd.phase) if now else (),
         space=str(unit.extra["space"]) if unit.extra.get("space") else None,
         carries=gear.summary_line(unit.extra, unit.name))
 
 
-def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:
+def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
+              same: Hashable | None = None) -> Dashboard:
+    """The dashboard of the session's ``data``; ``bar``: each unit's Move and Action
+    Cost. ``same``: all that ``bar`` reads besides the unit (the map, the table's
+    options), when rows may be remembered (:func:`_rows`)."""
     rnd = Round.from_state(data.get("round"))
     clock = Clock.from_state(data.get("clock"))
     return Dashboard(
@@ -131,4 +139,50 @@ def dashboard(data: dict[str, Any], bar: Bar | None = None) -> Dashboard:
         ClockInfo(clock.value, clock.down, next_event(clock)),
         tuple(t.view() for t in board(data).values() if t.state == "open"),
         _weather(data.get("weather")),
+        _rows(data.get("units", {}), rnd, bar, same) if same is not None else
         tuple(row(u, rnd, bar) for u in roster(data).values()))
+
+
+# Rows built in this process: (same, round, phase, name, the unit's table marshalled) →
+# the row's fields marshalled. From a process's second dashboard on (d2d play's): the
+# first one (a one-shot's only one) keeps nothing.
+_ROWS: dict[tuple[Any, ...], bytes] = {}
+_ROWS_KEEP = 4096
+_SAME: dict[Hashable, int] = {}  # each ``same`` met, numbered; never renumbered
+_DASHBOARDS = [0]
+
+
+def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
+          same: Hashable) -> tuple[StatusRow, ...]:
+    """Each unit's row; a unit whose table, round and ``same`` are those of a row built
+    before gets that row again, built afresh from its fields (its own dicts: a caller
+    may change what it is given). A row is a function of them alone (:func:`row`)."""
+    import marshal
+
+    _DASHBOARDS[0] += 1
+    tag = None  # ``same`` as a number: hashed once a call, not once a unit
+    if _DASHBOARDS[0] > 1:
+        with contextlib.suppress(TypeError):  # an option that cannot be hashed: none kept
+            tag = _SAME.setdefault(same, len(_SAME))
+    out = []
+    for name, raw in units.items():
+        key = None
+        if tag is not None:
+            with contextlib.suppress(ValueError):  # what marshal cannot hold: not kept
+                key = (tag, rnd.number, rnd.phase, name, marshal.dumps(raw))
+            blob = _ROWS.get(key) if key is not None else None
+            if blob is not None:
+                out.append(StatusRow(**marshal.loads(blob)))
+                continue
+        r = row(Unit.from_state(name, raw), rnd, bar)
+        if key is not None:
+            with contextlib.suppress(ValueError):
+                fields = {f: getattr(r, f) for f in _INIT}
+                if len(_ROWS) >= _ROWS_KEEP:
+                    _ROWS.clear()
+                _ROWS[key] = marshal.dumps(fields)
+        out.append(r)
+    return tuple(out)
+
+
+_INIT = tuple(f.name for f in record_fields(StatusRow) if f.init)

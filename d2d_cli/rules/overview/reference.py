@@ -114,6 +114,17 @@ def _names(e: Entry) -> tuple[str, ...]:
     return (e.name, *e.aliases) if isinstance(e, SkillEntry) else (e.name,)
 
 
+@cache
+def _by_key() -> dict[str, tuple[Entry, ...]]:
+    """The entries under each key of their names (:func:`characters.key`), in the order
+    of :func:`entries`: a lookup keyed ~600 names at every call."""
+    found: dict[str, list[Entry]] = {}
+    for e in entries():
+        for k in dict.fromkeys(characters.key(n) for n in _names(e)):  # each entry once
+            found.setdefault(k, []).append(e)
+    return {k: tuple(v) for k, v in found.items()}
+
+
 _KINDS = {"skills": ("skill", "magic", "power"), "archetypes": ("archetype",),
           "conditions": ("condition",), "glossary": ("glossary",)}
 
@@ -124,7 +135,7 @@ def lookup(term: str) -> Lookup:
     k = characters.key(term)
     if k in LISTS:
         return Lookup(term, k, tuple(e for e in entries() if e.kind in _KINDS[k]))
-    matches = tuple(e for e in entries() if any(characters.key(n) == k for n in _names(e)))
+    matches = _by_key().get(k, ())
     if not matches:
         names = sorted({n for e in entries() for n in _names(e)})
         folded = {n.lower(): n for n in names}

@@ -231,8 +231,9 @@ def effective_stats(unit: Unit, base: dict[str, str] | None = None) -> dict[str,
 
 
 def base_stats(unit: Unit) -> dict[str, str]:
-    """The unit's own stats, before conditions."""
-    return {s: str(st) for s, st in unit.stats.items()}
+    """The unit's own stats, before conditions (each Stat's text remembered: the
+    dashboard writes 4,000 on 1,000 units)."""
+    return {s: _text(st) for s, st in unit.stats.items()}
 
 
 def zero_stats(unit: Unit, effective: dict[str, str] | None = None) -> list[str]:
