@@ -51,9 +51,12 @@ def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path)
     assert out.startswith("B wins (rank 7 vs 5): Fast (7♠↑) vs Fast (5♥↑)\n")
     assert loaded & NOT_FOR_CARDS == set()
     assert loaded & NOTHING_WRITTEN == set()
-    assert "d2d_cli.session.lock" in loaded  # it did lock: the guard is not a blind spot
+    # no Fate revealed and no exchange of the round to forget: answered from a read,
+    # without the lock (issue 40 item 2)
+    assert "d2d_cli.session.lock" not in loaded
     assert Path(session).read_bytes() == before  # nothing to keep: the file unchanged
-    # a unit side still reads them (the guard above is about the cards, not a blind spot)
+    # a unit side still reads them, and locks to keep its exchange (the guards above are
+    # about the cards, not a blind spot)
     out, loaded = _loaded(session, "conflict", "Archer:fast", "Goblin Scout")
     assert {"d2d_cli.rules.units.roster", "d2d_cli.rules.board.derive",
-            "d2d_cli.rules.units.hands"} <= loaded
+            "d2d_cli.rules.units.hands", "d2d_cli.session.lock"} <= loaded

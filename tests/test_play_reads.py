@@ -204,7 +204,7 @@ def test_a_conflict_that_changes_nothing_is_a_lookup(
     # forget the round's exchange (hit's) still changes the session, under the lock.
     import marshal
 
-    from d2d_cli.session import reads
+    from d2d_cli.session import lock
 
     d2d.ok("session", "new", "t")
     for name in ("Goblin", "Archer"):
@@ -219,8 +219,8 @@ def test_a_conflict_that_changes_nothing_is_a_lookup(
     before = path.read_bytes()
     shell.status()
     locks: list[Path] = []
-    real_locked = reads.locked  # every read-modify-write's lock (reads.locked_read)
-    monkeypatch.setattr(reads, "locked", lambda p, *a, **k: locks.append(p)
+    real_locked = lock.locked  # every read-modify-write's lock (reads.locked_read)
+    monkeypatch.setattr(lock, "locked", lambda p, *a, **k: locks.append(p)
                         or real_locked(p, *a, **k))
     loads: list[int] = []
     real_loads = marshal.loads
