@@ -123,8 +123,9 @@ def _json_line(envelope: dict[str, Any]) -> str:
     # json.dumps escapes C0 but leaves DEL, C1 (the 8-bit CSI and OSC), the line
     # separators and the bidi overrides raw: escape them too, so an envelope piped to a
     # terminal is as inert as the human view (issue 30 item 2). Outside strings JSON is
-    # ASCII, so this only ever touches string contents.
-    return text if text.isascii() else _json_unsafe().sub(
+    # ASCII, so this only ever touches string contents. DEL is ASCII: an ASCII text is
+    # passed as it is only without one.
+    return text if text.isascii() and "\x7f" not in text else _json_unsafe().sub(
         lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

@@ -202,3 +202,13 @@ def test_a_scene_or_character_file_from_someone_else_is_refused(d2d, combat: Pat
         assert res.exit_code == 2 and "control character U+" in res.stderr, res.stderr
         assert clean(res.stderr) and res.stdout == ""
     assert everything(combat.parent) == before
+
+
+def test_a_del_in_an_all_ascii_envelope_is_escaped_too() -> None:
+    """The all-ASCII short cut of a --json line (issue 40) let DEL through raw: DEL is
+    ASCII; with any non-ASCII character beside it, it was escaped (issue 30 item 2)."""
+    from d2d_cli.render import _json_line
+
+    assert _json_line({"x": "a\x7fb"}) == '{"x": "a\\u007fb"}\n'
+    assert _json_line({"x": "a\x7fbé"}) == '{"x": "a\\u007fbé"}\n'
+    assert _json_line({"x": "plain"}) == '{"x": "plain"}\n'
