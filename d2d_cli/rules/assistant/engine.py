@@ -12,7 +12,7 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.rules.assistant.goals import is_down
@@ -89,28 +89,20 @@ class Exchange:
     down: bool
 
 
-class LiveRoster(Mapping[str, Unit]):
+class LiveRoster(units.RosterView):
     """The roster of a :class:`Table` for a rules function that reads it: the live Units,
     each built only if looked up and not built again while its table is unchanged (the
-    commands read the same through ``rules.units.roster.roster_view``)."""
+    commands read the same through ``rules.units.roster.roster_view``, whose keys, order
+    and length this view shares)."""
 
     def __init__(self, table: Table) -> None:
+        super().__init__(table.data)
         self._table = table
-        self._raw = table.units()
 
     def __getitem__(self, name: str) -> Unit:
         if name not in self._raw:
             raise KeyError(name)
         return self._table.unit(name)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._raw
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
 
 
 class Table:
