@@ -153,6 +153,14 @@ def test_the_session_path_is_resolved_once_while_it_reaches_the_same_file(
     assert len(calls) == 5
 
 
+def _goblin_and_archer(d2d: Any) -> None:
+    """Session "t" with a Goblin and an Archer, each 2x1 / 2x1 / 2x1 / 4x0."""
+    d2d.ok("session", "new", "t")
+    for name in ("Goblin", "Archer"):
+        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
+               "--will", "2x1", "--speed", "4x0")
+
+
 LINES = ("status", "status --json", "--why status", "status", "unit show Goblin",
          "unit show archer --json")
 
@@ -168,10 +176,7 @@ def test_the_dashboard_reads_the_status_lines_data(
 
     from d2d_cli.session import reads
 
-    d2d.ok("session", "new", "t")
-    for name in ("Goblin", "Archer"):
-        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
-               "--will", "2x1", "--speed", "4x0")
+    _goblin_and_archer(d2d)
     d2d.ok("--session", "t", "unit", "condition", "Goblin", "add", "fatigue")
     d2d.ok("--session", "t", "unit", "target", "Goblin", "Archer")
     d2d.ok("--session", "t", "round", "start")
@@ -206,10 +211,7 @@ def test_a_conflict_that_changes_nothing_is_a_lookup(
 
     from d2d_cli.session import lock
 
-    d2d.ok("session", "new", "t")
-    for name in ("Goblin", "Archer"):
-        d2d.ok("--session", "t", "unit", "add", name, "--body", "2x1", "--mind", "2x1",
-               "--will", "2x1", "--speed", "4x0")
+    _goblin_and_archer(d2d)
     d2d.ok("--session", "t", "round", "start")
     shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
     lines = ("conflict strong block", "conflict fast 7S^ --json", "conflict 7S^ 5H^")
