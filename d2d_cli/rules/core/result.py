@@ -108,7 +108,7 @@ def _plan(cls: type[Result]) -> tuple[tuple[str, ...], Any]:
 def _result_json(value: Result) -> dict[str, Any]:
     t = type(value)
     keys, get = _PLANS.get(t) or _plan(t)
-    out = dict(zip(keys, get(value)))
+    out = dict(zip(keys, get(value), strict=True))
     plain = _PLAIN
     for key, v in out.items():  # values replaced in place: the keys stay as they are
         t = type(v)
