@@ -89,3 +89,41 @@ def test_every_entry_of_a_journal_reads_as_before(tmp_path: Path) -> None:
                  "summary": rng.choice(["", "revealed 7S^", "x" * 50])}
         line = journal.encode(entry)[9:-1]
         assert journal._json(line) == json.loads(line) == entry
+
+
+
+_GOOD = {"v": 2, "id": 3, "op": "do", "at": "2026-01-01T00:00:00+00:00",
+         "command": "fate draw 2", "summary": "revealed QH^",
+         "h0": "0123456789abcdef" * 2, "h1": "fedcba9876543210" * 2,
+         "d": [[0, "a", "b"], [5, "", "c"]]}
+_DROP = object()  # the key left out of the entry
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ({}, None),
+    (dict.fromkeys(("at", "command", "summary", "h0", "h1", "d"), _DROP), None),
+    ({"v": 1}, "version 1, not 2"), ({"v": True}, "version True, not 2"),
+    ({"v": _DROP}, "version None, not 2"),
+    ({"op": "cut"}, "unknown op 'cut'"), ({"id": -1}, "its id is not a whole number"),
+    ({"id": "3"}, "its id is not a whole number"), ({"command": 3}, "command is not text"),
+    ({"summary": None}, "summary is not text"), ({"at": ["x"]}, "at is not text"),
+    ({"h0": "0123456789ABCDEF" * 2}, "h0 is not a digest"),
+    ({"h1": "abc"}, "h1 is not a digest"), ({"h1": 7}, "h1 is not a digest"),
+    ({"h0": None}, "h0 is not a digest"),
+    ({"op": "undo", "d": _DROP}, "ref is not an entry's id"),
+    ({"op": "redo", "ref": 2, "d": _DROP}, None),
+    ({"op": "undo", "ref": -2, "d": _DROP}, "ref is not an entry's id"),
+    ({"h1": _DROP}, "hunks without the digests they go between"),
+    ({"d": {}}, "its hunks are not a list"),
+    ({"d": [[5, "ab", "c"], [6, "", "x"]]},
+     "a hunk is not [offset, old text, new text] in order"),
+])
+def test_an_entrys_structure_problem(change: dict[str, object], problem: str | None) -> None:
+    """What a line with a good CRC but a bad structure is refused for (issue 30 item 5),
+    now that each key is looked up once (issue 40 item 3): an absent optional key is
+    whole, a present one of the wrong kind is not — and the reader says the same."""
+    entry = {k: v for k, v in {**_GOOD, **change}.items() if v is not _DROP}
+    assert journal._problem(entry) == problem
+    got = journal.decode(journal.encode(entry).rstrip(b"\n"))
+    kept_id = entry["id"] if type(entry.get("id")) is int else None
+    assert got == (entry if problem is None else {"bad": problem, "id": kept_id})

@@ -206,6 +206,7 @@ KINDS = {"conflict": "conflict", "hit": "hit", "crit": "crit", "oracle": "oracle
 # Bookkeeping a recap leaves out: undo and redo (their entries are marked undone or
 # say nothing new), a face-down choice (it is told by the conflict that reveals it).
 _UNTOLD = (("session",), ("hand", "choose"), ("hand", "show"))
+_UNTOLD_HEADS = frozenset(u[0] for u in _UNTOLD)  # only these are compared in full
 
 
 def _outcome(kind: str, summary: str) -> str:
@@ -239,9 +240,9 @@ def told(rows: list[dict[str, Any]]) -> list[Line]:
         command = str(row.get("command") or "")
         summary = str(row.get("summary") or "")
         words = _words(command)
-        if any(tuple(words[:len(u)]) == u for u in _UNTOLD):
-            continue
         head = words[0] if words else ""
+        if head in _UNTOLD_HEADS and any(tuple(words[:len(u)]) == u for u in _UNTOLD):
+            continue
         kind = KINDS.get(head, "other")
         if kind == "round" and words[1:2] == ["start"]:
             rnd += 1

@@ -85,9 +85,40 @@ def to_json(value: Any) -> Any:
     raise TypeError(f"no JSON view for {type(value).__name__}")
 
 
+# Per class: its JSON keys and one getter of all their values (``operator.attrgetter``
+# of the field names: one call in C, not a getattr a field — status --json of 1,000
+# units reads ~35,000 fields).
+_PLANS: dict[type, tuple[tuple[str, ...], Any]] = {}
+
+
+def _plan(cls: type[Result]) -> tuple[tuple[str, ...], Any]:
+    from operator import attrgetter
+
+    pairs = _fields(cls)
+    names = tuple(name for name, _ in pairs)
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        get: Any = lambda value: (one(value),)  # noqa: E731
+    else:
+        get = attrgetter(*names) if names else (lambda value: ())
+    plan = _PLANS[cls] = (tuple(key for _, key in pairs), get)
+    return plan
+
+
 def _result_json(value: Result) -> dict[str, Any]:
-    out = {}
-    for name, key in _fields(type(value)):
-        v = getattr(value, name)
-        out[key] = v if type(v) in _PLAIN else to_json(v)
+    t = type(value)
+    keys, get = _PLANS.get(t) or _plan(t)
+    out = dict(zip(keys, get(value), strict=True))
+    plain = _PLAIN
+    for key, v in out.items():  # values replaced in place: the keys stay as they are
+        t = type(v)
+        if t in plain:
+            continue
+        # to_json's first cases, without a call: a row's tuples and dicts of plain values
+        if t is tuple or t is list:
+            out[key] = [x if type(x) in plain else to_json(x) for x in v] if v else []
+        elif t is dict:
+            out[key] = {k: x if type(x) in plain else to_json(x) for k, x in v.items()}
+        else:
+            out[key] = to_json(v)
     return out
