@@ -309,16 +309,25 @@ def _frozen(state: dict[str, Any]) -> dict[str, Any]:
         return copy.deepcopy(state)
 
 
-def _put_roster(tx: Any, new: dict[str, Any], pristine: dict[str, Any]) -> None:
+def _put_roster(tx: Any, roster: dict[str, Unit]) -> None:
     """The roster back into ``[units]``, each unit the step did not change kept as it
     was stored (not as the roster writes it afresh), so the file changes — and the
     journal entry grows — with the change alone (issue 30 item 6: ``unit rm`` on a 10 MB
-    session wrote every unit anew, a 21.7 MB entry)."""
+    session wrote every unit anew, a 21.7 MB entry). A unit is unchanged when it writes
+    its stored table, or what that table writes afresh (the step changes Units built
+    from the tables, never the tables): only a unit whose table differs is read again,
+    where a copy of every unit's table was made before the step (issue 40: ~1.3 ms of a
+    change inside ``d2d play`` on 100 units)."""
+    from d2d_cli.rules.units.roster import Unit, roster_state
+
+    new = roster_state(roster)
     stored = tx.data.get("units")
     if isinstance(stored, dict):
         for name, state in new.items():
-            if name in stored and pristine.get(name) == state:
-                new[name] = stored[name]
+            old = stored.get(name)
+            if old is not None and (state == old or (
+                    isinstance(old, dict) and Unit.from_state(name, old).to_state() == state)):
+                new[name] = old
     tx.put("units", new)
 
 
@@ -337,9 +346,8 @@ def roster_change_reading(t: Target,
 
     with t.edit() as tx:
         roster = units.roster(tx.data)
-        pristine = _frozen(units.roster_state(roster))
         result = step(roster, tx.data)
-        _put_roster(tx, units.roster_state(roster), pristine)
+        _put_roster(tx, roster)
         tx.summary = result.summary
         if isinstance(result, units.UnitRow) and type(result) is units.UnitRow:
             from d2d_cli.rules.units import status_bar
@@ -365,8 +373,7 @@ def in_round_reading(t: Target,
     with t.edit() as tx:
         rnd = Round.from_state(tx.data.get("round"))
         roster = units.roster(tx.data)
-        pristine = _frozen(units.roster_state(roster))
         result = step(roster, rnd.number, rnd.phase, tx.data)
-        _put_roster(tx, units.roster_state(roster), pristine)
+        _put_roster(tx, roster)
         tx.summary = result.summary
     return result
