@@ -135,8 +135,9 @@ def test_a_field_is_the_same_for_the_same_places_and_new_after_a_move() -> None:
 
 
 def test_a_cards_hash_and_equality_are_the_records_own() -> None:
-    """Card's one-call hash and equality give exactly what every record's give (the
-    same hash, so sets and memos of cards behave as before)."""
+    """A record's one-call hash and equality (``record._eq_hash_of``, what a Card uses)
+    give exactly what the generic ones give (the same hash, so sets and memos of cards
+    behave as before)."""
     from d2d_cli.rules.core.record import _eq, _hash
 
     outcomes = all_outcomes()

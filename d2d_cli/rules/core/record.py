@@ -262,6 +262,23 @@ def _hash(self: Any) -> int:
     return hash(_astuple(self))
 
 
+def _eq_hash_of(get: Callable[[dict[str, Any]], tuple[Any, ...]]
+                ) -> tuple[Callable[[Any, Any], Any], Callable[[Any], int]]:
+    """:func:`_eq` and :func:`_hash` of a class of two fields or more, reading its
+    values' tuple in one call (``get``: its ``__record_values__``): a Card keys the odds,
+    the policy's hands and every memo of cards, tens of thousands of times a fight."""
+
+    def eq(self: Any, other: Any) -> Any:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return get(self.__dict__) == get(other.__dict__)
+
+    def hash_(self: Any) -> int:
+        return hash(get(self.__dict__))
+
+    return eq, hash_
+
+
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:
     raise FrozenError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
 
@@ -306,8 +323,10 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = _repr
         if eq:
-            cls.__eq__ = _eq
-            cls.__hash__ = _hash if frozen else None
+            get = cls.__record_values__
+            eq_, hash_ = _eq_hash_of(get) if get is not None else (_eq, _hash)
+            cls.__eq__ = eq_
+            cls.__hash__ = hash_ if frozen else None
         if frozen:
             cls.__setattr__ = _frozen_setattr
             cls.__delattr__ = _frozen_delattr

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -118,23 +117,6 @@ class Card:
 
 
 _NUMBER = {rank: i for i, rank in enumerate(RANKS, 1)}  # a Wild has none
-_VALUES = Card.__record_values__  # type: ignore[attr-defined]  # its fields, in C
-
-
-def _card_hash(self: Card) -> int:
-    # The record's own hash (of its fields' tuple) in one call, not two: a Card keys
-    # the odds, the policy's hands and every memo of cards, tens of thousands of times.
-    return hash(_VALUES(self.__dict__))
-
-
-def _card_eq(self: Card, other: object) -> Any:
-    if other.__class__ is not Card:
-        return NotImplemented
-    return _VALUES(self.__dict__) == _VALUES(other.__dict__)
-
-
-Card.__hash__ = _card_hash  # type: ignore[method-assign,assignment]
-Card.__eq__ = _card_eq  # type: ignore[method-assign,assignment]
 
 
 # A Card is immutable and there are 108 outcomes: each notation and each turned card is
