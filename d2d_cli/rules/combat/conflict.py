@@ -270,12 +270,14 @@ class Effects(Result):
 NON_PLAYER_TEXT = {"keep": "Keep: its Block holds (a Non-Player keeps no cards)"}
 
 
+@lru_cache(maxsize=256)  # a few approaches × won × evade × non_player: frozen answers
 def effects(approach: str, won: bool, evade: str = "001",
             non_player: bool = False) -> tuple[Effect, ...]:
     """What a side gets: its win effects when it wins, its always-effects anyway.
     ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
     the Action, and only to a winner (000 l.494). A ``non_player`` side is never told
-    of a hand."""
+    of a hand. The table is data read once, and the Effects are frozen, so the same
+    four arguments give the very same tuple (two per Conflict of a fight)."""
     spec = table()["effects"][approach]
     if evade == "000" and approach in table()["effects_000"]:
         spec = table()["effects_000"][approach]

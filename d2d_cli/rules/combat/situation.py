@@ -717,14 +717,17 @@ def _round_effects(tally: _Tally, side: str, unit: Unit, sk: _Skilled, main: str
     Penalties are not applied (001 l.605 "Ignore all penalties this Round"), named."""
     from d2d_cli.rules.units import effects
 
-    pushes = effects.pushed(unit)
+    if not unit.extra.get(effects.EFFECTS):  # nothing on the unit this Round
+        return
+    got = effects.held(unit)  # read once for both (effects.pushed, effects.gritted)
+    pushes = got.get(effects.PUSH, 0)
     if pushes and not (scoring and opts.push_the_limit == "000"):
         source = effects.PUSH_000 if opts.push_the_limit == "000" else \
             effects.SOURCES[effects.PUSH]
         what = "Initiative" if opts.push_the_limit == "000" else "Skill"
         tally.mod("push_the_limit", f"Push the Limit: {what} +{pushes} this Round", side,
                   pushes, "session", source)
-    if effects.gritted(unit) and unit.conditions:
+    if got.get(effects.GRIT, 0) > 0 and unit.conditions:
         stat = main
         if stat is None and sk.skill is not None and sk.skill.category == "Combat":
             stat = str(table()["stat_penalties"]["combat"])

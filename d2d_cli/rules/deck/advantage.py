@@ -171,6 +171,8 @@ def keep_conflict(options_a: Sequence[A], options_b: Sequence[B], modes: tuple[s
     it keeps the best pair with Advantage, the worst with Disadvantage, the first pair
     when they tie (:func:`keep`). ``rules.combat.conflict.resolve`` and
     ``rules.odds.conflict.conflict_odds`` both keep their cards by this function."""
+    if len(options_a) == 1 and len(options_b) == 1:  # no Fate card beyond each side's own:
+        return 0, 0  # one pair, kept (what chooser and keep give, without scoring it)
     side, mode = chooser(len(options_a), len(options_b), modes)
     pairs = [(i, j) for i in range(len(options_a)) for j in range(len(options_b))]
     view = OUTCOME_VALUE[side]
