@@ -679,6 +679,51 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
                      tally.extra, geometry)
 
 
+class Assessed(NamedTuple):
+    """A Conflict's assessment (:func:`assess`, not scoring) with what it was read from:
+    the two units (the very objects), the terms and skills after what the round
+    remembered, the map's Field and the ``[rules]``. The Hits that follow it read the
+    same assessment where :func:`scoring_from` says their own parts change nothing."""
+
+    a: Unit | None
+    b: Unit | None
+    terms: Terms
+    skill: str | None
+    rival_skill: str | None
+    field: Field | None
+    opts: Options
+    situation: Situation
+
+
+def scoring_from(shared: Assessed | None, a: Who, b: Who, terms: Terms, *,
+                 skill: str | None, rival_skill: str | None, rival_stat: Stat | None,
+                 field: Field | None, opts: Options) -> Situation | None:
+    """The Hits' assessment (``assess(..., scoring=True)``) taken from a Conflict's
+    ``shared`` one, or None when it must be made anew. Both read the same skills,
+    conditions, effects, weapon, map geometry, position and weapon scale; what the Hits
+    alone read differently is three things, and where any of them is in play the Hits
+    are assessed afresh: Push the Limit under ``[rules] push_the_limit = "000"`` (its
+    Initiative counts in the Conflict only, 000 l.254), the Actor's own Cover (001 l.711
+    "Cover makes it harder to hit the Target"), a Rival's stat given rather than read off
+    a unit (``hit --vs 2x1``), and a Level typed on either side (its option is named).
+    The units are compared by identity: the caller hands ``shared`` on only while they
+    are unchanged (a simulated fight's live units, whose tables it compares)."""
+    if shared is None or a.level is not None or b.level is not None or \
+            rival_stat is not None:
+        return None
+    if a.unit is not shared.a or b.unit is not shared.b or field is not shared.field or \
+            skill != shared.skill or rival_skill != shared.rival_skill or \
+            terms != shared.terms or opts != shared.opts:
+        return None
+    sit = shared.situation
+    if opts.push_the_limit == "000" and any(m.key == "push_the_limit"
+                                            for m in sit.modifiers):
+        return None
+    if sit.cover is not None and sit.cover.percent and sit.cover.side == "a":
+        return None
+    return sit
+
+
 def sources(sit: Situation, keys: Mapping[str, str]) -> dict[str, str]:
     """Where each number came from, under the command's own keys (``level_a`` or
     ``level``…): ``keys`` maps "a"/"b" to them."""
