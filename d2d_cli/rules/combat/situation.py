@@ -371,6 +371,8 @@ def _from_unit(tally: _Tally, side: str, unit: Unit, sk: _Skilled,
                main: str | None) -> None:
     """What the session holds about a unit: Unskilled (000 l.764, l.1272), Blessed (000
     l.1145) and the condition penalties of the skill's main Stat (000 l.453)."""
+    if not sk.unskilled and not unit.conditions:  # skilled, no condition: nothing to add
+        return
     t = table()
     if sk.unskilled:
         common = sk.skill is not None and sk.skill.common and side == "a"
@@ -442,6 +444,9 @@ def _position(tally: _Tally, terms: Terms, skilled: dict[str, _Skilled | None],
     harder to hit the Target" — the Target is the Rival, whom the Actor's Cover does not
     make harder to hit (it counts in the Conflict, 000 l.455 "Cover -
     Initiative:+1/Cover:25%")."""
+    if terms.cover is None and terms.high_ground is None and terms.flank is None and \
+            terms.confined is None and terms.outnumbered is None:
+        return None  # no position given or read off the map
     t = table()
     cover = parse_cover(terms.cover) if terms.cover is not None else None
     if cover is not None and cover.percent and scoring and cover.side == "a":
