@@ -117,3 +117,53 @@ def test_what_the_hits_alone_read_makes_them_assessed_anew(
         plain.assessed, situation.Who(plain.assessed.a), situation.Who(plain.assessed.b),
         plain.assessed.terms, skill=plain.assessed.skill, rival_skill=None,
         rival_stat=None, field=None, opts=DEFAULTS) is plain.assessed.situation
+
+
+def _whole_roster_crit(self: Table, ask: Any, stored: bool = True) -> Any:
+    """The Crit as the engine played it before: on the whole live roster, every unit's
+    table stored back (what ``d2d crit`` stores)."""
+    from d2d_cli.rules.combat import crits
+
+    roster = self._roster()
+    try:
+        out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
+    except BaseException:
+        self._forget()
+        raise
+    self._crit_roster = roster
+    if stored:
+        self._keep(out)
+    return out
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_a_crit_on_the_units_it_reads_ends_every_fight_as_on_the_whole_roster(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's Crit is played on the units it reads (scorer, target, the Ally of a
+    Luck) and stores those alone; the others keep their very tables. Whole Combat #1
+    fights (Luck and Wild Luck played by the Players) end in the same session, unit
+    table by unit table, with the same lines logged, as when the whole roster is played
+    and stored back as ``d2d crit`` does — and the units a Crit did not read keep their
+    tables' identity."""
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    blob = __import__("pickle").dumps(start, -1)
+    kept = {"same": 0}
+    real_keep = Table._keep
+
+    def watching(self: Table, out: Any) -> None:
+        before = dict(self.data["units"])
+        real_keep(self, out)
+        kept["same"] += sum(1 for n, u in self.data["units"].items() if u is before[n])
+
+    monkeypatch.setattr(Table, "_keep", watching)
+    ours = [sim._fight(blob, goals, sim.run_seed(5, i), DEFAULTS, True, pc) for i in range(12)]
+    assert kept["same"] > 0
+    monkeypatch.setattr(Table, "_crit", _whole_roster_crit)
+    theirs = [sim._fight(blob, goals, sim.run_seed(5, i), DEFAULTS, True, pc)
+              for i in range(12)]
+    for (out_a, t_a), (out_b, t_b) in zip(ours, theirs, strict=True):
+        assert out_a == out_b
+        assert t_a.lines == t_b.lines
+        assert t_a.data == t_b.data
+        assert list(t_a.data["units"]) == list(t_b.data["units"])

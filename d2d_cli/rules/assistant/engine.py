@@ -486,9 +486,12 @@ class Table:
         return out
 
     def _crit(self, ask: crits.CritAsk, stored: bool = True) -> crits.Crit:
-        """``crits.crit`` on the live roster, its changes stored (:meth:`_keep`) unless
-        ``stored`` is False (a look before Luck)."""
-        roster = self._roster()
+        """``crits.crit`` on the live units it reads — the scorer, the target and the
+        Ally whose Luck is spent (the whole roster if one is not named exactly) — its
+        changes stored (:meth:`_keep`) unless ``stored`` is False (a look before Luck)."""
+        names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
+        raw = self.units()
+        roster = self._some(*names) if all(n in raw for n in names) else self._roster()
         try:
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
         except BaseException:
@@ -500,10 +503,15 @@ class Table:
         return out
 
     def _keep(self, out: crits.Crit) -> None:
-        """A Crit's changes stored; the live units it changed kept with their new tables."""
+        """A Crit's changes stored; the live units it read kept with their new tables —
+        the others, which it neither read nor changed, keep theirs (``changes["units"]``
+        holds the units it was given: the command gives the whole roster)."""
         changes = out.changes
         for key, value in changes.items():
-            self.data[key] = value
+            if key == "units":
+                self.data[key] = {**self.data[key], **value}  # the roster's order kept
+            else:
+                self.data[key] = value
         stored = changes.get("units")
         if stored is None:
             self._forget()  # nothing stored: the live units are read again
