@@ -438,7 +438,8 @@ class Table:
         if got is None:
             return None
         now = self.units()
-        if len(now) != len(got[1]) or any(x is not y for x, y in zip(got[1], now.values(), strict=True)):
+        if len(now) != len(got[1]) or any(
+                x is not y for x, y in zip(got[1], now.values(), strict=True)):
             return None
         return got[0]
 
