@@ -73,6 +73,8 @@ def standings(a: Sequence[Source], b: Sequence[Source],
               both_cancel: str = "") -> tuple[Standing, Standing]:
     """Both sides' Standing: each side's own net, then both at Disadvantage (or both at
     Advantage) cancel (000 l.600–601). ``both_cancel`` is the line quoted when they do."""
+    if not a and not b:  # no reason on either side (the usual case): both normal
+        return _NEITHER
     mode_a, why_a = net(a)
     mode_b, why_b = net(b)
     if mode_a == mode_b != NORMAL:
@@ -81,6 +83,9 @@ def standings(a: Sequence[Source], b: Sequence[Source],
                                                         else "")
         return Standing(NORMAL, tuple(a), why), Standing(NORMAL, tuple(b), why)
     return Standing(mode_a, tuple(a), why_a), Standing(mode_b, tuple(b), why_b)
+
+
+_NEITHER = (Standing(NORMAL, (), None), Standing(NORMAL, (), None))  # frozen: shared
 
 
 def keep(candidates: Sequence[T], mode: str, score: Callable[[T], Any]) -> int:
