@@ -131,6 +131,9 @@ class Table:
         # holds that very table — a change anywhere stores a new one, never edits it.
         self._live: dict[str, tuple[dict[str, Any], Unit]] = {}
         self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
+        # The last Conflict's assessment and the unit tables it was made on: the Hits
+        # after it read it while those tables are all still the session's (:meth:`hit`)
+        self._assessed: tuple[Any, tuple[dict[str, Any], ...]] | None = None
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -382,6 +385,7 @@ class Table:
                            opts=self.opts, counter_card=counter, roster=self.live())
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
+        self._assessed = (ask.assessed, tuple(self.units().values()))
         from d2d_cli.rules.combat import exchange
 
         # as the command keeps it, with what it was told (its --no-map: issue 37)
@@ -409,7 +413,8 @@ class Table:
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
-                       terms=Terms(with_=with_) if with_ else None, roster=self.live())
+                       terms=Terms(with_=with_) if with_ else None, roster=self.live(),
+                       shared=self._shared())
         out = ask.count(None)
         from d2d_cli.rules.combat import exchange
 
@@ -423,6 +428,20 @@ class Table:
                       *(["--skill", skill] if skill else []), *(["--with", with_] if with_ else []),
                       *([] if mapped else ["--no-map"]), result=out)
         return out
+
+    def _shared(self) -> Any:
+        """The last Conflict's assessment while every unit table it was made on is still
+        the session's (a change stores a new table, never edits one): the Hits that
+        follow read it where their own parts change nothing
+        (rules.combat.situation.scoring_from); else None."""
+        got = self._assessed
+        if got is None:
+            return None
+        now = self.units()
+        if len(now) != len(got[1]) or any(
+                x is not y for x, y in zip(got[1], now.values(), strict=True)):
+            return None
+        return got[0]
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body",
              with_: str | None = None) -> crits.Crit:
@@ -468,9 +487,12 @@ class Table:
         return out
 
     def _crit(self, ask: crits.CritAsk, stored: bool = True) -> crits.Crit:
-        """``crits.crit`` on the live roster, its changes stored (:meth:`_keep`) unless
-        ``stored`` is False (a look before Luck)."""
-        roster = self._roster()
+        """``crits.crit`` on the live units it reads — the scorer, the target and the
+        Ally whose Luck is spent (the whole roster if one is not named exactly) — its
+        changes stored (:meth:`_keep`) unless ``stored`` is False (a look before Luck)."""
+        names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
+        raw = self.units()
+        roster = self._some(*names) if all(n in raw for n in names) else self._roster()
         try:
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
         except BaseException:
@@ -482,10 +504,15 @@ class Table:
         return out
 
     def _keep(self, out: crits.Crit) -> None:
-        """A Crit's changes stored; the live units it changed kept with their new tables."""
+        """A Crit's changes stored; the live units it read kept with their new tables —
+        the others, which it neither read nor changed, keep theirs (``changes["units"]``
+        holds the units it was given: the command gives the whole roster)."""
         changes = out.changes
         for key, value in changes.items():
-            self.data[key] = value
+            if key == "units":
+                self.data[key] = {**self.data[key], **value}  # the roster's order kept
+            else:
+                self.data[key] = value
         stored = changes.get("units")
         if stored is None:
             self._forget()  # nothing stored: the live units are read again

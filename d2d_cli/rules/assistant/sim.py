@@ -70,8 +70,9 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
         return
     if played != "fate":
         card = parse_card(played)
-        p.hand = [h for h in p.hand if h.face != card.face] + [] \
-            if any(h.face == card.face for h in p.hand) else p.hand
+        face = card.face
+        if any(h.face == face for h in p.hand):
+            p.hand = [h for h in p.hand if h.face != face]
         keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
             if benefits else set()
         if "keep" in keys:
@@ -177,7 +178,8 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
         cards = list(_hand(t, name) or [])
     from d2d_cli.rules.combat.conflict import counter_card
 
-    return counter_card([c for c in cards if c.face != out.face])
+    face = out.face
+    return counter_card([c for c in cards if c.face != face])
 
 
 def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:

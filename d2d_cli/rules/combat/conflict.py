@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
-from d2d_cli.rules.combat.situation import Fighter, Modifier, Situation, Terms, Who, assess, sources
+from d2d_cli.rules.combat.situation import (
+    Assessed,
+    Fighter,
+    Modifier,
+    Situation,
+    Terms,
+    Who,
+    assess,
+    sources,
+)
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
@@ -270,12 +279,14 @@ class Effects(Result):
 NON_PLAYER_TEXT = {"keep": "Keep: its Block holds (a Non-Player keeps no cards)"}
 
 
+@lru_cache(maxsize=256)  # a few approaches × won × evade × non_player: frozen answers
 def effects(approach: str, won: bool, evade: str = "001",
             non_player: bool = False) -> tuple[Effect, ...]:
     """What a side gets: its win effects when it wins, its always-effects anyway.
     ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
     the Action, and only to a winner (000 l.494). A ``non_player`` side is never told
-    of a hand."""
+    of a hand. The table is data read once, and the Effects are frozen, so the same
+    four arguments give the very same tuple (two per Conflict of a fight)."""
     spec = table()["effects"][approach]
     if evade == "000" and approach in table()["effects_000"]:
         spec = table()["effects_000"][approach]
@@ -516,6 +527,9 @@ class ConflictAsk:
     counter: str = "001"  # [rules] counter: what a Counter's win plays (001 l.754)
     # The card a Player's side counter-attacks with, if its Counter wins (--counter)
     counter_cards: tuple[Card | None, Card | None] = (None, None)
+    # The assessment as made, before the round's labels: the Hits that follow may read
+    # it (rules.combat.situation.scoring_from)
+    assessed: Assessed | None = None
 
     @property
     def reveals(self) -> bool:
@@ -581,10 +595,12 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     placed = use_map and m.a.unit is not None and m.b.unit is not None
     if placed:  # the map gives a geometry only between two units: else it is not read
         from d2d_cli.rules.board.derive import field
+    fld = field(data) if placed else None
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
-                 got.terms, skill=got.skill, rival_skill=rival_skill,
-                 field=field(data) if placed else None, opts=opts)
+                 got.terms, skill=got.skill, rival_skill=rival_skill, field=fld, opts=opts)
+    assessed = Assessed(m.a.unit, m.b.unit, got.terms, got.skill, rival_skill, fld, opts,
+                        sit)
     if got.sources:
         sit = remembered.relabel(
             sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
@@ -599,7 +615,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus, got.unspent, target_action,
                       _range_of(got.terms, sit), opts.evade, opts.counter,
-                      (counter_card, counter_card))
+                      (counter_card, counter_card), assessed)
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")

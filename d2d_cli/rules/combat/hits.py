@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, Any
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat import conflict
 from d2d_cli.rules.combat.situation import (
+    Assessed,
     Modifier,
     Situation,
     Terms,
     Who,
     assess,
     effective_stat,
+    scoring_from,
     target_stat,
 )
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -342,7 +344,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         skill: str | None = None, rival_skill: str | None = None,
         opts: Options = DEFAULTS, heroic_feat: str | None = None,
         use_map: bool = True, said: dict[str, str] | None = None,
-        roster: Mapping[str, Unit] | None = None) -> HitAsk:
+        roster: Mapping[str, Unit] | None = None,
+        shared: Assessed | None = None) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -353,7 +356,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     the Difficulty. ``level``, ``rival_level`` and ``difficulty`` override. ``said``:
     further sources the Hits name (the remembered exchange's), last. ``roster``: the
     session's units already built (a simulated fight's live units), read instead of
-    ``data``'s tables."""
+    ``data``'s tables; ``shared``: the assessment of the Conflict these Hits follow, its
+    units unchanged since (:func:`levels`)."""
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     if combos == "played" and (combo or table is not None):
@@ -375,7 +379,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
-                                       opts=opts, use_map=use_map, roster=roster)
+                                       opts=opts, use_map=use_map, roster=roster,
+                                       shared=shared)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "
@@ -444,10 +449,12 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
            difficulty: int | None = None, terms: Terms | None = None,
            skill: str | None = None, rival_skill: str | None = None,
            opts: Options = DEFAULTS, use_map: bool = True,
-           roster: Mapping[str, Unit] | None = None
+           roster: Mapping[str, Unit] | None = None, shared: Assessed | None = None
            ) -> tuple[Situation, int, str, Unit | None]:
     """The Levels, the Difficulty and where it came from, and the scoring unit, as
-    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both)."""
+    ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both).
+    ``shared``: the assessment of the Conflict these Hits follow, read as theirs where
+    nothing the Hits alone read differs (rules.combat.situation.scoring_from)."""
     terms = terms or Terms()
     units: Mapping[str, Unit] = {}
     if data and data.get("units"):
@@ -471,12 +478,14 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
     from d2d_cli.rules.board.derive import field
 
-    sit = assess(Who(actor, level, level_option="--level"),
-                 Who(rival, rival_level, level_option="--rival-level"), terms,
-                 skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
-                 rival_stat_source=source, opts=opts, scoring=True,
-                 field=field(data) if use_map and data and actor and rival
-                 else None)
+    who_a = Who(actor, level, level_option="--level")
+    who_b = Who(rival, rival_level, level_option="--rival-level")
+    fld = field(data) if use_map and data and actor and rival else None
+    sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
+                       rival_stat=rival_stat, field=fld, opts=opts) or \
+        assess(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
+               rival_stat=rival_stat, rival_stat_source=source, opts=opts, scoring=True,
+               field=fld)
     if recalled.sources:
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
         sit = remembered.relabel(

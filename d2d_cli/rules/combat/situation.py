@@ -371,6 +371,8 @@ def _from_unit(tally: _Tally, side: str, unit: Unit, sk: _Skilled,
                main: str | None) -> None:
     """What the session holds about a unit: Unskilled (000 l.764, l.1272), Blessed (000
     l.1145) and the condition penalties of the skill's main Stat (000 l.453)."""
+    if not sk.unskilled and not unit.conditions:  # skilled, no condition: nothing to add
+        return
     t = table()
     if sk.unskilled:
         common = sk.skill is not None and sk.skill.common and side == "a"
@@ -442,6 +444,9 @@ def _position(tally: _Tally, terms: Terms, skilled: dict[str, _Skilled | None],
     harder to hit the Target" — the Target is the Rival, whom the Actor's Cover does not
     make harder to hit (it counts in the Conflict, 000 l.455 "Cover -
     Initiative:+1/Cover:25%")."""
+    if terms.cover is None and terms.high_ground is None and terms.flank is None and \
+            terms.confined is None and terms.outnumbered is None:
+        return None  # no position given or read off the map
     t = table()
     cover = parse_cover(terms.cover) if terms.cover is not None else None
     if cover is not None and cover.percent and scoring and cover.side == "a":
@@ -679,6 +684,51 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
                      tally.extra, geometry)
 
 
+class Assessed(NamedTuple):
+    """A Conflict's assessment (:func:`assess`, not scoring) with what it was read from:
+    the two units (the very objects), the terms and skills after what the round
+    remembered, the map's Field and the ``[rules]``. The Hits that follow it read the
+    same assessment where :func:`scoring_from` says their own parts change nothing."""
+
+    a: Unit | None
+    b: Unit | None
+    terms: Terms
+    skill: str | None
+    rival_skill: str | None
+    field: Field | None
+    opts: Options
+    situation: Situation
+
+
+def scoring_from(shared: Assessed | None, a: Who, b: Who, terms: Terms, *,
+                 skill: str | None, rival_skill: str | None, rival_stat: Stat | None,
+                 field: Field | None, opts: Options) -> Situation | None:
+    """The Hits' assessment (``assess(..., scoring=True)``) taken from a Conflict's
+    ``shared`` one, or None when it must be made anew. Both read the same skills,
+    conditions, effects, weapon, map geometry, position and weapon scale; what the Hits
+    alone read differently is three things, and where any of them is in play the Hits
+    are assessed afresh: Push the Limit under ``[rules] push_the_limit = "000"`` (its
+    Initiative counts in the Conflict only, 000 l.254), the Actor's own Cover (001 l.711
+    "Cover makes it harder to hit the Target"), a Rival's stat given rather than read off
+    a unit (``hit --vs 2x1``), and a Level typed on either side (its option is named).
+    The units are compared by identity: the caller hands ``shared`` on only while they
+    are unchanged (a simulated fight's live units, whose tables it compares)."""
+    if shared is None or a.level is not None or b.level is not None or \
+            rival_stat is not None:
+        return None
+    if a.unit is not shared.a or b.unit is not shared.b or field is not shared.field or \
+            skill != shared.skill or rival_skill != shared.rival_skill or \
+            terms != shared.terms or opts != shared.opts:
+        return None
+    sit = shared.situation
+    if opts.push_the_limit == "000" and any(m.key == "push_the_limit"
+                                            for m in sit.modifiers):
+        return None
+    if sit.cover is not None and sit.cover.percent and sit.cover.side == "a":
+        return None
+    return sit
+
+
 def sources(sit: Situation, keys: Mapping[str, str]) -> dict[str, str]:
     """Where each number came from, under the command's own keys (``level_a`` or
     ``level``…): ``keys`` maps "a"/"b" to them."""
@@ -717,14 +767,17 @@ def _round_effects(tally: _Tally, side: str, unit: Unit, sk: _Skilled, main: str
     Penalties are not applied (001 l.605 "Ignore all penalties this Round"), named."""
     from d2d_cli.rules.units import effects
 
-    pushes = effects.pushed(unit)
+    if not unit.extra.get(effects.EFFECTS):  # nothing on the unit this Round
+        return
+    got = effects.held(unit)  # read once for both (effects.pushed, effects.gritted)
+    pushes = got.get(effects.PUSH, 0)
     if pushes and not (scoring and opts.push_the_limit == "000"):
         source = effects.PUSH_000 if opts.push_the_limit == "000" else \
             effects.SOURCES[effects.PUSH]
         what = "Initiative" if opts.push_the_limit == "000" else "Skill"
         tally.mod("push_the_limit", f"Push the Limit: {what} +{pushes} this Round", side,
                   pushes, "session", source)
-    if effects.gritted(unit) and unit.conditions:
+    if got.get(effects.GRIT, 0) > 0 and unit.conditions:
         stat = main
         if stat is None and sk.skill is not None and sk.skill.category == "Combat":
             stat = str(table()["stat_penalties"]["combat"])

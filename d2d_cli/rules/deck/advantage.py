@@ -73,6 +73,8 @@ def standings(a: Sequence[Source], b: Sequence[Source],
               both_cancel: str = "") -> tuple[Standing, Standing]:
     """Both sides' Standing: each side's own net, then both at Disadvantage (or both at
     Advantage) cancel (000 l.600–601). ``both_cancel`` is the line quoted when they do."""
+    if not a and not b:  # no reason on either side (the usual case): both normal
+        return _NEITHER
     mode_a, why_a = net(a)
     mode_b, why_b = net(b)
     if mode_a == mode_b != NORMAL:
@@ -81,6 +83,9 @@ def standings(a: Sequence[Source], b: Sequence[Source],
                                                         else "")
         return Standing(NORMAL, tuple(a), why), Standing(NORMAL, tuple(b), why)
     return Standing(mode_a, tuple(a), why_a), Standing(mode_b, tuple(b), why_b)
+
+
+_NEITHER = (Standing(NORMAL, (), None), Standing(NORMAL, (), None))  # frozen: shared
 
 
 def keep(candidates: Sequence[T], mode: str, score: Callable[[T], Any]) -> int:
@@ -171,6 +176,8 @@ def keep_conflict(options_a: Sequence[A], options_b: Sequence[B], modes: tuple[s
     it keeps the best pair with Advantage, the worst with Disadvantage, the first pair
     when they tie (:func:`keep`). ``rules.combat.conflict.resolve`` and
     ``rules.odds.conflict.conflict_odds`` both keep their cards by this function."""
+    if len(options_a) == 1 and len(options_b) == 1:  # no Fate card beyond each side's own:
+        return 0, 0  # one pair, kept (what chooser and keep give, without scoring it)
     side, mode = chooser(len(options_a), len(options_b), modes)
     pairs = [(i, j) for i in range(len(options_a)) for j in range(len(options_b))]
     view = OUTCOME_VALUE[side]

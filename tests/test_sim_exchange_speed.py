@@ -1,0 +1,169 @@
+"""The exchange's speed work gives what a fresh reading gives (issue 40 item 1: one
+assessment shared by a Conflict and the Hits that follow it — the same rule functions,
+no result changed; tests/test_sim.py pins whole fights byte for byte)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from d2d_cli import tables
+from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.combat import conflict, hits, situation
+from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import replace
+from d2d_cli.rules.deck.cards import parse_card
+from d2d_cli.rules.overview import scene
+
+
+def combat1() -> dict[str, Any]:
+    return dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+
+
+def _checked(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """``scoring_from`` as hits reads it, each answer it shares checked against a fresh
+    ``assess(..., scoring=True)`` of the very same inputs; the shares and misses counted."""
+    real = situation.scoring_from
+    seen = {"shared": 0, "fresh": 0}
+
+    def checking(shared: Any, a: Any, b: Any, terms: Terms, **kw: Any) -> Any:
+        got = real(shared, a, b, terms, **kw)
+        if got is None:
+            seen["fresh"] += 1
+            return None
+        seen["shared"] += 1
+        fresh = situation.assess(a, b, terms, skill=kw["skill"],
+                                 rival_skill=kw["rival_skill"], rival_stat=kw["rival_stat"],
+                                 field=kw["field"], opts=kw["opts"], scoring=True)
+        assert got == fresh
+        return got
+
+    monkeypatch.setattr(hits, "scoring_from", checking)
+    return seen
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_the_hits_after_a_conflict_read_its_assessment_only_where_a_fresh_one_is_equal(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over whole Combat #1 fights (both Player policies), every Hits assessment taken
+    from the Conflict before it equals a fresh one; some are taken, some made anew (a
+    Target's Hits on the Actor, a task's, the counter-attack's); and the fights end
+    exactly as they do when nothing is shared."""
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    seen = _checked(monkeypatch)
+    shared = sim.play_runs(start, goals, 7, range(30), DEFAULTS, pc)
+    assert seen["shared"] > 20 and seen["fresh"] > 20
+    monkeypatch.setattr(hits, "scoring_from", lambda *a, **k: None)
+    assert sim.play_runs(start, goals, 7, range(30), DEFAULTS, pc) == shared
+
+
+def test_a_unit_changed_after_the_conflict_gets_its_hits_assessed_anew() -> None:
+    """A unit changed between the Conflict and its Hits (here the Archer Fatigued, as a
+    counter-attack's Crit would: the live Unit changed in place and stored as a new
+    table) is read as it is now: the Hits' Level counts the Stat Penalty, as a fresh
+    ``hit`` on the same session does — the Conflict's assessment is not reused."""
+    data = combat1()
+    t = Table(data, random.Random(1))
+    c = t.conflict("Archer:fast", "Goblin Scout:fate", None)
+    assert isinstance(c, conflict.Conflict)
+    archer = t.unit("Archer")
+    archer.conditions["fatigue"] = 2  # Body -2: the Combat skills' main Stat (000 l.453)
+    t._store({"Archer": archer})
+    assert t.unit("Archer") is archer  # the very Unit the Conflict read, changed
+    got = t.hit(parse_card("KS^"), by="Archer", vs="Goblin Scout")
+    fresh = hits.ask([parse_card("KS^")], data=copy.deepcopy(t.data), by="Archer",
+                     vs="Goblin Scout", opts=DEFAULTS).count(None)
+    assert got == fresh
+    assert got.your_level == c.side_a.level - 2
+    assert any(m.key == "stat_penalties" for m in got.modifiers)
+
+
+@pytest.mark.parametrize("terms,opts,key", [
+    (Terms(cover="a:50", range=5), DEFAULTS, "cover"),  # 001 l.711: not in the Hits
+    (Terms(range=5), replace(DEFAULTS, push_the_limit="000"), "push_the_limit"),
+])
+def test_what_the_hits_alone_read_makes_them_assessed_anew(
+        terms: Terms, opts: Options, key: str) -> None:
+    """The parts of an assessment the Hits read differently — the Actor's own Cover
+    (001 l.711) and Push the Limit under 000 (000 l.254, Initiative in the Conflict
+    only) — are not taken from the Conflict: its assessment names the modifier, the Hits'
+    do not, and they equal a fresh ``hit`` without the Conflict's."""
+    data = combat1()
+    data["units"]["Archer"]["effects"] = {"push_the_limit": 1}
+    ask = conflict.ask(["Archer:fast", "Goblin Scout:block"], data, terms=terms,
+                       use_map=False, opts=opts)
+    assert ask.assessed is not None
+    assert any(m.key == key for m in ask.situation.modifiers)
+    with_shared = hits.ask([parse_card("KS^")], data=data, by="Archer", vs="Goblin Scout",
+                           terms=terms, use_map=False, opts=opts, shared=ask.assessed)
+    fresh = hits.ask([parse_card("KS^")], data=data, by="Archer", vs="Goblin Scout",
+                     terms=terms, use_map=False, opts=opts)
+    assert with_shared.situation == fresh.situation
+    assert fresh.situation is not None
+    assert not any(m.key == key for m in fresh.situation.modifiers)
+    # and where nothing of theirs is in play, the Hits read the Conflict's own
+    plain = conflict.ask(["Archer:fast", "Goblin Scout:block"], combat1(),
+                         terms=Terms(range=5), use_map=False)
+    assert plain.assessed is not None
+    assert situation.scoring_from(
+        plain.assessed, situation.Who(plain.assessed.a), situation.Who(plain.assessed.b),
+        plain.assessed.terms, skill=plain.assessed.skill, rival_skill=None,
+        rival_stat=None, field=None, opts=DEFAULTS) is plain.assessed.situation
+
+
+def _whole_roster_crit(self: Table, ask: Any, stored: bool = True) -> Any:
+    """The Crit as the engine played it before: on the whole live roster, every unit's
+    table stored back (what ``d2d crit`` stores)."""
+    from d2d_cli.rules.combat import crits
+
+    roster = self._roster()
+    try:
+        out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
+    except BaseException:
+        self._forget()
+        raise
+    self._crit_roster = roster
+    if stored:
+        self._keep(out)
+    return out
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_a_crit_on_the_units_it_reads_ends_every_fight_as_on_the_whole_roster(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's Crit is played on the units it reads (scorer, target, the Ally of a
+    Luck) and stores those alone; the others keep their very tables. Whole Combat #1
+    fights (Luck and Wild Luck played by the Players) end in the same session, unit
+    table by unit table, with the same lines logged, as when the whole roster is played
+    and stored back as ``d2d crit`` does — and the units a Crit did not read keep their
+    tables' identity."""
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    blob = __import__("pickle").dumps(start, -1)
+    kept = {"same": 0}
+    real_keep = Table._keep
+
+    def watching(self: Table, out: Any) -> None:
+        before = dict(self.data["units"])
+        real_keep(self, out)
+        kept["same"] += sum(1 for n, u in self.data["units"].items() if u is before[n])
+
+    monkeypatch.setattr(Table, "_keep", watching)
+    ours = [sim._fight(blob, goals, sim.run_seed(5, i), DEFAULTS, True, pc) for i in range(12)]
+    assert kept["same"] > 0
+    monkeypatch.setattr(Table, "_crit", _whole_roster_crit)
+    theirs = [sim._fight(blob, goals, sim.run_seed(5, i), DEFAULTS, True, pc)
+              for i in range(12)]
+    for (out_a, t_a), (out_b, t_b) in zip(ours, theirs, strict=True):
+        assert out_a == out_b
+        assert t_a.lines == t_b.lines
+        assert t_a.data == t_b.data
+        assert list(t_a.data["units"]) == list(t_b.data["units"])
