@@ -308,7 +308,8 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
         hand = _hand(t, name)
         p = policy.plan(t.data, name, goals, t.opts,
                         hand if pc == "best" and hand is not None else
-                        ([] if hand is not None else None))
+                        ([] if hand is not None else None),
+                        explain=plans is not None)  # a plan kept is read, its reasons too
         if plans is not None:
             plans.append(p)
             t.acting = len(plans) - 1  # what the Table does next carries out this plan
