@@ -29,7 +29,7 @@ from d2d_cli.rules.board import moves, seen
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import record, replace
+from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time import round_state
 from d2d_cli.rules.units import abilities, effects
