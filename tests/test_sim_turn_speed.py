@@ -194,3 +194,47 @@ def test_a_plan_without_its_reasons_is_the_same_plan(monkeypatch: pytest.MonkeyP
         sim.fight(start, goals, sim.run_seed(10, i), DEFAULTS)
     assert actions >= {"attack", "task", "move", "none"}
     assert actions & {"away", "leave", "withdraw"}  # a rarer turn, its reasons dropped
+
+
+def test_one_effects_count_is_the_one_the_whole_table_gives() -> None:
+    """``effects.count`` reads one effect without copying the table: for every effect
+    and every table of counts (none, zero, negative, several), what ``held`` gives —
+    and so Push the Limit, Grit your Teeth and Evade's Move read the same."""
+    import itertools
+
+    from d2d_cli.rules.units import effects
+
+    keys = (effects.PUSH, effects.GRIT, effects.EVADE_MOVE, effects.INTERACT)
+    unit = Unit.from_state("Archer", {"body": "8x1", "speed": "5x0"})
+    for counts in itertools.product((None, -1, 0, 1, 2), repeat=len(keys)):
+        table = {k: n for k, n in zip(keys, counts, strict=True) if n is not None}
+        unit.extra = {effects.EFFECTS: table} if table else {}
+        for k in (*keys, effects.EVADE):
+            assert effects.count(unit, k) == effects.held(unit).get(k, 0)
+        assert effects.pushed(unit) == effects.held(unit).get(effects.PUSH, 0)
+        assert effects.gritted(unit) is (effects.held(unit).get(effects.GRIT, 0) > 0)
+        assert effects.for_actions(unit, 4) == 4 - min(
+            4, effects.held(unit).get(effects.EVADE_MOVE, 0))
+
+
+def test_the_round_end_reveals_for_the_conditions_with_an_event_as_before() -> None:
+    """Round end reveals a Fate card for each unit's condition with an event (the
+    conditions table's order, the roster's order, none for the Dead): the same list as
+    a look at every condition of the table for every unit, for every mix of them."""
+    import itertools
+
+    from d2d_cli.rules.time import rounds
+    from d2d_cli.rules.units import conditions
+
+    table = conditions.table()
+    evented = [k for k in table if table[k].event]
+    assert evented  # Blood Loss and the like
+    some = [*evented[:3], "stun", "dead"]
+    roster = {}
+    for i, held in enumerate(itertools.product((0, 1), repeat=len(some))):
+        roster[f"U{i}"] = Unit.from_state(f"U{i}", {"body": "2x1", "conditions": dict(
+            zip(some, held, strict=True))})
+    before = [(u, k) for u in roster.values() for k in table
+              if table[k].event and u.conditions.get(k, 0) > 0
+              and not u.conditions.get("dead")]
+    assert rounds.event_checks(roster) == before and len(before) > 10
