@@ -238,3 +238,18 @@ def test_the_round_end_reveals_for_the_conditions_with_an_event_as_before() -> N
               if table[k].event and u.conditions.get(k, 0) > 0
               and not u.conditions.get("dead")]
     assert rounds.event_checks(roster) == before and len(before) > 10
+
+
+def test_what_a_plan_reads_of_a_goal_is_that_goals_own() -> None:
+    """The tasks a goal wants won, the units it wants down and those it wants off the
+    map, worked out once per Goal: Combat #1's as its conditions say, and another Goal
+    (another scene's, or the same words parsed again) gets its own."""
+    start, goals = combat1()
+    adventurers, goblins = goals["Adventurers"], goals["Goblins"]
+    assert policy._goal_reads(adventurers) == (frozenset({"Knot"}), frozenset(),
+                                               frozenset({"Archer", "Thief"}))
+    assert policy._goal_reads(goblins) == (frozenset(), frozenset({"Archer"}), frozenset())
+    other = g.parse({"Goblins": {"any": [["down Thief"], ["task Knot won"]]}}, start)
+    assert policy._goal_reads(other["Goblins"]) == (frozenset({"Knot"}),
+                                                    frozenset({"Thief"}), frozenset())
+    assert policy._goal_reads(goblins)[1] == frozenset({"Archer"})  # not the other's

@@ -262,11 +262,32 @@ def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
 _PLAIN = frozenset((str, int))
 
 
+def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """What a plan reads of its faction's goal: the tasks it wants won, the units it
+    wants down, the units an alternative wants off the map — worked out once for each
+    Goal (a frozen record, never changed), not at every turn of a fight."""
+    got = _GOAL_READS.get(id(goal))
+    if got is not None and got[0] is goal:
+        return got[1]
+    conds = [c for alt in goal.any for c in alt]
+    reads = (frozenset(c.names[0] for c in conds if c.kind == "task_won"),
+             frozenset(n for c in conds if c.kind == "down" for n in c.names),
+             frozenset(n for c in conds if c.kind == "off_map" for n in c.names))
+    if len(_GOAL_READS) >= 64:
+        _GOAL_READS.clear()
+    _GOAL_READS[id(goal)] = (goal, reads)
+    return reads
+
+
+_GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
+                                         frozenset[str]]]] = {}
+
+
 def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
                goal: Goal | None) -> str | None:
     if goal is None:
         return None
-    wanted = {c.names[0] for alt in goal.any for c in alt if c.kind == "task_won"}
+    wanted = _goal_reads(goal)[0]
     for tname, t in data.get("tasks", {}).items():
         if tname in wanted and name in t.get("workers", ()) and \
                 t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
@@ -360,8 +381,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         got = get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
-    named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
-        if goal else set()
+    named = _goal_reads(goal)[1] if goal else frozenset()
     held = _held(data)
     rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
               and not u.get("off_map") and not hidden(u)]
@@ -523,8 +543,9 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
         _approach_reason(approach, chance, hand)))
 
 
-def _target(data: dict[str, Any], name: str, rivals: list[str], named: set[str],
-            held: set[str], opts: Any, hand: Sequence[Card] | None, explain: bool = True
+def _target(data: dict[str, Any], name: str, rivals: list[str],
+            named: frozenset[str] | set[str], held: set[str], opts: Any,
+            hand: Sequence[Card] | None, explain: bool = True
             ) -> tuple[str, str, float, Reason | None]:
     """The Rival to attack: those the goal names first, then those no task holds; of
     them the best chance to win, then the lowest Difficulty, then the most Crits."""
@@ -586,8 +607,8 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    if goal is None:
-        return None
+    if goal is None or name not in _goal_reads(goal)[2]:
+        return None  # the usual case: no alternative wants this unit off the map
     for alt in goal.any:
         if not any(c.kind == "off_map" and name in c.names for c in alt):
             continue  # the usual case: no alternative wants this unit off the map

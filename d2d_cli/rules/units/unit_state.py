@@ -86,9 +86,9 @@ def reach_at(move: int | None, count: int | None) -> int:
     return max(0, min(move or 0, COUNTDOWN_FROM if count is None else count - 1))
 
 
-def reach_of(unit: Mapping[str, Any], number: int) -> int:
+def reach_of(unit: Mapping[str, Any], number: int | None) -> int:
     """:func:`reach` of a unit as stored (``[units.NAME]``) in round ``number``: a record
-    of another round counts for nothing."""
+    of another round counts for nothing (None: no round yet, a record of none counts)."""
     raw = unit.get(SPENT)
     count = raw.get("count") if raw and raw.get("round") == number else None
     return reach_at(unit.get("move"), None if count is None else int(count))
