@@ -253,3 +253,27 @@ def test_what_a_plan_reads_of_a_goal_is_that_goals_own() -> None:
     assert policy._goal_reads(other["Goblins"]) == (frozenset({"Knot"}),
                                                     frozenset({"Thief"}), frozenset())
     assert policy._goal_reads(goblins)[1] == frozenset({"Archer"})  # not the other's
+
+
+def test_a_weapon_table_is_read_on_a_miss_and_a_refused_one_every_time() -> None:
+    """The weapon choice reads the unit's weapons only when it has nothing remembered
+    for the reading: no weapons, no choice (Hand to Hand, 000 l.506); a refused table
+    is refused at every look (never remembered), and the same table put right is chosen
+    from as a fresh look chooses."""
+    from d2d_cli.errors import BadInput
+
+    start, _ = combat1()
+    units = start["units"]
+    units["Goblin Skirmisher"] = {**units["Goblin Skirmisher"], "weapons": {}}
+    assert policy.choose_weapon(start, "Goblin Skirmisher", "Archer") == (None, None)
+    bad = {"Bow": {"rating": "Body+2", "types": ["pierce"], "attack": "ranged",
+                   "range": [24, 12]}}
+    units["Archer"] = {**units["Archer"], "weapons": bad}
+    for _ in range(2):
+        with pytest.raises(BadInput, match="short < long"):
+            policy.choose_weapon(start, "Archer", "Goblin Scout")
+    units["Archer"] = {**units["Archer"], "weapons": {"Bow": {**bad["Bow"],
+                                                              "range": [10, 20]}}}
+    got = policy.choose_weapon(start, "Archer", "Goblin Scout")
+    policy._WEAPON_CHOICE.clear()
+    assert got[0] == "Bow" and policy.choose_weapon(start, "Archer", "Goblin Scout") == got

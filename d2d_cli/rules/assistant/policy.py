@@ -438,11 +438,8 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     there), then the most Hits its Power adds through the Rival's armor (001 l.908–936;
     the Rival's heaviest armor), then the greater Power. None and no reason: it carries
     none (Hand to Hand, 000 l.506, as before)."""
-    from d2d_cli.rules.units import gear
-
     units = data.get("units", {})
-    held = gear.weapons_of(units[name], name)
-    if not held:
+    if not units[name].get("weapons"):  # none carried (gear.weapons_of gives none)
         return None, None
     rival = units.get(target, {})
     armor = rival.get("armor")
@@ -456,8 +453,12 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     from d2d_cli.rules.combat.crits import bonus_hits, power_rating
     from d2d_cli.rules.combat.situation import effective_stat
     from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import gear
     from d2d_cli.rules.units.roster import Unit
 
+    # The weapons are read (and checked) on a miss only: the key holds their table's
+    # content (the fighter's key), and a table refused is never remembered.
+    held = gear.weapons_of(units[name], name)
     me = Unit.from_state(name, units[name])
     rated = [str(armor)] if isinstance(armor, str) else [str(v) for v in
                                                           dict(armor or {}).values()]
