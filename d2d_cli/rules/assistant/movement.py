@@ -136,9 +136,26 @@ def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     Space, Facing, size, faction and skills (its kinds of attack)."""
     units = data.get("units", {})
     return (_board_key(data.get("board")), rest, tuple(
-        (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-         repr(u.get("skills")), repr(u.get("weapons"))) for n, u in units.items()
-        if u.get("space")))
+        _placed_key(n, u) for n, u in units.items() if u.get("space")))
+
+
+def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
+    """One placed unit's part of :func:`_key`, remembered for the very table read (as
+    ``policy._fighter_key`` is: a fight stores a changed unit as a new table, never
+    changing one in place): between two Actions most units' tables are the same ones,
+    and their skills' and weapons' texts are not written again at every plan."""
+    got = _PLACED.get(id(u))
+    if got is not None and got[0] is u and got[1][0] == name:
+        return got[1]
+    key = (name, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
+           repr(u.get("skills")), repr(u.get("weapons")))
+    if len(_PLACED) >= 1024:
+        _PLACED.clear()
+    _PLACED[id(u)] = (u, key)
+    return key
+
+
+_PLACED: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
 
 
 def _board_key(board: Any) -> str:

@@ -248,23 +248,46 @@ def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
 
     # A text or whole number is its own key (no repr to build); anything else by its
     # repr, tagged so that it never equals a text value; the spent table by its boosts.
+    # In the table's own order, not sorted: equal keys are still equal readings (each
+    # pair carries its name), and a fight stores its units in one order (a reading seen
+    # in another order is only a miss, worked out afresh).
     volatile = _VOLATILE
     out = [(k, v) if type(v) in _PLAIN else (k, repr(v), 0) for k, v in u.items()
            if k not in volatile and k != SPENT]
     if SPENT in u:
         out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
-    out.sort()  # by name (names are unique: the values are never compared)
     return tuple(out)
 
 
 _PLAIN = frozenset((str, int))
 
 
+def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """What a plan reads of its faction's goal: the tasks it wants won, the units it
+    wants down, the units an alternative wants off the map — worked out once for each
+    Goal (a frozen record, never changed), not at every turn of a fight."""
+    got = _GOAL_READS.get(id(goal))
+    if got is not None and got[0] is goal:
+        return got[1]
+    conds = [c for alt in goal.any for c in alt]
+    reads = (frozenset(c.names[0] for c in conds if c.kind == "task_won"),
+             frozenset(n for c in conds if c.kind == "down" for n in c.names),
+             frozenset(n for c in conds if c.kind == "off_map" for n in c.names))
+    if len(_GOAL_READS) >= 64:
+        _GOAL_READS.clear()
+    _GOAL_READS[id(goal)] = (goal, reads)
+    return reads
+
+
+_GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
+                                         frozenset[str]]]] = {}
+
+
 def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
                goal: Goal | None) -> str | None:
     if goal is None:
         return None
-    wanted = {c.names[0] for alt in goal.any for c in alt if c.kind == "task_won"}
+    wanted = _goal_reads(goal)[0]
     for tname, t in data.get("tasks", {}).items():
         if tname in wanted and name in t.get("workers", ()) and \
                 t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
@@ -314,8 +337,20 @@ def walk_cap(unit: Mapping[str, Any]) -> int | None:
 
 
 def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
-         hand: Sequence[Card] | None = None) -> Plan:
-    """The unit's turn: what it does, at whom, how, and why (one line each)."""
+         hand: Sequence[Card] | None = None, explain: bool = True) -> Plan:
+    """The unit's turn: what it does, at whom, how, and why (one line each). With
+    ``explain`` False — a simulated fight, whose reasons nobody reads (issue 40: "nothing
+    rendered that nobody reads") — the same Plan with no reasons: none is written."""
+    got = _plan(data, name, goals, opts, hand, explain)
+    if not explain and got.reasons:  # a rarer turn (withdrawing, getting away, none)
+        from d2d_cli.rules.core.record import replace
+
+        return replace(got, reasons=())
+    return got
+
+
+def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
+          hand: Sequence[Card] | None, explain: bool) -> Plan:
     units = data.get("units", {})
     unit = units[name]
     faction = unit.get("faction")
@@ -332,7 +367,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         return _withdraw_plan(data, name, walkable)
     task = _goal_task(name, unit, data, goal)
     if task is not None:
-        return _task_plan(name, faction, task, opts, hand)
+        return _task_plan(name, faction, task, opts, hand, explain)
     failed = _still_bound(name, unit, data)
     if failed is not None:
         return Plan(name, "none", None, "fate", None, (
@@ -346,8 +381,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         got = get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
-    named = {n for alt in goal.any for c in alt if c.kind == "down" for n in c.names} \
-        if goal else set()
+    named = _goal_reads(goal)[1] if goal else frozenset()
     held = _held(data)
     rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
               and not u.get("off_map") and not hidden(u)]
@@ -359,9 +393,20 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                else "no Rival is standing")
         return Plan(name, "none", None, "fate", None, (Reason("target", "none", why),))
     target, approach, chance, why_target = _target(data, name, rivals, named, held, opts,
-                                                   hand)
+                                                   hand, explain)
     way = _way_to(data, name, target, walkable)
     steps: tuple[tuple[str, ...], ...] = ()
+    if not explain:  # the same choices as below, no reason written
+        if way is None:
+            weapon, _ = choose_weapon(data, name, target, None)
+            return Plan(name, "attack", target, approach, chance, (), weapon=weapon)
+        steps = tuple(way.commands())
+        if not way.in_reach:
+            return Plan(name, "move", target, approach, chance, (), steps, way.space)
+        weapon, _ = choose_weapon(data, name, target, way.space)
+        return Plan(name, "attack", target, approach, chance, (), steps, way.space,
+                    weapon=weapon)
+    assert why_target is not None
     if way is None:
         moving = Reason("movement", "stay put", "off the map (the unit or its target not "
                         "placed): its Move pays for Actions, rolled --no-map"
@@ -393,15 +438,8 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     there), then the most Hits its Power adds through the Rival's armor (001 l.908–936;
     the Rival's heaviest armor), then the greater Power. None and no reason: it carries
     none (Hand to Hand, 000 l.506, as before)."""
-    from d2d_cli.rules.combat.crits import bonus_hits, power_rating
-    from d2d_cli.rules.combat.situation import effective_stat
-    from d2d_cli.rules.scale.stats import parse_stat
-    from d2d_cli.rules.units import gear
-    from d2d_cli.rules.units.roster import Unit
-
     units = data.get("units", {})
-    held = gear.weapons_of(units[name], name)
-    if not held:
+    if not units[name].get("weapons"):  # none carried (gear.weapons_of gives none)
         return None, None
     rival = units.get(target, {})
     armor = rival.get("armor")
@@ -412,6 +450,15 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     got = _WEAPON_CHOICE.get(key)
     if got is not None:
         return got
+    from d2d_cli.rules.combat.crits import bonus_hits, power_rating
+    from d2d_cli.rules.combat.situation import effective_stat
+    from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import gear
+    from d2d_cli.rules.units.roster import Unit
+
+    # The weapons are read (and checked) on a miss only: the key holds their table's
+    # content (the fighter's key), and a table refused is never remembered.
+    held = gear.weapons_of(units[name], name)
     me = Unit.from_state(name, units[name])
     rated = [str(armor)] if isinstance(armor, str) else [str(v) for v in
                                                           dict(armor or {}).values()]
@@ -480,7 +527,7 @@ def _withdraw_plan(data: dict[str, Any], name: str,
 
 
 def _task_plan(name: str, faction: Any, task: str, opts: Any,
-               hand: Sequence[Card] | None) -> Plan:
+               hand: Sequence[Card] | None, explain: bool = True) -> Plan:
     """The faction's goal needs a task won: the unit works it where it stands (Interact,
     Challenge −Hits on a win)."""
     levels = (0, 0)
@@ -488,6 +535,8 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
                                            opts.fate_orientation, opts.level_bonus)[0])
     if hand:
         approach, chance = best_card(hand, levels, opts, attacking=True)
+    if not explain:
+        return Plan(name, "task", task, approach, chance, ())
     return Plan(name, "task", task, approach, chance, (
         Reason("target", f"task {task}", f"the {faction} goal needs {task} won"),
         Reason("movement", "stay put", "a task is worked where the unit stands"),
@@ -495,9 +544,10 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
         _approach_reason(approach, chance, hand)))
 
 
-def _target(data: dict[str, Any], name: str, rivals: list[str], named: set[str],
-            held: set[str], opts: Any, hand: Sequence[Card] | None
-            ) -> tuple[str, str, float, Reason]:
+def _target(data: dict[str, Any], name: str, rivals: list[str],
+            named: frozenset[str] | set[str], held: set[str], opts: Any,
+            hand: Sequence[Card] | None, explain: bool = True
+            ) -> tuple[str, str, float, Reason | None]:
     """The Rival to attack: those the goal names first, then those no task holds; of
     them the best chance to win, then the lowest Difficulty, then the most Crits."""
     units = data.get("units", {})
@@ -525,6 +575,8 @@ def _target(data: dict[str, Any], name: str, rivals: list[str], named: set[str],
     approach, chance = "fate", p
     if hand:
         approach, chance = best_card(hand, (la, lb), opts, attacking=True)
+    if not explain:
+        return target, approach, chance, None
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
                         f"Difficulty {body}"
                         + (f" of {len(first)} candidates" if len(first) > 1 else ""))
@@ -556,8 +608,8 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    if goal is None:
-        return None
+    if goal is None or name not in _goal_reads(goal)[2]:
+        return None  # the usual case: no alternative wants this unit off the map
     for alt in goal.any:
         if not any(c.kind == "off_map" and name in c.names for c in alt):
             continue  # the usual case: no alternative wants this unit off the map

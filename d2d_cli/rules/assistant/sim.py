@@ -26,7 +26,7 @@ from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card, parse_card
-from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
+from d2d_cli.rules.units.unit_state import reach_of
 
 MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
 MAX_RUNS = 1_000_000
@@ -212,14 +212,31 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
         t.crit(by, vs, h.hits)
 
 
-def _reach(t: Table, name: str) -> int:
-    """The Count that reaches the unit next (rules.units.unit_state.reach: its Move,
-    below the Count it last acted at — 001 l.499–505), as ``round next`` reads it."""
-    u = t.units()[name]
-    raw = u.get(SPENT) or {}
-    rnd = (t.data.get("round") or {})
-    count = raw.get("count") if raw.get("round") == rnd.get("number") else None
-    return reach(u.get("move"), Spent(0, count=None if count is None else int(count)))
+def _next(t: Table, passed: set[str], allowed: set[str] | None) -> str | None:
+    """The unit the Countdown reaches next (001 l.499–505): of those not yet passed (and
+    of ``allowed``, if given), on the map or never placed, standing with Move for an
+    Action (``can_respond``) or down but able to withdraw, the one whose Count is highest
+    (``rules.units.unit_state.reach_of``, as ``round next`` reads it), roster order
+    among equals; a standing unit no Count reaches any more is done. None: nobody.
+    One pass over the roster, nothing built per unit (it runs before every Action)."""
+    number = (t.data.get("round") or {}).get("number")
+    best, top = None, -1
+    for n, u in t.units().items():
+        if n in passed or (allowed is not None and n not in allowed):
+            continue
+        move = u.get("move")
+        if move is None or u.get("off_map"):
+            continue
+        down = is_down(u)
+        if down:  # Dying: it may still withdraw while its Move lasts (no Action)
+            if not (move >= 1 and u.get("space") and not u["conditions"].get("dead")):
+                continue
+        elif not can_respond(u):
+            continue
+        at = reach_of(u, number)
+        if (at > 0 or down) and at > top:
+            best, top = n, at
+    return best
 
 
 def _target_action(t: Table, attacker: str, target: str) -> bool:
@@ -287,23 +304,14 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
     passed: set[str] = set()
     allowed = None if only is None else set(only)
     while True:
-        units = t.units()
-        ready = [n for n, u in units.items() if n not in passed and not u.get("off_map")
-                 and (allowed is None or n in allowed) and u.get("move") is not None
-                 and (can_respond(u) if not is_down(u)
-                      else u["move"] >= 1 and bool(u.get("space"))
-                      and not u.get("conditions", {}).get("dead"))]
-        if not ready:
+        name = _next(t, passed, allowed)
+        if name is None:
             return None
-        reaches = {n: _reach(t, n) for n in ready}
-        ready = [n for n in ready if reaches[n] > 0 or is_down(units[n])]
-        if not ready:
-            return None
-        name = max(ready, key=reaches.__getitem__)  # the Countdown: it never rises
         hand = _hand(t, name)
         p = policy.plan(t.data, name, goals, t.opts,
                         hand if pc == "best" and hand is not None else
-                        ([] if hand is not None else None))
+                        ([] if hand is not None else None),
+                        explain=plans is not None)  # a plan kept is read, its reasons too
         if plans is not None:
             plans.append(p)
             t.acting = len(plans) - 1  # what the Table does next carries out this plan

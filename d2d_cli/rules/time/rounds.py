@@ -40,6 +40,7 @@ from d2d_cli.rules.units.status_bar import on_the_bar as on_the_bar
 from d2d_cli.rules.units.status_bar import speed_now as speed_now
 from d2d_cli.rules.units.status_bar import status_bar as status_bar
 from d2d_cli.rules.units.status_bar import tokens as tokens
+from d2d_cli.rules.units.status_bar import tokens_of
 from d2d_cli.rules.units.status_bar import unit_on_bar as unit_on_bar
 
 TURN = 2
@@ -77,7 +78,7 @@ def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULT
             ) -> Refreshed:
     """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
     speed = speed_now(unit, opts.refresh_penalties)
-    got = tokens(unit, map_key, opts)
+    got = tokens_of(speed, map_key, opts)  # the Speed read once for both
     unit.move = None if got is None else got.move
     unit.action_cost = None if got is None else got.action_cost
     unit.turn = TURN
@@ -264,9 +265,10 @@ def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
     """Each (unit, condition) whose condition has a round-end event, in roster order
     and the conditions table's order: one Fate reveal each."""
     table = conditions.table()
-    return [(u, k) for u in roster.values() for k in table
-            if table[k].event and u.conditions.get(k, 0) > 0
-            and not u.conditions.get("dead")]  # the Dead bleed no more (000 l.1172)
+    evented = [k for k, c in table.items() if c.event]  # the few with an event, in order
+    return [(u, k) for u in roster.values() if u.conditions
+            and not u.conditions.get("dead")  # the Dead bleed no more (000 l.1172)
+            for k in evented if u.conditions.get(k, 0) > 0]
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],

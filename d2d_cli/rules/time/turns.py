@@ -29,7 +29,7 @@ from d2d_cli.rules.board import moves, seen
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import record, replace
+from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time import round_state
 from d2d_cli.rules.units import abilities, effects
@@ -165,7 +165,8 @@ class Spending(Result):
 def _spending(unit: Unit, action: str, before: tuple[int | None, int | None],
               record: Spent, source: str, *, added: dict[str, int] | None = None,
               removed: dict[str, int] | None = None, readied: str | None = None,
-              detect: hiding.Detect | None = None, note: str | None = None) -> Spending:
+              detect: hiding.Detect | None = None, note: str | None = None,
+              space: str | None = None) -> Spending:
     move_before, turn_before = before
     moved = "" if unit.move == move_before else f", Move {move_before} → {unit.move}"
     turned = "" if unit.turn == turn_before else f", Turn {turn_before} → {unit.turn}"
@@ -174,7 +175,7 @@ def _spending(unit: Unit, action: str, before: tuple[int | None, int | None],
         actions_left(unit.move, unit.action_cost, record.actions),
         unit.extra.get(FACING), dict(added or {}), dict(removed or {}), readied,
         tuple(record.boosts), hiding.tokens(unit), detect, note, source,
-        f"{unit.name}: {action}{moved}{turned}")
+        f"{unit.name}: {action}{moved}{turned}", space)
 
 
 # --- Movement -------------------------------------------------------------------------
@@ -279,11 +280,10 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     unit.move, unit.turn = have_move - cost, have_turn - turn_cost
     if facing is not None:
         unit.extra[FACING] = facing
-    out = _spending(unit, label, (have_move, have_turn), record, source)
-    if mapped is None:
-        return out
-    unit.extra[SPACE] = space_name(mapped.space)
-    return replace(out, space=unit.extra[SPACE])
+    if mapped is not None:  # the Space it ends on, in the one result (no second copy)
+        unit.extra[SPACE] = space_name(mapped.space)
+    return _spending(unit, label, (have_move, have_turn), record, source,
+                     space=None if mapped is None else unit.extra[SPACE])
 
 
 # --- Actions --------------------------------------------------------------------------

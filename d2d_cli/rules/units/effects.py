@@ -58,6 +58,17 @@ def held(unit: Unit) -> dict[str, int]:
     return {str(k): n for k, v in raw.items() if (n := int(v)) > 0}
 
 
+def count(unit: Unit, key: str) -> int:
+    """How many of one effect the unit holds this Round: ``held(unit).get(key, 0)``,
+    read without a copy of the whole table (a fight asks it of both sides at every
+    conflict, Hit and Action)."""
+    raw: Any = unit.extra.get(EFFECTS)
+    if not raw or key not in raw:
+        return 0
+    n = int(raw[key])
+    return n if n > 0 else 0
+
+
 def add(unit: Unit, key: str, n: int = 1) -> None:
     now = held(unit)
     now[key] = now.get(key, 0) + n
@@ -77,14 +88,12 @@ def shown(unit: Unit) -> list[str]:
 
 def pushed(unit: Unit | None) -> int:
     """Push the Limit taken this Round: Skill +1 each."""
-    if unit is None or not unit.extra.get(EFFECTS):  # a fight's usual case: none held
-        return 0
-    return held(unit).get(PUSH, 0)
+    return 0 if unit is None else count(unit, PUSH)
 
 
 def gritted(unit: Unit | None) -> bool:
     """Grit your Teeth taken this Round: the unit's penalties are ignored."""
-    return unit is not None and bool(unit.extra.get(EFFECTS)) and held(unit).get(GRIT, 0) > 0
+    return unit is not None and count(unit, GRIT) > 0
 
 
 def evade(unit: Unit, action_cost: int | None, opts: Options = DEFAULTS) -> int:
@@ -112,12 +121,12 @@ def for_actions(unit: Unit, move: int) -> int:
     """The part of ``move`` that may pay for an Action: Evade's Move:+2 not yet moved is
     for Movement only (001 l.1024–1025 "they may immediately move 2 spaces"; l.545
     "Therefore, 2 Actions per Round are possible")."""
-    return move - min(move, held(unit).get(EVADE_MOVE, 0))
+    return move - min(move, count(unit, EVADE_MOVE))
 
 
 def moved(unit: Unit, cost: int) -> None:
     """Movement spends Evade's Move first."""
-    credit = held(unit).get(EVADE_MOVE, 0)
+    credit = count(unit, EVADE_MOVE)
     if credit and cost > 0:
         add(unit, EVADE_MOVE, -min(credit, cost))
 

@@ -34,8 +34,13 @@ def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
 def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
            ) -> scale.MoveTokens | None:
     """The Move and Action Cost the Refresh gives ``unit`` on ``map_key`` (None: no Speed)."""
-    stat = speed_now(unit, opts.refresh_penalties)
-    return None if stat is None else scale.move_tokens(stat, map_key, opts)
+    return tokens_of(speed_now(unit, opts.refresh_penalties), map_key, opts)
+
+
+def tokens_of(speed: Stat | None, map_key: str, opts: Options = DEFAULTS
+              ) -> scale.MoveTokens | None:
+    """:func:`tokens` from the unit's Speed after penalties (``speed_now``), already read."""
+    return None if speed is None else scale.move_tokens(speed, map_key, opts)
 
 
 def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS

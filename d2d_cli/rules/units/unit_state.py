@@ -76,16 +76,22 @@ def reach(move: int | None, record: Spent) -> int:
     """The Count that reaches the unit next: its Move left (at most 10), and below the
     Count it last did something at — a Move gained later (Burst of Speed, Evade) never
     brings it back up (001 l.499–505)."""
-    limit = COUNTDOWN_FROM if record.count is None else record.count - 1
-    return max(0, min(move or 0, limit))
+    return reach_at(move, record.count)
 
 
-def reach_of(unit: Mapping[str, Any], number: int) -> int:
+def reach_at(move: int | None, count: int | None) -> int:
+    """:func:`reach` from the Count the unit last did something at (None: nothing yet
+    this round), with no record built: a simulated fight asks it of every unit before
+    each Action."""
+    return max(0, min(move or 0, COUNTDOWN_FROM if count is None else count - 1))
+
+
+def reach_of(unit: Mapping[str, Any], number: int | None) -> int:
     """:func:`reach` of a unit as stored (``[units.NAME]``) in round ``number``: a record
-    of another round counts for nothing."""
-    raw = unit.get(SPENT) or {}
-    count = raw.get("count") if raw.get("round") == number else None
-    return reach(unit.get("move"), Spent(number, count=None if count is None else int(count)))
+    of another round counts for nothing (None: no round yet, a record of none counts)."""
+    raw = unit.get(SPENT)
+    count = raw.get("count") if raw and raw.get("round") == number else None
+    return reach_at(unit.get("move"), None if count is None else int(count))
 
 
 def stepped(unit: Unit, number: int, phase: str, move_before: int | None,

@@ -1,0 +1,279 @@
+"""The turn half of a simulated fight made cheaper gives what a fresh reading gives, at
+every look of whole fights (issue 40 item 1: the same rule functions, no result changed
+— tests/test_sim.py and tests/golden/ pin whole fights byte for byte)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from d2d_cli import tables
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import movement, policy, sim
+from d2d_cli.rules.combat.situation import Terms, Who, assess
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.overview import scene
+from d2d_cli.rules.units.roster import Unit
+from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
+
+FIGHTS = 12
+
+
+def combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
+
+
+def countdown_as_before(t: Any, passed: set[str], allowed: set[str] | None) -> str | None:
+    """The next unit as the fight loop chose it before: the ready units listed, a Spent
+    record built for each one's Count (``reach``), the first of the highest."""
+    from d2d_cli.rules.assistant.asking import can_respond
+
+    units = t.units()
+    ready = [n for n, u in units.items() if n not in passed and not u.get("off_map")
+             and (allowed is None or n in allowed) and u.get("move") is not None
+             and (can_respond(u) if not g.is_down(u)
+                  else u["move"] >= 1 and bool(u.get("space"))
+                  and not u.get("conditions", {}).get("dead"))]
+    rnd = t.data.get("round") or {}
+    reaches = {}
+    for n in ready:
+        raw = units[n].get(SPENT) or {}
+        count = raw.get("count") if raw.get("round") == rnd.get("number") else None
+        reaches[n] = reach(units[n].get("move"),
+                           Spent(0, count=None if count is None else int(count)))
+    ready = [n for n in ready if reaches[n] > 0 or g.is_down(units[n])]
+    return max(ready, key=reaches.__getitem__) if ready else None
+
+
+def test_the_unit_the_countdown_reaches_is_the_one_the_lists_chose(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One pass over the roster picks, before every Action of whole fights (the Dying
+    withdrawing, the units gone off the map, the round's last Actions among them), the
+    unit the ready list and its Counts picked — and fights really end their rounds on
+    it (None asked and answered)."""
+    start, goals = combat1()
+    found = sim._next
+    seen: list[str | None] = []
+
+    def checked(t: Any, passed: set[str], allowed: set[str] | None) -> str | None:
+        got = found(t, passed, allowed)
+        assert got == countdown_as_before(t, passed, allowed)
+        seen.append(got)
+        return got
+
+    monkeypatch.setattr(sim, "_next", checked)
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(7, i), DEFAULTS)
+    assert None in seen and len(set(seen)) >= 6  # every unit, and the round's end
+
+
+def test_the_movement_plans_remembered_are_the_ones_worked_out_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movement planner remembers by every placed unit's Space, Facing, size,
+    faction, skills and weapons, each unit's part kept for the very table read: at
+    every plan of whole fights, the part remembered is the one a fresh reading writes,
+    and the Movement given is the one worked out afresh."""
+    start, goals = combat1()
+    placed = movement._placed_key
+    asked = movement.approach
+    looks = 0
+
+    def checked_key(name: str, u: Any) -> tuple[Any, ...]:
+        got = placed(name, u)
+        assert got == (name, u.get("space"), u.get("facing"), u.get("double"),
+                       u.get("faction"), repr(u.get("skills")), repr(u.get("weapons")))
+        return got
+
+    def checked(data: Any, name: str, target: str, *args: Any) -> Any:
+        nonlocal looks
+        got = asked(data, name, target, *args)
+        assert got == movement._approach(data, name, target, *args)
+        looks += 1
+        return got
+
+    monkeypatch.setattr(movement, "_placed_key", checked_key)
+    monkeypatch.setattr(movement, "approach", checked)
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(8, i), DEFAULTS)
+    assert looks > 10 * FIGHTS
+
+
+def test_a_unit_moved_or_given_a_weapon_is_planned_anew() -> None:
+    """A unit's part of the planner's key follows its table: the same table, the same
+    part; a new table with another Space or weapon, another part (never the one
+    remembered for the old table)."""
+    start, _ = combat1()
+    archer = start["units"]["Archer"]
+    first = movement._placed_key("Archer", archer)
+    assert movement._placed_key("Archer", archer) is first
+    moved = {**archer, "space": "C6"}
+    armed = {**archer, "weapons": {"Club": {"rating": "Body+1", "types": ["bash"]}}}
+    assert movement._placed_key("Archer", moved)[1] == "C6"
+    assert movement._placed_key("Archer", armed)[6] != first[6]
+    assert movement._placed_key("Thief", archer)[0] == "Thief"  # by name too
+
+
+def test_the_levels_and_weapons_remembered_are_a_fresh_looks_at_every_plan(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fighter's key is built in the table's own order (not sorted): at every look of
+    whole fights the Levels remembered by it are those a fresh situation gives, and the
+    weapon chosen is the one chosen with nothing remembered."""
+    start, goals = combat1()
+    levels, weapon = policy._levels, policy.choose_weapon
+    looks = 0
+
+    def checked_levels(data: Any, a: str, b: str, opts: Any, roster: Any = None) -> Any:
+        nonlocal looks
+        got = levels(data, a, b, opts, roster)
+        units = data["units"]
+        sit = assess(Who(Unit.from_state(a, units[a]), None),
+                     Who(Unit.from_state(b, units[b]), None, "--level-b"), Terms(),
+                     skill=policy.skill_for(units[a]))
+        assert got == (sit.a.level, sit.b.level)
+        looks += 1
+        return got
+
+    def checked_weapon(data: Any, name: str, target: str, space: Any = None) -> Any:
+        got = weapon(data, name, target, space)
+        saved = dict(policy._WEAPON_CHOICE)
+        policy._WEAPON_CHOICE.clear()
+        try:
+            assert weapon(data, name, target, space) == got
+        finally:
+            policy._WEAPON_CHOICE.clear()
+            policy._WEAPON_CHOICE.update(saved)
+        return got
+
+    monkeypatch.setattr(policy, "_levels", checked_levels)
+    monkeypatch.setattr(policy, "choose_weapon", checked_weapon)
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
+    assert looks > 10 * FIGHTS
+
+
+def test_a_fighters_key_tells_readings_apart_in_any_order() -> None:
+    """Two tables of the same reading in the same order share a key; the same reading in
+    another order may get another (a miss, worked out afresh), never a reading that
+    differs."""
+    start, _ = combat1()
+    archer = dict(start["units"]["Archer"])
+    key = policy._fighter_key(archer)
+    assert policy._fighter_key(dict(archer)) == key
+    reordered = dict(reversed(list(archer.items())))
+    other = {**archer, "skills": {"Ranged": 2}}
+    assert policy._fighter_key(other) != key
+    assert policy._fighter_key_of(reordered) != policy._fighter_key_of(other)
+    assert sorted(policy._fighter_key_of(reordered)) == sorted(policy._fighter_key_of(archer))
+
+
+def test_a_plan_without_its_reasons_is_the_same_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulated fight asks for its plans without reasons (nobody reads them): at every
+    turn of whole fights — attacks, closing in, the Thief's Knot, getting away, the Dying
+    withdrawing — that Plan is the explained one with no reasons, and the explained one
+    (what ``npc plan`` and ``npc turn`` show) still gives each of them."""
+    from d2d_cli.rules.core.record import replace
+
+    start, goals = combat1()
+    planned = policy.plan
+    actions: set[str] = set()
+
+    def checked(data: Any, name: str, goals_: Any, opts: Any, hand: Any = None,
+                explain: bool = True) -> policy.Plan:
+        got = planned(data, name, goals_, opts, hand, explain)
+        full = planned(data, name, goals_, opts, hand)
+        assert full.reasons and {r.step for r in full.reasons} >= {"action"}
+        assert got == (full if explain else replace(full, reasons=()))
+        actions.add(got.action)
+        return got
+
+    monkeypatch.setattr(policy, "plan", checked)
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(10, i), DEFAULTS)
+    assert actions >= {"attack", "task", "move", "none"}
+    assert actions & {"away", "leave", "withdraw"}  # a rarer turn, its reasons dropped
+
+
+def test_one_effects_count_is_the_one_the_whole_table_gives() -> None:
+    """``effects.count`` reads one effect without copying the table: for every effect
+    and every table of counts (none, zero, negative, several), what ``held`` gives —
+    and so Push the Limit, Grit your Teeth and Evade's Move read the same."""
+    import itertools
+
+    from d2d_cli.rules.units import effects
+
+    keys = (effects.PUSH, effects.GRIT, effects.EVADE_MOVE, effects.INTERACT)
+    unit = Unit.from_state("Archer", {"body": "8x1", "speed": "5x0"})
+    for counts in itertools.product((None, -1, 0, 1, 2), repeat=len(keys)):
+        table = {k: n for k, n in zip(keys, counts, strict=True) if n is not None}
+        unit.extra = {effects.EFFECTS: table} if table else {}
+        for k in (*keys, effects.EVADE):
+            assert effects.count(unit, k) == effects.held(unit).get(k, 0)
+        assert effects.pushed(unit) == effects.held(unit).get(effects.PUSH, 0)
+        assert effects.gritted(unit) is (effects.held(unit).get(effects.GRIT, 0) > 0)
+        assert effects.for_actions(unit, 4) == 4 - min(
+            4, effects.held(unit).get(effects.EVADE_MOVE, 0))
+
+
+def test_the_round_end_reveals_for_the_conditions_with_an_event_as_before() -> None:
+    """Round end reveals a Fate card for each unit's condition with an event (the
+    conditions table's order, the roster's order, none for the Dead): the same list as
+    a look at every condition of the table for every unit, for every mix of them."""
+    import itertools
+
+    from d2d_cli.rules.time import rounds
+    from d2d_cli.rules.units import conditions
+
+    table = conditions.table()
+    evented = [k for k in table if table[k].event]
+    assert evented  # Blood Loss and the like
+    some = [*evented[:3], "stun", "dead"]
+    roster = {}
+    for i, held in enumerate(itertools.product((0, 1), repeat=len(some))):
+        roster[f"U{i}"] = Unit.from_state(f"U{i}", {"body": "2x1", "conditions": dict(
+            zip(some, held, strict=True))})
+    before = [(u, k) for u in roster.values() for k in table
+              if table[k].event and u.conditions.get(k, 0) > 0
+              and not u.conditions.get("dead")]
+    assert rounds.event_checks(roster) == before and len(before) > 10
+
+
+def test_what_a_plan_reads_of_a_goal_is_that_goals_own() -> None:
+    """The tasks a goal wants won, the units it wants down and those it wants off the
+    map, worked out once per Goal: Combat #1's as its conditions say, and another Goal
+    (another scene's, or the same words parsed again) gets its own."""
+    start, goals = combat1()
+    adventurers, goblins = goals["Adventurers"], goals["Goblins"]
+    assert policy._goal_reads(adventurers) == (frozenset({"Knot"}), frozenset(),
+                                               frozenset({"Archer", "Thief"}))
+    assert policy._goal_reads(goblins) == (frozenset(), frozenset({"Archer"}), frozenset())
+    other = g.parse({"Goblins": {"any": [["down Thief"], ["task Knot won"]]}}, start)
+    assert policy._goal_reads(other["Goblins"]) == (frozenset({"Knot"}),
+                                                    frozenset({"Thief"}), frozenset())
+    assert policy._goal_reads(goblins)[1] == frozenset({"Archer"})  # not the other's
+
+
+def test_a_weapon_table_is_read_on_a_miss_and_a_refused_one_every_time() -> None:
+    """The weapon choice reads the unit's weapons only when it has nothing remembered
+    for the reading: no weapons, no choice (Hand to Hand, 000 l.506); a refused table
+    is refused at every look (never remembered), and the same table put right is chosen
+    from as a fresh look chooses."""
+    from d2d_cli.errors import BadInput
+
+    start, _ = combat1()
+    units = start["units"]
+    units["Goblin Skirmisher"] = {**units["Goblin Skirmisher"], "weapons": {}}
+    assert policy.choose_weapon(start, "Goblin Skirmisher", "Archer") == (None, None)
+    bad = {"Bow": {"rating": "Body+2", "types": ["pierce"], "attack": "ranged",
+                   "range": [24, 12]}}
+    units["Archer"] = {**units["Archer"], "weapons": bad}
+    for _ in range(2):
+        with pytest.raises(BadInput, match="short < long"):
+            policy.choose_weapon(start, "Archer", "Goblin Scout")
+    units["Archer"] = {**units["Archer"], "weapons": {"Bow": {**bad["Bow"],
+                                                              "range": [10, 20]}}}
+    got = policy.choose_weapon(start, "Archer", "Goblin Scout")
+    policy._WEAPON_CHOICE.clear()
+    assert got[0] == "Bow" and policy.choose_weapon(start, "Archer", "Goblin Scout") == got
