@@ -2,8 +2,6 @@
 and ``--seed``, and the journal's label for the command line (an edit, a read, the
 ``[rules]`` table are always an operation's: d2d_cli/operations)."""
 
-from __future__ import annotations
-
 import typer
 
 from d2d_cli.commands._app import label, settings
