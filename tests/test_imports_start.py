@@ -66,3 +66,24 @@ def test_a_long_run_still_collects_cyclic_garbage() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
     assert out.split() == ["True", "True"]
+
+
+def test_the_unit_list_reads_no_card(tmp_path: Path) -> None:
+    """``unit list --json`` reads the roster and each unit's conditions: no card is
+    parsed, so the card parser is not imported (rules/units/conditions.py names Card for
+    mypy only; an event's card is read where it is drawn)."""
+    session = str(tmp_path / "s.toml")
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'scene', 'load', 'combat1'])\n"
+            "assert not main(['--session', sys.argv[1], 'unit', 'list', '--json'])\n")
+    subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                   capture_output=True)  # the cache written and read: a warm lookup
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'unit', 'list', '--json'])\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    assert '"name": "Archer"' in out  # it listed the scene's units
+    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    assert "d2d_cli.rules.units.conditions" in loaded
+    assert "d2d_cli.rules.deck.cards" not in loaded
