@@ -87,3 +87,33 @@ def test_the_unit_list_reads_no_card(tmp_path: Path) -> None:
     loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
     assert "d2d_cli.rules.units.conditions" in loaded
     assert "d2d_cli.rules.deck.cards" not in loaded
+
+
+def test_a_lookup_builds_no_journal_label_and_a_change_still_has_its_own(
+        tmp_path: Path) -> None:
+    """The journal's label (the command line's words, quoted by ``shlex``) is built when
+    a change is journalled: a lookup journals nothing, so it neither builds it nor
+    imports ``shlex``."""
+    session = str(tmp_path / "s.toml")
+    setup = ("import sys\nfrom d2d_cli.cli import main\n"
+             "for words in (['scene', 'load', 'combat1'], ['fate', 'draw', '2'],\n"
+             "              ['unit', 'condition', 'Goblin Scout', 'add', 'Fatigue'],\n"
+             "              ['fate', 'status'], ['status', '--json']):\n"
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    for argv in (["fate", "status"], ["conflict", "7S^", "5H^"], ["status", "--json"]):
+        code = ("import sys\nfrom d2d_cli.cli import main\n"
+                f"assert not main(['--session', sys.argv[1], *{argv!r}])\n"
+                "print(sorted(sys.modules))\n")
+        out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
+        loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+        assert "d2d_cli.session.reads" in loaded and "shlex" not in loaded, argv
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'session', 'log', '--json'])\n")
+    log = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    # the changes were journalled under their command lines, a name with a space quoted
+    assert "fate draw 2" in log
+    assert "unit condition 'Goblin Scout' add Fatigue" in log
