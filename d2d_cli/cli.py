@@ -11,8 +11,6 @@ error into exit 2, and anything unexpected into exit 1 with a hint to rerun
 with ``--debug`` for the traceback.
 """
 
-from __future__ import annotations
-
 import contextlib
 import importlib
 import os

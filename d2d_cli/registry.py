@@ -9,15 +9,17 @@ each of them reads it without an import circle."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from d2d_cli.rules.core.record import record
 
 
-class Group(NamedTuple):
+@record
+class Group:
     """A command group: its module under d2d_cli.commands (named like its subject in
     rules/), its one-line help (the only copy: the group's module reads it from here),
-    and whether it holds subcommands."""
+    and whether it holds subcommands. A record, not a NamedTuple: every command reads
+    this table, and a NamedTuple class costs ~0.18 ms to build (issue 40 item 3)."""
 
     module: str
     help: str

@@ -4,8 +4,6 @@ command sees them (:func:`settings`), a command's name and the journal's label f
 
 The root (``d2d_cli.cli``) imports this module, never the reverse."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,8 +1,6 @@
 """A small bar chart of exact probabilities, for the human views of ``odds`` and
 ``roll --odds``, drawn by Rich (d2d_cli/layout.py)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any

@@ -16,8 +16,6 @@ only the names that start with the typed text, case-sensitively, which would hid
 The ``complete_*`` functions stay for callers that use Typer's ``autocompletion=``.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterable
 from typing import Any

@@ -2,8 +2,6 @@
 number a command is about is given after its subject, positionally (``fate die d10 3``,
 ``task new Knot 4``) or by its option's name (``--count 3``, ``--difficulty 4``)."""
 
-from __future__ import annotations
-
 from typing import TypeVar
 
 from d2d_cli.errors import BadInput

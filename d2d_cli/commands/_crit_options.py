@@ -1,8 +1,6 @@
 """The options a Crit is rated from, shared by ``d2d crit`` and ``d2d odds crit``: a
 module of their own so ``odds`` builds its commands without importing the Crit rules."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar, get_args
 

@@ -2,8 +2,6 @@
 once in a round (rules/time/exchange.py). Registered on the ``unit`` group by
 commands/units.py."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -56,7 +54,7 @@ def situation(
     render.emit(result, _show_said, as_json=json)
 
 
-def _show_said(con: Any, r: exchange.Said) -> None:
+def _show_said(con: Any, r: "exchange.Said") -> None:
     con.print(render.escape(r.summary) + f" [dim](round {r.round})[/]")
 
 
@@ -102,7 +100,7 @@ def respond(
     render.emit(result, _show_responded, as_json=json)
 
 
-def _show_responded(con: Any, r: exchange.Responded) -> None:
+def _show_responded(con: Any, r: "exchange.Responded") -> None:
     what = "Interrupt" if r.interrupt else "Interact"
     if r.action and r.spending is not None:
         con.print(f"{render.escape(r.unit)} spends an Action against "

@@ -1,8 +1,6 @@
 """The ``--card`` option: cards drawn at the table, for every card-revealing command
 (the operation reveals them: ``operations.reveals``)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,8 +1,6 @@
 """The options ``conflict`` and ``hit`` share: the skill read from a unit, the
 situational modifiers and Advantage (rules.combat.situation), and their human view."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 

@@ -1,7 +1,5 @@
 """``d2d board`` — the map with its units, Facing and obstacles (docs/board.md)."""
 
-from __future__ import annotations
-
 import inspect
 from pathlib import Path
 from typing import Annotated, Any

@@ -1,7 +1,5 @@
 """``d2d conflict SIDE_A SIDE_B`` and ``d2d conflict chart`` (001 p.28 "Conflict")."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Unpack
 
 import typer

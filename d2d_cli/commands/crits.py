@@ -1,8 +1,6 @@
 """``d2d crit`` — rate a Crit: location, the armor there, Power vs Armor, severity
 (001 l.878–955 "Crits")."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Unpack
 
 import typer

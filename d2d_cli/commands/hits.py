@@ -1,7 +1,5 @@
 """``d2d hit CARD [CARD…]`` — the Hits of the winner's cards (001 p.31 "Hits")."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Unpack
 
 import typer

@@ -1,8 +1,6 @@
 """``d2d oracle QUESTION`` — yes or no from the Fate deck, for GM-less play
 (docs/rules.md "The Fate oracle", docs/solo.md)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,7 +1,5 @@
 """``d2d play`` — an interactive shell on one session (d2d_cli/shell.py)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """``d2d ref TERM`` — look up a skill, archetype, condition or Glossary term."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,8 +1,6 @@
 """``d2d roll EXPR`` — dice and deck notation, rolled or as exact odds; ``--system``
 runs a neighbouring game's procedures from ``tables/systems/*.toml``."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,8 +1,6 @@
 """``d2d serve`` — the table on the players' screens: a live page on this machine or the
 LAN, and each Player's own page with their hand (docs/serve.md)."""
 
-from __future__ import annotations
-
 import json as _json
 from typing import Annotated
 

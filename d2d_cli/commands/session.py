@@ -1,7 +1,5 @@
 """``d2d session …`` — session files: create, pick, inspect, log, undo."""
 
-from __future__ import annotations
-
 import shlex
 from pathlib import Path
 from typing import Annotated, Any

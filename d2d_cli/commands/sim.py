@@ -1,8 +1,6 @@
 """``d2d sim [SCENE]`` — play a scene to its end N times: each faction's chance of
 reaching its goal (docs/solo.md "Simulating a fight")."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

@@ -1,8 +1,6 @@
 """``d2d status`` — the dashboard a Narrator keeps open during a scene: the round, the
 clock, open tasks, weather and the Status Bar with what each unit has left."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -37,7 +35,7 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     render.emit(dashboard(_state.target(ctx)), _show, as_json=json)
 
 
-def _show(con: Any, r: Dashboard) -> None:
+def _show(con: Any, r: "Dashboard") -> None:
     # Wrap at the console's width even when piped: the dashboard is read at 60 columns.
     con.soft_wrap = False
     for line in _header(r):
@@ -73,7 +71,7 @@ def _show(con: Any, r: Dashboard) -> None:
                       "flip to Crit (001 p.35)[/]")
 
 
-def _header(r: Dashboard) -> list[str]:
+def _header(r: "Dashboard") -> list[str]:
     e = render.escape
     rnd = r.round
     lines = [{"none": "[bold]No round yet[/] (d2d round start)",
@@ -93,7 +91,7 @@ def _header(r: Dashboard) -> list[str]:
     return lines
 
 
-def _marks(u: StatusRow) -> str:
+def _marks(u: "StatusRow") -> str:
     """Conditions and Crits as markup, Dying and Dead highlighted."""
     from d2d_cli.rules.units import conditions
 
@@ -105,7 +103,7 @@ def _marks(u: StatusRow) -> str:
     return ", ".join(out) or "—"
 
 
-def _extras(u: StatusRow) -> list[str]:
+def _extras(u: "StatusRow") -> list[str]:
     e = render.escape
     out = []
     if u.cooldowns:
@@ -145,7 +143,7 @@ _KEEP = 4096
 _SHOWN = [0]
 
 
-def _keys(rows: tuple[StatusRow, ...]) -> list[bytes | None]:
+def _keys(rows: "tuple[StatusRow, ...]") -> list[bytes | None]:
     """Each row's key in :data:`_CELLS` (None: not remembered)."""
     _SHOWN[0] += 1
     if _SHOWN[0] < 2:
@@ -168,7 +166,7 @@ def _keys(rows: tuple[StatusRow, ...]) -> list[bytes | None]:
     return out
 
 
-def _cells(rows: tuple[StatusRow, ...], keys: list[bytes | None]) -> list[Cells]:
+def _cells(rows: "tuple[StatusRow, ...]", keys: list[bytes | None]) -> list[Cells]:
     """Each unit's cells; units holding the same conditions share their markup."""
     from d2d_cli.commands.units import stat_cell
     from d2d_cli.inert import escape
@@ -232,7 +230,7 @@ ARROW = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "�
          "NW": "↖"}
 
 
-def _blocks(con: Any, rows: tuple[StatusRow, ...], cells: list[Cells],
+def _blocks(con: Any, rows: "tuple[StatusRow, ...]", cells: list[Cells],
             keys: list[bytes | None]) -> None:
     """One block per unit: its name (its Space and Target), then indented its stats (a
     stat's name beside its value), Move to Turn, conditions and what else it holds."""

@@ -5,8 +5,6 @@ process against a temporary session file, so the tour shows real output and
 never touches the user's sessions. The README's main-job command runs it.
 """
 
-from __future__ import annotations
-
 import os
 import shlex
 import tempfile

@@ -116,7 +116,9 @@ class ReadBeforeLock(AssertionError):
 class Target:
     """The session an operation works on: ``spec`` is a session name or a ``.toml``
     path (None: the current session, as ``d2d`` without ``--session``), ``seed`` the
-    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``);
+    ``--seed``, ``label`` what the journal calls the change (``fate draw 3``), or a
+    function that builds it, called the first time it is read: a lookup, which
+    journals nothing, never builds it (``shlex`` and the words; issue 40 item 3);
     ``create``: whether a missing default session (or ``.toml`` path) may be created
     (False for ``d2d serve``: a page never makes a session).
 
@@ -125,13 +127,26 @@ class Target:
     read without the lock cannot then change the session: :meth:`edit` raises
     :class:`ReadBeforeLock` (the suite trips on an operation that would)."""
 
-    __slots__ = ("_locked", "_looked", "create", "label", "seed", "spec")
+    __slots__ = ("_label", "_locked", "_looked", "create", "seed", "spec")
 
     def __init__(self, spec: str | None = None, seed: int | None = None,
-                 label: str = "", *, create: bool = True) -> None:
-        self.spec, self.seed, self.label, self.create = spec, seed, label, create
+                 label: str | Callable[[], str] = "", *, create: bool = True) -> None:
+        self.spec, self.seed, self._label, self.create = spec, seed, label, create
         self._looked = False  # read without the lock
         self._locked = False  # took the lock (its reads since are the locked state's)
+
+    @property
+    def label(self) -> str:
+        """What the journal calls the change, built on first reading if need be."""
+        if not isinstance(self._label, str):
+            self._label = self._label()
+        return self._label
+
+    def peek(self) -> Target:
+        """Another target on the same session, with the same label (not yet built) and
+        nothing read: one that may read without the lock while this one may still take
+        it."""
+        return Target(self.spec, self.seed, self._label, create=self.create)
 
     def path(self) -> Path:
         """The session file (it may not exist yet)."""

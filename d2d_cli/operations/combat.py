@@ -74,7 +74,7 @@ def conflict(t: Target, *sides: str, level_a: int | None = None, level_b: int | 
         # round to forget: the session stays as it is, so the Conflict is a lookup,
         # answered from a read without the lock (another Target: this one may still
         # take it). Anything else is done below, all read again under the lock.
-        peek = Target(t.spec, seed=t.seed, label=t.label, create=t.create)
+        peek = t.peek()
         data = peek.read(shared=True)  # only read (tests/test_play_reads.py)
         ask = asked_of(peek.options(data))(list(sides), data)
         if not (ask.reveals and table is None):

@@ -22,11 +22,15 @@ class Declared:
         self.declared = declared
         self.names: tuple[str, ...] = tuple(declared.__annotations__)
         self.defaults = {n: None for n in self.names} | dict(defaults or {})
+        self._hints: dict[str, Any] | None = None
 
     def parameters(self, kind: inspect._ParameterKind = inspect.Parameter.KEYWORD_ONLY
                    ) -> list[inspect.Parameter]:
-        """The options as signature parameters."""
-        hints = get_type_hints(self.declared)
+        """The options as signature parameters. The block's types are evaluated once
+        (each operation and command that takes the block asks: conflict, hit, crit)."""
+        if self._hints is None:
+            self._hints = get_type_hints(self.declared)
+        hints = self._hints
         return [inspect.Parameter(n, kind, default=self.defaults[n], annotation=hints[n])
                 for n in self.names]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -481,7 +481,8 @@ def counter_card(cards: Any) -> Card | None:
     return None if best is None else (best if best.upper else best.flipped(True))
 
 
-class _Option(NamedTuple):
+@record
+class _Option:  # a record: a NamedTuple class cost ~0.19 ms to build (issue 40 item 3)
     approach: str
     card: Card | None
     label: str

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
@@ -103,9 +103,11 @@ def keep(candidates: Sequence[T], mode: str, score: Callable[[T], Any]) -> int:
     return best
 
 
-class Kept(NamedTuple):
+@record
+class Kept:
     """Cards revealed with Advantage or Disadvantage: all of them, in order, and the
-    indexes of those kept (in order)."""
+    indexes of those kept (in order). A record: a NamedTuple class cost ~0.19 ms to
+    build at every import (issue 40 item 3)."""
 
     revealed: tuple[Any, ...]
     kept: tuple[int, ...]

@@ -12,11 +12,10 @@ Month:Burns:-1.") and removes Crits, for which neither text gives a time (000 l.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core.record import field, record
-from d2d_cli.rules.deck.cards import Card
 from d2d_cli.rules.units.condition_table import Condition as Condition
 from d2d_cli.rules.units.condition_table import condition_key
 from d2d_cli.rules.units.condition_table import lookup as lookup
@@ -24,6 +23,9 @@ from d2d_cli.rules.units.condition_table import name_of as name_of
 from d2d_cli.rules.units.condition_table import penalties as penalties
 from d2d_cli.rules.units.condition_table import table as table
 from d2d_cli.rules.units.roster import Unit, UnitRow, find, row_values, status_row
+
+if TYPE_CHECKING:  # a card is only read where an event is drawn: `unit list` parses none
+    from d2d_cli.rules.deck.cards import Card
 
 MINOR = ("fatigue", "stun", "stress", "slow")
 DEATH = ("dying", "dead")  # Glossary Statuses, held or not (000 l.1172, l.1183)
