@@ -10,46 +10,17 @@
 it, the cache in its ``cache`` subfolder — so a test, a second campaign or a portable
 install keeps everything in one place and touches nothing else.
 
-platformdirs is imported only when ``$D2D_DATA_DIR`` is not set and the folder is not
-one the XDG Base Directory spec alone decides (:func:`_plain_xdg`): importing it costs a
-command ~6% of a Typer hello-world (platformdirs 4.14 imports ``tempfile``, hence
-``random``), for three paths that on Linux are ``$XDG_*_HOME`` or ``~/...``.
+platformdirs is imported only when ``$D2D_DATA_DIR`` is not set (~3 ms on a lookup,
+more on a platformdirs that imports ``tempfile``).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 APP = "d2d"
 ENV = "D2D_DATA_DIR"
-
-# Each folder's XDG variable and its default under the home folder (the XDG Base
-# Directory spec; platformdirs' Unix answers).
-XDG = {"data": ("XDG_DATA_HOME", ".local/share"), "state": ("XDG_STATE_HOME", ".local/state"),
-       "cache": ("XDG_CACHE_HOME", ".cache")}
-
-
-def _plain_xdg(kind: str) -> Path | None:
-    """The folder as the XDG spec gives it where it leaves nothing to judge, else None
-    (platformdirs decides). Plain: Linux, not an Android app; the variable unset or
-    empty (then ``$HOME`` absolute, and the spec's default under it) or an absolute
-    path without spaces around it (then that path). A relative or blank variable, a
-    relative or missing ``$HOME`` (platformdirs then asks the password database),
-    macOS, Windows and Android go to platformdirs, and so does anything its versions
-    answered differently. ``tests/test_dirs.py`` compares the two on every case."""
-    if sys.platform != "linux" or hasattr(sys, "getandroidapilevel") or \
-            "ANDROID_DATA" in os.environ or "ANDROID_ROOT" in os.environ:
-        return None
-    var, default = XDG[kind]
-    value = os.environ.get(var, "")
-    if value:
-        return Path(value, APP) if value.startswith("/") and value == value.strip() else None
-    home = os.environ.get("HOME", "")
-    if not home.startswith("/"):
-        return None
-    return Path(home, default, APP)
 
 
 def _override() -> Path | None:
@@ -63,9 +34,6 @@ def data_dir() -> Path:
     override = _override()
     if override is not None:
         return override
-    plain = _plain_xdg("data")
-    if plain is not None:
-        return plain
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP, appauthor=False))
@@ -77,9 +45,6 @@ def state_dir() -> Path:
     override = _override()
     if override is not None:
         return override
-    plain = _plain_xdg("state")
-    if plain is not None:
-        return plain
     import platformdirs
 
     return Path(platformdirs.user_state_dir(APP, appauthor=False))
@@ -91,9 +56,6 @@ def cache_dir() -> Path:
     override = _override()
     if override is not None:
         return override / "cache"
-    plain = _plain_xdg("cache")
-    if plain is not None:
-        return plain
     import platformdirs
 
     return Path(platformdirs.user_cache_dir(APP, appauthor=False))
