@@ -128,3 +128,36 @@ def test_no_command_leaves_its_annotations_as_strings() -> None:
     out = subprocess.run([sys.executable, "-c", NO_STRINGS], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_no_annotation_evaluated_at_run_time_names_a_type_checking_import() -> None:
+    """Without the future import a function's annotations are evaluated when it is
+    defined — a helper defined inside a command too, when the command runs. A name
+    imported only for mypy (under ``if TYPE_CHECKING:``) must be quoted there, or the
+    command stops with a NameError (``npc turn`` at a terminal did, once)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "d2d_cli").rglob("*.py")):
+        text = path.read_text("utf-8")
+        tree = ast.parse(text)
+        if any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
+               and any(a.name == "annotations" for a in n.names) for n in tree.body):
+            continue
+        only_mypy = {a.asname or a.name.split(".")[0]
+                     for n in ast.walk(tree) if isinstance(n, ast.If)
+                     and "TYPE_CHECKING" in ast.unparse(n.test)
+                     for m in ast.walk(n) if isinstance(m, ast.Import | ast.ImportFrom)
+                     for a in m.names}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            args = node.args
+            evaluated = [a.annotation for a in (*args.posonlyargs, *args.args,
+                                                *args.kwonlyargs, args.vararg, args.kwarg)
+                         if a is not None and a.annotation is not None]
+            evaluated += [node.returns] if node.returns is not None else []
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {name.id}"
+                      for ann in evaluated for name in ast.walk(ann)
+                      if isinstance(name, ast.Name) and name.id in only_mypy]
+    assert found == []

@@ -212,7 +212,7 @@ def _now(show: Any) -> Any:
     """Print a part of the turn at once: it is saved already (the turn waits after it)."""
     from d2d_cli import env
 
-    def out(r: NpcTurn) -> None:
+    def out(r: "NpcTurn") -> None:
         import io
 
         buf = io.StringIO()
