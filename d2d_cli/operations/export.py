@@ -39,12 +39,14 @@ class Snapshot:
     name: str
 
 
-def snapshot(t: Target, last: int = 12, typed: bool = False) -> Snapshot:
+def snapshot(t: Target, last: int = 12, typed: bool = False,
+             chapters: frozenset[str] | None = None) -> Snapshot:
     """The session as it stands and its last ``last`` journal entries (nothing is
     created: a session that does not exist is refused); ``typed``: each with its typed
-    record where the command wrote one (``rec``: what ``d2d serve``'s pages read)."""
+    record where the command wrote one (``rec``: what ``d2d serve``'s pages read);
+    ``chapters``: the only tables of the data the caller reads (None: all)."""
     where = t.existing()
-    data, log = session.read_with_log(where, last, typed)
+    data, log = session.read_with_log(where, last, typed, chapters)
     return Snapshot(data, log, session.display_name(where))
 
 
@@ -77,7 +79,9 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
     if str(output) == "-" and fmt == "foundry-cards":
         raise BadInput("foundry-cards writes two files (the deck and FILE-discard.json): "
                        "give a file name, e.g. -o deck.json")
-    snap = snapshot(t, STORY_ENTRIES)
+    # The story reads the journal and the scene's name: a 1,000-unit session's units
+    # are not unmarshalled for it (session/cache.py ``load``).
+    snap = snapshot(t, STORY_ENTRIES, chapters=None if fmt == "foundry-cards" else _STORY)
     if fmt == "foundry-cards":
         deck, pile = foundry_cards(snap.data, deck_id)
         second = out.with_name(out.stem + "-discard" + (out.suffix or ".json"))
@@ -99,6 +103,9 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
     for path, text in files:
         session.write_output(path, text, force=force, protect=[t.existing()])
     return Exported(fmt, tuple(str(p) for p, _ in files), count)
+
+
+_STORY = frozenset({"scene"})  # what Story.of reads of the data
 
 
 def _json(doc: Any) -> str:
