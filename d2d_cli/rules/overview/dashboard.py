@@ -24,7 +24,15 @@ from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import TaskView, board
 from d2d_cli.rules.units import exchange, gear
 from d2d_cli.rules.units import unit_state as kept
-from d2d_cli.rules.units.roster import Unit, UnitRow, roster, row_values
+from d2d_cli.rules.units.roster import (
+    STATS,
+    StatValues,
+    Unit,
+    UnitRow,
+    roster,
+    row_values,
+    stat_values,
+)
 
 # The Move and Action Cost a unit's row shows: by default the tokens stored on the unit.
 Bar = Callable[[Unit], tuple[int | None, int | None]]
@@ -103,8 +111,10 @@ def _weather(raw: dict[str, Any] | None) -> Weather | None:
                    str(raw.get("beaufort", "")), raw.get("speed_stat"))
 
 
-def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
-    values = row_values(unit)
+def row(unit: Unit, rnd: Round, bar: Bar | None = None,
+        stats: StatValues | None = None) -> StatusRow:
+    """``stats``: the unit's ``roster.stat_values``, when already worked out."""
+    values = row_values(unit, stats)
     if bar is not None:
         values["move"], values["action_cost"] = bar(unit)
     if unit.conditions.get("dead"):  # the Refresh gives the Dead nothing (round start)
@@ -165,6 +175,9 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
         with contextlib.suppress(TypeError):  # an option that cannot be hashed: none kept
             tag = _SAME.setdefault(same, len(_SAME))
     out = []
+    # Units alike (a horde made from one template) share their stats' texts: each
+    # distinct stats, conditions and Grit worked out once a dashboard (roster.stat_values).
+    alike: dict[tuple[Any, ...], StatValues] = {}
     for name, raw in units.items():
         key = None
         if tag is not None:
@@ -174,7 +187,17 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
             if blob is not None:
                 out.append(StatusRow(**marshal.loads(blob)))
                 continue
-        r = row(Unit.from_state(name, raw), rnd, bar)
+        unit = Unit.from_state(name, raw)
+        # The stats are the texts of the table (roster.Unit.from_state parses them).
+        same = (*[raw.get(s) for s in STATS], tuple(unit.conditions.items()),
+                bool((unit.extra.get("effects") or {}).get("grit_your_teeth")))
+        try:
+            stats = alike.get(same)
+            if stats is None:
+                stats = alike[same] = stat_values(unit)
+        except TypeError:  # a stat's value that cannot be hashed: not shared
+            stats = stat_values(unit)
+        r = row(unit, rnd, bar, stats)
         if key is not None:
             with contextlib.suppress(ValueError):
                 fields = {f: getattr(r, f) for f in _INIT}
