@@ -499,18 +499,26 @@ class LineConsole:
         wrap_at = width if styled or not self.soft_wrap else None
         raw = self._file if self._file is not None else self.target
         done: list[str] = []
+        # Each indented line's text once a call (the dashboard's blocks repeat their
+        # stat and token lines unit after unit); None: Rich's.
+        seen: dict[tuple[int, str], str | None] = {}
         for item in items:
             text: str | None = None
             if isinstance(item, str):
                 text = _line((item,), " ", "\n", styled, color, wrap_at)
             elif (indented := getattr(item, "indented", None)) is not None:
-                left, markup = indented  # layout.Indented, as _plain takes it
-                try:  # what wraps is Rich's (its Padding indents each line)
-                    fits = "\n" not in markup and left + cell_width(markup) <= width
-                except NotPlain:
-                    fits = False
-                if fits:
-                    text = _line((" " * left + markup,), " ", "\n", styled, color, width)
+                if indented in seen:
+                    text = seen[indented]
+                else:
+                    left, markup = indented  # layout.Indented, as _plain takes it
+                    try:  # what wraps is Rich's (its Padding indents each line)
+                        fits = "\n" not in markup and left + cell_width(markup) <= width
+                    except NotPlain:
+                        fits = False
+                    if fits:
+                        text = _line((" " * left + markup,), " ", "\n", styled, color,
+                                     width)
+                    seen[indented] = text
             else:
                 text = self._plain((item,), " ", "\n")
             if text is None:  # Rich's: what came before it is written first
