@@ -57,3 +57,22 @@ def test_each_row_is_its_units_own(tmp_path: Path) -> None:
     assert len({id(d) for r in rows for d in (r.stats, r.base_stats)}) == 2 * len(rows)
     rows[0].stats["body"] = "changed"  # a caller changes its own row only
     assert all(r.stats.get("body") != "changed" for r in rows[1:])
+
+
+def test_a_unit_that_keeps_nothing_else_shares_only_with_its_like(tmp_path: Path) -> None:
+    """What a unit keeps besides its stats and tokens (Facing, Stealth, Cooldowns…) is
+    read once a dashboard for the units that keep nothing else, never given to one that
+    keeps something; each row has its own ``active``."""
+    path = tmp_path / "s.toml"
+    session.create(path, seed=1)
+    bare = _table(STATS[0], {}, False)
+    units = {"A": bare, "B": {**bare, "facing": "N"}, "C": dict(bare),
+             "D": {**bare, "stealth": 2, "cooldown": ["Fire"]}, "E": dict(bare)}
+    with session.edit(path, "setup") as tx:
+        tx.put("units", units)
+    got = status(Target(str(path)))
+    assert got == _alone(path)
+    by = {r.name: r for r in got.units}
+    assert (by["B"].facing, by["D"].stealth, by["D"].cooldowns) == ("N", 2, ("Fire",))
+    assert by["A"].facing is None and by["C"].stealth == 0 and by["E"].cooldowns == ()
+    assert len({id(r.active) for r in got.units}) == 5
