@@ -133,11 +133,14 @@ def _cells(line: str) -> int:
     character (Rich measures those with its own tables)."""
     if line.isascii():
         return len(line)
-    for ch in set(line):  # each character once ("Goblin 5 → Archer": 12, not 17)
-        if not ch.isascii() and (unicodedata.east_asian_width(ch) in "WF"
-                                 or unicodedata.category(ch) in ("Mn", "Me", "Cf")):
+    for ch in set(line).difference(_ASCII):  # each other character once ("→")
+        if unicodedata.east_asian_width(ch) in "WF" or \
+                unicodedata.category(ch) in ("Mn", "Me", "Cf"):
             raise NotPlain("a character of another width")
     return len(line)
+
+
+_ASCII = frozenset(map(chr, range(128)))
 
 
 def cell_width(markup: str) -> int:
@@ -375,6 +378,17 @@ def _line(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: boo
 def _text(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: bool,
           width: int | None) -> str:
     """The markup as it prints, or NotPlain."""
+    if not styled and end == "\n" and sep == " " and len(objects) == 1:
+        # One object's line without styles (a piped dashboard's ~4,000): its runs'
+        # text, as the general way below writes it, without cutting it into lines
+        # first — the same checks in the same order, and a line wider than ``width``
+        # is left to that way.
+        text = "".join([t for t, _ in runs(objects[0])])
+        if "\n" not in text:
+            if text.endswith(" "):
+                raise NotPlain("a line ending in a space")
+            if width is None or _cells(text) <= width:
+                return text + end
     if _CONTROL.search(sep + end.replace("\n", "")):
         raise NotPlain("control character")
     pieces: list[Run] = []
@@ -485,18 +499,26 @@ class LineConsole:
         wrap_at = width if styled or not self.soft_wrap else None
         raw = self._file if self._file is not None else self.target
         done: list[str] = []
+        # Each indented line's text once a call (the dashboard's blocks repeat their
+        # stat and token lines unit after unit); None: Rich's.
+        seen: dict[tuple[int, str], str | None] = {}
         for item in items:
             text: str | None = None
             if isinstance(item, str):
                 text = _line((item,), " ", "\n", styled, color, wrap_at)
             elif (indented := getattr(item, "indented", None)) is not None:
-                left, markup = indented  # layout.Indented, as _plain takes it
-                try:  # what wraps is Rich's (its Padding indents each line)
-                    fits = "\n" not in markup and left + cell_width(markup) <= width
-                except NotPlain:
-                    fits = False
-                if fits:
-                    text = _line((" " * left + markup,), " ", "\n", styled, color, width)
+                if indented in seen:
+                    text = seen[indented]
+                else:
+                    left, markup = indented  # layout.Indented, as _plain takes it
+                    try:  # what wraps is Rich's (its Padding indents each line)
+                        fits = "\n" not in markup and left + cell_width(markup) <= width
+                    except NotPlain:
+                        fits = False
+                    if fits:
+                        text = _line((" " * left + markup,), " ", "\n", styled, color,
+                                     width)
+                    seen[indented] = text
             else:
                 text = self._plain((item,), " ", "\n")
             if text is None:  # Rich's: what came before it is written first

@@ -80,10 +80,8 @@ def emit(result: Any, human: HumanView, *, as_json: bool) -> None:
     command's name (set once, from Click's context)."""
     here = env.current()
     command = here.command
-    if as_json:
-        from d2d_cli.rules.core.result import to_json
-
-        text = _json_line({"ok": True, "command": command, "result": to_json(result)})
+    if as_json:  # the encoder walks the result once (_jsonable: a Result's fields)
+        text = _json_line({"ok": True, "command": command, "result": result})
     else:
         import io
 
@@ -136,10 +134,9 @@ def write_json(envelope: dict[str, Any], here: env.Environment | None = None) ->
 
 
 def _jsonable(obj: Any) -> Any:
-    to_json = getattr(obj, "to_json", None)
-    if callable(to_json):
-        return to_json()
-    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+    from d2d_cli.rules.core.result import json_default
+
+    return json_default(obj)
 
 
 def error(command: str | None, kind: str, message: str, *, as_json: bool,

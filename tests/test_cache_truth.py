@@ -61,10 +61,10 @@ def _plant(session: Path, change: dict[str, object], key: bytes | None) -> None:
     n = len(cache._CACHE_MAGIC)
     slots = marshal.loads(raw[n + 32:])
     k, payload, root = slots[0]
-    data = marshal.loads(payload)
+    data = cache.load(payload)
     for table, value in change.items():
         data[table] = value
-    body = marshal.dumps([(k, marshal.dumps(data), root)])
+    body = marshal.dumps([(k, cache.dump(data), root)])
     check = journal.digest(body).encode() if key is None else cache._mac(key, body)
     path.write_bytes(cache._CACHE_MAGIC + check + body)
     # the next command reads the cache file as a new process would: not from what this

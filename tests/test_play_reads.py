@@ -87,9 +87,7 @@ def test_a_line_unmarshals_the_session_once(
     # it (both slots) and then the session's slot: two unmarshallings of the whole
     # session a line. The process keeps the slot it read or wrote last, keyed by the
     # file's digest and the build (session/cache.py ``recent``).
-    import marshal
-
-    from d2d_cli.session import reads
+    from d2d_cli.session import cache, reads
 
     d2d.ok("session", "new", "t")
     d2d.ok("--session", "t", "unit", "add", "Goblin", "--body", "2x1", "--mind", "2x1",
@@ -99,9 +97,11 @@ def test_a_line_unmarshals_the_session_once(
     capsys.readouterr()
     files_read: list[Path] = []
     loads: list[int] = []
-    real_read, real_loads = reads._cache_read, marshal.loads
+    real_read, real_load = reads._cache_read, cache.load
     monkeypatch.setattr(reads, "_cache_read", lambda r: files_read.append(r) or real_read(r))
-    monkeypatch.setattr(marshal, "loads", lambda b: loads.append(len(b)) or real_loads(b))
+    # a slot's data is unmarshalled by cache.load (chapter by chapter)
+    monkeypatch.setattr(cache, "load", lambda b, only=None: loads.append(len(b))
+                        or real_load(b, only))
     for _ in range(3):
         assert shell.run_line("fate status --json") == 0
         assert '"remaining": 52,' in capsys.readouterr().out

@@ -65,10 +65,14 @@ def _show(con: Any, r: "Dashboard") -> None:
     if render.why():  # issue 36: what each unit carries (Hand to Hand without a weapon)
         for u in r.units:
             con.print(f"  {render.escape(u.name)} carries: {render.escape(u.carries)}")
-    for u in r.units:
-        if u.zero:
-            con.print(f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — "
-                      "flip to Crit (001 p.35)[/]")
+    zero = [f"[red]{render.escape(u.name)}: {', '.join(u.zero)} at 0 — flip to Crit "
+            "(001 p.35)[/]" for u in r.units if u.zero]
+    print_lines = getattr(con, "print_lines", None)  # printed at once, as _blocks' are
+    if print_lines is not None:
+        print_lines(zero)
+    else:
+        for line in zero:
+            con.print(line)
 
 
 def _header(r: "Dashboard") -> list[str]:

@@ -39,12 +39,14 @@ class Snapshot:
     name: str
 
 
-def snapshot(t: Target, last: int = 12, typed: bool = False) -> Snapshot:
+def snapshot(t: Target, last: int = 12, typed: bool = False,
+             chapters: frozenset[str] | None = None) -> Snapshot:
     """The session as it stands and its last ``last`` journal entries (nothing is
     created: a session that does not exist is refused); ``typed``: each with its typed
-    record where the command wrote one (``rec``: what ``d2d serve``'s pages read)."""
+    record where the command wrote one (``rec``: what ``d2d serve``'s pages read);
+    ``chapters``: the only tables of the data the caller reads (None: all)."""
     where = t.existing()
-    data, log = session.read_with_log(where, last, typed)
+    data, log = session.read_with_log(where, last, typed, chapters)
     return Snapshot(data, log, session.display_name(where))
 
 
@@ -77,7 +79,9 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
     if str(output) == "-" and fmt == "foundry-cards":
         raise BadInput("foundry-cards writes two files (the deck and FILE-discard.json): "
                        "give a file name, e.g. -o deck.json")
-    snap = snapshot(t, STORY_ENTRIES)
+    # The story reads the journal and the scene's name: a 1,000-unit session's units
+    # are not unmarshalled for it (session/cache.py ``load``).
+    snap = snapshot(t, STORY_ENTRIES, chapters=None if fmt == "foundry-cards" else _STORY)
     if fmt == "foundry-cards":
         deck, pile = foundry_cards(snap.data, deck_id)
         second = out.with_name(out.stem + "-discard" + (out.suffix or ".json"))
@@ -99,6 +103,9 @@ def export(t: Target, output: str | os.PathLike[str], *, format: str = "markdown
     for path, text in files:
         session.write_output(path, text, force=force, protect=[t.existing()])
     return Exported(fmt, tuple(str(p) for p, _ in files), count)
+
+
+_STORY = frozenset({"scene"})  # what Story.of reads of the data
 
 
 def _json(doc: Any) -> str:
@@ -139,6 +146,16 @@ class Line:
         return f"{moment.hour:02d}:{moment.minute:02d}" if moment is not None else self.at
 
 
+def _locals(lines: list[Line]) -> dict[str, str]:
+    """Each distinct time of ``lines`` in this machine's zone (:meth:`Line.local`), worked
+    out once for an export: entries made within the same second share it."""
+    out: dict[str, str] = {}
+    for ln in lines:
+        if ln.at not in out:
+            out[ln.at] = ln.local()
+    return out
+
+
 # What makes shlex.split differ from str.split: a quote, an escape, white space only
 # str.split cuts at (shlex cuts at space, tab, CR and LF), anything not ASCII.
 _NOT_PLAIN = re.compile("[\"'\\\\\x0b\x0c\x1c-\x1f]|[^\x00-\x7f]")
@@ -166,19 +183,32 @@ def _moment(at: str) -> Any:
 _CARD = re.compile(r"(?<![\w'])(10|[2-9AJQK]|BW|RW)([CDHS]?)([\^v]?)(?![\w])")
 
 
+_SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_ARROW = {"^": "↑", "v": "↓"}
+# Each code's reading, by the code as matched: at most 15 ranks × 5 × 3 of them (a
+# 2,000-entry export reads ~4,000 codes).
+_SYMBOLS: dict[str, str] = {}
+
+
+def _symbol(m: re.Match[str]) -> str:
+    code = m.group(0)
+    got = _SYMBOLS.get(code)
+    if got is None:
+        rank, letter, arrow = m.group(1), m.group(2), m.group(3)
+        if rank in ("BW", "RW") and letter:
+            got = code
+        elif rank not in ("BW", "RW") and not letter:
+            got = code  # a bare rank or number is not a card
+        else:
+            got = rank + _SUIT.get(letter, "") + _ARROW.get(arrow, "")
+        _SYMBOLS[code] = got
+    return got
+
+
 def symbols(text: str) -> str:
     """Card codes as people read them: ``KS^`` → ``K♠↑``, ``2Hv`` → ``2♥↓``, ``BW^`` →
     ``BW↑`` (a code without orientation keeps its suit symbol: ``7C`` → ``7♣``)."""
-    suit = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-    def one(m: re.Match[str]) -> str:
-        rank, letter, arrow = m.group(1), m.group(2), m.group(3)
-        if rank in ("BW", "RW") and letter:
-            return m.group(0)
-        if rank not in ("BW", "RW") and not letter:
-            return m.group(0)  # a bare rank or number is not a card
-        return rank + suit.get(letter, "") + {"^": "↑", "v": "↓"}.get(arrow, "")
-    return _CARD.sub(one, text)
+    return _CARD.sub(_symbol, text)
 
 
 def _oracle(words: list[str], summary: str) -> str:
@@ -213,10 +243,16 @@ def _outcome(kind: str, summary: str) -> str:
     """What the journal's summary says happened, without how the cards were read: for
     a conflict its outcome (who beat whom, each side's approach and card), the cards
     revealed as a note after what they decided."""
-    parts = [p.strip() for p in summary.split("; ") if p.strip()]
-    parts = [p for p in parts if not p.startswith("read by colour")]
-    told = [p for p in parts if not p.startswith("revealed ")]
-    cards = [p.removeprefix("revealed ") for p in parts if p.startswith("revealed ")]
+    told: list[str] = []
+    cards: list[str] = []
+    for part in summary.split("; "):  # one pass over the parts (2,000 entries)
+        part = part.strip()
+        if not part or part.startswith("read by colour"):
+            continue
+        if part.startswith("revealed "):
+            cards.append(part[9:])
+        else:
+            told.append(part)
     if kind == "conflict" and any(p.startswith("Conflict:") for p in told):
         told = [p for p in told if not p.startswith("conflict: ")]
         cards = []  # each side's card is in the outcome
@@ -323,11 +359,12 @@ class Story:
 
     def body(self, heading: bool = True) -> str:
         out = [f"# {_md(self.title)}", ""] if heading else []
+        local = _locals(self.lines)
         for _kind, text, ln in self.blocks():
             if ln is None:
                 out += ["", f"## {_md(text)}", ""]
             else:
-                out.append(f"- {ln.local()} **{text}**: {_md(ln.text)}")
+                out.append(f"- {local[ln.at]} **{text}**: {_md(ln.text)}")
                 out += [f"  - {_md(step)}" for step in ln.steps]
         if not self.lines:
             out.append("Nothing has happened yet.")
@@ -347,6 +384,7 @@ class Story:
 
         out: list[str] = []
         open_list = False
+        local = _locals(self.lines)
         for _kind, text, ln in self.blocks():
             if ln is None:
                 if open_list:
@@ -355,7 +393,7 @@ class Story:
                 open_list = True
             else:
                 steps = "".join(f"<li>{html.escape(x)}</li>" for x in ln.steps)
-                out.append(f"<li>{html.escape(ln.local())} <strong>{html.escape(text)}"
+                out.append(f"<li>{html.escape(local[ln.at])} <strong>{html.escape(text)}"
                            f"</strong>: {html.escape(ln.text)}"
                            + (f"<ul>{steps}</ul>" if steps else "") + "</li>")
         if open_list:

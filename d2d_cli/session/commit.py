@@ -149,15 +149,13 @@ def _journal_new(real: Path, entry: dict[str, Any] | None, size: int) -> None:
 
 def _keep_in_cache(p: _Pending, raw_new: bytes, h1: str) -> None:
     """The new file's data (and the old file's, for an undo) in the cache."""
-    import marshal
-
     s = p.state
     if len(raw_new) > cache.CACHE_SESSION_LIMIT:
         _cache_drop(s.real)
     elif p.op == "do":
-        slots: list[Slot] = [(h1, marshal.dumps(p.new_data), pack(p.new_root))]
+        slots: list[Slot] = [(h1, cache.dump(p.new_data), pack(p.new_root))]
         if not s.creating and s.digest:
-            slots.append((s.digest, s.payload or marshal.dumps(s.twin()),
+            slots.append((s.digest, s.payload or cache.dump(s.twin()),
                           s.packed if s.root is None else pack(s.root)))
         _cache_write(s.real, slots)
     elif p.cached:

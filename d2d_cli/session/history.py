@@ -28,17 +28,19 @@ def log(path: Path, last: int) -> list[dict[str, Any]]:
     return _log(real, None if raw is None else journal.digest(raw), last)
 
 
-def read_with_log(path: Path, last: int, typed: bool = False
+def read_with_log(path: Path, last: int, typed: bool = False,
+                  chapters: frozenset[str] | None = None
                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The session's data and the last ``last`` entries of its journal, both of one read
     of the file: the log never runs ahead of (or behind) the data it is shown with
     (``d2d serve``'s snapshot, ``session export``). Nothing is created. ``typed``: each
-    row with its entry's typed record (``rec``, journal.log_view)."""
+    row with its entry's typed record (``rec``, journal.log_view). ``chapters``: the
+    data's top-level tables the caller reads (None: all); others may be left out."""
     real = _real(path)
     raw = _read_raw(real)
     if raw is None:
         raise NotFound(f"no session at {path}")
-    loaded = _load(real, raw)
+    loaded = _load(real, raw, only=chapters)
     return loaded.data, _log(real, loaded.digest, last, typed)
 
 

@@ -130,10 +130,11 @@ class _Loaded:
     payload: bytes | None  # data, marshalled (for the cache)
 
 
-def _load(real: Path, raw: bytes, h: str | None = None) -> _Loaded:
-    """The session's bytes ``raw`` as data (``h``: their digest, when already taken)."""
-    import marshal
-
+def _load(real: Path, raw: bytes, h: str | None = None,
+          only: frozenset[str] | None = None) -> _Loaded:
+    """The session's bytes ``raw`` as data (``h``: their digest, when already taken).
+    ``only``: the chapters the caller reads — from the cache, only those are unmarshalled
+    (``data`` holds no other; a parse gives them all); ``twin`` is always whole."""
     h = h or journal.digest(raw)
     text = _decode(real, raw)
     slot = cache.recent(real, h)  # this process's last read or write of the same bytes
@@ -141,15 +142,15 @@ def _load(real: Path, raw: bytes, h: str | None = None) -> _Loaded:
         if digest == h:
             if slot is None:
                 cache.remember(real, (digest, payload, root))
-            return _Loaded(text, h, marshal.loads(payload), root,
-                           functools.partial(marshal.loads, payload), payload)
+            return _Loaded(text, h, cache.load(payload, only), root,
+                           functools.partial(cache.load, payload), payload)
     data = _parse(real, text)
     payload_or_none: bytes | None = None
     if len(raw) > cache.CACHE_SESSION_LIMIT:
         _cache_drop(real)  # too big to keep a copy of (and to marshal for nothing)
     else:
         with contextlib.suppress(ValueError):  # a hand-written date: marshal cannot hold it
-            payload_or_none = marshal.dumps(data)
+            payload_or_none = cache.dump(data)
         if payload_or_none is not None:
             _keep_when_done(real, h, payload_or_none)
     pristine = _copy(data)  # the command may change ``data`` in place

@@ -24,7 +24,15 @@ from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import TaskView, board
 from d2d_cli.rules.units import exchange, gear
 from d2d_cli.rules.units import unit_state as kept
-from d2d_cli.rules.units.roster import Unit, UnitRow, roster, row_values
+from d2d_cli.rules.units.roster import (
+    STATS,
+    StatValues,
+    Unit,
+    UnitRow,
+    roster,
+    row_values,
+    stat_values,
+)
 
 # The Move and Action Cost a unit's row shows: by default the tokens stored on the unit.
 Bar = Callable[[Unit], tuple[int | None, int | None]]
@@ -103,8 +111,23 @@ def _weather(raw: dict[str, Any] | None) -> Weather | None:
                    str(raw.get("beaufort", "")), raw.get("speed_stat"))
 
 
-def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
-    values = row_values(unit)
+def kept_of(unit: Unit) -> dict[str, Any]:
+    """The fields of a unit's row read from what it keeps besides its stats and tokens
+    (``unit.extra``) whatever the round: functions of ``unit.extra`` alone (its name
+    only names it in an error)."""
+    return dict(
+        cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
+        facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
+        continuous=tuple(c["power"] for c in kept.continuous(unit)),
+        space=str(unit.extra["space"]) if unit.extra.get("space") else None,
+        carries=gear.summary_line(unit.extra, unit.name))
+
+
+def row(unit: Unit, rnd: Round, bar: Bar | None = None,
+        stats: StatValues | None = None, held: dict[str, Any] | None = None) -> StatusRow:
+    """``stats``: the unit's ``roster.stat_values``, when already worked out; ``held``:
+    its :func:`kept_of`, likewise (copied where a row may change it)."""
+    values = row_values(unit, stats)
     if bar is not None:
         values["move"], values["action_cost"] = bar(unit)
     if unit.conditions.get("dead"):  # the Refresh gives the Dead nothing (round start)
@@ -113,18 +136,17 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None) -> StatusRow:
     # exchange.lines would give an empty record): neither is asked.
     now = rnd.phase == "started"
     record = kept.spent(unit, rnd.number, rnd.phase) if now else None
+    if held is None:
+        held = kept_of(unit)
+    else:  # its own ``active``: a caller may change what it is given
+        held = {**held, "active": {k: list(v) for k, v in held["active"].items()}}
     return StatusRow(
-        **values,
+        **values, **held,
         move_left=unit.move if now else None,
         actions_left=kept.actions_left(unit.move, unit.action_cost, record.actions)
         if record is not None else None,
-        cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
-        facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
         boosts=tuple(record.boosts) if record is not None else (),
-        continuous=tuple(c["power"] for c in kept.continuous(unit)),
-        said=exchange.lines(unit, rnd.number, rnd.phase) if now else (),
-        space=str(unit.extra["space"]) if unit.extra.get("space") else None,
-        carries=gear.summary_line(unit.extra, unit.name))
+        said=exchange.lines(unit, rnd.number, rnd.phase) if now else ())
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
@@ -165,6 +187,10 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
         with contextlib.suppress(TypeError):  # an option that cannot be hashed: none kept
             tag = _SAME.setdefault(same, len(_SAME))
     out = []
+    # Units alike (a horde made from one template) share their stats' texts: each
+    # distinct stats, conditions and Grit worked out once a dashboard (roster.stat_values).
+    alike: dict[tuple[Any, ...], StatValues] = {}
+    bare: dict[str, Any] | None = None  # kept_of a unit that keeps nothing else
     for name, raw in units.items():
         key = None
         if tag is not None:
@@ -174,7 +200,22 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
             if blob is not None:
                 out.append(StatusRow(**marshal.loads(blob)))
                 continue
-        r = row(Unit.from_state(name, raw), rnd, bar)
+        unit = Unit.from_state(name, raw)
+        # The stats are the texts of the table (roster.Unit.from_state parses them).
+        same = (*[raw.get(s) for s in STATS], tuple(unit.conditions.items()),
+                bool((unit.extra.get("effects") or {}).get("grit_your_teeth")))
+        try:
+            stats = alike.get(same)
+            if stats is None:
+                stats = alike[same] = stat_values(unit)
+        except TypeError:  # a stat's value that cannot be hashed: not shared
+            stats = stat_values(unit)
+        held = None
+        if not unit.extra:  # most of a horde: what it keeps is read once a dashboard
+            if bare is None:
+                bare = kept_of(unit)
+            held = bare
+        r = row(unit, rnd, bar, stats, held)
         if key is not None:
             with contextlib.suppress(ValueError):
                 fields = {f: getattr(r, f) for f in _INIT}

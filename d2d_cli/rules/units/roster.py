@@ -268,17 +268,33 @@ class UnitRow(Result):
     summary: str = hidden("")
 
 
-def row_values(unit: Unit) -> dict[str, Any]:
-    """The fields of a unit's :class:`UnitRow` (for results that extend the row)."""
+# A unit's stats as a row shows them: its own, after conditions, and those at 0.
+StatValues = tuple[dict[str, str], dict[str, str], tuple[str, ...]]
+
+
+def stat_values(unit: Unit) -> StatValues:
+    """:func:`base_stats`, :func:`effective_stats` and :func:`zero_stats` of ``unit``:
+    functions of its stats, its conditions and Grit your Teeth alone."""
     base = base_stats(unit)
     eff = effective_stats(unit, base)  # each stat written once
+    return base, eff, tuple(zero_stats(unit, eff))
+
+
+def row_values(unit: Unit, stats: StatValues | None = None) -> dict[str, Any]:
+    """The fields of a unit's :class:`UnitRow` (for results that extend the row).
+    ``stats``: :func:`stat_values` of a unit with the same stats, conditions and Grit
+    (copied: each row has dicts of its own)."""
+    if stats is None:
+        base, eff, zero = stat_values(unit)
+    else:
+        base, eff, zero = dict(stats[0]), dict(stats[1]), stats[2]
     return dict(
         name=unit.name, kind=unit.kind, stats=eff,
         base_stats=base, conditions=dict(unit.conditions),
         crits=tuple(dict(c) for c in unit.extra.get("crits", [])),
         move=unit.move, action_cost=unit.action_cost, turn=unit.turn, target=unit.target,
         skills=dict(unit.skills), faction=unit.faction, player=_player(unit),
-        zero=tuple(zero_stats(unit, eff)))
+        zero=zero)
 
 
 def _player(unit: Unit) -> str | None:
