@@ -37,6 +37,22 @@ def test_a_slot_loads_whole_or_only_the_chapters_asked_for() -> None:
     assert cache.load(payload)["units"]["Goblin 0"]["body"] == "2x1"
 
 
+def test_the_last_slots_chapters_are_kept_marshalled_and_every_read_is_its_own() -> None:
+    """``d2d play`` reads one slot at every lookup: its chapters are unmarshalled from the
+    outer table once, and every read is still a copy of its own, for its own payload."""
+    data = _data()
+    payload = cache.dump(data)
+    first = cache.load(payload)
+    assert cache._CHAPTERS is not None and cache._CHAPTERS[0] is payload
+    first["units"]["Goblin 1"]["conditions"]["fatigue"] = 99
+    first["scene"]["name"] = "Changed"
+    again = cache.load(payload)
+    assert again == data and again["units"] is not first["units"]
+    other = dict(data, scene={"name": "The Bridge"})
+    assert cache.load(cache.dump(other)) == other  # another payload: its own chapters
+    assert cache.load(payload, frozenset({"scene"})) == {"scene": {"name": "The Ford"}}
+
+
 def _session(d2d: Any, path: Path) -> None:
     for i in range(4):
         d2d.ok("--session", path, "unit", "add", f"Goblin {i}", "--body", "2x1", "--mind",
