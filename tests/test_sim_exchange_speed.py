@@ -122,18 +122,7 @@ def test_what_the_hits_alone_read_makes_them_assessed_anew(
 def _whole_roster_crit(self: Table, ask: Any, stored: bool = True) -> Any:
     """The Crit as the engine played it before: on the whole live roster, every unit's
     table stored back (what ``d2d crit`` stores)."""
-    from d2d_cli.rules.combat import crits
-
-    roster = self._roster()
-    try:
-        out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
-    except BaseException:
-        self._forget()
-        raise
-    self._crit_roster = roster
-    if stored:
-        self._keep(out)
-    return out
+    return self._crit_on(self._roster(), ask, stored)
 
 
 @pytest.mark.parametrize("pc", ["best", "fate"])

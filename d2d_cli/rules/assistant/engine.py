@@ -493,6 +493,11 @@ class Table:
         names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
         raw = self.units()
         roster = self._some(*names) if all(n in raw for n in names) else self._roster()
+        return self._crit_on(roster, ask, stored)
+
+    def _crit_on(self, roster: dict[str, Unit], ask: crits.CritAsk,
+                 stored: bool) -> crits.Crit:
+        """``crits.crit`` on ``roster`` (live units), its changes stored unless not."""
         try:
             out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
         except BaseException:
