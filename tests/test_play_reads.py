@@ -102,18 +102,19 @@ def test_a_line_unmarshals_the_session_once(
     # a slot's data is unmarshalled by cache.load (chapter by chapter)
     monkeypatch.setattr(cache, "load", lambda b, only=None: loads.append(len(b))
                         or real_load(b, only))
+    # (a lookup that takes a copy of its own: `fate status` now takes the shared read)
     for _ in range(3):
-        assert shell.run_line("fate status --json") == 0
-        assert '"remaining": 52,' in capsys.readouterr().out
+        assert shell.run_line("clock show --json") == 0
+        assert '"clock": 1,' in capsys.readouterr().out
     assert files_read == []  # the cache file is not read again for the same bytes
     assert len(loads) == 3  # one unmarshalling of the session a line (two before)
     before = (data_dir / "t.toml").read_bytes()
-    d2d.ok("--session", "t", "fate", "draw", "3")  # another change: new bytes
-    assert shell.run_line("fate status --json") == 0
-    assert '"remaining": 49,' in capsys.readouterr().out
+    d2d.ok("--session", "t", "clock", "tick")  # another change: new bytes
+    assert shell.run_line("clock show --json") == 0
+    assert '"clock": 2,' in capsys.readouterr().out
     (data_dir / "t.toml").write_bytes(before)  # the old bytes back, by hand
-    assert shell.run_line("fate status --json") == 0
-    assert '"remaining": 52,' in capsys.readouterr().out
+    assert shell.run_line("clock show --json") == 0
+    assert '"clock": 1,' in capsys.readouterr().out
     assert len(files_read) == 1  # not the remembered slot's bytes: the cache file read
 
 
@@ -241,3 +242,40 @@ def test_a_conflict_that_changes_nothing_is_a_lookup(
     assert shell.run_line("conflict strong block") == 0
     assert "exchange" not in session.read(path)["round"]
     assert locks  # under the lock
+
+
+LOOKUP_LINES = ("fate status", "fate status --json", "task show 'Pick the lock'",
+                "task show 'pick the LOCK' --json", "task list", "task list --json")
+
+
+def test_fate_and_task_lookups_read_the_status_lines_data(
+        d2d, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `fate status`, `task show` and `task list` inside d2d play unmarshalled the whole
+    # session again for bytes the status line had just read (a new copy each call):
+    # they only read it (rules.deck.fate.status and rules.time.tasks.board build their
+    # own objects from it), so they now take the shared read, and leave it as it was.
+    import copy
+
+    from d2d_cli.session import reads
+
+    _goblin_and_archer(d2d)
+    d2d.ok("--session", "t", "task", "new", "Pick the lock", "--difficulty", "3")
+    shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
+    for line in LOOKUP_LINES:  # each module imported once (an import unmarshals its code)
+        assert shell.run_line(line) == 0
+    assert shell.run_line("fate draw 2") == 0  # a change: new bytes
+    shared = shell.data()  # the status line's read of the new bytes
+    before = copy.deepcopy(shared)
+    capsys.readouterr()
+    loads: list[Path] = []
+    real_load = reads._load
+    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
+    for line in LOOKUP_LINES:
+        assert shell.run_line(line) == 0
+        shell.status()
+    out = capsys.readouterr().out
+    assert '"remaining": 52,' in out and '"name": "Pick the lock"' in out
+    assert "Challenge" in out and '"challenge": 3' in out
+    assert loads == []  # one unmarshalling a line before, for the same bytes
+    assert shell.data() is shared and shared == before  # read, never changed

@@ -368,3 +368,59 @@ def test_any_text_is_a_result_or_bad_input(text: str) -> None:
             call(text)
         except BadInput as e:
             assert "\n" not in e.message
+
+
+# --- remembered unit factors (d2d play: a `scale mass` lookup asks for ~40) -------------
+
+
+def _table_factor(kind: str, unit: str) -> Fraction:
+    from d2d_cli import tables
+
+    return Fraction(tables.load("units")[kind]["units"][unit]["si"])
+
+
+def test_remembered_unit_factors_are_each_units_own_in_any_order():
+    """A factor remembered under the wrong key (the unit alone, the kind alone, the
+    first one asked) gives another unit's factor: every pair, asked in both orders."""
+    from d2d_cli import tables
+
+    pairs = [(k, u) for k in ("mass", "speed") for u in tables.load("units")[k]["units"]]
+    assert len({_table_factor(k, u) for k, u in pairs}) > 10  # the factors do differ
+    for order in (pairs, pairs[::-1], pairs):
+        for kind, unit in order:
+            assert scale.unit_factor(kind, unit) == _table_factor(kind, unit), (kind, unit)
+    assert scale.unit_factor("mass", "lb") == Fraction("0.45359237")
+    assert scale.unit_factor("speed", "km/h") == Fraction(5, 18)
+
+
+@pytest.mark.parametrize("kg", ["1e-30", "0.0004", "0.5", "80", "999", "1000", "1001",
+                                "907.18474", "5.97e24", "1e40"])
+def test_remembered_readings_match_a_fresh_division_per_system(kg):
+    """Metric and imperial readings (and the derived masses) pick the largest unit
+    of their OWN system that keeps the number ≥ 1, by fresh exact division — so a
+    system's remembered units reused for the other system, or a stale factor, fails."""
+    from d2d_cli import tables
+
+    table = tables.load("units")["mass"]
+
+    def fresh(si: Fraction, system: str) -> str:
+        choices = table["show"][system]
+        best = choices[0]
+        for unit in choices:
+            if si / _table_factor("mass", unit) >= 1:
+                best = unit
+        v = si / _table_factor("mass", best)
+        if not (Fraction(1, 1000) <= v < 10**7):
+            best = choices[1]
+        return f"{scale.fmt(si / _table_factor('mass', best))} {best}"
+
+    si = Fraction(kg)
+    out = scale.mass_readings(si)
+    assert out["metric"].text == fresh(si, "metric")
+    assert out["imperial"].text == fresh(si, "imperial")
+    assert list(out["derived"]) == list(table["derived"])
+    for name, factor in table["derived"].items():
+        x = si * Fraction(factor)
+        assert out["derived"][name].metric == fresh(x, "metric")
+        assert out["derived"][name].imperial == fresh(x, "imperial")
+        assert out["derived"][name].lb == float(scale.dec(x / _table_factor("mass", "lb")))

@@ -61,4 +61,4 @@ def high_card(t: Target, names: list[str], *,
 
 def status(t: Target) -> fate.FateStatus:
     """``d2d fate status``: the deck's counts and the last reveal."""
-    return fate.status(t.read().get("fate"))
+    return fate.status(t.read(shared=True).get("fate"))  # only read (tests/test_play_reads.py)

@@ -66,9 +66,9 @@ def drop(t: Target, name: str) -> tasks.TaskDropped:
 
 def show(t: Target, name: str) -> tasks.TaskView:
     """``d2d task show NAME``."""
-    return tasks.find(tasks.board(t.read()), name).view()
+    return tasks.find(tasks.board(t.read(shared=True)), name).view()  # only read
 
 
 def list_(t: Target) -> tasks.TaskList:
     """``d2d task list``: every task."""
-    return tasks.listing(tasks.board(t.read()))
+    return tasks.listing(tasks.board(t.read(shared=True)))  # only read

@@ -70,9 +70,25 @@ def _unit_names(kind: str) -> dict[str, str]:
     return out
 
 
+@cache
 def unit_factor(kind: str, unit: str) -> Fraction:
-    """How many SI units (kg, m/s) one ``unit`` is, exactly."""
+    """How many SI units (kg, m/s) one ``unit`` is, exactly.
+
+    Remembered per (kind, unit): the factor depends only on the built-in table (a
+    Fraction, immutable), and a ``scale mass`` reading asks for ~40 of them."""
     return Fraction(_units(kind)[unit]["si"])
+
+
+@cache
+def _shown(kind: str, system: str) -> tuple[tuple[str, Fraction], ...]:
+    """The units ``system`` reads ``kind`` in, smallest first, with their factors."""
+    return tuple((u, unit_factor(kind, u)) for u in tables.load("units")[kind]["show"][system])
+
+
+@cache
+def _derived_factors() -> tuple[tuple[str, Fraction], ...]:
+    """Deadlift, Carry, Load: the multiples of a mass ``tables/units.toml`` derives."""
+    return tuple((name, Fraction(f)) for name, f in tables.load("units")["mass"]["derived"].items())
 
 
 KPH = Fraction(5, 18)  # one km/h in m/s
@@ -383,16 +399,19 @@ def _reading(kind: str, si: Fraction, unit: str) -> Reading:
     return Reading(float(dec(v)), unit, f"{fmt(v)} {unit}")
 
 
+_MILLI = Fraction(1, 1000)
+
+
 def _best(kind: str, system: str, si: Fraction) -> Reading:
     """The reading in the largest unit of ``system`` that keeps the number ≥ 1."""
-    choices = tables.load("units")[kind]["show"][system]
-    best = choices[0]
-    for unit in choices:
-        if si / unit_factor(kind, unit) >= 1:
-            best = unit
-    v = si / unit_factor(kind, best)
-    if not (Fraction(1, 1000) <= v < 10**7):  # far out of range: one plain unit
-        best = choices[1] if len(choices) > 1 else best
+    choices = _shown(kind, system)
+    best, factor = choices[0]
+    for unit, f in choices:
+        if si >= f:  # si / f >= 1, as every factor is positive
+            best, factor = unit, f
+    v = si / factor
+    if not (_MILLI <= v < 10**7):  # far out of range: one plain unit
+        best = choices[1][0] if len(choices) > 1 else best
     return _reading(kind, si, best)
 
 
@@ -401,9 +420,10 @@ def mass_readings(kg: Fraction) -> dict[str, Any]:
     "Units > Body": "Deadlift - Can lift Mass x 1.5 very briefly. Carry - Can carry
     Mass x 1 for short periods. Load - … Mass / 2 for extended periods")."""
     derived = {}
-    for name, factor in tables.load("units")["mass"]["derived"].items():
-        x = kg * Fraction(factor)
-        derived[name] = Derived(float(dec(x)), float(dec(x / unit_factor("mass", "lb"))),
+    lb = unit_factor("mass", "lb")
+    for name, factor in _derived_factors():
+        x = kg * factor
+        derived[name] = Derived(float(dec(x)), float(dec(x / lb)),
                                 _best("mass", "metric", x).text,
                                 _best("mass", "imperial", x).text)
     return {"metric": _best("mass", "metric", kg), "imperial": _best("mass", "imperial", kg),
