@@ -196,3 +196,41 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     want = move_tokens(parse_stat(rook["stats"]["speed"]), where)
     assert (rook["move"], rook["action_cost"]) == (want.move, want.action_cost)
     assert loaded >= SCALE
+
+
+def test_a_markdown_export_imports_no_digest_no_splicer_no_shlex(tmp_path: Path) -> None:
+    """``session export --format markdown -o -`` reads the session and its journal: it
+    writes nothing, so the text splicer and the commit (undo's and redo's) are not
+    imported; its ids are Foundry's, so ``hashlib`` (OpenSSL's digests, ~4 ms to load)
+    is not; a journal of plain words needs no ``shlex``. A Foundry export still has its
+    stable ids (``hashlib`` is imported where it is used; undo's and redo's own tests
+    run the splicer and the commit)."""
+    session = str(tmp_path / "s.toml")
+    setup = ("import sys\nfrom d2d_cli.cli import main\n"
+             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
+             "              ['fate', 'draw', '2'],\n"
+             "              ['session', 'export', '--format', 'markdown', '-o', '-']):\n"
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'session', 'export', '--format',"
+            " 'markdown', '-o', '-'])\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    assert out.startswith("---\n") and "round 1 started" in out  # the story, its log
+    assert "d2d_cli.session.history" in loaded  # it did read the journal
+    assert loaded & {"hashlib", "_hashlib", "shlex", "d2d_cli.session.text",
+                     "d2d_cli.session.commit", "d2d_cli.session.headers",
+                     "d2d_cli.session.hunks", "d2d_cli.session.tomltext"} == set()
+    again = ("import sys\nfrom d2d_cli.cli import main\n"
+             "assert not main(['--session', sys.argv[1], 'session', 'export', '--format',"
+             " 'foundry-cards', '-o', sys.argv[2]])\n")
+    for name in ("a.json", "b.json"):
+        subprocess.run([sys.executable, "-c", again, session, str(tmp_path / name)],
+                       cwd=ROOT, check=True, capture_output=True)
+    # the deck's id is a digest of what it is: the same in both exports
+    a, b = (json.loads((tmp_path / n).read_text("utf-8")) for n in ("a.json", "b.json"))
+    assert len(a["_id"]) == 16 and a["_id"].isalnum() and a["_id"] == b["_id"]
