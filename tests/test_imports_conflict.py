@@ -60,3 +60,26 @@ def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path)
     out, loaded = _loaded(session, "conflict", "Archer:fast", "Goblin Scout")
     assert {"d2d_cli.rules.units.roster", "d2d_cli.rules.board.derive",
             "d2d_cli.rules.units.hands", "d2d_cli.session.lock"} <= loaded
+
+
+def test_the_situations_attribute_only_classes_are_records() -> None:
+    """A conflict imports rules/combat/situation.py, whose NamedTuple classes were the
+    largest single cost of its execution (~0.1 ms each at every run). The five used by
+    attribute only are records; Terms and Situation stay tuples (``_replace``,
+    ``_asdict``). They still build by position and keyword, compare by value, hash and
+    pickle (sim's workers) as the tuples did."""
+    import pickle
+
+    from d2d_cli.rules.combat import situation as sit
+
+    for cls in (sit.Who, sit.Fighter, sit.CoverSpec, sit.Skill, sit._Skilled):
+        assert not issubclass(cls, tuple), cls.__name__
+    assert issubclass(sit.Terms, tuple) and issubclass(sit.Situation, tuple)
+    who = sit.Who(None, 3, "--level-b")
+    assert who == sit.Who(level=3, level_option="--level-b") and who.unit is None
+    assert hash(who) == hash(sit.Who(None, 3, "--level-b")) and bool(who)
+    assert sit.parse_cover("b:50") == sit.CoverSpec("b", 50)
+    fighter = sit.Fighter("Archer", "Ranged", 2, 3, "Archer Ranged 2", False)
+    assert pickle.loads(pickle.dumps(fighter)) == fighter  # noqa: S301 - our own bytes
+    melee = sit.known_skill("Melee Combat")  # an alias of the table's Melee
+    assert melee is not None and (melee.key, melee.category) == ("melee", "Combat")

@@ -3,11 +3,13 @@ and around a lookup. Timings are bench/'s; this pins the mechanisms."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from tests.helpers import ROOT
 
@@ -125,3 +127,110 @@ def test_a_lookup_builds_no_journal_label_and_a_change_still_has_its_own(
     # the changes were journalled under their command lines, a name with a space quoted
     assert "fate draw 2" in log
     assert "unit condition 'Goblin Scout' add Fatigue" in log
+
+
+# Patterns a lookup never matches are compiled on their first use, not at import (each
+# ~50-200 µs of re's compiler a process paid): the module and its pattern's maker.
+LAZY_PATTERNS = (("d2d_cli.rules.time.clock", "_chance_re"),
+                 ("d2d_cli.rules.time.tasks", "_name_re"),
+                 ("d2d_cli.rules.units.roster", "_name_re"),
+                 ("d2d_cli.rules.units.sides", "_name_re"),
+                 ("d2d_cli.rules.deck.cards", "_card_re"),
+                 ("d2d_cli.rules.deck.cards", "_wild_re"),
+                 ("d2d_cli.commands._complete", "_word_break"))
+# The scale's conversions (Fraction arithmetic, Decimal rounding): a Status Bar needs
+# them only for a unit that has not had its first Refresh (rules/units/status_bar.py).
+SCALE = {"d2d_cli.rules.scale.quantities", "fractions", "decimal"}
+
+
+def _status_json(session: str) -> tuple[dict[str, Any], set[str], dict[str, int]]:
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'status', '--json'])\n"
+            f"lazy = {LAZY_PATTERNS!r}\n"
+            "print({f'{m}.{f}': getattr(sys.modules[m], f).cache_info().currsize\n"
+            "       for m, f in lazy if m in sys.modules})\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    compiled = eval(out[-2])  # noqa: S307 - our own dict
+    return json.loads("\n".join(out[:-2])), set(eval(out[-1])), compiled  # noqa: S307
+
+
+def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
+    """``status --json`` on Combat #1 under way (every unit refreshed, a task on the
+    board, a Random Event on the Clock): none of the lazy patterns is compiled, and the
+    scale's conversions are not imported — each unit's Move is the one its Refresh
+    placed. A unit made after the Refresh gets the Move the Refresh would give it (001
+    l.459), which is when the scale is imported."""
+    session = str(tmp_path / "s.toml")
+    setup = ("import sys\nfrom d2d_cli.cli import main\n"
+             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
+             "              ['clock', 'event', 'random', 'A patrol passes', '1/4'],\n"
+             "              ['status', '--json']):\n"  # the cache warm
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    shown, loaded, compiled = _status_json(session)
+    assert shown["ok"] and shown["result"]["tasks"] and shown["result"]["units"]
+    assert all(row["move"] is not None for row in shown["result"]["units"])
+    # the modules are loaded (the dashboard reads the Clock, the tasks, the roster, the
+    # sides; completion is the CLI's): the check is not vacuous
+    assert {m for m, _ in LAZY_PATTERNS} <= loaded
+    assert compiled and set(compiled.values()) == {0}, compiled
+    assert loaded & SCALE == set()
+    # the patterns still match when asked (a name, a chance, a card)
+    from d2d_cli.rules.deck.cards import parse_card
+    from d2d_cli.rules.time.clock import parse_chance
+    assert parse_chance("1 in 4") == (1, 4) and str(parse_card("7 of swords v")) == "7Sv"
+
+    add = ("import sys\nfrom d2d_cli.cli import main\n"
+           "assert not main(['--session', sys.argv[1], 'char', 'new', 'Rook', '--template',"
+           " 'human-female', '--body', '7', '--will', '5', '--archetype', 'thief'])\n")
+    subprocess.run([sys.executable, "-c", add, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    shown, loaded, _ = _status_json(session)
+    rook = next(r for r in shown["result"]["units"] if r["name"] == "Rook")
+    from d2d_cli.rules.scale.quantities import move_tokens
+    from d2d_cli.rules.scale.stats import parse_stat
+    where = tomllib.loads(Path(session).read_text("utf-8"))["scene"]["map"]
+    want = move_tokens(parse_stat(rook["stats"]["speed"]), where)
+    assert (rook["move"], rook["action_cost"]) == (want.move, want.action_cost)
+    assert loaded >= SCALE
+
+
+def test_a_markdown_export_imports_no_digest_no_splicer_no_shlex(tmp_path: Path) -> None:
+    """``session export --format markdown -o -`` reads the session and its journal: it
+    writes nothing, so the text splicer and the commit (undo's and redo's) are not
+    imported; its ids are Foundry's, so ``hashlib`` (OpenSSL's digests, ~4 ms to load)
+    is not; a journal of plain words needs no ``shlex``. A Foundry export still has its
+    stable ids (``hashlib`` is imported where it is used; undo's and redo's own tests
+    run the splicer and the commit)."""
+    session = str(tmp_path / "s.toml")
+    setup = ("import sys\nfrom d2d_cli.cli import main\n"
+             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
+             "              ['fate', 'draw', '2'],\n"
+             "              ['session', 'export', '--format', 'markdown', '-o', '-']):\n"
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            "assert not main(['--session', sys.argv[1], 'session', 'export', '--format',"
+            " 'markdown', '-o', '-'])\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    assert out.startswith("---\n") and "round 1 started" in out  # the story, its log
+    assert "d2d_cli.session.history" in loaded  # it did read the journal
+    assert loaded & {"hashlib", "_hashlib", "shlex", "d2d_cli.session.text",
+                     "d2d_cli.session.commit", "d2d_cli.session.headers",
+                     "d2d_cli.session.hunks", "d2d_cli.session.tomltext"} == set()
+    again = ("import sys\nfrom d2d_cli.cli import main\n"
+             "assert not main(['--session', sys.argv[1], 'session', 'export', '--format',"
+             " 'foundry-cards', '-o', sys.argv[2]])\n")
+    for name in ("a.json", "b.json"):
+        subprocess.run([sys.executable, "-c", again, session, str(tmp_path / name)],
+                       cwd=ROOT, check=True, capture_output=True)
+    # the deck's id is a digest of what it is: the same in both exports
+    a, b = (json.loads((tmp_path / n).read_text("utf-8")) for n in ("a.json", "b.json"))
+    assert len(a["_id"]) == 16 and a["_id"].isalnum() and a["_id"] == b["_id"]

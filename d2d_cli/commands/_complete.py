@@ -16,6 +16,7 @@ only the names that start with the typed text, case-sensitively, which would hid
 The ``complete_*`` functions stay for callers that use Typer's ``autocompletion=``.
 """
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -24,7 +25,11 @@ import typer
 
 from d2d_cli.compat import CompletionItem, StringParamType
 
-_WORD_BREAK = re.compile(r"[\s\-_/]+")
+
+@functools.cache
+def _word_break() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"[\s\-_/]+")
 
 
 def matching(names: Iterable[str], incomplete: str) -> list[str]:
@@ -38,7 +43,7 @@ def matching(names: Iterable[str], incomplete: str) -> list[str]:
         folded = name.casefold()
         if folded.startswith(typed):
             first.append(name)
-        elif any(w.startswith(typed) for w in _WORD_BREAK.split(folded)[1:]):
+        elif any(w.startswith(typed) for w in _word_break().split(folded)[1:]):
             later.append(name)
     return first + later
 

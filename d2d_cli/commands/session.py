@@ -1,6 +1,5 @@
 """``d2d session …`` — session files: create, pick, inspect, log, undo."""
 
-import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -56,6 +55,8 @@ def _show_new(con: Any, r: dict[str, Any]) -> None:
     con.print(f"Created session [bold]{name}[/] at {render.escape(r['path'])}"
               + (" (now current)" if r["current"] else ""))
     if not r["current"]:  # how to play on it: a hint, not a change
+        import shlex  # here: every session command (export, log…) imports this module
+
         quoted = render.escape(shlex.quote(r["name"]))
         con.print(f"Make it current with: d2d session use {quoted}  (or add --session "
                   f"{quoted} to a command)")

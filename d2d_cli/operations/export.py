@@ -10,11 +10,9 @@ writer of the files a user names.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +162,8 @@ _NOT_PLAIN = re.compile("[\"'\\\\\x0b\x0c\x1c-\x1f]|[^\x00-\x7f]")
 def _words(command: str) -> list[str]:
     if not _NOT_PLAIN.search(command):  # a journal of 2,000 entries: shlex was a
         return command.split()  # quarter of a long campaign's export
+    import shlex  # only here: a journal of plain words never needs it
+
     try:
         return shlex.split(command)
     except ValueError:
@@ -415,7 +415,11 @@ def _md(text: str) -> str:
 
 
 def _id(*parts: str) -> str:
-    """A Foundry document id (16 letters and digits), stable for the same input."""
+    """A Foundry document id (16 letters and digits), stable for the same input.
+    ``hashlib`` is imported here: loading OpenSSL's digests (~4 ms) is a Foundry
+    export's cost, not a Markdown or HTML one's."""
+    import hashlib
+
     digest = hashlib.sha256("\x00".join(parts).encode()).digest()
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     return "".join(alphabet[b % len(alphabet)] for b in digest[:16])

@@ -1,5 +1,8 @@
 """History: ``session log``, ``undo`` and ``redo`` — the journal walked under the lock,
-the hunks applied back or forth (:mod:`.journal`, :mod:`.text`)."""
+the hunks applied back or forth (:mod:`.journal`, :mod:`.text`).
+
+The text splicer (:mod:`.text`) and the commit are imported by undo and redo, where
+they are used: ``session log`` and an export (:func:`read_with_log`) only read."""
 
 from __future__ import annotations
 
@@ -11,9 +14,7 @@ from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, SessionError
 from d2d_cli.session import files, journal
-from d2d_cli.session import text as T
 from d2d_cli.session.cache import Slot, _cache_read
-from d2d_cli.session.commit import settle
 from d2d_cli.session.journal import UNDO_DEPTH
 from d2d_cli.session.names import _real
 from d2d_cli.session.reads import _decode, _load, _parse, _read_raw, _root_schema, locked_read
@@ -106,6 +107,8 @@ def _history_step(path: Path, *, redo: bool, force: bool) -> dict[str, Any]:
                            f"{'re-applied' if redo else 'reverted'} '{name}'", op=word,
                            ref=int(target.get("id", 0)))
         pending.cached = _cache_swap(real, journal.digest(new_text.encode("utf-8")))
+        from d2d_cli.session.commit import settle
+
         settle(pending, scope)
     return {"command": target.get("command"), "at": target.get("at"),
             "summary": target.get("summary", "")}
@@ -147,6 +150,8 @@ def _restored(real: Path, text: str, h: str, target: dict[str, Any], redo: bool,
               force: bool) -> str:
     """The file's text with ``target``'s hunks taken back (or applied again): exactly,
     or (``force``) around the hand edits made since."""
+    from d2d_cli.session import text as T
+
     name, word = target.get("command") or "?", "redo" if redo else "undo"
     if h != (target["h0"] if redo else target["h1"]):
         if not force:
@@ -174,6 +179,8 @@ def _restored(real: Path, text: str, h: str, target: dict[str, Any], redo: bool,
 
 def _apply_forward_fuzzy(text: str, hunks: list[Any]) -> str | None:
     """Redo --force: each hunk's old text found where it was or exactly once."""
+    from d2d_cli.session import text as T
+
     return T.apply_reverse_fuzzy(text, [[off, new, old] for off, old, new in hunks])
 
 

@@ -74,7 +74,12 @@ class Terms(NamedTuple):
     with_: str | None = None  # issue 36: the Actor's weapon by name (--with)
 
 
-class Who(NamedTuple):
+# Who, Fighter, CoverSpec, Skill and _Skilled are records, not NamedTuples (each class a
+# NamedTuple builds costs ~0.1 ms at import, a conflict's every run): every use of them
+# is by attribute, built by position or keyword. Terms and Situation stay tuples: their
+# callers ``_replace`` and ``_asdict`` them (Assessed, built once a Conflict, is left).
+@record
+class Who:
     """One side as typed: a unit (or None), an explicit Level and the option that gave
     it (for ``sources``)."""
 
@@ -98,7 +103,8 @@ class Modifier(Result):
     source: str
 
 
-class Fighter(NamedTuple):
+@record
+class Fighter:
     """One side's Level: the skill used, its Level before modifiers (``skill_level``)
     and after (``level``), and where the number came from (``source``)."""
 
@@ -110,7 +116,8 @@ class Fighter(NamedTuple):
     unskilled: bool
 
 
-class CoverSpec(NamedTuple):
+@record
+class CoverSpec:
     side: str  # the side in cover
     percent: int
 
@@ -132,7 +139,8 @@ class Situation(NamedTuple):
 # --------------------------------------------------------------------------- skills
 
 
-class Skill(NamedTuple):
+@record
+class Skill:
     """What a roll needs of a skill (``tables/skills.toml``): its key, printed name,
     category (Combat…), whether it is a Common Skill, and its other spellings."""
 
@@ -198,7 +206,8 @@ def _best_combat(unit: Unit) -> tuple[Skill, str, int] | None:
     return best
 
 
-class _Skilled(NamedTuple):
+@record
+class _Skilled:
     skill: Skill | None
     name: str | None
     level: int

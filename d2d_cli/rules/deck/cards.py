@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -39,8 +39,18 @@ _SUIT_WORDS = {
     "s": "swords", "spades": "swords", "spade": "swords", "swords": "swords", "sword": "swords",
     "♠": "swords",
 }
-_CARD_RE = re.compile(r"^(10|[2-9]|[ajqk]|1)\s*([^\^v]+?)\s*([\^v])?$", re.IGNORECASE)
-_WILD_RE = re.compile(r"^([br])w\s*([\^v])?$", re.IGNORECASE)
+
+
+@cache
+def _card_re() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"^(10|[2-9]|[ajqk]|1)\s*([^\^v]+?)\s*([\^v])?$", re.IGNORECASE)
+
+
+@cache
+def _wild_re() -> re.Pattern[str]:
+    return re.compile(r"^([br])w\s*([\^v])?$", re.IGNORECASE)
+
 
 ACCEPTED = (
     "a card is <rank><suit>[^|v]: rank A 2-10 J Q K, suit C D H S (or ♣ ♦ ♥ ♠, or "
@@ -141,11 +151,11 @@ def parse_card(text: str) -> Card:
     """Parse the notation of DESIGN.md: ``QH^``, ``10sv``, ``A♣``, ``3 of cups``, ``RW``."""
     raw = text.strip()
     compact = re.sub(r"\s*of\s*", "", raw, flags=re.IGNORECASE) if " " in raw else raw
-    m = _WILD_RE.match(compact)
+    m = _wild_re().match(compact)
     if m:
         color = "black" if m.group(1).lower() == "b" else "red"
         return Card(WILD, None, m.group(2) != "v", color)
-    m = _CARD_RE.match(compact)
+    m = _card_re().match(compact)
     if m:
         rank = m.group(1).upper()
         rank = "A" if rank == "1" else rank

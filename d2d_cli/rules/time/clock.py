@@ -20,6 +20,7 @@ Random Events: "At Round End, reveal a Fate card to check if the Event occurs"
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -32,7 +33,12 @@ from d2d_cli.rules.units import roster as units
 
 MIN_CLOCK, MAX_CLOCK = -1000, 1000
 MAX_TICKS = 1000
-_CHANCE_RE = re.compile(r"^\s*(\d+)\s*(?:/|in)\s*(\d+)\s*$|^\s*(\d+)\s*%\s*$")
+
+
+@functools.cache
+def _chance_re() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"^\s*(\d+)\s*(?:/|in)\s*(\d+)\s*$|^\s*(\d+)\s*%\s*$")
 
 
 def check_value(n: int, what: str = "the clock") -> int:
@@ -56,7 +62,7 @@ def check_text(text: str) -> str:
 
 def parse_chance(text: str) -> tuple[int, int]:
     """``1/4``, ``1 in 4`` or ``25%`` → (K, N): occurs when a dN reads ≤ K."""
-    m = _CHANCE_RE.match(str(text))
+    m = _chance_re().match(str(text))
     if not m:
         raise BadInput(f"not a chance: {text!r} — give K/N (e.g. 1/4, occurs when a dN "
                        "reads K or less) or P% (e.g. 25%)")

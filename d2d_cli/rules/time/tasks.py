@@ -19,6 +19,7 @@ equal to the number of your Rival's Successes", l.499).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -28,11 +29,16 @@ from d2d_cli.rules.core.result import Result
 
 MAX_DIFFICULTY = 100
 MAX_HITS = 100
-_NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
+
+
+@functools.cache
+def _name_re() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 
 
 def check_name(name: str) -> str:
-    if not _NAME_RE.match(name) or name != name.strip():
+    if not _name_re().match(name) or name != name.strip():
         raise BadInput(f"bad task name {name!r}: 1–40 printable characters, no '/' or '\\', "
                        "no leading or trailing spaces")
     return name

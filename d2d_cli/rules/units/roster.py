@@ -10,6 +10,7 @@ the condition's name in lower case with underscores (``blood_loss``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
@@ -49,13 +50,18 @@ def _text(stat: Stat) -> str:
 
 
 _TEXTS: dict[int, tuple[Stat, str]] = {}
-_NAME_RE = re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
+
+
+@functools.cache
+def _name_re() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"^[^\x00-\x1f\x7f/\\]{1,40}$")
 
 
 def check_unit_name(name: str) -> str:
     """Names are shown on the Status Bar and used as TOML keys: printable, no path
     separators, at most 40 characters."""
-    if not _NAME_RE.match(name) or not name.isprintable() or name != name.strip():
+    if not _name_re().match(name) or not name.isprintable() or name != name.strip():
         raise BadInput(
             f"bad unit name {name!r}: 1–40 printable characters, no '/' or '\\', no "
             "control characters, no leading or trailing spaces"

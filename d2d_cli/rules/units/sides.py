@@ -14,6 +14,7 @@ name; absent, or the scene files' ``"Non-Player"``, means a Non-Player unit — 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,7 +25,12 @@ from d2d_cli.rules.core.result import Result, hidden
 
 NON_PLAYER = "Non-Player"  # a unit's `player` in a scene file (000 l.554 "Non Player")
 NARRATOR = "Narrator"  # the Narrator's own hand (000 l.401 "including Narrators if any")
-_NAME_RE = re.compile(r"^[^\x00-\x1f\x7f\"\\]{1,40}$")
+
+
+@functools.cache
+def _name_re() -> re.Pattern[str]:
+    """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
+    return re.compile(r"^[^\x00-\x1f\x7f\"\\]{1,40}$")
 
 
 def _get(unit: Any, key: str) -> Any:
@@ -78,7 +84,7 @@ def check_player(name: str | None) -> str | None:
     text = name.strip()
     if text == "" or text.lower() == NON_PLAYER.lower():
         return None
-    if not _NAME_RE.match(text) or not text.isprintable():
+    if not _name_re().match(text) or not text.isprintable():
         raise BadInput(f"bad player name {name!r}: 1–40 printable characters, no '\"' or "
                        "'\\'")
     if text.lower() == NARRATOR.lower():

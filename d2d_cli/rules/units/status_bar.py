@@ -6,13 +6,15 @@ row need these, not the round's procedures (:mod:`d2d_cli.rules.time.rounds` use
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.scale import quantities as scale
 from d2d_cli.rules.scale.stats import Stat
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
+
+if TYPE_CHECKING:  # imported where a Refresh's tokens are worked out (tokens_of)
+    from d2d_cli.rules.scale import quantities as scale
 
 
 def map_of(data: dict[str, Any]) -> str:
@@ -39,8 +41,16 @@ def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
 
 def tokens_of(speed: Stat | None, map_key: str, opts: Options = DEFAULTS
               ) -> scale.MoveTokens | None:
-    """:func:`tokens` from the unit's Speed after penalties (``speed_now``), already read."""
-    return None if speed is None else scale.move_tokens(speed, map_key, opts)
+    """:func:`tokens` from the unit's Speed after penalties (``speed_now``), already read.
+
+    The scale's module (``fractions``, ``decimal``, its tables: ~22 M instructions to
+    import) is imported here, where it is used: a Status Bar whose units all hold the
+    tokens of their last Refresh never needs it."""
+    if speed is None:
+        return None
+    from d2d_cli.rules.scale import quantities as scale
+
+    return scale.move_tokens(speed, map_key, opts)
 
 
 def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS
