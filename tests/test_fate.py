@@ -170,7 +170,8 @@ def _deck_faces(path: Path) -> tuple[list[str], list[str]]:
 
 
 @settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.tuples(st.just("draw"), st.integers(1, 70)),
                           st.tuples(st.just("shuffle"), st.just(0)),
                           st.tuples(st.just("undo"), st.just(0))), max_size=8),
