@@ -94,6 +94,23 @@ def test_the_sweep_names_what_it_removed_and_never_fails(tmp_path: Path) -> None
 
 
 
+def test_a_bak_that_already_is_the_session_leaves_no_temp_name(d2d, tmp_path: Path) -> None:
+    """A writer killed after putting its ``.bak`` in place and before its rename leaves
+    the ``.bak`` a second name of the session file. The next write links the session to
+    its temp ``.bak`` name and renames that over the ``.bak``: a rename of two names of
+    one file does nothing (POSIX), so the temp name was left behind by a live writer
+    that no sweep removes (its own pid)."""
+    path = build_table(d2d, tmp_path / "s.toml")
+    bak = tmp_path / "s.toml.bak"
+    bak.unlink()
+    os.link(path, bak)  # as the killed writer left it
+    before = path.read_bytes()
+    res = d2d("--session", str(path), "fate", "draw")
+    assert res.exit_code == 0, res.stderr
+    assert _leftovers(tmp_path) == []
+    assert bak.read_bytes() == before and path.read_bytes() != before
+
+
 def test_after_killed_writers_one_command_leaves_no_temp_file(tmp_path: Path) -> None:
     """SIGKILL at different points of the write cycle, in real processes; whatever they
     leave, the next command that writes clears it (the pids are dead by then)."""

@@ -264,6 +264,12 @@ class Backup:
                                             str(self.bak)) from None
                 raise
             replace(tmp, self.bak)
+            # rename() of two links to one file does nothing and keeps both names
+            # (POSIX): so it is when the .bak already is the file as it is now — a
+            # writer killed after its .bak was in place, before its rename. The .bak
+            # holds the right bytes; the temp name goes (gone already otherwise).
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
