@@ -177,6 +177,25 @@ def files_of(folder: Path) -> dict[str, bytes]:
             if p.is_file() and not p.name.endswith(".cache")}
 
 
+
+def in_fresh_process(session: str, setup: list[list[str]], argv: list[str]
+                     ) -> tuple[str, set[str]]:
+    """Run each command line of ``setup`` on ``session`` in one process, then ``argv``
+    alone in a fresh one: what it printed and every module it imported (the import
+    guards of tests/test_imports*.py)."""
+    first = ("import sys\nfrom d2d_cli.cli import main\n"
+             f"for words in {setup!r}:\n"
+             "    assert not main(['--session', sys.argv[1], *words]), words\n")
+    subprocess.run([sys.executable, "-c", first, session], cwd=ROOT, check=True,
+                   capture_output=True)
+    code = ("import sys\nfrom d2d_cli.cli import main\n"
+            f"assert not main(['--session', sys.argv[1], *{argv!r}])\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    text, _, modules = out.rstrip("\n").rpartition("\n")
+    return text + "\n" if text else "", set(eval(modules))  # noqa: S307 - our own list
+
 def build_table(d2d: Any, path: Path, seed: int = 1) -> Path:
     """A session holding a unit with a skill and a condition, a task, a clock event."""
     d2d.ok("--seed", seed, "session", "new", path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, in_fresh_process
 
 HEAVY = {"rich", "tomlkit", "tomllib", "json", "random", "fractions", "secrets",
          "hashlib", "dataclasses"}
@@ -67,19 +67,11 @@ WRITE_SIDE = {"d2d_cli.session.commit", "d2d_cli.session.transact", "d2d_cli.ses
 ])
 def test_a_read_loads_no_history_no_shape_check(tmp_path: Path, argv: tuple[str, ...],
                                                  absent: set[str]) -> None:
-    session = str(tmp_path / "s.toml")
-    setup = ("import sys\nfrom d2d_cli.cli import main\n"
-             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
-             "              ['clock', 'event', 'random', 'A patrol passes', '1/4'],\n"
-             f"              {list(argv)!r}):\n"  # the second run of it: the cache warm
-             "    assert not main(['--session', sys.argv[1], *words]), words\n")
-    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
-                   capture_output=True)
-    code = ("import sys\nfrom d2d_cli.cli import main\n"
-            f"assert not main(['--session', sys.argv[1], *{list(argv)!r}])\n"
-            "print(sorted(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    _, loaded = in_fresh_process(
+        str(tmp_path / "s.toml"),
+        [["scene", "load", "combat1"], ["round", "start"],
+         ["clock", "event", "random", "A patrol passes", "1/4"],
+         list(argv)],  # the second run of it: the cache warm
+        list(argv))
     assert "d2d_cli.session.reads" in loaded  # it did read the session
     assert loaded & absent == set()

@@ -4,11 +4,9 @@ map's moves and sight), nor the clock's view. Timings are bench/'s; this pins th
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.helpers import ROOT
+from tests.helpers import in_fresh_process
 
 NOT_FOR_NEXT = {"d2d_cli.rules.time.rounds", "d2d_cli.rules.time.upkeep",
                 "d2d_cli.rules.time.turns", "d2d_cli.rules.board.moves",
@@ -21,20 +19,9 @@ NOT_FOR_NEXT = {"d2d_cli.rules.time.rounds", "d2d_cli.rules.time.upkeep",
 
 def test_round_next_loads_neither_the_rounds_start_and_end_nor_the_map(
         tmp_path: Path) -> None:
-    session = str(tmp_path / "s.toml")
-    setup = ("import sys\nfrom d2d_cli.cli import main\n"
-             "for words in (['scene', 'load', 'combat1'], ['round', 'start']):\n"
-             "    try:\n        main(['--session', sys.argv[1], *words])\n"
-             "    except SystemExit as e:\n        assert not e.code\n")
-    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
-                   capture_output=True)
-    code = ("import sys\nfrom d2d_cli.cli import main\n"
-            "try:\n    main(['--session', sys.argv[1], 'round', 'next'])\n"
-            "except SystemExit as e:\n    assert not e.code\n"
-            "print(sorted(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
+    out, loaded = in_fresh_process(str(tmp_path / "s.toml"),
+                                   [["scene", "load", "combat1"], ["round", "start"]],
+                                   ["round", "next"])
     assert "Group 1, Count" in out  # it answered
-    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
     assert "d2d_cli.rules.time.groups" in loaded
     assert loaded & NOT_FOR_NEXT == set()

@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, in_fresh_process
 
 # Each cyclic collection writes a line to fd 2 (the process leaves by os._exit, so
 # nothing can be counted after it): "gc" for each one made while the command ran.
@@ -105,20 +105,12 @@ def test_a_lookup_builds_no_journal_label_and_a_change_still_has_its_own(
     a change is journalled: a lookup journals nothing, so it neither builds it nor
     imports ``shlex``."""
     session = str(tmp_path / "s.toml")
-    setup = ("import sys\nfrom d2d_cli.cli import main\n"
-             "for words in (['scene', 'load', 'combat1'], ['fate', 'draw', '2'],\n"
-             "              ['unit', 'condition', 'Goblin Scout', 'add', 'Fatigue'],\n"
-             "              ['fate', 'status'], ['status', '--json']):\n"
-             "    assert not main(['--session', sys.argv[1], *words]), words\n")
-    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
-                   capture_output=True)
-    for argv in (["fate", "status"], ["conflict", "7S^", "5H^"], ["status", "--json"]):
-        code = ("import sys\nfrom d2d_cli.cli import main\n"
-                f"assert not main(['--session', sys.argv[1], *{argv!r}])\n"
-                "print(sorted(sys.modules))\n")
-        out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout
-        loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    setup = [["scene", "load", "combat1"], ["fate", "draw", "2"],
+             ["unit", "condition", "Goblin Scout", "add", "Fatigue"],
+             ["fate", "status"], ["status", "--json"]]
+    lookups = (["fate", "status"], ["conflict", "7S^", "5H^"], ["status", "--json"])
+    for i, argv in enumerate(lookups):  # the session set up before the first
+        _, loaded = in_fresh_process(session, [] if i else setup, argv)
         assert "d2d_cli.session.reads" in loaded and "shlex" not in loaded, argv
     code = ("import sys\nfrom d2d_cli.cli import main\n"
             "assert not main(['--session', sys.argv[1], 'session', 'log', '--json'])\n")
@@ -206,20 +198,10 @@ def test_a_markdown_export_imports_no_digest_no_splicer_no_shlex(tmp_path: Path)
     stable ids (``hashlib`` is imported where it is used; undo's and redo's own tests
     run the splicer and the commit)."""
     session = str(tmp_path / "s.toml")
-    setup = ("import sys\nfrom d2d_cli.cli import main\n"
-             "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
-             "              ['fate', 'draw', '2'],\n"
-             "              ['session', 'export', '--format', 'markdown', '-o', '-']):\n"
-             "    assert not main(['--session', sys.argv[1], *words]), words\n")
-    subprocess.run([sys.executable, "-c", setup, session], cwd=ROOT, check=True,
-                   capture_output=True)
-    code = ("import sys\nfrom d2d_cli.cli import main\n"
-            "assert not main(['--session', sys.argv[1], 'session', 'export', '--format',"
-            " 'markdown', '-o', '-'])\n"
-            "print(sorted(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    loaded = set(eval(out.splitlines()[-1]))  # noqa: S307 - our own list
+    export = ["session", "export", "--format", "markdown", "-o", "-"]
+    out, loaded = in_fresh_process(
+        session, [["scene", "load", "combat1"], ["round", "start"], ["fate", "draw", "2"],
+                  export], export)
     assert out.startswith("---\n") and "round 1 started" in out  # the story, its log
     assert "d2d_cli.session.history" in loaded  # it did read the journal
     assert loaded & {"hashlib", "_hashlib", "shlex", "d2d_cli.session.text",
