@@ -4,13 +4,11 @@ in imports, so the heavy or needless ones are kept out of the common lookups by 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, in_fresh_process
+from tests.helpers import in_fresh_process
 
 HEAVY = {"rich", "tomlkit", "tomllib", "json", "random", "fractions", "secrets",
          "hashlib", "dataclasses"}
@@ -20,18 +18,11 @@ def _imported(tmp_path: Path, *argv: str) -> set[str]:
     """The top-level modules of HEAVY that ``d2d ARGV`` imports on a session d2d has
     read before, in a fresh interpreter (the session's cache and the rule tables' copies
     warm, as they are from a Narrator's second command on)."""
-    session = str(tmp_path / "s.toml")
-    code = ("import sys\nfrom d2d_cli.cli import main\n"
-            "main(['--session', sys.argv[1], 'fate', 'status'])\n"  # creates the session
-            f"main(['--session', sys.argv[1], *{list(argv)!r}])\n")  # warms what it reads
-    subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                   capture_output=True)
-    code = ("import sys\nfrom d2d_cli.cli import main\n"
-            f"main(['--session', sys.argv[1], *{list(argv)!r}])\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules}))\n")
-    out = subprocess.run([sys.executable, "-c", code, session], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    return set(eval(out.splitlines()[-1])) & HEAVY  # noqa: S307 - our own list
+    _, loaded = in_fresh_process(str(tmp_path / "s.toml"),
+                                 [["fate", "status"],  # creates the session
+                                  list(argv)],  # warms what it reads
+                                 list(argv))
+    return {m.split(".")[0] for m in loaded} & HEAVY
 
 
 @pytest.mark.parametrize(("argv", "allowed"), [

@@ -162,6 +162,34 @@ def _goblin_and_archer(d2d: Any) -> None:
                "--will", "2x1", "--speed", "4x0")
 
 
+def _lines_after_a_change(shell: Shell, lines: tuple[str, ...], change: str,
+                          monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``lines`` once (each module imported once: an import unmarshals its code),
+    then ``change`` (new bytes, read by the status line), then ``lines`` again with the
+    status line after each: what they printed. Each must take the status line's read —
+    no session loaded again — and leave that read as it was."""
+    import copy
+
+    from d2d_cli.session import reads
+
+    for line in lines:
+        assert shell.run_line(line) == 0
+    assert shell.run_line(change) == 0
+    shared = shell.data()  # the status line's read of the new bytes
+    before = copy.deepcopy(shared)
+    capsys.readouterr()
+    loads: list[Path] = []  # the session's bytes loaded (unmarshalled from the cache)
+    real_load = reads._load
+    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
+    for line in lines:
+        assert shell.run_line(line) == 0
+        shell.status()
+    assert loads == []  # one unmarshalling a line before, for the same bytes
+    assert shell.data() is shared and shared == before  # read, never changed
+    return capsys.readouterr().out
+
+
 LINES = ("status", "status --json", "--why status", "status", "unit show Goblin",
          "unit show archer --json")
 
@@ -173,32 +201,15 @@ def test_the_dashboard_reads_the_status_lines_data(
     # bytes the status line had just read: they now take the shared read (they never
     # change their data), so a dashboard or a unit after a change unmarshals nothing
     # more, and leaves the data as it was.
-    import copy
-
-    from d2d_cli.session import reads
-
     _goblin_and_archer(d2d)
     d2d.ok("--session", "t", "unit", "condition", "Goblin", "add", "fatigue")
     d2d.ok("--session", "t", "unit", "target", "Goblin", "Archer")
     d2d.ok("--session", "t", "round", "start")
     shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
-    for line in LINES:  # each module imported once (an import unmarshals its code)
-        assert shell.run_line(line) == 0
-    assert shell.run_line("unit condition Goblin add bleeding") == 0  # a change
-    shared = shell.data()  # the status line's read of the new bytes
-    before = copy.deepcopy(shared)
-    capsys.readouterr()
-    loads: list[Path] = []  # the session's bytes loaded (unmarshalled from the cache)
-    real_load = reads._load
-    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
-    for line in LINES:
-        assert shell.run_line(line) == 0
-        shell.status()
-    out = capsys.readouterr().out
+    out = _lines_after_a_change(shell, LINES, "unit condition Goblin add bleeding",
+                                monkeypatch, capsys)
     assert "Goblin" in out and "Bleeding" in out and '"target": "Archer"' in out
     assert '"name": "Archer"' in out
-    assert loads == []  # one unmarshalling a line before, for the same bytes
-    assert shell.data() is shared and shared == before  # read, never changed
 
 
 def test_a_conflict_that_changes_nothing_is_a_lookup(
@@ -255,27 +266,9 @@ def test_fate_and_task_lookups_read_the_status_lines_data(
     # session again for bytes the status line had just read (a new copy each call):
     # they only read it (rules.deck.fate.status and rules.time.tasks.board build their
     # own objects from it), so they now take the shared read, and leave it as it was.
-    import copy
-
-    from d2d_cli.session import reads
-
     _goblin_and_archer(d2d)
     d2d.ok("--session", "t", "task", "new", "Pick the lock", "--difficulty", "3")
     shell = Shell(run_argv=cli.main, root=cli.root_command(), session="t")
-    for line in LOOKUP_LINES:  # each module imported once (an import unmarshals its code)
-        assert shell.run_line(line) == 0
-    assert shell.run_line("fate draw 2") == 0  # a change: new bytes
-    shared = shell.data()  # the status line's read of the new bytes
-    before = copy.deepcopy(shared)
-    capsys.readouterr()
-    loads: list[Path] = []
-    real_load = reads._load
-    monkeypatch.setattr(reads, "_load", lambda r, *a: loads.append(r) or real_load(r, *a))
-    for line in LOOKUP_LINES:
-        assert shell.run_line(line) == 0
-        shell.status()
-    out = capsys.readouterr().out
+    out = _lines_after_a_change(shell, LOOKUP_LINES, "fate draw 2", monkeypatch, capsys)
     assert '"remaining": 52,' in out and '"name": "Pick the lock"' in out
     assert "Challenge" in out and '"challenge": 3' in out
-    assert loads == []  # one unmarshalling a line before, for the same bytes
-    assert shell.data() is shared and shared == before  # read, never changed
