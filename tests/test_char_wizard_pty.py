@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,36 @@ def env(tmp_path: Path) -> dict[str, str]:
 def _spawn(env: dict[str, str]):  # type: ignore[no-untyped-def]
     return pexpect.spawn(sys.executable, ["-m", "d2d_cli", "char", "new", "Rook"], env=env,
                          encoding="utf-8", timeout=120, dimensions=(40, 100))
+
+
+# read(2)'s number per machine, for /proc/PID/syscall (the first field of a blocked task).
+_READ = {"x86_64": "0", "aarch64": "63", "riscv64": "63", "i686": "3", "armv7l": "3"}
+
+
+def _wait_until_it_reads_the_terminal(pid: int) -> None:
+    """Return once the child sleeps in ``read(0, …)``, waiting for a key.
+
+    A Ctrl-C sent between the prompt's write and that read is lost: CPython's handler
+    only sets a flag, which the interpreter checks at its next instruction, and the
+    read that follows in C does not look at it, so the process sleeps on until a key
+    comes (the oldest-versions CI job hung there once, 120 s). A person never types
+    that fast after a prompt appears; a test does, so it waits for the read. Where
+    /proc does not tell (another system), it gives the child a second instead."""
+    number = _READ.get(os.uname().machine)
+    path = Path(f"/proc/{pid}/syscall")
+    deadline = time.monotonic() + 60
+    while number is not None and time.monotonic() < deadline:
+        try:
+            fields = path.read_text().split()
+        except OSError:
+            break
+        if fields[:2] == [number, "0x0"]:
+            return
+        time.sleep(0.01)
+    else:
+        if number is not None:
+            pytest.fail(f"the wizard never waited for a key: {path.read_text()!r}")
+    time.sleep(1)
 
 
 def test_the_offered_level_always_fits_the_budget(env: dict[str, str]) -> None:
@@ -62,6 +93,7 @@ def test_ctrl_c_leaves_on_a_new_line_with_exit_130(env: dict[str, str],
     before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
     child = _spawn(env)
     child.expect_exact("Template")
+    _wait_until_it_reads_the_terminal(child.pid)
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
