@@ -39,10 +39,12 @@ from d2d_cli.operations import board as _board
 from d2d_cli.operations import characters as _char
 from d2d_cli.operations import clock as _clock
 from d2d_cli.operations import combat as _combat
+from d2d_cli.operations import crits as _crits
 from d2d_cli.operations import export as _export
 from d2d_cli.operations import fate as _fate
 from d2d_cli.operations import hands as _hands
 from d2d_cli.operations import history as _history
+from d2d_cli.operations import hits as _hits
 from d2d_cli.operations import npc as _npc
 from d2d_cli.operations import odds as _odds
 from d2d_cli.operations import oracle as _oracle
@@ -230,8 +232,8 @@ class Session(_Face):
 
     conflict = _Op("conflict", _combat.conflict, off={"spent": "--unspent"},
                    extra=("ask_gain",))
-    hit = _Op("hit", _combat.hit)
-    crit = _Op("crit", _combat.crit, flags={"luck_from": "--from"})
+    hit = _Op("hit", _hits.hit)
+    crit = _Op("crit", _crits.crit, flags={"luck_from": "--from"})
     status = _Op("status", _overview.status)
     roll = _Op("roll", _roll.roll)
     oracle = _Op("oracle", _oracle.oracle)

@@ -24,6 +24,14 @@ NOTHING_WRITTEN = {"d2d_cli.session.text", "d2d_cli.session.headers", "d2d_cli.s
                    "d2d_cli.session.tomltext", "d2d_cli.session.commit",
                    "d2d_cli.session.fresh"}
 
+# The Hits and the Crit are operations of their own: a conflict imports neither their
+# code nor the Crit's Damage Modifiers (operations/hits.py, crits.py, damage.py).
+NOT_A_HIT_OR_CRIT = {"d2d_cli.operations.hits", "d2d_cli.operations.crits",
+                     "d2d_cli.operations.damage"}
+# Two cards reveal nothing: the Fate deck's module is imported where a reveal is made
+# (operations.reveals), not to name a type (rules/combat/conflict.py's Revealer).
+NO_FATE = "d2d_cli.rules.deck.fate"
+
 SETUP = ("import sys\nfrom d2d_cli.cli import main\n"
          "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
          "              ['rules', 'set', 'hands', 'd2d'], ['hand', 'deal']):\n"
@@ -51,6 +59,8 @@ def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path)
     assert out.startswith("B wins (rank 7 vs 5): Fast (7♠↑) vs Fast (5♥↑)\n")
     assert loaded & NOT_FOR_CARDS == set()
     assert loaded & NOTHING_WRITTEN == set()
+    assert loaded & NOT_A_HIT_OR_CRIT == set() and NO_FATE not in loaded
+    assert "d2d_cli.operations.combat" in loaded  # the conflict's own: not vacuous
     # no Fate revealed and no exchange of the round to forget: answered from a read,
     # without the lock (issue 40 item 2)
     assert "d2d_cli.session.lock" not in loaded
@@ -60,6 +70,9 @@ def test_a_conflict_of_two_cards_reads_no_map_no_hand_no_decimal(tmp_path: Path)
     out, loaded = _loaded(session, "conflict", "Archer:fast", "Goblin Scout")
     assert {"d2d_cli.rules.units.roster", "d2d_cli.rules.board.derive",
             "d2d_cli.rules.units.hands", "d2d_cli.session.lock"} <= loaded
+    # a Fate side reveals a card: the deck's module then
+    out, loaded = _loaded(session, "conflict", "fate", "7S^")
+    assert NO_FATE in loaded and "vs" in out
 
 
 def test_the_situations_attribute_only_classes_are_records() -> None:

@@ -130,9 +130,11 @@ LAZY_PATTERNS = (("d2d_cli.rules.time.clock", "_chance_re"),
                  ("d2d_cli.rules.deck.cards", "_card_re"),
                  ("d2d_cli.rules.deck.cards", "_wild_re"),
                  ("d2d_cli.commands._complete", "_word_break"))
-# The scale's conversions (Fraction arithmetic, Decimal rounding): a Status Bar needs
-# them only for a unit that has not had its first Refresh (rules/units/status_bar.py).
-SCALE = {"d2d_cli.rules.scale.quantities", "fractions", "decimal"}
+# The scale's Move rule and its exact arithmetic: a Status Bar needs them only for a
+# unit that has not had its first Refresh (rules/units/status_bar.py).
+MOVES = {"d2d_cli.rules.scale.maps", "fractions", "decimal"}
+# The quantities' readings (records, patterns, unit tables): no Status Bar needs them
+READINGS = "d2d_cli.rules.scale.quantities"
 
 
 def _status_json(session: str) -> tuple[dict[str, Any], set[str], dict[str, int]]:
@@ -153,7 +155,8 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     board, a Random Event on the Clock): none of the lazy patterns is compiled, and the
     scale's conversions are not imported — each unit's Move is the one its Refresh
     placed. A unit made after the Refresh gets the Move the Refresh would give it (001
-    l.459), which is when the scale is imported."""
+    l.459), which is when the Move's rule and its exact arithmetic are imported — and
+    not the quantities' readings (their records, patterns and unit tables)."""
     session = str(tmp_path / "s.toml")
     setup = ("import sys\nfrom d2d_cli.cli import main\n"
              "for words in (['scene', 'load', 'combat1'], ['round', 'start'],\n"
@@ -169,7 +172,7 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     # sides; completion is the CLI's): the check is not vacuous
     assert {m for m, _ in LAZY_PATTERNS} <= loaded
     assert compiled and set(compiled.values()) == {0}, compiled
-    assert loaded & SCALE == set()
+    assert loaded & (MOVES | {READINGS}) == set()
     # the patterns still match when asked (a name, a chance, a card)
     from d2d_cli.rules.deck.cards import parse_card
     from d2d_cli.rules.time.clock import parse_chance
@@ -187,7 +190,7 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     where = tomllib.loads(Path(session).read_text("utf-8"))["scene"]["map"]
     want = move_tokens(parse_stat(rook["stats"]["speed"]), where)
     assert (rook["move"], rook["action_cost"]) == (want.move, want.action_cost)
-    assert loaded >= SCALE
+    assert loaded >= MOVES and READINGS not in loaded
 
 
 def test_a_markdown_export_imports_no_digest_no_splicer_no_shlex(tmp_path: Path) -> None:

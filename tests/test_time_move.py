@@ -1,6 +1,6 @@
 """One Move and Action Cost everywhere (issue 11 item 3): ``round start``, ``status``,
 ``scale map`` and ``scene`` all derive them from the Speed, its scale and the map with
-one rule, ``rules.scale.quantities.move_tokens`` (docs/rules.md "Move and Action Cost").
+one rule, ``rules.scale.maps.move_tokens`` (docs/rules.md "Move and Action Cost").
 
 Texts: 001 l.457–463 "On normal Maps, a Round is 6 seconds … Action Cost = Speed/2
 (round down), Move = Speed, Turn = 2"; 001 l.308–309 "Each Scale is 10x the last and

@@ -17,7 +17,7 @@ from d2d_cli.commands._crit_options import (
     VehicleOpt,
     WeaponOpt,
 )
-from d2d_cli.operations import combat as ops
+from d2d_cli.operations import crits as ops
 from d2d_cli.operations.damage import CritDamage
 from d2d_cli.rules.combat import crits as rules
 

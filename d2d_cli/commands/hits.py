@@ -7,7 +7,7 @@ import typer
 from d2d_cli import render
 from d2d_cli.commands import _app, _complete, _reveal, _state
 from d2d_cli.commands import _situation as s
-from d2d_cli.operations import combat as ops
+from d2d_cli.operations import hits as ops
 from d2d_cli.operations.situation import Situation
 from d2d_cli.rules.combat import hits as rules
 

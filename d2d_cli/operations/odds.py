@@ -130,7 +130,7 @@ def crit(t: Target, *, power: str | None = None, weapon: str | None = None,
     as ``crit`` (issue 36). The armor met is ``crit``'s (``crits.armor_met``: the
     target's Magic Armor, the weapon's Magic, ``armor_pierce``) and so is the target's
     Shield on its side Arc (``crits.shield_side``, 001 l.669)."""
-    from d2d_cli.operations.combat import location_charts
+    from d2d_cli.operations.crits import location_charts
     from d2d_cli.operations.damage import modifiers
     from d2d_cli.rules.combat import crits
     from d2d_cli.rules.odds import exact as rules

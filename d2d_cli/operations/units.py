@@ -375,7 +375,7 @@ def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool =
 def person_locations(t: Target, opts: Options) -> tuple[str, ...]:
     """The person chart's locations (the table's ``[rules] locations_file``, else
     d2d's): what armor and a Shield may cover."""
-    from d2d_cli.operations.combat import location_charts
+    from d2d_cli.operations.crits import location_charts
     from d2d_cli.rules.combat import crits
 
     return tuple(crits.chart("person", location_charts(t.path(), opts),

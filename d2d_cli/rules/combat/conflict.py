@@ -37,10 +37,10 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck import advantage
 from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
-from d2d_cli.rules.deck.fate import Revealer
 
 if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Geometry
+    from d2d_cli.rules.deck.fate import Revealer
     from d2d_cli.rules.units.roster import Unit
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")

@@ -14,7 +14,7 @@ from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
 if TYPE_CHECKING:  # imported where a Refresh's tokens are worked out (tokens_of)
-    from d2d_cli.rules.scale import quantities as scale
+    from d2d_cli.rules.scale import maps as scale
 
 
 def map_of(data: dict[str, Any]) -> str:
@@ -48,7 +48,7 @@ def tokens_of(speed: Stat | None, map_key: str, opts: Options = DEFAULTS
     tokens of their last Refresh never needs it."""
     if speed is None:
         return None
-    from d2d_cli.rules.scale import quantities as scale
+    from d2d_cli.rules.scale import maps as scale
 
     return scale.move_tokens(speed, map_key, opts)
 
