@@ -39,6 +39,7 @@ from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units import gear as gear_
 from d2d_cli.rules.units.gear import Weapon
 from d2d_cli.rules.units.roster import Unit, alive, find, roster_state
 from d2d_cli.rules.units.roster import roster as roster_
@@ -611,8 +612,6 @@ def armed(ask: CritAsk, units: dict[str, Unit]
     the wielder's own weapon (``--with NAME`` when it carries several), or Hand to
     Hand — its Body (000 l.506). Its rating and (unless ``--types``) its damage types
     stand in for the options. Returns (the ask, (weapon, where it came from))."""
-    from d2d_cli.rules.units import gear as gear_
-
     if ask.with_ is not None and ask.by is None:
         raise BadInput("--with names one of the --by unit's weapons: give --by UNIT")
     if ask.weapon is not None and _FORMULA_RE.match(ask.weapon) is None \
