@@ -34,6 +34,7 @@ from d2d_cli.rules.combat.situation import (
     scoring_from,
     target_stat,
 )
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result
@@ -45,6 +46,19 @@ from d2d_cli.rules.scale.stats import Stat, parse_stat
 if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
+
+# Read at every Hits between units, imported when first read (Hits of a card at given
+# Levels read no roster and no map): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.board import derive as _derive
+    from d2d_cli.rules.combat import remembered as _remembered
+    from d2d_cli.rules.units import effects as _effects
+    from d2d_cli.rules.units import roster as _roster
+else:
+    _derive = lazy_module("d2d_cli.rules.board.derive", globals(), "_derive")
+    _remembered = lazy_module("d2d_cli.rules.combat.remembered", globals(), "_remembered")
+    _effects = lazy_module("d2d_cli.rules.units.effects", globals(), "_effects")
+    _roster = lazy_module("d2d_cli.rules.units.roster", globals(), "_roster")
 
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
@@ -397,8 +411,7 @@ def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, in
     """``[rules] push_the_limit = "000"``: 000 l.254 "Push the Limit - … Normal
     Damage:+1 this Turn" — Hits +1 per use for the scoring unit (its Level is not
     raised: rules.combat.situation)."""
-    from d2d_cli.rules.units import effects
-
+    effects = _effects
     n = effects.pushed(actor)
     if not n or opts.push_the_limit != "000" or actor is None:
         return None, 0
@@ -458,29 +471,22 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     terms = terms or Terms()
     units: Mapping[str, Unit] = {}
     if data and data.get("units"):
-        from d2d_cli.rules.units.roster import roster_view
-
         # only the units named are built
-        units = roster if roster is not None else roster_view(data)
+        units = roster if roster is not None else _roster.roster_view(data)
     actor = None
     if by is not None:
-        from d2d_cli.rules.units.roster import find
-
-        actor = find(units, by)
+        actor = _roster.find(units, by)
     rival = _rival(vs, units)
     if actor is not None and actor is rival:
         raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
                        "a Rival (001 l.816 \"Your Level - Rival Level\")")
-    from d2d_cli.rules.combat import remembered
-
+    remembered = _remembered
     recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
     terms, skill = recalled.terms, recalled.skill
     value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
-    from d2d_cli.rules.board.derive import field
-
     who_a = Who(actor, level, level_option="--level")
     who_b = Who(rival, rival_level, level_option="--rival-level")
-    fld = field(data) if use_map and data and actor and rival else None
+    fld = _derive.field(data) if use_map and data and actor and rival else None
     sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                        rival_stat=rival_stat, field=fld, opts=opts) or \
         assess(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
