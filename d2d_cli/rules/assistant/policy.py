@@ -37,11 +37,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.assistant import movement
 from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.damage_play import Luck, Offer, luck
 from d2d_cli.rules.assistant.goals import Goal, holds, is_down
-from d2d_cli.rules.assistant.movement import approach as approach_on_map
-from d2d_cli.rules.assistant.movement import get_away, withdraw
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
@@ -376,7 +375,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                    "a new attempt is a new task"),))
     wanted = _getting_away(name, data, goal)
     if wanted is not None and move is not None:
-        got = get_away(data, name, walkable(int(move)))
+        got = movement.get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = _goal_reads(goal)[1] if goal else frozenset()
@@ -509,7 +508,7 @@ def _withdraw_plan(data: dict[str, Any], name: str,
     if move and not unit.get("conditions", {}).get("dead"):
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
-        away = withdraw(data, name, standing, walkable(int(move)))
+        away = movement.withdraw(data, name, standing, walkable(int(move)))
     reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                       "(no Action)"),)
     if away is None:
@@ -588,7 +587,7 @@ def _way_to(data: dict[str, Any], name: str, target: str,
         # first (Cover and a flank are worth less than a second attack), then one fewer.
         m, c = int(move), int(cost)
         for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = approach_on_map(data, name, target, walkable(m - keep * c), walkable(m),
+            way = movement.approach(data, name, target, walkable(m - keep * c), walkable(m),
                                   int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break
