@@ -74,6 +74,13 @@ def _faces() -> tuple[Card, ...]:
     return tuple(full_deck())
 
 
+@functools.lru_cache(maxsize=64)
+def _terms(disadvantage: tuple[str, ...], with_: str | None) -> Terms:
+    """What an Action's Conflict or Hits is told (``--disadvantage``, ``--with``): a
+    fight tells the same few, and Terms is an immutable tuple, so each is built once."""
+    return Terms(disadvantage=disadvantage, with_=with_)
+
+
 # The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't
 # have hands, so they always choose Stay"): ``rules.units.sides``, the one answer — the
 # very function, not a call through another (a fight asks ~120 times).
@@ -382,7 +389,7 @@ class Table:
         the attack to an obstacle, 001 l.720)."""
         mapped = self.on_map(side_a.split(":")[0], side_b.split(":")[0])
         ask = conflict.ask([side_a, side_b], self.data, skill=skill,
-                           terms=Terms(disadvantage=disadvantage, with_=with_),
+                           terms=_terms(disadvantage, with_),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus, use_map=mapped,
@@ -414,7 +421,7 @@ class Table:
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
-                       terms=Terms(with_=with_) if with_ else None, roster=self.live(),
+                       terms=_terms((), with_) if with_ else None, roster=self.live(),
                        shared=self._shared())
         out = ask.count(None)
         rnd = combat_exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it

@@ -248,12 +248,14 @@ _NEXT_TOKEN = itertools.count()
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     # A text or whole number is its own key (no repr to build); anything else by its
-    # repr, tagged so that it never equals a text value; the spent table by its boosts.
+    # repr, tagged so that it never equals a text value (the weapons' remembered for the
+    # very table: movement.weapons_text); the spent table by its boosts.
     # In the table's own order, not sorted: equal keys are still equal readings (each
     # pair carries its name), and a fight stores its units in one order (a reading seen
     # in another order is only a miss, worked out afresh).
-    volatile = _VOLATILE
-    out = [(k, v) if type(v) in _PLAIN else (k, repr(v), 0) for k, v in u.items()
+    volatile, text = _VOLATILE, movement.weapons_text
+    out = [(k, v) if type(v) in _PLAIN else
+           (k, text(v) if k == "weapons" else repr(v), 0) for k, v in u.items()
            if k not in volatile and k != SPENT]
     if SPENT in u:
         out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))

@@ -60,6 +60,7 @@ else:
     _effects = lazy_module("d2d_cli.rules.units.effects", globals(), "_effects")
     _roster = lazy_module("d2d_cli.rules.units.roster", globals(), "_roster")
 
+_NO_TERMS = Terms()  # nothing told: an immutable tuple, built once
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
 
@@ -389,7 +390,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         conflict.check_level(level, "--level")
     if rival_level is not None:
         conflict.check_level(rival_level, "--rival-level")
-    terms = terms or Terms()
+    terms = terms or _NO_TERMS
     sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
@@ -468,7 +469,7 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both).
     ``shared``: the assessment of the Conflict these Hits follow, read as theirs where
     nothing the Hits alone read differs (rules.combat.situation.scoring_from)."""
-    terms = terms or Terms()
+    terms = terms or _NO_TERMS
     units: Mapping[str, Unit] = {}
     if data and data.get("units"):
         # only the units named are built
