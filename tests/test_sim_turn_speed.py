@@ -15,7 +15,6 @@ from d2d_cli.rules.assistant import movement, policy, sim
 from d2d_cli.rules.combat.situation import Terms, Who, assess
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.overview import scene
-from d2d_cli.rules.units import gear
 from d2d_cli.rules.units.roster import Unit
 from d2d_cli.rules.units.unit_state import SPENT, Spent, reach
 
@@ -282,12 +281,12 @@ def test_a_weapon_table_is_read_on_a_miss_and_a_refused_one_every_time() -> None
 
 def test_the_weapons_text_remembered_is_the_fresh_repr_and_follows_a_new_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """gear.weapons_text (the weapons' look-up key, the fighter key's and the planner's
-    weapons part) is remembered for the very weapons table read: over whole fights, each time it is
+    """movement.weapons_text (the fighter key's and the planner's weapons part) is
+    remembered for the very weapons table read: over whole fights, each time it is
     asked, the text given is repr of the table as it is then; a new weapons table (a
     unit given another weapon) gets its own text, the one it was built from keeps its."""
     start, goals = combat1()
-    text = gear.weapons_text
+    text = movement.weapons_text
     asked = 0
 
     def checked(weapons: Any) -> str:
@@ -297,7 +296,7 @@ def test_the_weapons_text_remembered_is_the_fresh_repr_and_follows_a_new_table(
         asked += 1
         return got
 
-    monkeypatch.setattr(gear, "weapons_text", checked)
+    monkeypatch.setattr(movement, "weapons_text", checked)
     for i in range(FIGHTS):
         sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
     assert asked > 10 * FIGHTS
@@ -318,4 +317,4 @@ def test_a_fights_terms_built_once_are_the_terms_told() -> None:
         got = engine._terms(*told)
         assert got == Terms(disadvantage=told[0], with_=told[1])
         assert engine._terms(*told) is got and isinstance(got, tuple)
-    assert Terms() == hits._NO_TERMS
+    assert hits._NO_TERMS == Terms()

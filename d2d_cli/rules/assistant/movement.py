@@ -30,7 +30,6 @@ from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
 from d2d_cli.rules.board.placement import Placement
 from d2d_cli.rules.core.record import record
-from d2d_cli.rules.units import gear
 
 
 @record
@@ -79,7 +78,9 @@ def _attack_kinds(unit: Any) -> list[str]:
         kind = sit.table()["skill_kind"].get(sk.key)
         if sk.category == "Combat" and level > 0 and kind and kind not in kinds:
             kinds.append(kind)
-    for w in gear.weapons_of(unit.extra, unit.name):  # issue 36: what it carries reaches too
+    from d2d_cli.rules.units.gear import weapons_of
+
+    for w in weapons_of(unit.extra, unit.name):  # issue 36: what it carries reaches too
         if w.kind not in kinds:
             kinds.append(w.kind)
     return kinds or ["close"]
@@ -88,7 +89,9 @@ def _attack_kinds(unit: Any) -> list[str]:
 def _weapon_reach(unit: Any) -> int | None:
     """The longest band of the ranged or thrown weapons the unit carries (issue 36), or
     None (no such weapon: a ranged attack's reach is the map's)."""
-    bands = [w.range[-1] for w in gear.weapons_of(unit.extra, unit.name)
+    from d2d_cli.rules.units.gear import weapons_of
+
+    bands = [w.range[-1] for w in weapons_of(unit.extra, unit.name)
              if w.kind == "ranged" and w.range]
     return max(bands) if bands else None
 
@@ -145,7 +148,7 @@ def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
     if got is not None and got[0] is u and got[1][0] == name:
         return got[1]
     key = (name, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-           repr(u.get("skills")), gear.weapons_text(u.get("weapons")))
+           repr(u.get("skills")), weapons_text(u.get("weapons")))
     if len(_PLACED) >= 1024:
         _PLACED.clear()
     _PLACED[id(u)] = (u, key)
@@ -154,6 +157,24 @@ def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
 
 _PLACED: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
 
+
+def weapons_text(weapons: Any) -> str:
+    """``repr`` of a unit's weapons table, remembered for the very object read: a fight
+    stores a changed unit as a new table, but its weapons (kept in ``Unit.extra``) are
+    the same object from store to store — never changed in place, as no table is (the
+    keys remembered by table rest on the same) — and their nested text is the costliest
+    part of the planners' keys (~3 µs, written out again at every unit's change)."""
+    got = _WEAPONS_TEXT.get(id(weapons))
+    if got is not None and got[0] is weapons:
+        return got[1]
+    text = repr(weapons)
+    if len(_WEAPONS_TEXT) >= 256:
+        _WEAPONS_TEXT.clear()
+    _WEAPONS_TEXT[id(weapons)] = (weapons, text)
+    return text
+
+
+_WEAPONS_TEXT: dict[int, tuple[Any, str]] = {}
 
 
 def _board_key(board: Any) -> str:

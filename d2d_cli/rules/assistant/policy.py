@@ -48,7 +48,6 @@ from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
 from d2d_cli.rules.time.leaving import binding
-from d2d_cli.rules.units import gear
 from d2d_cli.rules.units.unit_state import SPENT
 
 if TYPE_CHECKING:
@@ -250,11 +249,11 @@ _NEXT_TOKEN = itertools.count()
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     # A text or whole number is its own key (no repr to build); anything else by its
     # repr, tagged so that it never equals a text value (the weapons' remembered for the
-    # very table: rules.units.gear.weapons_text); the spent table by its boosts.
+    # very table: movement.weapons_text); the spent table by its boosts.
     # In the table's own order, not sorted: equal keys are still equal readings (each
     # pair carries its name), and a fight stores its units in one order (a reading seen
     # in another order is only a miss, worked out afresh).
-    volatile, text = _VOLATILE, gear.weapons_text
+    volatile, text = _VOLATILE, movement.weapons_text
     out = [(k, v) if type(v) in _PLAIN else
            (k, text(v) if k == "weapons" else repr(v), 0) for k, v in u.items()
            if k not in volatile and k != SPENT]
@@ -453,6 +452,7 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     from d2d_cli.rules.combat.crits import bonus_hits, power_rating
     from d2d_cli.rules.combat.situation import effective_stat
     from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import gear
     from d2d_cli.rules.units.roster import Unit
 
     # The weapons are read (and checked) on a miss only: the key holds their table's

@@ -225,7 +225,7 @@ def weapons_of(extra: Mapping[str, Any], name: str) -> tuple[Weapon, ...]:
                        "{rating, types, …}")
     # Remembered by content (a simulated fight asks for the same weapons thousands of
     # times): a plain table's repr is its content, and a Weapon is frozen.
-    key = (name, weapons_text(raw)) if type(raw) is dict else None
+    key = (name, repr(raw)) if type(raw) is dict else None
     got = _WEAPONS.get(key) if key is not None else None
     if got is None:
         got = tuple(make_weapon(str(k), v, f"unit {name!r}: weapon {k!r}")
@@ -238,26 +238,6 @@ def weapons_of(extra: Mapping[str, Any], name: str) -> tuple[Weapon, ...]:
 
 
 _WEAPONS: dict[tuple[str, str], tuple[Weapon, ...]] = {}
-
-
-def weapons_text(raw: Any) -> str:
-    """``repr`` of a unit's weapons table (its content), remembered for the very object
-    read: no weapons table is changed in place (a change of weapons — ``put``,
-    ``take`` — stores a new table; a simulated fight stores a changed unit as a new
-    table that holds the same weapons object), and the nested text (~3 us) was written
-    out again at every look-up of the unit's weapons, the policy's and the movement
-    planner's keys (issue 40)."""
-    got = _WEAPONS_TEXT.get(id(raw))
-    if got is not None and got[0] is raw:
-        return got[1]
-    text = repr(raw)
-    if len(_WEAPONS_TEXT) >= 256:
-        _WEAPONS_TEXT.clear()
-    _WEAPONS_TEXT[id(raw)] = (raw, text)
-    return text
-
-
-_WEAPONS_TEXT: dict[int, tuple[Any, str]] = {}
 
 
 def find_weapon(extra: Mapping[str, Any], unit: str, name: str) -> Weapon:
