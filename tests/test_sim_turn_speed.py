@@ -317,4 +317,4 @@ def test_a_fights_terms_built_once_are_the_terms_told() -> None:
         got = engine._terms(*told)
         assert got == Terms(disadvantage=told[0], with_=told[1])
         assert engine._terms(*told) is got and isinstance(got, tuple)
-    assert hits._NO_TERMS == Terms()
+    assert Terms() == hits._NO_TERMS

@@ -457,16 +457,18 @@ class Table:
         ask = crits.CritAsk(weapon=None if with_ else weapon, hits=n, target=target, by=by,
                             with_=with_)
         # The generator's state is kept for a second look only when Luck may be played:
-        # a Player's unit hit while Players hold hands (a Non-Player has no Player).
+        # a Player's unit hit while Players hold hands (a Non-Player has no Player), and
+        # a Wild or a Character Point among what its Player or an adjacent Ally's holds.
         raw = self.units().get(target)
-        state = self.rng.getstate() if self.players and (
+        offered = self._offers(target) if self.players and (
             raw is None or player_of(raw) is not None) else None
+        state = self.rng.getstate() if offered is not None else None
         # The Crit is played on the live units; where Luck may be played that is a first
         # look, which stands unless Luck is played — then the live units it changed are
         # forgotten (the session's tables are as they were) and the same cards are
         # drawn again with the Damage Modifiers played.
         out = self._crit(ask, stored=state is None)
-        luck = self._luck(target, out) if state is not None else None
+        luck = self._luck(offered, out) if offered is not None else None
         if state is not None:
             if luck is None:
                 self._keep(out)
@@ -533,23 +535,20 @@ class Table:
                 if n in stored:
                     live[n] = (stored[n], u)
 
-    def _luck(self, target: str, dry: crits.Crit) -> Any:
-        """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
-        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen:
-        the Wilds held by the hand of the unit's Player or an adjacent Ally's, the
-        Character Points of the unit or of that Ally. Non-Players have no Player to spend them.
-        A ``damage_play.Luck``, or None."""
-        if not self.players or dry.hits <= 0:
-            return None
+    def _offers(self, target: str) -> tuple[str, list[damage_play.Offer]] | None:
+        """What the Players may spend on a Crit on ``target`` (000 l.526, l.533): the
+        Wilds held by the hand of the unit's Player or an adjacent Ally's, the Character
+        Points of the unit or of that Ally — the unit's name and the offers, the unit's
+        own first; None when nothing can be spent (a Non-Player's unit, or no Wild and
+        no Character Point among them). Read before the Crit: it changes none of them
+        (hands, Character Points, places, who is down)."""
         raw = self.units()
         name = target if target in raw else units.find(units.roster_view(self.data),
                                                         target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers), as the
-        # session holds them: the live ones carry the first look's Crit, not stored
-        roster = {n: Unit.from_state(n, u) for n, u in raw.items()
-                  if player_of(u) is not None}
+        # only the Players' units are read (the unit and its possible givers)
+        roster = {n: self.unit(n) for n, u in raw.items() if player_of(u) is not None}
         unit = roster[name]
         givers = [unit]
         for other in roster.values():
@@ -565,10 +564,22 @@ class Table:
                 givers.append(other)
         offers = [damage_play.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
                   for g in givers]
+        if not any(o.wilds > 0 or o.cp > 0 for o in offers):
+            return None  # the policy plays nothing whatever the Crit (damage_play.luck)
+        return name, offers
+
+    def _luck(self, offered: tuple[str, list[damage_play.Offer]],
+              dry: crits.Crit) -> Any:
+        """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
+        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen,
+        of what was ``offered`` (:meth:`_offers`). A ``damage_play.Luck``, or None."""
+        if dry.hits <= 0:
+            return None
+        name, offers = offered
         chosen = damage_play.luck(dry.hits, offers)
         if chosen is None:
             return None
-        return replace(chosen, giver=None if chosen.giver == unit.name else chosen.giver)
+        return replace(chosen, giver=None if chosen.giver == name else chosen.giver)
 
     def _wilds(self, unit: Unit) -> int:
         p = self.players.get(player_of(unit.extra) or "")
