@@ -318,3 +318,38 @@ def test_a_fights_terms_built_once_are_the_terms_told() -> None:
         assert got == Terms(disadvantage=told[0], with_=told[1])
         assert engine._terms(*told) is got and isinstance(got, tuple)
     assert Terms() == hits._NO_TERMS
+
+
+def test_a_goal_is_reached_when_every_condition_of_one_alternative_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """goals.reached (plain loops, asked after every Action) says what "any alternative
+    whose conditions all hold" says, for every way three alternatives of up to three
+    conditions can hold (enumerated: 2^6 truth tables over the shapes below), and asks
+    the conditions of each alternative in order, stopping at the first that fails."""
+    import itertools
+
+    conds = [g.Condition("clock", (), n) for n in range(6)]
+    shapes = [((0,), (1, 2), (3, 4, 5)), ((0, 1, 2),), ((0,), (1,)), ()]
+    for shape in shapes:
+        goal = g.Goal("F", "", tuple(tuple(conds[i] for i in alt) for alt in shape))
+        for truth in itertools.product((False, True), repeat=6):
+            asked: list[int] = []
+
+            def holds(c: g.Condition, faction: str, data: Any,
+                      truth: tuple[bool, ...] = truth, asked: list[int] = asked) -> bool:
+                assert faction == "F"
+                asked.append(c.number)
+                return truth[c.number]
+
+            monkeypatch.setattr(g, "holds", holds)
+            want = any(all(truth[i] for i in alt) for alt in shape)
+            assert g.reached(goal, {}) is want
+            expected: list[int] = []
+            for alt in shape:
+                for i in alt:
+                    expected.append(i)
+                    if not truth[i]:
+                        break
+                else:
+                    break
+            assert asked == expected
