@@ -166,10 +166,15 @@ def test_a_damage_decks_cards_remembered_are_a_fresh_list_each_time() -> None:
 
 def test_a_crit_keeps_the_generators_state_only_when_luck_may_be_played() -> None:
     """Wild Luck and Luck (000 l.526, l.533) are a Player's: a Crit on a Non-Player
-    copies no generator state for a second look; one on a Player's unit does, and the
-    second look still gives the Crit the first one would (tests/test_sim_luck.py plays
-    whole fights)."""
+    copies no generator state for a second look, nor one on a Player's unit when
+    neither its Player's hand nor an adjacent Ally's holds a Wild and none of them has a
+    Character Point (the policy plays nothing whatever the Crit); with a Wild in hand it
+    does, and the second look still gives the Crit the first one would
+    (tests/test_sim_luck.py plays whole fights)."""
     import random
+
+    from d2d_cli.rules.assistant.engine import player_of
+    from d2d_cli.rules.deck.cards import full_deck
 
     data = combat1()
     calls: list[int] = []
@@ -183,5 +188,11 @@ def test_a_crit_keeps_the_generators_state_only_when_luck_may_be_played() -> Non
     assert t.players  # Combat #1's Players hold hands
     t.crit("Archer", "Goblin Scout", 3)
     assert calls == []  # a Non-Player's Crit: nothing kept
-    t.crit("Goblin Scout", "Archer", 3)
+    assert not any(int(u.get("cp", 0) or 0) for u in t.units().values())
+    hand = t.players[str(player_of(t.units()["Archer"]))].hand
+    hand[:] = [c for c in hand if not c.is_wild]
+    t.crit("Goblin Scout", "Archer", 1)
+    assert calls == []  # a Player's unit, but no Wild and no Character Point to play
+    hand.append(full_deck()[-1])  # the red Wild
+    t.crit("Goblin Scout", "Archer", 1)
     assert calls == [1]

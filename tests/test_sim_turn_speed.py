@@ -277,3 +277,79 @@ def test_a_weapon_table_is_read_on_a_miss_and_a_refused_one_every_time() -> None
     got = policy.choose_weapon(start, "Archer", "Goblin Scout")
     policy._WEAPON_CHOICE.clear()
     assert got[0] == "Bow" and policy.choose_weapon(start, "Archer", "Goblin Scout") == got
+
+
+def test_the_weapons_text_remembered_is_the_fresh_repr_and_follows_a_new_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """movement.weapons_text (the fighter key's and the planner's weapons part) is
+    remembered for the very weapons table read: over whole fights, each time it is
+    asked, the text given is repr of the table as it is then; a new weapons table (a
+    unit given another weapon) gets its own text, the one it was built from keeps its."""
+    start, goals = combat1()
+    text = movement.weapons_text
+    asked = 0
+
+    def checked(weapons: Any) -> str:
+        nonlocal asked
+        got = text(weapons)
+        assert got == repr(weapons)
+        asked += 1
+        return got
+
+    monkeypatch.setattr(movement, "weapons_text", checked)
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
+    assert asked > 10 * FIGHTS
+    bow = {"Bow": {"rating": "Body+2", "types": ["pierce"], "attack": "ranged"}}
+    first = text(bow)
+    other = {**bow, "Knife": {"rating": "Body+1", "types": ["cut"], "attack": "close"}}
+    assert text(other) == repr(other) != first
+    assert text(bow) == first == repr(bow)
+
+
+def test_a_fights_terms_built_once_are_the_terms_told() -> None:
+    """The engine's Terms for a Conflict or Hits (``--disadvantage``, ``--with``) are
+    built once per value told: equal to a fresh Terms, and one immutable tuple."""
+    from d2d_cli.rules.assistant import engine
+    from d2d_cli.rules.combat import hits
+
+    for told in [((), None), (("b",), None), ((), "Javelin"), (("a", "b"), "Bow")]:
+        got = engine._terms(*told)
+        assert got == Terms(disadvantage=told[0], with_=told[1])
+        assert engine._terms(*told) is got and isinstance(got, tuple)
+    assert Terms() == hits._NO_TERMS
+
+
+def test_a_goal_is_reached_when_every_condition_of_one_alternative_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """goals.reached (plain loops, asked after every Action) says what "any alternative
+    whose conditions all hold" says, for every way three alternatives of up to three
+    conditions can hold (enumerated: 2^6 truth tables over the shapes below), and asks
+    the conditions of each alternative in order, stopping at the first that fails."""
+    import itertools
+
+    conds = [g.Condition("clock", (), n) for n in range(6)]
+    shapes = [((0,), (1, 2), (3, 4, 5)), ((0, 1, 2),), ((0,), (1,)), ()]
+    for shape in shapes:
+        goal = g.Goal("F", "", tuple(tuple(conds[i] for i in alt) for alt in shape))
+        for truth in itertools.product((False, True), repeat=6):
+            asked: list[int] = []
+
+            def holds(c: g.Condition, faction: str, data: Any,
+                      truth: tuple[bool, ...] = truth, asked: list[int] = asked) -> bool:
+                assert faction == "F"
+                asked.append(c.number)
+                return truth[c.number]
+
+            monkeypatch.setattr(g, "holds", holds)
+            want = any(all(truth[i] for i in alt) for alt in shape)
+            assert g.reached(goal, {}) is want
+            expected: list[int] = []
+            for alt in shape:
+                for i in alt:
+                    expected.append(i)
+                    if not truth[i]:
+                        break
+                else:
+                    break
+            assert asked == expected

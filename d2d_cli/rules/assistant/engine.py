@@ -11,17 +11,26 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from d2d_cli.errors import RuleViolation
+from d2d_cli.rules.assistant import damage_play
 from d2d_cli.rules.assistant.goals import is_down
+from d2d_cli.rules.board.grid import board_of
+from d2d_cli.rules.board.placement import placed
 from d2d_cli.rules.combat import conflict, crits, hits
+from d2d_cli.rules.combat import exchange as combat_exchange
+from d2d_cli.rules.combat.damage import adjacent_ally
+from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.deck import fate
 from d2d_cli.rules.deck.cards import Card, full_deck
-from d2d_cli.rules.time import rounds, tasks, turns
+from d2d_cli.rules.time import exchange as time_exchange
+from d2d_cli.rules.time import leaving, rounds, tasks, turns
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
@@ -58,11 +67,24 @@ class Player:
         return got
 
 
-def player_of(unit: dict[str, Any]) -> str | None:
-    """The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units
-    don't have hands, so they always choose Stay"): ``rules.units.sides``, the one
-    answer."""
-    return sides.player_of(unit)
+@functools.cache
+def _faces() -> tuple[Card, ...]:
+    """The 54 cards of a Conflict Deck (``full_deck``), built once: a Card is frozen, so
+    every Player's deck of every fight holds the same ones (a fight dealt two decks)."""
+    return tuple(full_deck())
+
+
+@functools.lru_cache(maxsize=64)
+def _terms(disadvantage: tuple[str, ...], with_: str | None) -> Terms:
+    """What an Action's Conflict or Hits is told (``--disadvantage``, ``--with``): a
+    fight tells the same few, and Terms is an immutable tuple, so each is built once."""
+    return Terms(disadvantage=disadvantage, with_=with_)
+
+
+# The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't
+# have hands, so they always choose Stay"): ``rules.units.sides``, the one answer — the
+# very function, not a call through another (a fight asks ~120 times).
+player_of = sides.player_of
 
 
 @record
@@ -137,7 +159,7 @@ class Table:
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
-                cards = list(full_deck())
+                cards = list(_faces())
                 rng.shuffle(cards)
                 self.players[name] = Player(name, cards)
         for p in self.players.values():
@@ -303,8 +325,6 @@ class Table:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
         Target (the one other unit an Action reads or marks) — every unit for a Hide,
         which must be out of every Rival's sight on the map (rules.board.seen)."""
-        from d2d_cli.rules.board.grid import board_of
-
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
         out = self._change(roster, turns.act, roster, number, phase, name, action, arg,
@@ -317,11 +337,9 @@ class Table:
         """``unit respond NAME [--no-action]``: the Target of the Interact just made
         spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
         not Target gains no benefits on a Win")."""
-        from d2d_cli.rules.time import exchange
-
         number, phase = self._now()
         roster = self._some(name)
-        out = self._change(roster, exchange.respond, roster, number, phase, name, action)
+        out = self._change(roster, time_exchange.respond, roster, number, phase, name, action)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -336,8 +354,6 @@ class Table:
     def move(self, name: str, *words: str) -> turns.Spending:
         """``unit move NAME KIND [SIDE] [COUNT]`` or ``unit move NAME turn HEADING``: on
         the map when the unit is placed (rules.board.moves)."""
-        from d2d_cli.rules.board.grid import board_of
-
         number, phase = self._now()
         roster = self._some(name)
         out = self._change(roster, turns.move, roster, number, phase, name, words[0],
@@ -350,9 +366,6 @@ class Table:
     def leave(self, name: str, *words: str) -> Any:
         """``unit leave NAME [KIND [SIDE]]``: a step off the map at its edge
         (rules.time.leaving)."""
-        from d2d_cli.rules.board.grid import board_of
-        from d2d_cli.rules.time import leaving
-
         rnd = self.round()
         roster = self._roster()
         try:
@@ -374,11 +387,9 @@ class Table:
         """``conflict SIDE_A SIDE_B [--skill S] [--disadvantage a|b]`` (Fate cards come
         from the deck); on the map when both sides stand on it (its Cover may redirect
         the attack to an obstacle, 001 l.720)."""
-        from d2d_cli.rules.combat.situation import Terms
-
         mapped = self.on_map(side_a.split(":")[0], side_b.split(":")[0])
         ask = conflict.ask([side_a, side_b], self.data, skill=skill,
-                           terms=Terms(disadvantage=disadvantage, with_=with_),
+                           terms=_terms(disadvantage, with_),
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus, use_map=mapped,
@@ -386,10 +397,9 @@ class Table:
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         self._assessed = (ask.assessed, tuple(self.units().values()))
-        from d2d_cli.rules.combat import exchange
-
         # as the command keeps it, with what it was told (its --no-map: issue 37)
-        rnd = exchange.after_conflict(self.data, out, exchange.said_of({}, not mapped))
+        rnd = combat_exchange.after_conflict(self.data, out,
+                                             combat_exchange.said_of({}, not mapped))
         if rnd is not None:
             self.data["round"] = rnd
         if self.lines is not None:  # the line is built only for a log
@@ -407,18 +417,14 @@ class Table:
             difficulty: int | None = None, skill: str | None = None,
             with_: str | None = None) -> hits.Hits:
         """``hit CARD --by UNIT (--vs UNIT | --difficulty N) [--skill S] [--with W]``"""
-        from d2d_cli.rules.combat.situation import Terms
-
         mapped = vs is not None and self.on_map(by, vs)
         ask = hits.ask([card], data=self.data, by=by, vs=vs, difficulty=difficulty,
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
-                       terms=Terms(with_=with_) if with_ else None, roster=self.live(),
+                       terms=_terms((), with_) if with_ else None, roster=self.live(),
                        shared=self._shared())
         out = ask.count(None)
-        from d2d_cli.rules.combat import exchange
-
-        rnd = exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
+        rnd = combat_exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
         if rnd is not None:
             self.data["round"] = rnd
         if self.lines is not None:  # the line is built only for a log
@@ -451,16 +457,18 @@ class Table:
         ask = crits.CritAsk(weapon=None if with_ else weapon, hits=n, target=target, by=by,
                             with_=with_)
         # The generator's state is kept for a second look only when Luck may be played:
-        # a Player's unit hit while Players hold hands (a Non-Player has no Player).
+        # a Player's unit hit while Players hold hands (a Non-Player has no Player), and
+        # a Wild or a Character Point among what its Player or an adjacent Ally's holds.
         raw = self.units().get(target)
-        state = self.rng.getstate() if self.players and (
+        offered = self._offers(target) if self.players and (
             raw is None or player_of(raw) is not None) else None
+        state = self.rng.getstate() if offered is not None else None
         # The Crit is played on the live units; where Luck may be played that is a first
         # look, which stands unless Luck is played — then the live units it changed are
         # forgotten (the session's tables are as they were) and the same cards are
         # drawn again with the Damage Modifiers played.
         out = self._crit(ask, stored=state is None)
-        luck = self._luck(target, out) if state is not None else None
+        luck = self._luck(offered, out) if offered is not None else None
         if state is not None:
             if luck is None:
                 self._keep(out)
@@ -527,28 +535,20 @@ class Table:
                 if n in stored:
                     live[n] = (stored[n], u)
 
-    def _luck(self, target: str, dry: crits.Crit) -> Any:
-        """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
-        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen:
-        the Wilds held by the hand of the unit's Player or an adjacent Ally's, the
-        Character Points of the unit or of that Ally. Non-Players have no Player to spend them.
-        A ``policy.Luck``, or None."""
-        if not self.players or dry.hits <= 0:
-            return None
-        from d2d_cli.errors import RuleViolation
-        from d2d_cli.rules.assistant import damage_play as policy  # the PC policy's
-        from d2d_cli.rules.board.placement import placed
-        from d2d_cli.rules.combat.damage import adjacent_ally
-
+    def _offers(self, target: str) -> tuple[str, list[damage_play.Offer]] | None:
+        """What the Players may spend on a Crit on ``target`` (000 l.526, l.533): the
+        Wilds held by the hand of the unit's Player or an adjacent Ally's, the Character
+        Points of the unit or of that Ally — the unit's name and the offers, the unit's
+        own first; None when nothing can be spent (a Non-Player's unit, or no Wild and
+        no Character Point among them). Read before the Crit: it changes none of them
+        (hands, Character Points, places, who is down)."""
         raw = self.units()
         name = target if target in raw else units.find(units.roster_view(self.data),
                                                         target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers), as the
-        # session holds them: the live ones carry the first look's Crit, not stored
-        roster = {n: Unit.from_state(n, u) for n, u in raw.items()
-                  if player_of(u) is not None}
+        # only the Players' units are read (the unit and its possible givers)
+        roster = {n: self.unit(n) for n, u in raw.items() if player_of(u) is not None}
         unit = roster[name]
         givers = [unit]
         for other in roster.values():
@@ -562,12 +562,24 @@ class Table:
                 continue
             if not is_down(self.data["units"][other.name]):
                 givers.append(other)
-        offers = [policy.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
+        offers = [damage_play.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
                   for g in givers]
-        chosen = policy.luck(dry.hits, offers)
+        if not any(o.wilds > 0 or o.cp > 0 for o in offers):
+            return None  # the policy plays nothing whatever the Crit (damage_play.luck)
+        return name, offers
+
+    def _luck(self, offered: tuple[str, list[damage_play.Offer]],
+              dry: crits.Crit) -> Any:
+        """Wild Luck and Luck for a Player's unit (000 l.526, l.533), by the PC policy
+        (``rules.assistant.damage_play.luck``) once the Crit's card and Hits are seen,
+        of what was ``offered`` (:meth:`_offers`). A ``damage_play.Luck``, or None."""
+        if dry.hits <= 0:
+            return None
+        name, offers = offered
+        chosen = damage_play.luck(dry.hits, offers)
         if chosen is None:
             return None
-        return replace(chosen, giver=None if chosen.giver == unit.name else chosen.giver)
+        return replace(chosen, giver=None if chosen.giver == name else chosen.giver)
 
     def _wilds(self, unit: Unit) -> int:
         p = self.players.get(player_of(unit.extra) or "")

@@ -148,7 +148,7 @@ def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
     if got is not None and got[0] is u and got[1][0] == name:
         return got[1]
     key = (name, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-           repr(u.get("skills")), repr(u.get("weapons")))
+           repr(u.get("skills")), weapons_text(u.get("weapons")))
     if len(_PLACED) >= 1024:
         _PLACED.clear()
     _PLACED[id(u)] = (u, key)
@@ -156,6 +156,25 @@ def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 _PLACED: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+
+
+def weapons_text(weapons: Any) -> str:
+    """``repr`` of a unit's weapons table, remembered for the very object read: a fight
+    stores a changed unit as a new table, but its weapons (kept in ``Unit.extra``) are
+    the same object from store to store — never changed in place, as no table is (the
+    keys remembered by table rest on the same) — and their nested text is the costliest
+    part of the planners' keys (~3 µs, written out again at every unit's change)."""
+    got = _WEAPONS_TEXT.get(id(weapons))
+    if got is not None and got[0] is weapons:
+        return got[1]
+    text = repr(weapons)
+    if len(_WEAPONS_TEXT) >= 256:
+        _WEAPONS_TEXT.clear()
+    _WEAPONS_TEXT[id(weapons)] = (weapons, text)
+    return text
+
+
+_WEAPONS_TEXT: dict[int, tuple[Any, str]] = {}
 
 
 def _board_key(board: Any) -> str:

@@ -37,11 +37,18 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
+from d2d_cli.rules.assistant import movement
+from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.damage_play import Luck, Offer, luck
-from d2d_cli.rules.assistant.goals import Goal, is_down
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.assistant.goals import Goal, holds, is_down
+from d2d_cli.rules.board.grid import parse_space
+from d2d_cli.rules.board.sight import distance
+from d2d_cli.rules.combat.situation import known_skill
+from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
+from d2d_cli.rules.time.leaving import binding
+from d2d_cli.rules.units.unit_state import SPENT
 
 if TYPE_CHECKING:
     from d2d_cli.rules.assistant.movement import Movement
@@ -162,8 +169,6 @@ def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
     ``sim``, for every unit): spend it whenever the unit's Move pays the Action Cost and
     it is not down — a defence that can be won (Keep, Draw, Hits, the counter-attack,
     Evade's Move) is worth the Action it may not reach later in the Round."""
-    from d2d_cli.rules.assistant.asking import can_respond
-
     unit = data["units"][name]
     return not is_down(unit) and can_respond(unit)
 
@@ -171,8 +176,6 @@ def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
 def skill_for(unit: Mapping[str, Any]) -> str | None:
     """The skill a unit fights with: None (its best Combat skill, as ``conflict``
     chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""
-    from d2d_cli.rules.combat.situation import known_skill
-
     for name, level in unit.get("skills", {}).items():
         sk = known_skill(name)  # a name the table does not know is passed over
         if sk is not None and int(level) > 0 and sk.category == "Combat":
@@ -244,15 +247,15 @@ _NEXT_TOKEN = itertools.count()
 
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
-    from d2d_cli.rules.units.unit_state import SPENT
-
     # A text or whole number is its own key (no repr to build); anything else by its
-    # repr, tagged so that it never equals a text value; the spent table by its boosts.
+    # repr, tagged so that it never equals a text value (the weapons' remembered for the
+    # very table: movement.weapons_text); the spent table by its boosts.
     # In the table's own order, not sorted: equal keys are still equal readings (each
     # pair carries its name), and a fight stores its units in one order (a reading seen
     # in another order is only a miss, worked out afresh).
-    volatile = _VOLATILE
-    out = [(k, v) if type(v) in _PLAIN else (k, repr(v), 0) for k, v in u.items()
+    volatile, text = _VOLATILE, movement.weapons_text
+    out = [(k, v) if type(v) in _PLAIN else
+           (k, text(v) if k == "weapons" else repr(v), 0) for k, v in u.items()
            if k not in volatile and k != SPENT]
     if SPENT in u:
         out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
@@ -343,8 +346,6 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     rendered that nobody reads") — the same Plan with no reasons: none is written."""
     got = _plan(data, name, goals, opts, hand, explain)
     if not explain and got.reasons:  # a rarer turn (withdrawing, getting away, none)
-        from d2d_cli.rules.core.record import replace
-
         return replace(got, reasons=())
     return got
 
@@ -376,9 +377,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                    "a new attempt is a new task"),))
     wanted = _getting_away(name, data, goal)
     if wanted is not None and move is not None:
-        from d2d_cli.rules.assistant.movement import get_away
-
-        got = get_away(data, name, walkable(int(move)))
+        got = movement.get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = _goal_reads(goal)[1] if goal else frozenset()
@@ -497,9 +496,6 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
     them = units.get(target, {}).get("space")
     if not there or not them or not data.get("board"):
         return None
-    from d2d_cli.rules.board.grid import parse_space
-    from d2d_cli.rules.board.sight import distance
-
     return distance(parse_space(str(there)), parse_space(str(them)))
 
 
@@ -512,11 +508,9 @@ def _withdraw_plan(data: dict[str, Any], name: str,
     move = unit.get("move")
     away = None
     if move and not unit.get("conditions", {}).get("dead"):
-        from d2d_cli.rules.assistant.movement import withdraw
-
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
-        away = withdraw(data, name, standing, walkable(int(move)))
+        away = movement.withdraw(data, name, standing, walkable(int(move)))
     reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                       "(no Action)"),)
     if away is None:
@@ -591,13 +585,11 @@ def _way_to(data: dict[str, Any], name: str, target: str,
     move, cost = unit.get("move"), unit.get("action_cost")
     way = None
     if move is not None and cost is not None:
-        from d2d_cli.rules.assistant.movement import approach as approach_on_map
-
         # Keep as many Actions as the Move pays: a Space in reach that costs none of them
         # first (Cover and a flank are worth less than a second attack), then one fewer.
         m, c = int(move), int(cost)
         for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = approach_on_map(data, name, target, walkable(m - keep * c), walkable(m),
+            way = movement.approach(data, name, target, walkable(m - keep * c), walkable(m),
                                   int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break
@@ -613,9 +605,6 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     for alt in goal.any:
         if not any(c.kind == "off_map" and name in c.names for c in alt):
             continue  # the usual case: no alternative wants this unit off the map
-        from d2d_cli.rules.assistant.goals import holds
-        from d2d_cli.rules.time.leaving import binding
-
         if all(holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
@@ -671,7 +660,6 @@ def plan_ahead(data: dict[str, Any], name: str, goals: Mapping[str, Goal],
     """``npc plan``: :func:`plan` for the round as it stands; between rounds, for the
     next round as ``round start`` would begin it (on a copy: the same rules call, so the
     unit has the Move and Action Cost it will have), with a first reason that says so."""
-    from d2d_cli.rules.core.record import replace
     from d2d_cli.rules.time.round_state import Round
 
     rnd = Round.from_state(data.get("round"))

@@ -17,15 +17,19 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import policy
 from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.engine import Table, player_of
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
-from d2d_cli.rules.combat.conflict import Conflict
+from d2d_cli.rules.assistant.movement import from_behind
+from d2d_cli.rules.combat.conflict import Conflict, counter_card, hit_value
+from d2d_cli.rules.combat.situation import effective_stat
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card, parse_card
+from d2d_cli.rules.units import hands
 from d2d_cli.rules.units.unit_state import reach_of
 
 MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
@@ -84,8 +88,6 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
         if "draw" in keys:
             p.draw(1)
         if "take_from_discard" in keys and p.discard:
-            from d2d_cli.rules.combat.conflict import hit_value
-
             best = max(p.discard, key=hit_value)
             p.discard.remove(best)
             p.hand.append(best)
@@ -131,8 +133,6 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     defend = "fate"
     if hand_b:
         la, lb = policy._levels(t.data, a, target, t.opts)
-        from d2d_cli.rules.assistant.movement import from_behind
-
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
     skill = policy.skill_for(t.units()[a])
@@ -163,8 +163,6 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
     "Counterattack with a Fast or Strong"), chosen before the reveal as the PC policy
     does: the card of its hand, the one played aside, that scores best played Upper
     (rules.combat.conflict.counter_card). None for a Non-Player (its Fate) or no hand."""
-    from d2d_cli.rules.units import hands
-
     if played in ("fate", "stay") or player_of(t.units()[name]) is None:
         return None
     try:
@@ -176,8 +174,6 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
         cards = list(held.hand) if held is not None else []
     else:
         cards = list(_hand(t, name) or [])
-    from d2d_cli.rules.combat.conflict import counter_card
-
     face = out.face
     return counter_card([c for c in cards if c.face != face])
 
@@ -186,9 +182,6 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
     """The counter-attack of a Counter's win (001 l.752–754), as the commands play it:
     its card leaves a Player's hand, then ``hit`` and ``crit`` on the other side. A
     unit that cannot reach the other with its skill scores none."""
-    from d2d_cli.errors import RuleViolation
-    from d2d_cli.rules.units import hands
-
     assert c.counter is not None and c.counter.card is not None
     by, vs = (a, target) if c.counter.side == "a" else (target, a)
     side = c.side_a if c.counter.side == "a" else c.side_b
@@ -266,8 +259,6 @@ def _target_wins(t: Table, target: str, attacker: str, c: Conflict) -> None:
         t.act(target, "evade")
     if c.outcome in ("b", "both") and c.approach_b in policy.SCORING and "hit" in keys:
         assert c.side_b.card is not None
-        from d2d_cli.errors import RuleViolation
-
         try:  # with the skill it defended with; one that cannot reach the Actor scores none
             h = t.hit(c.side_b.card, by=target, vs=attacker, skill=c.side_b.skill)
         except RuleViolation:
@@ -281,8 +272,6 @@ def _rated(t: Table, name: str) -> bool:
     Weapon THEN use Hand to Hand Damage"): a Body brought to 0 by its penalties (Fatigue
     ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
     Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
-    from d2d_cli.rules.combat.situation import effective_stat
-
     if "body" not in t.units()[name]:
         return True
     return effective_stat(t.unit(name), "body").level > 0

@@ -31,6 +31,7 @@ from d2d_cli.rules.combat.situation import (
     assess,
     sources,
 )
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
@@ -42,6 +43,17 @@ if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.deck.fate import Revealer
     from d2d_cli.rules.units.roster import Unit
+
+# Read at every Conflict between units, imported when first read (a Conflict of two
+# cards reads no roster and no map): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.board import derive as _derive
+    from d2d_cli.rules.combat import remembered as _remembered
+    from d2d_cli.rules.units import roster as _roster
+else:
+    _derive = lazy_module("d2d_cli.rules.board.derive", globals(), "_derive")
+    _remembered = lazy_module("d2d_cli.rules.combat.remembered", globals(), "_remembered")
+    _roster = lazy_module("d2d_cli.rules.units.roster", globals(), "_roster")
 
 OUTCOMES = ("a", "b", "both", "tie", "rank")
 
@@ -145,8 +157,7 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     played = _play(text)
     if played is not None:
         return played
-    from d2d_cli.rules.units.roster import find  # only a unit side needs the roster's code
-
+    find = _roster.find  # only a unit side needs the roster's code
     units = units or {}
     name, sep, what = text.rpartition(":")
     if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
@@ -584,19 +595,15 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         check_level(level_b, "--level-b")
     units: Mapping[str, Unit] = {}
     if data.get("units") and not unitless(sides):  # two cards name no unit: none built
-        from d2d_cli.rules.units.roster import roster_view
-
         # only the units named are built
-        units = roster if roster is not None else roster_view(data)
+        units = roster if roster is not None else _roster.roster_view(data)
     m = matchup(sides, units)
-    from d2d_cli.rules.combat import remembered
-
+    remembered = _remembered
     got = remembered.recall(data, m.a.unit, m.b.unit, terms or Terms(), skill, spent,
                             target_action, use_map)
+    # the map gives a geometry only between two units: else it is not read
     placed = use_map and m.a.unit is not None and m.b.unit is not None
-    if placed:  # the map gives a geometry only between two units: else it is not read
-        from d2d_cli.rules.board.derive import field
-    fld = field(data) if placed else None
+    fld = _derive.field(data) if placed else None
     sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill, field=fld, opts=opts)
@@ -606,9 +613,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         sit = remembered.relabel(
             sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
     if not obstacles and sit.geometry is not None:
-        from d2d_cli.rules.board.derive import reveal_obstacles
-
-        obstacles = reveal_obstacles(sit.geometry)
+        obstacles = _derive.reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
@@ -700,8 +705,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     outcome, broken = _pair(opts_a[i], opts_b[j], sit, ask.reading, ask.level_bonus)
     a = _side(m.a, sit.a, opts_a, i, shown_a)
     b = _side(m.b, sit.b, opts_b, j, shown_b)
-    from d2d_cli.rules.combat import remembered
-
+    remembered = _remembered
     effects_b, notes = remembered.trim(
         effects(b.approach, outcome in ("b", "both"), ask.evade, _non_player(m.b)),
         ask.unspent,

@@ -34,17 +34,30 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.damage import DamageAsk, Gear, Modified, gear_of, modify, wear
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
+from d2d_cli.rules.units import gear as gear_
 from d2d_cli.rules.units.gear import Weapon
 from d2d_cli.rules.units.roster import Unit, alive, find, roster_state
 from d2d_cli.rules.units.roster import roster as roster_
 
 if TYPE_CHECKING:
     import random
+
+# Read at every Crit on a unit, imported when first read (a Crit of a given Power at a
+# given armor reads neither): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.combat import situation as _situation
+    from d2d_cli.rules.units import conditions as _conditions
+    from d2d_cli.rules.units import effects as _effects
+else:
+    _situation = lazy_module("d2d_cli.rules.combat.situation", globals(), "_situation")
+    _conditions = lazy_module("d2d_cli.rules.units.conditions", globals(), "_conditions")
+    _effects = lazy_module("d2d_cli.rules.units.effects", globals(), "_effects")
 
 CHARTS = ("person", "vehicle")
 
@@ -212,10 +225,8 @@ def wielder_stat(weapon: str | None, stat: str | None, by: Unit | None) -> tuple
                        "--by Archer); --power and a --weapon rating need no unit")
     if stat is not None:
         return stat, f"--stat {stat} (over {by.name}'s)"
-    from d2d_cli.rules.combat.situation import effective_stat
-
     name = m.group(1).lower()
-    got = effective_stat(by, name)
+    got = _situation.effective_stat(by, name)
     return str(got), f"{by.name}'s {name.capitalize()} {got}"
 
 
@@ -611,8 +622,6 @@ def armed(ask: CritAsk, units: dict[str, Unit]
     the wielder's own weapon (``--with NAME`` when it carries several), or Hand to
     Hand — its Body (000 l.506). Its rating and (unless ``--types``) its damage types
     stand in for the options. Returns (the ask, (weapon, where it came from))."""
-    from d2d_cli.rules.units import gear as gear_
-
     if ask.with_ is not None and ask.by is None:
         raise BadInput("--with names one of the --by unit's weapons: give --by UNIT")
     if ask.weapon is not None and _FORMULA_RE.match(ask.weapon) is None \
@@ -953,9 +962,7 @@ def flipped_count(unit: Unit, light: tuple[str, ...]) -> int:
     (eg Fatigue) / IF Unit has Stat=0 THEN flip to Crit": the light damage that lands on
     a stat already at 0 — counting the tokens placed before it — becomes a Crit. The
     flips come last: the tokens that still lower the stat are placed first."""
-    from d2d_cli.rules.units import conditions as conds
-    from d2d_cli.rules.units.effects import gritted
-
+    conds, gritted = _conditions, _effects.gritted
     held = dict(unit.conditions)
     known = conds.table()
     flips = 0
@@ -986,9 +993,7 @@ def _difficulty(ask: CritAsk, unit: Unit | None) -> Stat:
         raise BadInput('[rules] weapon_damage = "difficulty" compares the Power with the '
                        "target's Difficulty: give --target UNIT or --difficulty STAT "
                        "(000 l.508)")
-    from d2d_cli.rules.combat.situation import effective_stat
-
-    return effective_stat(unit, "body")
+    return _situation.effective_stat(unit, "body")
 
 
 def _pay(unit: Unit, modded: Modified, giver: Unit | None = None) -> None:

@@ -35,12 +35,24 @@ add to or stand in for it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.scale.stats import Stat, parse_stat
+
+# Who may give Luck: read at every Crit on a Player's unit, imported when first read (a
+# Crit's damage alone reads no map): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.board import placement as _placement
+    from d2d_cli.rules.board import sight as _sight
+    from d2d_cli.rules.units import sides as _sides
+else:
+    _placement = lazy_module("d2d_cli.rules.board.placement", globals(), "_placement")
+    _sight = lazy_module("d2d_cli.rules.board.sight", globals(), "_sight")
+    _sides = lazy_module("d2d_cli.rules.units.sides", globals(), "_sides")
 
 GEAR = "gear"
 ANY = "any"
@@ -123,10 +135,7 @@ def adjacent_ally(target: Any, giver: Any) -> str:
     saying who gave; refused otherwise."""
     if giver.name == target.name:
         return str(giver.name)
-    from d2d_cli.rules.board.placement import placed
-    from d2d_cli.rules.board.sight import distance
-    from d2d_cli.rules.units import sides
-
+    placed, distance, sides = _placement.placed, _sight.distance, _sides
     mine, theirs = sides.faction_of(target), sides.faction_of(giver)
     if mine is None or mine != theirs:
         raise RuleViolation(f"--from {giver.name}: not an Ally of {target.name} (000 l.526 "

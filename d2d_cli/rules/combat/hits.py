@@ -34,6 +34,7 @@ from d2d_cli.rules.combat.situation import (
     scoring_from,
     target_stat,
 )
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.core.result import Result
@@ -46,6 +47,20 @@ if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Geometry
     from d2d_cli.rules.units.roster import Unit
 
+# Read at every Hits between units, imported when first read (Hits of a card at given
+# Levels read no roster and no map): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.board import derive as _derive
+    from d2d_cli.rules.combat import remembered as _remembered
+    from d2d_cli.rules.units import effects as _effects
+    from d2d_cli.rules.units import roster as _roster
+else:
+    _derive = lazy_module("d2d_cli.rules.board.derive", globals(), "_derive")
+    _remembered = lazy_module("d2d_cli.rules.combat.remembered", globals(), "_remembered")
+    _effects = lazy_module("d2d_cli.rules.units.effects", globals(), "_effects")
+    _roster = lazy_module("d2d_cli.rules.units.roster", globals(), "_roster")
+
+_NO_TERMS = Terms()  # nothing told: an immutable tuple, built once
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
 
@@ -375,7 +390,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         conflict.check_level(level, "--level")
     if rival_level is not None:
         conflict.check_level(rival_level, "--rival-level")
-    terms = terms or Terms()
+    terms = terms or _NO_TERMS
     sit, value, source, actor = levels(data, by=by, vs=vs, level=level,
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
@@ -397,8 +412,7 @@ def damage_bonus(actor: Unit | None, opts: Options) -> tuple[Modifier | None, in
     """``[rules] push_the_limit = "000"``: 000 l.254 "Push the Limit - … Normal
     Damage:+1 this Turn" — Hits +1 per use for the scoring unit (its Level is not
     raised: rules.combat.situation)."""
-    from d2d_cli.rules.units import effects
-
+    effects = _effects
     n = effects.pushed(actor)
     if not n or opts.push_the_limit != "000" or actor is None:
         return None, 0
@@ -455,32 +469,25 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both).
     ``shared``: the assessment of the Conflict these Hits follow, read as theirs where
     nothing the Hits alone read differs (rules.combat.situation.scoring_from)."""
-    terms = terms or Terms()
+    terms = terms or _NO_TERMS
     units: Mapping[str, Unit] = {}
     if data and data.get("units"):
-        from d2d_cli.rules.units.roster import roster_view
-
         # only the units named are built
-        units = roster if roster is not None else roster_view(data)
+        units = roster if roster is not None else _roster.roster_view(data)
     actor = None
     if by is not None:
-        from d2d_cli.rules.units.roster import find
-
-        actor = find(units, by)
+        actor = _roster.find(units, by)
     rival = _rival(vs, units)
     if actor is not None and actor is rival:
         raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
                        "a Rival (001 l.816 \"Your Level - Rival Level\")")
-    from d2d_cli.rules.combat import remembered
-
+    remembered = _remembered
     recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
     terms, skill = recalled.terms, recalled.skill
     value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
-    from d2d_cli.rules.board.derive import field
-
     who_a = Who(actor, level, level_option="--level")
     who_b = Who(rival, rival_level, level_option="--rival-level")
-    fld = field(data) if use_map and data and actor and rival else None
+    fld = _derive.field(data) if use_map and data and actor and rival else None
     sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                        rival_stat=rival_stat, field=fld, opts=opts) or \
         assess(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,

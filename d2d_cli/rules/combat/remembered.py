@@ -15,10 +15,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from d2d_cli.rules.combat import situation as sit
 from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.units import exchange
 
 if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
+
+# The map's Range of every Conflict and Hits between placed units, imported when first
+# read (off the map neither is): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.board import placement as _placement
+    from d2d_cli.rules.board import sight as _sight
+else:
+    _placement = lazy_module("d2d_cli.rules.board.placement", globals(), "_placement")
+    _sight = lazy_module("d2d_cli.rules.board.sight", globals(), "_sight")
 
 E = TypeVar("E")
 
@@ -82,13 +92,11 @@ def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
     """The Range between two units placed on the session's map, or None."""
     if not data or not data.get("board"):
         return None
-    from d2d_cli.rules.board.placement import placed
-    from d2d_cli.rules.board.sight import distance
-
     # Field.range's measure (the nearest Spaces), without building the whole Field
-    pa, pb = placed(a), placed(b)
+    pa, pb = _placement.placed(a), _placement.placed(b)
     if pa is None or pb is None:
         return None
+    distance = _sight.distance
     return min(distance(x, y) for x in pa.spaces for y in pb.spaces)
 
 

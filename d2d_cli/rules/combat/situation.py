@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
@@ -38,6 +39,17 @@ if TYPE_CHECKING:
     from d2d_cli.rules.scale.stats import Stat
     from d2d_cli.rules.units.gear import Weapon
     from d2d_cli.rules.units.roster import Unit
+
+# Read at every Conflict and Hit between units, imported when first read (a Conflict of
+# two cards reads none of them): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import effects as _effects
+    from d2d_cli.rules.units import gear as _gear
+    from d2d_cli.rules.units import stealth as _stealth
+else:
+    _effects = lazy_module("d2d_cli.rules.units.effects", globals(), "_effects")
+    _gear = lazy_module("d2d_cli.rules.units.gear", globals(), "_gear")
+    _stealth = lazy_module("d2d_cli.rules.units.stealth", globals(), "_stealth")
 
 SIDES = ("a", "b")
 NONE_SKILL = "none"  # --skill none: no applicable skill (Unskilled)
@@ -551,8 +563,7 @@ def _armed(unit: Unit | None, terms: Terms, kinds: dict[str, str | None],
             raise BadInput("--with names one of the Actor unit's weapons: name the Actor "
                            "as a unit")
         return None
-    from d2d_cli.rules.units import gear
-
+    gear = _gear
     if terms.with_ is not None:
         w = gear.find_weapon(unit.extra, unit.name, terms.with_)
         if terms.attack is not None and terms.attack.strip().lower() != w.kind and \
@@ -578,8 +589,7 @@ def _weapon(tally: _Tally, terms: Terms, unit: Unit, w: Weapon) -> None:
     its long band is out of range, past its short band at Disadvantage), Magic Weapon
     +N (000 l.1214 "Initiative:+1/point") and Proficiency (000 l.379: without it,
     Disadvantage — docs/rules.md "What a unit carries")."""
-    from d2d_cli.rules.units import gear
-
+    gear = _gear
     tally.extra["weapon"] = f"{unit.name}'s {w.text()}"
     rng = terms.range
     if rng is not None and w.kind == "ranged" and w.range:
@@ -655,9 +665,7 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
     if arm is not None and terms.attack is None:
         kinds["a"] = arm.kind  # what it attacks with gives its reach (001 l.685–695)
     if kinds["a"] is not None and b.unit is not None:  # an attack: find it first
-        from d2d_cli.rules.units.stealth import refuse_hidden
-
-        refuse_hidden(b.unit, a.unit.name if a.unit is not None else None)
+        _stealth.refuse_hidden(b.unit, a.unit.name if a.unit is not None else None)
     geometry = None if field is None or kinds["a"] is None else field.derive(
         a.unit, b.unit, kinds["a"], terms._asdict())
     if geometry is not None:
@@ -774,8 +782,7 @@ def _round_effects(tally: _Tally, side: str, unit: Unit, sk: _Skilled, main: str
     Round"; with ``[rules] push_the_limit = "000"`` Initiative +1, a Conflict's Level,
     and in ``hit`` Hits +1 instead: rules.combat.hits). Grit your Teeth: the Stat
     Penalties are not applied (001 l.605 "Ignore all penalties this Round"), named."""
-    from d2d_cli.rules.units import effects
-
+    effects = _effects
     if not unit.extra.get(effects.EFFECTS):  # nothing on the unit this Round
         return
     got = effects.held(unit)  # read once for both (effects.pushed, effects.gritted)

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.board import moves, seen
 from d2d_cli.rules.board.grid import Board, space_name
 from d2d_cli.rules.board.placement import SPACE, placed
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result, hidden
@@ -44,6 +45,13 @@ from d2d_cli.rules.units.unit_state import (
     spent,
     stepped,
 )
+
+# The round's record of an Interact's Target, read at every Interact, imported when first
+# read (a move or another Action does not): rules.core.lazy_module
+if TYPE_CHECKING:
+    from d2d_cli.rules.units import exchange as _exchange
+else:
+    _exchange = lazy_module("d2d_cli.rules.units.exchange", globals(), "_exchange")
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise, 45° apart
 COUNTDOWN = round_state.COUNTDOWN  # 001 l.499 (with the round: `round next` reads it)
@@ -374,11 +382,9 @@ def _action_effects(units: dict[str, Unit], unit: Unit, action: Action, arg: str
     if action.key == "interact":
         effects.add(unit, effects.INTERACT)
     if action.key == "interact" and arg is not None:  # the round remembers its Target
-        from d2d_cli.rules.units import exchange
-
         aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
         if aimed is not None and aimed is not unit:
-            exchange.open_interact(unit, aimed, number, phase)
+            _exchange.open_interact(unit, aimed, number, phase)
     return detect
 
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.scale.stats import Stat
 from d2d_cli.rules.units import conditions
 from d2d_cli.rules.units import roster as units
 
-if TYPE_CHECKING:  # imported where a Refresh's tokens are worked out (tokens_of)
+if TYPE_CHECKING:  # imported when a Refresh's tokens are first worked out (tokens_of)
     from d2d_cli.rules.scale import maps as scale
+else:  # rules.core.lazy_module: no import statement at every Refresh
+    scale = lazy_module("d2d_cli.rules.scale.maps", globals(), "scale")
 
 
 def map_of(data: dict[str, Any]) -> str:
@@ -43,13 +46,11 @@ def tokens_of(speed: Stat | None, map_key: str, opts: Options = DEFAULTS
               ) -> scale.MoveTokens | None:
     """:func:`tokens` from the unit's Speed after penalties (``speed_now``), already read.
 
-    The scale's module (``fractions``, ``decimal``, its tables: ~22 M instructions to
-    import) is imported here, where it is used: a Status Bar whose units all hold the
-    tokens of their last Refresh never needs it."""
+    The Move rule's module (:mod:`d2d_cli.rules.scale.maps`: ``fractions``, ``decimal``
+    and the map tables) is imported here, when first used: a Status Bar whose units all
+    hold the tokens of their last Refresh never needs it."""
     if speed is None:
         return None
-    from d2d_cli.rules.scale import maps as scale
-
     return scale.move_tokens(speed, map_key, opts)
 
 
