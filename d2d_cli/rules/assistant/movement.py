@@ -19,7 +19,7 @@ nearest standing Rival is farthest, with all its Move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
@@ -29,6 +29,7 @@ from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
 from d2d_cli.rules.board.placement import Placement
+from d2d_cli.rules.core import by_identity
 from d2d_cli.rules.core.record import record
 
 
@@ -158,23 +159,12 @@ def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
 _PLACED: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
 
 
-def weapons_text(weapons: Any) -> str:
-    """``repr`` of a unit's weapons table, remembered for the very object read: a fight
-    stores a changed unit as a new table, but its weapons (kept in ``Unit.extra``) are
-    the same object from store to store — never changed in place, as no table is (the
-    keys remembered by table rest on the same) — and their nested text is the costliest
-    part of the planners' keys (~3 µs, written out again at every unit's change)."""
-    got = _WEAPONS_TEXT.get(id(weapons))
-    if got is not None and got[0] is weapons:
-        return got[1]
-    text = repr(weapons)
-    if len(_WEAPONS_TEXT) >= 256:
-        _WEAPONS_TEXT.clear()
-    _WEAPONS_TEXT[id(weapons)] = (weapons, text)
-    return text
-
-
-_WEAPONS_TEXT: dict[int, tuple[Any, str]] = {}
+# ``repr`` of a unit's weapons table, remembered for the very object read: a fight stores a
+# changed unit as a new table, but its weapons (kept in ``Unit.extra``) are the same object
+# from store to store — never changed in place, as no table is (the keys remembered by
+# table rest on the same) — and their nested text is the costliest part of the planners'
+# keys (~3 µs, written out again at every unit's change).
+weapons_text: Callable[[Any], str] = by_identity(repr, 256)
 
 
 def _board_key(board: Any) -> str:

@@ -1,9 +1,10 @@
 """The rules' machinery, no chapter of its own: the cheap value types every result is made of
 (``record``), typed results and their JSON (``result``), the session's ``[rules]`` options —
 the "à la carte rules" of 001's Features (``options``) — and exact probabilities
-(``probability``). Here itself: a module a hot function reads, imported the first time it
-is read (:func:`lazy_module`; here, as every rules module already imports this package, so
-a one-shot loads no module more for it).
+(``probability``). Here itself, as every rules module already imports this package (so a
+one-shot loads no module more for them): a module a hot function reads, imported the first
+time it is read (:func:`lazy_module`), and a value worked out once for the very object read
+(:func:`by_identity`).
 
 A function-level ``from d2d_cli.x import y`` keeps a one-shot's start-up lean (the module
 is imported only by the calls that need it), but the statement runs at every call: in
@@ -25,7 +26,11 @@ sees the import, and the type checker reads the real module.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 
 
 class _Lazy:
@@ -54,3 +59,25 @@ def lazy_module(name: str, scope: dict[str, Any], bound: str) -> Any:
     module's ``globals()``): its first attribute read imports the module and binds it
     there instead."""
     return _Lazy(name, scope, bound)
+
+
+def by_identity(compute: Callable[[_In], _Out], limit: int) -> Callable[[_In], _Out]:
+    """``compute(obj)``, remembered for the very object read (not for an equal one), for
+    values a fight never changes in place: a changed unit is stored as a new table, a
+    Stat is immutable. The object is held beside its value, so its ``id`` is never
+    another's while remembered; past ``limit`` objects the memory is emptied and
+    refilled. Cheaper than a hash of the object where ``compute`` writes out nested text
+    (a weapons table's ``repr``) or is asked thousands of times a fight (a stat's text)."""
+    seen: dict[int, tuple[_In, _Out]] = {}
+
+    def remembered(obj: _In) -> _Out:
+        got = seen.get(id(obj))
+        if got is not None and got[0] is obj:
+            return got[1]
+        value = compute(obj)
+        if len(seen) >= limit:
+            seen.clear()
+        seen[id(obj)] = (obj, value)
+        return value
+
+    return remembered

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
+from d2d_cli.rules.core import by_identity
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.scale.stats import Stat, parse_stat
@@ -35,21 +36,10 @@ def _stat(text: str) -> Stat:
     return parse_stat(text)
 
 
-def _text(stat: Stat) -> str:
-    """A stat as its table stores it (``str(stat)``, 000's ``8x1``), remembered for the
-    very Stat read (:func:`_stat` gives the same Stat for the same text, and a Stat is
-    immutable): a fight stores units back about 100 times."""
-    got = _TEXTS.get(id(stat))
-    if got is not None and got[0] is stat:
-        return got[1]
-    text = str(stat)
-    if len(_TEXTS) >= 4096:
-        _TEXTS.clear()
-    _TEXTS[id(stat)] = (stat, text)
-    return text
-
-
-_TEXTS: dict[int, tuple[Stat, str]] = {}
+# A stat as its table stores it (``str(stat)``, 000's ``8x1``), remembered for the very Stat
+# read (:func:`_stat` gives the same Stat for the same text, and a Stat is immutable): a
+# fight stores units back about 100 times.
+_text: Callable[[Stat], str] = by_identity(str, 4096)
 
 
 @functools.cache
@@ -116,12 +106,11 @@ class Unit:
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         stats = self.stats
-        texts = _TEXTS
-        for s in STATS:  # _text, inlined: a fight stores units back thousands of times
+        text = _text
+        for s in STATS:
             stat = stats.get(s)
             if stat is not None:
-                got = texts.get(id(stat))
-                out[s] = got[1] if got is not None and got[0] is stat else _text(stat)
+                out[s] = text(stat)
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = dict(self.skills)
