@@ -252,14 +252,17 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
             geo = g.derive(actor, rival, kinds[0])
         except RuleViolation:
             continue
-        back = g.derive(rival, actor)
-        assert geo is not None and back is not None
+        assert geo is not None
         if widest is not None and geo.range > widest:
             continue  # past the longest band of its ranged weapon (issue 36)
         kind = next(k for k in reversed(kinds)
                     if (_reach_of(k, top) is None or geo.range <= (_reach_of(k, top) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
         worse = geo.range in _disadvantage_at(kind)
+        if best is not None and (worse, geo.cover) > best[0][:2]:
+            continue  # worse whatever its own Cover: the Rival's geometry is not derived
+        back = g.derive(rival, actor)
+        assert back is not None
         key = (worse, geo.cover, -back.cover, -flank, route.move, steps, space_name(space))
         if best is None or key < best[0]:
             best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
