@@ -64,3 +64,43 @@ def test_deck_is_54_and_outcomes_108() -> None:
 @given(st.sampled_from(all_outcomes()))
 def test_code_round_trips(card: object) -> None:
     assert parse_card(card.code) == card  # type: ignore[attr-defined]
+
+
+def test_what_a_card_keeps_is_its_own() -> None:
+    """A card's notation, hash and two faces are kept on the card once read (a fight
+    reads them hundreds of times): each is what the card's four fields give, on a card
+    built afresh as on the deck's own, and never another card's."""
+    from d2d_cli.rules.deck.cards import Card, _code
+
+    outcomes = all_outcomes()
+    for card in outcomes:
+        fresh = Card(card.rank, card.suit, card.upper, card.wild_color)
+        assert fresh is not card
+        fields = (card.rank, card.suit, card.upper, card.wild_color)
+        for c in (card, fresh, card):  # twice on the deck's card: kept, then read again
+            assert c.code == _code(*fields)
+            assert hash(c) == hash(fields)  # the hash a record of these fields has
+            for upper in (True, False):
+                turned = c.flipped(upper)
+                assert (turned.rank, turned.suit, turned.upper, turned.wild_color) == \
+                    (card.rank, card.suit, upper, card.wild_color)
+        assert fresh == card and {fresh: 1}[card] == 1
+        assert repr(fresh) == (f"Card(rank={card.rank!r}, suit={card.suit!r}, "
+                               f"upper={card.upper!r}, wild_color={card.wild_color!r})")
+    # 108 different outcomes: 108 notations, 108 kept hashes, each face its own card
+    assert len({c.code for c in outcomes}) == len({hash(c) for c in outcomes}) == 108
+    assert len({c.flipped(u) for c in outcomes for u in (True, False)}) == 108
+
+
+def test_a_pickled_card_brings_no_kept_hash() -> None:
+    """A hash belongs to its process (text hashes are salted per process): a card
+    pickled to a worker is rebuilt from its fields, not from what it kept."""
+    import pickle
+
+    card = parse_card("QH^")
+    card.__dict__["_hash"] = hash(card) + 1  # as another process's salt would give
+    back = pickle.loads(pickle.dumps(card, -1))
+    assert back == card
+    assert hash(back) == hash(("Q", "cups", True, None))
+    del card.__dict__["_hash"]  # the deck's card read afresh
+    assert hash(card) == hash(back)

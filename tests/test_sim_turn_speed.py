@@ -353,3 +353,38 @@ def test_a_goal_is_reached_when_every_condition_of_one_alternative_holds(
                 else:
                     break
             assert asked == expected
+
+
+def test_can_respond_is_the_formula_it_was_for_every_reading() -> None:
+    """Whether a unit's Move pays an Action (001 l.639, Evade's Move for Movement only,
+    001 l.1024–1025) read without builtins gives what ``move - min(move, max(0,
+    evading)) >= max(1, action_cost or 1)`` gave, for every Move, Evade's Move and
+    Action Cost a table can hold (absent, None, 0, negative, text)."""
+    from d2d_cli.rules.assistant.asking import can_respond
+    from d2d_cli.rules.units.effects import EFFECTS, EVADE_MOVE
+
+    missing = object()
+    moves: list[Any] = [None, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, "3"]
+    evades: list[Any] = [missing, None, 0, -1, 1, 2, 3, 4, 5, 6, 8, "2"]
+    costs: list[Any] = [missing, None, 0, -1, 1, 2, 3, 4, "3"]
+    seen = {True: 0, False: 0}
+    for move in moves:
+        for evading in evades:
+            for cost in costs:
+                unit: dict[str, Any] = {"move": move}
+                if evading is not missing:
+                    unit[EFFECTS] = {EVADE_MOVE: evading}
+                if cost is not missing:
+                    unit["action_cost"] = cost
+                if move is None:
+                    expected = False
+                else:
+                    m = int(move)
+                    e = int(evading or 0) if evading is not missing else 0
+                    expected = m - min(m, max(0, e)) >= max(1, int(cost or 1)
+                                                           if cost is not missing else 1)
+                assert can_respond(unit) is expected, unit
+                seen[expected] += 1
+    assert seen[True] > 50 and seen[False] > 50
+    assert can_respond({"move": 2, "action_cost": 2, EFFECTS: {}})
+    assert not can_respond({"move": 1, "action_cost": 2, EFFECTS: {}})

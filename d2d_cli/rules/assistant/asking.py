@@ -62,10 +62,16 @@ def can_respond(unit: Mapping[str, Any]) -> bool:
     if move is None:
         return False
     move = int(move)
-    # Evade's Move is for Movement only (001 l.1024–1025; rules.units.effects.for_actions)
+    # Evade's Move is for Movement only (001 l.1024–1025; rules.units.effects.for_actions):
+    # move - min(move, max(0, evading)) >= max(1, cost), with no builtin called (every
+    # unit, before every Action)
     effects = unit.get(EFFECTS)
-    evading = int(effects.get(EVADE_MOVE, 0) or 0) if effects else 0
-    return move - min(move, max(0, evading)) >= max(1, int(unit.get("action_cost") or 1))
+    if effects:
+        evading = int(effects.get(EVADE_MOVE, 0) or 0)
+        if evading > 0:
+            move = move - evading if evading < move else 0
+    cost = int(unit.get("action_cost") or 1)
+    return move >= (cost if cost > 1 else 1)
 
 
 def parse_respond(values: list[str] | None, units: Mapping[str, Any]) -> frozenset[str]:

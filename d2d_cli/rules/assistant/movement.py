@@ -252,14 +252,17 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
             geo = g.derive(actor, rival, kinds[0])
         except RuleViolation:
             continue
-        back = g.derive(rival, actor)
-        assert geo is not None and back is not None
+        assert geo is not None
         if widest is not None and geo.range > widest:
             continue  # past the longest band of its ranged weapon (issue 36)
         kind = next(k for k in reversed(kinds)
                     if (_reach_of(k, top) is None or geo.range <= (_reach_of(k, top) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
         worse = geo.range in _disadvantage_at(kind)
+        if best is not None and (worse, geo.cover) > best[0][:2]:
+            continue  # worse whatever its own Cover: the Rival's geometry is not derived
+        back = g.derive(rival, actor)
+        assert back is not None
         key = (worse, geo.cover, -back.cover, -flank, route.move, steps, space_name(space))
         if best is None or key < best[0]:
             best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
@@ -303,13 +306,24 @@ def _reached(best: tuple[Any, ...], target: str, budget: int, actions: int) -> M
 def _closing_in(f: Field, me: Placement, actor: Any, rival: Any, target: str, budget: int,
                 move: int, blocked: frozenset[Space]) -> Movement:
     """No Space in reach lets the attack pass Verify (001 l.633–635): close in with all
-    the Move, to the least Range, then the most Cover."""
-    closest: tuple[Any, ...] | None = None
+    the Move, to the least Range, then the most Cover. The Range is measured from every
+    Space (``Field.range``, as ``derive`` measures it); the rest of the geometry (Cover's
+    sweep, the costly part) only from those at the least Range, the only ones that can
+    be chosen."""
+    ranged: list[tuple[int, Field, Space, Any]] = []
     for space, route in reachable(f.board, me, max(0, move), blocked).items():
         g = _moved(f, Placement(me.unit, space, me.facing, me.double, me.faction))
+        rng = g.range(rival, actor)
+        assert rng is not None
+        ranged.append((rng, g, space, route))
+    least = min(r[0] for r in ranged)  # the start is always reachable
+    closest: tuple[Any, ...] | None = None
+    for rng, g, space, route in ranged:
+        if rng != least:
+            continue
         back = g.derive(rival, actor)
-        assert back is not None
-        near = (back.range, -back.cover, route.move, space_name(space))
+        assert back is not None and back.range == rng
+        near = (rng, -back.cover, route.move, space_name(space))
         if closest is None or near < closest[0]:
             closest = (near, route)
     assert closest is not None  # the start is always reachable

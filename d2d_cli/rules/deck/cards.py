@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
+from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import record
@@ -91,10 +92,28 @@ class Card:
     def stat(self) -> str | None:
         return None if self.suit is None else SUIT_STAT[self.suit]
 
-    @property
+    # What a fight reads of a card hundreds of times (its notation, its hash, its two
+    # faces) is worked out on the first read and kept on the card: a cached_property is
+    # then a plain look-up in the card's own table, not a call (a Card is immutable).
+    # None of it is a field: equality, order, repr and the JSON view read the four above.
+    @cached_property
     def code(self) -> str:
         """The canonical notation: ``QH^``, ``10Sv``, ``BW^``."""
         return _code(self.rank, self.suit, self.upper, self.wild_color)
+
+    @cached_property
+    def _hash(self) -> int:
+        # the hash a record of these four fields has (rules.core.record): the same number
+        return hash((self.rank, self.suit, self.upper, self.wild_color))
+
+    @cached_property
+    def _faces(self) -> tuple[Card, Card]:
+        return (_card(self.rank, self.suit, True, self.wild_color),
+                _card(self.rank, self.suit, False, self.wild_color))
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str | None, bool, str | None]]:
+        # pickled by its fields only: a hash kept on the card belongs to its process
+        return _card, (self.rank, self.suit, self.upper, self.wild_color)
 
     @property
     def face(self) -> str:
@@ -102,7 +121,7 @@ class Card:
         return self.code[:-1]
 
     def flipped(self, upper: bool) -> Card:
-        return _card(self.rank, self.suit, upper, self.wild_color)
+        return self._faces[0] if upper else self._faces[1]
 
     def name(self) -> str:
         """A person's name for the card: ``Q♥ Queen of Cups ↑``."""
@@ -125,6 +144,15 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+
+def _card_hash(self: Card) -> int:
+    return self._hash
+
+
+# @record gives every record class its generic hash (it builds the fields' tuple and
+# hashes it at each call); a Card's is kept on the card (the policy's and the odds'
+# memos hash hands of cards hundreds of times a fight).
+Card.__hash__ = _card_hash  # type: ignore[method-assign,assignment]
 
 _NUMBER = {rank: i for i, rank in enumerate(RANKS, 1)}  # a Wild has none
 
