@@ -5,6 +5,7 @@ every look of whole fights (issue 40 item 1: the same rule functions, no result 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +25,29 @@ FIGHTS = 12
 def combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
     start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
     return start, g.parse(start["scene"]["goals"], start)
+
+
+def play(start: dict[str, Any], goals: dict[str, g.Goal], seed: int) -> None:
+    """FIGHTS whole fights of Combat #1, fight ``i`` seeded as ``d2d sim`` seeds it."""
+    for i in range(FIGHTS):
+        sim.fight(start, goals, sim.run_seed(seed, i), DEFAULTS)
+
+
+def checking(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str,
+             check: Callable[..., Any]) -> list[Any]:
+    """Put ``check(original, *args)`` in the place of ``owner.name`` for the fights to
+    come: its answer is the one the fight gets, and each is kept in the list returned
+    (how many looks were checked, and what they said)."""
+    original = getattr(owner, name)
+    answers: list[Any] = []
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        got = check(original, *args, **kwargs)
+        answers.append(got)
+        return got
+
+    monkeypatch.setattr(owner, name, checked)
+    return answers
 
 
 def countdown_as_before(t: Any, passed: set[str], allowed: set[str] | None) -> str | None:
@@ -55,18 +79,15 @@ def test_the_unit_the_countdown_reaches_is_the_one_the_lists_chose(
     unit the ready list and its Counts picked — and fights really end their rounds on
     it (None asked and answered)."""
     start, goals = combat1()
-    found = sim._next
-    seen: list[str | None] = []
 
-    def checked(t: Any, passed: set[str], allowed: set[str] | None) -> str | None:
+    def checked(found: Any, t: Any, passed: set[str], allowed: set[str] | None
+                ) -> str | None:
         got = found(t, passed, allowed)
         assert got == countdown_as_before(t, passed, allowed)
-        seen.append(got)
         return got
 
-    monkeypatch.setattr(sim, "_next", checked)
-    for i in range(FIGHTS):
-        sim.fight(start, goals, sim.run_seed(7, i), DEFAULTS)
+    seen = checking(monkeypatch, sim, "_next", checked)
+    play(start, goals, 7)
     assert None in seen and len(set(seen)) >= 6  # every unit, and the round's end
 
 
@@ -77,28 +98,22 @@ def test_the_movement_plans_remembered_are_the_ones_worked_out_afresh(
     every plan of whole fights, the part remembered is the one a fresh reading writes,
     and the Movement given is the one worked out afresh."""
     start, goals = combat1()
-    placed = movement._placed_key
-    asked = movement.approach
-    looks = 0
 
-    def checked_key(name: str, u: Any) -> tuple[Any, ...]:
+    def checked_key(placed: Any, name: str, u: Any) -> tuple[Any, ...]:
         got = placed(name, u)
         assert got == (name, u.get("space"), u.get("facing"), u.get("double"),
                        u.get("faction"), repr(u.get("skills")), repr(u.get("weapons")))
         return got
 
-    def checked(data: Any, name: str, target: str, *args: Any) -> Any:
-        nonlocal looks
+    def checked(asked: Any, data: Any, name: str, target: str, *args: Any) -> Any:
         got = asked(data, name, target, *args)
         assert got == movement._approach(data, name, target, *args)
-        looks += 1
         return got
 
-    monkeypatch.setattr(movement, "_placed_key", checked_key)
-    monkeypatch.setattr(movement, "approach", checked)
-    for i in range(FIGHTS):
-        sim.fight(start, goals, sim.run_seed(8, i), DEFAULTS)
-    assert looks > 10 * FIGHTS
+    keys = checking(monkeypatch, movement, "_placed_key", checked_key)
+    looks = checking(monkeypatch, movement, "approach", checked)
+    play(start, goals, 8)
+    assert len(looks) > 10 * FIGHTS and keys
 
 
 def test_a_unit_moved_or_given_a_weapon_is_planned_anew() -> None:
@@ -122,21 +137,19 @@ def test_the_levels_and_weapons_remembered_are_a_fresh_looks_at_every_plan(
     whole fights the Levels remembered by it are those a fresh situation gives, and the
     weapon chosen is the one chosen with nothing remembered."""
     start, goals = combat1()
-    levels, weapon = policy._levels, policy.choose_weapon
-    looks = 0
 
-    def checked_levels(data: Any, a: str, b: str, opts: Any, roster: Any = None) -> Any:
-        nonlocal looks
+    def checked_levels(levels: Any, data: Any, a: str, b: str, opts: Any,
+                       roster: Any = None) -> Any:
         got = levels(data, a, b, opts, roster)
         units = data["units"]
         sit = assess(Who(Unit.from_state(a, units[a]), None),
                      Who(Unit.from_state(b, units[b]), None, "--level-b"), Terms(),
                      skill=policy.skill_for(units[a]))
         assert got == (sit.a.level, sit.b.level)
-        looks += 1
         return got
 
-    def checked_weapon(data: Any, name: str, target: str, space: Any = None) -> Any:
+    def checked_weapon(weapon: Any, data: Any, name: str, target: str,
+                       space: Any = None) -> Any:
         got = weapon(data, name, target, space)
         saved = dict(policy._WEAPON_CHOICE)
         policy._WEAPON_CHOICE.clear()
@@ -147,11 +160,10 @@ def test_the_levels_and_weapons_remembered_are_a_fresh_looks_at_every_plan(
             policy._WEAPON_CHOICE.update(saved)
         return got
 
-    monkeypatch.setattr(policy, "_levels", checked_levels)
-    monkeypatch.setattr(policy, "choose_weapon", checked_weapon)
-    for i in range(FIGHTS):
-        sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
-    assert looks > 10 * FIGHTS
+    looks = checking(monkeypatch, policy, "_levels", checked_levels)
+    chosen = checking(monkeypatch, policy, "choose_weapon", checked_weapon)
+    play(start, goals, 9)
+    assert len(looks) > 10 * FIGHTS and chosen
 
 
 def test_a_fighters_key_tells_readings_apart_in_any_order() -> None:
@@ -177,21 +189,18 @@ def test_a_plan_without_its_reasons_is_the_same_plan(monkeypatch: pytest.MonkeyP
     from d2d_cli.rules.core.record import replace
 
     start, goals = combat1()
-    planned = policy.plan
-    actions: set[str] = set()
 
-    def checked(data: Any, name: str, goals_: Any, opts: Any, hand: Any = None,
-                explain: bool = True) -> policy.Plan:
+    def checked(planned: Any, data: Any, name: str, goals_: Any, opts: Any,
+                hand: Any = None, explain: bool = True) -> policy.Plan:
         got = planned(data, name, goals_, opts, hand, explain)
         full = planned(data, name, goals_, opts, hand)
         assert full.reasons and {r.step for r in full.reasons} >= {"action"}
         assert got == (full if explain else replace(full, reasons=()))
-        actions.add(got.action)
         return got
 
-    monkeypatch.setattr(policy, "plan", checked)
-    for i in range(FIGHTS):
-        sim.fight(start, goals, sim.run_seed(10, i), DEFAULTS)
+    plans = checking(monkeypatch, policy, "plan", checked)
+    play(start, goals, 10)
+    actions = {p.action for p in plans}
     assert actions >= {"attack", "task", "move", "none"}
     assert actions & {"away", "leave", "withdraw"}  # a rarer turn, its reasons dropped
 
@@ -287,19 +296,15 @@ def test_the_weapons_text_remembered_is_the_fresh_repr_and_follows_a_new_table(
     unit given another weapon) gets its own text, the one it was built from keeps its."""
     start, goals = combat1()
     text = movement.weapons_text
-    asked = 0
 
-    def checked(weapons: Any) -> str:
-        nonlocal asked
-        got = text(weapons)
+    def checked(original: Any, weapons: Any) -> str:
+        got = original(weapons)
         assert got == repr(weapons)
-        asked += 1
         return got
 
-    monkeypatch.setattr(movement, "weapons_text", checked)
-    for i in range(FIGHTS):
-        sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
-    assert asked > 10 * FIGHTS
+    asked = checking(monkeypatch, movement, "weapons_text", checked)
+    play(start, goals, 9)
+    assert len(asked) > 10 * FIGHTS
     bow = {"Bow": {"rating": "Body+2", "types": ["pierce"], "attack": "ranged"}}
     first = text(bow)
     other = {**bow, "Knife": {"rating": "Body+1", "types": ["cut"], "attack": "close"}}
