@@ -20,12 +20,41 @@ from typing import Any, TextIO
 
 from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as before
 
-# The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
-_TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
-# One tag opened first and closed over some text, nothing to escape (runs' short cut).
-_ONE_TAG = re.compile(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
-_WORDS = re.compile(r" *[^ ]+ *")  # a word and the spaces after it (the first: before it too)
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+# The patterns are compiled on first use (~0.1 ms each): a command's output without a
+# tag, a word to wrap or a control character never needs them (issue 40).
+@functools.cache
+def _tags() -> re.Pattern[str]:
+    """The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped
+    tag."""
+    return re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+
+
+@functools.cache
+def _one_tag() -> re.Pattern[str]:
+    """One tag opened first and closed over some text, nothing to escape (runs' short
+    cut)."""
+    return re.compile(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
+
+
+@functools.cache
+def _words() -> re.Pattern[str]:
+    """A word and the spaces after it (the first: before it too)."""
+    return re.compile(r" *[^ ]+ *")
+
+
+@functools.cache
+def _control_re() -> re.Pattern[str]:
+    return re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+
+def _control(text: str) -> bool:
+    """Whether ``text`` holds a C0 control character but newline (tab included), or DEL.
+    Each is one str.isprintable refuses, so printable text (newlines aside) is let
+    through without the pattern."""
+    if text.isprintable() or text.replace("\n", "").isprintable():
+        return False
+    return _control_re().search(text) is not None
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
     ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"))}
@@ -64,11 +93,11 @@ def runs(markup: str) -> tuple[Run, ...]:
     """Markup as stretches of text, each with the style words open over it. NotPlain for
     what needs Rich (an unknown style, a tag left open or closed out of order…).
     Remembered: ``d2d play`` repeats its lines."""
-    if _CONTROL.search(markup):
+    if _control(markup):
         raise NotPlain("control character or tab")
     if "[" not in markup:  # no tag, no escape
         return ((markup, ()),) if markup else ()
-    one = _ONE_TAG.match(markup)
+    one = _one_tag().match(markup)
     if one is not None:  # "[bold]Goblin 5[/] → Archer": most lines with a tag
         tag, text, rest = one.groups()
         _sgr((tag,), True)  # an unknown style: Rich's business
@@ -92,7 +121,7 @@ def _parsed(markup: str) -> tuple[Run, ...]:
             text.clear()
 
     position = 0
-    for match in _TAGS.finditer(markup):
+    for match in _tags().finditer(markup):
         full, escapes, tag = match.groups()
         start, end = match.span()
         if start > position:
@@ -218,7 +247,7 @@ def _wrapped(pieces: list[Run], width: int) -> list[list[Run]]:
         return [pieces]
     cuts: list[int] = []
     used = 0
-    for word in _WORDS.finditer(text):
+    for word in _words().finditer(text):
         letters = len(word.group().rstrip(" "))
         if letters > width:
             raise NotPlain("a word to cut")
@@ -389,7 +418,7 @@ def _text(objects: tuple[str, ...], sep: str, end: str, styled: bool, color: boo
                 raise NotPlain("a line ending in a space")
             if width is None or _cells(text) <= width:
                 return text + end
-    if _CONTROL.search(sep + end.replace("\n", "")):
+    if _control(sep + end):
         raise NotPlain("control character")
     pieces: list[Run] = []
     for i, o in enumerate(objects):
@@ -570,7 +599,7 @@ class LineConsole:
             highlight: bool | None = None) -> None:
         """As Rich's ``Console.out``: text as it is, no markup, never wrapped."""
         text = sep.join(str(o) for o in objects)
-        if highlight or _CONTROL.search(text + end.replace("\n", "")):
+        if highlight or _control(text + end):
             self.rich.out(*objects, sep=sep, end=end, highlight=highlight)
             return
         self.file.write(text + end)
@@ -585,7 +614,7 @@ class LineConsole:
     def _table(self, table: Any, end: str) -> str:
         """A layout.Table as it prints, or NotPlain."""
         styled = self._styles()
-        if styled is None or _CONTROL.search(end.replace("\n", "")):
+        if styled is None or _control(end):
             raise NotPlain("a terminal Rich judges its own way")
         lines = table_lines(table, self.width)
         return "\n".join(self._drawn(line, styled) for line in lines) + end

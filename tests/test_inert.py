@@ -212,3 +212,22 @@ def test_a_del_in_an_all_ascii_envelope_is_escaped_too() -> None:
     assert _json_line({"x": "a\x7fb"}) == '{"x": "a\\u007fb"}\n'
     assert _json_line({"x": "a\x7fbé"}) == '{"x": "a\\u007fbé"}\n'
     assert _json_line({"x": "plain"}) == '{"x": "plain"}\n'
+
+
+def test_printable_text_is_let_through_unread_and_only_it() -> None:
+    # Issue 40: the views print ♠ and ×, and every such line used to compile the
+    # escaping pattern (~0.4 ms a command). The short cut rests on one fact, checked
+    # over every code point: each character the pattern escapes is one str.isprintable
+    # refuses — and tab and newline, which both keep, are the only others it lets by.
+    escaped = {c for c in map(chr, range(0x110000)) if RAW.fullmatch(c)}
+    assert escaped and not any(c.isprintable() for c in escaped)
+    plain._unsafe_re.cache_clear()
+    plain._unsafe_but_sgr.cache_clear()
+    line = "Archer 7♠^ beats 5♥^ — 2×1, Stay\n\tnext"
+    assert plain.inert(line) is line and plain.inert(line, keep_styles=True) is line
+    assert plain._unsafe_re.cache_info().currsize == 0
+    assert plain._unsafe_but_sgr.cache_info().currsize == 0
+    # and text with one character to escape among the printable ones still has it shown
+    for c in sorted(escaped)[::7] + ["\u202e", "\x9b", "\u2028"]:
+        assert plain.inert(f"7♠^ {c}×") == f"7♠^ {plain._shown(c)}×"
+        assert plain.inert(f"\x1b[1m♠{c}", keep_styles=True) == f"\x1b[1m♠{plain._shown(c)}"

@@ -205,7 +205,7 @@ def test_the_short_cuts_read_markup_as_the_parser_does(pieces: list[str]) -> Non
     printable ASCII without a tag, give what reading the markup tag by tag gives."""
     markup = "".join(pieces)
     plain.runs.cache_clear()
-    full = plain.NotPlain if plain._CONTROL.search(markup) else _read(plain._parsed, markup)
+    full = plain.NotPlain if plain._control(markup) else _read(plain._parsed, markup)
     if "[" in markup:
         assert _read(plain.runs, markup) == full, markup
     assert _read(plain.cell_width, markup) == _read(plain._cell_width, markup), markup
@@ -317,3 +317,17 @@ def test_a_terminal_of_no_columns_counts_as_80(monkeypatch: pytest.MonkeyPatch) 
             outputs.append(buf.getvalue())
         assert outputs[0] == outputs[1]
         assert outputs[0].replace("\n", "").replace(" ", "")  # something was printed
+
+
+def test_the_control_check_is_the_pattern_with_printable_text_let_by() -> None:
+    # Issue 40: the check reads printable text (newlines aside) without compiling the
+    # pattern; over every code point, alone and between a newline and a suit, it says
+    # what the pattern says.
+    pattern = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+    for c in map(chr, range(0x110000)):
+        assert plain._control(c) == (pattern.search(c) is not None), hex(ord(c))
+        text = f"\n♠{c}\n"
+        assert plain._control(text) == (pattern.search(text) is not None), hex(ord(c))
+    plain._control_re.cache_clear()
+    assert not plain._control("7♠^ beats 5♥^ — 2×1\n\n")
+    assert plain._control_re.cache_info().currsize == 0
