@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from d2d_cli.errors import BadInput
-from d2d_cli.rules.deck.cards import all_outcomes, full_deck, parse_card
+from d2d_cli.rules.deck.cards import Card, all_outcomes, full_deck, parse_card
 
 
 @pytest.mark.parametrize(("text", "code", "suit", "color", "orientation"), [
@@ -104,3 +104,20 @@ def test_a_pickled_card_brings_no_kept_hash() -> None:
     assert hash(back) == hash(("Q", "cups", True, None))
     del card.__dict__["_hash"]  # the deck's card read afresh
     assert hash(card) == hash(back)
+
+
+def test_only_a_b_or_an_r_is_read_as_a_joker_and_other_cards_never_ask() -> None:
+    # Issue 40: a card that cannot be a joker no longer compiles the joker pattern. The
+    # short cut on the first character is the pattern's own judgement, over every code
+    # point (case-insensitive matching maps no other character onto b or r).
+    from d2d_cli.rules.deck import cards
+
+    wild = cards._wild_re()
+    for c in map(chr, range(0x110000)):
+        for rest in ("w", "W^", "wv"):
+            assert (wild.match(c + rest) is not None) == (c in cards._WILD_FIRST), hex(ord(c))
+    cards._wild_re.cache_clear()
+    assert parse_card("7S^") == Card("7", "swords", True) and parse_card("qh") == \
+        Card("Q", "cups", True)
+    assert cards._wild_re.cache_info().currsize == 0
+    assert parse_card("rw").is_wild and parse_card("Bw v").is_wild

@@ -5,7 +5,6 @@ session file")."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from d2d_cli.errors import BadInput, NotFound, SessionError
@@ -13,7 +12,16 @@ from d2d_cli.session import dirs, files, journal
 from d2d_cli.session.scope import _after_commit, _scope_pending
 
 DEFAULT_NAME = "default"
-_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = _ALNUM | frozenset("_.-")
+
+
+def is_name(name: str) -> bool:
+    """A session name: 1–64 ASCII letters, digits, ``_``, ``.`` or ``-``, the first a
+    letter or digit (the pattern ``[A-Za-z0-9][A-Za-z0-9_.-]{0,63}``, checked by sets:
+    every command reads the current session's name, and compiling the pattern cost it
+    ~0.1 ms — issue 40)."""
+    return 0 < len(name) <= 64 and name[0] in _ALNUM and _NAME_CHARS.issuperset(name)
 
 
 def data_dir() -> Path:
@@ -31,7 +39,7 @@ def _no_surrogates(text: str, what: str) -> str:
 
 
 def check_name(name: str) -> str:
-    if (not _NAME_RE.fullmatch(name) or name.lower().endswith(".toml") or ".." in name):
+    if (not is_name(name) or name.lower().endswith(".toml") or ".." in name):
         raise BadInput(
             f"bad session name {name!r}: use letters, digits, '-', '_' or '.' (no path "
             "separators, at most 64), or give a path ending in .toml"
@@ -111,7 +119,7 @@ def current_name() -> str:
                            "it with d2d session use NAME, or delete it") from None
     if not name:
         return DEFAULT_NAME
-    if not is_path(name) and not _NAME_RE.fullmatch(name):
+    if not is_path(name) and not is_name(name):
         raise SessionError(f"{pointer}: {name[:80]!r} is not a session name; fix it with d2d "
                            "session use NAME, or delete it")
     return name
@@ -138,7 +146,7 @@ def list_sessions() -> list[str]:
     d = data_dir()
     if not d.is_dir():
         return []
-    return sorted(p.stem for p in d.glob("*.toml") if _NAME_RE.fullmatch(p.stem))
+    return sorted(p.stem for p in d.glob("*.toml") if is_name(p.stem))
 
 
 def display_name(path: Path) -> str:

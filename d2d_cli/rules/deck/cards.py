@@ -48,6 +48,9 @@ def _card_re() -> re.Pattern[str]:
     return re.compile(r"^(10|[2-9]|[ajqk]|1)\s*([^\^v]+?)\s*([\^v])?$", re.IGNORECASE)
 
 
+_WILD_FIRST = frozenset("bBrR")
+
+
 @cache
 def _wild_re() -> re.Pattern[str]:
     return re.compile(r"^([br])w\s*([\^v])?$", re.IGNORECASE)
@@ -179,7 +182,9 @@ def parse_card(text: str) -> Card:
     """Parse the notation of DESIGN.md: ``QH^``, ``10sv``, ``A♣``, ``3 of cups``, ``RW``."""
     raw = text.strip()
     compact = re.sub(r"\s*of\s*", "", raw, flags=re.IGNORECASE) if " " in raw else raw
-    m = _wild_re().match(compact)
+    # a joker starts with B or R: any other card is not matched against it (the pattern
+    # costs ~0.15 ms to compile, in every command that reads a card — issue 40)
+    m = _wild_re().match(compact) if compact[:1] in _WILD_FIRST else None
     if m:
         color = "black" if m.group(1).lower() == "b" else "red"
         return Card(WILD, None, m.group(2) != "v", color)
