@@ -116,6 +116,30 @@ def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
     assert v.skills == {"Stealth": 1} and v.conditions == {"stun": 2}
 
 
+def test_a_units_stats_written_again_when_its_stats_table_changes_in_place() -> None:
+    """The stats' texts a store writes are remembered for the very stats table a Unit
+    keeps from store to store; a stat replaced, added or taken out in that same table,
+    or another table of the same Stats under other names, is written afresh — in the
+    order body, mind, will, speed, whatever the table's own."""
+    from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import roster
+
+    u = roster.Unit.from_state("Archer", {"body": "8x1", "mind": "5x1", "speed": "5x0"})
+    first = u.to_state()
+    assert list(first)[:4] == ["kind", "body", "mind", "speed"]
+    assert u.to_state() == first  # remembered: the same
+    u.stats["body"] = parse_stat("3x1")  # in place: the same table, another Stat
+    assert u.to_state()["body"] == "3x1"
+    u.stats["will"] = parse_stat("2x1")  # a name more
+    assert list(u.to_state())[:5] == ["kind", "body", "mind", "will", "speed"]
+    del u.stats["mind"]
+    assert "mind" not in u.to_state()
+    # the same Stats under other names: not the texts of the first
+    v = roster.Unit("Thief", {"will": u.stats["body"], "body": u.stats["will"]})
+    assert v.to_state()["body"] == "2x1" and v.to_state()["will"] == "3x1"
+    assert list(v.to_state())[1:3] == ["body", "will"]
+
+
 def test_a_fighters_key_is_one_number_per_reading_never_reused(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The policy remembers Levels and weapon choices by a unit's reading as a number:
