@@ -590,3 +590,31 @@ def test_the_sweep_is_every_square_the_cone_overlaps_at_every_offset() -> None:
     # along a row the cone stays inside it; past a corner it reaches the next row
     assert sight.swept((0, 0), (3, 0)) == ((1, 0), (2, 0))
     assert sight.swept((0, 0), (2, 1)) == ((1, 0), (1, 1), (2, 0))
+
+
+def test_each_map_has_its_own_obstacles_for_cover() -> None:
+    # Cover reads the map's obstructing Spaces as one set, worked out once for each map
+    # (000 l.330–332): two maps of one size with their rocks elsewhere never share it,
+    # and it is every Space whose terrain obstructs, walls (sight = false) included.
+    rock, _ = drawn("""
+        .....
+        ..o..
+        .....
+    """)
+    wall, _ = drawn("""
+        .....
+        .....
+        ..#..
+    """)
+    assert rock.obstructing() == {(2, 1)} and wall.obstructing() == {(2, 2)}
+    assert rock.obstructing() is rock.obstructing()  # once per map
+    a, t = (0, 1), (4, 1)
+    assert sight.cover(rock, a, t, set()).percent == 25
+    assert sight.cover(wall, a, t, set()).percent == 0
+    assert sight.cover(wall, (0, 2), (4, 2), set()).percent == 25
+    # another unit's Space obstructs as well (001 l.712), on either map
+    assert sight.cover(wall, a, t, {(2, 1)}).percent == 25
+    for board in (rock, wall):
+        want = {(x, y) for y in range(board.height) for x in range(board.width)
+                if board.terrain((x, y)).obstructs}
+        assert board.obstructing() == want

@@ -177,14 +177,13 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     are one obstacle)."""
     if unit == rival:
         return CoverFound(0, (), ())
-    legend, rows = board.legend, board.rows
-
-    def blocks(s: Space) -> bool:
-        return s in occupied or legend[rows[s[1]][s[0]]].obstructs
+    # what obstructs, as one set: the other units' Spaces and the map's own obstacles
+    # (Spaces inside the map: a straight edge between two Spaces of it stays inside)
+    blocking = board.obstructing().union(occupied)
 
     def met(to: Space, include_end: bool) -> tuple[Space, ...]:
         return tuple(s for s in _crossed(unit, to)
-                     if (include_end or s != to) and blocks(s))
+                     if (include_end or s != to) and s in blocking)
 
     edges = [Edge(s, False, () if s == unit else met(s, True))
              for s in surrounding(board, unit, rival)]
@@ -194,7 +193,7 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     seen: dict[Hashable, Space] = {}
     if reading == "sweep":
         for s in swept(unit, rival):
-            if board.inside(s) and blocks(s):
+            if board.inside(s) and s in blocking:
                 seen.setdefault(key(s), s)
     else:
         for e in edges:
