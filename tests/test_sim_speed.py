@@ -92,6 +92,45 @@ def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatc
     assert logged[1].lines is not None and len(logged[1].lines) == 67
 
 
+def test_a_fight_without_a_log_writes_no_spending_and_ends_as_one_that_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``unit act`` and ``unit move`` write their result (a Spending) for a log only: a
+    fight without one writes none (but the one a Target's response carries) and leaves
+    every table as the fight that writes them all (the tokens, the record of the round,
+    the Space, the boosts are spent the same); the commands still get theirs."""
+    from d2d_cli.rules.time import turns
+    from d2d_cli.rules.units.roster import Unit
+
+    data = combat1()
+    goals = g.parse(data["scene"]["goals"], data)
+    written: list[str] = []
+    real = turns._spending
+
+    def counted(unit: Any, *args: Any, **kwargs: Any) -> Any:
+        written.append(unit.name)
+        return real(unit, *args, **kwargs)
+
+    monkeypatch.setattr(turns, "_spending", counted)
+    for i in range(6):
+        seed = sim.run_seed(11, i)
+        logged, full = sim.fight(data, goals, seed, log=True)
+        assert written and full.done is not None
+        spent = [d.result for d in full.done
+                 if d.command.startswith(("unit act ", "unit move "))]
+        assert spent and all(isinstance(r, turns.Spending) for r in spent)
+        # a Target's Action (``unit respond``) keeps its Spending: it is the response's
+        responded = [d for d in full.done if d.command.startswith("unit respond ")
+                     and "--no-action" not in d.command]
+        assert len(written) > len(responded)
+        written.clear()
+        quiet, table = sim.fight(data, goals, seed)
+        assert len(written) == len(responded)
+        assert quiet == logged and table.data == full.data
+    units = {"A": Unit("A", {}, move=4, action_cost=2, turn=2)}
+    got = turns.act(units, 1, "started", "A", "interact")
+    assert isinstance(got, turns.Spending) and got.move == 2 and got.actions_left == 1
+
+
 def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
     """A Unit is stored with each stat's text remembered by the very Stat, and a unit
     without skills or conditions builds none: the tables read back are what a fresh
