@@ -547,3 +547,74 @@ def test_a_double_sized_unit_between_is_one_obstacle() -> None:
     assert (geo.cover, geo.obstacles) == (25, {"C": "Ogre (C3)"})
     # the bare geometry, each Space its own obstacle, would count it twice
     assert sight.cover(board, (2, 4), (2, 0), {(2, 2), (2, 1)}).percent == 50
+
+
+def _swept_by_corners(dx: int, dy: int) -> tuple[grid.Space, ...]:
+    """001 l.714 "Sweep edge across all of Target", from first principles: the Spaces
+    (neither end's) whose open square overlaps the cone from the dot (0, 0) over the
+    Rival's square by more than a point, by separating axes with every corner of both
+    projected (half-Spaces, integers); nearest first, then by distance, then the Space."""
+    rival = [(2 * dx + ex, 2 * dy + ey) for ex in (-1, 1) for ey in (-1, 1)]
+    cone = [(0, 0), *rival]
+    axes = [(1, 0), (0, 1)] + [(cy, -cx) for cx, cy in rival]
+
+    def overlap(a: list[tuple[int, int]], b: list[tuple[int, int]],
+                ax: tuple[int, int]) -> bool:
+        pa = [x * ax[0] + y * ax[1] for x, y in a]
+        pb = [x * ax[0] + y * ax[1] for x, y in b]
+        return max(pa) > min(pb) and max(pb) > min(pa)
+
+    out = []
+    for x in range(min(0, dx), max(0, dx) + 1):
+        for y in range(min(0, dy), max(0, dy) + 1):
+            if (x, y) in ((0, 0), (dx, dy)):
+                continue
+            sq = [(2 * x + ex, 2 * y + ey) for ex in (-1, 1) for ey in (-1, 1)]
+            if all(overlap(cone, sq, ax) for ax in axes):
+                out.append((x, y))
+    out.sort(key=lambda s: (max(abs(s[0]), abs(s[1])), s[0] ** 2 + s[1] ** 2, s))
+    return tuple(out)
+
+
+def test_the_sweep_is_every_square_the_cone_overlaps_at_every_offset() -> None:
+    # The sweep projects the cone once per axis and each square by its centre (a
+    # planned move asks it of every Space in reach): the same Spaces, in the same
+    # order, as projecting every corner, at every offset of a 41 x 41 map — and moved
+    # with the two Spaces.
+    for dx in range(-20, 21):
+        for dy in range(-20, 21):
+            want = _swept_by_corners(dx, dy)
+            assert sight._swept_from_origin(dx, dy) == want, (dx, dy)
+            assert sight.swept((3, 5), (3 + dx, 5 + dy)) == tuple(
+                (x + 3, y + 5) for x, y in want)
+    # along a row the cone stays inside it; past a corner it reaches the next row
+    assert sight.swept((0, 0), (3, 0)) == ((1, 0), (2, 0))
+    assert sight.swept((0, 0), (2, 1)) == ((1, 0), (1, 1), (2, 0))
+
+
+def test_each_map_has_its_own_obstacles_for_cover() -> None:
+    # Cover reads the map's obstructing Spaces as one set, worked out once for each map
+    # (000 l.330–332): two maps of one size with their rocks elsewhere never share it,
+    # and it is every Space whose terrain obstructs, walls (sight = false) included.
+    rock, _ = drawn("""
+        .....
+        ..o..
+        .....
+    """)
+    wall, _ = drawn("""
+        .....
+        .....
+        ..#..
+    """)
+    assert rock.obstructing() == {(2, 1)} and wall.obstructing() == {(2, 2)}
+    assert rock.obstructing() is rock.obstructing()  # once per map
+    a, t = (0, 1), (4, 1)
+    assert sight.cover(rock, a, t, set()).percent == 25
+    assert sight.cover(wall, a, t, set()).percent == 0
+    assert sight.cover(wall, (0, 2), (4, 2), set()).percent == 25
+    # another unit's Space obstructs as well (001 l.712), on either map
+    assert sight.cover(wall, a, t, {(2, 1)}).percent == 25
+    for board in (rock, wall):
+        want = {(x, y) for y in range(board.height) for x in range(board.width)
+                if board.terrain((x, y)).obstructs}
+        assert board.obstructing() == want

@@ -92,6 +92,45 @@ def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatc
     assert logged[1].lines is not None and len(logged[1].lines) == 67
 
 
+def test_a_fight_without_a_log_writes_no_spending_and_ends_as_one_that_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``unit act`` and ``unit move`` write their result (a Spending) for a log only: a
+    fight without one writes none (but the one a Target's response carries) and leaves
+    every table as the fight that writes them all (the tokens, the record of the round,
+    the Space, the boosts are spent the same); the commands still get theirs."""
+    from d2d_cli.rules.time import turns
+    from d2d_cli.rules.units.roster import Unit
+
+    data = combat1()
+    goals = g.parse(data["scene"]["goals"], data)
+    written: list[str] = []
+    real = turns._spending
+
+    def counted(unit: Any, *args: Any, **kwargs: Any) -> Any:
+        written.append(unit.name)
+        return real(unit, *args, **kwargs)
+
+    monkeypatch.setattr(turns, "_spending", counted)
+    for i in range(6):
+        seed = sim.run_seed(11, i)
+        logged, full = sim.fight(data, goals, seed, log=True)
+        assert written and full.done is not None
+        spent = [d.result for d in full.done
+                 if d.command.startswith(("unit act ", "unit move "))]
+        assert spent and all(isinstance(r, turns.Spending) for r in spent)
+        # a Target's Action (``unit respond``) keeps its Spending: it is the response's
+        responded = [d for d in full.done if d.command.startswith("unit respond ")
+                     and "--no-action" not in d.command]
+        assert len(written) > len(responded)
+        written.clear()
+        quiet, table = sim.fight(data, goals, seed)
+        assert len(written) == len(responded)
+        assert quiet == logged and table.data == full.data
+    units = {"A": Unit("A", {}, move=4, action_cost=2, turn=2)}
+    got = turns.act(units, 1, "started", "A", "interact")
+    assert isinstance(got, turns.Spending) and got.move == 2 and got.actions_left == 1
+
+
 def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
     """A Unit is stored with each stat's text remembered by the very Stat, and a unit
     without skills or conditions builds none: the tables read back are what a fresh
@@ -114,6 +153,30 @@ def test_a_unit_stored_back_gives_the_table_a_fresh_conversion_gives() -> None:
     v = roster.Unit.from_state("Thief", {"body": "8x1", "skills": {"Stealth": "1"},
                                          "conditions": {"stun": "2"}})
     assert v.skills == {"Stealth": 1} and v.conditions == {"stun": 2}
+
+
+def test_a_units_stats_written_again_when_its_stats_table_changes_in_place() -> None:
+    """The stats' texts a store writes are remembered for the very stats table a Unit
+    keeps from store to store; a stat replaced, added or taken out in that same table,
+    or another table of the same Stats under other names, is written afresh — in the
+    order body, mind, will, speed, whatever the table's own."""
+    from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units import roster
+
+    u = roster.Unit.from_state("Archer", {"body": "8x1", "mind": "5x1", "speed": "5x0"})
+    first = u.to_state()
+    assert list(first)[:4] == ["kind", "body", "mind", "speed"]
+    assert u.to_state() == first  # remembered: the same
+    u.stats["body"] = parse_stat("3x1")  # in place: the same table, another Stat
+    assert u.to_state()["body"] == "3x1"
+    u.stats["will"] = parse_stat("2x1")  # a name more
+    assert list(u.to_state())[:5] == ["kind", "body", "mind", "will", "speed"]
+    del u.stats["mind"]
+    assert "mind" not in u.to_state()
+    # the same Stats under other names: not the texts of the first
+    v = roster.Unit("Thief", {"will": u.stats["body"], "body": u.stats["will"]})
+    assert v.to_state()["body"] == "2x1" and v.to_state()["will"] == "3x1"
+    assert list(v.to_state())[1:3] == ["body", "will"]
 
 
 def test_a_fighters_key_is_one_number_per_reading_never_reused(

@@ -91,6 +91,37 @@ def test_the_unit_the_countdown_reaches_is_the_one_the_lists_chose(
     assert None in seen and len(set(seen)) >= 6  # every unit, and the round's end
 
 
+def test_a_units_count_is_read_again_for_a_new_table_or_another_round() -> None:
+    """The Count each unit's table gives is remembered for the very table in one round:
+    a unit stored anew (Move spent, Dying) or the next round is read afresh, never
+    given the Count remembered for the table or round before."""
+    import pickle
+    import random
+
+    from d2d_cli.rules.assistant.engine import Table
+
+    start, _ = combat1()
+    t = Table(pickle.loads(pickle.dumps(start)), random.Random(0))
+    t.round_start()
+    units = t.data["units"]
+    first = sim._next(t, set(), None)
+    assert first is not None and sim._next(t, set(), None) == first
+    top = units[first]
+    units[first] = {**top, "move": 0}  # stored anew with no Move left: not reached
+    assert sim._next(t, set(), None) not in (first, None)
+    units[first] = {**top, "move": 1, "conditions": {"dying": 1}}  # down: withdraws
+    assert sim._count_of(units[first], t.data["round"]["number"]) == 1
+    units[first] = top  # the very table again: the Count it gave
+    assert sim._next(t, set(), None) == first
+    rnd = t.data["round"]["number"]
+    units[first] = {**top, SPENT: {"round": rnd, "count": 2}}  # reached at Count 2
+    assert sim._count_of(units[first], rnd) == 1
+    assert sim._next(t, set(), None) != first  # the others' Counts are higher
+    t.data["round"] = {**t.data["round"], "number": rnd + 1}  # a record of another round
+    assert sim._next(t, set(), None) == first
+    assert sim._count_of(units[first], rnd + 1) == sim._count_of(top, rnd)
+
+
 def test_the_movement_plans_remembered_are_the_ones_worked_out_afresh(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The movement planner remembers by every placed unit's Space, Facing, size,

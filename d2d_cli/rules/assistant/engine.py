@@ -321,14 +321,16 @@ class Table:
         self._store(some)
         return out
 
-    def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending:
+    def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
         Target (the one other unit an Action reads or marks) — every unit for a Hide,
-        which must be out of every Rival's sight on the map (rules.board.seen)."""
+        which must be out of every Rival's sight on the map (rules.board.seen). The
+        command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
-        out = self._change(roster, turns.act, roster, number, phase, name, action, arg,
-                           opts=self.opts, board=board_of(self.data))
+        out: turns.Spending | None = self._change(
+            roster, turns.act, roster, number, phase, name, action, arg, opts=self.opts,
+            board=board_of(self.data), report=self.lines is not None)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
@@ -351,14 +353,16 @@ class Table:
         return bool(self.data.get("board")) and all(
             n is not None and n in units and units[n].get("space") for n in names)
 
-    def move(self, name: str, *words: str) -> turns.Spending:
+    def move(self, name: str, *words: str) -> turns.Spending | None:
         """``unit move NAME KIND [SIDE] [COUNT]`` or ``unit move NAME turn HEADING``: on
-        the map when the unit is placed (rules.board.moves)."""
+        the map when the unit is placed (rules.board.moves). The command's result is
+        written for a log only: None without one."""
         number, phase = self._now()
         roster = self._some(name)
-        out = self._change(roster, turns.move, roster, number, phase, name, words[0],
-                           " ".join(words[1:]) or None, board=board_of(self.data),
-                           tasks=self.data.get("tasks", {}))
+        out: turns.Spending | None = self._change(
+            roster, turns.move, roster, number, phase, name, words[0],
+            " ".join(words[1:]) or None, board=board_of(self.data),
+            tasks=self.data.get("tasks", {}), report=self.lines is not None)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out

@@ -207,29 +207,49 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
 
 def _next(t: Table, passed: set[str], allowed: set[str] | None) -> str | None:
     """The unit the Countdown reaches next (001 l.499–505): of those not yet passed (and
-    of ``allowed``, if given), on the map or never placed, standing with Move for an
-    Action (``can_respond``) or down but able to withdraw, the one whose Count is highest
-    (``rules.units.unit_state.reach_of``, as ``round next`` reads it), roster order
-    among equals; a standing unit no Count reaches any more is done. None: nobody.
-    One pass over the roster, nothing built per unit (it runs before every Action)."""
+    of ``allowed``, if given), the one whose Count is highest (:func:`_count_of`), roster
+    order among equals. None: nobody. One pass over the roster, each unit's Count read
+    again only for a table not seen in this round (it runs before every Action, and an
+    Action changes one or two units' tables: a change stores a new table, never edits
+    one in place)."""
     number = (t.data.get("round") or {}).get("number")
     best, top = None, -1
+    seen = _COUNTS
     for n, u in t.units().items():
         if n in passed or (allowed is not None and n not in allowed):
             continue
-        move = u.get("move")
-        if move is None or u.get("off_map"):
-            continue
-        down = is_down(u)
-        if down:  # Dying: it may still withdraw while its Move lasts (no Action)
-            if not (move >= 1 and u.get("space") and not u["conditions"].get("dead")):
-                continue
-        elif not can_respond(u):
-            continue
-        at = reach_of(u, number)
-        if (at > 0 or down) and at > top:
+        got = seen.get(id(u))
+        if got is None or got[0] is not u or got[1] != number:
+            if len(seen) >= 1024:
+                seen.clear()
+            got = seen[id(u)] = (u, number, _count_of(u, number))
+        at = got[2]
+        if at is not None and at > top:
             best, top = n, at
     return best
+
+
+def _count_of(u: Mapping[str, Any], number: int | None) -> int | None:
+    """The Count that reaches a unit as stored in round ``number``, or None when none
+    does: on the map or never placed, standing with Move for an Action (``can_respond``)
+    or down but able to withdraw (Dying: it may still withdraw while its Move lasts, no
+    Action), its Count ``rules.units.unit_state.reach_of``, as ``round next`` reads it;
+    a standing unit no Count reaches any more is done."""
+    move = u.get("move")
+    if move is None or u.get("off_map"):
+        return None
+    down = is_down(u)
+    if down:
+        if not (move >= 1 and u.get("space") and not u["conditions"].get("dead")):
+            return None
+    elif not can_respond(u):
+        return None
+    at = reach_of(u, number)
+    return at if at > 0 or down else None
+
+
+# a unit's table (by identity, held) and round → its Count (:func:`_next`)
+_COUNTS: dict[int, tuple[Mapping[str, Any], Any, int | None]] = {}
 
 
 def _target_action(t: Table, attacker: str, target: str) -> bool:

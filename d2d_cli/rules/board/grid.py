@@ -166,7 +166,7 @@ class Board:
     """A map: its rows of legend characters and the legend. Immutable by convention;
     cheap to build (a 60×60 map is 3,600 characters, checked once)."""
 
-    __slots__ = ("rows", "legend", "width", "height", "_cells")
+    __slots__ = ("rows", "legend", "width", "height", "_cells", "_obstructing")
 
     def __init__(self, rows: tuple[str, ...], legend: dict[str, Terrain]) -> None:
         self.rows = rows
@@ -174,6 +174,7 @@ class Board:
         self.height = len(rows)
         self.width = len(rows[0]) if rows else 0
         self._cells: dict[str, Terrain] = legend
+        self._obstructing: frozenset[Space] | None = None
 
     def inside(self, space: Space) -> bool:
         x, y = space
@@ -193,6 +194,18 @@ class Board:
     def terrain(self, space: Space) -> Terrain:
         """What is at ``space`` (which must be inside the map)."""
         return self._cells[self.rows[space[1]][space[0]]]
+
+    def obstructing(self) -> frozenset[Space]:
+        """Every Space of the map whose terrain obstructs a straight edge
+        (:attr:`Terrain.obstructs`: Cover, 000 l.330–332), worked out once for the map
+        (it is never changed): Cover asks it of every Space a straight edge crosses."""
+        got = self._obstructing
+        if got is None:
+            cells = self._cells
+            got = self._obstructing = frozenset(
+                (x, y) for y, row in enumerate(self.rows) for x, ch in enumerate(row)
+                if cells[ch].obstructs)
+        return got
 
     def check_inside(self, space: Space, what: str = "space") -> Space:
         if not self.inside(space):

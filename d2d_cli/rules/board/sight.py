@@ -177,14 +177,13 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     are one obstacle)."""
     if unit == rival:
         return CoverFound(0, (), ())
-    legend, rows = board.legend, board.rows
-
-    def blocks(s: Space) -> bool:
-        return s in occupied or legend[rows[s[1]][s[0]]].obstructs
+    # what obstructs, as one set: the other units' Spaces and the map's own obstacles
+    # (Spaces inside the map: a straight edge between two Spaces of it stays inside)
+    blocking = board.obstructing().union(occupied)
 
     def met(to: Space, include_end: bool) -> tuple[Space, ...]:
         return tuple(s for s in _crossed(unit, to)
-                     if (include_end or s != to) and blocks(s))
+                     if (include_end or s != to) and s in blocking)
 
     edges = [Edge(s, False, () if s == unit else met(s, True))
              for s in surrounding(board, unit, rival)]
@@ -194,7 +193,7 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     seen: dict[Hashable, Space] = {}
     if reading == "sweep":
         for s in swept(unit, rival):
-            if board.inside(s) and blocks(s):
+            if board.inside(s) and s in blocking:
                 seen.setdefault(key(s), s)
     else:
         for e in edges:
@@ -221,31 +220,29 @@ def swept(unit: Space, rival: Space) -> tuple[Space, ...]:
 def _swept_from_origin(dx: int, dy: int) -> tuple[Space, ...]:
     """:func:`swept` from the Space (0, 0) to (``dx``, ``dy``): the geometry only
     depends on the offset, and moving both Spaces keeps the order (nearest ``unit``
-    first, then by the Spaces themselves)."""
-    unit, rival = (0, 0), (dx, dy)
-    px, py = 2 * unit[0], 2 * unit[1]
-    rx, ry = 2 * rival[0], 2 * rival[1]
-    corners = [(rx + dx, ry + dy) for dx in (-1, 1) for dy in (-1, 1)]
-    cone = [(px, py), *corners]
-    axes = [(1, 0), (0, 1)] + [(cy - py, px - cx) for cx, cy in corners]
+    first, then by the Spaces themselves). Each axis's projection of the cone is
+    worked out once; a square's, of side 2 in half-Spaces, is its centre's ± the
+    axis's two components (the same integers its four corners would give)."""
+    rx, ry = 2 * dx, 2 * dy
+    corners = [(rx + ex, ry + ey) for ex in (-1, 1) for ey in (-1, 1)]
+    cone = [(0, 0), *corners]
+    axes = [(1, 0), (0, 1)] + [(cy, -cx) for cx, cy in corners]
+    spans = []
+    for a0, a1 in axes:
+        pa = [x * a0 + y * a1 for x, y in cone]
+        spans.append((2 * a0, 2 * a1, abs(a0) + abs(a1), min(pa), max(pa)))
     out = []
-    x0, x1 = sorted((unit[0], rival[0]))
-    y0, y1 = sorted((unit[1], rival[1]))
+    x0, x1 = (0, dx) if dx >= 0 else (dx, 0)
+    y0, y1 = (0, dy) if dy >= 0 else (dy, 0)
     for x in range(x0, x1 + 1):
         for y in range(y0, y1 + 1):
-            if (x, y) in (unit, rival):
+            if (x == 0 and y == 0) or (x == dx and y == dy):
                 continue
-            sq = [(2 * x + dx, 2 * y + dy) for dx in (-1, 1) for dy in (-1, 1)]
-            if all(_overlap(cone, sq, ax) for ax in axes):
+            for a0, a1, r, lo, hi in spans:
+                c = x * a0 + y * a1
+                if not (hi > c - r and c + r > lo):
+                    break
+            else:
                 out.append((x, y))
-    out.sort(key=lambda s: (max(abs(s[0] - unit[0]), abs(s[1] - unit[1])),
-                            (s[0] - unit[0]) ** 2 + (s[1] - unit[1]) ** 2, s))
+    out.sort(key=lambda s: (max(abs(s[0]), abs(s[1])), s[0] ** 2 + s[1] ** 2, s))
     return tuple(out)
-
-
-def _overlap(a: list[tuple[int, int]], b: list[tuple[int, int]], ax: tuple[int, int]
-             ) -> bool:
-    """Whether the projections of ``a`` and ``b`` on ``ax`` overlap by more than a point."""
-    pa = [x * ax[0] + y * ax[1] for x, y in a]
-    pb = [x * ax[0] + y * ax[1] for x, y in b]
-    return max(pa) > min(pb) and max(pb) > min(pa)

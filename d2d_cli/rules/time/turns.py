@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -237,16 +237,28 @@ def binding(name: str, unit: Mapping[str, Any], tasks: Mapping[str, Any]) -> str
     return str(bound)
 
 
+@overload
 def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
          arg: str | None = None, board: Board | None = None,
-         tasks: Mapping[str, Any] | None = None) -> Spending:
+         tasks: Mapping[str, Any] | None = None, *,
+         report: Literal[True] = True) -> Spending: ...
+@overload
+def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
+         arg: str | None = None, board: Board | None = None,
+         tasks: Mapping[str, Any] | None = None, *, report: bool) -> Spending | None: ...
+def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
+         arg: str | None = None, board: Board | None = None,
+         tasks: Mapping[str, Any] | None = None, *, report: bool = True
+         ) -> Spending | None:
     """``unit move NAME N`` (N Move: Spaces, terrain, anything the table prices) or
     ``unit move NAME KIND [COUNT]`` (Forward, Drift 1; Slide, Backward, Drift Back 2;
     Equip 1), ``unit move NAME turn HEADING|left|right [N]`` (Turn tokens). A unit
     placed on ``board`` moves there too (``KIND [left|right|HEADING] [COUNT]``), paying
     the terrain's extra Move (rules.board.moves). A ``bound`` unit does not move until
     a task it works is won (``tasks``: the session's; 000 l.599 "He is fully bound"):
-    its Move goes on Actions (untying the Knot) or a Wait."""
+    its Move goes on Actions (untying the Knot) or a Wait. With ``report`` False (a
+    simulated fight without a log, which reads no result) the unit changes the same and
+    no :class:`Spending` is written: None."""
     unit = abilities.alive(find(units, name))
     held = binding(unit.name, unit.extra, tasks or {})
     if held is not None:
@@ -290,6 +302,8 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         unit.extra[FACING] = facing
     if mapped is not None:  # the Space it ends on, in the one result (no second copy)
         unit.extra[SPACE] = space_name(mapped.space)
+    if not report:
+        return None
     return _spending(unit, label, (have_move, have_turn), record, source,
                      space=None if mapped is None else unit.extra[SPACE])
 
@@ -388,12 +402,25 @@ def _action_effects(units: dict[str, Unit], unit: Unit, action: Action, arg: str
     return detect
 
 
+@overload
 def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
         arg: str | None = None, range_: int | None = None,
-        opts: Options = DEFAULTS, board: Board | None = None) -> Spending:
+        opts: Options = DEFAULTS, board: Board | None = None, *,
+        report: Literal[True] = True) -> Spending: ...
+@overload
+def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
+        arg: str | None = None, range_: int | None = None,
+        opts: Options = DEFAULTS, board: Board | None = None, *,
+        report: bool) -> Spending | None: ...
+def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
+        arg: str | None = None, range_: int | None = None,
+        opts: Options = DEFAULTS, board: Board | None = None, *,
+        report: bool = True) -> Spending | None:
     """An Action (Recover, Ready, Hide, Search, Interact: Move:-[Action Cost]) or a free
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
-    Evade's Move:+2), as ``tables/turns.toml`` prices it."""
+    Evade's Move:+2), as ``tables/turns.toml`` prices it. With ``report`` False (a
+    simulated fight without a log, which reads no result) the unit changes the same and
+    no :class:`Spending` is written: None."""
     unit = abilities.alive(find(units, name))
     action: Action = _lookup(what, actions(), "action")
     have_move: int | None = unit.move
@@ -432,6 +459,8 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     if action.needs_round:
         stepped(unit, number, phase, have_move, record,  # the Countdown (001 l.499)
                 free=action.cost != "action")
+    if not report:
+        return None
     label = action.name if arg is None or action.removes or readied else f"{action.name} {arg}"
     return _spending(unit, label, (have_move, have_turn), record, source,
                      added=action.takes, removed=removed, readied=readied, detect=detect,

@@ -54,7 +54,9 @@ EVADE_000 = '000 l.494 "Evade - IF the Winner played an Evade THEN they regain t
 
 def held(unit: Unit) -> dict[str, int]:
     """What is on the unit this Round: key → count."""
-    raw: Any = unit.extra.get(EFFECTS) or {}
+    raw: Any = unit.extra.get(EFFECTS)
+    if not raw:  # the usual case outside an Interact's round: no comprehension run
+        return {}
     return {str(k): n for k, v in raw.items() if (n := int(v)) > 0}
 
 

@@ -42,6 +42,26 @@ def _stat(text: str) -> Stat:
 _text: Callable[[Stat], str] = by_identity(str, 4096)
 
 
+def _stat_texts(stats: dict[str, Stat]) -> dict[str, str]:
+    """A unit's stats as its table stores them, in :data:`STATS` order (read only: it
+    is shared). Remembered for the very stats table while it holds the same names and
+    the very same Stats (a Unit keeps its stats table from store to store, ~100 stores a
+    fight; one changed in place is written again)."""
+    got = _STAT_TEXTS.get(id(stats))
+    held = tuple(stats.items())
+    if got is not None and got[0] is stats and got[1] == held:
+        return got[2]
+    texts = {s: _text(stats[s]) for s in STATS if s in stats}
+    if len(_STAT_TEXTS) >= 1024:
+        _STAT_TEXTS.clear()
+    _STAT_TEXTS[id(stats)] = (stats, held, texts)
+    return texts
+
+
+_STAT_TEXTS: dict[int, tuple[dict[str, Stat], tuple[tuple[str, Stat], ...],
+                             dict[str, str]]] = {}
+
+
 @functools.cache
 def _name_re() -> re.Pattern[str]:
     """Compiled on first use: a call that never asks (a lookup) does not pay for it."""
@@ -105,12 +125,7 @@ class Unit:
 
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        stats = self.stats
-        text = _text
-        for s in STATS:
-            stat = stats.get(s)
-            if stat is not None:
-                out[s] = text(stat)
+        out.update(_stat_texts(self.stats))
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = dict(self.skills)
