@@ -15,7 +15,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -584,11 +584,14 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         level_bonus: str = "001", use_map: bool = True, spent: bool | None = None,
         target_action: str = "001", opts: Options = DEFAULTS,
         counter_card: Card | None = None,
-        roster: Mapping[str, Unit] | None = None) -> ConflictAsk:
+        roster: Mapping[str, Unit] | None = None,
+        assessor: Callable[..., Situation] | None = None) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
     when both are placed, unless ``use_map`` is False). ``roster``: the session's units
-    already built (a simulated fight's live units), read instead of ``data``'s tables."""
+    already built (a simulated fight's live units), read instead of ``data``'s tables;
+    ``assessor``: :func:`~rules.combat.situation.assess` as the caller remembers it
+    (rules.combat.situation.Assessor)."""
     if level_a is not None:
         check_level(level_a, "--level-a")
     if level_b is not None:
@@ -604,7 +607,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     # the map gives a geometry only between two units: else it is not read
     placed = use_map and m.a.unit is not None and m.b.unit is not None
     fld = _derive.field(data) if placed else None
-    sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
+    sit = (assessor or assess)(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill, field=fld, opts=opts)
     assessed = Assessed(m.a.unit, m.b.unit, got.terms, got.skill, rival_skill, fld, opts,
