@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -211,9 +212,18 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
     """
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
+    return _count_hits(tuple(cards), level, rival_level, difficulty, ten_always_hits,
+                       counter_scores)
+
+
+@lru_cache(maxsize=1024)
+def _count_hits(cards: tuple[Card, ...], level: int, rival_level: int, difficulty: int,
+                ten_always_hits: bool, counter_scores: bool) -> Hits:
+    """:func:`count_hits`, remembered by all it reads (a Card and Hits are frozen; a
+    fight scores the same few cards at the same few Levels): a refusal raises again."""
     net = _check(level, rival_level, difficulty)
     approach = _scoring_approach(cards[0], counter_scores)
-    kind, name, takes = combo(cards)
+    kind, name, takes = combo(list(cards))
     rows = tuple(_card_hit(card, net, difficulty, ten_always_hits) for card in cards)
     raw = sum(r.hit for r in rows)
     return Hits(hits=max(raw, 1), glancing=raw == 0, combo=kind,
