@@ -262,3 +262,44 @@ def test_a_crit_on_the_units_it_reads_ends_every_fight_as_on_the_whole_roster(
         assert t_a.lines == t_b.lines
         assert t_a.data == t_b.data
         assert list(t_a.data["units"]) == list(t_b.data["units"])
+
+
+def test_whether_the_rival_reaches_is_remembered_for_each_skill_and_range() -> None:
+    """remembered.rival_reaches, remembered by the skill and the Range: every skill of
+    the table at every Range from 0 to 12, asked twice in a row (the second found), is
+    what 001 l.685–695 gives — Close Combat and Melee reach Range 0–1, Ranged any; a
+    skill of no kind of attack (Stealth), an unknown one, or no Range always reaches."""
+    from d2d_cli.rules.combat import remembered
+
+    reach = {"Close Combat": 1, "Melee": 1, "Ranged": None, "Stealth": None,
+             "no such skill": None}
+    for skill, top in reach.items():
+        for rng in range(13):
+            for _ in range(2):
+                assert remembered.rival_reaches(skill, rng) is (top is None or rng <= top)
+        assert remembered.rival_reaches(skill, None) is True
+    assert remembered.rival_reaches(None, 5) is True
+
+
+def test_what_a_conflict_is_told_is_kept_as_each_conflict_says_it() -> None:
+    """The engine tells every Conflict the same few things (engine._said: nothing, or
+    ``--no-map``), made once; the round keeps its own copy: a Conflict off the map keeps
+    ``no_map``, the next one on the map keeps nothing of it, and a change to what the
+    round kept changes neither what is told nor the next Conflict's record."""
+    from d2d_cli.rules.combat.exchange import KEY
+
+    data = combat1()
+    t = Table(data, random.Random(3))
+    units = t.data["units"]
+    t.data["units"] = {**units, "Archer": {k: v for k, v in units["Archer"].items()
+                                           if k != "space"}}
+    first = t.conflict("Archer:strong", "Goblin Scout:block")
+    assert isinstance(first, conflict.Conflict) and first.outcome == "a"
+    kept = t.data["round"][KEY]["said"]
+    assert kept == {"no_map": True}
+    kept["range"] = 9  # the round's copy changed: what is told is not
+    assert engine._said(True) == {"no_map": True}
+    t.data["units"] = {**t.data["units"], "Archer": units["Archer"]}  # on the map again
+    second = t.conflict("Archer:strong", "Goblin Scout:block")
+    assert isinstance(second, conflict.Conflict) and second.outcome == "a"
+    assert "said" not in t.data["round"][KEY]

@@ -132,6 +132,14 @@ def _reading(raw: dict[str, Any]) -> int:
 player_of = sides.player_of
 
 
+@functools.cache
+def _said(no_map: bool) -> dict[str, Any]:
+    """What an Action's Conflict is told to remember (``rules.combat.exchange.said_of``):
+    no option, and whether it is rolled ``--no-map`` — two answers, each made once
+    (``after_conflict`` keeps a copy, never changes it)."""
+    return combat_exchange.said_of({}, no_map)
+
+
 @record
 class Typed:
     """One command a :class:`Table` carried out: the line as typed (``Table.lines``), the
@@ -456,8 +464,7 @@ class Table:
         out = ask.resolve(reveal if ask.reveals else None)
         self._assessed = (ask.assessed, tuple(self.units().values()))
         # as the command keeps it, with what it was told (its --no-map: issue 37)
-        rnd = combat_exchange.after_conflict(self.data, out,
-                                             combat_exchange.said_of({}, not mapped))
+        rnd = combat_exchange.after_conflict(self.data, out, _said(not mapped))
         if rnd is not None:
             self.data["round"] = rnd
         if self.lines is not None:  # the line is built only for a log

@@ -688,6 +688,9 @@ def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
                 aside[0] if aside else None)
 
 
+_LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
+
+
 def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     """Resolve a conflict. ``reveal`` gives every Fate card, in this order: the
     cover-target card, then side A's, then side B's (a ``fate`` side's card, then the
@@ -731,7 +734,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         effects=Effects(effects_a, effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
-        sources=sources(sit, {"a": "level_a", "b": "level_b"}),
+        sources=sources(sit, _LEVEL_KEYS),
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
         cannot_block=sit.no_block, cover=cover, notes=notes, map=sit.geometry)

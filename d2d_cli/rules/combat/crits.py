@@ -378,8 +378,8 @@ class DamageDeck:
         """The stored deck, or a freshly shuffled one when there is none or it no longer
         holds exactly ``cards`` (a new location chart). Returns (deck, rebuilt)."""
         if state:
-            deck = cls([str(c) for c in state.get("draw", [])],
-                       [str(c) for c in state.get("discard", [])])
+            deck = cls(list(map(str, state.get("draw", []))),
+                       list(map(str, state.get("discard", []))))
             if sorted(deck.draw + deck.discard) == sorted(cards):
                 return deck, False
         order = list(cards)

@@ -166,6 +166,13 @@ def rival_reaches(b_skill: str | None, range_: int | None) -> bool:
     """Whether the Rival's defending skill reaches the Actor at ``range_``."""
     if b_skill is None or range_ is None:
         return True
+    return _reaches(b_skill, range_)
+
+
+@lru_cache(maxsize=256)
+def _reaches(b_skill: str, range_: int) -> bool:
+    """:func:`rival_reaches`, remembered by the skill and the Range (the tables are read
+    once; every Conflict between units asks)."""
     try:
         sk = sit.find_skill(b_skill)
     except Exception:
