@@ -508,6 +508,8 @@ def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
     if outcome == "rank" and a.card is not None and b.card is not None:
         broken = tiebreak(a.card, b.card, sit.a.level, sit.b.level, level_bonus)
         outcome = broken.outcome
+    if not sit.no_block:  # both may Block (the usual case)
+        return outcome, broken
     blocked = [s for s, o in (("a", a), ("b", b)) if s in sit.no_block and
                o.approach == "block"]
     if len(blocked) == 2:
@@ -664,6 +666,10 @@ def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
     """A side's candidates: its own approach or card (a ``fate`` side's revealed card),
     then one more Fate card for Advantage or Disadvantage (000 l.423–424); and the Fate
     cards revealed for it."""
+    if spec.source != "fate" and not extra:  # its own approach or card alone
+        assert spec.approach is not None
+        return [_Option(spec.approach, spec.card,
+                        spec.card.code if spec.card else spec.approach)], ()
     shown: list[Card] = []
     if spec.source == "fate":
         shown.append(_fate(reveal, by_color))
@@ -682,10 +688,10 @@ def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
 def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
           shown: tuple[Card, ...]) -> Side:
     """The side as resolved: candidate ``k`` kept, the other set aside."""
-    aside = [o.label for n, o in enumerate(opts) if n != k]
-    return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
-                fighter.unit, fighter.skill, fighter.skill_level, shown,
-                aside[0] if aside else None)
+    kept = opts[k]
+    aside = None if len(opts) == 1 else next(o.label for n, o in enumerate(opts) if n != k)
+    return Side(spec.text, spec.source, kept.approach, kept.card, fighter.level,
+                fighter.unit, fighter.skill, fighter.skill_level, shown, aside)
 
 
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)

@@ -188,6 +188,8 @@ def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
          reading: str = "001") -> tuple[tuple[E, ...], tuple[str, ...]]:
     """The Target's effects after the rule: none but what is no benefit when it spent no
     Action; no Counter-attack when it cannot reach the Actor."""
+    if unspent is None and reaches:  # it spent its Action and reaches: all kept
+        return tuple(effects), ()
     notes: list[str] = []
     kept = list(effects)
     if unspent is not None and any(getattr(e, "key", "") not in NOT_A_BENEFIT for e in kept):
