@@ -303,3 +303,16 @@ def test_what_a_conflict_is_told_is_kept_as_each_conflict_says_it() -> None:
     second = t.conflict("Archer:strong", "Goblin Scout:block")
     assert isinstance(second, conflict.Conflict) and second.outcome == "a"
     assert "said" not in t.data["round"][KEY]
+
+
+def test_the_stat_a_hit_targets_is_read_the_same_however_often_asked() -> None:
+    """situation.target_stat, remembered by what was typed: each spelling gives its own
+    stat every time (Body by default, 001 l.824 "Weapons default to Body"), and a stat
+    that is none is refused every time, not remembered as another's answer."""
+    from d2d_cli.errors import BadInput
+
+    for _ in range(2):
+        assert [situation.target_stat(v) for v in (None, "Body", " mind ", "WILL", "speed")] \
+            == ["body", "body", "mind", "will", "speed"]
+        with pytest.raises(BadInput, match="--stat luck"):
+            situation.target_stat("luck")

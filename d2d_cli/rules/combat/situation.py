@@ -331,6 +331,7 @@ def _main_stat(value: str | None) -> str | None:
     return word
 
 
+@lru_cache(maxsize=64)  # every Hits against a unit asks (its Difficulty); a refusal raises again
 def target_stat(value: str | None) -> str:
     from d2d_cli.rules.units.roster import STATS
 
