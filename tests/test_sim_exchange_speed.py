@@ -316,3 +316,26 @@ def test_the_stat_a_hit_targets_is_read_the_same_however_often_asked() -> None:
             == ["body", "body", "mind", "will", "speed"]
         with pytest.raises(BadInput, match="--stat luck"):
             situation.target_stat("luck")
+
+
+def test_a_units_side_is_read_the_same_however_often_typed() -> None:
+    """conflict.parse_side reads ``NAME:PLAY`` once per text (conflict._named_play): each
+    text, typed twice, names its own unit and play — an approach, a card, fate — and the
+    unit as the roster holds it now; a play that is none is refused every time."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.units.roster import roster_view
+
+    data = combat1()
+    for _ in range(2):
+        units = roster_view(data)
+        got = [conflict.parse_side(t, units) for t in
+               ("Archer:fast", " Goblin Scout :7S^", "Goblin Scout:fate", "archer:Block")]
+        assert [(s.unit.name if s.unit else None, s.source, s.approach, s.card)
+                for s in got] == [
+            ("Archer", "approach", "fast", None),
+            ("Goblin Scout", "card", "fast", parse_card("7S^")),
+            ("Goblin Scout", "fate", None, None),
+            ("Archer", "approach", "block", None)]
+        assert got[0].unit is units["Archer"]
+        with pytest.raises(BadInput, match="after Archer: give an approach"):
+            conflict.parse_side("Archer:zzz", units)

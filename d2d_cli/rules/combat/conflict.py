@@ -150,6 +150,17 @@ def _play(text: str) -> SideSpec | None:
     return SideSpec(text, "card", approach_of(card), card)
 
 
+@lru_cache(maxsize=1024)  # a fight's sides are its units' names with a play: a few dozen
+def _named_play(text: str) -> tuple[str, SideSpec] | None:
+    """``NAME:PLAY`` (an approach, a card or ``fate`` after the last colon): the name,
+    stripped, and the play; None for any other text (:func:`parse_side` reads it)."""
+    name, sep, what = text.rpartition(":")
+    if not (sep and name.strip() and what.strip()):
+        return None
+    played = _play(what)
+    return None if played is None else (name.strip(), played)
+
+
 def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
@@ -159,6 +170,11 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
         return played
     find = _roster.find  # only a unit side needs the roster's code
     units = units or {}
+    named = _named_play(text)
+    if named is not None:  # NAME:PLAY, read as below (each text once)
+        unit = find(units, named[0])
+        played = named[1]
+        return SideSpec(text, played.source, played.approach, played.card, unit)
     name, sep, what = text.rpartition(":")
     if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
         text = name
