@@ -104,3 +104,16 @@ def test_a_pickled_card_brings_no_kept_hash() -> None:
     assert hash(back) == hash(("Q", "cups", True, None))
     del card.__dict__["_hash"]  # the deck's card read afresh
     assert hash(card) == hash(back)
+
+
+def test_the_full_deck_is_each_callers_own_list_of_the_same_54_faces() -> None:
+    """``full_deck`` builds its Cards once: each call still gives a list of its own, in
+    the fixed order (suits, ranks, then BW, RW), whatever a caller did to the last one."""
+    first = full_deck()
+    codes = [c.code for c in first]
+    assert len(codes) == 54 and len(set(codes)) == 54
+    assert codes[:2] == ["AC^", "2C^"] and codes[-2:] == ["BW^", "RW^"]
+    first.reverse()
+    first.pop()
+    again = full_deck()
+    assert again is not first and [c.code for c in again] == codes
