@@ -121,3 +121,16 @@ def test_only_a_b_or_an_r_is_read_as_a_joker_and_other_cards_never_ask() -> None
         Card("Q", "cups", True)
     assert cards._wild_re.cache_info().currsize == 0
     assert parse_card("rw").is_wild and parse_card("Bw v").is_wild
+
+
+def test_the_full_deck_is_each_callers_own_list_of_the_same_54_faces() -> None:
+    """``full_deck`` builds its Cards once: each call still gives a list of its own, in
+    the fixed order (suits, ranks, then BW, RW), whatever a caller did to the last one."""
+    first = full_deck()
+    codes = [c.code for c in first]
+    assert len(codes) == 54 and len(set(codes)) == 54
+    assert codes[:2] == ["AC^", "2C^"] and codes[-2:] == ["BW^", "RW^"]
+    first.reverse()
+    first.pop()
+    again = full_deck()
+    assert again is not first and [c.code for c in again] == codes

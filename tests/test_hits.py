@@ -269,3 +269,31 @@ def test_human_output_exact(d2d: Any) -> None:
         "Combo: Straight 2-3-4\n"
         "Take 1 card(s) of your choice from your discard pile.\n"
         "Hits: 3\n")
+
+
+def test_remembered_hits_of_one_card_follow_every_level_difficulty_and_reading() -> None:
+    """``count_hits`` is remembered by all it reads: each Fast card, at every Level,
+    Rival Level and Difficulty, under both readings of the 10, scored twice in a row
+    (the second found, not made) gives the rule's own answer — 001 l.816 "Your Level -
+    Rival Level (min: 0)", l.836 "A-J" always Hit (000's "10, J, Q, K, A", with
+    ``ten_always_hits``) — so a memory keyed on less than all of them would answer one
+    of these with another's Hits."""
+    for rank in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]:
+        card = parse_card(f"{rank}S^")
+        for ten in (False, True):
+            for level in range(4):
+                for rival in range(4):
+                    for difficulty in range(1, 12):
+                        net = max(0, level - rival)
+                        hit = rank in ("J", "Q", "K", "A") or (ten and rank == "10") or (
+                            rank.isdigit() and int(rank) + net > difficulty)
+                        for _ in range(2):
+                            got = hits.count_hits([card], level=level, rival_level=rival,
+                                                  difficulty=difficulty,
+                                                  ten_always_hits=ten)
+                            assert (got.hits, got.glancing, got.level) == (1, not hit, net)
+                            assert got.cards[0].hit is hit and got.difficulty == difficulty
+    with pytest.raises(Exception, match="only a Fast or Strong winner"):
+        hits.count_hits([parse_card("5Sv")], level=0, rival_level=0, difficulty=3)  # Evade
+    with pytest.raises(Exception, match="only a Fast or Strong winner"):
+        hits.count_hits([parse_card("5Sv")], level=0, rival_level=0, difficulty=3)

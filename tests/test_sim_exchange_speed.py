@@ -12,8 +12,8 @@ import pytest
 
 from d2d_cli import tables
 from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
-from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.combat import conflict, hits, situation
 from d2d_cli.rules.combat.situation import Terms
@@ -119,6 +119,112 @@ def test_what_the_hits_alone_read_makes_them_assessed_anew(
         rival_stat=None, field=None, opts=DEFAULTS) is plain.assessed.situation
 
 
+class _Spied(dict):  # type: ignore[type-arg]
+    """A unit's ``extra`` that notes every key read."""
+
+    def __init__(self, raw: dict[str, Any], seen: set[str]) -> None:
+        super().__init__(raw)
+        self.seen = seen
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.seen.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.seen.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.seen.add(str(key))
+        return super().__contains__(key)
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_remembered_assessment_of_whole_fights_is_a_fresh_one(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over whole Combat #1 fights (both Player policies), every assessment the engine's
+    Assessor gives — found in its memory or made — equals a fresh ``assess`` of the very
+    same inputs, and a fresh one made on copies of the units that note what they are
+    asked reads none of what the reading leaves out (engine._UNREAD: the round's
+    tokens, Actions, the Interact aimed at the unit, its Crits, where it stands); most
+    are found, not made; and the fights end exactly as when nothing is remembered."""
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    real_call, real_assess = situation.Assessor.__call__, situation.assess
+    seen = {"asked": 0, "made": 0}
+    read: set[str] = set()
+
+    def spied(who: situation.Who) -> situation.Who:
+        if who.unit is None:
+            return who
+        unit = replace(who.unit, extra=_Spied(who.unit.extra, read))
+        return replace(who, unit=unit)
+
+    def checking(self: Any, a: Any, b: Any, terms: Terms, **kw: Any) -> Any:
+        seen["asked"] += 1
+        got = real_call(self, a, b, terms, **kw)
+        assert got == real_assess(a, b, terms, **kw)
+        assert real_assess(spied(a), spied(b), terms, **kw) == got
+        return got
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        seen["made"] += 1
+        return real_assess(*a, **kw)
+
+    monkeypatch.setattr(situation.Assessor, "__call__", checking)
+    monkeypatch.setattr(situation, "assess", counting)
+    engine._ASSESSED.clear()
+    remembered = sim.play_runs(start, goals, 7, range(30), DEFAULTS, pc)
+    assert seen["asked"] > 300 and seen["made"] < seen["asked"] // 2
+    assert read and not read & engine._UNREAD
+    monkeypatch.setattr(situation.Assessor, "__call__",
+                        lambda self, *a, **kw: real_assess(*a, **kw))
+    assert sim.play_runs(start, goals, 7, range(30), DEFAULTS, pc) == remembered
+
+
+def test_a_unit_changed_between_two_conflicts_is_assessed_as_it_is_now() -> None:
+    """The same Conflict twice, the Archer Fatigued between them (as a Crit leaves it:
+    the live Unit changed and stored as a new table) and then its Move spent (what the
+    reading leaves out): the second and third read the Stat Penalty, as a fresh
+    ``conflict`` on the same session does — the first assessment is not found for
+    them — and the third is the second's, found."""
+    data = combat1()
+    t = Table(data, random.Random(1))
+    sides = ("Archer:fast", "Goblin Scout:block")
+    first = t.conflict(*sides)
+    archer = t.unit("Archer")
+    archer.conditions["fatigue"] = 2  # Body -2: the Combat skills' main Stat (000 l.453)
+    t._store({"Archer": archer})
+    second = t.conflict(*sides)
+    archer.move = 1  # a round token: no assessment reads it
+    t._store({"Archer": archer})
+    before = len(engine._ASSESSED)
+    third = t.conflict(*sides)
+    assert len(engine._ASSESSED) == before  # found: nothing new remembered
+    fresh = conflict.ask(list(sides), copy.deepcopy(t.data), use_map=True).situation
+    assert isinstance(first, conflict.Conflict) and isinstance(second, conflict.Conflict)
+    assert isinstance(third, conflict.Conflict)
+    assert second.side_a.level == first.side_a.level - 2 == fresh.a.level
+    assert second.modifiers == third.modifiers == fresh.modifiers
+    assert any(m.key == "stat_penalties" for m in second.modifiers)
+
+
+def test_a_reading_is_the_same_for_tables_alike_in_all_an_assessment_reads() -> None:
+    """engine._reading: tables that differ only in what no assessment reads share a
+    reading; any other difference — a condition, a skill, a weapon, a round effect —
+    gives another."""
+    archer = combat1()["units"]["Archer"]
+    base = engine._reading(archer)
+    assert engine._reading(dict(archer)) == base
+    assert engine._reading({**archer, "move": 3, "action_cost": 2, "turn": 1,
+                            "spent": {"round": 1, "actions": 2}, "space": "A1",
+                            "facing": "S", "interacted": {"by": "Goblin Scout"},
+                            "crits": [{"card": "cut@head"}]}) == base
+    for other in ({"conditions": {"fatigue": 1}}, {"skills": {"Ranged": 2}},
+                  {"weapons": {}}, {"effects": {"push_the_limit": 1}}, {"off_map": True}):
+        assert engine._reading({**archer, **other}) != base, other
+
+
 def _whole_roster_crit(self: Table, ask: Any, stored: bool = True) -> Any:
     """The Crit as the engine played it before: on the whole live roster, every unit's
     table stored back (what ``d2d crit`` stores)."""
@@ -156,3 +262,80 @@ def test_a_crit_on_the_units_it_reads_ends_every_fight_as_on_the_whole_roster(
         assert t_a.lines == t_b.lines
         assert t_a.data == t_b.data
         assert list(t_a.data["units"]) == list(t_b.data["units"])
+
+
+def test_whether_the_rival_reaches_is_remembered_for_each_skill_and_range() -> None:
+    """remembered.rival_reaches, remembered by the skill and the Range: every skill of
+    the table at every Range from 0 to 12, asked twice in a row (the second found), is
+    what 001 l.685–695 gives — Close Combat and Melee reach Range 0–1, Ranged any; a
+    skill of no kind of attack (Stealth), an unknown one, or no Range always reaches."""
+    from d2d_cli.rules.combat import remembered
+
+    reach = {"Close Combat": 1, "Melee": 1, "Ranged": None, "Stealth": None,
+             "no such skill": None}
+    for skill, top in reach.items():
+        for rng in range(13):
+            for _ in range(2):
+                assert remembered.rival_reaches(skill, rng) is (top is None or rng <= top)
+        assert remembered.rival_reaches(skill, None) is True
+    assert remembered.rival_reaches(None, 5) is True
+
+
+def test_what_a_conflict_is_told_is_kept_as_each_conflict_says_it() -> None:
+    """The engine tells every Conflict the same few things (engine._said: nothing, or
+    ``--no-map``), made once; the round keeps its own copy: a Conflict off the map keeps
+    ``no_map``, the next one on the map keeps nothing of it, and a change to what the
+    round kept changes neither what is told nor the next Conflict's record."""
+    from d2d_cli.rules.combat.exchange import KEY
+
+    data = combat1()
+    t = Table(data, random.Random(3))
+    units = t.data["units"]
+    t.data["units"] = {**units, "Archer": {k: v for k, v in units["Archer"].items()
+                                           if k != "space"}}
+    first = t.conflict("Archer:strong", "Goblin Scout:block")
+    assert isinstance(first, conflict.Conflict) and first.outcome == "a"
+    kept = t.data["round"][KEY]["said"]
+    assert kept == {"no_map": True}
+    kept["range"] = 9  # the round's copy changed: what is told is not
+    assert engine._said(True) == {"no_map": True}
+    t.data["units"] = {**t.data["units"], "Archer": units["Archer"]}  # on the map again
+    second = t.conflict("Archer:strong", "Goblin Scout:block")
+    assert isinstance(second, conflict.Conflict) and second.outcome == "a"
+    assert "said" not in t.data["round"][KEY]
+
+
+def test_the_stat_a_hit_targets_is_read_the_same_however_often_asked() -> None:
+    """situation.target_stat, remembered by what was typed: each spelling gives its own
+    stat every time (Body by default, 001 l.824 "Weapons default to Body"), and a stat
+    that is none is refused every time, not remembered as another's answer."""
+    from d2d_cli.errors import BadInput
+
+    for _ in range(2):
+        assert [situation.target_stat(v) for v in (None, "Body", " mind ", "WILL", "speed")] \
+            == ["body", "body", "mind", "will", "speed"]
+        with pytest.raises(BadInput, match="--stat luck"):
+            situation.target_stat("luck")
+
+
+def test_a_units_side_is_read_the_same_however_often_typed() -> None:
+    """conflict.parse_side reads ``NAME:PLAY`` once per text (conflict._named_play): each
+    text, typed twice, names its own unit and play — an approach, a card, fate — and the
+    unit as the roster holds it now; a play that is none is refused every time."""
+    from d2d_cli.errors import BadInput
+    from d2d_cli.rules.units.roster import roster_view
+
+    data = combat1()
+    for _ in range(2):
+        units = roster_view(data)
+        got = [conflict.parse_side(t, units) for t in
+               ("Archer:fast", " Goblin Scout :7S^", "Goblin Scout:fate", "archer:Block")]
+        assert [(s.unit.name if s.unit else None, s.source, s.approach, s.card)
+                for s in got] == [
+            ("Archer", "approach", "fast", None),
+            ("Goblin Scout", "card", "fast", parse_card("7S^")),
+            ("Goblin Scout", "fate", None, None),
+            ("Archer", "approach", "block", None)]
+        assert got[0].unit is units["Archer"]
+        with pytest.raises(BadInput, match="after Archer: give an approach"):
+            conflict.parse_side("Archer:zzz", units)

@@ -12,6 +12,7 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import functools
+import itertools
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,7 +25,8 @@ from d2d_cli.rules.board.placement import placed
 from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.combat import exchange as combat_exchange
 from d2d_cli.rules.combat.damage import adjacent_ally
-from d2d_cli.rules.combat.situation import Terms
+from d2d_cli.rules.combat.situation import Assessor, Terms
+from d2d_cli.rules.core import by_identity
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.deck import fate
@@ -81,10 +83,61 @@ def _terms(disadvantage: tuple[str, ...], with_: str | None) -> Terms:
     return Terms(disadvantage=disadvantage, with_=with_)
 
 
+# What no assessment of a Conflict or Hits reads of a unit's table (rules.combat.situation
+# .assess reads the unit's stats, skills, conditions, round effects, gear, Stealth and
+# whether it left the map): the round's tokens and Actions, the Interact aimed at it
+# (read before, by rules.combat.remembered: its terms are the assessment's own), the
+# Crits placed (their conditions are read), and where it stands (read through the map's
+# Field, which is in the assessment's key). They change at nearly every Action.
+_UNREAD = frozenset(("move", "action_cost", "turn", "spent", "interacted", "crits", "space",
+                     "facing", "double"))
+_PLAIN = frozenset((str, int))
+_READINGS: dict[int, tuple[dict[str, Any], int]] = {}  # id(table) → (table, its reading)
+_TOKENS: dict[tuple[Any, ...], int] = {}
+_NEXT_READING = itertools.count()
+_ASSESSED: dict[tuple[Any, ...], Any] = {}  # rules.combat.situation.Assessor's memory
+# A unit's weapons table, written out once for the very table: a change of weapons
+# stores a new one (rules.units.gear), which a fight's stored unit tables share.
+_weapons_text: Callable[[Any], str] = by_identity(repr, 256)
+
+
+def _reading(raw: dict[str, Any]) -> int:
+    """What a unit's table holds for an assessment, as a number: the same for tables alike
+    in all but :data:`_UNREAD`, never given to another reading (numbers are not reused
+    when the table of them is emptied: a reading seen again after that is only a miss).
+    Remembered for the very table (a fight stores a changed unit as a new table, never
+    changing one in place). A text or whole number is its own key; anything else its
+    ``repr``, tagged so that it never equals a text."""
+    got = _READINGS.get(id(raw))
+    if got is not None and got[0] is raw:
+        return got[1]
+    unread, plain, weapons = _UNREAD, _PLAIN, _weapons_text
+    key = tuple([(k, v) if type(v) in plain else
+                 (k, weapons(v) if k == "weapons" else repr(v), 0) for k, v in raw.items()
+                 if k not in unread])
+    token = _TOKENS.get(key)
+    if token is None:
+        if len(_TOKENS) >= 4096:
+            _TOKENS.clear()
+        token = _TOKENS[key] = next(_NEXT_READING)
+    if len(_READINGS) >= 1024:
+        _READINGS.clear()
+    _READINGS[id(raw)] = (raw, token)
+    return token
+
+
 # The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't
 # have hands, so they always choose Stay"): ``rules.units.sides``, the one answer — the
 # very function, not a call through another (a fight asks ~120 times).
 player_of = sides.player_of
+
+
+@functools.cache
+def _said(no_map: bool) -> dict[str, Any]:
+    """What an Action's Conflict is told to remember (``rules.combat.exchange.said_of``):
+    no option, and whether it is rolled ``--no-map`` — two answers, each made once
+    (``after_conflict`` keeps a copy, never changes it)."""
+    return combat_exchange.said_of({}, no_map)
 
 
 @record
@@ -156,6 +209,9 @@ class Table:
         # The last Conflict's assessment and the unit tables it was made on: the Hits
         # after it read it while those tables are all still the session's (:meth:`hit`)
         self._assessed: tuple[Any, tuple[dict[str, Any], ...]] | None = None
+        # The Conflicts' and Hits' assessments, remembered by the readings of the live
+        # units' tables (:func:`_reading`), shared by every Table of the process
+        self._assess = Assessor(self._reading_of, _ASSESSED)
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
             if name is not None and name not in self.players:
@@ -207,6 +263,15 @@ class Table:
         unit = Unit.from_state(name, raw)
         self._live[name] = (raw, unit)
         return unit
+
+    def _reading_of(self, unit: Unit) -> Any:
+        """The reading of a live Unit's table (:func:`_reading`); a Unit that is not the
+        live one of its name (not built by :meth:`unit`) gets a new object, never
+        another's reading (an assessment of it is made, never found)."""
+        got = self._live.get(unit.name)
+        if got is None or got[1] is not unit:
+            return object()
+        return _reading(got[0])
 
     def live(self) -> LiveRoster:
         """Every unit of the session, live, built as looked up (rules functions that read
@@ -397,13 +462,13 @@ class Table:
                            reading=self.opts.conflict_chart,
                            fate_orientation=self.opts.fate_orientation,
                            level_bonus=self.opts.level_bonus, use_map=mapped,
-                           opts=self.opts, counter_card=counter, roster=self.live())
+                           opts=self.opts, counter_card=counter, roster=self.live(),
+                           assessor=self._assess)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
         self._assessed = (ask.assessed, tuple(self.units().values()))
         # as the command keeps it, with what it was told (its --no-map: issue 37)
-        rnd = combat_exchange.after_conflict(self.data, out,
-                                             combat_exchange.said_of({}, not mapped))
+        rnd = combat_exchange.after_conflict(self.data, out, _said(not mapped))
         if rnd is not None:
             self.data["round"] = rnd
         if self.lines is not None:  # the line is built only for a log
@@ -426,7 +491,7 @@ class Table:
                        skill=skill, ten_always_hits=self.opts.ten_always_hits,
                        use_map=mapped, opts=self.opts,
                        terms=_terms((), with_) if with_ else None, roster=self.live(),
-                       shared=self._shared())
+                       shared=self._shared(), assessor=self._assess)
         out = ask.count(None)
         rnd = combat_exchange.with_hits(self.data, by, vs, out.hits)  # as the command keeps it
         if rnd is not None:

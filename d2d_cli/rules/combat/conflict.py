@@ -15,7 +15,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -150,6 +150,17 @@ def _play(text: str) -> SideSpec | None:
     return SideSpec(text, "card", approach_of(card), card)
 
 
+@lru_cache(maxsize=1024)  # a fight's sides are its units' names with a play: a few dozen
+def _named_play(text: str) -> tuple[str, SideSpec] | None:
+    """``NAME:PLAY`` (an approach, a card or ``fate`` after the last colon): the name,
+    stripped, and the play; None for any other text (:func:`parse_side` reads it)."""
+    name, sep, what = text.rpartition(":")
+    if not (sep and name.strip() and what.strip()):
+        return None
+    played = _play(what)
+    return None if played is None else (name.strip(), played)
+
+
 def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
@@ -159,6 +170,11 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
         return played
     find = _roster.find  # only a unit side needs the roster's code
     units = units or {}
+    named = _named_play(text)
+    if named is not None:  # NAME:PLAY, read as below (each text once)
+        unit = find(units, named[0])
+        played = named[1]
+        return SideSpec(text, played.source, played.approach, played.card, unit)
     name, sep, what = text.rpartition(":")
     if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
         text = name
@@ -508,6 +524,8 @@ def _pair(a: _Option, b: _Option, sit: Situation, reading: str,
     if outcome == "rank" and a.card is not None and b.card is not None:
         broken = tiebreak(a.card, b.card, sit.a.level, sit.b.level, level_bonus)
         outcome = broken.outcome
+    if not sit.no_block:  # both may Block (the usual case)
+        return outcome, broken
     blocked = [s for s, o in (("a", a), ("b", b)) if s in sit.no_block and
                o.approach == "block"]
     if len(blocked) == 2:
@@ -584,11 +602,14 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         level_bonus: str = "001", use_map: bool = True, spent: bool | None = None,
         target_action: str = "001", opts: Options = DEFAULTS,
         counter_card: Card | None = None,
-        roster: Mapping[str, Unit] | None = None) -> ConflictAsk:
+        roster: Mapping[str, Unit] | None = None,
+        assessor: Callable[..., Situation] | None = None) -> ConflictAsk:
     """Check ``d2d conflict`` against the session before anything is revealed: the
     sides (units by name), their Levels and the situation (read off the session's map
     when both are placed, unless ``use_map`` is False). ``roster``: the session's units
-    already built (a simulated fight's live units), read instead of ``data``'s tables."""
+    already built (a simulated fight's live units), read instead of ``data``'s tables;
+    ``assessor``: :func:`~rules.combat.situation.assess` as the caller remembers it
+    (rules.combat.situation.Assessor)."""
     if level_a is not None:
         check_level(level_a, "--level-a")
     if level_b is not None:
@@ -604,7 +625,7 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     # the map gives a geometry only between two units: else it is not read
     placed = use_map and m.a.unit is not None and m.b.unit is not None
     fld = _derive.field(data) if placed else None
-    sit = assess(Who(m.a.unit, level_a, level_option="--level-a"),
+    sit = (assessor or assess)(Who(m.a.unit, level_a, level_option="--level-a"),
                  Who(m.b.unit, level_b, level_option="--level-b"),
                  got.terms, skill=got.skill, rival_skill=rival_skill, field=fld, opts=opts)
     assessed = Assessed(m.a.unit, m.b.unit, got.terms, got.skill, rival_skill, fld, opts,
@@ -661,6 +682,10 @@ def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
     """A side's candidates: its own approach or card (a ``fate`` side's revealed card),
     then one more Fate card for Advantage or Disadvantage (000 l.423–424); and the Fate
     cards revealed for it."""
+    if spec.source != "fate" and not extra:  # its own approach or card alone
+        assert spec.approach is not None
+        return [_Option(spec.approach, spec.card,
+                        spec.card.code if spec.card else spec.approach)], ()
     shown: list[Card] = []
     if spec.source == "fate":
         shown.append(_fate(reveal, by_color))
@@ -679,10 +704,13 @@ def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
 def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
           shown: tuple[Card, ...]) -> Side:
     """The side as resolved: candidate ``k`` kept, the other set aside."""
-    aside = [o.label for n, o in enumerate(opts) if n != k]
-    return Side(spec.text, spec.source, opts[k].approach, opts[k].card, fighter.level,
-                fighter.unit, fighter.skill, fighter.skill_level, shown,
-                aside[0] if aside else None)
+    kept = opts[k]
+    aside = None if len(opts) == 1 else next(o.label for n, o in enumerate(opts) if n != k)
+    return Side(spec.text, spec.source, kept.approach, kept.card, fighter.level,
+                fighter.unit, fighter.skill, fighter.skill_level, shown, aside)
+
+
+_LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
 
 
 def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
@@ -728,7 +756,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         effects=Effects(effects_a, effects_b),
         conflict_chart=ask.reading,
         reshuffled=reveal.reshuffled if reveal is not None else False,
-        sources=sources(sit, {"a": "level_a", "b": "level_b"}),
+        sources=sources(sit, _LEVEL_KEYS),
         modifiers=sit.modifiers,
         advantage={"a": sit.advantage_a, "b": sit.advantage_b},
         cannot_block=sit.no_block, cover=cover, notes=notes, map=sit.geometry)

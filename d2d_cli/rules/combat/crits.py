@@ -378,8 +378,8 @@ class DamageDeck:
         """The stored deck, or a freshly shuffled one when there is none or it no longer
         holds exactly ``cards`` (a new location chart). Returns (deck, rebuilt)."""
         if state:
-            deck = cls([str(c) for c in state.get("draw", [])],
-                       [str(c) for c in state.get("discard", [])])
+            deck = cls(list(map(str, state.get("draw", []))),
+                       list(map(str, state.get("discard", []))))
             if sorted(deck.draw + deck.discard) == sorted(cards):
                 return deck, False
         order = list(cards)
@@ -645,16 +645,17 @@ def armed(ask: CritAsk, units: dict[str, Unit]
         w = held[0] if held else gear_.hand_to_hand()
     why = (f"{wielder.name}'s {w.name}" + ("" if held else
                                             f" ({gear_.SOURCES['hand_to_hand']})"))
-    return replace(_with_weapon(ask, w), with_=None), (w, why)
+    return _with_weapon(ask, w, with_=None), (w, why)
 
 
-def _with_weapon(ask: CritAsk, w: Weapon) -> CritAsk:
+def _with_weapon(ask: CritAsk, w: Weapon, **also: Any) -> CritAsk:
     """The weapon's rating and types in place of the options: a formula keeps the
-    wielder (its stat), a rating such as 6x1 needs none."""
+    wielder (its stat), a rating such as 6x1 needs none. ``also``: other fields changed
+    in the same copy."""
     types = ask.types if ask.types is not None or not w.types else ",".join(w.types)
     if _FORMULA_RE.match(w.rating) is None:
-        return replace(ask, weapon=None, power=w.rating, types=types, by=None)
-    return replace(ask, weapon=w.rating, types=types)
+        return replace(ask, weapon=None, power=w.rating, types=types, by=None, **also)
+    return replace(ask, weapon=w.rating, types=types, **also)
 
 
 def armor_met(worn: Stat | None, unit: Unit | None, arm: tuple[Weapon, str] | None,

@@ -18,7 +18,8 @@ Conflict. IF A THEN Success:+1 / A."): ``[rules] combos = "revealed"``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
@@ -211,9 +212,18 @@ def count_hits(cards: list[Card], *, level: int, rival_level: int, difficulty: i
     """
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
+    return _count_hits(tuple(cards), level, rival_level, difficulty, ten_always_hits,
+                       counter_scores)
+
+
+@lru_cache(maxsize=1024)
+def _count_hits(cards: tuple[Card, ...], level: int, rival_level: int, difficulty: int,
+                ten_always_hits: bool, counter_scores: bool) -> Hits:
+    """:func:`count_hits`, remembered by all it reads (a Card and Hits are frozen; a
+    fight scores the same few cards at the same few Levels): a refusal raises again."""
     net = _check(level, rival_level, difficulty)
     approach = _scoring_approach(cards[0], counter_scores)
-    kind, name, takes = combo(cards)
+    kind, name, takes = combo(list(cards))
     rows = tuple(_card_hit(card, net, difficulty, ten_always_hits) for card in cards)
     raw = sum(r.hit for r in rows)
     return Hits(hits=max(raw, 1), glancing=raw == 0, combo=kind,
@@ -360,7 +370,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
         opts: Options = DEFAULTS, heroic_feat: str | None = None,
         use_map: bool = True, said: dict[str, str] | None = None,
         roster: Mapping[str, Unit] | None = None,
-        shared: Assessed | None = None) -> HitAsk:
+        shared: Assessed | None = None,
+        assessor: Callable[..., Situation] | None = None) -> HitAsk:
     """Check ``d2d hit``'s input against the combo reading: under "played" (001 l.826
     "Play cards to make an allowed set") the combo cards follow the winning card; under
     "revealed" (000 l.482) only the winning card is given and ``--combo`` reveals.
@@ -372,7 +383,8 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
     further sources the Hits name (the remembered exchange's), last. ``roster``: the
     session's units already built (a simulated fight's live units), read instead of
     ``data``'s tables; ``shared``: the assessment of the Conflict these Hits follow, its
-    units unchanged since (:func:`levels`)."""
+    units unchanged since (:func:`levels`); ``assessor``: ``assess`` as the caller
+    remembers it (rules.combat.situation.Assessor)."""
     if not cards:
         raise BadInput("give the winner's card(s), e.g. 2S 3H 4C")
     if combos == "played" and (combo or table is not None):
@@ -395,7 +407,7 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
                                        rival_level=rival_level, difficulty=difficulty,
                                        terms=terms, skill=skill, rival_skill=rival_skill,
                                        opts=opts, use_map=use_map, roster=roster,
-                                       shared=shared)
+                                       shared=shared, assessor=assessor)
     if (terms.advantage or terms.disadvantage) and not (combos == "revealed" and combo):
         raise BadInput("--advantage/--disadvantage keep the best/worst of revealed cards: "
                        "hit reveals only combo cards, with [rules] combos = \"revealed\" "
@@ -463,7 +475,8 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
            difficulty: int | None = None, terms: Terms | None = None,
            skill: str | None = None, rival_skill: str | None = None,
            opts: Options = DEFAULTS, use_map: bool = True,
-           roster: Mapping[str, Unit] | None = None, shared: Assessed | None = None
+           roster: Mapping[str, Unit] | None = None, shared: Assessed | None = None,
+           assessor: Callable[..., Situation] | None = None
            ) -> tuple[Situation, int, str, Unit | None]:
     """The Levels, the Difficulty and where it came from, and the scoring unit, as
     ``hit`` reads them (``odds hits`` reads the same, so a unit's effects change both).
@@ -490,7 +503,7 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     fld = _derive.field(data) if use_map and data and actor and rival else None
     sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                        rival_stat=rival_stat, field=fld, opts=opts) or \
-        assess(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
+        (assessor or assess)(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                rival_stat=rival_stat, rival_stat_source=source, opts=opts, scoring=True,
                field=fld)
     if recalled.sources:

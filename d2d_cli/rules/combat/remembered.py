@@ -166,6 +166,13 @@ def rival_reaches(b_skill: str | None, range_: int | None) -> bool:
     """Whether the Rival's defending skill reaches the Actor at ``range_``."""
     if b_skill is None or range_ is None:
         return True
+    return _reaches(b_skill, range_)
+
+
+@lru_cache(maxsize=256)
+def _reaches(b_skill: str, range_: int) -> bool:
+    """:func:`rival_reaches`, remembered by the skill and the Range (the tables are read
+    once; every Conflict between units asks)."""
     try:
         sk = sit.find_skill(b_skill)
     except Exception:
@@ -181,6 +188,8 @@ def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
          reading: str = "001") -> tuple[tuple[E, ...], tuple[str, ...]]:
     """The Target's effects after the rule: none but what is no benefit when it spent no
     Action; no Counter-attack when it cannot reach the Actor."""
+    if unspent is None and reaches:  # it spent its Action and reaches: all kept
+        return tuple(effects), ()
     notes: list[str] = []
     kept = list(effects)
     if unspent is not None and any(getattr(e, "key", "") not in NOT_A_BENEFIT for e in kept):

@@ -21,7 +21,7 @@ Blessed) and stats (the weapon scale of a unit's own Body, the Rival's stat scal
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -331,6 +331,7 @@ def _main_stat(value: str | None) -> str | None:
     return word
 
 
+@lru_cache(maxsize=64)  # every Hits against a unit asks (its Difficulty); a refusal raises again
 def target_stat(value: str | None) -> str:
     from d2d_cli.rules.units.roster import STATS
 
@@ -699,6 +700,48 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
     return Situation(_fighter(a, sk_a, tally, "a"), _fighter(b, sk_b, tally, "b"),
                      tuple(tally.mods), st_a, st_b, tuple(tally.no_block), cover,
                      tally.extra, geometry)
+
+
+class Assessor:
+    """:func:`assess`, remembered by all it reads, for a caller that can name what each
+    unit's table holds of it by a ``reading`` (a simulated fight: a number for the
+    table, the same for tables alike but in what no assessment reads — the round's
+    tokens, Actions, Crits, where the unit stands). The rest of the key is every other
+    input: the Levels typed, the terms, the skills, the Rival's stat, the map's Field
+    and the ``[rules]`` (these two by identity, each held beside its answer so that an
+    ``id`` is never another object's). ``kept`` is the memory, which callers may share
+    (the readings are then the same numbering); past ``limit`` answers it is emptied
+    and refilled. An assessment that raises is not remembered (it raises again). A
+    Situation is immutable but its ``extra_sources``: each answer has its own copy."""
+
+    def __init__(self, reading: Callable[[Unit], Any],
+                 kept: dict[tuple[Any, ...], tuple[Any, Any, Situation]],
+                 limit: int = 4096) -> None:
+        self._reading = reading
+        self._kept = kept
+        self._limit = limit
+
+    def __call__(self, a: Who, b: Who, terms: Terms, *, skill: str | None = None,
+                 rival_skill: str | None = None, rival_stat: Stat | None = None,
+                 rival_stat_source: str = "", field: Field | None = None,
+                 opts: Options = DEFAULTS, scoring: bool = False) -> Situation:
+        ua, ub, reading = a.unit, b.unit, self._reading
+        key = (None if ua is None else (ua.name, reading(ua)),
+               None if ub is None else (ub.name, reading(ub)),
+               a.level, a.level_option, b.level, b.level_option, terms, skill,
+               rival_skill, rival_stat, rival_stat_source, id(field), id(opts), scoring)
+        kept = self._kept
+        got = kept.get(key)
+        if got is not None and got[0] is field and got[1] is opts:
+            sit = got[2]
+        else:
+            sit = assess(a, b, terms, skill=skill, rival_skill=rival_skill,
+                         rival_stat=rival_stat, rival_stat_source=rival_stat_source,
+                         field=field, opts=opts, scoring=scoring)
+            if len(kept) >= self._limit:
+                kept.clear()
+            kept[key] = (field, opts, sit)
+        return sit._replace(extra_sources=dict(sit.extra_sources))
 
 
 class Assessed(NamedTuple):

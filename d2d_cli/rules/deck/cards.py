@@ -217,11 +217,18 @@ def parse_suit(text: str) -> str:
 
 
 def full_deck() -> list[Card]:
-    """The 54 faces of the Fate deck, Upper, in a fixed order: suits, ranks, then BW, RW."""
+    """The 54 faces of the Fate deck, Upper, in a fixed order: suits, ranks, then BW, RW
+    — in a list of the caller's own; the Cards, immutable, are built once (a simulated
+    fight shuffles a new Fate deck from them)."""
+    return list(_full_deck())
+
+
+@cache
+def _full_deck() -> tuple[Card, ...]:
     cards = [Card(rank, suit) for suit in SUITS for rank in RANKS]
     cards.append(Card(WILD, None, True, "black"))
     cards.append(Card(WILD, None, True, "red"))
-    return cards
+    return tuple(cards)
 
 
 def all_outcomes() -> list[Card]:
