@@ -55,6 +55,8 @@ def _control(text: str) -> bool:
     if text.isprintable() or text.replace("\n", "").isprintable():
         return False
     return _control_re().search(text) is not None
+
+
 _ATTRIBUTES = {"bold": 1, "dim": 2, "italic": 3, "underline": 4}
 _COLORS = {name: i for i, name in enumerate(
     ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"))}

@@ -113,9 +113,9 @@ def test_only_a_b_or_an_r_is_read_as_a_joker_and_other_cards_never_ask() -> None
     from d2d_cli.rules.deck import cards
 
     wild = cards._wild_re()
-    for c in map(chr, range(0x110000)):
-        for rest in ("w", "W^", "wv"):
-            assert (wild.match(c + rest) is not None) == (c in cards._WILD_FIRST), hex(ord(c))
+    first = {c for c in map(chr, range(0x110000)) if wild.match(c + "w")}
+    assert first == cards._WILD_FIRST
+    assert all(wild.match(c + rest) for c in first for rest in ("W^", "wv", "w ^"))
     cards._wild_re.cache_clear()
     assert parse_card("7S^") == Card("7", "swords", True) and parse_card("qh") == \
         Card("Q", "cups", True)

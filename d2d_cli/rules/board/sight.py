@@ -177,13 +177,14 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     are one obstacle)."""
     if unit == rival:
         return CoverFound(0, (), ())
-    # what obstructs, as one set: the other units' Spaces and the map's own obstacles
-    # (Spaces inside the map: a straight edge between two Spaces of it stays inside)
-    blocking = board.obstructing().union(occupied)
+    # what obstructs: the other units' Spaces and the map's own obstacles, worked out
+    # once for the map (Spaces inside it: a straight edge between two of its Spaces
+    # stays inside); two look-ups, not a union copying the map's set at every call
+    obstacles = board.obstructing()
 
     def met(to: Space, include_end: bool) -> tuple[Space, ...]:
         return tuple(s for s in _crossed(unit, to)
-                     if (include_end or s != to) and s in blocking)
+                     if (include_end or s != to) and (s in obstacles or s in occupied))
 
     edges = [Edge(s, False, () if s == unit else met(s, True))
              for s in surrounding(board, unit, rival)]
@@ -193,7 +194,7 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     seen: dict[Hashable, Space] = {}
     if reading == "sweep":
         for s in swept(unit, rival):
-            if board.inside(s) and s in blocking:
+            if board.inside(s) and (s in obstacles or s in occupied):
                 seen.setdefault(key(s), s)
     else:
         for e in edges:
