@@ -1,13 +1,15 @@
 """Text from files made inert before it reaches a terminal (issue 30 item 2), and names
 cut for messages (item 7): what the shape check, the views, the error boundary, the SVG
-and the output writer share. Imports nothing but ``re``: the operations (the Python API)
-reach it through the map's SVG without importing Rich.
+and the output writer share. Imports nothing but the rules' core (its patterns are
+compiled on first use): the operations (the Python API) reach it through the map's SVG
+without importing Rich.
 """
 
 from __future__ import annotations
 
 import functools
-import re
+
+from d2d_cli.rules.core import compiled_on_first_use
 
 # Characters that drive a terminal or reorder what it shows (issue 30 item 2): C0 but
 # tab and newline, DEL, C1 (U+0080-U+009F, which includes the 8-bit CSI and OSC), the
@@ -18,15 +20,9 @@ import re
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 
 
-@functools.cache
-def _unsafe_re() -> re.Pattern[str]:
-    return re.compile(f"[{_UNSAFE}]")
-
-
-@functools.cache
-def _unsafe_but_sgr() -> re.Pattern[str]:
-    """The same, but an SGR sequence (colour, bold) d2d's own views print is kept."""
-    return re.compile(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
+_unsafe_re = compiled_on_first_use(f"[{_UNSAFE}]")
+# The same, but an SGR sequence (colour, bold) d2d's own views print is kept.
+_unsafe_but_sgr = compiled_on_first_use(f"\x1b\\[[0-9;]*m|[{_UNSAFE}]")
 
 
 def _shown(ch: str) -> str:
@@ -64,15 +60,9 @@ NAME_SHOWN = 60  # characters of a name an error message shows (issue 30 item 7)
 _AT_LEAST = f"{{{NAME_SHOWN + 1},}}"
 
 
-@functools.cache
-def _quoted() -> re.Pattern[str]:
-    return re.compile(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
-                      f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
-
-
-@functools.cache
-def _long_word() -> re.Pattern[str]:
-    return re.compile(f"\\S{{{4 * NAME_SHOWN + 1},}}")
+_quoted = compiled_on_first_use(f"(?<!\\w)'([^'\\n]{_AT_LEAST})'(?!\\w)"
+                                f"|(?<!\\w)\"([^\"\\n]{_AT_LEAST})\"(?!\\w)")
+_long_word = compiled_on_first_use(f"\\S{{{4 * NAME_SHOWN + 1},}}")
 
 
 def short(text: str, limit: int = NAME_SHOWN) -> str:
@@ -91,9 +81,7 @@ def brief(message: str) -> str:
 
 
 # Rich's markup (docs: rich.readthedocs.io "Console Markup"): an opening tag to escape.
-@functools.cache
-def _markup_tag() -> re.Pattern[str]:
-    return re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_markup_tag = compiled_on_first_use(r"(\\*)(\[[a-z#/@][^[]*?])")
 
 
 @functools.lru_cache(maxsize=4096)  # a unit's name is escaped for every view of it:

@@ -14,38 +14,21 @@ here. Neither prints ``:emoji:`` codes as emoji: text is printed as typed.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from typing import Any, TextIO
 
 from d2d_cli.inert import escape, inert  # noqa: F401 - escape: plain.escape, as before
-
+from d2d_cli.rules.core import compiled_on_first_use
 
 # The patterns are compiled on first use (~0.1 ms each): a command's output without a
 # tag, a word to wrap or a control character never needs them (issue 40).
-@functools.cache
-def _tags() -> re.Pattern[str]:
-    """The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped
-    tag."""
-    return re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
-
-
-@functools.cache
-def _one_tag() -> re.Pattern[str]:
-    """One tag opened first and closed over some text, nothing to escape (runs' short
-    cut)."""
-    return re.compile(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
-
-
-@functools.cache
-def _words() -> re.Pattern[str]:
-    """A word and the spaces after it (the first: before it too)."""
-    return re.compile(r" *[^ ]+ *")
-
-
-@functools.cache
-def _control_re() -> re.Pattern[str]:
-    return re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+# The markup syntax (docs: rich.readthedocs.io "Console Markup"): a tag, an escaped tag.
+_tags = compiled_on_first_use(r"((\\*)\[([a-z#/@][^[]*?)])")
+# One tag opened first and closed over some text, nothing to escape (runs' short cut).
+_one_tag = compiled_on_first_use(r"\[([a-z#][^[\]=]*)\]([^[\]\\]+)\[/\]([^[\]\\]*)\Z")
+# A word and the spaces after it (the first: before it too).
+_words = compiled_on_first_use(r" *[^ ]+ *")
+_control_re = compiled_on_first_use(r"[\x00-\x09\x0b-\x1f\x7f]")
 
 
 def _control(text: str) -> bool:

@@ -82,3 +82,18 @@ print(json.dumps({"cards": cards, "bound": bound}))
 """)
     assert got["cards"] == {m: False for m in got["cards"]}
     assert got["bound"] and all(got["bound"].values()), got["bound"]
+
+
+def test_a_pattern_compiled_on_first_use_is_compiled_once_with_its_flags() -> None:
+    import re
+
+    from d2d_cli.rules.core import compiled_on_first_use
+
+    queen = compiled_on_first_use(r"^q\w$", re.IGNORECASE)
+    assert queen.cache_info().currsize == 0  # made by nothing until asked
+    first = queen()
+    assert first is queen() and queen.cache_info().currsize == 1
+    assert first.match("QH") and not first.match("QHX") and first.flags & re.IGNORECASE
+    # each made pattern is its own: another with the same text and other flags differs
+    other = compiled_on_first_use(r"^q\w$")
+    assert other() is not first and not other().match("QH")
