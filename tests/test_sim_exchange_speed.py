@@ -339,3 +339,58 @@ def test_a_units_side_is_read_the_same_however_often_typed() -> None:
         assert got[0].unit is units["Archer"]
         with pytest.raises(BadInput, match="after Archer: give an approach"):
             conflict.parse_side("Archer:zzz", units)
+
+
+def test_a_damage_deck_a_crit_stored_is_read_back_whole_and_a_changed_one_is_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Crit reads the session's Damage Deck back and checks it holds exactly the deck's
+    cards (else a new one is shuffled: a new location chart). The table a Crit stored
+    is read back without sorting the cards again — while its piles are as stored; one
+    changed in place (a card that is not the deck's, a card dropped) is checked again
+    and shuffled anew, as a fresh reading does."""
+    from d2d_cli.rules.combat import crits
+
+    sorts: list[int] = []
+
+    def counted(xs: Any) -> list[Any]:
+        sorts.append(len(xs))
+        return sorted(xs)
+
+    monkeypatch.setattr(crits, "sorted", counted, raising=False)
+    ch = crits.chart("person")
+    cards = crits.deck_cards("wound", ch)
+    rng = random.Random(7)
+    data: dict[str, Any] = {}
+    for turn in range(len(cards) + 3):  # past a reshuffle of the discard pile
+        source = crits._source(None, data, ch, "wound", lambda: rng)
+        assert source.new_deck is (turn == 0)
+        source.draw()
+        changes: dict[str, Any] = {}
+        source.close(changes)
+        data = {**data, **changes}
+        state = data["damage"]["person"]["wound"]
+        assert sorted(state["draw"] + state["discard"]) == sorted(cards)
+    assert sorts == []  # every table read back was one a Crit stored, as stored
+    stored = data["damage"]["person"]["wound"]
+    pile, rebuilt = crits.DamageDeck.from_state(stored, cards, rng)
+    assert not rebuilt and pile.draw == stored["draw"] and sorts == []
+    # the same piles in a table a Crit did not store: checked
+    again, rebuilt = crits.DamageDeck.from_state(
+        {"draw": list(stored["draw"]), "discard": list(stored["discard"])}, cards, rng)
+    assert not rebuilt and again.draw == stored["draw"] and len(sorts) == 2
+    for change in (lambda s: s["draw"].__setitem__(0, "bash@head"),
+                   lambda s: s["discard"].pop()):
+        sorts.clear()
+        table = data["damage"]["person"]["wound"]
+        before = list(table["draw"])
+        change(table)  # changed in place after the Crit stored it
+        pile, rebuilt = crits.DamageDeck.from_state(table, cards, rng)
+        assert rebuilt and len(sorts) == 2
+        assert sorted(pile.draw) == sorted(cards) and pile.draw != before
+        # and a Crit reading it shuffles a new deck, as it would have before
+        source = crits._source(None, data, ch, "wound", lambda: rng)
+        assert source.new_deck
+        source.draw()
+        changes = {}
+        source.close(changes)
+        data = {**data, **changes}

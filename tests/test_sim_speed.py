@@ -94,10 +94,11 @@ def test_a_fight_without_a_log_builds_no_log_line(monkeypatch: pytest.MonkeyPatc
 
 def test_a_fight_without_a_log_writes_no_spending_and_ends_as_one_that_does(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """``unit act`` and ``unit move`` write their result (a Spending) for a log only: a
-    fight without one writes none (but the one a Target's response carries) and leaves
-    every table as the fight that writes them all (the tokens, the record of the round,
-    the Space, the boosts are spent the same); the commands still get theirs."""
+    """``unit act``, ``unit move`` and ``unit respond`` write their result (a Spending)
+    for a log only: a fight without one writes none — not even the one a Target's
+    response carries — and leaves every table as the fight that writes them all (the
+    tokens, the record of the round, the Space, the boosts are spent the same); the
+    commands still get theirs."""
     from d2d_cli.rules.time import turns
     from d2d_cli.rules.units.roster import Unit
 
@@ -111,6 +112,7 @@ def test_a_fight_without_a_log_writes_no_spending_and_ends_as_one_that_does(
         return real(unit, *args, **kwargs)
 
     monkeypatch.setattr(turns, "_spending", counted)
+    seen = 0
     for i in range(6):
         seed = sim.run_seed(11, i)
         logged, full = sim.fight(data, goals, seed, log=True)
@@ -118,14 +120,17 @@ def test_a_fight_without_a_log_writes_no_spending_and_ends_as_one_that_does(
         spent = [d.result for d in full.done
                  if d.command.startswith(("unit act ", "unit move "))]
         assert spent and all(isinstance(r, turns.Spending) for r in spent)
-        # a Target's Action (``unit respond``) keeps its Spending: it is the response's
-        responded = [d for d in full.done if d.command.startswith("unit respond ")
+        # a Target's Action (``unit respond``) carries its Spending in the log
+        responded = [d.result for d in full.done if d.command.startswith("unit respond ")
                      and "--no-action" not in d.command]
+        assert all(isinstance(r.spending, turns.Spending) for r in responded)
+        seen += len(responded)
         assert len(written) > len(responded)
         written.clear()
         quiet, table = sim.fight(data, goals, seed)
-        assert len(written) == len(responded)
+        assert written == []
         assert quiet == logged and table.data == full.data
+    assert seen  # the fights made a Target respond with its Action
     units = {"A": Unit("A", {}, move=4, action_cost=2, turn=2)}
     got = turns.act(units, 1, "started", "A", "interact")
     assert isinstance(got, turns.Spending) and got.move == 2 and got.actions_left == 1

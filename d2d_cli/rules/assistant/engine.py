@@ -406,7 +406,8 @@ class Table:
         not Target gains no benefits on a Win")."""
         number, phase = self._now()
         roster = self._some(name)
-        out = self._change(roster, time_exchange.respond, roster, number, phase, name, action)
+        out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,
+                           report=self.lines is not None)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out

@@ -380,7 +380,7 @@ class DamageDeck:
         if state:
             deck = cls(list(map(str, state.get("draw", []))),
                        list(map(str, state.get("discard", []))))
-            if sorted(deck.draw + deck.discard) == sorted(cards):
+            if _whole(state, deck, cards):
                 return deck, False
         order = list(cards)
         rng.shuffle(order)
@@ -398,6 +398,31 @@ class DamageDeck:
         card = self.draw.pop(0)
         self.discard.append(card)
         return card
+
+
+# Damage Deck tables a Crit stored from a deck that held exactly ``cards`` (a Crit's
+# draws move cards between the piles, never add or drop one): id(table) → (the table,
+# held so that an id is never another's; its draw and discard piles as stored; the
+# cards). A simulated fight reads back the table the Crit before stored ~6 times a fight.
+_WHOLE: dict[int, tuple[dict[str, Any], list[str], list[str], list[str]]] = {}
+
+
+def _whole(state: dict[str, Any], deck: DamageDeck, cards: list[str]) -> bool:
+    """Whether a stored deck holds exactly ``cards``: a table a Crit stored
+    (:func:`_kept_whole`) whose piles are still as stored, for the same cards, without
+    sorting them again; else the two sorted."""
+    got = _WHOLE.get(id(state))
+    if got is not None and got[0] is state and got[1] == deck.draw and \
+            got[2] == deck.discard and got[3] == cards:
+        return True
+    return sorted(deck.draw + deck.discard) == sorted(cards)
+
+
+def _kept_whole(state: dict[str, Any], cards: list[str]) -> None:
+    """The table a Crit stores of a deck that holds exactly ``cards`` (:func:`_whole`)."""
+    if len(_WHOLE) >= 256:
+        _WHOLE.clear()
+    _WHOLE[id(state)] = (state, list(state["draw"]), list(state["discard"]), cards)
 
 
 def find_crit(draw: Callable[[], str], types: list[str],
@@ -778,10 +803,12 @@ def _source(given: list[str] | None, data: Mapping[str, Any], ch: Chart, deck: s
     rng = new_rng()
     state = dict(data.get("damage", {}))
     decks = dict(state.get(ch.kind, {}))
-    pile, new_deck = DamageDeck.from_state(decks.get(deck), deck_cards(deck, ch), rng)
+    cards = deck_cards(deck, ch)
+    pile, new_deck = DamageDeck.from_state(decks.get(deck), cards, rng)
 
     def keep(changes: dict[str, Any]) -> bool:
-        decks[deck] = pile.to_state()
+        stored = decks[deck] = pile.to_state()
+        _kept_whole(stored, cards)  # the pile held exactly the cards: its draws keep them
         state[ch.kind] = decks
         changes["damage"] = state
         return pile.reshuffled

@@ -152,9 +152,11 @@ class Responded(Result):
 
 
 def respond(units: dict[str, Unit], number: int, phase: str, name: str,
-            action: bool) -> Responded:
+            action: bool, *, report: bool = True) -> Responded:
     """001 l.639–641: the Target may spend an Action (Move:-[Action Cost]); if not, it
-    gains no benefits on a Win."""
+    gains no benefits on a Win. With ``report`` False (a simulated fight without a log,
+    which reads no result) the unit changes the same and the Action's
+    :class:`~d2d_cli.rules.time.turns.Spending` is not written (``spending`` None)."""
     unit = find(units, name)
     under_way(number, phase)
     rec: dict[str, Any] | None = exchange.interacted(unit, number, phase)
@@ -164,7 +166,8 @@ def respond(units: dict[str, Unit], number: int, phase: str, name: str,
     if "action" in rec:
         said = "spent an Action" if rec["action"] else "chose not to spend an Action"
         raise RuleViolation(f"{unit.name} already {said} on {rec['by']}'s Interact")
-    spending = act(units, number, phase, name, "interact", None) if action else None
+    spending = act(units, number, phase, name, "interact", None,
+                   report=report) if action else None
     exchange.answer(unit, action)
     what = "spends an Action" if action else "spends no Action (no benefit on a Win)"
     return Responded(unit.name, str(rec["by"]), bool(rec.get("interrupt")), action, spending,
