@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import movement, policy
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.deck.cards import parse_card
@@ -124,3 +125,77 @@ def test_rivals_at_other_levels_each_get_the_card_for_their_own() -> None:
                                                   attacking=True)
     assert (approach, chance) != policy.best_card(hand, levels["Goblin Scout"], DEFAULTS,
                                                   attacking=True)
+
+
+def holds_as_written_before(c: Any, faction: str, data: Any) -> bool:
+    """goals.holds's unit conditions as they read before the plain loops: ``all`` over
+    a generator."""
+    units = data.get("units", {})
+    if c.kind == "rivals_down":
+        return all(g.is_down(u) for u in units.values() if u.get("faction") != faction)
+    if c.kind == "down":
+        return all(n in units and g.is_down(units[n]) for n in c.names)
+    assert c.kind == "off_map"
+    return all(n in units and bool(units[n].get("off_map")) for n in c.names)
+
+
+def test_a_units_condition_holds_as_the_generators_said_for_every_roster() -> None:
+    """Every roster of up to three units of two factions, each standing, Dying or Dead,
+    on or off the map (enumerated, 6,175 rosters), and every condition on them — rivals
+    down for each faction, down and off map for every list of up to two names, a name
+    not on the roster among them: the plain loops say what ``all`` over the generators
+    said."""
+    import itertools
+
+    states = [(faction, cond, off) for faction in ("F", "G")
+              for cond in ({}, {"dying": True}, {"dead": 1})
+              for off in (None, True, False)]
+    names = ["A", "B", "C"]
+    conds = [g.Condition("rivals_down")]
+    for k in (1, 2):
+        for picked in itertools.permutations([*names, "Nobody"], k):
+            conds += [g.Condition("down", picked), g.Condition("off_map", picked)]
+    rosters = 0
+    for size in range(4):
+        for chosen in itertools.product(states, repeat=size):
+            units = {}
+            for n, (faction, cond, off) in zip(names, chosen, strict=False):
+                units[n] = {"faction": faction, "conditions": cond,
+                            **({} if off is None else {"off_map": off})}
+            data = {"units": units}
+            rosters += 1
+            for c in conds:
+                for faction in ("F", "G"):
+                    assert g.holds(c, faction, data) is holds_as_written_before(
+                        c, faction, data), (c, faction, units)
+    assert rosters == 1 + 18 + 18 ** 2 + 18 ** 3
+
+
+def test_a_unit_getting_away_is_the_generators_answer_at_every_plan(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a goal's alternative wants the unit off the map with the rest of it
+    holding, read with plain loops: at every plan of whole fights the answer the nested
+    ``any``/``all`` gave — and the Thief and the Archer really get away in some."""
+    start, goals = combat1()
+
+    def before(name: str, data: Any, goal: Any) -> Any:
+        if goal is None or name not in policy._goal_reads(goal)[2]:
+            return None
+        for alt in goal.any:
+            if not any(c.kind == "off_map" and name in c.names for c in alt):
+                continue
+            if all(g.holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+                if policy.binding(name, data["units"][name],
+                                  data.get("tasks", {})) is not None:
+                    return None
+                return ", ".join(c.text for c in alt)
+        return None
+
+    def checked(asked: Any, name: str, data: Any, goal: Any) -> Any:
+        got = asked(name, data, goal)
+        assert got == before(name, data, goal)
+        return got
+
+    looks = checking(monkeypatch, policy, "_getting_away", checked)
+    play(start, goals, 14)
+    assert len(looks) > 5 * FIGHTS and any(w is not None for w in looks)

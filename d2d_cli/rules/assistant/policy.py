@@ -606,10 +606,17 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
     if goal is None or name not in _goal_reads(goal)[2]:
         return None  # the usual case: no alternative wants this unit off the map
-    for alt in goal.any:
-        if not any(c.kind == "off_map" and name in c.names for c in alt):
-            continue  # the usual case: no alternative wants this unit off the map
-        if all(holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+    faction = goal.faction
+    for alt in goal.any:  # plain loops: Combat #1 asks for two units at most plans
+        for c in alt:
+            if c.kind == "off_map" and name in c.names:
+                break
+        else:
+            continue  # no condition of this alternative wants this unit off the map
+        for c in alt:
+            if c.kind != "off_map" and not holds(c, faction, data):
+                break
+        else:  # the rest of it holds
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
             return ", ".join(c.text for c in alt)
