@@ -122,21 +122,34 @@ def is_down(unit: Mapping[str, Any]) -> bool:
 
 
 def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:
+    """Whether one condition holds. Plain loops, no generators (each ``all`` over a
+    generator built a frame and resumed it per unit): a fight asks after every Action,
+    ~3 conditions a check."""
     units = data.get("units", {})
-    if c.kind == "rivals_down":
-        return all(is_down(u) for u in units.values() if u.get("faction") != faction)
-    if c.kind == "down":
-        return all(n in units and is_down(units[n]) for n in c.names)
-    if c.kind == "off_map":
-        return all(n in units and bool(units[n].get("off_map")) for n in c.names)
-    if c.kind == "clock":
+    kind = c.kind
+    if kind == "rivals_down":
+        for u in units.values():  # noqa: SIM110 (a loop, not all() over a generator)
+            if u.get("faction") != faction and not is_down(u):
+                return False
+        return True
+    if kind == "down":
+        for n in c.names:  # noqa: SIM110
+            if n not in units or not is_down(units[n]):
+                return False
+        return True
+    if kind == "off_map":
+        for n in c.names:  # noqa: SIM110
+            if n not in units or not units[n].get("off_map"):
+                return False
+        return True
+    if kind == "clock":
         return int(data.get("clock", {}).get("value", 0)) >= c.number
     task = data.get("tasks", {}).get(c.names[0], {})
     challenge, progress = int(task.get("challenge", 1)), int(task.get("progress", 1))
     won = challenge <= 0
-    if c.kind == "task_won":
+    if kind == "task_won":
         return won
-    if c.kind == "task_lost":
+    if kind == "task_lost":
         return progress <= 0 and not won
     return not won
 

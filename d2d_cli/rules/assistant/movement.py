@@ -20,6 +20,7 @@ nearest standing Rival is farthest, with all its Move.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cached_property
 from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
@@ -49,6 +50,14 @@ class Movement:
     def commands(self) -> list[tuple[str, ...]]:
         """The ``unit move`` arguments a Narrator would type: runs of the same step
         grouped (``forward 2``, ``drift left``), then the Turn (``turn NE``)."""
+        return list(self.moves)
+
+    @cached_property
+    def moves(self) -> tuple[tuple[str, ...], ...]:
+        """:meth:`commands` as a tuple (a Plan's ``moves``), written out on the first read
+        and kept on the Movement (immutable; the planners remember it from fight to
+        fight, so the same one is read at many plans). Not a field: equality and repr
+        read the fields only."""
         out: list[tuple[str, ...]] = []
         i = 0
         while i < len(self.steps):
@@ -62,7 +71,7 @@ class Movement:
             i = j
         if self.facing is not None:
             out.append(("turn", self.facing))
-        return out
+        return tuple(out)
 
 
 def _attack_kinds(unit: Any) -> list[str]:
@@ -136,8 +145,8 @@ def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     """What a movement plan reads of the session: the map, and every placed unit's
     Space, Facing, size, faction and skills (its kinds of attack)."""
     units = data.get("units", {})
-    return (_board_key(data.get("board")), rest, tuple(
-        _placed_key(n, u) for n, u in units.items() if u.get("space")))
+    return (_board_key(data.get("board")), rest,
+            *[_placed_key(n, u) for n, u in units.items() if u.get("space")])
 
 
 def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -193,11 +202,15 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     if not data.get("board"):
         return None
     key = _key(data, name, target, budget, move, turn, actions)
-    if key not in _PLANS:
+    got: Movement | None = _PLANS.get(key, _UNPLANNED)  # one look-up (None: no Space)
+    if got is _UNPLANNED:
         if len(_PLANS) > 4096:
             _PLANS.clear()
-        _PLANS[key] = _approach(data, name, target, budget, move, turn, actions)
-    return _PLANS[key]
+        got = _PLANS[key] = _approach(data, name, target, budget, move, turn, actions)
+    return got
+
+
+_UNPLANNED: Any = object()  # a plan not yet worked out (None is one: no Space)
 
 
 def _reach_of(kind: str, ranged: int | None = None) -> int | None:

@@ -399,7 +399,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         if way is None:
             weapon, _ = choose_weapon(data, name, target, None)
             return Plan(name, "attack", target, approach, chance, (), weapon=weapon)
-        steps = tuple(way.commands())
+        steps = way.moves
         if not way.in_reach:
             return Plan(name, "move", target, approach, chance, (), steps, way.space)
         weapon, _ = choose_weapon(data, name, target, way.space)
@@ -412,7 +412,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                         + (f" (Move {move}, Action Cost {cost})" if move is not None
                            else " (no round under way: d2d round start)"))
     else:
-        steps = tuple(way.commands())
+        steps = way.moves
         moving = Reason("movement", f"to {way.space}" + (f", facing {way.facing}"
                         if way.facing else "") if steps else "stay put", way.why)
         if not way.in_reach:
@@ -517,7 +517,7 @@ def _withdraw_plan(data: dict[str, Any], name: str,
         return Plan(name, "withdraw", None, "fate", None, reasons)
     return Plan(name, "withdraw", None, "fate", None, (
         Reason("movement", f"to {away.space}", away.why), *reasons),
-        tuple(away.commands()), away.space)
+        away.moves, away.space)
 
 
 def _task_plan(name: str, faction: Any, task: str, opts: Any,
@@ -556,19 +556,23 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         why_pool += f" ({chosen}, its target, is not a Rival in view)"
     keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
     scored = []
+    # The best card at each pair of Levels, asked once in this plan: Rivals alike share
+    # their Levels, and the chosen one's card is the one its chance was scored with.
+    cards: dict[tuple[int, int], tuple[str, float]] = {}
     for n in first:
-        la, lb = _levels(data, name, n, opts)
+        levels = _levels(data, name, n, opts)
         if hand:
-            _, p = best_card(hand, (la, lb), opts, attacking=True)
+            got = cards.get(levels)
+            if got is None:
+                got = cards[levels] = best_card(hand, levels, opts, attacking=True)
+            p = got[1]
         else:
-            p = win_chance("fate", "fate", la, lb, *keys)[0]
+            p = win_chance("fate", "fate", *levels, *keys)[0]
         body = _body_level(units[n])
-        scored.append((-round(p, 12), body, -len(units[n].get("crits", [])), n, p, la, lb))
+        scored.append((-round(p, 12), body, -len(units[n].get("crits", [])), n, p, levels))
     scored.sort(key=lambda s: s[:3])
-    _, body, _, target, p, la, lb = scored[0]
-    approach, chance = "fate", p
-    if hand:
-        approach, chance = best_card(hand, (la, lb), opts, attacking=True)
+    _, body, _, target, p, levels = scored[0]
+    approach, chance = cards[levels] if hand else ("fate", p)
     if not explain:
         return target, approach, chance, None
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
@@ -602,10 +606,17 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
     if goal is None or name not in _goal_reads(goal)[2]:
         return None  # the usual case: no alternative wants this unit off the map
-    for alt in goal.any:
-        if not any(c.kind == "off_map" and name in c.names for c in alt):
-            continue  # the usual case: no alternative wants this unit off the map
-        if all(holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
+    faction = goal.faction
+    for alt in goal.any:  # plain loops: Combat #1 asks for two units at most plans
+        for c in alt:
+            if c.kind == "off_map" and name in c.names:
+                break
+        else:
+            continue  # no condition of this alternative wants this unit off the map
+        for c in alt:
+            if c.kind != "off_map" and not holds(c, faction, data):
+                break
+        else:  # the rest of it holds
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
             return ", ".join(c.text for c in alt)
@@ -615,7 +626,7 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
 def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
     """Getting away (``rules.assistant.movement.get_away``): to the edge and off it, or
     toward it when the Move falls short."""
-    moves = tuple(way.commands())
+    moves = way.moves
     target = Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
                     "holds, so the unit leaves the map")
     moving = Reason("movement", f"to {way.space}" if moves else "stay put", way.why)

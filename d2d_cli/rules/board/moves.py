@@ -20,6 +20,7 @@ the unit enters.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -187,9 +188,32 @@ def on_map(board: Board | None, place: Placement | None, kind: str, arg: str | N
            new_facing: int | None = None) -> Moved | None:
     """``unit move`` for a placed unit: a movement of ``kind`` (``arg``: its side and
     count), or a Turn to ``new_facing``. None when the unit is not on the map or the
-    movement has no geometry (Equip)."""
+    movement has no geometry (Equip).
+
+    Remembered by all it reads — the map and the Placement by identity (both immutable;
+    a fight's Placements are the remembered ones of ``rules.board.placement``), the
+    words — so a simulated fight, whose planners send the same moves from the same
+    Spaces run after run, walks each once; the entry holds both, so an id in its key is
+    never another object's. A refused move is not remembered: it raises each time."""
     if board is None or place is None:
         return None
+    key = (id(board), id(place), kind, arg, new_facing)
+    got = _MOVED.get(key)
+    if got is not None and got[0] is board and got[1] is place:
+        return got[2]
+    moved = _on_map(board, place, kind, arg, new_facing)
+    if len(_MOVED) >= MOVED_KEPT:
+        _MOVED.clear()
+    _MOVED[key] = (board, place, moved)
+    return moved
+
+
+MOVED_KEPT = 1024  # moves remembered (a fight meets a few dozen) before all are forgotten
+_MOVED: dict[tuple[Any, ...], tuple[Board, Placement, Moved | None]] = {}
+
+
+def _on_map(board: Board, place: Placement, kind: str, arg: str | None,
+            new_facing: int | None) -> Moved | None:
     if new_facing is not None:
         p = turned(board, place, new_facing)
         return Moved(None, p.facing or 0, p.space, p.spaces)
