@@ -26,3 +26,19 @@ def test_by_identity_works_out_once_per_object_and_never_serves_an_equal_one() -
         assert text(obj) == repr(obj)
     assert len(calls) == 2 + 20  # the bound of 3 emptied the memory as it went
     assert text(many[-1]) == "[9]" and len(calls) == 22  # the last ones are remembered
+
+
+def test_a_numbering_gives_equal_keys_one_number_and_never_reuses_one() -> None:
+    from d2d_cli.rules.core import Numbering
+
+    number = Numbering(3)
+    a, b = number(("Archer", "4x1")), number(("Scout", "2x1"))
+    assert a != b and number(("Archer", "4x1")) == a  # equal keys, not the same tuple
+    c = number("third")
+    given = {a, b, c}
+    d = number("fourth")  # past the limit: the table is emptied, the numbering goes on
+    assert d not in given
+    again = number(("Archer", "4x1"))  # seen before the emptying: a new number, a miss
+    assert again not in given | {d}
+    number.forget()
+    assert number("fourth") not in given | {d, again}

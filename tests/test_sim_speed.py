@@ -202,9 +202,8 @@ def test_a_fighters_key_is_one_number_per_reading_never_reused(
     others = {policy._fighter_key(hurt), policy._fighter_key(weaker)}
     assert k not in others and len(others) == 2
     given = {k, *others}
-    monkeypatch.setattr(policy, "_TOKENS", {})  # as when the bound empties it
-    monkeypatch.setattr(policy, "_KEYS", {})
-    again = policy._fighter_key(copy.deepcopy(hurt))
+    policy._NUMBERS.forget()  # as when the bound empties it
+    again = policy._fighter_key(copy.deepcopy(hurt))  # a new table: not remembered
     assert again not in given
     # the Levels remembered by the number are the ones a fresh look gives
     data = {"units": {"Archer": archer, "Scout": start["units"]["Goblin Scout"]}}

@@ -12,7 +12,6 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import functools
-import itertools
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,7 +25,7 @@ from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.combat import exchange as combat_exchange
 from d2d_cli.rules.combat.damage import adjacent_ally
 from d2d_cli.rules.combat.situation import Assessor, Terms
-from d2d_cli.rules.core import by_identity
+from d2d_cli.rules.core import Numbering, by_identity
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.deck import fate
@@ -92,38 +91,29 @@ def _terms(disadvantage: tuple[str, ...], with_: str | None) -> Terms:
 _UNREAD = frozenset(("move", "action_cost", "turn", "spent", "interacted", "crits", "space",
                      "facing", "double"))
 _PLAIN = frozenset((str, int))
-_READINGS: dict[int, tuple[dict[str, Any], int]] = {}  # id(table) → (table, its reading)
-_TOKENS: dict[tuple[Any, ...], int] = {}
-_NEXT_READING = itertools.count()
 _ASSESSED: dict[tuple[Any, ...], Any] = {}  # rules.combat.situation.Assessor's memory
 # A unit's weapons table, written out once for the very table: a change of weapons
 # stores a new one (rules.units.gear), which a fight's stored unit tables share.
 _weapons_text: Callable[[Any], str] = by_identity(repr, 256)
 
 
-def _reading(raw: dict[str, Any]) -> int:
-    """What a unit's table holds for an assessment, as a number: the same for tables alike
-    in all but :data:`_UNREAD`, never given to another reading (numbers are not reused
-    when the table of them is emptied: a reading seen again after that is only a miss).
-    Remembered for the very table (a fight stores a changed unit as a new table, never
-    changing one in place). A text or whole number is its own key; anything else its
+def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """What a unit's table holds for an assessment: every field but :data:`_UNREAD`, in
+    the table's order. A text or whole number is its own key; anything else its
     ``repr``, tagged so that it never equals a text."""
-    got = _READINGS.get(id(raw))
-    if got is not None and got[0] is raw:
-        return got[1]
     unread, plain, weapons = _UNREAD, _PLAIN, _weapons_text
-    key = tuple([(k, v) if type(v) in plain else
-                 (k, weapons(v) if k == "weapons" else repr(v), 0) for k, v in raw.items()
-                 if k not in unread])
-    token = _TOKENS.get(key)
-    if token is None:
-        if len(_TOKENS) >= 4096:
-            _TOKENS.clear()
-        token = _TOKENS[key] = next(_NEXT_READING)
-    if len(_READINGS) >= 1024:
-        _READINGS.clear()
-    _READINGS[id(raw)] = (raw, token)
-    return token
+    return tuple([(k, v) if type(v) in plain else
+                  (k, weapons(v) if k == "weapons" else repr(v), 0) for k, v in raw.items()
+                  if k not in unread])
+
+
+# What a unit's table holds for an assessment, as a number (rules.core.Numbering): the
+# same for tables alike in all but :data:`_UNREAD`, never given to another reading.
+# Remembered for the very table (by_identity: a fight stores a changed unit as a new
+# table, never changing one in place).
+_READINGS = Numbering(4096)
+_reading: Callable[[dict[str, Any]], int] = by_identity(
+    lambda raw: _READINGS(_reading_key(raw)), 1024)
 
 
 # The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't

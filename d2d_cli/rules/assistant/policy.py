@@ -31,7 +31,6 @@ map the unit spends its Move on Actions only and its conflicts are rolled ``--no
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -44,6 +43,7 @@ from d2d_cli.rules.assistant.goals import Goal, holds, is_down
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
+from d2d_cli.rules.core import Numbering, by_identity
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
@@ -217,33 +217,15 @@ _VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player
                        "faction", "space", "facing", "double", "interacted"))
 
 
-def _fighter_key(u: Mapping[str, Any]) -> int:
-    """Everything of a unit a situation could read, but its round tokens, target, Crits
-    (their conditions count) and this round's Action count (its boosts count), as a
-    number: the same number for the same reading (its tuple is hashed once, when first
-    seen, not at every look-up of the Levels and weapons remembered by it), never given
-    to another reading (numbers are not reused when the table of them is emptied: a
-    reading seen again after that gets a new one, a miss, never a wrong answer).
-    Remembered for the very table read (a fight stores a changed unit as a new table,
-    never changing one in place)."""
-    got = _KEYS.get(id(u))
-    if got is not None and got[0] is u:
-        return got[1]
-    key = _fighter_key_of(u)
-    token = _TOKENS.get(key)
-    if token is None:
-        if len(_TOKENS) >= 4096:
-            _TOKENS.clear()
-        token = _TOKENS[key] = next(_NEXT_TOKEN)
-    if len(_KEYS) >= 1024:
-        _KEYS.clear()
-    _KEYS[id(u)] = (u, token)
-    return token
-
-
-_KEYS: dict[int, tuple[Mapping[str, Any], int]] = {}
-_TOKENS: dict[tuple[Any, ...], int] = {}
-_NEXT_TOKEN = itertools.count()
+# Everything of a unit a situation could read, but its round tokens, target, Crits
+# (their conditions count) and this round's Action count (its boosts count), as a number
+# (rules.core.Numbering): the same number for the same reading (its tuple is hashed once,
+# when first seen, not at every look-up of the Levels and weapons remembered by it), never
+# given to another reading. Remembered for the very table read (by_identity: a fight
+# stores a changed unit as a new table, never changing one in place).
+_NUMBERS = Numbering(4096)
+_fighter_key: Callable[[Mapping[str, Any]], int] = by_identity(
+    lambda u: _NUMBERS(_fighter_key_of(u)), 1024)
 
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:

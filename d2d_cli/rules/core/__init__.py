@@ -4,8 +4,8 @@ the "à la carte rules" of 001's Features (``options``) — and exact probabilit
 (``probability``). Here itself, as every rules module already imports this package (so a
 one-shot loads no module more for them): a module a hot function reads, imported the first
 time it is read (:func:`lazy_module`), a value worked out once for the very object read
-(:func:`by_identity`), and a regular expression compiled when first used
-(:func:`compiled_on_first_use`).
+(:func:`by_identity`), a number for each key (:class:`Numbering`), and a regular
+expression compiled when first used (:func:`compiled_on_first_use`).
 
 A function-level ``from d2d_cli.x import y`` keeps a one-shot's start-up lean (the module
 is imported only by the calls that need it), but the statement runs at every call: in
@@ -27,9 +27,10 @@ sees the import, and the type checker reads the real module.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 _In = TypeVar("_In")
@@ -84,6 +85,36 @@ def by_identity(compute: Callable[[_In], _Out], limit: int) -> Callable[[_In], _
         return value
 
     return remembered
+
+
+class Numbering:
+    """A number for each key: equal keys get the same number, and a number is never
+    given to another key — past ``limit`` keys the table is emptied and the numbering
+    goes on, so a key seen again after that gets a new number (a miss for a memory keyed
+    by it, never a wrong answer). A unit's reading of many fields, hashed and compared
+    once when first seen, is then one small int for every memory keyed by it (the
+    simulated fight's assessments and the policy's Levels, remembered for each table by
+    :func:`by_identity`)."""
+
+    __slots__ = ("_numbers", "_next", "_limit")
+
+    def __init__(self, limit: int) -> None:
+        self._numbers: dict[Hashable, int] = {}
+        self._next = itertools.count()
+        self._limit = limit
+
+    def __call__(self, key: Hashable) -> int:
+        numbers = self._numbers
+        number = numbers.get(key)
+        if number is None:
+            if len(numbers) >= self._limit:
+                numbers.clear()
+            number = numbers[key] = next(self._next)
+        return number
+
+    def forget(self) -> None:
+        """Empty the table, as reaching ``limit`` does (the numbering goes on)."""
+        self._numbers.clear()
 
 
 def compiled_on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
