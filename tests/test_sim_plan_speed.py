@@ -4,6 +4,7 @@ tests/test_sim.py and tests/golden/ pin whole fights byte for byte)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -16,21 +17,13 @@ from tests.test_sim_turn_speed import FIGHTS, checking, combat1, play
 
 
 def commands_written_out(way: movement.Movement) -> list[tuple[str, ...]]:
-    """The ``unit move`` arguments as Movement.commands wrote them at every call before
-    they were kept on the Movement: runs of one step grouped, then the Turn."""
-    out: list[tuple[str, ...]] = []
-    i = 0
-    while i < len(way.steps):
-        j = i
-        while j < len(way.steps) and way.steps[j] == way.steps[i]:
-            j += 1
-        kind, side = way.steps[i]
-        out.append((kind.replace("_", "-"), *([side] if side else []),
-                    *([str(j - i)] if j - i > 1 else [])))
-        i = j
-    if way.facing is not None:
-        out.append(("turn", way.facing))
-    return out
+    """The ``unit move`` arguments a Narrator would type for the Movement, worked out
+    here another way (``itertools.groupby``, not the Movement's own loop): each run of
+    one step as KIND [SIDE] [COUNT above 1], then the Turn."""
+    out = [(kind.replace("_", "-"), *([side] if side else []), *([str(n)] if n > 1 else []))
+           for (kind, side), n in ((step, len(list(run)))
+                                  for step, run in itertools.groupby(way.steps))]
+    return out + ([("turn", way.facing)] if way.facing is not None else [])
 
 
 def test_a_plans_moves_are_its_movements_steps_written_out_afresh(
