@@ -507,6 +507,16 @@ def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Option
 
 
 PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
+# Fights a worker plays between two reports with --precision: at the stop the fights under
+# way are dropped unplayed-for, so a small chunk wastes few (a fifth of a checkpoint, so
+# every checkpoint ends a chunk); a chunk's own cost (its pickled start) is a fight's 1/100.
+PRECISION_CHUNK = PRECISION_BATCH // 5
+# The first fights are played by the sim's own process before its pool starts: the pool's
+# workers are forked (Linux) with the memories those fights filled (the assessments, the
+# odds, the plans: rules.core's memories, all pure), so each worker starts warm instead of
+# filling the same memories again — a fresh process plays its first 100 fights ~1.5x
+# slower than its later ones. Where workers are spawned instead, they start cold, as before.
+WARM_FIGHTS = PRECISION_BATCH
 PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
 
 
@@ -542,64 +552,60 @@ def simulate(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: 
     taken in index order, where every faction's 95% interval is at most that wide on
     each side (``runs`` the most) — decided on the fights in order, never on which
     worker finished first, so the report is the same for any ``workers``."""
-    if precision is not None:
-        return _to_precision(start, goals, seed, runs, workers, opts, pc, progress,
-                             precision)
-    size = max(1, min(250, runs // (max(1, workers) * 8) or 1))
-    chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
-              for lo in range(0, runs, size)]
-    total = Tally()
-    if workers <= 1:
-        for c in chunks:
-            total.merge(_chunk(c))
-            if progress is not None:
-                progress(c[4] - c[3])
-        return total
-    import multiprocessing
-    import os
-
-    # A Pool, not concurrent.futures: leaving it terminates the workers, so a Ctrl-C (or
-    # any error) stops the fights under way instead of waiting for every chunk queued.
-    with multiprocessing.Pool(workers, _worker_started, (os.getpid(),)) as pool:
-        for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
-            total.merge(got)
-            if progress is not None:
-                progress(c[4] - c[3])
-    return total
-
-
-def _to_precision(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
-                  workers: int, opts: Options, pc: str,
-                  progress: Callable[[int], None] | None, precision: float) -> Tally:
-    # Work goes in chunks of half a checkpoint, in index order; the interval is looked at
-    # only at each multiple of PRECISION_BATCH (and at ``runs``), so where it stops does
-    # not depend on the chunks or the workers. The workers take the chunks in index order
-    # as each is free (never idle while a chunk waits), their tallies come back in that
-    # order, and at the stop the pool is terminated: the fights still under way are
-    # dropped unfinished rather than waited for.
-    size = PRECISION_BATCH // 2
-    chunks = [(start, goals, seed, lo, min(lo + size, runs), opts, pc)
-              for lo in range(0, runs, size)]
+    # With ``precision`` the work goes in chunks of a fifth of a checkpoint, in index
+    # order; the interval is looked at only at each multiple of PRECISION_BATCH (and at
+    # ``runs``), so where it stops does not depend on the chunks or the workers. The
+    # workers take the chunks in index order as each is free (never idle while a chunk
+    # waits), their tallies come back in that order, and at the stop the pool is
+    # terminated: the fights still under way are dropped unfinished, not waited for.
+    size = (PRECISION_CHUNK if precision is not None else
+            max(1, min(250, runs // (max(1, workers) * 8) or 1)))
     total = Tally()
 
-    def take(t: Tally, c: tuple[Any, ...]) -> bool:
-        total.merge(t)
+    def take(c: _Chunk, got: Tally) -> bool:
+        total.merge(got)
         if progress is not None:
             progress(c[4] - c[3])
-        at_checkpoint = c[4] % PRECISION_BATCH == 0 or c[4] == runs
-        return at_checkpoint and half_width(total, goals) <= precision
+        return precision is not None and (c[4] % PRECISION_BATCH == 0 or c[4] == runs) \
+            and half_width(total, goals) <= precision
 
-    if workers <= 1:
-        for c in chunks:
-            if take(_chunk(c), c):
-                break
-        return total
+    _play(_chunks(start, goals, seed, runs, size, opts, pc), workers, take)
+    return total
+
+
+_Chunk = tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Options, str]
+
+
+def _chunks(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
+            size: int, opts: Options, pc: str) -> list[_Chunk]:
+    """The fights ``0 … runs-1`` in chunks of ``size``, in index order, with a cut at
+    :data:`WARM_FIGHTS` (the fights the sim's own process plays, :func:`_play`)."""
+    cuts = sorted({*range(0, runs, size), *([WARM_FIGHTS] if runs > WARM_FIGHTS else [])})
+    return [(start, goals, seed, lo, hi, opts, pc)
+            for lo, hi in zip(cuts, [*cuts[1:], runs], strict=True)]
+
+
+def _play(chunks: list[_Chunk], workers: int,
+          take: Callable[[_Chunk, Tally], bool]) -> None:
+    """Each chunk played and its tally given to ``take``, in index order, until ``take``
+    says stop: all here with one worker; else the chunks of the first
+    :data:`WARM_FIGHTS` fights here, then the rest on a pool of ``workers`` forked warm.
+    A Pool, not concurrent.futures: leaving it terminates the workers, so a stop, a
+    Ctrl-C or any error drops the fights under way instead of waiting for every chunk
+    queued."""
+    warm = len(chunks) if workers <= 1 else sum(c[4] <= WARM_FIGHTS for c in chunks)
+    for c in chunks[:warm]:
+        if take(c, _chunk(c)):
+            return
+    rest = chunks[warm:]
+    if not rest:
+        return
     import multiprocessing
     import os
 
-    with multiprocessing.Pool(workers, _worker_started,
-                              (os.getpid(),)) as pool:  # on leaving: terminate()
-        for c, got in zip(chunks, pool.imap(_chunk, chunks), strict=True):
-            if take(got, c):
-                break
-    return total
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(workers, _worker_started, (os.getpid(),)) as pool:
+        for c, got in zip(rest, pool.imap(_chunk, rest), strict=True):
+            if take(c, got):
+                return
