@@ -91,3 +91,31 @@ def test_a_card_already_scored_at_these_levels_is_read_not_scored_again(
     policy.best_card(deck[:5], (2, 1), DEFAULTS, attacking=True)
     policy.best_card(deck[:5], (1, 1), DEFAULTS, attacking=False)
     assert len(scored) == 10  # each pair of Levels and each side its own table
+
+
+@pytest.mark.parametrize("change", [{"facing": "S"}, {"space": "B2"}, {"double": True},
+                                    {"faction": "Goblins"}, {"space": None}])
+def test_a_field_is_found_by_the_units_placements_as_stored_now(change: dict) -> None:
+    """The map's Field is remembered by what each unit's table holds of its Placement
+    (Space, Facing, size, faction): tables alike give the Field already made, and a table
+    changed in any of them gives the Placements a fresh reading of the roster gives."""
+    import copy
+
+    from d2d_cli.rules.board.derive import field
+    from d2d_cli.rules.board.placement import placements
+    from d2d_cli.rules.units.roster import roster
+    from tests.test_board_cache import combat1
+
+    data = combat1()
+    first = field(data)
+    assert first is not None
+    assert first.places == placements(roster(data).values())
+    assert field(copy.deepcopy(data)) is first  # new tables, the same Placements
+    name = next(iter(data["units"]))
+    moved = copy.deepcopy(data)
+    table = {**moved["units"][name], **change}
+    moved["units"][name] = {k: v for k, v in table.items() if v is not None}
+    got = field(moved)
+    assert got is not None and got is not first
+    assert got.places == placements(roster(moved).values())
+    assert got.places != first.places
