@@ -119,3 +119,69 @@ def test_a_field_is_found_by_the_units_placements_as_stored_now(change: dict) ->
     assert got is not None and got is not first
     assert got.places == placements(roster(moved).values())
     assert got.places != first.places
+
+
+def test_every_plan_a_fight_finds_is_the_plan_made_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulated fight's plans (no reasons) are remembered whole by all they read: at
+    every plan of whole fights, the one the fight gets equals the one ``_plan`` makes
+    afresh from the tables as they are — and many were found, not made."""
+    from d2d_cli.rules.core.record import replace
+    from tests.test_sim_turn_speed import FIGHTS, checking, combat1, play
+
+    start, goals = combat1()
+    found: list[bool] = []
+
+    def check(original: object, data: dict, name: str, goals_: object, opts: object,
+              hand: object = None, explain: bool = True) -> object:
+        before = len(policy._PLANNED)
+        got = original(data, name, goals_, opts, hand, explain)  # type: ignore[operator]
+        fresh = policy._plan(data, name, goals_, opts, hand, explain)  # type: ignore[arg-type]
+        assert got == (replace(fresh, reasons=()) if not explain else fresh), (name, got)
+        found.append(len(policy._PLANNED) == before)
+        return got
+
+    monkeypatch.setattr(policy, "_PLANNED", {})
+    plans = checking(monkeypatch, policy, "plan", check)
+    play(start, goals, 5)
+    play(start, goals, 5)  # the same fights again: every plan found
+    assert len(plans) > 20 * FIGHTS
+    assert sum(found) >= len(found) // 2
+
+
+def test_a_plan_is_made_anew_when_anything_it_reads_changes() -> None:
+    """Each change a fight can make to what a plan reads — the unit's Move, a Rival's
+    Space or condition, its own target, a task's Progress, the hand — as a new table
+    (as the fight stores it) gets the plan made afresh, which differs from the one
+    before: a plan found by a key that left it out would be the stale one."""
+    import copy
+
+    from d2d_cli.rules.assistant import engine
+    from d2d_cli.rules.core.record import replace
+    from tests.test_sim_turn_speed import combat1
+
+    start, goals = combat1()
+    t = engine.Table(copy.deepcopy(start), random.Random(1), DEFAULTS)
+    t.round_start()
+    data = t.data
+    hand = list(t.players[data["units"]["Archer"]["player"]].hand)
+
+    def changed(unit: str, **values: object) -> dict:
+        units = dict(data["units"])
+        units[unit] = {**units[unit], **values}
+        return {**data, "units": units}
+
+    knot = {"Knot": {**data["tasks"]["Knot"], "progress": 0}}
+    cases = [("Archer", hand, changed("Archer", move=1)),
+             ("Archer", hand, changed("Goblin Scout", space="E7")),
+             ("Archer", hand, changed("Goblin Scout", conditions={"dead": 1})),
+             ("Archer", hand, changed("Archer", target="Goblin Skirmisher")),
+             ("Thief", [], {**data, "tasks": knot}),
+             ("Archer", [], data)]
+    for name, cards, after in cases:
+        before = policy.plan(data, name, goals, DEFAULTS, hand if name == "Archer" else [],
+                             explain=False)
+        got = policy.plan(after, name, goals, DEFAULTS, cards, explain=False)
+        assert got == replace(policy._plan(after, name, goals, DEFAULTS, cards, False),
+                              reasons=())
+        assert got != before, name
