@@ -360,66 +360,10 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     """The unit's turn: what it does, at whom, how, and why (one line each). With
     ``explain`` False — a simulated fight, whose reasons nobody reads (issue 40: "nothing
     rendered that nobody reads") — the same Plan with no reasons: none is written."""
-    if explain:
-        return _plan(data, name, goals, opts, hand, explain)
-    # A simulated fight: the plan remembered whole by all it reads (:func:`_plan_key`)
-    units = data.get("units", {})
-    board, rules = data.get("board"), data.get("rules")
-    tasks = data.get("tasks", {})
-    reading = _unit_reading
-    key = (name, id(goals), id(opts), movement._board_key(board) if board else None,
-           None if rules is None else _rules_text(rules),
-           None if hand is None else tuple(hand),
-           tuple([(t, tuple(v.get("workers", ())), v.get("challenge"), v.get("progress"))
-                  for t, v in tasks.items()]) if tasks else (),
-           data.get("clock", {}).get("value"),
-           *[reading(n, u) for n, u in units.items()])
-    got = _PLANNED.get(key)
-    if got is not None and got[0] is goals and got[1] is opts:
-        return got[2]
-    made = _plan(data, name, goals, opts, hand, explain)
-    if made.reasons:  # a rarer turn (withdrawing, getting away, none)
-        made = replace(made, reasons=())
-    if len(_PLANNED) >= PLANS_KEPT:
-        _PLANNED.clear()
-    _PLANNED[key] = (goals, opts, made)
-    return made
-
-
-# The plans of simulated fights (``plan`` without reasons), remembered whole by all a
-# plan reads: the unit's name, the goals and the options (by identity: both are held
-# with the plan, so an id in a kept key is never another object's), the map and the
-# ``[rules]`` (by their text: each fight reads a copy of the start), the hand (its
-# Cards, in order), each task's workers, Challenge and Progress, the Clock (a goal may
-# name it), and each unit's reading (:func:`_unit_reading`), in the roster's order.
-# Fights from one start meet the same positions again: over fights 100-300 of Combat #1
-# about 38% of the plans are found.
-PLANS_KEPT = 16384
-_PLANNED: dict[tuple[Any, ...], tuple[Any, Any, Plan]] = {}
-_rules_text: Callable[[Any], str] = by_identity(repr, 16)
-
-
-def _unit_reading(name: str, u: Mapping[str, Any]) -> int:
-    """All a plan reads of one unit's table, as a number (rules.core.Numbering): what a
-    situation reads (:func:`_fighter_key`), where it stands and what its kinds of attack
-    are (``movement._placed_key``: Space, Facing, size, faction, skills, weapons), its
-    round's tokens (Move, Action Cost, Turn), its own target and how many Crits it holds
-    (the target choice's order). Remembered for the very table and name read (a fight
-    stores a changed unit as a new table, never changing one in place)."""
-    got = _UNIT_READINGS.get(id(u))
-    if got is not None and got[0] is u and got[1] == name:
-        return got[2]
-    number = _PLAN_NUMBERS((name, _fighter_key(u), movement._placed_key(name, u),
-                            u.get("move"), u.get("action_cost"), u.get("turn"),
-                            u.get("target"), len(u.get("crits", ()))))
-    if len(_UNIT_READINGS) >= 1024:
-        _UNIT_READINGS.clear()
-    _UNIT_READINGS[id(u)] = (u, name, number)
-    return number
-
-
-_PLAN_NUMBERS = Numbering(4096)
-_UNIT_READINGS: dict[int, tuple[Mapping[str, Any], str, int]] = {}
+    got = _plan(data, name, goals, opts, hand, explain)
+    if not explain and got.reasons:  # a rarer turn (withdrawing, getting away, none)
+        return replace(got, reasons=())
+    return got
 
 
 def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
