@@ -99,14 +99,6 @@ def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: st
     return got.a_wins.value + both, got.b_wins.value + both
 
 
-def _faces(hand: Sequence[Card]) -> list[Card]:
-    """Each card of the hand Upper and Lower (the Player chooses, 000 l.413)."""
-    out: list[Card] = []
-    for c in hand:
-        out += [c.flipped(True), c.flipped(False)]
-    return out
-
-
 def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
               attacking: bool, no_block: bool = False) -> tuple[str, float]:
     """The card (code) of ``hand`` with the best chance against a Fate reveal, or "fate"
@@ -117,29 +109,71 @@ def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
                       opts.fate_orientation, opts.level_bonus, attacking, no_block)
 
 
-@lru_cache(maxsize=4096)
 def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
                fate_orientation: str, level_bonus: str, attacking: bool,
                no_block: bool) -> tuple[str, float]:
-    """:func:`best_card`, remembered: the same hand (in the same order) at the same
-    Levels and ``[rules]`` chooses the same card (a fight asks again every Action)."""
-    keys = (reading, fate_orientation, level_bonus)
+    """:func:`best_card` over the score table of these Levels and ``[rules]``
+    (:func:`_scores`): each card's faces, Upper then Lower, scored once for them — a
+    hand seldom comes back as it was (a card played, one drawn), its cards do."""
+    stay, table = _scores(la, lb, reading, fate_orientation, level_bonus, attacking,
+                          no_block)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
-        best, score = "fate", (win_chance("fate", "fate", la, lb, *keys)[0] / 2, 0)
-        for c in _faces(hand):
-            s = _face_score(c, la, lb, *keys, True, False)
-            if s is not None and s > score:
-                best, score = c.code, s
+        best, score = "fate", (stay / 2, 0)
+        for c in hand:
+            faces = table.get(c)
+            if faces is None:
+                faces = _scored(table, c, la, lb, reading, fate_orientation, level_bonus,
+                                True, False)
+            for code, s in faces:
+                if s > score:
+                    best, score = code, s
         return best, score[0] * 2 if best == "fate" else score[0]
-    stay = win_chance("fate", "fate", la, lb, *keys)[0]
     best, worst = "fate", stay
-    for c in _faces(hand):
-        got = _face_score(c, la, lb, *keys, False, no_block)
-        if got is not None and got[0] < worst - 1e-12:
-            best, worst = c.code, got[0]
+    for c in hand:
+        faces = table.get(c)
+        if faces is None:
+            faces = _scored(table, c, la, lb, reading, fate_orientation, level_bonus,
+                            False, no_block)
+        for code, s in faces:
+            if s[0] < worst - 1e-12:
+                best, worst = code, s[0]
     return best, 1 - worst
+
+
+# The score tables of :func:`_best_card`, one for each Levels, ``[rules]`` and side
+# (attacking, or defending with or without Block): Stay's chance, and for each card
+# (a Card is frozen) the code and score of each of its faces that can be played there.
+_Faces = tuple[tuple[str, tuple[float, int]], ...]
+_SCORES: dict[tuple[Any, ...], tuple[float, dict[Card, _Faces]]] = {}
+
+
+def _scores(la: int, lb: int, reading: str, fate_orientation: str, level_bonus: str,
+            attacking: bool, no_block: bool) -> tuple[float, dict[Card, _Faces]]:
+    key = (la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
+    got = _SCORES.get(key)
+    if got is None:
+        if len(_SCORES) >= 1024:
+            _SCORES.clear()
+        got = _SCORES[key] = (win_chance("fate", "fate", la, lb, reading,
+                                         fate_orientation, level_bonus)[0], {})
+    return got
+
+
+def _scored(table: dict[Card, _Faces], c: Card, la: int, lb: int, reading: str,
+            fate_orientation: str, level_bonus: str, attacking: bool,
+            no_block: bool) -> _Faces:
+    """A card's faces in ``table``: Upper then Lower (000 l.413, the Player chooses),
+    each that can be played with its :func:`_face_score`."""
+    faces = []
+    for face in (c.flipped(True), c.flipped(False)):
+        s = _face_score(face, la, lb, reading, fate_orientation, level_bonus, attacking,
+                        no_block)
+        if s is not None:
+            faces.append((face.code, s))
+    got = table[c] = tuple(faces)
+    return got
 
 
 @lru_cache(maxsize=8192)

@@ -23,7 +23,15 @@ from d2d_cli import tables
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.board import sight
 from d2d_cli.rules.board.grid import COMPASS, Board, Space, parse_board, space_name
-from d2d_cli.rules.board.placement import Placement, occupancy, placements, placements_of
+from d2d_cli.rules.board.placement import (
+    DOUBLE,
+    FACING,
+    SPACE,
+    Placement,
+    occupancy,
+    placements,
+    placements_of,
+)
 from d2d_cli.rules.core.record import record
 from d2d_cli.rules.core.result import Result
 
@@ -189,9 +197,23 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     if not raw:
         return None
     board = parse_board(raw)
-    places = placements_of(data.get("units", {})) if units is None else placements(units)
     rules = data.get("rules")
     reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
+    if units is None:
+        # The same map with the units' tables giving the same Placements (their name,
+        # Space, Facing, size and faction as stored: what ``placements_of`` reads, so
+        # equal values make equal Placements) in the same order is the same Field: no
+        # Placement is looked up to find it (a fight asks ~20 times a fight, every
+        # Conflict and Hits on the map).
+        stored = data.get("units", {})
+        key: tuple[Any, ...] = (id(board), reading, *[
+            (n, u.get(SPACE), u.get(FACING), u.get(DOUBLE, False), u.get("faction"))
+            for n, u in stored.items()])
+        got = _FIELDS.get(key)
+        if got is None:
+            got = _kept(key, Field(board, placements_of(stored), reading))
+        return got
+    places = placements(units)
     # The same map (one Board while remembered) with the same units in the same places,
     # in the same order, is the same Field: its derivations are kept. The Board and the
     # Placements (remembered, frozen) go in the key by identity — no record hashed at
@@ -200,11 +222,18 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     key = (id(board), reading, *[(n, id(p)) for n, p in places.items()])
     got = _FIELDS.get(key)
     if got is None:
-        got = Field(board, places, reading)
-        if len(_FIELDS) >= FIELDS_KEPT:
-            del _FIELDS[next(iter(_FIELDS))]
-        _FIELDS[key] = got
+        got = _kept(key, Field(board, places, reading))
     return got
+
+
+def _kept(key: tuple[Any, ...], f: Field) -> Field:
+    """``f`` remembered by ``key`` (the oldest Field dropped past :data:`FIELDS_KEPT`).
+    A key holds the Board by its id: the Field kept holds the Board, so that id is
+    never another object's while the key is kept."""
+    if len(_FIELDS) >= FIELDS_KEPT:
+        del _FIELDS[next(iter(_FIELDS))]
+    _FIELDS[key] = f
+    return f
 
 
 FIELDS_KEPT = 32  # Fields remembered (a fight's last few positions); oldest dropped first
