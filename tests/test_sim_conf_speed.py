@@ -14,12 +14,14 @@ import pytest
 
 from d2d_cli import tables
 from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
-from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.assistant.engine import Table
-from d2d_cli.rules.combat import crits
+from d2d_cli.rules.combat import conflict, crits
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.deck.cards import full_deck
 from d2d_cli.rules.overview import scene
+from d2d_cli.rules.scale.stats import Stat
 from d2d_cli.rules.units.roster import Unit
 
 
@@ -75,3 +77,61 @@ def test_fights_keep_every_live_unit_equal_to_its_table(
     monkeypatch.setattr(Unit, "from_state", staticmethod(counted))
     assert sim.play_runs(start, goals, 5, range(25), DEFAULTS, "best") == plain
     assert built  # the check ran
+
+
+def test_the_damage_comparison_remembered_is_the_rule_at_every_power_and_armor() -> None:
+    """``compare`` (001 l.926–936) is remembered by the two frozen Stats it reads: every
+    Power against every armor (none included), levels 1–9 and scales 0–3, asked twice,
+    gives the rule's own answer — the same Bonus object the second time."""
+    stats = [Stat(level, scale) for level in range(1, 10) for scale in range(4)]
+    for power in stats:
+        for armor in [None, *stats]:
+            first = crits.compare(power, armor)
+            assert first == crits.compare.__wrapped__(power, armor)
+            assert crits.compare(power, armor) is first
+
+
+# --------------------------------------------------------------------------- the Conflict
+
+
+def test_every_candidate_remembered_is_the_one_built_afresh() -> None:
+    """A Conflict's candidates (its approach or card, a revealed Fate card read by its
+    face) are remembered by what they read: every approach, every card of the Fate deck
+    with both faces, played or revealed, gives what the approach chart gives (001 p.28),
+    and the very same _Option the second time."""
+    for approach in conflict.approaches():
+        got = conflict._option(approach, None)
+        assert (got.approach, got.card, got.label) == (approach, None, approach)
+    for card in full_deck():
+        for face in (card, card.flipped(not card.upper)):
+            played = conflict._option(conflict.approach_of(face), face)
+            revealed = conflict._option(None, face)
+            for got in (played, revealed):
+                assert (got.approach, got.card, got.label) == (
+                    conflict.approach_of(face), face, face.code)
+            assert conflict._option(None, face) is revealed
+
+
+def test_a_remembered_assessment_keeps_none_of_what_the_round_said(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's Assessor shares its answers (no copy): the Conflicts of whole fights
+    merge what the round remembers (the Target's Action, 001 l.639–641) into a dict of
+    their own, so no answer kept holds it, and the Conflicts' sources still name it."""
+    engine._ASSESSED.clear()
+    named: list[bool] = []
+    real = conflict.resolve
+
+    def noting(ask: Any, reveal: Any) -> Any:
+        out = real(ask, reveal)
+        named.append("target_action" in getattr(out, "sources", {}))
+        return out
+
+    monkeypatch.setattr(conflict, "resolve", noting)
+    start, goals = _fights()
+    sim.play_runs(start, goals, 3, range(10), DEFAULTS, "best")
+    assert any(named)
+    kept = [v[2] for v in engine._ASSESSED.values()]
+    assert kept
+    said = ("target_action", "said_range", "said_cover", "said_high_ground",
+            "skill_by_reach")
+    assert not any(k in sit.extra_sources for sit in kept for k in said)

@@ -677,27 +677,39 @@ def _cover_target(ask: ConflictAsk, reveal: Revealer | None) -> CoverTarget | No
     return CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
 
 
+@lru_cache(maxsize=512)  # 54 cards × two faces, and the approaches: frozen answers
+def _option(approach: str | None, card: Card | None) -> _Option:
+    """A candidate: an approach or a card played as it is (``approach`` given), or a
+    Fate card revealed, read by its face (``approach`` None: :func:`approach_of`).
+    A Card and an _Option are frozen, so the same two arguments give the very same
+    _Option (a fight's ~38 candidates a fight are a few dozen of them)."""
+    if approach is None:
+        assert card is not None
+        return _Option(approach_of(card), card, card.code)
+    return _Option(approach, card, card.code if card else approach)
+
+
 def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
                 by_color: bool) -> tuple[list[_Option], tuple[Card, ...]]:
     """A side's candidates: its own approach or card (a ``fate`` side's revealed card),
     then one more Fate card for Advantage or Disadvantage (000 l.423–424); and the Fate
     cards revealed for it."""
-    if spec.source != "fate" and not extra:  # its own approach or card alone
+    if spec.source != "fate":
         assert spec.approach is not None
-        return [_Option(spec.approach, spec.card,
-                        spec.card.code if spec.card else spec.approach)], ()
-    shown: list[Card] = []
-    if spec.source == "fate":
-        shown.append(_fate(reveal, by_color))
-        opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
+        own = _option(spec.approach, spec.card)
+        if not extra:  # its own approach or card alone
+            return [own], ()
+        shown: list[Card] = []
+        opts = [own]
     else:
-        assert spec.approach is not None
-        opts = [_Option(spec.approach, spec.card,
-                        spec.card.code if spec.card else spec.approach)]
+        shown = [_fate(reveal, by_color)]
+        opts = [_option(None, shown[0])]
+        if not extra:  # the Fate card revealed alone
+            return opts, (shown[0],)
     for _ in range(extra):
         card = _fate(reveal, by_color)
         shown.append(card)
-        opts.append(_Option(approach_of(card), card, card.code))
+        opts.append(_option(None, card))
     return opts, tuple(shown)
 
 

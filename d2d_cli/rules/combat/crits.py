@@ -242,6 +242,7 @@ class Bonus(Result):
         return self.level + self.scale
 
 
+@lru_cache(maxsize=1024)  # Stats and Bonus are frozen: a Crit compares ~4 times
 def compare(power: Stat, armor: Stat | None) -> Bonus:
     """"IF Power Level > Armor Level THEN Hits:+1" and "IF Power Scale >= Armor Scale
     THEN Hits:+Difference", both made only when the Power's scale is at least the
