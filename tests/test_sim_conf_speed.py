@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.combat import conflict, crits, hits
-from d2d_cli.rules.core import record
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.core.record import replace
 from d2d_cli.rules.deck.cards import full_deck, parse_card
 from d2d_cli.rules.overview import scene
 from d2d_cli.rules.scale.stats import Stat
@@ -139,66 +138,41 @@ def test_a_remembered_assessment_keeps_none_of_what_the_round_said(
     assert not any(k in sit.extra_sources for sit in kept for k in said)
 
 
-# --------------------------------------------------------------------------- replace
-
-
-def _through_init(obj: Any, **changes: Any) -> Any:
-    """``replace`` as it was: every field given to the class's init (the oracle)."""
-    given = {f.name: getattr(obj, f.name) for f in record.fields(obj) if f.init}
-    return type(obj)(**{**given, **changes})
+# --------------------------------------------------------------------------- the Hits
 
 
 @pytest.mark.parametrize("pc", ["best", "fate"])
-def test_every_replace_of_whole_fights_is_the_one_the_init_builds(
+def test_every_hits_of_whole_fights_is_the_one_replace_builds(
         pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``replace`` copies a plain record (every field given to its init, no
-    ``__post_init__``) in one step: over whole fights every copy, wherever made (the
-    Hits between units, a Crit's ask, the engine's and the policy's records), equals
-    the one its init builds — the same type, the same fields in the same order, the same
-    JSON — and the record it was copied from is left as it was."""
-    real = record.replace
-    seen: list[bool] = []
+    """A Hits between units is copied with its Levels, sources and modifiers in one step
+    (``hits._with``): over whole fights each equals ``replace`` of the same Hits — every
+    field, in the same order, the same JSON — and the Hits it was copied from (remembered
+    by ``count_hits``) is left as it was."""
+    real = hits._with
+    seen: list[int] = []
 
-    def checking(obj: Any, **changes: Any) -> Any:
-        before = dict(obj.__dict__)
-        got = real(obj, **changes)
-        want = _through_init(obj, **changes)
-        assert type(got) is type(want) and got == want and got is not obj
-        assert [(f.name, getattr(got, f.name)) for f in record.fields(got)] == [
-            (f.name, getattr(want, f.name)) for f in record.fields(want)]
-        if hasattr(want, "to_json"):
-            assert got.to_json() == want.to_json()
-        assert obj.__dict__ == before
-        seen.append(type(obj).__dict__.get("__record_plain__") is not None)
+    def checking(out: Any, **changes: Any) -> Any:
+        before = dict(out.__dict__)
+        got = real(out, **changes)
+        want = replace(out, **changes)
+        assert got == want and type(got) is type(want)
+        assert list(got.__dict__.items()) == list(want.__dict__.items())
+        assert got.to_json() == want.to_json()
+        assert out.__dict__ == before and got is not out
+        seen.append(1)
         return got
 
-    for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("d2d_cli") and \
-                getattr(module, "replace", None) is real:
-            monkeypatch.setattr(module, "replace", checking)
+    monkeypatch.setattr(hits, "_with", checking)
     start, goals = _fights()
     sim.play_runs(start, goals, 9, range(15), DEFAULTS, pc)
-    assert sum(seen) > 50  # the one-step copy, many times a fight
+    assert len(seen) > 50
 
 
-def test_a_replaced_card_works_out_its_own_faces_and_hash() -> None:
-    """A Card keeps its code, hash and faces once read (cached on the card, beside its
-    fields): a copy with a field changed is read afresh, never given the first card's."""
-    card = parse_card("7S^")
-    assert (card.code, card.face, hash(card)) == ("7S^", card.face, hash(card))
-    down = record.replace(card, upper=False)
-    assert down == parse_card("7Sv") and down.code == "7Sv"
-    assert hash(down) == hash(parse_card("7Sv")) and down.face == parse_card("7Sv").face
-    assert down.flipped(True) == card
-
-
-def test_a_replace_naming_no_field_is_refused_as_the_init_refuses_it() -> None:
-    """A change that names no field of the record goes through the init, which refuses
-    it, as before."""
-    with pytest.raises(TypeError):
-        record.replace(parse_card("7S^"), colour="red")
+def test_revealed_hits_are_copied_as_replace_copies_them() -> None:
+    """The copy keeps a RevealedHits a RevealedHits (``[rules] combos = "revealed"``,
+    000 l.482), its own fields included."""
     got = hits.reveal_combo(parse_card("KS^"), None, level=2, rival_level=1, difficulty=2,
                             ten_always_hits=False)
     changes = {"your_level": 3, "sources": {"level": "typed"}}
-    assert record.replace(got, **changes) == _through_init(got, **changes)
-    assert type(record.replace(got, **changes)) is type(got)  # a RevealedHits
+    assert hits._with(got, **changes) == replace(got, **changes)
+    assert type(hits._with(got, **changes)) is type(got)

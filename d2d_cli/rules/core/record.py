@@ -72,19 +72,7 @@ def fields(cls_or_obj: Any) -> tuple[Field, ...]:
 
 
 def replace(obj: _T, **changes: Any) -> _T:
-    """A copy of ``obj`` with some fields changed (``dataclasses.replace``). A record
-    whose every field is given to its init and which has no ``__post_init__`` (most of
-    them: a Conflict's, a Hits', a Crit's ask) is copied in one step — its fields'
-    values read as one tuple, the changes put over them — the very values and order
-    its init would set, without a call per field; anything else goes through its init."""
-    cls: Any = type(obj)
-    plain = cls.__dict__.get("__record_plain__")
-    if plain is not None and changes.keys() <= plain[1]:
-        new: _T = object.__new__(cls)
-        values = new.__dict__
-        values.update(zip(plain[0], cls.__record_values__(obj.__dict__), strict=True))
-        values.update(changes)
-        return new
+    """A copy of ``obj`` with some fields changed (``dataclasses.replace``)."""
     for f in fields(obj):
         if f.init and f.name not in changes:
             changes[f.name] = getattr(obj, f.name)
@@ -331,11 +319,6 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
         # the field values as a tuple, in C (itemgetter of one name gives no tuple)
         cls.__record_values__ = operator.itemgetter(*names) if len(names) > 1 else None
         cls.__record_post__ = hasattr(cls, "__post_init__")
-        # the field names (in order, and as a set) of a record :func:`replace` may copy
-        # in one step
-        cls.__record_plain__ = (
-            (tuple(names), frozenset(names)) if len(names) > 1 and not cls.__record_post__
-            and all(f.init for f in all_fields) else None)
         cls.__init__ = _init
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = _repr
