@@ -113,6 +113,20 @@ def test_every_candidate_remembered_is_the_one_built_afresh() -> None:
             assert conflict._option(None, face) is revealed
 
 
+def test_a_counterattack_is_found_in_every_effects_a_side_can_get() -> None:
+    """Whether a side counter-attacks (001 l.752–754) is read by a plain loop: for every
+    approach, won or not, each reading of Evade and a Non-Player or not, the answer is
+    the chart's — only a Counter's win holds it."""
+    for approach in conflict.approaches():
+        for won in (True, False):
+            for evade in ("001", "000"):
+                for non_player in (True, False):
+                    got = conflict.effects(approach, won, evade, non_player)
+                    want = any(e.key == "counterattack" for e in got)
+                    assert conflict._counterattacks(got) is want
+                    assert want == (approach == "counter" and won)
+
+
 def test_a_remembered_assessment_keeps_none_of_what_the_round_said(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine's Assessor shares its answers (no copy): the Conflicts of whole fights

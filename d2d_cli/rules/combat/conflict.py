@@ -169,7 +169,8 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     if played is not None:
         return played
     find = _roster.find  # only a unit side needs the roster's code
-    units = units or {}
+    if units is None:  # (not ``units or {}``: a roster view's length is a call)
+        units = {}
     named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
         unit = find(units, named[0])
@@ -221,7 +222,10 @@ def unitless(sides: list[str]) -> bool:
     """Whether every side is an approach, a card or ``fate``: a Conflict that names no
     unit (a side's text is read as a play before it is read as a unit's name), so it
     reads no roster, no map and no hand."""
-    return all(_play(text) is not None for text in sides)
+    for text in sides:  # noqa: SIM110 (a loop, not all() over a generator: every Conflict)
+        if _play(text) is None:
+            return False
+    return True
 
 
 def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchup:
@@ -722,6 +726,15 @@ def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
                 fighter.unit, fighter.skill, fighter.skill_level, shown, aside)
 
 
+def _counterattacks(got: tuple[Effect, ...]) -> bool:
+    """Whether a side's effects hold its Counter-attack (a plain loop: both sides of
+    every Conflict between units ask)."""
+    for e in got:  # noqa: SIM110 (a loop, not any() over a generator)
+        if e.key == "counterattack":
+            return True
+    return False
+
+
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
 
 
@@ -752,9 +765,10 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, _non_player(m.a))
     counter = None
-    for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
-        if counter is None and a.unit is not None and b.unit is not None and any(
-                e.key == "counterattack" for e in got):  # a unit's, and it strikes a unit
+    if a.unit is not None and b.unit is not None:  # a unit's, and it strikes a unit
+        for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
+            if not _counterattacks(got):
+                continue
             # a Player's card named (--counter) is theirs alone: a Non-Player's
             # counter-attack reveals Fate (001 l.754), whatever the other side named
             own = (side.card if ask.counter == "000" else
@@ -762,6 +776,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
             counter = counter_attack(name, side.unit, own,
                                      "fate" if _non_player(spec) else "named", ask.counter,
                                      reveal)
+            break  # the first side's only
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken, counter=counter,
