@@ -18,6 +18,7 @@ from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.combat import conflict, crits, hits
+from d2d_cli.rules.combat import exchange as combat_exchange
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.core.record import replace
 from d2d_cli.rules.deck.cards import full_deck, parse_card
@@ -190,3 +191,47 @@ def test_revealed_hits_are_copied_as_replace_copies_them() -> None:
     changes = {"your_level": 3, "sources": {"level": "typed"}}
     assert hits._with(got, **changes) == replace(got, **changes)
     assert type(hits._with(got, **changes)) is type(got)
+
+
+# --------------------------------------------------------------------------- the round
+
+
+def _with_hits_by_the_record(data: dict[str, Any], by: str | None, vs: str | None,
+                             hits_: int) -> dict[str, Any] | None:
+    """``with_hits`` reading the remembered exchange as its record (the oracle)."""
+    if by is None or vs is None:
+        return None
+    ex = combat_exchange.remembered(data)
+    rnd = dict(data.get("round") or {})
+    if ex is not None and (by.lower(), vs.lower()) == (ex.winner.lower(), ex.rival.lower()):
+        rnd[combat_exchange.KEY] = {**rnd[combat_exchange.KEY], "hits": hits_}
+        return rnd
+    names = {n.lower(): n for n in (data.get("units") or {})}
+    if by.lower() not in names or vs.lower() not in names or by.lower() == vs.lower():
+        return None
+    rnd[combat_exchange.KEY] = {"winner": names[by.lower()], "rival": names[vs.lower()],
+                                "hits": hits_}
+    return rnd
+
+
+@pytest.mark.parametrize("kept", [
+    None, {}, {"winner": "Archer"},
+    {"winner": "Archer", "rival": "Goblin Scout", "cards": ["KS^"]},
+    {"winner": "archer", "rival": "GOBLIN SCOUT", "hits": 2, "said": {"no_map": True}},
+    {"winner": "Archer", "rival": "Goblin Scout", "played": True},
+    {"winner": "Goblin Scout", "rival": "Archer", "skill": "Ranged"},
+])
+def test_the_hits_a_round_keeps_are_the_ones_the_remembered_exchange_gives(
+        kept: dict[str, Any] | None) -> None:
+    """``hit`` keeps its Hits on the exchange the round remembers, reading its two names
+    only: for every exchange kept (none, half a one, one an ``npc turn`` played, names in
+    another case) and every pair of sides typed, the round is the one reading the whole
+    record gives."""
+    data = combat1()
+    data["round"] = {"number": 1, "phase": "started",
+                     **({} if kept is None else {combat_exchange.KEY: kept})}
+    names = [None, "Archer", "archer", "Goblin Scout", "Thief", "nobody", "3"]
+    for by in names:
+        for vs in names:
+            want = _with_hits_by_the_record(copy.deepcopy(data), by, vs, 2)
+            assert combat_exchange.with_hits(copy.deepcopy(data), by, vs, 2) == want
