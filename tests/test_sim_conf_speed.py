@@ -235,3 +235,48 @@ def test_the_hits_a_round_keeps_are_the_ones_the_remembered_exchange_gives(
         for vs in names:
             want = _with_hits_by_the_record(copy.deepcopy(data), by, vs, 2)
             assert combat_exchange.with_hits(copy.deepcopy(data), by, vs, 2) == want
+
+
+def _of_conflict_by_sets(result: Any) -> dict[str, Any] | None:
+    """``of_conflict`` reading the winner's effects as a set of keys (the oracle)."""
+    a, b = getattr(result, "side_a", None), getattr(result, "side_b", None)
+    outcome = getattr(result, "outcome", None)
+    if a is None or b is None or not a.unit or not b.unit or outcome not in ("a", "b",
+                                                                               "both"):
+        return None
+    won, lost = (b, a) if outcome == "b" else (a, b)
+    keys = {e.key for e in (result.effects.b if outcome == "b" else result.effects.a)}
+    if not keys & {"hit", "counterattack"}:
+        return None
+    out: dict[str, Any] = {"winner": won.unit, "rival": lost.unit}
+    if won.card is not None and "hit" in keys:
+        out["cards"] = [won.card.code]
+    counter = getattr(result, "counter", None)
+    if "counterattack" in keys and counter is not None and counter.scores:
+        out["cards"] = [counter.card.code]
+    if won.skill:
+        out["skill"] = won.skill
+    if lost.skill:
+        out["rival_skill"] = lost.skill
+    return out
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_what_every_conflict_of_whole_fights_leaves_is_what_its_effects_say(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a Conflict leaves for ``hit`` and ``crit`` (its winner, Rival and card) is
+    read from the winner's effects by a plain loop: over whole fights each equals the
+    reading by sets of keys, and some Conflicts leave one, some none."""
+    real = combat_exchange.of_conflict
+    seen: list[bool] = []
+
+    def checking(result: Any) -> Any:
+        got = real(result)
+        assert got == _of_conflict_by_sets(result)
+        seen.append(got is not None)
+        return got
+
+    monkeypatch.setattr(combat_exchange, "of_conflict", checking)
+    start, goals = _fights()
+    sim.play_runs(start, goals, 4, range(15), DEFAULTS, pc)
+    assert any(seen) and not all(seen)

@@ -106,14 +106,19 @@ def of_conflict(result: Any) -> dict[str, Any] | None:
         return None
     won, lost = (b, a) if outcome == "b" else (a, b)
     got = result.effects.b if outcome == "b" else result.effects.a
-    keys = {e.key for e in got}
-    if not keys & {"hit", "counterattack"}:
+    hit = counterattack = False  # a plain loop: every Conflict of a fight asks
+    for e in got:
+        if e.key == "hit":
+            hit = True
+        elif e.key == "counterattack":
+            counterattack = True
+    if not (hit or counterattack):
         return None
     out: dict[str, Any] = {"winner": won.unit, "rival": lost.unit}
-    if won.card is not None and "hit" in keys:  # a Counter-attack hits with another card
+    if won.card is not None and hit:  # a Counter-attack hits with another card
         out["cards"] = [won.card.code]
     counter = getattr(result, "counter", None)
-    if "counterattack" in keys and counter is not None and counter.scores:
+    if counterattack and counter is not None and counter.scores:
         out["cards"] = [counter.card.code]  # played out (001 l.754; 000 l.163)
     if won.skill:
         out["skill"] = won.skill
