@@ -169,7 +169,8 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     if played is not None:
         return played
     find = _roster.find  # only a unit side needs the roster's code
-    units = units or {}
+    if units is None:  # (not ``units or {}``: a roster view's length is a call)
+        units = {}
     named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
         unit = find(units, named[0])
@@ -221,7 +222,10 @@ def unitless(sides: list[str]) -> bool:
     """Whether every side is an approach, a card or ``fate``: a Conflict that names no
     unit (a side's text is read as a play before it is read as a unit's name), so it
     reads no roster, no map and no hand."""
-    return all(_play(text) is not None for text in sides)
+    for text in sides:  # noqa: SIM110 (a loop, not all() over a generator: every Conflict)
+        if _play(text) is None:
+            return False
+    return True
 
 
 def matchup(sides: list[str], units: Mapping[str, Unit] | None = None) -> Matchup:
@@ -677,27 +681,39 @@ def _cover_target(ask: ConflictAsk, reveal: Revealer | None) -> CoverTarget | No
     return CoverTarget(sit.cover.side, sit.cover.percent, dict(ask.obstacles), card, hit)
 
 
+@lru_cache(maxsize=512)  # 54 cards × two faces, and the approaches: frozen answers
+def _option(approach: str | None, card: Card | None) -> _Option:
+    """A candidate: an approach or a card played as it is (``approach`` given), or a
+    Fate card revealed, read by its face (``approach`` None: :func:`approach_of`).
+    A Card and an _Option are frozen, so the same two arguments give the very same
+    _Option (a fight's ~38 candidates a fight are a few dozen of them)."""
+    if approach is None:
+        assert card is not None
+        return _Option(approach_of(card), card, card.code)
+    return _Option(approach, card, card.code if card else approach)
+
+
 def _candidates(spec: SideSpec, extra: int, reveal: Revealer | None,
                 by_color: bool) -> tuple[list[_Option], tuple[Card, ...]]:
     """A side's candidates: its own approach or card (a ``fate`` side's revealed card),
     then one more Fate card for Advantage or Disadvantage (000 l.423–424); and the Fate
     cards revealed for it."""
-    if spec.source != "fate" and not extra:  # its own approach or card alone
+    if spec.source != "fate":
         assert spec.approach is not None
-        return [_Option(spec.approach, spec.card,
-                        spec.card.code if spec.card else spec.approach)], ()
-    shown: list[Card] = []
-    if spec.source == "fate":
-        shown.append(_fate(reveal, by_color))
-        opts = [_Option(approach_of(shown[0]), shown[0], shown[0].code)]
+        own = _option(spec.approach, spec.card)
+        if not extra:  # its own approach or card alone
+            return [own], ()
+        shown: list[Card] = []
+        opts = [own]
     else:
-        assert spec.approach is not None
-        opts = [_Option(spec.approach, spec.card,
-                        spec.card.code if spec.card else spec.approach)]
+        shown = [_fate(reveal, by_color)]
+        opts = [_option(None, shown[0])]
+        if not extra:  # the Fate card revealed alone
+            return opts, (shown[0],)
     for _ in range(extra):
         card = _fate(reveal, by_color)
         shown.append(card)
-        opts.append(_Option(approach_of(card), card, card.code))
+        opts.append(_option(None, card))
     return opts, tuple(shown)
 
 
@@ -708,6 +724,15 @@ def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
     aside = None if len(opts) == 1 else next(o.label for n, o in enumerate(opts) if n != k)
     return Side(spec.text, spec.source, kept.approach, kept.card, fighter.level,
                 fighter.unit, fighter.skill, fighter.skill_level, shown, aside)
+
+
+def _counterattacks(got: tuple[Effect, ...]) -> bool:
+    """Whether a side's effects hold its Counter-attack (a plain loop: both sides of
+    every Conflict between units ask)."""
+    for e in got:  # noqa: SIM110 (a loop, not any() over a generator)
+        if e.key == "counterattack":
+            return True
+    return False
 
 
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
@@ -740,9 +765,10 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
     effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, _non_player(m.a))
     counter = None
-    for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
-        if counter is None and a.unit is not None and b.unit is not None and any(
-                e.key == "counterattack" for e in got):  # a unit's, and it strikes a unit
+    if a.unit is not None and b.unit is not None:  # a unit's, and it strikes a unit
+        for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
+            if not _counterattacks(got):
+                continue
             # a Player's card named (--counter) is theirs alone: a Non-Player's
             # counter-attack reveals Fate (001 l.754), whatever the other side named
             own = (side.card if ask.counter == "000" else
@@ -750,6 +776,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
             counter = counter_attack(name, side.unit, own,
                                      "fate" if _non_player(spec) else "named", ask.counter,
                                      reveal)
+            break  # the first side's only
     return Conflict(
         approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
         tiebreak=broken, counter=counter,

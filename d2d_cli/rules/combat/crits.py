@@ -242,6 +242,7 @@ class Bonus(Result):
         return self.level + self.scale
 
 
+@lru_cache(maxsize=1024)  # Stats and Bonus are frozen: a Crit compares ~4 times
 def compare(power: Stat, armor: Stat | None) -> Bonus:
     """"IF Power Level > Armor Level THEN Hits:+1" and "IF Power Scale >= Armor Scale
     THEN Hits:+Difference", both made only when the Power's scale is at least the
@@ -577,8 +578,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     data (read, never changed: the sections to write are in ``Crit.changes``);
     ``custom_charts`` the table's ``[rules] locations_file``, read by the caller.
     ``roster``: the session's units already built (a simulated fight's live units), read
-    and changed in place instead of built from ``data`` (``changes["units"]`` is still
-    what to store)."""
+    and changed in place instead of built from ``data``; ``changes["units"]`` then holds
+    only the units a Crit can change — the target and the Ally whose Luck is spent — to
+    store over the roster's (the wielder is read, never changed: its table stays the
+    one it has, so what is remembered for that very table still holds)."""
     check_pierce(ask.armor_pierce)
     units = (roster if roster is not None else roster_(dict(data))) \
         if ask.target is not None or ask.by is not None else {}
@@ -614,7 +617,10 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     changes: dict[str, Any] = {}
     reshuffled = source.close(changes)
     giver = _giver(ask, unit, units)
-    mortal, count, placed = _land(unit, units, card, deck, location, harm, modded,
+    # the command stores the whole roster; a caller's live roster, the units changed
+    stored = units if roster is None else {
+        n: u for n, u in units.items() if u is unit or u is giver}
+    mortal, count, placed = _land(unit, stored, card, deck, location, harm, modded,
                                   opts.mortal_wound, changes, giver)
     where = ch.names()[location]
     return Crit(

@@ -48,16 +48,24 @@ def remembered(data: dict[str, Any] | None, *, played: bool = False) -> Exchange
     turn`` already played out (its Hits and Crit done: ``played``) is not theirs to reuse,
     but still the table's last result: ``played=True`` reads it too (the players'
     pages)."""
-    raw = ((data or {}).get("round") or {}).get(KEY)
-    if not isinstance(raw, dict) or "winner" not in raw or "rival" not in raw:
-        return None
-    if raw.get("played") and not played:
+    raw = _raw(data, played)
+    if raw is None:
         return None
     return Exchange(str(raw["winner"]), str(raw["rival"]),
                     tuple(str(c) for c in raw.get("cards", ())),
                     raw.get("skill"), raw.get("rival_skill"),
                     int(raw["hits"]) if "hits" in raw else None,
                     dict(raw.get("said") or {}))
+
+
+def _raw(data: dict[str, Any] | None, played: bool) -> dict[str, Any] | None:
+    """The round's table of the exchange :func:`remembered` reads, or None."""
+    raw = ((data or {}).get("round") or {}).get(KEY)
+    if not isinstance(raw, dict) or "winner" not in raw or "rival" not in raw:
+        return None
+    if raw.get("played") and not played:
+        return None
+    return raw
 
 
 def _option(key: str, value: Any) -> str:
@@ -98,14 +106,19 @@ def of_conflict(result: Any) -> dict[str, Any] | None:
         return None
     won, lost = (b, a) if outcome == "b" else (a, b)
     got = result.effects.b if outcome == "b" else result.effects.a
-    keys = {e.key for e in got}
-    if not keys & {"hit", "counterattack"}:
+    hit = counterattack = False  # a plain loop: every Conflict of a fight asks
+    for e in got:
+        if e.key == "hit":
+            hit = True
+        elif e.key == "counterattack":
+            counterattack = True
+    if not (hit or counterattack):
         return None
     out: dict[str, Any] = {"winner": won.unit, "rival": lost.unit}
-    if won.card is not None and "hit" in keys:  # a Counter-attack hits with another card
+    if won.card is not None and hit:  # a Counter-attack hits with another card
         out["cards"] = [won.card.code]
     counter = getattr(result, "counter", None)
-    if "counterattack" in keys and counter is not None and counter.scores:
+    if counterattack and counter is not None and counter.scores:
         out["cards"] = [counter.card.code]  # played out (001 l.754; 000 l.163)
     if won.skill:
         out["skill"] = won.skill
@@ -122,9 +135,10 @@ def with_hits(data: dict[str, Any], by: str | None, vs: str | None,
     the hit names no two units."""
     if by is None or vs is None:
         return None
-    ex = remembered(data)
+    ex = _raw(data, False)  # its names alone are read: no Exchange built (every Hits)
     rnd = dict(data.get("round") or {})
-    if ex is not None and (by.lower(), vs.lower()) == (ex.winner.lower(), ex.rival.lower()):
+    if ex is not None and (by.lower(), vs.lower()) == (str(ex["winner"]).lower(),
+                                                       str(ex["rival"]).lower()):
         rnd[KEY] = {**rnd[KEY], "hits": hits}
         return rnd
     names = {n.lower(): n for n in (data.get("units") or {})}

@@ -711,8 +711,10 @@ class Assessor:
     and the ``[rules]`` (these two by identity, each held beside its answer so that an
     ``id`` is never another object's). ``kept`` is the memory, which callers may share
     (the readings are then the same numbering); past ``limit`` answers it is emptied
-    and refilled. An assessment that raises is not remembered (it raises again). A
-    Situation is immutable but its ``extra_sources``: each answer has its own copy."""
+    and refilled. An assessment that raises is not remembered (it raises again). The
+    answer is the one remembered, shared by every caller that finds it: read it, never
+    change it — its ``extra_sources`` included (``conflict.ask`` and ``hits.levels``
+    merge what the round said into a dict of their own)."""
 
     def __init__(self, reading: Callable[[Unit], Any],
                  kept: dict[tuple[Any, ...], tuple[Any, Any, Situation]],
@@ -741,7 +743,7 @@ class Assessor:
             if len(kept) >= self._limit:
                 kept.clear()
             kept[key] = (field, opts, sit)
-        return sit._replace(extra_sources=dict(sit.extra_sources))
+        return sit
 
 
 class Assessed(NamedTuple):
