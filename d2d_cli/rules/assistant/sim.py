@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import pickle
 import random
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -620,8 +621,10 @@ def _play(chunks: list[_Chunk], workers: int,
     import multiprocessing
     import os
 
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    # Forked on Linux (Python's default there before 3.14): a worker plays pure-Python
+    # fights and touches nothing another thread of this process may hold (it prints
+    # nothing). Elsewhere Python's own default (spawn on macOS and Windows): cold workers.
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with context.Pool(workers, _worker_started, (os.getpid(),)) as pool:
         for c, got in zip(rest, pool.imap(_chunk, rest), strict=True):
             if take(c, got):
