@@ -4,9 +4,26 @@ loop's reads — and whole fights are pinned byte for byte by tests/test_sim.py.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
+import random
+from typing import Any
 
+import pytest
+
+from d2d_cli import tables
+from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.overview import scene
 from d2d_cli.rules.units import roster
+
+
+def combat1() -> dict[str, Any]:
+    return dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
 
 
 def _plain_state(u: roster.Unit) -> dict[str, object]:
@@ -48,3 +65,105 @@ def test_a_unit_written_out_is_what_the_plain_way_writes_for_every_count_of_cond
             assert got == want  # written out: not changed with the Unit
             seen += 1
     assert seen == 128
+
+
+def _fights(pc: str, n: int = 12) -> list[tuple[sim.Outcome, Table]]:
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    blob = pickle.dumps(start, -1)
+    return [sim._fight(blob, goals, sim.run_seed(11, i), DEFAULTS, True, pc) for i in range(n)]
+
+
+def _written_out(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the units Unit.to_state writes out from now on."""
+    names: list[str] = []
+    real = roster.Unit.to_state
+
+    def counted(self: roster.Unit) -> dict[str, Any]:
+        names.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(roster.Unit, "to_state", counted)
+    return names
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_round_start_writes_each_unit_as_a_whole_store_would(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``round start`` in a fight writes a unit whose table it wrote itself by its three
+    tokens alone (Table._store_tokens): at every round start of 12 whole Combat #1 fights
+    (logs kept), every unit's table equals, key for key and in order, what
+    ``Unit.to_state`` writes of its live Unit; most were written by the tokens; and the
+    fights end in the same sessions, with the same lines, as when every unit is written
+    out in full (Table._store_all)."""
+    real_tokens, real_to_state = Table._store_tokens, roster.Unit.to_state
+    written = _written_out(monkeypatch)
+    counts = {"units": 0, "by_tokens": 0}
+
+    def checked(self: Table, units: dict[str, roster.Unit]) -> None:
+        before = len(written)
+        real_tokens(self, units)
+        counts["units"] += len(units)
+        counts["by_tokens"] += len(units) - (len(written) - before)
+        for n, u in units.items():
+            full = real_to_state(u)
+            assert self.data["units"][n] == full and list(self.data["units"][n]) == list(full)
+
+    monkeypatch.setattr(Table, "_store_tokens", checked)
+    ours = _fights(pc)
+    assert counts["units"] / 2 < counts["by_tokens"] < counts["units"], counts
+    monkeypatch.setattr(Table, "_store_tokens", Table._store_all)
+    theirs = _fights(pc)
+    for (out_a, t_a), (out_b, t_b) in zip(ours, theirs, strict=True):
+        assert out_a == out_b and t_a.lines == t_b.lines and t_a.data == t_b.data
+
+
+def test_tokens_alone_are_written_only_for_a_table_written_from_the_very_unit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table the Table did not write from its live Unit — the scene's own, one a Crit
+    stored, one whose Unit a refused rules call may have half-changed (forgotten) — is
+    written out in full at the next round start; a unit the Table stored is written by
+    its tokens. Every table then is ``to_state`` of its live Unit."""
+    t = Table(combat1(), random.Random(1))
+    written = _written_out(monkeypatch)
+    t.round_start()  # the scene's own tables: every unit written out
+    assert sorted(written) == sorted(t.data["units"])
+    t.round_end()
+    archer = t.unit("Archer")
+    archer.conditions["fatigue"] = 1
+    t._store({"Archer": archer})
+    t.data["units"]["Thief"] = dict(t.data["units"]["Thief"])  # as a Crit stores one
+    t._live["Thief"] = (t.data["units"]["Thief"], t.unit("Thief"))
+    t.unit("Goblin Scout").conditions["stun"] = 1  # half-changed by a refused call:
+    t._forget(["Goblin Scout"])  # forgotten, built again from its table
+    written.clear()
+    t.round_start()
+    assert sorted(written) == ["Goblin Scout", "Thief"]
+    for n in t.data["units"]:
+        assert t.data["units"][n] == t.unit(n).to_state()
+    assert t.data["units"]["Archer"]["conditions"] == {"fatigue": 1}
+    assert "stun" not in t.data["units"]["Goblin Scout"]["conditions"]
+
+
+def test_a_round_start_that_changed_more_than_the_tokens_would_be_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """If ``rounds.start`` ever changed more of a unit than its tokens, the tokens alone
+    would write a wrong table: with the live units checked (as tests/test_sim.py's
+    whole fights run), the first such round start fails."""
+    from d2d_cli.rules.time import rounds
+
+    real = rounds.start
+
+    def more(rnd: Any, units: Any, *a: Any, **kw: Any) -> Any:
+        out = real(rnd, units, *a, **kw)
+        for u in units.values():
+            u.add_condition("fatigue")
+        return out
+
+    t = Table(combat1(), random.Random(1))
+    t.verify_live = True
+    t.round_start()
+    t.round_end()
+    monkeypatch.setattr(rounds, "start", more)
+    with pytest.raises(AssertionError, match="tokens of"):
+        t.round_start()
