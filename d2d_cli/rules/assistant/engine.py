@@ -310,9 +310,9 @@ class Table:
         raw = {}
         live, wrote, check = self._live, self._wrote, self.verify_live
         for n, u in roster.items():
-            was = was_all.get(n)
+            was = wrote.get(n)
             move, cost, turn = u.move, u.action_cost, u.turn
-            if (was is not None and wrote.get(n) is was and move is not None
+            if (was is not None and was is was_all.get(n) and move is not None
                     and cost is not None and turn is not None and "move" in was
                     and "action_cost" in was and "turn" in was):
                 d = was.copy()
