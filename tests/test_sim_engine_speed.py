@@ -167,3 +167,87 @@ def test_a_round_start_that_changed_more_than_the_tokens_would_be_caught(
     monkeypatch.setattr(rounds, "start", more)
     with pytest.raises(AssertionError, match="tokens of"):
         t.round_start()
+
+
+def _full_aimed(self: Table, name: str, unit: roster.Unit) -> None:
+    """The Target of an Interact stored as every other unit is (the oracle)."""
+    self._store({name: unit})
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_the_target_of_an_interact_is_written_as_a_whole_store_would(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Target of every Interact of 12 whole Combat #1 fights (logs kept): its table
+    equals, key for key and in order, what ``Unit.to_state`` writes of its live Unit;
+    most were written by the Interact alone (Table._store_aimed); and the fights end in
+    the same sessions, with the same lines, as when the Target is written out in full."""
+    real_aimed, real_to_state = Table._store_aimed, roster.Unit.to_state
+    written = _written_out(monkeypatch)
+    counts = {"targets": 0, "by_interact": 0}
+
+    def checked(self: Table, name: str, unit: roster.Unit) -> None:
+        before = len(written)
+        real_aimed(self, name, unit)
+        counts["targets"] += 1
+        counts["by_interact"] += 1 - (len(written) - before)
+        full = real_to_state(unit)
+        assert self.data["units"][name] == full and list(self.data["units"][name]) == list(full)
+
+    monkeypatch.setattr(Table, "_store_aimed", checked)
+    ours = _fights(pc)
+    assert counts["targets"] / 2 < counts["by_interact"] < counts["targets"], counts
+    monkeypatch.setattr(Table, "_store_aimed", _full_aimed)
+    theirs = _fights(pc)
+    for (out_a, t_a), (out_b, t_b) in zip(ours, theirs, strict=True):
+        assert out_a == out_b and t_a.lines == t_b.lines and t_a.data == t_b.data
+
+
+def test_the_target_is_written_by_the_interact_only_from_a_table_written_from_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scene's own table of the Target, or one whose pending Interrupt the Interact
+    takes up (``interrupted`` changes too), is written out in full; a table the Table
+    wrote from the very Unit is written by the Interact alone. Each equals ``to_state``."""
+    t = Table(combat1(), random.Random(1))
+    t.round_start()
+    written = _written_out(monkeypatch)
+    scout = t.unit("Goblin Scout")
+    scout.extra["interrupted"] = {"round": 1, "by": ["Archer"], "pending": "Archer"}
+    t._store({"Goblin Scout": scout})
+    written.clear()
+    t.act("Archer", "interact", "Goblin Scout")  # the Interrupt taken up: written out
+    assert written == ["Archer", "Goblin Scout"]
+    assert "pending" not in t.data["units"]["Goblin Scout"]["interrupted"]
+    t.data["units"]["Thief"] = dict(t.data["units"]["Thief"])  # not the Table's own
+    t._live["Thief"] = (t.data["units"]["Thief"], t.unit("Thief"))
+    written.clear()
+    t.act("Goblin Scout", "interact", "Thief")
+    assert written == ["Goblin Scout", "Thief"]
+    written.clear()
+    t.act("Goblin Skirmisher", "interact", "Thief")  # the Table's own now: by the Interact
+    assert written == ["Goblin Skirmisher"]
+    for n in t.data["units"]:
+        assert t.data["units"][n] == t.unit(n).to_state()
+    assert t.data["units"]["Thief"]["interacted"]["by"] == "Goblin Skirmisher"
+
+
+def test_an_interact_that_changed_more_of_its_target_would_be_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """If ``unit act … interact`` ever changed more of its Target than the Interact
+    aimed at it, the Interact alone would write a wrong table: with the live units
+    checked (as tests/test_sim.py's whole fights run), the first such store fails."""
+    from d2d_cli.rules.time import turns
+
+    real = turns.act
+
+    def more(units: Any, *a: Any, **kw: Any) -> Any:
+        out = real(units, *a, **kw)
+        units["Goblin Scout"].add_condition("fatigue")
+        return out
+
+    t = Table(combat1(), random.Random(1))
+    t.verify_live = True
+    t.round_start()
+    t.act("Archer", "interact", "Goblin Scout")  # the Table's own table from now on
+    monkeypatch.setattr(turns, "act", more)
+    with pytest.raises(AssertionError, match="the Interact on"):
+        t.act("Goblin Skirmisher", "interact", "Goblin Scout")

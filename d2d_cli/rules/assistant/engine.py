@@ -36,6 +36,7 @@ from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import sides
+from d2d_cli.rules.units.exchange import INTERACTED, INTERRUPTED
 from d2d_cli.rules.units.roster import Unit
 
 if TYPE_CHECKING:
@@ -418,12 +419,45 @@ class Table:
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
-        out: turns.Spending | None = self._change(
-            roster, turns.act, roster, number, phase, name, action, arg, opts=self.opts,
-            board=board_of(self.data), report=self.lines is not None)
+        if not (action == "interact" and arg is not None and arg != name
+                and name in roster and arg in roster):
+            out: turns.Spending | None = self._change(
+                roster, turns.act, roster, number, phase, name, action, arg,
+                opts=self.opts, board=board_of(self.data), report=self.lines is not None)
+        else:  # an Interact: of its Target, the Interact aimed at it is all that changed
+            try:
+                out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
+                                board=board_of(self.data), report=self.lines is not None)
+            except BaseException:
+                self._forget(list(roster))
+                raise
+            self._store({name: roster[name]})
+            self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
+
+    def _store_aimed(self, name: str, unit: Unit) -> None:
+        """The Target of an Interact, stored: ``turns.act`` changes nothing of it but the
+        Interact aimed at it (``rules.units.exchange.open_interact``: ``interacted``, and
+        ``interrupted`` when an Interrupt was pending). A table the engine wrote from
+        this very Unit, its ``interrupted`` the same, is written as that table with the
+        new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
+        what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
+        whole fights); else the Unit is written out."""
+        raw, extra = self.units(), unit.extra
+        was = self._wrote.get(name)
+        if (was is not None and was is raw.get(name) and INTERACTED in extra
+                and extra.get(INTERRUPTED) is was.get(INTERRUPTED)):
+            d = was.copy()
+            d[INTERACTED] = extra[INTERACTED]
+            if self.verify_live:
+                full = unit.to_state()
+                assert d == full and list(d) == list(full), f"the Interact on {name}"
+        else:
+            d = unit.to_state()
+        raw[name] = self._wrote[name] = d
+        self._live[name] = (d, unit)
 
     def respond(self, name: str, action: bool) -> Any:
         """``unit respond NAME [--no-action]``: the Target of the Interact just made
