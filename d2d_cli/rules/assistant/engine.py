@@ -305,7 +305,7 @@ class Table:
         and holds all three, keeping all three, is written as that table with the three
         put in their places — the same table, in the same order, as ``to_state`` writes
         (tests/test_sim_engine_speed.py checks every one of whole fights), for a copy
-        of a table instead of writing it out (~1/8 of its cost; ~18 a fight); any other
+        of a table instead of writing it out (~15 a fight); any other
         unit is written out."""
         was_all = self.data.get("units", {})
         raw = {}
