@@ -36,6 +36,7 @@ from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import sides
+from d2d_cli.rules.units.exchange import INTERACTED, INTERRUPTED
 from d2d_cli.rules.units.roster import Unit
 
 if TYPE_CHECKING:
@@ -195,6 +196,10 @@ class Table:
         # (``data["units"][name]``); it stands for that table as long as the session
         # holds that very table — a change anywhere stores a new one, never edits it.
         self._live: dict[str, tuple[dict[str, Any], Unit]] = {}
+        # The tables written out by Unit.to_state from the live Unit of their name
+        # (:meth:`_store`, :meth:`_store_all`): what :meth:`round_start` may write anew
+        # by its tokens alone (:meth:`_store_tokens`).
+        self._wrote: dict[str, dict[str, Any]] = {}
         self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
         # The last Conflict's assessment and the unit tables it was made on: the Hits
         # after it read it while those tables are all still the session's (:meth:`hit`)
@@ -277,17 +282,48 @@ class Table:
         while the session's tables are not, so they are built again when next read."""
         if names is None:
             self._live.clear()
+            self._wrote.clear()
         else:
             for n in names:
                 self._live.pop(n, None)
+                self._wrote.pop(n, None)
 
     def _store_all(self, roster: dict[str, Unit]) -> None:
         """The roster changed by a rules function, stored (in its order), each Unit kept
         live with its new table."""
         raw = {}
-        live = self._live
+        live, wrote = self._live, self._wrote
         for n, u in roster.items():
-            d = raw[n] = u.to_state()
+            d = raw[n] = wrote[n] = u.to_state()
+            live[n] = (d, u)
+        self.data["units"] = raw
+
+    def _store_tokens(self, roster: dict[str, Unit]) -> None:
+        """:meth:`_store_all` after ``rounds.start``, which changes nothing of a unit but
+        its Move, Action Cost and Turn (``rounds.refresh``; a Dead unit's are taken
+        off): a unit whose table was written out from this very Unit (:attr:`_wrote`)
+        and holds all three, keeping all three, is written as that table with the three
+        put in their places — the same table, in the same order, as ``to_state`` writes
+        (tests/test_sim_engine_speed.py checks every one of whole fights), for a copy
+        of a table instead of writing it out (~15 a fight); any other
+        unit is written out."""
+        was_all = self.data.get("units", {})
+        raw = {}
+        live, wrote, check = self._live, self._wrote, self.verify_live
+        for n, u in roster.items():
+            was = wrote.get(n)
+            move, cost, turn = u.move, u.action_cost, u.turn
+            if (was is not None and was is was_all.get(n) and move is not None
+                    and cost is not None and turn is not None and "move" in was
+                    and "action_cost" in was and "turn" in was):
+                d = was.copy()
+                d["move"], d["action_cost"], d["turn"] = move, cost, turn
+                if check:
+                    full = u.to_state()
+                    assert d == full and list(d) == list(full), f"tokens of {n}"
+            else:
+                d = u.to_state()
+            raw[n] = wrote[n] = d
             live[n] = (d, u)
         self.data["units"] = raw
 
@@ -315,7 +351,7 @@ class Table:
         except BaseException:
             self._forget()
             raise
-        self._store_all(roster)
+        self._store_tokens(roster)
         self.data["round"] = rnd.to_state()
         if self.lines is not None:  # the line is built only for a log
             self._log("round", "start", result=out)
@@ -358,9 +394,9 @@ class Table:
 
     def _store(self, some: dict[str, Unit]) -> None:
         raw = self.units()
-        live = self._live
+        live, wrote = self._live, self._wrote
         for n, u in some.items():
-            d = raw[n] = u.to_state()
+            d = raw[n] = wrote[n] = u.to_state()
             live[n] = (d, u)
 
     def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
@@ -383,12 +419,45 @@ class Table:
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
-        out: turns.Spending | None = self._change(
-            roster, turns.act, roster, number, phase, name, action, arg, opts=self.opts,
-            board=board_of(self.data), report=self.lines is not None)
+        if not (action == "interact" and arg is not None and arg != name
+                and name in roster and arg in roster):
+            out: turns.Spending | None = self._change(
+                roster, turns.act, roster, number, phase, name, action, arg,
+                opts=self.opts, board=board_of(self.data), report=self.lines is not None)
+        else:  # an Interact: of its Target, the Interact aimed at it is all that changed
+            try:
+                out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
+                                board=board_of(self.data), report=self.lines is not None)
+            except BaseException:
+                self._forget(list(roster))
+                raise
+            self._store({name: roster[name]})
+            self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
+
+    def _store_aimed(self, name: str, unit: Unit) -> None:
+        """The Target of an Interact, stored: ``turns.act`` changes nothing of it but the
+        Interact aimed at it (``rules.units.exchange.open_interact``: ``interacted``, and
+        ``interrupted`` when an Interrupt was pending). A table the engine wrote from
+        this very Unit, its ``interrupted`` the same, is written as that table with the
+        new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
+        what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
+        whole fights); else the Unit is written out."""
+        raw, extra = self.units(), unit.extra
+        was = self._wrote.get(name)
+        if (was is not None and was is raw.get(name) and INTERACTED in extra
+                and extra.get(INTERRUPTED) is was.get(INTERRUPTED)):
+            d = was.copy()
+            d[INTERACTED] = extra[INTERACTED]
+            if self.verify_live:
+                full = unit.to_state()
+                assert d == full and list(d) == list(full), f"the Interact on {name}"
+        else:
+            d = unit.to_state()
+        raw[name] = self._wrote[name] = d
+        self._live[name] = (d, unit)
 
     def respond(self, name: str, action: bool) -> Any:
         """``unit respond NAME [--no-action]``: the Target of the Interact just made

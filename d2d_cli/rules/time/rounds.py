@@ -89,7 +89,9 @@ def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULT
 def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
           map_key: str = "personal") -> RoundStarted:
     """Round: Start — the next round; every unit refreshes on the scene's map (the roster
-    changes: store it)."""
+    changes: store it). Of a unit, only its Move, Action Cost and Turn change (a simulated
+    fight writes those alone into the table it had: rules.assistant.engine
+    ``Table._store_tokens``, checked against a whole store by tests)."""
     if rnd.phase == "started":
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1

@@ -48,18 +48,18 @@ def _stat_texts(stats: dict[str, Stat]) -> dict[str, str]:
     the very same Stats (a Unit keeps its stats table from store to store, ~100 stores a
     fight; one changed in place is written again)."""
     got = _STAT_TEXTS.get(id(stats))
-    held = tuple(stats.items())
-    if got is not None and got[0] is stats and got[1] == held:
+    # the very table, holding what it held then: a copy compared in C, Stat by Stat (the
+    # same Stats are the same objects), no tuple of its items built at every store
+    if got is not None and got[0] is stats and got[1] == stats:
         return got[2]
     texts = {s: _text(stats[s]) for s in STATS if s in stats}
     if len(_STAT_TEXTS) >= 1024:
         _STAT_TEXTS.clear()
-    _STAT_TEXTS[id(stats)] = (stats, held, texts)
+    _STAT_TEXTS[id(stats)] = (stats, dict(stats), texts)
     return texts
 
 
-_STAT_TEXTS: dict[int, tuple[dict[str, Stat], tuple[tuple[str, Stat], ...],
-                             dict[str, str]]] = {}
+_STAT_TEXTS: dict[int, tuple[dict[str, Stat], dict[str, Stat], dict[str, str]]] = {}
 
 
 @functools.cache
@@ -124,14 +124,17 @@ class Unit:
         )
 
     def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        out.update(_stat_texts(self.stats))
+        # One dict display where it can be (a fight stores ~100 units): the conditions
+        # copied whole unless one is at 0 or below (add_condition drops those; only such
+        # a count is filtered out), no comprehension's frame in the usual case.
+        conditions = self.conditions
+        out: dict[str, Any] = {"kind": self.kind, **_stat_texts(self.stats)}
         if self.faction:
             out["faction"] = self.faction
-        out["skills"] = dict(self.skills)
-        conditions = self.conditions
-        out["conditions"] = {k: v for k, v in conditions.items() if v > 0} \
-            if conditions else {}
+        out["skills"] = self.skills.copy()
+        out["conditions"] = ({} if not conditions else conditions.copy()
+                             if min(conditions.values()) > 0 else
+                             {k: v for k, v in conditions.items() if v > 0})
         # target, move, action_cost, turn: when set
         if self.target is not None:
             out["target"] = self.target
