@@ -190,6 +190,14 @@ class Field:
         return None
 
 
+def cover_reading(data: Mapping[str, Any]) -> str:
+    """The session's ``[rules] cover`` (``rules.board.sight.READINGS``; "sweep" when not
+    set): how the Cover of every :class:`Field` built from it is read — so a planner
+    that remembers what it derived keys it too (``rules.assistant.movement``)."""
+    rules = data.get("rules")
+    return str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
+
+
 def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field | None:
     """The session's map and placed units (``units``: the roster when already read), or
     None when the session holds no map."""
@@ -197,8 +205,7 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     if not raw:
         return None
     board = parse_board(raw)
-    rules = data.get("rules")
-    reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
+    reading = cover_reading(data)
     if units is None:
         # The same map with the units' tables giving the same Placements (their name,
         # Space, Facing, size and faction as stored: what ``placements_of`` reads, so
