@@ -134,7 +134,9 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
 
 
 def _moved(f: Field, p: Placement) -> Field:
-    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading)
+    """``f`` with ``p`` moved: a plain Field (``derive.Field``), as the planner reads
+    the values of its Geometries only (Range, Arcs, Cover), never the Cover's texts."""
+    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading, plain=True)
 
 
 def _blocked(f: Field, name: str) -> frozenset[Space]:
