@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 EDGE_SUITS = ("C", "D", "H", "S")
 TYPED = {"range": "--range", "cover": "--cover", "high_ground": "--high-ground",
          "flank": "--flank", "confined": "--confined", "outnumbered": "--outnumbered"}
+# What :meth:`Field.derive_named`'s key holds of TYPED when nothing was typed (each value
+# None, with its type): the part a mapping of Nones gives, built once.
+_UNTYPED = tuple((type(None), None) for _ in TYPED)
 
 
 @cache
@@ -157,10 +160,13 @@ class Field:
         pb = self.places.get(rival) if rival is not None else None
         if pa is None or pb is None:
             return None
-        typed = typed or {}
-        # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
-        key = (pa.unit, pb.unit, attack,
-               *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        key: tuple[Any, ...]
+        if typed:
+            # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
+            key = (pa.unit, pb.unit, attack,
+                   *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        else:  # nothing typed (a fight's every Conflict): the same key, its part ready
+            typed, key = {}, (pa.unit, pb.unit, attack, *_UNTYPED)
         try:
             got = self._derived.get(key)
         except TypeError:  # a typed value that cannot be hashed: derived each time
