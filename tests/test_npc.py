@@ -248,6 +248,32 @@ def test_the_space_chosen_is_the_best_covered_in_reach(d2d, data_dir) -> None:
     assert "Cover 25% against Archer" in p.reasons[1].why
 
 
+def test_a_session_that_changes_its_cover_rule_is_planned_anew(d2d, data_dir) -> None:
+    """The movement plan weighs Cover as ``[rules] cover`` reads it (001 l.714 "Sweep
+    edge across all of Target", the default; "edges": 000 l.330–332), and remembers its
+    plans by what it reads: a long process (``d2d play``) whose session is read again
+    with the other reading, the same map and units otherwise, gets the plan that reading
+    gives — never the one remembered for the other (each checked against a fresh one)."""
+    import copy
+
+    from d2d_cli.rules.assistant import movement, policy
+    from d2d_cli.rules.core.options import DEFAULTS
+
+    sweep = _small_map(d2d, data_dir)
+    edges = copy.deepcopy(sweep)  # the session read again, its rule changed
+    edges.setdefault("rules", {})["cover"] = "edges"
+    movement._PLANS.clear()
+    first = policy.plan(sweep, "Goblin Scout", {}, DEFAULTS)
+    then = policy.plan(edges, "Goblin Scout", {}, DEFAULTS)  # the sweep's plan is kept
+    assert (then.action, then.space) == ("attack", "D6")  # as the test above works out
+    assert "Cover 25% against Archer" in then.reasons[1].why
+    assert (first.space, first.reasons[1].why) != (then.space, then.reasons[1].why)
+    movement._PLANS.clear()  # each worked out afresh: the same plans
+    assert policy.plan(edges, "Goblin Scout", {}, DEFAULTS) == then
+    movement._PLANS.clear()
+    assert policy.plan(sweep, "Goblin Scout", {}, DEFAULTS) == first
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["npc", "plan", "Archer"], "Player1's unit"),
     (["npc", "plan", "Nobody"], "Nobody"),

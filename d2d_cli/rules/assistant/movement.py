@@ -25,7 +25,7 @@ from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, arcs_of, field
+from d2d_cli.rules.board.derive import Field, arcs_of, cover_reading, field
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
@@ -134,7 +134,9 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
 
 
 def _moved(f: Field, p: Placement) -> Field:
-    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading)
+    """``f`` with ``p`` moved: a plain Field (``derive.Field``), as the planner reads
+    the values of its Geometries only (Range, Arcs, Cover), never the Cover's texts."""
+    return Field(f.board, {**f.places, p.unit: p}, f.cover_reading, plain=True)
 
 
 def _blocked(f: Field, name: str) -> frozenset[Space]:
@@ -143,7 +145,8 @@ def _blocked(f: Field, name: str) -> frozenset[Space]:
 
 def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     """What a movement plan reads of the session: the map, and every placed unit's
-    Space, Facing, size, faction and skills (its kinds of attack)."""
+    Space, Facing, size, faction and skills (its kinds of attack); ``rest``: the plan's
+    own arguments (and, for :func:`approach`, ``[rules] cover``)."""
     units = data.get("units", {})
     return (_board_key(data.get("board")), rest,
             *[_placed_key(n, u) for n, u in units.items() if u.get("space")])
@@ -198,10 +201,12 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     still pay its Action Cost; ``move``: all its Move (to close in when no Space is in
     reach); ``turn``: its Turn tokens; ``actions``: how many Action Costs the budget
     leaves (for the reason). Remembered by what it reads (:func:`_key`): a
-    simulated fight meets the same positions run after run."""
+    simulated fight meets the same positions run after run. The Cover it weighs is
+    read by ``[rules] cover`` (``derive.cover_reading``), so that is in the key too: a
+    long process (``d2d play``) whose session changes it plans anew."""
     if not data.get("board"):
         return None
-    key = _key(data, name, target, budget, move, turn, actions)
+    key = _key(data, name, target, budget, move, turn, actions, cover_reading(data))
     got: Movement | None = _PLANS.get(key, _UNPLANNED)  # one look-up (None: no Space)
     if got is _UNPLANNED:
         if len(_PLANS) > 4096:
@@ -352,7 +357,8 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
     """A Dying unit's Route away from the standing Rivals: the Space reachable with its
     Move where the nearest of them is farthest (Range, 001 l.681–683), then the least
     Move, then the name. None off the map, or when no Space is farther than its own.
-    Remembered by what it reads (:func:`_key`), as :func:`approach` is."""
+    Remembered by what it reads (:func:`_key`), as :func:`approach` is (Ranges and
+    Routes only: no Cover, so ``[rules] cover`` is not read)."""
     if not data.get("board"):
         return None
     key = _key(data, "withdraw", name, tuple(rivals), move)
@@ -397,7 +403,8 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     it: the Movement and the step (``unit leave``); else as far along that Route as the
     Move goes, and None for the step. None off the map, or with no way out at all.
     Remembered by what it reads (:func:`_key`), as :func:`approach` is: the way out
-    from the same positions is the same, run after run."""
+    from the same positions is the same, run after run (Routes and the map's edge
+    only: no Cover, so ``[rules] cover`` is not read)."""
     if not data.get("board"):
         return None
     key = _key(data, "get_away", name, move)

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 EDGE_SUITS = ("C", "D", "H", "S")
 TYPED = {"range": "--range", "cover": "--cover", "high_ground": "--high-ground",
          "flank": "--flank", "confined": "--confined", "outnumbered": "--outnumbered"}
+# What :meth:`Field.derive_named`'s key holds of TYPED when nothing was typed (each value
+# None, with its type): the part a mapping of Nones gives, built once.
+_UNTYPED = tuple((type(None), None) for _ in TYPED)
 
 
 @cache
@@ -116,15 +119,22 @@ def _what(board: Board, at: Space, units: Mapping[Space, list[str]]) -> str:
 class Field:
     """The map and every placed unit, read once; :meth:`derive` for any two of them.
     Build it with :func:`field` from the session's data. Immutable: a unit that moves
-    makes another Field (so a Geometry, once derived, is remembered in it)."""
+    makes another Field (so a Geometry, once derived, is remembered in it).
 
-    __slots__ = ("board", "places", "cover_reading", "_occupied", "_derived")
+    ``plain``: a planner's Field (``rules.assistant.movement`` tries every Space in
+    reach): its Geometries hold every value and every other source, but not the Cover's
+    texts — no ``cover_edges``, no ``obstacles`` for the reveal and an empty
+    ``sources["cover"]`` — which nothing choosing a Space reads, and which cost most of
+    a derivation. :func:`field` never builds one, so no command is given one."""
+
+    __slots__ = ("board", "places", "cover_reading", "plain", "_occupied", "_derived")
 
     def __init__(self, board: Board, places: Mapping[str, Placement],
-                 cover_reading: str = "sweep") -> None:
+                 cover_reading: str = "sweep", plain: bool = False) -> None:
         self.board = board
         self.places = dict(places)
         self.cover_reading = cover_reading  # [rules] cover (rules.board.sight.cover)
+        self.plain = plain
         self._occupied = occupancy(self.places.values())
         # (actor, rival, attack, typed) → Geometry, or the RuleViolation's message
         self._derived: dict[tuple[Any, ...], Geometry | str] = {}
@@ -150,10 +160,13 @@ class Field:
         pb = self.places.get(rival) if rival is not None else None
         if pa is None or pb is None:
             return None
-        typed = typed or {}
-        # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
-        key = (pa.unit, pb.unit, attack,
-               *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        key: tuple[Any, ...]
+        if typed:
+            # Only TYPED's keys are read; a value's type is kept (0 and False print apart).
+            key = (pa.unit, pb.unit, attack,
+                   *((type(v), v) for v in (typed.get(k) for k in TYPED)))
+        else:  # nothing typed (a fight's every Conflict): the same key, its part ready
+            typed, key = {}, (pa.unit, pb.unit, attack, *_UNTYPED)
         try:
             got = self._derived.get(key)
         except TypeError:  # a typed value that cannot be hashed: derived each time
@@ -190,6 +203,14 @@ class Field:
         return None
 
 
+def cover_reading(data: Mapping[str, Any]) -> str:
+    """The session's ``[rules] cover`` (``rules.board.sight.READINGS``; "sweep" when not
+    set): how the Cover of every :class:`Field` built from it is read — so a planner
+    that remembers what it derived keys it too (``rules.assistant.movement``)."""
+    rules = data.get("rules")
+    return str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
+
+
 def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field | None:
     """The session's map and placed units (``units``: the roster when already read), or
     None when the session holds no map."""
@@ -197,8 +218,7 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
     if not raw:
         return None
     board = parse_board(raw)
-    rules = data.get("rules")
-    reading = str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
+    reading = cover_reading(data)
     if units is None:
         # The same map with the units' tables giving the same Placements (their name,
         # Space, Facing, size and faction as stored: what ``placements_of`` reads, so
@@ -328,10 +348,16 @@ def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: in
         return tuple(f._occupied[s]) if s in occupied else s
 
     found = sight.cover(board, sa, sb, occupied, same, f.cover_reading)
-    edges, obstacles = _edges(board, f, sa, sb, found, same)
     values["cover"] = f"b:{found.percent}" if found.percent else None
-    src["cover"] = _cover_text(found.percent, pb.unit, edges, found, f.cover_reading,
-                               tuple(_what(board, s, f._occupied) for s in found.obstacles))
+    edges: tuple[CoverEdge, ...] = ()
+    obstacles: dict[str, str] = {}
+    if f.plain:  # a planner's Field: the same values, the Cover's texts left out
+        src["cover"] = ""
+    else:
+        edges, obstacles = _edges(board, f, sa, sb, found, same)
+        src["cover"] = _cover_text(
+            found.percent, pb.unit, edges, found, f.cover_reading,
+            tuple(_what(board, s, f._occupied) for s in found.obstacles))
     actor_cover = 0
     if not found.percent and rng:
         # The Rival has none: the Actor's Cover from the Rival, against its answer (000
@@ -342,8 +368,9 @@ def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: in
         back = sight.cover(board, sb, sa, occupied, same, f.cover_reading)
         if back.percent:
             actor_cover = back.percent
-            back_edges, _ = _edges(board, f, sb, sa, back, same)
             values["cover"] = f"a:{back.percent}"
+        if back.percent and not f.plain:
+            back_edges, _ = _edges(board, f, sb, sa, back, same)
             src["cover"] = (_cover_text(
                 back.percent, pa.unit, back_edges, back, f.cover_reading,
                 tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
