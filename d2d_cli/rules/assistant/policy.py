@@ -117,28 +117,24 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
     hand seldom comes back as it was (a card played, one drawn), its cards do."""
     stay, table = _scores(la, lb, reading, fate_orientation, level_bonus, attacking,
                           no_block)
+    faces: list[tuple[str, tuple[float, int]]] = []
+    for c in hand:  # each card's faces, scored the first time the table meets the card
+        got = table.get(c)
+        faces += got if got is not None else _scored(
+            table, c, la, lb, reading, fate_orientation, level_bonus, attacking,
+            no_block and not attacking)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
         best, score = "fate", (stay / 2, 0)
-        for c in hand:
-            faces = table.get(c)
-            if faces is None:
-                faces = _scored(table, c, la, lb, reading, fate_orientation, level_bonus,
-                                True, False)
-            for code, s in faces:
-                if s > score:
-                    best, score = code, s
+        for code, s in faces:
+            if s > score:
+                best, score = code, s
         return best, score[0] * 2 if best == "fate" else score[0]
     best, worst = "fate", stay
-    for c in hand:
-        faces = table.get(c)
-        if faces is None:
-            faces = _scored(table, c, la, lb, reading, fate_orientation, level_bonus,
-                            False, no_block)
-        for code, s in faces:
-            if s[0] < worst - 1e-12:
-                best, worst = code, s[0]
+    for code, s in faces:
+        if s[0] < worst - 1e-12:
+            best, worst = code, s[0]
     return best, 1 - worst
 
 
