@@ -76,21 +76,3 @@ def test_the_workers_start_with_the_memories_of_the_fights_played_before_them(
     remembered = len(engine._ASSESSED)  # what the sim's own fights left here
     assert remembered > 0
     assert all(known >= remembered for _lo, _pid, known in pool)
-
-
-def test_a_chunk_is_played_with_the_fights_collector_thresholds_and_puts_back_the_processs(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import gc
-
-    seen = []
-
-    def play_runs(*args: object) -> sim.Tally:
-        seen.append(gc.get_threshold())
-        return sim.Tally(runs=1)
-
-    monkeypatch.setattr(sim, "play_runs", play_runs)
-    before = gc.get_threshold()
-    assert before != sim.FIGHT_GC
-    assert sim._chunk(({}, {}, 1, 0, 1, DEFAULTS, "best")).runs == 1
-    assert seen == [sim.FIGHT_GC]
-    assert gc.get_threshold() == before

@@ -501,27 +501,10 @@ __all__ = ["MAX_ROUNDS", "Outcome", "SimReport", "Tally", "exchange", "fight", "
            "play_runs", "report", "run_seed", "walk", "wilson"]
 
 
-# The cyclic collector's thresholds while a chunk of fights is played (Python's are 700,
-# 10, 10): a fight makes and drops thousands of small containers, nearly all freed by
-# their last reference going, so the collector looking at the young ones every 700 walks
-# mostly objects about to go anyway. Measured (cachegrind, Combat #1 fights 100–300):
-# 30.3 M instructions a fight at Python's thresholds, 29.9 M at these; by the clock the
-# collections were ~4% of a fight (their walks miss the cache), by instructions ~1.4%.
-# The process's own thresholds are put back after the chunk.
-FIGHT_GC = (50_000, 20, 10)
-
-
 def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Options, str]
            ) -> Tally:
     start, goals, seed, lo, hi, opts, pc = args
-    import gc
-
-    before = gc.get_threshold()
-    gc.set_threshold(*FIGHT_GC)
-    try:
-        return play_runs(start, goals, seed, range(lo, hi), opts, pc)
-    finally:
-        gc.set_threshold(*before)
+    return play_runs(start, goals, seed, range(lo, hi), opts, pc)
 
 
 PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
