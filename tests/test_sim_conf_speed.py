@@ -151,6 +151,10 @@ def test_a_remembered_assessment_keeps_none_of_what_the_round_said(
     said = ("target_action", "said_range", "said_cover", "said_high_ground",
             "skill_by_reach")
     assert not any(k in sit.extra_sources for sit in kept for k in said)
+    # and none can be changed by a caller: every later finder would read the change
+    for sit in kept:
+        with pytest.raises(TypeError):
+            sit.extra_sources["said_range"] = "changed"  # type: ignore[index]
 
 
 # --------------------------------------------------------------------------- the Hits

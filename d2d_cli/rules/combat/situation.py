@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d2d_cli import tables
@@ -144,7 +145,7 @@ class Situation(NamedTuple):
     advantage_b: Standing
     no_block: tuple[str, ...]
     cover: CoverSpec | None
-    extra_sources: dict[str, str]
+    extra_sources: Mapping[str, str]
     geometry: Geometry | None = None  # what the map gave (rules.board.derive)
 
 
@@ -712,9 +713,11 @@ class Assessor:
     ``id`` is never another object's). ``kept`` is the memory, which callers may share
     (the readings are then the same numbering); past ``limit`` answers it is emptied
     and refilled. An assessment that raises is not remembered (it raises again). The
-    answer is the one remembered, shared by every caller that finds it: read it, never
-    change it — its ``extra_sources`` included (``conflict.ask`` and ``hits.levels``
-    merge what the round said into a dict of their own)."""
+    answer is the one remembered, shared by every caller that finds it, and read-only
+    all through: its ``extra_sources`` is kept as a read-only view, so a caller that
+    tried to add to it would raise rather than change every later answer
+    (``conflict.ask`` and ``hits.levels`` merge what the round said into a dict of
+    their own)."""
 
     def __init__(self, reading: Callable[[Unit], Any],
                  kept: dict[tuple[Any, ...], tuple[Any, Any, Situation]],
@@ -740,6 +743,7 @@ class Assessor:
             sit = assess(a, b, terms, skill=skill, rival_skill=rival_skill,
                          rival_stat=rival_stat, rival_stat_source=rival_stat_source,
                          field=field, opts=opts, scoring=scoring)
+            sit = sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
             if len(kept) >= self._limit:
                 kept.clear()
             kept[key] = (field, opts, sit)
