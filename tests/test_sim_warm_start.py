@@ -6,8 +6,8 @@ compares 1 and 2 workers)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import sys
 
 import pytest
 
@@ -23,7 +23,7 @@ def _start() -> tuple[dict, dict]:
     return start, g.parse(start.get("scene", {}).get("goals") or {}, start)
 
 
-@pytest.mark.parametrize("runs", [1, 7, 99, 100, 101, 250, 2_203])
+@pytest.mark.parametrize("runs", [0, 1, 7, 99, 100, 101, 250, 2_203])
 @pytest.mark.parametrize("size", [1, 7, sim.PRECISION_CHUNK, 250])
 def test_the_chunks_cover_every_fight_once_in_order_and_cut_at_the_warm_fights(
         runs: int, size: int) -> None:
@@ -52,8 +52,8 @@ def _told_chunk(args: sim._Chunk) -> sim.Tally:
     return sim.Tally(runs=got.runs, wins={f"{os.getpid()} {args[3]} {known}": 1})
 
 
-@pytest.mark.skipif(sys.platform != "linux",
-                    reason="workers are forked warm on Linux only (elsewhere: spawned cold)")
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="workers start warm only where Python forks them")
 def test_the_workers_start_with_the_memories_of_the_fights_played_before_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk says which process played it and how many assessments that process

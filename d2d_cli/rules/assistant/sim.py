@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import pickle
 import random
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -512,11 +511,13 @@ PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
 # way are dropped unplayed-for, so a small chunk wastes few (a fifth of a checkpoint, so
 # every checkpoint ends a chunk); a chunk's own cost (its pickled start) is a fight's 1/100.
 PRECISION_CHUNK = PRECISION_BATCH // 5
-# The first fights are played by the sim's own process before its pool starts: the pool's
-# workers are forked (Linux) with the memories those fights filled (the assessments, the
-# odds, the plans: rules.core's memories, all pure), so each worker starts warm instead of
-# filling the same memories again — a fresh process plays its first 100 fights ~1.5x
-# slower than its later ones. Where workers are spawned instead, they start cold, as before.
+# Where Python forks the pool's workers (its default on Linux before 3.14), the sim's own
+# process first plays the first fights, so each worker starts with the memories those
+# fights filled (the assessments, odds, plans and Fields the engine, the policy, the
+# planner and the map keep, all pure: what is found is what would be worked out) instead
+# of filling the same ones again — a fresh process plays its first 100 fights ~1.5x
+# slower than its later ones. Elsewhere (spawn, forkserver) a worker starts cold whatever
+# this process knows, so every fight goes to the pool.
 WARM_FIGHTS = PRECISION_BATCH
 PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
 
@@ -580,35 +581,37 @@ _Chunk = tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Options, str]
 def _chunks(start: dict[str, Any], goals: Mapping[str, Goal], seed: int, runs: int,
             size: int, opts: Options, pc: str) -> list[_Chunk]:
     """The fights ``0 … runs-1`` in chunks of ``size``, in index order, with a cut at
-    :data:`WARM_FIGHTS` (the fights the sim's own process plays, :func:`_play`)."""
+    :data:`WARM_FIGHTS` (the fights the sim's own process may play, :func:`_play`)."""
     cuts = sorted({*range(0, runs, size), *([WARM_FIGHTS] if runs > WARM_FIGHTS else [])})
     return [(start, goals, seed, lo, hi, opts, pc)
-            for lo, hi in zip(cuts, [*cuts[1:], runs], strict=True)]
+            for lo, hi in zip(cuts, [*cuts[1:], runs][:len(cuts)], strict=True)]
 
 
 def _play(chunks: list[_Chunk], workers: int,
           take: Callable[[_Chunk, Tally], bool]) -> None:
     """Each chunk played and its tally given to ``take``, in index order, until ``take``
-    says stop: all here with one worker; else the chunks of the first
-    :data:`WARM_FIGHTS` fights here, then the rest on a pool of ``workers`` forked warm.
-    A Pool, not concurrent.futures: leaving it terminates the workers, so a stop, a
-    Ctrl-C or any error drops the fights under way instead of waiting for every chunk
+    says stop: all here with one worker; else on a pool of ``workers`` — where Python
+    forks them, after the chunks of the first :data:`WARM_FIGHTS` fights are played
+    here. A Pool, not concurrent.futures: leaving it terminates the workers, so a stop,
+    a Ctrl-C or any error drops the fights under way instead of waiting for every chunk
     queued."""
-    warm = len(chunks) if workers <= 1 else sum(c[4] <= WARM_FIGHTS for c in chunks)
+    if workers <= 1:
+        for c in chunks:
+            if take(c, _chunk(c)):
+                return
+        return
+    import multiprocessing
+    import os
+
+    warm = (sum(c[4] <= WARM_FIGHTS for c in chunks)
+            if multiprocessing.get_start_method() == "fork" else 0)
     for c in chunks[:warm]:
         if take(c, _chunk(c)):
             return
     rest = chunks[warm:]
     if not rest:
         return
-    import multiprocessing
-    import os
-
-    # Forked on Linux (Python's default there before 3.14): a worker plays pure-Python
-    # fights and touches nothing another thread of this process may hold (it prints
-    # nothing). Elsewhere Python's own default (spawn on macOS and Windows): cold workers.
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with context.Pool(workers, _worker_started, (os.getpid(),)) as pool:
+    with multiprocessing.Pool(workers, _worker_started, (os.getpid(),)) as pool:
         for c, got in zip(rest, pool.imap(_chunk, rest), strict=True):
             if take(c, got):
                 return
