@@ -89,7 +89,12 @@ def test_the_damage_comparison_remembered_is_the_rule_at_every_power_and_armor()
     for power in stats:
         for armor in [None, *stats]:
             first = crits.compare(power, armor)
-            assert first == crits.compare.__wrapped__(power, armor)
+            worn = armor or Stat(0, 0)  # no armor: a Rating of 0x0 (001 l.307)
+            if power.scale < worn.scale:  # a smaller Power adds nothing (9x0 vs 2x5)
+                assert first == crits.Bonus(0, 0)
+            else:  # "Power Level > Armor Level THEN Hits:+1", "Scale ... +Difference"
+                assert first == crits.Bonus(int(power.level > worn.level),
+                                            power.scale - worn.scale)
             assert crits.compare(power, armor) is first
 
 
@@ -206,16 +211,13 @@ def _with_hits_by_the_record(data: dict[str, Any], by: str | None, vs: str | Non
     if by is None or vs is None:
         return None
     ex = combat_exchange.remembered(data)
-    rnd = dict(data.get("round") or {})
     if ex is not None and (by.lower(), vs.lower()) == (ex.winner.lower(), ex.rival.lower()):
+        rnd = dict(data["round"])
         rnd[combat_exchange.KEY] = {**rnd[combat_exchange.KEY], "hits": hits_}
         return rnd
-    names = {n.lower(): n for n in (data.get("units") or {})}
-    if by.lower() not in names or vs.lower() not in names or by.lower() == vs.lower():
-        return None
-    rnd[combat_exchange.KEY] = {"winner": names[by.lower()], "rival": names[vs.lower()],
-                                "hits": hits_}
-    return rnd
+    # not the exchange remembered: as a round that remembers none
+    bare = {k: v for k, v in data["round"].items() if k != combat_exchange.KEY}
+    return combat_exchange.with_hits({**data, "round": bare}, by, vs, hits_)
 
 
 @pytest.mark.parametrize("kept", [
