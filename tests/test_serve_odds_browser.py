@@ -70,6 +70,7 @@ def test_the_phone_shows_each_card_s_odds_against_the_attack(browser: Any,
                                                    f"{down['tie']['percent']}")
         # the TV, its state and the other phone: the attack is shown, no chance of a card
         expect(tv.locator("#live")).to_have_class("live")
+        expect(tv.locator("#round")).to_contain_text("Round")  # its state shown, not "…"
         public = tv.content() + str(served.state()) + str(served.state("Player2"))
         assert "Exact odds" not in public and "wins " not in public
         assert "'win'" not in public and served.state("Player2")["odds"] is None
