@@ -76,3 +76,24 @@ def test_the_workers_start_with_the_memories_of_the_fights_played_before_them(
     remembered = len(engine._ASSESSED)  # what the sim's own fights left here
     assert remembered > 0
     assert all(known >= remembered for _lo, _pid, known in pool)
+
+
+def test_a_ctrl_c_during_the_first_fights_starts_no_worker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while the sim's own process plays its first fights stops it there: the
+    interrupt goes up to the command (which leaves with 130) and no pool is started, so
+    no worker is left (tests/test_sim_stop.py stops a sim whose workers run)."""
+    played: list[int] = []
+
+    def chunk(args: sim._Chunk) -> sim.Tally:
+        played.append(args[3])
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        return sim.Tally(runs=args[4] - args[3])
+
+    monkeypatch.setattr(sim, "_chunk", chunk)
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda *a, **k: "fork")
+    with pytest.raises(KeyboardInterrupt):
+        sim.simulate({}, {}, 1, 500, workers=2)
+    assert len(played) == 2 and max(played) < sim.WARM_FIGHTS
+    assert multiprocessing.active_children() == []
