@@ -713,9 +713,9 @@ class Assessor:
     ``id`` is never another object's). ``kept`` is the memory, which callers may share
     (the readings are then the same numbering); past ``limit`` answers it is emptied
     and refilled. An assessment that raises is not remembered (it raises again). The
-    answer is the one remembered, shared by every caller that finds it, and read-only
-    all through: its ``extra_sources`` is kept as a read-only view, so a caller that
-    tried to add to it would raise rather than change every later answer
+    answer is the one remembered, shared by every caller that finds it: read it, never
+    change it. Its ``extra_sources`` (what a caller would add to) is kept as a read-only
+    view, so such a caller raises rather than changing every later answer
     (``conflict.ask`` and ``hits.levels`` merge what the round said into a dict of
     their own)."""
 
