@@ -309,18 +309,15 @@ class Table:
         unit is written out."""
         was_all = self.data.get("units", {})
         raw = {}
-        live, wrote, check = self._live, self._wrote, self.verify_live
+        live, wrote = self._live, self._wrote
         for n, u in roster.items():
             was = wrote.get(n)
             move, cost, turn = u.move, u.action_cost, u.turn
             if (was is not None and was is was_all.get(n) and move is not None
                     and cost is not None and turn is not None and "move" in was
                     and "action_cost" in was and "turn" in was):
-                d = was.copy()
-                d["move"], d["action_cost"], d["turn"] = move, cost, turn
-                if check:
-                    full = u.to_state()
-                    assert d == full and list(d) == list(full), f"tokens of {n}"
+                d = self._written_over(was, u, {"move": move, "action_cost": cost,
+                                                "turn": turn}, f"tokens of {n}")
             else:
                 d = u.to_state()
             raw[n] = wrote[n] = d
@@ -437,6 +434,19 @@ class Table:
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
         return out
 
+    def _written_over(self, was: dict[str, Any], unit: Unit, changed: dict[str, Any],
+                      what: str) -> dict[str, Any]:
+        """A copy of the table ``was`` (written out from ``unit`` by the engine) with
+        what a rules call changed put in its place — for the callers that know this is
+        what ``unit.to_state()`` writes, in its order; checked against it, key by key
+        and in order, when :attr:`verify_live` (tests), ``what`` naming the write."""
+        d = was.copy()
+        d.update(changed)
+        if self.verify_live:
+            full = unit.to_state()
+            assert d == full and list(d) == list(full), what
+        return d
+
     def _store_aimed(self, name: str, unit: Unit) -> None:
         """The Target of an Interact, stored: ``turns.act`` changes nothing of it but the
         Interact aimed at it (``rules.units.exchange.open_interact``: ``interacted``, and
@@ -449,11 +459,8 @@ class Table:
         was = self._wrote.get(name)
         if (was is not None and was is raw.get(name) and INTERACTED in extra
                 and extra.get(INTERRUPTED) is was.get(INTERRUPTED)):
-            d = was.copy()
-            d[INTERACTED] = extra[INTERACTED]
-            if self.verify_live:
-                full = unit.to_state()
-                assert d == full and list(d) == list(full), f"the Interact on {name}"
+            d = self._written_over(was, unit, {INTERACTED: extra[INTERACTED]},
+                                   f"the Interact on {name}")
         else:
             d = unit.to_state()
         raw[name] = self._wrote[name] = d
