@@ -369,13 +369,13 @@ def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: in
         if back.percent:
             actor_cover = back.percent
             values["cover"] = f"a:{back.percent}"
-        if back.percent and not f.plain:
-            back_edges, _ = _edges(board, f, sb, sa, back, same)
-            src["cover"] = (_cover_text(
-                back.percent, pa.unit, back_edges, back, f.cover_reading,
-                tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
-                " on the map", f" against {pb.unit}'s answer on the map", 1)
-                + f"; {pb.unit} has none from {pa.unit}")
+            if not f.plain:
+                back_edges, _ = _edges(board, f, sb, sa, back, same)
+                src["cover"] = (_cover_text(
+                    back.percent, pa.unit, back_edges, back, f.cover_reading,
+                    tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
+                    " on the map", f" against {pb.unit}'s answer on the map", 1)
+                    + f"; {pb.unit} has none from {pa.unit}")
     return found, edges, obstacles, actor_cover
 
 
