@@ -17,11 +17,10 @@ from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
-from d2d_cli.rules.combat import conflict, crits, hits
+from d2d_cli.rules.combat import conflict, crits
 from d2d_cli.rules.combat import exchange as combat_exchange
 from d2d_cli.rules.core.options import DEFAULTS
-from d2d_cli.rules.core.record import replace
-from d2d_cli.rules.deck.cards import full_deck, parse_card
+from d2d_cli.rules.deck.cards import full_deck
 from d2d_cli.rules.overview import scene
 from d2d_cli.rules.scale.stats import Stat
 from d2d_cli.rules.units.roster import Unit
@@ -163,43 +162,6 @@ def test_a_remembered_assessment_keeps_none_of_what_the_round_said(
 
 
 # --------------------------------------------------------------------------- the Hits
-
-
-@pytest.mark.parametrize("pc", ["best", "fate"])
-def test_every_hits_of_whole_fights_is_the_one_replace_builds(
-        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Hits between units is copied with its Levels, sources and modifiers in one step
-    (``hits._with``): over whole fights each equals ``replace`` of the same Hits — every
-    field, in the same order, the same JSON — and the Hits it was copied from (remembered
-    by ``count_hits``) is left as it was."""
-    real = hits._with
-    seen: list[int] = []
-
-    def checking(out: Any, **changes: Any) -> Any:
-        before = dict(out.__dict__)
-        got = real(out, **changes)
-        want = replace(out, **changes)
-        assert got == want and type(got) is type(want)
-        assert list(got.__dict__.items()) == list(want.__dict__.items())
-        assert got.to_json() == want.to_json()
-        assert out.__dict__ == before and got is not out
-        seen.append(1)
-        return got
-
-    monkeypatch.setattr(hits, "_with", checking)
-    start, goals = _fights()
-    sim.play_runs(start, goals, 9, range(15), DEFAULTS, pc)
-    assert len(seen) > 50
-
-
-def test_revealed_hits_are_copied_as_replace_copies_them() -> None:
-    """The copy keeps a RevealedHits a RevealedHits (``[rules] combos = "revealed"``,
-    000 l.482), its own fields included."""
-    got = hits.reveal_combo(parse_card("KS^"), None, level=2, rival_level=1, difficulty=2,
-                            ten_always_hits=False)
-    changes = {"your_level": 3, "sources": {"level": "typed"}}
-    assert hits._with(got, **changes) == replace(got, **changes)
-    assert type(hits._with(got, **changes)) is type(got)
 
 
 # --------------------------------------------------------------------------- the round

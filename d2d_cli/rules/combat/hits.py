@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat import conflict
@@ -62,7 +62,6 @@ else:
     _roster = lazy_module("d2d_cli.rules.units.roster", globals(), "_roster")
 
 _NO_TERMS = Terms()  # nothing told: an immutable tuple, built once
-_H = TypeVar("_H", bound="Hits")
 ROYALS = ("A", "J", "Q", "K")
 SCORING = ("fast", "strong")
 
@@ -346,20 +345,9 @@ class HitAsk:
         if self.bonus:
             out = replace(out, hits=max(0, out.hits + self.bonus_hits))
             mods = (*mods, *self.bonus)
-        return _with(out, your_level=level, rival_level=rival, sources=found,
-                     modifiers=mods, advantage=sit.advantage_a, map=sit.geometry)
+        return replace(out, your_level=level, rival_level=rival, sources=found,
+                       modifiers=mods, advantage=sit.advantage_a, map=sit.geometry)
 
-
-def _with(out: _H, **changes: Any) -> _H:
-    """``replace(out, **changes)`` for Hits (and RevealedHits), whose every field is
-    given to its init and which have no ``__post_init__``: the same values in the same
-    order, copied in one step instead of field by field through the init (every Hits
-    between units, ~10 a fight). ``changes`` names fields of Hits only."""
-    new: _H = object.__new__(type(out))
-    values = new.__dict__
-    values.update(out.__dict__)
-    values.update(changes)
-    return new
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
