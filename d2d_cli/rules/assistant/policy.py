@@ -115,14 +115,14 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
     """:func:`best_card` over the score table of these Levels and ``[rules]``
     (:func:`_scores`): each card's faces, Upper then Lower, scored once for them — a
     hand seldom comes back as it was (a card played, one drawn), its cards do."""
+    no_block = no_block and not attacking  # the defender's alone: one table attacking
     stay, table = _scores(la, lb, reading, fate_orientation, level_bonus, attacking,
                           no_block)
     faces: list[tuple[str, tuple[float, int]]] = []
     for c in hand:  # each card's faces, scored the first time the table meets the card
         got = table.get(c)
         faces += got if got is not None else _scored(
-            table, c, la, lb, reading, fate_orientation, level_bonus, attacking,
-            no_block and not attacking)
+            table, c, la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
         # (Block, Evade, Counter), whose wins score no Hits (001 l.814).
