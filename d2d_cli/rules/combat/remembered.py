@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.rules.combat import situation as sit
 from d2d_cli.rules.combat.situation import Terms
 from d2d_cli.rules.core import lazy_module
+from d2d_cli.rules.core.record import TupleRecord
 from d2d_cli.rules.units import exchange
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def round_of(data: dict[str, Any] | None) -> tuple[int, str]:
     return int(raw.get("number", 0)), str(raw.get("phase", "none"))
 
 
-class Recalled(NamedTuple):
+class Recalled(TupleRecord):
     terms: Terms
     skill: str | None
     sources: dict[str, str]

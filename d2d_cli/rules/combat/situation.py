@@ -24,13 +24,13 @@ import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import TupleRecord, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck import advantage as adv
 from d2d_cli.rules.deck.advantage import Source, Standing
@@ -69,7 +69,7 @@ def other(side: str) -> str:
 # --------------------------------------------------------------------------- typed input
 
 
-class Terms(NamedTuple):
+class Terms(TupleRecord):
     """The situational options as typed (checked by :func:`assess`)."""
 
     range: int | None = None
@@ -135,7 +135,7 @@ class CoverSpec:
     percent: int
 
 
-class Situation(NamedTuple):
+class Situation(TupleRecord):
     """Both sides' Levels, the modifiers, Advantage, and who cannot Block."""
 
     a: Fighter
@@ -750,7 +750,7 @@ class Assessor:
         return sit
 
 
-class Assessed(NamedTuple):
+class Assessed(TupleRecord):
     """A Conflict's assessment (:func:`assess`, not scoring) with what it was read from:
     the two units (the very objects), the terms and skills after what the round
     remembered, the map's Field and the ``[rules]``. The Hits that follow it read the

@@ -19,8 +19,12 @@ Field metadata carries the JSON view's options (``json=False``, ``json_name=``):
 from __future__ import annotations
 
 import operator
+from collections import namedtuple
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform, overload
+
+__all__ = ["MISSING", "Field", "FrozenError", "TupleRecord", "field", "fields", "record",
+           "replace"]
 
 _T = TypeVar("_T")
 
@@ -336,3 +340,38 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
         return cls
 
     return wrap if cls is None else wrap(cls)
+
+
+# --------------------------------------------------------------------------- tuples
+# ``class Terms(TupleRecord)`` is ``class Terms(typing.NamedTuple)``, made by
+# ``collections.namedtuple``. typing's own class statement checks every annotation at
+# import, and an annotation is a string here (``from __future__ import annotations``), which
+# it compiles as a ``ForwardRef``: ~0.06 ms a field, ~1.7 ms of the three tuples a
+# conflict of two cards imports (rules.combat.situation), 2-3% of a lookup's budget
+# (issue 40 item 3). Nothing here reads an annotation at run time; mypy reads the class as
+# the NamedTuple it is.
+if TYPE_CHECKING:
+    from typing import NamedTuple as TupleRecord
+else:
+    _KEPT = frozenset(("__module__", "__qualname__", "__annotations__", "__dict__",
+                       "__weakref__", "__orig_bases__"))
+
+    class _TupleRecordType(type):
+        def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
+            if not bases:  # TupleRecord itself
+                return super().__new__(mcs, name, bases, ns)
+            names = list(ns.get("__annotations__", {}))
+            defaults = [ns[n] for n in names if n in ns]
+            if any(n not in ns for n in names[len(names) - len(defaults):]):
+                raise TypeError(f"{name}: a field without a default follows one with a "
+                                "default")
+            cls = namedtuple(name, names, defaults=defaults,  # noqa: PYI024
+                             module=ns.get("__module__"))
+            cls.__qualname__ = ns.get("__qualname__", name)
+            for key, value in ns.items():
+                if key not in _KEPT and key not in names:
+                    setattr(cls, key, value)
+            return cls
+
+    class TupleRecord(metaclass=_TupleRecordType):
+        """The base of a ``typing.NamedTuple`` made cheaply (see above)."""

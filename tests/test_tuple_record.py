@@ -1,0 +1,97 @@
+"""``TupleRecord``, the base that makes a ``typing.NamedTuple`` class with
+``collections.namedtuple`` (rules.core.record): every behaviour the rules rely on —
+fields, defaults, methods, docstring, ``_replace``/``_asdict``, equality, hashing,
+pickling, the refusal of a required field after a defaulted one — checked against
+``typing.NamedTuple`` itself, the oracle."""
+
+from __future__ import annotations
+
+import pickle
+from typing import NamedTuple
+
+import pytest
+
+from d2d_cli.rules.core.record import TupleRecord
+
+
+class Cheap(TupleRecord):
+    """Two sides and a note."""
+
+    a: int
+    b: str | None = None
+    seen: tuple[str, ...] = ()
+
+    def both(self) -> str:
+        return f"{self.a}{self.b}"
+
+    @property
+    def count(self) -> int:
+        return len(self.seen)
+
+
+class Typed(NamedTuple):
+    """Two sides and a note."""
+
+    a: int
+    b: str | None = None
+    seen: tuple[str, ...] = ()
+
+    def both(self) -> str:
+        return f"{self.a}{self.b}"
+
+    @property
+    def count(self) -> int:
+        return len(self.seen)
+
+
+@pytest.mark.parametrize("args", [(1,), (1, "x"), (1, "x", ("p", "q"))])
+def test_it_builds_and_reads_as_typing_namedtuple(args: tuple[object, ...]) -> None:
+    cheap, typed = Cheap(*args), Typed(*args)  # type: ignore[arg-type]
+    assert tuple(cheap) == tuple(typed)
+    assert cheap._fields == typed._fields
+    assert cheap._field_defaults == typed._field_defaults
+    assert cheap._asdict() == typed._asdict()
+    assert cheap.both() == typed.both() and cheap.count == typed.count
+    assert tuple(cheap._replace(b="y")) == tuple(typed._replace(b="y"))
+    assert repr(cheap) == repr(typed).replace("Typed", "Cheap")
+    assert hash(cheap) == hash(tuple(typed)) and cheap == tuple(typed)
+    assert isinstance(cheap, tuple)
+
+
+def test_keywords_doc_and_names_are_the_class_statement_s() -> None:
+    assert Cheap(a=2, seen=("z",)) == (2, None, ("z",))
+    assert Cheap.__doc__ == Typed.__doc__
+    assert Cheap.__name__ == "Cheap" and Cheap.__qualname__ == "Cheap"
+    assert Cheap.__module__ == __name__
+    with pytest.raises(TypeError):
+        Cheap()  # type: ignore[call-arg]  # a required field stays required
+    with pytest.raises(AttributeError):
+        Cheap(1).a = 3  # type: ignore[misc]  # immutable, as a NamedTuple
+
+
+def test_a_value_pickles_back_to_its_class() -> None:
+    value = Cheap(3, "b", ("s",))
+    back = pickle.loads(pickle.dumps(value))
+    assert back == value and type(back) is Cheap
+
+
+def test_a_required_field_after_a_defaulted_one_is_refused_as_by_typing() -> None:
+    with pytest.raises(TypeError):
+        class Typed2(NamedTuple):
+            a: int = 0
+            b: int  # type: ignore[misc]
+    with pytest.raises(TypeError, match="follows one with a default"):
+        class Cheap2(TupleRecord):
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+
+def test_the_rules_tuples_are_made_this_way() -> None:
+    """The tuples a conflict of two cards imports: their classes are namedtuples made
+    without typing's check of each annotation (what the base is for)."""
+    from d2d_cli.rules.combat.remembered import Recalled
+    from d2d_cli.rules.combat.situation import Assessed, Situation, Terms
+
+    for cls in (Terms, Situation, Assessed, Recalled):
+        assert issubclass(cls, tuple) and cls._fields
+        assert "__annotations__" not in cls.__dict__  # typing.NamedTuple would keep them
