@@ -2,9 +2,9 @@
 reads a signature two or three times as it builds a command; under ``from __future__
 import annotations`` each read evaluated every string again, and ``cli.evaluated``'s one
 evaluation still compiled each string (~1.8 ms for a conflict's). ``cli.py`` and the
-command modules now leave the future import out, so their annotations are evaluated
-once, by Python, when each function is defined; ``cli.evaluated`` remains for any
-command left with strings. The command line Typer builds must not change by a hair:
+one-command modules leave the future import out, so their annotations are evaluated
+once, by Python, when each function is defined; a group module keeps it, and
+``cli.evaluated`` evaluates the one command a line builds. The command line Typer builds must not change by a hair:
 every parameter of every command, of the root and of their callbacks is compared with
 what Typer builds when the same modules are compiled as if they had the future import
 (strings that Typer evaluates itself)."""
@@ -98,36 +98,55 @@ def test_every_command_is_built_as_from_its_string_annotations() -> None:
 
 
 NO_STRINGS = r'''
-import importlib
+import importlib, json
 from d2d_cli import cli
 from d2d_cli.registry import GROUPS
 
-left = []
+left = {}
 
-def walk(app, path):
+def walk(app, path, group, app_module):
     infos = [*app.registered_commands]
     if app.registered_callback is not None:
         infos.append(app.registered_callback)
     for info in infos:
         notes = getattr(info.callback, "__annotations__", {}) or {}
-        if any(isinstance(v, str) for v in notes.values()):
-            left.append(" ".join(path + [info.name or info.callback.__name__]))
-    for group in app.registered_groups:
-        walk(group.typer_instance, path + [group.name])
+        if notes:
+            strings = all(isinstance(v, str) for v in notes.values())
+            own = info.callback.__module__ == app_module  # not a shared helper's
+            left[" ".join(path + [info.name or info.callback.__name__])] = [
+                group if own else "helper", strings]
+    for sub in app.registered_groups:
+        walk(sub.typer_instance, path + [sub.name], group, app_module)
 
-walk(cli.app, [])
+walk(cli.app, [], "root", "d2d_cli.cli")
 for name, entry in GROUPS.items():
-    walk(importlib.import_module(f"d2d_cli.commands.{entry.module}").app, [name])
-print(left)
+    app = importlib.import_module(f"d2d_cli.commands.{entry.module}").app
+    walk(app, [name], "group" if entry.nested else "single", f"d2d_cli.commands.{entry.module}")
+print(json.dumps(left))
 '''
 
 
-def test_no_command_leaves_its_annotations_as_strings() -> None:
-    """A command module with ``from __future__ import annotations`` would make its
-    commands pay ``cli.evaluated``'s compiling of each string again."""
+def test_one_command_modules_evaluate_and_group_modules_postpone() -> None:
+    """A module of one command (``conflict``, ``hit``, the root) evaluates its
+    annotations when the function is defined: Typer builds that command, and strings
+    would make it pay ``cli.evaluated``'s compiling of each. A group module (``unit``,
+    ``char``…) postpones them (``from __future__ import annotations``): a command line
+    builds one of its commands (``cli.lazy_group``), and evaluating every command's
+    ``Annotated[…]`` at import cost more than compiling the one's (``unit list``: 70
+    against 1)."""
+    import json
+
     out = subprocess.run([sys.executable, "-c", NO_STRINGS], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
-    assert out.strip() == "[]"
+    seen = json.loads(out)
+    assert len(seen) > 110
+    wrong = {path: kind for path, (kind, strings) in seen.items()
+             if kind != "helper" and strings != (kind == "group")}
+    assert wrong == {}
+    assert seen["unit list"] == ["group", True] and seen["root"] == ["root", False]
+    assert seen["conflict conflict"] == ["single", False]
+    # a command a group takes from a shared module of helpers keeps that module's way
+    assert seen["unit respond"] == ["helper", False]
 
 
 def test_no_annotation_evaluated_at_run_time_names_a_type_checking_import() -> None:

@@ -1,5 +1,7 @@
 """``d2d board`` — the map with its units, Facing and obstacles (docs/board.md)."""
 
+from __future__ import annotations
+
 import inspect
 from pathlib import Path
 from typing import Annotated, Any

@@ -1,6 +1,8 @@
 """``d2d char …`` — characters: 22-point creation, the sheet, export, advancement
 (000 "Character Creation", "Advancement"; 001 p.42 "Advancement")."""
 
+from __future__ import annotations
+
 import sys
 from pathlib import Path
 from typing import Annotated, Any

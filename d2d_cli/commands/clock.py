@@ -1,5 +1,7 @@
 """``d2d clock …`` — the scene clock and its Timed and Random Events (001 p.18)."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

@@ -1,5 +1,7 @@
 """``d2d fate …`` — the shared Fate deck (000 "Reference > Fate")."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

@@ -1,6 +1,8 @@
 """``d2d hand …`` — the Players' Conflict hands, held by d2d under ``[rules] hands =
 "d2d"`` (000 l.401; 001 l.732 "Play a Conflict facedown from hand")."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

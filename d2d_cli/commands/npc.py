@@ -1,6 +1,8 @@
 """``d2d npc plan|turn`` — a Non-Player unit's turn by the NPC policy (docs/solo.md
 "The NPC policy"): the Narrator's thinking for every goblin."""
 
+from __future__ import annotations
+
 import shlex
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -212,7 +214,7 @@ def _now(show: Any) -> Any:
     """Print a part of the turn at once: it is saved already (the turn waits after it)."""
     from d2d_cli import env
 
-    def out(r: "NpcTurn") -> None:
+    def out(r: NpcTurn) -> None:
         import io
 
         buf = io.StringIO()
@@ -224,7 +226,7 @@ def _now(show: Any) -> Any:
     return out
 
 
-def _show_part(con: Any, r: "NpcTurn") -> None:
+def _show_part(con: Any, r: NpcTurn) -> None:
     """A part of a waiting turn: what it did, without the stop's "Type:" lines (the
     waiting line says what is asked)."""
     from d2d_cli.rules.core.record import replace
@@ -234,7 +236,7 @@ def _show_part(con: Any, r: "NpcTurn") -> None:
     _show_turn(con, replace(r, asked=None))
 
 
-def _show_asked(con: Any, r: "NpcTurn") -> None:
+def _show_asked(con: Any, r: NpcTurn) -> None:
     """Where the turn stopped for a Player's card, and what to type (001 l.732)."""
     a = r.asked
     if a is None:
@@ -246,7 +248,7 @@ def _show_asked(con: Any, r: "NpcTurn") -> None:
         con.print(f"  {render.escape(line)}")
 
 
-def _show_stopped(con: Any, r: "NpcTurn") -> None:
+def _show_stopped(con: Any, r: NpcTurn) -> None:
     """Where --all stopped because the Count reaches a Player's unit, and what to type
     (001 l.499–505; docs/rules.md "npc turn --all, one Count at a time")."""
     s = r.stopped
@@ -260,7 +262,7 @@ def _show_stopped(con: Any, r: "NpcTurn") -> None:
         con.print(f"  {render.escape(line)}")
 
 
-def _count_of(r: "NpcTurn", i: int) -> str:
+def _count_of(r: NpcTurn, i: int) -> str:
     """``Count 5: `` before the plan played at Count 5 (--all), else nothing."""
     return f"Count {r.counts[i]}: " if i < len(r.counts) else ""
 
@@ -271,7 +273,7 @@ def _show_notes(con: Any, d: Any) -> None:
         con.print(f"    [dim]{render.escape(note)}[/]")
 
 
-def _show_turn(con: Any, r: "NpcTurn") -> None:  # operations.npc.NpcTurn
+def _show_turn(con: Any, r: NpcTurn) -> None:  # operations.npc.NpcTurn
     """Each unit's plan in a line and a line per command it carried out; with --why the
     reasons of each plan and the commands as typed."""
     if not render.why():

@@ -6,6 +6,8 @@ discard pile shuffled back in when the pile runs short, as ``fate draw`` does;
 ``--fresh`` uses a full deck instead. Nothing is drawn and nothing is written.
 """
 
+from __future__ import annotations
+
 from typing import Annotated, Any, Unpack
 
 import typer

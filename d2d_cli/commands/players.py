@@ -1,6 +1,8 @@
 """``d2d player …`` — the table's Players by name (000 "1. Setup": "Units - Assign the
 Units in the Factions to the Players")."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

@@ -1,5 +1,7 @@
 """``d2d round …`` — round start (refresh) and round end (upkeep), 001 p.19 and p.40."""
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -41,7 +43,7 @@ def end(ctx: typer.Context,
     render.emit(ops.end(_state.target(ctx), recover=recover, card=card), _show_end, as_json=json)
 
 
-def _show_start(con: Any, r: "rounds.RoundStarted") -> None:
+def _show_start(con: Any, r: rounds.RoundStarted) -> None:
     from d2d_cli.layout import Table
 
     con.print(f"[bold]Round {r.round}[/] — refresh on the {_map_name(r.map)}: Move = Speed, "
@@ -64,7 +66,7 @@ def _fmt(changes: dict[str, int]) -> str:
         or "nothing happens"
 
 
-def _step_lines(s: "rounds.Step") -> tuple[str, list[str], str]:
+def _step_lines(s: rounds.Step) -> tuple[str, list[str], str]:
     """A step for people: its heading, its lines, and what to say when it has none."""
     from d2d_cli.rules.deck.cards import names as card_names
     from d2d_cli.rules.time import rounds, upkeep
@@ -106,7 +108,7 @@ def _step_lines(s: "rounds.Step") -> tuple[str, list[str], str]:
     return f"Clock: {s.clock_before} → {s.clock}", [], ""
 
 
-def _show_end(con: Any, r: "rounds.RoundEnded") -> None:
+def _show_end(con: Any, r: rounds.RoundEnded) -> None:
     from d2d_cli.commands.clock import show_reached
     from d2d_cli.rules.time import rounds
 

@@ -6,6 +6,8 @@ scale". Only ``speed``, ``show --as speed``, ``map`` and ``area`` read the sessi
 its ``[rules]``: operations/scale.py), and not even those when the option gives it.
 """
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

@@ -1,5 +1,7 @@
 """``d2d scene …`` — load a scene file into the session, and show the scene."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

@@ -1,5 +1,7 @@
 """``d2d session …`` — session files: create, pick, inspect, log, undo."""
 
+from __future__ import annotations
+
 from pathlib import Path
 from typing import Annotated, Any
 

@@ -1,6 +1,8 @@
 """``d2d rules …`` — the table's à la carte rules (the session's ``[rules]``): shown with
 their values, defaults and meanings; set and unset by name, journalled and undoable."""
 
+from __future__ import annotations
+
 from typing import Annotated, Any
 
 import typer

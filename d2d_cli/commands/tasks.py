@@ -1,5 +1,7 @@
 """``d2d task …`` — task clocks: Challenge and Progress tokens (001 p.39 "Resolution")."""
 
+from __future__ import annotations
+
 import shlex
 from typing import Annotated, Any
 

@@ -1,6 +1,8 @@
 """``d2d unit …`` — the roster of units on the board (001 p.7 "A Unit can be a person,
 creature, or vehicle"), their conditions, healing and targets."""
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -460,7 +462,7 @@ def power(
     render.emit(result, show_power if action == "use" else show_upkeep, as_json=json)
 
 
-def show_spending(con: Any, r: "turns.Spending") -> None:
+def show_spending(con: Any, r: turns.Spending) -> None:
     parts = []
     if r.move != r.move_before:
         parts.append(f"Move {r.move_before} → {r.move}")
@@ -496,7 +498,7 @@ def show_spending(con: Any, r: "turns.Spending") -> None:
         con.print(f"  [dim]{render.escape(r.note)}[/]")
 
 
-def show_abilities(con: Any, r: "abilities.Abilities") -> None:
+def show_abilities(con: Any, r: abilities.Abilities) -> None:
     if r.action == "use":
         limit = "a Specialty: no limit" if r.specialty else \
             f"{r.skill} {r.level} allows {r.limit} Active"
@@ -512,7 +514,7 @@ def show_abilities(con: Any, r: "abilities.Abilities") -> None:
     con.print(f"  Cooldown: {render.escape(', '.join(r.cooldown) or '—')}")
 
 
-def show_stealth(con: Any, r: "stealth.Stealth") -> None:
+def show_stealth(con: Any, r: stealth.Stealth) -> None:
     who = render.escape(r.unit)
     if r.revealed:
         where = "where its Stealth unit stands" if not r.place_within else \
@@ -525,7 +527,7 @@ def show_stealth(con: Any, r: "stealth.Stealth") -> None:
         con.print(f"{who} is not Hidden (at most {r.max_tokens} Stealth tokens).")
 
 
-def show_power(con: Any, r: "powers.PowerUsed") -> None:
+def show_power(con: Any, r: powers.PowerUsed) -> None:
     e = render.escape
     con.print(f"{e(r.unit)} uses {e(r.power)} {r.level} — Price of Power: "
               f"{conditions.name_of(r.price)} +1")
@@ -550,7 +552,7 @@ def show_power(con: Any, r: "powers.PowerUsed") -> None:
                   f"{r.action_cost})")
 
 
-def show_upkeep(con: Any, r: "powers.Upkeep") -> None:
+def show_upkeep(con: Any, r: powers.Upkeep) -> None:
     e = render.escape
     if r.action == "end":
         con.print(f"{e(r.unit)}: {e(r.ended or '')} lapses.")
@@ -723,7 +725,7 @@ def gear_show(ctx: typer.Context, name: UnitArg, json: _app.JsonOpt = False) -> 
     render.emit(unit_ops.gear_show(_state.target(ctx), name), show_gear, as_json=json)
 
 
-def show_gear(con: Any, r: "gear.GearView") -> None:
+def show_gear(con: Any, r: gear.GearView) -> None:
     if r.changed:
         con.print(f"{render.escape(r.unit)}: {render.escape(r.changed)}.")
     con.print(f"{render.escape(r.unit)} carries:")

@@ -1,5 +1,7 @@
 """``d2d weather …`` — wind direction and speed from Fate reveals (000 "Weather")."""
 
+from __future__ import annotations
+
 from typing import Any
 
 import typer
