@@ -4,10 +4,10 @@ import annotations`` each read evaluated every string again, and ``cli.evaluated
 evaluation still compiled each string (~1.8 ms for a conflict's). ``cli.py`` and the
 one-command modules leave the future import out, so their annotations are evaluated
 once, by Python, when each function is defined; a group module keeps it, and
-``cli.evaluated`` evaluates the one command a line builds. The command line Typer builds must not change by a hair:
-every parameter of every command, of the root and of their callbacks is compared with
-what Typer builds when the same modules are compiled as if they had the future import
-(strings that Typer evaluates itself)."""
+``cli.evaluated`` evaluates the one command a line builds. The command line Typer
+builds must not change by a hair: every parameter of every command, of the root and of
+their callbacks is compared with what Typer builds when the same modules are compiled as
+if they had the future import (strings that Typer evaluates itself)."""
 
 from __future__ import annotations
 
