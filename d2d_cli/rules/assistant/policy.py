@@ -88,15 +88,56 @@ def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: st
                fate_orientation: str, level_bonus: str) -> tuple[float, float]:
     """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck. A
     unit's Level after its penalties may be below 0 (Fatigue ×2 on a Level 1 skill), as
-    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27)."""
+    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27).
+
+    Worked out by what the walk reads (:func:`_odds`): a card side by its approach and,
+    where the chart can send it to a tiebreak, its rank (:func:`_sides_alike`); the
+    Levels by their difference, the only way ``conflict.tiebreak`` reads them (each
+    side's Level Bonus, 001 l.200 and l.767)."""
+    alike = _sides_alike(reading)
+    return _odds(alike.get(side_a, side_a), alike.get(side_b, side_b), level_a - level_b,
+                 reading, fate_orientation, level_bonus)
+
+
+@lru_cache(maxsize=4096)
+def _odds(side_a: str, side_b: str, difference: int, reading: str, fate_orientation: str,
+          level_bonus: str) -> tuple[float, float]:
+    """:func:`win_chance` of one reading of the sides and one difference of Levels: the
+    walk at Levels (difference, 0) or (0, −difference). A fight's hands meet a new card
+    face at a new pair of Levels now and then for hundreds of fights; most read as one
+    already walked (a 7 of Cups and of Swords are both a Fast 7)."""
     from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
 
     got = conflict_odds(side_a, side_b, Piles.fresh(), DeckView("fresh", 54, 0),
-                        level_a=level_a, level_b=level_b, reading=reading,
-                        fate_orientation=fate_orientation, level_bonus=level_bonus,
-                        typed=False)
+                        level_a=max(difference, 0), level_b=max(-difference, 0),
+                        reading=reading, fate_orientation=fate_orientation,
+                        level_bonus=level_bonus, typed=False)
     both = got.both_win.value
     return got.a_wins.value + both, got.b_wins.value + both
+
+
+@lru_cache(maxsize=4)
+def _sides_alike(reading: str) -> dict[str, str]:
+    """Each card code → the first code (full deck order, Upper then Lower) that a card
+    side of ``conflict_odds`` reads the same under chart ``reading``: a card given
+    (not revealed) is read as its approach (``conflict.approach_of``: the orientation
+    played, never its colour) and its rank, and the rank only in a tiebreak, which the
+    chart asks only between approaches it marks ``rank`` (001 l.767). Any other text
+    (``fate``) is its own."""
+    from d2d_cli.rules.combat import conflict
+    from d2d_cli.rules.deck.cards import full_deck
+
+    chart = conflict.chart(reading)
+    ranked = {a for a, row in chart.items() for b, got in row.items() if got == "rank"}
+    ranked |= {b for row in chart.values() for b, got in row.items() if got == "rank"}
+    first: dict[tuple[str, str | None], str] = {}
+    out: dict[str, str] = {}
+    for card in full_deck():
+        for face in (card.flipped(True), card.flipped(False)):
+            approach = conflict.approach_of(face)
+            read = (approach, face.rank if approach in ranked else None)
+            out[face.code] = first.setdefault(read, face.code)
+    return out
 
 
 def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
