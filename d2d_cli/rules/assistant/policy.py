@@ -43,7 +43,7 @@ from d2d_cli.rules.assistant.goals import Goal, holds, is_down
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
-from d2d_cli.rules.core import Numbering, by_identity
+from d2d_cli.rules.core import Numbering, by_identity, lazy_module
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
@@ -51,7 +51,10 @@ from d2d_cli.rules.time.leaving import binding
 from d2d_cli.rules.units.unit_state import SPENT
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.assistant import engine as _engine
     from d2d_cli.rules.assistant.movement import Movement
+else:  # the fight's engine, which ``npc plan`` between rounds imports anyway
+    _engine = lazy_module("d2d_cli.rules.assistant.engine", globals(), "_engine")
 
 SCORING = ("fast", "strong")
 
@@ -279,43 +282,27 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
 _LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
 
 
-# What no situation off the map reads (``assess`` without a Field, and the weapon
-# choice, whose Range is keyed apart): the round's tokens, the target, the Crits, the
-# Player; where the unit stands (``space``, ``facing``, ``double``: read by a Field
-# only); and the Interact aimed at it this round (``interacted``: read by
-# rules.combat.remembered only) — they change at nearly every Action of a fight.
-_VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
-                       "faction", "space", "facing", "double", "interacted"))
-
-
-# Everything of a unit a situation could read, but its round tokens, target, Crits
-# (their conditions count) and this round's Action count (its boosts count), as a number
-# (rules.core.Numbering): the same number for the same reading (its tuple is hashed once,
-# when first seen, not at every look-up of the Levels and weapons remembered by it), never
-# given to another reading. Remembered for the very table read (by_identity: a fight
-# stores a changed unit as a new table, never changing one in place).
+# Everything of a unit a situation off the map could read (``assess`` without a Field,
+# and the weapon choice, whose Range is keyed apart), as a number (rules.core.Numbering):
+# the engine's reading of the table (``engine.reading``: every field but the round's
+# tokens and Actions, the Crits placed, where it stands and the Interact aimed at it —
+# read by a Field or by rules.combat.remembered only) and this round's boosts (the spent
+# table, which that reading leaves out: its boosts count in the Levels). Equal readings
+# hold the same skills, stats, conditions, effects, gear and boosts, so the same Levels
+# and weapon; the reading is a little finer than a situation (it keeps the target, the
+# Player and the faction), which is only a miss. One reading a table serves the
+# assessments and the policy alike: a fight numbered ~20 tables a fight twice before.
+# Remembered for the very table read (by_identity: a fight stores a changed unit as a
+# new table, never changing one in place).
 _NUMBERS = Numbering(4096)
 _fighter_key: Callable[[Mapping[str, Any]], int] = by_identity(
     lambda u: _NUMBERS(_fighter_key_of(u)), 1024)
 
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
-    # A text or whole number is its own key (no repr to build); anything else by its
-    # repr, tagged so that it never equals a text value (the weapons' remembered for the
-    # very table: movement.weapons_text); the spent table by its boosts.
-    # In the table's own order, not sorted: equal keys are still equal readings (each
-    # pair carries its name), and a fight stores its units in one order (a reading seen
-    # in another order is only a miss, worked out afresh).
-    volatile, text = _VOLATILE, movement.weapons_text
-    out = [(k, v) if type(v) in _PLAIN else
-           (k, text(v) if k == "weapons" else repr(v), 0) for k, v in u.items()
-           if k not in volatile and k != SPENT]
-    if SPENT in u:
-        out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
-    return tuple(out)
-
-
-_PLAIN = frozenset((str, int))
+    spent = u.get(SPENT)
+    return (_engine.reading(u), None if spent is None else
+            repr(tuple(spent.get("boosts", ()))))
 
 
 def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
