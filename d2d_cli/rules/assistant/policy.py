@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant import movement
@@ -301,7 +301,8 @@ _fighter_key: Callable[[Mapping[str, Any]], int] = by_identity(
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     spent = u.get(SPENT)
-    return (_engine.reading(u), None if spent is None else
+    # a unit's table as stored (the reading's own type; it reads, never changes it)
+    return (_engine.reading(cast("dict[str, Any]", u)), None if spent is None else
             repr(tuple(spent.get("boosts", ()))))
 
 
