@@ -8,8 +8,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from d2d_cli import tables
-from d2d_cli.rules.assistant import engine, policy
+from d2d_cli.rules.assistant import engine, movement, policy, sim
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.board import derive
+from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.overview import scene
 
 
@@ -36,3 +41,40 @@ def test_what_the_reading_tells_apart_the_fighters_key_tells_apart() -> None:
                {**archer, "effects": {"push": 1}}, {**archer, "skills": {"Ranged": 2}}]
     keys = {policy._fighter_key(u) for u in changed}
     assert key not in keys and len(keys) == len(changed)
+
+
+def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movement planners' key takes each placed unit's part kept for its very table
+    (looked up in line): at every look of 12 whole fights it equals the key written
+    afresh from the session's tables — the map, the plan's own arguments, and each
+    placed unit's name, Space, Facing, size, faction, skills and weapons in roster
+    order; a unit off the map has no part."""
+    start = combat1()
+    goals = g.parse(start["scene"]["goals"], start)
+    looked: list[int] = []
+    asked = movement.approach
+
+    def checked(data: Any, name: str, target: str, *args: Any) -> Any:
+        fresh = (repr(data.get("board")), ("x",), *[
+            (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
+             repr(u.get("skills")), repr(u.get("weapons")))
+            for n, u in data["units"].items() if u.get("space")])
+        assert movement._key(data, "x") == fresh
+        looked.append(1)
+        return asked(data, name, target, *args)
+
+    monkeypatch.setattr(movement, "approach", checked)
+    for i in range(12):
+        sim.fight(start, goals, sim.run_seed(5, i), DEFAULTS)
+    assert len(looked) > 100
+    # a table kept under another name is not that unit's part
+    data = {"board": start["board"], "units": {"Thief": start["units"]["Archer"]}}
+    movement._key({"board": start["board"], "units": {"Archer": start["units"]["Archer"]}})
+    assert movement._key(data)[2][0] == "Thief"
+
+
+def test_the_cover_reading_without_rules_is_the_sweep() -> None:
+    assert derive.cover_reading({}) == "sweep"
+    assert derive.cover_reading({"rules": {}}) == "sweep"
+    assert derive.cover_reading({"rules": {"cover": "edges"}}) == "edges"
