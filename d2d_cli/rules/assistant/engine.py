@@ -115,6 +115,7 @@ def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 _READINGS = Numbering(4096)
 _reading: Callable[[dict[str, Any]], int] = by_identity(
     lambda raw: _READINGS(_reading_key(raw)), 1024)
+reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 
 # The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't

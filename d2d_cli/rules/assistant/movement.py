@@ -148,8 +148,17 @@ def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
     Space, Facing, size, faction and skills (its kinds of attack); ``rest``: the plan's
     own arguments (and, for :func:`approach`, ``[rules] cover``)."""
     units = data.get("units", {})
-    return (_board_key(data.get("board")), rest,
-            *[_placed_key(n, u) for n, u in units.items() if u.get("space")])
+    seen, parts = _PLACED, []
+    for n, u in units.items():
+        # _placed_key's own look-up first, in line (a plan's every unit's table is
+        # usually one already keyed: a call each would cost more than the look-up);
+        # only a placed unit's table is ever kept there
+        got = seen.get(id(u))
+        if got is not None and got[0] is u and got[1][0] == n:
+            parts.append(got[1])
+        elif u.get("space"):
+            parts.append(_placed_key(n, u))
+    return (_board_key(data.get("board")), rest, *parts)
 
 
 def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:

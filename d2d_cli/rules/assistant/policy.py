@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant import movement
@@ -43,7 +43,7 @@ from d2d_cli.rules.assistant.goals import Goal, holds, is_down
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
-from d2d_cli.rules.core import Numbering, by_identity
+from d2d_cli.rules.core import Numbering, by_identity, lazy_module
 from d2d_cli.rules.core.record import record, replace
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card
@@ -51,7 +51,10 @@ from d2d_cli.rules.time.leaving import binding
 from d2d_cli.rules.units.unit_state import SPENT
 
 if TYPE_CHECKING:
+    from d2d_cli.rules.assistant import engine as _engine
     from d2d_cli.rules.assistant.movement import Movement
+else:  # the fight's engine, which ``npc plan`` between rounds imports anyway
+    _engine = lazy_module("d2d_cli.rules.assistant.engine", globals(), "_engine")
 
 SCORING = ("fast", "strong")
 
@@ -88,15 +91,56 @@ def win_chance(side_a: str, side_b: str, level_a: int, level_b: int, reading: st
                fate_orientation: str, level_bonus: str) -> tuple[float, float]:
     """(A wins or both win, B wins or both win): ``odds conflict`` from a full deck. A
     unit's Level after its penalties may be below 0 (Fatigue ×2 on a Level 1 skill), as
-    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27)."""
+    ``conflict`` takes it: the Levels are a unit's, not typed ``--level-a`` (issue 27).
+
+    Worked out by what the walk reads (:func:`_odds`): a card side by its approach and,
+    where the chart can send it to a tiebreak, its rank (:func:`_sides_alike`); the
+    Levels by their difference, the only way ``conflict.tiebreak`` reads them (each
+    side's Level Bonus, 001 l.200 and l.767)."""
+    alike = _sides_alike(reading)
+    return _odds(alike.get(side_a, side_a), alike.get(side_b, side_b), level_a - level_b,
+                 reading, fate_orientation, level_bonus)
+
+
+@lru_cache(maxsize=4096)
+def _odds(side_a: str, side_b: str, difference: int, reading: str, fate_orientation: str,
+          level_bonus: str) -> tuple[float, float]:
+    """:func:`win_chance` of one reading of the sides and one difference of Levels: the
+    walk at Levels (difference, 0) or (0, −difference). A fight's hands meet a new card
+    face at a new pair of Levels now and then for hundreds of fights; most read as one
+    already walked (a 7 of Cups and of Swords are both a Fast 7)."""
     from d2d_cli.rules.odds.exact import DeckView, Piles, conflict_odds
 
     got = conflict_odds(side_a, side_b, Piles.fresh(), DeckView("fresh", 54, 0),
-                        level_a=level_a, level_b=level_b, reading=reading,
-                        fate_orientation=fate_orientation, level_bonus=level_bonus,
-                        typed=False)
+                        level_a=max(difference, 0), level_b=max(-difference, 0),
+                        reading=reading, fate_orientation=fate_orientation,
+                        level_bonus=level_bonus, typed=False)
     both = got.both_win.value
     return got.a_wins.value + both, got.b_wins.value + both
+
+
+@lru_cache(maxsize=4)
+def _sides_alike(reading: str) -> dict[str, str]:
+    """Each card code → the first code (full deck order, Upper then Lower) that a card
+    side of ``conflict_odds`` reads the same under chart ``reading``: a card given
+    (not revealed) is read as its approach (``conflict.approach_of``: the orientation
+    played, never its colour) and its rank, and the rank only in a tiebreak, which the
+    chart asks only between approaches it marks ``rank`` (001 l.767). Any other text
+    (``fate``) is its own."""
+    from d2d_cli.rules.combat import conflict
+    from d2d_cli.rules.deck.cards import full_deck
+
+    chart = conflict.chart(reading)
+    ranked = {a for a, row in chart.items() for b, got in row.items() if got == "rank"}
+    ranked |= {b for row in chart.values() for b, got in row.items() if got == "rank"}
+    first: dict[tuple[str, str | None], str] = {}
+    out: dict[str, str] = {}
+    for card in full_deck():
+        for face in (card.flipped(True), card.flipped(False)):
+            approach = conflict.approach_of(face)
+            read = (approach, face.rank if approach in ranked else None)
+            out[face.code] = first.setdefault(read, face.code)
+    return out
 
 
 def best_card(hand: Sequence[Card], levels: tuple[int, int], opts: Any, *,
@@ -238,43 +282,28 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
 _LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
 
 
-# What no situation off the map reads (``assess`` without a Field, and the weapon
-# choice, whose Range is keyed apart): the round's tokens, the target, the Crits, the
-# Player; where the unit stands (``space``, ``facing``, ``double``: read by a Field
-# only); and the Interact aimed at it this round (``interacted``: read by
-# rules.combat.remembered only) — they change at nearly every Action of a fight.
-_VOLATILE = frozenset(("move", "action_cost", "turn", "target", "crits", "player",
-                       "faction", "space", "facing", "double", "interacted"))
-
-
-# Everything of a unit a situation could read, but its round tokens, target, Crits
-# (their conditions count) and this round's Action count (its boosts count), as a number
-# (rules.core.Numbering): the same number for the same reading (its tuple is hashed once,
-# when first seen, not at every look-up of the Levels and weapons remembered by it), never
-# given to another reading. Remembered for the very table read (by_identity: a fight
-# stores a changed unit as a new table, never changing one in place).
+# Everything of a unit a situation off the map could read (``assess`` without a Field,
+# and the weapon choice, whose Range is keyed apart), as a number (rules.core.Numbering):
+# the engine's reading of the table (``engine.reading``: every field but the round's
+# tokens and Actions, the Crits placed, where it stands and the Interact aimed at it —
+# read by a Field or by rules.combat.remembered only) and this round's boosts (the spent
+# table, which that reading leaves out: its boosts count in the Levels). Equal readings
+# hold the same skills, stats, conditions, effects, gear and boosts, so the same Levels
+# and weapon; the reading is a little finer than a situation (it keeps the target, the
+# Player and the faction), which is only a miss. One reading a table serves the
+# assessments and the policy alike: a fight numbered ~20 tables a fight twice before.
+# Remembered for the very table read (by_identity: a fight stores a changed unit as a
+# new table, never changing one in place).
 _NUMBERS = Numbering(4096)
 _fighter_key: Callable[[Mapping[str, Any]], int] = by_identity(
     lambda u: _NUMBERS(_fighter_key_of(u)), 1024)
 
 
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
-    # A text or whole number is its own key (no repr to build); anything else by its
-    # repr, tagged so that it never equals a text value (the weapons' remembered for the
-    # very table: movement.weapons_text); the spent table by its boosts.
-    # In the table's own order, not sorted: equal keys are still equal readings (each
-    # pair carries its name), and a fight stores its units in one order (a reading seen
-    # in another order is only a miss, worked out afresh).
-    volatile, text = _VOLATILE, movement.weapons_text
-    out = [(k, v) if type(v) in _PLAIN else
-           (k, text(v) if k == "weapons" else repr(v), 0) for k, v in u.items()
-           if k not in volatile and k != SPENT]
-    if SPENT in u:
-        out.append((SPENT, repr(tuple(u[SPENT].get("boosts", ()))), 0))
-    return tuple(out)
-
-
-_PLAIN = frozenset((str, int))
+    spent = u.get(SPENT)
+    # a unit's table as stored (the reading's own type; it reads, never changes it)
+    return (_engine.reading(cast("dict[str, Any]", u)), None if spent is None else
+            repr(tuple(spent.get("boosts", ()))))
 
 
 def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:

@@ -208,6 +208,8 @@ def cover_reading(data: Mapping[str, Any]) -> str:
     set): how the Cover of every :class:`Field` built from it is read — so a planner
     that remembers what it derived keys it too (``rules.assistant.movement``)."""
     rules = data.get("rules")
+    if rules is None:  # no [rules] (a fight's every look): no Mapping check, a call in Python
+        return "sweep"
     return str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
 
 
