@@ -87,11 +87,13 @@ def test_a_required_field_after_a_defaulted_one_is_refused_as_by_typing() -> Non
 
 
 def test_the_rules_tuples_are_made_this_way() -> None:
-    """The tuples a conflict of two cards imports: their classes are namedtuples made
-    without typing's check of each annotation (what the base is for)."""
+    """The rules' tuples (the four a conflict of two cards imports among them): their
+    classes are namedtuples made without typing's check of each annotation."""
     from d2d_cli.rules.combat.remembered import Recalled
     from d2d_cli.rules.combat.situation import Assessed, Situation, Terms
+    from d2d_cli.rules.odds.sides import Sides
+    from d2d_cli.rules.odds.walk import _Categories
 
-    for cls in (Terms, Situation, Assessed, Recalled):
+    for cls in (Terms, Situation, Assessed, Recalled, Sides, _Categories):
         assert issubclass(cls, tuple) and cls._fields
         assert "__annotations__" not in cls.__dict__  # typing.NamedTuple would keep them

@@ -6,13 +6,14 @@ effect that changes a roll changes its odds. The odds themselves are
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.options import DEFAULTS, Options
+from d2d_cli.rules.core.record import TupleRecord
 
 
-class Sides(NamedTuple):
+class Sides(TupleRecord):
     """The sides as ``exact.conflict_odds`` takes them (an approach, a card or fate) and
     their Levels after every modifier."""
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import gcd, lcm
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.probability import Probability
-from d2d_cli.rules.core.record import record
+from d2d_cli.rules.core.record import TupleRecord, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import Card, full_deck
 
@@ -93,7 +93,7 @@ def prob(p: Fraction | int) -> Probability:
 # --------------------------------------------------------------------------- the walk
 
 
-class _Categories(NamedTuple):
+class _Categories(TupleRecord):
     """The items of a walk grouped by what they read: each category's keys with integer
     weights summing to ``common`` (one denominator for every path of a layer), one
     representative item each, and how many of each category are in each pile."""
