@@ -19,7 +19,7 @@ from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
-from d2d_cli.rules.combat import conflict, hits, remembered, situation
+from d2d_cli.rules.combat import conflict, remembered
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.overview import scene
 
@@ -151,62 +151,3 @@ def test_a_remembered_conflict_can_not_be_changed_by_a_caller() -> None:
             got.sources["said_range"] = "changed"
         with pytest.raises(TypeError):
             said.extra_sources["said_range"] = "changed"
-
-
-# --------------------------------------------------------------------------- the Hits
-
-
-def _hits_plain(ask: Any) -> tuple[Any, ...]:
-    sit = ask.situation
-    return (ask.cards, ask.level, ask.rival_level, ask.difficulty, ask.difficulty_source,
-            ask.bonus, ask.bonus_hits, ask.said, None if sit is None else sit._replace(
-                extra_sources=dict(sit.extra_sources)), ask.count(None))
-
-
-def test_every_hits_of_whole_fights_is_the_one_the_command_path_gives(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every Hits a fight asks with its Assessor (found ready unless they follow a
-    Conflict whose assessment they may share) equals the Hits asked with no memory, as
-    the ``hit`` command asks them — the Levels, the Difficulty and where each came
-    from, and the Hits counted; the fights end as the pinned ones do."""
-    _, start, _ = op._start("combat1", {})
-    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
-    plain = sim.play_runs(start, goals, 8, range(40), DEFAULTS, "best")
-    engine._ASSESSED.clear()
-    real = hits.ask
-    asked = [0]
-
-    def both(cards: list[Any], **kw: Any) -> Any:
-        out = real(cards, **kw)
-        fresh = real(cards, **{**kw, "assessor": None})
-        assert _hits_plain(out) == _hits_plain(fresh), kw.get("by")
-        asked[0] += 1
-        return out
-
-    monkeypatch.setattr(hits, "ask", both)
-    assert sim.play_runs(start, goals, 8, range(40), DEFAULTS, "best") == plain
-    assert asked[0] > 200
-    assert any(k[0] == "remember" and k[7] == "hits" for k in engine._ASSESSED)  # in play
-
-
-def test_hits_found_ready_are_keyed_by_the_difficulty_and_the_stat_given() -> None:
-    """The same two units with the same readings: a Difficulty given (001 l.816), or
-    another stat of the Rival's, is not the answer remembered for the Rival's Body."""
-    engine._ASSESSED.clear()
-    t = Table(_combat1(), random.Random(2))
-    t.round_start()
-    card = conflict.parse_card("9S^")
-
-    def ask(**kw: Any) -> Any:
-        return hits.ask([card], data=t.data, by="Goblin Scout", vs="Archer", use_map=False,
-                        opts=t.opts, roster=t.live(), assessor=t._assess, **kw)
-
-    body = ask()
-    assert ask().difficulty == body.difficulty  # found ready
-    given = ask(difficulty=body.difficulty + 3)
-    assert (given.difficulty, given.difficulty_source) == (body.difficulty + 3,
-                                                           "--difficulty")
-    mind = ask(terms=situation.Terms(stat="mind"))
-    archer = t.unit("Archer")
-    assert mind.difficulty_source.startswith("Archer's Mind")
-    assert mind.difficulty == situation.effective_stat(archer, "mind").level

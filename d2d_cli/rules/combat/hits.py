@@ -20,14 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat import conflict
 from d2d_cli.rules.combat.situation import (
     Assessed,
-    Assessor,
     Modifier,
     Situation,
     Terms,
@@ -500,44 +498,20 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
         raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
                        "a Rival (001 l.816 \"Your Level - Rival Level\")")
     remembered = _remembered
+    recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
+    terms, skill = recalled.terms, recalled.skill
+    value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
+    who_a = Who(actor, level, level_option="--level")
+    who_b = Who(rival, rival_level, level_option="--rival-level")
     fld = _derive.field(data) if use_map and data and actor and rival else None
-
-    def prepare(kept: bool = False) -> tuple[Situation, int, str]:
-        """The Levels and the Difficulty (``kept``: remembered for later callers, so
-        what was said is kept as a read-only view)."""
-        recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
-        terms_, skill_ = recalled.terms, recalled.skill
-        value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms_)
-        who_a = Who(actor, level, level_option="--level")
-        who_b = Who(rival, rival_level, level_option="--rival-level")
-        sit = scoring_from(shared, who_a, who_b, terms_, skill=skill_,
-                           rival_skill=rival_skill, rival_stat=rival_stat, field=fld,
-                           opts=opts) or \
-            (assessor or assess)(who_a, who_b, terms_, skill=skill_, rival_skill=rival_skill,
-                                 rival_stat=rival_stat, rival_stat_source=source, opts=opts,
-                                 scoring=True, field=fld)
-        if recalled.sources:
-            said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
-            sit = remembered.with_said(sit, said, recalled)
-            if kept:
-                sit = sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
-        return sit, value, source
-
-    # A fight's Assessor remembers them by what they read (as a Conflict's: conflict.ask)
-    # — unless they may share the assessment of the Conflict they follow: scoring_from
-    # gives it only for the very units and Field it was made on, so for any other the
-    # answer does not depend on it
-    view = remembered.recalled_view(data, actor, rival) if isinstance(
-        assessor, Assessor) and actor is not None and rival is not None and (
-        shared is None or shared.a is not actor or shared.b is not rival or
-        shared.field is not fld) else None
-    if view is not None:
-        assert isinstance(assessor, Assessor) and actor is not None and rival is not None
-        sit, value, source = assessor.remember(
-            actor, rival, ("hits", view, vs, level, rival_level, difficulty, terms, skill,
-                           rival_skill, use_map), fld, opts, lambda: prepare(True))
-    else:
-        sit, value, source = prepare()
+    sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
+                       rival_stat=rival_stat, field=fld, opts=opts) or \
+        (assessor or assess)(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
+               rival_stat=rival_stat, rival_stat_source=source, opts=opts, scoring=True,
+               field=fld)
+    if recalled.sources:
+        said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
+        sit = remembered.with_said(sit, said, recalled)
     return sit, value, source, actor
 
 
