@@ -19,7 +19,7 @@ from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
-from d2d_cli.rules.combat import conflict, remembered
+from d2d_cli.rules.combat import conflict, crits, remembered, situation
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.overview import scene
 
@@ -151,3 +151,51 @@ def test_a_remembered_conflict_can_not_be_changed_by_a_caller() -> None:
             got.sources["said_range"] = "changed"
         with pytest.raises(TypeError):
             said.extra_sources["said_range"] = "changed"
+
+
+# --------------------------------------------------------------------------- the Crit
+
+
+def test_every_crit_found_ready_in_whole_fights_is_its_preparation_made_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a Crit reads before its first card (the weapon, the Power, the types, the
+    chart, the target's armour and gear: ``crits._prepare``), found ready by the fight's
+    Assessor, equals the preparation made afresh at every Crit of 40 whole fights; the
+    fights end as the pinned ones do."""
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    plain = sim.play_runs(start, goals, 9, range(40), DEFAULTS, "best")
+    engine._ASSESSED.clear()
+    real = situation.Assessor.remember
+    seen = {"crit": 0, "found": 0}
+
+    def checked(self: Any, a: Any, b: Any, rest: tuple[Any, ...], fld: Any, opts: Any,
+                compute: Any) -> Any:
+        got = real(self, a, b, rest, fld, opts, compute)
+        if rest[0] == "crit":
+            seen["crit"] += 1
+            fresh = compute()
+            seen["found"] += fresh is not got
+            assert got == fresh, rest
+        return got
+
+    monkeypatch.setattr(situation.Assessor, "remember", checked)
+    assert sim.play_runs(start, goals, 9, range(40), DEFAULTS, "best") == plain
+    assert seen["crit"] > 100 and seen["found"] > 80  # most found ready, each checked
+
+
+def test_a_crit_is_prepared_anew_for_a_target_wearing_other_armour() -> None:
+    """Two fights sharing the process's memory: the same Crit on a target whose table
+    holds other armour (001 l.906-936 "Crits: Rating") reads that armour, not the one
+    remembered for the first target's reading."""
+    engine._ASSESSED.clear()
+    ask = crits.CritAsk(hits=2, target="Goblin Scout", by="Archer", with_="Bow")
+    bare = Table(_combat1(), random.Random(4))
+    first = bare._crit(ask, stored=False)
+    data = _combat1()
+    data["units"]["Goblin Scout"] = {**data["units"]["Goblin Scout"], "armor": "5x2"}
+    worn = Table(data, random.Random(4))
+    second = worn._crit(ask, stored=False)
+    assert first.card == second.card  # the same draw
+    assert second.armor == "5x2" and first.armor != "5x2"
+    assert second.sources["armor"].startswith("Goblin Scout's armor 5x2")
