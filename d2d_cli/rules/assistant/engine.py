@@ -644,7 +644,8 @@ class Table:
                  stored: bool) -> crits.Crit:
         """``crits.crit`` on ``roster`` (live units), its changes stored unless not."""
         try:
-            out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster)
+            out = crits.crit(ask, self.data, lambda: self.rng, self.opts, roster=roster,
+                             assessor=self._assess)
         except BaseException:
             self._forget()
             raise

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.situation import (
     Assessed,
+    Assessor,
     Fighter,
     Modifier,
     Situation,
@@ -173,7 +175,8 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
         units = {}
     named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
-        unit = find(units, named[0])
+        name = named[0]  # the name as the roster has it: no folding (roster.find's own)
+        unit = units[name] if name in units else find(units, name)
         played = named[1]
         return SideSpec(text, played.source, played.approach, played.card, unit)
     name, sep, what = text.rpartition(":")
@@ -624,19 +627,40 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         units = roster if roster is not None else _roster.roster_view(data)
     m = matchup(sides, units)
     remembered = _remembered
-    got = remembered.recall(data, m.a.unit, m.b.unit, terms or Terms(), skill, spent,
-                            target_action, use_map)
+    ua, ub = m.a.unit, m.b.unit
     # the map gives a geometry only between two units: else it is not read
-    placed = use_map and m.a.unit is not None and m.b.unit is not None
+    placed = use_map and ua is not None and ub is not None
     fld = _derive.field(data) if placed else None
-    sit = (assessor or assess)(Who(m.a.unit, level_a, level_option="--level-a"),
-                 Who(m.b.unit, level_b, level_option="--level-b"),
-                 got.terms, skill=got.skill, rival_skill=rival_skill, field=fld, opts=opts)
-    assessed = Assessed(m.a.unit, m.b.unit, got.terms, got.skill, rival_skill, fld, opts,
-                        sit)
-    if got.sources:
-        sit = remembered.relabel(
-            sit._replace(extra_sources={**sit.extra_sources, **got.sources}), got)
+    terms = terms or Terms()
+
+    def prepare(shared: bool = False) -> tuple[_remembered.Recalled, Situation, Situation]:
+        """What the round remembers, the assessment, and the two together (``shared``:
+        remembered for later callers, so what was said is kept as a read-only view)."""
+        got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
+        sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
+                                   Who(ub, level_b, level_option="--level-b"),
+                                   got.terms, skill=got.skill, rival_skill=rival_skill,
+                                   field=fld, opts=opts)
+        if not got.sources:
+            return got, sit, sit
+        said = remembered.with_said(sit, got.sources, got)
+        if shared:
+            said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
+            got = got._replace(sources=MappingProxyType(got.sources))
+        return got, sit, said
+
+    # A fight's Assessor remembers all three by what they read: the units' readings,
+    # the Field, the [rules], what the round remembers of the two, the rest as given
+    view = remembered.recalled_view(data, ua, ub) if isinstance(assessor, Assessor) and \
+        ua is not None and ub is not None else None
+    if view is not None:
+        assert isinstance(assessor, Assessor) and ua is not None and ub is not None
+        got, made, sit = assessor.remember(
+            ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
+                     target_action, use_map), fld, opts, lambda: prepare(True))
+    else:
+        got, made, sit = prepare()
+    assessed = Assessed(ua, ub, got.terms, got.skill, rival_skill, fld, opts, made)
     if not obstacles and sit.geometry is not None:
         obstacles = _derive.reveal_obstacles(sit.geometry)
     for side, spec in (("a", m.a), ("b", m.b)):

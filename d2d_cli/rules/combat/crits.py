@@ -568,7 +568,7 @@ class CritAsk:
 
 def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Random] | None,
          opts: Options = DEFAULTS, custom_charts: dict[str, Any] | None = None,
-         roster: dict[str, Unit] | None = None) -> Crit:
+         roster: dict[str, Unit] | None = None, assessor: Any = None) -> Crit:
     """The whole Crit (001 l.878–955), in its steps: the Power (:func:`_power`), the
     card source (:func:`_source`), the location (:func:`_locate`) and the rating against
     the armor found there (:func:`_rate`), the Damage Modifiers (:func:`_modifiers`),
@@ -581,26 +581,26 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     and changed in place instead of built from ``data``; ``changes["units"]`` then holds
     only the units a Crit can change — the target and the Ally whose Luck is spent — to
     store over the roster's (the wielder is read, never changed: its table stays the
-    one it has, so what is remembered for that very table still holds)."""
+    one it has, so what is remembered for that very table still holds). ``assessor``: a
+    fight's :class:`~rules.combat.situation.Assessor`, which remembers what the Crit
+    reads before its first card (:func:`_prepare`) by the two units' readings."""
     check_pierce(ask.armor_pierce)
     units = (roster if roster is not None else roster_(dict(data))) \
         if ask.target is not None or ask.by is not None else {}
     holder = find(units, ask.by) if ask.by is not None else None
-    ask, arm = armed(ask, units)
-    power, power_from, wielder = _power(ask, units)
-    wielder = wielder or holder
-    deck, wanted = parse_types(ask.types)
-    check_hits(ask.hits)
-    check_difficulty(ask.difficulty, opts)
-    ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
-               str(opts.locations_file))
-    given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
-    armor = parse_armor(ask.armor, ch)
-    unit = alive(find(units, ask.target)) if ask.target is not None else None  # issue 27
-    if armor is None and unit is not None:
-        armor = unit_armor(unit, ch)
+    if assessor is not None and holder is not None and ask.target is not None and \
+            custom_charts is None and isinstance(assessor, _situation.Assessor):
+        # A fight's Assessor remembers it by all it reads: the ask, the two units'
+        # readings (weapons, stats, conditions, armour, gear) and the [rules]
+        prep = assessor.remember(holder, find(units, ask.target), ("crit", ask), None,
+                                 opts, lambda: _prepare(ask, units, opts, None))
+    else:
+        prep = _prepare(ask, units, opts, custom_charts)
+    ask, arm, power, power_from, deck, wanted_, ch, given_, armor, gear = prep
+    wanted, given = list(wanted_), None if given_ is None else list(given_)
+    wielder = (find(units, ask.by) if ask.by is not None else None) or holder
+    unit = find(units, ask.target) if ask.target is not None else None  # alive: _prepare
     source = _source(given, data, ch, deck, new_rng)
-    gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
     extra_sources: dict[str, str] = {}
     gear = shield_side(gear, unit, wielder, extra_sources)
     first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
@@ -646,7 +646,45 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     )
 
 
-def armed(ask: CritAsk, units: dict[str, Unit]
+class _Prepared(NamedTuple):
+    """What a Crit reads before its first card (:func:`_prepare`)."""
+
+    ask: CritAsk  # with the weapon's rating and types in place of the options
+    arm: tuple[Weapon, str] | None
+    power: Stat
+    power_from: str
+    deck: str
+    wanted: tuple[str, ...]
+    chart: Chart
+    given: tuple[str, ...] | None  # the cards drawn at the table (--card)
+    armor: Armor | None
+    gear: Gear
+
+
+def _prepare(ask: CritAsk, units: Mapping[str, Unit], opts: Options,
+             custom_charts: dict[str, Any] | None) -> _Prepared:
+    """A Crit's first steps, in order: the weapon (:func:`armed`), the Power
+    (:func:`_power`), the types, the checks, the chart, the cards and armour given, the
+    target — alive (issue 27) — and its own armour and gear. It reads the ask, the
+    wielder's and the target's tables and the ``[rules]``, nothing drawn."""
+    ask, arm = armed(ask, units)
+    power, power_from, _ = _power(ask, units)
+    deck, wanted = parse_types(ask.types)
+    check_hits(ask.hits)
+    check_difficulty(ask.difficulty, opts)
+    ch = chart("vehicle" if ask.vehicle else "person", custom_charts,
+               str(opts.locations_file))
+    given = [parse_damage_card(x, ch) for x in ask.cards] if ask.cards is not None else None
+    armor = parse_armor(ask.armor, ch)
+    unit = alive(find(units, ask.target)) if ask.target is not None else None  # issue 27
+    if armor is None and unit is not None:
+        armor = unit_armor(unit, ch)
+    gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
+    return _Prepared(ask, arm, power, power_from, deck, tuple(wanted), ch,
+                     None if given is None else tuple(given), armor, gear)
+
+
+def armed(ask: CritAsk, units: Mapping[str, Unit]
            ) -> tuple[CritAsk, tuple[Weapon, str] | None]:
     """Issue 36: the weapon a Crit is rated with. ``--weapon NAME`` of a sample
     (tables/gear.toml); else with ``--by`` and neither ``--power`` nor ``--weapon``,
@@ -767,7 +805,7 @@ def shield_side(gear: Gear, unit: Unit | None, wielder: Unit | None,
     return replace(gear, shield=None, shield_covers=())
 
 
-def _power(ask: CritAsk, units: dict[str, Unit]) -> tuple[Stat, str, Unit | None]:
+def _power(ask: CritAsk, units: Mapping[str, Unit]) -> tuple[Stat, str, Unit | None]:
     """The Power Rating and where it came from (001 l.918–920 "Stat - Rating may include
     a Stat: Body+2 with Body:4x1 = Power Rating:6x1"): ``--power``, or a ``--weapon``
     formula with ``--stat`` or the ``--by`` wielder's stat. Returns (power, from,

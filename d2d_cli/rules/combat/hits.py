@@ -511,8 +511,7 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
                field=fld)
     if recalled.sources:
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
-        sit = remembered.relabel(
-            sit._replace(extra_sources={**sit.extra_sources, **said}), recalled)
+        sit = remembered.with_said(sit, said, recalled)
     return sit, value, source, actor
 
 

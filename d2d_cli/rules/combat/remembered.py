@@ -9,7 +9,7 @@ Typed options always win over what was said; what was said is named in the resul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -53,7 +53,7 @@ def round_of(data: dict[str, Any] | None) -> tuple[int, str]:
 class Recalled(TupleRecord):
     terms: Terms
     skill: str | None
-    sources: dict[str, str]
+    sources: Mapping[str, str]
     unspent: str | None  # why the Target (side b) gains no benefit on a Win, or None
     interrupt: bool  # the Interact was an Interrupt
 
@@ -98,7 +98,25 @@ def _map_range(data: dict[str, Any] | None, a: Unit, b: Unit) -> int | None:
     if pa is None or pb is None:
         return None
     distance = _sight.distance
+    if not (pa.double or pb.double):  # one Space each (a fight's usual case): no search
+        return distance(pa.space, pb.space)
     return min(distance(x, y) for x in pa.spaces for y in pb.spaces)
+
+
+def recalled_view(data: dict[str, Any] | None, a: Unit, b: Unit) -> tuple[bool, ...] | None:
+    """What :func:`recall` reads of two units that a reading of their tables leaves out
+    (a caller remembering it by those readings, the map's Field and the rest of its
+    arguments: ``conflict.ask`` in a fight): the Interact aimed at ``b`` this round —
+    whether it is ``a``'s, an Interrupt, answered by an Action. None when something was
+    said of either this round (``unit situation``: its Space is read too), so the
+    caller recalls afresh."""
+    if a.extra.get(exchange.SAID) or b.extra.get(exchange.SAID):
+        return None
+    number, phase = round_of(data)
+    rec = exchange.interacted(b, number, phase)
+    if rec is None:
+        return ()
+    return (rec.get("by") == a.name, bool(rec.get("interrupt")), bool(rec.get("action")))
 
 
 def recall(data: dict[str, Any] | None, a: Unit | None, b: Unit | None, terms: Terms,
@@ -210,12 +228,28 @@ _SAID_ON_MAP = {"said_range": "range", "said_cover": "cover",
                 "said_high_ground": "high_ground"}
 
 
+def with_said(situation: sit.Situation, said: Mapping[str, str],
+              recalled: Recalled) -> sit.Situation:
+    """``situation`` with what the round said (``said``: the :class:`Recalled`'s sources
+    the caller names) after its own sources, and its map readout
+    :func:`relabel`-ed — the one way ``conflict`` and ``hit`` add them. The Situation
+    given is never changed (an Assessor's answer is shared); the one returned is new."""
+    extra = situation.extra_sources
+    merged = {**extra, **said} if extra else dict(said)
+    out = sit.Situation(situation.a, situation.b, situation.modifiers,
+                        situation.advantage_a, situation.advantage_b, situation.no_block,
+                        situation.cover, merged, situation.geometry)
+    return out if situation.geometry is None else relabel(out, recalled)
+
+
 def relabel(situation: sit.Situation, recalled: Recalled) -> sit.Situation:
     """The map's readout names what was said this round as said, not typed (the map
     keeps a typed value and says so, rules.board.derive)."""
     geo = situation.geometry
+    if geo is None:
+        return situation
     said = [k for s, k in _SAID_ON_MAP.items() if s in recalled.sources]
-    if geo is None or not said:
+    if not said:
         return situation
     from d2d_cli.rules.core.record import replace
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -703,6 +703,9 @@ def assess(a: Who, b: Who, terms: Terms, *, skill: str | None = None,
                      tally.extra, geometry)
 
 
+_V = TypeVar("_V")
+
+
 class Assessor:
     """:func:`assess`, remembered by all it reads, for a caller that can name what each
     unit's table holds of it by a ``reading`` (a simulated fight: a number for the
@@ -720,7 +723,7 @@ class Assessor:
     their own)."""
 
     def __init__(self, reading: Callable[[Unit], Any],
-                 kept: dict[tuple[Any, ...], tuple[Any, Any, Situation]],
+                 kept: dict[tuple[Any, ...], tuple[Any, Any, Any]],
                  limit: int = 4096) -> None:
         self._reading = reading
         self._kept = kept
@@ -737,6 +740,7 @@ class Assessor:
                rival_skill, rival_stat, rival_stat_source, id(field), id(opts), scoring)
         kept = self._kept
         got = kept.get(key)
+        sit: Situation
         if got is not None and got[0] is field and got[1] is opts:
             sit = got[2]
         else:
@@ -748,6 +752,28 @@ class Assessor:
                 kept.clear()
             kept[key] = (field, opts, sit)
         return sit
+
+    def remember(self, a: Unit, b: Unit, rest: tuple[Any, ...], field: Field | None,
+                 opts: Options, compute: Callable[[], _V]) -> _V:
+        """``compute()``, remembered as an assessment is: by the two units' names and
+        readings, the map's Field and the ``[rules]`` (by identity, held beside the
+        answer), and ``rest`` — every other thing ``compute`` reads, which the caller
+        names (``conflict.ask``: what the round remembers of the two, the terms, the
+        skills). The answer is shared by every caller that finds it: read it, never
+        change it. One that raises is not remembered."""
+        reading = self._reading
+        key = ("remember", a.name, reading(a), b.name, reading(b), id(field), id(opts),
+               *rest)
+        kept = self._kept
+        got = kept.get(key)
+        if got is not None and got[0] is field and got[1] is opts:
+            value: _V = got[2]
+            return value
+        value = compute()
+        if len(kept) >= self._limit:
+            kept.clear()
+        kept[key] = (field, opts, value)
+        return value
 
 
 class Assessed(TupleRecord):
