@@ -89,11 +89,29 @@ def test_a_required_field_after_a_defaulted_one_is_refused_as_by_typing() -> Non
 def test_the_rules_tuples_are_made_this_way() -> None:
     """The rules' tuples (the four a conflict of two cards imports among them): their
     classes are namedtuples made without typing's check of each annotation."""
+    from d2d_cli.rules.combat.crits import _Harm, _Prepared, _Rated, _Source
     from d2d_cli.rules.combat.remembered import Recalled
     from d2d_cli.rules.combat.situation import Assessed, Situation, Terms
     from d2d_cli.rules.odds.sides import Sides
     from d2d_cli.rules.odds.walk import _Categories
 
-    for cls in (Terms, Situation, Assessed, Recalled, Sides, _Categories):
+    for cls in (Terms, Situation, Assessed, Recalled, Sides, _Categories, _Prepared, _Source,
+                _Rated, _Harm):
         assert issubclass(cls, tuple) and cls._fields
         assert "__annotations__" not in cls.__dict__  # typing.NamedTuple would keep them
+
+
+def test_no_class_of_the_package_is_a_typing_namedtuple() -> None:
+    """A new tuple type is a TupleRecord (what a conflict's start-up pays for the other
+    way is in docs/architecture.md "Records, not dataclasses")."""
+    import ast
+    from pathlib import Path
+
+    import d2d_cli
+
+    found = [f"{path.name}:{node.lineno} {node.name}"
+             for path in sorted(Path(d2d_cli.__file__).parent.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text("utf-8")))
+             if isinstance(node, ast.ClassDef)
+             and any(ast.unparse(b).split(".")[-1] == "NamedTuple" for b in node.bases)]
+    assert found == []

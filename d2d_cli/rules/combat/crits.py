@@ -29,14 +29,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat.damage import DamageAsk, Gear, Modified, gear_of, modify, wear
 from d2d_cli.rules.core import lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
-from d2d_cli.rules.core.record import field, record, replace
+from d2d_cli.rules.core.record import TupleRecord, field, record, replace
 from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.deck.fate import OutOfCards, TableCards
 from d2d_cli.rules.scale.stats import Stat, canonical, parse_stat
@@ -646,7 +646,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     )
 
 
-class _Prepared(NamedTuple):
+class _Prepared(TupleRecord):
     """What a Crit reads before its first card (:func:`_prepare`)."""
 
     ask: CritAsk  # with the weapon's rating and types in place of the options
@@ -820,7 +820,7 @@ def _power(ask: CritAsk, units: Mapping[str, Unit]) -> tuple[Stat, str, Unit | N
     return power, power_from, wielder
 
 
-class _Source(NamedTuple):
+class _Source(TupleRecord):
     """Where the damage cards come from: ``draw`` gives the next one; ``close`` puts
     the session's deck into the changes (or refuses table cards never read) and says
     whether the deck was reshuffled."""
@@ -878,7 +878,7 @@ def _locate(draw: Callable[[], str], wanted: list[str], limit: int,
     return found, skipped, []
 
 
-class _Rated(NamedTuple):
+class _Rated(TupleRecord):
     bonus: Bonus  # the comparison of the Power with what it meets
     added: int  # the Hits it adds (never more than against no armor)
     total: int  # the Hits before the Damage Modifiers
@@ -915,7 +915,7 @@ def _modifiers(total: int, damage: DamageAsk, gear: Gear, worn: Stat | None,
                   locations=tuple(ch.names()), armor=worn if reduce else None)
 
 
-class _Harm(NamedTuple):
+class _Harm(TupleRecord):
     severity: Severity
     crit: bool  # whether the location card is a Crit
     light: tuple[str, ...]  # the light damage placed as Conditions
