@@ -355,12 +355,24 @@ if TYPE_CHECKING:
 else:
     _KEPT = frozenset(("__module__", "__qualname__", "__annotations__", "__dict__",
                        "__weakref__", "__orig_bases__"))
+    # What typing.NamedTuple refuses to let a class body define: the tuple's own machinery.
+    _REFUSED = frozenset(("__new__", "__init__", "__slots__", "__getnewargs__", "_fields",
+                          "_field_defaults", "_make", "_replace", "_asdict", "_source"))
 
     class _TupleRecordType(type):
         def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
             if not bases:  # TupleRecord itself
                 return super().__new__(mcs, name, bases, ns)
-            names = list(ns.get("__annotations__", {}))
+            if bases != (TupleRecord,):  # a mixin or Generic would be dropped unseen
+                raise TypeError(f"{name}: a TupleRecord has TupleRecord as its one base")
+            if "__annotations__" not in ns:  # Python 3.14 without the future import
+                raise TypeError(f"{name}: a TupleRecord's module needs "
+                                "'from __future__ import annotations' (its fields are read "
+                                "from the class body's annotations)")
+            names = list(ns["__annotations__"])
+            refused = sorted(_REFUSED.intersection(ns))
+            if refused:
+                raise TypeError(f"{name}: a TupleRecord cannot define {', '.join(refused)}")
             defaults = [ns[n] for n in names if n in ns]
             if any(n not in ns for n in names[len(names) - len(defaults):]):
                 raise TypeError(f"{name}: a field without a default follows one with a "
