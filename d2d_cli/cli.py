@@ -56,6 +56,10 @@ def lazy_group(info: Any, app: typer.Typer) -> Any:
     """The Click group of a Typer group app whose subcommands are built when first
     used: ``d2d fate status`` builds ``status`` only, not the group's five other
     commands (Typer builds them all, a few ms a group)."""
+    for callback in (info.callback, getattr(info.typer_instance.registered_callback,
+                                            "callback", None)):
+        if callback is not None:  # a group module postpones its annotations
+            evaluated(callback)
     group = compat.empty_group(info, app)  # Typer builds the group itself, no commands…
     group.commands = LazyCommands(app, *compat.app_entries(info))  # …each on first use
     return group

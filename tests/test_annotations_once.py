@@ -180,3 +180,18 @@ def test_no_annotation_evaluated_at_run_time_names_a_type_checking_import() -> N
                       for ann in evaluated for name in ast.walk(ann)
                       if isinstance(name, ast.Name) and name.id in only_mypy]
     assert found == []
+
+
+def test_a_group_s_own_callback_is_evaluated_once_before_typer_builds_it() -> None:
+    """``d2d board`` is a group with a callback of its own (it draws the map): in a
+    module that postpones its annotations, the callback is evaluated once by
+    ``cli.evaluated`` like a command, not read as strings by Typer each time."""
+    code = ("import io, contextlib, sys\nfrom d2d_cli import cli\n"
+            "from d2d_cli.commands import board\n"
+            "cb = board.app.registered_callback.callback\n"
+            "assert isinstance(cb.__annotations__['json'], str)\n"
+            "cli.root_command().get_command(None, 'board')\n"
+            "print(sorted(k for k, v in cb.__annotations__.items() if isinstance(v, str)))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
