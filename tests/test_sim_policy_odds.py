@@ -3,8 +3,9 @@ each reading of the sides and each difference of Levels: a card side read as its
 approach and, where the chart can tiebreak it, its rank; the Levels by their difference
 (``conflict.tiebreak`` reads only each side's Level Bonus, 001 l.200 and l.767). Each
 answer is checked here against the full walk (``odds.conflict_odds``) asked with the
-very sides and Levels given, for every face of the deck, both sides, every ``[rules]``
-reading the walk reads and Levels a fight meets."""
+very sides and Levels given, for every face of the deck, both sides and Levels a fight
+meets, under two ``[rules]`` tables that between them give each of the three keys the walk
+reads (``conflict_chart``, ``fate_orientation``, ``level_bonus``) both of its values."""
 
 from __future__ import annotations
 
