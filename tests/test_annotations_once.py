@@ -186,7 +186,7 @@ def test_a_group_s_own_callback_is_evaluated_once_before_typer_builds_it() -> No
     """``d2d board`` is a group with a callback of its own (it draws the map): in a
     module that postpones its annotations, the callback is evaluated once by
     ``cli.evaluated`` like a command, not read as strings by Typer each time."""
-    code = ("import io, contextlib, sys\nfrom d2d_cli import cli\n"
+    code = ("from d2d_cli import cli\n"
             "from d2d_cli.commands import board\n"
             "cb = board.app.registered_callback.callback\n"
             "assert isinstance(cb.__annotations__['json'], str)\n"
