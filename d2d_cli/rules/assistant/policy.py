@@ -261,33 +261,18 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
             roster: Mapping[str, Any] | None = None) -> tuple[int, int]:
     """Both sides' Levels for a fight, as ``conflict`` works them out (its situation:
     skills, Level Bonus, the stats' penalties), remembered by what they depend on: units
-    alike in skills, stats and conditions get the same Levels without a second look.
-    The pair of very tables read is remembered first (:data:`_LEVELS_OF`)."""
+    alike in skills, stats and conditions get the same Levels without a second look."""
     units = data["units"]
-    ta, tb = units[a], units[b]
-    pair = _LEVELS_OF.get((id(ta), id(tb)))
-    if pair is not None and pair[0] is ta and pair[1] is tb:
-        return pair[2]
-    got = _levels_of(ta, tb, a, b, roster)
-    if len(_LEVELS_OF) >= 1024:
-        _LEVELS_OF.clear()
-    _LEVELS_OF[(id(ta), id(tb))] = (ta, tb, got)
-    return got
-
-
-def _levels_of(ta: Mapping[str, Any], tb: Mapping[str, Any], a: str, b: str,
-               roster: Mapping[str, Any] | None) -> tuple[int, int]:
-    """:func:`_levels` by the two fighters' keys (what a situation reads of them)."""
-    key = (_fighter_key(ta), _fighter_key(tb))
+    key = (_fighter_key(units[a]), _fighter_key(units[b]))
     got = _LEVELS.get(key)
     if got is None:
         from d2d_cli.rules.combat.situation import Terms, Who, assess
         from d2d_cli.rules.units.roster import Unit
 
-        ua = roster[a] if roster is not None else Unit.from_state(a, ta)
-        ub = roster[b] if roster is not None else Unit.from_state(b, tb)
+        ua = roster[a] if roster is not None else Unit.from_state(a, units[a])
+        ub = roster[b] if roster is not None else Unit.from_state(b, units[b])
         sit = assess(Who(ua, None), Who(ub, None, "--level-b"), Terms(),
-                     skill=skill_for(ta))  # off the map, as the engine rolls
+                     skill=skill_for(units[a]))  # off the map, as the engine rolls
         got = _LEVELS[key] = (sit.a.level, sit.b.level)
         if len(_LEVELS) > 4096:
             _LEVELS.clear()
@@ -295,12 +280,6 @@ def _levels_of(ta: Mapping[str, Any], tb: Mapping[str, Any], a: str, b: str,
 
 
 _LEVELS: dict[tuple[Any, ...], tuple[int, int]] = {}
-# The Levels of the very pair of tables read (attacker's, Rival's; a fight stores a
-# changed unit as a new table, never changing one in place): a unit plans against the
-# same Rivals' tables as long as nobody acts, ~27 look-ups a fight. The tables are held
-# beside their Levels, so their ids are never another's while remembered.
-_LEVELS_OF: dict[tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any],
-                                        tuple[int, int]]] = {}
 
 
 # Everything of a unit a situation off the map could read (``assess`` without a Field,
@@ -386,21 +365,6 @@ def _still_bound(name: str, unit: Mapping[str, Any], data: Mapping[str, Any]) ->
     return None
 
 
-def _standing_of(unit: Mapping[str, Any]) -> tuple[Any, bool, bool, int, int]:
-    """What a plan reads of each other unit's table to choose its target: its faction,
-    whether it stands (not down, not off the map), whether it is Hidden
-    (:func:`hidden`), its Body's Level (its Difficulty) and how many Crits it bears."""
-    return (unit.get("faction"), not is_down(unit) and not unit.get("off_map"),
-            hidden(unit), _body_level(unit), len(unit.get("crits", [])))
-
-
-# :func:`_standing_of`, remembered for the very table read (by_identity: a fight stores
-# a changed unit as a new table, never changing one in place): a plan reads every
-# unit's table, most of them the same ones as the plan before.
-_standing: Callable[[Mapping[str, Any]], tuple[Any, bool, bool, int, int]] = by_identity(
-    _standing_of, 1024)
-
-
 def hidden(unit: Mapping[str, Any]) -> bool:
     """A unit with Stealth tokens is Hidden: no Rival targets it until found (000
     l.1201 "Hidden - A Unit or Item that cannot automatically be noticed")."""
@@ -459,9 +423,8 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
             return _away_plan(name, wanted, *got)
     named = _goal_reads(goal)[1] if goal else frozenset()
     held = _held(data)
-    standing = _standing
-    rivals = [n for n, u in units.items()
-              if (s := standing(u))[0] != faction and s[1] and not s[2]]
+    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
+              and not u.get("off_map") and not hidden(u)]
     if not rivals:
         unseen = [n for n, u in units.items() if u.get("faction") != faction
                   and not is_down(u) and not u.get("off_map")]
@@ -646,8 +609,8 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
             p = got[1]
         else:
             p = win_chance("fate", "fate", *levels, *keys)[0]
-        _, _, _, body, crits = _standing(units[n])
-        scored.append((-round(p, 12), body, -crits, n, p, levels))
+        body = _body_level(units[n])
+        scored.append((-round(p, 12), body, -len(units[n].get("crits", [])), n, p, levels))
     scored.sort(key=lambda s: s[:3])
     _, body, _, target, p, levels = scored[0]
     approach, chance = cards[levels] if hand else ("fate", p)
