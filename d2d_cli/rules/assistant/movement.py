@@ -25,11 +25,11 @@ from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, arcs_of, cover_reading, field
+from d2d_cli.rules.board.derive import Field, arcs_of, cover_reading, field, rival_arc
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
-from d2d_cli.rules.board.placement import Placement
+from d2d_cli.rules.board.placement import Placement, placement_of
 from d2d_cli.rules.core import by_identity
 from d2d_cli.rules.core.record import record
 
@@ -475,12 +475,16 @@ def _get_away(data: Mapping[str, Any], name: str, move: int
 
 def from_behind(data: Mapping[str, Any], actor: str, rival: str) -> bool:
     """Whether ``actor`` stands in ``rival``'s Arc:Back on the map (000 l.326 "Rival
-    can't Block"): ``Field.derive``'s Flanking."""
+    can't Block"): ``Field.derive``'s Flanking, read from the two units' Placements
+    alone (``derive.rival_arc``, the Geometry's own step) — no Field is looked up for it
+    (its key reads every unit's table; a fight asks before each Conflict)."""
     if not data.get("board"):
         return False
-    f = field(data)
-    geo = f.derive_named(actor, rival) if f is not None else None
-    return geo is not None and geo.rival_arc == sight.BACK
+    units = data.get("units", {})
+    a, b = units.get(actor), units.get(rival)
+    pa = placement_of(actor, a) if a is not None else None
+    pb = placement_of(rival, b) if b is not None else None
+    return pa is not None and pb is not None and rival_arc(pa, pb) == sight.BACK
 
 
 __all__ = ["Movement", "approach", "from_behind", "get_away", "withdraw"]

@@ -310,12 +310,27 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
                     {k: v for k, v in values.items() if v is not None}, actor_cover)
 
 
+def rival_arc(pa: Placement, pb: Placement) -> str | None:
+    """The Arc of ``pb`` that ``pa`` stands in, between their nearest Spaces: the
+    Geometry's ``rival_arc`` (Flanking, 000 l.324–326) without the rest of it — no
+    Field, no Cover, no texts; None when ``pb`` has no Facing."""
+    if pb.facing is None:
+        return None
+    sa, sb = _nearest(pa, pb)
+    return _arc_of(pb, sb, sa)
+
+
+def _arc_of(p: Placement, at: Space, other: Space) -> str | None:
+    """The Arc of ``p`` (standing on ``at``) that ``other`` is in (001 l.655–667), or
+    None when ``p`` has no Facing: what :func:`_arcs` and :func:`rival_arc` read."""
+    return sight.arc(at, p.facing, other) if p.facing is not None else None
+
+
 def _arcs(pa: Placement, pb: Placement, sa: Space, sb: Space, rng: int,
           src: dict[str, str], values: dict[str, Any]) -> tuple[str | None, str | None]:
     """Arcs (001 l.655–667) and Flanking (000 l.324–326): each side's Arc of the other."""
     na = space_name(sa)
-    arc_ab = sight.arc(sa, pa.facing, sb) if pa.facing is not None else None
-    arc_ba = sight.arc(sb, pb.facing, sa) if pb.facing is not None else None
+    arc_ab, arc_ba = _arc_of(pa, sa, sb), _arc_of(pb, sb, sa)
     if rng == 0:
         src["arc"] = f"{pa.unit} and {pb.unit} share {na}: no Arc (001 l.657 \"in your Space\")"
     elif arc_ab is None:

@@ -78,6 +78,13 @@ def placements(units: Iterable[Unit]) -> dict[str, Placement]:
     return out
 
 
+def placement_of(name: str, state: Mapping[str, Any]) -> Placement | None:
+    """One unit's Placement from its table as stored (as :func:`placements_of` reads
+    each), or None when it is not on the map."""
+    return _placement(name, state.get(SPACE), state.get(FACING), state.get(DOUBLE, False),
+                      state.get("faction"))
+
+
 def placements_of(units: Mapping[str, Mapping[str, Any]]) -> dict[str, Placement]:
     """:func:`placements` of a session's ``[units]`` as stored, without building each
     Unit (a fight asks for the map ~100 times): ``space``, ``facing`` and ``double``
@@ -85,8 +92,7 @@ def placements_of(units: Mapping[str, Mapping[str, Any]]) -> dict[str, Placement
     field (``Unit.from_state``); tests/test_board_cache.py holds the two alike."""
     out: dict[str, Placement] = {}
     for name, state in units.items():
-        p = _placement(name, state.get(SPACE), state.get(FACING), state.get(DOUBLE, False),
-                       state.get("faction"))
+        p = placement_of(name, state)
         if p is not None:
             out[name] = p
     return out
