@@ -346,10 +346,9 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
 # ``class Terms(TupleRecord)`` is ``class Terms(typing.NamedTuple)``, made by
 # ``collections.namedtuple``. typing's own class statement checks every annotation at
 # import, and an annotation is a string here (``from __future__ import annotations``), which
-# it compiles as a ``ForwardRef``: ~0.06 ms a field, ~1.7 ms of the three tuples a
-# conflict of two cards imports (rules.combat.situation), 2-3% of a lookup's budget
-# (issue 40 item 3). Nothing here reads an annotation at run time; mypy reads the class as
-# the NamedTuple it is.
+# it compiles as a ``ForwardRef``: ~0.06 ms a field; the four tuples a conflict of two
+# cards imports cost it ~3 M of its 292 M instructions (issue 40 item 3). Nothing here
+# reads an annotation at run time; mypy reads the class as the NamedTuple it is.
 if TYPE_CHECKING:
     from typing import NamedTuple as TupleRecord
 else:
