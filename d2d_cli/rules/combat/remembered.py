@@ -235,11 +235,8 @@ def with_said(situation: sit.Situation, said: Mapping[str, str],
     :func:`relabel`-ed — the one way ``conflict`` and ``hit`` add them. The Situation
     given is never changed (an Assessor's answer is shared); the one returned is new."""
     extra = situation.extra_sources
-    merged = {**extra, **said} if extra else dict(said)
-    out = sit.Situation(situation.a, situation.b, situation.modifiers,
-                        situation.advantage_a, situation.advantage_b, situation.no_block,
-                        situation.cover, merged, situation.geometry)
-    return out if situation.geometry is None else relabel(out, recalled)
+    out = situation._replace(extra_sources={**extra, **said} if extra else dict(said))
+    return relabel(out, recalled)
 
 
 def relabel(situation: sit.Situation, recalled: Recalled) -> sit.Situation:

@@ -738,20 +738,14 @@ class Assessor:
                None if ub is None else (ub.name, reading(ub)),
                a.level, a.level_option, b.level, b.level_option, terms, skill,
                rival_skill, rival_stat, rival_stat_source, id(field), id(opts), scoring)
-        kept = self._kept
-        got = kept.get(key)
-        sit: Situation
-        if got is not None and got[0] is field and got[1] is opts:
-            sit = got[2]
-        else:
+
+        def made() -> Situation:
             sit = assess(a, b, terms, skill=skill, rival_skill=rival_skill,
                          rival_stat=rival_stat, rival_stat_source=rival_stat_source,
                          field=field, opts=opts, scoring=scoring)
-            sit = sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
-            if len(kept) >= self._limit:
-                kept.clear()
-            kept[key] = (field, opts, sit)
-        return sit
+            return sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
+
+        return self._found(key, field, opts, made)
 
     def remember(self, a: Unit, b: Unit, rest: tuple[Any, ...], field: Field | None,
                  opts: Options, compute: Callable[[], _V]) -> _V:
@@ -762,8 +756,13 @@ class Assessor:
         skills). The answer is shared by every caller that finds it: read it, never
         change it. One that raises is not remembered."""
         reading = self._reading
-        key = ("remember", a.name, reading(a), b.name, reading(b), id(field), id(opts),
-               *rest)
+        return self._found(("remember", a.name, reading(a), b.name, reading(b), id(field),
+                            id(opts), *rest), field, opts, compute)
+
+    def _found(self, key: tuple[Any, ...], field: Field | None, opts: Options,
+               compute: Callable[[], _V]) -> _V:
+        """The answer kept for ``key`` (with the very Field and ``[rules]`` it was made
+        with), else ``compute()``, kept; the memory emptied past its limit."""
         kept = self._kept
         got = kept.get(key)
         if got is not None and got[0] is field and got[1] is opts:
