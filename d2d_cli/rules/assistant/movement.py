@@ -25,7 +25,7 @@ from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, arcs_of, cover_reading, field, rival_arc
+from d2d_cli.rules.board.derive import Field, Geometry, arcs_of, cover_reading, field, rival_arc
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
@@ -288,15 +288,28 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
         worse = geo.range in _disadvantage_at(kind)
         if best is not None and (worse, geo.cover) > best[0][:2]:
             continue  # worse whatever its own Cover: the Rival's geometry is not derived
-        back = g.derive(rival, actor)
-        assert back is not None
-        key = (worse, geo.cover, -back.cover, -flank, route.move, steps, space_name(space))
+        mine = _own_cover(g, geo, p, them)
+        key = (worse, geo.cover, -mine, -flank, route.move, steps, space_name(space))
         if best is None or key < best[0]:
-            best = (key, route, p, steps, back.cover, geo.rival_arc, kind, geo.range)
+            best = (key, route, p, steps, mine, geo.rival_arc, kind, geo.range)
     if best is not None:
         return _reached(best, target, budget, actions)
     # No Space in reach: close in with all the Move.
     return _closing_in(f, me, actor, rival, target, budget, move, blocked)
+
+
+def _own_cover(g: Field, geo: Geometry, p: Placement, them: Placement) -> int:
+    """The unit's own Cover against its Rival on ``g`` (000 l.330–332): what the Rival's
+    geometry, ``g.derive(rival, unit)``, gives as its ``cover`` — only that value is
+    read, so nothing else of that geometry is derived. Where the Rival has no Cover, the
+    unit's geometry ``geo`` measured it already (``actor_cover``: the same two Spaces
+    the other way round, for units of one Space each — a Double-sized unit's nearest
+    Spaces may pair otherwise)."""
+    if not geo.cover and geo.range and not p.double and not them.double:
+        return int(geo.actor_cover)
+    mine = g.cover_named(them.unit, p.unit)
+    assert mine is not None  # both placed
+    return mine
 
 
 def _reached(best: tuple[Any, ...], target: str, budget: int, actions: int) -> Movement:
@@ -348,9 +361,9 @@ def _closing_in(f: Field, me: Placement, actor: Any, rival: Any, target: str, bu
     for rng, g, space, route in ranged:
         if rng != least:
             continue
-        back = g.derive(rival, actor)
-        assert back is not None and back.range == rng
-        near = (rng, -back.cover, route.move, space_name(space))
+        mine = g.cover_named(rival.name, actor.name)  # the unit's Cover against the Rival
+        assert mine is not None  # both placed
+        near = (rng, -mine, route.move, space_name(space))
         if closest is None or near < closest[0]:
             closest = (near, route)
     assert closest is not None  # the start is always reachable

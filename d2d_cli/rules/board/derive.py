@@ -15,7 +15,7 @@ Terms` spells them); a value typed is kept and said to override the map.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -192,6 +192,19 @@ class Field:
             return None
         return sight.distance(*_nearest(pa, pb))
 
+    def cover_named(self, actor: str, rival: str) -> int | None:
+        """The Rival's Cover against the Actor, as :meth:`derive_named` finds it (its
+        Geometry's ``cover``, 000 l.330–332: the same Spaces measured, the same
+        obstructing units and map), without the rest of the geometry; None unless both
+        are placed. A planner weighing the Cover a Space gives the unit against its
+        Rival (``rules.assistant.movement``) reads this value alone."""
+        pa, pb = self.places.get(actor), self.places.get(rival)
+        if pa is None or pb is None:
+            return None
+        sa, sb = _nearest(pa, pb)
+        occupied, same = _obstructing(self, pa, pb)
+        return sight.cover(self.board, sa, sb, occupied, same, self.cover_reading).percent
+
     def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
         """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
         of reach, Arc or sight), or None when it can — :meth:`derive` without raising,
@@ -358,12 +371,7 @@ def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: in
            ) -> tuple[sight.CoverFound, tuple[CoverEdge, ...], dict[str, str], int]:
     """Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)."""
     board = f.board
-    own = set(pa.spaces) | set(pb.spaces)
-    occupied = {s for s in f._occupied if s not in own}
-
-    def same(s: Space) -> Any:  # one obstacle: the units on a Space (both of an Ogre's)
-        return tuple(f._occupied[s]) if s in occupied else s
-
+    occupied, same = _obstructing(f, pa, pb)
     found = sight.cover(board, sa, sb, occupied, same, f.cover_reading)
     values["cover"] = f"b:{found.percent}" if found.percent else None
     edges: tuple[CoverEdge, ...] = ()
@@ -394,6 +402,20 @@ def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: in
                     " on the map", f" against {pb.unit}'s answer on the map", 1)
                     + f"; {pb.unit} has none from {pa.unit}")
     return found, edges, obstacles, actor_cover
+
+
+def _obstructing(f: Field, pa: Placement, pb: Placement
+                 ) -> tuple[set[Space], Callable[[Space], Any]]:
+    """What obstructs between two units besides the map (001 l.712): the other units'
+    Spaces (neither side's own), and what one obstacle is for a Space — the units on it,
+    so both Spaces of a Double-sized unit are one; the Space itself off them."""
+    own = set(pa.spaces) | set(pb.spaces)
+    occupied = {s for s in f._occupied if s not in own}
+
+    def same(s: Space) -> Any:  # one obstacle: the units on a Space (both of an Ogre's)
+        return tuple(f._occupied[s]) if s in occupied else s
+
+    return occupied, same
 
 
 def _confined(f: Field, pa: Placement, pb: Placement, src: dict[str, str],
