@@ -45,22 +45,23 @@ def test_what_the_reading_tells_apart_the_fighters_key_tells_apart() -> None:
 
 def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The movement planners' key takes each placed unit's part kept for its very table
-    (looked up in line): at every look of 12 whole fights it equals the key written
-    afresh from the session's tables — the map, the plan's own arguments, and each
-    placed unit's name, Space, Facing, size, faction, skills and weapons in roster
-    order; a unit off the map has no part."""
+    """The movement planners' key: at every look of 12 whole fights it equals the key
+    written afresh from the session's tables — the map, the plan's own arguments, the
+    moving unit's skills and weapons, and each placed unit's name, Space, Facing, size
+    and faction in roster order; a unit off the map has no part."""
     start = combat1()
     goals = g.parse(start["scene"]["goals"], start)
     looked: list[int] = []
     asked = movement.approach
 
     def checked(data: Any, name: str, target: str, *args: Any) -> Any:
-        fresh = (repr(data.get("board")), ("x",), *[
-            (n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-             repr(u.get("skills")), repr(u.get("weapons")))
-            for n, u in data["units"].items() if u.get("space")])
-        assert movement._key(data, "x") == fresh
+        placed = [(n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"))
+                  for n, u in data["units"].items() if u.get("space")]
+        assert movement._key(data, "x") == (repr(data.get("board")), ("x",), *placed)
+        mover = data["units"][name]
+        assert movement._key(data, "x", mover=name) == (
+            repr(data.get("board")), ("x",),
+            (repr(mover.get("skills")), repr(mover.get("weapons"))), *placed)
         looked.append(1)
         return asked(data, name, target, *args)
 

@@ -143,48 +143,31 @@ def _blocked(f: Field, name: str) -> frozenset[Space]:
     return frozenset(s for n, q in f.places.items() if n != name for s in q.spaces)
 
 
-def _key(data: Mapping[str, Any], *rest: Any) -> tuple[Any, ...]:
-    """What a movement plan reads of the session: the map, and every placed unit's
-    Space, Facing, size, faction and skills (its kinds of attack); ``rest``: the plan's
-    own arguments (and, for :func:`approach`, ``[rules] cover``)."""
+def _key(data: Mapping[str, Any], *rest: Any, mover: str | None = None
+         ) -> tuple[Any, ...]:
+    """What a movement plan reads of the session: the map, every placed unit's Space,
+    Facing, size and faction (what the map's Field holds of it: where it stands, blocks,
+    obstructs and outnumbers), and of the unit that moves (``mover``, for
+    :func:`approach`) its skills and weapons (its kinds of attack and their reach) —
+    no other unit's, which no plan reads; ``rest``: the plan's own arguments (and, for
+    :func:`approach`, ``[rules] cover``). Each part is written afresh from the tables,
+    a few look-ups a unit: between two plans most tables are new (every Action stores
+    its units anew), and a part kept for each table cost more than it spared."""
     units = data.get("units", {})
-    seen, parts = _PLACED, []
-    for n, u in units.items():
-        # _placed_key's own look-up first, in line (a plan's every unit's table is
-        # usually one already keyed: a call each would cost more than the look-up);
-        # only a placed unit's table is ever kept there
-        got = seen.get(id(u))
-        if got is not None and got[0] is u and got[1][0] == n:
-            parts.append(got[1])
-        elif u.get("space"):
-            parts.append(_placed_key(n, u))
-    return (_board_key(data.get("board")), rest, *parts)
-
-
-def _placed_key(name: str, u: Mapping[str, Any]) -> tuple[Any, ...]:
-    """One placed unit's part of :func:`_key`, remembered for the very table read (as
-    ``policy._fighter_key`` is: a fight stores a changed unit as a new table, never
-    changing one in place): between two Actions most units' tables are the same ones,
-    and their skills' and weapons' texts are not written again at every plan."""
-    got = _PLACED.get(id(u))
-    if got is not None and got[0] is u and got[1][0] == name:
-        return got[1]
-    key = (name, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"),
-           repr(u.get("skills")), weapons_text(u.get("weapons")))
-    if len(_PLACED) >= 1024:
-        _PLACED.clear()
-    _PLACED[id(u)] = (u, key)
-    return key
-
-
-_PLACED: dict[int, tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+    parts = [(n, space, u.get("facing"), u.get("double"), u.get("faction"))
+             for n, u in units.items() if (space := u.get("space"))]
+    if mover is None:
+        return (_board_key(data.get("board")), rest, *parts)
+    u = units.get(mover, {})
+    own = (repr(u.get("skills")), weapons_text(u.get("weapons")))
+    return (_board_key(data.get("board")), rest, own, *parts)
 
 
 # ``repr`` of a unit's weapons table, remembered for the very object read: a fight stores a
 # changed unit as a new table, but its weapons (kept in ``Unit.extra``) are the same object
 # from store to store — never changed in place, as no table is (the keys remembered by
-# table rest on the same) — and their nested text is the costliest part of the planners'
-# keys (~3 µs, written out again at every unit's change).
+# table rest on the same) — and their nested text is the costliest part of the planner's
+# key (~3 µs, written out again at every change of the unit that moves).
 weapons_text: Callable[[Any], str] = by_identity(repr, 256)
 
 
@@ -215,7 +198,8 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     long process (``d2d play``) whose session changes it plans anew."""
     if not data.get("board"):
         return None
-    key = _key(data, name, target, budget, move, turn, actions, cover_reading(data))
+    key = _key(data, name, target, budget, move, turn, actions, cover_reading(data),
+               mover=name)
     got: Movement | None = _PLANS.get(key, _UNPLANNED)  # one look-up (None: no Space)
     if got is _UNPLANNED:
         if len(_PLANS) > 4096:
