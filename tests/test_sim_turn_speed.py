@@ -184,14 +184,15 @@ def test_the_unit_that_moves_is_planned_by_its_own_skills_and_weapons() -> None:
 def test_the_levels_and_weapons_remembered_are_a_fresh_looks_at_every_plan(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The fighter's key is built in the table's own order (not sorted): at every look of
-    whole fights the Levels remembered by it are those a fresh situation gives, and the
-    weapon chosen is the one chosen with nothing remembered."""
+    whole fights (the plan's target choice, which reads its own unit's key once for all
+    its candidates, and the exchange's) the Levels remembered by it are those a fresh
+    situation gives, and the weapon chosen is the one chosen with nothing remembered."""
     start, goals = combat1()
 
-    def checked_levels(levels: Any, data: Any, a: str, b: str, opts: Any,
+    def checked_levels(levels: Any, units: Any, a: str, b: str, key_a: int,
                        roster: Any = None) -> Any:
-        got = levels(data, a, b, opts, roster)
-        units = data["units"]
+        got = levels(units, a, b, key_a, roster)
+        assert key_a == policy._fighter_key(units[a])  # the key of the very unit asked
         sit = assess(Who(Unit.from_state(a, units[a]), None),
                      Who(Unit.from_state(b, units[b]), None, "--level-b"), Terms(),
                      skill=policy.skill_for(units[a]))
@@ -210,7 +211,7 @@ def test_the_levels_and_weapons_remembered_are_a_fresh_looks_at_every_plan(
             policy._WEAPON_CHOICE.update(saved)
         return got
 
-    looks = checking(monkeypatch, policy, "_levels", checked_levels)
+    looks = checking(monkeypatch, policy, "_levels_of", checked_levels)
     chosen = checking(monkeypatch, policy, "choose_weapon", checked_weapon)
     play(start, goals, 9)
     assert len(looks) > 10 * FIGHTS and chosen

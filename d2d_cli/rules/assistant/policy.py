@@ -263,7 +263,14 @@ def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
     skills, Level Bonus, the stats' penalties), remembered by what they depend on: units
     alike in skills, stats and conditions get the same Levels without a second look."""
     units = data["units"]
-    key = (_fighter_key(units[a]), _fighter_key(units[b]))
+    return _levels_of(units, a, b, _fighter_key(units[a]), roster)
+
+
+def _levels_of(units: Mapping[str, Any], a: str, b: str, key_a: int,
+               roster: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """:func:`_levels` with ``a``'s fighter key already read (a plan reads its own unit's
+    once for all its candidates)."""
+    key = (key_a, _fighter_key(units[b]))
     got = _LEVELS.get(key)
     if got is None:
         from d2d_cli.rules.combat.situation import Terms, Who, assess
@@ -327,11 +334,9 @@ _GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
                                          frozenset[str]]]] = {}
 
 
-def _goal_task(name: str, unit: Mapping[str, Any], data: Mapping[str, Any],
-               goal: Goal | None) -> str | None:
-    if goal is None:
-        return None
-    wanted = _goal_reads(goal)[0]
+def _goal_task(name: str, data: Mapping[str, Any], wanted: frozenset[str]) -> str | None:
+    """The open task the goal wants won (``wanted``, its :func:`_goal_reads`) that the
+    unit works, if any."""
     for tname, t in data.get("tasks", {}).items():
         if tname in wanted and name in t.get("workers", ()) and \
                 t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
@@ -397,6 +402,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     unit = units[name]
     faction = unit.get("faction")
     goal = goals.get(faction) if faction else None
+    reads = _goal_reads(goal) if goal is not None else None  # read once for the plan
     move, cost = unit.get("move"), unit.get("action_cost")
     cap = walk_cap(unit)
 
@@ -407,7 +413,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
             Reason("action", "none", "it has left the map (d2d unit leave)"),))
     if is_down(unit):
         return _withdraw_plan(data, name, walkable)
-    task = _goal_task(name, unit, data, goal)
+    task = _goal_task(name, data, reads[0]) if reads is not None else None
     if task is not None:
         return _task_plan(name, faction, task, opts, hand, explain)
     failed = _still_bound(name, unit, data)
@@ -421,10 +427,12 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         got = movement.get_away(data, name, walkable(int(move)))
         if got is not None:
             return _away_plan(name, wanted, *got)
-    named = _goal_reads(goal)[1] if goal else frozenset()
-    held = _held(data)
+    named = reads[1] if reads is not None else frozenset()
     rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
               and not u.get("off_map") and not hidden(u)]
+    # who a task holds is read only when no Rival in view is one the goal names (those
+    # come first, whoever holds them: _target)
+    held = _held(data) if named.isdisjoint(rivals) else set()
     if not rivals:
         unseen = [n for n, u in units.items() if u.get("faction") != faction
                   and not is_down(u) and not u.get("off_map")]
@@ -595,29 +603,35 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         first, why_pool = [chosen], "its target (d2d unit target)"
     elif chosen:
         why_pool += f" ({chosen}, its target, is not a Rival in view)"
-    keys = (opts.conflict_chart, opts.fate_orientation, opts.level_bonus)
-    scored = []
+    mine = _fighter_key(units[name])  # its own key, read once for every candidate
     # The best card at each pair of Levels, asked once in this plan: Rivals alike share
     # their Levels, and the chosen one's card is the one its chance was scored with.
     cards: dict[tuple[int, int], tuple[str, float]] = {}
+    best: tuple[Any, ...] | None = None
     for n in first:
-        levels = _levels(data, name, n, opts)
+        levels = _levels_of(units, name, n, mine)
         if hand:
             got = cards.get(levels)
             if got is None:
                 got = cards[levels] = best_card(hand, levels, opts, attacking=True)
             p = got[1]
         else:
-            p = win_chance("fate", "fate", *levels, *keys)[0]
-        body = _body_level(units[n])
-        scored.append((-round(p, 12), body, -len(units[n].get("crits", [])), n, p, levels))
-    scored.sort(key=lambda s: s[:3])
-    _, body, _, target, p, levels = scored[0]
+            p = win_chance("fate", "fate", *levels, opts.conflict_chart,
+                           opts.fate_orientation, opts.level_bonus)[0]
+        if len(first) == 1:  # the one candidate: no order to read
+            best = ((), n, p, levels)
+            break
+        u = units[n]
+        order = (-round(p, 12), _body_level(u), -len(u.get("crits", [])))
+        if best is None or order < best[0]:  # the first of equals, as a stable sort
+            best = (order, n, p, levels)
+    assert best is not None  # first is never empty
+    _, target, p, levels = best
     approach, chance = cards[levels] if hand else ("fate", p)
     if not explain:
         return target, approach, chance, None
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
-                        f"Difficulty {body}"
+                        f"Difficulty {_body_level(units[target])}"
                         + (f" of {len(first)} candidates" if len(first) > 1 else ""))
     return target, approach, chance, why_target
 
