@@ -15,7 +15,18 @@ from d2d_cli.rules.core.probability import Probability
 from d2d_cli.rules.core.record import field, fields, record
 from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.deck.cards import SUITS, Card
-from d2d_cli.rules.odds.walk import DeckView, Key, Piles, card_counts, oriented, prob, reveal_odds
+from d2d_cli.rules.odds.walk import (
+    DeckView,
+    Key,
+    Piles,
+    _Categories,
+    _categories,
+    card_counts,
+    oriented,
+    prob,
+    reveal_odds,
+    walk_categories,
+)
 
 if TYPE_CHECKING:
     from d2d_cli.rules.board.derive import Geometry
@@ -125,9 +136,7 @@ class _Procedure:
 
     def key(self, card: Card) -> Key:
         """What a revealed card reads as for this Conflict."""
-        k, read = _key_of(card, self.by_color, self.ranked, self.same)
-        self.rep.setdefault(k, read)
-        return k
+        return _keyed(card, self.by_color, self.ranked, self.same, self.rep)
 
     def verdict(self, a: _Option, b: _Option) -> str:
         """The outcome of two candidates: the chart, then the tiebreak (001 l.767)."""
@@ -183,8 +192,33 @@ class _Procedure:
             got = (*state, k)
             return (True, self.outcome(got)) if len(got) == reveals else (False, got)
 
-        return reveal_odds(card_counts(piles.pile), card_counts(piles.discard),
-                           oriented(self.key), (), step)
+        cats, rep = _read_deck(piles, self.by_color, self.ranked, self.same)
+        for k, card in rep.items():  # a card of each key, as reading the piles gives
+            self.rep.setdefault(k, card)
+        return walk_categories(cats, (), step)
+
+
+def _keyed(card: Card, by_color: bool, ranked: bool, same: frozenset[str],
+           rep: dict[Key, Card]) -> Key:
+    """A card's key (:func:`_key_of`), ``rep`` keeping the first card read as each."""
+    k, read = _key_of(card, by_color, ranked, same)
+    rep.setdefault(k, read)
+    return k
+
+
+@lru_cache(maxsize=64)
+def _read_deck(piles: Piles, by_color: bool, ranked: bool, same: frozenset[str]
+               ) -> tuple[_Categories, dict[Key, Card]]:
+    """The piles read into the walk's categories for these readings of a card, and a
+    card of each key: remembered by all they read (the piles' faces, the Fate
+    orientation, whether ranks count, the approaches a tiebreak compares by rank) — the
+    policy's odds walk a fresh deck for each new pair of sides and Levels, and reading
+    its 108 outcomes was most of a walk of one reveal. Both are only read after (the
+    procedure copies the cards into its own ``rep``)."""
+    rep: dict[Key, Card] = {}
+    cats = _categories(card_counts(piles.pile), card_counts(piles.discard),
+                       oriented(lambda card: _keyed(card, by_color, ranked, same, rep)))
+    return cats, rep
 
 
 def conflict_odds(side_a: str, side_b: str, piles: Piles, deck: DeckView, *,

@@ -191,7 +191,15 @@ def reveal_odds(pile: Mapping[T, int], discard: Mapping[T, int],
     outcomes are ``(outcome, pile, discard)`` with the piles as item counts (one
     representative item per category), for a procedure that goes on with another walk.
     """
-    cats = _categories(pile, discard, read)
+    return walk_categories(_categories(pile, discard, read), start, step,
+                           keep_deck=keep_deck)
+
+
+def walk_categories(cats: _Categories, start: Any, step: Step, *,
+                    keep_deck: bool = False) -> dict[Any, Fraction]:
+    """:func:`reveal_odds` over the piles as already read into categories (its first
+    step): a procedure that meets the same piles read the same way again (the policy's
+    odds, a fresh deck each time) reads them once."""
     if not any(cats.pile) and not any(cats.discard):
         raise BadInput("there are no cards to reveal")
     out: dict[Any, list[int]] = {}  # outcome → [numerator, denominator]
