@@ -162,9 +162,8 @@ def test_a_change_to_any_reading_module_is_a_new_build(d2d, tmp_path: Path,
 
 def _long_way(root: Path) -> str:
     """The build key derived the obvious way: every reader, by path, with its size and
-    modification time from its own ``stat``."""
-    readers = sorted(str(p.relative_to(root)) for p in root.rglob("*")
-                     if p.suffix in (".py", ".toml") and "__pycache__" not in p.parts)
+    modification time from its own ``stat``, found afresh (no index)."""
+    readers = cache._closure(str(root))
     lines = sorted(f"{rel}:{(root / rel).stat().st_size}:{(root / rel).stat().st_mtime_ns}"
                    for rel in readers)
     from d2d_cli import __version__
@@ -172,15 +171,33 @@ def _long_way(root: Path) -> str:
     return journal.digest("\n".join([__version__, *lines]).encode())
 
 
+def _touch(path: Path) -> None:
+    """An edit in place that keeps the size: another byte, a later time."""
+    text = path.read_bytes()
+    st = path.stat()
+    with open(path, "r+b") as f:
+        f.write(b"#" if text[:1] != b"#" else b" ")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert path.stat().st_size == st.st_size
+
+
 def test_the_build_is_every_readers_name_size_and_time(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 40 item 3: the key is taken by one walk, each file's ``stat`` from its folder
-    entry (a lookup paid ~4.7 ms for it before): the same information as each reader's
-    own ``stat``, so every edit that changed the key before still changes it — an edit
-    in place that keeps the size (a new mtime), a new module deep in a folder, a module
-    gone, a table touched."""
+    """Issue 40 item 3: the key is the readers' (the session's readers and shape check
+    and what they import) names, sizes and times, kept in an index in the user's cache
+    folder so a lookup takes it after one ``stat`` of each reader and folder instead of
+    finding the readers again (or, before, a walk and a ``stat`` of all ~220 files of
+    the package). Every edit that can change what reads a file changes the key, as the
+    long way finds it afresh: an edit in place of the same size, a module a reader
+    starts to import and an edit of it, a package added beside a reader's module (which
+    Python's finder now prefers, though no reader's text changed); a module nobody
+    reads does not, and neither does a tampered index or one of another version."""
     pkg = _package_copy(tmp_path)
     monkeypatch.setattr(cache, "__file__", str(pkg / "session" / "cache.py"))
+    folder = cache._index_path(str(pkg)).parent
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    user_key = cache._mac_key(folder, create=True)
+    assert user_key is not None
 
     def key() -> str:
         cache.build.cache_clear()
@@ -189,29 +206,62 @@ def test_the_build_is_every_readers_name_size_and_time(tmp_path: Path,
         assert got == _long_way(pkg)  # at each step
         return got
 
+    def kept() -> str:  # the next process: the index answers, nothing is read again
+        cache.build.cache_clear()
+        cache.readers.cache_clear()
+        monkeypatch.setattr(cache, "_closure", lambda root: pytest.fail("read again"))
+        try:
+            return cache.build()
+        finally:
+            monkeypatch.undo()
+            monkeypatch.setattr(cache, "__file__", str(pkg / "session" / "cache.py"))
+
     try:
-        seen = [key()]
-        assert cache.readers() == tuple(sorted(
-            str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.suffix in (".py", ".toml")))
-        shape_py = pkg / "session" / "shape.py"
-        text = shape_py.read_bytes()
-        st = shape_py.stat()
-        with open(shape_py, "r+b") as f:  # in place, same size, another byte
-            f.write(b"#" if text[:1] != b"#" else b" ")
-        os.utime(shape_py, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
-        assert shape_py.stat().st_size == st.st_size
-        seen.append(key())
+        first = key()
+        assert cache._index_path(str(pkg)).is_file()
+        assert kept() == first
+        assert os.path.join("session", "shape.py") in cache.readers()
+        assert os.path.join("inert.py") in cache.readers()  # issue 38's missing reader
+        assert not any(r.startswith(("commands", "serve", "operations"))
+                       for r in cache.readers())  # no front end reads a session file
+
+        _touch(pkg / "session" / "shape.py")
+        second = key()
+        assert second != first and kept() == second
+
         (pkg / "rules" / "core" / "later.py").write_text("X = 1\n", "utf-8")
-        seen.append(key())
-        (pkg / "rules" / "core" / "later.py").unlink()
-        seen.append(key())
-        table = next((pkg / "tables").glob("*.toml"))
-        os.utime(table, ns=(0, table.stat().st_mtime_ns + 1_000_000))
-        seen.append(key())
-        # each step a new build; with the new module gone the files are those of the
-        # step before it was added, and so is the key
-        assert seen[3] == seen[1]
-        assert len({seen[0], seen[1], seen[2], seen[4]}) == 4, seen
+        assert key() == second  # nobody imports it: the same readers, the same build
+        assert os.path.join("rules", "core", "later.py") not in cache.readers()
+
+        inert = pkg / "inert.py"
+        inert.write_text(inert.read_text("utf-8") + "\nfrom d2d_cli.rules.core import later\n",
+                         "utf-8")
+        third = key()
+        assert os.path.join("rules", "core", "later.py") in cache.readers()
+        _touch(pkg / "rules" / "core" / "later.py")
+        fourth = key()
+        assert len({first, second, third, fourth}) == 4 and kept() == fourth
+
+        # a package beside a reader's module: Python imports it instead; no reader's
+        # text changed, but its folder's time did
+        sides = pkg / "rules" / "units" / "sides"
+        sides.mkdir()
+        (sides / "__init__.py").write_text((pkg / "rules" / "units" / "sides.py")
+                                           .read_text("utf-8"), "utf-8")
+        fifth = key()
+        assert fifth != fourth
+        assert os.path.join("rules", "units", "sides", "__init__.py") in cache.readers()
+
+        index = cache._index_path(str(pkg))
+        raw = bytearray(index.read_bytes())
+        raw[-1] ^= 1  # tampered: the seal no longer holds, so it is not read
+        index.write_bytes(bytes(raw))
+        assert key() == fifth and kept() == fifth
+        import d2d_cli
+
+        monkeypatch.setattr(cache, "__version__", "0.0.0-another")
+        monkeypatch.setattr(d2d_cli, "__version__", "0.0.0-another")  # the long way's
+        assert key() != fifth  # another version: another build, found afresh
     finally:
         cache.build.cache_clear()
         cache.readers.cache_clear()

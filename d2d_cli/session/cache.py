@@ -8,9 +8,10 @@ file over ``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most
 
 * its key holds the file's own digest, the schema and :func:`build` — a digest of the
   code that reads and checks a file (the session package's readers, the shape, the
-  rules modules the shape calls, the tables), taken once per process from those files'
-  sizes and modification times: data checked by another build (an older, laxer shape
-  check) is never served; and
+  rules modules the shape calls, the tables' module: :func:`readers`, found from their
+  text), taken once per process from those files' sizes and modification times (kept
+  in a sealed index beside the caches, so a lookup only ``stat``s them): data checked
+  by another build (an older, laxer shape check) is never served; and
 * its MAC checks with the user's own key (``<cache folder>/sessions/key``, 32 random
   bytes, mode 600, made on the first write): a cache planted by someone else, who
   cannot read the key, is ignored; and
@@ -33,8 +34,6 @@ from d2d_cli.session import dirs, files, journal
 from d2d_cli.session.files import real as _real
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from d2d_cli.session import text as T
 
 SCHEMA = 1
@@ -101,52 +100,197 @@ def _root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _walk(root: str) -> Iterator[os.DirEntry[str]]:
-    """Every module and table under ``root`` (``*.py``, ``*.toml``), by one walk of its
-    folders (``__pycache__`` and symlinked folders left out)."""
-    folders = [root]
-    while folders:
-        folder = folders.pop()
-        with contextlib.suppress(OSError), os.scandir(folder) as entries:
-            for e in entries:
-                if e.name.endswith((".py", ".toml")):
-                    yield e
-                elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
-                    folders.append(e.path)
+# A reading starts from the session package, every module of it: the one package that
+# touches a session file (docs/architecture.md). What it imports, at module level or
+# inside a function, is found from its text (:func:`readers`), never listed by hand
+# (inert.py was missing from such a list, issue 38).
+_READING = "session"
+_INDEX_MAGIC = b"d2d-build-1\n"  # the build's index in the cache folder (:func:`build`)
+
+
+def _found(root: str, dotted: str) -> str | None:
+    """The file of module ``d2d_cli.<dotted>`` under ``root`` (a package's
+    ``__init__.py``, as Python's finder prefers it), relative; None if there is none."""
+    rel = os.path.join(*dotted.split(".")) if dotted else ""
+    init = os.path.join(rel, "__init__.py")
+    if os.path.isfile(os.path.join(root, init)):
+        return init
+    if rel and os.path.isfile(os.path.join(root, rel + ".py")):
+        return rel + ".py"
+    return None
+
+
+def _closure(root: str) -> tuple[str, ...]:
+    """The import closure of the session package (:data:`_READING`) under ``root``, read
+    from the modules' text, generously: every dotted name ``d2d_cli.…`` written anywhere in a module
+    (``import``, ``from … import``, a ``lazy_module`` or ``import_module`` string, even a
+    comment), each package on its way, each name a ``from d2d_cli.x import (…)`` takes
+    that is a module, and every module of a package named by an f-string's prefix
+    (``f"d2d_cli.session.{name}"``). Reading more than is imported only costs a
+    ``stat``; tests/test_cache_truth.py checks it holds import-linter's graph."""
+    import re
+
+    names = re.compile(r"d2d_cli((?:\.\w+)*)(\.\{)?")
+    froms = re.compile(r"^[ \t]*from[ \t]+d2d_cli((?:\.\w+)*)[ \t]+import[ \t]+"
+                       r"(\([^)]*\)|[^\n]*)", re.M)
+    seen: set[str] = set()
+    todo: list[str] = []
+
+    def take(rel: str | None) -> bool:
+        if rel is None:
+            return False
+        if rel not in seen:
+            seen.add(rel)
+            todo.append(rel)
+        return True
+
+    asked: set[str] = set()  # dotted names already looked for (a name recurs a lot)
+
+    def module(dotted: str) -> None:  # the module and every package on its way
+        if dotted in asked:
+            return
+        asked.add(dotted)
+        parts = dotted.split(".") if dotted else []
+        for i in range(len(parts) + 1):
+            if not take(_found(root, ".".join(parts[:i]))):
+                return
+
+    def package(dotted: str) -> None:  # every module of a package, below it too
+        top = os.path.join(root, *dotted.split("."))
+        for folder, subs, files_ in os.walk(top):
+            subs[:] = [d for d in subs if d != "__pycache__"]
+            for name in files_:
+                if name.endswith(".py"):
+                    take(os.path.relpath(os.path.join(folder, name), root))
+
+    module(_READING)
+    package(_READING)
+    while todo:
+        rel = todo.pop()
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            text = f.read()
+        for m in names.finditer(text):
+            dotted = m.group(1)[1:]
+            module(dotted)
+            if m.group(2):
+                package(dotted)
+        for m in froms.finditer(text):
+            base = m.group(1)[1:]
+            for name in re.findall(r"\w+", m.group(2).partition("#")[0]
+                                   if m.group(2)[:1] != "(" else m.group(2)):
+                if name != "as":
+                    module(f"{base}.{name}" if base else name)
+    return tuple(sorted(seen))
 
 
 @functools.cache
 def readers() -> tuple[str, ...]:
     """The code a reading depends on (paths under the package folder): derived, never
-    listed — every module of the package and every table (``tables/*.toml``), so
-    whatever the shape check imports, today or in a later version (inert.py was missing
-    from the hand-kept list, issue 38), is part of the build.
-    tests/test_cache_truth.py checks that this holds the import graph of the session's
-    readers and shape check (import-linter's grimp)."""
-    root = _root()
-    cut = len(root) + len(os.sep)
-    return tuple(sorted(e.path[cut:] for e in _walk(root)))
+    listed — every module of the session package (the readers, the shape check, the
+    cache) and everything they import, found from their text (:func:`_closure`), so whatever
+    the shape check imports, today or in a later version (inert.py was missing from the
+    hand-kept list, issue 38), is part of the build. The tables are read through
+    ``tables/_data.py``, one of them. tests/test_cache_truth.py checks that this holds
+    the import graph of the session's readers and shape check (import-linter's grimp)."""
+    return _closure(_root())
+
+
+def _folders(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders of ``names``: a module added to one of them (a package that would now
+    be found before a module, a module a ``from … import`` would now take) may change
+    what the readers import, so it changes the folder's time and the index is redone."""
+    return tuple(sorted({os.path.dirname(n) for n in names}))
+
+
+def _stamps(root: str, names: tuple[str, ...], folders: tuple[str, ...]
+            ) -> tuple[tuple[int, int], ...] | None:
+    """Each reader's size and modification time, then each folder's time; None if one
+    is gone."""
+    stat_ = os.stat
+    out = []
+    try:
+        for n in names:
+            st = stat_(os.path.join(root, n))
+            out.append((st.st_size, st.st_mtime_ns))
+        for d in folders:
+            out.append((0, stat_(os.path.join(root, d)).st_mtime_ns))
+    except OSError:
+        return None
+    return tuple(out)
+
+
+def _digest(names: tuple[str, ...], stamps: tuple[tuple[int, int], ...]) -> str:
+    """The build: this version and each reader's name, size and modification time
+    (``stamps`` as :func:`_stamps` gives them: the readers' first, then the folders')."""
+    lines = [f"{n}:{size}:{mtime}"
+             for n, (size, mtime) in zip(names, stamps[:len(names)], strict=True)]
+    return journal.digest("\n".join([__version__, *lines]).encode())
+
+
+def _index_path(root: str) -> Path:
+    """``<cache folder>/sessions/build-<digest of the package folder>``: one index for
+    each installed d2d (a checkout, a pipx install) sharing the user's cache folder."""
+    return dirs.cache_dir() / "sessions" / f"build-{journal.digest(os.fsencode(root))}"
 
 
 @functools.cache
 def build() -> str:
-    """This d2d's reading code, as a digest of its files' names, sizes and modification
-    times — every file of :func:`readers` (once per process; a reinstall or an edit
-    changes it). One walk, each file's ``stat`` taken from its folder entry: a lookup
-    paid ~4.7 ms for a walk, then a path object, a ``relpath`` and a ``stat`` per file
-    (~220 of them); this is the same information, ~0.3 of the time (issue 40 item 3).
-    tests/test_cache_truth.py derives it again the long way and compares."""
+    """This d2d's reading code, as a digest of its readers' names, sizes and
+    modification times (:func:`readers`; once per process; a reinstall or an edit of a
+    reader changes it, an edit of a module no reader imports does not).
+
+    Finding the readers reads ~50 modules (~10–20 ms), so the answer is kept in an index
+    in the user's cache folder (``sessions/build-…``, sealed like a cache with the user's
+    key, in a folder of the user's alone): the readers, their sizes and times and their
+    folders' times, and the build. A process takes the build from it after one ``stat``
+    of each reader and folder, all equal; anything else (an edit, a module added beside a
+    reader, a new version, no index) finds the readers again and writes the index anew.
+    A lookup paid a walk of the whole package and a ``stat`` of its ~220 files, ~1 ms and
+    ~1% of its instructions (issue 40 item 3). tests/test_cache_truth.py derives the key
+    again the long way after each kind of edit."""
+    import marshal
+
     root = _root()
-    cut = len(root) + len(os.sep)
-    parts = []
-    for e in _walk(root):
-        try:
-            st = e.stat()
-            parts.append(f"{e.path[cut:]}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{e.path[cut:]}:-")
-    parts.sort()
-    return journal.digest("\n".join([__version__, *parts]).encode())
+    path = _index_path(root)
+    key = _mac_key(path.parent, create=False)
+    if key is not None:
+        with contextlib.suppress(OSError, D2DError, ValueError, TypeError, EOFError):
+            raw = files.read_limited(path, CACHE_LIMIT, "the build's index")
+            if raw is not None and raw.startswith(_INDEX_MAGIC):
+                n = len(_INDEX_MAGIC)
+                check, body = raw[n:n + 32], raw[n + 32:]
+                if _mac(key, body) == check:
+                    at, version, names, folders, stamps, known = marshal.loads(body)
+                    if (at, version) == (root, __version__) and \
+                            _stamps(root, names, folders) == stamps:
+                        return str(known)
+    names = readers()
+    folders = _folders(names)
+    stamps = _stamps(root, names, folders)
+    if stamps is None:  # a reader gone while it was read: no index, a build all the same
+        return _digest(names, tuple((-1, -1) for _ in names))
+    got = _digest(names, stamps)
+    global _UNSAVED
+    _UNSAVED = (path, marshal.dumps((root, __version__, names, folders, stamps, got)))
+    if key is not None:
+        _index_save(key)
+    return got
+
+
+# The index :func:`build` made and has not written: with no key yet (a first command),
+# the first cache written seals it too (:func:`_cache_write`).
+_UNSAVED: tuple[Path, bytes] | None = None
+
+
+def _index_save(key: bytes) -> None:
+    global _UNSAVED
+    if _UNSAVED is None:
+        return
+    path, body = _UNSAVED
+    _UNSAVED = None
+    with contextlib.suppress(OSError):
+        files.write_atomic(path, _INDEX_MAGIC + _mac(key, body) + body, None,
+                           durable=False, private=True)
 
 
 def _cache_key(h: str) -> str:
@@ -313,6 +457,7 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     if key is None:
         return  # a folder others may write: no cache at all
     remember(real, slots[0] if slots else None)
+    _index_save(key)
     for keep in (2, 1):
         body = marshal.dumps([(_cache_key(h), payload, r)
                               for h, payload, r in slots[:keep]])
@@ -346,6 +491,8 @@ def forget(path: Path) -> None:
     with contextlib.suppress(OSError):
         if not any(p.suffix == ".cache" for p in folder.iterdir()):
             os.unlink(folder / "key")
+            for index in folder.glob("build-*"):  # sealed by that key: nothing to read
+                os.unlink(index)
 
 
 def _cache_prune(folder: Path) -> None:
