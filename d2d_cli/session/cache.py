@@ -167,8 +167,11 @@ def _closure(root: str) -> tuple[str, ...]:
     package(_READING)
     while todo:
         rel = todo.pop()
-        with open(os.path.join(root, rel), encoding="utf-8") as f:
-            text = f.read()
+        try:  # a module that cannot be read is still a reader (its stat is in the key)
+            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
         for m in names.finditer(text):
             dotted = m.group(1)[1:]
             module(dotted)
