@@ -169,3 +169,19 @@ def test_a_class_gets_its_own_init_once_it_is_in_use(monkeypatch: pytest.MonkeyP
     assert Few.__init__ is not record_module._init  # written on the fourth
     assert [(f.a, f.b) for f in made] == [(0, "x"), (1, "x"), (2, "x"), (3, "y")]
     assert Few(4) == Few(4) and Few(5, "z").b == "z"
+
+
+def test_a_body_without_its_annotations_is_refused_not_made_fieldless() -> None:
+    """Python 3.14 keeps a class body's annotations in ``__annotate__`` (a function), not
+    in ``__annotations__``, unless the module has ``from __future__ import annotations``:
+    a record read from the namespace alone would get no fields at all, silently (the
+    TupleRecord refuses the same body: tests/test_tuple_record.py)."""
+    body = {"__module__": __name__, "__annotate__": lambda fmt: {"a": int}}
+    with pytest.raises(TypeError, match="__future__"):
+        record(type("Lost", (), dict(body)))
+
+    @record
+    class Kept:  # this module has the future import: the strings are in the namespace
+        a: int
+
+    assert [f.name for f in fields(Kept)] == ["a"]
