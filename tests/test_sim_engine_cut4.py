@@ -1,0 +1,42 @@
+"""The engine's fourth cut (issue 40 item 1): the fight loop's small readers written
+without a generator or a builtin called, each checked here against the rule written out
+plainly (the oracle), over every value a fight can give it."""
+
+from __future__ import annotations
+
+import itertools
+
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.units import sides, unit_state
+
+
+def test_the_count_that_reaches_a_unit_is_its_move_capped_below_its_last_count() -> None:
+    """001 l.499–505: counted down from 10, a unit is reached at its Move left, and below
+    the Count it last did something at; never below 0. Every Move from -3 to 14 (None:
+    no round yet) against every last Count (None: nothing yet)."""
+    for move, count in itertools.product([None, *range(-3, 15)], [None, *range(-2, 12)]):
+        cap = 10 if count is None else count - 1
+        want = min(move or 0, cap)
+        want = want if want > 0 else 0
+        got = unit_state.reach_at(move, count)
+        assert got == want and type(got) is int, (move, count)
+
+
+def test_down_is_dying_or_dead_whatever_else_the_unit_holds() -> None:
+    """000 l.540 and the Glossary's Statuses: Dying or Dead, at any count above 0."""
+    for dying, dead, other in itertools.product([None, 0, 1, 2], [None, 0, 1], [None, 0, 1]):
+        cond = {k: v for k, v in (("stun", other), ("dying", dying), ("dead", dead))
+                if v is not None}
+        want = bool(dying) or bool(dead)
+        assert g.is_down({"conditions": cond}) is want, cond
+    assert g.is_down({}) is False and g.is_down({"conditions": {}}) is False
+
+
+def test_a_units_player_is_its_player_field_unless_a_non_player() -> None:
+    """000 l.417: no ``player``, an empty one or "Non-Player" is a Non-Player's unit;
+    anything else names the Player, as text."""
+    for raw, want in [({}, None), ({"player": None}, None), ({"player": ""}, None),
+                      ({"player": "Non-Player"}, None), ({"player": "Ana"}, "Ana"),
+                      ({"player": 7}, "7"), ({"player": "non-player"}, "non-player")]:
+        got = sides.player_of(raw)
+        assert got == want and (got is None or type(got) is str), raw
