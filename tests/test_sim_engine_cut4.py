@@ -5,8 +5,13 @@ plainly (the oracle), over every value a fight can give it."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
+import pytest
+
+from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.units import sides, unit_state
 
 
@@ -68,3 +73,62 @@ def test_a_players_deck_is_shuffled_as_random_shuffle_does() -> None:
 
     engine.shuffle(list(range(9)), Counted(1))
     assert Counted.shuffled == 1
+
+
+def _roster() -> dict[str, Any]:
+    from d2d_cli.rules.scale.stats import parse_stat
+    from d2d_cli.rules.units.roster import Unit
+
+    return {"Fast": Unit("Fast", {"speed": parse_stat("5x0")}),
+            "Slowed": Unit("Slowed", {"speed": parse_stat("5x0")}, conditions={"slow": 2}),
+            "Dead": Unit("Dead", {"speed": parse_stat("4x0")}, conditions={"dead": 1},
+                         move=3, action_cost=1, turn=2),
+            "Still": Unit("Still", {})}
+
+
+def test_a_round_start_without_a_report_changes_the_units_as_one_with_it() -> None:
+    """``rounds.start(..., report=False)`` — a simulated fight without a log — writes no
+    result and leaves every unit as the command's round start does (Move, Action Cost
+    and Turn of the Refresh, 001 "Round: Start"; a Dead unit's taken off, 000 l.1172;
+    a Slowed unit's Speed lowered; a unit without Speed has no Move); the command's
+    result still names every living unit."""
+    from d2d_cli.rules.time import rounds
+    from d2d_cli.rules.time.round_state import Round
+
+    told, quiet = _roster(), _roster()
+    rnd_told, rnd_quiet = Round(), Round()
+    got = rounds.start(rnd_told, told, map_key="personal")
+    assert rounds.start(rnd_quiet, quiet, map_key="personal", report=False) is None
+    assert quiet == told and rnd_quiet == rnd_told
+    assert [r.unit for r in got.units] == ["Fast", "Slowed", "Still"]
+    assert told["Dead"].move is None and told["Fast"].move is not None
+    assert told["Slowed"].move is not None and told["Slowed"].move < told["Fast"].move
+
+
+def test_a_fight_without_a_log_builds_no_refresh_and_ends_as_one_that_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight without a log builds no Refreshed at its round starts (nobody reads
+    them) and ends in the very same session, table by table, as the same fight with a
+    log, whose round starts write every living unit's."""
+    from d2d_cli.rules.time import rounds
+
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    built: list[str] = []
+    real = rounds.Refreshed
+
+    def counted(name: str, *args: Any) -> Any:
+        built.append(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(rounds, "Refreshed", counted)
+    for i in range(8):
+        seed = sim.run_seed(13, i)
+        logged, full = sim.fight(start, goals, seed, log=True)
+        assert built and full.done is not None
+        starts = [d.result for d in full.done if d.command == "round start"]
+        assert starts and all(r.units for r in starts)
+        built.clear()
+        quiet, table = sim.fight(start, goals, seed)
+        assert built == []
+        assert quiet == logged and table.data == full.data
