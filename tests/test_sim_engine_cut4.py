@@ -47,34 +47,6 @@ def test_a_units_player_is_its_player_field_unless_a_non_player() -> None:
         assert got == want and (got is None or type(got) is str), raw
 
 
-def test_a_players_deck_is_shuffled_as_random_shuffle_does() -> None:
-    """The engine's shuffle of a Conflict Deck gives the very order ``random.shuffle``
-    gives from the same generator state, and leaves the generator in the same state —
-    for 200 seeds and every deck size from 0 to 60; a generator of another class is
-    shuffled by its own ``shuffle``."""
-    import random
-
-    from d2d_cli.rules.assistant import engine
-
-    for seed in range(200):
-        for size in (0, 1, 2, 3, 7, 31, 32, 33, 54, 60):
-            mine, theirs = random.Random(seed), random.Random(seed)
-            a, b = list(range(size)), list(range(size))
-            engine.shuffle(a, mine)
-            theirs.shuffle(b)
-            assert a == b and mine.getstate() == theirs.getstate(), (seed, size)
-
-    class Counted(random.Random):
-        shuffled = 0
-
-        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
-            Counted.shuffled += 1
-            super().shuffle(x)
-
-    engine.shuffle(list(range(9)), Counted(1))
-    assert Counted.shuffled == 1
-
-
 def _roster() -> dict[str, Any]:
     from d2d_cli.rules.scale.stats import parse_stat
     from d2d_cli.rules.units.roster import Unit

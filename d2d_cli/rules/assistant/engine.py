@@ -12,10 +12,9 @@ reaches the same state (tests/test_sim.py). The decisions are the policy's
 from __future__ import annotations
 
 import functools
-import random
 import shlex
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import damage_play
@@ -39,6 +38,9 @@ from d2d_cli.rules.units import roster as units
 from d2d_cli.rules.units import sides
 from d2d_cli.rules.units.exchange import INTERACTED, INTERRUPTED
 from d2d_cli.rules.units.roster import Unit
+
+if TYPE_CHECKING:
+    import random
 
 T = TypeVar("T")
 HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
@@ -72,26 +74,6 @@ def _faces() -> tuple[Card, ...]:
     """The 54 cards of a Conflict Deck (``full_deck``), built once: a Card is frozen, so
     every Player's deck of every fight holds the same ones (a fight dealt two decks)."""
     return tuple(full_deck())
-
-
-def shuffle(cards: list[Any], rng: random.Random) -> None:
-    """``rng.shuffle(cards)``: the same cards in the same order, from the same draws of
-    the generator. For a ``random.Random`` itself its Fisher–Yates walk is taken here
-    with its ``_randbelow`` (``getrandbits`` of the bound's bit length, drawn again
-    above it) written in place — a Python call less for each of a deck's 53 swaps,
-    two decks a fight; any other generator shuffles as it would
-    (tests/test_sim_engine_cut4.py holds it to ``random.shuffle``)."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(cards))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @functools.lru_cache(maxsize=64)
@@ -230,7 +212,7 @@ class Table:
             name = player_of(u)
             if name is not None and name not in self.players:
                 cards = list(_faces())
-                shuffle(cards, rng)
+                rng.shuffle(cards)
                 self.players[name] = Player(name, cards)
         for p in self.players.values():
             p.draw(HAND_START)
