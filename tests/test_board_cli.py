@@ -537,6 +537,8 @@ def test_a_typed_range_is_the_range_the_short_line_gives(d2d: Any, tmp_path: Pat
     line = d2d.ok(*s, *sides, "--range", "3").splitlines()[1]
     assert " · Range 3 (typed; the map: 7) · " in line, line
     assert "Range 7 ·" not in line
+    same = d2d.ok(*s, *sides, "--range", "7").splitlines()[1]
+    assert " · Range 7 · " in same and "typed" not in same  # the map's own: said once
     why = d2d.ok(*s, *sides, "--range", "3", "--why")
     assert "Range: typed: --range 3 (the map: Range 7 on the map" in why
     hit = ("hit", "5H^", "--by", "Archer", "--vs", "Goblin Scout")

@@ -9,14 +9,19 @@ file over ``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most
 * its key holds the file's own digest, the schema and :func:`build` — a digest of the
   code that reads and checks a file (the session package's readers, the shape, the
   rules modules the shape calls, the tables' module: :func:`readers`, found from their
-  text), taken once per process from those files' sizes and modification times (kept
-  in a sealed index beside the caches, so a lookup only ``stat``s them): data checked
-  by another build (an older, laxer shape check) is never served; and
+  text), taken once per process from those files' sizes and modification times and
+  the Python running them (kept in a sealed index beside the caches, so a lookup with
+  the user's key only ``stat``s them; without it no slot is read, and the build is the
+  process's own): data checked by another build (an older, laxer shape check) is never
+  served; and
 * its MAC checks with the user's own key (``<cache folder>/sessions/key``, 32 random
   bytes, mode 600, made on the first write): a cache planted by someone else, who
   cannot read the key, is ignored; and
 * the folder is the user's own and writable by no one else (else the cache is neither
   read nor written: every command parses the file).
+
+The folder also keeps the ``CACHE_KEEP`` build indexes written last (one per installed
+d2d).
 """
 
 from __future__ import annotations
@@ -227,7 +232,7 @@ def _digest(names: tuple[str, ...], stamps: tuple[tuple[int, int], ...]) -> str:
     (``stamps`` as :func:`_stamps` gives them: the readers' first, then the folders')."""
     lines = [f"{n}:{size}:{mtime}"
              for n, (size, mtime) in zip(names, stamps[:len(names)], strict=True)]
-    return journal.digest("\n".join([__version__, *lines]).encode())
+    return journal.digest("\n".join([_python(), *lines]).encode())
 
 
 def _index_path(root: str) -> Path:
@@ -239,61 +244,82 @@ def _index_path(root: str) -> Path:
 @functools.cache
 def build() -> str:
     """This d2d's reading code, as a digest of its readers' names, sizes and
-    modification times (:func:`readers`; once per process; a reinstall or an edit of a
-    reader changes it, an edit of a module no reader imports does not).
+    modification times and the Python that runs them (:func:`readers`; once per process;
+    a reinstall or an edit of a reader changes it, an edit of a module no reader imports
+    does not).
 
-    Finding the readers reads ~50 modules (~10–20 ms), so the answer is kept in an index
-    in the user's cache folder (``sessions/build-…``, sealed like a cache with the user's
+    Finding the readers reads ~50 modules (~15 ms), so the answer is kept in an index in
+    the user's cache folder (``sessions/build-…``, sealed like a cache with the user's
     key, in a folder of the user's alone): the readers, their sizes and times and their
     folders' times, and the build. A process takes the build from it after one ``stat``
     of each reader and folder, all equal; anything else (an edit, a module added beside a
-    reader, a new version, no index) finds the readers again and writes the index anew.
-    A lookup paid a walk of the whole package and a ``stat`` of its ~220 files, ~1 ms and
-    ~1% of its instructions (issue 40 item 3). tests/test_cache_truth.py derives the key
-    again the long way after each kind of edit."""
+    reader, a new version, no index) finds the readers again and writes the index anew —
+    twice, and only when both finds agree and no reader or folder changed between them
+    (an edit landing during the first would pair the readers of the old text with the
+    times of the new: every later process would trust a stale list). A lookup paid a
+    walk of the whole package and a ``stat`` of its ~220 files, ~1 ms and ~1% of its
+    instructions (issue 40 item 3).
+
+    Without the user's key (a first command, or a cache folder d2d may not use) no slot
+    can be read, so nothing is found: the build is this process's own random one (the
+    slots it writes are then served to no other process, and the next finds its build).
+    tests/test_cache_truth.py derives the key again after each kind of edit."""
     import marshal
 
     root = _root()
     path = _index_path(root)
     key = _mac_key(path.parent, create=False)
-    if key is not None:
-        with contextlib.suppress(OSError, D2DError, ValueError, TypeError, EOFError):
-            raw = files.read_limited(path, CACHE_LIMIT, "the build's index")
-            if raw is not None and raw.startswith(_INDEX_MAGIC):
-                n = len(_INDEX_MAGIC)
-                check, body = raw[n:n + 32], raw[n + 32:]
-                if _mac(key, body) == check:
-                    at, version, names, folders, stamps, known = marshal.loads(body)
-                    if (at, version) == (root, __version__) and \
-                            _stamps(root, names, folders) == stamps:
-                        return str(known)
-    names = readers()
+    if key is None:
+        return _own()
+    with contextlib.suppress(OSError, D2DError, ValueError, TypeError, EOFError):
+        raw = files.read_limited(path, CACHE_LIMIT, "the build's index")
+        if raw is not None and raw.startswith(_INDEX_MAGIC):
+            n = len(_INDEX_MAGIC)
+            check, body = raw[n:n + 32], raw[n + 32:]
+            if _mac(key, body) == check:
+                at, python, names, folders, stamps, known = marshal.loads(body)
+                if (at, python) == (root, _python()) and \
+                        _stamps(root, names, folders) == stamps:
+                    return str(known)
+    names = _closure(root)
     folders = _folders(names)
     stamps = _stamps(root, names, folders)
-    if stamps is None:  # a reader gone while it was read: no index, a build all the same
-        return _digest(names, tuple((-1, -1) for _ in names))
+    if stamps is None or _closure(root) != names or _stamps(root, names, folders) != stamps:
+        return _own()  # the code changed while it was read: no index, this process's own
     got = _digest(names, stamps)
-    global _UNSAVED
-    _UNSAVED = (path, marshal.dumps((root, __version__, names, folders, stamps, got)))
-    if key is not None:
-        _index_save(key)
-    return got
-
-
-# The index :func:`build` made and has not written: with no key yet (a first command),
-# the first cache written seals it too (:func:`_cache_write`).
-_UNSAVED: tuple[Path, bytes] | None = None
-
-
-def _index_save(key: bytes) -> None:
-    global _UNSAVED
-    if _UNSAVED is None:
-        return
-    path, body = _UNSAVED
-    _UNSAVED = None
+    body = marshal.dumps((root, _python(), names, folders, stamps, got))
     with contextlib.suppress(OSError):
         files.write_atomic(path, _INDEX_MAGIC + _mac(key, body) + body, None,
                            durable=False, private=True)
+        _index_prune(path.parent)
+    return got
+
+
+def _python() -> str:
+    """This d2d's version and the Python that runs it (another Python's ``tomllib`` may
+    read a file otherwise): part of the build and of the index's key."""
+    import sys
+
+    return f"{__version__} {sys.implementation.name} {sys.version}"
+
+
+def _own() -> str:
+    """A build no other process has: what this one writes is read by none but itself."""
+    return "own-" + os.urandom(16).hex()
+
+
+def _index_prune(folder: Path) -> None:
+    """Keep the ``CACHE_KEEP`` build indexes written last (one per installed d2d: a
+    checkout, a pipx install, each test environment's)."""
+    with contextlib.suppress(OSError):
+        found = []
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("build-") and entry.is_file(follow_symlinks=False):
+                    found.append((entry.stat().st_mtime_ns, entry.path))
+        for _, old in sorted(found, reverse=True)[CACHE_KEEP:]:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
 
 
 def _cache_key(h: str) -> str:
@@ -332,7 +358,10 @@ def _mac_key(folder: Path, create: bool) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        key = os.read(fd, _KEY_BYTES + 1)
+        # a key that is no regular file (a folder, a device) is not read: not this user's
+        key = os.read(fd, _KEY_BYTES + 1) if stat.S_ISREG(st.st_mode) else b""
+    except OSError:
+        return None
     finally:
         os.close(fd)
     getuid = getattr(os, "getuid", None)
@@ -460,7 +489,6 @@ def _cache_write(real: Path, slots: list[Slot]) -> None:
     if key is None:
         return  # a folder others may write: no cache at all
     remember(real, slots[0] if slots else None)
-    _index_save(key)
     for keep in (2, 1):
         body = marshal.dumps([(_cache_key(h), payload, r)
                               for h, payload, r in slots[:keep]])
