@@ -524,3 +524,24 @@ def test_the_map_escapes_text_with_the_one_markup_escape(text: str) -> None:
     with console.capture() as cap:
         console.print(mapview._esc(text), end="")
     assert cap.get() == text
+
+
+def test_a_typed_range_is_the_range_the_short_line_gives(d2d: Any, tmp_path: Path) -> None:
+    """docs/board.md: "A typed option overrides the map and says so". The rules read
+    the typed ``--range``, but the short line of ``conflict`` and ``hit`` gave the
+    map's Range (7 between the Archer on E9 and the Goblin Scout on I2) beside it."""
+    s = ["--session", tmp_path / "c.toml"]
+    d2d.ok(*s, "--seed", 1, "scene", "load", "combat1")
+    sides = ("conflict", "Archer:7S^", "Goblin Scout:5H^", "--card", "10S^")  # ♠: no rock
+    assert " · Range 7 · " in d2d.ok(*s, *sides).splitlines()[1]
+    line = d2d.ok(*s, *sides, "--range", "3").splitlines()[1]
+    assert " · Range 3 (typed; the map: 7) · " in line, line
+    assert "Range 7 ·" not in line
+    same = d2d.ok(*s, *sides, "--range", "7").splitlines()[1]
+    assert " · Range 7 · " in same and "typed" not in same  # the map's own: said once
+    why = d2d.ok(*s, *sides, "--range", "3", "--why")
+    assert "Range: typed: --range 3 (the map: Range 7 on the map" in why
+    hit = ("hit", "5H^", "--by", "Archer", "--vs", "Goblin Scout")
+    assert d2d.ok(*s, *hit).splitlines()[1].endswith(" · Range 7")
+    assert d2d.ok(*s, *hit, "--range", "2").splitlines()[1].endswith(
+        " · Range 2 (typed; the map: 7)")

@@ -169,3 +169,33 @@ def test_a_class_gets_its_own_init_once_it_is_in_use(monkeypatch: pytest.MonkeyP
     assert Few.__init__ is not record_module._init  # written on the fourth
     assert [(f.a, f.b) for f in made] == [(0, "x"), (1, "x"), (2, "x"), (3, "y")]
     assert Few(4) == Few(4) and Few(5, "z").b == "z"
+
+
+def test_a_body_without_its_annotations_is_refused_not_made_fieldless() -> None:
+    """Python 3.14 keeps a class body's annotations in a function (``__annotate_func__``
+    in the class's namespace; PEP 649's ``__annotate__``), not in ``__annotations__``,
+    unless the module has ``from __future__ import annotations``: a record read from the
+    namespace alone would get no fields at all, silently (the TupleRecord refuses the
+    same body: tests/test_tuple_record.py). A body compiled here without the future
+    import is refused on a Python that keeps its annotations so, and a record of its one
+    field on one that does not."""
+    import sys
+
+    for name in ("__annotate_func__", "__annotate__"):
+        body = {"__module__": __name__, name: lambda fmt: {"a": int}}
+        with pytest.raises(TypeError, match="__future__"):
+            record(type("Lost", (), body))
+    space: dict[str, object] = {}
+    exec(compile("class Plain:\n    a: int\n", "<no future import>", "exec",
+                 dont_inherit=True), space)
+    if sys.version_info >= (3, 14):
+        with pytest.raises(TypeError, match="__future__"):
+            record(space["Plain"])
+    else:
+        assert [f.name for f in fields(record(space["Plain"]))] == ["a"]
+
+    @record
+    class Kept:  # this module has the future import: the strings are in the namespace
+        a: int
+
+    assert [f.name for f in fields(Kept)] == ["a"]

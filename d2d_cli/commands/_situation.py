@@ -162,7 +162,9 @@ def numbers_line(a: Any, b: Any, modifiers: Any, advantage: dict[str, Any], geom
         parts.append(", ".join(levels) if names.get("a") == "you" else
                      "Level " + " vs ".join(levels))
     if geometry is not None:
-        parts.append(f"Range {geometry.range}")
+        typed = (geometry.typed or {}).get("range")  # --range overrides the map's
+        parts.append(f"Range {geometry.range}" if typed in (None, geometry.range) else
+                     f"Range {typed} (typed; the map: {geometry.range})")
         if not geometry.line_of_sight:
             parts.append("no Line of Sight")
     if cover:

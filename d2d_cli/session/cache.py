@@ -8,14 +8,20 @@ file over ``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most
 
 * its key holds the file's own digest, the schema and :func:`build` — a digest of the
   code that reads and checks a file (the session package's readers, the shape, the
-  rules modules the shape calls, the tables), taken once per process from those files'
-  sizes and modification times: data checked by another build (an older, laxer shape
-  check) is never served; and
+  rules modules the shape calls, the tables' module: :func:`readers`, found from their
+  text), taken once per process from those files' sizes and modification times and
+  the Python running them (kept in a sealed index beside the caches, so a lookup with
+  the user's key only ``stat``s them; without it no slot is read, and the build is the
+  process's own): data checked by another build (an older, laxer shape check) is never
+  served; and
 * its MAC checks with the user's own key (``<cache folder>/sessions/key``, 32 random
   bytes, mode 600, made on the first write): a cache planted by someone else, who
   cannot read the key, is ignored; and
 * the folder is the user's own and writable by no one else (else the cache is neither
   read nor written: every command parses the file).
+
+The folder also keeps the ``CACHE_KEEP`` build indexes written last (one per installed
+d2d).
 """
 
 from __future__ import annotations
@@ -33,8 +39,6 @@ from d2d_cli.session import dirs, files, journal
 from d2d_cli.session.files import real as _real
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from d2d_cli.session import text as T
 
 SCHEMA = 1
@@ -101,52 +105,221 @@ def _root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _walk(root: str) -> Iterator[os.DirEntry[str]]:
-    """Every module and table under ``root`` (``*.py``, ``*.toml``), by one walk of its
-    folders (``__pycache__`` and symlinked folders left out)."""
-    folders = [root]
-    while folders:
-        folder = folders.pop()
-        with contextlib.suppress(OSError), os.scandir(folder) as entries:
-            for e in entries:
-                if e.name.endswith((".py", ".toml")):
-                    yield e
-                elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
-                    folders.append(e.path)
+# A reading starts from the session package, every module of it: the one package that
+# touches a session file (docs/architecture.md). What it imports, at module level or
+# inside a function, is found from its text (:func:`readers`), never listed by hand
+# (inert.py was missing from such a list, issue 38).
+_READING = "session"
+_INDEX_MAGIC = b"d2d-build-1\n"  # the build's index in the cache folder (:func:`build`)
+
+
+def _found(root: str, dotted: str) -> str | None:
+    """The file of module ``d2d_cli.<dotted>`` under ``root`` (a package's
+    ``__init__.py``, as Python's finder prefers it), relative; None if there is none."""
+    rel = os.path.join(*dotted.split(".")) if dotted else ""
+    init = os.path.join(rel, "__init__.py")
+    if os.path.isfile(os.path.join(root, init)):
+        return init
+    if rel and os.path.isfile(os.path.join(root, rel + ".py")):
+        return rel + ".py"
+    return None
+
+
+def _closure(root: str) -> tuple[str, ...]:
+    """The import closure of the session package (:data:`_READING`) under ``root``, read
+    from the modules' text, generously: every dotted name ``d2d_cli.…`` written anywhere in a module
+    (``import``, ``from … import``, a ``lazy_module`` or ``import_module`` string, even a
+    comment), each package on its way, each name a ``from d2d_cli.x import (…)`` takes
+    that is a module, and every module of a package named by an f-string's prefix
+    (``f"d2d_cli.session.{name}"``). Reading more than is imported only costs a
+    ``stat``; tests/test_cache_truth.py checks it holds import-linter's graph."""
+    import re
+
+    names = re.compile(r"d2d_cli((?:\.\w+)*)(\.\{)?")
+    froms = re.compile(r"^[ \t]*from[ \t]+d2d_cli((?:\.\w+)*)[ \t]+import[ \t]+"
+                       r"(\([^)]*\)|[^\n]*)", re.M)
+    seen: set[str] = set()
+    todo: list[str] = []
+
+    def take(rel: str | None) -> bool:
+        if rel is None:
+            return False
+        if rel not in seen:
+            seen.add(rel)
+            todo.append(rel)
+        return True
+
+    asked: set[str] = set()  # dotted names already looked for (a name recurs a lot)
+
+    def module(dotted: str) -> None:  # the module and every package on its way
+        if dotted in asked:
+            return
+        asked.add(dotted)
+        parts = dotted.split(".") if dotted else []
+        for i in range(len(parts) + 1):
+            if not take(_found(root, ".".join(parts[:i]))):
+                return
+
+    def package(dotted: str) -> None:  # every module of a package, below it too
+        top = os.path.join(root, *dotted.split("."))
+        for folder, subs, files_ in os.walk(top):
+            subs[:] = [d for d in subs if d != "__pycache__"]
+            for name in files_:
+                if name.endswith(".py"):
+                    take(os.path.relpath(os.path.join(folder, name), root))
+
+    module(_READING)
+    package(_READING)
+    while todo:
+        rel = todo.pop()
+        try:  # a module that cannot be read is still a reader (its stat is in the key)
+            with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            continue
+        for m in names.finditer(text):
+            dotted = m.group(1)[1:]
+            module(dotted)
+            if m.group(2):
+                package(dotted)
+        for m in froms.finditer(text):
+            base = m.group(1)[1:]
+            for name in re.findall(r"\w+", m.group(2).partition("#")[0]
+                                   if m.group(2)[:1] != "(" else m.group(2)):
+                if name != "as":
+                    module(f"{base}.{name}" if base else name)
+    return tuple(sorted(seen))
 
 
 @functools.cache
 def readers() -> tuple[str, ...]:
     """The code a reading depends on (paths under the package folder): derived, never
-    listed — every module of the package and every table (``tables/*.toml``), so
-    whatever the shape check imports, today or in a later version (inert.py was missing
-    from the hand-kept list, issue 38), is part of the build.
-    tests/test_cache_truth.py checks that this holds the import graph of the session's
-    readers and shape check (import-linter's grimp)."""
-    root = _root()
-    cut = len(root) + len(os.sep)
-    return tuple(sorted(e.path[cut:] for e in _walk(root)))
+    listed — every module of the session package (the readers, the shape check, the
+    cache) and everything they import, found from their text (:func:`_closure`), so whatever
+    the shape check imports, today or in a later version (inert.py was missing from the
+    hand-kept list, issue 38), is part of the build. The tables are read through
+    ``tables/_data.py``, one of them. tests/test_cache_truth.py checks that this holds
+    the import graph of the session's readers and shape check (import-linter's grimp)."""
+    return _closure(_root())
+
+
+def _folders(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders of ``names``: a module added to one of them (a package that would now
+    be found before a module, a module a ``from … import`` would now take) may change
+    what the readers import, so it changes the folder's time and the index is redone."""
+    return tuple(sorted({os.path.dirname(n) for n in names}))
+
+
+def _stamps(root: str, names: tuple[str, ...], folders: tuple[str, ...]
+            ) -> tuple[tuple[int, int], ...] | None:
+    """Each reader's size and modification time, then each folder's time; None if one
+    is gone."""
+    stat_ = os.stat
+    out = []
+    try:
+        for n in names:
+            st = stat_(os.path.join(root, n))
+            out.append((st.st_size, st.st_mtime_ns))
+        for d in folders:
+            out.append((0, stat_(os.path.join(root, d)).st_mtime_ns))
+    except OSError:
+        return None
+    return tuple(out)
+
+
+def _digest(names: tuple[str, ...], stamps: tuple[tuple[int, int], ...]) -> str:
+    """The build: this version and each reader's name, size and modification time
+    (``stamps`` as :func:`_stamps` gives them: the readers' first, then the folders')."""
+    lines = [f"{n}:{size}:{mtime}"
+             for n, (size, mtime) in zip(names, stamps[:len(names)], strict=True)]
+    return journal.digest("\n".join([_python(), *lines]).encode())
+
+
+def _index_path(root: str) -> Path:
+    """``<cache folder>/sessions/build-<digest of the package folder>``: one index for
+    each installed d2d (a checkout, a pipx install) sharing the user's cache folder."""
+    return dirs.cache_dir() / "sessions" / f"build-{journal.digest(os.fsencode(root))}"
 
 
 @functools.cache
 def build() -> str:
-    """This d2d's reading code, as a digest of its files' names, sizes and modification
-    times — every file of :func:`readers` (once per process; a reinstall or an edit
-    changes it). One walk, each file's ``stat`` taken from its folder entry: a lookup
-    paid ~4.7 ms for a walk, then a path object, a ``relpath`` and a ``stat`` per file
-    (~220 of them); this is the same information, ~0.3 of the time (issue 40 item 3).
-    tests/test_cache_truth.py derives it again the long way and compares."""
+    """This d2d's reading code, as a digest of its readers' names, sizes and
+    modification times and the Python that runs them (:func:`readers`; once per process;
+    a reinstall or an edit of a reader changes it, an edit of a module no reader imports
+    does not).
+
+    Finding the readers reads ~50 modules (~15 ms), so the answer is kept in an index in
+    the user's cache folder (``sessions/build-…``, sealed like a cache with the user's
+    key, in a folder of the user's alone): the readers, their sizes and times and their
+    folders' times, and the build. A process takes the build from it after one ``stat``
+    of each reader and folder, all equal; anything else (an edit, a module added beside a
+    reader, a new version, no index) finds the readers again and writes the index anew —
+    twice, and only when both finds agree and no reader or folder changed between them
+    (an edit landing during the first would pair the readers of the old text with the
+    times of the new: every later process would trust a stale list). A lookup paid a
+    walk of the whole package and a ``stat`` of its ~220 files, ~1 ms and ~1% of its
+    instructions (issue 40 item 3).
+
+    Without the user's key (a first command, or a cache folder d2d may not use) no slot
+    can be read, so nothing is found: the build is this process's own random one (the
+    slots it writes are then served to no other process, and the next finds its build).
+    tests/test_cache_truth.py derives the key again after each kind of edit."""
+    import marshal
+
     root = _root()
-    cut = len(root) + len(os.sep)
-    parts = []
-    for e in _walk(root):
-        try:
-            st = e.stat()
-            parts.append(f"{e.path[cut:]}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{e.path[cut:]}:-")
-    parts.sort()
-    return journal.digest("\n".join([__version__, *parts]).encode())
+    path = _index_path(root)
+    key = _mac_key(path.parent, create=False)
+    if key is None:
+        return _own()
+    with contextlib.suppress(OSError, D2DError, ValueError, TypeError, EOFError):
+        raw = files.read_limited(path, CACHE_LIMIT, "the build's index")
+        if raw is not None and raw.startswith(_INDEX_MAGIC):
+            n = len(_INDEX_MAGIC)
+            check, body = raw[n:n + 32], raw[n + 32:]
+            if _mac(key, body) == check:
+                at, python, names, folders, stamps, known = marshal.loads(body)
+                if (at, python) == (root, _python()) and \
+                        _stamps(root, names, folders) == stamps:
+                    return str(known)
+    names = _closure(root)
+    folders = _folders(names)
+    stamps = _stamps(root, names, folders)
+    if stamps is None or _closure(root) != names or _stamps(root, names, folders) != stamps:
+        return _own()  # the code changed while it was read: no index, this process's own
+    got = _digest(names, stamps)
+    body = marshal.dumps((root, _python(), names, folders, stamps, got))
+    with contextlib.suppress(OSError):
+        files.write_atomic(path, _INDEX_MAGIC + _mac(key, body) + body, None,
+                           durable=False, private=True)
+        _index_prune(path.parent)
+    return got
+
+
+def _python() -> str:
+    """This d2d's version and the Python that runs it (another Python's ``tomllib`` may
+    read a file otherwise): part of the build and of the index's key."""
+    import sys
+
+    return f"{__version__} {sys.implementation.name} {sys.version}"
+
+
+def _own() -> str:
+    """A build no other process has: what this one writes is read by none but itself."""
+    return "own-" + os.urandom(16).hex()
+
+
+def _index_prune(folder: Path) -> None:
+    """Keep the ``CACHE_KEEP`` build indexes written last (one per installed d2d: a
+    checkout, a pipx install, each test environment's)."""
+    with contextlib.suppress(OSError):
+        found = []
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("build-") and entry.is_file(follow_symlinks=False):
+                    found.append((entry.stat().st_mtime_ns, entry.path))
+        for _, old in sorted(found, reverse=True)[CACHE_KEEP:]:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
 
 
 def _cache_key(h: str) -> str:
@@ -185,7 +358,10 @@ def _mac_key(folder: Path, create: bool) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        key = os.read(fd, _KEY_BYTES + 1)
+        # a key that is no regular file (a folder, a device) is not read: not this user's
+        key = os.read(fd, _KEY_BYTES + 1) if stat.S_ISREG(st.st_mode) else b""
+    except OSError:
+        return None
     finally:
         os.close(fd)
     getuid = getattr(os, "getuid", None)
@@ -346,6 +522,8 @@ def forget(path: Path) -> None:
     with contextlib.suppress(OSError):
         if not any(p.suffix == ".cache" for p in folder.iterdir()):
             os.unlink(folder / "key")
+            for index in folder.glob("build-*"):  # sealed by that key: nothing to read
+                os.unlink(index)
 
 
 def _cache_prune(folder: Path) -> None:

@@ -340,12 +340,14 @@ class Table:
         return seen[1], seen[2]
 
     # ------------------------------------------------------------------ commands
-    def round_start(self) -> rounds.RoundStarted:
-        """``round start``"""
+    def round_start(self) -> rounds.RoundStarted | None:
+        """``round start``. The command's result is written for a log only: None
+        without one."""
         rnd = self.round()
         roster = self._roster()
         try:
-            out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data))
+            out = rounds.start(rnd, roster, self.opts, rounds.map_of(self.data),
+                               report=self.lines is not None)
         except BaseException:
             self._forget()
             raise

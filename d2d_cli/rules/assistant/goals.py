@@ -118,7 +118,10 @@ def is_down(unit: Mapping[str, Any]) -> bool:
     cond = unit.get("conditions")
     if not cond:  # the usual case: checked for every unit after every Action
         return False
-    return any(cond.get(k) for k in DOWN)
+    for k in DOWN:  # noqa: SIM110 (``any`` over a generator built a frame at each call)
+        if cond.get(k):
+            return True
+    return False
 
 
 def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:

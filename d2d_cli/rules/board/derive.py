@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
@@ -33,7 +34,7 @@ from d2d_cli.rules.board.placement import (
     placements_of,
 )
 from d2d_cli.rules.core.record import record
-from d2d_cli.rules.core.result import Result
+from d2d_cli.rules.core.result import Result, hidden
 
 if TYPE_CHECKING:
     from d2d_cli.rules.units.roster import Unit
@@ -93,6 +94,9 @@ class Geometry(Result):
     # The Actor's Cover against the Rival's answer, read when the Rival has none (one
     # side's Cover per Conflict, as `unit situation` says it: docs/rules.md).
     actor_cover: int = 0
+    # The options typed that override the map (by :data:`TYPED`'s keys), for the short
+    # line: a typed Range is the one the rules read, not the map's ``range`` above.
+    typed: Mapping[str, Any] | None = hidden(None)
 
 
 def _nearest(a: Placement, b: Placement) -> tuple[Space, Space]:
@@ -314,13 +318,16 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
 
     _verify(pa, pb, None if typed.get("range") is not None else rng, arc_ab, wall, attack,
             src)
+    overridden = {}
     for key, option in TYPED.items():
         if typed.get(key) is not None:
             src[key] = f"typed: {option} {typed[key]} (the map: {src[key]})"
             values[key] = None
+            overridden[key] = typed[key]
     return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
                     found.percent, edges, obstacles, ea, eb, src,
-                    {k: v for k, v in values.items() if v is not None}, actor_cover)
+                    {k: v for k, v in values.items() if v is not None}, actor_cover,
+                    MappingProxyType(overridden) if overridden else None)
 
 
 def rival_arc(pa: Placement, pb: Placement) -> str | None:

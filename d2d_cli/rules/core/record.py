@@ -93,7 +93,14 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
     for base in reversed(cls.__mro__[1:]):
         for f in base.__dict__.get("__record_fields__", ()):
             by_name[f.name] = f
-    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+    own = cls.__dict__
+    # Python 3.14 without the future import: the body's annotations are a function
+    # (``__annotate_func__`` in a class's namespace, ``__annotate__`` as PEP 649 names it)
+    if "__annotations__" not in own and ("__annotate_func__" in own or "__annotate__" in own):
+        raise TypeError(f"{cls.__name__}: a record's module needs 'from __future__ import "
+                        "annotations' (its fields are read from the class body's "
+                        "annotations; without it, on Python 3.14, they would be lost)")
+    for name, annotation in own.get("__annotations__", {}).items():
         if _is_classvar(annotation):
             continue
         value = cls.__dict__.get(name, MISSING)

@@ -20,7 +20,7 @@ new start is refused, so upkeep is never applied twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -74,24 +74,36 @@ class RoundStarted(Result):
     map: str = hidden("personal")
 
 
-def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS
-            ) -> Refreshed:
-    """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2."""
+def refresh(unit: units.Unit, map_key: str = "personal", opts: Options = DEFAULTS, *,
+            report: bool = True) -> Refreshed | None:
+    """Move = Speed, Action Cost = Speed/2 (round down, at least 1), Turn = 2. With
+    ``report`` False (a simulated fight without a log, which reads no result) the unit
+    changes the same and no :class:`Refreshed` is written: None."""
     speed = speed_now(unit, opts.refresh_penalties)
     got = tokens_of(speed, map_key, opts)  # the Speed read once for both
     unit.move = None if got is None else got.move
     unit.action_cost = None if got is None else got.action_cost
     unit.turn = TURN
+    if not report:
+        return None
     return Refreshed(unit.name, None if speed is None else speed.level, unit.move,
                      unit.action_cost, unit.turn, None if speed is None else str(speed))
 
 
+@overload
 def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
-          map_key: str = "personal") -> RoundStarted:
+          map_key: str = "personal", *, report: Literal[True] = True) -> RoundStarted: ...
+@overload
+def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
+          map_key: str = "personal", *, report: bool) -> RoundStarted | None: ...
+def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
+          map_key: str = "personal", *, report: bool = True) -> RoundStarted | None:
     """Round: Start — the next round; every unit refreshes on the scene's map (the roster
     changes: store it). Of a unit, only its Move, Action Cost and Turn change (a simulated
     fight writes those alone into the table it had: rules.assistant.engine
-    ``Table._store_tokens``, checked against a whole store by tests)."""
+    ``Table._store_tokens``, checked against a whole store by tests). With ``report``
+    False (a simulated fight without a log) the units change the same and no result is
+    written: None."""
     if rnd.phase == "started":
         raise RuleViolation(f"round {rnd.number} is under way: end it first (d2d round end)")
     rnd.number += 1
@@ -100,10 +112,14 @@ def start(rnd: Round, roster: dict[str, units.Unit], opts: Options = DEFAULTS,
     for u in roster.values():
         if u.conditions.get("dead"):  # no tokens: 000 l.1172 "Dead - Permanent Negative"
             u.move = u.action_cost = u.turn = None
-        else:
+        elif report:
             living.append(u)
-    return RoundStarted(rnd.number, tuple(refresh(u, map_key, opts) for u in living),
-                        map_key)
+        else:
+            refresh(u, map_key, opts, report=False)
+    if not report:
+        return None
+    return RoundStarted(rnd.number, tuple(cast(Refreshed, refresh(u, map_key, opts))
+                                          for u in living), map_key)
 
 
 # --- round end ------------------------------------------------------------------------

@@ -50,7 +50,9 @@ def player_of(unit: Any) -> str | None:
     Non-Player unit (no ``player``, or ``"Non-Player"``). A fight asks this of a
     unit's table about a hundred times: a table is read here without a further call."""
     p = unit.get("player") if type(unit) is dict else _get(unit, "player")
-    return None if p in (None, "", NON_PLAYER) else str(p)
+    if p is None or p == "" or p == NON_PLAYER:
+        return None
+    return p if type(p) is str else str(p)
 
 
 def faction_of(unit: Any) -> str | None:

@@ -82,8 +82,12 @@ def reach(move: int | None, record: Spent) -> int:
 def reach_at(move: int | None, count: int | None) -> int:
     """:func:`reach` from the Count the unit last did something at (None: nothing yet
     this round), with no record built: a simulated fight asks it of every unit before
-    each Action."""
-    return max(0, min(move or 0, COUNTDOWN_FROM if count is None else count - 1))
+    each Action. Compared in place, no ``min``/``max`` called: ~50 a fight."""
+    at = move or 0
+    cap = COUNTDOWN_FROM if count is None else count - 1
+    if cap < at:
+        at = cap
+    return at if at > 0 else 0
 
 
 def reach_of(unit: Mapping[str, Any], number: int | None) -> int:
