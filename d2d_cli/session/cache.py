@@ -39,6 +39,8 @@ from d2d_cli.session import dirs, files, journal
 from d2d_cli.session.files import real as _real
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from d2d_cli.session import text as T
 
 SCHEMA = 1
@@ -291,7 +293,7 @@ def build() -> str:
     with contextlib.suppress(OSError):
         files.write_atomic(path, _INDEX_MAGIC + _mac(key, body) + body, None,
                            durable=False, private=True)
-        _index_prune(path.parent)
+        _keep_newest(path.parent, lambda name: name.startswith("build-"))
     return got
 
 
@@ -308,14 +310,15 @@ def _own() -> str:
     return "own-" + os.urandom(16).hex()
 
 
-def _index_prune(folder: Path) -> None:
-    """Keep the ``CACHE_KEEP`` build indexes written last (one per installed d2d: a
-    checkout, a pipx install, each test environment's)."""
+def _keep_newest(folder: Path, ours: Callable[[str], bool]) -> None:
+    """Keep the ``CACHE_KEEP`` files of ``folder`` written last whose names are ``ours``
+    (the caches; the build indexes, one per installed d2d: a checkout, a pipx install,
+    each test environment's)."""
     with contextlib.suppress(OSError):
         found = []
         with os.scandir(folder) as it:
             for entry in it:
-                if entry.name.startswith("build-") and entry.is_file(follow_symlinks=False):
+                if ours(entry.name) and entry.is_file(follow_symlinks=False):
                     found.append((entry.stat().st_mtime_ns, entry.path))
         for _, old in sorted(found, reverse=True)[CACHE_KEEP:]:
             with contextlib.suppress(OSError):
@@ -529,15 +532,7 @@ def forget(path: Path) -> None:
 def _cache_prune(folder: Path) -> None:
     """Keep the ``CACHE_KEEP`` caches written last (and no temp file of a dead writer)."""
     files.sweep_orphans(folder, "")
-    with contextlib.suppress(OSError):
-        caches = []
-        with os.scandir(folder) as it:
-            for entry in it:
-                if entry.name.endswith(".cache") and entry.is_file(follow_symlinks=False):
-                    caches.append((entry.stat().st_mtime_ns, entry.path))
-        for _, old in sorted(caches, reverse=True)[CACHE_KEEP:]:
-            with contextlib.suppress(OSError):
-                os.unlink(old)
+    _keep_newest(folder, lambda name: name.endswith(".cache"))
 
 
 def _stat_or_none(real: Path) -> os.stat_result | None:
