@@ -129,12 +129,13 @@ def _found(root: str, dotted: str) -> str | None:
 
 def _closure(root: str) -> tuple[str, ...]:
     """The import closure of the session package (:data:`_READING`) under ``root``, read
-    from the modules' text, generously: every dotted name ``d2d_cli.…`` written anywhere in a module
-    (``import``, ``from … import``, a ``lazy_module`` or ``import_module`` string, even a
-    comment), each package on its way, each name a ``from d2d_cli.x import (…)`` takes
-    that is a module, and every module of a package named by an f-string's prefix
-    (``f"d2d_cli.session.{name}"``). Reading more than is imported only costs a
-    ``stat``; tests/test_cache_truth.py checks it holds import-linter's graph."""
+    from the modules' text, generously: every dotted name ``d2d_cli.…`` written anywhere
+    in a module (``import``, ``from … import``, a ``lazy_module`` or ``import_module``
+    string, even a comment), each package on its way, each name a ``from d2d_cli.x
+    import (…)`` takes that is a module, and every module of a package named by an
+    f-string's prefix (``f"d2d_cli.session.{name}"``). Reading more than is imported only
+    costs a ``stat``; tests/test_cache_truth.py checks it holds import-linter's graph and
+    what Python's own parser finds imported."""
     import re
 
     names = re.compile(r"d2d_cli((?:\.\w+)*)(\.\{)?")
@@ -197,9 +198,9 @@ def _closure(root: str) -> tuple[str, ...]:
 def readers() -> tuple[str, ...]:
     """The code a reading depends on (paths under the package folder): derived, never
     listed — every module of the session package (the readers, the shape check, the
-    cache) and everything they import, found from their text (:func:`_closure`), so whatever
-    the shape check imports, today or in a later version (inert.py was missing from the
-    hand-kept list, issue 38), is part of the build. The tables are read through
+    cache) and everything they import, found from their text (:func:`_closure`), so
+    whatever the shape check imports, today or in a later version (inert.py was missing
+    from the hand-kept list, issue 38), is part of the build. The tables are read through
     ``tables/_data.py``, one of them. tests/test_cache_truth.py checks that this holds
     the import graph of the session's readers and shape check (import-linter's grimp)."""
     return _closure(_root())
@@ -230,8 +231,9 @@ def _stamps(root: str, names: tuple[str, ...], folders: tuple[str, ...]
 
 
 def _digest(names: tuple[str, ...], stamps: tuple[tuple[int, int], ...]) -> str:
-    """The build: this version and each reader's name, size and modification time
-    (``stamps`` as :func:`_stamps` gives them: the readers' first, then the folders')."""
+    """The build: this d2d and its Python (:func:`_python`), and each reader's name,
+    size and modification time (``stamps`` as :func:`_stamps` gives them: the readers'
+    first, then the folders')."""
     lines = [f"{n}:{size}:{mtime}"
              for n, (size, mtime) in zip(names, stamps[:len(names)], strict=True)]
     return journal.digest("\n".join([_python(), *lines]).encode())
