@@ -21,9 +21,13 @@ def status(t: Target) -> Dashboard:
 
     data = t.read(shared=True)  # the dashboard only reads it (tests/test_play_reads.py)
     opts, where = t.options(data), status_bar.map_of(data)
-    # Before a unit's first Refresh, Move and Action Cost are what it will give.
-    return dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts),
-                     same=(where, opts))
+    # Before a unit's first Refresh, Move and Action Cost are what it will give: worked
+    # out once a build (session.memo), not by every lookup.
+    known = session.memo(status_bar.MEMO)
+    got = dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts, known),
+                    same=(where, opts))
+    session.keep_memo(status_bar.MEMO)
+    return got
 
 
 def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> BoardView:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import (
     Target,
@@ -336,7 +337,10 @@ def list_(t: Target) -> units.Roster:
     from d2d_cli.rules.units import status_bar
 
     data = t.read()
-    return status_bar.status_bar(data, t.options(data))
+    known = session.memo(status_bar.MEMO)  # the Move before a first Refresh, once a build
+    got = status_bar.status_bar(data, t.options(data), known)
+    session.keep_memo(status_bar.MEMO)
+    return got
 
 
 def show(t: Target, name: str) -> units.UnitRow:
@@ -344,7 +348,10 @@ def show(t: Target, name: str) -> units.UnitRow:
     from d2d_cli.rules.units import status_bar
 
     data = t.read(shared=True)  # only read: the row is built on a copy of the unit
-    return status_bar.unit_on_bar(data, name, t.options(data))
+    known = session.memo(status_bar.MEMO)  # the Move before a first Refresh, once a build
+    got = status_bar.unit_on_bar(data, name, t.options(data), known)
+    session.keep_memo(status_bar.MEMO)
+    return got
 
 
 def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool = False,

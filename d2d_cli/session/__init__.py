@@ -57,6 +57,8 @@ if TYPE_CHECKING:  # what the names below are; at run time each is imported when
         CACHE_SESSION_LIMIT,
         SCHEMA,
         forget,
+        keep_memo,
+        memo,
     )
     from d2d_cli.session.dirs import play_history
     from d2d_cli.session.files import check_writable, read_limited
@@ -87,7 +89,8 @@ if TYPE_CHECKING:  # what the names below are; at run time each is imported when
 # imports what it calls; docs/architecture.md "Speed of a one-shot command").
 _WHERE = {
     "boundary": ("deferred",),
-    "cache": ("CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "SCHEMA", "forget"),
+    "cache": ("CACHE_KEEP", "CACHE_LIMIT", "CACHE_SESSION_LIMIT", "SCHEMA", "forget",
+              "keep_memo", "memo"),
     "dirs": ("play_history",),
     "files": ("check_writable", "read_limited"),
     "fresh": ("new_state", "rng_for"),
@@ -189,8 +192,9 @@ __all__ = [
     "MAX_SESSION_BYTES", "SCHEMA", "UNDO_DEPTH", "Scope", "Transaction", "check_name",
     "check_writable",
     "create", "current_name", "data_dir", "deferred", "display_name", "drop_links",
-    "dump_table", "edit", "forget", "is_path", "journal_path", "list_sessions", "locate",
-    "log", "lookup", "new_state", "play_history", "read", "read_limited", "read_links",
+    "dump_table", "edit", "forget", "is_path", "journal_path", "keep_memo", "list_sessions",
+    "locate", "log", "lookup", "memo", "new_state", "play_history", "read", "read_limited",
+    "read_links",
     "read_with_log", "redo", "resolve", "rng_for", "scope_open", "set_current",
     "shape_problem", "stamp", "undo", "unit_problem", "write_links", "write_output",
 ]

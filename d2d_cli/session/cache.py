@@ -21,7 +21,9 @@ file over ``CACHE_SESSION_LIMIT`` bytes gets none, a cache file is at most
   read nor written: every command parses the file).
 
 The folder also keeps the ``CACHE_KEEP`` build indexes written last (one per installed
-d2d).
+d2d), and as many memos: what a pure rules function of a build worked out before, by its
+arguments (:func:`memo`: the Status Bar's Move of a unit before its first Refresh),
+sealed the same way.
 """
 
 from __future__ import annotations
@@ -527,8 +529,89 @@ def forget(path: Path) -> None:
     with contextlib.suppress(OSError):
         if not any(p.suffix == ".cache" for p in folder.iterdir()):
             os.unlink(folder / "key")
-            for index in folder.glob("build-*"):  # sealed by that key: nothing to read
-                os.unlink(index)
+            for sealed in (*folder.glob("build-*"), *folder.glob("memo-*")):
+                os.unlink(sealed)  # sealed by that key: nothing to read
+
+
+# A memo: what a pure rules function of this build worked out, by its arguments, kept
+# for the next process (:func:`memo`, :func:`keep_memo`). The modules whose functions
+# keep one are named here, in the session package's own text, so each is one of the
+# :func:`readers` (:func:`_closure` takes every ``d2d_cli.…`` name written in it): an
+# edit of one, or of a module it imports, is a new build, whose memo starts empty.
+MEMO_MODULES = frozenset({
+    "d2d_cli.rules.units.status_bar",  # bar_tokens: the Move before a first Refresh
+})
+_MEMO_MAGIC = b"d2d-memo-1\n"
+MEMO_LIMIT = 64 * 1024  # one memo file
+MEMO_KEEP = 256  # answers one memo holds; past that it starts again
+# This process's memos: name -> (build, answers, how many answers its file holds)
+_MEMOS: dict[str, tuple[str, dict[Any, Any], int]] = {}
+
+
+def _memo_path(got: str, name: str) -> Path:
+    """``<cache folder>/sessions/memo-<build>-<name>``."""
+    return dirs.cache_dir() / "sessions" / f"memo-{got}-{name}"
+
+
+def memo(name: str) -> dict[Any, Any]:
+    """The memo of module ``name`` (one of :data:`MEMO_MODULES`): the answers of its
+    pure function that this build of d2d worked out, by their arguments — those of
+    earlier processes (read once a process) and those this one adds to the dict
+    returned (then :func:`keep_memo` keeps them).
+
+    The function must read nothing but its arguments, all of them in the key; its
+    module is one of the :func:`readers`, so the build is a digest of its code. Sealed
+    like a cache (the user's key, a folder of the user's alone): a memo that does not
+    check is none; a build of the process's own (no key) has an empty one, never
+    written."""
+    import marshal
+
+    if name not in MEMO_MODULES:
+        raise ValueError(f"{name} keeps no memo: its module is not in MEMO_MODULES")
+    got = build()
+    known = _MEMOS.get(name)
+    if known is not None and known[0] == got:
+        return known[1]
+    answers: dict[Any, Any] = {}
+    path = _memo_path(got, name)
+    key = None if got.startswith("own-") else _mac_key(path.parent, create=False)
+    with contextlib.suppress(OSError, D2DError, ValueError, TypeError, EOFError):
+        raw = files.read_limited(path, MEMO_LIMIT, "a memo") if key is not None else None
+        if raw is not None and raw.startswith(_MEMO_MAGIC):
+            n = len(_MEMO_MAGIC)
+            check, body = raw[n:n + 32], raw[n + 32:]
+            if _mac(key, body) == check:  # type: ignore[arg-type]  # key is not None
+                loaded = marshal.loads(body)
+                if type(loaded) is dict:
+                    answers = loaded
+    _MEMOS[name] = (got, answers, len(answers))
+    return answers
+
+
+def keep_memo(name: str) -> None:
+    """The answers added to :func:`memo`'s dict since it was read, kept for the next
+    process: best effort, not fsynced (a memo lost costs only the work again); more
+    than :data:`MEMO_KEEP` answers and the file starts again, empty. The folder keeps
+    the ``CACHE_KEEP`` memos written last."""
+    import marshal
+
+    known = _MEMOS.get(name)
+    if known is None or len(known[1]) == known[2] or known[0].startswith("own-"):
+        return
+    got, answers, _ = known
+    _MEMOS[name] = (got, answers, len(answers))
+    path = _memo_path(got, name)
+    key = _mac_key(path.parent, create=False)
+    if key is None:
+        return
+    with contextlib.suppress(ValueError, OSError):  # ValueError: marshal cannot hold it
+        body = marshal.dumps(answers if len(answers) <= MEMO_KEEP else {})
+        data = _MEMO_MAGIC + _mac(key, body) + body
+        if len(data) <= MEMO_LIMIT:
+            new = not path.exists()
+            files.write_atomic(path, data, None, durable=False, private=True)
+            if new:
+                _keep_newest(path.parent, lambda n: n.startswith("memo-"))
 
 
 def _cache_prune(folder: Path) -> None:
