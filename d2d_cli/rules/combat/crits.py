@@ -27,8 +27,9 @@ A damage card is written ``TYPE@LOCATION`` (``pierce@head``, ``fear@left_arm``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli import tables
@@ -374,10 +375,18 @@ class DamageDeck:
     reshuffled: bool = False
 
     @classmethod
-    def from_state(cls, state: dict[str, Any] | None, cards: list[str],
+    def from_state(cls, state: dict[str, Any] | None, cards: Sequence[str],
                    rng: random.Random) -> tuple[DamageDeck, bool]:
         """The stored deck, or a freshly shuffled one when there is none or it no longer
-        holds exactly ``cards`` (a new location chart). Returns (deck, rebuilt)."""
+        holds exactly ``cards`` (a new location chart). Returns (deck, rebuilt). A table
+        a Crit stored (:func:`_kept_whole`) whose piles still equal what it stored, for
+        the same cards, is read from that copy — the very texts it holds — without
+        writing each card out again (a simulated fight reads back the table its Crit
+        before stored)."""
+        got = _WHOLE.get(id(state)) if state else None
+        if got is not None and got[0] is state and got[3] == cards and \
+                state.get("draw") == got[1] and state.get("discard") == got[2]:
+            return cls(list(got[1]), list(got[2])), False
         if state:
             deck = cls(list(map(str, state.get("draw", []))),
                        list(map(str, state.get("discard", []))))
@@ -405,10 +414,10 @@ class DamageDeck:
 # draws move cards between the piles, never add or drop one): id(table) → (the table,
 # held so that an id is never another's; its draw and discard piles as stored; the
 # cards). A simulated fight reads back the table the Crit before stored ~6 times a fight.
-_WHOLE: dict[int, tuple[dict[str, Any], list[str], list[str], list[str]]] = {}
+_WHOLE: dict[int, tuple[dict[str, Any], list[str], list[str], Sequence[str]]] = {}
 
 
-def _whole(state: dict[str, Any], deck: DamageDeck, cards: list[str]) -> bool:
+def _whole(state: dict[str, Any], deck: DamageDeck, cards: Sequence[str]) -> bool:
     """Whether a stored deck holds exactly ``cards``: a table a Crit stored
     (:func:`_kept_whole`) whose piles are still as stored, for the same cards, without
     sorting them again; else the two sorted."""
@@ -419,7 +428,7 @@ def _whole(state: dict[str, Any], deck: DamageDeck, cards: list[str]) -> bool:
     return sorted(deck.draw + deck.discard) == sorted(cards)
 
 
-def _kept_whole(state: dict[str, Any], cards: list[str]) -> None:
+def _kept_whole(state: dict[str, Any], cards: Sequence[str]) -> None:
     """The table a Crit stores of a deck that holds exactly ``cards`` (:func:`_whole`)."""
     if len(_WHOLE) >= 256:
         _WHOLE.clear()
@@ -596,15 +605,16 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                                  opts, lambda: _prepare(ask, units, opts, None))
     else:
         prep = _prepare(ask, units, opts, custom_charts)
-    ask, arm, power, power_from, deck, wanted_, ch, given_, armor, gear = prep
+    ask, arm, power, power_from, deck, wanted_, ch, given_, armor, gear, cards, names, \
+        unarmored, power_text = prep
     wanted, given = list(wanted_), None if given_ is None else list(given_)
     wielder = (find(units, ask.by) if ask.by is not None else None) or holder
     unit = find(units, ask.target) if ask.target is not None else None  # alive: _prepare
-    source = _source(given, data, ch, deck, new_rng)
+    source = _source(given, data, ch, deck, new_rng, cards)
     extra_sources: dict[str, str] = {}
     gear = shield_side(gear, unit, wielder, extra_sources)
     first = _rate(ask, power, unit, None, opts) if opts.hit_location == "000" else None
-    card, skipped, stack = _locate(source.draw, wanted, len(_deck_cards(deck, ch)),
+    card, skipped, stack = _locate(source.draw, wanted, len(cards),
                                    first.total if first is not None else None)
     type_, location = card.split("@")
     worn, scope = armor.at_location(location) if armor is not None else (None, None)
@@ -622,11 +632,11 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         n: u for n, u in units.items() if u is unit or u is giver}
     mortal, count, placed = _land(unit, stored, card, deck, location, harm, modded,
                                   opts.mortal_wound, changes, giver)
-    where = ch.names()[location]
+    where = names[location]
     return Crit(
-        power=str(power), armor=str(worn) if worn is not None else None,
+        power=power_text, armor=str(worn) if worn is not None else None,
         armor_source=armor.source if worn is not None and armor is not None else None,
-        armor_scope=scope, bonus=rated.bonus, bonus_unarmored=compare(power, None).total,
+        armor_scope=scope, bonus=rated.bonus, bonus_unarmored=unarmored,
         bonus_hits=rated.added, hits_before=ask.hits, hits=harm.total, deck=deck,
         deck_name=spec["name"], types=tuple(wanted), chart=ch.kind, card=card, type=type_,
         location=location, location_name=where, skipped=tuple(skipped),
@@ -659,6 +669,13 @@ class _Prepared(TupleRecord):
     given: tuple[str, ...] | None  # the cards drawn at the table (--card)
     armor: Armor | None
     gear: Gear
+    # read off the weapon's Power, the deck and the chart, the same for every Crit of
+    # the preparation: the deck's cards, the chart's location names (read only), the
+    # Hits the Power adds against no armour, and the Power as the Crit says it
+    cards: list[str]  # read only (:func:`deck_cards`: a list of its own)
+    names: Mapping[str, str]
+    unarmored: int
+    power_text: str
 
 
 def _prepare(ask: CritAsk, units: Mapping[str, Unit], opts: Options,
@@ -681,7 +698,9 @@ def _prepare(ask: CritAsk, units: Mapping[str, Unit], opts: Options,
         armor = unit_armor(unit, ch)
     gear = gear_of(unit.extra, unit.name) if unit is not None else Gear()
     return _Prepared(ask, arm, power, power_from, deck, tuple(wanted), ch,
-                     None if given is None else tuple(given), armor, gear)
+                     None if given is None else tuple(given), armor, gear,
+                     deck_cards(deck, ch), MappingProxyType(ch.names()),
+                     compare(power, None).total, str(power))
 
 
 def armed(ask: CritAsk, units: Mapping[str, Unit]
@@ -831,10 +850,12 @@ class _Source(TupleRecord):
 
 
 def _source(given: list[str] | None, data: Mapping[str, Any], ch: Chart, deck: str,
-            new_rng: Callable[[], random.Random] | None) -> _Source:
+            new_rng: Callable[[], random.Random] | None,
+            cards: Sequence[str] | None = None) -> _Source:
     """001 l.892 "Find Deck with matching Damage Types. Draw until you find matching a
     Type": the cards drawn at the table (``--card``, in order) or the session's virtual
-    Damage Deck of the types (shuffled anew when there is none)."""
+    Damage Deck of the types (shuffled anew when there is none); ``cards``: every card
+    of that deck (:func:`deck_cards`), read afresh when not given."""
     if given is not None:
         queue = TableCards(given)
 
@@ -847,7 +868,8 @@ def _source(given: list[str] | None, data: Mapping[str, Any], ch: Chart, deck: s
     rng = new_rng()
     state = dict(data.get("damage", {}))
     decks = dict(state.get(ch.kind, {}))
-    cards = deck_cards(deck, ch)
+    if cards is None:
+        cards = deck_cards(deck, ch)
     pile, new_deck = DamageDeck.from_state(decks.get(deck), cards, rng)
 
     def keep(changes: dict[str, Any]) -> bool:
@@ -901,6 +923,9 @@ def _rate(ask: CritAsk, power: Stat, unit: Unit | None, worn: Stat | None,
     return _Rated(compare(power, against), added, ask.hits + added)
 
 
+_NO_GEAR = Gear()  # a target with no gear known (compared with, never changed)
+
+
 def _modifiers(total: int, damage: DamageAsk, gear: Gear, worn: Stat | None,
                location: str, type_: str, wanted: list[str], ch: Chart,
                opts: Options) -> Modified | None:
@@ -908,7 +933,7 @@ def _modifiers(total: int, damage: DamageAsk, gear: Gear, worn: Stat | None,
     ones typed, the target's gear, and the armor worn when it reduces the Damage
     (``[rules] armor = "reduce"``, or 000's Damage Stack, l.529)."""
     reduce = opts.armor == "reduce" or opts.hit_location == "000"
-    if not (damage.given or gear != Gear() or (worn is not None and reduce)):
+    if not (damage.given or gear != _NO_GEAR or (worn is not None and reduce)):
         return None
     return modify(total, location=location, location_name=ch.names()[location],
                   types=tuple(wanted) or (type_,), gear=gear, ask=damage,
