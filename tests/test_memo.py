@@ -78,8 +78,8 @@ def test_a_memo_answers_only_for_the_arguments_it_was_asked_with(d2d) -> None:
     want = real(Stat(8, 1), "personal", Options(speed_convention="000"))
     assert asked == [(Stat(8, 1), "personal")]
     assert (shown["move"], shown["action_cost"]) == (want.move, want.action_cost)
-    # a condition that lowers the Speed (Slow: "A Minor Condition that gives Speed:-1", 000 Glossary) is another
-    # Speed: worked out too
+    # a condition that lowers the Speed (Slow: "A Minor Condition that gives Speed:-1",
+    # 000 Glossary) is another Speed: worked out too
     d2d.ok("unit", "condition", "Car", "add", "Slow")
     asked.clear()
     with pytest.MonkeyPatch.context() as m:
