@@ -144,3 +144,39 @@ def test_a_rival_held_by_a_task_is_passed_over_unless_the_goal_names_one() -> No
     units["Squire"]["space"] = "H1"
     plan = policy.plan(data, "Goblin Scout", goals, DEFAULTS, explain=False)
     assert plan.target == "Squire"
+
+
+def test_a_fights_plan_leaves_out_the_levels_only_where_the_odds_choose_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight's plan (no reasons) reads no Levels only for a unit with no card to play
+    at its one candidate: there the chance is None and no fighter key is read. With a
+    hand at one candidate the card (and its chance) is the rule's; with no hand and two
+    candidates the chance is worked out; explained, the lone Non-Player's chance is
+    given too."""
+    data, goals = combat1()
+    hand = [parse_card(c) for c in ("2H^", "8Dv", "10C^")]
+    got = policy._target(data, "Archer", ["Goblin Scout"], frozenset(), set(), DEFAULTS,
+                         hand, explain=False)
+    levels = fresh_levels(data, "Archer", "Goblin Scout")
+    assert got[:3] == ("Goblin Scout",
+                       *policy.best_card(hand, levels, DEFAULTS, attacking=True))
+    assert got[1] != "fate" and got[2] is not None  # the odds chose a card
+    two, rivals = _two_skirmishers()
+    got = policy._target(two, "Archer", rivals, frozenset(), set(), DEFAULTS, None,
+                         explain=False)
+    assert got[:3] == target_by_the_rule(two, "Archer", rivals, frozenset(), DEFAULTS, None)
+    keys = ("fate", DEFAULTS.conflict_chart, DEFAULTS.fate_orientation,
+            DEFAULTS.level_bonus)
+    full = policy.plan(data, "Goblin Scout", goals, DEFAULTS)
+    assert full.target == "Archer" and full.chance == policy.win_chance(
+        "fate", keys[0], *fresh_levels(data, "Goblin Scout", "Archer"), *keys[1:])[0]
+
+    def no_key(unit: Any) -> int:
+        raise AssertionError("a fighter key read")
+
+    monkeypatch.setattr(policy, "_fighter_key", no_key)
+    got_plan = policy.plan(data, "Goblin Scout", goals, DEFAULTS, explain=False)
+    assert (got_plan.target, got_plan.approach, got_plan.chance) == ("Archer", "fate", None)
+    with pytest.raises(AssertionError, match="fighter key"):
+        policy._target(data, "Archer", ["Goblin Scout"], frozenset(), set(), DEFAULTS,
+                       hand, explain=False)
