@@ -28,18 +28,25 @@ def fresh_levels(data: Any, a: str, b: str) -> tuple[int, int]:
     return sit.a.level, sit.b.level
 
 
-def target_by_the_rule(data: Any, name: str, rivals: list[str], named: Any, opts: Any,
-                       hand: Any) -> tuple[str, str, float]:
-    """Step 3 as written: the unit's own target if a Rival; else those the goal names,
-    then those no task holds, then all; sorted by the best chance to win (the best card
-    of the hand, or Fate's, at Levels assessed afresh), the lowest Difficulty, the most
-    Crits — the first of the sorted list."""
+def candidates(data: Any, name: str, rivals: list[str], named: Any) -> list[str]:
+    """The unit's own target if a Rival; else those the goal names, then those no task
+    holds, then all."""
     units = data["units"]
     held = policy._held(data)  # read whatever the goal names
     first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
         or rivals
     if units[name].get("target") in rivals:
         first = [units[name]["target"]]
+    return first
+
+
+def target_by_the_rule(data: Any, name: str, rivals: list[str], named: Any, opts: Any,
+                       hand: Any) -> tuple[str, str, float]:
+    """Step 3 as written: the :func:`candidates` sorted by the best chance to win (the
+    best card of the hand, or Fate's, at Levels assessed afresh), the lowest Difficulty,
+    the most Crits — the first of the sorted list."""
+    units = data["units"]
+    first = candidates(data, name, rivals, named)
     scored = []
     for n in first:
         levels = fresh_levels(data, name, n)
@@ -59,20 +66,29 @@ def test_every_target_of_whole_fights_is_the_one_the_rule_chooses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """At every target choice of whole fights (Players' hands and Non-Players, a lone
     candidate and several), the Rival, card and chance are those the rule written out
-    gives with every Level assessed afresh and the held units always read."""
+    gives with every Level assessed afresh and the held units always read — but for a
+    fight's plan (no reasons) of a unit with no card to play at its one candidate, whose
+    chance nobody reads: that one is None (its Levels are not worked out)."""
     start, goals = combat1()
     many: list[int] = []
+    unread: list[str] = []
 
     def checked(asked: Any, data: Any, name: str, rivals: list[str], named: Any,
                 held: Any, opts: Any, hand: Any, explain: bool = True) -> Any:
         got = asked(data, name, rivals, named, held, opts, hand, explain)
-        assert got[:3] == target_by_the_rule(data, name, rivals, named, opts, hand)
+        rule = target_by_the_rule(data, name, rivals, named, opts, hand)
+        if not explain and not hand and len(candidates(data, name, rivals, named)) == 1:
+            assert got[:3] == (*rule[:2], None)
+            unread.append(name)
+        else:
+            assert got[:3] == rule
         many.append(len(rivals))
         return got
 
     looks = checking(monkeypatch, policy, "_target", checked)
     play(start, goals, 4)
     assert len(looks) > 5 * FIGHTS and 1 in many and max(many) > 1
+    assert unread and len(unread) < len(looks)  # both kinds were asked
 
 
 def _two_skirmishers() -> tuple[dict[str, Any], list[str]]:
@@ -128,3 +144,39 @@ def test_a_rival_held_by_a_task_is_passed_over_unless_the_goal_names_one() -> No
     units["Squire"]["space"] = "H1"
     plan = policy.plan(data, "Goblin Scout", goals, DEFAULTS, explain=False)
     assert plan.target == "Squire"
+
+
+def test_a_fights_plan_leaves_out_the_levels_only_where_the_odds_choose_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight's plan (no reasons) reads no Levels only for a unit with no card to play
+    at its one candidate: there the chance is None and no fighter key is read. With a
+    hand at one candidate the card (and its chance) is the rule's; with no hand and two
+    candidates the chance is worked out; explained, the lone Non-Player's chance is
+    given too."""
+    data, goals = combat1()
+    hand = [parse_card(c) for c in ("2H^", "8Dv", "10C^")]
+    got = policy._target(data, "Archer", ["Goblin Scout"], frozenset(), set(), DEFAULTS,
+                         hand, explain=False)
+    levels = fresh_levels(data, "Archer", "Goblin Scout")
+    assert got[:3] == ("Goblin Scout",
+                       *policy.best_card(hand, levels, DEFAULTS, attacking=True))
+    assert got[1] != "fate" and got[2] is not None  # the odds chose a card
+    two, rivals = _two_skirmishers()
+    got = policy._target(two, "Archer", rivals, frozenset(), set(), DEFAULTS, None,
+                         explain=False)
+    assert got[:3] == target_by_the_rule(two, "Archer", rivals, frozenset(), DEFAULTS, None)
+    keys = ("fate", DEFAULTS.conflict_chart, DEFAULTS.fate_orientation,
+            DEFAULTS.level_bonus)
+    full = policy.plan(data, "Goblin Scout", goals, DEFAULTS)
+    assert full.target == "Archer" and full.chance == policy.win_chance(
+        "fate", keys[0], *fresh_levels(data, "Goblin Scout", "Archer"), *keys[1:])[0]
+
+    def no_key(unit: Any) -> int:
+        raise AssertionError("a fighter key read")
+
+    monkeypatch.setattr(policy, "_fighter_key", no_key)
+    got_plan = policy.plan(data, "Goblin Scout", goals, DEFAULTS, explain=False)
+    assert (got_plan.target, got_plan.approach, got_plan.chance) == ("Archer", "fate", None)
+    with pytest.raises(AssertionError, match="fighter key"):
+        policy._target(data, "Archer", ["Goblin Scout"], frozenset(), set(), DEFAULTS,
+                       hand, explain=False)

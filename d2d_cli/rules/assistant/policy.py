@@ -75,7 +75,9 @@ class Plan(Result):
     #              map this turn), "away" (toward the map's edge) or "none"
     target: str | None  # a unit, or a task's name
     approach: str  # "fate" (Stay) or a card code from the hand
-    chance: float | None  # the exact chance to win the conflict (a full deck)
+    # the exact chance to win the conflict (a full deck); None in a fight's plan (no
+    # reasons) where the odds choose nothing: a unit revealing Fate at its one Rival
+    chance: float | None
     reasons: tuple[Reason, ...]
     # the map: ``unit move`` arguments (each a tuple of words), and the Space it ends on
     moves: tuple[tuple[str, ...], ...] = ()
@@ -389,7 +391,9 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
          hand: Sequence[Card] | None = None, explain: bool = True) -> Plan:
     """The unit's turn: what it does, at whom, how, and why (one line each). With
     ``explain`` False — a simulated fight, whose reasons nobody reads (issue 40: "nothing
-    rendered that nobody reads") — the same Plan with no reasons: none is written."""
+    rendered that nobody reads") — the same Plan with no reasons: none is written; and
+    where the odds choose nothing (a unit revealing Fate at its one candidate, whose
+    chance no fight reads) no chance either: ``chance`` is None."""
     got = _plan(data, name, goals, opts, hand, explain)
     if not explain and got.reasons:  # a rarer turn (withdrawing, getting away, none)
         return replace(got, reasons=())
@@ -454,7 +458,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         weapon, _ = choose_weapon(data, name, target, way.space)
         return Plan(name, "attack", target, approach, chance, (), steps, way.space,
                     weapon=weapon)
-    assert why_target is not None
+    assert why_target is not None and chance is not None  # explained: both worked out
     if way is None:
         moving = Reason("movement", "stay put", "off the map (the unit or its target not "
                         "placed): its Move pays for Actions, rolled --no-map"
@@ -590,7 +594,7 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
 def _target(data: dict[str, Any], name: str, rivals: list[str],
             named: frozenset[str] | set[str], held: set[str], opts: Any,
             hand: Sequence[Card] | None, explain: bool = True
-            ) -> tuple[str, str, float, Reason | None]:
+            ) -> tuple[str, str, float | None, Reason | None]:
     """The Rival to attack: those the goal names first, then those no task holds; of
     them the best chance to win, then the lowest Difficulty, then the most Crits."""
     units = data.get("units", {})
@@ -603,6 +607,12 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         first, why_pool = [chosen], "its target (d2d unit target)"
     elif chosen:
         why_pool += f" ({chosen}, its target, is not a Rival in view)"
+    if not explain and not hand and len(first) == 1:
+        # A fight's plan (its reasons and chance unread) of a unit that reveals Fate (a
+        # Non-Player, 000 l.417, or a Player with no card to play) at its one candidate:
+        # the odds choose nothing — not the Rival, not the card — so its Levels, and the
+        # two units' fighter keys they are remembered by, are not read (chance None).
+        return first[0], "fate", None, None
     mine = _fighter_key(units[name])  # its own key, read once for every candidate
     # The best card at each pair of Levels, asked once in this plan: Rivals alike share
     # their Levels, and the chosen one's card is the one its chance was scored with.
