@@ -173,8 +173,7 @@ def _parse_types(text: str) -> tuple[str, tuple[str, ...]]:
 # --------------------------------------------------------------------------- rating
 
 
-_FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))?\s*$",
-                         re.IGNORECASE)
+_FORMULA_RE = gear_.FORMULA_RE  # a weapon formula, STAT[+N|-N] (001 l.918–920)
 
 
 def power_rating(power: str | None, weapon: str | None, stat: str | None) -> Stat:

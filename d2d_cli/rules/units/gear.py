@@ -60,8 +60,10 @@ SOURCES = {
     "shield_arc": '001 l.669 "Melee and Shields act on the Left OR Right"',
     "range": '001 l.693 "Other - Range depends on Power/Item"',
 }
-_FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))?\s*$",
-                         re.IGNORECASE)
+# A rating written as a formula, STAT[+N|-N] (001 l.918–920 "Body+2"): the one pattern
+# (a weapon's rating here, ``crit --weapon`` in rules.combat.crits).
+FORMULA_RE = re.compile(r"^\s*\[?(body|mind|will|speed)\]?\s*(?:([+-])\s*(\d+))?\s*$",
+                        re.IGNORECASE)
 
 
 @cache
@@ -145,7 +147,7 @@ def hand_to_hand() -> Weapon:
 
 def check_rating(text: str, where: str) -> str:
     text = str(text).strip()
-    m = _FORMULA_RE.match(text)
+    m = FORMULA_RE.match(text)
     if m:
         return m.group(1).capitalize() + (f"{m.group(2)}{m.group(3)}" if m.group(2) else "")
     try:
