@@ -159,3 +159,47 @@ def test_whole_fights_read_every_live_unit_as_its_table() -> None:
             sim.fight(start, goals, sim.run_seed(5, i), DEFAULTS, log=i % 3 == 0)
     finally:
         engine.Table.verify_live = False
+
+
+def test_recover_choices_are_the_minor_conditions_held_then_the_cooldown() -> None:
+    """000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or Slow" (or
+    readies an Ability in Cooldown): the minor conditions held, in that order, then the
+    Abilities in Cooldown; a Dead unit none (000 l.1172). Every mix of two minor
+    conditions, Dead, another condition and a cooldown, against the rule written out."""
+    import itertools
+
+    from d2d_cli.rules.time import rounds
+
+    minor = ("fatigue", "stun", "stress", "slow")
+    for a, b, dead, other, cool in itertools.product(
+            (None, *minor), (None, *minor), (0, 1), (0, 1), ([], ["Rage"], ["Rage", "Aim"])):
+        cond = {k: 1 for k in (a, b) if k is not None}
+        if dead:
+            cond["dead"] = 1
+        if other:
+            cond["dying"] = 1
+        extra: dict[str, Any] = {"cooldown": list(cool)} if cool or other else {}
+        unit = Unit("U", {}, conditions=cond, extra=extra)
+        want = [] if dead else [k for k in minor if k in cond] + list(cool)
+        assert rounds.recover_choices(unit) == want, (cond, cool)
+
+
+def test_this_rounds_record_reads_the_boosts_as_text() -> None:
+    """``spent``: the round's record as stored, its boosts as text (none: an empty list,
+    a list of its own); another round's record, or no round under way, counts for
+    nothing."""
+    from d2d_cli.rules.units import unit_state
+
+    for boosts in ([], ["Push the Limit: Skill +1"], [3, "x"]):
+        was = list(boosts)
+        stored = {"round": 2, "actions": 1, "boosts": boosts, "count": 4}
+        unit = Unit("U", {}, extra={"spent": stored})
+        got = unit_state.spent(unit, 2, "started")
+        assert (got.round, got.actions, got.count) == (2, 1, 4)
+        assert got.boosts == [str(b) for b in was]
+        got.boosts.append("more")
+        assert stored["boosts"] == was  # the record's own list, never the stored one
+    unit = Unit("U", {}, extra={"spent": {"round": 2, "actions": 1}})
+    assert unit_state.spent(unit, 2, "started").boosts == []
+    assert unit_state.spent(unit, 3, "started").actions == 0
+    assert unit_state.spent(unit, 2, "ended").actions == 0

@@ -573,7 +573,7 @@ class Table:
                            assessor=self._assess)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
-        self._assessed = (ask.assessed, tuple(self.data.get("units", {}).values()))
+        self._assessed = (ask.assessed, tuple(self.units().values()))
         # as the command keeps it, with what it was told (its --no-map: issue 37)
         rnd = combat_exchange.after_conflict(self.data, out, _said(not mapped))
         if rnd is not None:
@@ -637,7 +637,7 @@ class Table:
         # The generator's state is kept for a second look only when Luck may be played:
         # a Player's unit hit while Players hold hands (a Non-Player has no Player), and
         # a Wild or a Character Point among what its Player or an adjacent Ally's holds.
-        raw = self.data.get("units", {}).get(target)
+        raw = self.units().get(target)
         offered = self._offers(target) if self.players and (
             raw is None or player_of(raw) is not None) else None
         state = self.rng.getstate() if offered is not None else None
@@ -677,7 +677,7 @@ class Table:
         Ally whose Luck is spent (the whole roster if one is not named exactly) — its
         changes stored (:meth:`_keep`) unless ``stored`` is False (a look before Luck)."""
         names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
-        raw = self.data.get("units", {})
+        raw = self.units()
         roster = self._some(*names) if all(n in raw for n in names) else self._roster()
         return self._crit_on(roster, ask, stored)
 

@@ -58,10 +58,6 @@ def _check(t: Table, goals: Mapping[str, Goal]) -> str | None:
     return None
 
 
-def _side(name: str, approach: str) -> str:
-    return f"{name}:{approach}"
-
-
 def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
             benefits: bool) -> None:
     """A Player's hand after a conflict: the card played is discarded (a Stay returns
@@ -117,7 +113,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
         # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
-        c = t.conflict(_side(a, plan.approach), "fate", skill="none", disadvantage=("b",))
+        c = t.conflict(f"{a}:{plan.approach}", "fate", skill="none", disadvantage=("b",))
         assert isinstance(c, Conflict)  # against a task: no map, no Cover reveal
         _settle(t, a, plan.approach, c, "a", True)
         difficulty = int(t.data["tasks"][target]["difficulty"])
@@ -140,7 +136,7 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     played_b = side_b.rpartition(":")[2] if side_b is not None else defend
     counter = _counter_card(t, a, plan.approach) or (
         _counter_card(t, target, played_b) if responded else None)
-    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
+    c = t.conflict(f"{a}:{plan.approach}", side_b or f"{target}:{defend}", skill,
                    counter=counter, with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
