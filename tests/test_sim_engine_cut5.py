@@ -203,3 +203,47 @@ def test_this_rounds_record_reads_the_boosts_as_text() -> None:
     assert unit_state.spent(unit, 2, "started").boosts == []
     assert unit_state.spent(unit, 3, "started").actions == 0
     assert unit_state.spent(unit, 2, "ended").actions == 0
+
+
+def test_a_table_written_over_keeps_its_predecessors_reading_only_when_unread() -> None:
+    """A table the engine writes as its predecessor with the round's tokens or the
+    Interact aimed at it put in keeps the predecessor's reading: in whole fights every
+    carried reading equals the one worked out afresh from the new table, and the two
+    tables are alike, key for key in order, in all but what no reading reads (the
+    rule written out). A change of anything read (a round effect, a condition) carries
+    nothing."""
+    start, goals = _combat1()
+    carried: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    carry = engine._carry
+
+    def noted(was: dict[str, Any], new: dict[str, Any], changed: Any) -> None:
+        carry(was, new, changed)
+        got = engine._READ.get(id(new))
+        if got is not None and got[0] is new:
+            carried.append((was, new))
+
+    engine._READ.clear()
+    engine._READINGS.forget()
+    try:
+        engine._carry = noted  # type: ignore[assignment]
+        for i in range(8):
+            sim.fight(start, goals, sim.run_seed(9, i), DEFAULTS)
+            for was, new in carried:
+                assert engine._READ[id(new)][1] == engine._READINGS(
+                    engine._reading_key(new))  # the reading worked out afresh
+                assert [(k, v) for k, v in new.items() if k not in engine._UNREAD] == [
+                    (k, v) for k, v in was.items() if k not in engine._UNREAD]
+            assert carried, i
+            carried.clear()
+    finally:
+        engine._carry = carry  # type: ignore[assignment]
+    archer = _combat1()[0]["units"]["Archer"]
+    known = engine._reading(archer)
+    for changed in ({"effects": {"push_the_limit": 1}}, {"conditions": {"stun": 1}},
+                    {"move": 3, "skills": {"Ranged": 2}}):
+        new = {**archer, **changed}
+        engine._carry(archer, new, changed)
+        assert engine._reading(new) != known, changed
+    new = {**archer, "move": 3, "turn": 1, "action_cost": 2}
+    engine._carry(archer, new, {"move": 3, "turn": 1, "action_cost": 2})
+    assert engine._READ[id(new)] == (new, known)

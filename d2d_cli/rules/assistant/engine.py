@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import RuleViolation
@@ -113,8 +113,38 @@ def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 # Remembered for the very table (by_identity: a fight stores a changed unit as a new
 # table, never changing one in place).
 _READINGS = Numbering(4096)
-_reading: Callable[[dict[str, Any]], int] = by_identity(
-    lambda raw: _READINGS(_reading_key(raw)), 1024)
+# a table (by identity, held beside its number, so that an ``id`` is never another
+# table's while kept) → its reading's number; emptied past _READ_LIMIT tables
+_READ: dict[int, tuple[dict[str, Any], int]] = {}
+_READ_LIMIT = 1024
+
+
+def _reading(raw: dict[str, Any]) -> int:
+    """The number of a unit table's reading (:func:`_reading_key`, numbered by
+    :data:`_READINGS`), remembered for the very table (as ``by_identity`` does, here so
+    that :func:`_carry` may hand a table its predecessor's)."""
+    got = _READ.get(id(raw))
+    if got is not None and got[0] is raw:
+        return got[1]
+    number = _READINGS(_reading_key(raw))
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[id(raw)] = (raw, number)
+    return number
+
+
+def _carry(was: dict[str, Any], new: dict[str, Any], changed: Mapping[str, Any]) -> None:
+    """``new`` is ``was`` with ``changed`` put in: where every key changed is one no
+    reading reads (:data:`_UNREAD`), ``new``'s reading is ``was``'s — the same key,
+    field for field, in the same order — and is kept for it when ``was``'s is known
+    (a round start's tokens, the Interact aimed at a Target: ~27 tables a fight)."""
+    got = _READ.get(id(was))
+    if got is not None and got[0] is was and _UNREAD.issuperset(changed):
+        if len(_READ) >= _READ_LIMIT:
+            _READ.clear()
+        _READ[id(new)] = (new, got[1])
+
+
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 
@@ -481,6 +511,7 @@ class Table:
         if self.verify_live:
             full = unit.to_state()
             assert d == full and list(d) == list(full), what
+        _carry(was, d, changed)
         return d
 
     def _store_aimed(self, name: str, unit: Unit) -> None:
