@@ -247,3 +247,22 @@ def test_a_table_written_over_keeps_its_predecessors_reading_only_when_unread() 
     new = {**archer, "move": 3, "turn": 1, "action_cost": 2}
     engine._carry(archer, new, {"move": 3, "turn": 1, "action_cost": 2})
     assert engine._READ[id(new)] == (new, known)
+
+
+def test_a_live_units_reading_is_its_tables_and_follows_a_table_stored_anew() -> None:
+    """The Assessor reads a live Unit's reading through the engine: the reading of the
+    very table it stands for — worked out afresh (the oracle: the key numbered), for
+    each table the session holds in turn; a Unit not the live one gets no reading."""
+    t = _table()
+    unit = t.unit("Archer")
+    raw = t.data["units"]["Archer"]
+    assert t._reading_of(unit) == engine._READINGS(engine._reading_key(raw))
+    assert t._reading_of(unit) == t._reading_of(unit)
+    t.data["units"]["Archer"] = {**raw, "conditions": {"fatigue": 1}}
+    again = t.unit("Archer")
+    assert again is not unit
+    assert t._reading_of(again) == engine._READINGS(
+        engine._reading_key(t.data["units"]["Archer"])) != t._reading_of(
+        Unit.from_state("Archer", raw)) and t._reading_of(again) != engine._reading(raw)
+    stray = Unit.from_state("Archer", raw)
+    assert t._reading_of(stray) != t._reading_of(stray)  # a new object each time
