@@ -2,7 +2,9 @@
 where it reads what it already holds — the live Units handed out in place (the
 Action's, the round's, the live roster a conflict reads), the session's unit tables
 read without a method call, a hand's played card and a shared assessment found without
-a generator. Each is checked here against what it stands for, written out plainly."""
+a generator, a round's Recover choices and an Action's record without a comprehension
+where nothing is held — and a table written over keeping its predecessor's reading. Each
+is checked here against what it stands for, written out plainly or worked out afresh."""
 
 from __future__ import annotations
 
