@@ -110,8 +110,8 @@ def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 
 # What a unit's table holds for an assessment, as a number (rules.core.Numbering): the
 # same for tables alike in all but :data:`_UNREAD`, never given to another reading.
-# Remembered for the very table (by_identity: a fight stores a changed unit as a new
-# table, never changing one in place).
+# Remembered for the very table (:func:`_reading`: a fight stores a changed unit as a
+# new table, never changing one in place).
 _READINGS = Numbering(4096)
 # a table (by identity, held beside its number, so that an ``id`` is never another
 # table's while kept) → its reading's number; emptied past _READ_LIMIT tables
