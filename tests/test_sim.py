@@ -388,21 +388,46 @@ def test_the_live_units_always_stand_for_the_tables_stored(monkeypatch) -> None:
     for i in range(12):
         sim.fight(start, goals, sim.run_seed(3, i), DEFAULTS, log=i % 2 == 0)
     monkeypatch.setattr(engine.Table, "verify_live", False)
-    built = reads = 0
-    build, read = roster.Unit.from_state.__func__, engine.Table.unit  # type: ignore[attr-defined]
+    built = reads = inside = 0
+    build = roster.Unit.from_state.__func__  # type: ignore[attr-defined]
+    read, some, looked = engine.Table.unit, engine.Table._live_of, engine.LiveRoster.__getitem__
 
     def counted_build(cls: Any, name: str, state: dict[str, Any]) -> Any:
         nonlocal built
         built += 1
         return build(cls, name, state)
 
+    # a Unit handed to a reader: by Table.unit, Table._live_of (a few at once) or the live
+    # roster a conflict reads — the two read the live Unit in place, Table.unit on a miss
     def counted_read(self: Any, name: str) -> Any:
         nonlocal reads
-        reads += 1
+        reads += not inside
         return read(self, name)
+
+    def counted_some(self: Any, raw: Any, names: Any) -> Any:
+        nonlocal reads, inside
+        inside += 1
+        try:
+            out = some(self, raw, names)
+        finally:
+            inside -= 1
+        reads += len(out)
+        return out
+
+    def counted_looked(self: Any, name: str) -> Any:
+        nonlocal reads, inside
+        inside += 1
+        try:
+            out = looked(self, name)
+        finally:
+            inside -= 1
+        reads += 1
+        return out
 
     monkeypatch.setattr(roster.Unit, "from_state", classmethod(counted_build))
     monkeypatch.setattr(engine.Table, "unit", counted_read)
+    monkeypatch.setattr(engine.Table, "_live_of", counted_some)
+    monkeypatch.setattr(engine.LiveRoster, "__getitem__", counted_looked)
     for i in range(12):
         sim.fight(start, goals, sim.run_seed(3, i), DEFAULTS)
     assert 0 < built < reads / 3, (built, reads)  # was every read before the live units

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from d2d_cli.errors import RuleViolation
@@ -110,11 +110,41 @@ def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 
 # What a unit's table holds for an assessment, as a number (rules.core.Numbering): the
 # same for tables alike in all but :data:`_UNREAD`, never given to another reading.
-# Remembered for the very table (by_identity: a fight stores a changed unit as a new
-# table, never changing one in place).
+# Remembered for the very table (:func:`_reading`: a fight stores a changed unit as a
+# new table, never changing one in place).
 _READINGS = Numbering(4096)
-_reading: Callable[[dict[str, Any]], int] = by_identity(
-    lambda raw: _READINGS(_reading_key(raw)), 1024)
+# a table (by identity, held beside its number, so that an ``id`` is never another
+# table's while kept) → its reading's number; emptied past _READ_LIMIT tables
+_READ: dict[int, tuple[dict[str, Any], int]] = {}
+_READ_LIMIT = 1024
+
+
+def _reading(raw: dict[str, Any]) -> int:
+    """The number of a unit table's reading (:func:`_reading_key`, numbered by
+    :data:`_READINGS`), remembered for the very table (as ``by_identity`` does, here so
+    that :func:`_carry` may hand a table its predecessor's)."""
+    got = _READ.get(id(raw))
+    if got is not None and got[0] is raw:
+        return got[1]
+    number = _READINGS(_reading_key(raw))
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[id(raw)] = (raw, number)
+    return number
+
+
+def _carry(was: dict[str, Any], new: dict[str, Any], changed: Mapping[str, Any]) -> None:
+    """``new`` is ``was`` with ``changed`` put in: where every key changed is one no
+    reading reads (:data:`_UNREAD`), ``new``'s reading is ``was``'s — the same key,
+    field for field, in the same order — and is kept for it when ``was``'s is known
+    (a round start's tokens, the Interact aimed at a Target: ~27 tables a fight)."""
+    got = _READ.get(id(was))
+    if got is not None and got[0] is was and _UNREAD.issuperset(changed):
+        if len(_READ) >= _READ_LIMIT:
+            _READ.clear()
+        _READ[id(new)] = (new, got[1])
+
+
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 
@@ -163,13 +193,22 @@ class LiveRoster(units.RosterView):
     and length this view shares)."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(table.data)
+        # RosterView's own state but its memory of built Units, which the live Units
+        # are (a conflict and a Hits each make one: ~30 a fight)
+        self._raw = table.data.get("units", {})
         self._table = table
 
     def __getitem__(self, name: str) -> Unit:
-        if name not in self._raw:
+        raw = self._raw
+        if name not in raw:
             raise KeyError(name)
-        return self._table.unit(name)
+        table = self._table
+        got = table._live.get(name)  # Table.unit's usual case read in place
+        if got is not None and got[0] is raw[name]:
+            if table.verify_live:
+                table._verify(name, got[1], raw[name])
+            return got[1]
+        return table.unit(name)
 
 
 class Table:
@@ -254,11 +293,17 @@ class Table:
         got = self._live.get(name)
         if got is not None and got[0] is raw:
             if self.verify_live:
-                assert got[1] == Unit.from_state(name, raw), f"stale live unit {name}"
+                self._verify(name, got[1], raw)
             return got[1]
         unit = Unit.from_state(name, raw)
         self._live[name] = (raw, unit)
         return unit
+
+    @staticmethod
+    def _verify(name: str, unit: Unit, raw: dict[str, Any]) -> None:
+        """Tests (:attr:`verify_live`): the live Unit read equals one built afresh from
+        the session's table of its name."""
+        assert unit == Unit.from_state(name, raw), f"stale live unit {name}"
 
     def _reading_of(self, unit: Unit) -> Any:
         """The reading of a live Unit's table (:func:`_reading`); a Unit that is not the
@@ -276,7 +321,26 @@ class Table:
 
     def _roster(self) -> dict[str, Unit]:
         """The whole roster, live, for a rules function that changes it."""
-        return {n: self.unit(n) for n in self.units()}
+        return self._live_of(self.data.get("units", {}), None)
+
+    def _live_of(self, raw: dict[str, dict[str, Any]], names: Any) -> dict[str, Unit]:
+        """The live Units of ``names`` that the session's ``raw`` tables hold (all of them
+        when ``names`` is None), in that order: :meth:`unit` of each, its usual case
+        (the very table the live Unit stands for) read in place — an Action reads one
+        or two, a round every unit, ~50 a fight."""
+        live, out = self._live, {}
+        check = self.verify_live
+        for n in (raw if names is None else names):
+            if n is None or n not in raw:
+                continue
+            got = live.get(n)
+            if got is not None and got[0] is raw[n]:
+                if check:
+                    self._verify(n, got[1], raw[n])
+                out[n] = got[1]
+            else:
+                out[n] = self.unit(n)
+        return out
 
     def _forget(self, names: Any = None) -> None:
         """A rules function that changes live Units raised: they may be half-changed
@@ -389,11 +453,10 @@ class Table:
     def _some(self, *names: str | None) -> dict[str, Unit]:
         """The named units (those of the session), live: what an Action or a move by one
         unit reads and changes — the rest of the roster is neither built nor written."""
-        raw = self.units()
-        return {n: self.unit(n) for n in names if n is not None and n in raw}
+        return self._live_of(self.data.get("units", {}), names)
 
     def _store(self, some: dict[str, Unit]) -> None:
-        raw = self.units()
+        raw = self.data.get("units", {})
         live, wrote = self._live, self._wrote
         for n, u in some.items():
             d = raw[n] = wrote[n] = u.to_state()
@@ -448,6 +511,7 @@ class Table:
         if self.verify_live:
             full = unit.to_state()
             assert d == full and list(d) == list(full), what
+        _carry(was, d, changed)
         return d
 
     def _store_aimed(self, name: str, unit: Unit) -> None:
@@ -458,7 +522,7 @@ class Table:
         new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
         what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
         whole fights); else the Unit is written out."""
-        raw, extra = self.units(), unit.extra
+        raw, extra = self.data.get("units", {}), unit.extra
         was = self._wrote.get(name)
         if (was is not None and was is raw.get(name) and INTERACTED in extra
                 and extra.get(INTERRUPTED) is was.get(INTERRUPTED)):
@@ -484,9 +548,13 @@ class Table:
     def on_map(self, *names: str | None) -> bool:
         """Whether the session has a map and every named unit stands on it: then a
         conflict's geometry is read off the map, else it is rolled ``--no-map``."""
-        units = self.units()
-        return bool(self.data.get("board")) and all(
-            n is not None and n in units and units[n].get("space") for n in names)
+        if not self.data.get("board"):
+            return False
+        units = self.data.get("units", {})
+        for n in names:  # noqa: SIM110 (a loop, not all() over a generator: ~17 a fight)
+            if n is None or n not in units or not units[n].get("space"):
+                return False
+        return True
 
     def move(self, name: str, *words: str) -> turns.Spending | None:
         """``unit move NAME KIND [SIDE] [COUNT]`` or ``unit move NAME turn HEADING``: on
@@ -582,10 +650,12 @@ class Table:
         got = self._assessed
         if got is None:
             return None
-        now = self.units()
-        if len(now) != len(got[1]) or any(
-                x is not y for x, y in zip(got[1], now.values(), strict=True)):
+        now = self.data.get("units", {})
+        if len(now) != len(got[1]):
             return None
+        for x, y in zip(got[1], now.values(), strict=True):
+            if x is not y:  # a plain loop, not any() over a generator
+                return None
         return got[0]
 
     def crit(self, by: str, target: str, n: int, weapon: str = "Body",
@@ -682,7 +752,7 @@ class Table:
         own first; None when nothing can be spent (a Non-Player's unit, or no Wild and
         no Character Point among them). Read before the Crit: it changes none of them
         (hands, Character Points, places, who is down)."""
-        raw = self.units()
+        raw = self.data.get("units", {})
         name = target if target in raw else units.find(units.roster_view(self.data),
                                                         target).name
         if player_of(raw[name]) is None:

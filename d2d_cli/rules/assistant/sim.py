@@ -58,25 +58,22 @@ def _check(t: Table, goals: Mapping[str, Goal]) -> str | None:
     return None
 
 
-def _side(name: str, approach: str) -> str:
-    return f"{name}:{approach}"
-
-
 def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
             benefits: bool) -> None:
     """A Player's hand after a conflict: the card played is discarded (a Stay returns
     it), and the winner's effects apply when it spent an Action (001 l.641 "IF not
     Target gains no benefits on a Win"): Fast and Block draw, Block keeps its card
     (001 l.736–758)."""
-    owner = player_of(t.units()[name])
+    owner = player_of(t.data["units"][name])
     p = t.players.get(owner) if owner is not None else None
     if p is None:  # a Non-Player, or a Player's unit without a hand here: nothing held
         return
     if played != "fate":
         card = parse_card(played)
         face = card.face
-        if any(h.face == face for h in p.hand):
-            p.hand = [h for h in p.hand if h.face != face]
+        kept = [h for h in p.hand if h.face != face]  # each card's face read once
+        if len(kept) != len(p.hand):
+            p.hand = kept
         keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
             if benefits else set()
         if "keep" in keys:
@@ -94,7 +91,7 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
 
 
 def _hand(t: Table, name: str) -> list[Card] | None:
-    owner = player_of(t.units()[name])
+    owner = player_of(t.data["units"][name])
     p = t.players.get(owner) if owner is not None else None
     return None if p is None else p.hand
 
@@ -107,16 +104,16 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     walk(t, plan)
     side_b = None
     if t.answers is not None and plan.action != "task" and \
-            player_of(t.units()[target]) is not None:
+            player_of(t.data["units"][target]) is not None:
         # npc turn: the Player chooses their unit's card (rules.assistant.asking); it may
         # stop the turn here, after the moves and before the Action is spent.
-        side_b = t.answers.defend(a, target, policy.skill_for(t.units()[a]))
+        side_b = t.answers.defend(a, target, policy.skill_for(t.data["units"][a]))
     t.act(a, "interact", target)
     responded = plan.action != "task" and _target_action(t, a, target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
         # at Disadvantage and they cancel (000 l.600–601; docs/solo.md "Tasks").
-        c = t.conflict(_side(a, plan.approach), "fate", skill="none", disadvantage=("b",))
+        c = t.conflict(f"{a}:{plan.approach}", "fate", skill="none", disadvantage=("b",))
         assert isinstance(c, Conflict)  # against a task: no map, no Cover reveal
         _settle(t, a, plan.approach, c, "a", True)
         difficulty = int(t.data["tasks"][target]["difficulty"])
@@ -135,11 +132,11 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
         la, lb = policy._levels(t.data, a, target, t.opts)
         defend, _ = policy.best_card(hand_b, (la, lb), t.opts, attacking=False,
                                      no_block=from_behind(t.data, a, target))
-    skill = policy.skill_for(t.units()[a])
+    skill = policy.skill_for(t.data["units"][a])
     played_b = side_b.rpartition(":")[2] if side_b is not None else defend
     counter = _counter_card(t, a, plan.approach) or (
         _counter_card(t, target, played_b) if responded else None)
-    c = t.conflict(_side(a, plan.approach), side_b or _side(target, defend), skill,
+    c = t.conflict(f"{a}:{plan.approach}", side_b or f"{target}:{defend}", skill,
                    counter=counter, with_=plan.weapon)
     if not isinstance(c, Conflict):  # the Cover reveal named an obstacle (001 l.720)
         return
@@ -163,14 +160,14 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
     "Counterattack with a Fast or Strong"), chosen before the reveal as the PC policy
     does: the card of its hand, the one played aside, that scores best played Upper
     (rules.combat.conflict.counter_card). None for a Non-Player (its Fate) or no hand."""
-    if played in ("fate", "stay") or player_of(t.units()[name]) is None:
+    if played in ("fate", "stay") or player_of(t.data["units"][name]) is None:
         return None
     try:
         out = parse_card(played)
     except Exception:  # an approach, not a card: no hand in play
         return None
     if t.answers is not None and t.answers.mode == "d2d":
-        held = hands.hands_of(t.answers.data).get(player_of(t.units()[name]) or "")
+        held = hands.hands_of(t.answers.data).get(player_of(t.data["units"][name]) or "")
         cards = list(held.hand) if held is not None else []
     else:
         cards = list(_hand(t, name) or [])
@@ -186,7 +183,7 @@ def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
     by, vs = (a, target) if c.counter.side == "a" else (target, a)
     side = c.side_a if c.counter.side == "a" else c.side_b
     card = c.counter.card
-    owner = player_of(t.units()[by])
+    owner = player_of(t.data["units"][by])
     if owner is not None and c.counter.source not in ("fate", "counter"):
         if t.answers is not None and t.answers.mode == "d2d":
             held = hands.hands_of(t.answers.data)
@@ -215,7 +212,7 @@ def _next(t: Table, passed: set[str], allowed: set[str] | None) -> str | None:
     number = (t.data.get("round") or {}).get("number")
     best, top = None, -1
     seen = _COUNTS
-    for n, u in t.units().items():
+    for n, u in t.data.get("units", {}).items():
         if n in passed or (allowed is not None and n not in allowed):
             continue
         got = seen.get(id(u))
@@ -258,7 +255,7 @@ def _target_action(t: Table, attacker: str, target: str) -> bool:
     a Player's unit in ``npc turn`` as its Player says (rules.assistant.asking
     ``Answers.responds``: --respond, or the terminal's question); otherwise by the
     policy (``policy.responds``)."""
-    if t.answers is not None and player_of(t.units()[target]) is not None:
+    if t.answers is not None and player_of(t.data["units"][target]) is not None:
         spend = bool(t.answers.responds(attacker, target))
         if spend:  # else the Conflict says what no Action cost (001 l.641)
             t.respond(target, True)
@@ -292,7 +289,7 @@ def _rated(t: Table, name: str) -> bool:
     Weapon THEN use Hand to Hand Damage"): a Body brought to 0 by its penalties (Fatigue
     ×2 on a Body of 2) leaves no Power Rating (``crit`` refuses "Body" with 0x1), so its
     Hits deal no Damage (docs/rules.md "NPC turns and simulated fights")."""
-    if "body" not in t.units()[name]:
+    if "body" not in t.data["units"][name]:
         return True
     return effective_stat(t.unit(name), "body").level > 0
 

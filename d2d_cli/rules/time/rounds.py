@@ -251,10 +251,14 @@ NO_RECOVER = "none"  # --recover NAME=none: the unit recovers nothing this round
 def recover_choices(unit: units.Unit) -> list[str]:
     """Minor conditions held, then abilities in cooldown (``cooldown`` on the unit); a
     Dead unit recovers nothing (000 l.1172 "Dead - Permanent Negative Status")."""
-    if unit.conditions.get("dead"):
+    held_ = unit.conditions
+    if held_.get("dead"):
         return []
-    held = [k for k in conditions.MINOR if unit.conditions.get(k, 0) > 0]
-    return held + [str(a) for a in unit.extra.get("cooldown", [])]
+    cooldown = unit.extra.get("cooldown", [])
+    if not held_ and cooldown == []:  # the usual case: each unit at every round's end
+        return []
+    held = [k for k in conditions.MINOR if held_.get(k, 0) > 0]
+    return held + [str(a) for a in cooldown]
 
 
 def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverStep:

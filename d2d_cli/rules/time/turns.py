@@ -426,7 +426,8 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     have_move: int | None = unit.move
     have_turn: int | None = unit.turn
     record = spent(unit, number, phase)
-    if action.needs_round:
+    needs_round = action.needs_round  # read once (a property)
+    if needs_round:
         under_way(number, phase)
         have_move, have_turn = _tokens(unit)
     _check_args(action, arg, range_)
@@ -456,7 +457,7 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     boost, source, note = _as_read(action, opts)
     if boost:
         record.boosts.append(f"{action.name}: {boost}")
-    if action.needs_round:
+    if needs_round:
         stepped(unit, number, phase, have_move, record,  # the Countdown (001 l.499)
                 free=action.cost != "action")
     if not report:
