@@ -26,9 +26,13 @@ CAR = ["unit", "add", "Car", "--body", "2x1", "--mind", "2x1", "--will", "2x1",
 
 
 def _new_process() -> None:
-    """What a new process starts without: the memos it read, the slots it remembers."""
+    """What a new process starts without: the memos it read, the slots it remembers,
+    its build (found again now that a command has made the user's key: a process that
+    started before there was one has a build of its own, and keeps no memo)."""
     cache._MEMOS.clear()
     cache._RECENT.clear()
+    cache.build.cache_clear()
+    assert not cache.build().startswith("own-")
 
 
 def _memo_file() -> Path:
@@ -159,8 +163,31 @@ def test_a_memo_is_bounded_and_goes_with_the_last_cache(d2d, data_dir: Path) -> 
         answers[("filler", i)] = (i, i)
     cache.keep_memo(status_bar.MEMO)
     _new_process()
-    assert cache.memo(status_bar.MEMO) == {}  # over the bound: it starts again
+    assert dict(cache.memo(status_bar.MEMO)) == {}  # over the bound: it starts again
     path = _memo_file()
     assert path.is_file()
+    # over the file's bound too (a long [rules] locations_file in every key, say)
+    answers = cache.memo(status_bar.MEMO)
+    answers[("x" * cache.MEMO_LIMIT,)] = (1, 1)
+    cache.keep_memo(status_bar.MEMO)
+    _new_process()
+    assert dict(cache.memo(status_bar.MEMO)) == {}
+    assert path.stat().st_size < 100
     cache.forget(data_dir / "default.toml")  # the tour's throwaway session leaves
     assert not list(path.parent.glob("memo-*"))
+
+
+def test_a_status_whose_units_hold_their_tokens_reads_no_memo(d2d) -> None:
+    d2d.ok(*CAR)
+    d2d.ok("round", "start")  # the Refresh places every unit's tokens (001 l.459)
+    _new_process()
+
+    def unread(name: str) -> dict[object, object]:
+        raise AssertionError(f"the memo {name} was read")
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(cache, "_answers", unread)
+        rows = {u["name"]: u for u in d2d.json("status")["units"]}
+        assert rows["Car"]["move"] == 80
+        assert d2d.json("unit", "list")["units"][0]["move"] == 80
+        assert d2d.json("unit", "show", "Car")["move"] == 80

@@ -32,6 +32,7 @@ import contextlib
 import functools
 import os
 import stat
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -553,21 +554,61 @@ def _memo_path(got: str, name: str) -> Path:
     return dirs.cache_dir() / "sessions" / f"memo-{got}-{name}"
 
 
-def memo(name: str) -> dict[Any, Any]:
+def memo(name: str) -> MutableMapping[Any, Any]:
     """The memo of module ``name`` (one of :data:`MEMO_MODULES`): the answers of its
     pure function that this build of d2d worked out, by their arguments — those of
-    earlier processes (read once a process) and those this one adds to the dict
-    returned (then :func:`keep_memo` keeps them).
+    earlier processes and those this one adds to the mapping returned (then
+    :func:`keep_memo` keeps them). Its file is read when the memo is first asked, once a
+    process: a ``status`` whose units all hold their tokens never reads it.
 
     The function must read nothing but its arguments, all of them in the key; its
     module is one of the :func:`readers`, so the build is a digest of its code. Sealed
     like a cache (the user's key, a folder of the user's alone): a memo that does not
     check is none; a build of the process's own (no key) has an empty one, never
     written."""
-    import marshal
-
     if name not in MEMO_MODULES:
         raise ValueError(f"{name} keeps no memo: its module is not in MEMO_MODULES")
+    return _Memo(name)
+
+
+class _Memo(MutableMapping[Any, Any]):
+    """:func:`memo`'s mapping: the answers (:func:`_answers`) read when first asked."""
+
+    __slots__ = ("_got", "_name")
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._got: dict[Any, Any] | None = None
+
+    def _answers(self) -> dict[Any, Any]:
+        if self._got is None:
+            self._got = _answers(self._name)
+        return self._got
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._answers().get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._answers()[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._answers()[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        del self._answers()[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._answers())
+
+    def __len__(self) -> int:
+        return len(self._answers())
+
+
+def _answers(name: str) -> dict[Any, Any]:
+    """The memo's answers in this process: read from its file the first time (this
+    build's, sealed), then the same dict, answers added to it included."""
+    import marshal
+
     got = build()
     known = _MEMOS.get(name)
     if known is not None and known[0] == got:
@@ -589,10 +630,10 @@ def memo(name: str) -> dict[Any, Any]:
 
 
 def keep_memo(name: str) -> None:
-    """The answers added to :func:`memo`'s dict since it was read, kept for the next
-    process: best effort, not fsynced (a memo lost costs only the work again); more
-    than :data:`MEMO_KEEP` answers and the file starts again, empty. The folder keeps
-    the ``CACHE_KEEP`` memos written last."""
+    """The answers added to :func:`memo`'s mapping since its file was read, kept for
+    the next process: best effort, not fsynced (a memo lost costs only the work again);
+    more than :data:`MEMO_KEEP` answers, or more than :data:`MEMO_LIMIT` bytes, and the
+    file starts again, empty. The folder keeps the ``CACHE_KEEP`` memos written last."""
     import marshal
 
     known = _MEMOS.get(name)
@@ -606,12 +647,13 @@ def keep_memo(name: str) -> None:
         return
     with contextlib.suppress(ValueError, OSError):  # ValueError: marshal cannot hold it
         body = marshal.dumps(answers if len(answers) <= MEMO_KEEP else {})
-        data = _MEMO_MAGIC + _mac(key, body) + body
-        if len(data) <= MEMO_LIMIT:
-            new = not path.exists()
-            files.write_atomic(path, data, None, durable=False, private=True)
-            if new:
-                _keep_newest(path.parent, lambda n: n.startswith("memo-"))
+        if len(_MEMO_MAGIC) + 32 + len(body) > MEMO_LIMIT:
+            body = marshal.dumps({})
+        new = not path.exists()
+        files.write_atomic(path, _MEMO_MAGIC + _mac(key, body) + body, None,
+                           durable=False, private=True)
+        if new:
+            _keep_newest(path.parent, lambda n: n.startswith("memo-"))
 
 
 def _cache_prune(folder: Path) -> None:

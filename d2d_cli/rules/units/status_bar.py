@@ -6,6 +6,7 @@ row need these, not the round's procedures (``rules.time.rounds`` uses them too)
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.rules.core import lazy_module
@@ -60,7 +61,7 @@ def tokens_of(speed: Stat | None, map_key: str, opts: Options = DEFAULTS
 
 
 def on_the_bar(unit: units.Unit, map_key: str, opts: Options = DEFAULTS,
-               known: dict[Any, Any] | None = None) -> tuple[int | None, int | None]:
+               known: MutableMapping[Any, Any] | None = None) -> tuple[int | None, int | None]:
     """(Move, Action Cost) as the Status Bar shows them: the tokens placed at the last
     Refresh, or before the unit's first one, those it would get.
 
@@ -96,7 +97,7 @@ def _values(opts: Options) -> tuple[Any, ...]:
 
 
 def status_bar(data: dict[str, Any], opts: Options = DEFAULTS,
-               known: dict[Any, Any] | None = None) -> units.Roster:
+               known: MutableMapping[Any, Any] | None = None) -> units.Roster:
     """The Status Bar of the session's ``data`` (001 l.459 "Refresh - Place tokens on
     each Unit# card"; before a unit's first Refresh it shows what the Refresh will give,
     on the scene's map)."""
@@ -106,14 +107,14 @@ def status_bar(data: dict[str, Any], opts: Options = DEFAULTS,
 
 
 def unit_on_bar(data: dict[str, Any], name: str, opts: Options = DEFAULTS,
-                known: dict[Any, Any] | None = None) -> units.UnitRow:
+                known: MutableMapping[Any, Any] | None = None) -> units.UnitRow:
     """One unit's Status Bar row (``unit show``), the same as in :func:`status_bar`; only
     that unit is built (a RosterView: its row's Move is set on that throwaway copy)."""
     return _on_bar_row(units.find(units.roster_view(data), name), map_of(data), opts, known)
 
 
 def _on_bar_row(unit: units.Unit, where: str, opts: Options,
-                known: dict[Any, Any] | None = None) -> units.UnitRow:
+                known: MutableMapping[Any, Any] | None = None) -> units.UnitRow:
     move, cost = on_the_bar(unit, where, opts, known)
     unit.move, unit.action_cost = move, cost  # this copy only: nothing is stored
     return units.status_row(unit)
