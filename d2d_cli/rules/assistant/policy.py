@@ -609,7 +609,8 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         why_pool += f" ({chosen}, its target, is not a Rival in view)"
     if not explain and not hand and len(first) == 1:
         # A fight's plan (its reasons and chance unread) of a unit that reveals Fate (a
-        # Non-Player, 000 l.417, or a Player with no card to play) at its one candidate:
+        # Non-Player, 000 l.417; a Player with no card to play; every Player's unit under
+        # ``sim --pc fate``, whose hands the fight leaves empty) at its one candidate:
         # the odds choose nothing — not the Rival, not the card — so its Levels, and the
         # two units' fighter keys they are remembered by, are not read (chance None).
         return first[0], "fate", None, None
