@@ -1,5 +1,7 @@
-"""The exchange's fifth cut (issue 40 item 1): what a fight reads of a card again and
-again is worked out once and kept on the card. Each test checks the kept answer against
+"""The exchange's fifth cut (issue 40 item 1): what a fight reads of a card or a Standing
+again and again is worked out once and kept on it, and a fight's Conflict and Hits skip
+steps that add nothing (no Cover reveal, one pair to keep, only the Target's Action said
+this round). Each test checks the kept answer against
 the rule written out afresh here (not through the code under test), for every card, and
 fails when one card's answer is handed to another; tests/test_sim.py pins whole fights
 byte for byte."""
@@ -7,7 +9,16 @@ byte for byte."""
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
+import pytest
+
+from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import engine, sim
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.combat import conflict, hits, remembered
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.deck import advantage
 from d2d_cli.rules.deck.cards import Card, full_deck, parse_card
 
 # The deck as the rules deal it (000 "Terms", 001 p.5), written out for the test: the
@@ -63,3 +74,69 @@ def test_a_card_built_or_rebuilt_reads_its_own_fields() -> None:
     kept.__dict__["face"] = "XX"  # what another process could never have kept
     back = pickle.loads(pickle.dumps(kept, -1))
     assert back == kept and back.face == "QH"
+
+
+# --------------------------------------------------------------------------- the fight
+
+
+def _fights() -> tuple[dict[str, Any], dict[str, Any]]:
+    _, start, _ = op._start("combat1", {})
+    return start, g.parse(start.get("scene", {}).get("goals") or {}, start)
+
+
+def test_a_fights_hits_conflicts_and_standings_read_as_the_full_path_reads_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over whole fights (both --pc): every Hits' Levels equal the full path's — what
+    the round said merged in by ``with_said`` even when nothing but the Target's Action
+    was said (its sources as a dict of their own, the map's readout as relabelled); every
+    Conflict with one candidate a side keeps the one pair, as the Advantage rule
+    (``keep_conflict``) keeps it; every Standing's extra card is one exactly for
+    Advantage or Disadvantage (000 l.423-424) — and the fights end as they do unchecked."""
+    start, goals = _fights()
+    plain = [sim.play_runs(start, goals, 3, range(12), DEFAULTS, pc) for pc in ("best", "fate")]
+    recalls: list[Any] = []
+    real_recall, real_levels, real_resolve = remembered.recall, hits.levels, conflict.resolve
+    seen = {"levels": 0, "only_target_action": 0, "one_pair": 0}
+
+    def recall(*a: Any, **k: Any) -> Any:
+        got = real_recall(*a, **k)
+        recalls.append(got)
+        return got
+
+    def levels(*a: Any, **k: Any) -> Any:
+        recalls.clear()
+        got = real_levels(*a, **k)
+        sit, rec = got[0], recalls[-1]  # the Recalled this levels read
+        said = {k: v for k, v in rec.sources.items() if k != "target_action"}
+        if rec.sources:
+            # the full path, from the Situation before the round's sayings were merged
+            bare = sit._replace(extra_sources={
+                k: v for k, v in sit.extra_sources.items() if k not in said})
+            full = remembered.with_said(bare, said, rec)
+            assert {**sit._asdict(), "extra_sources": dict(sit.extra_sources)} == \
+                {**full._asdict(), "extra_sources": dict(full.extra_sources)}
+            seen["only_target_action"] += not said
+        seen["levels"] += 1
+        return got
+
+    def resolve(ask: Any, reveal: Any) -> Any:
+        out = real_resolve(ask, reveal)
+        for st in (ask.situation.advantage_a, ask.situation.advantage_b):
+            assert st.extra == (0 if st.mode == advantage.NORMAL else 1)
+        if isinstance(out, conflict.Conflict) and not out.side_a.set_aside and \
+                not out.side_b.set_aside:
+            a = [conflict._option(out.side_a.approach, out.side_a.card)]
+            b = [conflict._option(out.side_b.approach, out.side_b.card)]
+            assert advantage.keep_conflict(
+                a, b, (out.advantage["a"].mode, out.advantage["b"].mode),
+                lambda x, y: "a", lambda x: 0) == (0, 0)
+            seen["one_pair"] += 1
+        return out
+
+    monkeypatch.setattr(remembered, "recall", recall)
+    monkeypatch.setattr(hits, "levels", levels)
+    monkeypatch.setattr(conflict, "resolve", resolve)
+    engine._ASSESSED.clear()
+    again = [sim.play_runs(start, goals, 3, range(12), DEFAULTS, pc) for pc in ("best", "fate")]
+    assert again == plain
+    assert seen["levels"] > 100 and seen["only_target_action"] > 50 and seen["one_pair"] > 150
