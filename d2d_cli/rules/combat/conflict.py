@@ -769,13 +769,15 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     :attr:`ConflictAsk.reveals`."""
     m, sit = ask.matchup, ask.situation
     by_color = ask.fate_orientation == "color"
-    cover = _cover_target(ask, reveal)
+    cover = _cover_target(ask, reveal) if ask.obstacles else None  # no Cover reveal
     if cover is not None and cover.target is not None:
         return Redirected("obstacle", cover.target, cover,
                           reveal.reshuffled if reveal is not None else False)
     opts_a, shown_a = _candidates(m.a, sit.advantage_a.extra, reveal, by_color)
     opts_b, shown_b = _candidates(m.b, sit.advantage_b.extra, reveal, by_color)
-    i, j = advantage.keep_conflict(
+    # one candidate a side (no Advantage or Disadvantage: most Conflicts of a fight): the
+    # one pair is kept, as keep_conflict keeps it, without making its two scorers
+    i, j = (0, 0) if len(opts_a) == 1 and len(opts_b) == 1 else advantage.keep_conflict(
         opts_a, opts_b, (sit.advantage_a.mode, sit.advantage_b.mode),
         lambda oa, ob: _pair(oa, ob, sit, ask.reading, ask.level_bonus)[0],
         lambda o: hit_value(o.card))

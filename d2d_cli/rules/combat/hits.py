@@ -511,7 +511,8 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
                field=fld)
     if recalled.sources:
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
-        sit = remembered.with_said(sit, said, recalled)
+        if said:  # the Target's Action alone (a Hits after its own Conflict) adds nothing
+            sit = remembered.with_said(sit, said, recalled)
     return sit, value, source, actor
 
 

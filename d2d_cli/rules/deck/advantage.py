@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any, TypeVar
 
 from d2d_cli.rules.core.record import record
@@ -52,7 +53,7 @@ class Standing(Result):
     sources: tuple[Source, ...]
     cancelled: str | None
 
-    @property
+    @cached_property  # a Standing is immutable: both sides of every Conflict read it
     def extra(self) -> int:
         """Cards revealed beyond the usual: one with Advantage or Disadvantage."""
         return 0 if self.mode == NORMAL else 1

@@ -72,11 +72,11 @@ class Card:
     upper: bool = True
     wild_color: str | None = None  # "black" or "red" for a Wild
 
-    @property
+    @cached_property
     def is_wild(self) -> bool:
         return self.rank == WILD
 
-    @property
+    @cached_property
     def color(self) -> str:
         if self.suit is None:
             return self.wild_color or "black"
@@ -86,7 +86,7 @@ class Card:
     def orientation(self) -> str:
         return "upper" if self.upper else "lower"
 
-    @property
+    @cached_property
     def number(self) -> int | None:
         """The rank as a number 1–13 (A=1 … K=13); None for a Wild."""
         return None if self.rank == WILD else _NUMBER[self.rank]
@@ -118,7 +118,7 @@ class Card:
         # pickled by its fields only: a hash kept on the card belongs to its process
         return _card, (self.rank, self.suit, self.upper, self.wild_color)
 
-    @property
+    @cached_property
     def face(self) -> str:
         """The card without orientation: ``QH``, ``BW`` — its identity in the deck."""
         return self.code[:-1]
