@@ -71,9 +71,12 @@ def test_a_card_built_or_rebuilt_reads_its_own_fields() -> None:
                        ("3 of coins", ("3D", False, "red", 3))):
         card = parse_card(text)
         assert _read(card) == want == _expected(card), text
-    kept.__dict__["face"] = "XX"  # what another process could never have kept
-    back = pickle.loads(pickle.dumps(kept, -1))
-    assert back == kept and back.face == "QH"
+    # a card of its own (parse_card hands out the deck's shared ones: never changed)
+    odd = Card("Q", "cups", True)
+    assert odd == kept and odd is not kept
+    odd.__dict__["face"] = "XX"  # what another process could never have kept
+    back = pickle.loads(pickle.dumps(odd, -1))
+    assert back == kept and back.face == "QH" and kept.face == "QH"
 
 
 # --------------------------------------------------------------------------- the fight
