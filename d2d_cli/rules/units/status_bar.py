@@ -6,10 +6,10 @@ row need these, not the round's procedures (``rules.time.rounds`` uses them too)
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from d2d_cli.rules.core import lazy_module
+from d2d_cli.rules.core import by_identity, lazy_module
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import fields
 from d2d_cli.rules.scale.stats import Stat
@@ -90,10 +90,15 @@ def bar_tokens(level: int, scale_: int, map_key: str, opts: Options
     return got.move, got.action_cost
 
 
-def _values(opts: Options) -> tuple[Any, ...]:
+def _all_values(opts: Options) -> tuple[Any, ...]:
     """Every ``[rules]`` choice, in order: the options part of a memo's key (all of them,
     so the key holds whatever the Move rule reads, today or in a later version)."""
     return tuple(getattr(opts, f.name) for f in fields(opts))
+
+
+# :func:`_all_values` of the very Options object: a Status Bar asks it for each unit of
+# the roster (1,000 in a long campaign), all with the one Options (frozen) of the call
+_values: Callable[[Options], tuple[Any, ...]] = by_identity(_all_values, 8)
 
 
 def status_bar(data: dict[str, Any], opts: Options = DEFAULTS,
