@@ -1,6 +1,6 @@
 """The exchange's fifth cut (issue 40 item 1): what a fight reads of a card or a Standing
 again and again is worked out once and kept on it, and a fight's Conflict and Hits skip
-steps that add nothing (no Cover reveal, one pair to keep, only the Target's Action said
+steps that add nothing (one pair to keep, only the Target's Action said
 this round). Each test checks the kept answer against
 the rule written out afresh here (not through the code under test), for every card, and
 fails when one card's answer is handed to another; tests/test_sim.py pins whole fights

@@ -769,7 +769,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     :attr:`ConflictAsk.reveals`."""
     m, sit = ask.matchup, ask.situation
     by_color = ask.fate_orientation == "color"
-    cover = _cover_target(ask, reveal) if ask.obstacles else None  # no Cover reveal
+    cover = _cover_target(ask, reveal)
     if cover is not None and cover.target is not None:
         return Redirected("obstacle", cover.target, cover,
                           reveal.reshuffled if reveal is not None else False)
