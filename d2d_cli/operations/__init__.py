@@ -346,6 +346,18 @@ def _put_roster(tx: Any, roster: dict[str, Unit]) -> None:
     tx.put("units", new)
 
 
+def on_the_bar(read: Callable[[Any], R]) -> R:
+    """``read(known)`` with the Status Bar's memo (``status_bar.on_the_bar``'s
+    ``known``: the Move before a unit's first Refresh, worked out once a build and kept
+    by ``session.memo``), what it added kept for the next process. ``status``,
+    ``unit list`` and ``unit show`` read through it."""
+    from d2d_cli.rules.units.status_bar import MEMO
+
+    got = read(session.memo(MEMO))
+    session.keep_memo(MEMO)
+    return got
+
+
 def roster_change(t: Target, step: Callable[[dict[str, Unit]], C]) -> C:
     """One change to the roster, saved and journalled under the result's summary. A
     unit's row comes back as the Status Bar shows it (the Move and Action Cost its first

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from d2d_cli import session
 from d2d_cli.errors import RuleViolation
-from d2d_cli.operations import Target
+from d2d_cli.operations import Target, on_the_bar
 
 if TYPE_CHECKING:
     from d2d_cli.rules.board.view import BoardView
@@ -23,11 +23,9 @@ def status(t: Target) -> Dashboard:
     opts, where = t.options(data), status_bar.map_of(data)
     # Before a unit's first Refresh, Move and Action Cost are what it will give: worked
     # out once a build (session.memo), not by every lookup.
-    known = session.memo(status_bar.MEMO)
-    got = dashboard(data, bar=lambda u: status_bar.on_the_bar(u, where, opts, known),
-                    same=(where, opts))
-    session.keep_memo(status_bar.MEMO)
-    return got
+    return on_the_bar(lambda known: dashboard(
+        data, bar=lambda u: status_bar.on_the_bar(u, where, opts, known),
+        same=(where, opts)))
 
 
 def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> BoardView:

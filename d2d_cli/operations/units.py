@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from d2d_cli import session
 from d2d_cli.errors import BadInput
 from d2d_cli.operations import (
     Target,
     in_round,
     in_round_reading,
+    on_the_bar,
     roster_change,
     roster_change_reading,
 )
@@ -337,10 +337,8 @@ def list_(t: Target) -> units.Roster:
     from d2d_cli.rules.units import status_bar
 
     data = t.read()
-    known = session.memo(status_bar.MEMO)  # the Move before a first Refresh, once a build
-    got = status_bar.status_bar(data, t.options(data), known)
-    session.keep_memo(status_bar.MEMO)
-    return got
+    opts = t.options(data)
+    return on_the_bar(lambda known: status_bar.status_bar(data, opts, known))
 
 
 def show(t: Target, name: str) -> units.UnitRow:
@@ -348,10 +346,8 @@ def show(t: Target, name: str) -> units.UnitRow:
     from d2d_cli.rules.units import status_bar
 
     data = t.read(shared=True)  # only read: the row is built on a copy of the unit
-    known = session.memo(status_bar.MEMO)  # the Move before a first Refresh, once a build
-    got = status_bar.unit_on_bar(data, name, t.options(data), known)
-    session.keep_memo(status_bar.MEMO)
-    return got
+    opts = t.options(data)
+    return on_the_bar(lambda known: status_bar.unit_on_bar(data, name, opts, known))
 
 
 def side(t: Target, name: str, *, faction: str | None = None, no_faction: bool = False,
