@@ -331,10 +331,10 @@ def _keep_newest(folder: Path, ours: Callable[[str], bool]) -> None:
 
 
 def _cache_key(h: str) -> str:
-    """Data in the cache was checked by this build of d2d (and these [rules] keys)."""
-    from d2d_cli.rules.core.options import FINGERPRINT as checker
-
-    return f"{SCHEMA}:{build()}:{checker}:{_CACHE_MAGIC.decode().strip()}:{h}"
+    """Data in the cache was checked by this build of d2d: its readers include the
+    ``[rules]`` keys' checks (``rules/core/options.py``, which ``shape`` imports), so an
+    edit of a key or of what it accepts is a new build."""
+    return f"{SCHEMA}:{build()}:{_CACHE_MAGIC.decode().strip()}:{h}"
 
 
 def _own_folder(folder: Path) -> bool:
@@ -411,8 +411,9 @@ _RECENT_KEEP = 4
 
 
 def checker() -> str:
-    """Who checks what this process reads (the build and the [rules] keys): what the
-    process remembers of a session answers only while it is the same."""
+    """Who checks what this process reads (the build, its [rules] keys' checks among its
+    readers): what the process remembers of a session answers only while it is the
+    same."""
     return _cache_key("")
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -158,8 +157,6 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}
-# What a cached, already-checked session was checked against (session/__init__.py).
-FINGERPRINT = f"{zlib.crc32(repr([(o.key, o.accepts) for o in OPTIONS]).encode()):08x}"
 
 
 @record
