@@ -234,7 +234,7 @@ class Session(_Face):
                    extra=("ask_gain",))
     hit = _Op("hit", _hits.hit)
     crit = _Op("crit", _crits.crit, flags={"luck_from": "--from"})
-    status = _Op("status", _overview.status)
+    status = _Op("status", _overview.status, extra=("carries",))
     roll = _Op("roll", _roll.roll)
     oracle = _Op("oracle", _oracle.oracle)
     sim = _Op("sim", _sim.sim, extra=("tick",))

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from d2d_cli.rules.core.record import replace
 from tests.helpers import ROOT, in_fresh_process
 
 # Each cyclic collection writes a line to fd 2 (the process leaves by os._exit, so
@@ -130,6 +131,8 @@ LAZY_PATTERNS = (("d2d_cli.rules.time.clock", "_chance_re"),
                  ("d2d_cli.rules.deck.cards", "_card_re"),
                  ("d2d_cli.rules.deck.cards", "_wild_re"),
                  ("d2d_cli.commands._complete", "_word_break"))
+CARDS = "d2d_cli.rules.deck.cards"
+GEAR = "d2d_cli.rules.units.gear"  # what a unit carries: its weapons read and checked
 # The scale's Move rule and its exact arithmetic: a Status Bar needs them only for a
 # unit that has not had its first Refresh (rules/units/status_bar.py).
 MOVES = {"d2d_cli.rules.scale.maps", "fractions", "decimal"}
@@ -170,9 +173,13 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     assert all(row["move"] is not None for row in shown["result"]["units"])
     # the modules are loaded (the dashboard reads the Clock, the tasks, the roster, the
     # sides; completion is the CLI's): the check is not vacuous
-    assert {m for m, _ in LAZY_PATTERNS} <= loaded
+    assert {m for m, _ in LAZY_PATTERNS} - {CARDS} <= loaded
     assert compiled and set(compiled.values()) == {0}, compiled
     assert loaded & (MOVES | {READINGS}) == set()
+    # no card is parsed (the Clock names a Card for mypy only: a Random Event's card is
+    # read where it is revealed), and what each unit carries is not worked out: only
+    # --why shows it (the Javelin of Combat #1's Goblin Skirmisher is not checked)
+    assert CARDS not in loaded and GEAR not in loaded
     # the patterns still match when asked (a name, a chance, a card)
     from d2d_cli.rules.deck.cards import parse_card
     from d2d_cli.rules.time.clock import parse_chance
@@ -184,6 +191,7 @@ def test_a_status_compiles_no_pattern_it_does_not_match(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-c", add, session], cwd=ROOT, check=True,
                    capture_output=True)
     shown, loaded, _ = _status_json(session)
+    assert GEAR not in loaded
     rook = next(r for r in shown["result"]["units"] if r["name"] == "Rook")
     from d2d_cli.rules.scale.quantities import move_tokens
     from d2d_cli.rules.scale.stats import parse_stat
@@ -219,3 +227,27 @@ def test_a_markdown_export_imports_no_digest_no_splicer_no_shlex(tmp_path: Path)
     # the deck's id is a digest of what it is: the same in both exports
     a, b = (json.loads((tmp_path / n).read_text("utf-8")) for n in ("a.json", "b.json"))
     assert len(a["_id"]) == 16 and a["_id"].isalnum() and a["_id"] == b["_id"]
+
+
+def test_status_works_out_what_units_carry_only_with_why(tmp_path: Path) -> None:
+    """``status --why`` adds what each unit carries (issue 36: its weapons, Hand to Hand
+    without one); that line alone reads and checks the weapons, so a plain ``status``
+    does not import them (issue 40 item 3) — and still says the same of every unit."""
+    session = str(tmp_path / "s.toml")
+    setup = [["scene", "load", "combat1"], ["round", "start"]]
+    plain, loaded = in_fresh_process(session, setup, ["status"])
+    assert "Goblin Skirmisher" in plain and "carries" not in plain
+    assert GEAR not in loaded
+    why, loaded = in_fresh_process(session, [], ["--why", "status"])
+    assert GEAR in loaded
+    # 001 l.274 "[Weapon]: Rating:[Body]+2 …": the scene's Javelin, as unit gear show has it
+    assert "  Goblin Skirmisher carries: Javelin (Body+1, pierce, 1-handed, thrown 4/8)" \
+        in why.splitlines()
+    assert "  Thief carries: Hand to Hand (Body)" in why.splitlines()
+    # the Python API: each row's carries only when asked, the rest of the row the same
+    from d2d_cli import api
+    table = api.Session(session)
+    bare, full = table.status(), table.status(carries=True)
+    assert {u.carries for u in bare.units} == {""}
+    assert {u.name: u.carries for u in full.units}["Goblin Skirmisher"].startswith("Javelin")
+    assert [replace(u, carries="") for u in full.units] == list(bare.units)

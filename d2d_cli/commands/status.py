@@ -32,7 +32,7 @@ def status(ctx: typer.Context, json: _app.JsonOpt = False) -> None:
     """
     from d2d_cli.operations.overview import status as dashboard
 
-    render.emit(dashboard(_state.target(ctx)), _show, as_json=json)
+    render.emit(dashboard(_state.target(ctx), carries=render.why()), _show, as_json=json)
 
 
 def _show(con: Any, r: "Dashboard") -> None:

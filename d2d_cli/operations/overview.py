@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from d2d_cli.rules.overview.dashboard import Dashboard
 
 
-def status(t: Target) -> Dashboard:
-    """``d2d status``: round, clock, tasks, weather and every unit's row."""
+def status(t: Target, *, carries: bool = False) -> Dashboard:
+    """``d2d status [--why]``: round, clock, tasks, weather and every unit's row (with
+    ``carries``, as ``--why``: what each unit carries, its weapons checked)."""
     from d2d_cli.rules.overview.dashboard import dashboard
     from d2d_cli.rules.units import status_bar
 
@@ -25,7 +26,7 @@ def status(t: Target) -> Dashboard:
     # out once a build (session.memo), not by every lookup.
     return on_the_bar(lambda known: dashboard(
         data, bar=lambda u: status_bar.on_the_bar(u, where, opts, known),
-        same=(where, opts)))
+        same=(where, opts), carries=carries))
 
 
 def board(t: Target, *, svg: str | Path | None = None, force: bool = False) -> BoardView:

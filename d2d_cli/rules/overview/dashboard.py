@@ -22,7 +22,7 @@ from d2d_cli.rules.core.result import Result, hidden
 from d2d_cli.rules.time.clock import Clock
 from d2d_cli.rules.time.round_state import Round
 from d2d_cli.rules.time.tasks import TaskView, board
-from d2d_cli.rules.units import exchange, gear
+from d2d_cli.rules.units import exchange
 from d2d_cli.rules.units import unit_state as kept
 from d2d_cli.rules.units.roster import (
     STATS,
@@ -81,7 +81,8 @@ class StatusRow(UnitRow):
     # What the table said this round (rules/units/exchange.py): cover, range, Interrupt…
     said: tuple[str, ...] = ()
     space: str | None = None  # its Space on the map, when placed (rules/board/placement.py)
-    # issue 36: what it carries, one line (status --why; unit gear show --json has it all)
+    # issue 36: what it carries, one line (status --why; unit gear show --json has it all);
+    # worked out only when asked (``dashboard(carries=True)``), "" otherwise
     carries: str = hidden("")
 
 
@@ -111,22 +112,27 @@ def _weather(raw: dict[str, Any] | None) -> Weather | None:
                    str(raw.get("beaufort", "")), raw.get("speed_stat"))
 
 
-def kept_of(unit: Unit) -> dict[str, Any]:
+def kept_of(unit: Unit, carries: bool = False) -> dict[str, Any]:
     """The fields of a unit's row read from what it keeps besides its stats and tokens
     (``unit.extra``) whatever the round: functions of ``unit.extra`` alone (its name
-    only names it in an error)."""
+    only names it in an error). ``carries``: what it carries too (only ``status --why``
+    reads it: a lookup neither imports nor checks the weapons it does not show)."""
+    if carries:
+        from d2d_cli.rules.units import gear
     return dict(
         cooldowns=tuple(kept.cooldown(unit)), active=kept.active(unit),
         facing=kept.facing(unit), stealth=kept.stealth_tokens(unit),
         continuous=tuple(c["power"] for c in kept.continuous(unit)),
         space=str(unit.extra["space"]) if unit.extra.get("space") else None,
-        carries=gear.summary_line(unit.extra, unit.name))
+        carries=gear.summary_line(unit.extra, unit.name) if carries else "")
 
 
 def row(unit: Unit, rnd: Round, bar: Bar | None = None,
-        stats: StatValues | None = None, held: dict[str, Any] | None = None) -> StatusRow:
+        stats: StatValues | None = None, held: dict[str, Any] | None = None,
+        carries: bool = False) -> StatusRow:
     """``stats``: the unit's ``roster.stat_values``, when already worked out; ``held``:
-    its :func:`kept_of`, likewise (copied where a row may change it)."""
+    its :func:`kept_of`, likewise (copied where a row may change it); ``carries``: as
+    :func:`kept_of`'s."""
     values = row_values(unit, stats)
     if bar is not None:
         values["move"], values["action_cost"] = bar(unit)
@@ -137,7 +143,7 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None,
     now = rnd.phase == "started"
     record = kept.spent(unit, rnd.number, rnd.phase) if now else None
     if held is None:
-        held = kept_of(unit)
+        held = kept_of(unit, carries)
     else:  # its own ``active``: a caller may change what it is given
         held = {**held, "active": {k: list(v) for k, v in held["active"].items()}}
     return StatusRow(
@@ -150,10 +156,11 @@ def row(unit: Unit, rnd: Round, bar: Bar | None = None,
 
 
 def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
-              same: Hashable | None = None) -> Dashboard:
+              same: Hashable | None = None, carries: bool = False) -> Dashboard:
     """The dashboard of the session's ``data``; ``bar``: each unit's Move and Action
     Cost. ``same``: all that ``bar`` reads besides the unit (the map, the table's
-    options), when rows may be remembered (:func:`_rows`)."""
+    options), when rows may be remembered (:func:`_rows`). ``carries``: each row's
+    ``carries`` too (what the unit carries: ``status --why``; "" without it)."""
     rnd = Round.from_state(data.get("round"))
     clock = Clock.from_state(data.get("clock"))
     return Dashboard(
@@ -161,8 +168,8 @@ def dashboard(data: dict[str, Any], bar: Bar | None = None, *,
         ClockInfo(clock.value, clock.down, next_event(clock)),
         tuple(t.view() for t in board(data).values() if t.state == "open"),
         _weather(data.get("weather")),
-        _rows(data.get("units", {}), rnd, bar, same) if same is not None else
-        tuple(row(u, rnd, bar) for u in roster(data).values()))
+        _rows(data.get("units", {}), rnd, bar, same, carries) if same is not None else
+        tuple(row(u, rnd, bar, carries=carries) for u in roster(data).values()))
 
 
 # Rows built in this process: (same, round, phase, name, the unit's table marshalled) →
@@ -175,7 +182,7 @@ _DASHBOARDS = [0]
 
 
 def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
-          same: Hashable) -> tuple[StatusRow, ...]:
+          same: Hashable, carries: bool = False) -> tuple[StatusRow, ...]:
     """Each unit's row; a unit whose table, round and ``same`` are those of a row built
     before gets that row again, built afresh from its fields (its own dicts: a caller
     may change what it is given). A row is a function of them alone (:func:`row`)."""
@@ -195,7 +202,7 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
         key = None
         if tag is not None:
             with contextlib.suppress(ValueError):  # what marshal cannot hold: not kept
-                key = (tag, rnd.number, rnd.phase, name, marshal.dumps(raw))
+                key = (tag, carries, rnd.number, rnd.phase, name, marshal.dumps(raw))
             blob = _ROWS.get(key) if key is not None else None
             if blob is not None:
                 out.append(StatusRow(**marshal.loads(blob)))
@@ -213,9 +220,9 @@ def _rows(units: dict[str, Any], rnd: Round, bar: Bar | None,
         held = None
         if not unit.extra:  # most of a horde: what it keeps is read once a dashboard
             if bare is None:
-                bare = kept_of(unit)
+                bare = kept_of(unit, carries)
             held = bare
-        r = row(unit, rnd, bar, stats, held)
+        r = row(unit, rnd, bar, stats, held, carries)
         if key is not None:
             with contextlib.suppress(ValueError):
                 fields = {f: getattr(r, f) for f in _INIT}

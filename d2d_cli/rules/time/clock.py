@@ -23,13 +23,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.core.result import Result
-from d2d_cli.rules.deck.cards import Card
 from d2d_cli.rules.units import roster as units
+
+if TYPE_CHECKING:  # a Card is only named here: the clock's reveal is its caller's
+    from d2d_cli.rules.deck.cards import Card
 
 MIN_CLOCK, MAX_CLOCK = -1000, 1000
 MAX_TICKS = 1000
