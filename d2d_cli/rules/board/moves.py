@@ -252,21 +252,22 @@ def reachable(board: Board, place: Placement, move: int,
     best: dict[Space, Route] = {place.space: Route(place.space, 0, ())}
     queue: list[tuple[int, int, Space]] = [(0, 0, place.space)]
     order = 0
+    spaces = board.spaces()  # a Space's terrain, None off the map: one look-up for both
     while queue:
         spent, _, here = heapq.heappop(queue)
         if spent > best[here].move:
             continue
         for kind, side, toward, base in options:
             there = ahead(here, toward)
-            if there in blocked or not board.inside(there):
+            t = spaces.get(there)
+            if t is None or there in blocked:
                 continue
-            t = board.terrain(there)
             cost = spent + base + t.move
             if not t.enter or cost > move or (there in best and best[there].move <= cost):
                 continue
             if place.double:
-                rear = ahead(there, place.facing + 4)
-                if not board.inside(rear) or not board.terrain(rear).enter:
+                rear = spaces.get(ahead(there, place.facing + 4))
+                if rear is None or not rear.enter:
                     continue
             best[there] = Route(there, cost, (*best[here].steps, (kind, side)))
             order += 1
