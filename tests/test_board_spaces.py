@@ -1,7 +1,9 @@
 """``Board.spaces``: every Space of a map with its terrain, one look-up for
 ``inside`` and ``terrain`` — which the planner's search for Routes
-(``moves.reachable``) reads at every step (issue 40 item 1). Checked against the two
-methods on and around maps, and ``reachable`` against the search written with them."""
+(``moves.reachable``) reads at every step, with each step's offset worked out once by
+``ahead`` and each Space's least Move kept beside its Route (issue 40 item 1). Checked
+against the two methods on and around maps, and ``reachable`` against the search as it
+was written before, with ``ahead``, ``inside`` and ``terrain`` at every step."""
 
 from __future__ import annotations
 
