@@ -194,7 +194,7 @@ class Field:
         pa, pb = self.place_of(actor), self.place_of(rival)
         if pa is None or pb is None:
             return None
-        return sight.distance(*_nearest(pa, pb))
+        return placed_range(pa, pb)
 
     def cover_named(self, actor: str, rival: str) -> int | None:
         """The Rival's Cover against the Actor, as :meth:`derive_named` finds it (its
@@ -218,6 +218,14 @@ class Field:
         except RuleViolation as e:
             return e.message
         return None
+
+
+def placed_range(pa: Placement, pb: Placement) -> int:
+    """The Range between two Placements, as :meth:`Field.derive` measures it (between
+    their nearest Spaces, 001 l.681–683) and :meth:`Field.range` reads it: what a
+    planner closing in measures from every Space its Move reaches, building no Field
+    for each (``rules.assistant.movement``)."""
+    return sight.distance(*_nearest(pa, pb))
 
 
 def cover_reading(data: Mapping[str, Any]) -> str:
