@@ -20,12 +20,20 @@ nearest standing Rival is farthest, with all its Move.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from d2d_cli.errors import D2DError, RuleViolation
 from d2d_cli.rules.board import sight
-from d2d_cli.rules.board.derive import Field, Geometry, arcs_of, cover_reading, field, rival_arc
+from d2d_cli.rules.board.derive import (
+    Field,
+    Geometry,
+    arcs_of,
+    cover_reading,
+    field,
+    placed_range,
+    rival_arc,
+)
 from d2d_cli.rules.board.edge import Exit
 from d2d_cli.rules.board.grid import COMPASS, Space, space_name
 from d2d_cli.rules.board.moves import reachable, turned
@@ -119,9 +127,7 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
     pays them."""
     if p.facing is None:
         return None
-    options = sorted(range(8), key=lambda h: (_turns_between(p.facing or 0, h), h))
-    for h in options:
-        steps = _turns_between(p.facing, h)
+    for h, steps in _turn_order(p.facing):
         if steps > turn:
             break
         if sight.arc(p.space, h, target.space) not in (*arcs, None):
@@ -131,6 +137,14 @@ def _facing_for(f: Field, p: Placement, target: Placement, turn: int,
         except D2DError:
             continue
     return None
+
+
+@lru_cache(maxsize=8)
+def _turn_order(facing: int) -> tuple[tuple[int, int], ...]:
+    """Each Facing with the Turn from ``facing`` to it, the fewest first (then by
+    index): the order :func:`_facing_for` tries them, worked out once for each Facing."""
+    return tuple((h, _turns_between(facing, h))
+                 for h in sorted(range(8), key=lambda h: (_turns_between(facing, h), h)))
 
 
 def _moved(f: Field, p: Placement) -> Field:
@@ -331,21 +345,21 @@ def _closing_in(f: Field, me: Placement, actor: Any, rival: Any, target: str, bu
                 move: int, blocked: frozenset[Space]) -> Movement:
     """No Space in reach lets the attack pass Verify (001 l.633–635): close in with all
     the Move, to the least Range, then the most Cover. The Range is measured from every
-    Space (``Field.range``, as ``derive`` measures it); the rest of the geometry (Cover's
-    sweep, the costly part) only from those at the least Range, the only ones that can
-    be chosen."""
-    ranged: list[tuple[int, Field, Space, Any]] = []
+    Space between the two Placements (``derive.placed_range``, as ``Field.range`` and
+    ``derive`` measure it), with no Field built for it; the moved Field and its Cover
+    (a sweep, the costly part) only at the least Range, the only Spaces that can be
+    chosen."""
+    them = f.places[rival.name]  # the Rival stays where it stands
+    ranged: list[tuple[int, Placement, Space, Any]] = []
     for space, route in reachable(f.board, me, max(0, move), blocked).items():
-        g = _moved(f, Placement(me.unit, space, me.facing, me.double, me.faction))
-        rng = g.range(rival, actor)
-        assert rng is not None
-        ranged.append((rng, g, space, route))
+        p = Placement(me.unit, space, me.facing, me.double, me.faction)
+        ranged.append((placed_range(them, p), p, space, route))
     least = min(r[0] for r in ranged)  # the start is always reachable
     closest: tuple[Any, ...] | None = None
-    for rng, g, space, route in ranged:
+    for rng, p, space, route in ranged:
         if rng != least:
             continue
-        mine = g.cover_named(rival.name, actor.name)  # the unit's Cover against the Rival
+        mine = _moved(f, p).cover_named(rival.name, actor.name)
         assert mine is not None  # both placed
         near = (rng, -mine, route.move, space_name(space))
         if closest is None or near < closest[0]:

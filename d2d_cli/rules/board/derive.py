@@ -194,7 +194,7 @@ class Field:
         pa, pb = self.place_of(actor), self.place_of(rival)
         if pa is None or pb is None:
             return None
-        return sight.distance(*_nearest(pa, pb))
+        return placed_range(pa, pb)
 
     def cover_named(self, actor: str, rival: str) -> int | None:
         """The Rival's Cover against the Actor, as :meth:`derive_named` finds it (its
@@ -207,7 +207,7 @@ class Field:
             return None
         sa, sb = _nearest(pa, pb)
         occupied, same = _obstructing(self, pa, pb)
-        return sight.cover(self.board, sa, sb, occupied, same, self.cover_reading).percent
+        return sight.cover_percent(self.board, sa, sb, occupied, same, self.cover_reading)
 
     def refusal(self, actor: Unit, rival: Unit, attack: str) -> str | None:
         """Why ``actor`` cannot make this attack on ``rival`` from where they stand (out
@@ -218,6 +218,14 @@ class Field:
         except RuleViolation as e:
             return e.message
         return None
+
+
+def placed_range(pa: Placement, pb: Placement) -> int:
+    """The Range between two Placements, as :meth:`Field.derive` measures it (between
+    their nearest Spaces, 001 l.681–683) and :meth:`Field.range` reads it: what a
+    planner closing in measures from every Space its Move reaches, building no Field
+    for each (``rules.assistant.movement``)."""
+    return sight.distance(*_nearest(pa, pb))
 
 
 def cover_reading(data: Mapping[str, Any]) -> str:
@@ -302,7 +310,7 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
         src["line_of_sight"] = (f"blocked from {na} to {nb} by "
                                 f"{_what(board, wall, {})} (001 l.707–709)")
 
-    found, edges, obstacles, actor_cover = _cover(f, pa, pb, sa, sb, rng, src, values)
+    percent, edges, obstacles, actor_cover = _cover(f, pa, pb, sa, sb, rng, src, values)
 
     # High Ground (000 l.323)
     ea, eb = board.terrain(sa).elevation, board.terrain(sb).elevation
@@ -325,7 +333,7 @@ def _derive(f: Field, pa: Placement, pb: Placement, attack: str | None,
             values[key] = None
             overridden[key] = typed[key]
     return Geometry(pa.unit, pb.unit, na, nb, rng, arc_ab, arc_ba, wall is None,
-                    found.percent, edges, obstacles, ea, eb, src,
+                    percent, edges, obstacles, ea, eb, src,
                     {k: v for k, v in values.items() if v is not None}, actor_cover,
                     MappingProxyType(overridden) if overridden else None)
 
@@ -375,40 +383,50 @@ def _arcs(pa: Placement, pb: Placement, sa: Space, sb: Space, rng: int,
 
 def _cover(f: Field, pa: Placement, pb: Placement, sa: Space, sb: Space, rng: int,
            src: dict[str, str], values: dict[str, Any]
-           ) -> tuple[sight.CoverFound, tuple[CoverEdge, ...], dict[str, str], int]:
-    """Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712)."""
+           ) -> tuple[int, tuple[CoverEdge, ...], dict[str, str], int]:
+    """Cover (000 l.330–332): other units' Spaces obstruct as well (001 l.712). The
+    Rival's Cover, the edges and obstacles of its text, and the Actor's own Cover. A
+    planner's Field reads the percents alone (``sight.cover_percent``: no edge drawn
+    where the sweep meets nothing)."""
     board = f.board
     occupied, same = _obstructing(f, pa, pb)
-    found = sight.cover(board, sa, sb, occupied, same, f.cover_reading)
-    values["cover"] = f"b:{found.percent}" if found.percent else None
     edges: tuple[CoverEdge, ...] = ()
     obstacles: dict[str, str] = {}
     if f.plain:  # a planner's Field: the same values, the Cover's texts left out
+        percent = sight.cover_percent(board, sa, sb, occupied, same, f.cover_reading)
         src["cover"] = ""
     else:
+        found = sight.cover(board, sa, sb, occupied, same, f.cover_reading)
+        percent = found.percent
         edges, obstacles = _edges(board, f, sa, sb, found, same)
         src["cover"] = _cover_text(
-            found.percent, pb.unit, edges, found, f.cover_reading,
+            percent, pb.unit, edges, found, f.cover_reading,
             tuple(_what(board, s, f._occupied) for s in found.obstacles))
+    values["cover"] = f"b:{percent}" if percent else None
     actor_cover = 0
-    if not found.percent and rng:
+    if not percent and rng:
         # The Rival has none: the Actor's Cover from the Rival, against its answer (000
         # l.330 read from the Rival's Space; Combat #1's Archer "gains some Cover" behind
         # the rock, then attacks the Scout, 000 l.592–594).
         # It lowers the Rival's Level only: the cover-target reveal is the Target's
         # (001 l.718–720 "IF Suit match THEN Target is the obstacle").
+        if f.plain:
+            actor_cover = sight.cover_percent(board, sb, sa, occupied, same,
+                                              f.cover_reading)
+            if actor_cover:
+                values["cover"] = f"a:{actor_cover}"
+            return percent, edges, obstacles, actor_cover
         back = sight.cover(board, sb, sa, occupied, same, f.cover_reading)
         if back.percent:
             actor_cover = back.percent
             values["cover"] = f"a:{back.percent}"
-            if not f.plain:
-                back_edges, _ = _edges(board, f, sb, sa, back, same)
-                src["cover"] = (_cover_text(
-                    back.percent, pa.unit, back_edges, back, f.cover_reading,
-                    tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
-                    " on the map", f" against {pb.unit}'s answer on the map", 1)
-                    + f"; {pb.unit} has none from {pa.unit}")
-    return found, edges, obstacles, actor_cover
+            back_edges, _ = _edges(board, f, sb, sa, back, same)
+            src["cover"] = (_cover_text(
+                back.percent, pa.unit, back_edges, back, f.cover_reading,
+                tuple(_what(board, s, f._occupied) for s in back.obstacles)).replace(
+                " on the map", f" against {pb.unit}'s answer on the map", 1)
+                + f"; {pb.unit} has none from {pa.unit}")
+    return percent, edges, obstacles, actor_cover
 
 
 def _obstructing(f: Field, pa: Placement, pb: Placement

@@ -166,7 +166,7 @@ class Board:
     """A map: its rows of legend characters and the legend. Immutable by convention;
     cheap to build (a 60×60 map is 3,600 characters, checked once)."""
 
-    __slots__ = ("rows", "legend", "width", "height", "_cells", "_obstructing")
+    __slots__ = ("rows", "legend", "width", "height", "_cells", "_obstructing", "_spaces")
 
     def __init__(self, rows: tuple[str, ...], legend: dict[str, Terrain]) -> None:
         self.rows = rows
@@ -175,6 +175,7 @@ class Board:
         self.width = len(rows[0]) if rows else 0
         self._cells: dict[str, Terrain] = legend
         self._obstructing: frozenset[Space] | None = None
+        self._spaces: dict[Space, Terrain] | None = None
 
     def inside(self, space: Space) -> bool:
         x, y = space
@@ -205,6 +206,18 @@ class Board:
             got = self._obstructing = frozenset(
                 (x, y) for y, row in enumerate(self.rows) for x, ch in enumerate(row)
                 if cells[ch].obstructs)
+        return got
+
+    def spaces(self) -> dict[Space, Terrain]:
+        """Every Space of the map with its terrain (:meth:`inside` and :meth:`terrain`
+        in one look-up: a Space is in it exactly when it is inside), worked out once for
+        the map (it is never changed): a planner's search for Routes asks both of every
+        Space it steps to. Read it, never change it."""
+        got = self._spaces
+        if got is None:
+            cells = self._cells
+            got = self._spaces = {(x, y): cells[ch] for y, row in enumerate(self.rows)
+                                  for x, ch in enumerate(row)}
         return got
 
     def check_inside(self, space: Space, what: str = "space") -> Space:

@@ -244,31 +244,43 @@ def reachable(board: Board, place: Placement, move: int,
 
     if place.facing is None:
         raise RuleViolation(f"{place.unit} has no Facing (001 l.497)")
-    options: list[tuple[str, str | None, int, int]] = []  # kind, side, heading, Move
+    # each step: kind, side, the offset of the Space it goes to (``ahead`` of the
+    # origin toward its heading: a step's offset is the same from every Space), its Move
+    options: list[tuple[str, str | None, int, int, int]] = []
     for kind, turns in TURNS.items():
         for turn in turns:
             side = None if len(turns) == 1 else ("left" if turn < 0 else "right")
-            options.append((kind, side, (place.facing + turn) % 8, costs()[kind]))
+            dx, dy = ahead((0, 0), (place.facing + turn) % 8)
+            options.append((kind, side, dx, dy, costs()[kind]))
+    rear = ahead((0, 0), place.facing + 4) if place.double else None  # behind the front
     best: dict[Space, Route] = {place.space: Route(place.space, 0, ())}
+    cheapest = {place.space: 0}  # each Space's Move in ``best``, read at every step
     queue: list[tuple[int, int, Space]] = [(0, 0, place.space)]
+    spaces = board.spaces()  # a Space's terrain, None off the map: one look-up for both
     order = 0
     while queue:
         spent, _, here = heapq.heappop(queue)
-        if spent > best[here].move:
+        if spent > cheapest[here]:
             continue
-        for kind, side, toward, base in options:
-            there = ahead(here, toward)
-            if there in blocked or not board.inside(there):
+        x, y = here
+        steps = best[here].steps
+        for kind, side, dx, dy, base in options:
+            there = (x + dx, y + dy)
+            t = spaces.get(there)
+            if t is None or there in blocked:
                 continue
-            t = board.terrain(there)
             cost = spent + base + t.move
-            if not t.enter or cost > move or (there in best and best[there].move <= cost):
+            if not t.enter or cost > move:
                 continue
-            if place.double:
-                rear = ahead(there, place.facing + 4)
-                if not board.inside(rear) or not board.terrain(rear).enter:
+            known = cheapest.get(there)
+            if known is not None and known <= cost:
+                continue
+            if rear is not None:
+                behind = spaces.get((there[0] + rear[0], there[1] + rear[1]))
+                if behind is None or not behind.enter:
                     continue
-            best[there] = Route(there, cost, (*best[here].steps, (kind, side)))
+            best[there] = Route(there, cost, (*steps, (kind, side)))
+            cheapest[there] = cost
             order += 1
             heapq.heappush(queue, (cost, order, there))
     return best

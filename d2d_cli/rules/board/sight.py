@@ -193,15 +193,43 @@ def cover(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
     key = same or (lambda s: s)
     seen: dict[Hashable, Space] = {}
     if reading == "sweep":
-        for s in swept(unit, rival):
-            if board.inside(s) and (s in obstacles or s in occupied):
-                seen.setdefault(key(s), s)
+        seen = _swept_obstacles(board, unit, rival, obstacles, occupied, key)
     else:
         for e in edges:
             for s in e.met:
                 seen.setdefault(key(s), s)
     found = tuple(seen.values())[:min(obstructed, 100 // COVER_STEP)]
     return CoverFound(COVER_STEP * len(found), tuple(edges), found, obstructed)
+
+
+def _swept_obstacles(board: Board, unit: Space, rival: Space, obstacles: Collection[Space],
+                     occupied: Collection[Space], key: Callable[[Space], Hashable]
+                     ) -> dict[Hashable, Space]:
+    """The obstacles the sweep across the Rival's Space meets (001 l.714), each once by
+    ``key`` (its first Space met), nearest the Unit first: what :func:`cover` counts
+    under ``[rules] cover = "sweep"``, at most as many as the edges it obstructs."""
+    seen: dict[Hashable, Space] = {}
+    for s in swept(unit, rival):
+        if board.inside(s) and (s in obstacles or s in occupied):
+            seen.setdefault(key(s), s)
+    return seen
+
+
+def cover_percent(board: Board, unit: Space, rival: Space, occupied: Collection[Space],
+                  same: Callable[[Space], Hashable] | None = None,
+                  reading: str = "sweep") -> int:
+    """``cover(...).percent``, for a reader of the value alone (a planner's Field,
+    ``rules.board.derive``): under ``[rules] cover = "sweep"`` the sweep is looked at
+    first, and where it meets no obstacle the Cover is 0 — :func:`cover` counts at
+    most the obstacles the sweep meets — with no edge drawn; else :func:`cover` itself."""
+    if reading == "sweep" and unit != rival and not _swept_obstacles(
+            board, unit, rival, board.obstructing(), occupied, same or _itself):
+        return 0
+    return cover(board, unit, rival, occupied, same, reading).percent
+
+
+def _itself(s: Space) -> Space:
+    return s
 
 
 def swept(unit: Space, rival: Space) -> tuple[Space, ...]:
