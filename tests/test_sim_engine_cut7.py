@@ -1,0 +1,122 @@
+"""The engine's seventh cut (issue 40 item 1): a unit table's reading in two parts — its
+base (every field an assessment reads but the round's ``effects``) and its effects. A
+move, an Interact's Action and a Target's response change nothing of a unit that a
+reading reads but its effects (``turns.move``, ``turns.act``, ``rules.time.exchange
+.respond``, as each says), so the table each stores keeps the base of the one it
+replaces and its reading pays only for its effects. Each kept base is checked here
+against the base worked out afresh, over whole fights, and a rules call that changed
+a field read is caught."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from d2d_cli.rules.assistant import engine, sim
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.time import turns
+
+
+def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_kept_base_of_whole_fights_is_the_base_worked_out_afresh(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In whole fights every base a move, an Interact or a response keeps equals the
+    base of its new table worked out afresh (``Table.verify_live``: the oracle,
+    ``_base_key`` numbered), every reading asked equals the reading worked out afresh
+    (``_reading_key`` numbered), and most of those stores keep a base."""
+    start, goals = _combat1()
+    kept: list[Any] = []
+    same = engine._same_base
+
+    def noted(was: Any, new: Any) -> Any:
+        got = same(was, new)
+        kept.append(got)
+        return got
+
+    asked: list[tuple[dict[str, Any], int]] = []
+    reading = engine._reading
+
+    def read(raw: dict[str, Any]) -> int:
+        got = reading(raw)
+        asked.append((raw, got))
+        return got
+
+    engine._READ.clear()
+    monkeypatch.setattr(engine.Table, "verify_live", True)
+    monkeypatch.setattr(engine, "_same_base", noted)
+    monkeypatch.setattr(engine, "_reading", read)
+    monkeypatch.setattr(engine, "reading", read)
+    for i in range(10):
+        sim.fight(start, goals, sim.run_seed(13, i), DEFAULTS, pc=pc)
+    assert len([b for b in kept if b is not None]) > len(kept) // 2 > 50
+    assert len(asked) > 300
+    for raw, number in asked:
+        assert number == engine._READINGS(engine._reading_key(raw))
+
+
+def test_a_rules_call_that_changed_a_field_read_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were an Interact to change a field a reading reads (here a Fatigue token put on
+    its unit), the base kept would not be the new table's: ``verify_live`` fails the
+    fight, and without it the base would be carried wrongly — the short cut rests on the
+    rules calls changing only what their docstrings say."""
+    start, goals = _combat1()
+    act = turns.act
+
+    def tiring(units: Any, number: int, phase: str, name: str, what: str, *a: Any,
+               **kw: Any) -> Any:
+        out = act(units, number, phase, name, what, *a, **kw)
+        if what == "interact" and a and a[0] is not None:
+            units[name].add_condition("fatigue", 1)
+        return out
+
+    monkeypatch.setattr(engine.Table, "verify_live", True)
+    monkeypatch.setattr(turns, "act", tiring)
+    with pytest.raises(AssertionError, match="the base of"):
+        for i in range(3):
+            sim.fight(start, goals, sim.run_seed(13, i), DEFAULTS)
+
+
+def _archer() -> dict[str, Any]:
+    start, _ = _combat1()
+    raw = start["units"]["Archer"]
+    return {**raw, "skills": dict(raw["skills"]), "conditions": dict(raw["conditions"])}
+
+
+def test_a_kept_base_needs_the_one_before_known_and_reads_the_new_effects() -> None:
+    """The base is kept only where the table replaced has one known (read, or itself
+    kept); the new table's reading is its own effects on that base — what a reading
+    worked out afresh gives, other than the one before where the effects differ."""
+    engine._READ.clear()
+    was = _archer()
+    new = {**was, "move": 3, "effects": {"interact": 1}}
+    assert engine._same_base(was, new) is None  # nothing known of ``was``
+    assert id(new) not in engine._READ
+    known = engine._reading(was)
+    base = engine._same_base(was, new)
+    assert base == engine._BASES(engine._base_key(was))
+    assert engine._READ[id(new)] == (new, None, base)
+    last = {**new, "effects": {"interact": 2}}
+    assert engine._same_base(new, last) == base  # kept on from a base kept
+    for raw in (new, last):
+        assert engine._reading(raw) == engine._READINGS(engine._reading_key(raw)) != known
+    assert engine._reading(new) != engine._reading(last)
+
+
+def test_the_reading_tells_apart_effects_present_absent_or_not_a_table() -> None:
+    """The effects part: none, an empty table, a table, a text — four readings."""
+    was = _archer()
+    got = {engine._reading({**was, **extra}) for extra in (
+        {}, {"effects": {}}, {"effects": {"interact": 1}}, {"effects": "{}"})}
+    assert len(got) == 4
