@@ -120,3 +120,53 @@ def test_the_reading_tells_apart_effects_present_absent_or_not_a_table() -> None
     got = {engine._reading({**was, **extra}) for extra in (
         {}, {"effects": {}}, {"effects": {"interact": 1}}, {"effects": "{}"})}
     assert len(got) == 4
+
+
+def _ended(extra_of: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any],
+                                                         dict[str, bool]]:
+    """Combat #1's roster after a round start, each unit given what ``extra_of`` says
+    and an Interact's effects, its tables before and after ``rounds.end``, and what
+    ``ends_effects_only`` said of each before it."""
+    from d2d_cli.rules.deck import fate
+    from d2d_cli.rules.time import rounds, tasks
+    from d2d_cli.rules.time.clock import Clock
+    from d2d_cli.rules.time.round_state import Round
+    from d2d_cli.rules.units.roster import Unit
+
+    start, _ = _combat1()
+    t = engine.Table(copy.deepcopy(start), __import__("random").Random(3), DEFAULTS)
+    t.round_start()
+    roster = {n: Unit.from_state(n, u) for n, u in t.data["units"].items()}
+    for n, u in roster.items():
+        u.extra["effects"] = {"interact": 1}
+        for k, v in extra_of.get(n, {}).items():
+            if k == "conditions":
+                u.conditions.update(v)
+            else:
+                u.extra[k] = v
+    before = {n: u.to_state() for n, u in roster.items()}
+    said = {n: rounds.ends_effects_only(u) for n, u in roster.items()}
+    rounds.end(Round.from_state(t.data["round"]), roster, tasks.board(t.data),
+               Clock.from_state(t.data.get("clock")), fate.Revealer(t.deck, t.rng), [],
+               t.data.get("scene", {}).get("reserves", {}))
+    return before, {n: u.to_state() for n, u in roster.items()}, said
+
+
+def test_a_round_end_changes_only_the_effects_of_a_unit_it_says_so_of() -> None:
+    """``rounds.ends_effects_only`` against ``rounds.end`` itself: a unit it names keeps
+    every field but its effects; a Fatigue (Recovered), a Bleeding (its event), an Ability
+    in Cooldown (readied), a Stealth token (kept up): each is named not so."""
+    before, after, said = _ended({})
+    assert all(said.values())
+    for n in before:
+        assert {k: v for k, v in after[n].items() if k != "effects"} == {
+            k: v for k, v in before[n].items() if k != "effects"}
+    names = list(before)
+    held = {names[0]: {"conditions": {"fatigue": 1}},
+            names[1]: {"conditions": {"bleeding": 1}},
+            names[2]: {"cooldown": ["Dodge"]}, names[3]: {"stealth": 1}}
+    before, after, said = _ended(held)
+    for n in held:
+        assert not said[n], n
+        assert {k: v for k, v in after[n].items() if k != "effects"} != {
+            k: v for k, v in before[n].items() if k != "effects"}, n

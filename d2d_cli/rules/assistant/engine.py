@@ -408,14 +408,20 @@ class Table:
                 self._live.pop(n, None)
                 self._wrote.pop(n, None)
 
-    def _store_all(self, roster: dict[str, Unit]) -> None:
+    def _store_all(self, roster: dict[str, Unit], same_base: Any = ()) -> None:
         """The roster changed by a rules function, stored (in its order), each Unit kept
-        live with its new table."""
+        live with its new table; those of ``same_base`` keep the base of the table they
+        replace (:meth:`_store`)."""
+        was_all = self.data.get("units", {})
         raw = {}
         live, wrote = self._live, self._wrote
         for n, u in roster.items():
             d = raw[n] = wrote[n] = u.to_state()
             live[n] = (d, u)
+        for n in same_base:
+            base = _same_base(was_all.get(n), raw[n])
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(raw[n])), f"the base of {n}"
         self.data["units"] = raw
 
     def _store_tokens(self, roster: dict[str, Unit]) -> None:
@@ -488,13 +494,14 @@ class Table:
         # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
         picks = [f"{n}={c[0]}" for n, u in roster.items()
                  if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
+        same = [n for n, u in roster.items() if rounds.ends_effects_only(u)]
         try:
             out = rounds.end(rnd, roster, board, clock, reveal, picks,
                              self.data.get("scene", {}).get("reserves", {}))
         except BaseException:
             self._forget()
             raise
-        self._store_all(roster)
+        self._store_all(roster, same)  # those the upkeep changes but their effects
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
@@ -549,9 +556,10 @@ class Table:
         roster = self._roster() if action == "hide" else self._some(name, arg)
         if not (action == "interact" and arg is not None and arg != name
                 and name in roster and arg in roster):
-            out: turns.Spending | None = self._change(
+            out: turns.Spending | None = self._change(  # an Interact keeps its base
                 roster, turns.act, roster, number, phase, name, action, arg,
-                opts=self.opts, board=board_of(self.data), report=self.lines is not None)
+                same_base_=action == "interact", opts=self.opts, board=board_of(self.data),
+                report=self.lines is not None)
         else:  # an Interact: of its Target, the Interact aimed at it is all that changed
             try:
                 out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
@@ -586,7 +594,8 @@ class Table:
         this very Unit, its ``interrupted`` the same, is written as that table with the
         new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
         what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
-        whole fights); else the Unit is written out."""
+        whole fights); else the Unit is written out, keeping the base of the table it
+        replaces (:func:`_same_base`)."""
         raw, extra = self.data.get("units", {}), unit.extra
         was = self._wrote.get(name)
         if (was is not None and was is raw.get(name) and INTERACTED in extra
@@ -595,6 +604,9 @@ class Table:
                                    f"the Interact on {name}")
         else:
             d = unit.to_state()
+            base = _same_base(raw.get(name), d)  # what turns.act changed is not read
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(d)), f"the base of {name}"
         raw[name] = self._wrote[name] = d
         self._live[name] = (d, unit)
 
