@@ -189,3 +189,55 @@ def test_the_effects_part_tells_tables_apart_exactly_as_their_repr_does() -> Non
             assert (pa == pb) is same, (a, b)
     assert engine._effects_part({}) is None
     assert None not in (engine._effects_part({"effects": v}) for v in values)
+
+
+def test_a_goal_reached_is_the_rule_written_out_with_a_failed_condition_asked_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``goals.reached`` asks a condition found not to hold no second time in a call —
+    equal conditions of a goal are one object — and answers as the rule written out
+    (some alternative whose every condition holds) at every check of whole fights."""
+    start, goals = _combat1()
+    adventurers = goals["Adventurers"].any
+    assert adventurers[0][0] is adventurers[1][0]  # "task Knot won", parsed once
+    asked: list[tuple[g.Condition, bool]] = []
+    holds = g.holds
+    checks: list[bool] = []
+
+    def noted(c: g.Condition, faction: str, data: Any) -> bool:
+        got = holds(c, faction, data)
+        asked.append((c, got))
+        return got
+
+    real = g.reached
+
+    def checked(goal: g.Goal, data: Any) -> bool:
+        asked.clear()
+        got = real(goal, data)
+        plain = any(all(holds(c, goal.faction, data) for c in alt) for alt in goal.any)
+        assert got is plain
+        failed = [id(c) for c, held in asked if not held]
+        assert len(failed) == len(set(failed))  # none found false asked again
+        checks.append(got)
+        return got
+
+    monkeypatch.setattr(g, "holds", noted)
+    monkeypatch.setattr(sim, "reached", checked)
+    for i in range(8):
+        sim.fight(start, goals, sim.run_seed(17, i), DEFAULTS)
+    assert len(checks) > 100 and any(checks)
+
+
+def test_a_later_alternative_holding_a_failed_condition_fails() -> None:
+    """Combat #1's Adventurers: the Knot won and then off the map, or the Knot won and
+    the Rivals down. Every Goblin down while the Knot holds reaches nothing; with the
+    Knot won it is reached — as the rule written out says."""
+    start, goals = _combat1()
+    goal = goals["Adventurers"]
+    data = copy.deepcopy(start)
+    for u in data["units"].values():
+        if u.get("faction") == "Goblins":
+            u["conditions"] = {"dying": 1}
+    for won in (False, True):
+        data["tasks"]["Knot"]["challenge"] = 0 if won else 4
+        plain = any(all(g.holds(c, goal.faction, data) for c in alt) for alt in goal.any)
+        assert g.reached(goal, data) is plain is won
