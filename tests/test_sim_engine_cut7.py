@@ -172,25 +172,6 @@ def test_a_round_end_changes_only_the_effects_of_a_unit_it_says_so_of() -> None:
             k: v for k, v in before[n].items() if k != "effects"}, n
 
 
-def test_the_effects_part_tells_tables_apart_exactly_as_their_repr_does() -> None:
-    """A table of texts to whole numbers is read by its items, anything else by its
-    ``repr``: over every pair of these effects, two parts are the same exactly when the
-    two ``repr`` are (the oracle), so ``True`` is not ``1`` nor ``1.0``, and the order
-    counts."""
-    values: list[Any] = [{}, {"interact": 1}, {"interact": 2}, {"interact": True},
-                         {"interact": 1.0}, {1: 1}, {"1": 1}, {True: 1},
-                         {"interact": 1, "evade": 1}, {"evade": 1, "interact": 1},
-                         {"interact": [1]}, "{'interact': 1}", 1, None]
-    for a in values:
-        for b in values:
-            same = type(a) is type(b) and repr(a) == repr(b)
-            pa = engine._effects_part({"effects": a})
-            pb = engine._effects_part({"effects": b})
-            assert (pa == pb) is same, (a, b)
-    assert engine._effects_part({}) is None
-    assert None not in (engine._effects_part({"effects": v}) for v in values)
-
-
 def test_a_goal_reached_is_the_rule_written_out_with_a_failed_condition_asked_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``goals.reached`` asks a condition found not to hold no second time in a call —

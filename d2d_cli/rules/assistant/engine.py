@@ -119,18 +119,11 @@ def _base_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _effects_part(raw: dict[str, Any]) -> Any:
-    """A table's ``effects`` as its reading holds them: None when it has none; a table
-    of texts to whole numbers (the usual case: ``{"interact": 1}``) as its items, tagged
-    1 — the same exactly when its ``repr`` is, without writing it; else as
+    """A table's ``effects`` as its reading holds them: None when it has none, else as
     :func:`_base_key` writes a field's value."""
     v = raw.get(_EFFECTS, _ABSENT)
     if v is _ABSENT:
         return None
-    if type(v) is dict:
-        for k, n in v.items():
-            if type(k) is not str or type(n) is not int:
-                return (repr(v), 0)
-        return (tuple(v.items()), 1)
     return v if type(v) in _PLAIN else (repr(v), 0)
 
 
