@@ -98,14 +98,46 @@ _ASSESSED: dict[tuple[Any, ...], Any] = {}  # rules.combat.situation.Assessor's 
 _weapons_text: Callable[[Any], str] = by_identity(repr, 256)
 
 
-def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
-    """What a unit's table holds for an assessment: every field but :data:`_UNREAD`, in
-    the table's order. A text or whole number is its own key; anything else its
-    ``repr``, tagged so that it never equals a text."""
-    unread, plain, weapons = _UNREAD, _PLAIN, _weapons_text
+# What a reading's base leaves out besides :data:`_UNREAD`: the round's ``effects``, the
+# one read field an Action, a move or a round's end changes (~40 of ~43 readings a fight
+# worked out differ from their unit's last in it alone), taken apart from the base so
+# that a table whose base is its predecessor's pays only for its effects
+# (:func:`_same_base`).
+_EFFECTS = "effects"
+_SKIP = _UNREAD | {_EFFECTS}
+_ABSENT: Any = object()
+
+
+def _base_key(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """What a unit's table holds for an assessment but its ``effects``: every field but
+    :data:`_SKIP`, in the table's order. A text or whole number is its own key; anything
+    else its ``repr``, tagged so that it never equals a text."""
+    skip, plain, weapons = _SKIP, _PLAIN, _weapons_text
     return tuple([(k, v) if type(v) in plain else
                   (k, weapons(v) if k == "weapons" else repr(v), 0) for k, v in raw.items()
-                  if k not in unread])
+                  if k not in skip])
+
+
+def _effects_part(raw: dict[str, Any]) -> Any:
+    """A table's ``effects`` as its reading holds them: None when it has none, else as
+    :func:`_base_key` writes a field's value."""
+    v = raw.get(_EFFECTS, _ABSENT)
+    if v is _ABSENT:
+        return None
+    return v if type(v) in _PLAIN else (repr(v), 0)
+
+
+# The bases (:func:`_base_key`) numbered: the same for tables alike in all but
+# :data:`_SKIP`, never given to another base.
+_BASES = Numbering(4096)
+
+
+def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """What a unit's table holds for an assessment — every field but :data:`_UNREAD` —
+    worked out afresh: its base's number (:data:`_BASES`) and its effects. Two tables get
+    the same key exactly when they hold the same fields but :data:`_UNREAD`, in the same
+    order, each the same (a text or whole number, or another value by its ``repr``)."""
+    return (_BASES(_base_key(raw)), _effects_part(raw))
 
 
 # What a unit's table holds for an assessment, as a number (rules.core.Numbering): the
@@ -113,36 +145,59 @@ def _reading_key(raw: dict[str, Any]) -> tuple[Any, ...]:
 # Remembered for the very table (:func:`_reading`: a fight stores a changed unit as a
 # new table, never changing one in place).
 _READINGS = Numbering(4096)
-# a table (by identity, held beside its number, so that an ``id`` is never another
-# table's while kept) → its reading's number; emptied past _READ_LIMIT tables
-_READ: dict[int, tuple[dict[str, Any], int]] = {}
+# a table (by identity, held beside what is kept for it, so that an ``id`` is never
+# another table's while kept) → (the table, its reading's number, its base's number);
+# or, for a table whose base is known before anyone reads it (:func:`_same_base`), (the
+# table, None, its base's number). Emptied past _READ_LIMIT tables.
+_READ: dict[int, tuple[dict[str, Any], int | None, Any]] = {}
 _READ_LIMIT = 1024
 
 
 def _reading(raw: dict[str, Any]) -> int:
     """The number of a unit table's reading (:func:`_reading_key`, numbered by
     :data:`_READINGS`), remembered for the very table (as ``by_identity`` does, here so
-    that :func:`_carry` may hand a table its predecessor's)."""
+    that :func:`_carry` may hand a table its predecessor's); a table whose base is
+    known (:func:`_same_base`) has only its effects read."""
     got = _READ.get(id(raw))
     if got is not None and got[0] is raw:
-        return got[1]
-    number = _READINGS(_reading_key(raw))
+        if got[1] is not None:
+            return got[1]
+        base = got[2]
+    else:
+        base = _BASES(_base_key(raw))
+    number = _READINGS((base, _effects_part(raw)))
     if len(_READ) >= _READ_LIMIT:
         _READ.clear()
-    _READ[id(raw)] = (raw, number)
+    _READ[id(raw)] = (raw, number, base)
     return number
+
+
+def _same_base(was: dict[str, Any] | None, new: dict[str, Any]) -> Any:
+    """``new`` is ``was`` (the same unit's table) after a rules call that changes of a
+    unit nothing a reading reads but its round ``effects`` (:data:`_SKIP`): a move
+    (``turns.move``), an Interact's Action (``turns.act``), a Target's response
+    (``rules.time.exchange.respond``), as each says. ``new``'s base is ``was``'s, kept
+    for it when ``was``'s is known (read, or itself carried); returns it, or None."""
+    got = _READ.get(id(was))
+    if got is None or got[0] is not was:
+        return None
+    if len(_READ) >= _READ_LIMIT:
+        _READ.clear()
+    _READ[id(new)] = (new, None, got[2])
+    return got[2]
 
 
 def _carry(was: dict[str, Any], new: dict[str, Any], changed: Mapping[str, Any]) -> None:
     """``new`` is ``was`` with ``changed`` put in: where every key changed is one no
     reading reads (:data:`_UNREAD`), ``new``'s reading is ``was``'s — the same key,
     field for field, in the same order — and is kept for it when ``was``'s is known
-    (a round start's tokens, the Interact aimed at a Target: ~27 tables a fight)."""
+    (a round start's tokens, the Interact aimed at a Target: ~27 tables a fight), or
+    its base where only that is known (:func:`_same_base`)."""
     got = _READ.get(id(was))
     if got is not None and got[0] is was and _UNREAD.issuperset(changed):
         if len(_READ) >= _READ_LIMIT:
             _READ.clear()
-        _READ[id(new)] = (new, got[1])
+        _READ[id(new)] = got[:0] + (new,) + got[1:]
 
 
 reading = _reading  # the policy's fighter key reads it (one number for a table)
@@ -353,14 +408,20 @@ class Table:
                 self._live.pop(n, None)
                 self._wrote.pop(n, None)
 
-    def _store_all(self, roster: dict[str, Unit]) -> None:
+    def _store_all(self, roster: dict[str, Unit], same_base: Any = ()) -> None:
         """The roster changed by a rules function, stored (in its order), each Unit kept
-        live with its new table."""
+        live with its new table; those of ``same_base`` keep the base of the table they
+        replace (:meth:`_store`)."""
+        was_all = self.data.get("units", {})
         raw = {}
         live, wrote = self._live, self._wrote
         for n, u in roster.items():
             d = raw[n] = wrote[n] = u.to_state()
             live[n] = (d, u)
+        for n in same_base:
+            base = _same_base(was_all.get(n), raw[n])
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(raw[n])), f"the base of {n}"
         self.data["units"] = raw
 
     def _store_tokens(self, roster: dict[str, Unit]) -> None:
@@ -433,13 +494,14 @@ class Table:
         # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
         picks = [f"{n}={c[0]}" for n, u in roster.items()
                  if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
+        same = [n for n, u in roster.items() if rounds.ends_effects_only(u)]
         try:
             out = rounds.end(rnd, roster, board, clock, reveal, picks,
                              self.data.get("scene", {}).get("reserves", {}))
         except BaseException:
             self._forget()
             raise
-        self._store_all(roster)
+        self._store_all(roster, same)  # those the upkeep changes but their effects
         self.data["clock"] = clock.to_state()
         self.data["tasks"] = tasks.board_state(board)
         self.data["round"] = rnd.to_state()
@@ -455,24 +517,34 @@ class Table:
         unit reads and changes — the rest of the roster is neither built nor written."""
         return self._live_of(self.data.get("units", {}), names)
 
-    def _store(self, some: dict[str, Unit]) -> None:
+    def _store(self, some: dict[str, Unit], same_base: bool = False) -> None:
+        """``some`` stored, each Unit kept live with its new table; with ``same_base``,
+        after a rules call that changes nothing a reading reads but the round's effects
+        (:func:`_same_base`), each table keeps the base of the one it replaces — checked
+        against the base worked out afresh when :attr:`verify_live` (tests)."""
         raw = self.data.get("units", {})
         live, wrote = self._live, self._wrote
         for n, u in some.items():
+            was = raw.get(n)
             d = raw[n] = wrote[n] = u.to_state()
             live[n] = (d, u)
+            if same_base:
+                base = _same_base(was, d)
+                if self.verify_live and base is not None:
+                    assert base == _BASES(_base_key(d)), f"the base of {n}"
 
     def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
-                **kw: Any) -> T:
-        """A rules function that changes ``some`` (live Units), then those stored; if it
-        raises, the Units it may have half-changed are forgotten (the session's tables
-        are untouched, as a refused command leaves them)."""
+                same_base_: bool = False, **kw: Any) -> T:
+        """A rules function that changes ``some`` (live Units), then those stored (with
+        ``same_base_``, each keeping its base: :meth:`_store`); if it raises, the Units
+        it may have half-changed are forgotten (the session's tables are untouched, as a
+        refused command leaves them)."""
         try:
             out = call(*args, **kw)
         except BaseException:
             self._forget(list(some))
             raise
-        self._store(some)
+        self._store(some, same_base_)
         return out
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
@@ -484,9 +556,10 @@ class Table:
         roster = self._roster() if action == "hide" else self._some(name, arg)
         if not (action == "interact" and arg is not None and arg != name
                 and name in roster and arg in roster):
-            out: turns.Spending | None = self._change(
+            out: turns.Spending | None = self._change(  # an Interact keeps its base
                 roster, turns.act, roster, number, phase, name, action, arg,
-                opts=self.opts, board=board_of(self.data), report=self.lines is not None)
+                same_base_=action == "interact", opts=self.opts, board=board_of(self.data),
+                report=self.lines is not None)
         else:  # an Interact: of its Target, the Interact aimed at it is all that changed
             try:
                 out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
@@ -494,7 +567,7 @@ class Table:
             except BaseException:
                 self._forget(list(roster))
                 raise
-            self._store({name: roster[name]})
+            self._store({name: roster[name]}, same_base=True)  # turns.act: an Interact
             self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
@@ -521,7 +594,8 @@ class Table:
         this very Unit, its ``interrupted`` the same, is written as that table with the
         new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
         what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
-        whole fights); else the Unit is written out."""
+        whole fights); else the Unit is written out, keeping the base of the table it
+        replaces (:func:`_same_base`)."""
         raw, extra = self.data.get("units", {}), unit.extra
         was = self._wrote.get(name)
         if (was is not None and was is raw.get(name) and INTERACTED in extra
@@ -530,6 +604,9 @@ class Table:
                                    f"the Interact on {name}")
         else:
             d = unit.to_state()
+            base = _same_base(raw.get(name), d)  # what turns.act changed is not read
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(d)), f"the base of {name}"
         raw[name] = self._wrote[name] = d
         self._live[name] = (d, unit)
 
@@ -540,7 +617,7 @@ class Table:
         number, phase = self._now()
         roster = self._some(name)
         out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,
-                           report=self.lines is not None)
+                           same_base_=True, report=self.lines is not None)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -565,7 +642,7 @@ class Table:
         out: turns.Spending | None = self._change(
             roster, turns.move, roster, number, phase, name, words[0],
             " ".join(words[1:]) or None, board=board_of(self.data),
-            tasks=self.data.get("tasks", {}), report=self.lines is not None)
+            tasks=self.data.get("tasks", {}), same_base_=True, report=self.lines is not None)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out

@@ -98,6 +98,7 @@ def parse(raw: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Goal]:
     units = {**data.get("units", {}), **scene.get("reserves", {})}
     tasks = data.get("tasks", {})
     out: dict[str, Goal] = {}
+    seen: dict[Condition, Condition] = {}  # equal conditions are one object (reached)
     for faction, spec in raw.items():
         where = f"goals.{faction}"
         if faction not in factions:
@@ -107,7 +108,8 @@ def parse(raw: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Goal]:
                 isinstance(a, list) and a for a in alts):
             raise BadInput(f"{where}: give any = [[\"CONDITION\", …], …]")
         out[faction] = Goal(faction, str(factions[faction].get("goal", "")), tuple(
-            tuple(parse_condition(c, units, tasks, where) for c in alt) for alt in alts))
+            tuple(seen.setdefault(cond, cond) for cond in (
+                parse_condition(c, units, tasks, where) for c in alt)) for alt in alts))
     if not out:
         raise BadInput("the scene states no goals in a form sim can check: add a [goals] "
                        "block (docs/solo.md \"Goals\")")
@@ -159,11 +161,16 @@ def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:
 
 def reached(goal: Goal, data: Mapping[str, Any]) -> bool:
     """Whether every condition of one of the goal's alternatives holds. Plain loops, no
-    generators: a fight asks after every Action (~24 times a fight, both factions)."""
+    generators: a fight asks after every Action (~24 times a fight, both factions). A
+    condition found not to hold is not asked again in the same call: a later alternative
+    holding it fails at once (equal conditions of a goal are one object, :func:`parse`;
+    Combat #1's Adventurers: the Knot won, and then off the map or the Rivals down)."""
     faction = goal.faction
+    failed = None
     for alt in goal.any:
         for c in alt:
-            if not holds(c, faction, data):
+            if c is failed or not holds(c, faction, data):
+                failed = c
                 break
         else:
             return True

@@ -156,7 +156,10 @@ def respond(units: dict[str, Unit], number: int, phase: str, name: str,
     """001 l.639–641: the Target may spend an Action (Move:-[Action Cost]); if not, it
     gains no benefits on a Win. With ``report`` False (a simulated fight without a log,
     which reads no result) the unit changes the same and the Action's
-    :class:`~d2d_cli.rules.time.turns.Spending` is not written (``spending`` None)."""
+    :class:`~d2d_cli.rules.time.turns.Spending` is not written (``spending`` None). Of
+    the unit, only its tokens, Spending, round effects and the Interact aimed at it change
+    (a simulated fight keeps the rest of its reading: rules.assistant.engine
+    ``_same_base``, checked by tests)."""
     unit = find(units, name)
     under_way(number, phase)
     rec: dict[str, Any] | None = exchange.interacted(unit, number, phase)

@@ -42,6 +42,7 @@ from d2d_cli.rules.units.status_bar import status_bar as status_bar
 from d2d_cli.rules.units.status_bar import tokens as tokens
 from d2d_cli.rules.units.status_bar import tokens_of
 from d2d_cli.rules.units.status_bar import unit_on_bar as unit_on_bar
+from d2d_cli.rules.units.unit_state import CONTINUOUS, COOLDOWN, STEALTH
 
 TURN = 2
 DRAW_TEXT = "Draw - Each Player draws a card (a hand holds at most 10)."
@@ -303,6 +304,18 @@ def _condition_events(checks: list[tuple[units.Unit, str]],
             unit.add_condition(k, delta)
         out.append(ConditionEvent(unit.name, key, card, outcome, dict(unit.conditions)))
     return ConditionEventsStep(tuple(out))
+
+
+def ends_effects_only(unit: units.Unit) -> bool:
+    """Whether :func:`end` changes nothing of ``unit`` but ending its round effects: it
+    holds no condition (none to Recover from, none with an event), no Ability in
+    Cooldown, no Continuous Power to pay for and no Stealth token to keep — what each
+    upkeep step below looks for in a unit before it changes one. A simulated fight keeps
+    the rest of such a unit's reading (rules.assistant.engine ``Table.round_end``,
+    checked against the reading worked out afresh by tests)."""
+    extra = unit.extra
+    return not (unit.conditions or extra.get(COOLDOWN) or extra.get(CONTINUOUS)
+                or extra.get(STEALTH))
 
 
 def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],

@@ -258,7 +258,9 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     a task it works is won (``tasks``: the session's; 000 l.599 "He is fully bound"):
     its Move goes on Actions (untying the Knot) or a Wait. With ``report`` False (a
     simulated fight without a log, which reads no result) the unit changes the same and
-    no :class:`Spending` is written: None."""
+    no :class:`Spending` is written: None. Of the unit, only its tokens, its Spending
+    (``spent``), Facing, Space and round effects change (a simulated fight keeps the rest
+    of its reading: rules.assistant.engine ``_same_base``, checked by tests)."""
     unit = abilities.alive(find(units, name))
     held = binding(unit.name, unit.extra, tasks or {})
     if held is not None:
@@ -420,7 +422,10 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     action (Detect, Push the Limit, State of Mind, Grit your Teeth, Burst of Speed; and
     Evade's Move:+2), as ``tables/turns.toml`` prices it. With ``report`` False (a
     simulated fight without a log, which reads no result) the unit changes the same and
-    no :class:`Spending` is written: None."""
+    no :class:`Spending` is written: None. An Interact changes, of its unit, only its
+    tokens, its Spending and round effects, and of its Target the Interact aimed at it
+    (a simulated fight keeps the rest of their readings: rules.assistant.engine
+    ``_same_base``, checked by tests)."""
     unit = abilities.alive(find(units, name))
     action: Action = _lookup(what, actions(), "action")
     have_move: int | None = unit.move
