@@ -163,6 +163,14 @@ def _named_play(text: str) -> tuple[str, SideSpec] | None:
     return None if played is None else (name.strip(), played)
 
 
+# The side last made of each ``NAME:PLAY`` text, with the Unit it names: a SideSpec is
+# frozen and holds its Unit by reference, so the same text naming the very same Unit (a
+# fight's live Unit, while its table is the session's) is the same side. The Unit is
+# held in the side, so an identity compared is never another object's.
+_UNIT_SIDES: dict[str, SideSpec] = {}
+_UNIT_SIDES_KEPT = 256
+
+
 def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
@@ -176,9 +184,19 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
         name = named[0]  # the name as the roster has it: no folding (roster.find's own)
-        unit = units[name] if name in units else find(units, name)
+        try:
+            unit = units[name]
+        except KeyError:
+            unit = find(units, name)
+        got = _UNIT_SIDES.get(text)
+        if got is not None and got.unit is unit:  # this text, this very Unit: as made
+            return got
         played = named[1]
-        return SideSpec(text, played.source, played.approach, played.card, unit)
+        made = SideSpec(text, played.source, played.approach, played.card, unit)
+        if len(_UNIT_SIDES) >= _UNIT_SIDES_KEPT:
+            _UNIT_SIDES.clear()
+        _UNIT_SIDES[text] = made
+        return made
     name, sep, what = text.rpartition(":")
     if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
         text = name
@@ -622,9 +640,12 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     if level_b is not None:
         check_level(level_b, "--level-b")
     units: Mapping[str, Unit] = {}
-    if data.get("units") and not unitless(sides):  # two cards name no unit: none built
-        # only the units named are built
-        units = roster if roster is not None else _roster.roster_view(data)
+    if not data.get("units"):
+        pass
+    elif roster is not None:  # built already: a side that is a play never reads it
+        units = roster
+    elif not unitless(sides):  # two cards name no unit: no roster view made
+        units = _roster.roster_view(data)  # only the units named are built
     m = matchup(sides, units)
     remembered = _remembered
     ua, ub = m.a.unit, m.b.unit
