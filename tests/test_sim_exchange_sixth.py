@@ -1,6 +1,7 @@
 """The exchange's sixth cut gives what a fresh reading gives (issue 40 item 1): a
-Conflict's sides kept for the very Unit they name — no result changed
-(tests/test_sim.py pins whole fights byte for byte)."""
+Conflict's sides kept for the very Unit they name, and ``replace`` storing a plain
+record's fields itself — no result changed (tests/test_sim.py pins whole fights byte
+for byte)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from typing import Any
 import pytest
 
 from d2d_cli import tables
+from d2d_cli.errors import BadInput
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import conflict
+from d2d_cli.rules.combat import conflict, hits
+from d2d_cli.rules.core import record as record_
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.core.record import field, fields, record, replace
+from d2d_cli.rules.deck.cards import parse_card
 from d2d_cli.rules.overview import scene
 from d2d_cli.rules.units.roster import Unit, roster_view
 
@@ -84,3 +89,81 @@ def test_two_plays_read_no_unit_with_a_roster_given_or_not() -> None:
         assert with_roster.matchup == without.matchup
         assert with_roster.matchup.a.unit is None and with_roster.matchup.b.unit is None
         assert with_roster.situation == without.situation
+
+
+# --------------------------------------------------------------------------- replace
+
+
+def _built(obj: Any, changes: dict[str, Any]) -> Any:
+    """``replace`` as the record's own ``__init__`` makes it (the path before the cut)."""
+    values = {f.name: changes.get(f.name, getattr(obj, f.name)) for f in fields(obj)
+              if f.init}
+    return type(obj)(**values)
+
+
+def test_every_hits_copy_of_whole_fights_is_the_record_its_init_makes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Hits of whole fights copied with its Levels and sources (``HitAsk.count``)
+    equals, field for field and in the same order, the record its ``__init__`` makes."""
+    n = {"copies": 0}
+
+    def checking(obj: Any, **changes: Any) -> Any:
+        got = replace(obj, **changes)
+        want = _built(obj, changes)
+        assert got == want and type(got) is type(want)
+        assert list(got.__dict__.items()) == list(want.__dict__.items())
+        n["copies"] += 1
+        return got
+
+    monkeypatch.setattr(hits, "replace", checking)
+    _fights("best", range(4))
+    assert n["copies"] > 10
+
+
+@record
+class _Plain:
+    a: int
+    b: str = "b"
+    c: tuple[int, ...] = ()
+
+
+@record
+class _Posted:
+    a: int
+    b: int = 0
+
+    def __post_init__(self) -> None:
+        if self.a < 0:
+            raise BadInput("a below 0")
+
+
+@record
+class _Derived:
+    a: int
+    b: int = 0
+    total: int = field(default=-1, init=False)
+
+
+def test_replace_copies_a_plain_record_and_leaves_the_others_to_their_init() -> None:
+    """A plain record's copy holds its fields only (a Card's notation, kept on the card
+    when first read, is worked out again for the card turned); a record with a
+    ``__post_init__`` or a field its ``__init__`` sets itself is made by that
+    ``__init__``; an unknown field is refused."""
+    p = _Plain(1, "x", (2,))
+    assert replace(p, b="y") == _Plain(1, "y", (2,)) and replace(p) == p
+    assert replace(p) is not p
+    card = parse_card("QH^")
+    assert card.code == "QH^"  # kept on the card
+    turned = replace(card, upper=False)
+    assert turned.code == "QHv" and turned == card.flipped(False)
+    assert hash(turned) == hash(card.flipped(False))
+    with pytest.raises(BadInput, match="below 0"):
+        replace(_Posted(1), a=-1)
+    d = _Derived(1)
+    assert replace(d, a=2).total == -1
+    with pytest.raises(TypeError):
+        replace(d, total=3)
+    with pytest.raises(TypeError):
+        replace(p, d=1)
+    assert record_._plain(_Posted) == frozenset()
+    assert record_._plain(_Plain) == frozenset({"a", "b", "c"})
