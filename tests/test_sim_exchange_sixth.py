@@ -15,7 +15,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import conflict, hits
+from d2d_cli.rules.combat import conflict, hits, situation
 from d2d_cli.rules.core import record as record_
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.core.record import field, fields, record, replace
@@ -167,3 +167,37 @@ def test_replace_copies_a_plain_record_and_leaves_the_others_to_their_init() -> 
         replace(p, d=1)
     assert record_._plain(_Posted) == frozenset()
     assert record_._plain(_Plain) == frozenset({"a", "b", "c"})
+
+
+# --------------------------------------------------------------------------- no closures
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_conflict_and_assessment_of_whole_fights_equals_a_fresh_one(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over whole Combat #1 fights, each Conflict asked through the fight's Assessor (its
+    preparation remembered, made by ``conflict._prepare``) reads the same situation, the
+    same Target's Action, Range and obstacles as the same ask made afresh with no
+    Assessor; and each assessment the Assessor answers equals ``assess`` of the same
+    inputs made afresh."""
+    real_ask, real_call = conflict.ask, situation.Assessor.__call__
+    n = {"asks": 0, "assessments": 0}
+
+    def asking(sides: list[str], data: dict[str, Any], *args: Any, **kw: Any) -> Any:
+        got = real_ask(sides, data, *args, **kw)
+        fresh = real_ask(sides, data, *args, **{**kw, "assessor": None})
+        assert (got.situation, got.unspent, got.range, got.obstacles) == \
+            (fresh.situation, fresh.unspent, fresh.range, fresh.obstacles)
+        n["asks"] += 1
+        return got
+
+    def assessing(self: Any, a: Any, b: Any, terms: Any, **kw: Any) -> Any:
+        got = real_call(self, a, b, terms, **kw)
+        assert got == situation.assess(a, b, terms, **kw)
+        n["assessments"] += 1
+        return got
+
+    monkeypatch.setattr(conflict, "ask", asking)
+    monkeypatch.setattr(situation.Assessor, "__call__", assessing)
+    _fights(pc, range(5))
+    assert n["asks"] > 50 and n["assessments"] > 20

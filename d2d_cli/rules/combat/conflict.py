@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 
 if TYPE_CHECKING:
-    from d2d_cli.rules.board.derive import Geometry
+    from d2d_cli.rules.board.derive import Field, Geometry
     from d2d_cli.rules.deck.fate import Revealer
     from d2d_cli.rules.units.roster import Unit
 
@@ -654,22 +654,6 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     fld = _derive.field(data) if placed else None
     terms = terms or Terms()
 
-    def prepare(shared: bool = False) -> tuple[_remembered.Recalled, Situation, Situation]:
-        """What the round remembers, the assessment, and the two together (``shared``:
-        remembered for later callers, so what was said is kept as a read-only view)."""
-        got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
-        sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
-                                   Who(ub, level_b, level_option="--level-b"),
-                                   got.terms, skill=got.skill, rival_skill=rival_skill,
-                                   field=fld, opts=opts)
-        if not got.sources:
-            return got, sit, sit
-        said = remembered.with_said(sit, got.sources, got)
-        if shared:
-            said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
-            got = got._replace(sources=MappingProxyType(got.sources))
-        return got, sit, said
-
     # A fight's Assessor remembers all three by what they read: the units' readings,
     # the Field, the [rules], what the round remembers of the two, the rest as given
     view = remembered.recalled_view(data, ua, ub) if isinstance(assessor, Assessor) and \
@@ -678,9 +662,12 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         assert isinstance(assessor, Assessor) and ua is not None and ub is not None
         got, made, sit = assessor.remember(
             ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
-                     target_action, use_map), fld, opts, lambda: prepare(True))
+                     target_action, use_map), fld, opts,
+            partial(_prepare, data, ua, ub, terms, skill, spent, target_action, use_map,
+                    level_a, level_b, rival_skill, fld, opts, assessor, True))
     else:
-        got, made, sit = prepare()
+        got, made, sit = _prepare(data, ua, ub, terms, skill, spent, target_action, use_map,
+                                  level_a, level_b, rival_skill, fld, opts, assessor)
     assessed = Assessed(ua, ub, got.terms, got.skill, rival_skill, fld, opts, made)
     if not obstacles and sit.geometry is not None:
         obstacles = _derive.reveal_obstacles(sit.geometry)
@@ -696,6 +683,31 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")
     return out
+
+
+def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Terms,
+             skill: str | None, spent: bool | None, target_action: str, use_map: bool,
+             level_a: int | None, level_b: int | None, rival_skill: str | None,
+             fld: Field | None, opts: Options, assessor: Callable[..., Situation] | None,
+             shared: bool = False
+             ) -> tuple[_remembered.Recalled, Situation, Situation]:
+    """What the round remembers, the assessment, and the two together, for :func:`ask`
+    (``shared``: remembered for later callers, so what was said is kept as a read-only
+    view). A function of its arguments alone, so that a Conflict whose Assessor finds
+    them remembered makes no closure of its own."""
+    remembered = _remembered
+    got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
+    sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
+                               Who(ub, level_b, level_option="--level-b"),
+                               got.terms, skill=got.skill, rival_skill=rival_skill,
+                               field=fld, opts=opts)
+    if not got.sources:
+        return got, sit, sit
+    said = remembered.with_said(sit, got.sources, got)
+    if shared:
+        said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
+        got = got._replace(sources=MappingProxyType(got.sources))
+    return got, sit, said
 
 
 def _range_of(terms: Terms, sit: Situation) -> int | None:
