@@ -201,3 +201,60 @@ def test_every_conflict_and_assessment_of_whole_fights_equals_a_fresh_one(
     monkeypatch.setattr(situation.Assessor, "__call__", assessing)
     _fights(pc, range(5))
     assert n["asks"] > 50 and n["assessments"] > 20
+
+
+# --------------------------------------------------------------------------- the Hits kept
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_hits_levels_of_whole_fights_equals_levels_read_afresh(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over whole Combat #1 fights, the Levels, Difficulty and its source each Hits reads
+    through the fight's Assessor (remembered by the two units' readings, the Field, the
+    [rules], what the round remembers of the two and the rest as given) equal the same
+    read afresh: no Assessor, no Conflict's assessment shared; some are found
+    remembered."""
+    real, real_scored = hits.levels, hits._scored
+    n = {"levels": 0, "made": 0}
+
+    def reading(data: Any, **kw: Any) -> Any:
+        got = real(data, **kw)
+        fresh = real(data, **{**kw, "assessor": None, "shared": None})
+        assert got == fresh
+        n["levels"] += 1
+        return got
+
+    def scored(*args: Any) -> Any:
+        n["made"] += 1
+        return real_scored(*args)
+
+    monkeypatch.setattr(hits, "levels", reading)
+    monkeypatch.setattr(hits, "_scored", scored)
+    _fights(pc, range(6))
+    assert n["levels"] > 30
+    assert n["made"] < 2 * n["levels"]  # the fresh ones, and fewer of the Assessor's
+
+
+def test_a_hits_kept_for_two_units_is_not_read_for_other_terms_or_another_field() -> None:
+    """The same two units scored again with other terms (another weapon's Range), on
+    another Field, or after a change of the Rival's table read anew, not as remembered."""
+    from d2d_cli.rules.assistant.engine import Table
+
+    data = combat1()
+    t = Table(copy.deepcopy(data), __import__("random").Random(1))
+    live = t.live()
+    a, b = "Archer", "Goblin Scout"
+    kw: dict[str, Any] = {"by": a, "vs": b, "opts": DEFAULTS, "use_map": True,
+                          "roster": live, "assessor": t._assess}
+    first = hits.levels(t.data, **kw)
+    assert hits.levels(t.data, **kw) == first
+    ranged = situation.Terms(range=5)
+    assert hits.levels(t.data, **{**kw, "terms": ranged}) == \
+        hits.levels(t.data, **{**kw, "terms": ranged, "assessor": None})
+    assert hits.levels(t.data, **{**kw, "terms": ranged})[0] != first[0]
+    t.data["units"] = {**t.data["units"], b: {**t.data["units"][b],
+                                             "conditions": {"fatigue": 2}}}
+    live = t.live()
+    got = hits.levels(t.data, **{**kw, "roster": live})
+    assert got == hits.levels(t.data, **{**kw, "roster": live, "assessor": None})
+    assert got[1:3] != first[1:3] or got[0] != first[0]
