@@ -15,6 +15,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.board import derive
 from d2d_cli.rules.combat import conflict, hits, situation
 from d2d_cli.rules.core import record as record_
 from d2d_cli.rules.core.options import DEFAULTS
@@ -178,16 +179,24 @@ def test_every_conflict_and_assessment_of_whole_fights_equals_a_fresh_one(
     """Over whole Combat #1 fights, each Conflict asked through the fight's Assessor (its
     preparation remembered, made by ``conflict._prepare``) reads the same situation, the
     same Target's Action, Range and obstacles as the same ask made afresh with no
-    Assessor; and each assessment the Assessor answers equals ``assess`` of the same
-    inputs made afresh."""
+    Assessor, its Range and obstacles those of its own situation; and each assessment
+    the Assessor answers equals ``assess`` of the same inputs made afresh."""
     real_ask, real_call = conflict.ask, situation.Assessor.__call__
-    n = {"asks": 0, "assessments": 0}
+    n = {"asks": 0, "assessments": 0, "ranges": 0}
 
     def asking(sides: list[str], data: dict[str, Any], *args: Any, **kw: Any) -> Any:
         got = real_ask(sides, data, *args, **kw)
         fresh = real_ask(sides, data, *args, **{**kw, "assessor": None})
         assert (got.situation, got.unspent, got.range, got.obstacles) == \
             (fresh.situation, fresh.unspent, fresh.range, fresh.obstacles)
+        # the Range and the map's obstacles kept with the preparation, read afresh off
+        # the ask's own terms and situation
+        assert got.assessed is not None
+        assert got.range == conflict._range_of(got.assessed.terms, got.situation)
+        assert got.obstacles == conflict._obstacles(
+            kw.get("obstacles") or derive.reveal_obstacles(got.situation.geometry),
+            got.situation)
+        n["ranges"] += got.range is not None
         n["asks"] += 1
         return got
 
@@ -200,7 +209,7 @@ def test_every_conflict_and_assessment_of_whole_fights_equals_a_fresh_one(
     monkeypatch.setattr(conflict, "ask", asking)
     monkeypatch.setattr(situation.Assessor, "__call__", assessing)
     _fights(pc, range(5))
-    assert n["asks"] > 50 and n["assessments"] > 20
+    assert n["asks"] > 50 and n["assessments"] > 20 and n["ranges"] > 20
 
 
 # --------------------------------------------------------------------------- the Hits kept

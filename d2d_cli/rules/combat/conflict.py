@@ -660,24 +660,25 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         ua is not None and ub is not None else None
     if view is not None:
         assert isinstance(assessor, Assessor) and ua is not None and ub is not None
-        got, made, sit = assessor.remember(
+        got, made, sit, range_, on_map = assessor.remember(
             ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
                      target_action, use_map), fld, opts,
             partial(_prepare, data, ua, ub, terms, skill, spent, target_action, use_map,
                     level_a, level_b, rival_skill, fld, opts, assessor, True))
     else:
-        got, made, sit = _prepare(data, ua, ub, terms, skill, spent, target_action, use_map,
-                                  level_a, level_b, rival_skill, fld, opts, assessor)
+        got, made, sit, range_, on_map = _prepare(
+            data, ua, ub, terms, skill, spent, target_action, use_map, level_a, level_b,
+            rival_skill, fld, opts, assessor)
     assessed = Assessed(ua, ub, got.terms, got.skill, rival_skill, fld, opts, made)
-    if not obstacles and sit.geometry is not None:
-        obstacles = _derive.reveal_obstacles(sit.geometry)
+    if not obstacles:  # none typed: the map's, if its Cover has any
+        obstacles = on_map
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
                                 "Arc:Back (000 l.326 \"Rival can't Block\")")
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus, got.unspent, target_action,
-                      _range_of(got.terms, sit), opts.evade, opts.counter,
+                      range_, opts.evade, opts.counter,
                       (counter_card, counter_card), assessed)
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
@@ -690,24 +691,26 @@ def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Term
              level_a: int | None, level_b: int | None, rival_skill: str | None,
              fld: Field | None, opts: Options, assessor: Callable[..., Situation] | None,
              shared: bool = False
-             ) -> tuple[_remembered.Recalled, Situation, Situation]:
-    """What the round remembers, the assessment, and the two together, for :func:`ask`
-    (``shared``: remembered for later callers, so what was said is kept as a read-only
-    view). A function of its arguments alone, so that a Conflict whose Assessor finds
-    them remembered makes no closure of its own."""
+             ) -> tuple[_remembered.Recalled, Situation, Situation, int | None,
+                        tuple[str, ...]]:
+    """What the round remembers, the assessment, the two together, and what :func:`ask`
+    reads of them: the Range between the sides and the obstacles of the map's Cover
+    reveal (``shared``: remembered for later callers, so what was said is kept as a
+    read-only view). A function of its arguments alone, so that a Conflict whose
+    Assessor finds them remembered makes no closure of its own."""
     remembered = _remembered
     got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
     sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
                                Who(ub, level_b, level_option="--level-b"),
                                got.terms, skill=got.skill, rival_skill=rival_skill,
                                field=fld, opts=opts)
-    if not got.sources:
-        return got, sit, sit
-    said = remembered.with_said(sit, got.sources, got)
-    if shared:
-        said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
-        got = got._replace(sources=MappingProxyType(got.sources))
-    return got, sit, said
+    said = sit
+    if got.sources:
+        said = remembered.with_said(sit, got.sources, got)
+        if shared:
+            said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
+            got = got._replace(sources=MappingProxyType(got.sources))
+    return got, sit, said, _range_of(got.terms, said), _derive.reveal_obstacles(said.geometry)
 
 
 def _range_of(terms: Terms, sit: Situation) -> int | None:
