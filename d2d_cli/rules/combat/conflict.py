@@ -710,7 +710,9 @@ def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Term
         if shared:
             said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
             got = got._replace(sources=MappingProxyType(got.sources))
-    return got, sit, said, _range_of(got.terms, said), _derive.reveal_obstacles(said.geometry)
+    # off the map the map's module is not imported (a Conflict of two cards: issue 40)
+    on_map = () if said.geometry is None else _derive.reveal_obstacles(said.geometry)
+    return got, sit, said, _range_of(got.terms, said), on_map
 
 
 def _range_of(terms: Terms, sit: Situation) -> int | None:
