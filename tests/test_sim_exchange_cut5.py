@@ -99,7 +99,7 @@ def test_a_fights_hits_conflicts_and_standings_read_as_the_full_path_reads_them(
     plain = [sim.play_runs(start, goals, 3, range(12), DEFAULTS, pc) for pc in ("best", "fate")]
     recalls: list[Any] = []
     real_recall, real_levels, real_resolve = remembered.recall, hits.levels, conflict.resolve
-    seen = {"levels": 0, "only_target_action": 0, "one_pair": 0}
+    seen = {"levels": 0, "only_target_action": 0, "one_pair": 0, "remembered": 0}
 
     def recall(*a: Any, **k: Any) -> Any:
         got = real_recall(*a, **k)
@@ -109,6 +109,9 @@ def test_a_fights_hits_conflicts_and_standings_read_as_the_full_path_reads_them(
     def levels(*a: Any, **k: Any) -> Any:
         recalls.clear()
         got = real_levels(*a, **k)
+        if not recalls:  # found as the fight's Assessor remembers it: read afresh too
+            assert real_levels(*a, **{**k, "assessor": None, "shared": None}) == got
+            seen["remembered"] += 1
         sit, rec = got[0], recalls[-1]  # the Recalled this levels read
         said = {k: v for k, v in rec.sources.items() if k != "target_action"}
         if rec.sources:

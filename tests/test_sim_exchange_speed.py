@@ -59,6 +59,9 @@ def test_the_hits_after_a_conflict_read_its_assessment_only_where_a_fresh_one_is
     _, start, _ = op._start("combat1", {})
     goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
     seen = _checked(monkeypatch)
+    # the Hits a fight's Assessor already remembers (from fights an earlier test played
+    # in this process) ask no assessment at all: counted from an empty memory
+    engine._ASSESSED.clear()
     shared = sim.play_runs(start, goals, 7, range(30), DEFAULTS, pc)
     assert seen["shared"] > 20 and seen["fresh"] > 20
     monkeypatch.setattr(hits, "scoring_from", lambda *a, **k: None)

@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from d2d_cli.rules.deck.advantage import Standing
 from d2d_cli.rules.deck.cards import SUIT_SYMBOL, Card, parse_card, parse_suit
 
 if TYPE_CHECKING:
-    from d2d_cli.rules.board.derive import Geometry
+    from d2d_cli.rules.board.derive import Field, Geometry
     from d2d_cli.rules.deck.fate import Revealer
     from d2d_cli.rules.units.roster import Unit
 
@@ -163,6 +163,14 @@ def _named_play(text: str) -> tuple[str, SideSpec] | None:
     return None if played is None else (name.strip(), played)
 
 
+# The side last made of each ``NAME:PLAY`` text, with the Unit it names: a SideSpec is
+# frozen and holds its Unit by reference, so the same text naming the very same Unit (a
+# fight's live Unit, while its table is the session's) is the same side. The Unit is
+# held in the side, so an identity compared is never another object's.
+_UNIT_SIDES: dict[str, SideSpec] = {}
+_UNIT_SIDES_KEPT = 256
+
+
 def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
@@ -176,9 +184,19 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
         name = named[0]  # the name as the roster has it: no folding (roster.find's own)
-        unit = units[name] if name in units else find(units, name)
+        try:
+            unit = units[name]
+        except KeyError:
+            unit = find(units, name)
+        got = _UNIT_SIDES.get(text)
+        if got is not None and got.unit is unit:  # this text, this very Unit: as made
+            return got
         played = named[1]
-        return SideSpec(text, played.source, played.approach, played.card, unit)
+        made = SideSpec(text, played.source, played.approach, played.card, unit)
+        if len(_UNIT_SIDES) >= _UNIT_SIDES_KEPT:
+            _UNIT_SIDES.clear()
+        _UNIT_SIDES[text] = made
+        return made
     name, sep, what = text.rpartition(":")
     if sep and name.strip() and not what.strip():  # "Goblin Scout:" as completion leaves it
         text = name
@@ -622,9 +640,12 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     if level_b is not None:
         check_level(level_b, "--level-b")
     units: Mapping[str, Unit] = {}
-    if data.get("units") and not unitless(sides):  # two cards name no unit: none built
-        # only the units named are built
-        units = roster if roster is not None else _roster.roster_view(data)
+    if not data.get("units"):
+        pass
+    elif roster is not None:  # built already: a side that is a play never reads it
+        units = roster
+    elif not unitless(sides):  # two cards name no unit: no roster view made
+        units = _roster.roster_view(data)  # only the units named are built
     m = matchup(sides, units)
     remembered = _remembered
     ua, ub = m.a.unit, m.b.unit
@@ -633,48 +654,65 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     fld = _derive.field(data) if placed else None
     terms = terms or Terms()
 
-    def prepare(shared: bool = False) -> tuple[_remembered.Recalled, Situation, Situation]:
-        """What the round remembers, the assessment, and the two together (``shared``:
-        remembered for later callers, so what was said is kept as a read-only view)."""
-        got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
-        sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
-                                   Who(ub, level_b, level_option="--level-b"),
-                                   got.terms, skill=got.skill, rival_skill=rival_skill,
-                                   field=fld, opts=opts)
-        if not got.sources:
-            return got, sit, sit
-        said = remembered.with_said(sit, got.sources, got)
-        if shared:
-            said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
-            got = got._replace(sources=MappingProxyType(got.sources))
-        return got, sit, said
-
     # A fight's Assessor remembers all three by what they read: the units' readings,
     # the Field, the [rules], what the round remembers of the two, the rest as given
     view = remembered.recalled_view(data, ua, ub) if isinstance(assessor, Assessor) and \
         ua is not None and ub is not None else None
     if view is not None:
         assert isinstance(assessor, Assessor) and ua is not None and ub is not None
-        got, made, sit = assessor.remember(
+        got, made, sit, range_, on_map = assessor.remember(
             ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
-                     target_action, use_map), fld, opts, lambda: prepare(True))
+                     target_action, use_map), fld, opts,
+            partial(_prepare, data, ua, ub, terms, skill, spent, target_action, use_map,
+                    level_a, level_b, rival_skill, fld, opts, assessor, True))
     else:
-        got, made, sit = prepare()
+        got, made, sit, range_, on_map = _prepare(
+            data, ua, ub, terms, skill, spent, target_action, use_map, level_a, level_b,
+            rival_skill, fld, opts, assessor)
     assessed = Assessed(ua, ub, got.terms, got.skill, rival_skill, fld, opts, made)
-    if not obstacles and sit.geometry is not None:
-        obstacles = _derive.reveal_obstacles(sit.geometry)
+    if not obstacles:  # none typed: the map's, if its Cover has any
+        obstacles = on_map
     for side, spec in (("a", m.a), ("b", m.b)):
         if side in sit.no_block and spec.approach == "block":
             raise RuleViolation(f"{side.upper()} can't Block: the other side is in its "
                                 "Arc:Back (000 l.326 \"Rival can't Block\")")
     out = ConflictAsk(m, sit, _obstacles(obstacles, sit), table_cards, reading,
                       fate_orientation, level_bonus, got.unspent, target_action,
-                      _range_of(got.terms, sit), opts.evade, opts.counter,
+                      range_, opts.evade, opts.counter,
                       (counter_card, counter_card), assessed)
     if table_cards is not None and not out.reveals:
         raise BadInput("--card is for fate sides (and the Fate cards of Advantage or a "
                        "cover-target reveal); give the cards as sides instead")
     return out
+
+
+def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Terms,
+             skill: str | None, spent: bool | None, target_action: str, use_map: bool,
+             level_a: int | None, level_b: int | None, rival_skill: str | None,
+             fld: Field | None, opts: Options, assessor: Callable[..., Situation] | None,
+             shared: bool = False
+             ) -> tuple[_remembered.Recalled, Situation, Situation, int | None,
+                        tuple[str, ...]]:
+    """What the round remembers, the assessment, the two together, and what :func:`ask`
+    reads of them: the Range between the sides and the obstacles of the map's Cover
+    reveal (``shared``: remembered for later callers, so what was said is kept as a
+    read-only view). A function of its arguments alone, so that a Conflict whose
+    Assessor finds them remembered makes no closure of its own."""
+    remembered = _remembered
+    got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
+    sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
+                               Who(ub, level_b, level_option="--level-b"),
+                               got.terms, skill=got.skill, rival_skill=rival_skill,
+                               field=fld, opts=opts)
+    said = sit
+    if got.sources:
+        said = remembered.with_said(sit, got.sources, got)
+        if shared:
+            said = said._replace(extra_sources=MappingProxyType(said.extra_sources))
+            got = got._replace(sources=MappingProxyType(got.sources))
+    # off the map the map's module is not imported (a Conflict of two cards: issue 40)
+    on_map = () if said.geometry is None else _derive.reveal_obstacles(said.geometry)
+    return got, sit, said, _range_of(got.terms, said), on_map
 
 
 def _range_of(terms: Terms, sit: Situation) -> int | None:

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput, RuleViolation
 from d2d_cli.rules.combat import conflict
 from d2d_cli.rules.combat.situation import (
     Assessed,
+    Assessor,
     Modifier,
     Situation,
     Terms,
@@ -45,7 +47,7 @@ from d2d_cli.rules.deck.fate import Revealer
 from d2d_cli.rules.scale.stats import Stat, parse_stat
 
 if TYPE_CHECKING:
-    from d2d_cli.rules.board.derive import Geometry
+    from d2d_cli.rules.board.derive import Field, Geometry
     from d2d_cli.rules.units.roster import Unit
 
 # Read at every Hits between units, imported when first read (Hits of a card at given
@@ -497,13 +499,44 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
     if actor is not None and actor is rival:
         raise BadInput(f"--by and --vs both name {actor.name}: the Hits are scored against "
                        "a Rival (001 l.816 \"Your Level - Rival Level\")")
+    fld = _derive.field(data) if use_map and data and actor and rival else None
+    # A fight's Assessor remembers the rest by all it reads, as conflict.ask's: the two
+    # units' readings, the Field, the [rules], what the round remembers of the two
+    # (remembered.recalled_view), the rest as given
+    view = _remembered.recalled_view(data, actor, rival) if isinstance(
+        assessor, Assessor) and actor is not None and rival is not None else None
+    if view is not None:
+        assert isinstance(assessor, Assessor) and actor is not None and rival is not None
+        sit, value, source = assessor.remember(
+            actor, rival, ("hits", view, vs, level, rival_level, difficulty, terms, skill,
+                           rival_skill, use_map), fld, opts,
+            partial(_scored, data, actor, rival, units, vs, level, rival_level, difficulty,
+                    terms, skill, rival_skill, use_map, fld, opts, shared, assessor, True))
+    else:
+        sit, value, source = _scored(data, actor, rival, units, vs, level, rival_level,
+                                     difficulty, terms, skill, rival_skill, use_map, fld,
+                                     opts, shared, assessor)
+    return sit, value, source, actor
+
+
+def _scored(data: dict[str, Any] | None, actor: Unit | None, rival: Unit | None,
+            units: Mapping[str, Unit], vs: str | None, level: int | None,
+            rival_level: int | None, difficulty: int | None, terms: Terms,
+            skill: str | None, rival_skill: str | None, use_map: bool, fld: Field | None,
+            opts: Options, shared: Assessed | None,
+            assessor: Callable[..., Situation] | None,
+            kept: bool = False) -> tuple[Situation, int, str]:
+    """:func:`levels`' Situation, Difficulty and its source: what the round remembers,
+    the Difficulty, the assessment (the Conflict's ``shared`` one where
+    :func:`~rules.combat.situation.scoring_from` allows, equal to a fresh one) and what
+    was said. ``kept``: remembered for later callers, so what was said is a read-only
+    view."""
     remembered = _remembered
     recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
     terms, skill = recalled.terms, recalled.skill
     value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
     who_a = Who(actor, level, level_option="--level")
     who_b = Who(rival, rival_level, level_option="--rival-level")
-    fld = _derive.field(data) if use_map and data and actor and rival else None
     sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                        rival_stat=rival_stat, field=fld, opts=opts) or \
         (assessor or assess)(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
@@ -513,7 +546,9 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
         said = {k: v for k, v in recalled.sources.items() if k != "target_action"}
         if said:  # the Target's Action alone (a Hits after its own Conflict) adds nothing
             sit = remembered.with_said(sit, said, recalled)
-    return sit, value, source, actor
+            if kept:
+                sit = sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
+    return sit, value, source
 
 
 def names_unit(vs: str | None, data: dict[str, Any]) -> bool:

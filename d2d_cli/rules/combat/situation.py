@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -738,14 +738,9 @@ class Assessor:
                None if ub is None else (ub.name, reading(ub)),
                a.level, a.level_option, b.level, b.level_option, terms, skill,
                rival_skill, rival_stat, rival_stat_source, id(field), id(opts), scoring)
-
-        def made() -> Situation:
-            sit = assess(a, b, terms, skill=skill, rival_skill=rival_skill,
-                         rival_stat=rival_stat, rival_stat_source=rival_stat_source,
-                         field=field, opts=opts, scoring=scoring)
-            return sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
-
-        return self._found(key, field, opts, made)
+        return self._found(key, field, opts, partial(
+            _kept_assessment, a, b, terms, skill, rival_skill, rival_stat, rival_stat_source,
+            field, opts, scoring))
 
     def remember(self, a: Unit, b: Unit, rest: tuple[Any, ...], field: Field | None,
                  opts: Options, compute: Callable[[], _V]) -> _V:
@@ -773,6 +768,19 @@ class Assessor:
             kept.clear()
         kept[key] = (field, opts, value)
         return value
+
+
+def _kept_assessment(a: Who, b: Who, terms: Terms, skill: str | None,
+                     rival_skill: str | None, rival_stat: Stat | None,
+                     rival_stat_source: str, field: Field | None, opts: Options,
+                     scoring: bool) -> Situation:
+    """:func:`assess` as an :class:`Assessor` keeps it: its ``extra_sources`` a read-only
+    view (a function of its arguments alone: an assessment found remembered makes no
+    closure)."""
+    sit = assess(a, b, terms, skill=skill, rival_skill=rival_skill, rival_stat=rival_stat,
+                 rival_stat_source=rival_stat_source, field=field, opts=opts,
+                 scoring=scoring)
+    return sit._replace(extra_sources=MappingProxyType(sit.extra_sources))
 
 
 class Assessed(TupleRecord):

@@ -76,11 +76,41 @@ def fields(cls_or_obj: Any) -> tuple[Field, ...]:
 
 
 def replace(obj: _T, **changes: Any) -> _T:
-    """A copy of ``obj`` with some fields changed (``dataclasses.replace``)."""
+    """A copy of ``obj`` with some fields changed (``dataclasses.replace``). A record
+    whose ``__init__`` only stores its fields (every field in the signature, no
+    ``__post_init__``) is copied field by field with the changes put in, as its
+    ``__init__`` would store them, without the call: the Hits of every ``hit`` take
+    their Levels and sources this way (issue 40)."""
+    cls: Any = type(obj)
+    plain = cls.__dict__.get("__record_plain__")
+    if plain is None:
+        plain = _plain(cls)
+    if plain and plain.issuperset(changes):
+        new: _T = object.__new__(cls)
+        values = new.__dict__
+        values.update(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
+                          strict=True))
+        values.update(changes)
+        return new
     for f in fields(obj):
         if f.init and f.name not in changes:
             changes[f.name] = getattr(obj, f.name)
     return type(obj)(**changes)
+
+
+def _plain(cls: Any) -> frozenset[str]:
+    """The field names of a record class whose ``__init__`` does nothing but store every
+    field given (all in the signature, not keyword-only, no ``__post_init__``, two fields
+    or more: ``__record_values__`` reads them all), so that :func:`replace` may store
+    them itself; empty for any other class (a class not itself a record among them).
+    Kept on the class."""
+    spec = cls.__dict__.get("__record_fields__")
+    names: frozenset[str] = frozenset()
+    if spec is not None and not cls.__record_post__ and len(spec) > 1 and all(
+            f.init and not f.kw_only for f in spec):
+        names = frozenset(f.name for f in spec)
+    cls.__record_plain__ = names
+    return names
 
 
 def _is_classvar(annotation: Any) -> bool:
