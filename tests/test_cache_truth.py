@@ -436,6 +436,9 @@ def test_the_readers_hold_the_import_graph_of_the_shape_check() -> None:
         needed |= graph.find_upstream_modules(r)
     assert "d2d_cli.inert" in needed  # the module the hand-kept list missed
     assert "d2d_cli.rules.scale.maps" in needed  # the Move rule the Status Bar's memo keeps
+    # the [rules] keys' checks (session.shape imports them): an edit of a key or of what
+    # it accepts is a new build, so the cache key needs no fingerprint of the keys
+    assert "d2d_cli.rules.core.options" in needed
     root = Path(cache.__file__).resolve().parent.parent
     held = {str(Path(rel).with_suffix("")).replace(os.sep, ".") for rel in cache.readers()}
     held = {("d2d_cli." + m).removesuffix(".__init__") for m in held}

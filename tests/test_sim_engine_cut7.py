@@ -222,3 +222,30 @@ def test_a_later_alternative_holding_a_failed_condition_fails() -> None:
         data["tasks"]["Knot"]["challenge"] = 0 if won else 4
         plain = any(all(g.holds(c, goal.faction, data) for c in alt) for alt in goal.any)
         assert g.reached(goal, data) is plain is won
+
+
+def test_an_interact_that_uses_up_a_pending_interrupt_keeps_no_stale_base(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Interact on a Target with an Interrupt pending on it (``d2d unit interrupt``,
+    then ``npc turn``, which plays on a Table) uses the Interrupt up: the Target's
+    ``interrupted`` changes, a field its base holds, so the base it had is not kept for
+    its new table (``verify_live`` checks every base kept) and its reading is the one
+    worked out afresh. The sim never interrupts: whole fights do not meet this."""
+    start, _ = _combat1()
+    monkeypatch.setattr(engine.Table, "verify_live", True)
+    engine._READ.clear()
+    t = engine.Table(copy.deepcopy(start), __import__("random").Random(3), DEFAULTS)
+    t.round_start()
+    target = "Goblin Skirmisher"
+    pending = {"round": 1, "by": ["Archer"], "pending": "Archer"}
+    t.data["units"][target] = {**t.data["units"][target], "interrupted": pending}
+    t._live.pop(target, None)
+    before = t.data["units"][target]
+    engine.reading(before)  # its base known: the one a wrong keep would carry over
+    t.act("Archer", "interact", target)
+    after = t.data["units"][target]
+    assert after is not before and after["interrupted"] != pending  # used up
+    assert "pending" not in after["interrupted"]
+    assert engine.reading(after) == engine._READINGS(engine._reading_key(after))
+    assert engine._READ.get(id(after), (None, None, None))[2] in (
+        None, engine._BASES(engine._base_key(after)))

@@ -267,3 +267,12 @@ def test_a_hits_kept_for_two_units_is_not_read_for_other_terms_or_another_field(
     got = hits.levels(t.data, **{**kw, "roster": live})
     assert got == hits.levels(t.data, **{**kw, "roster": live, "assessor": None})
     assert got[1:3] != first[1:3] or got[0] != first[0]
+    # another Field: the Archer stands elsewhere (a Space is no part of a unit's
+    # reading; the Field and its Range are)
+    for space in ("I8", "H6", "I5"):
+        units = t.data["units"]
+        t.data["units"] = {**units, a: {**units[a], "space": space}}
+        live = t.live()
+        moved = hits.levels(t.data, **{**kw, "roster": live})
+        assert moved == hits.levels(t.data, **{**kw, "roster": live, "assessor": None})
+        assert moved[0] != got[0]  # the Range changed the Levels: not served as kept

@@ -595,7 +595,9 @@ class Table:
         new ``interacted`` in its place (or last, where ``to_state`` writes a new one) —
         what ``to_state`` writes (tests/test_sim_engine_speed.py checks every one of
         whole fights); else the Unit is written out, keeping the base of the table it
-        replaces (:func:`_same_base`)."""
+        replaces (:func:`_same_base`) where its ``interrupted`` is that table's — an
+        Interrupt pending on it and now used up changes a field the base holds, so that
+        base is worked out afresh when read."""
         raw, extra = self.data.get("units", {}), unit.extra
         was = self._wrote.get(name)
         if (was is not None and was is raw.get(name) and INTERACTED in extra
@@ -604,9 +606,11 @@ class Table:
                                    f"the Interact on {name}")
         else:
             d = unit.to_state()
-            base = _same_base(raw.get(name), d)  # what turns.act changed is not read
-            if self.verify_live and base is not None:
-                assert base == _BASES(_base_key(d)), f"the base of {name}"
+            old = raw.get(name)
+            if old is not None and old.get(INTERRUPTED) == d.get(INTERRUPTED):
+                base = _same_base(old, d)  # what else turns.act changed is not read
+                if self.verify_live and base is not None:
+                    assert base == _BASES(_base_key(d)), f"the base of {name}"
         raw[name] = self._wrote[name] = d
         self._live[name] = (d, unit)
 

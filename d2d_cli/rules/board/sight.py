@@ -222,7 +222,7 @@ def cover_percent(board: Board, unit: Space, rival: Space, occupied: Collection[
     ``rules.board.derive``): under ``[rules] cover = "sweep"`` the sweep is looked at
     first, and where it meets no obstacle the Cover is 0 — :func:`cover` counts at
     most the obstacles the sweep meets — with no edge drawn; else :func:`cover` itself."""
-    if reading == "sweep" and unit != rival and not _swept_obstacles(
+    if reading == "sweep" and not _swept_obstacles(
             board, unit, rival, board.obstructing(), occupied, same or _itself):
         return 0
     return cover(board, unit, rival, occupied, same, reading).percent

@@ -424,8 +424,8 @@ def act(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     simulated fight without a log, which reads no result) the unit changes the same and
     no :class:`Spending` is written: None. An Interact changes, of its unit, only its
     tokens, its Spending and round effects, and of its Target the Interact aimed at it
-    (a simulated fight keeps the rest of their readings: rules.assistant.engine
-    ``_same_base``, checked by tests)."""
+    and an Interrupt pending on it, used up (a simulated fight keeps the rest of their
+    readings: rules.assistant.engine ``_same_base``, checked by tests)."""
     unit = abilities.alive(find(units, name))
     action: Action = _lookup(what, actions(), "action")
     have_move: int | None = unit.move
