@@ -1,9 +1,11 @@
-"""The init ``@record`` writes out for a class in use puts the instance's whole table in
-place at once (one dict, not a field stored at a time: issue 40, the exchange's seventh
-cut). It must make exactly the instance the generic init makes — the same fields, the
-same values, in the same order, a factory's value fresh for each, ``__post_init__`` run
-after every field is in place — for the test module's own shapes and for the rules'
-records a fight makes most."""
+"""The init ``@record`` writes out for a class in use, the generic init and
+:func:`replace` each put the instance's whole table in place at once (a dict of its own,
+not a field stored at a time into the one ``self.__dict__`` gives: issue 40, the
+exchange's seventh cut). The written init must make exactly the instance the generic
+init makes — the same fields, the same values, in the same order, a factory's value
+fresh for each, ``__post_init__`` run after every field is in place — for the test
+module's own shapes and for the rules' records a fight makes most; and a copy by
+:func:`replace` what an init makes with the same values."""
 
 from __future__ import annotations
 
@@ -87,3 +89,15 @@ def test_the_rules_records_are_made_alike_by_both_inits(index: int) -> None:
     generic, fast, _ = _both(cls, **values)
     assert _table(fast) == _table(generic)
     assert replace(fast) == generic and _table(replace(fast)) == _table(generic)
+
+
+@pytest.mark.parametrize("table", [{}, {"evade": "000", "hit_location": "000"}])
+def test_options_copied_by_replace_hold_what_their_init_makes(table: dict[str, Any]) -> None:
+    """A ``[rules]`` table's Options are the defaults copied by :func:`replace` with the
+    keys put in (its own table too): the very fields, values and order an init makes."""
+    from d2d_cli.rules.core.options import DEFAULTS, Options, parse
+
+    generic, fast, _ = _both(Options, **table)
+    for got in (parse(table), replace(DEFAULTS, **table)):
+        assert _table(got) == _table(generic) == _table(fast)
+        assert got == Options(**table) and hash(got) == hash(generic)

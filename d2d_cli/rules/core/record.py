@@ -87,10 +87,10 @@ def replace(obj: _T, **changes: Any) -> _T:
         plain = _plain(cls)
     if plain and plain.issuperset(changes):
         new: _T = object.__new__(cls)
-        values = new.__dict__
-        values.update(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
+        values = dict(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
                           strict=True))
         values.update(changes)
+        object.__setattr__(new, "__dict__", values)  # its own table, as an init's
         return new
     for f in fields(obj):
         if f.init and f.name not in changes:
@@ -260,7 +260,7 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     if args:
         kwargs = _by_name(cls, args, kwargs)
-    values = self.__dict__
+    values: dict[str, Any] = {}  # the instance's own table, as the written init's
     used = 0
     for name, init, default, factory in cls.__record_spec__:
         value = kwargs.get(name, MISSING) if init else MISSING
@@ -279,6 +279,7 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
         known = {f.name for f in cls.__record_fields__ if f.init}
         extra = next(k for k in kwargs if k not in known)
         raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {extra!r}")
+    object.__setattr__(self, "__dict__", values)
     if cls.__record_post__:
         self.__post_init__()
 
