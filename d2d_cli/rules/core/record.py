@@ -87,10 +87,10 @@ def replace(obj: _T, **changes: Any) -> _T:
         plain = _plain(cls)
     if plain and plain.issuperset(changes):
         new: _T = object.__new__(cls)
-        values = new.__dict__
-        values.update(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
+        values = dict(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
                           strict=True))
         values.update(changes)
+        object.__setattr__(new, "__dict__", values)  # its own table, as an init's
         return new
     for f in fields(obj):
         if f.init and f.name not in changes:
@@ -150,24 +150,24 @@ def _collect(cls: type, kw_only: bool) -> tuple[Field, ...]:
     return tuple(by_name.values())
 
 
-_NAMES_TAKEN = frozenset(("self", "_v", "_D", "_F", "_M"))
+_NAMES_TAKEN = frozenset(("self", "_S", "_D", "_F", "_M"))
 
 
 def _field_source(f: Any) -> tuple[str | None, str | None]:
     """One field in the ``__init__`` :func:`_specialize` writes: its parameter (None for
-    a field not in the signature) and the line of the body that sets it (None: unset)."""
+    a field not in the signature) and the expression of its value in the instance's
+    dict (None: unset)."""
     if not f.init:
         if f.default is not MISSING:
-            return None, f"_v[{f.name!r}] = _D[{f.name!r}]"
+            return None, f"_D[{f.name!r}]"
         if f.factory is not MISSING:
-            return None, f"_v[{f.name!r}] = _F[{f.name!r}]()"
+            return None, f"_F[{f.name!r}]()"
         return None, None
     if f.default is not MISSING:
-        return f"{f.name}=_D[{f.name!r}]", f"_v[{f.name!r}] = {f.name}"
+        return f"{f.name}=_D[{f.name!r}]", f.name
     if f.factory is not MISSING:
-        return (f"{f.name}=_M",
-                f"_v[{f.name!r}] = _F[{f.name!r}]() if {f.name} is _M else {f.name}")
-    return f.name, f"_v[{f.name!r}] = {f.name}"
+        return f"{f.name}=_M", f"_F[{f.name!r}]() if {f.name} is _M else {f.name}"
+    return f.name, f.name
 
 
 def _specialize(cls: Any) -> Callable[..., None] | None:
@@ -191,7 +191,7 @@ def _specialize(cls: Any) -> Callable[..., None] | None:
             defaults[f.name] = f.default
         if f.factory is not MISSING:
             factories[f.name] = f.factory
-        param, line = _field_source(f)
+        param, value = _field_source(f)
         if param is not None and not f.kw_only:
             if seen_default and not has_default:
                 return None
@@ -199,14 +199,18 @@ def _specialize(cls: Any) -> Callable[..., None] | None:
             positional.append(param)
         elif param is not None:
             keyword.append(param)
-        if line is not None:
-            body.append(line)
-    if cls.__record_post__:
-        body.append("self.__post_init__()")
+        if value is not None:
+            body.append(f"{f.name!r}: {value}")
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
-    text = "def __init__({}):\n    _v = self.__dict__\n    {}\n".format(
-        params, "\n    ".join(body or ["pass"]))
-    scope: dict[str, Any] = {"_D": defaults, "_F": factories, "_M": MISSING}
+    # The instance's whole table put in place at once, in field order: a table of its own
+    # (not the class's shared keys that reading ``self.__dict__`` gives), whose fields
+    # Python 3.11 reads by a specialised attribute access — Cards, Sides, Situations are
+    # read tens of thousands of times a fight (issue 40)
+    text = "def __init__({}):\n    _S(self, '__dict__', {{{}}})\n{}".format(
+        params, ", ".join(body),
+        "    self.__post_init__()\n" if cls.__record_post__ else "")
+    scope: dict[str, Any] = {"_D": defaults, "_F": factories, "_M": MISSING,
+                             "_S": object.__setattr__}
     exec(compile(text, f"<record {cls.__qualname__}.__init__>", "exec"), scope)  # noqa: S102
     init: Callable[..., None] = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -256,7 +260,7 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     if args:
         kwargs = _by_name(cls, args, kwargs)
-    values = self.__dict__
+    values: dict[str, Any] = {}  # the instance's own table, as the written init's
     used = 0
     for name, init, default, factory in cls.__record_spec__:
         value = kwargs.get(name, MISSING) if init else MISSING
@@ -275,6 +279,7 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
         known = {f.name for f in cls.__record_fields__ if f.init}
         extra = next(k for k in kwargs if k not in known)
         raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {extra!r}")
+    object.__setattr__(self, "__dict__", values)
     if cls.__record_post__:
         self.__post_init__()
 
