@@ -42,24 +42,27 @@ def _stat(text: str) -> Stat:
 _text: Callable[[Stat], str] = by_identity(str, 4096)
 
 
-def _stat_texts(stats: dict[str, Stat]) -> dict[str, str]:
-    """A unit's stats as its table stores them, in :data:`STATS` order (read only: it
-    is shared). Remembered for the very stats table while it holds the same names and
-    the very same Stats (a Unit keeps its stats table from store to store, ~100 stores a
-    fight; one changed in place is written again)."""
-    got = _STAT_TEXTS.get(id(stats))
-    # the very table, holding what it held then: a copy compared in C, Stat by Stat (the
-    # same Stats are the same objects), no tuple of its items built at every store
-    if got is not None and got[0] is stats and got[1] == stats:
-        return got[2]
-    texts = {s: _text(stats[s]) for s in STATS if s in stats}
-    if len(_STAT_TEXTS) >= 1024:
-        _STAT_TEXTS.clear()
-    _STAT_TEXTS[id(stats)] = (stats, dict(stats), texts)
-    return texts
+def _head(kind: str, stats: dict[str, Stat]) -> tuple[Any, ...]:
+    """The head of a unit's table as :meth:`Unit.to_state` writes it — its ``kind``,
+    then its stats as the table stores them, in :data:`STATS` order — remembered (in
+    :data:`_HEADS`) with what it was written from: the very stats table, a copy of what
+    it held then (compared in C, Stat by Stat: the same Stats are the same objects) and
+    the kind. Returns (stats, the copy, kind, head); the head is read only (shared)."""
+    head: dict[str, Any] = {"kind": kind}
+    for s in STATS:
+        if s in stats:
+            head[s] = _text(stats[s])
+    got = (stats, dict(stats), kind, head)
+    if len(_HEADS) >= 1024:
+        _HEADS.clear()
+    _HEADS[id(stats)] = got
+    return got
 
 
-_STAT_TEXTS: dict[int, tuple[dict[str, Stat], dict[str, Stat], dict[str, str]]] = {}
+# a Unit's stats table (by identity, held) → (it, what it held, the kind, the head):
+# :func:`_head`. A Unit keeps its stats table from store to store (~70 stores a fight),
+# so a store copies the head whole — no dict display and unpacking of the stat texts.
+_HEADS: dict[int, tuple[dict[str, Stat], dict[str, Stat], str, dict[str, Any]]] = {}
 
 
 @functools.cache
@@ -127,8 +130,13 @@ class Unit:
         # One dict display where it can be (a fight stores ~100 units): the conditions
         # copied whole unless one is at 0 or below (add_condition drops those; only such
         # a count is filtered out), no comprehension's frame in the usual case.
-        conditions = self.conditions
-        out: dict[str, Any] = {"kind": self.kind, **_stat_texts(self.stats)}
+        conditions, stats, kind = self.conditions, self.stats, self.kind
+        got = _HEADS.get(id(stats))
+        # the head remembered for this very stats table, holding what it held then, and
+        # this kind (:func:`_head`); else written afresh
+        if got is None or got[0] is not stats or got[2] != kind or got[1] != stats:
+            got = _head(kind, stats)
+        out: dict[str, Any] = got[3].copy()
         if self.faction:
             out["faction"] = self.faction
         out["skills"] = self.skills.copy()
