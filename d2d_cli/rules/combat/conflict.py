@@ -640,12 +640,11 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
     if level_b is not None:
         check_level(level_b, "--level-b")
     units: Mapping[str, Unit] = {}
-    if not data.get("units"):
-        pass
-    elif roster is not None:  # built already: a side that is a play never reads it
-        units = roster
-    elif not unitless(sides):  # two cards name no unit: no roster view made
-        units = _roster.roster_view(data)  # only the units named are built
+    if data.get("units"):
+        if roster is not None:  # built already: a side that is a play never reads it
+            units = roster
+        elif not unitless(sides):  # two cards name no unit: no roster view made
+            units = _roster.roster_view(data)  # only the units named are built
     m = matchup(sides, units)
     remembered = _remembered
     ua, ub = m.a.unit, m.b.unit
