@@ -1,8 +1,10 @@
 """The exchange's eighth cut gives what the full path gives (issue 40 item 1): a
 Conflict and a Crit made with their fields by position rather than as more than 15
 keywords (a call CPython compiles to build a dict of them and unpack it again) — each
-field holds what it is made of (tests/test_sim.py and tests/golden pin whole fights and
-every command's JSON byte for byte)."""
+field holds what it is made of; and ``replace`` copying a table that holds its record's
+fields and nothing else whole — the copy the record's ``__init__`` makes
+(tests/test_sim.py and tests/golden pin whole fights and every command's JSON byte for
+byte)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ import pytest
 
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
-from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import conflict, crits
+from d2d_cli.rules.assistant import policy, sim
+from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.core.options import DEFAULTS
-from d2d_cli.rules.core.record import fields
+from d2d_cli.rules.core.record import fields, record, replace
+from d2d_cli.rules.deck.cards import parse_card
 
 
 def _fights(pc: str, runs: range) -> None:
@@ -135,3 +138,71 @@ def test_no_call_of_a_fights_results_builds_a_dict_of_keywords(fn: Any) -> None:
         if ins.opname == "CALL_FUNCTION_EX":
             assert not ins.arg & 1, f"{fn.__name__}: a call with a dict of keywords " \
                 f"(line {ins.positions.lineno if ins.positions else '?'})"
+
+
+# --------------------------------------------------------------------------- replace
+
+
+def _built(obj: Any, changes: dict[str, Any]) -> Any:
+    """``replace`` as the record's own ``__init__`` makes it."""
+    values = {f.name: changes.get(f.name, getattr(obj, f.name)) for f in fields(obj)
+              if f.init}
+    return type(obj)(**values)
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_copy_of_whole_fights_is_the_record_its_init_makes(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each record of whole fights copied by ``replace`` (a Hits with its Levels and
+    sources, a Plan) equals, field for field and in the same order, the record its
+    ``__init__`` makes, in a table of its own; most are copied whole."""
+    n = {"whole": 0, "copies": 0}
+
+    def checking(obj: Any, **changes: Any) -> Any:
+        whole = set(vars(obj)) == {f.name for f in fields(obj)}
+        got = replace(obj, **changes)
+        want = _built(obj, changes)
+        assert got == want and type(got) is type(want)
+        assert list(vars(got).items()) == list(vars(want).items())
+        assert vars(got) is not vars(obj)
+        n["copies"] += 1
+        n["whole"] += whole
+        return got
+
+    monkeypatch.setattr(hits, "replace", checking)
+    monkeypatch.setattr(policy, "replace", checking)
+    _fights(pc, range(4))
+    assert n["copies"] > 20 and n["whole"] > n["copies"] // 2
+
+
+@record(frozen=False)
+class _Loose:
+    a: int
+    b: str = "b"
+    c: tuple[int, ...] = ()
+
+
+def test_replace_copies_a_table_of_the_fields_alone_and_nothing_beside_them() -> None:
+    """A table holding the fields alone is copied whole, a table of its own; a value
+    kept beside the fields (a Card's notation, a value planted) is not carried into the
+    copy; a table that lacks a field, even one holding as many keys, is refused as
+    before (KeyError), never copied."""
+    x = _Loose(1, "x", (2,))
+    y = replace(x, b="y")
+    assert y == _Loose(1, "y", (2,)) and list(vars(y)) == ["a", "b", "c"]
+    y.a = 5  # its own table: the original is as it was
+    assert x.a == 1 and vars(y) is not vars(x)
+    card = parse_card("7S^")
+    assert card.code == "7S^" and "code" in vars(card)  # kept beside the fields
+    turned = replace(card, upper=False)
+    assert "code" not in vars(turned) and turned.code == "7Sv"
+    object.__setattr__(x, "planted", 1)  # beside the fields: not carried
+    assert "planted" not in vars(replace(x, a=2)) and replace(x, a=2) == _Loose(2, "x", (2,))
+    del x.__dict__["planted"]
+    del x.__dict__["c"]  # a field gone, another key in its place: as many keys
+    x.__dict__["other"] = 3
+    with pytest.raises(KeyError):
+        replace(x, a=2)
+    del x.__dict__["other"]  # a field gone, nothing beside: fewer keys
+    with pytest.raises(KeyError):
+        replace(x, a=2)
