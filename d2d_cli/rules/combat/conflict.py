@@ -840,8 +840,11 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
                                      "fate" if _non_player(spec) else "named", ask.counter,
                                      reveal)
             break  # the first side's only
+    # Its first five fields by position: a call of more than 15 keywords (its items on
+    # the stack past CPython's guideline of 30) is compiled to build a dict of them and
+    # unpack it again, ~10 k instructions a Conflict (issue 40)
     return Conflict(
-        approach_a=a.approach, approach_b=b.approach, outcome=outcome, side_a=a, side_b=b,
+        a.approach, b.approach, outcome, a, b,
         tiebreak=broken, counter=counter,
         effects=Effects(effects_a, effects_b),
         conflict_chart=ask.reading,

