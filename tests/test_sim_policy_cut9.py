@@ -1,16 +1,23 @@
 """The policy's ninth cut (issue 40 item 1): the movement planners' key reads the moving
-unit's skills as the plan reads them (their items, not their ``repr``). Checked here
-against the full path — the plan worked out afresh — over whole fights and on planted
-changes the key must see; tests/test_sim.py and tests/golden/ pin whole fights byte for
-byte."""
+unit's skills as the plan reads them (their items, not their ``repr``), a Rival's
+Range for the weapon choice is remembered by the two Spaces' texts, and a unit without
+Stealth tokens is not Hidden without an ``int``. Each short cut is checked here against
+the full path — the plan worked out afresh, the Range measured afresh, the rule as
+written before — over whole fights and on planted changes the key must see;
+tests/test_sim.py and tests/golden/ pin whole fights byte for byte."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 
-from d2d_cli.rules.assistant import movement
+from d2d_cli.errors import BadInput
+from d2d_cli.rules.assistant import movement, policy
+from d2d_cli.rules.board.grid import parse_space
+from d2d_cli.rules.board.sight import distance
+from d2d_cli.rules.core.options import DEFAULTS
 from tests.test_sim_turn_speed import FIGHTS, checking, combat1, play
 
 
@@ -69,3 +76,99 @@ def test_the_planners_key_tells_apart_every_reading_of_the_skills() -> None:
     assert key({}) == key(None) != key({"Close Combat": 1})
     assert key({"Close Combat": 1}) == key({"Close Combat": True}) == \
         key({"Close Combat": 1.0})
+
+
+def test_every_range_of_the_weapon_choice_is_measured_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every weapon choice of whole fights the Range remembered by the two Spaces'
+    texts is the one measured afresh from them."""
+    start, goals = combat1()
+
+    def checked(asked: Any, data: Any, name: str, target: str, space: Any) -> Any:
+        got = asked(data, name, target, space)
+        units = data.get("units", {})
+        there = space or units[name].get("space")
+        them = units.get(target, {}).get("space")
+        fresh = None if not there or not them or not data.get("board") else distance(
+            parse_space(str(there)), parse_space(str(them)))
+        assert got == fresh
+        return got
+
+    looks = checking(monkeypatch, policy, "_range_to", checked)
+    play(start, goals, 4)
+    assert len(looks) > 5 * FIGHTS and any(r is not None for r in looks)
+
+
+def test_a_range_follows_the_spaces_and_a_refused_space_raises_at_every_look() -> None:
+    start, _ = combat1()
+    for there in ("A1", "E9", "e9", "K12", "D8"):
+        for them in ("E9", "C5", "A1"):
+            units = {**start["units"], "Archer": {**start["units"]["Archer"],
+                                                  "space": there}}
+            data = {**start, "units": units}
+            want = distance(parse_space(there), parse_space(them))
+            units["Goblin Scout"] = {**units["Goblin Scout"], "space": them}
+            assert policy._range_to(data, "Archer", "Goblin Scout", None) == want
+            assert policy._range_to(data, "Goblin Scout", "Archer", "B2") == distance(
+                parse_space("B2"), parse_space(there))
+    units = {**start["units"], "Archer": {**start["units"]["Archer"], "space": "9E"}}
+    for _ in range(2):
+        with pytest.raises(BadInput):
+            policy._range_to({**start, "units": units}, "Archer", "Goblin Scout", None)
+
+
+def test_hidden_is_the_rule_as_written_before_for_every_kind_of_token_count() -> None:
+    """``int(stealth or 0) > 0``, a refusal where it refused — the early exit takes only
+    what that reads as 0."""
+    def before(unit: Any) -> Any:
+        return int(unit.get("stealth", 0) or 0) > 0
+
+    values: list[Any] = [0, 1, 2, -1, "0", "3", "", None, False, True, 0.0, 0.5, 1.5,
+                         "x", [], [1]]
+    for v, absent in itertools.product(values, (False, True)):
+        unit = {} if absent else {"stealth": v}
+        try:
+            want: Any = before(unit)
+        except (TypeError, ValueError) as e:
+            want = type(e)
+        try:
+            got: Any = policy.hidden(unit)
+        except (TypeError, ValueError) as e:
+            got = type(e)
+        assert got == want, (v, absent)
+        if want in (True, False):
+            cap = policy.walk_cap({**unit, "effects": {"moved_hidden": 1}})
+            assert (cap is None) is (not want)
+
+
+def test_the_rivals_and_candidates_of_every_plan_of_whole_fights_are_the_rules(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gathered by plain loops: at every target choice of whole fights the Rivals in
+    view are those of another faction, not down, not off the map, not Hidden, in roster
+    order (docs/solo.md "The NPC policy", step 3); and planted, each Goblin but one
+    Hidden, down or off the map in turn, the one left is the Archer's only Rival."""
+    start, goals = combat1()
+
+    def checked(asked: Any, data: Any, name: str, rivals: list[str], *args: Any) -> Any:
+        units = data["units"]
+        mine = units[name].get("faction")
+        assert rivals == [n for n, u in units.items() if u.get("faction") != mine
+                          and not policy.is_down(u) and not u.get("off_map")
+                          and not int(u.get("stealth", 0) or 0) > 0]
+        return asked(data, name, rivals, *args)
+
+    looks = checking(monkeypatch, policy, "_target", checked)
+    play(start, goals, 6)
+    assert len(looks) > 10 * FIGHTS
+
+    start, goals = combat1()
+    start["units"]["Archer"] = {**start["units"]["Archer"], "move": 2, "action_cost": 2,
+                                "turn": 2}
+    goblins = [n for n, u in start["units"].items() if u.get("faction") == "Goblins"]
+    for gone in ({"stealth": 2}, {"conditions": {"dying": 1}}, {"off_map": True}):
+        for left in goblins:
+            units = {n: ({**u, **gone} if n in goblins and n != left else u)
+                     for n, u in start["units"].items()}
+            looks.clear()
+            got = policy.plan({**start, "units": units}, "Archer", goals, DEFAULTS)
+            assert got.target == left and len(looks) == 1, (gone, left, got)

@@ -375,7 +375,10 @@ def _still_bound(name: str, unit: Mapping[str, Any], data: Mapping[str, Any]) ->
 def hidden(unit: Mapping[str, Any]) -> bool:
     """A unit with Stealth tokens is Hidden: no Rival targets it until found (000
     l.1201 "Hidden - A Unit or Item that cannot automatically be noticed")."""
-    return int(unit.get("stealth", 0) or 0) > 0
+    tokens = unit.get("stealth")
+    if not tokens:  # none held (the usual case: every unit at every plan): int(0) > 0
+        return False
+    return int(tokens) > 0
 
 
 def walk_cap(unit: Mapping[str, Any]) -> int | None:
@@ -432,8 +435,11 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = reads[1] if reads is not None else frozenset()
-    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
-              and not u.get("off_map") and not hidden(u)]
+    rivals = []  # a plain loop: a comprehension is a call of its own, at every plan
+    for n, u in units.items():
+        if u.get("faction") != faction and not is_down(u) and not u.get("off_map") \
+                and not hidden(u):
+            rivals.append(n)
     # who a task holds is read only when no Rival in view is one the goal names (those
     # come first, whoever holds them: _target)
     held = _held(data) if named.isdisjoint(rivals) else set()
@@ -549,7 +555,19 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
     them = units.get(target, {}).get("space")
     if not there or not them or not data.get("board"):
         return None
-    return distance(parse_space(str(there)), parse_space(str(them)))
+    # The Range between the two Spaces' texts, remembered by both texts (all it reads; a
+    # fight's plans ask it again and again of the same few Spaces). A text refused
+    # raises at every look (nothing is kept).
+    key = (str(there), str(them))
+    got = _RANGES.get(key)
+    if got is None:
+        if len(_RANGES) >= 4096:
+            _RANGES.clear()
+        got = _RANGES[key] = distance(parse_space(key[0]), parse_space(key[1]))
+    return got
+
+
+_RANGES: dict[tuple[str, str], int] = {}
 
 
 def _withdraw_plan(data: dict[str, Any], name: str,
@@ -598,8 +616,16 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
     """The Rival to attack: those the goal names first, then those no task holds; of
     them the best chance to win, then the lowest Difficulty, then the most Crits."""
     units = data.get("units", {})
-    first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
-        or rivals
+    first = []  # plain loops: a comprehension is a call of its own, at every plan
+    for n in rivals:
+        if n in named:
+            first.append(n)
+    if not first:
+        for n in rivals:
+            if n not in held:
+                first.append(n)
+        if not first:
+            first = rivals
     why_pool = ("the goal names it" if first[0] in named else
                 "a Rival not held by a task" if first[0] not in held else "the only Rivals")
     chosen = units[name].get("target")
@@ -615,30 +641,31 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         # two units' fighter keys they are remembered by, are not read (chance None).
         return first[0], "fate", None, None
     mine = _fighter_key(units[name])  # its own key, read once for every candidate
-    # The best card at each pair of Levels, asked once in this plan: Rivals alike share
-    # their Levels, and the chosen one's card is the one its chance was scored with.
-    cards: dict[tuple[int, int], tuple[str, float]] = {}
+    # The best card (or Stay) at each pair of Levels, asked once in this plan: Rivals
+    # alike share their Levels, and the chosen one's card is the one its chance was
+    # scored with. With it the chance as the order reads it, rounded (a float's ``round``
+    # is dear), once for the pair and only where there is an order to read.
+    single = len(first) == 1  # the one candidate: no order to read
+    cards: dict[tuple[int, int], tuple[str, float, float]] = {}
     best: tuple[Any, ...] | None = None
     for n in first:
         levels = _levels_of(units, name, n, mine)
-        if hand:
-            got = cards.get(levels)
-            if got is None:
-                got = cards[levels] = best_card(hand, levels, opts, attacking=True)
-            p = got[1]
-        else:
-            p = win_chance("fate", "fate", *levels, opts.conflict_chart,
-                           opts.fate_orientation, opts.level_bonus)[0]
-        if len(first) == 1:  # the one candidate: no order to read
-            best = ((), n, p, levels)
+        got = cards.get(levels)
+        if got is None:
+            code, p = best_card(hand, levels, opts, attacking=True) if hand else (
+                "fate", win_chance("fate", "fate", *levels, opts.conflict_chart,
+                                   opts.fate_orientation, opts.level_bonus)[0])
+            got = cards[levels] = (code, p, 0.0 if single else -round(p, 12))
+        if single:
+            best = ((), n, got[1], levels)
             break
         u = units[n]
-        order = (-round(p, 12), _body_level(u), -len(u.get("crits", [])))
+        order = (got[2], _body_level(u), -len(u.get("crits", [])))
         if best is None or order < best[0]:  # the first of equals, as a stable sort
-            best = (order, n, p, levels)
+            best = (order, n, got[1], levels)
     assert best is not None  # first is never empty
     _, target, p, levels = best
-    approach, chance = cards[levels] if hand else ("fate", p)
+    approach, chance, _ = cards[levels]
     if not explain:
         return target, approach, chance, None
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "
