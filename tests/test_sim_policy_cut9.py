@@ -172,3 +172,45 @@ def test_the_rivals_and_candidates_of_every_plan_of_whole_fights_are_the_rules(
             looks.clear()
             got = policy.plan({**start, "units": units}, "Archer", goals, DEFAULTS)
             assert got.target == left and len(looks) == 1, (gone, left, got)
+
+
+def test_can_respond_is_the_rule_as_written_before_for_every_kind_of_value() -> None:
+    """Whether a unit's Move pays an Action (001 l.639): no ``int`` taken of what is an
+    int already, and no Evade's Move read as 0 — the same answer, or the same refusal,
+    as the rule written before for every Move, Evade's Move and Action Cost."""
+    from d2d_cli.rules.assistant.asking import can_respond
+    from d2d_cli.rules.units.effects import EFFECTS, EVADE_MOVE
+
+    def before(unit: Any) -> Any:
+        move = unit.get("move")
+        if move is None:
+            return False
+        move = int(move)
+        effects = unit.get(EFFECTS)
+        if effects:
+            evading = int(effects.get(EVADE_MOVE, 0) or 0)
+            if evading > 0:
+                move = move - evading if evading < move else 0
+        cost = int(unit.get("action_cost") or 1)
+        return move >= (cost if cost > 1 else 1)
+
+    moves: list[Any] = [None, 0, 1, 2, 3, 5, -1, "2", 2.0, 2.5, True, False, "x"]
+    evades: list[Any] = [0, 1, 2, 3, 5, -1, "1", "0", None, 0.5, 1.5, True, False, ""]
+    effects: list[Any] = [None, {}, {"interact": 1},
+                          *({EVADE_MOVE: v, "interact": 1} for v in evades)]
+    costs: list[Any] = [None, 0, 1, 2, 3, -2, "2", "0", 2.5, True, False, "x"]
+    asked = 0
+    for move, eff, cost in itertools.product(moves, effects, costs):
+        unit = {k: v for k, v in (("move", move), (EFFECTS, eff), ("action_cost", cost))
+                if v is not None}
+        try:
+            want: Any = before(unit)
+        except (TypeError, ValueError) as e:
+            want = type(e)
+        try:
+            got: Any = can_respond(unit)
+        except (TypeError, ValueError) as e:
+            got = type(e)
+        assert got == want, unit
+        asked += 1
+    assert asked == len(moves) * len(effects) * len(costs)
