@@ -214,3 +214,67 @@ def test_can_respond_is_the_rule_as_written_before_for_every_kind_of_value() -> 
         assert got == want, unit
         asked += 1
     assert asked == len(moves) * len(effects) * len(costs)
+
+
+def test_a_score_table_finds_a_card_by_the_very_card_it_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card is looked up in the best card's score table by its identity, the card held
+    beside its faces: an entry under its id that holds another card (an id reused) is
+    not read — the card is scored afresh — and an equal card built anew gets the same
+    choice; every choice is the one written from the rule."""
+    from d2d_cli.rules.deck.cards import Card, full_deck
+    from tests.test_sim_policy_tables import best_by_the_rule
+
+    monkeypatch.setattr(policy, "_SCORES", {})
+    deck = list(full_deck())
+    o = DEFAULTS
+    for attacking in (True, False):
+        strong = max(deck, key=lambda c: policy.best_card(
+            [c], (1, 1), o, attacking=attacking)[1])
+        weak = min(deck, key=lambda c: policy.best_card(
+            [c], (1, 1), o, attacking=attacking)[1])
+        _, table = policy._scores(1, 1, o.conflict_chart, o.fate_orientation,
+                                  o.level_bonus, attacking, False)
+        table[id(weak)] = (strong, table[id(strong)][1])  # planted: another card's faces
+        assert policy.best_card([weak], (1, 1), o, attacking=attacking) == \
+            best_by_the_rule([weak], 1, 1, attacking, False) != \
+            policy.best_card([strong], (1, 1), o, attacking=attacking)
+        anew = Card(weak.rank, weak.suit, weak.upper, weak.wild_color)
+        assert anew is not weak
+        assert policy.best_card([anew, strong], (1, 1), o, attacking=attacking) == \
+            best_by_the_rule([weak, strong], 1, 1, attacking, False)
+
+
+def test_skill_for_is_the_rule_as_written_before_for_every_kind_of_skills_table() -> None:
+    """The skill a unit fights with, each name's skill looked up once: the same answer,
+    or the same refusal, as the rule written before — asked twice of each table, so the
+    second reads the names remembered by the first and by every table before it."""
+    from d2d_cli.rules.combat.situation import known_skill
+
+    def before(unit: Any) -> Any:
+        for name, level in unit.get("skills", {}).items():
+            sk = known_skill(name)
+            if sk is not None and int(level) > 0 and sk.category == "Combat":
+                return None
+        return "none"
+
+    names = ["Ranged", "ranged", "Close Combat", "close_combat", "Stealth", "Nonesuch",
+             "Melee", "Athletics"]
+    levels: list[Any] = [0, 1, 2, -1, "1", "0", True, False, 1.5, "x"]
+    tables: list[Any] = [{}, None]
+    for size in (1, 2):
+        for picked in itertools.permutations(names, size):
+            for lv in itertools.product(levels, repeat=size):
+                tables.append(dict(zip(picked, lv, strict=True)))
+    for skills in tables:
+        unit = {} if skills is None else {"skills": skills}
+        for _ in range(2):
+            try:
+                want: Any = before(unit)
+            except (TypeError, ValueError) as e:
+                want = type(e)
+            try:
+                got: Any = policy.skill_for(unit)
+            except (TypeError, ValueError) as e:
+                got = type(e)
+            assert got == want, skills

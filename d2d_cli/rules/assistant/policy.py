@@ -166,8 +166,8 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
                           no_block)
     faces: list[tuple[str, tuple[float, int]]] = []
     for c in hand:  # each card's faces, scored the first time the table meets the card
-        got = table.get(c)
-        faces += got if got is not None else _scored(
+        got = table.get(id(c))
+        faces += got[1] if got is not None and got[0] is c else _scored(
             table, c, la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
@@ -187,12 +187,17 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
 # The score tables of :func:`_best_card`, one for each Levels, ``[rules]`` and side
 # (attacking, or defending with or without Block): Stay's chance, and for each card
 # (a Card is frozen) the code and score of each of its faces that can be played there.
+# A card is found by its identity, held beside its faces (so its id is never another
+# card's while kept): a Card's hash is a call in Python, an id is not, and a fight's
+# hands hold the same few Card objects (its decks' cards are built once); an equal card
+# built anew is only scored again.
 _Faces = tuple[tuple[str, tuple[float, int]], ...]
-_SCORES: dict[tuple[Any, ...], tuple[float, dict[Card, _Faces]]] = {}
+_SCORES: dict[tuple[Any, ...], tuple[float, dict[int, tuple[Card, _Faces]]]] = {}
 
 
 def _scores(la: int, lb: int, reading: str, fate_orientation: str, level_bonus: str,
-            attacking: bool, no_block: bool) -> tuple[float, dict[Card, _Faces]]:
+            attacking: bool, no_block: bool
+            ) -> tuple[float, dict[int, tuple[Card, _Faces]]]:
     key = (la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
     got = _SCORES.get(key)
     if got is None:
@@ -203,7 +208,7 @@ def _scores(la: int, lb: int, reading: str, fate_orientation: str, level_bonus: 
     return got
 
 
-def _scored(table: dict[Card, _Faces], c: Card, la: int, lb: int, reading: str,
+def _scored(table: dict[int, tuple[Card, _Faces]], c: Card, la: int, lb: int, reading: str,
             fate_orientation: str, level_bonus: str, attacking: bool,
             no_block: bool) -> _Faces:
     """A card's faces in ``table``: Upper then Lower (000 l.413, the Player chooses),
@@ -214,7 +219,8 @@ def _scored(table: dict[Card, _Faces], c: Card, la: int, lb: int, reading: str,
                         no_block)
         if s is not None:
             faces.append((face.code, s))
-    got = table[c] = tuple(faces)
+    got = tuple(faces)
+    table[id(c)] = (c, got)
     return got
 
 
@@ -252,11 +258,22 @@ def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
 def skill_for(unit: Mapping[str, Any]) -> str | None:
     """The skill a unit fights with: None (its best Combat skill, as ``conflict``
     chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""
+    known = _KNOWN_SKILLS
     for name, level in unit.get("skills", {}).items():
-        sk = known_skill(name)  # a name the table does not know is passed over
+        # a name the table does not know is passed over; each name's skill is looked up
+        # once (``known_skill`` reads the name and the skills table, read once a process)
+        sk = known.get(name, _UNSEEN)
+        if sk is _UNSEEN:
+            if len(known) >= 1024:
+                known.clear()
+            sk = known[name] = known_skill(name)
         if sk is not None and int(level) > 0 and sk.category == "Combat":
             return None
     return "none"
+
+
+_KNOWN_SKILLS: dict[str, Any] = {}  # a skill's name → known_skill's answer (None: unknown)
+_UNSEEN: Any = object()
 
 
 def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
@@ -455,15 +472,16 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     way = _way_to(data, name, target, walkable)
     steps: tuple[tuple[str, ...], ...] = ()
     if not explain:  # the same choices as below, no reason written
+        # (every field by position: a record's keyword path is the dearer one)
         if way is None:
             weapon, _ = choose_weapon(data, name, target, None)
-            return Plan(name, "attack", target, approach, chance, (), weapon=weapon)
+            return Plan(name, "attack", target, approach, chance, (), (), None, (), weapon)
         steps = way.moves
         if not way.in_reach:
             return Plan(name, "move", target, approach, chance, (), steps, way.space)
         weapon, _ = choose_weapon(data, name, target, way.space)
-        return Plan(name, "attack", target, approach, chance, (), steps, way.space,
-                    weapon=weapon)
+        return Plan(name, "attack", target, approach, chance, (), steps, way.space, (),
+                    weapon)
     assert why_target is not None and chance is not None  # explained: both worked out
     if way is None:
         moving = Reason("movement", "stay put", "off the map (the unit or its target not "
