@@ -47,7 +47,7 @@ def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The movement planners' key: at every look of 12 whole fights it equals the key
     written afresh from the session's tables — the map, the plan's own arguments, the
-    moving unit's skills and weapons, and each placed unit's name, Space, Facing, size
+    moving unit's skills (their items) and weapons, and each placed unit's name, Space, Facing, size
     and faction in roster order; a unit off the map has no part."""
     start = combat1()
     goals = g.parse(start["scene"]["goals"], start)
@@ -61,7 +61,8 @@ def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
         mover = data["units"][name]
         assert movement._key(data, "x", mover=name) == (
             repr(data.get("board")), ("x",),
-            (repr(mover.get("skills")), repr(mover.get("weapons"))), *placed)
+            (tuple(mover["skills"].items()) if mover.get("skills") else None,
+             repr(mover.get("weapons"))), *placed)
         looked.append(1)
         return asked(data, name, target, *args)
 

@@ -61,16 +61,22 @@ def can_respond(unit: Mapping[str, Any]) -> bool:
     move = unit.get("move")
     if move is None:
         return False
-    move = int(move)
+    if type(move) is not int:  # int() of an int is that int: not called for one
+        move = int(move)
     # Evade's Move is for Movement only (001 l.1024–1025; rules.units.effects.for_actions):
     # move - min(move, max(0, evading)) >= max(1, cost), with no builtin called (every
-    # unit, before every Action)
+    # unit, before every Action); no Evade's Move held (a round's effects most often
+    # hold only Actions) is int(0), which takes nothing off
     effects = unit.get(EFFECTS)
     if effects:
-        evading = int(effects.get(EVADE_MOVE, 0) or 0)
-        if evading > 0:
-            move = move - evading if evading < move else 0
-    cost = int(unit.get("action_cost") or 1)
+        evading = effects.get(EVADE_MOVE)
+        if evading:
+            evading = int(evading)
+            if evading > 0:
+                move = move - evading if evading < move else 0
+    cost = unit.get("action_cost") or 1
+    if type(cost) is not int:
+        cost = int(cost)
     return move >= (cost if cost > 1 else 1)
 
 

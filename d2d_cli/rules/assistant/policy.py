@@ -166,8 +166,8 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
                           no_block)
     faces: list[tuple[str, tuple[float, int]]] = []
     for c in hand:  # each card's faces, scored the first time the table meets the card
-        got = table.get(c)
-        faces += got if got is not None else _scored(
+        got = table.get(id(c))
+        faces += got[1] if got is not None and got[0] is c else _scored(
             table, c, la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
     if attacking:
         # Stay counts half its chance: about half of Fate's reveals are Lower
@@ -187,12 +187,17 @@ def _best_card(hand: tuple[Card, ...], la: int, lb: int, reading: str,
 # The score tables of :func:`_best_card`, one for each Levels, ``[rules]`` and side
 # (attacking, or defending with or without Block): Stay's chance, and for each card
 # (a Card is frozen) the code and score of each of its faces that can be played there.
+# A card is found by its identity, held beside its faces (so its id is never another
+# card's while kept): a Card's hash is a call in Python, an id is not, and a fight's
+# hands hold the same few Card objects (its decks' cards are built once); an equal card
+# built anew is only scored again.
 _Faces = tuple[tuple[str, tuple[float, int]], ...]
-_SCORES: dict[tuple[Any, ...], tuple[float, dict[Card, _Faces]]] = {}
+_SCORES: dict[tuple[Any, ...], tuple[float, dict[int, tuple[Card, _Faces]]]] = {}
 
 
 def _scores(la: int, lb: int, reading: str, fate_orientation: str, level_bonus: str,
-            attacking: bool, no_block: bool) -> tuple[float, dict[Card, _Faces]]:
+            attacking: bool, no_block: bool
+            ) -> tuple[float, dict[int, tuple[Card, _Faces]]]:
     key = (la, lb, reading, fate_orientation, level_bonus, attacking, no_block)
     got = _SCORES.get(key)
     if got is None:
@@ -203,7 +208,7 @@ def _scores(la: int, lb: int, reading: str, fate_orientation: str, level_bonus: 
     return got
 
 
-def _scored(table: dict[Card, _Faces], c: Card, la: int, lb: int, reading: str,
+def _scored(table: dict[int, tuple[Card, _Faces]], c: Card, la: int, lb: int, reading: str,
             fate_orientation: str, level_bonus: str, attacking: bool,
             no_block: bool) -> _Faces:
     """A card's faces in ``table``: Upper then Lower (000 l.413, the Player chooses),
@@ -214,7 +219,8 @@ def _scored(table: dict[Card, _Faces], c: Card, la: int, lb: int, reading: str,
                         no_block)
         if s is not None:
             faces.append((face.code, s))
-    got = table[c] = tuple(faces)
+    got = tuple(faces)
+    table[id(c)] = (c, got)
     return got
 
 
@@ -252,11 +258,22 @@ def responds(data: Mapping[str, Any], name: str, opts: Any) -> bool:
 def skill_for(unit: Mapping[str, Any]) -> str | None:
     """The skill a unit fights with: None (its best Combat skill, as ``conflict``
     chooses) when it holds one, else ``none`` (Level 0, no applicable skill)."""
+    known = _KNOWN_SKILLS
     for name, level in unit.get("skills", {}).items():
-        sk = known_skill(name)  # a name the table does not know is passed over
+        # a name the table does not know is passed over; each name's skill is looked up
+        # once (``known_skill`` reads the name and the skills table, read once a process)
+        sk = known.get(name, _UNSEEN)
+        if sk is _UNSEEN:
+            if len(known) >= 1024:
+                known.clear()
+            sk = known[name] = known_skill(name)
         if sk is not None and int(level) > 0 and sk.category == "Combat":
             return None
     return "none"
+
+
+_KNOWN_SKILLS: dict[str, Any] = {}  # a skill's name → known_skill's answer (None: unknown)
+_UNSEEN: Any = object()
 
 
 def _levels(data: dict[str, Any], a: str, b: str, opts: Any,
@@ -375,7 +392,10 @@ def _still_bound(name: str, unit: Mapping[str, Any], data: Mapping[str, Any]) ->
 def hidden(unit: Mapping[str, Any]) -> bool:
     """A unit with Stealth tokens is Hidden: no Rival targets it until found (000
     l.1201 "Hidden - A Unit or Item that cannot automatically be noticed")."""
-    return int(unit.get("stealth", 0) or 0) > 0
+    tokens = unit.get("stealth")
+    if not tokens:  # none held (the usual case: every unit at every plan): int(0) > 0
+        return False
+    return int(tokens) > 0
 
 
 def walk_cap(unit: Mapping[str, Any]) -> int | None:
@@ -432,8 +452,11 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = reads[1] if reads is not None else frozenset()
-    rivals = [n for n, u in units.items() if u.get("faction") != faction and not is_down(u)
-              and not u.get("off_map") and not hidden(u)]
+    rivals = []  # a plain loop: a comprehension is a call of its own, at every plan
+    for n, u in units.items():
+        if u.get("faction") != faction and not is_down(u) and not u.get("off_map") \
+                and not hidden(u):
+            rivals.append(n)
     # who a task holds is read only when no Rival in view is one the goal names (those
     # come first, whoever holds them: _target)
     held = _held(data) if named.isdisjoint(rivals) else set()
@@ -449,15 +472,16 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     way = _way_to(data, name, target, walkable)
     steps: tuple[tuple[str, ...], ...] = ()
     if not explain:  # the same choices as below, no reason written
+        # (every field by position: a record's keyword path is the dearer one)
         if way is None:
             weapon, _ = choose_weapon(data, name, target, None)
-            return Plan(name, "attack", target, approach, chance, (), weapon=weapon)
+            return Plan(name, "attack", target, approach, chance, (), (), None, (), weapon)
         steps = way.moves
         if not way.in_reach:
             return Plan(name, "move", target, approach, chance, (), steps, way.space)
         weapon, _ = choose_weapon(data, name, target, way.space)
-        return Plan(name, "attack", target, approach, chance, (), steps, way.space,
-                    weapon=weapon)
+        return Plan(name, "attack", target, approach, chance, (), steps, way.space, (),
+                    weapon)
     assert why_target is not None and chance is not None  # explained: both worked out
     if way is None:
         moving = Reason("movement", "stay put", "off the map (the unit or its target not "
@@ -549,7 +573,19 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
     them = units.get(target, {}).get("space")
     if not there or not them or not data.get("board"):
         return None
-    return distance(parse_space(str(there)), parse_space(str(them)))
+    # The Range between the two Spaces' texts, remembered by both texts (all it reads; a
+    # fight's plans ask it again and again of the same few Spaces). A text refused
+    # raises at every look (nothing is kept).
+    key = (str(there), str(them))
+    got = _RANGES.get(key)
+    if got is None:
+        if len(_RANGES) >= 4096:
+            _RANGES.clear()
+        got = _RANGES[key] = distance(parse_space(key[0]), parse_space(key[1]))
+    return got
+
+
+_RANGES: dict[tuple[str, str], int] = {}
 
 
 def _withdraw_plan(data: dict[str, Any], name: str,
@@ -598,8 +634,16 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
     """The Rival to attack: those the goal names first, then those no task holds; of
     them the best chance to win, then the lowest Difficulty, then the most Crits."""
     units = data.get("units", {})
-    first = [n for n in rivals if n in named] or [n for n in rivals if n not in held] \
-        or rivals
+    first = []  # plain loops: a comprehension is a call of its own, at every plan
+    for n in rivals:
+        if n in named:
+            first.append(n)
+    if not first:
+        for n in rivals:
+            if n not in held:
+                first.append(n)
+        if not first:
+            first = rivals
     why_pool = ("the goal names it" if first[0] in named else
                 "a Rival not held by a task" if first[0] not in held else "the only Rivals")
     chosen = units[name].get("target")
@@ -615,30 +659,31 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
         # two units' fighter keys they are remembered by, are not read (chance None).
         return first[0], "fate", None, None
     mine = _fighter_key(units[name])  # its own key, read once for every candidate
-    # The best card at each pair of Levels, asked once in this plan: Rivals alike share
-    # their Levels, and the chosen one's card is the one its chance was scored with.
-    cards: dict[tuple[int, int], tuple[str, float]] = {}
+    # The best card (or Stay) at each pair of Levels, asked once in this plan: Rivals
+    # alike share their Levels, and the chosen one's card is the one its chance was
+    # scored with. With it the chance as the order reads it, rounded (a float's ``round``
+    # is dear), once for the pair and only where there is an order to read.
+    single = len(first) == 1  # the one candidate: no order to read
+    cards: dict[tuple[int, int], tuple[str, float, float]] = {}
     best: tuple[Any, ...] | None = None
     for n in first:
         levels = _levels_of(units, name, n, mine)
-        if hand:
-            got = cards.get(levels)
-            if got is None:
-                got = cards[levels] = best_card(hand, levels, opts, attacking=True)
-            p = got[1]
-        else:
-            p = win_chance("fate", "fate", *levels, opts.conflict_chart,
-                           opts.fate_orientation, opts.level_bonus)[0]
-        if len(first) == 1:  # the one candidate: no order to read
-            best = ((), n, p, levels)
+        got = cards.get(levels)
+        if got is None:
+            code, p = best_card(hand, levels, opts, attacking=True) if hand else (
+                "fate", win_chance("fate", "fate", *levels, opts.conflict_chart,
+                                   opts.fate_orientation, opts.level_bonus)[0])
+            got = cards[levels] = (code, p, 0.0 if single else -round(p, 12))
+        if single:
+            best = ((), n, got[1], levels)
             break
         u = units[n]
-        order = (-round(p, 12), _body_level(u), -len(u.get("crits", [])))
+        order = (got[2], _body_level(u), -len(u.get("crits", [])))
         if best is None or order < best[0]:  # the first of equals, as a stable sort
-            best = (order, n, p, levels)
+            best = (order, n, got[1], levels)
     assert best is not None  # first is never empty
     _, target, p, levels = best
-    approach, chance = cards[levels] if hand else ("fate", p)
+    approach, chance, _ = cards[levels]
     if not explain:
         return target, approach, chance, None
     why_target = Reason("target", target, f"{why_pool}; best chance to win ({p:.0%}), "

@@ -252,10 +252,13 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
         # equal values make equal Placements) in the same order is the same Field: no
         # Placement is looked up to find it (a fight asks ~20 times a fight, every
         # Conflict and Hits on the map).
+        # Gathered by a plain loop (a comprehension is a call of its own, at every look).
         stored = data.get("units", {})
-        key: tuple[Any, ...] = (id(board), reading, *[
-            (n, u.get(SPACE), u.get(FACING), u.get(DOUBLE, False), u.get("faction"))
-            for n, u in stored.items()])
+        parts: list[Any] = [id(board), reading]
+        for n, u in stored.items():
+            parts.append((n, u.get(SPACE), u.get(FACING), u.get(DOUBLE, False),
+                          u.get("faction")))
+        key = tuple(parts)
         got = _FIELDS.get(key)
         if got is None:
             got = _kept(key, Field(board, placements_of(stored), reading))
