@@ -1,20 +1,34 @@
 """The engine's ninth cut (issue 40 item 1): the round's record of an Action or a move
 (``unit_state.stepped``, ``keep_spent``) kept without a second table unpacked or a
 ``min`` called, and an Interact's Target found by its folded name in a plain loop.
-Each is checked here against the rule written out plainly, over every case of its
-inputs."""
+A response in a fight without a log writes no result (``rules.time.exchange.respond``,
+as ``turns.act`` writes no Spending). Each is checked here against the rule written out
+plainly — over every case of its inputs, or over whole fights."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import Any
 
 import pytest
 
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.scale.stats import parse_stat
+from d2d_cli.rules.time import exchange as time_exchange
 from d2d_cli.rules.time import turns
 from d2d_cli.rules.units import unit_state
 from d2d_cli.rules.units.roster import Unit
+
+
+def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
 
 
 def _unit(name: str = "A", **extra: Any) -> Unit:
@@ -102,3 +116,38 @@ def test_names_folded_alike_mark_the_last_as_a_table_of_them_does() -> None:
     turns.act(units, 1, "started", "Archer", "interact", "Goblin")
     marked = [n for n, u in units.items() if "interacted" in u.extra]
     assert marked == [want.name] == ["goblin"]
+
+
+# --------------------------------------------------------------------------- respond
+
+
+def test_a_response_without_a_report_changes_the_units_the_same() -> None:
+    """``respond`` with ``report`` False returns None and leaves both units as the
+    reported response does, table for table."""
+    tables = []
+    for report in (True, False):
+        units = _roster("Archer", "Goblin")
+        turns.act(units, 1, "started", "Archer", "interact", "Goblin")
+        out = time_exchange.respond(units, 1, "started", "Goblin", True, report=report)
+        assert (out is None) is (not report)
+        if out is not None:
+            assert out.spending is not None and out.action
+        tables.append({n: list(u.to_state().items()) for n, u in units.items()})
+    assert tables[0] == tables[1]
+
+
+def test_fights_with_and_without_a_log_end_in_the_same_session() -> None:
+    """A fight with a log (every result written) and without (none) end in the same
+    session, table by table, both policies, Targets responding in them."""
+    start, goals = _combat1()
+    responses = 0
+    for pc in ("best", "fate"):
+        for i in range(4):
+            seed = sim.run_seed(9, i)
+            o1, t1 = sim.fight(start, goals, seed, DEFAULTS, log=True, pc=pc)
+            o2, t2 = sim.fight(start, goals, seed, DEFAULTS, log=False, pc=pc)
+            assert o1 == o2
+            assert t1.data == t2.data
+            assert t1.lines is not None
+            responses += sum(line.startswith("unit respond") for line in t1.lines)
+    assert responses > 8

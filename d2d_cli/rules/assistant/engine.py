@@ -617,7 +617,8 @@ class Table:
     def respond(self, name: str, action: bool) -> Any:
         """``unit respond NAME [--no-action]``: the Target of the Interact just made
         spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
-        not Target gains no benefits on a Win")."""
+        not Target gains no benefits on a Win"). The command's result is written for a
+        log only: None without one."""
         number, phase = self._now()
         roster = self._some(name)
         out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,
