@@ -2,8 +2,9 @@
 (``unit_state.stepped``, ``keep_spent``) kept without a second table unpacked or a
 ``min`` called, and an Interact's Target found by its folded name in a plain loop.
 A response in a fight without a log writes no result (``rules.time.exchange.respond``,
-as ``turns.act`` writes no Spending). Each is checked here against the rule written out
-plainly — over every case of its inputs, or over whole fights."""
+as ``turns.act`` writes no Spending), nor a round's end its steps' records
+(``rules.time.rounds.end``). Each is checked here against the rule written out plainly —
+over every case of its inputs, or over whole fights."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.scale.stats import parse_stat
 from d2d_cli.rules.time import exchange as time_exchange
@@ -151,3 +153,51 @@ def test_fights_with_and_without_a_log_end_in_the_same_session() -> None:
             assert t1.lines is not None
             responses += sum(line.startswith("unit respond") for line in t1.lines)
     assert responses > 8
+
+
+# --------------------------------------------------------------------------- round end
+
+
+def test_every_round_end_of_whole_fights_changes_the_same_unreported(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``round end`` of whole fights (both policies) run again on copies of what it
+    was given, with the other ``report``: the round, every unit's table, the tasks, the
+    Clock and the cards revealed come out the same; unreported it returns None."""
+    from d2d_cli.rules.time import rounds, tasks
+
+    start, goals = _combat1()
+    real = rounds.end
+    ends, recovered = 0, 0
+
+    def state(rnd: Any, roster: Any, board: Any, clock: Any, reveal: Any) -> Any:
+        return (rnd.to_state(), {n: list(u.to_state().items()) for n, u in roster.items()},
+                tasks.board_state(board), clock.to_state(), list(reveal.used))
+
+    def both(*args: Any, report: bool = True) -> Any:
+        nonlocal ends, recovered
+        again = copy.deepcopy(args)
+        out = real(*args, report=report)
+        other = real(*again, report=not report)
+        assert (out is None) is (not report) and (other is None) is report
+        assert state(*args[:5]) == state(*again[:5])
+        ends += 1
+        recovered += bool(args[5])
+        return out
+
+    monkeypatch.setattr(rounds, "end", both)
+    for pc in ("best", "fate"):
+        for i in range(8):
+            sim.fight(start, goals, sim.run_seed(4, i), DEFAULTS, pc=pc)
+    assert ends > 40
+    # planted: conditions to recover from and with events, an Ability in Cooldown,
+    # Stealth tokens, the round's effects — every step of the upkeep has work
+    import random
+
+    t = Table(copy.deepcopy(start), random.Random(2), DEFAULTS)
+    t.round_start()
+    planted = {"Archer": {"conditions": {"fatigue": 2, "bleeding": 1}},
+               "Thief": {"cooldown": ["Pick"], "stealth": 2, "effects": {"interact": 1}},
+               "Goblin Scout": {"conditions": {"stun": 1, "slow": 1}}}
+    t.data["units"] = {n: {**u, **planted.get(n, {})} for n, u in t.data["units"].items()}
+    t.round_end()
+    assert recovered == 1 and ends > 41

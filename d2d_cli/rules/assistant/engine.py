@@ -482,9 +482,10 @@ class Table:
             self._log("round", "start", result=out)
         return out
 
-    def round_end(self) -> rounds.RoundEnded:
+    def round_end(self) -> rounds.RoundEnded | None:
         """``round end`` — then each Player draws a card (001 l.1037 "Draw - Each Player
-        draws a card"), up to 10 in hand."""
+        draws a card"), up to 10 in hand. The command's result is written for a log
+        only: None without one."""
         rnd = self.round()
         roster, board = self._roster(), tasks.board(self.data)
         clock = Clock.from_state(self.data.get("clock"))
@@ -497,7 +498,8 @@ class Table:
         same = [n for n, u in roster.items() if rounds.ends_effects_only(u)]
         try:
             out = rounds.end(rnd, roster, board, clock, reveal, picks,
-                             self.data.get("scene", {}).get("reserves", {}))
+                             self.data.get("scene", {}).get("reserves", {}),
+                             report=self.lines is not None)
         except BaseException:
             self._forget()
             raise
