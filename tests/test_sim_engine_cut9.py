@@ -3,8 +3,9 @@
 ``min`` called, and an Interact's Target found by its folded name in a plain loop.
 A response in a fight without a log writes no result (``rules.time.exchange.respond``,
 as ``turns.act`` writes no Spending), nor a round's end its steps' records
-(``rules.time.rounds.end``). Each is checked here against the rule written out plainly —
-over every case of its inputs, or over whole fights."""
+(``rules.time.rounds.end``); a Refresh with no Speed penalty reads the unit's own Speed
+Stat (``status_bar.speed_now``). Each is checked here against the rule written out
+plainly — over every case of its inputs, or over whole fights."""
 
 from __future__ import annotations
 
@@ -201,3 +202,25 @@ def test_every_round_end_of_whole_fights_changes_the_same_unreported(
     t.data["units"] = {n: {**u, **planted.get(n, {})} for n, u in t.data["units"].items()}
     t.round_end()
     assert recovered == 1 and ends > 41
+
+
+# --------------------------------------------------------------------------- Speed
+
+
+@pytest.mark.parametrize("penalties", [True, False])
+def test_the_speed_now_is_the_stat_the_rule_makes(penalties: bool) -> None:
+    """Every Speed from 0x1 to 10x2, with and without a partial Level, under no
+    condition, a Slow or two and a Fatigue: ``speed_now`` equals the Stat made as the rule
+    says — the Level less the penalties, never below 0, on the same scale, no partial."""
+    from d2d_cli.rules.scale.stats import Stat
+    from d2d_cli.rules.units import conditions as conds
+    from d2d_cli.rules.units.status_bar import speed_now
+
+    for level, scale, partial in itertools.product(range(11), (0, 1, 2), (None, 4.5)):
+        for held in ({}, {"slow": 1}, {"slow": 2}, {"fatigue": 1}):
+            u = Unit("A", {"speed": Stat(level, scale, partial)}, conditions=dict(held))
+            change = conds.penalties(held).get("speed", 0) if penalties else 0
+            want = Stat(max(0, level + change), scale)
+            got = speed_now(u, penalties)
+            assert got == want and got is not None and got.partial is None, (level, held)
+    assert speed_now(Unit("A", {}), penalties) is None
