@@ -4,8 +4,10 @@
 A response in a fight without a log writes no result (``rules.time.exchange.respond``,
 as ``turns.act`` writes no Spending), nor a round's end its steps' records
 (``rules.time.rounds.end``); a Refresh with no Speed penalty reads the unit's own Speed
-Stat (``status_bar.speed_now``). Each is checked here against the rule written out
-plainly — over every case of its inputs, or over whole fights."""
+Stat (``status_bar.speed_now``); the hands settled, a Target's win and a round end's
+picks read in plain loops, and no condition token no penalty at once. Each is checked
+here against the rule written out plainly — over every case of its inputs, or over
+whole fights."""
 
 from __future__ import annotations
 
@@ -174,8 +176,21 @@ def test_every_round_end_of_whole_fights_changes_the_same_unreported(
         return (rnd.to_state(), {n: list(u.to_state().items()) for n, u in roster.items()},
                 tasks.board_state(board), clock.to_state(), list(reveal.used))
 
+    store_all = Table._store_all
+    wanted: list[Any] = []
+
+    def stored(self: Table, roster: Any, same_base: Any = ()) -> None:
+        if wanted:  # a round end's: those whose upkeep changes but their effects
+            assert list(same_base) == wanted.pop()
+        store_all(self, roster, same_base)
+
     def both(*args: Any, report: bool = True) -> Any:
         nonlocal ends, recovered
+        roster = args[1]  # the Recover picks and the units ending their effects alone,
+        # written out as the rule reads them before the upkeep changes anything
+        assert args[5] == [f"{n}={c[0]}" for n, u in roster.items() if not u.extra.get(
+            "off_map") and (c := rounds.recover_choices(u))]
+        wanted.append([n for n, u in roster.items() if rounds.ends_effects_only(u)])
         again = copy.deepcopy(args)
         out = real(*args, report=report)
         other = real(*again, report=not report)
@@ -186,6 +201,7 @@ def test_every_round_end_of_whole_fights_changes_the_same_unreported(
         return out
 
     monkeypatch.setattr(rounds, "end", both)
+    monkeypatch.setattr(Table, "_store_all", stored)
     for pc in ("best", "fate"):
         for i in range(8):
             sim.fight(start, goals, sim.run_seed(4, i), DEFAULTS, pc=pc)
@@ -224,3 +240,96 @@ def test_the_speed_now_is_the_stat_the_rule_makes(penalties: bool) -> None:
             got = speed_now(u, penalties)
             assert got == want and got is not None and got.partial is None, (level, held)
     assert speed_now(Unit("A", {}), penalties) is None
+
+
+def test_no_condition_token_is_no_penalty_a_table_of_its_own() -> None:
+    """``penalties`` of no token is an empty table, a new one at each call (a caller may
+    fill it), as the loop over no token gives; tokens still count."""
+    from d2d_cli.rules.units.condition_table import penalties
+
+    a, b = penalties({}), penalties({})
+    assert a == {} and b == {} and a is not b
+    assert penalties({"slow": 2}) == {"speed": -2}
+
+
+# --------------------------------------------------------------------------- the hands
+
+
+def test_every_settle_and_target_win_of_whole_fights_reads_the_effects_as_sets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand settled after a Conflict of whole fights (both policies) ends as the
+    rule written with the sets of the winner's effect keys leaves it — the hand, the
+    deck, the discard pile and the generator — and every Target's win takes Evade's
+    Move and its Hits exactly where those sets say."""
+    import random as _random
+
+    from d2d_cli.rules.combat.conflict import hit_value
+    from d2d_cli.rules.deck.cards import parse_card
+
+    start, goals = _combat1()
+    settle, wins = sim._settle, sim._target_wins
+    settled, won = 0, 0
+
+    def plainly(t: Table, name: str, played: str, c: Any, side: str, benefits: bool) -> None:
+        owner = sim.player_of(t.data["units"][name])
+        p = t.players.get(owner) if owner is not None else None
+        if p is None or played == "fate":
+            return
+        card = parse_card(played)
+        p.hand = [h for h in p.hand if h.face != card.face]
+        keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
+            if benefits else set()
+        if "keep" in keys:
+            p.hand.append(card)
+        elif card.is_wild:
+            p.deck.insert(t.rng.randrange(len(p.deck) + 1), card)
+        else:
+            p.discard.append(card)
+        if "draw" in keys:
+            p.draw(1)
+        if "take_from_discard" in keys and p.discard:
+            best = max(p.discard, key=hit_value)
+            p.discard.remove(best)
+            p.hand.append(best)
+
+    def hands(t: Any) -> Any:
+        return {n: (list(p.hand), list(p.deck), list(p.discard)) for n, p in t.players.items()}
+
+    def checked_settle(t: Table, *args: Any) -> None:
+        nonlocal settled
+        twin = _random.Random()
+        twin.setstate(t.rng.getstate())
+        other = copy.copy(t)
+        other.rng = twin
+        other.players = {n: copy.copy(p) for n, p in t.players.items()}
+        for p in other.players.values():
+            p.hand, p.deck, p.discard = list(p.hand), list(p.deck), list(p.discard)
+        plainly(other, *args)
+        settle(t, *args)
+        assert hands(t) == hands(other) and t.rng.getstate() == twin.getstate()
+        settled += 1
+
+    def checked_wins(t: Table, target: str, attacker: str, c: Any) -> None:
+        nonlocal won
+        keys = {e.key for e in c.effects.b}
+        calls: list[str] = []
+        act, hit = t.act, t.hit
+        t.act = lambda *a, **k: (calls.append("evade" if a[1] == "evade" else "act"),  # type: ignore[method-assign]
+                                 act(*a, **k))[1]
+        t.hit = lambda *a, **k: (calls.append("hit"), hit(*a, **k))[1]  # type: ignore[method-assign]
+        try:
+            wins(t, target, attacker, c)
+        finally:
+            del t.act, t.hit
+        assert ("evade" in calls) == bool(keys & {"move", "regain_move"})
+        assert ("hit" in calls) == (c.outcome in ("b", "both") and c.approach_b in
+                                    sim.policy.SCORING and "hit" in keys)
+        won += 1
+
+    monkeypatch.setattr(sim, "_settle", checked_settle)
+    monkeypatch.setattr(sim, "_target_wins", checked_wins)
+    for pc in ("best", "fate"):
+        for i in range(8):
+            sim.fight(start, goals, sim.run_seed(6, i), DEFAULTS, pc=pc)
+    assert settled > 200 and won > 40
+

@@ -493,9 +493,13 @@ class Table:
         # Recover (000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or
         # Slow"): each unit takes off the first it holds in that order, else readies an
         # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
-        picks = [f"{n}={c[0]}" for n, u in roster.items()
-                 if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
-        same = [n for n, u in roster.items() if rounds.ends_effects_only(u)]
+        # and those whose upkeep changes nothing but their effects: one plain loop
+        picks, same = [], []
+        for n, u in roster.items():
+            if not u.extra.get("off_map") and (c := rounds.recover_choices(u)):
+                picks.append(f"{n}={c[0]}")
+            if rounds.ends_effects_only(u):
+                same.append(n)
         try:
             out = rounds.end(rnd, roster, board, clock, reveal, picks,
                              self.data.get("scene", {}).get("reserves", {}),
