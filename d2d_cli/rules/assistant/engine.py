@@ -482,9 +482,10 @@ class Table:
             self._log("round", "start", result=out)
         return out
 
-    def round_end(self) -> rounds.RoundEnded:
+    def round_end(self) -> rounds.RoundEnded | None:
         """``round end`` — then each Player draws a card (001 l.1037 "Draw - Each Player
-        draws a card"), up to 10 in hand."""
+        draws a card"), up to 10 in hand. The command's result is written for a log
+        only: None without one."""
         rnd = self.round()
         roster, board = self._roster(), tasks.board(self.data)
         clock = Clock.from_state(self.data.get("clock"))
@@ -492,12 +493,17 @@ class Table:
         # Recover (000 l.611 "Recover - Each Unit removes a Fatigue, Stun, Stress, or
         # Slow"): each unit takes off the first it holds in that order, else readies an
         # Ability in Cooldown (docs/rules.md "NPC turns and simulated fights").
-        picks = [f"{n}={c[0]}" for n, u in roster.items()
-                 if not u.extra.get("off_map") and (c := rounds.recover_choices(u))]
-        same = [n for n, u in roster.items() if rounds.ends_effects_only(u)]
+        # and those whose upkeep changes nothing but their effects: one plain loop
+        picks, same = [], []
+        for n, u in roster.items():
+            if not u.extra.get("off_map") and (c := rounds.recover_choices(u)):
+                picks.append(f"{n}={c[0]}")
+            if rounds.ends_effects_only(u):
+                same.append(n)
         try:
             out = rounds.end(rnd, roster, board, clock, reveal, picks,
-                             self.data.get("scene", {}).get("reserves", {}))
+                             self.data.get("scene", {}).get("reserves", {}),
+                             report=self.lines is not None)
         except BaseException:
             self._forget()
             raise
@@ -617,7 +623,8 @@ class Table:
     def respond(self, name: str, action: bool) -> Any:
         """``unit respond NAME [--no-action]``: the Target of the Interact just made
         spends an Action on it, or not (001 l.639–641 "Target may spend an Action / IF
-        not Target gains no benefits on a Win")."""
+        not Target gains no benefits on a Win"). The command's result is written for a
+        log only: None without one."""
         number, phase = self._now()
         roster = self._some(name)
         out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,

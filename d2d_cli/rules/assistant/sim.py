@@ -74,17 +74,26 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
         kept = [h for h in p.hand if h.face != face]  # each card's face read once
         if len(kept) != len(p.hand):
             p.hand = kept
-        keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
-            if benefits else set()
-        if "keep" in keys:
+        # the winner's effects read in a plain loop, no set of their keys built
+        keep = draw = take = False
+        if benefits:
+            for e in (c.effects.a if side == "a" else c.effects.b):
+                key = e.key
+                if key == "keep":
+                    keep = True
+                elif key == "draw":
+                    draw = True
+                elif key == "take_from_discard":
+                    take = True
+        if keep:
             p.hand.append(card)
         elif card.is_wild:  # "Always Shuffle" (001 l.758): back into the deck
             p.deck.insert(t.rng.randrange(len(p.deck) + 1), card)
         else:
             p.discard.append(card)
-        if "draw" in keys:
+        if draw:
             p.draw(1)
-        if "take_from_discard" in keys and p.discard:
+        if take and p.discard:
             best = max(p.discard, key=hit_value)
             p.discard.remove(best)
             p.hand.append(best)
@@ -271,10 +280,16 @@ def _target_wins(t: Table, target: str, attacker: str, c: Conflict) -> None:
     Fast's or Strong's Hits on the Actor (``hit``, ``crit``); Evade's Move (``unit act
     NAME evade``, 001 l.748–750 "Move:+2 (Win or Lose)"; 000 l.494 under [rules]
     evade = "000")."""
-    keys = {e.key for e in c.effects.b}
-    if keys & {"move", "regain_move"}:
+    moves = hits_ = False  # the Target's effects read in a plain loop, no sets built
+    for e in c.effects.b:
+        key = e.key
+        if key == "move" or key == "regain_move":
+            moves = True
+        elif key == "hit":
+            hits_ = True
+    if moves:
         t.act(target, "evade")
-    if c.outcome in ("b", "both") and c.approach_b in policy.SCORING and "hit" in keys:
+    if c.outcome in ("b", "both") and c.approach_b in policy.SCORING and hits_:
         assert c.side_b.card is not None
         try:  # with the skill it defended with; one that cannot reach the Actor scores none
             h = t.hit(c.side_b.card, by=target, vs=attacker, skill=c.side_b.skill)

@@ -11,7 +11,7 @@ Action, and then continue your Move"; l.310.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from d2d_cli import tables
 from d2d_cli.errors import BadInput, RuleViolation
@@ -151,15 +151,20 @@ class Responded(Result):
     summary: str = hidden("")
 
 
+@overload
 def respond(units: dict[str, Unit], number: int, phase: str, name: str,
-            action: bool, *, report: bool = True) -> Responded:
+            action: bool, *, report: Literal[True] = True) -> Responded: ...
+@overload
+def respond(units: dict[str, Unit], number: int, phase: str, name: str,
+            action: bool, *, report: bool) -> Responded | None: ...
+def respond(units: dict[str, Unit], number: int, phase: str, name: str,
+            action: bool, *, report: bool = True) -> Responded | None:
     """001 l.639–641: the Target may spend an Action (Move:-[Action Cost]); if not, it
     gains no benefits on a Win. With ``report`` False (a simulated fight without a log,
-    which reads no result) the unit changes the same and the Action's
-    :class:`~d2d_cli.rules.time.turns.Spending` is not written (``spending`` None). Of
-    the unit, only its tokens, Spending, round effects and the Interact aimed at it change
-    (a simulated fight keeps the rest of its reading: rules.assistant.engine
-    ``_same_base``, checked by tests)."""
+    which reads no result) the unit changes the same and no result is written: None,
+    as ``turns.act`` writes no Spending. Of the unit, only its tokens, Spending, round
+    effects and the Interact aimed at it change (a simulated fight keeps the rest of its
+    reading: rules.assistant.engine ``_same_base``, checked by tests)."""
     unit = find(units, name)
     under_way(number, phase)
     rec: dict[str, Any] | None = exchange.interacted(unit, number, phase)
@@ -172,6 +177,8 @@ def respond(units: dict[str, Unit], number: int, phase: str, name: str,
     spending = act(units, number, phase, name, "interact", None,
                    report=report) if action else None
     exchange.answer(unit, action)
+    if not report:
+        return None
     what = "spends an Action" if action else "spends no Action (no benefit on a Win)"
     return Responded(unit.name, str(rec["by"]), bool(rec.get("interrupt")), action, spending,
                      action, '001 l.639–641 "Target may spend an Action / IF not Target '

@@ -318,32 +318,48 @@ def ends_effects_only(unit: units.Unit) -> bool:
                 or extra.get(STEALTH))
 
 
+@overload
 def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
         clock: clocks.Clock, reveal: Revealer, recover: list[str] | None = None,
-        reserves: dict[str, Any] | None = None) -> RoundEnded:
+        reserves: dict[str, Any] | None = None, *,
+        report: Literal[True] = True) -> RoundEnded: ...
+@overload
+def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
+        clock: clocks.Clock, reveal: Revealer, recover: list[str] | None = None,
+        reserves: dict[str, Any] | None = None, *, report: bool) -> RoundEnded | None: ...
+def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
+        clock: clocks.Clock, reveal: Revealer, recover: list[str] | None = None,
+        reserves: dict[str, Any] | None = None, *, report: bool = True) -> RoundEnded | None:
     """Round: End — the upkeep, in 001's order, once (the roster, tasks, clock and round
     change: store them). ``recover`` holds the ``NAME=CHOICE`` picks; ``reserves`` the
     scene's units that a Timed Event brings. Running out of table cards raises (the
-    command then changes nothing)."""
+    command then changes nothing). With ``report`` False (a simulated fight without a
+    log, which reads no result) every step changes the same and the steps' records and
+    the result are not written: None (as :func:`start` writes no Refreshed)."""
     chosen = parse_recover(recover or [], roster)
     if rnd.phase == "ended":
         raise RuleViolation(f"round {rnd.number} has already ended — upkeep is applied "
                             "once; start the next round with d2d round start")
     if rnd.phase != "started":
         raise RuleViolation("no round is under way: start one with d2d round start")
-    steps: list[Step] = [DrawStep(DRAW_TEXT), _recover(roster, chosen),
-                         TaskClockStep(task_clock(tasks)),
-                         _condition_events(event_checks(roster), reveal),
-                         RandomEventsStep(clock.check_random(reveal))]
+    # each step in 001's order, what it changes changed whether or not it is reported
+    recovered = _recover(roster, chosen)
+    ticks = task_clock(tasks)
+    events = _condition_events(event_checks(roster), reveal)
+    checks = clock.check_random(reveal)
     # Events: the Continuous Powers' Price (000 l.878), only when one is kept up.
     paid = upkeep.pay_continuous(roster, rnd.number)
-    if paid is not None:
-        steps.append(paid)
     moved = clocks.move(clock, 1, clock.down, reserves or {}, roster)
-    steps.append(ClockStep(moved.clock_before, moved.clock, moved.events, moved.arrived))
     hidden_ = upkeep.remain_hidden(roster)  # the Clock's "Tokens+1" (000 l.807)
-    if hidden_ is not None:
-        steps.append(hidden_)
     upkeep.end_effects(roster)  # "this Round" ends (rules.units.effects)
     rnd.phase = "ended"
+    if not report:
+        return None
+    steps: list[Step] = [DrawStep(DRAW_TEXT), recovered, TaskClockStep(ticks), events,
+                         RandomEventsStep(checks)]
+    if paid is not None:
+        steps.append(paid)
+    steps.append(ClockStep(moved.clock_before, moved.clock, moved.events, moved.arrived))
+    if hidden_ is not None:
+        steps.append(hidden_)
     return RoundEnded(rnd.number, tuple(steps), tuple(reveal.used), reveal.reshuffled)

@@ -398,7 +398,13 @@ def _action_effects(units: dict[str, Unit], unit: Unit, action: Action, arg: str
     if action.key == "interact":
         effects.add(unit, effects.INTERACT)
     if action.key == "interact" and arg is not None:  # the round remembers its Target
-        aimed = {n.lower(): u for n, u in units.items()}.get(arg.strip().lower())
+        # by its name folded (the last of names folded alike, as a dict of them keeps),
+        # in a plain loop: no comprehension's table built at every Interact
+        folded = arg.strip().lower()
+        aimed: Unit | None = None
+        for n, u in units.items():
+            if n.lower() == folded:
+                aimed = u
         if aimed is not None and aimed is not unit:
             _exchange.open_interact(unit, aimed, number, phase)
     return detect

@@ -75,6 +75,8 @@ def name_of(key: str) -> str:
 def penalties(conditions: dict[str, int]) -> dict[str, int]:
     """Total change per stat from a unit's condition tokens (each token counts)."""
     total: dict[str, int] = {}
+    if not conditions:  # no token: no change (every unit at every Refresh, mostly)
+        return total
     known = table()
     for key, count in conditions.items():
         cond = known.get(key)

@@ -39,7 +39,10 @@ def speed_now(unit: units.Unit, penalties: bool = True) -> Stat | None:
     if stat is None:
         return None
     change = conditions.penalties(unit.conditions).get("speed", 0) if penalties else 0
-    return Stat(max(0, stat.level + change), stat.scale)
+    level = stat.level + change
+    if change == 0 and level >= 0 and stat.partial is None:
+        return stat  # the very Stat (immutable): what the Stat made below would hold
+    return Stat(level if level > 0 else 0, stat.scale)
 
 
 def tokens(unit: units.Unit, map_key: str, opts: Options = DEFAULTS

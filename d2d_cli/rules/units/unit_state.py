@@ -66,9 +66,12 @@ def spent(unit: Unit, number: int, phase: str) -> Spent:
 
 
 def keep_spent(unit: Unit, record: Spent) -> None:
-    unit.extra[SPENT] = {"round": record.round, "actions": record.actions,
-                         "boosts": list(record.boosts),
-                         **({"count": record.count} if record.count is not None else {})}
+    # the Count last, when set: a key put in, not a second table unpacked into the
+    # first (every Action and move keeps its record, ~40 a fight)
+    kept = {"round": record.round, "actions": record.actions, "boosts": list(record.boosts)}
+    if record.count is not None:
+        kept["count"] = record.count
+    unit.extra[SPENT] = kept
 
 
 COUNTDOWN_FROM = 10  # 001 l.499 "Each Group counts down from 10"
@@ -110,12 +113,13 @@ def stepped(unit: Unit, number: int, phase: str, move_before: int | None,
     if phase != "started":
         return record or spent(unit, number, phase)
     rec = record or spent(unit, number, phase)
-    at = reach(move_before, rec)
+    count = rec.count
+    at = reach_at(move_before, count)  # :func:`reach` of the record, read in place
     if free:  # no Count of its own: capped where it stood, never lowered
-        if rec.count is None:
+        if count is None:
             rec.count = at + 1
-    elif at > 0:
-        rec.count = at if rec.count is None else min(rec.count, at)
+    elif at > 0 and (count is None or at < count):  # the lower Count, no min() called
+        rec.count = at
     keep_spent(unit, rec)
     return rec
 
