@@ -341,7 +341,9 @@ class HitAsk:
                 else out
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
-        found.update(sit.extra_sources)
+        extra = sit.extra_sources
+        if extra:  # a remembered assessment's read-only view merged through its copy
+            found.update(extra.copy() if type(extra) is MappingProxyType else extra)
         found.update(self.said)
         mods = sit.modifiers
         if self.bonus:

@@ -832,7 +832,12 @@ def sources(sit: Situation, keys: Mapping[str, str]) -> dict[str, str]:
     """Where each number came from, under the command's own keys (``level_a`` or
     ``level``…): ``keys`` maps "a"/"b" to them."""
     out = {keys["a"]: sit.a.source, keys["b"]: sit.b.source}
-    out.update(sit.extra_sources)
+    extra = sit.extra_sources
+    if extra:  # none to add (a Conflict of two cards, or nothing said): no merge
+        # A remembered assessment's are a read-only view (Assessor), which a dict merges
+        # key by key through Python's generic mapping path; its copy is the dict under it,
+        # copied in C, and merged as a dict (~0.25 µs of ~0.5 a Conflict, issue 40)
+        out.update(extra.copy() if type(extra) is MappingProxyType else extra)
     return out
 
 
