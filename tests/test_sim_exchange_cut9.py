@@ -1,10 +1,11 @@
 """The exchange's ninth cut gives what the full path gives (issue 40 item 1): a
 Conflict's ``sources`` and a Hits' ``sources`` merge a remembered assessment's
 read-only view of what else it said through the view's copy (the dict under it, merged
-as a dict) and merge nothing when it said nothing; a Conflict is made with all its
-fields by position (tests/test_sim_exchange_cut8.py checks each field of whole fights'
-Conflicts against what it is made of; tests/test_sim.py and tests/golden pin whole
-fights and every command's JSON byte for byte)."""
+as a dict) and merge nothing when it said nothing; an Options keeps its hash, the one
+its fields give, and is pickled without it; a Conflict is made with all its fields by
+position (tests/test_sim_exchange_cut8.py checks each field of whole fights' Conflicts
+against what it is made of; tests/test_sim.py and tests/golden pin whole fights and
+every command's JSON byte for byte)."""
 
 from __future__ import annotations
 
@@ -140,3 +141,74 @@ def test_a_hits_sources_merge_a_read_only_view_and_a_dict_alike() -> None:
         assert list(got.sources) == ["level", "rival_level", "difficulty", "weapon",
                                      "cover", "exchange"]
         assert got.sources["cover"] == "said"
+
+
+# --------------------------------------------------------------------------- Options
+
+
+def _fields_hash(opts: Any) -> int:
+    """The hash a record has: its fields' values, in order, as one tuple."""
+    from d2d_cli.rules.core.record import fields
+
+    return hash(tuple(getattr(opts, f.name) for f in fields(opts)))
+
+
+def test_an_options_hash_is_its_fields_hash_however_it_is_made() -> None:
+    """An Options' kept hash is the one its fields give, for the defaults, a parsed
+    ``[rules]`` table, a ``replace`` copy and one read back from a pickle; Options
+    equal hash equal, and one field changed changes it."""
+    import pickle
+
+    from d2d_cli.rules.core.options import DEFAULTS, parse
+    from d2d_cli.rules.core.record import replace
+
+    parsed = parse({"evade": "000", "counter": "000"})
+    copied = replace(DEFAULTS, evade="000", counter="000")
+    for opts in (DEFAULTS, parsed, copied, pickle.loads(pickle.dumps(parsed))):
+        assert hash(opts) == _fields_hash(opts) and hash(opts) == hash(opts)
+    assert parsed == copied and hash(parsed) == hash(copied)
+    assert hash(replace(parsed, narrator_hand=True)) == _fields_hash(
+        replace(parsed, narrator_hand=True)) != hash(parsed)
+
+
+def test_an_options_is_pickled_without_its_kept_hash() -> None:
+    """A hash belongs to its process (strings hash by the process's seed): an Options
+    whose hash was read, pickled, and read back in a process of another hash seed
+    hashes there as its fields do there."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    from d2d_cli.rules.core.options import parse
+
+    made = parse({"evade": "000"})
+    hash(made)  # kept on it
+    assert "_hash" not in made.__getstate__()
+    code = ("import pickle, sys\n"
+            "from d2d_cli.rules.core.record import fields\n"
+            "o = pickle.loads(sys.stdin.buffer.read())\n"
+            "print(hash(o) == hash(tuple(getattr(o, f.name) for f in fields(o))))\n")
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(made),
+                             capture_output=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        assert out.stdout.strip() == b"True"
+
+
+def test_every_options_hash_of_whole_fights_is_its_fields_hash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Options a fight's memories hash gives the hash its fields give."""
+    from d2d_cli.rules.core import options
+
+    n = {"hashed": 0}
+
+    def checked(self: options.Options) -> int:
+        got = self._hash
+        assert got == _fields_hash(self)
+        n["hashed"] += 1
+        return got
+
+    monkeypatch.setattr(options.Options, "__hash__", checked)
+    _fights("best", range(3))
+    assert n["hashed"] > 20
