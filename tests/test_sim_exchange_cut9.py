@@ -212,3 +212,43 @@ def test_every_options_hash_of_whole_fights_is_its_fields_hash(
     monkeypatch.setattr(options.Options, "__hash__", checked)
     _fights("best", range(3))
     assert n["hashed"] > 20
+
+
+# --------------------------------------------------------------------------- remember
+
+
+def test_the_assessor_computes_with_the_arguments_given_once_a_key() -> None:
+    """``Assessor.remember`` calls ``compute`` with exactly the arguments given apart (no
+    ``partial`` bound at each call), once a key; another ``rest``, another unit reading,
+    another Field object or ``[rules]`` computes afresh; one that raises is not kept."""
+    from d2d_cli.rules.combat.situation import Assessor
+    from d2d_cli.rules.units.roster import Unit
+
+    calls: list[tuple[Any, ...]] = []
+
+    def compute(*args: Any) -> tuple[Any, ...]:
+        calls.append(args)
+        return ("made", *args)
+
+    readings = {"A": 1, "B": 2}
+    memo = Assessor(lambda u: readings[u.name], {})
+    a, b = Unit.from_state("A", {"kind": "Mob"}), Unit.from_state("B", {"kind": "Mob"})
+    field_a, field_b = object(), object()
+    got = memo.remember(a, b, ("x", 1), field_a, DEFAULTS, compute, 1, "two", None)
+    assert got == ("made", 1, "two", None) and calls == [(1, "two", None)]
+    again = memo.remember(a, b, ("x", 1), field_a, DEFAULTS, compute, 9, 9, 9)
+    assert again is got and len(calls) == 1  # found: not computed
+    memo.remember(a, b, ("x", 2), field_a, DEFAULTS, compute, 3)
+    memo.remember(a, b, ("x", 1), field_b, DEFAULTS, compute, 4)
+    readings["B"] = 5
+    memo.remember(a, b, ("x", 1), field_a, DEFAULTS, compute, 5)
+    assert calls[1:] == [(3,), (4,), (5,)]
+
+    def refused(n: int) -> None:
+        calls.append((n,))
+        raise ValueError(n)
+
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            memo.remember(a, b, ("y",), None, DEFAULTS, refused, 7)
+    assert calls[-2:] == [(7,), (7,)]

@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -662,8 +662,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         got, made, sit, range_, on_map = assessor.remember(
             ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
                      target_action, use_map), fld, opts,
-            partial(_prepare, data, ua, ub, terms, skill, spent, target_action, use_map,
-                    level_a, level_b, rival_skill, fld, opts, assessor, True))
+            _prepare, data, ua, ub, terms, skill, spent, target_action, use_map, level_a,
+            level_b, rival_skill, fld, opts, assessor, True)
     else:
         got, made, sit, range_, on_map = _prepare(
             data, ua, ub, terms, skill, spent, target_action, use_map, level_a, level_b,
@@ -699,8 +699,8 @@ def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Term
     Assessor finds them remembered makes no closure of its own."""
     remembered = _remembered
     got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
-    sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
-                               Who(ub, level_b, level_option="--level-b"),
+    sit = (assessor or assess)(Who(ua, level_a, "--level-a"),
+                               Who(ub, level_b, "--level-b"),
                                got.terms, skill=got.skill, rival_skill=rival_skill,
                                field=fld, opts=opts)
     said = sit
