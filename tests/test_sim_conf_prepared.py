@@ -171,11 +171,11 @@ def test_every_crit_found_ready_in_whole_fights_is_its_preparation_made_afresh(
     seen = {"crit": 0, "found": 0}
 
     def checked(self: Any, a: Any, b: Any, rest: tuple[Any, ...], fld: Any, opts: Any,
-                compute: Any) -> Any:
-        got = real(self, a, b, rest, fld, opts, compute)
+                compute: Any, *args: Any) -> Any:
+        got = real(self, a, b, rest, fld, opts, compute, *args)
         if rest[0] == "crit":
             seen["crit"] += 1
-            fresh = compute()
+            fresh = compute(*args)
             seen["found"] += fresh is not got
             assert got == fresh, rest
         return got

@@ -50,8 +50,8 @@ def test_what_a_crit_reads_off_its_preparation_is_the_rule_read_afresh(
     seen: list[int] = []
 
     def checked(self: Any, a: Any, b: Any, rest: tuple[Any, ...], fld: Any, opts: Any,
-                compute: Any) -> Any:
-        got = real(self, a, b, rest, fld, opts, compute)
+                compute: Any, *args: Any) -> Any:
+        got = real(self, a, b, rest, fld, opts, compute, *args)
         if rest[0] == "crit":
             seen.append(1)
             assert got.cards == _deck_written_out(got.deck, got.chart)

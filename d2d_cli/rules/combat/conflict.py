@@ -16,7 +16,7 @@ to compare, ``"rank"`` (decided by the rank tiebreak).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -662,8 +662,8 @@ def ask(sides: list[str], data: dict[str, Any], table_cards: list[Card] | None =
         got, made, sit, range_, on_map = assessor.remember(
             ua, ub, ("conflict", view, level_a, level_b, terms, skill, rival_skill, spent,
                      target_action, use_map), fld, opts,
-            partial(_prepare, data, ua, ub, terms, skill, spent, target_action, use_map,
-                    level_a, level_b, rival_skill, fld, opts, assessor, True))
+            _prepare, data, ua, ub, terms, skill, spent, target_action, use_map, level_a,
+            level_b, rival_skill, fld, opts, assessor, True)
     else:
         got, made, sit, range_, on_map = _prepare(
             data, ua, ub, terms, skill, spent, target_action, use_map, level_a, level_b,
@@ -699,8 +699,8 @@ def _prepare(data: dict[str, Any], ua: Unit | None, ub: Unit | None, terms: Term
     Assessor finds them remembered makes no closure of its own."""
     remembered = _remembered
     got = remembered.recall(data, ua, ub, terms, skill, spent, target_action, use_map)
-    sit = (assessor or assess)(Who(ua, level_a, level_option="--level-a"),
-                               Who(ub, level_b, level_option="--level-b"),
+    sit = (assessor or assess)(Who(ua, level_a, "--level-a"),
+                               Who(ub, level_b, "--level-b"),
                                got.terms, skill=got.skill, rival_skill=rival_skill,
                                field=fld, opts=opts)
     said = sit
@@ -840,16 +840,19 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
                                      "fate" if _non_player(spec) else "named", ask.counter,
                                      reveal)
             break  # the first side's only
-    # Its first five fields by position: a call of more than 15 keywords (its items on
-    # the stack past CPython's guideline of 30) is compiled to build a dict of them and
-    # unpack it again, ~10 k instructions a Conflict (issue 40)
+    # By position, in the fields' order, a comment naming each: a call of more than 15
+    # keywords (its items on the stack past CPython's guideline of 30) is compiled to
+    # build a dict of them and unpack it again, ~10 k instructions a Conflict, and each
+    # keyword is matched against the parameters' names (issue 40)
     return Conflict(
-        a.approach, b.approach, outcome, a, b,
-        tiebreak=broken, counter=counter,
-        effects=Effects(effects_a, effects_b),
-        conflict_chart=ask.reading,
-        reshuffled=reveal.reshuffled if reveal is not None else False,
-        sources=sources(sit, _LEVEL_KEYS),
-        modifiers=sit.modifiers,
-        advantage={"a": sit.advantage_a, "b": sit.advantage_b},
-        cannot_block=sit.no_block, cover=cover, notes=notes, map=sit.geometry)
+        a.approach, b.approach, outcome, a, b,  # approach_a, approach_b, outcome, sides
+        broken,  # tiebreak
+        Effects(effects_a, effects_b),  # effects
+        ask.reading,  # conflict_chart
+        reveal.reshuffled if reveal is not None else False,  # reshuffled
+        sources(sit, _LEVEL_KEYS),  # sources
+        sit.modifiers,  # modifiers
+        {"a": sit.advantage_a, "b": sit.advantage_b},  # advantage
+        sit.no_block, cover, notes, sit.geometry,  # cannot_block, cover, notes, map
+        (),  # hands
+        counter)  # counter

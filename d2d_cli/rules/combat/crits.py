@@ -601,7 +601,7 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
         # A fight's Assessor remembers it by all it reads: the ask, the two units'
         # readings (weapons, stats, conditions, armour, gear) and the [rules]
         prep = assessor.remember(holder, find(units, ask.target), ("crit", ask), None,
-                                 opts, lambda: _prepare(ask, units, opts, None))
+                                 opts, _prepare, ask, units, opts, None)
     else:
         prep = _prepare(ask, units, opts, custom_charts)
     ask, arm, power, power_from, deck, wanted_, ch, given_, armor, gear, cards, names, \

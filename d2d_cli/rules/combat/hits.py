@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache, partial
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -341,7 +341,9 @@ class HitAsk:
                 else out
         found = {"level": sit.a.source, "rival_level": sit.b.source,
                  "difficulty": self.difficulty_source}
-        found.update(sit.extra_sources)
+        extra = sit.extra_sources
+        if extra:  # a remembered assessment's read-only view merged through its copy
+            found.update(extra.copy() if type(extra) is MappingProxyType else extra)
         found.update(self.said)
         mods = sit.modifiers
         if self.bonus:
@@ -510,8 +512,8 @@ def levels(data: dict[str, Any] | None, *, by: str | None = None, vs: str | None
         sit, value, source = assessor.remember(
             actor, rival, ("hits", view, vs, level, rival_level, difficulty, terms, skill,
                            rival_skill, use_map), fld, opts,
-            partial(_scored, data, actor, rival, units, vs, level, rival_level, difficulty,
-                    terms, skill, rival_skill, use_map, fld, opts, shared, assessor, True))
+            _scored, data, actor, rival, units, vs, level, rival_level, difficulty, terms,
+            skill, rival_skill, use_map, fld, opts, shared, assessor, True)
     else:
         sit, value, source = _scored(data, actor, rival, units, vs, level, rival_level,
                                      difficulty, terms, skill, rival_skill, use_map, fld,
@@ -535,8 +537,8 @@ def _scored(data: dict[str, Any] | None, actor: Unit | None, rival: Unit | None,
     recalled = remembered.recall(data, actor, rival, terms, skill, use_map=use_map)
     terms, skill = recalled.terms, recalled.skill
     value, source, rival_stat = _difficulty(difficulty, vs, rival, units, terms)
-    who_a = Who(actor, level, level_option="--level")
-    who_b = Who(rival, rival_level, level_option="--rival-level")
+    who_a = Who(actor, level, "--level")
+    who_b = Who(rival, rival_level, "--rival-level")
     sit = scoring_from(shared, who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
                        rival_stat=rival_stat, field=fld, opts=opts) or \
         (assessor or assess)(who_a, who_b, terms, skill=skill, rival_skill=rival_skill,
