@@ -1,11 +1,14 @@
 """The engine's tenth cut (issue 40 item 1): a goal's condition reads only what its kind
-needs and takes a count stored as a whole number as it is (``goals.holds``). Checked
-here against the rule written out plainly — over whole fights and over planted values."""
+needs and takes a count stored as a whole number as it is (``goals.holds``); an
+Action's round number and phase are read again for a new round table only when what
+``Round.from_state`` reads of it differs (``Table._now``). Each is checked here against
+the rule written out plainly — over whole fights and over planted values."""
 
 from __future__ import annotations
 
 import copy
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.time.round_state import Round
 
 
 def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
@@ -95,3 +99,49 @@ def test_a_count_stored_as_any_number_holds_as_the_rule_reads_it(value: Any) -> 
     empty: dict[str, Any] = {}
     for c, faction in itertools.product(_KINDS, ("Adventurers", "Goblins")):
         assert g.holds(c, faction, empty) is _holds_plainly(c, faction, empty), c
+
+
+# --------------------------------------------------------------------------- the round
+
+
+def test_every_action_of_whole_fights_reads_the_round_as_it_stands(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round number and phase an Action's rules call is given in whole fights
+    (both policies) is what ``Round.from_state`` reads of the session's round table
+    then."""
+    start, goals = _combat1()
+    real = Table._now
+    calls = {"n": 0}
+
+    def checked(self: Table) -> tuple[int, str]:
+        out = real(self)
+        rnd = Round.from_state(self.data.get("round"))
+        assert out == (rnd.number, rnd.phase)
+        calls["n"] += 1
+        return out
+
+    monkeypatch.setattr(Table, "_now", checked)
+    for pc in ("best", "fate"):
+        for i in range(6):
+            sim.fight(start, goals, sim.run_seed(6, i), DEFAULTS, pc=pc)
+    assert calls["n"] > 300
+
+
+@pytest.mark.parametrize("planted", [
+    {"number": 2, "phase": "started"}, {"number": 1, "phase": "ended"},
+    {"number": "1", "phase": "started"}, {"number": 1.0, "phase": "started"},
+    {"phase": "started"}, {"number": 1}, {}, None])
+def test_a_new_round_table_holding_other_values_is_read_again(planted: Any) -> None:
+    """A round table stored anew with another number or phase — or the same number
+    written as another object, or either left out — is read again, not taken for the
+    last one: what ``Round.from_state`` reads of it."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(3), DEFAULTS)
+    t.round_start()
+    before = t._now()
+    assert before == (1, "started")
+    t.data["round"] = dict(t.data["round"])  # a copy: the same values, kept
+    assert t._now() == before
+    t.data["round"] = copy.copy(planted)
+    rnd = Round.from_state(t.data["round"])
+    assert t._now() == (rnd.number, rnd.phase)
