@@ -1,8 +1,10 @@
 """The engine's tenth cut (issue 40 item 1): a goal's condition reads only what its kind
 needs and takes a count stored as a whole number as it is (``goals.holds``); an
 Action's round number and phase are read again for a new round table only when what
-``Round.from_state`` reads of it differs (``Table._now``). Each is checked here against
-the rule written out plainly — over whole fights and over planted values."""
+``Round.from_state`` reads of it differs (``Table._now``); a unit's round record and
+effects are read with no ``int`` of a whole number nor ``str`` of a text, the effects by
+a plain loop (``unit_state.spent``, ``effects.held``, ``effects.count``). Each is checked
+here against the rule written out plainly — over whole fights and over planted values."""
 
 from __future__ import annotations
 
@@ -145,3 +147,110 @@ def test_a_new_round_table_holding_other_values_is_read_again(planted: Any) -> N
     t.data["round"] = copy.copy(planted)
     rnd = Round.from_state(t.data["round"])
     assert t._now() == (rnd.number, rnd.phase)
+
+
+# --------------------------------------------------------------------------- the counts
+
+
+def _spent_plainly(unit: Any, number: int, phase: str) -> Any:
+    """``unit_state.spent`` as written before the cut: every count through ``int``."""
+    from d2d_cli.rules.units.unit_state import SPENT, Spent
+
+    raw = unit.extra.get(SPENT) or {}
+    if phase != "started" or int(raw.get("round", -1)) != number:
+        return Spent(number)
+    boosts = raw.get("boosts", [])
+    return Spent(number, int(raw.get("actions", 0)), [str(b) for b in boosts],
+                 int(raw["count"]) if raw.get("count") is not None else None)
+
+
+def _held_plainly(unit: Any) -> dict[str, int]:
+    raw = unit.extra.get("effects")
+    return {str(k): int(v) for k, v in (raw or {}).items() if int(v) > 0}
+
+
+_VALUES = [0, 1, 3, -2, "2", "0", True, False, 2.0, 1.5]
+
+
+def test_a_record_read_with_counts_of_any_number_is_the_rule_written_plainly() -> None:
+    """``spent`` of a record whose round, actions and Count are stored as whole numbers,
+    texts, bools or floats (or left out), for a round started and not: the same record,
+    field by field and of the same types, as every count read through ``int``."""
+    from d2d_cli.rules.units.roster import Unit
+    from d2d_cli.rules.units.unit_state import SPENT, spent
+
+    tried = 0
+    for field_, value in itertools.product(("round", "actions", "count"), [*_VALUES, None]):
+        rec: dict[str, Any] = {"round": 2, "actions": 1, "boosts": ["Push"], "count": 4}
+        if value is None:
+            del rec[field_]
+        else:
+            rec[field_] = value
+        for number, phase in ((2, "started"), (1, "started"), (2, "ended"), (-1, "started")):
+            u = Unit("A", {}, extra={SPENT: rec})
+            got, want = spent(u, number, phase), _spent_plainly(u, number, phase)
+            assert got == want, (field_, value, number, phase)
+            assert [type(x) for x in (got.round, got.actions, got.count)] == \
+                [type(x) for x in (want.round, want.actions, want.count)]
+            tried += 1
+    assert tried == 3 * 11 * 4
+
+
+def test_the_effects_held_and_counted_of_any_number_are_the_rule_written_plainly() -> None:
+    """``held`` and ``count`` of round effects stored as whole numbers, texts, bools or
+    floats, under text and other keys: as every count read through ``int`` and every
+    key through ``str`` — the same table, in the same order, of the same types."""
+    from d2d_cli.rules.units import effects
+    from d2d_cli.rules.units.roster import Unit
+
+    for a, b in itertools.product(_VALUES, repeat=2):
+        raw: dict[Any, Any] = {"interact": a, "evade_move": b, 7: b}
+        u = Unit("A", {}, extra={"effects": raw})
+        got, want = effects.held(u), _held_plainly(u)
+        assert list(got.items()) == list(want.items()), (a, b)
+        assert [type(v) for v in got.values()] == [int] * len(got)
+        assert [type(k) for k in got] == [str] * len(got)
+        for key in ("interact", "evade_move", "nothing"):
+            assert effects.count(u, key) == max(0, int(raw.get(key, 0)))
+            assert type(effects.count(u, key)) is int
+    assert effects.held(Unit("A", {})) == {}
+
+
+def test_every_record_and_effects_read_in_whole_fights_is_the_rule_written_plainly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``spent``, ``held`` and ``count`` of whole fights (both policies) against the
+    rule written plainly on the same unit."""
+    from d2d_cli.rules.units import effects, unit_state
+
+    start, goals = _combat1()
+    real_spent, real_held, real_count = unit_state.spent, effects.held, effects.count
+    n = {"spent": 0, "held": 0, "count": 0}
+
+    def spent(unit: Any, number: int, phase: str) -> Any:
+        out = real_spent(unit, number, phase)
+        assert out == _spent_plainly(unit, number, phase)
+        n["spent"] += 1
+        return out
+
+    def held(unit: Any) -> dict[str, int]:
+        out = real_held(unit)
+        assert list(out.items()) == list(_held_plainly(unit).items())
+        n["held"] += bool(out)
+        return out
+
+    def count(unit: Any, key: str) -> int:
+        out = real_count(unit, key)
+        assert out == _held_plainly(unit).get(key, 0)
+        n["count"] += 1
+        return out
+
+    from d2d_cli.rules.time import turns
+
+    monkeypatch.setattr(unit_state, "spent", spent)
+    monkeypatch.setattr(turns, "spent", spent)
+    monkeypatch.setattr(effects, "held", held)
+    monkeypatch.setattr(effects, "count", count)
+    for pc in ("best", "fate"):
+        for i in range(5):
+            sim.fight(start, goals, sim.run_seed(7, i), DEFAULTS, pc=pc)
+    assert n["spent"] > 300 and n["held"] > 100 and n["count"] > 20, n
