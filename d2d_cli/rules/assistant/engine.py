@@ -286,7 +286,7 @@ class Table:
         self.players: dict[str, Player] = {}
         # npc turn: who answers for a Player's unit it attacks (rules.assistant.asking)
         self.answers: Any = None
-        self._seen_round: tuple[Any, int, str] | None = None
+        self._seen_round: tuple[Any, int, str, Any, Any] | None = None
         # The live units: each unit's Unit with the table it was built from or stored as
         # (``data["units"][name]``); it stands for that table as long as the session
         # holds that very table — a change anywhere stores a new one, never edits it.
@@ -459,9 +459,19 @@ class Table:
         one in place)."""
         raw = self.data.get("round")
         seen = self._seen_round
-        if seen is None or seen[0] is not raw:
+        if seen is not None and seen[0] is raw:
+            return seen[1], seen[2]
+        # A new table (a Conflict or a Hits keeps its exchange in a copy of the round's,
+        # ~30 a fight): read again only when what Round.from_state reads of it — its
+        # "number" and "phase", by identity — is not what the last one held.
+        got = raw or {}
+        number, phase = got.get("number", 0), got.get("phase", "none")
+        if seen is None or seen[3] is not number or seen[4] is not phase:
             rnd = Round.from_state(raw)
-            seen = self._seen_round = (raw, rnd.number, rnd.phase)
+            seen = (raw, rnd.number, rnd.phase, number, phase)
+        else:
+            seen = (raw, seen[1], seen[2], number, phase)
+        self._seen_round = seen
         return seen[1], seen[2]
 
     # ------------------------------------------------------------------ commands

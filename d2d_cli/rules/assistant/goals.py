@@ -129,34 +129,37 @@ def is_down(unit: Mapping[str, Any]) -> bool:
 def holds(c: Condition, faction: str, data: Mapping[str, Any]) -> bool:
     """Whether one condition holds. Plain loops, no generators (each ``all`` over a
     generator built a frame and resumed it per unit): a fight asks after every Action,
-    ~3 conditions a check."""
-    units = data.get("units", {})
+    ~3 conditions a check. Each kind reads only what it needs (the units' tables, the
+    clock, or one task: a task's Progress only where it counts), and a count stored as
+    a whole number is taken as it is (``int`` of an int is that int: not called)."""
     kind = c.kind
     if kind == "rivals_down":
-        for u in units.values():  # noqa: SIM110 (a loop, not all() over a generator)
+        for u in data.get("units", {}).values():  # noqa: SIM110 (a loop, not all())
             if u.get("faction") != faction and not is_down(u):
                 return False
         return True
     if kind == "down":
+        units = data.get("units", {})
         for n in c.names:  # noqa: SIM110
             if n not in units or not is_down(units[n]):
                 return False
         return True
     if kind == "off_map":
+        units = data.get("units", {})
         for n in c.names:  # noqa: SIM110
             if n not in units or not units[n].get("off_map"):
                 return False
         return True
     if kind == "clock":
-        return int(data.get("clock", {}).get("value", 0)) >= c.number
+        value = data.get("clock", {}).get("value", 0)
+        return (value if type(value) is int else int(value)) >= c.number
     task = data.get("tasks", {}).get(c.names[0], {})
-    challenge, progress = int(task.get("challenge", 1)), int(task.get("progress", 1))
-    won = challenge <= 0
-    if kind == "task_won":
-        return won
+    challenge = task.get("challenge", 1)
+    won = (challenge if type(challenge) is int else int(challenge)) <= 0
     if kind == "task_lost":
-        return progress <= 0 and not won
-    return not won
+        progress = task.get("progress", 1)
+        return (progress if type(progress) is int else int(progress)) <= 0 and not won
+    return won if kind == "task_won" else not won
 
 
 def reached(goal: Goal, data: Mapping[str, Any]) -> bool:

@@ -57,7 +57,14 @@ def held(unit: Unit) -> dict[str, int]:
     raw: Any = unit.extra.get(EFFECTS)
     if not raw:  # the usual case outside an Interact's round: no comprehension run
         return {}
-    return {str(k): n for k, v in raw.items() if (n := int(v)) > 0}
+    # a plain loop (no comprehension's frame: ~50 a fight); a key stored as text and a
+    # whole-number count taken as they are (str() and int() of one are that very object)
+    out: dict[str, int] = {}
+    for k, v in raw.items():
+        n = v if type(v) is int else int(v)
+        if n > 0:
+            out[k if type(k) is str else str(k)] = n
+    return out
 
 
 def count(unit: Unit, key: str) -> int:
@@ -67,7 +74,9 @@ def count(unit: Unit, key: str) -> int:
     raw: Any = unit.extra.get(EFFECTS)
     if not raw or key not in raw:
         return 0
-    n = int(raw[key])
+    n = raw[key]
+    if type(n) is not int:  # int() of an int is that int: not called
+        n = int(n)
     return n if n > 0 else 0
 
 

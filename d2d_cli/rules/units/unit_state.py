@@ -57,12 +57,18 @@ def spent(unit: Unit, number: int, phase: str) -> Spent:
     """This round's record (an empty one when the stored record is of another round, or
     no round is under way)."""
     raw = unit.extra.get(SPENT) or {}
-    if phase != "started" or int(raw.get("round", -1)) != number:
+    if phase != "started":
         return Spent(number)
-    boosts = raw.get("boosts", [])  # mostly none: no comprehension run (~40 a fight)
-    return Spent(number, int(raw.get("actions", 0)),
+    # each count as the table stores it: int() of an int is that int, not called
+    # (every Action and move reads its record, ~40 a fight)
+    was = raw.get("round", -1)
+    if (was if type(was) is int else int(was)) != number:
+        return Spent(number)
+    actions, count = raw.get("actions", 0), raw.get("count")
+    boosts = raw.get("boosts", [])  # mostly none: no comprehension run
+    return Spent(number, actions if type(actions) is int else int(actions),
                  [] if boosts == [] else [str(b) for b in boosts],
-                 int(raw["count"]) if raw.get("count") is not None else None)
+                 None if count is None else count if type(count) is int else int(count))
 
 
 def keep_spent(unit: Unit, record: Spent) -> None:
