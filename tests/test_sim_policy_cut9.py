@@ -59,7 +59,8 @@ def test_the_planners_key_tells_apart_every_reading_of_the_skills() -> None:
     """Names, Levels and their order each change the key; a table with none is one with
     no table; Levels equal in value (1, True, 1.0: ``int`` reads them alike) are one."""
     def key(skills: Any) -> Any:
-        return movement._key(_scout_against_the_archer(skills), "x", mover="Goblin Scout")
+        return movement._key(_scout_against_the_archer(skills), ("x",),
+                             mover="Goblin Scout")
 
     told = [{"Close Combat": 1}, {"Close Combat": 2}, {"Close Combat": 0},
             {"Ranged": 1}, {"Close Combat": 1, "Ranged": 1},

@@ -57,9 +57,9 @@ def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
     def checked(data: Any, name: str, target: str, *args: Any) -> Any:
         placed = [(n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"))
                   for n, u in data["units"].items() if u.get("space")]
-        assert movement._key(data, "x") == (repr(data.get("board")), ("x",), *placed)
+        assert movement._key(data, ("x",)) == (repr(data.get("board")), ("x",), *placed)
         mover = data["units"][name]
-        assert movement._key(data, "x", mover=name) == (
+        assert movement._key(data, ("x",), mover=name) == (
             repr(data.get("board")), ("x",),
             (tuple(mover["skills"].items()) if mover.get("skills") else None,
              repr(mover.get("weapons"))), *placed)
@@ -72,8 +72,8 @@ def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
     assert len(looked) > 100
     # a table kept under another name is not that unit's part
     data = {"board": start["board"], "units": {"Thief": start["units"]["Archer"]}}
-    movement._key({"board": start["board"], "units": {"Archer": start["units"]["Archer"]}})
-    assert movement._key(data)[2][0] == "Thief"
+    movement._key({"board": start["board"], "units": {"Archer": start["units"]["Archer"]}}, ())
+    assert movement._key(data, ())[2][0] == "Thief"
 
 
 def test_the_cover_reading_without_rules_is_the_sweep() -> None:

@@ -149,7 +149,7 @@ def test_a_unit_moved_or_given_a_weapon_is_planned_anew() -> None:
 
     def key(**changed: dict[str, Any]) -> tuple[Any, ...]:
         data = {**start, "units": {n: changed.get(n, u) for n, u in units.items()}}
-        return movement._key(data, "Archer", "Goblin Scout", mover="Archer")
+        return movement._key(data, ("Archer", "Goblin Scout"), mover="Archer")
 
     first = key()
     archer, scout = units["Archer"], units["Goblin Scout"]

@@ -157,7 +157,7 @@ def _blocked(f: Field, name: str) -> frozenset[Space]:
     return frozenset(s for n, q in f.places.items() if n != name for s in q.spaces)
 
 
-def _key(data: Mapping[str, Any], *rest: Any, mover: str | None = None
+def _key(data: Mapping[str, Any], rest: tuple[Any, ...], mover: str | None = None
          ) -> tuple[Any, ...]:
     """What a movement plan reads of the session: the map, every placed unit's Space,
     Facing, size and faction (what the map's Field holds of it: where it stands, blocks,
@@ -223,8 +223,8 @@ def approach(data: Mapping[str, Any], name: str, target: str, budget: int, move:
     long process (``d2d play``) whose session changes it plans anew."""
     if not data.get("board"):
         return None
-    key = _key(data, name, target, budget, move, turn, actions, cover_reading(data),
-               mover=name)
+    key = _key(data, (name, target, budget, move, turn, actions, cover_reading(data)),
+               name)  # positional: a call with ``*args`` or keywords packs them anew
     got: Movement | None = _PLANS.get(key, _UNPLANNED)  # one look-up (None: no Space)
     if got is _UNPLANNED:
         if len(_PLANS) > 4096:
@@ -392,7 +392,7 @@ def withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
     Routes only: no Cover, so ``[rules] cover`` is not read)."""
     if not data.get("board"):
         return None
-    key = _key(data, "withdraw", name, tuple(rivals), move)
+    key = _key(data, ("withdraw", name, tuple(rivals), move))
     if key not in _WITHDRAWN:
         if len(_WITHDRAWN) > 4096:
             _WITHDRAWN.clear()
@@ -438,7 +438,7 @@ def get_away(data: Mapping[str, Any], name: str, move: int
     only: no Cover, so ``[rules] cover`` is not read)."""
     if not data.get("board"):
         return None
-    key = _key(data, "get_away", name, move)
+    key = _key(data, ("get_away", name, move))
     if key not in _AWAY:
         if len(_AWAY) > 4096:
             _AWAY.clear()

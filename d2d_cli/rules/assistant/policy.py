@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant import movement
@@ -328,7 +328,7 @@ _fighter_key: Callable[[Mapping[str, Any]], int] = by_identity(
 def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
     spent = u.get(SPENT)
     # a unit's table as stored (the reading's own type; it reads, never changes it)
-    return (_engine.reading(cast("dict[str, Any]", u)), None if spent is None else
+    return (_engine.reading(u), None if spent is None else  # type: ignore[arg-type]
             repr(tuple(spent.get("boosts", ()))))
 
 
@@ -356,6 +356,8 @@ _GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
 def _goal_task(name: str, data: Mapping[str, Any], wanted: frozenset[str]) -> str | None:
     """The open task the goal wants won (``wanted``, its :func:`_goal_reads`) that the
     unit works, if any."""
+    if not wanted:  # the goal wants no task won (Combat #1's Goblins): no task read
+        return None
     for tname, t in data.get("tasks", {}).items():
         if tname in wanted and name in t.get("workers", ()) and \
                 t.get("challenge", 0) > 0 and t.get("progress", 0) > 0:
@@ -428,15 +430,12 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     goal = goals.get(faction) if faction else None
     reads = _goal_reads(goal) if goal is not None else None  # read once for the plan
     move, cost = unit.get("move"), unit.get("action_cost")
-    cap = walk_cap(unit)
-
-    def walkable(m: int) -> int:
-        return m if cap is None else min(m, cap)
+    cap = walk_cap(unit)  # a Hidden unit's Move for Movement (None: all of it)
     if unit.get("off_map"):
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", "it has left the map (d2d unit leave)"),))
     if is_down(unit):
-        return _withdraw_plan(data, name, walkable)
+        return _withdraw_plan(data, name, cap)
     task = _goal_task(name, data, reads[0]) if reads is not None else None
     if task is not None:
         return _task_plan(name, faction, task, opts, hand, explain)
@@ -448,7 +447,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
                    "a new attempt is a new task"),))
     wanted = _getting_away(name, data, goal)
     if wanted is not None and move is not None:
-        got = movement.get_away(data, name, walkable(int(move)))
+        got = movement.get_away(data, name, _walkable(int(move), cap))
         if got is not None:
             return _away_plan(name, wanted, *got)
     named = reads[1] if reads is not None else frozenset()
@@ -469,7 +468,7 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         return Plan(name, "none", None, "fate", None, (Reason("target", "none", why),))
     target, approach, chance, why_target = _target(data, name, rivals, named, held, opts,
                                                    hand, explain)
-    way = _way_to(data, name, target, walkable)
+    way = _way_to(data, name, target, cap)
     steps: tuple[tuple[str, ...], ...] = ()
     if not explain:  # the same choices as below, no reason written
         # (every field by position: a record's keyword path is the dearer one)
@@ -588,8 +587,7 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
 _RANGES: dict[tuple[str, str], int] = {}
 
 
-def _withdraw_plan(data: dict[str, Any], name: str,
-                   walkable: Callable[[int], int]) -> Plan:
+def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None) -> Plan:
     """A Dying unit takes no Action and leaves the fight, away from the Rivals standing."""
     units = data.get("units", {})
     unit = units[name]
@@ -599,7 +597,7 @@ def _withdraw_plan(data: dict[str, Any], name: str,
     if move and not unit.get("conditions", {}).get("dead"):
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
-        away = movement.withdraw(data, name, standing, walkable(int(move)))
+        away = movement.withdraw(data, name, standing, _walkable(int(move), cap))
     reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                       "(no Action)"),)
     if away is None:
@@ -693,9 +691,11 @@ def _target(data: dict[str, Any], name: str, rivals: list[str],
 
 
 def _way_to(data: dict[str, Any], name: str, target: str,
-            walkable: Callable[[int], int]) -> Movement | None:
+            cap: int | None) -> Movement | None:
     """The Movement to a Space the attack on ``target`` passes Verify from, keeping as
-    many Actions as the Move pays (001 l.545); None off the map or with no round."""
+    many Actions as the Move pays (001 l.545); None off the map or with no round.
+    ``cap``: the Move a Hidden unit may still spend on Movement (:func:`walk_cap`), None
+    when it is not Hidden (:func:`_walkable`)."""
     unit = data.get("units", {})[name]
     move, cost = unit.get("move"), unit.get("action_cost")
     way = None
@@ -703,12 +703,21 @@ def _way_to(data: dict[str, Any], name: str, target: str,
         # Keep as many Actions as the Move pays: a Space in reach that costs none of them
         # first (Cover and a flank are worth less than a second attack), then one fewer.
         m, c = int(move), int(cost)
+        full = m if cap is None else min(m, cap)  # as _walkable, inline: every plan
         for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = movement.approach(data, name, target, walkable(m - keep * c), walkable(m),
-                                  int(unit.get("turn") or 0), keep)
+            budget = m - keep * c
+            way = movement.approach(data, name, target, budget if cap is None else
+                                    min(budget, cap), full, int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break
     return way
+
+
+def _walkable(m: int, cap: int | None) -> int:
+    """The Move ``m`` as Movement may spend it: at most ``cap`` for a Hidden unit (000
+    l.804, :func:`walk_cap`), all of it otherwise (a plain function: a closure made at
+    every plan cost more than it held)."""
+    return m if cap is None else min(m, cap)
 
 
 def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str | None:
