@@ -97,7 +97,8 @@ def test_every_conflict_and_crit_of_whole_fights_holds_what_it_is_made_of(
         pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Over whole Combat #1 fights (both ``--pc``), each Conflict's and each Crit's
     fields against the values they are made of: a field given another's value (the
-    positions of two swapped) fails."""
+    positions of two swapped) fails where the two differ in these fights (``reshuffled``
+    and ``new_deck`` do not: the golden replay and tests/test_crits.py tell those)."""
     real_resolve, real_crit = conflict.resolve, crits.crit
     seen = {"conflict": 0, "crit": 0}
 

@@ -703,11 +703,10 @@ def _way_to(data: dict[str, Any], name: str, target: str,
         # Keep as many Actions as the Move pays: a Space in reach that costs none of them
         # first (Cover and a flank are worth less than a second attack), then one fewer.
         m, c = int(move), int(cost)
-        full = m if cap is None else min(m, cap)  # as _walkable, inline: every plan
+        full = _walkable(m, cap)
         for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            budget = m - keep * c
-            way = movement.approach(data, name, target, budget if cap is None else
-                                    min(budget, cap), full, int(unit.get("turn") or 0), keep)
+            way = movement.approach(data, name, target, _walkable(m - keep * c, cap), full,
+                                    int(unit.get("turn") or 0), keep)
             if way is None or way.in_reach:
                 break
     return way

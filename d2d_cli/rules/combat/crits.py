@@ -636,7 +636,8 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
                if harm.crit else f"no Crit ({card})") + (f" on {unit.name}" if unit else "")
     # By position, in the fields' order: a call of more than 15 keywords (its items on
     # the stack past CPython's guideline of 30) is compiled to build a dict of them and
-    # unpack it again, ~20 k instructions of a Crit's 37 (issue 40)
+    # unpack it again: a Crit made with its 37 fields by keyword measured ~46 k
+    # instructions, by position ~24 k (issue 40)
     return Crit(
         power_text,  # power
         str(worn) if worn is not None else None,  # armor
