@@ -199,3 +199,30 @@ def test_a_body_without_its_annotations_is_refused_not_made_fieldless() -> None:
         a: int
 
     assert [f.name for f in fields(Kept)] == ["a"]
+
+
+@record(keep_hash=True)
+class Kept:
+    name: str
+    level: int = 1
+
+
+def test_keep_hash_keeps_the_fields_hash_and_leaves_it_out_of_copies_and_pickles() -> None:
+    """``keep_hash=True`` (a Card, the ``[rules]`` Options): the hash is the one the
+    fields give, worked out on the first read and kept in the instance's table; a
+    ``replace`` copy, a pickle and a deep copy bring none of it along (another process
+    salts its strings otherwise); a mutable record cannot keep one."""
+    import copy
+    import pickle
+
+    k = Kept("Archer", 3)
+    assert "_hash" not in k.__dict__
+    assert hash(k) == hash(("Archer", 3)) == hash(Kept("Archer", 3))
+    assert k.__dict__["_hash"] == hash(("Archer", 3))
+    k.__dict__["_hash"] = 7  # as another process's salt would give
+    assert hash(k) == 7  # kept: not worked out again
+    for made in (replace(k, level=3), pickle.loads(pickle.dumps(k)), copy.deepcopy(k)):
+        assert made == k and "_hash" not in made.__dict__
+        assert hash(made) == hash(("Archer", 3))
+    with pytest.raises(TypeError, match="keep_hash"):
+        record(frozen=False, keep_hash=True)(type("Loose", (), {"__annotations__": {}}))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable, Iterator
-from functools import cached_property
 from typing import Any
 
 from d2d_cli.errors import BadInput, SessionError
@@ -160,7 +159,9 @@ OPTIONS: tuple[Option, ...] = (
 BY_KEY = {o.key: o for o in OPTIONS}
 
 
-@record
+# Immutable, and a fight's memories key by it (~20 hashes a fight, each a tuple of its
+# 30 fields made and hashed): its hash is kept once worked out (``keep_hash``).
+@record(keep_hash=True)
 class Options:
     """The table's rule choices; every field defaults to the rule text's reading."""
 
@@ -200,28 +201,6 @@ class Options:
         return {o.key: getattr(self, o.key) for o in OPTIONS
                 if getattr(self, o.key) != o.default}
 
-    # An Options is immutable, and a fight's memories key by it (~20 hashes a fight,
-    # each a tuple of its 30 fields made and hashed): its hash is worked out on the
-    # first read and kept on it, as a Card's is (rules.deck.cards). Not a field:
-    # equality, repr and ``replace`` read the fields alone.
-    @cached_property
-    def _hash(self) -> int:
-        # the hash a record of these fields has (rules.core.record): the same number
-        values = type(self).__record_values__  # type: ignore[attr-defined]
-        return hash(values(self.__dict__))
-
-    def __getstate__(self) -> dict[str, Any]:
-        # pickled by its fields only: a hash kept on it belongs to its process
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
-
-
-def _options_hash(self: Options) -> int:
-    return self._hash
-
-
-# @record gives every record class its generic hash (the fields' tuple made and hashed
-# at each call); an Options' is kept on it.
-Options.__hash__ = _options_hash  # type: ignore[method-assign,assignment]
 
 DEFAULTS = Options()
 

@@ -332,6 +332,33 @@ def _eq_hash_of(get: Callable[[dict[str, Any]], tuple[Any, ...]]
     return eq, hash_
 
 
+def _kept_hash(self: Any) -> int:
+    hashed: int = self._hash  # worked out on the first read, then a look-up in the table
+    return hashed
+
+
+def _state_without_kept_hash(self: Any) -> dict[str, Any]:
+    # pickled and copied by its fields only: a hash kept on it belongs to its process
+    return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
+def _keep_hash(cls: Any, hash_: Callable[[Any], int]) -> None:
+    """``keep_hash=True``: the record's hash worked out on the first read and kept in the
+    instance's table as ``_hash`` (a ``cached_property``: then a plain look-up, not a
+    tuple of the fields made and hashed at every call) — for an immutable record a
+    fight's memories hash thousands of times (a Card, the ``[rules]`` Options). Not a
+    field: equality, repr, ``replace`` and the JSON view read the fields alone; pickles
+    and copies leave it behind (a class's own ``__reduce__`` still wins)."""
+    from functools import cached_property
+
+    kept = cached_property(hash_)
+    kept.__set_name__(cls, "_hash")
+    cls._hash = kept
+    cls.__hash__ = _kept_hash
+    if "__getstate__" not in cls.__dict__:
+        cls.__getstate__ = _state_without_kept_hash
+
+
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:
     raise FrozenError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
 
@@ -353,14 +380,19 @@ def _compare(op: str) -> Callable[[Any, Any], Any]:
 def record(cls: type[_T], /) -> type[_T]: ...
 @overload
 def record(*, frozen: bool = True, eq: bool = True, order: bool = False,
-           kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+           kw_only: bool = False, keep_hash: bool = False
+           ) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: bool = False,
-           kw_only: bool = False) -> Any:
+           kw_only: bool = False, keep_hash: bool = False) -> Any:
     """Make ``cls`` a record (see the module's docstring). ``@record`` is frozen;
-    ``@record(frozen=False)`` a mutable one; ``eq=False`` keeps identity equality."""
+    ``@record(frozen=False)`` a mutable one; ``eq=False`` keeps identity equality;
+    ``keep_hash=True`` (frozen only) keeps each instance's hash once worked out
+    (:func:`_keep_hash`)."""
+    if keep_hash and not (frozen and eq):
+        raise TypeError("keep_hash needs a frozen record with equality")
 
     def wrap(cls: Any) -> Any:
         all_fields = _collect(cls, kw_only)
@@ -380,6 +412,8 @@ def record(cls: Any = None, /, *, frozen: bool = True, eq: bool = True, order: b
             eq_, hash_ = _eq_hash_of(get) if get is not None else (_eq, _hash)
             cls.__eq__ = eq_
             cls.__hash__ = hash_ if frozen else None
+            if keep_hash:
+                _keep_hash(cls, hash_)
         if frozen:
             cls.__setattr__ = _frozen_setattr
             cls.__delattr__ = _frozen_delattr

@@ -63,7 +63,7 @@ ACCEPTED = (
 )
 
 
-@record(order=True)
+@record(order=True, keep_hash=True)
 class Card:
     """One card. ``suit`` is None for a Wild, whose ``color`` is then its own."""
 
@@ -95,19 +95,15 @@ class Card:
     def stat(self) -> str | None:
         return None if self.suit is None else SUIT_STAT[self.suit]
 
-    # What a fight reads of a card hundreds of times (its notation, its hash, its two
-    # faces) is worked out on the first read and kept on the card: a cached_property is
-    # then a plain look-up in the card's own table, not a call (a Card is immutable).
-    # None of it is a field: equality, order, repr and the JSON view read the four above.
+    # What a fight reads of a card hundreds of times (its notation, its two faces; its
+    # hash: ``keep_hash``, rules.core.record) is worked out on the first read and kept on
+    # the card: a cached_property is then a plain look-up in the card's own table, not a
+    # call (a Card is immutable). None of it is a field: equality, order, repr and the
+    # JSON view read the four above.
     @cached_property
     def code(self) -> str:
         """The canonical notation: ``QH^``, ``10Sv``, ``BW^``."""
         return _code(self.rank, self.suit, self.upper, self.wild_color)
-
-    @cached_property
-    def _hash(self) -> int:
-        # the hash a record of these four fields has (rules.core.record): the same number
-        return hash((self.rank, self.suit, self.upper, self.wild_color))
 
     @cached_property
     def _faces(self) -> tuple[Card, Card]:
@@ -148,14 +144,6 @@ class Card:
         return self.code
 
 
-def _card_hash(self: Card) -> int:
-    return self._hash
-
-
-# @record gives every record class its generic hash (it builds the fields' tuple and
-# hashes it at each call); a Card's is kept on the card (the policy's and the odds'
-# memos hash hands of cards hundreds of times a fight).
-Card.__hash__ = _card_hash  # type: ignore[method-assign,assignment]
 
 _NUMBER = {rank: i for i, rank in enumerate(RANKS, 1)}  # a Wild has none
 
