@@ -99,8 +99,10 @@ def said_in(words: list[str]) -> dict[str, Any]:
 def of_conflict(result: Any) -> dict[str, Any] | None:
     """What a resolved Conflict (rules.combat.conflict.Conflict) leaves for ``hit`` and
     ``crit``: None unless both sides are units and one side (or both) won."""
-    a, b = getattr(result, "side_a", None), getattr(result, "side_b", None)
-    outcome = getattr(result, "outcome", None)
+    try:  # a Conflict's (a plain read, not getattr with a default: every Conflict)
+        a, b, outcome = result.side_a, result.side_b, result.outcome
+    except AttributeError:  # a Redirected (the Cover reveal named an obstacle), say
+        return None
     if a is None or b is None or not a.unit or not b.unit or outcome not in ("a", "b",
                                                                                "both"):
         return None
@@ -137,8 +139,9 @@ def with_hits(data: dict[str, Any], by: str | None, vs: str | None,
         return None
     ex = _raw(data, False)  # its names alone are read: no Exchange built (every Hits)
     rnd = dict(data.get("round") or {})
-    if ex is not None and (by.lower(), vs.lower()) == (str(ex["winner"]).lower(),
-                                                       str(ex["rival"]).lower()):
+    # the very names the exchange holds (a fight's every Hits) are the same names folded
+    if ex is not None and ((by == ex["winner"] and vs == ex["rival"]) or (
+            (by.lower(), vs.lower()) == (str(ex["winner"]).lower(), str(ex["rival"]).lower()))):
         rnd[KEY] = {**rnd[KEY], "hits": hits}
         return rnd
     names = {n.lower(): n for n in (data.get("units") or {})}

@@ -421,7 +421,9 @@ def ask(cards: list[Card], *, level: int | None = None, rival_level: int | None 
                        "and --combo (000 l.482)")
     pushed, extra = damage_bonus(actor, opts)
     feat, feat_by, change = heroic_feat_of(heroic_feat, actor, data, vs)
-    bonus = tuple(m for m in (pushed, feat) if m is not None)
+    # the Hits' bonus Modifiers given, in order (a plain test, not a generator: every Hits)
+    bonus = (() if feat is None else (feat,)) if pushed is None else \
+        (pushed,) if feat is None else (pushed, feat)
     return HitAsk(tuple(cards), level or 0, rival_level or 0, value, ten_always_hits,
                   combos, combo, table, sit, source, bonus, extra + change, feat_by,
                   tuple((said or {}).items()), opts.counter == "000")

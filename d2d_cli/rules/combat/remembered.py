@@ -46,8 +46,14 @@ NOT_A_BENEFIT = ("reshuffle",)
 
 
 def round_of(data: dict[str, Any] | None) -> tuple[int, str]:
+    """The round's number and phase, as ``int`` and ``str`` make them of what the round
+    holds; a whole number and a text, what a session stores, are taken as they are (an
+    ``int`` of an int and a ``str`` of a text cost a type's call each: every Conflict and
+    Hits between units asks, issue 40)."""
     raw = (data or {}).get("round") or {}
-    return int(raw.get("number", 0)), str(raw.get("phase", "none"))
+    number, phase = raw.get("number", 0), raw.get("phase", "none")
+    return (number if type(number) is int else int(number),
+            phase if type(phase) is str else str(phase))
 
 
 class Recalled(TupleRecord):
