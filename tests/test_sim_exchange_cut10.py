@@ -19,7 +19,7 @@ import pytest
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import exchange, hits, remembered
+from d2d_cli.rules.combat import conflict, exchange, hits, remembered
 from d2d_cli.rules.combat.situation import Modifier
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.deck.cards import parse_card
@@ -54,6 +54,52 @@ def test_round_of_is_the_rule_written_out_value_and_type(data: Any) -> None:
     got, want = remembered.round_of(data), _round_of_written_out(data)
     assert got == want
     assert [type(x) for x in got] == [int, str]
+
+
+# --------------------------------------------------------------------------- sides
+
+
+_TEXTS = ["fast", " Strong ", "fate", "FATE", "7S^", "QHv", "RW", "Archer:fast",
+          "Archer:7S^", "Goblin Scout:fate", "a:b:block", "Archer:", ":fast", "Archer",
+          "nonsense:xyz", "Archer:  evade  "]
+
+
+@pytest.mark.parametrize("text", _TEXTS)
+def test_a_sides_text_is_read_as_a_play_first_then_as_name_play(text: str) -> None:
+    """``_read_side`` is :func:`conflict._play`, then (only when it is no play)
+    :func:`conflict._named_play` — the two readings ``parse_side`` made in turn."""
+    played = conflict._play(text)
+    want = (played, None if played is not None else conflict._named_play(text))
+    assert conflict._read_side(text) == want
+
+
+def _parse_side_written_out(text: str, units: Any) -> conflict.SideSpec:
+    played = conflict._play(text)
+    if played is not None:
+        return played
+    named = conflict._named_play(text)
+    assert named is not None  # a fight's sides are plays or NAME:PLAY
+    name, played = named
+    unit = units[name] if name in units else conflict._roster.find(units, name)
+    return conflict.SideSpec(text, played.source, played.approach, played.card, unit)
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_side_of_whole_fights_is_the_one_read_written_out(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = conflict.parse_side
+    seen = {"named": 0, "play": 0}
+
+    def parsing(text: str, units: Any = None) -> conflict.SideSpec:
+        out = real(text, units)
+        want = _parse_side_written_out(text, units if units is not None else {})
+        assert out == want and out.unit is want.unit
+        seen["named" if want.unit is not None else "play"] += 1
+        return out
+
+    monkeypatch.setattr(conflict, "parse_side", parsing)
+    _fights(pc, range(6))
+    assert seen["named"] > 50
 
 
 # --------------------------------------------------------------------------- round_of in fights

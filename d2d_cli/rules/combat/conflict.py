@@ -163,6 +163,14 @@ def _named_play(text: str) -> tuple[str, SideSpec] | None:
     return None if played is None else (name.strip(), played)
 
 
+@lru_cache(maxsize=1024)  # both readings of a side's text, frozen: one look-up a side
+def _read_side(text: str) -> tuple[SideSpec | None, tuple[str, SideSpec] | None]:
+    """A side's text read as a play (:func:`_play`), else as ``NAME:PLAY``
+    (:func:`_named_play`; None when it is a play) — in :func:`parse_side`'s order."""
+    played = _play(text)
+    return played, None if played is not None else _named_play(text)
+
+
 # The side last made of each ``NAME:PLAY`` text, with the Unit it names: a SideSpec is
 # frozen and holds its Unit by reference, so the same text naming the very same Unit (a
 # fight's live Unit, while its table is the session's) is the same side. The Unit is
@@ -175,13 +183,12 @@ def parse_side(text: str, units: Mapping[str, Unit] | None = None) -> SideSpec:
     """A side: an approach, a card or ``fate``; or a unit of the session as
     ``NAME:APPROACH``, ``NAME:CARD``, ``NAME:fate``, or a bare ``NAME`` — a Non-Player
     unit then reveals a Fate card (001 l.734 "NPCs use a Fate card instead")."""
-    played = _play(text)
+    played, named = _read_side(text)
     if played is not None:
         return played
     find = _roster.find  # only a unit side needs the roster's code
     if units is None:  # (not ``units or {}``: a roster view's length is a call)
         units = {}
-    named = _named_play(text)
     if named is not None:  # NAME:PLAY, read as below (each text once)
         name = named[0]  # the name as the roster has it: no folding (roster.find's own)
         try:
