@@ -19,10 +19,11 @@ import pytest
 from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import conflict, exchange, hits, remembered
+from d2d_cli.rules.combat import conflict, crits, exchange, hits, remembered
 from d2d_cli.rules.combat.situation import Modifier
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.deck.cards import parse_card
+from d2d_cli.rules.scale.stats import Stat, parse_stat
 
 
 def _fights(pc: str, runs: range) -> None:
@@ -239,3 +240,51 @@ def test_every_exchange_of_whole_fights_is_the_rule_written_out(
     monkeypatch.setattr(exchange, "with_hits", with_hits)
     _fights(pc, range(6))
     assert seen["kept"] > 20 and seen["hits"] > 20
+
+
+# --------------------------------------------------------------------------- a Crit's rating
+
+
+_STATS = [parse_stat(x) for x in ("1x0", "2x1", "4x1", "6x1", "9x1", "2x2", "5x2", "1x3",
+                                   "3x0")]
+# armour an Armor Pierce met a scale or two lower (crits.pierced): a scale below 0, where
+# the Hits against no armour are the cap
+_PIERCED = [Stat(2, -1), Stat(6, -2), Stat(9, -1)]
+
+
+def test_the_cap_is_met_by_pierced_armour() -> None:
+    """The grid below holds pairs where the cap binds (the comparison gives more Hits
+    than no armour would), so a rating that drops the cap fails it."""
+    assert any(crits.compare(p, a).total > crits.compare(p, None).total
+               for p in _STATS for a in _PIERCED)
+
+
+@pytest.mark.parametrize("p", _STATS)
+@pytest.mark.parametrize("a", [None, *_STATS, *_PIERCED])
+def test_a_crits_comparison_and_hits_are_the_rule_written_out(p: Stat,
+                                                              a: Stat | None) -> None:
+    """001 l.926–936 against the armour, never more than against none (l.910)."""
+    bonus, added = crits._compared(p, a)
+    assert bonus == crits.compare(p, a)
+    assert added == min(crits.compare(p, a).total, crits.compare(p, None).total)
+    assert crits.bonus_hits(p, a) == added
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_crits_rating_of_whole_fights_is_the_rule_written_out(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = crits._rate
+    count = [0]
+
+    def rating(ask: Any, power: Any, unit: Any, worn: Any, opts: Any) -> Any:
+        out = real(ask, power, unit, worn, opts)
+        against = worn if opts.armor == "rating" and opts.hit_location != "000" else None
+        added = min(crits.compare(power, against).total, crits.compare(power, None).total)
+        assert (out.bonus, out.added, out.total) == (crits.compare(power, against), added,
+                                                     ask.hits + added)
+        count[0] += 1
+        return out
+
+    monkeypatch.setattr(crits, "_rate", rating)
+    _fights(pc, range(10))
+    assert count[0] > 10

@@ -258,7 +258,14 @@ def compare(power: Stat, armor: Stat | None) -> Bonus:
 def bonus_hits(power: Stat, armor: Stat | None) -> int:
     """The Hits the Power adds through the armor: "Armor Rating cancels Power Rating"
     (001 l.910), so never more than with no armor at all."""
-    return min(compare(power, armor).total, compare(power, None).total)
+    return _compared(power, armor)[1]
+
+
+def _compared(power: Stat, armor: Stat | None) -> tuple[Bonus, int]:
+    """The comparison with the armor (:func:`compare`) and the Hits it adds
+    (:func:`bonus_hits`): a Crit's rating says both, from one comparison."""
+    bonus = compare(power, armor)
+    return bonus, min(bonus.total, compare(power, None).total)
 
 
 # --------------------------------------------------------------------------- armor
@@ -926,8 +933,8 @@ def _rate(ask: CritAsk, power: Stat, unit: Unit | None, worn: Stat | None,
         against = worn
     else:
         against = None
-    added = bonus_hits(power, against)
-    return _Rated(compare(power, against), added, ask.hits + added)
+    bonus, added = _compared(power, against)
+    return _Rated(bonus, added, ask.hits + added)
 
 
 _NO_GEAR = Gear()  # a target with no gear known (compared with, never changed)
