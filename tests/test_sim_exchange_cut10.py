@@ -5,7 +5,8 @@ look-up (``conflict._read_side``); a Hits' bonus Modifiers gathered without a ge
 (``hits.ask``); the exchange a Hits names found by its very names before they are folded
 (``exchange.with_hits``); a Conflict's sides read in place, not by ``getattr`` with a
 default (``exchange.of_conflict``); a Crit's rating comparing the Power with the armour
-once for the comparison and the Hits it adds (``crits._compared``). Each is checked
+once for the comparison and the Hits it adds (``crits._compared``); the Target's effects
+trimmed by plain loops (``remembered.trim``). Each is checked
 against the rule written out, over whole fights and on planted values
 (tests/test_sim.py and tests/golden pin whole fights and every command's JSON)."""
 
@@ -288,3 +289,71 @@ def test_every_crits_rating_of_whole_fights_is_the_rule_written_out(
     monkeypatch.setattr(crits, "_rate", rating)
     _fights(pc, range(10))
     assert count[0] > 10
+
+
+# --------------------------------------------------------------------------- the Target's effects
+
+
+def _trim_written_out(effects: Any, unspent: str | None, reaches: bool,
+                      reading: str = "001") -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """``remembered.trim`` as written before the cut."""
+    if unspent is None and reaches:
+        return tuple(effects), ()
+    notes: list[str] = []
+    kept = list(effects)
+    if unspent is not None and any(getattr(e, "key", "") not in remembered.NOT_A_BENEFIT
+                                   for e in kept):
+        lost = [remembered._SHORT.get(getattr(e, "key", ""), getattr(e, "key", ""))
+                for e in kept if getattr(e, "key", "") not in remembered.NOT_A_BENEFIT]
+        kept = [e for e in kept if getattr(e, "key", "") in remembered.NOT_A_BENEFIT]
+        line = remembered.UNSPENT_LINE if reading == "001" else remembered.INTERRUPT_LINE
+        notes.append(f"No benefit for B: {unspent}, so no {', no '.join(lost)} ({line})")
+    if not reaches and any(getattr(e, "key", "") == "counterattack" for e in kept):
+        kept = [e for e in kept if getattr(e, "key", "") != "counterattack"]
+        notes.append("No Counter-attack for B: it cannot reach A at this Range "
+                     "(001 l.685–695)")
+    return tuple(kept), tuple(notes)
+
+
+def _e(key: str) -> conflict.Effect:
+    return conflict.Effect(key, key.title())
+
+
+_EFFECTS: list[list[Any]] = [
+    [], [_e("hit")], [_e("reshuffle")], [_e("hit"), _e("reshuffle"), _e("draw")],
+    [_e("counterattack")], [_e("counterattack"), _e("reshuffle")],
+    [_e("keep"), _e("counterattack"), _e("unknown_key")], [object(), _e("move")],
+    [SimpleNamespace(key="reshuffle"), SimpleNamespace(key="counterattack")],
+]
+
+
+@pytest.mark.parametrize("effects", _EFFECTS)
+@pytest.mark.parametrize("unspent", [None, "the Target spent no Action"])
+@pytest.mark.parametrize("reaches", [True, False])
+@pytest.mark.parametrize("reading", ["001", "000"])
+def test_trim_is_the_rule_written_out(effects: list[Any], unspent: str | None,
+                                      reaches: bool, reading: str) -> None:
+    """Nothing, only what is no benefit, a Counter-attack with and without others, an
+    effect of no key: what is kept (the very objects, in order) and the notes."""
+    got = remembered.trim(effects, unspent, reaches, reading)
+    want = _trim_written_out(effects, unspent, reaches, reading)
+    assert got == want
+    assert [id(e) for e in got[0]] == [id(e) for e in want[0]]
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_trim_of_whole_fights_is_the_rule_written_out(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = remembered.trim
+    count = {"slow": 0}
+
+    def trimming(effects: Any, unspent: str | None, reaches: bool,
+                 reading: str = "001") -> Any:
+        out = real(effects, unspent, reaches, reading)
+        assert out == _trim_written_out(effects, unspent, reaches, reading)
+        count["slow"] += unspent is not None or not reaches
+        return out
+
+    monkeypatch.setattr(remembered, "trim", trimming)
+    _fights(pc, range(6))
+    assert count["slow"] > 10

@@ -217,16 +217,29 @@ def trim(effects: Sequence[E], unspent: str | None, reaches: bool,
         return tuple(effects), ()
     notes: list[str] = []
     kept = list(effects)
-    if unspent is not None and any(getattr(e, "key", "") not in NOT_A_BENEFIT for e in kept):
-        lost = [_SHORT.get(getattr(e, "key", ""), getattr(e, "key", "")) for e in kept
-                if getattr(e, "key", "") not in NOT_A_BENEFIT]
-        kept = [e for e in kept if getattr(e, "key", "") in NOT_A_BENEFIT]
-        line = UNSPENT_LINE if reading == "001" else INTERRUPT_LINE
-        notes.append(f"No benefit for B: {unspent}, so no {', no '.join(lost)} ({line})")
-    if not reaches and any(getattr(e, "key", "") == "counterattack" for e in kept):
-        kept = [e for e in kept if getattr(e, "key", "") != "counterattack"]
-        notes.append("No Counter-attack for B: it cannot reach A at this Range "
-                     "(001 l.685–695)")
+    # Plain loops over the effects, each key read once (not a generator for ``any`` and
+    # two comprehensions): ~9 Conflicts a fight have a Target that spent no Action or
+    # cannot reach, most with no effect at all to look at (issue 40)
+    if unspent is not None:
+        lost: list[str] = []
+        benefits: list[E] = []
+        for e in kept:
+            key = getattr(e, "key", "")
+            if key in NOT_A_BENEFIT:
+                benefits.append(e)
+            else:
+                lost.append(_SHORT.get(key, key))
+        if lost:  # some benefit lost: only what is none is kept
+            kept = benefits
+            line = UNSPENT_LINE if reading == "001" else INTERRUPT_LINE
+            notes.append(f"No benefit for B: {unspent}, so no {', no '.join(lost)} ({line})")
+    if not reaches:
+        reached = [e for e in kept if getattr(e, "key", "") != "counterattack"] if kept \
+            else kept
+        if len(reached) != len(kept):  # a Counter-attack it cannot make
+            kept = reached
+            notes.append("No Counter-attack for B: it cannot reach A at this Range "
+                         "(001 l.685–695)")
     return tuple(kept), tuple(notes)
 
 
