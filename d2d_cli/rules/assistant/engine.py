@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import shlex
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import damage_play
@@ -42,7 +42,6 @@ from d2d_cli.rules.units.roster import Unit
 if TYPE_CHECKING:
     import random
 
-T = TypeVar("T")
 HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
 HAND_MAX = 10  # "Max Cards in Hand is 10" (000 l.109, l.401)
 NON_PLAYER = "Non-Player"
@@ -549,19 +548,13 @@ class Table:
                 if self.verify_live and base is not None:
                     assert base == _BASES(_base_key(d)), f"the base of {n}"
 
-    def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
-                same_base_: bool = False, **kw: Any) -> T:
-        """A rules function that changes ``some`` (live Units), then those stored (with
-        ``same_base_``, each keeping its base: :meth:`_store`); if it raises, the Units
-        it may have half-changed are forgotten (the session's tables are untouched, as a
-        refused command leaves them)."""
-        try:
-            out = call(*args, **kw)
-        except BaseException:
-            self._forget(list(some))
-            raise
-        self._store(some, same_base_)
-        return out
+    def _failed(self, some: dict[str, Unit]) -> None:
+        """A rules function that changes ``some`` (live Units) raised: the Units it may
+        have half-changed are forgotten (the session's tables are untouched, as a refused
+        command leaves them). Each command calls its rules function in line and stores
+        what it changed (:meth:`_store`) — no call through a generic wrapper that packs
+        the arguments and keywords anew at every Action and move (~40 a fight)."""
+        self._forget(list(some))
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
@@ -570,19 +563,16 @@ class Table:
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
+        try:
+            out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
+                            board=board_of(self.data), report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
         if not (action == "interact" and arg is not None and arg != name
                 and name in roster and arg in roster):
-            out: turns.Spending | None = self._change(  # an Interact keeps its base
-                roster, turns.act, roster, number, phase, name, action, arg,
-                same_base_=action == "interact", opts=self.opts, board=board_of(self.data),
-                report=self.lines is not None)
+            self._store(roster, action == "interact")  # an Interact keeps its base
         else:  # an Interact: of its Target, the Interact aimed at it is all that changed
-            try:
-                out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
-                                board=board_of(self.data), report=self.lines is not None)
-            except BaseException:
-                self._forget(list(roster))
-                raise
             self._store({name: roster[name]}, same_base=True)  # turns.act: an Interact
             self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
@@ -637,8 +627,13 @@ class Table:
         log only: None without one."""
         number, phase = self._now()
         roster = self._some(name)
-        out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,
-                           same_base_=True, report=self.lines is not None)
+        try:
+            out = time_exchange.respond(roster, number, phase, name, action,
+                                        report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
+        self._store(roster, same_base=True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -660,10 +655,14 @@ class Table:
         written for a log only: None without one."""
         number, phase = self._now()
         roster = self._some(name)
-        out: turns.Spending | None = self._change(
-            roster, turns.move, roster, number, phase, name, words[0],
-            " ".join(words[1:]) or None, board=board_of(self.data),
-            tasks=self.data.get("tasks", {}), same_base_=True, report=self.lines is not None)
+        try:
+            out = turns.move(roster, number, phase, name, words[0],
+                             " ".join(words[1:]) or None, board=board_of(self.data),
+                             tasks=self.data.get("tasks", {}), report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
+        self._store(roster, same_base=True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out
