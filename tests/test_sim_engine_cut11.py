@@ -124,3 +124,15 @@ def test_whole_fights_keep_every_live_unit_its_tables(seed: int,
     assert outcome.rounds >= 1
     for n, raw in t.units().items():
         assert t.unit(n) == Unit.from_state(n, raw)
+
+
+def test_a_crit_on_a_name_typed_otherwise_reads_the_whole_roster() -> None:
+    """A Crit whose Target is named in another case (not a key of the session) is played
+    on the whole roster, as on the exact name: the same Crit and the same tables."""
+    got = []
+    for target in ("Goblin Scout", "goblin scout"):
+        t = _started()
+        out = t.crit("Archer", target, 2)
+        got.append((out.card, out.hits, out.changes.get("units", {}).get("Goblin Scout"),
+                    t.units()))
+    assert got[0] == got[1]

@@ -533,20 +533,25 @@ class Table:
         return self._live_of(self.data.get("units", {}), names)
 
     def _store(self, some: dict[str, Unit], same_base: bool = False) -> None:
-        """``some`` stored, each Unit kept live with its new table; with ``same_base``,
-        after a rules call that changes nothing a reading reads but the round's effects
-        (:func:`_same_base`), each table keeps the base of the one it replaces — checked
-        against the base worked out afresh when :attr:`verify_live` (tests)."""
-        raw = self.data.get("units", {})
-        live, wrote = self._live, self._wrote
+        """``some`` stored, each Unit kept live with its new table (:meth:`_store_one`)."""
         for n, u in some.items():
-            was = raw.get(n)
-            d = raw[n] = wrote[n] = u.to_state()
-            live[n] = (d, u)
-            if same_base:
-                base = _same_base(was, d)
-                if self.verify_live and base is not None:
-                    assert base == _BASES(_base_key(d)), f"the base of {n}"
+            self._store_one(n, u, same_base)
+
+    def _store_one(self, n: str, u: Unit, same_base: bool) -> None:
+        """The Unit ``u`` of ``n`` stored and kept live with its new table; with
+        ``same_base``, after a rules call that changes nothing a reading reads but the
+        round's effects (:func:`_same_base`), the table keeps the base of the one it
+        replaces — checked against the base worked out afresh when :attr:`verify_live`
+        (tests). A move, a response and an Interact's unit store one unit each (~40 a
+        fight): no table of one built to be looped over."""
+        raw = self.data.get("units", {})
+        was = raw.get(n)
+        d = raw[n] = self._wrote[n] = u.to_state()
+        self._live[n] = (d, u)
+        if same_base:
+            base = _same_base(was, d)
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(d)), f"the base of {n}"
 
     def _failed(self, some: dict[str, Unit]) -> None:
         """A rules function that changes ``some`` (live Units) raised: the Units it may
@@ -562,7 +567,8 @@ class Table:
         which must be out of every Rival's sight on the map (rules.board.seen). The
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._roster() if action == "hide" else self._some(name, arg)
+        roster = self._roster() if action == "hide" else self._live_of(
+            self.data.get("units", {}), (name, arg))
         try:
             out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                             board=board_of(self.data), report=self.lines is not None)
@@ -573,7 +579,7 @@ class Table:
                 and name in roster and arg in roster):
             self._store(roster, action == "interact")  # an Interact keeps its base
         else:  # an Interact: of its Target, the Interact aimed at it is all that changed
-            self._store({name: roster[name]}, same_base=True)  # turns.act: an Interact
+            self._store_one(name, roster[name], True)  # turns.act: an Interact
             self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
@@ -626,14 +632,15 @@ class Table:
         not Target gains no benefits on a Win"). The command's result is written for a
         log only: None without one."""
         number, phase = self._now()
-        roster = self._some(name)
+        roster = self._live_of(self.data.get("units", {}), (name,))
         try:
             out = time_exchange.respond(roster, number, phase, name, action,
                                         report=self.lines is not None)
         except BaseException:
             self._failed(roster)
             raise
-        self._store(roster, same_base=True)
+        for n, u in roster.items():  # the one unit named
+            self._store_one(n, u, True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -654,7 +661,7 @@ class Table:
         the map when the unit is placed (rules.board.moves). The command's result is
         written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._some(name)
+        roster = self._live_of(self.data.get("units", {}), (name,))
         try:
             out = turns.move(roster, number, phase, name, words[0],
                              " ".join(words[1:]) or None, board=board_of(self.data),
@@ -662,7 +669,8 @@ class Table:
         except BaseException:
             self._failed(roster)
             raise
-        self._store(roster, same_base=True)
+        for n, u in roster.items():  # the one unit named
+            self._store_one(n, u, True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out
@@ -701,7 +709,7 @@ class Table:
                            assessor=self._assess)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
-        self._assessed = (ask.assessed, tuple(self.units().values()))
+        self._assessed = (ask.assessed, tuple(self.data.get("units", {}).values()))
         # as the command keeps it, with what it was told (its --no-map: issue 37)
         rnd = combat_exchange.after_conflict(self.data, out, _said(not mapped))
         if rnd is not None:
@@ -804,10 +812,14 @@ class Table:
         """``crits.crit`` on the live units it reads — the scorer, the target and the
         Ally whose Luck is spent (the whole roster if one is not named exactly) — its
         changes stored (:meth:`_keep`) unless ``stored`` is False (a look before Luck)."""
-        names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
-        raw = self.units()
-        roster = self._some(*names) if all(n in raw for n in names) else self._roster()
-        return self._crit_on(roster, ask, stored)
+        raw = self.data.get("units", {})
+        names = []  # those named, each a unit of the session (a plain loop: no generators)
+        for n in (ask.by, ask.target, ask.luck_from):
+            if n is not None:
+                if n not in raw:
+                    return self._crit_on(self._roster(), ask, stored)
+                names.append(n)
+        return self._crit_on(self._live_of(raw, names), ask, stored)
 
     def _crit_on(self, roster: dict[str, Unit], ask: crits.CritAsk,
                  stored: bool) -> crits.Crit:
