@@ -136,3 +136,18 @@ def test_a_crit_on_a_name_typed_otherwise_reads_the_whole_roster() -> None:
         got.append((out.card, out.hits, out.changes.get("units", {}).get("Goblin Scout"),
                     t.units()))
     assert got[0] == got[1]
+
+
+def test_the_countdown_remembers_by_name_only_the_very_table_of_its_own_fight() -> None:
+    """``sim._next`` keeps each unit's Count with the fight's Table, by name and the very
+    table: a unit stored anew is read afresh, and another fight's Table, whose tables
+    hold the same names, is never answered from this one's memory."""
+    t = _started()
+    first = sim._next(t, set(), None)
+    assert first is not None and t.counts[first][0] is t.units()[first]
+    other = _started()
+    other.data["units"][first] = {**other.units()[first], "move": 0}  # no Move left
+    assert sim._next(other, set(), None) not in (first, None)
+    assert sim._next(t, set(), None) == first
+    t.data["units"][first] = {**t.units()[first], "move": 0}
+    assert sim._next(t, set(), None) == sim._next(other, set(), None)

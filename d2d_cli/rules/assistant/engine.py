@@ -295,6 +295,11 @@ class Table:
         # by its tokens alone (:meth:`_store_tokens`).
         self._wrote: dict[str, dict[str, Any]] = {}
         self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
+        # The Countdown's memory (rules.assistant.sim ``_next``): a unit's name → the
+        # table its Count was read from (held: the very table), the round and the Count;
+        # it ends with the fight (a process-wide one held ~1,000 tables of past fights,
+        # each walked by every full collection of the cyclic collector)
+        self.counts: dict[str, tuple[dict[str, Any], Any, int | None]] = {}
         # The last Conflict's assessment and the unit tables it was made on: the Hits
         # after it read it while those tables are all still the session's (:meth:`hit`)
         self._assessed: tuple[Any, tuple[dict[str, Any], ...]] | None = None

@@ -220,15 +220,15 @@ def _next(t: Table, passed: set[str], allowed: set[str] | None) -> str | None:
     one in place)."""
     number = (t.data.get("round") or {}).get("number")
     best, top = None, -1
-    seen = _COUNTS
+    # the fight's own memory (Table.counts), by the unit's name: no ``id`` called for
+    # each unit at each look, and no table of a fight that ended kept alive
+    seen = t.counts
     for n, u in t.data.get("units", {}).items():
         if n in passed or (allowed is not None and n not in allowed):
             continue
-        got = seen.get(id(u))
+        got = seen.get(n)
         if got is None or got[0] is not u or got[1] != number:
-            if len(seen) >= 1024:
-                seen.clear()
-            got = seen[id(u)] = (u, number, _count_of(u, number))
+            got = seen[n] = (u, number, _count_of(u, number))
         at = got[2]
         if at is not None and at > top:
             best, top = n, at
@@ -252,10 +252,6 @@ def _count_of(u: Mapping[str, Any], number: int | None) -> int | None:
         return None
     at = reach_of(u, number)
     return at if at > 0 or down else None
-
-
-# a unit's table (by identity, held) and round → its Count (:func:`_next`)
-_COUNTS: dict[int, tuple[Mapping[str, Any], Any, int | None]] = {}
 
 
 def _target_action(t: Table, attacker: str, target: str) -> bool:
