@@ -151,3 +151,27 @@ def test_the_countdown_remembers_by_name_only_the_very_table_of_its_own_fight() 
     assert sim._next(t, set(), None) == first
     t.data["units"][first] = {**t.units()[first], "move": 0}
     assert sim._next(t, set(), None) == sim._next(other, set(), None)
+
+
+def test_a_fight_starts_with_no_reading_of_a_table_of_the_fight_before() -> None:
+    """``sim._fight`` forgets the readings remembered for the last fight's tables
+    (``engine.forget_tables``): after a fight, every table whose reading is kept is one
+    of that fight's, and each kept reading is the one worked out afresh."""
+    from d2d_cli.rules.assistant import engine
+
+    engine.forget_tables()  # the numberings started afresh: none emptied in between
+    engine._BASES.forget()
+    engine._READINGS.forget()
+    start, goals = _combat1()
+    _, before = sim.fight(start, goals, "one", DEFAULTS, pc="best")
+    held_before = [got[0] for got in engine._READ.values()]
+    assert held_before  # the first fight's readings were kept while it ran
+    _, after = sim.fight(start, goals, "two", DEFAULTS, pc="best")
+    kept = list(engine._READ.values())
+    assert kept
+    for old in held_before:
+        assert all(got[0] is not old for got in kept)
+    for raw, number, base in kept:
+        assert base == engine._BASES(engine._base_key(raw))
+        if number is not None:
+            assert number == engine._READINGS(engine._reading_key(raw))

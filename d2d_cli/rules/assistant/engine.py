@@ -199,6 +199,16 @@ def _carry(was: dict[str, Any], new: dict[str, Any], changed: Mapping[str, Any])
         _READ[id(new)] = got[:0] + (new,) + got[1:]
 
 
+def forget_tables() -> None:
+    """Forget the readings remembered for unit tables by identity (:data:`_READ`), for
+    a new simulated fight, whose tables are all new (``rules.assistant.sim._fight``
+    unpickles its own): no table of a fight that ended is read again, and held, those
+    tables (up to :data:`_READ_LIMIT`, ~10 fights' worth) were kept alive and walked by
+    every full collection of the cyclic collector. A memory only is lost: a table read
+    again has its reading worked out afresh."""
+    _READ.clear()
+
+
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import policy
 from d2d_cli.rules.assistant.asking import can_respond
-from d2d_cli.rules.assistant.engine import Table, player_of
+from d2d_cli.rules.assistant.engine import Table, forget_tables, player_of
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
 from d2d_cli.rules.assistant.movement import from_behind
 from d2d_cli.rules.combat.conflict import Conflict, counter_card, hit_value
@@ -373,6 +373,7 @@ def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = D
            log: bool = False, pc: str = "best") -> tuple[Outcome, Table]:
     """:func:`fight` from the starting state pickled (once for all the runs of a chunk):
     a pickle round trip copies the session's plain data ~5x faster than deepcopy."""
+    forget_tables()  # the readings of the last fight's tables: never asked again
     t = Table(pickle.loads(start), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
