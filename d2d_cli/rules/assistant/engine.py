@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import shlex
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import damage_play
@@ -42,7 +42,6 @@ from d2d_cli.rules.units.roster import Unit
 if TYPE_CHECKING:
     import random
 
-T = TypeVar("T")
 HAND_START = 5  # "Players shuffle their Conflict Decks and draw 5 cards" (000 l.109)
 HAND_MAX = 10  # "Max Cards in Hand is 10" (000 l.109, l.401)
 NON_PLAYER = "Non-Player"
@@ -200,6 +199,16 @@ def _carry(was: dict[str, Any], new: dict[str, Any], changed: Mapping[str, Any])
         _READ[id(new)] = got[:0] + (new,) + got[1:]
 
 
+def forget_tables() -> None:
+    """Forget the readings remembered for unit tables by identity (:data:`_READ`), for
+    a new simulated fight, whose tables are all new (``rules.assistant.sim._fight``
+    unpickles its own): no table of a fight that ended is read again, and held, those
+    tables (up to :data:`_READ_LIMIT`, ~10 fights' worth) were kept alive and walked by
+    every full collection of the cyclic collector. A memory only is lost: a table read
+    again has its reading worked out afresh."""
+    _READ.clear()
+
+
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 
@@ -296,6 +305,11 @@ class Table:
         # by its tokens alone (:meth:`_store_tokens`).
         self._wrote: dict[str, dict[str, Any]] = {}
         self._crit_roster: dict[str, Unit] = {}  # the live roster the last Crit changed
+        # The Countdown's memory (rules.assistant.sim ``_next``): a unit's name → the
+        # table its Count was read from (held: the very table), the round and the Count;
+        # it ends with the fight (a process-wide one held ~1,000 tables of past fights,
+        # each walked by every full collection of the cyclic collector)
+        self.counts: dict[str, tuple[dict[str, Any], Any, int | None]] = {}
         # The last Conflict's assessment and the unit tables it was made on: the Hits
         # after it read it while those tables are all still the session's (:meth:`hit`)
         self._assessed: tuple[Any, tuple[dict[str, Any], ...]] | None = None
@@ -534,34 +548,33 @@ class Table:
         return self._live_of(self.data.get("units", {}), names)
 
     def _store(self, some: dict[str, Unit], same_base: bool = False) -> None:
-        """``some`` stored, each Unit kept live with its new table; with ``same_base``,
-        after a rules call that changes nothing a reading reads but the round's effects
-        (:func:`_same_base`), each table keeps the base of the one it replaces — checked
-        against the base worked out afresh when :attr:`verify_live` (tests)."""
-        raw = self.data.get("units", {})
-        live, wrote = self._live, self._wrote
+        """``some`` stored, each Unit kept live with its new table (:meth:`_store_one`)."""
         for n, u in some.items():
-            was = raw.get(n)
-            d = raw[n] = wrote[n] = u.to_state()
-            live[n] = (d, u)
-            if same_base:
-                base = _same_base(was, d)
-                if self.verify_live and base is not None:
-                    assert base == _BASES(_base_key(d)), f"the base of {n}"
+            self._store_one(n, u, same_base)
 
-    def _change(self, some: dict[str, Unit], call: Callable[..., T], *args: Any,
-                same_base_: bool = False, **kw: Any) -> T:
-        """A rules function that changes ``some`` (live Units), then those stored (with
-        ``same_base_``, each keeping its base: :meth:`_store`); if it raises, the Units
-        it may have half-changed are forgotten (the session's tables are untouched, as a
-        refused command leaves them)."""
-        try:
-            out = call(*args, **kw)
-        except BaseException:
-            self._forget(list(some))
-            raise
-        self._store(some, same_base_)
-        return out
+    def _store_one(self, n: str, u: Unit, same_base: bool) -> None:
+        """The Unit ``u`` of ``n`` stored and kept live with its new table; with
+        ``same_base``, after a rules call that changes nothing a reading reads but the
+        round's effects (:func:`_same_base`), the table keeps the base of the one it
+        replaces — checked against the base worked out afresh when :attr:`verify_live`
+        (tests). A move, a response and an Interact's unit store one unit each (~40 a
+        fight): no table of one built to be looped over."""
+        raw = self.data.get("units", {})
+        was = raw.get(n)
+        d = raw[n] = self._wrote[n] = u.to_state()
+        self._live[n] = (d, u)
+        if same_base:
+            base = _same_base(was, d)
+            if self.verify_live and base is not None:
+                assert base == _BASES(_base_key(d)), f"the base of {n}"
+
+    def _failed(self, some: dict[str, Unit]) -> None:
+        """A rules function that changes ``some`` (live Units) raised: the Units it may
+        have half-changed are forgotten (the session's tables are untouched, as a refused
+        command leaves them). Each command calls its rules function in line and stores
+        what it changed (:meth:`_store`) — no call through a generic wrapper that packs
+        the arguments and keywords anew at every Action and move (~40 a fight)."""
+        self._forget(list(some))
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
@@ -569,21 +582,19 @@ class Table:
         which must be out of every Rival's sight on the map (rules.board.seen). The
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._roster() if action == "hide" else self._some(name, arg)
+        roster = self._roster() if action == "hide" else self._live_of(
+            self.data.get("units", {}), (name, arg))
+        try:
+            out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
+                            board=board_of(self.data), report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
         if not (action == "interact" and arg is not None and arg != name
                 and name in roster and arg in roster):
-            out: turns.Spending | None = self._change(  # an Interact keeps its base
-                roster, turns.act, roster, number, phase, name, action, arg,
-                same_base_=action == "interact", opts=self.opts, board=board_of(self.data),
-                report=self.lines is not None)
+            self._store(roster, action == "interact")  # an Interact keeps its base
         else:  # an Interact: of its Target, the Interact aimed at it is all that changed
-            try:
-                out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
-                                board=board_of(self.data), report=self.lines is not None)
-            except BaseException:
-                self._forget(list(roster))
-                raise
-            self._store({name: roster[name]}, same_base=True)  # turns.act: an Interact
+            self._store_one(name, roster[name], True)  # turns.act: an Interact
             self._store_aimed(arg, roster[arg])
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "act", name, action, *([arg] if arg else []), result=out)
@@ -636,9 +647,15 @@ class Table:
         not Target gains no benefits on a Win"). The command's result is written for a
         log only: None without one."""
         number, phase = self._now()
-        roster = self._some(name)
-        out = self._change(roster, time_exchange.respond, roster, number, phase, name, action,
-                           same_base_=True, report=self.lines is not None)
+        roster = self._live_of(self.data.get("units", {}), (name,))
+        try:
+            out = time_exchange.respond(roster, number, phase, name, action,
+                                        report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
+        for n, u in roster.items():  # the one unit named
+            self._store_one(n, u, True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -659,11 +676,16 @@ class Table:
         the map when the unit is placed (rules.board.moves). The command's result is
         written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._some(name)
-        out: turns.Spending | None = self._change(
-            roster, turns.move, roster, number, phase, name, words[0],
-            " ".join(words[1:]) or None, board=board_of(self.data),
-            tasks=self.data.get("tasks", {}), same_base_=True, report=self.lines is not None)
+        roster = self._live_of(self.data.get("units", {}), (name,))
+        try:
+            out = turns.move(roster, number, phase, name, words[0],
+                             " ".join(words[1:]) or None, board=board_of(self.data),
+                             tasks=self.data.get("tasks", {}), report=self.lines is not None)
+        except BaseException:
+            self._failed(roster)
+            raise
+        for n, u in roster.items():  # the one unit named
+            self._store_one(n, u, True)
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out
@@ -702,7 +724,7 @@ class Table:
                            assessor=self._assess)
         reveal = self.revealer()
         out = ask.resolve(reveal if ask.reveals else None)
-        self._assessed = (ask.assessed, tuple(self.units().values()))
+        self._assessed = (ask.assessed, tuple(self.data.get("units", {}).values()))
         # as the command keeps it, with what it was told (its --no-map: issue 37)
         rnd = combat_exchange.after_conflict(self.data, out, _said(not mapped))
         if rnd is not None:
@@ -805,10 +827,14 @@ class Table:
         """``crits.crit`` on the live units it reads — the scorer, the target and the
         Ally whose Luck is spent (the whole roster if one is not named exactly) — its
         changes stored (:meth:`_keep`) unless ``stored`` is False (a look before Luck)."""
-        names = [n for n in (ask.by, ask.target, ask.luck_from) if n is not None]
-        raw = self.units()
-        roster = self._some(*names) if all(n in raw for n in names) else self._roster()
-        return self._crit_on(roster, ask, stored)
+        raw = self.data.get("units", {})
+        names = []  # those named, each a unit of the session (a plain loop: no generators)
+        for n in (ask.by, ask.target, ask.luck_from):
+            if n is not None:
+                if n not in raw:
+                    return self._crit_on(self._roster(), ask, stored)
+                names.append(n)
+        return self._crit_on(self._live_of(raw, names), ask, stored)
 
     def _crit_on(self, roster: dict[str, Unit], ask: crits.CritAsk,
                  stored: bool) -> crits.Crit:

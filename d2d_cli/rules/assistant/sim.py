@@ -20,7 +20,7 @@ from typing import Any
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import policy
 from d2d_cli.rules.assistant.asking import can_respond
-from d2d_cli.rules.assistant.engine import Table, player_of
+from d2d_cli.rules.assistant.engine import Table, forget_tables, player_of
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
 from d2d_cli.rules.assistant.movement import from_behind
 from d2d_cli.rules.combat.conflict import Conflict, counter_card, hit_value
@@ -220,15 +220,15 @@ def _next(t: Table, passed: set[str], allowed: set[str] | None) -> str | None:
     one in place)."""
     number = (t.data.get("round") or {}).get("number")
     best, top = None, -1
-    seen = _COUNTS
+    # the fight's own memory (Table.counts), by the unit's name: no ``id`` called for
+    # each unit at each look, and no table of a fight that ended kept alive
+    seen = t.counts
     for n, u in t.data.get("units", {}).items():
         if n in passed or (allowed is not None and n not in allowed):
             continue
-        got = seen.get(id(u))
+        got = seen.get(n)
         if got is None or got[0] is not u or got[1] != number:
-            if len(seen) >= 1024:
-                seen.clear()
-            got = seen[id(u)] = (u, number, _count_of(u, number))
+            got = seen[n] = (u, number, _count_of(u, number))
         at = got[2]
         if at is not None and at > top:
             best, top = n, at
@@ -252,10 +252,6 @@ def _count_of(u: Mapping[str, Any], number: int | None) -> int | None:
         return None
     at = reach_of(u, number)
     return at if at > 0 or down else None
-
-
-# a unit's table (by identity, held) and round → its Count (:func:`_next`)
-_COUNTS: dict[int, tuple[Mapping[str, Any], Any, int | None]] = {}
 
 
 def _target_action(t: Table, attacker: str, target: str) -> bool:
@@ -377,6 +373,7 @@ def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = D
            log: bool = False, pc: str = "best") -> tuple[Outcome, Table]:
     """:func:`fight` from the starting state pickled (once for all the runs of a chunk):
     a pickle round trip copies the session's plain data ~5x faster than deepcopy."""
+    forget_tables()  # the readings of the last fight's tables: never asked again
     t = Table(pickle.loads(start), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
