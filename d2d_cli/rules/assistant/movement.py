@@ -272,6 +272,9 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
     top = _weapon_reach(actor)
     kinds = sorted(_attack_kinds(actor), key=lambda k: -(_reach_of(k, top) or 10**6))
     widest = _reach_of(kinds[0], top)
+    # each kind's reach and Ranges at Disadvantage, read once for all the Spaces tried
+    # (both read the situation table alone), the nearest kind first
+    nearest = [(k, _reach_of(k, top), _disadvantage_at(k)) for k in reversed(kinds)]
     blocked = _blocked(f, name)
     best: tuple[Any, ...] | None = None
     for space, route in reachable(f.board, me, max(0, budget), blocked).items():
@@ -283,18 +286,26 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
         p, steps = got
         if widest is not None and sight.distance(space, them.space) > widest + 2:
             continue  # beyond any reach whatever the sizes (Verify would refuse it)
+        # The Range first, as the geometry measures it (``placed_range``: between the
+        # nearest Spaces of ``p`` and the Rival, the moved Field's two Placements), and
+        # what it decides before the geometry is derived: a Space past the longest band
+        # (issue 36), or at Disadvantage where a Space without it is found, is passed
+        # over whatever its geometry says — derived (its Cover swept, its texts
+        # written) only to be dropped, most Spaces a melee unit's Move reaches.
+        rng = placed_range(p, them)
+        if widest is not None and rng > widest:
+            continue  # past the longest band of its ranged weapon (issue 36)
+        kind, worse = next((k, rng in far) for k, reach, far in nearest
+                           if reach is None or rng <= (reach or 0))
+        if worse and best is not None and not best[0][0]:
+            continue  # at Disadvantage where a Space in reach is not (the key's first)
         g = _moved(f, p)
         try:
             geo = g.derive(actor, rival, kinds[0])
         except RuleViolation:
             continue
         assert geo is not None
-        if widest is not None and geo.range > widest:
-            continue  # past the longest band of its ranged weapon (issue 36)
-        kind = next(k for k in reversed(kinds)
-                    if (_reach_of(k, top) is None or geo.range <= (_reach_of(k, top) or 0)))
         flank = {sight.BACK: 2, sight.LEFT: 1, sight.RIGHT: 1}.get(geo.rival_arc or "", 0)
-        worse = geo.range in _disadvantage_at(kind)
         if best is not None and (worse, geo.cover) > best[0][:2]:
             continue  # worse whatever its own Cover: the Rival's geometry is not derived
         mine = _own_cover(g, geo, p, them)

@@ -210,7 +210,9 @@ def _swept_obstacles(board: Board, unit: Space, rival: Space, obstacles: Collect
     under ``[rules] cover = "sweep"``, at most as many as the edges it obstructs."""
     seen: dict[Hashable, Space] = {}
     for s in swept(unit, rival):
-        if board.inside(s) and (s in obstacles or s in occupied):
+        # what obstructs first, then whether it is on the map: most Spaces swept
+        # obstruct nothing, and a membership test is cheaper than the map's method
+        if (s in obstacles or s in occupied) and board.inside(s):
             seen.setdefault(key(s), s)
     return seen
 
@@ -260,18 +262,34 @@ def _swept_from_origin(dx: int, dy: int) -> tuple[Space, ...]:
     for a0, a1 in axes:
         pa = [x * a0 + y * a1 for x, y in cone]
         spans.append((2 * a0, 2 * a1, abs(a0) + abs(a1), min(pa), max(pa)))
+    # Each axis bounds a column's squares to one run of rows (the cone and a square are
+    # convex): ``lo - r < x * b + y * a < hi + r`` solved for ``y`` in integers, so a
+    # column's run is found from the six spans, not by testing each of its squares
+    # against them (a new offset, met ~30 times in 40 fights, tested every square of
+    # its bounding box against up to six axes).
     out = []
     x0, x1 = (0, dx) if dx >= 0 else (dx, 0)
     y0, y1 = (0, dy) if dy >= 0 else (dy, 0)
     for x in range(x0, x1 + 1):
-        for y in range(y0, y1 + 1):
+        top, bottom = y0, y1
+        for b, a, r, lo, hi in spans:
+            low, up = lo - r - x * b, hi + r - x * b  # low < y * a < up
+            if a > 0:
+                first, last = low // a + 1, -(-up // a) - 1
+            elif a < 0:
+                first, last = -up // -a + 1, -(low // -a) - 1
+            elif low < 0 < up:
+                continue  # this axis bounds no row of the column
+            else:
+                top = bottom + 1  # nor any square of it
+                break
+            if first > top:
+                top = first
+            if last < bottom:
+                bottom = last
+        for y in range(top, bottom + 1):
             if (x == 0 and y == 0) or (x == dx and y == dy):
                 continue
-            for a0, a1, r, lo, hi in spans:
-                c = x * a0 + y * a1
-                if not (hi > c - r and c + r > lo):
-                    break
-            else:
-                out.append((x, y))
+            out.append((x, y))
     out.sort(key=lambda s: (max(abs(s[0]), abs(s[1])), s[0] ** 2 + s[1] ** 2, s))
     return tuple(out)
