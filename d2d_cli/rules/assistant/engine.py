@@ -212,6 +212,17 @@ def forget_tables() -> None:
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 
+def _live_reading(live: Mapping[str, tuple[dict[str, Any], Unit]], unit: Unit) -> Any:
+    """The reading of a live Unit's table (:func:`_reading`), ``live`` a Table's live
+    units (``Table._reading_of``); a Unit that is not the live one of its name (not
+    built by ``Table.unit``) gets a new object, never another's reading (an assessment
+    of it is made, never found)."""
+    got = live.get(unit.name)
+    if got is None or got[1] is not unit:
+        return object()
+    return _reading(got[0])
+
+
 # The Player who runs a unit, or None for a Non-Player (000 l.417 "Non-Player Units don't
 # have hands, so they always choose Stay"): ``rules.units.sides``, the one answer — the
 # very function, not a call through another (a fight asks ~120 times).
@@ -314,7 +325,13 @@ class Table:
         # after it read it while those tables are all still the session's (:meth:`hit`)
         self._assessed: tuple[Any, tuple[dict[str, Any], ...]] | None = None
         # The Conflicts' and Hits' assessments, remembered by the readings of the live
-        # units' tables (:func:`_reading`), shared by every Table of the process
+        # units' tables (:func:`_reading`), shared by every Table of the process. The
+        # reading is asked of the live units alone, not of the Table (a bound method
+        # held by its own Table's Assessor made every fight's Table, its session and
+        # decks a cycle that only the cyclic collector frees: ~100 objects a fight,
+        # waiting for the next collection and walked by it); so a Table ends, with all
+        # it holds, when its last reference goes.
+        self._reading_of = functools.partial(_live_reading, self._live)
         self._assess = Assessor(self._reading_of, _ASSESSED)
         for u in data.get("units", {}).values() if hands else ():
             name = player_of(u)
@@ -373,15 +390,6 @@ class Table:
         """Tests (:attr:`verify_live`): the live Unit read equals one built afresh from
         the session's table of its name."""
         assert unit == Unit.from_state(name, raw), f"stale live unit {name}"
-
-    def _reading_of(self, unit: Unit) -> Any:
-        """The reading of a live Unit's table (:func:`_reading`); a Unit that is not the
-        live one of its name (not built by :meth:`unit`) gets a new object, never
-        another's reading (an assessment of it is made, never found)."""
-        got = self._live.get(unit.name)
-        if got is None or got[1] is not unit:
-            return object()
-        return _reading(got[0])
 
     def live(self) -> LiveRoster:
         """Every unit of the session, live, built as looked up (rules functions that read
