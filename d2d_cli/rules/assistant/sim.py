@@ -531,17 +531,32 @@ WARM_FIGHTS = PRECISION_BATCH
 PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
 
 
-def _worker_started(parent: int) -> None:
-    """Each worker of sim's pool, as it starts: Ctrl-C is the parent's to handle (it
-    terminates the pool; a worker's own KeyboardInterrupt only printed tracebacks), and
-    the worker ends itself within :data:`PARENT_LOOK` of its parent's death however the
-    parent died — a SIGKILL or SIGTERM leaves no one to terminate the pool, and the
-    workers of a killed ``d2d sim`` lived on as orphans (issue 40 item 1)."""
+# What every chunk of a pool's fights shares (the starting state, the goals, the
+# ``[rules]`` and the Players' policy), given to each worker once as it starts
+# (:func:`_worker_started`) instead of with every chunk. A chunk's own copy of them,
+# unpickled anew, was another ``[rules]`` object at each chunk, and the assessments
+# are remembered by that object's identity (rules.combat.situation.Assessor), so a
+# worker's memory was found only within the chunk that filled it: a worker's fight cost
+# ~1.5x the sim's own process's. Where Python forks the workers these are the very
+# objects of the sim's process, so what its first fights remembered is found too.
+_Shared = tuple[dict[str, Any], Mapping[str, Goal], Options, str]
+_SHARED: _Shared | None = None
+
+
+def _worker_started(parent: int, shared: _Shared) -> None:
+    """Each worker of sim's pool, as it starts: what every chunk shares kept for
+    :func:`_pool_chunk`; Ctrl-C is the parent's to handle (it terminates the pool; a
+    worker's own KeyboardInterrupt only printed tracebacks), and the worker ends itself
+    within :data:`PARENT_LOOK` of its parent's death however the parent died — a SIGKILL
+    or SIGTERM leaves no one to terminate the pool, and the workers of a killed ``d2d
+    sim`` lived on as orphans (issue 40 item 1)."""
     import os
     import signal
     import threading
     import time
 
+    global _SHARED
+    _SHARED = shared
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
@@ -620,7 +635,23 @@ def _play(chunks: list[_Chunk], workers: int,
     rest = chunks[warm:]
     if not rest:
         return
-    with multiprocessing.Pool(workers, _worker_started, (os.getpid(),)) as pool:
-        for c, got in zip(rest, pool.imap(_chunk, rest), strict=True):
+    start, goals, _, _, _, opts, pc = rest[0]
+    shared = (start, goals, opts, pc)
+    spans = []  # a worker is sent a chunk's seed and fights alone (_SHARED has the rest)
+    for c in rest:
+        assert c[0] is start and c[1] is goals and c[5] is opts and c[6] == pc
+        spans.append((c[2], c[3], c[4]))
+    with multiprocessing.Pool(workers, _worker_started, (os.getpid(), shared)) as pool:
+        for c, got in zip(rest, pool.imap(_pool_chunk, spans), strict=True):
             if take(c, got):
                 return
+
+
+def _pool_chunk(span: tuple[int, int, int]) -> Tally:
+    """A worker's chunk: the fights ``lo … hi-1`` of ``seed`` (``span``) played on what
+    every chunk shares (:data:`_SHARED`), by :func:`_chunk` as the sim's own process
+    plays its chunks."""
+    assert _SHARED is not None, "a worker of sim's pool, started by _worker_started"
+    start, goals, opts, pc = _SHARED
+    seed, lo, hi = span
+    return _chunk((start, goals, seed, lo, hi, opts, pc))
