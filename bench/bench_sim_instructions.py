@@ -7,8 +7,8 @@ not: ``valgrind --tool=cachegrind`` counts them the same for the same code, inte
 inputs and hash seed (``PYTHONHASHSEED=0``), whatever else the machine is doing. Each
 checkout (this one, and ``--against`` another, e.g. a ``git worktree`` of the commit
 before) plays 20, 60, 100 and 300 Combat #1 fights in one process
-(``rules.assistant.sim.play_runs``, ``--pc best``, seed 2, the interpreter's own
-collector thresholds), each count in a fresh process, and prints the start-up with the
+(``rules.assistant.sim.play_runs``, ``--pc best``, seed 2, the cyclic collector's
+first threshold raised as the ``d2d`` command raises it, ``d2d_cli.__main__``), each count in a fresh process, and prints the start-up with the
 first 20 fights and the instructions a fight over fights 20–60 and 100–300 (the
 difference of two runs over the fights between). Without valgrind it says so and
 stops. Nothing here is asserted by a test.
@@ -28,8 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIGHTS = (20, 60, 100, 300)
 
-PLAY = """import sys
+PLAY = """import gc, sys
 sys.path.insert(0, sys.argv[2])
+from d2d_cli.__main__ import FIRST_THRESHOLD
+gc.set_threshold(FIRST_THRESHOLD, *gc.get_threshold()[1:])  # as the d2d command runs
 from d2d_cli.operations.sim import _start
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
