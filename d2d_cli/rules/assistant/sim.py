@@ -525,8 +525,9 @@ PRECISION_CHUNK = PRECISION_BATCH // 5
 # fights filled (the assessments, odds, plans and Fields the engine, the policy, the
 # planner and the map keep, all pure: what is found is what would be worked out) instead
 # of filling the same ones again — a fresh process plays its first 100 fights ~1.5x
-# slower than its later ones. Elsewhere (spawn, forkserver) a worker starts cold whatever
-# this process knows, so every fight goes to the pool.
+# slower than its later ones (the workers find them: they play on this process's very
+# start, goals and [rules], :data:`_SHARED`). Elsewhere (spawn, forkserver) a worker
+# starts cold whatever this process knows, so every fight goes to the pool.
 WARM_FIGHTS = PRECISION_BATCH
 PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent lives
 
