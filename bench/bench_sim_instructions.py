@@ -8,9 +8,10 @@ inputs and hash seed (``PYTHONHASHSEED=0``), whatever else the machine is doing.
 checkout (this one, and ``--against`` another, e.g. a ``git worktree`` of the commit
 before) plays 20, 60, 100 and 300 Combat #1 fights in one process
 (``rules.assistant.sim.play_runs``, ``--pc best``, seed 2, the cyclic collector's
-first threshold raised as the ``d2d`` command raises it, ``d2d_cli.__main__``), each count in a fresh process, and prints the start-up with the
-first 20 fights and the instructions a fight over fights 20–60 and 100–300 (the
-difference of two runs over the fights between). Without valgrind it says so and
+first threshold raised as the ``d2d`` command raises it, ``d2d_cli.__main__``), each
+count in a fresh process, and prints the start-up with the first 20 fights and the
+instructions a fight over fights 20–60 and 100–300 (the difference of two runs over
+the fights between). Without valgrind it says so and
 stops. Nothing here is asserted by a test.
 """
 
