@@ -1,0 +1,182 @@
+"""The engine's twelfth cut (issue 40 item 1): a round's end without a report (a simulated
+fight) writes none of the upkeep's step records, and the clock's reads and writes build
+no comprehension's or generator's frame. What the round's end changes must not: checked
+here against the same round's end with its report, on copies of every round end of whole
+fights and of states planted with each upkeep step's work (Minor conditions to recover,
+Abilities in Cooldown, conditions with an event, Random and Timed Events)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.deck import fate
+from d2d_cli.rules.time import clock as clocks
+from d2d_cli.rules.time import rounds, tasks
+from d2d_cli.rules.units import effects
+
+_END = rounds.end  # the rule itself (the first test watches the module's name)
+
+
+def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
+
+
+def _state(args: tuple[Any, ...]) -> Any:
+    """What a round's end changes, as plain values: the round, every unit, the tasks,
+    the clock, the cards revealed and whether the deck was reshuffled."""
+    rnd, roster, tasks, clock, reveal = args[:5]
+    return (rnd.to_state(), {n: u.to_state() for n, u in roster.items()},
+            {n: t.to_state() for n, t in tasks.items()}, clock.to_state(),
+            [c.code for c in reveal.used], reveal.reshuffled, list(roster))
+
+
+def _both_ways(args: tuple[Any, ...], kw: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The round's end with and without its report, each on its own copy of the same
+    arguments (the same deck and generator state): the two states after, and the
+    report."""
+    blob = pickle.dumps((args, kw), -1)  # copies (the deck too deep for ``deepcopy``)
+    said, quiet = pickle.loads(blob), pickle.loads(blob)
+    said[1]["report"], quiet[1]["report"] = True, False
+    out = _END(*said[0], **said[1])
+    assert _END(*quiet[0], **quiet[1]) is None
+    return _state(said[0]), _state(quiet[0]), out
+
+
+def test_every_round_end_of_whole_fights_changes_the_same_without_its_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round's end of whole fights (both ``--pc``), played again on copies with
+    and without its report: the same round, units, tasks, clock and cards revealed — and
+    the fights end as they do unwatched."""
+    start, goals = _combat1()
+    plain = {pc: sim.play_runs(start, goals, 9, range(12), DEFAULTS, pc)
+             for pc in ("best", "fate")}
+    seen: list[int] = []
+
+    def watched(*args: Any, **kw: Any) -> Any:
+        said, quiet, _ = _both_ways(args, kw)
+        assert quiet == said
+        seen.append(1)
+        return _END(*args, **kw)
+
+    monkeypatch.setattr(rounds, "end", watched)
+    for pc in ("best", "fate"):
+        assert sim.play_runs(start, goals, 9, range(12), DEFAULTS, pc) == plain[pc]
+    assert len(seen) > 30
+
+
+def _planted_end(seed: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A round of Combat #1 under way, its units holding what each upkeep step works on:
+    Minor conditions (two, so a choice is listed), an Ability in Cooldown, Bleeding and
+    Poisoned (an event each), effects kept "this Round"; the clock a Random Event that
+    repeats and one that does not, and the Timed Event of the reinforcements next."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(seed), DEFAULTS)
+    t.round_start()
+    roster = t._roster()
+    archer, thief, scout, skirmisher = roster.values()
+    archer.conditions.update({"fatigue": 1, "stun": 2})
+    thief.extra["cooldown"] = ["Sneak Attack"]
+    scout.conditions.update({"bleeding": 1, "poisoned": 1, "slow": 1})
+    effects.add(skirmisher, effects.PUSH)
+    effects.add(archer, effects.INTERACT)
+    clock = clocks.Clock.from_state(t.data.get("clock"))
+    clock.value = 4  # the reinforcements' Timed Event (at 5) is reached
+    clock.add_random("A patrol passes", "3/6", repeat=True)
+    clock.add_random("The rope snaps", "5/6")
+    reserves = t.data["scene"]["reserves"]
+    return ((t.round(), roster, tasks.board(t.data), clock,
+             fate.Revealer(t.deck, t.rng), [], reserves), {})
+
+
+@pytest.mark.parametrize("seed", ["cut12-a", "cut12-b", "cut12-c", "cut12-d"])
+def test_a_round_end_with_every_step_at_work_changes_the_same_without_its_report(
+        seed: str) -> None:
+    """A planted round's end (:func:`_planted_end`), with and without its report: the
+    same units (recovered, readied, their events' outcomes, effects ended), tasks,
+    clock (its events done, the reserve arrived) and cards revealed; and the report
+    says each step did its work."""
+    args, kw = _planted_end(seed)
+    said, quiet, out = _both_ways(args, kw)
+    assert quiet == said
+    kinds = {step.kind: step for step in out.steps}
+    assert kinds["recover"].applied and kinds["recover"].choices  # type: ignore[attr-defined]
+    assert kinds["condition_events"].reveals  # type: ignore[attr-defined]
+    assert len(kinds["random_events"].checks) == 2  # type: ignore[attr-defined]
+    assert kinds["clock"].arrived == ("Goblin Skirmisher 2",)  # type: ignore[attr-defined]
+
+
+def test_a_round_end_with_a_recovery_chosen_changes_the_same_without_its_report() -> None:
+    """``--recover`` picks (one a Minor condition, one an Ability, one ``none``), with and
+    without the report: the same units after."""
+    args, kw = _planted_end("cut12-picks")
+    args = (*args[:5], ["Archer=stun", "Thief=Sneak Attack", "Goblin Scout=none"],
+            *args[6:])
+    said, quiet, _ = _both_ways(args, kw)
+    assert quiet == said
+
+
+def test_the_clock_read_and_written_copies_each_event() -> None:
+    """``Clock.from_state`` and ``to_state`` copy each event's table (a change to the
+    clock read never reaches the session's, nor the written one the clock's), in order."""
+    raw = {"value": 3, "down": True,
+           "timed": [{"at": 5, "text": "a", "done": False}, {"at": 2, "text": "b",
+                                                            "done": True}],
+           "random": [{"text": "c", "k": 1, "n": 6, "repeat": False, "done": False}]}
+    before = copy.deepcopy(raw)
+    clock = clocks.Clock.from_state(raw)
+    assert clock.timed == raw["timed"] and clock.random == raw["random"]
+    for got, was in zip([*clock.timed, *clock.random], [*raw["timed"], *raw["random"]],
+                        strict=True):
+        assert got is not was
+    clock.timed[0]["done"] = True
+    assert raw == before
+    out = clock.to_state()
+    assert out == {**before, "timed": [{**before["timed"][0], "done": True},
+                                       before["timed"][1]]}
+    out["random"][0]["done"] = True
+    assert clock.random[0]["done"] is False
+    assert type(out["timed"]) is list and type(clock.timed) is list
+
+
+def test_no_random_event_pending_reads_no_card() -> None:
+    """``check_random`` with none pending (none at all, or all done and not repeating):
+    no card revealed, no check; one pending: one reading."""
+    deck = fate.new_deck(random.Random(1))
+    reveal = fate.Revealer(deck, random.Random(2))
+    clock = clocks.Clock()
+    assert clock.check_random(reveal) == () and reveal.used == []
+    clock.add_random("gone", "1/6")
+    clock.random[0]["done"] = True
+    assert clock.check_random(reveal) == () and reveal.used == []
+    clock.add_random("pending", "6/6")
+    got = clock.check_random(reveal)
+    assert len(got) == 1 and got[0].occurs and reveal.used
+
+
+def test_the_units_whose_round_effects_end_are_those_holding_one_kept() -> None:
+    """``effects.end_of_round`` names the units holding a "this Round" effect (Push the
+    Limit, Grit your Teeth) with a count above 0 — not one holding only an Interact's
+    count or a spent one — and takes every unit's effects off."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random("cut12"), DEFAULTS)
+    roster = t._roster()
+    archer, thief, scout, skirmisher = roster.values()
+    effects.add(archer, effects.PUSH)
+    effects.add(thief, effects.INTERACT)
+    scout.extra[effects.EFFECTS] = {effects.GRIT: 0, effects.PUSH: "2"}
+    skirmisher.extra[effects.EFFECTS] = {effects.GRIT: 0}
+    assert effects.end_of_round(roster) == (archer.name, scout.name)
+    assert all(effects.EFFECTS not in u.extra for u in roster.values())
