@@ -180,3 +180,34 @@ def test_the_units_whose_round_effects_end_are_those_holding_one_kept() -> None:
     skirmisher.extra[effects.EFFECTS] = {effects.GRIT: 0}
     assert effects.end_of_round(roster) == (archer.name, scout.name)
     assert all(effects.EFFECTS not in u.extra for u in roster.values())
+
+
+def _event_checks_plainly(roster: dict[str, Any]) -> list[tuple[Any, str]]:
+    """``rounds.event_checks`` as it was written: the table read at each call."""
+    from d2d_cli.rules.units import conditions
+
+    evented = [k for k, c in conditions.table().items() if c.event]
+    return [(u, k) for u in roster.values() if u.conditions
+            and not u.conditions.get("dead") for k in evented if u.conditions.get(k, 0) > 0]
+
+
+def test_the_event_checks_are_the_rule_written_plainly() -> None:
+    """Every unit's round-end event checks, in roster and table order, against the rule
+    written plainly: planted units holding none, several evented conditions (in another
+    order than the table's), one at 0, and a Dead unit bleeding (no check)."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random("cut12"), DEFAULTS)
+    roster = t._roster()
+    archer, thief, scout, skirmisher = roster.values()
+    plants: list[dict[str, int]] = [
+        {}, {"poisoned": 1, "bleeding": 2, "fatigue": 1}, {"burning": 0, "diseased": 1},
+        {"dead": 1, "bleeding": 3}, {"stun": 1}, {"bleeding": 1, "burning": 1,
+                                                  "diseased": 1, "poisoned": 1}]
+    checked = 0
+    for i in range(len(plants)):
+        for j, u in enumerate((archer, thief, scout, skirmisher)):
+            u.conditions = dict(plants[(i + j) % len(plants)])
+        want = _event_checks_plainly(roster)
+        assert rounds.event_checks(roster) == want
+        checked += len(want)
+    assert checked > 10

@@ -19,6 +19,7 @@ new start is refused, so upkeep is never applied twice.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Literal, cast, overload
 
@@ -291,14 +292,25 @@ def _recover(roster: dict[str, units.Unit], chosen: dict[str, str],
     return RecoverStep(tuple(applied), tuple(choices)) if report else None
 
 
+@functools.cache
+def _evented() -> tuple[str, ...]:
+    """The conditions with a round-end event, in the conditions table's order (the
+    table is read once, ``condition_table.table``: so is this)."""
+    return tuple(k for k, c in conditions.table().items() if c.event)
+
+
 def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
     """Each (unit, condition) whose condition has a round-end event, in roster order
-    and the conditions table's order: one Fate reveal each."""
-    table = conditions.table()
-    evented = [k for k, c in table.items() if c.event]  # the few with an event, in order
-    return [(u, k) for u in roster.values() if u.conditions
-            and not u.conditions.get("dead")  # the Dead bleed no more (000 l.1172)
-            for k in evented if u.conditions.get(k, 0) > 0]
+    and the conditions table's order: one Fate reveal each. A plain loop (no
+    comprehension's frame at every round's end, when mostly no unit holds one)."""
+    out = []
+    for u in roster.values():
+        held = u.conditions
+        if held and not held.get("dead"):  # the Dead bleed no more (000 l.1172)
+            for k in _evented():
+                if held.get(k, 0) > 0:
+                    out.append((u, k))
+    return out
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],
@@ -355,7 +367,7 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
         raise RuleViolation("no round is under way: start one with d2d round start")
     # each step in 001's order, what it changes changed whether or not it is reported
     recovered = _recover(roster, chosen, report)
-    ticks = task_clock(tasks)
+    ticks = task_clock(tasks, report)
     events = _condition_events(event_checks(roster), reveal, report)
     checks = clock.check_random(reveal)
     # Events: the Continuous Powers' Price (000 l.878), only when one is kept up.

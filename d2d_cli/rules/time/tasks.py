@@ -193,16 +193,19 @@ def lose(task: Task, hits: int, by: str | None = None) -> Task:
     return task
 
 
-def round_end(tasks: dict[str, Task]) -> tuple[TaskTick, ...]:
+def round_end(tasks: dict[str, Task], report: bool = True) -> tuple[TaskTick, ...]:
     """Round: End "Task Clock - Progress:-1 on each Task" (open tasks only: a complete
-    or failed task is over). Returns what changed, in board order."""
+    or failed task is over). Returns what changed, in board order; with ``report``
+    False (a round's end without a report) the tasks change the same and nothing is
+    written: ()."""
     changes = []
     for task in tasks.values():
         if task.state != "open":
             continue
         before = task.progress
         task.progress -= 1
-        changes.append(TaskTick(task.name, before, task.progress, task.state))
+        if report:
+            changes.append(TaskTick(task.name, before, task.progress, task.state))
     return tuple(changes)
 
 
