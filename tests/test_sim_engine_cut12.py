@@ -211,3 +211,36 @@ def test_the_event_checks_are_the_rule_written_plainly() -> None:
         assert rounds.event_checks(roster) == want
         checked += len(want)
     assert checked > 10
+
+
+def _one_side_left_plainly(t: Table) -> bool:
+    """``sim._one_side_left`` as it was written: a set of the standing factions."""
+    standing = {u.get("faction") for u in t.units().values()
+                if not g.is_down(u) and not u.get("off_map")}
+    waiting = t.data.get("clock", {}).get("timed", [])
+    return len(standing) <= 1 and not any(not e.get("done") and e.get("unit")
+                                          for e in waiting)
+
+
+@pytest.mark.parametrize("pending", [False, True])
+def test_one_side_left_is_the_rule_written_plainly(pending: bool) -> None:
+    """Whether one side is left, against the rule written plainly, for every way of
+    planting Combat #1's four units (each standing, Dying, off the map; of its faction,
+    of another, of none) with the reinforcements still to come or arrived."""
+    import itertools
+
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random("cut12"), DEFAULTS)
+    units = t.data["units"]
+    names = list(units)
+    t.data["clock"]["timed"][0]["done"] = not pending
+    ways = [{}, {"conditions": {"dying": 1}}, {"off_map": True}, {"faction": None},
+            {"faction": "Adventurers"}, {"faction": "Goblins"}]
+    seen = set()
+    for plant in itertools.product(range(len(ways)), repeat=len(names)):
+        for n, w in zip(names, plant, strict=True):
+            units[n] = {**start["units"][n], **ways[w]}
+        want = _one_side_left_plainly(t)
+        assert sim._one_side_left(t) is want
+        seen.add(want)
+    assert seen == ({False, True} if not pending else {False})
