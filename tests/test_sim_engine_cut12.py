@@ -244,3 +244,69 @@ def test_one_side_left_is_the_rule_written_plainly(pending: bool) -> None:
         assert sim._one_side_left(t) is want
         seen.add(want)
     assert seen == ({False, True} if not pending else {False})
+
+
+def test_the_task_board_read_and_written_is_the_rule_written_plainly() -> None:
+    """``tasks.board`` and ``board_state`` (plain loops) against the comprehensions they
+    were: planted boards of none, one and three tasks (workers named by texts and by
+    numbers), the same tasks in the same order, each a copy."""
+    from d2d_cli.rules.time.tasks import Task
+
+    boards: list[dict[str, Any]] = [
+        {}, {"Knot": {"difficulty": 4, "challenge": 4, "progress": 4, "workers": ["Thief"]}},
+        {"b": {"difficulty": "3", "challenge": 0, "progress": 2, "workers": [1, "x"]},
+         "a": {"difficulty": 2, "challenge": 1, "progress": 0},
+         "c": {"difficulty": 5, "challenge": 5, "progress": 5, "workers": []}}]
+    for raw in boards:
+        data = {"tasks": copy.deepcopy(raw)}
+        want = {n: Task(n, int(s["difficulty"]), int(s["challenge"]), int(s["progress"]),
+                        [str(w) for w in s.get("workers", [])]) for n, s in raw.items()}
+        got = tasks.board(data)
+        assert got == want and list(got) == list(want)
+        written = tasks.board_state(got)
+        assert written == {n: t.to_state() for n, t in got.items()}
+        assert list(written) == list(raw)
+        for n, t in got.items():
+            assert written[n]["workers"] is not t.workers
+    assert tasks.board({}) == {}
+
+
+def test_a_roster_written_is_every_unit_written_in_order() -> None:
+    """``roster.roster_state`` (a plain loop) against the comprehension it was."""
+    from d2d_cli.rules.units.roster import roster, roster_state
+
+    start, _ = _combat1()
+    units = roster(copy.deepcopy(start))
+    for names in ([], ["Thief"], ["Goblin Skirmisher", "Archer"], list(units)):
+        some = {n: units[n] for n in names}
+        got = roster_state(some)
+        assert got == {n: u.to_state() for n, u in some.items()}
+        assert list(got) == names
+
+
+@pytest.mark.parametrize("wilds,cp", [(0, 0), (1, 0), (2, 0), (0, 1), (2, 3)])
+def test_the_luck_offered_is_the_rule_written_plainly(wilds: int, cp: int) -> None:
+    """What the Players may spend on a Crit on the Archer (``Table._offers``, ``_wilds``:
+    plain loops) against the sum and ``any`` they were: None exactly when no Wild and no
+    Character Point is held; a Non-Player's unit is offered nothing."""
+    from d2d_cli.rules.deck.cards import full_deck
+
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random("cut12"), DEFAULTS)
+    faces = full_deck()
+    wild = [c for c in faces if c.is_wild]
+    plain = [c for c in faces if not c.is_wild]
+    t.players["Player1"].hand = plain[:3] + wild[:wilds]
+    t.players["Player2"].hand = plain[3:6]
+    t.data["units"]["Archer"] = {**t.data["units"]["Archer"], "cp": cp}
+    archer = t.unit("Archer")
+    assert t._wilds(archer) == sum(1 for c in t.players["Player1"].hand if c.is_wild)
+    got = t._offers("Archer")
+    if wilds == 0 and cp == 0:
+        assert got is None
+    else:
+        assert got is not None and got[0] == "Archer"
+        mine = got[1][0]
+        assert (mine.unit, mine.wilds, mine.cp) == ("Archer", wilds, cp)
+        assert any(o.wilds > 0 or o.cp > 0 for o in got[1])
+    assert t._offers("Goblin Scout") is None

@@ -254,6 +254,8 @@ class Clock:
     def check_random(self, reveal: Callable[[], Card]) -> tuple[RandomCheck, ...]:
         """Round End: one dN reading per pending Random Event (all read before any
         event changes, so running out of table cards changes nothing)."""
+        if not self.random:  # no Random Event at all (most scenes): nothing read
+            return ()
         pending = [e for e in self.random if not e["done"]]
         if not pending:  # none to read: the dice module is not looked up (every round end)
             return ()

@@ -318,7 +318,7 @@ def _condition_events(checks: list[tuple[units.Unit, str]],
                       ) -> ConditionEventsStep | None:
     """One Fate reveal for each check, then each outcome applied. With ``report`` False
     the units change the same and no record is written: None."""
-    cards = [reveal() for _ in checks]
+    cards = [reveal() for _ in checks] if checks else []  # mostly none: no frame
     out = []
     for (unit, key), card in zip(checks, cards, strict=True):
         outcome = conditions.event_outcome(key, card)

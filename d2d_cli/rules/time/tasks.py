@@ -76,8 +76,10 @@ class Task:
 
     @classmethod
     def from_state(cls, name: str, s: dict[str, Any]) -> Task:
+        # each worker's name by ``map`` (no comprehension's frame: a simulated fight
+        # reads the board at every round's end and every task Action)
         return cls(name, int(s["difficulty"]), int(s["challenge"]), int(s["progress"]),
-                   [str(w) for w in s.get("workers", [])])
+                   list(map(str, s.get("workers", []))))
 
     def to_state(self) -> dict[str, Any]:
         return {"difficulty": self.difficulty, "challenge": self.challenge,
@@ -131,11 +133,17 @@ class TaskTick(Result):
 
 
 def board(data: dict[str, Any]) -> dict[str, Task]:
-    return {n: Task.from_state(n, s) for n, s in data.get("tasks", {}).items()}
+    out = {}  # a plain loop, no comprehension's frame (a board holds a task or two)
+    for n, s in data.get("tasks", {}).items():
+        out[n] = Task.from_state(n, s)
+    return out
 
 
 def board_state(tasks: dict[str, Task]) -> dict[str, Any]:
-    return {n: t.to_state() for n, t in tasks.items()}
+    out = {}  # a plain loop, as :func:`board`
+    for n, t in tasks.items():
+        out[n] = t.to_state()
+    return out
 
 
 def find(tasks: dict[str, Task], name: str) -> Task:
