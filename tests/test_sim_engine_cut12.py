@@ -310,3 +310,81 @@ def test_the_luck_offered_is_the_rule_written_plainly(wilds: int, cp: int) -> No
         assert (mine.unit, mine.wilds, mine.cp) == ("Archer", wilds, cp)
         assert any(o.wilds > 0 or o.cp > 0 for o in got[1])
     assert t._offers("Goblin Scout") is None
+
+
+def _settle_plainly(p: Any, rng: random.Random, played: str, c: Any, side: str,
+                    benefits: bool) -> None:
+    """``sim._settle`` of a Player's hand as it was written (its comprehension)."""
+    from d2d_cli.rules.combat.conflict import hit_value
+    from d2d_cli.rules.deck.cards import parse_card
+
+    if played == "fate":
+        return
+    card = parse_card(played)
+    kept = [h for h in p.hand if h.face != card.face]
+    if len(kept) != len(p.hand):
+        p.hand = kept
+    keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} if benefits else set()
+    if "keep" in keys:
+        p.hand.append(card)
+    elif card.is_wild:
+        p.deck.insert(rng.randrange(len(p.deck) + 1), card)
+    else:
+        p.discard.append(card)
+    if "draw" in keys:
+        p.draw(1)
+    if "take_from_discard" in keys and p.discard:
+        best = max(p.discard, key=hit_value)
+        p.discard.remove(best)
+        p.hand.append(best)
+
+
+def test_every_hand_settled_and_counter_card_of_whole_fights_is_the_rule_written_plainly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand settled after a Conflict (``sim._settle``) and every counter-attack's
+    card chosen (``sim._counter_card``) in whole fights (both ``--pc``), against the
+    comprehensions they were, on copies of the hand and generator — and the fights end
+    as they do unwatched."""
+    from d2d_cli.rules.combat.conflict import counter_card
+    from d2d_cli.rules.deck.cards import parse_card
+
+    start, goals = _combat1()
+    plain = {pc: sim.play_runs(start, goals, 7, range(15), DEFAULTS, pc)
+             for pc in ("best", "fate")}
+    settle, choose = sim._settle, sim._counter_card
+    seen = {"settled": 0, "counter": 0}
+
+    def settled(t: Table, name: str, played: str, c: Any, side: str,
+                benefits: bool) -> None:
+        owner = sim.player_of(t.data["units"][name])
+        p = t.players.get(owner) if owner is not None else None
+        if p is None:
+            return settle(t, name, played, c, side, benefits)
+        mine = pickle.loads(pickle.dumps(p, -1))
+        rng = random.Random()
+        rng.setstate(t.rng.getstate())
+        _settle_plainly(mine, rng, played, c, side, benefits)
+        settle(t, name, played, c, side, benefits)
+        assert (mine.hand, mine.deck, mine.discard) == (p.hand, p.deck, p.discard)
+        assert rng.getstate() == t.rng.getstate()
+        seen["settled"] += played != "fate"
+        return None
+
+    def chosen(t: Table, name: str, played: str) -> Any:
+        got = choose(t, name, played)
+        hand = sim._hand(t, name)
+        if hand is not None and played not in ("fate", "stay"):
+            try:
+                face = parse_card(played).face
+            except Exception:
+                face = None
+            if face is not None:
+                assert got == counter_card([c for c in hand if c.face != face])
+                seen["counter"] += 1
+        return got
+
+    monkeypatch.setattr(sim, "_settle", settled)
+    monkeypatch.setattr(sim, "_counter_card", chosen)
+    for pc in ("best", "fate"):
+        assert sim.play_runs(start, goals, 7, range(15), DEFAULTS, pc) == plain[pc]
+    assert seen["settled"] > 50 and seen["counter"] > 50

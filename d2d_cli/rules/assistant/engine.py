@@ -889,8 +889,12 @@ class Table:
                                                         target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers)
-        roster = {n: self.unit(n) for n, u in raw.items() if player_of(u) is not None}
+        # only the Players' units are read (the unit and its possible givers), in a
+        # plain loop (no comprehension's frame)
+        roster = {}
+        for n, u in raw.items():
+            if player_of(u) is not None:
+                roster[n] = self.unit(n)
         unit = roster[name]
         givers = [unit]
         for other in roster.values():
@@ -904,8 +908,10 @@ class Table:
                 continue
             if not is_down(self.data["units"][other.name]):
                 givers.append(other)
-        offers = [damage_play.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
-                  for g in givers]
+        offers = []
+        for g in givers:
+            offers.append(damage_play.Offer(g.name, self._wilds(g),
+                                            int(g.extra.get("cp", 0) or 0)))
         for o in offers:  # a plain loop, not any() over a generator (~8 Crits a fight)
             if o.wilds > 0 or o.cp > 0:
                 return name, offers

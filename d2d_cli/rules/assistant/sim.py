@@ -72,7 +72,10 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
     if played != "fate":
         card = parse_card(played)
         face = card.face
-        kept = [h for h in p.hand if h.face != face]  # each card's face read once
+        kept = []  # each card's face read once, in a plain loop (no comprehension's frame)
+        for h in p.hand:
+            if h.face != face:
+                kept.append(h)
         if len(kept) != len(p.hand):
             p.hand = kept
         # the winner's effects read in a plain loop, no set of their keys built
@@ -182,7 +185,11 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
     else:
         cards = list(_hand(t, name) or [])
     face = out.face
-    return counter_card([c for c in cards if c.face != face])
+    others = []  # a plain loop, no comprehension's frame
+    for c in cards:
+        if c.face != face:
+            others.append(c)
+    return counter_card(others)
 
 
 def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
