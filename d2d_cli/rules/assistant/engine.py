@@ -889,8 +889,12 @@ class Table:
                                                         target).name
         if player_of(raw[name]) is None:
             return None  # a Non-Player's: no unit need be built
-        # only the Players' units are read (the unit and its possible givers)
-        roster = {n: self.unit(n) for n, u in raw.items() if player_of(u) is not None}
+        # only the Players' units are read (the unit and its possible givers), in a
+        # plain loop (no comprehension's frame)
+        roster = {}
+        for n, u in raw.items():
+            if player_of(u) is not None:
+                roster[n] = self.unit(n)
         unit = roster[name]
         givers = [unit]
         for other in roster.values():
@@ -904,11 +908,14 @@ class Table:
                 continue
             if not is_down(self.data["units"][other.name]):
                 givers.append(other)
-        offers = [damage_play.Offer(g.name, self._wilds(g), int(g.extra.get("cp", 0) or 0))
-                  for g in givers]
-        if not any(o.wilds > 0 or o.cp > 0 for o in offers):
-            return None  # the policy plays nothing whatever the Crit (damage_play.luck)
-        return name, offers
+        offers = []
+        for g in givers:
+            offers.append(damage_play.Offer(g.name, self._wilds(g),
+                                            int(g.extra.get("cp", 0) or 0)))
+        for o in offers:  # a plain loop, not any() over a generator (~8 Crits a fight)
+            if o.wilds > 0 or o.cp > 0:
+                return name, offers
+        return None  # the policy plays nothing whatever the Crit (damage_play.luck)
 
     def _luck(self, offered: tuple[str, list[damage_play.Offer]],
               dry: crits.Crit) -> Any:
@@ -925,7 +932,13 @@ class Table:
 
     def _wilds(self, unit: Unit) -> int:
         p = self.players.get(player_of(unit.extra) or "")
-        return sum(1 for c in p.hand if c.is_wild) if p is not None else 0
+        if p is None:
+            return 0
+        wilds = 0  # counted in a plain loop, not sum() over a generator
+        for c in p.hand:
+            if c.is_wild:
+                wilds += 1
+        return wilds
 
     def task(self, name: str, won: bool, n: int, by: str | None) -> tasks.TaskView:
         """``task win|lose NAME --hits N --by UNIT``"""

@@ -36,6 +36,7 @@ MAX_ROUNDS = 20  # a fight no goal ends in 20 rounds (2 minutes) is undecided
 MAX_RUNS = 1_000_000
 DEFAULT_PRECISION = 2.0  # sim's default stop: ±2 points at 95%
 Z95 = 1.959963984540054  # the 97.5% point of the normal distribution
+_ABSENT: Any = object()  # no faction seen yet (_one_side_left)
 
 
 def run_seed(seed: int, index: int) -> str:
@@ -71,7 +72,10 @@ def _settle(t: Table, name: str, played: str, c: Conflict, side: str,
     if played != "fate":
         card = parse_card(played)
         face = card.face
-        kept = [h for h in p.hand if h.face != face]  # each card's face read once
+        kept = []  # each card's face read once, in a plain loop (no comprehension's frame)
+        for h in p.hand:
+            if h.face != face:
+                kept.append(h)
         if len(kept) != len(p.hand):
             p.hand = kept
         # the winner's effects read in a plain loop, no set of their keys built
@@ -181,7 +185,11 @@ def _counter_card(t: Table, name: str, played: str) -> Card | None:
     else:
         cards = list(_hand(t, name) or [])
     face = out.face
-    return counter_card([c for c in cards if c.face != face])
+    others = []  # a plain loop, no comprehension's frame
+    for c in cards:
+        if c.face != face:
+            others.append(c)
+    return counter_card(others)
 
 
 def _counter_attack(t: Table, a: str, target: str, c: Conflict) -> None:
@@ -353,11 +361,20 @@ def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",
 def _one_side_left(t: Table) -> bool:
     """No two factions have a unit standing (nor a reserve still to come): no one is left
     to fight, so no goal can change."""
-    standing = {u.get("faction") for u in t.units().values()
-                if not is_down(u) and not u.get("off_map")}
-    waiting = t.data.get("clock", {}).get("timed", [])
-    return len(standing) <= 1 and not any(not e.get("done") and e.get("unit")
-                                          for e in waiting)
+    # plain loops (no comprehension's nor generator's frame at every round's end), the
+    # second faction standing ending the first
+    first: Any = _ABSENT
+    for u in t.units().values():
+        if not is_down(u) and not u.get("off_map"):
+            faction = u.get("faction")
+            if first is _ABSENT:
+                first = faction
+            elif faction != first:
+                return False
+    for e in t.data.get("clock", {}).get("timed", []):  # noqa: SIM110 (not any(): a frame)
+        if not e.get("done") and e.get("unit"):
+            return False
+    return True
 
 
 def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,

@@ -201,14 +201,15 @@ class Clock:
 
     @classmethod
     def from_state(cls, s: dict[str, Any] | None) -> Clock:
+        # each event's table copied by ``map`` (no comprehension's frame: a simulated
+        # fight reads and writes the clock at every round's end)
         s = s or {}
         return cls(int(s.get("value", 1)), bool(s.get("down", False)),
-                   [dict(e) for e in s.get("timed", [])],
-                   [dict(e) for e in s.get("random", [])])
+                   list(map(dict, s.get("timed", []))), list(map(dict, s.get("random", []))))
 
     def to_state(self) -> dict[str, Any]:
-        return {"value": self.value, "down": self.down, "timed": [dict(e) for e in self.timed],
-                "random": [dict(e) for e in self.random]}
+        return {"value": self.value, "down": self.down, "timed": list(map(dict, self.timed)),
+                "random": list(map(dict, self.random))}
 
     def view(self) -> ClockView:
         return ClockView(self.value, self.down,
@@ -253,10 +254,14 @@ class Clock:
     def check_random(self, reveal: Callable[[], Card]) -> tuple[RandomCheck, ...]:
         """Round End: one dN reading per pending Random Event (all read before any
         event changes, so running out of table cards changes nothing)."""
-        out = []
+        if not self.random:  # no Random Event at all (most scenes): nothing read
+            return ()
+        pending = [e for e in self.random if not e["done"]]
+        if not pending:  # none to read: the dice module is not looked up (every round end)
+            return ()
         from d2d_cli.rules.deck import dice
 
-        pending = [e for e in self.random if not e["done"]]
+        out = []
         rolls = []
         for event in pending:
             rolls.append(dice.roll(dice.spec(int(event["n"])), reveal))
@@ -293,7 +298,10 @@ def move(clock: Clock, k: int, down: bool, reserves: dict[str, Any],
     before = clock.value
     reached = clock.advance(k, down)
     came = arrivals(reached, reserves, roster)
-    return ClockMoved(before, clock.value, tuple(TimedEvent.of(e, e["clock"]) for e in reached),
+    # the events reached written out only when there are any (no generator's frame at
+    # every round's end, when mostly none is)
+    return ClockMoved(before, clock.value,
+                      tuple([TimedEvent.of(e, e["clock"]) for e in reached]) if reached else (),
                       came)
 
 

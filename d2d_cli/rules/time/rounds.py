@@ -19,6 +19,7 @@ new start is refused, so upkeep is never applied twice.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Literal, cast, overload
 
@@ -262,7 +263,11 @@ def recover_choices(unit: units.Unit) -> list[str]:
     return held + [str(a) for a in cooldown]
 
 
-def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverStep:
+def _recover(roster: dict[str, units.Unit], chosen: dict[str, str],
+             report: bool = True) -> RecoverStep | None:
+    """Each unit recovers what ``chosen`` names, else its first choice. With ``report``
+    False (:func:`end` without a report) the units change the same and no record is
+    written: None."""
     applied: list[Removed | Readied] = []
     choices = []
     for unit in roster.values():
@@ -274,36 +279,54 @@ def _recover(roster: dict[str, units.Unit], chosen: dict[str, str]) -> RecoverSt
             if not options:
                 continue
             pick = options[0]
-            if len(options) > 1:
+            if len(options) > 1 and report:
                 choices.append(Choices(unit.name, tuple(options)))
         if pick in conditions.MINOR:
-            applied.append(Removed(unit.name, pick, unit.add_condition(pick, -1)))
+            left = unit.add_condition(pick, -1)
+            if report:
+                applied.append(Removed(unit.name, pick, left))
         else:
             unit.extra["cooldown"] = [a for a in unit.extra.get("cooldown", []) if a != pick]
-            applied.append(Readied(unit.name, pick))
-    return RecoverStep(tuple(applied), tuple(choices))
+            if report:
+                applied.append(Readied(unit.name, pick))
+    return RecoverStep(tuple(applied), tuple(choices)) if report else None
+
+
+@functools.cache
+def _evented() -> tuple[str, ...]:
+    """The conditions with a round-end event, in the conditions table's order (the
+    table is read once, ``condition_table.table``: so is this)."""
+    return tuple(k for k, c in conditions.table().items() if c.event)
 
 
 def event_checks(roster: dict[str, units.Unit]) -> list[tuple[units.Unit, str]]:
     """Each (unit, condition) whose condition has a round-end event, in roster order
-    and the conditions table's order: one Fate reveal each."""
-    table = conditions.table()
-    evented = [k for k, c in table.items() if c.event]  # the few with an event, in order
-    return [(u, k) for u in roster.values() if u.conditions
-            and not u.conditions.get("dead")  # the Dead bleed no more (000 l.1172)
-            for k in evented if u.conditions.get(k, 0) > 0]
+    and the conditions table's order: one Fate reveal each. A plain loop (no
+    comprehension's frame at every round's end, when mostly no unit holds one)."""
+    out = []
+    for u in roster.values():
+        held = u.conditions
+        if held and not held.get("dead"):  # the Dead bleed no more (000 l.1172)
+            for k in _evented():
+                if held.get(k, 0) > 0:
+                    out.append((u, k))
+    return out
 
 
 def _condition_events(checks: list[tuple[units.Unit, str]],
-                      reveal: Callable[[], Card]) -> ConditionEventsStep:
-    cards = [reveal() for _ in checks]
+                      reveal: Callable[[], Card], report: bool = True
+                      ) -> ConditionEventsStep | None:
+    """One Fate reveal for each check, then each outcome applied. With ``report`` False
+    the units change the same and no record is written: None."""
+    cards = [reveal() for _ in checks] if checks else []  # mostly none: no frame
     out = []
     for (unit, key), card in zip(checks, cards, strict=True):
         outcome = conditions.event_outcome(key, card)
         for k, delta in outcome.items():
             unit.add_condition(k, delta)
-        out.append(ConditionEvent(unit.name, key, card, outcome, dict(unit.conditions)))
-    return ConditionEventsStep(tuple(out))
+        if report:
+            out.append(ConditionEvent(unit.name, key, card, outcome, dict(unit.conditions)))
+    return ConditionEventsStep(tuple(out)) if report else None
 
 
 def ends_effects_only(unit: units.Unit) -> bool:
@@ -343,9 +366,9 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
     if rnd.phase != "started":
         raise RuleViolation("no round is under way: start one with d2d round start")
     # each step in 001's order, what it changes changed whether or not it is reported
-    recovered = _recover(roster, chosen)
-    ticks = task_clock(tasks)
-    events = _condition_events(event_checks(roster), reveal)
+    recovered = _recover(roster, chosen, report)
+    ticks = task_clock(tasks, report)
+    events = _condition_events(event_checks(roster), reveal, report)
     checks = clock.check_random(reveal)
     # Events: the Continuous Powers' Price (000 l.878), only when one is kept up.
     paid = upkeep.pay_continuous(roster, rnd.number)
@@ -355,6 +378,7 @@ def end(rnd: Round, roster: dict[str, units.Unit], tasks: dict[str, Task],
     rnd.phase = "ended"
     if not report:
         return None
+    assert recovered is not None and events is not None  # written for a report
     steps: list[Step] = [DrawStep(DRAW_TEXT), recovered, TaskClockStep(ticks), events,
                          RandomEventsStep(checks)]
     if paid is not None:

@@ -76,8 +76,10 @@ class Task:
 
     @classmethod
     def from_state(cls, name: str, s: dict[str, Any]) -> Task:
+        # each worker's name by ``map`` (no comprehension's frame: a simulated fight
+        # reads the board at every round's end and every task Action)
         return cls(name, int(s["difficulty"]), int(s["challenge"]), int(s["progress"]),
-                   [str(w) for w in s.get("workers", [])])
+                   list(map(str, s.get("workers", []))))
 
     def to_state(self) -> dict[str, Any]:
         return {"difficulty": self.difficulty, "challenge": self.challenge,
@@ -131,11 +133,17 @@ class TaskTick(Result):
 
 
 def board(data: dict[str, Any]) -> dict[str, Task]:
-    return {n: Task.from_state(n, s) for n, s in data.get("tasks", {}).items()}
+    out = {}  # a plain loop, no comprehension's frame (a board holds a task or two)
+    for n, s in data.get("tasks", {}).items():
+        out[n] = Task.from_state(n, s)
+    return out
 
 
 def board_state(tasks: dict[str, Task]) -> dict[str, Any]:
-    return {n: t.to_state() for n, t in tasks.items()}
+    out = {}  # a plain loop, as :func:`board`
+    for n, t in tasks.items():
+        out[n] = t.to_state()
+    return out
 
 
 def find(tasks: dict[str, Task], name: str) -> Task:
@@ -193,16 +201,19 @@ def lose(task: Task, hits: int, by: str | None = None) -> Task:
     return task
 
 
-def round_end(tasks: dict[str, Task]) -> tuple[TaskTick, ...]:
+def round_end(tasks: dict[str, Task], report: bool = True) -> tuple[TaskTick, ...]:
     """Round: End "Task Clock - Progress:-1 on each Task" (open tasks only: a complete
-    or failed task is over). Returns what changed, in board order."""
+    or failed task is over). Returns what changed, in board order; with ``report``
+    False (a round's end without a report) the tasks change the same and nothing is
+    written: ()."""
     changes = []
     for task in tasks.values():
         if task.state != "open":
             continue
         before = task.progress
         task.progress -= 1
-        changes.append(TaskTick(task.name, before, task.progress, task.state))
+        if report:
+            changes.append(TaskTick(task.name, before, task.progress, task.state))
     return tuple(changes)
 
 

@@ -33,6 +33,7 @@ EFFECTS = "effects"
 PUSH = "push_the_limit"
 GRIT = "grit_your_teeth"
 KEPT = (PUSH, GRIT)  # the Special Actions whose effect lasts "this Round"
+_KEPT = frozenset(KEPT)
 INTERACT = "interact"  # Interact Actions taken this Round (a Power's use included)
 EVADE = "evade"  # Evades claimed this Round
 MOVED_HIDDEN = "moved_hidden"  # Move spent on Movement while Hidden this Round
@@ -161,7 +162,7 @@ def end_of_round(roster: dict[str, Unit]) -> tuple[str, ...]:
     """Round: End — what lasted "this Round" ends; the units that had any."""
     ended = []
     for unit in roster.values():
-        if held(unit).keys() & set(KEPT):
+        if not _KEPT.isdisjoint(held(unit)):  # no set built for each unit
             ended.append(unit.name)
         unit.extra.pop(EFFECTS, None)
     return tuple(ended)

@@ -201,7 +201,10 @@ def roster_view(state: Mapping[str, Any]) -> RosterView:
 
 
 def roster_state(units: dict[str, Unit]) -> dict[str, Any]:
-    return {name: u.to_state() for name, u in units.items()}
+    out = {}  # a plain loop, no comprehension's frame (a Crit stores one unit or two)
+    for name, u in units.items():
+        out[name] = u.to_state()
+    return out
 
 
 def find(units: Mapping[str, Unit], name: str) -> Unit:
