@@ -98,8 +98,31 @@ def test_every_conflict_of_whole_fights_is_the_rule_written_out(
     """Each Conflict's Effects are the effects and the trim worked out afresh, each side
     set aside is one of its revealed cards or approach, and its counter-attack is the
     first side's whose effects hold one, playing what the loop played."""
+    seen = _checked_fights(pc, monkeypatch)
+    assert seen["conflicts"] > 100 and seen["counters"] > 3 and seen["aside"] > 10
+    assert seen["trimmed"] > 3
+
+
+def test_both_sides_holding_a_counter_attack_a_plays_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: every side's effects hold a Counter-attack (a fight never gives both
+    sides one), so where both keep it, A's is the one played, as the loop played it."""
+    real = conflict.effects
+    strike = next(e for e in real("counter", True) if e.key == "counterattack")
+
+    def every(approach: str, won: bool, evade: str = "001",
+              non_player: bool = False) -> tuple[Any, ...]:
+        got = real(approach, won, evade, non_player)
+        return got if strike in got else (*got, strike)
+
+    monkeypatch.setattr(conflict, "effects", every)
+    seen = _checked_fights("best", monkeypatch)
+    assert seen["both"] > 10
+
+
+def _checked_fights(pc: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     real = conflict.resolve
-    seen = {"conflicts": 0, "counters": 0, "aside": 0, "trimmed": 0}
+    seen = {"conflicts": 0, "counters": 0, "aside": 0, "trimmed": 0, "both": 0}
 
     def resolving(ask: Any, reveal: Any) -> Any:
         out = real(ask, reveal)
@@ -131,6 +154,9 @@ def test_every_conflict_of_whole_fights_is_the_rule_written_out(
                 else side.approach
             k = labels.index(kept)
             assert side.set_aside == next(x for n, x in enumerate(labels) if n != k)
+        seen["both"] += out.side_a.unit is not None and out.side_b.unit is not None and all(
+            any(e.key == "counterattack" for e in got)
+            for got in (out.effects.a, out.effects.b))
         want = _counter_written_out(ask, out)
         if want is None:
             assert out.counter is None
@@ -147,5 +173,4 @@ def test_every_conflict_of_whole_fights_is_the_rule_written_out(
 
     monkeypatch.setattr(conflict, "resolve", resolving)
     _fights(pc, range(8))
-    assert seen["conflicts"] > 100 and seen["counters"] > 3 and seen["aside"] > 10
-    assert seen["trimmed"] > 3
+    return seen
