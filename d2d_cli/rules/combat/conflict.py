@@ -789,7 +789,8 @@ def _side(spec: SideSpec, fighter: Fighter, opts: list[_Option], k: int,
           shown: tuple[Card, ...]) -> Side:
     """The side as resolved: candidate ``k`` kept, the other set aside."""
     kept = opts[k]
-    aside = None if len(opts) == 1 else next(o.label for n, o in enumerate(opts) if n != k)
+    # the first candidate other than ``k`` (read by index: no generator made for it)
+    aside = None if len(opts) == 1 else opts[1 if k == 0 else 0].label
     return Side(spec.text, spec.source, kept.approach, kept.card, fighter.level,
                 fighter.unit, fighter.skill, fighter.skill_level, shown, aside)
 
@@ -801,6 +802,39 @@ def _counterattacks(got: tuple[Effect, ...]) -> bool:
         if e.key == "counterattack":
             return True
     return False
+
+
+def _counter(ask: ConflictAsk, name: str, side: Side, non_player: bool,
+             reveal: Revealer | None) -> CounterAttack:
+    """The counter-attack of side ``name``, whose effects hold its Counter-attack: a
+    Player's card named (--counter) is theirs alone; a Non-Player's counter-attack
+    reveals Fate (001 l.754), whatever the other side named."""
+    own = (side.card if ask.counter == "000" else
+           None if non_player else ask.counter_cards[name == "b"])
+    return counter_attack(name, side.unit, own, "fate" if non_player else "named",
+                          ask.counter, reveal)
+
+
+# The Effects made of two tuples of effects, by the very tuples (``effects`` gives the
+# same frozen tuple for the same arguments, and ``trim`` hands it on when it takes
+# nothing away): id(a), id(b) -> (a, b, their Effects). Both tuples are held beside
+# their Effects, so an id is never another object's while kept; an Effects is frozen,
+# of frozen parts, so Conflicts may share it. Emptied past _EFFECTS_KEPT.
+_EFFECTS: dict[tuple[int, int], tuple[tuple[Effect, ...], tuple[Effect, ...], Effects]] = {}
+_EFFECTS_KEPT = 256
+
+
+def _effects_of(a: tuple[Effect, ...], b: tuple[Effect, ...]) -> Effects:
+    """``Effects(a, b)``, the one made before for these very two tuples."""
+    key = (id(a), id(b))
+    got = _EFFECTS.get(key)
+    if got is not None and got[0] is a and got[1] is b:
+        return got[2]
+    made = Effects(a, b)
+    if len(_EFFECTS) >= _EFFECTS_KEPT:
+        _EFFECTS.clear()
+    _EFFECTS[key] = (a, b, made)
+    return made
 
 
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
@@ -828,25 +862,20 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     outcome, broken = _pair(opts_a[i], opts_b[j], sit, ask.reading, ask.level_bonus)
     a = _side(m.a, sit.a, opts_a, i, shown_a)
     b = _side(m.b, sit.b, opts_b, j, shown_b)
+    # each side's Non-Player reading once, for its effects and its counter-attack
+    np_a, np_b = _non_player(m.a), _non_player(m.b)
     remembered = _remembered
     effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both"), ask.evade, _non_player(m.b)),
-        ask.unspent,
+        effects(b.approach, outcome in ("b", "both"), ask.evade, np_b), ask.unspent,
         remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
-    effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, _non_player(m.a))
+    effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, np_a)
     counter = None
     if a.unit is not None and b.unit is not None:  # a unit's, and it strikes a unit
-        for name, got, side, spec in (("a", effects_a, a, m.a), ("b", effects_b, b, m.b)):
-            if not _counterattacks(got):
-                continue
-            # a Player's card named (--counter) is theirs alone: a Non-Player's
-            # counter-attack reveals Fate (001 l.754), whatever the other side named
-            own = (side.card if ask.counter == "000" else
-                   None if _non_player(spec) else ask.counter_cards[name == "b"])
-            counter = counter_attack(name, side.unit, own,
-                                     "fate" if _non_player(spec) else "named", ask.counter,
-                                     reveal)
-            break  # the first side's only
+        # the first side's only: A's, else B's (two plain tests, no tuples made)
+        if _counterattacks(effects_a):
+            counter = _counter(ask, "a", a, np_a, reveal)
+        elif _counterattacks(effects_b):
+            counter = _counter(ask, "b", b, np_b, reveal)
     # By position, in the fields' order, a comment naming each: a call of more than 15
     # keywords (its items on the stack past CPython's guideline of 30) is compiled to
     # build a dict of them and unpack it again, ~10 k instructions a Conflict, and each
@@ -854,7 +883,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     return Conflict(
         a.approach, b.approach, outcome, a, b,  # approach_a, approach_b, outcome, sides
         broken,  # tiebreak
-        Effects(effects_a, effects_b),  # effects
+        _effects_of(effects_a, effects_b),  # effects
         ask.reading,  # conflict_chart
         reveal.reshuffled if reveal is not None else False,  # reshuffled
         sources(sit, _LEVEL_KEYS),  # sources
