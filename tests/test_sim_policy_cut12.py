@@ -97,3 +97,23 @@ def test_a_plan_on_a_map_changed_is_worked_out_anew() -> None:
     assert second == movement._approach(walled, *args)
     assert second != first
 
+
+def test_the_engine_and_the_planners_write_a_weapons_table_out_once() -> None:
+    """One memory of a weapons table's text for the engine's reading of a unit and the
+    planners' key (every fight's units are new tables, their weapons too): the text
+    either reads is that table's ``repr``, and a table changed (a new one, as a fight
+    stores it) is written out anew for both."""
+    from d2d_cli.rules.assistant import engine
+
+    assert engine._weapons_text is movement.weapons_text
+    start, _ = combat1()
+    archer = copy.deepcopy(start["units"]["Archer"])
+    engine._reading(archer)  # the engine reads it first, as a fight's Conflict does
+    data = {**start, "units": {**start["units"], "Archer": archer}}
+    key = movement._key(data, ("Archer", "Goblin Scout"), "Archer")
+    assert key[2][1] == repr(archer["weapons"])
+    other = {**archer, "weapons": {**archer["weapons"], "Club": {"rating": "Body+1"}}}
+    assert engine._weapons_text(other["weapons"]) == repr(other["weapons"])
+    data = {**start, "units": {**start["units"], "Archer": other}}
+    assert movement._key(data, ("Archer", "Goblin Scout"), "Archer")[2][1] == repr(
+        other["weapons"])
