@@ -46,9 +46,10 @@ def test_what_the_reading_tells_apart_the_fighters_key_tells_apart() -> None:
 def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The movement planners' key: at every look of 12 whole fights it equals the key
-    written afresh from the session's tables — the map, the plan's own arguments, the
-    moving unit's skills (their items) and weapons, and each placed unit's name, Space, Facing, size
-    and faction in roster order; a unit off the map has no part."""
+    written afresh from the session's tables — the map (its Board's number), the plan's
+    own arguments, the moving unit's skills (their items) and weapons, and each placed
+    unit's name, Space, Facing, size and faction in roster order; a unit off the map has
+    no part."""
     start = combat1()
     goals = g.parse(start["scene"]["goals"], start)
     looked: list[int] = []
@@ -57,10 +58,12 @@ def test_the_planners_key_is_a_fresh_reading_at_every_plan_of_whole_fights(
     def checked(data: Any, name: str, target: str, *args: Any) -> Any:
         placed = [(n, u.get("space"), u.get("facing"), u.get("double"), u.get("faction"))
                   for n, u in data["units"].items() if u.get("space")]
-        assert movement._key(data, ("x",)) == (repr(data.get("board")), ("x",), *placed)
+        # the map: the number of the Board the plan reads (the Field's), no other's
+        board = derive.field(data).board.serial  # type: ignore[union-attr]
+        assert movement._key(data, ("x",)) == (board, ("x",), *placed)
         mover = data["units"][name]
         assert movement._key(data, ("x",), mover=name) == (
-            repr(data.get("board")), ("x",),
+            board, ("x",),
             (tuple(mover["skills"].items()) if mover.get("skills") else None,
              repr(mover.get("weapons"))), *placed)
         looked.append(1)

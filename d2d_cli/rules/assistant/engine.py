@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import damage_play
 from d2d_cli.rules.assistant.goals import is_down
+from d2d_cli.rules.assistant.movement import weapons_text
 from d2d_cli.rules.board.grid import board_of
 from d2d_cli.rules.board.placement import placed
 from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.combat import exchange as combat_exchange
 from d2d_cli.rules.combat.damage import adjacent_ally
 from d2d_cli.rules.combat.situation import Assessor, Terms
-from d2d_cli.rules.core import Numbering, by_identity
+from d2d_cli.rules.core import Numbering
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import field, record, replace
 from d2d_cli.rules.deck import fate
@@ -93,8 +94,10 @@ _UNREAD = frozenset(("move", "action_cost", "turn", "spent", "interacted", "crit
 _PLAIN = frozenset((str, int))
 _ASSESSED: dict[tuple[Any, ...], Any] = {}  # rules.combat.situation.Assessor's memory
 # A unit's weapons table, written out once for the very table: a change of weapons
-# stores a new one (rules.units.gear), which a fight's stored unit tables share.
-_weapons_text: Callable[[Any], str] = by_identity(repr, 256)
+# stores a new one (rules.units.gear), which a fight's stored unit tables share. The
+# movement planners' memory (rules.assistant.movement): one ``repr`` a table for both
+# keys, not one each (every fight's copy of its units is new tables).
+_weapons_text: Callable[[Any], str] = weapons_text
 
 
 # What a reading's base leaves out besides :data:`_UNREAD`: the round's ``effects``, the

@@ -35,7 +35,7 @@ from d2d_cli.rules.board.derive import (
     rival_arc,
 )
 from d2d_cli.rules.board.edge import Exit
-from d2d_cli.rules.board.grid import COMPASS, Space, space_name
+from d2d_cli.rules.board.grid import COMPASS, Space, parse_board, space_name
 from d2d_cli.rules.board.moves import reachable, turned
 from d2d_cli.rules.board.placement import Placement, placement_of
 from d2d_cli.rules.core import by_identity
@@ -159,7 +159,9 @@ def _blocked(f: Field, name: str) -> frozenset[Space]:
 
 def _key(data: Mapping[str, Any], rest: tuple[Any, ...], mover: str | None = None
          ) -> tuple[Any, ...]:
-    """What a movement plan reads of the session: the map, every placed unit's Space,
+    """What a movement plan reads of the session: the map (the Board every plan reads,
+    ``parse_board``'s, which is the same Board for maps alike: its ``serial``, a number
+    no other Board is given), every placed unit's Space,
     Facing, size and faction (what the map's Field holds of it: where it stands, blocks,
     obstructs and outnumbers), and of the unit that moves (``mover``, for
     :func:`approach`) its skills and weapons (its kinds of attack and their reach) —
@@ -174,7 +176,7 @@ def _key(data: Mapping[str, Any], rest: tuple[Any, ...], mover: str | None = Non
     ``int`` — so exactly what the plan reads, for less than their ``repr`` (~4 k
     instructions a look)."""
     units = data.get("units", {})
-    out: list[Any] = [_board_key(data.get("board")), rest]
+    out: list[Any] = [parse_board(data.get("board")).serial, rest]
     if mover is not None:
         u = units.get(mover, {})
         skills = u.get("skills")
@@ -195,19 +197,6 @@ def _key(data: Mapping[str, Any], rest: tuple[Any, ...], mover: str | None = Non
 weapons_text: Callable[[Any], str] = by_identity(repr, 256)
 
 
-def _board_key(board: Any) -> str:
-    """The map's repr, remembered for the very table read (the map of a fight is never
-    changed; a session read again is a new table)."""
-    seen = _BOARD_KEY
-    if seen and seen[0] is board:
-        kept: str = seen[1]
-        return kept
-    key = repr(board)
-    _BOARD_KEY[:] = [board, key]
-    return key
-
-
-_BOARD_KEY: list[Any] = []
 _PLANS: dict[tuple[Any, ...], Movement | None] = {}
 
 

@@ -15,6 +15,7 @@ Move to enter (000 l.264).
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import Any
@@ -162,17 +163,25 @@ def terrain_of(symbol: str, spec: Any) -> Terrain:
 # --------------------------------------------------------------------------- the board
 
 
+_SERIALS = itertools.count()  # Board.serial
+
+
 class Board:
     """A map: its rows of legend characters and the legend. Immutable by convention;
     cheap to build (a 60×60 map is 3,600 characters, checked once)."""
 
-    __slots__ = ("rows", "legend", "width", "height", "_cells", "_obstructing", "_spaces")
+    __slots__ = ("rows", "legend", "width", "height", "serial", "_cells", "_obstructing",
+                 "_spaces")
 
     def __init__(self, rows: tuple[str, ...], legend: dict[str, Terrain]) -> None:
         self.rows = rows
         self.legend = legend
         self.height = len(rows)
         self.width = len(rows[0]) if rows else 0
+        # A number of its own, never another Board's in this process: a memory of what
+        # was worked out on this map keys it by the number (a plain int: the key holds no
+        # Board, and no number is given again, as an ``id`` may be once a Board is freed).
+        self.serial = next(_SERIALS)
         self._cells: dict[str, Terrain] = legend
         self._obstructing: frozenset[Space] | None = None
         self._spaces: dict[Space, Terrain] | None = None
