@@ -57,14 +57,16 @@ def test_effects_are_made_for_the_very_two_tuples() -> None:
     """The same A with another B (an equal one, then a different one) is never given
     the Effects of the first pair; the very same pair is."""
     a = conflict.effects("fast", True)
-    b1 = conflict.effects("block", False)
+    b1 = conflict.effects("block", True)  # a Block's win: its two effects
     b2 = conflict.effects("counter", True)
     first = conflict._effects_of(a, b1)
     assert first == conflict.Effects(a, b1)
     assert conflict._effects_of(a, b1) is first
     assert conflict._effects_of(a, b2) == conflict.Effects(a, b2) != first
-    equal = tuple(b1)[:]  # the very tuple: equal values found by identity alone
-    assert conflict._effects_of(a, equal).b == b1
+    equal = tuple(list(b1))  # another tuple of the same effects: found by identity alone
+    assert equal is not b1 and equal == b1
+    again = conflict._effects_of(a, equal)
+    assert again.b is equal and again is not first and again == first
     trimmed, _ = remembered.trim(b2, "no Action", True)  # a new tuple
     assert conflict._effects_of(a, trimmed) == conflict.Effects(a, trimmed)
 

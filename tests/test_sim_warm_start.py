@@ -86,13 +86,15 @@ def _told_objects(args: sim._Chunk) -> sim.Tally:
                      wins={f"{os.getpid()} {lo} {id(start)} {id(goals)} {id(opts)}": 1})
 
 
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="a chunk monkeypatched here reaches only workers Python forks")
 def test_each_worker_plays_every_chunk_on_the_same_objects(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker is given the starting state, goals and ``[rules]`` once, as it starts,
     not a copy of them with every chunk: the assessments are remembered by the
     ``[rules]`` object's identity, so a copy a chunk was a memory found only within its
     chunk (a worker's fight cost ~1.08x the sim's own process's over chunks of 20).
-    Where Python forks the workers they are the sim's very objects."""
+    Python forks the workers here, so they are the sim's very objects."""
     monkeypatch.setattr(sim, "_chunk", _told_objects)
     monkeypatch.setattr(sim, "WARM_FIGHTS", 5)
     start, goals = _start()
@@ -106,9 +108,8 @@ def test_each_worker_plays_every_chunk_on_the_same_objects(
     for pid, _lo, *ids in pool:
         by_worker.setdefault(pid, set()).add(tuple(ids))
     assert all(len(seen) == 1 for seen in by_worker.values()), by_worker
-    if multiprocessing.get_start_method() == "fork":
-        assert {tuple(r[2:]) for r in pool} == {
-            (str(id(start)), str(id(goals)), str(id(opts)))}
+    # the sim's very objects (a copy could not sit where they still sit in the worker)
+    assert {tuple(r[2:]) for r in pool} == {(str(id(start)), str(id(goals)), str(id(opts)))}
 
 
 def test_a_ctrl_c_during_the_first_fights_starts_no_worker(

@@ -583,8 +583,9 @@ class Table:
         """A rules function that changes ``some`` (live Units) raised: the Units it may
         have half-changed are forgotten (the session's tables are untouched, as a refused
         command leaves them). Each command calls its rules function in line and stores
-        what it changed (:meth:`_store`) — no call through a generic wrapper that packs
-        the arguments and keywords anew at every Action and move (~40 a fight)."""
+        what it changed (:meth:`_store`, :meth:`_store_one`) — no call through a generic
+        wrapper that packs the arguments and keywords anew at every Action and move (~40
+        a fight)."""
         self._forget(list(some))
 
     def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
@@ -593,8 +594,7 @@ class Table:
         which must be out of every Rival's sight on the map (rules.board.seen). The
         command's result (its Spending) is written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._roster() if action == "hide" else self._live_of(
-            self.data.get("units", {}), (name, arg))
+        roster = self._roster() if action == "hide" else self._some(name, arg)
         try:
             out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                             board=board_of(self.data), report=self.lines is not None)
@@ -658,15 +658,14 @@ class Table:
         not Target gains no benefits on a Win"). The command's result is written for a
         log only: None without one."""
         number, phase = self._now()
-        roster = self._live_of(self.data.get("units", {}), (name,))
+        roster = self._some(name)
         try:
             out = time_exchange.respond(roster, number, phase, name, action,
                                         report=self.lines is not None)
         except BaseException:
             self._failed(roster)
             raise
-        for n, u in roster.items():  # the one unit named
-            self._store_one(n, u, True)
+        self._store(roster, True)  # the one unit named, keeping its base
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "respond", name, *([] if action else ["--no-action"]), result=out)
         return out
@@ -687,7 +686,7 @@ class Table:
         the map when the unit is placed (rules.board.moves). The command's result is
         written for a log only: None without one."""
         number, phase = self._now()
-        roster = self._live_of(self.data.get("units", {}), (name,))
+        roster = self._some(name)
         try:
             out = turns.move(roster, number, phase, name, words[0],
                              " ".join(words[1:]) or None, board=board_of(self.data),
@@ -695,8 +694,7 @@ class Table:
         except BaseException:
             self._failed(roster)
             raise
-        for n, u in roster.items():  # the one unit named
-            self._store_one(n, u, True)
+        self._store(roster, True)  # the one unit named, keeping its base
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out

@@ -535,7 +535,8 @@ def _chunk(args: tuple[dict[str, Any], Mapping[str, Goal], int, int, int, Option
 PRECISION_BATCH = 100  # fights between two looks at the interval (--precision)
 # Fights a worker plays between two reports with --precision: at the stop the fights under
 # way are dropped unplayed-for, so a small chunk wastes few (a fifth of a checkpoint, so
-# every checkpoint ends a chunk); a chunk's own cost (its pickled start) is a fight's 1/100.
+# every checkpoint ends a chunk); a chunk's own cost (its tally sent back, the start
+# pickled once for its fights) is a fight's 1/100.
 PRECISION_CHUNK = PRECISION_BATCH // 5
 # Where Python forks the pool's workers (its default on Linux before 3.14), the sim's own
 # process first plays the first fights, so each worker starts with the memories those
@@ -555,7 +556,7 @@ PARENT_LOOK = 0.2  # seconds between a worker's two looks at whether its parent 
 # unpickled anew, was another ``[rules]`` object at each chunk, and the assessments
 # are remembered by that object's identity (rules.combat.situation.Assessor), so a
 # worker's memory was found only within the chunk that filled it: a worker's fight cost
-# ~1.5x the sim's own process's. Where Python forks the workers these are the very
+# ~1.08x the sim's own process's. Where Python forks the workers these are the very
 # objects of the sim's process, so what its first fights remembered is found too.
 _Shared = tuple[dict[str, Any], Mapping[str, Goal], Options, str]
 _SHARED: _Shared | None = None
