@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import select
 import socket
 import struct
 import threading
@@ -34,6 +36,25 @@ def _stderr(served: h.Served) -> str:
     served.proc.stdin.flush()
     served.proc.wait(timeout=10)
     return served.proc.stderr.read()
+
+
+def _stderr_after(served: h.Served, wanted: str, within: float = 15.0) -> str:
+    """:func:`_stderr`, once the server has written a line holding ``wanted`` (or
+    ``within`` seconds have passed): its handler threads meet what the clients did on
+    their own time, and stopping it first could lose what they were about to say (a
+    loaded machine). A wait for a line, not a time asserted."""
+    assert served.proc.stderr is not None
+    fd = served.proc.stderr.fileno()  # read raw, before the text reader has read any
+    seen = b""
+    deadline = time.monotonic() + within
+    while wanted.encode() not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            seen += chunk
+    return seen.decode() + _stderr(served)
 
 
 def _slow(served: h.Served, source: str) -> socket.socket | None:
@@ -154,7 +175,7 @@ def test_connections_reset_before_their_answer_are_one_quiet_line(served: h.Serv
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         s.close()  # RST: the page's answer meets a reset connection
     assert served.state()["round"]["number"] == 1
-    err = _stderr(served)
+    err = _stderr_after(served, "dropped before")
     assert "Traceback" not in err and "File \"" not in err, err
     assert 1 <= sum("dropped before" in line for line in err.splitlines()) <= 2, err
 
