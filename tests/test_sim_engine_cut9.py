@@ -26,6 +26,7 @@ from d2d_cli.rules.time import exchange as time_exchange
 from d2d_cli.rules.time import turns
 from d2d_cli.rules.units import unit_state
 from d2d_cli.rules.units.roster import Unit
+from tests.test_sim_engine_cut12 import _settle_plainly
 
 
 def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
@@ -263,9 +264,6 @@ def test_every_settle_and_target_win_of_whole_fights_reads_the_effects_as_sets(
     Move and its Hits exactly where those sets say."""
     import random as _random
 
-    from d2d_cli.rules.combat.conflict import hit_value
-    from d2d_cli.rules.deck.cards import parse_card
-
     start, goals = _combat1()
     settle, wins = sim._settle, sim._target_wins
     settled, won = 0, 0
@@ -273,24 +271,8 @@ def test_every_settle_and_target_win_of_whole_fights_reads_the_effects_as_sets(
     def plainly(t: Table, name: str, played: str, c: Any, side: str, benefits: bool) -> None:
         owner = sim.player_of(t.data["units"][name])
         p = t.players.get(owner) if owner is not None else None
-        if p is None or played == "fate":
-            return
-        card = parse_card(played)
-        p.hand = [h for h in p.hand if h.face != card.face]
-        keys = {e.key for e in (c.effects.a if side == "a" else c.effects.b)} \
-            if benefits else set()
-        if "keep" in keys:
-            p.hand.append(card)
-        elif card.is_wild:
-            p.deck.insert(t.rng.randrange(len(p.deck) + 1), card)
-        else:
-            p.discard.append(card)
-        if "draw" in keys:
-            p.draw(1)
-        if "take_from_discard" in keys and p.discard:
-            best = max(p.discard, key=hit_value)
-            p.discard.remove(best)
-            p.hand.append(best)
+        if p is not None:  # the hand settled as the rule was written (one copy of it)
+            _settle_plainly(p, t.rng, played, c, side, benefits)
 
     def hands(t: Any) -> Any:
         return {n: (list(p.hand), list(p.deck), list(p.discard)) for n, p in t.players.items()}
