@@ -21,7 +21,7 @@ from d2d_cli.rules.core.result import Result
 from d2d_cli.rules.time import turns
 from d2d_cli.rules.units import effects, powers, stealth
 from d2d_cli.rules.units.roster import Unit, find
-from d2d_cli.rules.units.unit_state import CONTINUOUS, stealth_tokens
+from d2d_cli.rules.units.unit_state import CONTINUOUS
 
 
 def use_power(roster: dict[str, Unit], number: int, phase: str, name: str,
@@ -92,7 +92,7 @@ def remain_hidden(roster: dict[str, Unit]) -> StealthStep | None:
     """"Remain Hidden - Clock: Tokens+1" for every Hidden unit (None when none is)."""
     out = []
     for unit in roster.values():
-        before = stealth_tokens(unit)  # stealth.tokens, read without its wrapper
+        before = stealth.tokens(unit)
         if before and _alive(unit):
             got = stealth.tick(unit)
             out.append(Hidden(unit.name, before, got.tokens, got.max_tokens))

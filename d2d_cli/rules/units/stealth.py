@@ -34,8 +34,7 @@ DETECT_000 = '000 l.252–253 "Sight - IF a Hidden Unit in Range:Mindx2 … Test
 MAX_RANGE = 1000
 
 
-def tokens(unit: Unit) -> int:
-    return stealth_tokens(unit)
+tokens = stealth_tokens  # a unit's Stealth tokens (one reader: no wrapper's call)
 
 
 def most(unit: Unit) -> int:
