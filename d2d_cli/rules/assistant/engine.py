@@ -588,13 +588,23 @@ class Table:
         a fight)."""
         self._forget(list(some))
 
-    def act(self, name: str, action: str, arg: str | None = None) -> turns.Spending | None:
+    def act(self, name: str, action: str, arg: str | None = None,
+            moves: tuple[tuple[str, ...], ...] = ()) -> turns.Spending | None:
         """``unit act NAME ACTION [ARG]`` (pays Move:-[Action Cost]): the unit and its
         Target (the one other unit an Action reads or marks) — every unit for a Hide,
         which must be out of every Rival's sight on the map (rules.board.seen). The
-        command's result (its Spending) is written for a log only: None without one."""
+        command's result (its Spending) is written for a log only: None without one.
+        With ``moves``, ``unit move NAME WORDS…`` for each first (a plan's way to its
+        Action, :meth:`walk`): the unit's table stored once, after the Action (with a
+        log, each move is :meth:`move`); a refused move or Action leaves the session as
+        it was before the moves."""
+        if moves and (self.lines is not None or action == "hide"):
+            self.walk(name, moves)
+            moves = ()
         number, phase = self._now()
         roster = self._roster() if action == "hide" else self._some(name, arg)
+        if moves:
+            self._walked({name: roster[name]} if name in roster else {}, name, moves)
         try:
             out = turns.act(roster, number, phase, name, action, arg, opts=self.opts,
                             board=board_of(self.data), report=self.lines is not None)
@@ -698,6 +708,42 @@ class Table:
         if self.lines is not None:  # the line is built only for a log
             self._log("unit", "move", name, *words, result=out)
         return out
+
+    def walk(self, name: str, moves: tuple[tuple[str, ...], ...]) -> None:
+        """``unit move NAME WORDS…`` for each of ``moves`` in turn (a plan's way, one
+        command a run of steps and its Turn), the unit's table stored once, after the
+        last: a move changes the one Unit alone (:meth:`move` writes nothing else of the
+        session), and between two moves of a walk nothing reads the session — so the
+        tables a move stored between them were written out (``to_state``) for no reader
+        (~4.5 a fight). Each move is the same rules call on the same live Unit as
+        :meth:`move` makes; with a log, or a walk of one move, each is :meth:`move`. A
+        refused move leaves the session as it was before the walk (the fight ends with
+        the refusal: nothing in it catches one)."""
+        if self.lines is not None or len(moves) < 2:
+            for words in moves:
+                self.move(name, *words)
+            return
+        roster = self._some(name)
+        self._walked(roster, name, moves)
+        self._store(roster, True)  # the one unit named, keeping its base
+
+    def _walked(self, roster: dict[str, Unit], name: str,
+                moves: tuple[tuple[str, ...], ...]) -> None:
+        """``moves`` made on the live ``roster`` (``turns.move``, as :meth:`move` calls
+        it, for each) and not stored: the caller stores the unit once; refused, the
+        Units are forgotten (:meth:`_failed`) and the session is as it was. The round,
+        the map and the tasks are read once: a move stores nothing but its unit's
+        table."""
+        number, phase = self._now()
+        board, tasks_ = board_of(self.data), self.data.get("tasks", {})
+        try:
+            for words in moves:
+                turns.move(roster, number, phase, name, words[0],
+                           " ".join(words[1:]) or None, board=board, tasks=tasks_,
+                           report=False)
+        except BaseException:
+            self._failed(roster)
+            raise
 
     def leave(self, name: str, *words: str) -> Any:
         """``unit leave NAME [KIND [SIDE]]``: a step off the map at its edge

@@ -114,14 +114,16 @@ def exchange(t: Table, plan: policy.Plan, goals: Mapping[str, Goal]) -> None:
     ``conflict``, ``hit``, then ``crit`` or ``task win|lose``."""
     a, target = plan.unit, plan.target
     assert target is not None
-    walk(t, plan)
     side_b = None
-    if t.answers is not None and plan.action != "task" and \
-            player_of(t.data["units"][target]) is not None:
-        # npc turn: the Player chooses their unit's card (rules.assistant.asking); it may
-        # stop the turn here, after the moves and before the Action is spent.
-        side_b = t.answers.defend(a, target, policy.skill_for(t.data["units"][a]))
-    t.act(a, "interact", target)
+    moves = plan.moves  # made by the Interact's ``unit act``: one table stored for both
+    if t.answers is not None:  # npc turn: the moves stored first, each as the command
+        walk(t, plan)
+        moves = ()
+        if plan.action != "task" and player_of(t.data["units"][target]) is not None:
+            # the Player chooses their unit's card (rules.assistant.asking); it may stop
+            # the turn here, after the moves and before the Action is spent.
+            side_b = t.answers.defend(a, target, policy.skill_for(t.data["units"][a]))
+    t.act(a, "interact", target, moves=moves)
     responded = plan.action != "task" and _target_action(t, a, target)
     if plan.action == "task":
         # A task against what an unskilled hand made (the Scout's Knot): both sides are
@@ -314,9 +316,9 @@ def _rated(t: Table, name: str) -> bool:
 
 
 def walk(t: Table, plan: policy.Plan) -> None:
-    """The plan's movement on the map, one ``unit move`` a run of steps (then its Turn)."""
-    for words in plan.moves:
-        t.move(plan.unit, *words)
+    """The plan's movement on the map, one ``unit move`` a run of steps (then its Turn):
+    ``Table.walk``, which stores the unit's table once, after the last move."""
+    t.walk(plan.unit, plan.moves)
 
 
 def turns(t: Table, goals: Mapping[str, Goal], pc: str = "best",

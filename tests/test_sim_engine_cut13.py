@@ -1,0 +1,155 @@
+"""The engine's thirteenth cut (issue 40 item 1): a plan's way is made by one ``Table``
+call that stores the unit's table once — ``Table.walk`` after its last move, and
+``Table.act`` with ``moves`` after the Interact they lead to — not once a ``unit move``.
+What the session holds after must not change: checked here against the same commands
+played one by one (``Table.move`` for each move, then ``Table.act``) on a copy of the
+session taken before, at every walk and every Action with moves of whole fights, and on
+planted walks (one refused partway, a log kept)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from d2d_cli.errors import RuleViolation
+from d2d_cli.rules.assistant import goals as g
+from d2d_cli.rules.assistant import sim
+from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.core.options import DEFAULTS
+
+_WALK, _ACT = Table.walk, Table.act  # the short cuts themselves
+
+
+def _combat1() -> tuple[dict[str, Any], dict[str, g.Goal]]:
+    from d2d_cli import tables
+    from d2d_cli.rules.overview import scene
+
+    start = dict(scene.load(copy.deepcopy(tables.load("scenes/combat1")), {})[0])
+    return start, g.parse(start["scene"]["goals"], start)
+
+
+def _copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a session (a pickle's round trip: its Fate deck is too deep for
+    ``deepcopy``)."""
+    got: dict[str, Any] = pickle.loads(pickle.dumps(data, -1))
+    return got
+
+
+def _same_session(got: dict[str, Any], want: dict[str, Any]) -> None:
+    """The two sessions hold the same sections, units and tables, each in the same
+    order (a unit's reading and the reports read a table's order)."""
+    assert got == want
+    assert list(got) == list(want)
+    assert list(got["units"]) == list(want["units"])
+    for n, u in want["units"].items():
+        assert list(got["units"][n]) == list(u), n
+
+
+def _one_by_one(t: Table, before: dict[str, Any], name: str,
+                moves: tuple[tuple[str, ...], ...],
+                action: tuple[str, str | None] | None) -> dict[str, Any]:
+    """The full path: the session ``before``, copied, on a Table of its own, each move
+    its own ``unit move`` (each stored), then the Action if any."""
+    ref = Table(_copy(before), random.Random(0), t.opts, hands=False)
+    for words in moves:
+        ref.move(name, *words)
+    if action is not None:
+        _ACT(ref, name, action[0], action[1])  # the command alone, not a watched one
+    return ref.data
+
+
+def test_every_way_of_whole_fights_stores_what_its_moves_one_by_one_store(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every walk and every Action with moves of whole fights (both ``--pc``), played
+    again one command at a time on a copy of the session before it: the same session
+    after, table for table and in order — every live Unit checked against its table
+    (``verify_live``) — and the fights end as they do unwatched."""
+    start, goals = _combat1()
+    plain = {pc: sim.play_runs(start, goals, 5, range(14), DEFAULTS, pc)
+             for pc in ("best", "fate")}
+    seen = {"walk": 0, "act": 0}
+
+    def walk(self: Table, name: str, moves: tuple[tuple[str, ...], ...]) -> None:
+        before = _copy(self.data)
+        _WALK(self, name, moves)
+        _same_session(self.data, _one_by_one(self, before, name, moves, None))
+        seen["walk"] += len(moves) > 1
+
+    def act(self: Table, name: str, action: str, arg: str | None = None,
+            moves: tuple[tuple[str, ...], ...] = ()) -> Any:
+        before = _copy(self.data)
+        out = _ACT(self, name, action, arg, moves)
+        _same_session(self.data, _one_by_one(self, before, name, moves, (action, arg)))
+        seen["act"] += bool(moves)
+        return out
+
+    monkeypatch.setattr(Table, "walk", walk)
+    monkeypatch.setattr(Table, "act", act)
+    monkeypatch.setattr(Table, "verify_live", True)
+    for pc in ("best", "fate"):
+        assert sim.play_runs(start, goals, 5, range(14), DEFAULTS, pc) == plain[pc]
+    assert seen["walk"] > 20 and seen["act"] > 20  # both short cuts were taken
+
+
+def _placed(t: Table) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """A unit of Combat #1 on the map after a round start, and a way of two moves for
+    it (one step ahead, then a Turn)."""
+    t.round_start()
+    for name, u in t.data["units"].items():
+        if u.get("space") and (u.get("move") or 0) >= 3 and u.get("turn"):
+            return name, (("forward",), ("turn", "right"))
+    raise AssertionError("no unit to walk")
+
+
+def test_a_planted_walk_stores_once_what_its_moves_store_one_by_one() -> None:
+    """A walk of two moves on Combat #1's start: the session after is the one the two
+    ``unit move`` give one by one — and the walk is taken (one table stored, not two)."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(3), DEFAULTS, hands=False)
+    name, moves = _placed(t)
+    before = _copy(t.data)
+    stored: list[str] = []
+    t._store_one = lambda n, u, same: (stored.append(n),  # type: ignore[method-assign]
+                                       Table._store_one(t, n, u, same))[1]
+    t.walk(name, moves)
+    assert stored == [name]
+    _same_session(t.data, _one_by_one(t, before, name, moves, None))
+    assert t.data["units"][name] != before["units"][name]
+
+
+def test_a_walk_refused_partway_leaves_the_session_as_before_it() -> None:
+    """A walk whose second move is refused (a Turn it has no tokens for): the refusal
+    raised, the session's tables the very ones of before the walk, and the unit read
+    afresh from them (its live Unit, half-moved, forgotten)."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(3), DEFAULTS, hands=False)
+    name, _moves = _placed(t)
+    units = dict(t.data["units"])
+    t.data["units"][name] = units[name] = {**units[name], "turn": 0}
+    with pytest.raises(RuleViolation):
+        t.walk(name, (("forward",), ("turn", "right")))
+    assert t.data["units"] == units
+    for n, u in units.items():
+        assert t.data["units"][n] is u
+    assert t.unit(name).extra.get("space") == units[name]["space"]
+    with pytest.raises(RuleViolation):
+        t.act(name, "interact", next(n for n in units if n != name),
+              moves=(("forward",), ("turn", "right")))
+    assert t.data["units"] == units
+
+
+def test_with_a_log_each_move_is_its_own_command() -> None:
+    """With a log kept, a walk and an Action's moves are each their own ``unit move``
+    line, then the ``unit act`` line: the log replays command by command."""
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(3), DEFAULTS, log=True, hands=False)
+    name, moves = _placed(t)
+    before = _copy(t.data)
+    t.walk(name, moves)
+    assert t.lines is not None
+    assert t.lines[-2:] == [f"unit move {name} forward", f"unit move {name} turn right"]
+    _same_session(t.data, _one_by_one(t, before, name, moves, None))
