@@ -4,7 +4,8 @@ call that stores the unit's table once — ``Table.walk`` after its last move, a
 What the session holds after must not change: checked here against the same commands
 played one by one (``Table.move`` for each move, then ``Table.act``) on a copy of the
 session taken before, at every walk and every Action with moves of whole fights, and on
-planted walks (one refused partway, a log kept)."""
+planted walks (one refused partway, a log kept). And ``unit_state.Spent``, which every
+Action and move makes, is a plain class held here to the record it was."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.units.unit_state import Spent
 
 _WALK, _ACT = Table.walk, Table.act  # the short cuts themselves
 
@@ -153,3 +156,59 @@ def test_with_a_log_each_move_is_its_own_command() -> None:
     assert t.lines is not None
     assert t.lines[-2:] == [f"unit move {name} forward", f"unit move {name} turn right"]
     _same_session(t.data, _one_by_one(t, before, name, moves, None))
+
+
+# --------------------------------------------------------------------------- Spent
+
+
+@record(frozen=False)
+class _RecordSpent:
+    """``rules.units.unit_state.Spent`` as the record it was."""
+
+    round: int
+    actions: int = 0
+    boosts: list[str] = field(default_factory=list)
+    count: int | None = None
+
+
+_MADE: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((1,), {}), ((2, 1), {}), ((2, 1, ["Push the Limit: x"]), {}), ((3, 0, [], 5), {}),
+    ((3,), {"count": 4}), ((), {"round": 2, "actions": 2, "boosts": ["b"], "count": 1}),
+    ((0,), {"boosts": []}), ((7, True), {}), ((1, 1.0, [], 9), {}), (("2",), {}),
+]
+
+
+def test_spent_is_the_record_it_was() -> None:
+    """Spent, a plain class with slots, against the ``@record(frozen=False)`` it was:
+    the same values for every way of making one, equal exactly when the records are
+    (each pair, and against another type), the same ``repr``, unhashable, a new list of
+    boosts each, changed in place, and the same refusals of a missing or extra
+    argument."""
+    spents = [Spent(*a, **kw) for a, kw in _MADE]
+    records = [_RecordSpent(*a, **kw) for a, kw in _MADE]
+    for s, r in zip(spents, records, strict=True):
+        assert (s.round, s.actions, s.boosts, s.count) == (
+            r.round, r.actions, r.boosts, r.count)
+        assert repr(s) == repr(r).replace("_RecordSpent(", "Spent(")
+        assert (s == 1) is (r == 1) is False
+        with pytest.raises(TypeError):
+            hash(s)
+        with pytest.raises(TypeError):
+            hash(r)
+    for i, (s, r) in enumerate(zip(spents, records, strict=True)):
+        for s2, r2 in zip(spents[i:], records[i:], strict=True):
+            assert (s == s2) is (r == r2) and (s != s2) is (r != r2)
+        for change in ({"round": 9}, {"actions": 9}, {"boosts": ["z"]}, {"count": 0}):
+            vals = {"round": s.round, "actions": s.actions, "boosts": list(s.boosts),
+                    "count": s.count, **change}
+            assert (s == Spent(**vals)) is (r == _RecordSpent(**vals))
+    a, b = Spent(1), Spent(1)
+    a.boosts.append("x")
+    a.actions += 1
+    a.count = 3
+    assert b.boosts == [] and (a.actions, a.count) == (1, 3)
+    for args, kw in (((), {}), ((1, 0, [], None, 5), {}), ((1,), {"turn": 2})):
+        with pytest.raises(TypeError):
+            _RecordSpent(*args, **kw)
+        with pytest.raises(TypeError):
+            Spent(*args, **kw)

@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from d2d_cli.rules.core.record import field, record
 from d2d_cli.rules.units.roster import Unit
 
 SPENT = "spent"
@@ -40,17 +39,41 @@ CONTINUOUS = "continuous"
 ACTIONS_AT_NO_COST = 2
 
 
-@record(frozen=False)
 class Spent:
-    """What a unit did in round ``round`` beyond its Move and Turn tokens."""
+    """What a unit did in round ``round`` beyond its Move and Turn tokens.
 
-    round: int
-    actions: int = 0
-    boosts: list[str] = field(default_factory=list)
-    # The Count at which the unit last did something this round (001 l.499–505 "Each
-    # Group counts down from 10 / One each Count, do one of the following"): it is
-    # next reached at a lower Count, so the Countdown never rises (rules.time.groups).
-    count: int | None = None
+    A mutable record as ``@record(frozen=False)`` makes one — built by position or
+    keyword in this order, ``boosts`` a new list when not given, equal by its four
+    values, unhashable, its ``repr`` naming them — written as a plain class with
+    slots: every Action and move reads one and changes it (~40 a fight), and a
+    record's init (its instance table written through ``object.__setattr__``) cost
+    ~2.7 k instructions more a record (tests/test_sim_engine_cut13.py holds it to the
+    record it was)."""
+
+    __slots__ = ("round", "actions", "boosts", "count")
+    __hash__ = None  # type: ignore[assignment]  # mutable: as a record(frozen=False)
+
+    def __init__(self, round: int, actions: int = 0,  # noqa: A002 (the field's name)
+                 boosts: list[str] | None = None, count: int | None = None) -> None:
+        self.round = round
+        self.actions = actions
+        self.boosts: list[str] = [] if boosts is None else boosts
+        # The Count at which the unit last did something this round (001 l.499–505
+        # "Each Group counts down from 10 / One each Count, do one of the following"):
+        # it is next reached at a lower Count, so the Countdown never rises
+        # (rules.time.groups).
+        self.count = count
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Spent)
+        return (self.round, self.actions, self.boosts, self.count) == (
+            other.round, other.actions, other.boosts, other.count)
+
+    def __repr__(self) -> str:
+        return (f"Spent(round={self.round!r}, actions={self.actions!r}, "
+                f"boosts={self.boosts!r}, count={self.count!r})")
 
 
 def spent(unit: Unit, number: int, phase: str) -> Spent:
