@@ -5,7 +5,9 @@ What the session holds after must not change: checked here against the same comm
 played one by one (``Table.move`` for each move, then ``Table.act``) on a copy of the
 session taken before, at every walk and every Action with moves of whole fights, and on
 planted walks (one refused partway, a log kept). And ``unit_state.Spent``, which every
-Action and move makes, is a plain class held here to the record it was."""
+Action and move makes, is a plain class held here to the record it was; and the bases of
+a fight's first round start's tables, remembered by what that round start reads, are
+checked against the bases worked out afresh."""
 
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ from typing import Any
 import pytest
 
 from d2d_cli.errors import RuleViolation
+from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
-from d2d_cli.rules.assistant import sim
 from d2d_cli.rules.assistant.engine import Table
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.core.record import field, record
@@ -212,3 +214,66 @@ def test_spent_is_the_record_it_was() -> None:
             _RecordSpent(*args, **kw)
         with pytest.raises(TypeError):
             Spent(*args, **kw)
+
+
+# ------------------------------------------------------- the first round start's bases
+
+
+def _started_table(start: dict[str, Any], blob: bytes, log: bool = False) -> Table:
+    """A fight's Table of ``blob`` after its first ``round start`` (as ``sim._fight``)."""
+    t = Table(pickle.loads(blob), random.Random(1), DEFAULTS, log)
+    t.round_start()
+    return t
+
+
+def test_every_first_round_start_base_is_the_one_worked_out_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole fights (both ``--pc``) of Combat #1 and of starts planted with what a base
+    reads changed — a skill (``True`` for 1 too), a condition, a weapon's table, a Stat, a
+    key's place — played in turn on one process's memory: every base a first round start's
+    table is given equals the one worked out afresh (``verify_live``), and the fights end
+    as they do unwatched."""
+    start, goals = _combat1()
+    planted = []
+    bow = copy.deepcopy(start["units"]["Archer"]["weapons"])
+    bow["Bow"]["range"] = [10, 30]
+    for change in ({"skills": {"Ranged": 2}}, {"conditions": {"fatigue": 1}},
+                   {"weapons": bow}, {"body": "9x1"}, {"skills": {"Ranged": True}}):
+        s = copy.deepcopy(start)
+        s["units"]["Archer"] = {**s["units"]["Archer"], **change}
+        planted.append(s)
+    moved = copy.deepcopy(start)  # the same fields, "faction" put last
+    moved["units"]["Archer"]["faction"] = moved["units"]["Archer"].pop("faction")
+    planted.append(moved)
+    plain = [sim.play_runs(s, goals, 4, range(3), DEFAULTS, pc)
+             for s in (start, *planted) for pc in ("best", "fate")]
+    engine._STARTED.clear()
+    monkeypatch.setattr(Table, "verify_live", True)
+    for _ in range(2):  # the second time round, every start is remembered
+        got = [sim.play_runs(s, goals, 4, range(3), DEFAULTS, pc)
+               for s in (start, *planted) for pc in ("best", "fate")]
+        assert got == plain
+    assert len(engine._STARTED) == len(planted) + 1
+
+
+def test_a_remembered_first_round_start_works_out_no_base(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same start pickled again (another bytes object, the same bytes): its first
+    round start's tables are given their bases without one worked out — each the base
+    worked out afresh; with a log kept (another key) they are worked out."""
+    start, _ = _combat1()
+    engine._STARTED.clear()
+    t = _started_table(start, pickle.dumps(start, -1))
+    engine.started(t, pickle.dumps(start, -1))
+    t2 = _started_table(start, pickle.dumps(start, -1))
+    worked: list[int] = []
+    real = engine._base_key
+    monkeypatch.setattr(engine, "_base_key", lambda raw: worked.append(1) or real(raw))
+    engine.started(t2, pickle.dumps(start, -1))
+    assert worked == []
+    for d in t2.data["units"].values():
+        assert engine._READ[id(d)][0] is d
+        assert engine._READ[id(d)][2] == engine._BASES(real(d))
+    t3 = _started_table(start, pickle.dumps(start, -1), log=True)
+    engine.started(t3, pickle.dumps(start, -1))
+    assert len(worked) == len(t3.data["units"])

@@ -212,6 +212,42 @@ def forget_tables() -> None:
     _READ.clear()
 
 
+# A fight's first ``round start`` (``rules.assistant.sim._fight``): what it was played on —
+# the starting state as pickled (every fight of a chunk unpickles the same bytes into
+# tables equal in every value, type and order), the ``[rules]`` and whether a log was kept
+# (all that ``Table.round_start`` reads at a fight's start: the rules functions it calls
+# are pure and draw no card) — → each unit's name and its new table's base
+# (:func:`_base_key`), numbered again at each fight (:data:`_BASES` may have been emptied
+# since). ~5 of ~10 bases a fight were these, read by the planners' fighter key (~26 k
+# instructions a base), the same in every fight.
+_STARTED: dict[tuple[bytes, Options, bool], tuple[tuple[str, tuple[Any, ...]], ...]] = {}
+_STARTED_LIMIT = 8
+
+
+def started(t: Table, start: bytes) -> None:
+    """After a fight's first ``round start`` on ``t`` (a fresh Table of ``start``, the
+    pickled starting state, nothing else done on it): each unit's new table is given the
+    base worked out for the same first round start of ``start`` under the same
+    ``[rules]`` and log (:data:`_STARTED`; worked out here the first time) — checked
+    against the base worked out afresh when :attr:`Table.verify_live` (tests)."""
+    key = (start, t.opts, t.lines is not None)
+    units = t.data.get("units", {})
+    got = _STARTED.get(key)
+    if got is None:
+        got = tuple([(n, _base_key(d)) for n, d in units.items()])
+        if len(_STARTED) >= _STARTED_LIMIT:
+            _STARTED.clear()
+        _STARTED[key] = got
+    for n, base_key in got:  # a plain loop: ~5 units a fight
+        d = units[n]
+        base = _BASES(base_key)
+        if t.verify_live:
+            assert base == _BASES(_base_key(d)), f"the first round's base of {n}"
+        if len(_READ) >= _READ_LIMIT:
+            _READ.clear()
+        _READ[id(d)] = (d, None, base)
+
+
 reading = _reading  # the policy's fighter key reads it (one number for a table)
 
 

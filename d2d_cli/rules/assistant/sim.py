@@ -20,7 +20,7 @@ from typing import Any
 from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import policy
 from d2d_cli.rules.assistant.asking import can_respond
-from d2d_cli.rules.assistant.engine import Table, forget_tables, player_of
+from d2d_cli.rules.assistant.engine import Table, forget_tables, player_of, started
 from d2d_cli.rules.assistant.goals import Goal, is_down, reached
 from d2d_cli.rules.assistant.movement import from_behind
 from d2d_cli.rules.combat.conflict import Conflict, counter_card, hit_value
@@ -401,6 +401,8 @@ def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = D
         rounds += 1
         if not under_way:
             t.round_start()
+            if rounds == 1:  # its tables' bases, the same in every fight of ``start``
+                started(t, start)
         under_way = False
         winner = turns(t, goals, pc)
         if winner is not None:
