@@ -7,7 +7,9 @@ session taken before, at every walk and every Action with moves of whole fights,
 planted walks (one refused partway, a log kept). And ``unit_state.Spent``, which every
 Action and move makes, is a plain class held here to the record it was; and the bases of
 a fight's first round start's tables, remembered by what that round start reads, are
-checked against the bases worked out afresh."""
+checked against the bases worked out afresh. A move without its report writes its label's
+Spaces only for a refusal; ``reach_of`` takes a whole number as it is; and the round's
+``Round`` is a plain class held to the record it was."""
 
 from __future__ import annotations
 
@@ -22,8 +24,12 @@ from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.assistant.engine import Table
+from d2d_cli.rules.board.grid import board_of
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.core.record import field, record
+from d2d_cli.rules.time import turns
+from d2d_cli.rules.time.round_state import Round
+from d2d_cli.rules.units import unit_state
 from d2d_cli.rules.units.unit_state import Spent
 
 _WALK, _ACT = Table.walk, Table.act  # the short cuts themselves
@@ -277,3 +283,104 @@ def test_a_remembered_first_round_start_works_out_no_base(
     t3 = _started_table(start, pickle.dumps(start, -1), log=True)
     engine.started(t3, pickle.dumps(start, -1))
     assert len(worked) == len(t3.data["units"])
+
+
+# ------------------------------------- a move's label, a Count's record, the round record
+
+
+def _placed_roster() -> tuple[Table, str, dict[str, Any]]:
+    start, _ = _combat1()
+    t = Table(copy.deepcopy(start), random.Random(3), DEFAULTS, hands=False)
+    name, _moves = _placed(t)
+    return t, name, t._some(name)
+
+
+@pytest.mark.parametrize("words", [("forward",), ("forward", "2"), ("backward",),
+                                   ("slide", "left")])
+def test_a_move_refused_without_its_report_says_the_spaces_it_would_walk(
+        words: tuple[str, ...]) -> None:
+    """A move on the map refused for its cost, with and without its report (a simulated
+    fight): the same refusal, naming the Spaces it would walk (``Moved.label``: written
+    only where the label is read) — and one allowed changes the unit the same both ways,
+    its result (with the report) naming them."""
+    said = []
+    for report in (True, False):
+        t, name, roster = _placed_roster()
+        roster[name].move = 0
+        number, phase = t._now()
+        with pytest.raises(RuleViolation) as refused:
+            turns.move(roster, number, phase, name, words[0], " ".join(words[1:]) or None,
+                       board=board_of(t.data), tasks={}, report=report)
+        said.append(str(refused.value))
+    assert said[0] == said[1] and " → " in said[0] and "has Move 0" in said[0]
+    units = []
+    for report in (True, False):
+        t, name, roster = _placed_roster()
+        number, phase = t._now()
+        out = turns.move(roster, number, phase, name, words[0], " ".join(words[1:]) or None,
+                         board=board_of(t.data), tasks={}, report=report)
+        if report:
+            assert out is not None and " → " in out.summary
+        else:
+            assert out is None
+        units.append(roster[name].to_state())
+    assert units[0] == units[1]
+
+
+@pytest.mark.parametrize("count", [None, 3, 1, 0, 11, "4", 5.0, True])
+def test_reach_of_takes_a_whole_number_as_it_is(count: Any) -> None:
+    """``reach_of`` against the rule written out (``reach_at`` of the stored Count made
+    a whole number): the same Count, a whole number, for Counts stored as whole numbers,
+    texts, floats and bools, in the round and in another."""
+    for move in (None, 0, 2, 5, 12):
+        for number in (2, 3):
+            spent_ = {"round": 2, "actions": 0, "boosts": []}
+            if count is not None:
+                spent_["count"] = count
+            unit = {"move": move, "spent": spent_}
+            want = unit_state.reach_at(move, None if count is None or number != 2
+                                       else int(count))
+            got = unit_state.reach_of(unit, number)
+            assert got == want and type(got) is int
+
+
+@record(frozen=False)
+class _RecordRound:
+    """``rules.time.round_state.Round`` as the record it was."""
+
+    number: int = 0
+    phase: str = "none"
+
+
+@pytest.mark.parametrize("state", [None, {}, {"number": 3, "phase": "started"},
+                                   {"number": "4", "phase": "ended"}, {"number": 2.0},
+                                   {"phase": "none"}, {"number": True, "phase": 7}])
+def test_the_round_is_the_record_it_was(state: dict[str, Any] | None) -> None:
+    """Round, a plain class with slots, against the ``@record(frozen=False)`` it was:
+    read from a table (``from_state``: the values ``int`` and ``str`` give, of their
+    types), made by position and keyword, equal exactly when the records are, the same
+    ``repr``, unhashable, changed in place, written back the same."""
+    s = state or {}
+    want = _RecordRound(int(s.get("number", 0)), str(s.get("phase", "none")))
+    got = Round.from_state(state)
+    assert (got.number, got.phase) == (want.number, want.phase)
+    assert (type(got.number), type(got.phase)) == (int, str)
+    assert repr(got) == repr(want).replace("_RecordRound(", "Round(")
+    assert got.to_state() == {"number": want.number, "phase": want.phase}
+    with pytest.raises(TypeError):
+        hash(got)
+    made = [((), {}), ((2,), {}), ((2, "started"), {}), ((), {"phase": "ended"}),
+            ((5,), {"phase": "none"})]
+    for a, kw in made:
+        for a2, kw2 in made:
+            assert (Round(*a, **kw) == Round(*a2, **kw2)) is (
+                _RecordRound(*a, **kw) == _RecordRound(*a2, **kw2))
+        assert (Round(*a, **kw) == (2, "started")) is False
+    got.number += 1
+    got.phase = "ended"
+    assert got == Round(want.number + 1, "ended")
+    for a, kw in (((1, "x", 2), {}), ((), {"turn": 1})):
+        with pytest.raises(TypeError):
+            _RecordRound(*a, **kw)
+        with pytest.raises(TypeError):
+            Round(*a, **kw)

@@ -270,7 +270,7 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
     under_way(number, phase)
     have_move, have_turn = _tokens(unit)
     record = spent(unit, number, phase)
-    mapped = None
+    mapped = walked = None
     if what.isdigit():
         if arg is not None:
             raise BadInput(f"give a number of Move or a movement, not both ({what} {arg})")
@@ -291,7 +291,12 @@ def move(units: dict[str, Unit], number: int, phase: str, name: str, what: str,
             cost, turn_cost, facing = kind.move * steps, 0, None
             label = kind.name if steps == 1 else f"{kind.name} ×{steps}"
             if mapped is not None and walked is not None:
-                cost, label = walked.cost, label + mapped.label
+                cost = walked.cost
+    # the walk's Spaces said in the label (``Moved.label``) only where the label is read:
+    # a refusal, or the result (a simulated fight without a log reads neither)
+    if walked is not None and (report or cost > have_move or turn_cost > have_turn):
+        assert mapped is not None
+        label += mapped.label
     if cost > have_move:
         raise RuleViolation(f"{unit.name} has Move {have_move}; {label} costs {cost}")
     if turn_cost > have_turn:

@@ -129,7 +129,9 @@ def reach_of(unit: Mapping[str, Any], number: int | None) -> int:
     of another round counts for nothing (None: no round yet, a record of none counts)."""
     raw = unit.get(SPENT)
     count = raw.get("count") if raw and raw.get("round") == number else None
-    return reach_at(unit.get("move"), None if count is None else int(count))
+    # a whole number taken as it is (``int`` of an int is that int: not called)
+    return reach_at(unit.get("move"),
+                    count if count is None or type(count) is int else int(count))
 
 
 def stepped(unit: Unit, number: int, phase: str, move_before: int | None,
