@@ -837,6 +837,29 @@ def _effects_of(a: tuple[Effect, ...], b: tuple[Effect, ...]) -> Effects:
     return made
 
 
+@lru_cache(maxsize=1024)
+def _outcome_effects(approach_a: str, approach_b: str, outcome: str, evade: str,
+                     np_a: bool, np_b: bool, unspent: str | None, b_skill: str | None,
+                     range_: int | None, target_action: str
+                     ) -> tuple[Effects, tuple[str, ...], str | None]:
+    """What each side of a Conflict gets once its outcome is known: the two sides'
+    Effects — B's trimmed for an unspent Action or a Rival that cannot reach
+    (rules.combat.remembered.trim) —, the notes of what was trimmed, and the side whose
+    effects hold its Counter-attack (A's first; None: neither). Remembered by all it
+    reads: ten texts, flags and numbers, and the tables, read once; the answer is of
+    frozen parts (Effects, tuples of texts), so Conflicts may share it. A fight's ~20
+    Conflicts ask for a few dozen of them: one look-up where seven calls were (``effects``
+    twice, ``trim``, ``rival_reaches``, the Effects and two scans for a Counter-attack)."""
+    remembered = _remembered
+    effects_b, notes = remembered.trim(
+        effects(approach_b, outcome in ("b", "both"), evade, np_b), unspent,
+        remembered.rival_reaches(b_skill, range_), target_action)
+    effects_a = effects(approach_a, outcome in ("a", "both"), evade, np_a)
+    striker = "a" if _counterattacks(effects_a) else "b" if _counterattacks(effects_b) \
+        else None
+    return _effects_of(effects_a, effects_b), notes, striker
+
+
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
 
 
@@ -864,18 +887,13 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     b = _side(m.b, sit.b, opts_b, j, shown_b)
     # each side's Non-Player reading once, for its effects and its counter-attack
     np_a, np_b = _non_player(m.a), _non_player(m.b)
-    remembered = _remembered
-    effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both"), ask.evade, np_b), ask.unspent,
-        remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
-    effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, np_a)
+    got, notes, striker = _outcome_effects(a.approach, b.approach, outcome, ask.evade,
+                                           np_a, np_b, ask.unspent, sit.b.skill,
+                                           ask.range, ask.target_action)
     counter = None
-    if a.unit is not None and b.unit is not None:  # a unit's, and it strikes a unit
-        # the first side's only: A's, else B's (two plain tests, no tuples made)
-        if _counterattacks(effects_a):
-            counter = _counter(ask, "a", a, np_a, reveal)
-        elif _counterattacks(effects_b):
-            counter = _counter(ask, "b", b, np_b, reveal)
+    if striker is not None and a.unit is not None and b.unit is not None:
+        counter = _counter(ask, "a", a, np_a, reveal) if striker == "a" else \
+            _counter(ask, "b", b, np_b, reveal)
     # By position, in the fields' order, a comment naming each: a call of more than 15
     # keywords (its items on the stack past CPython's guideline of 30) is compiled to
     # build a dict of them and unpack it again, ~10 k instructions a Conflict, and each
@@ -883,7 +901,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     return Conflict(
         a.approach, b.approach, outcome, a, b,  # approach_a, approach_b, outcome, sides
         broken,  # tiebreak
-        _effects_of(effects_a, effects_b),  # effects
+        got,  # effects
         ask.reading,  # conflict_chart
         reveal.reshuffled if reveal is not None else False,  # reshuffled
         sources(sit, _LEVEL_KEYS),  # sources
