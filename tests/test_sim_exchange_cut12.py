@@ -1,9 +1,12 @@
 """The exchange's twelfth cut gives what the full path gives (issue 40 item 1): what each
 side of a Conflict gets once its outcome is known — the two sides' Effects, B's trimmed,
 the notes, the side that counter-attacks — remembered by all it reads
-(``conflict._outcome_effects``). Checked against the rule written out over every value
-its arguments take and over whole fights (tests/test_sim.py and tests/golden pin whole
-fights and every command's JSON)."""
+(``conflict._outcome_effects``); an Ally's refusal to spend Luck said without raising
+(``damage.ally_refusal``, which the fight's Luck offers ask of every unit); a Crit's
+changed units gathered by a plain loop. Checked against the rule written out over every
+value the memo's arguments take, planted placements and whole fights (tests/test_sim.py
+and tests/golden pin whole fights and every command's JSON; tests/test_crits.py and
+tests/test_qa19.py the light damage flipped to Crits)."""
 
 from __future__ import annotations
 
@@ -13,11 +16,15 @@ from typing import Any
 
 import pytest
 
+from d2d_cli.errors import RuleViolation
 from d2d_cli.operations import sim as op
+from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
-from d2d_cli.rules.assistant import sim
-from d2d_cli.rules.combat import conflict, remembered
+from d2d_cli.rules.board import placement, sight
+from d2d_cli.rules.combat import conflict, crits, damage, remembered
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.units import sides
+from d2d_cli.rules.units.roster import Unit
 
 
 @pytest.fixture(autouse=True)
@@ -120,3 +127,97 @@ def test_every_conflict_of_whole_fights_gets_the_rule_written_out(
     sim.play_runs(start, goals, 7, range(8), DEFAULTS, pc)
     assert seen["conflicts"] > 100 and seen["counters"] > 3 and seen["trimmed"] > 3
     assert conflict._outcome_effects.cache_info().hits > 40  # found again, not only made
+
+
+# --------------------------------------------------------------------------- a Crit's path
+
+
+def _adjacent_written_out(target: Any, giver: Any) -> str | None:
+    """``damage.adjacent_ally``'s test as it was written before the cut (raising), read
+    as its refusal's message or None."""
+    if giver.name == target.name:
+        return None
+    mine, theirs = sides.faction_of(target), sides.faction_of(giver)
+    if mine is None or mine != theirs:
+        return (f"--from {giver.name}: not an Ally of {target.name} (000 l.526 "
+                "\"an adjacent Ally may do this instead\")")
+    pa, pb = placement.placed(target), placement.placed(giver)
+    if pa is not None and pb is not None and min(
+            sight.distance(a, b) for a in pa.spaces for b in pb.spaces) > 1:
+        return (f"--from {giver.name}: not adjacent to {target.name} on the map "
+                "(000 l.533 \"or an adjacent Unit's Player\")")
+    return None
+
+
+def _unit(name: str, **extra: Any) -> Unit:
+    _, start, _ = op._start("combat1", {})
+    raw = dict(start["units"][name])
+    for key, value in extra.items():
+        if value is None:
+            raw.pop(key, None)
+        else:
+            raw[key] = value
+    return Unit.from_state(name, raw)
+
+
+@pytest.mark.parametrize("giver", [
+    {},  # the Thief where the scene puts it: far off
+    {"space": "E8"}, {"space": "F10"}, {"space": "E7"}, {"space": "G9"},  # next to, 2 off
+    {"space": "E9"},  # the same Space
+    {"space": "E7", "double": True, "facing": "N"},  # its back Space two off
+    {"space": "E7", "double": True, "facing": "S"},  # its back Space next to the Archer
+    {"space": "G11", "double": True, "facing": "NW"},
+    {"space": None},  # off the map: trusted
+    {"space": "E8", "faction": "Goblins"}, {"space": "E8", "faction": None},  # no Ally
+])
+@pytest.mark.parametrize("target", [{}, {"double": True, "facing": "S"}, {"space": None}])
+def test_an_allys_refusal_is_the_rule_written_out(giver: dict[str, Any],
+                                                  target: dict[str, Any]) -> None:
+    """Who may spend for the Archer: the refusal said without raising is the one the
+    raising rule gave, on planted Spaces, sizes, Facings and factions; and
+    ``adjacent_ally`` raises it, or names the giver."""
+    archer, thief = _unit("Archer", **target), _unit("Thief", **giver)
+    want = _adjacent_written_out(archer, thief)
+    assert damage.ally_refusal(archer, thief) == want
+    if want is None:
+        assert damage.adjacent_ally(archer, thief) == "Thief, Archer's adjacent Ally"
+    else:
+        with pytest.raises(RuleViolation) as e:
+            damage.adjacent_ally(archer, thief)
+        assert e.value.message == want
+    assert damage.ally_refusal(archer, archer) is None
+    assert damage.adjacent_ally(archer, archer) == "Archer"
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_luck_offer_and_crit_of_whole_fights_is_the_rule_written_out(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each giver a fight weighs for Luck is refused as the raising rule refused it, and
+    each Crit on a fight's live units stores the target (and the Ally whose Luck is
+    spent) alone, in the roster's order."""
+    real_refusal, real_crit = engine.ally_refusal, crits.crit
+    seen = {"asked": 0, "refused": 0, "crits": 0}
+
+    def refusal(target: Any, giver: Any) -> str | None:
+        got = real_refusal(target, giver)
+        assert got == _adjacent_written_out(target, giver)
+        seen["asked"] += 1
+        seen["refused"] += got is not None
+        return got
+
+    def crit(ask: Any, data: Any, *args: Any, roster: Any = None, **kw: Any) -> Any:
+        out = real_crit(ask, data, *args, roster=roster, **kw)
+        if roster is not None and ask.target is not None:
+            changed = {ask.target} | ({ask.luck_from} if ask.luck_from else set())
+            assert list(out.changes["units"]) == [n for n in roster if n in changed]
+            seen["crits"] += 1
+        return out
+
+    monkeypatch.setattr(engine, "ally_refusal", refusal)
+    monkeypatch.setattr(crits, "crit", crit)
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    sim.play_runs(start, goals, 3, range(12), DEFAULTS, pc)
+    assert seen["crits"] > 20
+    if pc == "best":  # a Players' hands only under --pc best
+        assert seen["asked"] > 5 and seen["refused"] > 0
