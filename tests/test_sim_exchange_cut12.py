@@ -3,7 +3,8 @@ side of a Conflict gets once its outcome is known — the two sides' Effects, B'
 the notes, the side that counter-attacks — remembered by all it reads
 (``conflict._outcome_effects``); an Ally's refusal to spend Luck said without raising
 (``damage.ally_refusal``, which the fight's Luck offers ask of every unit); a Crit's
-changed units gathered by a plain loop. Checked against the rule written out over every
+changed units gathered by a plain loop; a rank tiebreak remembered by the two ranks it
+reads (``conflict._tiebreak``). Checked against the rule written out over every
 value the memo's arguments take, planted placements and whole fights (tests/test_sim.py
 and tests/golden pin whole fights and every command's JSON; tests/test_crits.py and
 tests/test_qa19.py the light damage flipped to Crits)."""
@@ -23,6 +24,7 @@ from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.board import placement, sight
 from d2d_cli.rules.combat import conflict, crits, damage, remembered
 from d2d_cli.rules.core.options import DEFAULTS
+from d2d_cli.rules.deck.cards import Card, full_deck
 from d2d_cli.rules.units import sides
 from d2d_cli.rules.units.roster import Unit
 
@@ -221,3 +223,65 @@ def test_every_luck_offer_and_crit_of_whole_fights_is_the_rule_written_out(
     assert seen["crits"] > 20
     if pc == "best":  # a Players' hands only under --pc best
         assert seen["asked"] > 5 and seen["refused"] > 0
+
+
+# --------------------------------------------------------------------------- tiebreak
+
+
+def _tiebreak_written_out(card_a: Card, card_b: Card, level_a: int, level_b: int,
+                          rule: str) -> conflict.Tiebreak:
+    """``conflict.tiebreak`` as it was written before the cut, reading the cards."""
+    royals = conflict.table()["tiebreak"]["royals"]
+
+    def key(card: Card, own: int, rival: int) -> tuple[int, int | str]:
+        if card.rank in royals:
+            return royals.index(card.rank), card.rank
+        assert card.number is not None
+        adjusted = card.number + rival if rule == "000" else max(2, card.number - own)
+        return len(royals) + adjusted - 2, adjusted
+
+    bonus_a, bonus_b = max(0, level_a - level_b), max(0, level_b - level_a)
+    key_a, key_b = key(card_a, bonus_a, bonus_b), key(card_b, bonus_b, bonus_a)
+    outcome = "both" if key_a[0] == key_b[0] else "a" if key_a[0] < key_b[0] else "b"
+
+    def side(card: Card, k: tuple[int, int | str], bonus: int) -> conflict.RankSide:
+        return conflict.RankSide(card.rank, bonus if card.rank not in royals else 0, k[1])
+
+    return conflict.Tiebreak(side(card_a, key_a, bonus_a), side(card_b, key_b, bonus_b),
+                             outcome)
+
+
+def test_every_tiebreak_is_the_rule_written_out() -> None:
+    """Every two cards of the deck a rank tiebreak may compare (each suit and face: the
+    one remembered by its ranks is the one any card of them gives), at Levels 0–5, under
+    both readings: worked out and found again, as the rule written out gives it."""
+    conflict._tiebreak.cache_clear()
+    cards = [c.flipped(up) for c in full_deck() if not c.is_wild for up in (True, False)]
+    for card_a, card_b in itertools.product(cards, cards[::7]):
+        for level_a, level_b, rule in itertools.product(range(6), (0, 2, 5),
+                                                        ("001", "000")):
+            want = _tiebreak_written_out(card_a, card_b, level_a, level_b, rule)
+            assert conflict.tiebreak(card_a, card_b, level_a, level_b, rule) == want
+    assert conflict._tiebreak.cache_info().hits > conflict._tiebreak.cache_info().misses
+
+
+@pytest.mark.parametrize("pc", ["best", "fate"])
+def test_every_tiebreak_of_whole_fights_is_the_rule_written_out(
+        pc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each tiebreak a fight makes — its Conflicts', its Advantage's pairs', the exact
+    odds' walks — is the one the rule written out gives for its cards."""
+    real = conflict.tiebreak
+    seen = {"asked": 0}
+
+    def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
+                 rule: str = "001") -> conflict.Tiebreak:
+        got = real(card_a, card_b, level_a, level_b, rule)
+        assert got == _tiebreak_written_out(card_a, card_b, level_a, level_b, rule)
+        seen["asked"] += 1
+        return got
+
+    monkeypatch.setattr(conflict, "tiebreak", tiebreak)
+    _, start, _ = op._start("combat1", {})
+    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
+    sim.play_runs(start, goals, 4, range(8), DEFAULTS, pc)
+    assert seen["asked"] > 10

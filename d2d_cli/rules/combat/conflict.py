@@ -287,15 +287,16 @@ class Tiebreak(Result):
     outcome: str
 
 
-def _rank_key(card: Card, own_bonus: int, rival_bonus: int,
+def _rank_key(rank: str, number: int | None, own_bonus: int, rival_bonus: int,
               rule: str) -> tuple[int, int | str]:
     """Smaller is better: A, J, Q, K, then 2 … 10. "001": the side's own 2–10 rank minus
-    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum."""
+    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum.
+    ``number``: the card's rank as a number (``Card.number``)."""
     royals = table()["tiebreak"]["royals"]
-    if card.rank in royals:
-        return royals.index(card.rank), card.rank
-    assert card.number is not None
-    adjusted = card.number + rival_bonus if rule == "000" else max(2, card.number - own_bonus)
+    if rank in royals:
+        return royals.index(rank), rank
+    assert number is not None
+    adjusted = number + rival_bonus if rule == "000" else max(2, number - own_bonus)
     return len(royals) + adjusted - 2, adjusted
 
 
@@ -305,17 +306,25 @@ def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
     level's Level Bonus is the difference of levels (001 l.200). ``rule`` is ``[rules]
     level_bonus``: "001" (l.767 "IF 2-10 THEN subtract Level Bonus (min 2)") or "000"
     (000 l.460 "Apply Initiative to Rival's Conflict Rank": added to the Rival's 2–10
-    rank, with no minimum or maximum)."""
+    rank, with no minimum or maximum). It reads of each card its rank alone (and that
+    rank as a number): remembered by them (:func:`_tiebreak`)."""
+    return _tiebreak(card_a.rank, card_a.number, card_b.rank, card_b.number, level_a,
+                     level_b, rule)
+
+
+@lru_cache(maxsize=1024)  # ranks × Levels × the reading: a Tiebreak is frozen, shared
+def _tiebreak(rank_a: str, number_a: int | None, rank_b: str, number_b: int | None,
+              level_a: int, level_b: int, rule: str) -> Tiebreak:
+    """:func:`tiebreak`, remembered by all it reads: a fight's same-approach Conflicts,
+    and the exact odds' walks, compare the same few ranks at the same few Levels."""
     bonus_a, bonus_b = max(0, level_a - level_b), max(0, level_b - level_a)
-    key_a = _rank_key(card_a, bonus_a, bonus_b, rule)
-    key_b = _rank_key(card_b, bonus_b, bonus_a, rule)
+    key_a = _rank_key(rank_a, number_a, bonus_a, bonus_b, rule)
+    key_b = _rank_key(rank_b, number_b, bonus_b, bonus_a, rule)
     outcome = "both" if key_a[0] == key_b[0] else "a" if key_a[0] < key_b[0] else "b"
-
-    def side(card: Card, key: tuple[int, int | str], bonus: int) -> RankSide:
-        normal = card.rank not in table()["tiebreak"]["royals"]
-        return RankSide(card.rank, bonus if normal else 0, key[1])
-
-    return Tiebreak(side(card_a, key_a, bonus_a), side(card_b, key_b, bonus_b), outcome)
+    royals = table()["tiebreak"]["royals"]
+    return Tiebreak(RankSide(rank_a, bonus_a if rank_a not in royals else 0, key_a[1]),
+                    RankSide(rank_b, bonus_b if rank_b not in royals else 0, key_b[1]),
+                    outcome)
 
 
 # --------------------------------------------------------------------------- resolve
