@@ -16,7 +16,6 @@ import shlex
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from d2d_cli.errors import RuleViolation
 from d2d_cli.rules.assistant import damage_play
 from d2d_cli.rules.assistant.goals import is_down
 from d2d_cli.rules.assistant.movement import weapons_text
@@ -24,7 +23,7 @@ from d2d_cli.rules.board.grid import board_of
 from d2d_cli.rules.board.placement import placed
 from d2d_cli.rules.combat import conflict, crits, hits
 from d2d_cli.rules.combat import exchange as combat_exchange
-from d2d_cli.rules.combat.damage import adjacent_ally
+from d2d_cli.rules.combat.damage import ally_refusal
 from d2d_cli.rules.combat.situation import Assessor, Terms
 from d2d_cli.rules.core import Numbering
 from d2d_cli.rules.core.options import DEFAULTS, Options
@@ -985,9 +984,7 @@ class Table:
                 continue
             if placed(unit) is None or placed(other) is None:
                 continue  # off the map nobody is adjacent
-            try:
-                adjacent_ally(unit, other)
-            except RuleViolation:
+            if ally_refusal(unit, other) is not None:
                 continue
             if not is_down(self.data["units"][other.name]):
                 givers.append(other)

@@ -287,15 +287,16 @@ class Tiebreak(Result):
     outcome: str
 
 
-def _rank_key(card: Card, own_bonus: int, rival_bonus: int,
+def _rank_key(rank: str, number: int | None, own_bonus: int, rival_bonus: int,
               rule: str) -> tuple[int, int | str]:
     """Smaller is better: A, J, Q, K, then 2 … 10. "001": the side's own 2–10 rank minus
-    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum."""
+    its Level Bonus, min 2. "000": its rank plus the Rival's Initiative, no minimum.
+    ``number``: the card's rank as a number (``Card.number``)."""
     royals = table()["tiebreak"]["royals"]
-    if card.rank in royals:
-        return royals.index(card.rank), card.rank
-    assert card.number is not None
-    adjusted = card.number + rival_bonus if rule == "000" else max(2, card.number - own_bonus)
+    if rank in royals:
+        return royals.index(rank), rank
+    assert number is not None
+    adjusted = number + rival_bonus if rule == "000" else max(2, number - own_bonus)
     return len(royals) + adjusted - 2, adjusted
 
 
@@ -305,17 +306,25 @@ def tiebreak(card_a: Card, card_b: Card, level_a: int, level_b: int,
     level's Level Bonus is the difference of levels (001 l.200). ``rule`` is ``[rules]
     level_bonus``: "001" (l.767 "IF 2-10 THEN subtract Level Bonus (min 2)") or "000"
     (000 l.460 "Apply Initiative to Rival's Conflict Rank": added to the Rival's 2–10
-    rank, with no minimum or maximum)."""
+    rank, with no minimum or maximum). It reads of each card its rank alone (and that
+    rank as a number): remembered by them (:func:`_tiebreak`)."""
+    return _tiebreak(card_a.rank, card_a.number, card_b.rank, card_b.number, level_a,
+                     level_b, rule)
+
+
+@lru_cache(maxsize=1024)  # ranks × Levels × the reading: a Tiebreak is frozen, shared
+def _tiebreak(rank_a: str, number_a: int | None, rank_b: str, number_b: int | None,
+              level_a: int, level_b: int, rule: str) -> Tiebreak:
+    """:func:`tiebreak`, remembered by all it reads: a fight's same-approach Conflicts,
+    and the exact odds' walks, compare the same few ranks at the same few Levels."""
     bonus_a, bonus_b = max(0, level_a - level_b), max(0, level_b - level_a)
-    key_a = _rank_key(card_a, bonus_a, bonus_b, rule)
-    key_b = _rank_key(card_b, bonus_b, bonus_a, rule)
+    key_a = _rank_key(rank_a, number_a, bonus_a, bonus_b, rule)
+    key_b = _rank_key(rank_b, number_b, bonus_b, bonus_a, rule)
     outcome = "both" if key_a[0] == key_b[0] else "a" if key_a[0] < key_b[0] else "b"
-
-    def side(card: Card, key: tuple[int, int | str], bonus: int) -> RankSide:
-        normal = card.rank not in table()["tiebreak"]["royals"]
-        return RankSide(card.rank, bonus if normal else 0, key[1])
-
-    return Tiebreak(side(card_a, key_a, bonus_a), side(card_b, key_b, bonus_b), outcome)
+    royals = table()["tiebreak"]["royals"]
+    return Tiebreak(RankSide(rank_a, bonus_a if rank_a not in royals else 0, key_a[1]),
+                    RankSide(rank_b, bonus_b if rank_b not in royals else 0, key_b[1]),
+                    outcome)
 
 
 # --------------------------------------------------------------------------- resolve
@@ -837,6 +846,29 @@ def _effects_of(a: tuple[Effect, ...], b: tuple[Effect, ...]) -> Effects:
     return made
 
 
+@lru_cache(maxsize=1024)
+def _outcome_effects(approach_a: str, approach_b: str, outcome: str, evade: str,
+                     np_a: bool, np_b: bool, unspent: str | None, b_skill: str | None,
+                     range_: int | None, target_action: str
+                     ) -> tuple[Effects, tuple[str, ...], str | None]:
+    """What each side of a Conflict gets once its outcome is known: the two sides'
+    Effects — B's trimmed for an unspent Action or a Rival that cannot reach
+    (rules.combat.remembered.trim) —, the notes of what was trimmed, and the side whose
+    effects hold its Counter-attack (A's first; None: neither). Remembered by all it
+    reads: ten texts, flags and numbers, and the tables, read once; the answer is of
+    frozen parts (Effects, tuples of texts), so Conflicts may share it. A fight's ~20
+    Conflicts ask for a few dozen of them: one look-up where seven calls were (``effects``
+    twice, ``trim``, ``rival_reaches``, the Effects and two scans for a Counter-attack)."""
+    remembered = _remembered
+    effects_b, notes = remembered.trim(
+        effects(approach_b, outcome in ("b", "both"), evade, np_b), unspent,
+        remembered.rival_reaches(b_skill, range_), target_action)
+    effects_a = effects(approach_a, outcome in ("a", "both"), evade, np_a)
+    striker = "a" if _counterattacks(effects_a) else "b" if _counterattacks(effects_b) \
+        else None
+    return _effects_of(effects_a, effects_b), notes, striker
+
+
 _LEVEL_KEYS = {"a": "level_a", "b": "level_b"}  # each side's Level in ``sources`` (read only)
 
 
@@ -864,18 +896,13 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     b = _side(m.b, sit.b, opts_b, j, shown_b)
     # each side's Non-Player reading once, for its effects and its counter-attack
     np_a, np_b = _non_player(m.a), _non_player(m.b)
-    remembered = _remembered
-    effects_b, notes = remembered.trim(
-        effects(b.approach, outcome in ("b", "both"), ask.evade, np_b), ask.unspent,
-        remembered.rival_reaches(sit.b.skill, ask.range), ask.target_action)
-    effects_a = effects(a.approach, outcome in ("a", "both"), ask.evade, np_a)
+    got, notes, striker = _outcome_effects(a.approach, b.approach, outcome, ask.evade,
+                                           np_a, np_b, ask.unspent, sit.b.skill,
+                                           ask.range, ask.target_action)
     counter = None
-    if a.unit is not None and b.unit is not None:  # a unit's, and it strikes a unit
-        # the first side's only: A's, else B's (two plain tests, no tuples made)
-        if _counterattacks(effects_a):
-            counter = _counter(ask, "a", a, np_a, reveal)
-        elif _counterattacks(effects_b):
-            counter = _counter(ask, "b", b, np_b, reveal)
+    if striker is not None and a.unit is not None and b.unit is not None:
+        counter = _counter(ask, "a", a, np_a, reveal) if striker == "a" else \
+            _counter(ask, "b", b, np_b, reveal)
     # By position, in the fields' order, a comment naming each: a call of more than 15
     # keywords (its items on the stack past CPython's guideline of 30) is compiled to
     # build a dict of them and unpack it again, ~10 k instructions a Conflict, and each
@@ -883,7 +910,7 @@ def resolve(ask: ConflictAsk, reveal: Revealer | None) -> Conflict | Redirected:
     return Conflict(
         a.approach, b.approach, outcome, a, b,  # approach_a, approach_b, outcome, sides
         broken,  # tiebreak
-        _effects_of(effects_a, effects_b),  # effects
+        got,  # effects
         ask.reading,  # conflict_chart
         reveal.reshuffled if reveal is not None else False,  # reshuffled
         sources(sit, _LEVEL_KEYS),  # sources

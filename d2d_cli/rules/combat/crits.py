@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -634,8 +634,12 @@ def crit(ask: CritAsk, data: Mapping[str, Any], new_rng: Callable[[], random.Ran
     reshuffled = source.close(changes)
     giver = _giver(ask, unit, units)
     # the command stores the whole roster; a caller's live roster, the units changed
-    stored = units if roster is None else {
-        n: u for n, u in units.items() if u is unit or u is giver}
+    stored = units
+    if roster is not None:  # a plain loop, not a comprehension's frame (every Crit)
+        stored = {}
+        for n, u in units.items():
+            if u is unit or u is giver:
+                stored[n] = u
     mortal, count, placed = _land(unit, stored, card, deck, location, harm, modded,
                                   opts.mortal_wound, changes, giver)
     where = names[location]
@@ -893,7 +897,7 @@ def _source(given: list[str] | None, data: Mapping[str, Any], ch: Chart, deck: s
         changes["damage"] = state
         return pile.reshuffled
 
-    return _Source(lambda: pile.take(rng), keep, new_deck)
+    return _Source(partial(pile.take, rng), keep, new_deck)  # no lambda's frame a card
 
 
 def _locate(draw: Callable[[], str], wanted: list[str], limit: int,
@@ -984,7 +988,10 @@ def _harm(total: int, modded: Modified | None, stack: list[str], wanted: list[st
             light = (light_key,) * sev.remaining
         flips = flipped_count(unit, light) if unit is not None and total else 0
         light = light[:len(light) - flips]
-        flipped = tuple(draw() for _ in range(flips))
+        drawn = []  # a plain loop, not a generator's frame (every Crit; rarely a card)
+        for _ in range(flips):
+            drawn.append(draw())
+        flipped = tuple(drawn)
     except OutOfCards:
         raise BadInput("more damage cards are needed (the Damage Stack, or a light damage "
                        "flipped to a Crit on a stat at 0, 001 l.946–947): give every card "
@@ -1048,8 +1055,10 @@ def place(unit: Unit, *, card: str, deck: str, location: str, severity: str,
     ``flipped`` cards, Minor) — and a Mortal Wound makes the unit Dying (once)."""
     entry = {"card": card, "deck": deck, "location": location, "severity": severity,
              "mortal_wound": mortal}
-    more = [{"card": c, "deck": deck, "location": c.split("@")[1],
-             "severity": _levels()[0], "mortal_wound": mortal} for c in flipped]
+    more = []  # a plain loop, not a comprehension's frame (every Crit; rarely a card)
+    for c in flipped:
+        more.append({"card": c, "deck": deck, "location": c.split("@")[1],
+                     "severity": _levels()[0], "mortal_wound": mortal})
     unit.extra["crits"] = [*unit.extra.get("crits", []), *([entry] if crit else []), *more]
     added: dict[str, int] = {}
     for key in light:

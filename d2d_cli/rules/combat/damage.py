@@ -132,20 +132,40 @@ def adjacent_ally(target: Any, giver: Any) -> str:
     adjacent Ally may do this instead"; l.533 "The Unit's Player (or an adjacent Unit's
     Player)"): ``giver`` itself, or an Ally of the target's faction on or next to it on
     the map (units not both placed: the table's own map, trusted). Returns the words
-    saying who gave; refused otherwise."""
+    saying who gave; refused otherwise (:func:`ally_refusal` says why)."""
+    refused = ally_refusal(target, giver)
+    if refused is not None:
+        raise RuleViolation(refused)
     if giver.name == target.name:
         return str(giver.name)
-    placed, distance, sides = _placement.placed, _sight.distance, _sides
+    return f"{giver.name}, {target.name}'s adjacent Ally"
+
+
+def ally_refusal(target: Any, giver: Any) -> str | None:
+    """Why ``giver`` may not spend for ``target`` (:func:`adjacent_ally`'s refusal), or
+    None when it may — asked without raising by a caller that weighs every unit (the
+    simulated fight's Luck offers: a raise and its catch, ~3 a fight, cost more than
+    the test)."""
+    if giver.name == target.name:
+        return None
+    placed, sides = _placement.placed, _sides
     mine, theirs = sides.faction_of(target), sides.faction_of(giver)
     if mine is None or mine != theirs:
-        raise RuleViolation(f"--from {giver.name}: not an Ally of {target.name} (000 l.526 "
-                            "\"an adjacent Ally may do this instead\")")
+        return (f"--from {giver.name}: not an Ally of {target.name} (000 l.526 "
+                "\"an adjacent Ally may do this instead\")")
     pa, pb = placed(target), placed(giver)
-    if pa is not None and pb is not None and min(
-            distance(a, b) for a in pa.spaces for b in pb.spaces) > 1:
-        raise RuleViolation(f"--from {giver.name}: not adjacent to {target.name} on the map "
-                            "(000 l.533 \"or an adjacent Unit's Player\")")
-    return f"{giver.name}, {target.name}'s adjacent Ally"
+    if pa is not None and pb is not None and _apart(pa, pb) > 1:
+        return (f"--from {giver.name}: not adjacent to {target.name} on the map "
+                "(000 l.533 \"or an adjacent Unit's Player\")")
+    return None
+
+
+def _apart(pa: Any, pb: Any) -> int:
+    """The Range between two placed units' nearest Spaces."""
+    distance = _sight.distance
+    if not (pa.double or pb.double):  # one Space each (a fight's usual case): no search
+        return distance(pa.space, pb.space)
+    return min(distance(a, b) for a in pa.spaces for b in pb.spaces)
 
 
 def check(ask: DamageAsk) -> DamageAsk:
