@@ -514,14 +514,16 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     the Rival's heaviest armor), then the greater Power. None and no reason: it carries
     none (Hand to Hand, 000 l.506, as before)."""
     units = data.get("units", {})
-    if not units[name].get("weapons"):  # none carried (gear.weapons_of gives none)
+    unit = units[name]
+    if not unit.get("weapons"):  # none carried (gear.weapons_of gives none)
         return None, None
-    rival = units.get(target, {})
-    armor = rival.get("armor")
+    rival = units.get(target)
+    armor = rival.get("armor") if rival is not None else None
     rng = _range_to(data, name, target, space)
     # Remembered by all it reads: the unit as a situation reads it (stats, conditions,
-    # weapons, boosts), the Rival's armor and the Range (a fight asks every Action).
-    key = (name, target, _fighter_key(units[name]), repr(armor), rng)
+    # weapons, boosts), the Rival's armor and the Range (a fight asks every Action). No
+    # armor (most Rivals) is None in the key, any other its ``repr`` (a text, never None).
+    key = (name, target, _fighter_key(unit), None if armor is None else repr(armor), rng)
     got = _WEAPON_CHOICE.get(key)
     if got is not None:
         return got
@@ -569,13 +571,15 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
               space: str | None) -> int | None:
     units = data.get("units", {})
     there = space or units[name].get("space")
-    them = units.get(target, {}).get("space")
+    rival = units.get(target)
+    them = rival.get("space") if rival is not None else None
     if not there or not them or not data.get("board"):
         return None
     # The Range between the two Spaces' texts, remembered by both texts (all it reads; a
     # fight's plans ask it again and again of the same few Spaces). A text refused
-    # raises at every look (nothing is kept).
-    key = (str(there), str(them))
+    # raises at every look (nothing is kept). ``str`` of a text is that text: not called.
+    key = (there if type(there) is str else str(there),
+           them if type(them) is str else str(them))
     got = _RANGES.get(key)
     if got is None:
         if len(_RANGES) >= 4096:
@@ -611,11 +615,11 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
                hand: Sequence[Card] | None, explain: bool = True) -> Plan:
     """The faction's goal needs a task won: the unit works it where it stands (Interact,
     Challenge −Hits on a win)."""
-    levels = (0, 0)
-    approach, chance = ("fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
-                                           opts.fate_orientation, opts.level_bonus)[0])
-    if hand:
-        approach, chance = best_card(hand, levels, opts, attacking=True)
+    if hand:  # the best card, or Stay where none beats Fate's own chance (best_card)
+        approach, chance = best_card(hand, (0, 0), opts, attacking=True)
+    else:  # no card to play: Stay at Fate's own chance (asked only here, not replaced)
+        approach, chance = "fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
+                                              opts.fate_orientation, opts.level_bonus)[0]
     if not explain:
         return Plan(name, "task", task, approach, chance, ())
     return Plan(name, "task", task, approach, chance, (
@@ -698,18 +702,25 @@ def _way_to(data: dict[str, Any], name: str, target: str,
     when it is not Hidden (:func:`_walkable`)."""
     unit = data.get("units", {})[name]
     move, cost = unit.get("move"), unit.get("action_cost")
-    way = None
-    if move is not None and cost is not None:
-        # Keep as many Actions as the Move pays: a Space in reach that costs none of them
-        # first (Cover and a flank are worth less than a second attack), then one fewer.
-        m, c = int(move), int(cost)
-        full = _walkable(m, cap)
-        for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = movement.approach(data, name, target, _walkable(m - keep * c, cap), full,
-                                    int(unit.get("turn") or 0), keep)
-            if way is None or way.in_reach:
-                break
-    return way
+    if move is None or cost is None:
+        return None
+    # Keep as many Actions as the Move pays: a Space in reach that costs none of them
+    # first (Cover and a flank are worth less than a second attack), then one fewer.
+    # (``int`` of a whole number is that number: not called for one; the Turn read once
+    # for every budget asked; a countdown, not a ``range``: most plans ask one budget.)
+    m = move if type(move) is int else int(move)
+    c = cost if type(cost) is int else int(cost)
+    turn = unit.get("turn") or 0
+    if type(turn) is not int:
+        turn = int(turn)
+    full = _walkable(m, cap)
+    keep = max(1, m // c) if c > 0 else 1
+    while True:
+        way = movement.approach(data, name, target, _walkable(m - keep * c, cap), full,
+                                turn, keep)
+        keep -= 1
+        if way is None or way.in_reach or not keep:
+            return way
 
 
 def _walkable(m: int, cap: int | None) -> int:
