@@ -431,11 +431,14 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     reads = _goal_reads(goal) if goal is not None else None  # read once for the plan
     move, cost = unit.get("move"), unit.get("action_cost")
     cap = walk_cap(unit)  # a Hidden unit's Move for Movement (None: all of it)
+    # The rarer turns (none, withdrawing, getting away) write their reasons only where
+    # they are read (``explain``): a fight's plan is the same Plan with none.
     if unit.get("off_map"):
         return Plan(name, "none", None, "fate", None, (
-            Reason("action", "none", "it has left the map (d2d unit leave)"),))
+            Reason("action", "none", "it has left the map (d2d unit leave)"),)
+            if explain else ())
     if is_down(unit):
-        return _withdraw_plan(data, name, cap)
+        return _withdraw_plan(data, name, cap, explain)
     task = _goal_task(name, data, reads[0]) if reads is not None else None
     if task is not None:
         return _task_plan(name, faction, task, opts, hand, explain)
@@ -444,12 +447,12 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", f"still {unit.get('bound')}: the task {failed} "
                    "failed (Progress 0, 001 l.1020 \"Fail - IF no Progress THEN Fail\"); "
-                   "a new attempt is a new task"),))
+                   "a new attempt is a new task"),) if explain else ())
     wanted = _getting_away(name, data, goal)
     if wanted is not None and move is not None:
         got = movement.get_away(data, name, _walkable(int(move), cap))
         if got is not None:
-            return _away_plan(name, wanted, *got)
+            return _away_plan(name, wanted, *got, explain)
     named = reads[1] if reads is not None else frozenset()
     rivals = []  # a plain loop: a comprehension is a call of its own, at every plan
     for n, u in units.items():
@@ -460,6 +463,8 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     # come first, whoever holds them: _target)
     held = _held(data) if named.isdisjoint(rivals) else set()
     if not rivals:
+        if not explain:
+            return Plan(name, "none", None, "fate", None, ())
         unseen = [n for n, u in units.items() if u.get("faction") != faction
                   and not is_down(u) and not u.get("off_map")]
         why = (f"no Rival in view: {', '.join(unseen)} Hidden (000 l.1201 \"Hidden - A Unit "
@@ -591,8 +596,10 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
 _RANGES: dict[tuple[str, str], int] = {}
 
 
-def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None) -> Plan:
-    """A Dying unit takes no Action and leaves the fight, away from the Rivals standing."""
+def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None,
+                   explain: bool = True) -> Plan:
+    """A Dying unit takes no Action and leaves the fight, away from the Rivals standing
+    (``explain`` False: no reason written)."""
     units = data.get("units", {})
     unit = units[name]
     faction = unit.get("faction")
@@ -602,6 +609,10 @@ def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None) -> Plan:
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
         away = movement.withdraw(data, name, standing, _walkable(int(move), cap))
+    if not explain:
+        if away is None:
+            return Plan(name, "withdraw", None, "fate", None, ())
+        return Plan(name, "withdraw", None, "fate", None, (), away.moves, away.space)
     reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                       "(no Action)"),)
     if away is None:
@@ -753,10 +764,14 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     return None
 
 
-def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
+def _away_plan(name: str, wanted: str, way: Any, step: Any, explain: bool = True) -> Plan:
     """Getting away (``rules.assistant.movement.get_away``): to the edge and off it, or
-    toward it when the Move falls short."""
+    toward it when the Move falls short (``explain`` False: no reason written)."""
     moves = way.moves
+    if not explain:
+        if step is None:
+            return Plan(name, "away", None, "fate", None, (), moves, way.space)
+        return Plan(name, "leave", None, "fate", None, (), moves, way.space, step.words)
     target = Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
                     "holds, so the unit leaves the map")
     moving = Reason("movement", f"to {way.space}" if moves else "stay put", way.why)
