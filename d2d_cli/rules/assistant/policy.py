@@ -39,7 +39,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant import movement
 from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.damage_play import Luck, Offer, luck
-from d2d_cli.rules.assistant.goals import Goal, holds, is_down
+from d2d_cli.rules.assistant.goals import Condition, Goal, holds, is_down
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
@@ -351,6 +351,35 @@ def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[s
 
 _GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
                                          frozenset[str]]]] = {}
+
+# A goal's alternatives that want a unit off the map, in the goal's order: for each, its
+# other conditions (those that must hold for the unit to get away) and its text.
+_Away = tuple[tuple[tuple[Condition, ...], str], ...]
+
+
+def _goal_away(goal: Goal) -> dict[str, _Away]:
+    """For each unit an alternative of the goal wants off the map (:func:`_goal_reads`'
+    third), those alternatives (:data:`_Away`), read by :func:`_getting_away` — worked
+    out once for each Goal (a frozen record of frozen Conditions, never changed), not
+    searched for the unit, nor their texts joined, at every plan."""
+    got = _GOAL_AWAY.get(id(goal))
+    if got is not None and got[0] is goal:
+        return got[1]
+    away: dict[str, list[tuple[tuple[Condition, ...], str]]] = {}
+    for alt in goal.any:
+        wants = {n for c in alt if c.kind == "off_map" for n in c.names}
+        rest = tuple(c for c in alt if c.kind != "off_map")
+        text = ", ".join(c.text for c in alt)
+        for n in sorted(wants):
+            away.setdefault(n, []).append((rest, text))
+    found = {n: tuple(alts) for n, alts in away.items()}
+    if len(_GOAL_AWAY) >= 64:
+        _GOAL_AWAY.clear()
+    _GOAL_AWAY[id(goal)] = (goal, found)
+    return found
+
+
+_GOAL_AWAY: dict[int, tuple[Goal, dict[str, _Away]]] = {}
 
 
 def _goal_task(name: str, data: Mapping[str, Any], wanted: frozenset[str]) -> str | None:
@@ -745,22 +774,23 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    if goal is None or name not in _goal_reads(goal)[2]:
+    if goal is None:
+        return None
+    alts = _goal_away(goal).get(name)
+    if alts is None:
         return None  # the usual case: no alternative wants this unit off the map
     faction = goal.faction
-    for alt in goal.any:  # plain loops: Combat #1 asks for two units at most plans
-        for c in alt:
-            if c.kind == "off_map" and name in c.names:
-                break
-        else:
-            continue  # no condition of this alternative wants this unit off the map
-        for c in alt:
-            if c.kind != "off_map" and not holds(c, faction, data):
+    # the alternatives that want it off the map, in the goal's order, each with the rest
+    # of its conditions and its text (:func:`_goal_away`, once a Goal): plain loops,
+    # Combat #1 asks for two units at most plans
+    for rest, text in alts:
+        for c in rest:
+            if not holds(c, faction, data):
                 break
         else:  # the rest of it holds
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
-            return ", ".join(c.text for c in alt)
+            return text
     return None
 
 
