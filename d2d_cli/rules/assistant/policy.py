@@ -39,7 +39,7 @@ from d2d_cli.errors import BadInput
 from d2d_cli.rules.assistant import movement
 from d2d_cli.rules.assistant.asking import can_respond
 from d2d_cli.rules.assistant.damage_play import Luck, Offer, luck
-from d2d_cli.rules.assistant.goals import Goal, holds, is_down
+from d2d_cli.rules.assistant.goals import Condition, Goal, holds, is_down
 from d2d_cli.rules.board.grid import parse_space
 from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.combat.situation import known_skill
@@ -352,6 +352,35 @@ def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[s
 _GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
                                          frozenset[str]]]] = {}
 
+# A goal's alternatives that want a unit off the map, in the goal's order: for each, its
+# other conditions (those that must hold for the unit to get away) and its text.
+_Away = tuple[tuple[tuple[Condition, ...], str], ...]
+
+
+def _goal_away(goal: Goal) -> dict[str, _Away]:
+    """For each unit an alternative of the goal wants off the map (:func:`_goal_reads`'
+    third), those alternatives (:data:`_Away`), read by :func:`_getting_away` — worked
+    out once for each Goal (a frozen record of frozen Conditions, never changed), not
+    searched for the unit, nor their texts joined, at every plan."""
+    got = _GOAL_AWAY.get(id(goal))
+    if got is not None and got[0] is goal:
+        return got[1]
+    away: dict[str, list[tuple[tuple[Condition, ...], str]]] = {}
+    for alt in goal.any:
+        wants = {n for c in alt if c.kind == "off_map" for n in c.names}
+        rest = tuple(c for c in alt if c.kind != "off_map")
+        text = ", ".join(c.text for c in alt)
+        for n in sorted(wants):
+            away.setdefault(n, []).append((rest, text))
+    found = {n: tuple(alts) for n, alts in away.items()}
+    if len(_GOAL_AWAY) >= 64:
+        _GOAL_AWAY.clear()
+    _GOAL_AWAY[id(goal)] = (goal, found)
+    return found
+
+
+_GOAL_AWAY: dict[int, tuple[Goal, dict[str, _Away]]] = {}
+
 
 def _goal_task(name: str, data: Mapping[str, Any], wanted: frozenset[str]) -> str | None:
     """The open task the goal wants won (``wanted``, its :func:`_goal_reads`) that the
@@ -431,11 +460,14 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     reads = _goal_reads(goal) if goal is not None else None  # read once for the plan
     move, cost = unit.get("move"), unit.get("action_cost")
     cap = walk_cap(unit)  # a Hidden unit's Move for Movement (None: all of it)
+    # The rarer turns (none, withdrawing, getting away) write their reasons only where
+    # they are read (``explain``): a fight's plan is the same Plan with none.
     if unit.get("off_map"):
         return Plan(name, "none", None, "fate", None, (
-            Reason("action", "none", "it has left the map (d2d unit leave)"),))
+            Reason("action", "none", "it has left the map (d2d unit leave)"),)
+            if explain else ())
     if is_down(unit):
-        return _withdraw_plan(data, name, cap)
+        return _withdraw_plan(data, name, cap, explain)
     task = _goal_task(name, data, reads[0]) if reads is not None else None
     if task is not None:
         return _task_plan(name, faction, task, opts, hand, explain)
@@ -444,12 +476,12 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
         return Plan(name, "none", None, "fate", None, (
             Reason("action", "none", f"still {unit.get('bound')}: the task {failed} "
                    "failed (Progress 0, 001 l.1020 \"Fail - IF no Progress THEN Fail\"); "
-                   "a new attempt is a new task"),))
+                   "a new attempt is a new task"),) if explain else ())
     wanted = _getting_away(name, data, goal)
     if wanted is not None and move is not None:
         got = movement.get_away(data, name, _walkable(int(move), cap))
         if got is not None:
-            return _away_plan(name, wanted, *got)
+            return _away_plan(name, wanted, *got, explain)
     named = reads[1] if reads is not None else frozenset()
     rivals = []  # a plain loop: a comprehension is a call of its own, at every plan
     for n, u in units.items():
@@ -460,6 +492,8 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     # come first, whoever holds them: _target)
     held = _held(data) if named.isdisjoint(rivals) else set()
     if not rivals:
+        if not explain:
+            return Plan(name, "none", None, "fate", None, ())
         unseen = [n for n, u in units.items() if u.get("faction") != faction
                   and not is_down(u) and not u.get("off_map")]
         why = (f"no Rival in view: {', '.join(unseen)} Hidden (000 l.1201 \"Hidden - A Unit "
@@ -514,14 +548,16 @@ def choose_weapon(data: Mapping[str, Any], name: str, target: str,
     the Rival's heaviest armor), then the greater Power. None and no reason: it carries
     none (Hand to Hand, 000 l.506, as before)."""
     units = data.get("units", {})
-    if not units[name].get("weapons"):  # none carried (gear.weapons_of gives none)
+    unit = units[name]
+    if not unit.get("weapons"):  # none carried (gear.weapons_of gives none)
         return None, None
-    rival = units.get(target, {})
-    armor = rival.get("armor")
+    rival = units.get(target)
+    armor = rival.get("armor") if rival is not None else None
     rng = _range_to(data, name, target, space)
     # Remembered by all it reads: the unit as a situation reads it (stats, conditions,
-    # weapons, boosts), the Rival's armor and the Range (a fight asks every Action).
-    key = (name, target, _fighter_key(units[name]), repr(armor), rng)
+    # weapons, boosts), the Rival's armor and the Range (a fight asks every Action). No
+    # armor (most Rivals) is None in the key, any other its ``repr`` (a text, never None).
+    key = (name, target, _fighter_key(unit), None if armor is None else repr(armor), rng)
     got = _WEAPON_CHOICE.get(key)
     if got is not None:
         return got
@@ -569,13 +605,15 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
               space: str | None) -> int | None:
     units = data.get("units", {})
     there = space or units[name].get("space")
-    them = units.get(target, {}).get("space")
+    rival = units.get(target)
+    them = rival.get("space") if rival is not None else None
     if not there or not them or not data.get("board"):
         return None
     # The Range between the two Spaces' texts, remembered by both texts (all it reads; a
     # fight's plans ask it again and again of the same few Spaces). A text refused
-    # raises at every look (nothing is kept).
-    key = (str(there), str(them))
+    # raises at every look (nothing is kept). ``str`` of a text is that text: not called.
+    key = (there if type(there) is str else str(there),
+           them if type(them) is str else str(them))
     got = _RANGES.get(key)
     if got is None:
         if len(_RANGES) >= 4096:
@@ -587,8 +625,10 @@ def _range_to(data: Mapping[str, Any], name: str, target: str,
 _RANGES: dict[tuple[str, str], int] = {}
 
 
-def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None) -> Plan:
-    """A Dying unit takes no Action and leaves the fight, away from the Rivals standing."""
+def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None,
+                   explain: bool = True) -> Plan:
+    """A Dying unit takes no Action and leaves the fight, away from the Rivals standing
+    (``explain`` False: no reason written)."""
     units = data.get("units", {})
     unit = units[name]
     faction = unit.get("faction")
@@ -598,6 +638,10 @@ def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None) -> Plan:
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
         away = movement.withdraw(data, name, standing, _walkable(int(move), cap))
+    if not explain:
+        if away is None:
+            return Plan(name, "withdraw", None, "fate", None, ())
+        return Plan(name, "withdraw", None, "fate", None, (), away.moves, away.space)
     reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
                       "(no Action)"),)
     if away is None:
@@ -611,11 +655,11 @@ def _task_plan(name: str, faction: Any, task: str, opts: Any,
                hand: Sequence[Card] | None, explain: bool = True) -> Plan:
     """The faction's goal needs a task won: the unit works it where it stands (Interact,
     Challenge −Hits on a win)."""
-    levels = (0, 0)
-    approach, chance = ("fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
-                                           opts.fate_orientation, opts.level_bonus)[0])
-    if hand:
-        approach, chance = best_card(hand, levels, opts, attacking=True)
+    if hand:  # the best card, or Stay where none beats Fate's own chance (best_card)
+        approach, chance = best_card(hand, (0, 0), opts, attacking=True)
+    else:  # no card to play: Stay at Fate's own chance (asked only here, not replaced)
+        approach, chance = "fate", win_chance("fate", "fate", 0, 0, opts.conflict_chart,
+                                              opts.fate_orientation, opts.level_bonus)[0]
     if not explain:
         return Plan(name, "task", task, approach, chance, ())
     return Plan(name, "task", task, approach, chance, (
@@ -698,18 +742,25 @@ def _way_to(data: dict[str, Any], name: str, target: str,
     when it is not Hidden (:func:`_walkable`)."""
     unit = data.get("units", {})[name]
     move, cost = unit.get("move"), unit.get("action_cost")
-    way = None
-    if move is not None and cost is not None:
-        # Keep as many Actions as the Move pays: a Space in reach that costs none of them
-        # first (Cover and a flank are worth less than a second attack), then one fewer.
-        m, c = int(move), int(cost)
-        full = _walkable(m, cap)
-        for keep in range(max(1, m // c) if c > 0 else 1, 0, -1):
-            way = movement.approach(data, name, target, _walkable(m - keep * c, cap), full,
-                                    int(unit.get("turn") or 0), keep)
-            if way is None or way.in_reach:
-                break
-    return way
+    if move is None or cost is None:
+        return None
+    # Keep as many Actions as the Move pays: a Space in reach that costs none of them
+    # first (Cover and a flank are worth less than a second attack), then one fewer.
+    # (``int`` of a whole number is that number: not called for one; the Turn read once
+    # for every budget asked; a countdown, not a ``range``: most plans ask one budget.)
+    m = move if type(move) is int else int(move)
+    c = cost if type(cost) is int else int(cost)
+    turn = unit.get("turn") or 0
+    if type(turn) is not int:
+        turn = int(turn)
+    full = _walkable(m, cap)
+    keep = max(1, m // c) if c > 0 else 1
+    while True:
+        way = movement.approach(data, name, target, _walkable(m - keep * c, cap), full,
+                                turn, keep)
+        keep -= 1
+        if way is None or way.in_reach or not keep:
+            return way
 
 
 def _walkable(m: int, cap: int | None) -> int:
@@ -723,29 +774,34 @@ def _getting_away(name: str, data: Mapping[str, Any], goal: Goal | None) -> str 
     """The goal's alternative that wants ``name`` off the map, when the rest of it holds
     (Combat #1: "task Knot won" — the Thief free — then "off map Archer Thief"), as its
     text; None otherwise, or while the unit is bound (rules.time.leaving.binding)."""
-    if goal is None or name not in _goal_reads(goal)[2]:
+    if goal is None:
+        return None
+    alts = _goal_away(goal).get(name)
+    if alts is None:
         return None  # the usual case: no alternative wants this unit off the map
     faction = goal.faction
-    for alt in goal.any:  # plain loops: Combat #1 asks for two units at most plans
-        for c in alt:
-            if c.kind == "off_map" and name in c.names:
-                break
-        else:
-            continue  # no condition of this alternative wants this unit off the map
-        for c in alt:
-            if c.kind != "off_map" and not holds(c, faction, data):
+    # the alternatives that want it off the map, in the goal's order, each with the rest
+    # of its conditions and its text (:func:`_goal_away`, once a Goal): plain loops,
+    # Combat #1 asks for two units at most plans
+    for rest, text in alts:
+        for c in rest:
+            if not holds(c, faction, data):
                 break
         else:  # the rest of it holds
             if binding(name, data["units"][name], data.get("tasks", {})) is not None:
                 return None
-            return ", ".join(c.text for c in alt)
+            return text
     return None
 
 
-def _away_plan(name: str, wanted: str, way: Any, step: Any) -> Plan:
+def _away_plan(name: str, wanted: str, way: Any, step: Any, explain: bool = True) -> Plan:
     """Getting away (``rules.assistant.movement.get_away``): to the edge and off it, or
-    toward it when the Move falls short."""
+    toward it when the Move falls short (``explain`` False: no reason written)."""
     moves = way.moves
+    if not explain:
+        if step is None:
+            return Plan(name, "away", None, "fate", None, (), moves, way.space)
+        return Plan(name, "leave", None, "fate", None, (), moves, way.space, step.words)
     target = Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
                     "holds, so the unit leaves the map")
     moving = Reason("movement", f"to {way.space}" if moves else "stay put", way.why)
