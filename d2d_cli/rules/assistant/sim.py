@@ -15,6 +15,7 @@ import math
 import pickle
 import random
 from collections.abc import Callable, Iterable, Mapping
+from sys import intern
 from typing import Any
 
 from d2d_cli.errors import RuleViolation
@@ -388,12 +389,21 @@ def fight(start: dict[str, Any], goals: Mapping[str, Goal], seed: str,
     return _fight(pickle.dumps(start, -1), goals, seed, opts, log, pc)
 
 
+def _keyed(data: dict[str, Any]) -> dict[str, Any]:
+    """The session's data as unpickled, its sections' names (``units``, ``round``,
+    ``board``…) the interned texts the code looks them up by: the same keys, values and
+    order. Unpickled, each name is a new text, which every look-up by a name in the
+    code (``t.data.get("units")``, ``data["round"]``: several an Action) matched by
+    comparing its letters after the hash; the very object is matched at once."""
+    return {intern(k): v for k, v in data.items()}
+
+
 def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = DEFAULTS,
            log: bool = False, pc: str = "best") -> tuple[Outcome, Table]:
     """:func:`fight` from the starting state pickled (once for all the runs of a chunk):
     a pickle round trip copies the session's plain data ~5x faster than deepcopy."""
     forget_tables()  # the readings of the last fight's tables: never asked again
-    t = Table(pickle.loads(start), random.Random(seed), opts, log)
+    t = Table(_keyed(pickle.loads(start)), random.Random(seed), opts, log)
     winner: str | None = None
     rounds = 0
     under_way = t.round().phase == "started"

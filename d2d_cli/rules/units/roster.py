@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
+from sys import intern
 from typing import Any
 
 from d2d_cli.errors import BadInput, NotFound, RuleViolation
@@ -109,6 +110,11 @@ class Unit:
         # Positional, in the fields' order: a roster is built ~100 times a fight.
         # An empty skills or conditions table builds no comprehension (most units hold
         # no conditions most of a fight).
+        # ``extra``'s keys interned (the same texts, in the same order): every store
+        # writes them into the unit's new table (to_state), where the code looks them
+        # up by name (``space``, ``spent``, ``off_map``…, many times an Action in a
+        # simulated fight) — the very object is matched at once, where a text unpickled
+        # or read from a file is matched by its letters after the hash.
         get = state.get
         skills = get("skills")
         conditions = get("conditions")
@@ -123,7 +129,8 @@ class Unit:
             get("move"),
             get("action_cost"),
             get("turn"),
-            {k: v for k, v in state.items() if k not in _KNOWN},
+            {intern(k) if type(k) is str else k: v for k, v in state.items()
+             if k not in _KNOWN},
         )
 
     def to_state(self) -> dict[str, Any]:
