@@ -8,7 +8,9 @@ or another ``[rules]`` is never given (tests/test_sim_exchange_cut9.py checks th
 computes once with the arguments given; tests/golden and the 300-fight fingerprints pin
 whole fights). And a Player's counter card (``conflict.counter_card``) is found by a plain
 loop, checked against ``max`` over every hand of two cards, many of three and whole
-fights."""
+fights. And ``rules.core.Numbering`` is the dict it numbers in, called as
+``dict.__getitem__`` (a key not yet numbered runs ``__missing__``), checked against the
+method it was on planted keys and every key whole fights number."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from d2d_cli.rules.assistant import engine, sim
 from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.combat import conflict, situation
 from d2d_cli.rules.combat.situation import Assessor, Terms, Who, assess
+from d2d_cli.rules.core import Numbering
 from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import replace
 from d2d_cli.rules.deck.cards import Card, full_deck, parse_card
@@ -202,3 +205,84 @@ def test_every_counter_card_of_whole_fights_is_the_rule(
     monkeypatch.setattr(sim, "counter_card", checked)
     _fights(pc, range(12))
     assert pc == "fate" or (len(asked) > 50 and max(asked) > 1)
+
+
+# --------------------------------------------------------------------------- Numbering
+
+
+class _NumberingWrittenOut:
+    """``rules.core.Numbering`` as written before the cut: a table of its own, looked up
+    by a method."""
+
+    def __init__(self, limit: int) -> None:
+        self._numbers: dict[Any, int] = {}
+        self._next = itertools.count()
+        self._limit = limit
+
+    def __call__(self, key: Any) -> int:
+        numbers = self._numbers
+        number = numbers.get(key)
+        if number is None:
+            if len(numbers) >= self._limit:
+                numbers.clear()
+            number = numbers[key] = next(self._next)
+        return number
+
+    def forget(self) -> None:
+        self._numbers.clear()
+
+
+def _same_numbers(keys: list[Any], limit: int) -> None:
+    new, old = Numbering(limit), _NumberingWrittenOut(limit)
+    for n, key in enumerate(keys):
+        if key is _FORGET:
+            new.forget()
+            old.forget()
+            continue
+        assert new(key) == old(key), (n, key)
+
+
+_FORGET = object()
+
+
+def test_a_numbering_numbers_as_written_out_through_emptying_and_forgetting() -> None:
+    """Planted keys — repeats, equal keys not the same object, keys equal across types
+    (1, 1.0, True), unhashable contents refused alike — at limits that empty the table
+    often and never: the same number for every key, in order, as the method gave."""
+    keys: list[Any] = []
+    for i in range(60):
+        keys += [("Archer", i % 7), ("Archer", i % 7), i % 5, float(i % 5), i % 2 == 1,
+                 ("Scout", (i % 3, "4x1")), "text"]
+        if i % 17 == 0:
+            keys.append(_FORGET)
+    for limit in (1, 2, 3, 5, 8, 4096):
+        _same_numbers(keys, limit)
+    with pytest.raises(TypeError):
+        Numbering(3)(["a list"])
+    with pytest.raises(TypeError):
+        _NumberingWrittenOut(3)(["a list"])
+
+
+def test_the_numberings_of_whole_fights_number_as_written_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key the fights' three numberings are asked (the engine's bases and readings,
+    the policy's fighters), recorded over whole fights of both ``--pc`` and replayed on
+    a fresh numbering and the one written out, at their own limit and at one that
+    empties the table: the same numbers."""
+    from d2d_cli.rules.assistant import policy
+
+    asked: dict[str, list[Any]] = {"_BASES": [], "_READINGS": [], "_NUMBERS": []}
+    for module, name in ((engine, "_BASES"), (engine, "_READINGS"), (policy, "_NUMBERS")):
+        was = getattr(module, name)
+
+        def recorded(key: Any, was: Numbering = was, keys: list[Any] = asked[name]) -> int:
+            keys.append(key)
+            return was(key)
+
+        monkeypatch.setattr(module, name, recorded)
+    _fights("best", range(6))
+    _fights("fate", range(6, 10))
+    for name, keys in asked.items():
+        assert len(keys) > 100, name
+        for limit in (4096, 5):
+            _same_numbers(keys, limit)
