@@ -544,8 +544,17 @@ def counter_card(cards: Any) -> Card | None:
     """The card a Player's counter-attack plays when none is named (001 l.754
     "Counterattack with a Fast or Strong"): the one of ``cards`` (the hand) that scores
     best once played Upper — a royal (always a Hit, 001 l.836), else the highest 2–10;
-    never a Wild (neither Fast nor Strong). None: no such card."""
-    best = max((c for c in cards if not c.is_wild), key=hit_value, default=None)
+    never a Wild (neither Fast nor Strong). None: no such card. The first card of the
+    best value wins (as ``max`` keeps it), found by a plain loop: a generator's frame and
+    ``max`` cost more than the few cards of a hand (every Conflict a fight plays asks)."""
+    best: Card | None = None
+    top = 0
+    for card in cards:
+        if card.is_wild:
+            continue
+        value = hit_value(card)
+        if best is None or value > top:
+            best, top = card, value
     return None if best is None else (best if best.upper else best.flipped(True))
 
 

@@ -31,7 +31,7 @@ import itertools
 import re
 import sys
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
@@ -87,34 +87,43 @@ def by_identity(compute: Callable[[_In], _Out], limit: int) -> Callable[[_In], _
     return remembered
 
 
-class Numbering:
+class Numbering(dict[Hashable, int]):
     """A number for each key: equal keys get the same number, and a number is never
     given to another key — past ``limit`` keys the table is emptied and the numbering
     goes on, so a key seen again after that gets a new number (a miss for a memory keyed
     by it, never a wrong answer). A unit's reading of many fields, hashed and compared
     once when first seen, is then one small int for every memory keyed by it (the
     simulated fight's assessments and the policy's Levels, remembered for each table by
-    :func:`by_identity`)."""
+    :func:`by_identity`).
 
-    __slots__ = ("_numbers", "_next", "_limit")
+    The table is the instance itself, a dict: a key's number is looked up in C (calling
+    the Numbering is ``dict.__getitem__``) and only a key not yet numbered runs Python
+    (``__missing__``) — ~80 calls a fight, each ~0.7 k instructions less than a method's
+    frame (issue 40). Read it only by calling it."""
+
+    __slots__ = ("_next", "_limit")
 
     def __init__(self, limit: int) -> None:
-        self._numbers: dict[Hashable, int] = {}
+        super().__init__()
         self._next = itertools.count()
         self._limit = limit
 
-    def __call__(self, key: Hashable) -> int:
-        numbers = self._numbers
-        number = numbers.get(key)
-        if number is None:
-            if len(numbers) >= self._limit:
-                numbers.clear()
-            number = numbers[key] = next(self._next)
+    if TYPE_CHECKING:
+        def __call__(self, key: Hashable) -> int: ...
+    else:
+        __call__ = dict.__getitem__
+
+    def __missing__(self, key: Hashable) -> int:
+        """A key not numbered yet: the next number (the table emptied first past
+        ``limit``)."""
+        if len(self) >= self._limit:
+            self.clear()
+        number = self[key] = next(self._next)
         return number
 
     def forget(self) -> None:
         """Empty the table, as reaching ``limit`` does (the numbering goes on)."""
-        self._numbers.clear()
+        self.clear()
 
 
 def compiled_on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
