@@ -249,7 +249,7 @@ def _approach(data: Mapping[str, Any], name: str, target: str, budget: int, move
     from d2d_cli.rules.units.roster import roster_view
 
     units = roster_view(data)  # only the units looked up are built
-    f = field(data)
+    f = field(data, keep=False)  # read, not kept (derive.field)
     if f is None or name not in f.places or target not in f.places:
         return None
     me, them = f.places[name], f.places[target]
@@ -405,7 +405,7 @@ _WITHDRAWN: dict[tuple[Any, ...], Movement | None] = {}
 
 def _withdraw(data: Mapping[str, Any], name: str, rivals: list[str], move: int
               ) -> Movement | None:
-    f = field(data)
+    f = field(data, keep=False)  # read, not kept (derive.field)
     if f is None or name not in f.places:
         return None
     me = f.places[name]
@@ -455,7 +455,7 @@ def _get_away(data: Mapping[str, Any], name: str, move: int
     from d2d_cli.rules.board.grid import ahead
     from d2d_cli.rules.board.moves import direction
 
-    f = field(data)
+    f = field(data, keep=False)  # read, not kept (derive.field)
     if f is None or name not in f.places:
         return None
     me = f.places[name]

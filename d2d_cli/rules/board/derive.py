@@ -238,9 +238,15 @@ def cover_reading(data: Mapping[str, Any]) -> str:
     return str(rules.get("cover", "sweep")) if isinstance(rules, Mapping) else "sweep"
 
 
-def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field | None:
+def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None,
+          keep: bool = True) -> Field | None:
     """The session's map and placed units (``units``: the roster when already read), or
-    None when the session holds no map."""
+    None when the session holds no map. ``keep`` False: the Field remembered for these
+    positions if there is one, else one built alike and not remembered — for a movement
+    planner (``rules.assistant.movement``), which reads only its map and Placements and
+    meets positions no later reader asks for: kept, it pushed out of the memory
+    (:data:`FIELDS_KEPT`, the oldest dropped first) a Field the fight's Conflicts read
+    again."""
     raw = data.get("board")
     if not raw:
         return None
@@ -261,7 +267,9 @@ def field(data: Mapping[str, Any], units: Iterable[Unit] | None = None) -> Field
         key = tuple(parts)
         got = _FIELDS.get(key)
         if got is None:
-            got = _kept(key, Field(board, placements_of(stored), reading))
+            got = Field(board, placements_of(stored), reading)
+            if keep:
+                _kept(key, got)
         return got
     places = placements(units)
     # The same map (one Board while remembered) with the same units in the same places,
