@@ -23,6 +23,7 @@ from d2d_cli.rules.board.sight import distance
 from d2d_cli.rules.core.options import DEFAULTS
 from d2d_cli.rules.core.record import replace
 from d2d_cli.rules.deck.cards import full_deck
+from tests.test_sim_plan_speed import getting_away_as_written_before
 from tests.test_sim_turn_speed import FIGHTS, checking, combat1, play
 
 
@@ -234,21 +235,6 @@ def test_the_rarer_turns_without_reasons_are_the_explained_ones_planted() -> Non
     assert seen >= {"none", "withdraw", "withdraw moving", "away", "leave"}
 
 
-def _getting_away_as_before(name: str, data: Any, goal: Any) -> str | None:
-    """``_getting_away`` as written before: every alternative of the goal in order, the
-    first that wants the unit off the map with the rest of it holding."""
-    if goal is None or name not in policy._goal_reads(goal)[2]:
-        return None
-    for alt in goal.any:
-        if not any(c.kind == "off_map" and name in c.names for c in alt):
-            continue
-        if all(g.holds(c, goal.faction, data) for c in alt if c.kind != "off_map"):
-            if policy.binding(name, data["units"][name], data.get("tasks", {})) is not None:
-                return None
-            return ", ".join(c.text for c in alt)
-    return None
-
-
 def test_getting_away_of_planted_goals_is_the_alternatives_read_in_order() -> None:
     """Goals planted with a unit wanted off the map by several alternatives (the first
     not holding, the second holding; both holding), two off-map conditions in one, an
@@ -280,7 +266,7 @@ def test_getting_away_of_planted_goals_is_the_alternatives_read_in_order() -> No
             data["units"]["Goblin Scout"]["conditions"] = {"dead": True} if dead else {}
             for name in data["units"]:
                 got = policy._getting_away(name, data, goal)
-                assert got == _getting_away_as_before(name, data, goal), (goal, name)
+                assert got == getting_away_as_written_before(name, data, goal), (goal, name)
                 answers.add(got)
     assert len(answers) >= 4  # None and several alternatives' texts
 
@@ -322,7 +308,7 @@ def test_every_turn_of_whole_fights_is_the_rule_written_before(
 
     def away(asked: Any, name: str, data: Any, goal: Any) -> Any:
         got = asked(name, data, goal)
-        assert got == _getting_away_as_before(name, data, goal)
+        assert got == getting_away_as_written_before(name, data, goal)
         return got
 
     def planned(asked: Any, data: Any, name: str, goals_: Any, opts: Any,
