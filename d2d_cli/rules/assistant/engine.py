@@ -631,8 +631,10 @@ class Table:
         command's result (its Spending) is written for a log only: None without one.
         With ``moves``, ``unit move NAME WORDS…`` for each first (a plan's way to its
         Action, :meth:`walk`): the unit's table stored once, after the Action (with a
-        log, each move is :meth:`move`); a refused move or Action leaves the session as
-        it was before the moves."""
+        log, or for a Hide, each move is :meth:`move`, stored as it is made). Without a
+        log, a refused move or Action leaves the session as it was before the moves,
+        where the commands one by one would keep the moves made: nothing reads it after,
+        a refusal ends the fight."""
         if moves and (self.lines is not None or action == "hide"):
             self.walk(name, moves)
             moves = ()
@@ -751,9 +753,10 @@ class Table:
         session), and between two moves of a walk nothing reads the session — so the
         tables a move stored between them were written out (``to_state``) for no reader
         (~4.5 a fight). Each move is the same rules call on the same live Unit as
-        :meth:`move` makes; with a log, or a walk of one move, each is :meth:`move`. A
-        refused move leaves the session as it was before the walk (the fight ends with
-        the refusal: nothing in it catches one)."""
+        :meth:`move` makes; with a log, or a walk of one move, each is :meth:`move`.
+        Without a log, a refused move leaves the session as it was before the walk,
+        where the commands one by one would keep the moves before it (the fight ends
+        with the refusal: nothing in it catches one)."""
         if self.lines is not None or len(moves) < 2:
             for words in moves:
                 self.move(name, *words)

@@ -395,7 +395,7 @@ def _keyed(data: dict[str, Any]) -> dict[str, Any]:
     order. Unpickled, each name is a new text, which every look-up by a name in the
     code (``t.data.get("units")``, ``data["round"]``: several an Action) matched by
     comparing its letters after the hash; the very object is matched at once."""
-    return {intern(k): v for k, v in data.items()}
+    return {intern(k) if type(k) is str else k: v for k, v in data.items()}
 
 
 def _fight(start: bytes, goals: Mapping[str, Goal], seed: str, opts: Options = DEFAULTS,

@@ -354,7 +354,8 @@ def effects(approach: str, won: bool, evade: str = "001",
     ``evade`` is ``[rules] evade``: under "000" an Evade gives back the Move spent on
     the Action, and only to a winner (000 l.494). A ``non_player`` side is never told
     of a hand. The table is data read once, and the Effects are frozen, so the same
-    four arguments give the very same tuple (two per Conflict of a fight)."""
+    four arguments give the very same tuple (in a fight, asked on a miss of
+    :func:`_outcome_effects`)."""
     spec = table()["effects"][approach]
     if evade == "000" and approach in table()["effects_000"]:
         spec = table()["effects_000"][approach]
