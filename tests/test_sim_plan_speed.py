@@ -167,7 +167,8 @@ def getting_away_as_written_before(name: str, data: Any, goal: Any) -> str | Non
     """``policy._getting_away`` as the nested ``any``/``all`` wrote it: every alternative
     of the goal in order, the first that wants the unit off the map with the rest of it
     holding (the oracle of the plain loops, here and in test_sim_policy_cut13)."""
-    if goal is None or name not in policy._goal_reads(goal)[2]:
+    if goal is None or name not in {n for alt in goal.any for c in alt
+                                    if c.kind == "off_map" for n in c.names}:
         return None
     for alt in goal.any:
         if not any(c.kind == "off_map" and name in c.names for c in alt):

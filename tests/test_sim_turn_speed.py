@@ -313,12 +313,13 @@ def test_what_a_plan_reads_of_a_goal_is_that_goals_own() -> None:
     (another scene's, or the same words parsed again) gets its own."""
     start, goals = combat1()
     adventurers, goblins = goals["Adventurers"], goals["Goblins"]
-    assert policy._goal_reads(adventurers) == (frozenset({"Knot"}), frozenset(),
-                                               frozenset({"Archer", "Thief"}))
-    assert policy._goal_reads(goblins) == (frozenset(), frozenset({"Archer"}), frozenset())
+    assert policy._goal_reads(adventurers) == (frozenset({"Knot"}), frozenset())
+    assert set(policy._goal_away(adventurers)) == {"Archer", "Thief"}
+    assert policy._goal_reads(goblins) == (frozenset(), frozenset({"Archer"}))
+    assert policy._goal_away(goblins) == {}
     other = g.parse({"Goblins": {"any": [["down Thief"], ["task Knot won"]]}}, start)
     assert policy._goal_reads(other["Goblins"]) == (frozenset({"Knot"}),
-                                                    frozenset({"Thief"}), frozenset())
+                                                    frozenset({"Thief"}))
     assert policy._goal_reads(goblins)[1] == frozenset({"Archer"})  # not the other's
 
 

@@ -332,25 +332,23 @@ def _fighter_key_of(u: Mapping[str, Any]) -> tuple[Any, ...]:
             repr(tuple(spent.get("boosts", ()))))
 
 
-def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """What a plan reads of its faction's goal: the tasks it wants won, the units it
-    wants down, the units an alternative wants off the map — worked out once for each
-    Goal (a frozen record, never changed), not at every turn of a fight."""
+def _goal_reads(goal: Goal) -> tuple[frozenset[str], frozenset[str]]:
+    """What a plan reads of its faction's goal: the tasks it wants won and the units it
+    wants down — worked out once for each Goal (a frozen record, never changed), not at
+    every turn of a fight (the units it wants off the map: :func:`_goal_away`)."""
     got = _GOAL_READS.get(id(goal))
     if got is not None and got[0] is goal:
         return got[1]
     conds = [c for alt in goal.any for c in alt]
     reads = (frozenset(c.names[0] for c in conds if c.kind == "task_won"),
-             frozenset(n for c in conds if c.kind == "down" for n in c.names),
-             frozenset(n for c in conds if c.kind == "off_map" for n in c.names))
+             frozenset(n for c in conds if c.kind == "down" for n in c.names))
     if len(_GOAL_READS) >= 64:
         _GOAL_READS.clear()
     _GOAL_READS[id(goal)] = (goal, reads)
     return reads
 
 
-_GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str],
-                                         frozenset[str]]]] = {}
+_GOAL_READS: dict[int, tuple[Goal, tuple[frozenset[str], frozenset[str]]]] = {}
 
 # A goal's alternatives that want a unit off the map, in the goal's order: for each, its
 # other conditions (those that must hold for the unit to get away) and its text.
@@ -358,10 +356,10 @@ _Away = tuple[tuple[tuple[Condition, ...], str], ...]
 
 
 def _goal_away(goal: Goal) -> dict[str, _Away]:
-    """For each unit an alternative of the goal wants off the map (:func:`_goal_reads`'
-    third), those alternatives (:data:`_Away`), read by :func:`_getting_away` — worked
-    out once for each Goal (a frozen record of frozen Conditions, never changed), not
-    searched for the unit, nor their texts joined, at every plan."""
+    """For each unit an alternative of the goal wants off the map, those alternatives
+    (:data:`_Away`), read by :func:`_getting_away` — worked out once for each Goal (a
+    frozen record of frozen Conditions, never changed), not searched for the unit, nor
+    their texts joined, at every plan."""
     got = _GOAL_AWAY.get(id(goal))
     if got is not None and got[0] is goal:
         return got[1]
@@ -445,10 +443,7 @@ def plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     rendered that nobody reads") — the same Plan with no reasons: none is written; and
     where the odds choose nothing (a unit revealing Fate at its one candidate, whose
     chance no fight reads) no chance either: ``chance`` is None."""
-    got = _plan(data, name, goals, opts, hand, explain)
-    if not explain and got.reasons:  # a rarer turn (withdrawing, getting away, none)
-        return replace(got, reasons=())
-    return got
+    return _plan(data, name, goals, opts, hand, explain)
 
 
 def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
@@ -492,14 +487,15 @@ def _plan(data: dict[str, Any], name: str, goals: Mapping[str, Goal], opts: Any,
     # come first, whoever holds them: _target)
     held = _held(data) if named.isdisjoint(rivals) else set()
     if not rivals:
-        if not explain:
-            return Plan(name, "none", None, "fate", None, ())
-        unseen = [n for n, u in units.items() if u.get("faction") != faction
-                  and not is_down(u) and not u.get("off_map")]
-        why = (f"no Rival in view: {', '.join(unseen)} Hidden (000 l.1201 \"Hidden - A Unit "
-               "or Item that cannot automatically be noticed\")" if unseen
-               else "no Rival is standing")
-        return Plan(name, "none", None, "fate", None, (Reason("target", "none", why),))
+        none: tuple[Reason, ...] = ()
+        if explain:
+            unseen = [n for n, u in units.items() if u.get("faction") != faction
+                      and not is_down(u) and not u.get("off_map")]
+            why = (f"no Rival in view: {', '.join(unseen)} Hidden (000 l.1201 \"Hidden - "
+                   "A Unit or Item that cannot automatically be noticed\")" if unseen
+                   else "no Rival is standing")
+            none = (Reason("target", "none", why),)
+        return Plan(name, "none", None, "fate", None, none)
     target, approach, chance, why_target = _target(data, name, rivals, named, held, opts,
                                                    hand, explain)
     way = _way_to(data, name, target, cap)
@@ -638,17 +634,15 @@ def _withdraw_plan(data: dict[str, Any], name: str, cap: int | None,
         standing = [n for n, u in units.items()
                     if u.get("faction") != faction and not is_down(u)]
         away = movement.withdraw(data, name, standing, _walkable(int(move), cap))
-    if not explain:
-        if away is None:
-            return Plan(name, "withdraw", None, "fate", None, ())
-        return Plan(name, "withdraw", None, "fate", None, (), away.moves, away.space)
-    reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
-                      "(no Action)"),)
+    reasons: tuple[Reason, ...] = ()
+    if explain:
+        reasons = (Reason("action", "withdraw", "Dying: the unit leaves the fight "
+                          "(no Action)"),)
+        if away is not None:
+            reasons = (Reason("movement", f"to {away.space}", away.why), *reasons)
     if away is None:
         return Plan(name, "withdraw", None, "fate", None, reasons)
-    return Plan(name, "withdraw", None, "fate", None, (
-        Reason("movement", f"to {away.space}", away.why), *reasons),
-        away.moves, away.space)
+    return Plan(name, "withdraw", None, "fate", None, reasons, away.moves, away.space)
 
 
 def _task_plan(name: str, faction: Any, task: str, opts: Any,
@@ -798,22 +792,20 @@ def _away_plan(name: str, wanted: str, way: Any, step: Any, explain: bool = True
     """Getting away (``rules.assistant.movement.get_away``): to the edge and off it, or
     toward it when the Move falls short (``explain`` False: no reason written)."""
     moves = way.moves
-    if not explain:
-        if step is None:
-            return Plan(name, "away", None, "fate", None, (), moves, way.space)
-        return Plan(name, "leave", None, "fate", None, (), moves, way.space, step.words)
-    target = Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
-                    "holds, so the unit leaves the map")
-    moving = Reason("movement", f"to {way.space}" if moves else "stay put", way.why)
+    reasons: tuple[Reason, ...] = ()
+    if explain:
+        reasons = (
+            Reason("target", "the map's edge", f"the goal ({wanted}): the rest of it "
+                   "holds, so the unit leaves the map"),
+            Reason("movement", f"to {way.space}" if moves else "stay put", way.why),
+            Reason("action", "none", "the edge is out of reach this round")
+            if step is None else
+            Reason("action", f"leave the map ({step.label})",
+                   f"d2d unit leave: a step off the map at its Move ({step.move}"
+                   "; docs/rules.md \"Leaving the map\")"))
     if step is None:
-        return Plan(name, "away", None, "fate", None, (
-            target, moving, Reason("action", "none", "the edge is out of reach this "
-                                   "round")), moves, way.space)
-    return Plan(name, "leave", None, "fate", None, (
-        target, moving, Reason("action", f"leave the map ({step.label})",
-                               f"d2d unit leave: a step off the map at its Move ({step.move}"
-                               "; docs/rules.md \"Leaving the map\")")),
-        moves, way.space, step.words)
+        return Plan(name, "away", None, "fate", None, reasons, moves, way.space)
+    return Plan(name, "leave", None, "fate", None, reasons, moves, way.space, step.words)
 
 
 def _body_level(unit: Mapping[str, Any]) -> int:
