@@ -20,9 +20,7 @@ from typing import Any
 
 import pytest
 
-from d2d_cli.operations import sim as op
 from d2d_cli.rules.assistant import engine, sim
-from d2d_cli.rules.assistant import goals as g
 from d2d_cli.rules.combat import conflict, situation
 from d2d_cli.rules.combat.situation import Assessor, Terms, Who, assess
 from d2d_cli.rules.core import Numbering
@@ -30,6 +28,7 @@ from d2d_cli.rules.core.options import DEFAULTS, Options
 from d2d_cli.rules.core.record import replace
 from d2d_cli.rules.deck.cards import Card, full_deck, parse_card
 from d2d_cli.rules.units.roster import Unit
+from tests.test_sim_exchange_sixth import _fights
 
 
 @pytest.fixture(autouse=True)
@@ -39,12 +38,6 @@ def _forgotten() -> Iterator[None]:
     engine._ASSESSED.clear()
     yield
     engine._ASSESSED.clear()
-
-
-def _fights(pc: str, runs: range) -> None:
-    _, start, _ = op._start("combat1", {})
-    goals = g.parse(start.get("scene", {}).get("goals") or {}, start)
-    sim.play_runs(start, goals, 5, runs, DEFAULTS, pc)
 
 
 @pytest.mark.parametrize("pc", ["best", "fate"])
